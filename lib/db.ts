@@ -1,0 +1,42 @@
+// The Prisma client (through @prisma/adapter-pg) and the transaction type that services accept.
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient, Prisma } from "./generated/prisma/client";
+import { config } from "./env";
+
+export { Prisma };
+export type Db = PrismaClient;
+/** A Prisma transaction client; services take `tx: Tx` so callers can compose them. */
+export type Tx = Prisma.TransactionClient;
+
+const globalForPrisma = globalThis as unknown as { __cpsPrisma?: PrismaClient; __cpsPrismaUrl?: string };
+
+export function createPrismaClient(connectionString: string, poolSize = config().DATABASE_POOL_SIZE): PrismaClient {
+  const adapter = new PrismaPg({ connectionString, max: poolSize });
+  return new PrismaClient({ adapter });
+}
+
+export function databaseUrl(): string {
+  const url = config().DATABASE_URL;
+  if (!url) {
+    throw new Error(
+      "DATABASE_URL is not set. `npm start` sets it to the embedded database; scripts call ensureDatabaseUrl() from lib/db/embedded-postgres.ts first.",
+    );
+  }
+  return url;
+}
+
+/** The process-wide client, created on first use (kept on globalThis across Next dev reloads). */
+export function db(): PrismaClient {
+  const url = databaseUrl();
+  if (!globalForPrisma.__cpsPrisma || globalForPrisma.__cpsPrismaUrl !== url) {
+    globalForPrisma.__cpsPrisma = createPrismaClient(url);
+    globalForPrisma.__cpsPrismaUrl = url;
+  }
+  return globalForPrisma.__cpsPrisma;
+}
+
+export async function disconnectDb(): Promise<void> {
+  await globalForPrisma.__cpsPrisma?.$disconnect();
+  globalForPrisma.__cpsPrisma = undefined;
+  globalForPrisma.__cpsPrismaUrl = undefined;
+}

@@ -1,0 +1,125 @@
+// Applies the committed SQL migrations of prisma/migrations and records them in
+// `_prisma_migrations` exactly as `prisma migrate deploy` does (same table, sha256 checksum of
+// migration.sql), so both tools accept the same history. Used because the Prisma CLI cannot
+// fetch its schema-engine binary here (docs/decisions.md).
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+export const MIGRATIONS_DIR = path.resolve(process.cwd(), "prisma/migrations");
+
+// Prisma's own definition of the table (schema-engine, sql-migration-connector).
+const CREATE_MIGRATIONS_TABLE = `
+CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`;
+
+// Any constant works; it only has to be the same for every process migrating this database.
+const MIGRATION_LOCK_KEY = 72707369;
+
+export interface MigrationFile {
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+export function readMigrations(dir = MIGRATIONS_DIR): MigrationFile[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, "migration.sql")))
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    });
+}
+
+export interface MigrationResult {
+  applied: string[];
+  alreadyApplied: string[];
+}
+
+export class MigrationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MigrationError";
+  }
+}
+
+interface AppliedRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+}
+
+/** Applies every pending migration in name order, each in its own transaction. */
+export async function migrateDatabase(
+  connectionString: string,
+  options: { dir?: string; log?: (line: string) => void } = {},
+): Promise<MigrationResult> {
+  const log = options.log ?? (() => {});
+  const migrations = readMigrations(options.dir);
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await client.query(CREATE_MIGRATIONS_TABLE);
+    const { rows } = await client.query<AppliedRow>(
+      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
+    );
+    const failed = rows.find((row) => row.finished_at === null && row.rolled_back_at === null);
+    if (failed) {
+      throw new MigrationError(
+        `Migration ${failed.migration_name} failed earlier and was not rolled back. Fix the database, then mark it rolled back (prisma migrate resolve --rolled-back ${failed.migration_name}).`,
+      );
+    }
+    const applied = new Map(rows.filter((row) => row.finished_at && !row.rolled_back_at).map((row) => [row.migration_name, row]));
+    for (const [name, row] of applied) {
+      const local = migrations.find((migration) => migration.name === name);
+      if (!local) {
+        throw new MigrationError(`Migration ${name} is applied to the database but missing from ${options.dir ?? MIGRATIONS_DIR}.`);
+      }
+      if (local.checksum !== row.checksum) {
+        throw new MigrationError(`Migration ${name} was changed after it was applied (checksum differs). Migrations are append-only.`);
+      }
+    }
+    const result: MigrationResult = { applied: [], alreadyApplied: [...applied.keys()] };
+    for (const migration of migrations) {
+      if (applied.has(migration.name)) continue;
+      const id = randomUUID();
+      await client.query(
+        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`,
+        [id, migration.checksum, migration.name],
+      );
+      try {
+        await client.query("BEGIN");
+        await client.query(migration.sql);
+        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        const message = error instanceof Error ? error.message : String(error);
+        // Its transaction was rolled back, so the database is as before: record it as rolled back
+        // (as `prisma migrate resolve --rolled-back` would) and let the next run try again.
+        await client.query(`UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [id, message]);
+        throw new MigrationError(`Migration ${migration.name} failed: ${message}`);
+      }
+      log(`applied ${migration.name}`);
+      result.applied.push(migration.name);
+    }
+    return result;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+    await client.end();
+  }
+}

@@ -1,0 +1,149 @@
+// The only reader of process.env. Every variable is validated here with zod; a bad value stops
+// the service at start with a message that names the variable and the reason.
+import { z } from "zod";
+import { loadOrCreateLocalSecrets, type LocalSecrets } from "./local-secrets";
+
+/** An unset or empty variable is absent. */
+const blankAsUndefined = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+
+const optionalUrl = blankAsUndefined.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional());
+
+const secret = (minLength: number) => z.string().min(minLength, `must be at least ${minLength} characters`).optional();
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((value) => value === "1" || value === "true");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** Set by `npm start` and CI so that a production build still runs with local defaults. */
+  CPS_LOCAL: flag,
+  HOST: z.string().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Public origin of the service; every API host below defaults to it. */
+  PUBLIC_BASE_URL: optionalUrl,
+  CIT_BASE_URL: optionalUrl,
+  MIT_BASE_URL: optionalUrl,
+  CAPTURE_BASE_URL: optionalUrl,
+  REFUND_BASE_URL: optionalUrl,
+  PAYOUT_BASE_URL: optionalUrl,
+  PAYMENT_BASE_URL: optionalUrl,
+  HEALTH_BASE_URL: optionalUrl,
+  BACKOFFICE_BASE_URL: optionalUrl,
+  WEBSITE_BASE_URL: optionalUrl,
+  DATA_DIR: z.string().default(".data"),
+  /** PostgreSQL 14+; without it the embedded database in DATA_DIR is used. */
+  DATABASE_URL: blankAsUndefined.pipe(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional()),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Signs back-office sessions (next-auth). */
+  SESSION_SECRET: secret(32),
+  /** 32 bytes, base64: encrypts stored card numbers (AES-256-GCM). */
+  CARD_DATA_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, "base64").length === 32, "must be 32 bytes encoded as base64")
+    .optional(),
+  /** Earlier card-data keys, comma separated, still used to decrypt after a key change. */
+  CARD_DATA_PREVIOUS_KEYS: z.string().default(""),
+  /** Keys the HMAC under which API keys and card fingerprints are stored. */
+  API_KEY_SECRET: secret(32),
+  INNGEST_DEV: z.string().optional(),
+  INNGEST_BASE_URL: optionalUrl,
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export type ApiHost = "cit" | "mit" | "capture" | "refund" | "payout" | "payment" | "health";
+
+export interface AppConfig extends Env {
+  isProduction: boolean;
+  publicBaseUrl: string;
+  apiBaseUrls: Record<ApiHost, string>;
+  backofficeBaseUrl: string;
+  websiteBaseUrl: string;
+  secrets: LocalSecrets;
+  /** "embedded" runs the app's Inngest functions in-process; "server" sends events to an Inngest server. */
+  inngestMode: "embedded" | "server";
+}
+
+export class ConfigError extends Error {
+  constructor(issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+export function parseEnv(source: Record<string, string | undefined>): AppConfig {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === "production" && !env.CPS_LOCAL;
+  const configured = {
+    sessionSecret: env.SESSION_SECRET,
+    cardDataKey: env.CARD_DATA_KEY,
+    apiKeySecret: env.API_KEY_SECRET,
+  };
+  const missing = Object.entries({
+    SESSION_SECRET: configured.sessionSecret,
+    CARD_DATA_KEY: configured.cardDataKey,
+    API_KEY_SECRET: configured.apiKeySecret,
+  })
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (isProduction && missing.length > 0) {
+    throw new ConfigError(missing.map((name) => `${name}: required in production (it is generated into DATA_DIR only for local runs)`));
+  }
+  const secrets = missing.length === 0 ? (configured as LocalSecrets) : { ...loadOrCreateLocalSecrets(env.DATA_DIR), ...stripUndefined(configured) };
+
+  const publicBaseUrl = trimSlash(env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`);
+  const base = (value: string | undefined) => trimSlash(value ?? publicBaseUrl);
+  const inngestMode =
+    env.INNGEST_DEV || env.INNGEST_BASE_URL || env.INNGEST_EVENT_KEY || env.INNGEST_SIGNING_KEY ? "server" : "embedded";
+  return {
+    ...env,
+    isProduction,
+    publicBaseUrl,
+    apiBaseUrls: {
+      cit: base(env.CIT_BASE_URL),
+      mit: base(env.MIT_BASE_URL),
+      capture: base(env.CAPTURE_BASE_URL),
+      refund: base(env.REFUND_BASE_URL),
+      payout: base(env.PAYOUT_BASE_URL),
+      payment: base(env.PAYMENT_BASE_URL),
+      health: base(env.HEALTH_BASE_URL),
+    },
+    backofficeBaseUrl: base(env.BACKOFFICE_BASE_URL),
+    websiteBaseUrl: base(env.WEBSITE_BASE_URL),
+    secrets,
+    inngestMode,
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+let cached: AppConfig | undefined;
+
+/** The validated configuration of this process, read once. */
+export function config(): AppConfig {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Reads process.env again on next use (after a script or test changed it). */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,15 @@
+// Generates the Prisma client offline. `prisma generate` wants to download its schema-engine
+// binary, which it does not use for generation; pointing PRISMA_SCHEMA_ENGINE_BINARY at any
+// existing file makes it skip the download (see docs/decisions.md, "Prisma without its binaries").
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" };
+if (!env.PRISMA_SCHEMA_ENGINE_BINARY || !existsSync(env.PRISMA_SCHEMA_ENGINE_BINARY)) {
+  env.PRISMA_SCHEMA_ENGINE_BINARY = process.execPath;
+}
+const prismaCli = require.resolve("prisma/build/index.js");
+const result = spawnSync(process.execPath, [prismaCli, "generate"], { stdio: "inherit", env });
+process.exit(result.status ?? 1);
