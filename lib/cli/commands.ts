@@ -1,0 +1,95 @@
+// The operator CLI's commands (scripts/cli.ts parses the arguments and prints the result).
+import { z } from "zod";
+import { db } from "../db";
+import { createMerchant } from "../merchants/create-merchant";
+import { createApiKey } from "../api-keys/create-api-key";
+import { createUser } from "../users/create-user";
+
+export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
+
+  merchant create --name <name>                 create a merchant; prints its merchantid and a new API key
+  merchant list                                 list merchants
+  apikey create --merchant <id> [--name <name>] create an API key for a merchant (shown once)
+  user create --merchant <id> --email <email> --name <name> --password <password> [--role owner|developer|viewer]
+                                                create a back-office user`;
+
+export class CliUsageError extends Error {}
+
+export interface CliResult {
+  text: string;
+  data: unknown;
+}
+
+type Options = Record<string, string | boolean | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== "string" || value.trim() === "") throw new CliUsageError(`--${name} is required`);
+  return value.trim();
+}
+
+async function merchantMustExist(merchantId: string): Promise<void> {
+  const merchant = await db().merchant.findUnique({ where: { id: merchantId }, select: { id: true } });
+  if (!merchant) throw new Error(`no merchant with id ${merchantId}`);
+}
+
+export type CommandHandler = (options: Options) => Promise<CliResult>;
+
+/** Commands by their words; other modules add theirs (e.g. `runs list`) in this table. */
+export const COMMANDS: Record<string, CommandHandler> = {
+  "merchant create": async (options) => {
+    const name = z.string().trim().min(1).max(100).parse(required(options, "name"));
+    const { merchant, apiKey } = await createMerchant({ name, withApiKey: true });
+    return {
+      text: `Merchant ${merchant.name}\n  merchantid  ${merchant.id}\n  API key     ${apiKey}   (shown once; store it now)`,
+      data: { merchantid: merchant.id, name: merchant.name, apikey: apiKey },
+    };
+  },
+  "merchant list": async () => {
+    const merchants = await db().merchant.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, name: true, createdAt: true } });
+    return {
+      text: merchants.map((m) => `${m.id}  ${m.name}  (created ${m.createdAt.toISOString()})`).join("\n") || "no merchants",
+      data: merchants.map((m) => ({ merchantid: m.id, name: m.name, created: m.createdAt.toISOString() })),
+    };
+  },
+  "apikey create": async (options) => {
+    const merchantId = required(options, "merchant");
+    await merchantMustExist(merchantId);
+    const name = typeof options.name === "string" && options.name.trim() ? options.name.trim() : "CLI key";
+    const { apiKey, record } = await createApiKey({ merchantId, name });
+    return {
+      text: `API key for ${merchantId}: ${apiKey}   (shown once; store it now)`,
+      data: { merchantid: merchantId, apikey: apiKey, id: record.id, prefix: record.prefix, name: record.name },
+    };
+  },
+  "user create": async (options) => {
+    const merchantId = required(options, "merchant");
+    await merchantMustExist(merchantId);
+    const role = (typeof options.role === "string" ? options.role : "owner").toUpperCase();
+    const user = await createUser({
+      merchantId,
+      email: required(options, "email"),
+      name: required(options, "name"),
+      password: required(options, "password"),
+      role: role as "OWNER" | "DEVELOPER" | "VIEWER",
+    });
+    return {
+      text: `User ${user.email} (${user.role.toLowerCase()}) created for merchant ${merchantId}`,
+      data: { id: user.id, email: user.email, name: user.name, role: user.role.toLowerCase(), merchantid: merchantId },
+    };
+  },
+};
+
+export async function runCliCommand(words: string[], options: Options): Promise<CliResult> {
+  const key = words.slice(0, 2).join(" ");
+  const handler = COMMANDS[key];
+  if (!handler) throw new CliUsageError(`unknown command: ${words.join(" ")}`);
+  try {
+    return await handler(options);
+  } catch (error) {
+    if (error instanceof z.ZodError) {
+      throw new CliUsageError(error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; "));
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+// GET /api/health (spec 4.9): the state of every interface host, the back office and the public
+// website, from real checks of what each one needs.
+import { backgroundStatus, type ComponentStatus } from "../background/status";
+import { db } from "../db";
+import { config, type ApiHost } from "../env";
+
+export type HealthReport = { api: Array<{ api: string; status: "ok" | "error"; msg: string }> } & Record<string, unknown>;
+
+const DATABASE_TIMEOUT_MS = 2_000;
+
+export async function checkDatabase(): Promise<ComponentStatus> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      db().$queryRaw`SELECT 1`,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${DATABASE_TIMEOUT_MS} ms`)), DATABASE_TIMEOUT_MS);
+      }),
+    ]);
+    return { status: "ok", msg: "" };
+  } catch (error) {
+    return { status: "error", msg: `database: ${error instanceof Error ? error.message.split("\n")[0] : "unreachable"}` };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function combine(...parts: ComponentStatus[]): ComponentStatus {
+  const errors = parts.filter((part) => part.status === "error").map((part) => part.msg);
+  return errors.length ? { status: "error", msg: errors.join("; ") } : { status: "ok", msg: "" };
+}
+
+/** The member names of the back-office and website entries: their host names, kept apart when equal. */
+export function hostMemberNames(backofficeBaseUrl: string, websiteBaseUrl: string): { backoffice: string; website: string } {
+  const backoffice = new URL(backofficeBaseUrl).hostname;
+  const website = new URL(websiteBaseUrl).hostname;
+  return backoffice === website || backoffice === "api" || website === "api"
+    ? { backoffice: "backoffice", website: "website" }
+    : { backoffice, website };
+}
+
+const API_HOSTS: ApiHost[] = ["cit", "mit", "capture", "refund", "payout", "payment"];
+// Payout answers on the request's own connection; the others hand their work to the background.
+const ASYNCHRONOUS: ReadonlySet<ApiHost> = new Set(["cit", "mit", "capture", "refund", "payment"]);
+
+export async function checkHealth(): Promise<{ healthy: boolean; report: HealthReport }> {
+  const database = await checkDatabase();
+  const background = backgroundStatus();
+  const api = API_HOSTS.map((host) => {
+    const status = ASYNCHRONOUS.has(host) ? combine(database, background) : database;
+    return { api: host, ...status };
+  });
+  const names = hostMemberNames(config().backofficeBaseUrl, config().websiteBaseUrl);
+  const backoffice = database;
+  const website: ComponentStatus = { status: "ok", msg: "" };
+  const report: HealthReport = { api, [names.backoffice]: backoffice, [names.website]: website };
+  const healthy = api.every((entry) => entry.status === "ok") && backoffice.status === "ok";
+  return { healthy, report };
+}

@@ -1,0 +1,48 @@
+// The demo merchant that `npm start` creates on first run, so a fresh clone can be tried at once.
+// Its credentials are kept in DATA_DIR/demo.json (git-ignored, mode 0600) to be printed at every
+// start: the database itself only holds hashes.
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { db } from "../db";
+import { config } from "../env";
+import { createMerchant } from "../merchants/create-merchant";
+import { createUser } from "../users/create-user";
+
+const demoSchema = z.object({
+  merchantId: z.string(),
+  merchantName: z.string(),
+  apiKey: z.string(),
+  email: z.string(),
+  password: z.string(),
+});
+
+export type DemoCredentials = z.infer<typeof demoSchema>;
+
+export const DEMO_EMAIL = "demo@example.com";
+
+function demoFile(): string {
+  return path.resolve(config().DATA_DIR, "demo.json");
+}
+
+/** Returns the demo merchant's credentials, creating the merchant first when it does not exist. */
+export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredentials }> {
+  const file = demoFile();
+  if (existsSync(file)) {
+    const saved = demoSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    if (saved.success && (await db().merchant.findUnique({ where: { id: saved.data.merchantId }, select: { id: true } }))) {
+      return { created: false, demo: saved.data };
+    }
+  }
+  const existingUser = await db().user.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true } });
+  const email = existingUser ? `demo+${randomBytes(3).toString("hex")}@example.com` : DEMO_EMAIL;
+  const password = randomBytes(9).toString("base64url");
+  const demo = await db().$transaction(async (tx) => {
+    const { merchant, apiKey } = await createMerchant({ name: "Demo Shop", withApiKey: true, tx });
+    await createUser({ merchantId: merchant.id, email, name: "Demo Owner", password, role: "OWNER", tx });
+    return { merchantId: merchant.id, merchantName: merchant.name, apiKey: apiKey!, email, password };
+  });
+  writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return { created: true, demo };
+}

@@ -1,0 +1,49 @@
+// npm run cli -- <command>: operator commands. Also what tests and scripts use to set up data.
+import { parseArgs } from "node:util";
+import { ensureDatabaseUrl } from "../lib/db/embedded-postgres";
+import { migrateDatabase } from "../lib/db/migrations";
+import { config } from "../lib/env";
+import { disconnectDb } from "../lib/db";
+import { runCliCommand, CLI_USAGE, CliUsageError } from "../lib/cli/commands";
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: {
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+      name: { type: "string" },
+      merchant: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      role: { type: "string" },
+      limit: { type: "string" },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    console.log(CLI_USAGE);
+    return positionals.length === 0 && !values.help ? 2 : 0;
+  }
+  const stop = await ensureDatabaseUrl();
+  try {
+    await migrateDatabase(config().DATABASE_URL!);
+    const result = await runCliCommand(positionals, values);
+    console.log(values.json ? JSON.stringify(result.data, null, 2) : result.text);
+    return 0;
+  } finally {
+    await disconnectDb();
+    await stop();
+  }
+}
+
+main()
+  .then((code) => process.exit(code))
+  .catch((error) => {
+    if (error instanceof CliUsageError) {
+      console.error(`${error.message}\n\n${CLI_USAGE}`);
+      process.exit(2);
+    }
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });

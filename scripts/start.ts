@@ -1,0 +1,127 @@
+// npm start: the whole service from a fresh clone. Prepares the database (the embedded one unless
+// DATABASE_URL is set), applies migrations, seeds the demo merchant on first run, builds when the
+// sources are newer than the last build, starts Next.js and prints where everything is.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { config } from "../lib/env";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded-postgres";
+import { migrateDatabase } from "../lib/db/migrations";
+import { disconnectDb } from "../lib/db";
+
+const require = createRequire(import.meta.url);
+const NEXT_BIN = require.resolve("next/dist/bin/next");
+const SOURCE_ROOTS = ["app", "components", "lib", "public", "prisma/schema", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "instrumentation.ts"];
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of readdirSync(entry)) {
+    if (child === "generated" || child === "node_modules") continue;
+    newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  }
+  return newest;
+}
+
+function buildIsCurrent(): boolean {
+  const buildId = path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
+  if (!existsSync(buildId)) return false;
+  const built = statSync(buildId).mtimeMs;
+  return SOURCE_ROOTS.every((root) => newestMtime(root) <= built);
+}
+
+async function waitForHealth(url: string, child: ReturnType<typeof spawn>, timeoutMs = 90_000): Promise<{ status: number; body: unknown }> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      return { status: response.status, body: await response.json() };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`);
+}
+
+async function main(): Promise<void> {
+  const dev = process.argv.includes("--dev");
+  const settings = config();
+  const log = (line: string) => console.log(`[start] ${line}`);
+
+  let embedded: EmbeddedPostgres | undefined;
+  let databaseUrl = settings.DATABASE_URL;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres();
+    if (!embedded.owner) throw new Error(`The embedded database in ${settings.DATA_DIR} is already served by a running service.`);
+    databaseUrl = embedded.url;
+    process.env.DATABASE_URL = databaseUrl;
+    log(`embedded database in ${path.resolve(settings.DATA_DIR, "pglite")} on 127.0.0.1:${embedded.port}`);
+  }
+  const migrations = await migrateDatabase(databaseUrl, { log: (line) => log(line) });
+  log(`database schema up to date (${migrations.applied.length} migration(s) applied now)`);
+
+  const { seedDemo } = await import("../lib/seed/seed-demo");
+  const { demo, created } = await seedDemo();
+  if (created) log("demo merchant created");
+  await disconnectDb();
+
+  if (!dev && !buildIsCurrent()) {
+    log("building (next build)...");
+    const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, CPS_LOCAL: "1", NEXT_TELEMETRY_DISABLED: "1" } });
+    if (build.status !== 0) throw new Error("next build failed");
+  }
+
+  const childEnv: NodeJS.ProcessEnv = {
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET: settings.secrets.sessionSecret,
+    CARD_DATA_KEY: settings.secrets.cardDataKey,
+    API_KEY_SECRET: settings.secrets.apiKeySecret,
+    NEXTAUTH_SECRET: settings.secrets.sessionSecret,
+    NEXTAUTH_URL: `${settings.backofficeBaseUrl}/api/auth`,
+    PUBLIC_BASE_URL: settings.publicBaseUrl,
+    CPS_LOCAL: settings.isProduction ? "" : "1",
+  };
+  const server = spawn(process.execPath, [NEXT_BIN, dev ? "dev" : "start", "-H", settings.HOST, "-p", String(settings.PORT)], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: childEnv,
+  });
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    if (server.exitCode === null) {
+      server.kill("SIGTERM");
+      await new Promise((resolve) => server.once("exit", resolve));
+    }
+    await embedded?.stop();
+    process.exit(code);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutdown(0));
+  server.on("exit", (code) => void shutdown(code ?? 1));
+
+  const health = await waitForHealth(`${settings.apiBaseUrls.health}/api/health`, server);
+  const ok = health.status === 200;
+  console.log(
+    [
+      "",
+      "  Card Payment Service is running",
+      `  Base URL      ${settings.publicBaseUrl}`,
+      `  Back office   ${settings.backofficeBaseUrl}/backoffice   (sign in: ${demo.email} / ${demo.password})`,
+      `  Merchant id   ${demo.merchantId}   (${demo.merchantName})`,
+      `  API key       ${demo.apiKey}`,
+      `  Health        ${settings.apiBaseUrls.health}/api/health   ${ok ? "ok" : `NOT OK: ${JSON.stringify(health.body)}`}`,
+      "",
+    ].join("\n"),
+  );
+}
+
+main().catch((error) => {
+  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

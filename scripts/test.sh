@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# npm test: every suite (unit, integration against a real database, end-to-end in Chromium),
+# then one line with the totals of all of them: "N passed, N failed".
+# TEST_DATABASE_URL selects a PostgreSQL server for the integration suite (CI sets it);
+# without it the embedded database is used.
+set -u
+cd "$(dirname "$0")/.."
+results=test-results
+mkdir -p "$results"
+rm -f "$results"/*.json
+status=0
+
+npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" || status=1
+npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json" || status=1
+if [ "${SKIP_E2E:-0}" != "1" ]; then
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json || status=1
+fi
+
+node scripts/test-totals.mjs "$results" || status=1
+exit $status

@@ -1,0 +1,59 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseEnv } from "@/lib/env";
+
+const tmpDataDir = () => mkdtempSync(path.join(os.tmpdir(), "cps-env-"));
+
+describe("parseEnv", () => {
+  it("defaults every API host to the service's own origin", () => {
+    const config = parseEnv({ DATA_DIR: tmpDataDir(), PORT: "4100" });
+    expect(config.publicBaseUrl).toBe("http://localhost:4100");
+    expect(Object.values(config.apiBaseUrls)).toEqual(Array(7).fill("http://localhost:4100"));
+    expect(config.backofficeBaseUrl).toBe("http://localhost:4100");
+  });
+
+  it("uses a configured host for one interface and trims its trailing slash", () => {
+    const config = parseEnv({ DATA_DIR: tmpDataDir(), PUBLIC_BASE_URL: "https://pay.example.com/", MIT_BASE_URL: "https://mit.example.com/" });
+    expect(config.apiBaseUrls.mit).toBe("https://mit.example.com");
+    expect(config.apiBaseUrls.cit).toBe("https://pay.example.com");
+  });
+
+  it("names the variable and the reason when a value is wrong", () => {
+    expect(() => parseEnv({ DATA_DIR: tmpDataDir(), PORT: "http" })).toThrow(ConfigError);
+    expect(() => parseEnv({ DATA_DIR: tmpDataDir(), CIT_BASE_URL: "ftp://x" })).toThrow(/CIT_BASE_URL: must be an http\(s\) URL/);
+    expect(() => parseEnv({ DATA_DIR: tmpDataDir(), DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseEnv({ DATA_DIR: tmpDataDir(), CARD_DATA_KEY: "c2hvcnQ=" })).toThrow(/CARD_DATA_KEY: must be 32 bytes/);
+  });
+
+  it("generates secrets into the data folder once, readable only by the owner", () => {
+    const dir = tmpDataDir();
+    const first = parseEnv({ DATA_DIR: dir });
+    const second = parseEnv({ DATA_DIR: dir });
+    expect(second.secrets).toEqual(first.secrets);
+    expect(Buffer.from(first.secrets.cardDataKey, "base64")).toHaveLength(32);
+    expect(statSync(path.join(dir, "secrets.json")).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path.join(dir, "secrets.json"), "utf8")).apiKeySecret).toBe(first.secrets.apiKeySecret);
+  });
+
+  it("requires the secrets in production instead of generating them", () => {
+    expect(() => parseEnv({ DATA_DIR: tmpDataDir(), NODE_ENV: "production" })).toThrow(/SESSION_SECRET: required in production/);
+    const key = Buffer.alloc(32, 7).toString("base64");
+    const config = parseEnv({
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(32),
+      CARD_DATA_KEY: key,
+      API_KEY_SECRET: "a".repeat(32),
+    });
+    expect(config.isProduction).toBe(true);
+    expect(config.secrets.cardDataKey).toBe(key);
+  });
+
+  it("runs the embedded executor unless an Inngest server is configured", () => {
+    expect(parseEnv({ DATA_DIR: tmpDataDir() }).inngestMode).toBe("embedded");
+    expect(parseEnv({ DATA_DIR: tmpDataDir(), INNGEST_DEV: "1" }).inngestMode).toBe("server");
+    expect(parseEnv({ DATA_DIR: tmpDataDir(), INNGEST_BASE_URL: "http://127.0.0.1:8288" }).inngestMode).toBe("server");
+    expect(parseEnv({ DATA_DIR: tmpDataDir(), INNGEST_SIGNING_KEY: "signkey-prod-abc" }).inngestMode).toBe("server");
+  });
+});
