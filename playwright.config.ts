@@ -1,0 +1,50 @@
+// End-to-end tests in Debian's Chromium (never a downloaded browser). The service is started the
+// way a user starts it (scripts/start.ts) on its own port, with a fresh data folder for every run.
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+const dataDir = process.env.E2E_DATA_DIR ?? ".data-e2e";
+
+export const E2E = { port, dataDir, baseURL: `http://localhost:${port}` };
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results/e2e-artifacts",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  use: {
+    baseURL: E2E.baseURL,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    command: `rm -rf ${dataDir} && npx tsx scripts/start.ts`,
+    url: `${E2E.baseURL}/`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
