@@ -1,0 +1,192 @@
+// The ONE connector interface every acquirer connector implements (finaro, clearhaus, bambora).
+// Requests are in our shape; each connector maps them to its acquirer's wire format and maps the
+// answer back to ProcessorResult. Connectors are stateless plumbing around pure transformers.
+import type { CardDetails } from "../cards/card-details";
+
+/** The processors the spec names; the same values as the Prisma enum `Processor`. */
+export const PROCESSOR_NAMES = ["finaro", "clearhaus", "bambora"] as const;
+export type ProcessorName = (typeof PROCESSOR_NAMES)[number];
+
+export function isProcessorName(value: string): value is ProcessorName {
+  return (PROCESSOR_NAMES as readonly string[]).includes(value);
+}
+
+/** Integer minor units with an ISO 4217 alpha-3 currency. */
+export interface Money {
+  amount: bigint;
+  currency: string;
+}
+
+/** The MIT kinds of the spec (`paymenttype` of /api/mit). */
+export type MitPaymentType = "incremental" | "scheduled" | "unscheduled";
+
+/**
+ * Stored-credential ("credential on file") framing of an authorization.
+ * - A cardholder payment whose card is kept for later sends `{ initiator: "cardholder", storeCredential: true }`.
+ * - A merchant-initiated payment sends `{ initiator: "merchant", paymentType, previousSchemeTransactionId }`.
+ */
+export type CredentialOnFile =
+  | { initiator: "cardholder"; storeCredential: boolean }
+  | {
+      initiator: "merchant";
+      paymentType: MitPaymentType;
+      /** The scheme's transaction id of the first (cardholder-authenticated) payment of the series. */
+      previousSchemeTransactionId?: string;
+      /** The acquirer's own id of the latest approved authorization in the series, when it was this acquirer. */
+      previousProcessorReference?: string;
+    };
+
+/** The outcome of an EMV 3-D Secure authentication, as passed on to the acquirer. */
+export interface ThreeDsResult {
+  /** 2 digits: 05/06 (Visa, Amex) or 02/01 (Mastercard). */
+  eci: string;
+  /** CAVV / AAV, base64. Absent only for transStatus values that carry none. */
+  authenticationValue?: string;
+  dsTransId?: string;
+  threeDsServerTransId?: string;
+  acsTransId?: string;
+  /** EMV 3DS message version, e.g. "2.2.0". */
+  version: string;
+  /** Y or A (only those are sent to an acquirer). */
+  transStatus: "Y" | "A";
+}
+
+export interface AuthorizeRequest extends Money {
+  /** Our operation id; sent as the acquirer's request/order reference so a time-out can be reconciled. */
+  operationId: string;
+  /** Our payment id (the acquirer's order reference). */
+  paymentId: string;
+  /** Card data in memory; for a stored card the caller decrypts it into the same type (no security code). */
+  card: CardDetails;
+  credentialOnFile?: CredentialOnFile;
+  threeDs?: ThreeDsResult;
+  textOnStatement?: string;
+  customerIp?: string;
+}
+
+export interface CaptureRequest extends Money {
+  operationId: string;
+  /** The acquirer's id of the authorization (Operation.processorReference of the approved authorize). */
+  authorizationReference: string;
+  authorizationCode?: string;
+  textOnStatement?: string;
+}
+
+export interface RefundRequest extends Money {
+  operationId: string;
+  authorizationReference: string;
+  /** The acquirer's id of the capture, for acquirers that refund a capture rather than an authorization. */
+  captureReference?: string;
+  authorizationCode?: string;
+  textOnStatement?: string;
+}
+
+export interface VoidRequest extends Money {
+  operationId: string;
+  authorizationReference: string;
+  authorizationCode?: string;
+}
+
+/** Sends money to a card (an original credit). Payouts never carry the security code. */
+export interface PayoutRequest extends Money {
+  operationId: string;
+  paymentId: string;
+  card: CardDetails;
+  textOnStatement?: string;
+  customerIp?: string;
+}
+
+/**
+ * How a non-approved result is to be treated.
+ * - declined: the issuer or acquirer said no; a repeat with the same data will say no again.
+ * - retryable: nothing happened at the acquirer (connection refused, 5xx before processing); safe to try again or elsewhere.
+ * - indeterminate: we do not know whether the acquirer acted (time-out, connection reset after sending).
+ *   A time-out is never a decline.
+ */
+export type FailureClass = "declined" | "retryable" | "indeterminate";
+
+export type ProcessorStatus = "approved" | "declined" | "failed";
+
+/** Scheme data an acquirer returned with an authorization. */
+export interface SchemeData {
+  scheme?: "visa" | "mastercard" | "amex";
+  /** The network's transaction id, needed for later merchant-initiated payments of the series. */
+  schemeTransactionId?: string;
+}
+
+/** Every connector call resolves to this; connectors never throw for acquirer answers or network failures. */
+export interface ProcessorResult {
+  status: ProcessorStatus;
+  /** Set when status is not approved. */
+  failure?: FailureClass;
+  /** ISO 8583 field 39 style, 2 or 3 characters: "00" approved, "05", "51", "54", "1A", "68" (time-out), "91", "96"... */
+  responsecode: string;
+  /** 1 to 8 characters; present on approvals. */
+  authorizationcode?: string;
+  /** The acquirer's id of this transaction; follow-up operations refer to it. */
+  processorReference?: string;
+  eci?: string;
+  /** Payment Account Reference, 29 alphanumeric characters, when the acquirer returned one. */
+  par?: string;
+  scheme?: SchemeData;
+  /** The acquirer's own code, verbatim (e.g. Clearhaus 40413, Finaro Z2/Z6), for the back office. */
+  acquirerCode?: string;
+  /** Human text for the back office; never contains card data. */
+  message?: string;
+}
+
+/** A card the acquirer's account updater reports as changed (life cycle management). */
+export interface CardUpdate {
+  /** The acquirer's id of the update, for de-duplication. */
+  updateId: string;
+  /** Which card: the PAR is stable across reissues, so it identifies the stored card. */
+  par: string;
+  /** The card behind it changed: new expiry, new number, or closed. */
+  kind: "expiry" | "pan" | "closed";
+  newExpMonth?: number;
+  newExpYear?: number;
+  /** The new card number, when the PAN changed (held as CardDetails so it cannot be printed). */
+  newCard?: CardDetails;
+  updatedAt: Date;
+}
+
+export interface CardUpdateFeedRequest {
+  /** Updates reported strictly after this time. */
+  since: Date;
+}
+
+export interface CallOptions {
+  /** Aborts the call (the caller's own deadline). The connector also applies its configured time-out. */
+  signal?: AbortSignal;
+}
+
+/** The one interface of an acquirer connector. */
+export interface ProcessorConnector {
+  readonly name: ProcessorName;
+  authorize(request: AuthorizeRequest, options?: CallOptions): Promise<ProcessorResult>;
+  capture(request: CaptureRequest, options?: CallOptions): Promise<ProcessorResult>;
+  refund(request: RefundRequest, options?: CallOptions): Promise<ProcessorResult>;
+  void(request: VoidRequest, options?: CallOptions): Promise<ProcessorResult>;
+  payout(request: PayoutRequest, options?: CallOptions): Promise<ProcessorResult>;
+  /** Cards updated by their issuers since a time (account updater). */
+  cardUpdates(request: CardUpdateFeedRequest, options?: CallOptions): Promise<CardUpdate[]>;
+}
+
+export type FollowUpOperation = "capture" | "refund" | "void";
+
+/** Response codes our connectors use for failures that have no issuer answer. */
+export const RESPONSE_CODES = {
+  approved: "00",
+  doNotHonour: "05",
+  insufficientFunds: "51",
+  expiredCard: "54",
+  scaRequired: "1A",
+  /** Response received too late: our time-out. */
+  timeout: "68",
+  /** Issuer or acquirer unavailable: connection refused, 5xx. */
+  unavailable: "91",
+  /** System malfunction: an answer we could not read. */
+  systemError: "96",
+  invalidTransaction: "12",
+  invalidAmount: "13",
+} as const;
