@@ -72,7 +72,6 @@ export async function migrateDatabase(
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     await client.query(CREATE_MIGRATIONS_TABLE);
     const { rows } = await client.query<AppliedRow>(
       `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
@@ -96,30 +95,53 @@ export async function migrateDatabase(
     const result: MigrationResult = { applied: [], alreadyApplied: [...applied.keys()] };
     for (const migration of migrations) {
       if (applied.has(migration.name)) continue;
-      const id = randomUUID();
-      await client.query(
-        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`,
-        [id, migration.checksum, migration.name],
-      );
-      try {
-        await client.query("BEGIN");
-        await client.query(migration.sql);
-        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK");
-        const message = error instanceof Error ? error.message : String(error);
-        // Its transaction was rolled back, so the database is as before: record it as rolled back
-        // (as `prisma migrate resolve --rolled-back` would) and let the next run try again.
-        await client.query(`UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [id, message]);
-        throw new MigrationError(`Migration ${migration.name} failed: ${message}`);
+      if (await applyOne(client, migration)) {
+        log(`applied ${migration.name}`);
+        result.applied.push(migration.name);
+      } else {
+        result.alreadyApplied.push(migration.name);
       }
-      log(`applied ${migration.name}`);
-      result.applied.push(migration.name);
     }
     return result;
   } finally {
-    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
     await client.end();
+  }
+}
+
+/**
+ * Applies one migration in one transaction under a transaction-scoped advisory lock, after checking
+ * again that no other process applied it meanwhile. (A session-level lock would not do: the
+ * embedded database serves every connection from one backend, but it does serialize transactions.)
+ * Returns false when another process had already applied it.
+ */
+async function applyOne(client: pg.Client, migration: MigrationFile): Promise<boolean> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    const done = await client.query(
+      `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      [migration.name],
+    );
+    if (done.rowCount) {
+      await client.query("ROLLBACK");
+      return false;
+    }
+    await client.query(migration.sql);
+    await client.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES ($1, $2, $3, now(), now(), 1)`,
+      [randomUUID(), migration.checksum, migration.name],
+    );
+    await client.query("COMMIT");
+    return true;
+  } catch (error) {
+    await client.query("ROLLBACK");
+    const message = error instanceof Error ? error.message : String(error);
+    // The transaction was rolled back, so the database is as before: record the attempt as rolled
+    // back (as `prisma migrate resolve --rolled-back` would) and let the next run try again.
+    await client.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, logs, rolled_back_at, applied_steps_count) VALUES ($1, $2, $3, now(), $4, now(), 0)`,
+      [randomUUID(), migration.checksum, migration.name, message],
+    );
+    throw new MigrationError(`Migration ${migration.name} failed: ${message}`);
   }
 }
