@@ -1,5 +1,27 @@
 // The one Inngest client of the app. Functions live in lib/inngest/functions/ and are served at
 // /api/inngest; in the default (embedded) mode the app's own executor plays the Inngest server.
+//
+// The options are getters because the SDK reads them on every use: the mode comes from
+// lib/env.ts at the time of the call, not at import time (importing the client must not read the
+// configuration, e.g. during `next build`). In server mode every getter answers undefined and the
+// SDK reads INNGEST_* itself.
 import { Inngest } from "inngest";
+import { config } from "../env";
+import { EMBEDDED_EVENT_API_BASE_URL, EMBEDDED_EVENT_KEY, embeddedAwareFetch } from "./executor/embedded-event-api";
+import { inngestSigningKey } from "./signing-key";
 
-export const inngest = new Inngest({ id: "card-payment-service" });
+const isEmbedded = () => config().inngestMode === "embedded";
+
+export const inngest = new Inngest({
+  id: "card-payment-service",
+  fetch: embeddedAwareFetch,
+  get eventKey() {
+    return isEmbedded() ? EMBEDDED_EVENT_KEY : undefined;
+  },
+  get signingKey() {
+    return isEmbedded() ? inngestSigningKey() : undefined;
+  },
+  get baseUrl() {
+    return isEmbedded() ? EMBEDDED_EVENT_API_BASE_URL : undefined;
+  },
+});
