@@ -1,0 +1,32 @@
+import { db } from "../db";
+
+export type ApiKeyState = "active" | "expiring" | "expired" | "revoked";
+
+export interface ApiKeyListItem {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  rolledFromId: string | null;
+  state: ApiKeyState;
+}
+
+export function apiKeyState(key: { revokedAt: Date | null; expiresAt: Date | null }, now = new Date()): ApiKeyState {
+  if (key.revokedAt) return "revoked";
+  if (key.expiresAt) return key.expiresAt > now ? "expiring" : "expired";
+  return "active";
+}
+
+/** A merchant's API keys, newest first, with what the back office shows (never the hash). */
+export async function listApiKeys({ merchantId }: { merchantId: string }): Promise<ApiKeyListItem[]> {
+  const keys = await db().apiKey.findMany({
+    where: { merchantId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, expiresAt: true, rolledFromId: true },
+  });
+  const now = new Date();
+  return keys.map((key) => ({ ...key, state: apiKeyState(key, now) }));
+}

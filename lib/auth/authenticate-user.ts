@@ -1,0 +1,75 @@
+// The credentials check behind the sign-in form: email + password (argon2id), then the one-time
+// code when the user turned the second factor on, all behind the sign-in throttle.
+import { z } from "zod";
+import { db } from "../db";
+import { verifyPassword } from "./password";
+import { checkSignInThrottle, recordSignInAttempt } from "./sign-in-rate-limit";
+import { openTotpSecret, verifyTotpCode } from "./totp";
+
+export const signInInput = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address")),
+  password: z.string().min(1, "Enter your password").max(200),
+  totp: z
+    .string()
+    .optional()
+    .transform((value) => value?.replace(/\s+/g, "") || undefined),
+});
+
+/** What the sign-in form shows; the codes travel through next-auth's `error` parameter. */
+export const SIGN_IN_ERRORS = {
+  INVALID_CREDENTIALS: "The email address or password is not correct.",
+  TOTP_REQUIRED: "Enter the 6-digit code from your authenticator app.",
+  INVALID_TOTP: "That code is not correct or has expired. Enter the current code.",
+  RATE_LIMITED: "Too many failed sign-in attempts. Wait 15 minutes and try again.",
+} as const;
+
+export type SignInErrorCode = keyof typeof SIGN_IN_ERRORS;
+
+export class SignInError extends Error {
+  constructor(readonly code: SignInErrorCode) {
+    super(code);
+    this.name = "SignInError";
+  }
+}
+
+export interface AuthenticatedUser {
+  id: string;
+  email: string;
+  name: string;
+  merchantId: string;
+}
+
+// A real hash to verify against when the email is unknown, so both cases take the same time.
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$X9hY5yfoh1+D9LxIdLj5dg$5qfrg25mg+kchpgGLB4Zej6HkiXPmpmydJYCm83Xi3E";
+
+/** Returns the user, or throws SignInError with the reason to show. */
+export async function authenticateUser(options: { email: string; password: string; totp?: string; ipAddress: string | null }): Promise<AuthenticatedUser> {
+  const parsed = signInInput.safeParse(options);
+  if (!parsed.success) throw new SignInError("INVALID_CREDENTIALS");
+  const { email, password, totp } = parsed.data;
+  const ipAddress = options.ipAddress;
+
+  const throttle = await checkSignInThrottle({ email, ipAddress });
+  if (throttle.limited) throw new SignInError("RATE_LIMITED");
+
+  const user = await db().user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, merchantId: true, passwordHash: true, totpSecret: true, totpEnabledAt: true },
+  });
+  const passwordOk = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
+  if (!user || !passwordOk) {
+    await recordSignInAttempt({ email, userId: user?.id ?? null, ipAddress, succeeded: false });
+    throw new SignInError("INVALID_CREDENTIALS");
+  }
+  if (user.totpEnabledAt && user.totpSecret) {
+    // The right password without a code is not a failure: the form asks for the code next.
+    if (!totp) throw new SignInError("TOTP_REQUIRED");
+    if (!(await verifyTotpCode(openTotpSecret(user.totpSecret), totp))) {
+      await recordSignInAttempt({ email, userId: user.id, ipAddress, succeeded: false });
+      throw new SignInError("INVALID_TOTP");
+    }
+  }
+  await recordSignInAttempt({ email, userId: user.id, ipAddress, succeeded: true });
+  await db().user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() }, select: { id: true } });
+  return { id: user.id, email: user.email, name: user.name, merchantId: user.merchantId };
+}

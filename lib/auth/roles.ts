@@ -1,0 +1,26 @@
+// Who may do what in the back office. Roles follow the dashboards merchants know (Stripe, Adyen):
+// owners run the account and the team, developers run the integration (keys, notification URLs,
+// hosted fields) and payment operations, viewers only read.
+import type { UserRole } from "../generated/prisma/enums";
+
+export type Permission =
+  /** Create, roll and revoke API keys. */
+  | "keys:write"
+  /** Notification URLs and hosted integrations. */
+  | "settings:write"
+  /** Capture, refund, void and resend notifications. */
+  | "payments:write"
+  /** Add back-office users and change their roles. */
+  | "team:write";
+
+const PERMISSIONS: Record<UserRole, readonly Permission[]> = {
+  OWNER: ["keys:write", "settings:write", "payments:write", "team:write"],
+  DEVELOPER: ["keys:write", "settings:write", "payments:write"],
+  VIEWER: [],
+};
+
+export const ROLE_LABELS: Record<UserRole, string> = { OWNER: "Owner", DEVELOPER: "Developer", VIEWER: "Viewer" };
+
+export function roleCan(role: UserRole, permission: Permission): boolean {
+  return PERMISSIONS[role].includes(permission);
+}

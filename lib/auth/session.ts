@@ -1,0 +1,65 @@
+// The guards every back-office page, route handler and server action starts with.
+import { getServerSession } from "next-auth";
+import { notFound, redirect } from "next/navigation";
+import { db } from "../db";
+import type { UserRole } from "../generated/prisma/enums";
+import { type Actor, ForbiddenError } from "./actor";
+import { authOptions, SIGN_IN_PATH } from "./auth-options";
+import { roleCan, type Permission } from "./roles";
+
+export interface SessionUser extends Actor {
+  email: string;
+  name: string;
+  totpEnabled: boolean;
+  merchantName: string;
+}
+
+/** The signed-in user loaded fresh from the database, or null. */
+export async function currentUser(): Promise<SessionUser | null> {
+  const session = (await getServerSession(authOptions())) as { userId?: string } | null;
+  const userId = session?.userId;
+  if (!userId) return null;
+  const user = await db().user.findUnique({
+    where: { id: userId },
+    select: { id: true, merchantId: true, role: true, email: true, name: true, totpEnabledAt: true, merchant: { select: { name: true } } },
+  });
+  if (!user) return null;
+  return {
+    userId: user.id,
+    merchantId: user.merchantId,
+    role: user.role as UserRole,
+    email: user.email,
+    name: user.name,
+    totpEnabled: user.totpEnabledAt !== null,
+    merchantName: user.merchant.name,
+  };
+}
+
+/** For pages: the signed-in user, or a redirect to the sign-in page. */
+export async function requireUser(): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) redirect(SIGN_IN_PATH);
+  return user;
+}
+
+/** For pages that change things: a user without the permission gets the not-found page. */
+export async function requireRole(permission: Permission): Promise<SessionUser> {
+  const user = await requireUser();
+  if (!roleCan(user.role, permission)) notFound();
+  return user;
+}
+
+/** For server actions and route handlers: throws instead of redirecting. */
+export async function requireActor(permission?: Permission): Promise<SessionUser> {
+  const user = await currentUser();
+  if (!user) throw new UnauthenticatedError();
+  if (permission && !roleCan(user.role, permission)) throw new ForbiddenError(permission);
+  return user;
+}
+
+export class UnauthenticatedError extends Error {
+  constructor() {
+    super("Your session has ended. Sign in again.");
+    this.name = "UnauthenticatedError";
+  }
+}

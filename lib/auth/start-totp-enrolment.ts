@@ -1,0 +1,16 @@
+import QRCode from "qrcode";
+import { db } from "../db";
+import { newTotpSecret, sealTotpSecret, totpUri } from "./totp";
+
+/**
+ * Gives the user a new secret to scan. It is saved as pending (totpEnabledAt stays null) and only
+ * counts at sign-in after the user confirms it with a code, so a half-done setup cannot lock anyone out.
+ */
+export async function startTotpEnrolment({ userId }: { userId: string }) {
+  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, totpEnabledAt: true } });
+  if (user.totpEnabledAt) throw new Error("Two-factor authentication is already on");
+  const secret = newTotpSecret();
+  await db().user.update({ where: { id: userId }, data: { totpSecret: sealTotpSecret(secret) }, select: { id: true } });
+  const uri = totpUri(secret, user.email);
+  return { secret, uri, qrSvg: await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" }) };
+}

@@ -1,0 +1,12 @@
+import { z } from "zod";
+import { assertCan, type Actor } from "../../auth/actor";
+import { graceSecondsSchema, rollApiKey } from "../../api-keys/roll-api-key";
+
+export const rollKeyInput = z.object({ apiKeyId: z.string().min(1).max(64), graceSeconds: graceSecondsSchema });
+
+/** Rolls one of the actor's merchant's keys; the old key keeps working for the grace period. */
+export async function rollKey({ actor, input }: { actor: Actor; input: unknown }) {
+  assertCan(actor, "keys:write");
+  const { apiKeyId, graceSeconds } = rollKeyInput.parse(input);
+  return rollApiKey({ merchantId: actor.merchantId, apiKeyId, graceSeconds, actorUserId: actor.userId });
+}

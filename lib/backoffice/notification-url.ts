@@ -1,0 +1,47 @@
+// A merchant notification address: absolute http(s), no credentials in it, and https unless the
+// service runs locally (sandboxes and tests post to 127.0.0.1).
+import { z } from "zod";
+
+export function notificationUrlSchema(options: { allowHttp: boolean }) {
+  return z
+    .string()
+    .trim()
+    .max(2000, "Use at most 2000 characters")
+    .transform((value) => (value === "" ? null : value))
+    .pipe(
+      z
+        .url({ error: "Enter a full address such as https://shop.example/notifications" })
+        .refine((value) => {
+          const url = new URL(value);
+          return url.protocol === "https:" || (options.allowHttp && url.protocol === "http:");
+        }, options.allowHttp ? "Use an http:// or https:// address" : "Use an https:// address")
+        .refine((value) => {
+          const url = new URL(value);
+          return !url.username && !url.password;
+        }, "Leave user name and password out of the address; notifications are signed instead")
+        .nullable(),
+    );
+}
+
+export const NOTIFICATION_URL_FIELDS = ["defaultNotificationUrl", "completionNotificationUrl", "lifecycleNotificationUrl"] as const;
+export type NotificationUrlField = (typeof NOTIFICATION_URL_FIELDS)[number];
+
+export const NOTIFICATION_URL_LABELS: Record<NotificationUrlField, { label: string; hint: string }> = {
+  defaultNotificationUrl: {
+    label: "Default notification URL",
+    hint: "Receives the results of MIT authorizations, captures, refunds, voids and payment lookups, unless a request names its own notificationurl.",
+  },
+  completionNotificationUrl: {
+    label: "Payment completion URL",
+    hint: "Receives the completion notification of cardholder payments (approved or timeout). Falls back to the default URL.",
+  },
+  lifecycleNotificationUrl: {
+    label: "Life-cycle URL",
+    hint: "Receives life-cycle notifications when an issuer updates a stored card. Falls back to the default URL.",
+  },
+};
+
+export function notificationUrlsSchema(options: { allowHttp: boolean }) {
+  const url = notificationUrlSchema(options);
+  return z.object({ defaultNotificationUrl: url, completionNotificationUrl: url, lifecycleNotificationUrl: url });
+}

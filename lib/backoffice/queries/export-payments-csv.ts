@@ -1,0 +1,70 @@
+// CSV export of the filtered payments list, streamed in keyset batches so memory stays flat
+// however many rows match. Amounts are integers of minor units, as in the API.
+import { db } from "../../db";
+import type { PaymentFilters } from "../payment-filters";
+import { paymentListSelect, paymentWhere, type PaymentListRow } from "./list-payments";
+
+const BATCH = 1000;
+
+export const CSV_COLUMNS = [
+  "paymentid",
+  "merchantpaymentid",
+  "created",
+  "status",
+  "amount",
+  "currency",
+  "captured",
+  "refunded",
+  "processor",
+  "scheme",
+  "last4",
+  "reference",
+  "paymenttype",
+] as const;
+
+/** Quotes a cell, and defuses text a spreadsheet would run as a formula (CSV injection). */
+export function csvCell(value: string | number | bigint | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  let text = String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function row(payment: PaymentListRow): string {
+  return [
+    payment.id,
+    payment.merchantPaymentId,
+    payment.createdAt.toISOString(),
+    payment.status,
+    payment.amount,
+    payment.currency,
+    payment.capturedAmount,
+    payment.refundedAmount,
+    payment.processor,
+    payment.storedCard?.scheme,
+    payment.storedCard?.last4,
+    payment.reference,
+    payment.paymentType,
+  ]
+    .map(csvCell)
+    .join(",");
+}
+
+export async function* exportPaymentsCsv({ merchantId, filters }: { merchantId: string; filters: PaymentFilters }): AsyncGenerator<string> {
+  yield `${CSV_COLUMNS.join(",")}\r\n`;
+  const where = paymentWhere(merchantId, filters);
+  let cursor: { createdAt: Date; id: string } | undefined;
+  for (;;) {
+    const batch = await db().payment.findMany({
+      where: cursor ? { AND: [where, { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }] } : where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: BATCH,
+      select: paymentListSelect,
+    });
+    if (batch.length === 0) return;
+    yield batch.map((payment) => `${row(payment)}\r\n`).join("");
+    if (batch.length < BATCH) return;
+    const last = batch[batch.length - 1]!;
+    cursor = { createdAt: last.createdAt, id: last.id };
+  }
+}

@@ -1,0 +1,90 @@
+// Everything the payment page shows, for one payment of one merchant. Card facts come from
+// StoredCard without its encrypted PAN: the back office never decrypts card numbers.
+import { db } from "../../db";
+import { NotFoundError } from "../../auth/actor";
+
+export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merchantId: string; paymentId: string }) {
+  if (!/^[A-Za-z0-9]{1,32}$/.test(paymentId)) throw new NotFoundError("Payment");
+  const payment = await db().payment.findFirst({
+    where: { id: paymentId, merchantId },
+    select: {
+      id: true,
+      merchantId: true,
+      merchantPaymentId: true,
+      parentPaymentId: true,
+      status: true,
+      amount: true,
+      currency: true,
+      authorizedAmount: true,
+      capturedAmount: true,
+      refundedAmount: true,
+      balance: true,
+      reference: true,
+      paymentType: true,
+      processor: true,
+      textOnStatement: true,
+      note: true,
+      tags: true,
+      sca: true,
+      eci: true,
+      instantCapture: true,
+      customerEmail: true,
+      customerFirstName: true,
+      customerSurname: true,
+      customerIpAddress: true,
+      createdAt: true,
+      updatedAt: true,
+      storedCard: {
+        select: { bin: true, last4: true, expMonth: true, expYear: true, scheme: true, funding: true, segment: true, issuer: true, country: true, panType: true, par: true },
+      },
+      operations: {
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        select: {
+          id: true,
+          type: true,
+          paymentType: true,
+          amount: true,
+          currency: true,
+          status: true,
+          processor: true,
+          routingAttempt: true,
+          responseCode: true,
+          authorizationCode: true,
+          eci: true,
+          errorMessage: true,
+          note: true,
+          responseId: true,
+          createdAt: true,
+          completedAt: true,
+        },
+      },
+      notifications: {
+        orderBy: { createdAt: "desc" },
+        take: 100,
+        select: {
+          id: true,
+          kind: true,
+          url: true,
+          status: true,
+          attemptCount: true,
+          nextAttemptAt: true,
+          deliveredAt: true,
+          createdAt: true,
+          attempts: {
+            orderBy: { attemptNumber: "asc" },
+            select: { id: true, attemptNumber: true, startedAt: true, durationMs: true, statusCode: true, error: true, responseBody: true },
+          },
+        },
+      },
+      authentications: {
+        orderBy: { createdAt: "asc" },
+        select: { id: true, messageVersion: true, transStatus: true, transStatusReason: true, eci: true, challengeRequired: true, state: true, createdAt: true },
+      },
+      session: { select: { id: true, hostedIntegration: { select: { hostedId: true, name: true } }, set3ds: true } },
+    },
+  });
+  if (!payment) throw new NotFoundError("Payment");
+  return payment;
+}
+
+export type PaymentDetail = Awaited<ReturnType<typeof getPaymentDetailOrThrow>>;

@@ -1,0 +1,111 @@
+// The payments list: search, filters and keyset pagination over (createdAt, id) descending, which
+// the index Payment(merchantId, createdAt DESC, id DESC) serves directly; filtered views use the
+// (merchantId, status|processor, createdAt) indexes. No total count: counting a million rows on
+// every page view is what makes dashboards slow.
+import { db } from "../../db";
+import type { Prisma } from "../../generated/prisma/client";
+import type { PaymentFilters } from "../payment-filters";
+
+export const PAGE_SIZE = 50;
+
+export interface PaymentCursor {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(cursor: PaymentCursor): string {
+  return Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString("base64url");
+}
+
+export function decodeCursor(value: string | undefined): PaymentCursor | undefined {
+  if (!value) return undefined;
+  const [iso, id] = Buffer.from(value, "base64url").toString("utf8").split("|");
+  const createdAt = new Date(iso ?? "");
+  if (!id || !/^[A-Za-z0-9]{1,32}$/.test(id) || Number.isNaN(createdAt.getTime())) return undefined;
+  return { createdAt, id };
+}
+
+/** The where clause of the filtered list for one merchant (shared by the list and the CSV export). */
+export function paymentWhere(merchantId: string, filters: PaymentFilters): Prisma.PaymentWhereInput {
+  const and: Prisma.PaymentWhereInput[] = [{ merchantId }];
+  if (filters.status) and.push({ status: filters.status });
+  if (filters.processor) and.push({ processor: filters.processor });
+  if (filters.currency) and.push({ currency: filters.currency });
+  if (filters.scheme) and.push({ storedCard: { is: { scheme: filters.scheme } } });
+  if (filters.from) and.push({ createdAt: { gte: new Date(`${filters.from}T00:00:00.000Z`) } });
+  if (filters.to) and.push({ createdAt: { lt: new Date(new Date(`${filters.to}T00:00:00.000Z`).getTime() + 86_400_000) } });
+  if (filters.minAmount !== undefined) and.push({ amount: { gte: filters.minAmount } });
+  if (filters.maxAmount !== undefined) and.push({ amount: { lte: filters.maxAmount } });
+  if (filters.q) {
+    const q = filters.q;
+    // Exact matches only: each one is an index lookup (primary key, the merchantPaymentId unique
+    // index, the reference index, StoredCard(merchantId, last4)).
+    const any: Prisma.PaymentWhereInput[] = [{ merchantPaymentId: q }, { reference: q }];
+    if (/^[A-Za-z0-9]{1,32}$/.test(q)) any.push({ id: q });
+    if (/^\d{4}$/.test(q)) any.push({ storedCard: { is: { merchantId, last4: q } } });
+    and.push({ OR: any });
+  }
+  return { AND: and };
+}
+
+export const paymentListSelect = {
+  id: true,
+  merchantPaymentId: true,
+  status: true,
+  amount: true,
+  currency: true,
+  capturedAmount: true,
+  refundedAmount: true,
+  reference: true,
+  processor: true,
+  paymentType: true,
+  createdAt: true,
+  storedCard: { select: { scheme: true, last4: true } },
+} satisfies Prisma.PaymentSelect;
+
+export type PaymentListRow = Prisma.PaymentGetPayload<{ select: typeof paymentListSelect }>;
+
+export interface PaymentPage {
+  rows: PaymentListRow[];
+  /** Cursor for older payments, when there are more. */
+  next?: string;
+  /** Cursor for newer payments, when this is not the first page. */
+  previous?: string;
+}
+
+export async function listPayments(options: {
+  merchantId: string;
+  filters: PaymentFilters;
+  /** Payments older than this cursor. */
+  after?: string;
+  /** Payments newer than this cursor (the previous page). */
+  before?: string;
+  pageSize?: number;
+}): Promise<PaymentPage> {
+  const pageSize = options.pageSize ?? PAGE_SIZE;
+  const after = decodeCursor(options.after);
+  const before = after ? undefined : decodeCursor(options.before);
+  const where = paymentWhere(options.merchantId, options.filters);
+  const keyset: Prisma.PaymentWhereInput | undefined = after
+    ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+    : before
+      ? { OR: [{ createdAt: { gt: before.createdAt } }, { createdAt: before.createdAt, id: { gt: before.id } }] }
+      : undefined;
+  const direction = before ? "asc" : "desc";
+  const found = await db().payment.findMany({
+    where: keyset ? { AND: [where, keyset] } : where,
+    orderBy: [{ createdAt: direction }, { id: direction }],
+    take: pageSize + 1,
+    select: paymentListSelect,
+  });
+  const hasMore = found.length > pageSize;
+  const rows = found.slice(0, pageSize);
+  if (before) rows.reverse();
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return {
+    rows,
+    next: last && (before ? true : hasMore) ? encodeCursor(last) : undefined,
+    previous: first && (before ? hasMore : Boolean(after)) ? encodeCursor(first) : undefined,
+  };
+}
