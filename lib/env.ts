@@ -55,6 +55,28 @@ const schema = z.object({
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // --- processors (lib/processors, lib/threeds): acquirer connectors, their sandboxes, 3-D Secure.
+  // A connector whose base URL is unset talks to its in-process sandbox (started by the service).
+  /** Time-out of one acquirer call in milliseconds; a per-processor value below overrides it. */
+  PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  FINARO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  CLEARHAUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  BAMBORA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  FINARO_BASE_URL: optionalUrl,
+  FINARO_MERCHANT_ID: blankAsUndefined,
+  FINARO_SIGNATURE_KEY: blankAsUndefined,
+  CLEARHAUS_BASE_URL: optionalUrl,
+  CLEARHAUS_API_KEY: blankAsUndefined,
+  BAMBORA_BASE_URL: optionalUrl,
+  BAMBORA_ACCESS_TOKEN: blankAsUndefined,
+  BAMBORA_MERCHANT_NUMBER: blankAsUndefined,
+  BAMBORA_SECRET_TOKEN: blankAsUndefined,
+  /** The 3-D Secure directory server (3DS server API); unset: the in-process sandbox DS/ACS. */
+  THREEDS_DS_URL: optionalUrl,
+  THREEDS_API_KEY: blankAsUndefined,
+  /** Port of the 3-D Secure sandbox (its challenge page is opened by the cardholder's browser); 0 = any free port. */
+  THREEDS_SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  // --- end processors
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,0 +1,86 @@
+// Finaro connector: plumbing around the pure transformers. One endpoint, form-urlencoded key=value
+// requests signed with `K`, url-encoded key=value answers.
+import { z } from "zod";
+import { CardDetails } from "../../cards/card-details";
+import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
+import type { CallOptions, CardUpdate, ProcessorConnector, ProcessorResult } from "../types";
+import { finaroSignature } from "./signature";
+import { fromFinaroResponse, parseFinaroBody, toFinaroAuthorize, toFinaroCapture, toFinaroPayout, toFinaroRefund, toFinaroVoid } from "./transformers";
+
+export const finaroSettings = z.object({
+  /** The gateway endpoint, e.g. https://intconsole.credorax.com/intenv/service/gateway */
+  baseUrl: z.url(),
+  merchantId: z.string().min(1),
+  signatureKey: z.string().min(1),
+  timeoutMs: z.number().int().positive(),
+});
+export type FinaroSettings = z.infer<typeof finaroSettings>;
+
+const cardUpdateFeed = z.object({
+  updates: z.array(
+    z.object({
+      id: z.string(),
+      par: z.string(),
+      kind: z.enum(["expiry", "pan", "closed"]),
+      b3: z.string().optional(),
+      b4: z.string().optional(),
+      b1: z.string().optional(),
+      updated_at: z.string(),
+    }),
+  ),
+});
+
+export function createFinaroConnector(input: FinaroSettings): ProcessorConnector {
+  const settings = finaroSettings.parse(input);
+
+  async function post(fields: Record<string, string>, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
+    const signed = { ...fields, K: finaroSignature(fields, settings.signatureKey) };
+    const outcome = await send({
+      url: settings.baseUrl,
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(signed).toString(),
+      timeoutMs: settings.timeoutMs,
+      signal: options?.signal,
+    });
+    if (outcome.kind !== "response") return failureFromOutcome(outcome, "finaro", settings.timeoutMs);
+    const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
+    if (!parsed) return unreadableAnswer("finaro", outcome.status);
+    return fromFinaroResponse(parsed, eci);
+  }
+
+  return {
+    name: "finaro",
+    authorize: (request, options) => post(toFinaroAuthorize(request, settings.merchantId), options, request.threeDs?.eci),
+    capture: (request, options) => post(toFinaroCapture(request, settings.merchantId), options),
+    refund: (request, options) => post(toFinaroRefund(request, settings.merchantId), options),
+    void: (request, options) => post(toFinaroVoid(request, settings.merchantId), options),
+    payout: (request, options) => post(toFinaroPayout(request, settings.merchantId), options),
+    async cardUpdates({ since }, options): Promise<CardUpdate[]> {
+      const fields = { M: settings.merchantId, since: since.toISOString() };
+      const query = new URLSearchParams({ ...fields, K: finaroSignature(fields, settings.signatureKey) });
+      const outcome = await send({
+        url: `${settings.baseUrl.replace(/\/+$/, "")}/account-updater?${query}`,
+        method: "GET",
+        headers: { accept: "application/json", authorization: basicAuth(settings.merchantId, "") },
+        timeoutMs: settings.timeoutMs,
+        signal: options?.signal,
+      });
+      if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("finaro card-update feed unavailable");
+      const feed = cardUpdateFeed.parse(JSON.parse(outcome.text));
+      return feed.updates.map((update) => {
+        const newExpMonth = update.b3 ? Number(update.b3) : undefined;
+        const newExpYear = update.b4 ? 2000 + Number(update.b4) : undefined;
+        return {
+          updateId: update.id,
+          par: update.par,
+          kind: update.kind,
+          newExpMonth,
+          newExpYear,
+          newCard: update.b1 && newExpMonth && newExpYear ? new CardDetails({ pan: update.b1, expMonth: newExpMonth, expYear: newExpYear }) : undefined,
+          updatedAt: new Date(update.updated_at),
+        };
+      });
+    },
+  };
+}

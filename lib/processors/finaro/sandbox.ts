@@ -1,0 +1,148 @@
+// Finaro (Credorax) sandbox: the gateway endpoint with its `M`/`K` authentication, `O` operation codes
+// and url-encoded Z-field answers, over its own ledger. A repeated `a1` request id gets the first answer.
+import { randomUUID } from "node:crypto";
+import { decideAuthorization } from "../sandbox/test-cards";
+import { SandboxLedger, type LedgerError, type LedgerResult } from "../sandbox/ledger";
+import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-updates";
+import { holdUntilAborted, sameSecret, type FetchHandler } from "../sandbox/serve";
+import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "../sandbox/scheme-data";
+import { finaroSignature } from "./signature";
+import { FINARO_OPERATION } from "./transformers";
+
+export const FINARO_SANDBOX_PATH = "/intenv/service/gateway";
+export const FINARO_SANDBOX_CREDENTIALS = { merchantId: "SANDBOXFINARO1", signatureKey: "finaro-sandbox-signature-key" } as const;
+
+export interface FinaroSandboxOptions {
+  merchantId?: string;
+  signatureKey?: string;
+  hangMs?: number;
+}
+
+export interface FinaroSandbox {
+  handler: FetchHandler;
+  ledger: SandboxLedger;
+  cardUpdates: SandboxCardUpdates;
+}
+
+type Answer = Record<string, string>;
+
+const LEDGER_ERRORS: Record<LedgerError, { z6: string; text: string }> = {
+  not_found: { z6: "12", text: "Referenced transaction not found" },
+  not_approved: { z6: "12", text: "Referenced transaction was not approved" },
+  voided: { z6: "12", text: "Referenced transaction is voided" },
+  already_captured: { z6: "12", text: "Transaction already captured" },
+  amount_exceeds_authorized: { z6: "13", text: "Amount exceeds the authorized amount" },
+  amount_exceeds_captured: { z6: "13", text: "Amount exceeds the captured amount" },
+  nothing_captured: { z6: "12", text: "Nothing captured to refund" },
+  invalid_amount: { z6: "13", text: "Invalid amount" },
+  currency_mismatch: { z6: "13", text: "Currency differs from the referenced transaction" },
+};
+
+function reply(answer: Answer): Response {
+  return new Response(new URLSearchParams(answer).toString(), { status: 200, headers: { "content-type": "application/x-www-form-urlencoded" } });
+}
+
+export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroSandbox {
+  const merchantId = options.merchantId ?? FINARO_SANDBOX_CREDENTIALS.merchantId;
+  const signatureKey = options.signatureKey ?? FINARO_SANDBOX_CREDENTIALS.signatureKey;
+  const hangMs = options.hangMs ?? DEFAULT_HANG_MS;
+  const ledger = new SandboxLedger();
+  const cardUpdates = new SandboxCardUpdates();
+
+  function gatewayError(fields: Answer, z2: string, z6: string, text: string): Answer {
+    return { A1: fields.a1 ?? "", O: fields.O ?? "", Z1: randomUUID().replace(/-/g, ""), Z2: z2, Z3: text, Z6: z6 };
+  }
+
+  function fromLedger(fields: Answer, result: LedgerResult): Answer {
+    if (!result.ok) return gatewayError(fields, "-20", LEDGER_ERRORS[result.error].z6, LEDGER_ERRORS[result.error].text);
+    return { A1: fields.a1 ?? "", O: fields.O ?? "", Z1: result.operation.id, Z2: "0", Z3: "Transaction has been executed successfully.", Z4: result.transaction.authorizationCode ?? "", Z6: "00" };
+  }
+
+  async function process(fields: Answer, signal: AbortSignal): Promise<Answer | "hang"> {
+    const amount = Number(fields.a4 ?? "");
+    const amountValid = /^\d{1,12}$/.test(fields.a4 ?? "");
+    switch (fields.O) {
+      case FINARO_OPERATION.authorize:
+      case FINARO_OPERATION.sale:
+      case FINARO_OPERATION.payout: {
+        if (!amountValid || !/^[A-Z]{3}$/.test(fields.a5 ?? "")) return gatewayError(fields, "-9", "30", "Parameter a4 or a5 is invalid");
+        if (!fields.b1 || !fields.b3 || !fields.b4) return gatewayError(fields, "-9", "30", "Parameter b1, b3 or b4 is missing");
+        const i8 = fields.i8?.split(":");
+        const decision = decideAuthorization({
+          processor: "finaro",
+          card: { pan: fields.b1, expMonth: Number(fields.b3), expYear: 2000 + Number(fields.b4), securityCode: fields.b5 },
+          eci: i8?.[0],
+          authenticationValue: i8?.[1] && i8[1] !== "none" ? i8[1] : undefined,
+          merchantInitiated: fields.a9 === "2" || fields.a9 === "8",
+        });
+        if (decision.kind === "hang") {
+          await holdUntilAborted(signal, hangMs);
+          return "hang";
+        }
+        const isPayout = fields.O === FINARO_OPERATION.payout;
+        const transaction = ledger.record({ kind: isPayout ? "payout" : "authorization", amount, currency: fields.a5!, approved: decision.kind === "approve" });
+        if (decision.kind === "decline") {
+          return { A1: fields.a1 ?? "", O: fields.O, Z1: transaction.id, Z2: "1", Z3: "Transaction has been declined by the issuer.", Z6: decision.code };
+        }
+        if (fields.O === FINARO_OPERATION.sale) ledger.capture(transaction.id, amount);
+        const answer: Answer = { A1: fields.a1 ?? "", O: fields.O, Z1: transaction.id, Z2: "0", Z3: "Transaction has been executed successfully.", Z4: transaction.authorizationCode!, Z6: "00" };
+        if (!isPayout) {
+          answer.Z50 = newSchemeTransactionId();
+          const par = sandboxPar(fields.b1);
+          if (par) answer.PAR = par;
+        }
+        return answer;
+      }
+      case FINARO_OPERATION.capture:
+        if (!fields.g2) return gatewayError(fields, "-9", "30", "Parameter g2 is missing");
+        return fromLedger(fields, ledger.capture(fields.g2, fields.a4 ? amount : undefined, fields.a5));
+      case FINARO_OPERATION.refund:
+        if (!fields.g2) return gatewayError(fields, "-9", "30", "Parameter g2 is missing");
+        return fromLedger(fields, ledger.refund(fields.g2, fields.a4 ? amount : undefined, fields.a5));
+      case FINARO_OPERATION.void:
+        if (!fields.g2) return gatewayError(fields, "-9", "30", "Parameter g2 is missing");
+        return fromLedger(fields, ledger.void(fields.g2));
+      default:
+        return gatewayError(fields, "-9", "30", "Parameter O is invalid");
+    }
+  }
+
+  const handler: FetchHandler = async (request) => {
+    const url = new URL(request.url);
+    if (request.method === "POST" && url.pathname === "/sandbox/card-updates") {
+      const parsed = sandboxCardUpdateInput.safeParse(await request.json());
+      if (!parsed.success) return Response.json({ error: parsed.error.message }, { status: 400 });
+      return Response.json(cardUpdates.add(parsed.data), { status: 201 });
+    }
+    if (request.method === "GET" && url.pathname === `${FINARO_SANDBOX_PATH}/account-updater`) {
+      const query = Object.fromEntries(url.searchParams);
+      const { K: presented = "", ...signed } = query;
+      if (signed.M !== merchantId || !sameSecret(presented, finaroSignature(signed, signatureKey))) return Response.json({ error: "invalid signature" }, { status: 403 });
+      const since = new Date(signed.since ?? 0);
+      return Response.json({
+        updates: cardUpdates.since(since).map((update) => ({
+          id: update.id,
+          par: update.par,
+          kind: update.kind,
+          b3: update.newExpMonth ? String(update.newExpMonth).padStart(2, "0") : undefined,
+          b4: update.newExpYear ? String(update.newExpYear % 100).padStart(2, "0") : undefined,
+          b1: update.newPan,
+          updated_at: update.updatedAt.toISOString(),
+        })),
+      });
+    }
+    if (request.method !== "POST" || url.pathname !== FINARO_SANDBOX_PATH) return new Response("not found", { status: 404 });
+    const fields = Object.fromEntries(new URLSearchParams(await request.text()));
+    const { K: presented = "", ...signed } = fields;
+    if (signed.M !== merchantId) return reply(gatewayError(signed, "-1", "03", "Invalid merchant"));
+    if (!sameSecret(presented, finaroSignature(signed, signatureKey))) return reply(gatewayError(signed, "-1", "03", "Invalid signature"));
+    const requestKey = signed.a1 ? `${signed.O}:${signed.a1}` : undefined;
+    const earlier = requestKey ? ledger.answered<Answer>(requestKey) : undefined;
+    if (earlier) return reply(earlier);
+    const answer = await process(signed, request.signal);
+    if (answer === "hang") return new Response(null, { status: 504 });
+    return reply(requestKey ? ledger.remember(requestKey, answer) : answer);
+  };
+
+  return { handler, ledger, cardUpdates };
+}

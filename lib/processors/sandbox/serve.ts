@@ -1,0 +1,102 @@
+// Serves a fetch-style handler (Request -> Response) with node:http on 127.0.0.1, so the same sandbox
+// code runs in its own server (tests, `npm run sandbox`, the service's background) or inside a Next
+// route handler. The request's AbortSignal fires when the client goes away, so a sandbox that holds a
+// request open (the "does not answer in time" card) frees it as soon as the caller gives up.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export interface RunningSandbox {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface StartSandboxServerOptions {
+  name: string;
+  handler: FetchHandler;
+  port?: number;
+  host?: string;
+}
+
+async function readBody(message: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of message) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startSandboxServer({ name, handler, port = 0, host = "127.0.0.1" }: StartSandboxServerOptions): Promise<RunningSandbox> {
+  const server: Server = createServer(async (message, response) => {
+    const aborter = new AbortController();
+    response.on("close", () => {
+      if (!response.writableFinished) aborter.abort();
+    });
+    try {
+      const body = await readBody(message);
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(message.headers)) {
+        if (typeof value === "string") headers.set(key, value);
+        else if (Array.isArray(value)) headers.set(key, value.join(", "));
+      }
+      const request = new Request(`http://${message.headers.host ?? host}${message.url ?? "/"}`, {
+        method: message.method,
+        headers,
+        body: message.method === "GET" || message.method === "HEAD" ? undefined : new Uint8Array(body),
+        signal: aborter.signal,
+      });
+      const answer = await handler(request);
+      if (aborter.signal.aborted) return;
+      response.statusCode = answer.status;
+      answer.headers.forEach((value, key) => response.setHeader(key, value));
+      response.end(Buffer.from(await answer.arrayBuffer()));
+    } catch (error) {
+      if (aborter.signal.aborted) return;
+      response.statusCode = 500;
+      response.setHeader("content-type", "text/plain");
+      response.end(`${name} sandbox error: ${error instanceof Error ? error.message : "unknown"}`);
+    }
+  });
+  // Keep-alive sockets of clients must not keep a closing server alive.
+  server.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Holds a request open without blocking the event loop: until the client gives up or `maxMs` passes. */
+export function holdUntilAborted(signal: AbortSignal, maxMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, maxMs);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+/** Constant-time comparison of a presented credential. */
+export function sameSecret(presented: string, expected: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let index = 0; index < a.length; index++) diff |= a[index]! ^ b[index]!;
+  return diff === 0;
+}

@@ -1,0 +1,80 @@
+// The sandbox test cards: identical behaviour in every acquirer sandbox and the 3-D Secure sandbox.
+// The README section `processors` lists them.
+import { isLuhnValid } from "../../cards/luhn";
+import { isCardExpired } from "../../cards/card-expiry";
+import { schemeFromPan, securityCodeLength } from "../../cards/card-scheme";
+import type { ProcessorName } from "../types";
+
+/** ISO 8583 codes the sandboxes decline with. */
+export type SandboxDeclineCode = "05" | "14" | "51" | "54" | "1A" | "N7";
+
+export interface TestCard {
+  pan: string;
+  description: string;
+  /** Processors that decline it, with the code; others approve. */
+  declinedBy?: { processors: readonly ProcessorName[] | "all"; code: SandboxDeclineCode };
+  /** The acquirer does not answer in time. */
+  hangs?: boolean;
+  /** What the 3-D Secure directory answers for it. */
+  threeDs: "frictionless" | "challenge";
+  /** Declined (1A, SCA required) unless the authorization carries a fully authenticated 3-D Secure result. */
+  requiresAuthentication?: boolean;
+}
+
+export const TEST_CARDS: readonly TestCard[] = [
+  { pan: "4111111111111111", description: "visa, approved by every processor, frictionless 3-D Secure", threeDs: "frictionless" },
+  { pan: "5555555555554444", description: "mastercard, approved, frictionless", threeDs: "frictionless" },
+  { pan: "378282246310005", description: "amex, approved", threeDs: "frictionless" },
+  { pan: "4000000000000002", description: "declined by every processor, response code 05", declinedBy: { processors: "all", code: "05" }, threeDs: "frictionless" },
+  { pan: "4000000000009995", description: "declined, 51 (insufficient funds)", declinedBy: { processors: "all", code: "51" }, threeDs: "frictionless" },
+  { pan: "4000000000000069", description: "declined, 54 (expired card)", declinedBy: { processors: "all", code: "54" }, threeDs: "frictionless" },
+  { pan: "4000000000001000", description: "declined by finaro (05), approved by clearhaus and bambora", declinedBy: { processors: ["finaro"], code: "05" }, threeDs: "frictionless" },
+  { pan: "4000000000002008", description: "declined by finaro and clearhaus (05), approved by bambora", declinedBy: { processors: ["finaro", "clearhaus"], code: "05" }, threeDs: "frictionless" },
+  { pan: "4000000000000119", description: "the processor does not answer in time (the next one is tried)", hangs: true, threeDs: "frictionless" },
+  { pan: "4000000000003220", description: "the issuer asks for a 3-D Secure challenge; approved with or without it", threeDs: "challenge" },
+  { pan: "4000000000003006", description: "the issuer asks for a challenge; declined (1A) without 3-D Secure, approved after a completed challenge", threeDs: "challenge", requiresAuthentication: true },
+];
+
+export function findTestCard(pan: string): TestCard | undefined {
+  return TEST_CARDS.find((card) => card.pan === pan);
+}
+
+export interface SandboxCardInput {
+  pan: string;
+  expMonth: number;
+  expYear: number;
+  securityCode?: string;
+}
+
+export type SandboxDecision = { kind: "approve" } | { kind: "decline"; code: SandboxDeclineCode } | { kind: "hang" };
+
+export interface DecideAuthorizationOptions {
+  processor: ProcessorName;
+  card: SandboxCardInput;
+  /** ECI sent with the authorization, when 3-D Secure ran. */
+  eci?: string;
+  authenticationValue?: string;
+  /** Merchant-initiated: SCA does not apply. */
+  merchantInitiated?: boolean;
+  now?: Date;
+}
+
+const FULLY_AUTHENTICATED_ECI = new Set(["05", "02"]);
+
+/** What the issuer behind a sandbox answers to an authorization (or a payout) of this card. */
+export function decideAuthorization({ processor, card, eci, authenticationValue, merchantInitiated, now }: DecideAuthorizationOptions): SandboxDecision {
+  const testCard = findTestCard(card.pan);
+  if (testCard?.hangs) return { kind: "hang" };
+  if (testCard?.declinedBy && (testCard.declinedBy.processors === "all" || testCard.declinedBy.processors.includes(processor))) {
+    return { kind: "decline", code: testCard.declinedBy.code };
+  }
+  const scheme = schemeFromPan(card.pan);
+  if (!testCard && (!isLuhnValid(card.pan) || !scheme)) return { kind: "decline", code: "14" };
+  if (isCardExpired(card, now)) return { kind: "decline", code: "54" };
+  if (card.securityCode !== undefined && scheme && card.securityCode.length !== securityCodeLength(scheme)) return { kind: "decline", code: "N7" };
+  if (testCard?.requiresAuthentication && !merchantInitiated) {
+    const authenticated = eci !== undefined && FULLY_AUTHENTICATED_ECI.has(eci) && Boolean(authenticationValue);
+    if (!authenticated) return { kind: "decline", code: "1A" };
+  }
+  return { kind: "approve" };
+}
