@@ -1,0 +1,148 @@
+// The ONE wrapper around every merchant API route handler: API-key authentication, the merchantid
+// check, TraceApi (stored and echoed), zod parsing, Idempotency-Key on POSTs, the ApiRequest
+// trace row and the mapping of errors to the spec's 400 body (section 7) or a plain 500.
+import type { z } from "zod";
+import { db } from "../db";
+import { ApiError, invalidMerchantId, invalidParameter } from "../errors";
+import { newId } from "../ids";
+import { parseInput } from "../validation/parse-input";
+import { authenticateApiKey } from "./authenticate-api-key";
+import { claimIdempotencyKey, completeIdempotentRequest, parseIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "./idempotency";
+
+export const TRACE_HEADER = "TraceApi";
+const TRACE_PATTERN = /^[\x21-\x7e]{1,128}$/;
+/** Request bodies are small JSON objects; anything far larger is refused before parsing. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface MerchantRequestContext<Input> {
+  merchantId: string;
+  input: Input;
+  /** The `{paymentid}` path segment, when the route has one. */
+  paymentRef?: string;
+  /** Unique id of this request: the spec's `responseid`, also the ApiRequest row's id. */
+  responseId: string;
+  traceApi?: string;
+}
+
+export interface MerchantRouteResult {
+  status?: number;
+  body: Record<string, unknown>;
+}
+
+export interface MerchantRouteDefinition<Schema extends z.ZodType> {
+  schema: Schema;
+  handler: (context: MerchantRequestContext<z.output<Schema>>) => Promise<MerchantRouteResult>;
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+/** JSON with BigInt (money) written as numbers. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? Number(item) : item));
+}
+
+async function readInput(request: Request, url: URL): Promise<unknown> {
+  if (request.method === "GET" || request.method === "HEAD") return Object.fromEntries(url.searchParams);
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw invalidParameter("body", `must be at most ${MAX_BODY_BYTES} bytes`);
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidParameter("body", "is not valid JSON");
+  }
+}
+
+function readTrace(request: Request): string | undefined {
+  const value = request.headers.get(TRACE_HEADER);
+  return value !== null && TRACE_PATTERN.test(value) ? value : undefined;
+}
+
+export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRouteDefinition<Schema>) {
+  return async function handle(request: Request, context?: RouteContext): Promise<Response> {
+    const started = Date.now();
+    const requestId = newId();
+    const url = new URL(request.url);
+    const traceApi = readTrace(request);
+    let merchantId: string | undefined;
+    let status = 500;
+    let body: string;
+    let errorCode: string | undefined;
+    let replayed = false;
+    let idempotency: { merchantId: string; key: string } | undefined;
+    try {
+      const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization") });
+      merchantId = authenticated.merchantId;
+      const rawInput = await readInput(request, url);
+      if (request.headers.get(TRACE_HEADER) !== null && !traceApi) {
+        throw invalidParameter(TRACE_HEADER, "must be 1 to 128 visible ASCII characters, a UUID is recommended");
+      }
+      // The merchantid check comes before the other parameters: a request for another merchant is
+      // refused as such, whatever else is wrong with it.
+      if (rawInput && typeof rawInput === "object" && "merchantid" in rawInput) {
+        const claimed = (rawInput as { merchantid: unknown }).merchantid;
+        if (claimed !== merchantId && String(claimed) !== merchantId) throw invalidMerchantId();
+      }
+      const input = parseInput(definition.schema, rawInput);
+      const params = context ? await context.params : {};
+      const paymentRef = typeof params.paymentid === "string" ? params.paymentid : undefined;
+
+      const key = request.method === "POST" ? parseIdempotencyKey(request.headers.get("idempotency-key")) : undefined;
+      if (key) {
+        const stored = await claimIdempotencyKey({ merchantId, key, fingerprint: requestFingerprint(request.method, url.pathname, rawInput) });
+        if (stored) {
+          replayed = true;
+          status = stored.status;
+          body = stored.body;
+        } else {
+          idempotency = { merchantId, key };
+        }
+      }
+      if (!replayed) {
+        const result = await definition.handler({ merchantId, input, paymentRef, responseId: requestId, traceApi });
+        status = result.status ?? 200;
+        body = toJson(result.body);
+        if (idempotency) {
+          await completeIdempotentRequest({ ...idempotency, answer: { status, body } });
+          idempotency = undefined;
+        }
+      }
+    } catch (error) {
+      if (error instanceof ApiError) {
+        status = error.status;
+        errorCode = error.code;
+        body = toJson(error.toBody());
+      } else {
+        // Unexpected: the message may carry internals, so it goes to the log with the request id
+        // and the merchant gets the id only.
+        status = 500;
+        errorCode = "INTERNAL_ERROR";
+        console.error(`[merchant-api] request ${requestId} ${request.method} ${url.pathname} failed:`, error);
+        body = toJson({ error: "INTERNAL_ERROR", errordescription: `unexpected error; quote request id ${requestId}` });
+      }
+      if (idempotency) await releaseIdempotencyKey(idempotency).catch(() => undefined);
+    }
+    const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store", "X-Request-Id": requestId });
+    if (traceApi) headers.set(TRACE_HEADER, traceApi);
+    if (replayed) headers.set("Idempotent-Replayed", "true");
+    await recordApiRequest({ id: requestId, merchantId, method: request.method, path: url.pathname, traceApi, statusCode: status, errorCode, durationMs: Date.now() - started });
+    return new Response(body!, { status, headers });
+  };
+}
+
+async function recordApiRequest(data: {
+  id: string;
+  merchantId: string | undefined;
+  method: string;
+  path: string;
+  traceApi: string | undefined;
+  statusCode: number;
+  errorCode: string | undefined;
+  durationMs: number;
+}): Promise<void> {
+  try {
+    await db().apiRequest.create({ data: { ...data, merchantId: data.merchantId ?? null, traceApi: data.traceApi ?? null, errorCode: data.errorCode ?? null } });
+  } catch (error) {
+    console.warn(`[merchant-api] could not record request ${data.id}: ${String(error)}`);
+  }
+}

@@ -1,0 +1,58 @@
+// One error type for everything the merchant API refuses, and one table mapping its codes to HTTP
+// statuses. The spec (section 7) defines a 400 with `{ error, errordescription }` and three codes;
+// anything not raised as an ApiError is unexpected and becomes a plain 500 (see lib/api/).
+
+/** The error codes of spec section 7, plus the two the service adds for its own extensions. */
+export const API_ERROR_STATUS = {
+  INVALID_API_KEY: 400,
+  INVALID_MERCHANTID: 400,
+  INVALID_PARAMETER: 400,
+  /** An Idempotency-Key whose first request is still running (beyond the spec; Stripe answers 409). */
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  /** Anything unexpected: the body carries a request id and nothing else. */
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
+
+export interface ApiErrorBody {
+  error: ApiErrorCode;
+  errordescription: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ApiErrorCode;
+  readonly status: number;
+
+  constructor(code: ApiErrorCode, description: string) {
+    super(description);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = API_ERROR_STATUS[code];
+  }
+
+  toBody(): ApiErrorBody {
+    return { error: this.code, errordescription: this.message };
+  }
+}
+
+/** A refused parameter: the description names it and says why, as section 7 asks. */
+export function invalidParameter(parameter: string, reason: string): ApiError {
+  return new ApiError("INVALID_PARAMETER", `${parameter}: ${reason}`);
+}
+
+export function invalidApiKey(reason = "missing, unknown, revoked or expired API key"): ApiError {
+  return new ApiError("INVALID_API_KEY", `Authorization: ${reason}`);
+}
+
+export function invalidMerchantId(): ApiError {
+  return new ApiError("INVALID_MERCHANTID", "merchantid: does not belong to the API key");
+}
+
+/**
+ * A payment that does not exist or belongs to another merchant: both answer the same, so that no
+ * merchant can learn anything about another's payments.
+ */
+export function unknownPayment(parameter = "paymentid"): ApiError {
+  return invalidParameter(parameter, "no such payment");
+}

@@ -1,0 +1,28 @@
+// Events of the merchant API and its notifications. Payloads carry ids only: never card data.
+import { eventType } from "inngest";
+import { z } from "zod";
+
+/** A stored notification is ready for delivery (lib/notifications/enqueue-notification.ts). */
+export const notificationCreated = eventType("merchant/notification.created", {
+  schema: z.object({ notificationId: z.string().min(1) }),
+});
+
+/** A capture, refund or void was accepted and its amount reserved (lib/payments/request-follow-up.ts). */
+export const followUpRequested = eventType("payment/follow-up.requested", {
+  schema: z.object({ operationId: z.string().min(1), notificationUrl: z.string().nullable() }),
+});
+
+/** A merchant-initiated payment was created and waits for its authorization (lib/payments/authorize-mit.ts). */
+export const mitRequested = eventType("payment/mit.requested", {
+  schema: z.object({
+    paymentId: z.string().min(1),
+    responseId: z.string().min(1),
+    processor: z.enum(["finaro", "clearhaus", "bambora"]).nullable(),
+    notificationUrl: z.string().nullable(),
+  }),
+});
+
+/** A payment window opened; its function closes it when the timeout elapses (lib/payments/init-session.ts). */
+export const sessionOpened = eventType("payment/session.opened", {
+  schema: z.object({ sessionId: z.string().min(1), expiresAt: z.string().min(1) }),
+});

@@ -1,0 +1,277 @@
+// The JSON bodies of the notifications of spec 6.2 to 6.6, built from plain data. Field names and
+// types are the spec's: `surename`, `Issuer`, `Expiry date`, operation amounts as strings, ECI as a
+// number or "". Every field is always present; an unknown value is "" so receivers see one shape.
+import type { CardImage } from "./card-image";
+import { eciValue, formatExpiry, formatUtcTimestamp, truncatedCardNumber } from "./format";
+
+export type CompletionStatus = "approved" | "timeout" | "declined" | "failed";
+
+/** 6.2: the end of a cardholder-initiated payment. */
+export interface CompletionNotificationBody {
+  sessionid: string;
+  paymentid: string;
+  merchantpaymentid: string;
+  newmerchantpaymentid: string;
+  status: CompletionStatus;
+  responsecode: string;
+  authorizationcode: string;
+  processor: string;
+  tcardnumber: string;
+  eci: number | "";
+  merchantdata: string;
+  par: string;
+}
+
+export interface CardFacts {
+  bin: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  scheme: string;
+  funding: string | null;
+  segment: string | null;
+  issuer: string | null;
+  panType: "fpan" | "dpan";
+  par: string | null;
+}
+
+export function completionNotificationBody(input: {
+  sessionId: string;
+  paymentId: string | null;
+  merchantPaymentId: string | null;
+  newMerchantPaymentId: string | null;
+  status: CompletionStatus;
+  responseCode: string | null;
+  authorizationCode: string | null;
+  processor: string | null;
+  card: Pick<CardFacts, "bin" | "last4" | "par"> | null;
+  eci: string | null;
+  merchantData: string | null;
+}): CompletionNotificationBody {
+  return {
+    sessionid: input.sessionId,
+    paymentid: input.paymentId ?? "",
+    merchantpaymentid: input.merchantPaymentId ?? "",
+    newmerchantpaymentid: input.newMerchantPaymentId ?? "",
+    status: input.status,
+    responsecode: input.responseCode ?? "",
+    authorizationcode: input.authorizationCode ?? "",
+    processor: input.processor ?? "",
+    tcardnumber: input.card ? truncatedCardNumber(input.card.bin, input.card.last4) : "",
+    eci: eciValue(input.eci),
+    merchantdata: input.merchantData ?? "",
+    par: input.card?.par ?? "",
+  };
+}
+
+export type OperationOutcome = "approved" | "declined" | "failed";
+
+/** 6.3: the result of a merchant-initiated authorization. */
+export interface MitNotificationBody {
+  responseid: string;
+  paymentid: string;
+  newmerchantpaymentid: string;
+  responsecode: string;
+  authorizationcode: string;
+  status: OperationOutcome;
+  processor: string;
+  eci: number | "";
+  par: string;
+}
+
+export function mitNotificationBody(input: {
+  responseId: string;
+  paymentId: string;
+  newMerchantPaymentId: string | null;
+  responseCode: string;
+  authorizationCode: string | null;
+  status: OperationOutcome;
+  processor: string | null;
+  eci: string | null;
+  par: string | null;
+}): MitNotificationBody {
+  return {
+    responseid: input.responseId,
+    paymentid: input.paymentId,
+    newmerchantpaymentid: input.newMerchantPaymentId ?? "",
+    responsecode: input.responseCode,
+    authorizationcode: input.authorizationCode ?? "",
+    status: input.status,
+    processor: input.processor ?? "",
+    eci: eciValue(input.eci),
+    par: input.par ?? "",
+  };
+}
+
+/** 6.4: the result of a capture, refund or void. */
+export interface OperationNotificationBody {
+  responseid: string;
+  paymentid: string;
+  merchantpaymentid: string;
+  responsecode: string;
+  authorizationcode: string;
+  status: OperationOutcome;
+}
+
+export function operationNotificationBody(input: {
+  responseId: string;
+  paymentId: string;
+  merchantPaymentId: string | null;
+  responseCode: string;
+  authorizationCode: string | null;
+  status: OperationOutcome;
+}): OperationNotificationBody {
+  return {
+    responseid: input.responseId,
+    paymentid: input.paymentId,
+    merchantpaymentid: input.merchantPaymentId ?? "",
+    responsecode: input.responseCode,
+    authorizationcode: input.authorizationCode ?? "",
+    status: input.status,
+  };
+}
+
+/** 2.3: one operation of a payment record. */
+export interface OperationRecord {
+  operationid: string;
+  operationtype: string;
+  paymenttype?: string;
+  amount: string;
+  currency: string;
+  created: string;
+  note: string;
+  responsecode: string;
+  authorizationcode: string;
+  status: string;
+}
+
+/** 2.4 */
+export interface CardImageRecord extends CardImage {
+  expmonth: number;
+  expyear: number;
+  last4: string;
+  issuer: string;
+}
+
+/** 2.2 with the lookup's responseid (6.5). */
+export interface PaymentRecordBody {
+  merchantid: string;
+  paymentid: string;
+  merchantpaymentid: string;
+  parentpaymentid: string;
+  responseid: string;
+  amount: number;
+  balance: number;
+  currency: string;
+  reference: string;
+  paymenttype: string;
+  processor: string;
+  textonstatement: string;
+  note: string;
+  tags: string;
+  sca: string;
+  scheme: string;
+  segment: string;
+  Issuer: string;
+  "Expiry date": string;
+  last4: string;
+  funding: string;
+  pantype: string;
+  customer: { email: string; firstname: string; surename: string; ipaddress: string };
+  operations: OperationRecord[];
+  gfx?: CardImageRecord;
+}
+
+export interface PaymentRecordInput {
+  merchantId: string;
+  id: string;
+  merchantPaymentId: string | null;
+  parentPaymentId: string | null;
+  amount: bigint;
+  balance: bigint;
+  currency: string;
+  reference: string | null;
+  paymentType: string;
+  processor: string | null;
+  textOnStatement: string | null;
+  note: string | null;
+  tags: string | null;
+  sca: string | null;
+  customerEmail: string | null;
+  customerFirstName: string | null;
+  customerSurname: string | null;
+  customerIpAddress: string | null;
+  card: CardFacts | null;
+  operations: Array<{
+    id: string;
+    type: string;
+    paymentType: string | null;
+    amount: bigint;
+    currency: string;
+    createdAt: Date;
+    note: string | null;
+    responseCode: string | null;
+    authorizationCode: string | null;
+    status: string;
+  }>;
+}
+
+export function paymentRecordBody(input: PaymentRecordInput, options: { responseId: string; gfx?: CardImage }): PaymentRecordBody {
+  const card = input.card;
+  const body: PaymentRecordBody = {
+    merchantid: input.merchantId,
+    paymentid: input.id,
+    merchantpaymentid: input.merchantPaymentId ?? "",
+    parentpaymentid: input.parentPaymentId ?? "",
+    responseid: options.responseId,
+    amount: Number(input.amount),
+    balance: Number(input.balance),
+    currency: input.currency,
+    reference: input.reference ?? "",
+    paymenttype: input.paymentType,
+    processor: input.processor ?? "",
+    textonstatement: input.textOnStatement ?? "",
+    note: input.note ?? "",
+    tags: input.tags ?? "",
+    sca: input.sca ?? "",
+    scheme: card?.scheme ?? "",
+    segment: card?.segment ?? "",
+    Issuer: card?.issuer ?? "",
+    "Expiry date": card ? formatExpiry(card.expMonth, card.expYear) : "",
+    last4: card?.last4 ?? "",
+    funding: card?.funding ?? "",
+    pantype: card?.panType ?? "",
+    customer: {
+      email: input.customerEmail ?? "",
+      firstname: input.customerFirstName ?? "",
+      surename: input.customerSurname ?? "",
+      ipaddress: input.customerIpAddress ?? "",
+    },
+    operations: input.operations.map((operation) => ({
+      operationid: operation.id,
+      operationtype: operation.type,
+      ...(operation.type === "authorize" ? { paymenttype: operation.paymentType ?? input.paymentType } : {}),
+      amount: operation.amount.toString(),
+      currency: operation.currency,
+      created: formatUtcTimestamp(operation.createdAt),
+      note: operation.note ?? "",
+      responsecode: operation.responseCode ?? "",
+      authorizationcode: operation.authorizationCode ?? "",
+      status: operation.status,
+    })),
+  };
+  if (options.gfx && card) {
+    body.gfx = { ...options.gfx, expmonth: card.expMonth, expyear: card.expYear, last4: card.last4, issuer: card.issuer ?? "" };
+  }
+  return body;
+}
+
+/** 6.6 */
+export interface LifecycleNotificationBody {
+  paymentid: string;
+  merchantpaymentid: string;
+}
+
+export function lifecycleNotificationBody(input: { paymentId: string; merchantPaymentId: string | null }): LifecycleNotificationBody {
+  return { paymentid: input.paymentId, merchantpaymentid: input.merchantPaymentId ?? "" };
+}

@@ -1,0 +1,31 @@
+// A notification is a stored row (its exact JSON text, so every attempt sends the same bytes) and
+// an event that starts its delivery function. The row is written in the caller's transaction; the
+// event is sent after the commit (dispatchNotification).
+import { db, type Tx } from "../db";
+import type { NotificationKind } from "../generated/prisma/enums";
+import { newId } from "../ids";
+import { notificationCreated } from "../inngest/events/merchant-api";
+import { sendEvent } from "../inngest/send-event";
+
+export interface EnqueueNotificationOptions {
+  merchantId: string;
+  paymentId?: string | null;
+  kind: NotificationKind;
+  url: string;
+  body: object;
+  tx?: Tx;
+}
+
+export async function enqueueNotification({ merchantId, paymentId, kind, url, body, tx }: EnqueueNotificationOptions): Promise<string> {
+  const id = `msg_${newId()}`;
+  await (tx ?? db()).notification.create({
+    data: { id, merchantId, paymentId: paymentId ?? null, kind, url, body: JSON.stringify(body), nextAttemptAt: new Date() },
+    select: { id: true },
+  });
+  return id;
+}
+
+/** Starts delivery of a stored notification (its first attempt is immediate). */
+export async function dispatchNotification(notificationId: string): Promise<void> {
+  await sendEvent({ type: notificationCreated, data: { notificationId }, id: `notification-${notificationId}` });
+}

@@ -1,0 +1,62 @@
+// Notification authenticity (spec 6.7, decided): Standard Webhooks signatures. The merchant's secret
+// is "whsec_" + base64 key bytes; the signature is HMAC-SHA256 over "<id>.<timestamp>.<body>",
+// sent as `webhook-signature: v1,<base64>` next to `webhook-id` and `webhook-timestamp`.
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+const SECRET_PREFIX = "whsec_";
+/** Receivers should refuse timestamps further than this from their clock (replays). */
+export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+
+export interface SignatureHeaders {
+  "webhook-id": string;
+  "webhook-timestamp": string;
+  "webhook-signature": string;
+}
+
+function secretKey(secret: string): Buffer {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  return Buffer.from(encoded, "base64");
+}
+
+export function computeSignature({ secret, id, timestamp, body }: { secret: string; id: string; timestamp: number; body: string }): string {
+  return createHmac("sha256", secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64");
+}
+
+export function signNotification({ secret, id, body, now = new Date() }: { secret: string; id: string; body: string; now?: Date }): SignatureHeaders {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": `v1,${computeSignature({ secret, id, timestamp, body })}`,
+  };
+}
+
+/**
+ * What a merchant does on receipt (also used by the tests' receiver): recompute the signature over
+ * the raw body, compare in constant time, and refuse stale timestamps.
+ */
+export function verifyNotificationSignature({
+  secret,
+  headers,
+  body,
+  now = new Date(),
+  toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
+}: {
+  secret: string;
+  headers: { id?: string | null; timestamp?: string | null; signature?: string | null };
+  body: string;
+  now?: Date;
+  toleranceSeconds?: number;
+}): boolean {
+  const { id, timestamp, signature } = headers;
+  if (!id || !timestamp || !signature || !/^\d+$/.test(timestamp)) return false;
+  const seconds = Number(timestamp);
+  if (Math.abs(now.getTime() / 1000 - seconds) > toleranceSeconds) return false;
+  const expected = Buffer.from(computeSignature({ secret, id, timestamp: seconds, body }), "base64");
+  return signature.split(" ").some((candidate) => {
+    const [version, value] = candidate.split(",", 2);
+    if (version !== "v1" || !value) return false;
+    const given = Buffer.from(value, "base64");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}

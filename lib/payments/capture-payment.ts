@@ -1,0 +1,20 @@
+// Captures an authorized payment, in part or in full, once or several times, never beyond the
+// authorized amount. An omitted amount captures everything still uncaptured.
+import { invalidParameter } from "../errors";
+import type { OperationRequest } from "../validation/operation";
+import { notInState, requestFollowUp, type AmountRule } from "./request-follow-up";
+
+const CAPTURABLE = new Set(["AUTHORIZED", "CAPTURED", "REFUNDED"]);
+
+export const captureAmountRule: AmountRule = (payment, totals, requested) => {
+  if (!CAPTURABLE.has(payment.status) || totals.voidedOrVoiding) notInState("captured", payment.status);
+  const remaining = payment.authorizedAmount - totals.capturedOrReserved;
+  if (remaining <= 0n) throw invalidParameter("paymentid", "the authorized amount is already captured in full (or being captured)");
+  const amount = requested ?? remaining;
+  if (amount > remaining) throw invalidParameter("amount", `exceeds the authorized amount left to capture (${remaining})`);
+  return amount;
+};
+
+export async function capturePayment(options: { merchantId: string; paymentRef: string | undefined; responseId: string; input: OperationRequest }) {
+  return requestFollowUp({ ...options, type: "capture", rule: captureAmountRule });
+}

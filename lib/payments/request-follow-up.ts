@@ -1,0 +1,66 @@
+// The common part of capture, refund and void requests: in ONE transaction lock the payment, check
+// the amount rules against approved and pending operations, and reserve the amount by inserting
+// the pending operation. The processor call and the notification then run in the background
+// (lib/inngest/functions/run-follow-up-operation.ts), which releases the reservation on decline.
+import { db, type Tx } from "../db";
+import { invalidParameter } from "../errors";
+import type { PaymentStatus } from "../generated/prisma/enums";
+import { newId } from "../ids";
+import { followUpRequested } from "../inngest/events/merchant-api";
+import { sendEvent } from "../inngest/send-event";
+import type { OperationRequest } from "../validation/operation";
+import { getPaymentOrThrow, lockPayment } from "./get-payment-or-throw";
+import { operationTotals, type OperationTotals } from "./operation-totals";
+
+export type FollowUpType = "capture" | "refund" | "void";
+
+export interface FollowUpPaymentState {
+  status: PaymentStatus;
+  authorizedAmount: bigint;
+}
+
+/** Decides the amount of a follow-up, or throws INVALID_PARAMETER naming the broken rule. */
+export type AmountRule = (payment: FollowUpPaymentState, totals: OperationTotals, requested: bigint | undefined) => bigint;
+
+export interface RequestFollowUpOptions {
+  merchantId: string;
+  paymentRef: string | undefined;
+  responseId: string;
+  input: OperationRequest;
+  type: FollowUpType;
+  rule: AmountRule;
+}
+
+export async function requestFollowUp({ merchantId, paymentRef, responseId, input, type, rule }: RequestFollowUpOptions): Promise<{ responseid: string }> {
+  const operationId = await db().$transaction(async (tx: Tx) => {
+    const paymentId = await getPaymentOrThrow({ merchantId, paymentRef, tx });
+    await lockPayment(tx, paymentId);
+    const payment = await tx.payment.findUniqueOrThrow({
+      where: { id: paymentId },
+      select: { status: true, authorizedAmount: true, currency: true },
+    });
+    const totals = await operationTotals(tx, paymentId);
+    const amount = rule(payment, totals, input.amount);
+    const operation = await tx.operation.create({
+      data: {
+        id: newId(),
+        paymentId,
+        type,
+        amount,
+        currency: payment.currency,
+        status: "pending",
+        note: input.note ?? null,
+        tags: input.tags ?? null,
+        responseId,
+      },
+      select: { id: true },
+    });
+    return operation.id;
+  });
+  await sendEvent({ type: followUpRequested, data: { operationId, notificationUrl: input.notificationurl ?? null }, id: `follow-up-${operationId}` });
+  return { responseid: responseId };
+}
+
+export function notInState(action: string, status: PaymentStatus): never {
+  throw invalidParameter("paymentid", `the payment cannot be ${action} in its state (${status.toLowerCase()})`);
+}

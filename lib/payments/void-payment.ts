@@ -1,0 +1,18 @@
+// Voids (cancels) an authorization that has no capture, approved or pending. A void releases the
+// whole authorization: an amount, when sent, must be the authorized amount.
+import { invalidParameter } from "../errors";
+import type { OperationRequest } from "../validation/operation";
+import { notInState, requestFollowUp, type AmountRule } from "./request-follow-up";
+
+export const voidAmountRule: AmountRule = (payment, totals, requested) => {
+  if (payment.status !== "AUTHORIZED" || totals.voidedOrVoiding) notInState("voided", payment.status);
+  if (totals.capturedOrReserved > 0n) throw invalidParameter("paymentid", "a captured payment cannot be voided; refund it instead");
+  if (requested !== undefined && requested !== payment.authorizedAmount) {
+    throw invalidParameter("amount", `a void releases the whole authorization: omit amount or send ${payment.authorizedAmount}`);
+  }
+  return payment.authorizedAmount;
+};
+
+export async function voidPayment(options: { merchantId: string; paymentRef: string | undefined; responseId: string; input: OperationRequest }) {
+  return requestFollowUp({ ...options, type: "void", rule: voidAmountRule });
+}

@@ -1,0 +1,83 @@
+// Field formats shared by the merchant API's request schemas (spec sections 2, 4 and 8). Messages
+// say the reason only; lib/validation/parse-input.ts puts the parameter's name in front.
+import { z } from "zod";
+import { isCurrencyCode } from "./currency";
+
+/** Up to 12 digits, like the MIT amount format of spec 4.3 (`^[0-9]{1,12}$`). */
+const AMOUNT_DIGITS = /^[0-9]{1,12}$/;
+const MAX_AMOUNT = 999_999_999_999;
+
+/**
+ * An amount in minor units. JSON numbers and digit-only strings are accepted (merchants' stacks
+ * differ); a decimal point or comma, a sign, letters or more than 12 digits are refused (spec 7).
+ */
+export const amountSchema = z.unknown().transform((value, context): bigint => {
+  if (typeof value === "number") {
+    if (Number.isInteger(value) && value >= 0 && value <= MAX_AMOUNT) return BigInt(value);
+    context.addIssue({ code: "custom", message: "must be a whole number of minor units from 0 to 999999999999, without decimals or sign" });
+    return z.NEVER;
+  }
+  if (typeof value === "string") {
+    if (AMOUNT_DIGITS.test(value)) return BigInt(value);
+    context.addIssue({ code: "custom", message: "must be 1 to 12 digits (minor units); decimal separators, signs and letters are not supported" });
+    return z.NEVER;
+  }
+  context.addIssue({ code: "custom", message: value === undefined ? "is required" : "must be an integer of minor units" });
+  return z.NEVER;
+});
+
+/** An amount that moves money: at least 1 minor unit. */
+export const positiveAmountSchema = amountSchema.refine((amount) => amount > 0n, "must be at least 1 (minor units)");
+
+/** ISO 4217 alpha-3, case-insensitive on input and upper case afterwards. */
+export const currencySchema = z
+  .string({ error: "must be an ISO 4217 alpha-3 code such as DKK" })
+  .transform((code) => code.toUpperCase())
+  .refine((code) => /^[A-Z]{3}$/.test(code) && isCurrencyCode(code), "must be an ISO 4217 alpha-3 code such as DKK");
+
+const LABEL = /^[a-zA-Z0-9- ]{0,32}$/;
+/** reference and textonstatement: 0 to 32 characters of a-z A-Z 0-9 hyphen space (spec 8). */
+export const labelSchema = z.string({ error: "must be a string" }).regex(LABEL, "must be 0 to 32 characters of a-z, A-Z, 0-9, hyphen and space");
+
+/** paymentid, merchantpaymentid and the like: 1 to 32 characters a-z A-Z 0-9 (spec 2.2, 6.2). */
+export const paymentIdSchema = z
+  .string({ error: "must be a string" })
+  .regex(/^[a-zA-Z0-9]{1,32}$/, "must be 1 to 32 characters of a-z, A-Z and 0-9");
+
+/** The email format of spec 4.7. */
+export const emailSchema = z
+  .string({ error: "must be a string" })
+  .max(254, "must be at most 254 characters")
+  .regex(/^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/, "must be an email address");
+
+export const notificationUrlSchema = z
+  .string({ error: "must be a string" })
+  .max(2048, "must be at most 2048 characters")
+  .pipe(z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL" }));
+
+export const PROCESSORS = ["finaro", "clearhaus", "bambora"] as const;
+export type ProcessorName = (typeof PROCESSORS)[number];
+export const processorSchema = z.enum(PROCESSORS, { error: "must be one of finaro, clearhaus, bambora" });
+
+export const noteSchema = z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters");
+
+/** Space-separated tags of letters, digits, underscore and hyphen. */
+export const tagsSchema = z
+  .string({ error: "must be a string" })
+  .max(256, "must be at most 256 characters")
+  .regex(/^([a-zA-Z0-9_-]+( [a-zA-Z0-9_-]+)*)?$/, "must be words of a-z, A-Z, 0-9, underscore and hyphen separated by single spaces");
+
+export const nameSchema = z.string({ error: "must be a string" }).max(100, "must be at most 100 characters");
+
+export const customerSchema = z.strictObject(
+  {
+    email: emailSchema.optional(),
+    firstname: nameSchema.optional(),
+    surename: nameSchema.optional(),
+    ipaddress: z.union([z.ipv4(), z.ipv6()], { error: "must be an IPv4 or IPv6 address" }).optional(),
+  },
+  { error: "must be an object with email, firstname, surename, ipaddress" },
+);
+
+/** `merchantid` may be sent with any request; when it is, it must be the API key's merchant. */
+export const merchantIdSchema = z.string({ error: "must be a string" }).max(64, "must be at most 64 characters");

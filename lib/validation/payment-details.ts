@@ -1,0 +1,15 @@
+// GET /api/{paymentid}/payment (spec 4.8): the lookup's parameters arrive as query parameters.
+import { z } from "zod";
+import { merchantIdSchema, notificationUrlSchema, paymentIdSchema } from "./common";
+
+export const paymentDetailsRequestSchema = z.strictObject({
+  merchantid: merchantIdSchema.optional(),
+  notificationurl: notificationUrlSchema.optional(),
+  gfx: z
+    .enum(["0", "1"], { error: "must be 0 or 1" })
+    .transform((value) => value === "1")
+    .default(false),
+  operationid: paymentIdSchema.optional(),
+});
+
+export type PaymentDetailsRequest = z.infer<typeof paymentDetailsRequestSchema>;
