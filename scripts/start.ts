@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { config } from "../lib/env";
+import { config, resetConfig } from "../lib/env";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { migrateDatabase } from "../lib/db/migrations";
 import { disconnectDb } from "../lib/db";
@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     if (!embedded.owner) throw new Error(`The embedded database in ${settings.DATA_DIR} is already served by a running service.`);
     databaseUrl = embedded.url;
     process.env.DATABASE_URL = databaseUrl;
+    resetConfig(); // config() was read above, before the embedded database had a URL
     log(`embedded database in ${path.resolve(settings.DATA_DIR, "pglite")} on 127.0.0.1:${embedded.port}`);
   }
   const migrations = await migrateDatabase(databaseUrl, { log: (line) => log(line) });
