@@ -1,0 +1,8 @@
+// GET /dynamic/{sessionid}/securitycode: the securitycode frame of the hosted fields (plain HTML, no React).
+import { serveFramePage } from "@/lib/hosted-fields/serve-frame-page";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request, { params }: { params: Promise<{ sessionid: string }> }): Promise<Response> {
+  return serveFramePage(request, (await params).sessionid, "securitycode");
+}

@@ -1,0 +1,194 @@
+// The HTML of our pages inside the merchant page: the card fields, the invisible controller, the
+// 3-D Secure challenge page and the refusal page. Plain HTML with one inline script and one inline
+// stylesheet, both allowed by a per-response nonce; the Content-Security-Policy allows nothing else,
+// and frame-ancestors names the one merchant origin the session is bound to.
+import { randomBytes } from "node:crypto";
+import type { HostedStyling } from "../validation/hosted-styling";
+import { PROTOCOL_TAG, type FieldKind, type FrameConfig } from "./protocol";
+
+export interface PageResponseOptions {
+  html: string;
+  nonce: string;
+  status?: number;
+  /** Origins allowed to embed the page (the bound merchant origin); none: only our own origin. */
+  frameAncestors: string[];
+  fontOrigins?: string[];
+  /** The ACS origin the challenge page posts its form into and frames. */
+  acsOrigin?: string;
+}
+
+export function newNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+export function contentSecurityPolicy({ nonce, frameAncestors, fontOrigins = [], acsOrigin }: Omit<PageResponseOptions, "html" | "status">): string {
+  const directives = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    `img-src 'self' data:`,
+    fontOrigins.length > 0 ? `font-src ${fontOrigins.join(" ")}` : "",
+    acsOrigin ? `frame-src ${acsOrigin}` : "",
+    `form-action ${acsOrigin ?? "'none'"}`,
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(" ") : "'self'"}`,
+    "base-uri 'none'",
+  ];
+  return directives.filter(Boolean).join("; ");
+}
+
+export function pageResponse(options: PageResponseOptions): Response {
+  return new Response(options.html, {
+    status: options.status ?? 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": contentSecurityPolicy(options),
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "same-origin",
+      "cross-origin-resource-policy": "cross-origin",
+    },
+  });
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** JSON inside a <script> element: "<" escaped so no value can close the element. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
+}
+
+interface InputSpec {
+  part: "pan" | "expmonth" | "expyear" | "exp" | "securitycode";
+  id: string;
+  name: string;
+  label: string;
+  autocomplete: string;
+  placeholder: string;
+  maxLength: number;
+}
+
+const INPUTS: Record<InputSpec["part"], InputSpec> = {
+  pan: { part: "pan", id: "cardnumber", name: "cardnumber", label: "Card number", autocomplete: "cc-number", placeholder: "1234 1234 1234 1234", maxLength: 23 },
+  expmonth: { part: "expmonth", id: "ccmonth", name: "ccmonth", label: "Expiry month", autocomplete: "cc-exp-month", placeholder: "MM", maxLength: 2 },
+  expyear: { part: "expyear", id: "ccyear", name: "ccyear", label: "Expiry year", autocomplete: "cc-exp-year", placeholder: "YY", maxLength: 4 },
+  exp: { part: "exp", id: "ccexp", name: "ccexp", label: "Expiry date (MM / YY)", autocomplete: "cc-exp", placeholder: "MM / YY", maxLength: 7 },
+  securitycode: { part: "securitycode", id: "cvc", name: "cvc", label: "Security code", autocomplete: "cc-csc", placeholder: "CVC", maxLength: 4 },
+};
+
+const FIELD_PARTS: Record<FieldKind, InputSpec["part"][]> = {
+  pan: ["pan"],
+  expmonth: ["expmonth"],
+  expyear: ["expyear"],
+  securitycode: ["securitycode"],
+  ccsingle: ["pan", "exp", "securitycode"],
+};
+
+function stylesheet(styling: HostedStyling, kind: FieldKind): string {
+  const s = styling;
+  const fonts = (s.fonts ?? [])
+    .map((font) => `@font-face{font-family:"${font.family}";src:url("${font.src}");font-weight:${font.weight};font-style:${font.style};font-display:swap}`)
+    .join("");
+  const color = s.color ?? "#1f2937";
+  const error = s.errorColor ?? "#b91c1c";
+  return [
+    fonts,
+    "*{box-sizing:border-box;margin:0}",
+    `html,body{height:100%;background:${s.backgroundColor ?? "transparent"};overflow:hidden}`,
+    `form{display:flex;height:100%;align-items:center;gap:8px}`,
+    `input{flex:1 1 auto;min-width:0;width:100%;height:${s.height ?? "100%"};padding:${s.padding ?? "0 10px"};border:1px solid ${s.borderColor ?? "#d1d5db"};border-radius:${s.borderRadius ?? "6px"};background:transparent;color:${color};font-family:${s.fontFamily ?? "system-ui,-apple-system,Segoe UI,Roboto,sans-serif"};font-size:${s.fontSize ?? "16px"};font-weight:${s.fontWeight ?? 400};letter-spacing:${s.letterSpacing ?? "normal"};outline:none;font-variant-numeric:tabular-nums}`,
+    `input::placeholder{color:${s.placeholderColor ?? "#9ca3af"}}`,
+    `input:focus{border-color:${s.focusColor ?? "#4f46e5"};box-shadow:0 0 0 1px ${s.focusColor ?? "#4f46e5"}}`,
+    `input.invalid{color:${error};border-color:${error}}`,
+    s.validColor ? `input.valid{color:${s.validColor}}` : "",
+    "input:disabled{opacity:.6}",
+    kind === "ccsingle" ? "#ccexp{flex:0 0 6.5em}#cvc{flex:0 0 4.5em}" : "",
+    ".sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}",
+  ].join("");
+}
+
+export interface FieldPageOptions {
+  kind: FieldKind;
+  config: Omit<FrameConfig, "channel">;
+  styling: HostedStyling;
+  script: string;
+  nonce: string;
+}
+
+export function fieldPageHtml({ kind, config, styling, script, nonce }: FieldPageOptions): string {
+  const placeholders = styling.placeholders ?? {};
+  const inputs = FIELD_PARTS[kind]
+    .map((part) => {
+      const spec = INPUTS[part];
+      const placeholder = placeholders[part] ?? spec.placeholder;
+      return (
+        `<label class="sr" for="${spec.id}">${spec.label}</label>` +
+        `<input id="${spec.id}" name="${spec.name}" data-part="${part}" type="text" inputmode="numeric" autocomplete="${spec.autocomplete}" ` +
+        `autocorrect="off" spellcheck="false" maxlength="${spec.maxLength}" placeholder="${escapeHtml(placeholder)}" aria-invalid="false">`
+      );
+    })
+    .join("");
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<meta name="referrer" content="same-origin"><title>${escapeHtml(kind === "ccsingle" ? "Card details" : INPUTS[FIELD_PARTS[kind][0]!].label)}</title>` +
+    `<style nonce="${nonce}">${stylesheet(styling, kind)}</style></head><body>` +
+    `<form novalidate autocomplete="on" aria-label="Card details">${inputs}</form>` +
+    `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
+    `<script nonce="${nonce}">${script}</script></body></html>`
+  );
+}
+
+export function controllerPageHtml({ config, script, nonce }: { config: Omit<FrameConfig, "channel">; script: string; nonce: string }): string {
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment</title></head><body>` +
+    `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
+    `<script nonce="${nonce}">${script}</script></body></html>`
+  );
+}
+
+export interface ChallengePageOptions {
+  config: Omit<FrameConfig, "channel">;
+  acsUrl: string;
+  /** Form fields posted to the ACS: creq and, where used, threeDSSessionData. */
+  formFields: Record<string, string>;
+  script: string;
+  nonce: string;
+}
+
+export function challengePageHtml({ config, acsUrl, formFields, script, nonce }: ChallengePageOptions): string {
+  const hidden = Object.entries(formFields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join("");
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Card verification</title>` +
+    `<style nonce="${nonce}">*{box-sizing:border-box}body{margin:0;font:14px system-ui,sans-serif;color:#1f2937;display:flex;flex-direction:column;height:100vh}` +
+    `header{display:flex;justify-content:space-between;align-items:center;padding:8px 12px;border-bottom:1px solid #e5e7eb}` +
+    `button{font:inherit;padding:4px 10px;border:1px solid #d1d5db;border-radius:6px;background:#fff;cursor:pointer}iframe{flex:1;border:0;width:100%;min-height:380px}</style></head><body>` +
+    `<header><span>Confirm the payment with your bank</span><button id="cancel" type="button">Cancel</button></header>` +
+    `<iframe name="acs" title="Your bank's verification page"></iframe>` +
+    `<form id="acs-form" method="post" action="${escapeHtml(acsUrl)}" target="acs">${hidden}</form>` +
+    `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
+    `<script nonce="${nonce}">${script}</script></body></html>`
+  );
+}
+
+/** The page the ACS posts the CRes to, inside the challenge page: tells it the outcome our server determined. */
+export function challengeNotifyPageHtml({ paymentid, outcome, nonce }: { paymentid: string; outcome: "completed" | "failed" | "aborted"; nonce: string }): string {
+  const message = { tag: PROTOCOL_TAG, type: "challenge-notified", paymentid, outcome };
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Verification finished</title></head><body>` +
+    `<p>${outcome === "completed" ? "Verified. Finishing the payment…" : "The verification did not succeed."}</p>` +
+    `<script nonce="${nonce}">parent.postMessage(${scriptJson(message)}, location.origin)</script></body></html>`
+  );
+}
+
+/** Shown instead of a field for an unknown, expired or finished session; tells the merchant page why. */
+export function refusalPageHtml({ sessionid, field, reason, nonce, parentOrigin }: { sessionid: string; field: string; reason: string; nonce: string; parentOrigin?: string }): string {
+  const message = { tag: PROTOCOL_TAG, sessionid, type: "load-error", field, reason };
+  const notify = parentOrigin
+    ? `<script nonce="${nonce}">(function(){var m=${scriptJson(message)};m.channel=new URLSearchParams(location.hash.slice(1)).get("c")||"";parent.postMessage(m,${scriptJson(parentOrigin)})})()</script>`
+    : "";
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Unavailable</title></head><body><p>${escapeHtml(reason)}</p>${notify}</body></html>`;
+}

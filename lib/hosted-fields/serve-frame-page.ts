@@ -1,0 +1,53 @@
+// Serves our pages inside the merchant page: checks the session and the origin binding, then renders.
+import { browserBundle } from "./browser-bundles";
+import { controllerPageHtml, fieldPageHtml, newNonce, pageResponse, refusalPageHtml } from "./frame-page";
+import { getHostedSession, REFUSAL_REASONS, type HostedSession } from "./get-hosted-session";
+import { verifyOriginBinding } from "./origin-binding";
+import type { FieldKind } from "./protocol";
+
+type FrameName = FieldKind | "controller";
+
+interface Checked {
+  session: HostedSession;
+  parentOrigin: string;
+}
+
+/** The session and its bound merchant origin, or the refusal page to answer instead. */
+export async function checkFrameRequest(request: Request, sessionId: string, frame: string, allowProcessing: boolean): Promise<Checked | Response> {
+  const parentOrigin = verifyOriginBinding(sessionId, new URL(request.url).searchParams.get("b"));
+  const session = await getHostedSession({ sessionId });
+  const refuse = (status: number, reason: string) => {
+    const nonce = newNonce();
+    return pageResponse({
+      html: refusalPageHtml({ sessionid: sessionId, field: frame, reason, nonce, parentOrigin: session ? parentOrigin : undefined }),
+      nonce,
+      status,
+      frameAncestors: session && parentOrigin ? [parentOrigin] : [],
+    });
+  };
+  if (!session) return refuse(404, REFUSAL_REASONS.unknown);
+  if (!parentOrigin) return refuse(403, "This address must be opened through the session's dynamic.js.");
+  if (session.state === "expired" || session.state === "finished" || session.state === "unknown") return refuse(410, REFUSAL_REASONS[session.state]);
+  if (session.state === "processing" && !allowProcessing) return refuse(409, "A payment of this session is in progress.");
+  return { session, parentOrigin };
+}
+
+export async function serveFramePage(request: Request, sessionId: string, frame: FrameName): Promise<Response> {
+  const checked = await checkFrameRequest(request, sessionId, frame, frame === "controller");
+  if (checked instanceof Response) return checked;
+  const { session, parentOrigin } = checked;
+  const nonce = newNonce();
+  const config = { sessionid: session.id, field: frame, parentOrigin };
+  if (frame === "controller") {
+    const { code } = await browserBundle("controller");
+    return pageResponse({ html: controllerPageHtml({ config, script: code, nonce }), nonce, frameAncestors: [parentOrigin] });
+  }
+  const { code } = await browserBundle("field");
+  const fontOrigins = [...new Set((session.styling.fonts ?? []).map((font) => new URL(font.src).origin))];
+  return pageResponse({
+    html: fieldPageHtml({ kind: frame, config, styling: session.styling, script: code, nonce }),
+    nonce,
+    frameAncestors: [parentOrigin],
+    fontOrigins,
+  });
+}
