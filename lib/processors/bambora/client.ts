@@ -1,0 +1,95 @@
+// Bambora connector: Basic auth `accesstoken@merchantnumber:secrettoken`, JSON bodies, `meta.result`.
+// One base URL serves the paths of Bambora's service hosts (authorize, transaction, payout, card updates).
+import { z } from "zod";
+import { CardDetails } from "../../cards/card-details";
+import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
+import type { CallOptions, CardUpdate, ProcessorConnector, ProcessorResult } from "../types";
+import { bamboraResponse, fromBamboraResponse, toBamboraAuthorize, toBamboraPayout } from "./transformers";
+
+export const bamboraSettings = z.object({
+  baseUrl: z.url(),
+  accessToken: z.string().min(1),
+  merchantNumber: z.string().min(1),
+  secretToken: z.string().min(1),
+  timeoutMs: z.number().int().positive(),
+});
+export type BamboraSettings = z.infer<typeof bamboraSettings>;
+
+const cardUpdateFeed = z.object({
+  meta: z.object({ result: z.literal(true) }),
+  cardupdates: z.array(
+    z.object({
+      id: z.string(),
+      paymentaccountreference: z.string(),
+      kind: z.enum(["expiry", "pan", "closed"]),
+      expmonth: z.number().optional(),
+      expyear: z.number().optional(),
+      number: z.string().optional(),
+      updated: z.string(),
+    }),
+  ),
+});
+
+export function createBamboraConnector(input: BamboraSettings): ProcessorConnector {
+  const settings = bamboraSettings.parse(input);
+  const base = settings.baseUrl.replace(/\/+$/, "");
+  const headers = {
+    authorization: basicAuth(`${settings.accessToken}@${settings.merchantNumber}`, settings.secretToken),
+    accept: "application/json",
+    "x-epay-system": "card-payment-service",
+  };
+
+  async function call(path: string, body: unknown, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
+    const outcome = await send({
+      url: `${base}${path}`,
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      timeoutMs: settings.timeoutMs,
+      signal: options?.signal,
+    });
+    if (outcome.kind !== "response") return failureFromOutcome(outcome, "bambora", settings.timeoutMs);
+    let json: unknown;
+    try {
+      json = JSON.parse(outcome.text);
+    } catch {
+      return unreadableAnswer("bambora", outcome.status);
+    }
+    const parsed = bamboraResponse.safeParse(json);
+    if (!parsed.success) return unreadableAnswer("bambora", outcome.status);
+    return fromBamboraResponse(parsed.data, eci);
+  }
+
+  const ref = (id: string) => encodeURIComponent(id);
+
+  return {
+    name: "bambora",
+    authorize: (request, options) => call("/authorize", toBamboraAuthorize(request), options, request.threeDs?.eci),
+    capture: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/capture`, { amount: Number(request.amount), currency: request.currency }, options),
+    refund: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/credit`, { amount: Number(request.amount) }, options),
+    void: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/delete`, {}, options),
+    payout: (request, options) => call("/payouts", toBamboraPayout(request), options),
+    async cardUpdates({ since }, options): Promise<CardUpdate[]> {
+      const outcome = await send({
+        url: `${base}/cardupdates?since=${encodeURIComponent(since.toISOString())}`,
+        method: "GET",
+        headers,
+        timeoutMs: settings.timeoutMs,
+        signal: options?.signal,
+      });
+      if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("bambora card-update feed unavailable");
+      return cardUpdateFeed.parse(JSON.parse(outcome.text)).cardupdates.map((update) => ({
+        updateId: update.id,
+        par: update.paymentaccountreference,
+        kind: update.kind,
+        newExpMonth: update.expmonth,
+        newExpYear: update.expyear !== undefined ? 2000 + update.expyear : undefined,
+        newCard:
+          update.number && update.expmonth && update.expyear !== undefined
+            ? new CardDetails({ pan: update.number, expMonth: update.expmonth, expYear: 2000 + update.expyear })
+            : undefined,
+        updatedAt: new Date(update.updated),
+      }));
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// Clearhaus connector: Basic auth with the API key as user name and an empty password, form bodies
+// with bracketed keys, HAL JSON answers. A decline is HTTP 2xx with a status code other than 20000.
+import { z } from "zod";
+import { CardDetails } from "../../cards/card-details";
+import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
+import { RESPONSE_CODES, type CallOptions, type CardUpdate, type ProcessorConnector, type ProcessorResult } from "../types";
+import { clearhausTransaction, fromClearhausTransaction, toClearhausAmount, toClearhausAuthorize, toClearhausCredit } from "./transformers";
+
+export const clearhausSettings = z.object({
+  /** https://gateway.clearhaus.com, or https://gateway.test.clearhaus.com */
+  baseUrl: z.url(),
+  apiKey: z.string().min(1),
+  timeoutMs: z.number().int().positive(),
+});
+export type ClearhausSettings = z.infer<typeof clearhausSettings>;
+
+export const CLEARHAUS_MEDIA_TYPE = "application/vnd.clearhaus-gateway.hal+json; version=0.10.0";
+
+const cardUpdateFeed = z.object({
+  _embedded: z.object({
+    card_updates: z.array(
+      z.object({
+        id: z.string(),
+        payment_account_reference: z.string(),
+        kind: z.enum(["expiry", "pan", "closed"]),
+        expire_month: z.string().optional(),
+        expire_year: z.string().optional(),
+        pan: z.string().optional(),
+        updated_at: z.string(),
+      }),
+    ),
+  }),
+});
+
+export function createClearhausConnector(input: ClearhausSettings): ProcessorConnector {
+  const settings = clearhausSettings.parse(input);
+  const base = settings.baseUrl.replace(/\/+$/, "");
+  const headers = { authorization: basicAuth(settings.apiKey, ""), accept: CLEARHAUS_MEDIA_TYPE };
+
+  async function post(path: string, fields: Record<string, string>, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
+    const outcome = await send({
+      url: `${base}${path}`,
+      method: "POST",
+      headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+      timeoutMs: settings.timeoutMs,
+      signal: options?.signal,
+    });
+    if (outcome.kind !== "response") return failureFromOutcome(outcome, "clearhaus", settings.timeoutMs);
+    if (outcome.status === 401) return { status: "failed", failure: "declined", responsecode: "03", message: "clearhaus refused the API key" };
+    if (outcome.status === 404) return { status: "failed", failure: "declined", responsecode: RESPONSE_CODES.invalidTransaction, message: "clearhaus: transaction not found" };
+    let json: unknown;
+    try {
+      json = JSON.parse(outcome.text);
+    } catch {
+      return unreadableAnswer("clearhaus", outcome.status);
+    }
+    const parsed = clearhausTransaction.safeParse(json);
+    if (!parsed.success) return unreadableAnswer("clearhaus", outcome.status);
+    return fromClearhausTransaction(parsed.data, eci);
+  }
+
+  const ref = (id: string) => encodeURIComponent(id);
+
+  return {
+    name: "clearhaus",
+    authorize: (request, options) => post("/authorizations", toClearhausAuthorize(request), options, request.threeDs?.eci),
+    capture: (request, options) => post(`/authorizations/${ref(request.authorizationReference)}/captures`, toClearhausAmount(request.amount, request.textOnStatement), options),
+    refund: (request, options) => post(`/authorizations/${ref(request.authorizationReference)}/refunds`, toClearhausAmount(request.amount, request.textOnStatement), options),
+    void: (request, options) => post(`/authorizations/${ref(request.authorizationReference)}/voids`, {}, options),
+    payout: (request, options) => post("/credits", toClearhausCredit(request), options),
+    async cardUpdates({ since }, options): Promise<CardUpdate[]> {
+      const outcome = await send({
+        url: `${base}/card_updates?since=${encodeURIComponent(since.toISOString())}`,
+        method: "GET",
+        headers,
+        timeoutMs: settings.timeoutMs,
+        signal: options?.signal,
+      });
+      if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("clearhaus card-update feed unavailable");
+      return cardUpdateFeed.parse(JSON.parse(outcome.text))._embedded.card_updates.map((update) => {
+        const newExpMonth = update.expire_month ? Number(update.expire_month) : undefined;
+        const newExpYear = update.expire_year ? Number(update.expire_year) : undefined;
+        return {
+          updateId: update.id,
+          par: update.payment_account_reference,
+          kind: update.kind,
+          newExpMonth,
+          newExpYear,
+          newCard: update.pan && newExpMonth && newExpYear ? new CardDetails({ pan: update.pan, expMonth: newExpMonth, expYear: newExpYear }) : undefined,
+          updatedAt: new Date(update.updated_at),
+        };
+      });
+    },
+  };
+}
