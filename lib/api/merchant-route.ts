@@ -58,6 +58,12 @@ function readTrace(request: Request): string | undefined {
   return value !== null && TRACE_PATTERN.test(value) ? value : undefined;
 }
 
+/** The TraceApi echo for routes outside the wrapper (health): the header back when it is well formed. */
+export function traceHeaders(request: Request): Record<string, string> {
+  const traceApi = readTrace(request);
+  return traceApi ? { [TRACE_HEADER]: traceApi } : {};
+}
+
 export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRouteDefinition<Schema>) {
   return async function handle(request: Request, context?: RouteContext): Promise<Response> {
     const started = Date.now();

@@ -8,6 +8,8 @@ import { notificationCreated } from "../inngest/events/merchant-api";
 import { sendEvent } from "../inngest/send-event";
 
 export interface EnqueueNotificationOptions {
+  /** A deterministic id when the caller must send at most one (default: a new one). */
+  id?: string;
   merchantId: string;
   paymentId?: string | null;
   kind: NotificationKind;
@@ -16,8 +18,7 @@ export interface EnqueueNotificationOptions {
   tx?: Tx;
 }
 
-export async function enqueueNotification({ merchantId, paymentId, kind, url, body, tx }: EnqueueNotificationOptions): Promise<string> {
-  const id = `msg_${newId()}`;
+export async function enqueueNotification({ id = `msg_${newId()}`, merchantId, paymentId, kind, url, body, tx }: EnqueueNotificationOptions): Promise<string> {
   await (tx ?? db()).notification.create({
     data: { id, merchantId, paymentId: paymentId ?? null, kind, url, body: JSON.stringify(body), nextAttemptAt: new Date() },
     select: { id: true },

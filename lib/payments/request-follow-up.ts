@@ -6,6 +6,7 @@ import { db, type Tx } from "../db";
 import { invalidParameter } from "../errors";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import { newId } from "../ids";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEvent } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
@@ -32,7 +33,7 @@ export interface RequestFollowUpOptions {
 }
 
 export async function requestFollowUp({ merchantId, paymentRef, responseId, input, type, rule }: RequestFollowUpOptions): Promise<{ responseid: string }> {
-  const operationId = await db().$transaction(async (tx: Tx) => {
+  const { operationId, notificationUrl } = await db().$transaction(async (tx: Tx) => {
     const paymentId = await getPaymentOrThrow({ merchantId, paymentRef, tx });
     await lockPayment(tx, paymentId);
     const payment = await tx.payment.findUniqueOrThrow({
@@ -41,6 +42,16 @@ export async function requestFollowUp({ merchantId, paymentRef, responseId, inpu
     });
     const totals = await operationTotals(tx, paymentId);
     const amount = rule(payment, totals, input.amount);
+    // The result has to reach the merchant: without a request or configured address it is refused now.
+    const session = await tx.paymentSession.findUnique({ where: { paymentId }, select: { hostedIntegrationId: true } });
+    const notificationUrl = await resolveNotificationUrl({
+      merchantId,
+      requestedUrl: input.notificationurl,
+      hostedIntegrationId: session?.hostedIntegrationId,
+      purpose: "default",
+      tx,
+    });
+    if (!notificationUrl) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
     const operation = await tx.operation.create({
       data: {
         id: newId(),
@@ -55,9 +66,9 @@ export async function requestFollowUp({ merchantId, paymentRef, responseId, inpu
       },
       select: { id: true },
     });
-    return operation.id;
+    return { operationId: operation.id, notificationUrl };
   });
-  await sendEvent({ type: followUpRequested, data: { operationId, notificationUrl: input.notificationurl ?? null }, id: `follow-up-${operationId}` });
+  await sendEvent({ type: followUpRequested, data: { operationId, notificationUrl }, id: `follow-up-${operationId}` });
   return { responseid: responseId };
 }
 

@@ -1,0 +1,11 @@
+// GET /api/{paymentid}/payment: the payment record, delivered by notification (spec 4.8, 6.5).
+import { merchantRoute } from "@/lib/api/merchant-route";
+import { requestPaymentDetails } from "@/lib/payments/request-payment-details";
+import { paymentDetailsRequestSchema } from "@/lib/validation/payment-details";
+
+export const dynamic = "force-dynamic";
+
+export const GET = merchantRoute({
+  schema: paymentDetailsRequestSchema,
+  handler: async ({ merchantId, paymentRef, responseId, input }) => ({ body: await requestPaymentDetails({ merchantId, paymentRef, responseId, input }) }),
+});

@@ -1,0 +1,11 @@
+// POST /api/{paymentid}/refund: refund a captured payment (spec 4.5).
+import { merchantRoute } from "@/lib/api/merchant-route";
+import { refundPayment } from "@/lib/payments/refund-payment";
+import { operationRequestSchema } from "@/lib/validation/operation";
+
+export const dynamic = "force-dynamic";
+
+export const POST = merchantRoute({
+  schema: operationRequestSchema,
+  handler: async ({ merchantId, paymentRef, responseId, input }) => ({ body: await refundPayment({ merchantId, paymentRef, responseId, input }) }),
+});

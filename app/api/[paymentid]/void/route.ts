@@ -1,0 +1,11 @@
+// POST /api/{paymentid}/void: void an authorized, uncaptured payment (spec 4.6).
+import { merchantRoute } from "@/lib/api/merchant-route";
+import { voidPayment } from "@/lib/payments/void-payment";
+import { operationRequestSchema } from "@/lib/validation/operation";
+
+export const dynamic = "force-dynamic";
+
+export const POST = merchantRoute({
+  schema: operationRequestSchema,
+  handler: async ({ merchantId, paymentRef, responseId, input }) => ({ body: await voidPayment({ merchantId, paymentRef, responseId, input }) }),
+});

@@ -1,0 +1,11 @@
+// POST /api/initdynamic: open a cardholder payment window (spec 4.1).
+import { merchantRoute } from "@/lib/api/merchant-route";
+import { initSession } from "@/lib/payments/init-session";
+import { initSessionRequestSchema } from "@/lib/validation/init-session";
+
+export const dynamic = "force-dynamic";
+
+export const POST = merchantRoute({
+  schema: initSessionRequestSchema,
+  handler: async ({ merchantId, input }) => ({ body: { ...(await initSession({ merchantId, input })) } }),
+});

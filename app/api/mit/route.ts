@@ -1,0 +1,14 @@
+// POST /api/mit: authorize a merchant-initiated payment on behalf of a stored one (spec 4.3).
+import { merchantRoute } from "@/lib/api/merchant-route";
+import { authorizeMit } from "@/lib/payments/authorize-mit";
+import { mitRequestSchema } from "@/lib/validation/mit";
+
+export const dynamic = "force-dynamic";
+
+export const POST = merchantRoute({
+  schema: mitRequestSchema,
+  handler: async ({ merchantId, input, responseId }) => {
+    const { responseid } = await authorizeMit({ merchantId, input, responseId });
+    return { body: { responseid } };
+  },
+});

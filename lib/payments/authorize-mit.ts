@@ -1,0 +1,74 @@
+// POST /api/mit (spec 4.3): a merchant-initiated payment (incremental, scheduled or unscheduled) on
+// behalf of a stored payment. The new payment is created here and answered with a responseid; the
+// authorization and the notification of spec 6.3 run in the background.
+import { db } from "../db";
+import { invalidParameter } from "../errors";
+import { newId } from "../ids";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+import { mitRequested } from "../inngest/events/merchant-api";
+import { sendEvent } from "../inngest/send-event";
+import type { MitRequest } from "../validation/mit";
+import { getPaymentOrThrow } from "./get-payment-or-throw";
+
+export interface AuthorizeMitOptions {
+  merchantId: string;
+  input: MitRequest;
+  responseId: string;
+}
+
+export async function authorizeMit({ merchantId, input, responseId }: AuthorizeMitOptions): Promise<{ responseid: string; paymentId: string }> {
+  const parentRef = input.paymentid ?? input.parentpaymentid ?? input.merchantpaymentid;
+  const parentParameter = input.paymentid ? "paymentid" : input.parentpaymentid ? "parentpaymentid" : "merchantpaymentid";
+  if (!parentRef) throw invalidParameter("paymentid", "is required: the stored payment to charge (or its merchantpaymentid)");
+  if (input.paymentid && input.parentpaymentid && input.paymentid !== input.parentpaymentid) {
+    throw invalidParameter("parentpaymentid", "names another payment than paymentid");
+  }
+
+  const paymentId = newId();
+  await db().$transaction(async (tx) => {
+    const parentId = await getPaymentOrThrow({ merchantId, paymentRef: parentRef, parameter: parentParameter, tx });
+    if (input.merchantpaymentid && parentParameter !== "merchantpaymentid") {
+      const named = await getPaymentOrThrow({ merchantId, paymentRef: input.merchantpaymentid, parameter: "merchantpaymentid", tx });
+      if (named !== parentId) throw invalidParameter("merchantpaymentid", "names another payment than paymentid");
+    }
+    const parent = await tx.payment.findUniqueOrThrow({ where: { id: parentId }, select: { storedCardId: true } });
+    if (!parent.storedCardId) throw invalidParameter(parentParameter, "the payment has no stored card data to charge");
+    if (input.newmerchantpaymentid) {
+      const taken = await tx.payment.findUnique({
+        where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId: input.newmerchantpaymentid } },
+        select: { id: true },
+      });
+      if (taken) throw invalidParameter("newmerchantpaymentid", "is already used by another payment of this merchant");
+    }
+    const url = await resolveNotificationUrl({ merchantId, requestedUrl: input.notificationurl, purpose: "default", tx });
+    if (!url) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
+    await tx.payment.create({
+      data: {
+        id: paymentId,
+        merchantId,
+        merchantPaymentId: input.newmerchantpaymentid ?? null,
+        parentPaymentId: parentId,
+        storedCardId: parent.storedCardId,
+        status: "PENDING",
+        amount: input.amount,
+        currency: input.currency,
+        reference: input.reference ?? null,
+        paymentType: input.paymenttype,
+        textOnStatement: input.textonstatement ?? null,
+        note: input.note ?? null,
+        tags: input.tags ?? null,
+        customerEmail: input.customer?.email ?? null,
+        customerFirstName: input.customer?.firstname ?? null,
+        customerSurname: input.customer?.surename ?? null,
+        customerIpAddress: input.customer?.ipaddress ?? null,
+      },
+      select: { id: true },
+    });
+  });
+  await sendEvent({
+    type: mitRequested,
+    data: { paymentId, responseId, processor: input.processor ?? null, notificationUrl: input.notificationurl ?? null },
+    id: `mit-${paymentId}`,
+  });
+  return { responseid: responseId, paymentId };
+}

@@ -1,0 +1,14 @@
+// Closes a payment window whose timeout elapsed without a payment under way (spec 3: "the window
+// is closed and the integrator is notified (status timeout)"). A window whose payment is already
+// being processed is left to finish; its own completion notification follows.
+import { db } from "../db";
+
+/** Returns true when this call closed the window. */
+export async function expireSession({ sessionId, now = new Date() }: { sessionId: string; now?: Date }): Promise<boolean> {
+  const closed = await db().paymentSession.updateMany({
+    // The caller waited for the timeout (a durable sleep whose clock tests may advance), so only the state is checked.
+    where: { id: sessionId, status: "OPEN" },
+    data: { status: "TIMED_OUT", completedAt: now },
+  });
+  return closed.count === 1;
+}

@@ -1,0 +1,68 @@
+// The payment record of spec 2.2 with its operations (2.3) and, on request, the card image (2.4).
+import { db, type Tx } from "../db";
+import { invalidParameter } from "../errors";
+import { paymentRecordBody, type PaymentRecordBody } from "../notifications/bodies";
+import { drawCardImage } from "../notifications/card-image";
+import { getPaymentOrThrow } from "./get-payment-or-throw";
+
+export interface GetPaymentDetailsOptions {
+  merchantId: string;
+  paymentRef: string | undefined;
+  /** The lookup request's responseid, carried in the record. */
+  responseId: string;
+  gfx?: boolean;
+  /** Only this operation; all of them when absent. */
+  operationId?: string;
+  tx?: Tx;
+}
+
+export async function getPaymentDetails({ merchantId, paymentRef, responseId, gfx = false, operationId, tx }: GetPaymentDetailsOptions): Promise<PaymentRecordBody> {
+  const client = tx ?? db();
+  const paymentId = await getPaymentOrThrow({ merchantId, paymentRef, tx });
+  const payment = await client.payment.findUniqueOrThrow({
+    where: { id: paymentId },
+    select: {
+      id: true,
+      merchantId: true,
+      merchantPaymentId: true,
+      parentPaymentId: true,
+      amount: true,
+      balance: true,
+      currency: true,
+      reference: true,
+      paymentType: true,
+      processor: true,
+      textOnStatement: true,
+      note: true,
+      tags: true,
+      sca: true,
+      customerEmail: true,
+      customerFirstName: true,
+      customerSurname: true,
+      customerIpAddress: true,
+      storedCard: {
+        select: { bin: true, last4: true, expMonth: true, expYear: true, scheme: true, funding: true, segment: true, issuer: true, panType: true, par: true },
+      },
+      operations: {
+        where: operationId ? { id: operationId } : undefined,
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        select: {
+          id: true,
+          type: true,
+          paymentType: true,
+          amount: true,
+          currency: true,
+          createdAt: true,
+          note: true,
+          responseCode: true,
+          authorizationCode: true,
+          status: true,
+        },
+      },
+    },
+  });
+  if (operationId && payment.operations.length === 0) throw invalidParameter("operationid", "no such operation on this payment");
+  const card = payment.storedCard;
+  const image = gfx && card ? drawCardImage({ scheme: card.scheme, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear }) : undefined;
+  return paymentRecordBody({ ...payment, card }, { responseId, gfx: image });
+}

@@ -1,0 +1,131 @@
+// POST /api/initdynamic (spec 4.1): opens a cardholder payment window and answers the hosted-field
+// addresses of spec 2.1. The payment itself is created later by goPay() (the cardholder flow).
+import { db } from "../db";
+import { config } from "../env";
+import { invalidParameter } from "../errors";
+import { newId } from "../ids";
+import { sessionOpened } from "../inngest/events/merchant-api";
+import { sendEvent } from "../inngest/send-event";
+import type { InitSessionRequest } from "../validation/init-session";
+import { getPaymentOrThrow } from "./get-payment-or-throw";
+
+export interface InitSessionOptions {
+  merchantId: string;
+  input: InitSessionRequest;
+  now?: Date;
+}
+
+/** The response body of spec 4.1 (the session fields of 2.1). */
+export interface InitSessionResponse {
+  merchantid: string;
+  merchantpaymentid: string;
+  sessionid: string;
+  accepturl: string;
+  cancelurl: string;
+  notificationurl: string;
+  amount: number;
+  currency: string;
+  reference: string;
+  idpan: string;
+  idexpmonth: string;
+  idexpyear: string;
+  idsecuritycode: string;
+  dfurlpan: string;
+  dfurlexpmonth: string;
+  dfurlexpyear: string;
+  dfurlsecuritycode: string;
+  dfurlccsingle: string;
+  dfurlscriptinclude: string;
+}
+
+export function hostedFieldUrls(sessionId: string) {
+  const base = `${config().apiBaseUrls.cit}/dynamic/${sessionId}`;
+  return {
+    dfurlpan: `${base}/pan`,
+    dfurlexpmonth: `${base}/expmonth`,
+    dfurlexpyear: `${base}/expyear`,
+    dfurlsecuritycode: `${base}/securitycode`,
+    dfurlccsingle: `${base}/ccsingle`,
+    dfurlscriptinclude: `${base}/dynamic.js`,
+  };
+}
+
+export async function initSession({ merchantId, input, now = new Date() }: InitSessionOptions): Promise<InitSessionResponse> {
+  // A payment on behalf of stored card data: named by `paymentid`, or by `merchantpaymentid` when
+  // the new payment's own reference is given as `newmerchantpaymentid`.
+  const onBehalfRef = input.paymentid ?? (input.newmerchantpaymentid ? input.merchantpaymentid : undefined);
+  const onBehalfParameter = input.paymentid ? "paymentid" : "merchantpaymentid";
+  const newPaymentReference = onBehalfRef ? input.newmerchantpaymentid : input.merchantpaymentid;
+  const newReferenceParameter = onBehalfRef ? "newmerchantpaymentid" : "merchantpaymentid";
+
+  const sessionId = newId();
+  const expiresAt = new Date(now.getTime() + input.timeout * 1000);
+  await db().$transaction(async (tx) => {
+    let onBehalfOfPaymentId: string | null = null;
+    if (onBehalfRef) {
+      onBehalfOfPaymentId = await getPaymentOrThrow({ merchantId, paymentRef: onBehalfRef, parameter: onBehalfParameter, tx });
+      const stored = await tx.payment.findUniqueOrThrow({ where: { id: onBehalfOfPaymentId }, select: { storedCardId: true } });
+      if (!stored.storedCardId) throw invalidParameter(onBehalfParameter, "the payment has no stored card data to pay with");
+    }
+    if (newPaymentReference) {
+      const taken = await tx.payment.findUnique({
+        where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId: newPaymentReference } },
+        select: { id: true },
+      });
+      if (taken) throw invalidParameter(newReferenceParameter, "is already used by another payment of this merchant");
+    }
+    let hostedIntegrationId: string | null = null;
+    if (input.hostedid) {
+      const hosted = await tx.hostedIntegration.findUnique({ where: { merchantId_hostedId: { merchantId, hostedId: input.hostedid } }, select: { id: true } });
+      if (!hosted) throw invalidParameter("hostedid", "no hosted integration with this id");
+      hostedIntegrationId = hosted.id;
+    }
+    await tx.paymentSession.create({
+      data: {
+        id: sessionId,
+        merchantId,
+        hostedIntegrationId,
+        merchantPaymentId: input.merchantpaymentid ?? null,
+        newMerchantPaymentId: input.newmerchantpaymentid ?? null,
+        onBehalfOfPaymentId,
+        amount: input.amount,
+        currency: input.currency,
+        reference: input.reference ?? null,
+        idPan: input.idpan,
+        idExpMonth: input.idexpmonth,
+        idExpYear: input.idexpyear,
+        idSecurityCode: input.idsecuritycode,
+        acceptUrl: input.accepturl ?? null,
+        cancelUrl: input.cancelurl ?? null,
+        notificationUrl: input.notificationurl ?? null,
+        set3ds: input.set3ds,
+        rule: input.rule,
+        timeoutSeconds: input.timeout,
+        expiresAt,
+        instantCapture: input.instantcapture,
+        processors: input.processor,
+        merchantData: input.merchantdata ?? null,
+        textOnStatement: input.textonstatement ?? null,
+      },
+      select: { id: true },
+    });
+  });
+  await sendEvent({ type: sessionOpened, data: { sessionId, expiresAt: expiresAt.toISOString() }, id: `session-opened-${sessionId}` });
+
+  return {
+    merchantid: merchantId,
+    merchantpaymentid: input.merchantpaymentid ?? "",
+    sessionid: sessionId,
+    accepturl: input.accepturl ?? "",
+    cancelurl: input.cancelurl ?? "",
+    notificationurl: input.notificationurl ?? "",
+    amount: Number(input.amount),
+    currency: input.currency,
+    reference: input.reference ?? "",
+    idpan: input.idpan,
+    idexpmonth: input.idexpmonth,
+    idexpyear: input.idexpyear,
+    idsecuritycode: input.idsecuritycode,
+    ...hostedFieldUrls(sessionId),
+  };
+}

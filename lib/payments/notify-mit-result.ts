@@ -1,0 +1,49 @@
+// After a merchant-initiated authorization: the notification of spec 6.3.
+import { db } from "../db";
+import { mitNotificationBody } from "../notifications/bodies";
+import { enqueueNotification } from "../notifications/enqueue-notification";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+
+export interface MitOutcome {
+  status: "approved" | "declined" | "failed";
+  processor?: string;
+  responsecode: string;
+  authorizationcode?: string;
+  eci?: string;
+  par?: string;
+}
+
+export async function notifyMitResult({
+  paymentId,
+  responseId,
+  notificationUrl,
+  outcome,
+}: {
+  paymentId: string;
+  responseId: string;
+  notificationUrl: string | null;
+  outcome: MitOutcome;
+}): Promise<string | null> {
+  return db().$transaction(async (tx) => {
+    const id = `msg_mit_${paymentId}`;
+    if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return id;
+    const payment = await tx.payment.findUniqueOrThrow({
+      where: { id: paymentId },
+      select: { merchantId: true, merchantPaymentId: true, storedCard: { select: { par: true } } },
+    });
+    const url = await resolveNotificationUrl({ merchantId: payment.merchantId, requestedUrl: notificationUrl, purpose: "default", tx });
+    if (!url) return null;
+    const body = mitNotificationBody({
+      responseId,
+      paymentId,
+      newMerchantPaymentId: payment.merchantPaymentId,
+      responseCode: outcome.responsecode,
+      authorizationCode: outcome.authorizationcode ?? null,
+      status: outcome.status,
+      processor: outcome.processor ?? null,
+      eci: outcome.eci ?? null,
+      par: outcome.par ?? payment.storedCard?.par ?? null,
+    });
+    return enqueueNotification({ id, merchantId: payment.merchantId, paymentId, kind: "mit", url, body, tx });
+  });
+}

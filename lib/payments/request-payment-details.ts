@@ -1,0 +1,37 @@
+// GET /api/{paymentid}/payment (spec 4.8): answers a responseid at once; the record of spec 2.2 is
+// delivered by the notification of 6.5. The record is taken when the request is made, so that
+// it describes the payment as it was when the merchant asked.
+import { db } from "../db";
+import { invalidParameter } from "../errors";
+import { dispatchNotification, enqueueNotification } from "../notifications/enqueue-notification";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+import type { PaymentDetailsRequest } from "../validation/payment-details";
+import { getPaymentDetails } from "./get-payment-details";
+
+export async function requestPaymentDetails({
+  merchantId,
+  paymentRef,
+  responseId,
+  input,
+}: {
+  merchantId: string;
+  paymentRef: string | undefined;
+  responseId: string;
+  input: PaymentDetailsRequest;
+}): Promise<{ responseid: string }> {
+  const notificationId = await db().$transaction(async (tx) => {
+    const record = await getPaymentDetails({ merchantId, paymentRef, responseId, gfx: input.gfx, operationId: input.operationid, tx });
+    const session = await tx.paymentSession.findUnique({ where: { paymentId: record.paymentid }, select: { hostedIntegrationId: true } });
+    const url = await resolveNotificationUrl({
+      merchantId,
+      requestedUrl: input.notificationurl,
+      hostedIntegrationId: session?.hostedIntegrationId,
+      purpose: "default",
+      tx,
+    });
+    if (!url) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
+    return enqueueNotification({ merchantId, paymentId: record.paymentid, kind: "payment_details", url, body: record, tx });
+  });
+  await dispatchNotification(notificationId);
+  return { responseid: responseId };
+}
