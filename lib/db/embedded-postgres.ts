@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, openSync, c
 import net from "node:net";
 import path from "node:path";
 import { config, resetConfig } from "../env";
+import { keepExtendedProtocolSequencesTogether } from "./pglite-extended-protocol-fix";
 
 export interface EmbeddedPostgres {
   url: string;
@@ -87,6 +88,7 @@ export async function startEmbeddedPostgres(
     port: options.port ?? config().EMBEDDED_DB_PORT,
     maxConnections: options.maxConnections ?? 100,
   });
+  keepExtendedProtocolSequencesTogether(server);
   await server.start();
   const port = Number(server.getServerConn().split(":").pop());
   if (!options.memory) writeFileSync(infoFile, JSON.stringify({ pid: process.pid, port } satisfies ServerInfo));
