@@ -1,0 +1,84 @@
+// One call request to the serve endpoint, as an Inngest server makes it, and what its answer means.
+import canonicalize from "canonicalize";
+import type { CallRequestBody, OutgoingOp, SerializedError } from "./protocol";
+import { opsBodySchema, serializedErrorSchema } from "./protocol";
+import { signatureHeader } from "./signature";
+
+export type CallOutcome =
+  /** 200: the function returned. */
+  | { kind: "complete"; output: unknown; requestVersion?: number }
+  /** 206: steps ran or were found. */
+  | { kind: "ops"; ops: OutgoingOp[]; retryAfter: string | null; requestVersion?: number }
+  /** Anything else: a function-level error, an SDK problem, or no answer. */
+  | { kind: "error"; error: SerializedError; retriable: boolean; retryAfter: string | null; status?: number };
+
+export interface CallFunctionOptions {
+  serveUrl: string;
+  signingKey: string;
+  functionId: string;
+  /** "step" for discovery, else the hashed id of the one step to run. */
+  stepId: string;
+  body: CallRequestBody;
+  timeoutMs: number;
+}
+
+function errorFrom(value: unknown, fallback: string): SerializedError {
+  const parsed = serializedErrorSchema.safeParse(value);
+  if (parsed.success && (parsed.data.message || parsed.data.name)) return parsed.data;
+  return { name: "Error", message: fallback };
+}
+
+export async function callFunction(options: CallFunctionOptions): Promise<CallOutcome> {
+  const body = canonicalize(options.body);
+  if (body === undefined) throw new Error("the call body cannot be serialized");
+  const url = new URL(options.serveUrl);
+  url.searchParams.set("fnId", options.functionId);
+  url.searchParams.set("stepId", options.stepId);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        // Signed with the real time: the SDK accepts signatures within 5 minutes of its own clock.
+        "x-inngest-signature": signatureHeader({ body, signingKey: options.signingKey, now: new Date() }),
+        "x-run-id": options.body.ctx.run_id,
+        "x-inngest-step-id": options.stepId,
+      },
+      body,
+      signal: AbortSignal.timeout(options.timeoutMs),
+      redirect: "manual",
+    });
+    text = await response.text();
+  } catch (error) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { kind: "error", error: { name: "CallFailed", message: `no answer from the serve endpoint: ${message}` }, retriable: true, retryAfter: null };
+  }
+  const retryAfter = response.headers.get("retry-after");
+  const versionHeader = Number(response.headers.get("x-inngest-req-version"));
+  const requestVersion = Number.isInteger(versionHeader) && versionHeader > 0 ? versionHeader : undefined;
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = undefined;
+  }
+  if (!response.headers.get("x-inngest-sdk")) {
+    return {
+      kind: "error",
+      error: { name: "NotFromSdk", message: `HTTP ${response.status} without x-inngest-sdk: the answer did not come from the Inngest SDK` },
+      retriable: true,
+      retryAfter,
+      status: response.status,
+    };
+  }
+  if (response.status === 200) return { kind: "complete", output: json ?? null, requestVersion };
+  if (response.status === 206) {
+    const ops = opsBodySchema.safeParse(json);
+    if (ops.success && ops.data.length > 0) return { kind: "ops", ops: ops.data, retryAfter, requestVersion };
+    return { kind: "error", error: { name: "BadOps", message: "206 without ops the executor can read" }, retriable: true, retryAfter, status: 206 };
+  }
+  const noRetry = response.headers.get("x-inngest-no-retry") === "true";
+  return { kind: "error", error: errorFrom(json, `HTTP ${response.status}`), retriable: !noRetry, retryAfter, status: response.status };
+}

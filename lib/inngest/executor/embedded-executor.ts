@@ -1,0 +1,308 @@
+// The embedded executor: plays the Inngest server's part for the app's own functions. It polls the
+// database for new events and due jobs, calls the serve endpoint over HTTP exactly as a server
+// would (signed canonical JSON with the memoized steps), and turns the SDK's answers into the next
+// jobs. All state is in the database, so any number of executors (one per service process) can
+// share the work and a restart loses nothing.
+import { randomBytes } from "node:crypto";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { parseRetryAfter, retryDelayMs } from "./backoff";
+import { callFunction, type CallOutcome } from "./call-function";
+import { systemClock, type Clock } from "./clock";
+import { sleepWakeTime } from "./duration";
+import { registerLocalExecutor } from "./local-executors";
+import type { CallRequestBody, OutgoingOp, SerializedError } from "./protocol";
+import { claimDueJobs, describeError, fanOutEvents, finishJob, loadRunForCall, renewLease, type ClaimedJob, type JobResult, type RunForCall } from "./run-store";
+import { syncFunctions, type FunctionDefinition } from "./sync-functions";
+
+export interface ExecutorLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface EmbeddedExecutorOptions {
+  database: PrismaClient;
+  /** The app's serve endpoint, e.g. http://127.0.0.1:3000/api/inngest */
+  serveUrl: string;
+  signingKey: string;
+  clock?: Clock;
+  /** How often to look for due work when idle. */
+  pollIntervalMs?: number;
+  /** How long a claimed job stays ours; an executor that dies loses its jobs after this. */
+  leaseMs?: number;
+  /** The longest a call may take; kept below the lease so a live executor never loses a job mid-call. */
+  callTimeoutMs?: number;
+  /** Jobs in flight at once in this executor. */
+  concurrency?: number;
+  /** Random extra delay (0 to this) added to retry backoff. */
+  retryJitterMs?: number;
+  /** Called after every poll, with the error when the poll failed (health reporting). */
+  onPoll?: (error?: string) => void;
+  logger?: ExecutorLogger;
+  workerId?: string;
+}
+
+const quietLogger: ExecutorLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+export class EmbeddedExecutor {
+  readonly workerId: string;
+  private readonly database: PrismaClient;
+  private readonly clock: Clock;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+  private readonly callTimeoutMs: number;
+  private readonly concurrency: number;
+  private readonly retryJitterMs: number;
+  private readonly logger: ExecutorLogger;
+  private functions: Map<string, FunctionDefinition> | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  /** Set by `abandon()`: results of calls still in flight are dropped, as if the process died. */
+  private abandoned = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private wakeRequested = false;
+  private unregister: (() => void) | undefined;
+
+  constructor(private readonly options: EmbeddedExecutorOptions) {
+    this.database = options.database;
+    this.clock = options.clock ?? systemClock;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.callTimeoutMs = Math.min(options.callTimeoutMs ?? 4 * 60_000, this.leaseMs - 1_000);
+    this.concurrency = options.concurrency ?? 4;
+    this.retryJitterMs = options.retryJitterMs ?? 30_000;
+    this.logger = options.logger ?? quietLogger;
+    this.workerId = options.workerId ?? `executor-${process.pid}-${randomBytes(4).toString("hex")}`;
+  }
+
+  /** Starts polling in the background. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.abandoned = false;
+    this.unregister = registerLocalExecutor(() => this.wake());
+    this.loop = this.runLoop();
+  }
+
+  /** Stops polling and waits for the calls in flight to finish and be recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unregister?.();
+    this.wake();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Stops at once and records nothing more, as if the process had died mid-call: jobs in flight
+   * keep their leases until they expire and another executor reclaims them. For tests.
+   */
+  async abandon(): Promise<void> {
+    this.abandoned = true;
+    this.running = false;
+    this.unregister?.();
+    this.wake();
+    await this.loop;
+  }
+
+  /** Polls now instead of at the next interval (new events, a moved test clock). */
+  wake(): void {
+    this.wakeRequested = true;
+    this.wakeUp?.();
+  }
+
+  get busy(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  /** The functions learned from the serve endpoint (after the first successful poll). */
+  get knownFunctions(): FunctionDefinition[] {
+    return [...(this.functions?.values() ?? [])];
+  }
+
+  private async runLoop(): Promise<void> {
+    while (this.running) {
+      this.wakeRequested = false;
+      let found = 0;
+      try {
+        found = await this.pollOnce();
+        this.options.onPoll?.();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.logger.error(`embedded executor: poll failed: ${message}`);
+        this.options.onPoll?.(message);
+      }
+      if (!this.running) break;
+      if (found > 0 || this.wakeRequested) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.pollIntervalMs);
+        this.wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wakeUp = undefined;
+    }
+  }
+
+  /** One pass: learn the functions (once), start runs for new events, start due jobs. */
+  async pollOnce(): Promise<number> {
+    if (!this.functions) await this.sync();
+    const now = this.clock.now();
+    const started = await fanOutEvents({ database: this.database, functions: this.knownFunctions, now });
+    const jobs = await claimDueJobs({
+      database: this.database,
+      workerId: this.workerId,
+      now,
+      leaseMs: this.leaseMs,
+      limit: this.concurrency - this.inFlight.size,
+    });
+    for (const job of jobs) {
+      const task = this.process(job)
+        .catch((error: unknown) => this.logger.error(`embedded executor: job ${job.id} of run ${job.runId}: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          this.inFlight.delete(task);
+          this.wake();
+        });
+      this.inFlight.add(task);
+    }
+    return started + jobs.length;
+  }
+
+  private async sync(): Promise<void> {
+    const { functions, problems } = await syncFunctions({ serveUrl: this.options.serveUrl, signingKey: this.options.signingKey });
+    for (const problem of problems) this.logger.warn(`embedded executor: ${problem}`);
+    this.functions = new Map(functions.map((fn) => [fn.id, fn]));
+    this.logger.info(`embedded executor: ${functions.length} function(s) at ${this.options.serveUrl}`);
+  }
+
+  private async process(job: ClaimedJob): Promise<void> {
+    const run = await loadRunForCall(this.database, job.runId);
+    if (!run) return;
+    let result: JobResult;
+    if (job.kind === "sleep") {
+      result = { memoize: [{ hashedId: job.hashedId, name: job.name, memo: null }] };
+    } else {
+      const outcome = await this.callWithLease(job, run);
+      if (this.abandoned) return;
+      result = this.interpret(job, run, outcome);
+    }
+    if (this.abandoned) return;
+    const finished = await finishJob({ database: this.database, job, result, now: this.clock.now() });
+    if (finished === "lease-lost") this.logger.warn(`embedded executor: lost the lease of job ${job.id} (run ${job.runId}); its result was dropped`);
+  }
+
+  /** Makes the call while renewing the lease, so a slow but live call keeps its job. */
+  private async callWithLease(job: ClaimedJob, run: RunForCall): Promise<CallOutcome> {
+    const renewEvery = Math.max(Math.floor(this.leaseMs / 3), 1_000);
+    const renewal = setInterval(() => {
+      if (this.abandoned) return;
+      void renewLease({ database: this.database, job, until: new Date(this.clock.now().getTime() + this.leaseMs) }).catch(() => {});
+    }, renewEvery);
+    try {
+      return await callFunction({
+        serveUrl: this.options.serveUrl,
+        signingKey: this.options.signingKey,
+        functionId: run.functionId,
+        stepId: job.kind === "discovery" ? "step" : job.hashedId,
+        body: this.callBody(job, run),
+        timeoutMs: this.callTimeoutMs,
+      });
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  private callBody(job: ClaimedJob, run: RunForCall): CallRequestBody {
+    const stack = run.steps.map((step) => step.hashedId);
+    return {
+      event: run.event,
+      events: [run.event],
+      steps: Object.fromEntries(run.steps.map((step) => [step.hashedId, step.memo])),
+      ctx: {
+        run_id: run.id,
+        attempt: job.attempt,
+        max_attempts: run.maxAttempts,
+        disable_immediate_execution: run.forceStepPlan,
+        use_api: false,
+        stack: { stack, current: stack.length },
+      },
+      version: run.requestVersion,
+    };
+  }
+
+  /** What an answer of the SDK means for the run (the server's rules, protocol note §2-§6). */
+  interpret(job: ClaimedJob, run: RunForCall, outcome: CallOutcome): JobResult {
+    const now = this.clock.now();
+    const requestVersion = outcome.kind === "error" ? undefined : outcome.requestVersion;
+    if (outcome.kind === "complete") return { complete: { output: outcome.output }, requestVersion };
+
+    if (outcome.kind === "error") {
+      if (!outcome.retriable || job.attempt + 1 >= run.maxAttempts) return { fail: { error: outcome.error }, callError: describeError(outcome.error) };
+      return { retryAt: this.retryTime(job.attempt, outcome.retryAfter, now), callError: describeError(outcome.error) };
+    }
+
+    const result: JobResult = { requestVersion, memoize: [], schedule: [] };
+    if (outcome.ops.length > 1) result.forceStepPlan = true;
+    for (const op of outcome.ops) {
+      switch (op.op) {
+        case "StepRun":
+          result.memoize?.push({ hashedId: op.id, name: stepName(op), memo: { data: op.data ?? null } });
+          break;
+        case "StepFailed":
+          result.memoize?.push({ hashedId: op.id, name: stepName(op), memo: { error: stepError(op) } });
+          result.callError = describeError(stepError(op));
+          break;
+        case "StepError": {
+          // A retriable step error: the same call again, one attempt later (not memoized).
+          const error = stepError(op);
+          if (job.attempt + 1 >= run.maxAttempts) {
+            result.memoize?.push({ hashedId: op.id, name: stepName(op), memo: { error } });
+            result.callError = describeError(error);
+            break;
+          }
+          return { requestVersion, forceStepPlan: result.forceStepPlan, retryAt: this.retryTime(job.attempt, outcome.retryAfter, now), callError: describeError(error) };
+        }
+        case "StepPlanned":
+          if (op.id !== job.hashedId) result.schedule?.push({ kind: "step", hashedId: op.id, name: stepName(op), runAt: now });
+          break;
+        case "Sleep": {
+          let wakeAt: Date;
+          try {
+            wakeAt = sleepWakeTime(op.name ?? "", now);
+          } catch (error) {
+            return { fail: { error: { name: "UnsupportedOp", message: (error as Error).message } } };
+          }
+          result.schedule?.push({ kind: "sleep", hashedId: op.id, name: stepName(op), runAt: wakeAt });
+          break;
+        }
+        case "RunComplete":
+          return { complete: { output: op.data ?? null }, requestVersion };
+        default:
+          return {
+            fail: {
+              error: {
+                name: "UnsupportedOp",
+                message: `the embedded executor does not support ${op.op} (step ${stepName(op) ?? op.id}); run this function on an Inngest server`,
+              },
+            },
+          };
+      }
+    }
+    return result;
+  }
+
+  private retryTime(attempt: number, retryAfter: string | null, now: Date): Date {
+    return parseRetryAfter(retryAfter, now) ?? new Date(now.getTime() + retryDelayMs({ attempt, jitterMs: this.retryJitterMs }));
+  }
+}
+
+function stepName(op: OutgoingOp): string | null {
+  return op.displayName ?? op.userland?.id ?? op.name ?? null;
+}
+
+function stepError(op: OutgoingOp): SerializedError {
+  const error = op.error as SerializedError | undefined;
+  return error && typeof error === "object" ? error : { name: "Error", message: "step failed" };
+}

@@ -1,0 +1,249 @@
+// The executor's database work. Every change to a run happens in one transaction that first locks
+// the run's row, so parallel steps of one run (possibly in two processes) finish one at a time and
+// exactly one of them schedules the next discovery call. HTTP calls never happen inside these
+// transactions.
+import { ulid } from "ulid";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client";
+import type { InngestJobKind, InngestRunStatus } from "../../generated/prisma/enums";
+import type { StoredEventPayload } from "./accept-events";
+import type { SerializedError } from "./protocol";
+import { triggerMatches, type FunctionDefinition } from "./sync-functions";
+
+type Tx = Prisma.TransactionClient;
+
+/** A timestamp parameter compared with the TIMESTAMP(3) (UTC, no zone) columns Prisma writes. */
+function utc(date: Date): Prisma.Sql {
+  return Prisma.sql`(${date.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+}
+
+export interface ClaimedJob {
+  id: string;
+  runId: string;
+  kind: InngestJobKind;
+  hashedId: string;
+  name: string | null;
+  attempt: number;
+  leaseToken: string;
+}
+
+/** Starts a run of every matching function for events not yet fanned out. Returns runs started. */
+export async function fanOutEvents(options: { database: PrismaClient; functions: FunctionDefinition[]; now: Date; limit?: number }): Promise<number> {
+  return options.database.$transaction(async (tx) => {
+    const events = await tx.$queryRaw<{ id: string; payload: StoredEventPayload }[]>`
+      SELECT "id", "payload" FROM "InngestEvent"
+      WHERE "fannedOutAt" IS NULL
+      ORDER BY "receivedAt", "id"
+      LIMIT ${options.limit ?? 100}
+      FOR UPDATE SKIP LOCKED`;
+    let started = 0;
+    for (const event of events) {
+      for (const fn of options.functions) {
+        if (!fn.triggers.some((trigger) => triggerMatches(trigger, event.payload as unknown as { name: string } & Record<string, unknown>))) continue;
+        const runId = ulid(options.now.getTime());
+        const inserted = await tx.$executeRaw`
+          INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
+          VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
+          ON CONFLICT ("eventId", "functionId") DO NOTHING`;
+        if (inserted === 0) continue;
+        await tx.inngestJob.create({ data: { id: ulid(), runId, kind: "discovery", hashedId: "step", runAt: options.now } });
+        started++;
+      }
+      await tx.inngestEvent.update({ where: { id: event.id }, data: { fannedOutAt: options.now } });
+    }
+    return started;
+  });
+}
+
+/**
+ * Leases up to `limit` due jobs: due ones never leased, and ones whose lease expired (their
+ * executor died mid-call). SKIP LOCKED lets two executors claim side by side without waiting, and
+ * never hands one job to both.
+ */
+export async function claimDueJobs(options: { database: PrismaClient; workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedJob[]> {
+  if (options.limit <= 0) return [];
+  const token = ulid();
+  const leaseExpiresAt = new Date(options.now.getTime() + options.leaseMs);
+  return options.database.$queryRaw<ClaimedJob[]>`
+    WITH due AS (
+      SELECT j."id" FROM "InngestJob" j
+      JOIN "InngestRun" r ON r."id" = j."runId"
+      WHERE j."runAt" <= ${utc(options.now)}
+        AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(options.now)})
+        AND r."status" NOT IN ('completed', 'failed')
+      ORDER BY j."runAt", j."id"
+      LIMIT ${options.limit}
+      FOR UPDATE OF j SKIP LOCKED
+    )
+    UPDATE "InngestJob" AS job
+    SET "leasedBy" = ${options.workerId}, "leaseToken" = ${token}, "leaseExpiresAt" = ${utc(leaseExpiresAt)}
+    FROM due WHERE job."id" = due."id"
+    RETURNING job."id", job."runId", job."kind", job."hashedId", job."name", job."attempt", job."leaseToken"`;
+}
+
+export interface RunForCall {
+  id: string;
+  functionId: string;
+  event: Record<string, unknown>;
+  status: InngestRunStatus;
+  forceStepPlan: boolean;
+  requestVersion: number;
+  maxAttempts: number;
+  steps: { hashedId: string; memo: unknown }[];
+}
+
+export async function loadRunForCall(database: PrismaClient, runId: string): Promise<RunForCall | null> {
+  const run = await database.inngestRun.findUnique({
+    where: { id: runId },
+    select: {
+      id: true,
+      functionId: true,
+      event: true,
+      status: true,
+      forceStepPlan: true,
+      requestVersion: true,
+      maxAttempts: true,
+      steps: { orderBy: { position: "asc" }, select: { hashedId: true, result: true } },
+    },
+  });
+  if (!run) return null;
+  return {
+    ...run,
+    event: run.event as Record<string, unknown>,
+    steps: run.steps.map((step) => ({ hashedId: step.hashedId, memo: (step.result as { memo: unknown }).memo })),
+  };
+}
+
+/** Extends a held lease (long calls); false when the lease was lost. */
+export async function renewLease(options: { database: PrismaClient; job: ClaimedJob; until: Date }): Promise<boolean> {
+  const updated = await options.database.inngestJob.updateMany({
+    where: { id: options.job.id, leaseToken: options.job.leaseToken },
+    data: { leaseExpiresAt: options.until },
+  });
+  return updated.count === 1;
+}
+
+/** What finishing a job does to its run; applied by `finishJob` in one transaction. */
+export interface JobResult {
+  /** Memoize these steps (in this order) with the value the SDK gets back. */
+  memoize?: { hashedId: string; name?: string | null; memo: unknown }[];
+  /** Schedule these planned steps and sleeps (skipped if already memoized or scheduled). */
+  schedule?: { kind: "step" | "sleep"; hashedId: string; name?: string | null; runAt: Date }[];
+  /** Retry this same job later with attempt + 1 instead of removing it. */
+  retryAt?: Date;
+  /** The run completed with this output. */
+  complete?: { output: unknown };
+  /** The run failed. */
+  fail?: { error: SerializedError };
+  forceStepPlan?: boolean;
+  requestVersion?: number;
+  /** A failed call to record on the run (counts as an attempt). */
+  callError?: string;
+}
+
+export type FinishOutcome = "applied" | "lease-lost" | "run-ended";
+
+/** Applies a job's result if this executor still holds the job's lease. */
+export async function finishJob(options: { database: PrismaClient; job: ClaimedJob; result: JobResult; now: Date }): Promise<FinishOutcome> {
+  const { job, result, now } = options;
+  return options.database.$transaction(async (tx) => {
+    const [run] = await tx.$queryRaw<{ id: string; status: InngestRunStatus; functionId: string; event: unknown }[]>`
+      SELECT "id", "status", "functionId", "event" FROM "InngestRun" WHERE "id" = ${job.runId} FOR UPDATE`;
+    const held = await tx.inngestJob.findFirst({ where: { id: job.id, leaseToken: job.leaseToken }, select: { id: true } });
+    if (!held) return "lease-lost";
+    if (!run || run.status === "completed" || run.status === "failed") {
+      await tx.inngestJob.delete({ where: { id: job.id } });
+      return "run-ended";
+    }
+
+    const runUpdate: Prisma.InngestRunUpdateInput = {};
+    if (result.forceStepPlan) runUpdate.forceStepPlan = true;
+    if (result.requestVersion !== undefined) runUpdate.requestVersion = result.requestVersion;
+    if (result.callError !== undefined) {
+      runUpdate.attempts = { increment: 1 };
+      runUpdate.lastError = result.callError;
+    }
+
+    if (result.complete || result.fail) {
+      await tx.inngestJob.deleteMany({ where: { runId: job.runId } });
+      await tx.inngestRun.update({
+        where: { id: job.runId },
+        data: {
+          ...runUpdate,
+          status: result.complete ? "completed" : "failed",
+          output: result.complete ? toJson(result.complete.output) : undefined,
+          error: result.fail ? toJson(result.fail.error) : undefined,
+          lastError: result.fail ? describeError(result.fail.error) : runUpdate.lastError,
+          endedAt: now,
+          nextWakeAt: null,
+        },
+      });
+      if (result.fail) await emitFunctionFailed(tx, { run, error: result.fail.error, now });
+      return "applied";
+    }
+
+    if (result.retryAt) {
+      await tx.inngestJob.update({
+        where: { id: job.id },
+        data: { attempt: { increment: 1 }, runAt: result.retryAt, leasedBy: null, leaseToken: null, leaseExpiresAt: null, lastError: result.callError ?? null },
+      });
+    } else {
+      await tx.inngestJob.delete({ where: { id: job.id } });
+    }
+
+    const memoized = new Set((await tx.inngestStep.findMany({ where: { runId: job.runId }, select: { hashedId: true } })).map((s) => s.hashedId));
+    let position = memoized.size;
+    for (const step of result.memoize ?? []) {
+      if (memoized.has(step.hashedId)) continue;
+      await tx.inngestStep.create({
+        data: { runId: job.runId, hashedId: step.hashedId, name: step.name ?? null, result: { memo: step.memo } as Prisma.InputJsonValue, position: position++, completedAt: now },
+      });
+      memoized.add(step.hashedId);
+      // A memoized step is no longer pending, whoever scheduled it.
+      await tx.inngestJob.deleteMany({ where: { runId: job.runId, hashedId: step.hashedId, id: { not: job.id } } });
+    }
+    for (const planned of result.schedule ?? []) {
+      if (memoized.has(planned.hashedId)) continue;
+      await tx.$executeRaw`
+        INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "name", "runAt")
+        VALUES (${ulid()}, ${job.runId}, ${planned.kind}::"InngestJobKind", ${planned.hashedId}, ${planned.name ?? null}, ${utc(planned.runAt)})
+        ON CONFLICT ("runId", "hashedId") DO NOTHING`;
+    }
+
+    // The next discovery call goes out once nothing of the current group is pending.
+    const pending = await tx.inngestJob.findMany({ where: { runId: job.runId }, select: { kind: true, runAt: true } });
+    if (pending.length === 0) {
+      await tx.inngestJob.create({ data: { id: ulid(), runId: job.runId, kind: "discovery", hashedId: "step", runAt: now } });
+      pending.push({ kind: "discovery", runAt: now });
+    }
+    const onlySleeping = pending.every((p) => p.kind === "sleep");
+    await tx.inngestRun.update({
+      where: { id: job.runId },
+      data: {
+        ...runUpdate,
+        status: onlySleeping ? "sleeping" : "running",
+        nextWakeAt: new Date(Math.min(...pending.map((p) => p.runAt.getTime()))),
+      },
+    });
+    return "applied";
+  });
+}
+
+function toJson(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
+  return value === null || value === undefined ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
+}
+
+export function describeError(error: SerializedError): string {
+  return `${error.name ?? "Error"}: ${error.message ?? ""}`.slice(0, 2000);
+}
+
+/** The event onFailure handlers are triggered by, as an Inngest server sends it. */
+async function emitFunctionFailed(tx: Tx, options: { run: { id: string; functionId: string; event: unknown }; error: SerializedError; now: Date }): Promise<void> {
+  const id = ulid(options.now.getTime());
+  const payload: StoredEventPayload = {
+    id,
+    name: "inngest/function.failed",
+    data: { function_id: options.run.functionId, run_id: options.run.id, error: options.error, event: options.run.event, events: [options.run.event] },
+    ts: options.now.getTime(),
+  };
+  await tx.inngestEvent.create({ data: { id, name: payload.name, payload: payload as unknown as Prisma.InputJsonValue } });
+}

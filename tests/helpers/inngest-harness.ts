@@ -1,0 +1,167 @@
+// Runs Inngest functions for real in an integration test: serve() from "inngest/next" on node:http
+// at 127.0.0.1, and the embedded executor on the test database (call useTestDatabase() first)
+// with a TestClock. Events go in through sendEvent()/inngest.send as in production.
+import type { InngestFunction } from "inngest";
+import { serve } from "inngest/next";
+import { db } from "@/lib/db";
+import type { InngestRunStatus } from "@/lib/generated/prisma/enums";
+import { inngest } from "@/lib/inngest/client";
+import { TestClock } from "@/lib/inngest/executor/clock";
+import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/lib/inngest/executor/embedded-executor";
+import { embeddedSigningKey } from "@/lib/inngest/signing-key";
+import { serveOnHttp } from "./serve-on-http";
+
+export interface HarnessRun {
+  id: string;
+  functionId: string;
+  eventId: string;
+  status: InngestRunStatus;
+  attempts: number;
+  output: unknown;
+  error: unknown;
+  lastError: string | null;
+  nextWakeAt: Date | null;
+  /** Memoized steps in completion order: their names and what the SDK gets back. */
+  steps: { name: string | null; hashedId: string; memo: unknown }[];
+}
+
+export interface WaitForRunOptions {
+  runId?: string;
+  /** The function's id as given to createFunction (the app id prefix is added). */
+  functionId?: string;
+  /** The id Inngest returned for the triggering event. */
+  eventId?: string;
+  status?: InngestRunStatus | InngestRunStatus[];
+  timeoutMs?: number;
+}
+
+export type InngestHarness = Awaited<ReturnType<typeof startInngestHarness>>;
+
+type ExecutorOverrides = Partial<Omit<EmbeddedExecutorOptions, "database" | "serveUrl" | "signingKey" | "clock">>;
+
+export async function startInngestHarness(options: { functions: InngestFunction.Any[]; clock?: TestClock; executor?: ExecutorOverrides }) {
+  const route = await serveOnHttp({ handlers: serve({ client: inngest, functions: options.functions }) });
+  const clock = options.clock ?? new TestClock();
+  const executors: EmbeddedExecutor[] = [];
+
+  /** Starts an executor on the same database and endpoint (call it again for a second process). */
+  function startExecutor(overrides: ExecutorOverrides = {}): EmbeddedExecutor {
+    const executor = new EmbeddedExecutor({
+      database: db(),
+      serveUrl: route.url,
+      signingKey: embeddedSigningKey(),
+      clock,
+      pollIntervalMs: 25,
+      retryJitterMs: 0,
+      logger: { info: () => {}, warn: (message) => console.warn(message), error: (message) => console.error(message) },
+      ...options.executor,
+      ...overrides,
+    });
+    executor.start();
+    executors.push(executor);
+    return executor;
+  }
+
+  const wakeAll = () => executors.forEach((executor) => executor.wake());
+
+  async function findRun(where: WaitForRunOptions): Promise<HarnessRun | null> {
+    const functionId = where.functionId && !where.functionId.startsWith(`${inngest.id}-`) ? `${inngest.id}-${where.functionId}` : where.functionId;
+    const run = await db().inngestRun.findFirst({
+      where: { id: where.runId, functionId, eventId: where.eventId },
+      orderBy: { startedAt: "desc" },
+      include: { steps: { orderBy: { position: "asc" } } },
+    });
+    if (!run) return null;
+    return {
+      id: run.id,
+      functionId: run.functionId,
+      eventId: run.eventId,
+      status: run.status,
+      attempts: run.attempts,
+      output: run.output,
+      error: run.error,
+      lastError: run.lastError,
+      nextWakeAt: run.nextWakeAt,
+      steps: run.steps.map((step) => ({ name: step.name, hashedId: step.hashedId, memo: (step.result as { memo: unknown }).memo })),
+    };
+  }
+
+  /** Waits (real time) until the run exists and has one of the statuses; fails with its state if not. */
+  async function waitForRun(where: WaitForRunOptions): Promise<HarnessRun> {
+    const statuses = where.status === undefined ? undefined : Array.isArray(where.status) ? where.status : [where.status];
+    const deadline = Date.now() + (where.timeoutMs ?? 20_000);
+    let last: HarnessRun | null = null;
+    while (Date.now() < deadline) {
+      last = await findRun(where);
+      if (last && (!statuses || statuses.includes(last.status))) return last;
+      wakeAll();
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`no run matching ${JSON.stringify(where)} within the time; last seen: ${JSON.stringify(last)}`);
+  }
+
+  /** Whether nothing is due now: no event waiting for fan-out, no due job, no call in flight. */
+  async function isIdle(): Promise<boolean> {
+    if (executors.some((executor) => executor.busy)) return false;
+    const now = clock.now();
+    const [events, due] = await Promise.all([
+      db().inngestEvent.count({ where: { fannedOutAt: null } }),
+      db().inngestJob.count({ where: { runAt: { lte: now }, run: { status: { notIn: ["completed", "failed"] } } } }),
+    ]);
+    return events === 0 && due === 0 && !executors.some((executor) => executor.busy);
+  }
+
+  /** Waits (real time) until nothing is due at the current test time. */
+  async function waitUntilIdle(timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let idleTwice = 0;
+    while (Date.now() < deadline) {
+      idleTwice = (await isIdle()) ? idleTwice + 1 : 0;
+      if (idleTwice >= 2) return;
+      wakeAll();
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error("the executor did not become idle in time");
+  }
+
+  return {
+    clock,
+    /** The serve endpoint's URL. */
+    url: route.url,
+    /** The first executor (started with the harness). */
+    executor: startExecutor(),
+    startExecutor,
+    findRun,
+    waitForRun,
+    waitUntilIdle,
+    /** Moves the test clock forward ("3s", "24h" or ms) and wakes the executors. */
+    advance(by: number | string): Date {
+      const now = clock.advance(by);
+      wakeAll();
+      return now;
+    },
+    /**
+     * Runs everything to the end: whenever nothing is due, jumps the clock to the next wake-up
+     * (sleep or retry backoff), until no job is left. Returns how far the clock moved, in ms.
+     */
+    async runUntilIdle(options: { maxJumps?: number; timeoutMs?: number } = {}): Promise<number> {
+      const start = clock.now().getTime();
+      for (let jump = 0; jump <= (options.maxJumps ?? 100); jump++) {
+        await waitUntilIdle(options.timeoutMs);
+        const next = await db().inngestJob.findFirst({
+          where: { run: { status: { notIn: ["completed", "failed"] } } },
+          orderBy: { runAt: "asc" },
+          select: { runAt: true },
+        });
+        if (!next) return clock.now().getTime() - start;
+        clock.advanceTo(next.runAt);
+        wakeAll();
+      }
+      throw new Error("runUntilIdle: still work left after the maximum number of clock jumps");
+    },
+    async stop(): Promise<void> {
+      await Promise.all(executors.map((executor) => executor.stop()));
+      await route.close();
+    },
+  };
+}

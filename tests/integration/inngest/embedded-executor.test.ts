@@ -1,0 +1,57 @@
+// The embedded executor runs real functions through serve() over HTTP on a real database.
+import { eventType, NonRetriableError } from "inngest";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { inngest } from "@/lib/inngest/client";
+import { sendEvent } from "@/lib/inngest/send-event";
+import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+let harness: InngestHarness | undefined;
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+});
+
+const twoStepsRequested = eventType("test/two-steps", { schema: z.object({ name: z.string() }) });
+const sideEffects: string[] = [];
+const twoStepsWithSleep = inngest.createFunction({ id: "two-steps-with-sleep", triggers: [twoStepsRequested] }, async ({ event, step }) => {
+  const first = await step.run("first", () => {
+    sideEffects.push(`first:${event.data.name}`);
+    return `hello ${event.data.name}`;
+  });
+  await step.sleep("nap", "24h");
+  const second = await step.run("second", () => {
+    sideEffects.push(`second:${event.data.name}`);
+    return `${first}, again`;
+  });
+  return { first, second };
+});
+
+describe("a two-step function with a sleep", () => {
+  it("sleeps on the test clock, then completes with memoized results, each step once", async () => {
+    harness = await startInngestHarness({ functions: [twoStepsWithSleep] });
+    const eventId = await sendEvent({ type: twoStepsRequested, data: { name: "ada" }, id: "two-steps-1" });
+
+    const sleeping = await harness.waitForRun({ eventId, status: "sleeping" });
+    expect(sleeping.steps.map((step) => step.memo)).toEqual([{ data: "hello ada" }]);
+    expect(sleeping.nextWakeAt?.getTime()).toBe(harness.clock.now().getTime() + 24 * 3600_000);
+
+    harness.advance("23h59m");
+    await harness.waitUntilIdle();
+    expect((await harness.findRun({ eventId }))?.status).toBe("sleeping");
+
+    harness.advance("1m");
+    const done = await harness.waitForRun({ eventId, status: "completed" });
+    expect(done.output).toEqual({ first: "hello ada", second: "hello ada, again" });
+    expect(done.steps.map((step) => [step.name, step.memo])).toEqual([
+      ["first", { data: "hello ada" }],
+      ["nap", null],
+      ["second", { data: "hello ada, again" }],
+    ]);
+    expect(done.attempts).toBe(0);
+    expect(sideEffects.filter((entry) => entry.endsWith(":ada"))).toEqual(["first:ada", "second:ada"]);
+  });
+});
