@@ -1,0 +1,139 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireUser } from "@/lib/auth/session";
+import { getOverviewStats } from "@/lib/backoffice/queries/overview-stats";
+import { Card, PageHeader } from "@/components/ui/card";
+import { RateLineChart, StackedBarChart, moneyAxis } from "@/components/backoffice/charts";
+import { formatMoney, percent } from "@/components/backoffice/format";
+
+export const metadata: Metadata = { title: "Overview" };
+export const dynamic = "force-dynamic";
+
+const PROCESSOR_COLORS: Record<string, string> = { finaro: "#4f46e5", clearhaus: "#0891b2", bambora: "#d97706", none: "#94a3b8" };
+
+export default async function OverviewPage() {
+  const user = await requireUser();
+  const stats = await getOverviewStats({ merchantId: user.merchantId, days: 30 });
+  const currency = stats.currencies[0]?.currency ?? "EUR";
+  const processors = [...new Set(stats.rows.map((row) => row.processor))].sort();
+  const dayIndex = new Map(stats.days.map((day, index) => [day, index]));
+
+  const volume = processors.map((processor) => {
+    const values = stats.days.map(() => 0);
+    for (const row of stats.rows) if (row.processor === processor && row.currency === currency) values[dayIndex.get(row.day) ?? 0]! += Number(row.approvedAmount);
+    return { name: processor, color: PROCESSOR_COLORS[processor] ?? "#64748b", values };
+  });
+  const approval = processors.map((processor) => {
+    const approved = stats.days.map(() => 0);
+    const decided = stats.days.map(() => 0);
+    for (const row of stats.rows) {
+      if (row.processor !== processor) continue;
+      const index = dayIndex.get(row.day) ?? 0;
+      approved[index]! += row.approved;
+      decided[index]! += row.decided;
+    }
+    return { name: processor, color: PROCESSOR_COLORS[processor] ?? "#64748b", values: decided.map((count, index) => (count === 0 ? null : approved[index]! / count)) };
+  });
+  const totals = stats.rows.reduce((sum, row) => ({ payments: sum.payments + row.payments, approved: sum.approved + row.approved, decided: sum.decided + row.decided }), { payments: 0, approved: 0, decided: 0 });
+  const byProcessor = processors.map((processor) => {
+    const rows = stats.rows.filter((row) => row.processor === processor);
+    return {
+      processor,
+      payments: rows.reduce((sum, row) => sum + row.payments, 0),
+      approved: rows.reduce((sum, row) => sum + row.approved, 0),
+      decided: rows.reduce((sum, row) => sum + row.decided, 0),
+      volume: rows.filter((row) => row.currency === currency).reduce((sum, row) => sum + row.approvedAmount, 0n),
+    };
+  });
+  const n = stats.notifications;
+
+  return (
+    <>
+      <PageHeader title="Overview" description={`The last 30 days (UTC), ${stats.days[0]} to ${stats.days[stats.days.length - 1]}.`} />
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <Stat label={`Approved volume (${currency})`} value={formatMoney(stats.currencies[0]?.approvedAmount ?? 0n, currency)} />
+        <Stat label="Payments" value={totals.payments.toLocaleString("en")} />
+        <Stat label="Approval rate" value={percent(totals.approved, totals.decided)} hint={`${totals.approved} of ${totals.decided} decided`} />
+        <Stat label="Notifications delivered" value={percent(n.delivered, n.delivered + n.failed)} hint={`${n.delivered} delivered, ${n.failed} failed, ${n.pending} pending`} testId="notification-success-rate" />
+      </div>
+      <div className="mt-6 grid gap-6 xl:grid-cols-2">
+        <Card title="Approved volume by day" description={`By processor, in ${currency}${stats.currencies.length > 1 ? ` (other currencies: ${stats.currencies.slice(1).map((c) => c.currency).join(", ")})` : ""}.`}>
+          {totals.payments === 0 ? <Empty /> : <StackedBarChart title="Approved volume by day and processor" labels={stats.days} series={volume} formatValue={moneyAxis(currency)} summary={`Total ${formatMoney(stats.currencies[0]?.approvedAmount ?? 0n, currency)}.`} />}
+        </Card>
+        <Card title="Approval rate by day" description="Approved authorizations among decided ones (approved, declined, failed), by processor.">
+          {totals.decided === 0 ? <Empty /> : <RateLineChart title="Approval rate by day and processor" labels={stats.days} series={approval} summary={`Overall ${percent(totals.approved, totals.decided)}.`} />}
+        </Card>
+      </div>
+      <div className="mt-6 grid gap-6 xl:grid-cols-2">
+        <Card title="By processor">
+          <div className="overflow-x-auto">
+            <table className="min-w-full text-sm">
+              <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="py-2 pr-4">Processor</th>
+                  <th scope="col" className="py-2 pr-4 text-right">Payments</th>
+                  <th scope="col" className="py-2 pr-4 text-right">Approval rate</th>
+                  <th scope="col" className="py-2 text-right">Volume ({currency})</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {byProcessor.length === 0 ? (
+                  <tr>
+                    <td colSpan={4} className="py-3 text-slate-500">No payments in this period.</td>
+                  </tr>
+                ) : (
+                  byProcessor.map((row) => (
+                    <tr key={row.processor}>
+                      <td className="py-2 pr-4 font-medium">{row.processor}</td>
+                      <td className="py-2 pr-4 text-right tabular-nums">{row.payments}</td>
+                      <td className="py-2 pr-4 text-right tabular-nums">{percent(row.approved, row.decided)}</td>
+                      <td className="py-2 text-right tabular-nums">{formatMoney(row.volume, currency)}</td>
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+        <Card title="Notification delivery" description="Notifications to your servers created in this period.">
+          <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
+            <Mini label="Delivered" value={n.delivered} />
+            <Mini label="Failed" value={n.failed} />
+            <Mini label="Pending" value={n.pending} />
+            <Mini label="Attempts answered 200" value={`${percent(n.successfulAttempts, n.attempts)}`} />
+          </dl>
+          <p className="mt-4 text-sm">
+            <Link className="font-medium text-indigo-700 hover:underline" href="/backoffice/settings/notifications">
+              Notification URLs and test notification →
+            </Link>
+          </p>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function Stat({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId?: string }) {
+  return (
+    <div className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      <p className="text-sm text-slate-500">{label}</p>
+      <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900" data-testid={testId}>
+        {value}
+      </p>
+      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+    </div>
+  );
+}
+
+function Mini({ label, value }: { label: string; value: number | string }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+function Empty() {
+  return <p className="py-10 text-center text-sm text-slate-500">No payments in this period yet.</p>;
+}

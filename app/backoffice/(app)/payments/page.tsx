@@ -1,0 +1,128 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireUser } from "@/lib/auth/session";
+import { filtersToSearchParams, parsePaymentFilters, SCHEMES } from "@/lib/backoffice/payment-filters";
+import { listPayments } from "@/lib/backoffice/queries/list-payments";
+import { PaymentStatus, Processor } from "@/lib/generated/prisma/enums";
+import { Card, PageHeader } from "@/components/ui/card";
+import { buttonClass } from "@/components/ui/button";
+import { SelectField, TextField } from "@/components/ui/field";
+import { PaymentStatusBadge } from "@/components/backoffice/status-badge";
+import { formatDateTime, formatMoney } from "@/components/backoffice/format";
+
+export const metadata: Metadata = { title: "Payments" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export default async function PaymentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const user = await requireUser();
+  const params = await searchParams;
+  const { filters, errors } = parsePaymentFilters(params);
+  const page = await listPayments({ merchantId: user.merchantId, filters, after: one(params.after), before: one(params.before) });
+  const base = filtersToSearchParams(filters);
+  const link = (extra: Record<string, string>) => {
+    const query = new URLSearchParams(base);
+    for (const [key, value] of Object.entries(extra)) query.set(key, value);
+    return `/backoffice/payments?${query.toString()}`;
+  };
+  const raw = (key: string) => one(params[key]) ?? "";
+  const filtered = base.toString() !== "";
+
+  return (
+    <>
+      <PageHeader
+        title="Payments"
+        description="Newest first. Search finds a paymentid, merchantpaymentid, reference or the last 4 digits of a card."
+        actions={
+          <a className={buttonClass("secondary")} href={`/backoffice/payments/export?${base.toString()}`} download>
+            Export CSV
+          </a>
+        }
+      />
+      <Card className="mb-6">
+        <form method="get" action="/backoffice/payments" role="search" aria-label="Search and filter payments" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <TextField id="q" label="Search" placeholder="paymentid, reference, last4…" defaultValue={raw("q")} className="sm:col-span-2" error={errors.q} />
+          <SelectField id="status" label="Status" defaultValue={raw("status")} error={errors.status} options={[{ value: "", label: "Any status" }, ...Object.values(PaymentStatus).map((value) => ({ value, label: value.toLowerCase().replace("_", " ") }))]} />
+          <SelectField id="processor" label="Processor" defaultValue={raw("processor")} error={errors.processor} options={[{ value: "", label: "Any processor" }, ...Object.values(Processor).map((value) => ({ value, label: value }))]} />
+          <SelectField id="scheme" label="Scheme" defaultValue={raw("scheme")} error={errors.scheme} options={[{ value: "", label: "Any scheme" }, ...SCHEMES.map((value) => ({ value, label: value }))]} />
+          <TextField id="from" label="From (UTC)" type="date" defaultValue={raw("from")} error={errors.from} />
+          <TextField id="to" label="To (UTC)" type="date" defaultValue={raw("to")} error={errors.to} />
+          <TextField id="currency" label="Currency" placeholder="DKK" maxLength={3} defaultValue={raw("currency")} error={errors.currency} />
+          <TextField id="minAmount" label="Min amount" inputMode="decimal" placeholder="0.00" defaultValue={raw("minAmount")} error={errors.minAmount} />
+          <TextField id="maxAmount" label="Max amount" inputMode="decimal" placeholder="1000.00" defaultValue={raw("maxAmount")} error={errors.maxAmount} />
+          <div className="flex items-end gap-2 sm:col-span-2">
+            <button type="submit" className={buttonClass("primary")}>
+              Apply
+            </button>
+            {filtered ? (
+              <Link href="/backoffice/payments" className={buttonClass("ghost")}>
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </form>
+      </Card>
+
+      <Card>
+        {page.rows.length === 0 ? (
+          <p className="py-8 text-center text-sm text-slate-600">{filtered ? "No payments match these filters." : "No payments yet."}</p>
+        ) : (
+          <div className="-mx-4 overflow-x-auto sm:-mx-6">
+            <table className="min-w-full text-sm" aria-label="Payments">
+              <thead className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-4 py-2 sm:px-6">Amount</th>
+                  <th scope="col" className="px-4 py-2">Status</th>
+                  <th scope="col" className="px-4 py-2">Payment</th>
+                  <th scope="col" className="hidden px-4 py-2 md:table-cell">Card</th>
+                  <th scope="col" className="hidden px-4 py-2 lg:table-cell">Processor</th>
+                  <th scope="col" className="hidden px-4 py-2 lg:table-cell">Reference</th>
+                  <th scope="col" className="px-4 py-2 sm:pr-6">Created (UTC)</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {page.rows.map((payment) => (
+                  <tr key={payment.id} className="hover:bg-slate-50" data-testid="payment-row">
+                    <td className="whitespace-nowrap px-4 py-2.5 font-medium tabular-nums sm:px-6">{formatMoney(payment.amount, payment.currency)}</td>
+                    <td className="px-4 py-2.5">
+                      <PaymentStatusBadge status={payment.status} />
+                    </td>
+                    <td className="max-w-[14rem] px-4 py-2.5">
+                      <Link href={`/backoffice/payments/${payment.id}`} className="block truncate font-mono text-xs font-medium text-indigo-700 hover:underline">
+                        {payment.id}
+                      </Link>
+                      {payment.merchantPaymentId ? <span className="block truncate text-xs text-slate-500">{payment.merchantPaymentId}</span> : null}
+                    </td>
+                    <td className="hidden whitespace-nowrap px-4 py-2.5 md:table-cell">{payment.storedCard ? `${payment.storedCard.scheme} •••• ${payment.storedCard.last4}` : "—"}</td>
+                    <td className="hidden px-4 py-2.5 lg:table-cell">{payment.processor ?? "—"}</td>
+                    <td className="hidden max-w-[10rem] truncate px-4 py-2.5 lg:table-cell">{payment.reference ?? "—"}</td>
+                    <td className="whitespace-nowrap px-4 py-2.5 text-slate-600 sm:pr-6">{formatDateTime(payment.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <nav aria-label="Pages" className="mt-4 flex items-center justify-between border-t border-slate-200 pt-4">
+          {page.previous ? (
+            <Link className={buttonClass("secondary")} href={link({ before: page.previous })} rel="prev">
+              ← Newer
+            </Link>
+          ) : (
+            <span />
+          )}
+          {page.next ? (
+            <Link className={buttonClass("secondary")} href={link({ after: page.next })} rel="next">
+              Older →
+            </Link>
+          ) : null}
+        </nav>
+      </Card>
+    </>
+  );
+}

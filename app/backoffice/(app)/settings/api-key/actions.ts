@@ -1,0 +1,46 @@
+"use server";
+// Server actions of Settings → API-key. Each one: the signed-in actor, then one use case that
+// checks the role and scopes everything to the actor's merchant.
+import { revalidatePath } from "next/cache";
+import { requireActor } from "@/lib/auth/session";
+import { createKey } from "@/lib/backoffice/actions/create-key";
+import { revokeKey } from "@/lib/backoffice/actions/revoke-key";
+import { rollKey } from "@/lib/backoffice/actions/roll-key";
+import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
+
+export interface NewKey {
+  apiKey: string;
+  name: string;
+  prefix: string;
+  oldKeyValidUntil?: string;
+}
+
+export async function createKeyAction(_previous: ActionState<NewKey>, formData: FormData): Promise<ActionState<NewKey>> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const { apiKey, record } = await createKey({ actor, input: formObject(formData) });
+    revalidatePath("/backoffice/settings/api-key");
+    return { message: `Key “${record.name}” created.`, data: { apiKey, name: record.name, prefix: record.prefix } };
+  });
+}
+
+export async function rollKeyAction(_previous: ActionState<NewKey>, formData: FormData): Promise<ActionState<NewKey>> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const { apiKey, record, oldKeyValidUntil } = await rollKey({ actor, input: formObject(formData) });
+    revalidatePath("/backoffice/settings/api-key");
+    return {
+      message: `Key “${record.name}” rolled.`,
+      data: { apiKey, name: record.name, prefix: record.prefix, oldKeyValidUntil: oldKeyValidUntil.toISOString() },
+    };
+  });
+}
+
+export async function revokeKeyAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    await revokeKey({ actor, input: formObject(formData) });
+    revalidatePath("/backoffice/settings/api-key");
+    return { message: "Key revoked. Requests with it are refused from now on." };
+  });
+}

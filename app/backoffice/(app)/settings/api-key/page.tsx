@@ -1,0 +1,78 @@
+import type { Metadata } from "next";
+import { requireUser } from "@/lib/auth/session";
+import { roleCan } from "@/lib/auth/roles";
+import { listApiKeys } from "@/lib/api-keys/list-api-keys";
+import { ROLL_GRACE_PERIODS } from "@/lib/api-keys/roll-api-key";
+import { getMerchantSettings } from "@/lib/backoffice/queries/get-merchant-settings";
+import { Card, PageHeader } from "@/components/ui/card";
+import { Alert } from "@/components/ui/alert";
+import { CopyField } from "@/components/backoffice/copy-field";
+import { CreateKeyForm, RevokeKeyForm, RollKeyForm } from "@/components/backoffice/api-key-forms";
+import { StateBadge } from "@/components/backoffice/status-badge";
+import { formatDateTime, formatRelative } from "@/components/backoffice/format";
+import { createKeyAction, revokeKeyAction, rollKeyAction } from "./actions";
+
+export const metadata: Metadata = { title: "API-key" };
+export const dynamic = "force-dynamic";
+
+// Settings → API-key (spec section 5): the keys sent as "Authorization: Basic <API_KEY>".
+export default async function ApiKeyPage() {
+  const user = await requireUser();
+  const [keys, merchant] = await Promise.all([listApiKeys({ merchantId: user.merchantId }), getMerchantSettings({ merchantId: user.merchantId })]);
+  const canWrite = roleCan(user.role, "keys:write");
+  return (
+    <>
+      <PageHeader title="API-key" description="Keys for your servers' calls to the merchant API, sent as “Authorization: Basic <API_KEY>”." />
+      <div className="space-y-6">
+        <Card title="Account" description="Identify your account in API calls and verify the notifications we send you.">
+          <div className="grid gap-4 md:grid-cols-2">
+            <CopyField label="Merchant id (merchantid)" value={merchant.id} testId="merchant-id" />
+            <CopyField label="Notification signing secret" value={merchant.notificationSecret} secret testId="notification-secret" />
+          </div>
+          <p className="mt-3 text-xs text-slate-500">
+            Every notification carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks, HMAC-SHA256 with this secret).
+          </p>
+        </Card>
+
+        {canWrite ? (
+          <Card title="Create a key" description="Use one key per system, so you can roll or revoke one without touching the others.">
+            <CreateKeyForm action={createKeyAction} />
+          </Card>
+        ) : (
+          <Alert tone="info">Your role can see keys but not change them. Ask an owner or developer.</Alert>
+        )}
+
+        <Card title="Keys" description="The full key is shown only when it is created; afterwards only its first characters.">
+          {keys.length === 0 ? (
+            <p className="text-sm text-slate-600">No keys yet.</p>
+          ) : (
+            <ul className="divide-y divide-slate-200" aria-label="API keys">
+              {keys.map((key) => (
+                <li key={key.id} className="flex flex-col gap-3 py-4 md:flex-row md:items-center md:justify-between" data-testid="api-key-row">
+                  <div className="min-w-0 space-y-1">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <span className="font-medium text-slate-900">{key.name}</span>
+                      <StateBadge state={key.state} />
+                    </div>
+                    <p className="font-mono text-sm text-slate-700">{key.prefix}…</p>
+                    <p className="text-xs text-slate-500">
+                      Created {formatDateTime(key.createdAt)} UTC · Last used {key.lastUsedAt ? `${formatRelative(key.lastUsedAt)} (${formatDateTime(key.lastUsedAt)} UTC)` : "never"}
+                      {key.expiresAt ? ` · ${key.state === "expired" ? "Expired" : "Expires"} ${formatDateTime(key.expiresAt)} UTC` : ""}
+                      {key.revokedAt ? ` · Revoked ${formatDateTime(key.revokedAt)} UTC` : ""}
+                    </p>
+                  </div>
+                  {canWrite && (key.state === "active" || key.state === "expiring") ? (
+                    <div className="flex flex-wrap items-start gap-2 md:justify-end">
+                      <RollKeyForm action={rollKeyAction} apiKeyId={key.id} keyName={key.name} gracePeriods={[...ROLL_GRACE_PERIODS]} />
+                      <RevokeKeyForm action={revokeKeyAction} apiKeyId={key.id} keyName={key.name} />
+                    </div>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+"use client";
+// Create / roll / revoke forms of Settings → API-key. The full key appears once, right after it is
+// made, with a warning that it will not be shown again.
+import { useActionState, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { SelectField, TextField } from "@/components/ui/field";
+import type { ActionState } from "@/lib/backoffice/action-result";
+import type { NewKey } from "@/app/backoffice/(app)/settings/api-key/actions";
+import { CopyField } from "./copy-field";
+
+type KeyAction = (previous: ActionState<NewKey>, formData: FormData) => Promise<ActionState<NewKey>>;
+type PlainAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+
+function NewKeyNotice({ state }: { state: ActionState<NewKey> }) {
+  if (state.status !== "success" || !state.data) return null;
+  return (
+    <div className="space-y-3 rounded-md bg-emerald-50 p-4 ring-1 ring-emerald-200" role="status">
+      <p className="text-sm font-semibold text-emerald-900">{state.message} Copy the key now: it is shown only this once.</p>
+      <CopyField label={`API key “${state.data.name}”`} value={state.data.apiKey} testId="new-api-key" />
+      {state.data.oldKeyValidUntil ? (
+        <p className="text-sm text-emerald-900">
+          The old key keeps working until <time dateTime={state.data.oldKeyValidUntil}>{state.data.oldKeyValidUntil.replace("T", " ").slice(0, 19)} UTC</time>.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function CreateKeyForm({ action }: { action: KeyAction }) {
+  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  return (
+    <div className="space-y-4">
+      <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+        <TextField id="name" label="Key name" placeholder="e.g. Web shop production" className="flex-1" error={state.fieldErrors?.name} maxLength={80} />
+        <Button type="submit" className="sm:mt-6" disabled={pending}>
+          {pending ? "Creating…" : "Create key"}
+        </Button>
+      </form>
+      {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
+      <NewKeyNotice state={state} />
+    </div>
+  );
+}
+
+export function RollKeyForm({ action, apiKeyId, keyName, gracePeriods }: { action: KeyAction; apiKeyId: string; keyName: string; gracePeriods: { seconds: number; label: string }[] }) {
+  const [open, setOpen] = useState(false);
+  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  if (!open && state.status !== "success") {
+    return (
+      <Button variant="secondary" onClick={() => setOpen(true)} aria-label={`Roll key ${keyName}`}>
+        Roll
+      </Button>
+    );
+  }
+  return (
+    <div className="w-full space-y-3">
+      {state.status !== "success" ? (
+        <form action={formAction} className="flex flex-col gap-2 sm:flex-row sm:items-end">
+          <input type="hidden" name="apiKeyId" value={apiKeyId} />
+          <SelectField
+            id={`grace-${apiKeyId}`}
+            name="graceSeconds"
+            label="Old key stops working"
+            defaultValue={String(24 * 60 * 60)}
+            options={gracePeriods.map((period) => ({ value: String(period.seconds), label: period.label }))}
+            error={state.fieldErrors?.graceSeconds}
+          />
+          <div className="flex gap-2">
+            <Button type="submit" disabled={pending}>
+              {pending ? "Rolling…" : "Roll key"}
+            </Button>
+            <Button variant="ghost" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      ) : null}
+      {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
+      <NewKeyNotice state={state} />
+    </div>
+  );
+}
+
+export function RevokeKeyForm({ action, apiKeyId, keyName }: { action: PlainAction; apiKeyId: string; keyName: string }) {
+  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  return (
+    <form
+      action={formAction}
+      onSubmit={(event) => {
+        if (!window.confirm(`Revoke “${keyName}”? Requests with this key are refused at once.`)) event.preventDefault();
+      }}
+    >
+      <input type="hidden" name="apiKeyId" value={apiKeyId} />
+      <Button type="submit" variant="danger" disabled={pending} aria-label={`Revoke key ${keyName}`}>
+        {pending ? "Revoking…" : "Revoke"}
+      </Button>
+      {state.status === "error" ? <p className="mt-1 text-xs text-red-700" role="alert">{state.message}</p> : null}
+    </form>
+  );
+}

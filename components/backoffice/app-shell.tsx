@@ -1,0 +1,88 @@
+// The frame of every signed-in back-office page: a side menu on wide screens, a collapsible menu
+// on phones (a <details> element: works without JavaScript and is keyboard-accessible).
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { ROLE_LABELS } from "@/lib/auth/roles";
+import type { SessionUser } from "@/lib/auth/session";
+import { NavLinks } from "./nav-links";
+import { SignOutButton } from "./sign-out-button";
+
+const SECTIONS = [
+  {
+    items: [
+      { href: "/backoffice", label: "Overview" },
+      { href: "/backoffice/payments", label: "Payments" },
+    ],
+  },
+  {
+    title: "Settings",
+    items: [
+      { href: "/backoffice/settings/api-key", label: "API-key" },
+      { href: "/backoffice/settings/notifications", label: "Notification URLs" },
+      { href: "/backoffice/settings/hosted", label: "Hosted integrations" },
+      { href: "/backoffice/settings/team", label: "Team" },
+    ],
+  },
+  {
+    title: "Activity",
+    items: [
+      { href: "/backoffice/audit-log", label: "Audit log" },
+      { href: "/backoffice/account", label: "Your account" },
+    ],
+  },
+];
+
+function Brand() {
+  return (
+    <Link href="/backoffice" className="flex items-center gap-2 text-white">
+      <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-indigo-500 text-xs font-bold">
+        CPS
+      </span>
+      <span className="text-sm font-semibold">Card Payment Service</span>
+    </Link>
+  );
+}
+
+function UserBox({ user }: { user: SessionUser }) {
+  return (
+    <div className="border-t border-slate-800 pt-4 text-sm">
+      <p className="truncate font-medium text-white">{user.name}</p>
+      <p className="truncate text-slate-400">{user.email}</p>
+      <p className="mt-1 text-xs text-slate-400">
+        {user.merchantName} · {ROLE_LABELS[user.role]}
+      </p>
+      <div className="mt-2">
+        <SignOutButton />
+      </div>
+    </div>
+  );
+}
+
+export function AppShell({ user, children }: { user: SessionUser; children: ReactNode }) {
+  return (
+    <div className="min-h-screen lg:flex">
+      <aside className="hidden w-60 shrink-0 flex-col gap-6 bg-slate-900 px-3 py-5 lg:flex lg:fixed lg:inset-y-0">
+        <div className="px-3">
+          <Brand />
+        </div>
+        <div className="flex-1 overflow-y-auto">
+          <NavLinks sections={SECTIONS} />
+        </div>
+        <div className="px-3">
+          <UserBox user={user} />
+        </div>
+      </aside>
+      <details className="group bg-slate-900 px-4 py-3 lg:hidden">
+        <summary className="flex cursor-pointer list-none items-center justify-between">
+          <Brand />
+          <span className="rounded-md px-2 py-1 text-sm font-medium text-slate-200 ring-1 ring-slate-700">Menu</span>
+        </summary>
+        <div className="mt-4 space-y-4 pb-2">
+          <NavLinks sections={SECTIONS} />
+          <UserBox user={user} />
+        </div>
+      </details>
+      <main className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:ml-60 lg:px-10 lg:py-8">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+"use client";
+// Email and password first; when the account has the second factor on, the server answers
+// TOTP_REQUIRED and the form asks for the 6-digit code (keeping what was typed).
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useRef, useState, type FormEvent } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+
+const MESSAGES: Record<string, string> = {
+  INVALID_CREDENTIALS: "The email address or password is not correct.",
+  TOTP_REQUIRED: "Enter the 6-digit code from your authenticator app.",
+  INVALID_TOTP: "That code is not correct or has expired. Enter the current code.",
+  RATE_LIMITED: "Too many failed sign-in attempts. Wait 15 minutes and try again.",
+};
+
+export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
+  const router = useRouter();
+  const [needsCode, setNeedsCode] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [pending, setPending] = useState(false);
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get("email") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    const totp = String(form.get("totp") ?? "").trim();
+    const errors: Record<string, string> = {};
+    if (!/^\S+@\S+\.\S+$/.test(email)) errors.email = "Enter a valid email address";
+    if (!password) errors.password = "Enter your password";
+    if (needsCode && !/^\d{6}$/.test(totp.replace(/\s+/g, ""))) errors.totp = "Enter the 6 digits shown in your app";
+    setFieldErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+
+    setPending(true);
+    setError(null);
+    const result = await signIn("credentials", { email, password, totp: needsCode ? totp : "", redirect: false });
+    setPending(false);
+    if (result?.ok && !result.error) {
+      router.replace(callbackUrl);
+      router.refresh();
+      return;
+    }
+    const code = result?.error ?? "INVALID_CREDENTIALS";
+    if (code === "TOTP_REQUIRED") {
+      setNeedsCode(true);
+      setError(null);
+      setTimeout(() => codeRef.current?.focus(), 0);
+      return;
+    }
+    setError(MESSAGES[code] ?? "Sign-in failed. Try again.");
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-describedby={error ? "sign-in-error" : undefined}>
+      {error ? (
+        <div id="sign-in-error">
+          <Alert tone="error">{error}</Alert>
+        </div>
+      ) : null}
+      <TextField id="email" label="Email" type="email" autoComplete="username" required error={fieldErrors.email} readOnly={needsCode} />
+      <TextField id="password" label="Password" type="password" autoComplete="current-password" required error={fieldErrors.password} readOnly={needsCode} />
+      {needsCode ? (
+        <TextField
+          id="totp"
+          ref={codeRef}
+          label="Authentication code"
+          hint="The 6-digit code from your authenticator app."
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9 ]*"
+          maxLength={7}
+          error={fieldErrors.totp}
+        />
+      ) : null}
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? "Signing in…" : needsCode ? "Verify and sign in" : "Sign in"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,43 @@
+// The result every back-office server action returns to its form: field messages from zod, or one
+// message for the whole form. Expected failures become messages; anything else is rethrown.
+import { z } from "zod";
+import { ForbiddenError, NotFoundError } from "../auth/actor";
+import { UnauthenticatedError } from "../auth/session";
+
+export interface ActionState<T = undefined> {
+  status: "idle" | "success" | "error";
+  message?: string;
+  fieldErrors?: Record<string, string>;
+  data?: T;
+}
+
+export const IDLE: ActionState<never> = { status: "idle" };
+
+/** Domain errors whose message is written for the user. */
+export class UserFacingError extends Error {}
+
+export async function runAction<T>(work: () => Promise<{ message: string; data?: T }>): Promise<ActionState<T>> {
+  try {
+    const { message, data } = await work();
+    return { status: "success", message, data };
+  } catch (error) {
+    if (error instanceof z.ZodError) {
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
+      return { status: "error", message: "Check the highlighted fields.", fieldErrors };
+    }
+    if (error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof UnauthenticatedError || error instanceof UserFacingError) {
+      return { status: "error", message: error.message };
+    }
+    if (error instanceof Error && /^(ApiKeyNotFoundError|ApiKeyNotRollableError|InvalidTotpCodeError|UserExistsError)$/.test(error.name)) {
+      return { status: "error", message: error.name === "UserExistsError" ? "A user with this email address already exists." : error.message };
+    }
+    throw error;
+  }
+}
+
+export function formObject(formData: FormData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of formData.entries()) if (typeof value === "string" && !key.startsWith("$ACTION")) out[key] = value;
+  return out;
+}
