@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     if (!embedded.owner) throw new Error(`The embedded database in ${settings.DATA_DIR} is already served by a running service.`);
     databaseUrl = embedded.url;
     process.env.DATABASE_URL = databaseUrl;
+    resetConfig();
     resetConfig(); // config() was read above, before the embedded database had a URL
     log(`embedded database in ${path.resolve(settings.DATA_DIR, "pglite")} on 127.0.0.1:${embedded.port}`);
   }

@@ -13,8 +13,8 @@ afterEach(() => {
   clearExecutorHeartbeat();
 });
 
-async function health() {
-  const response = await GET();
+async function health(headers: Record<string, string> = {}) {
+  const response = await GET(new Request("http://localhost/api/health", { headers }));
   return { status: response.status, body: (await response.json()) as Record<string, unknown> & { api: Array<Record<string, string>> } };
 }
 
@@ -29,6 +29,13 @@ describe("GET /api/health", () => {
     expect(body.backoffice).toEqual({ status: "ok", msg: "" });
     expect(body.website).toEqual({ status: "ok", msg: "" });
     expect(Object.keys(body)).toEqual(["api", "backoffice", "website"]);
+  });
+
+  it("echoes the TraceApi header", async () => {
+    reportExecutorHeartbeat();
+    const trace = "7d4f5c7e-2f0b-4b8e-9a57-1c2d3e4f5a6b";
+    const response = await GET(new Request("http://localhost/api/health", { headers: { TraceApi: trace } }));
+    expect(response.headers.get("TraceApi")).toBe(trace);
   });
 
   it("reports the asynchronous interfaces in error while the background executor is not running", async () => {
