@@ -4,6 +4,7 @@ import { db } from "../db";
 import { createMerchant } from "../merchants/create-merchant";
 import { createApiKey } from "../api-keys/create-api-key";
 import { createUser } from "../users/create-user";
+import { formatRunsTable, listRuns } from "../inngest/list-runs";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
@@ -11,7 +12,8 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   merchant list                                 list merchants
   apikey create --merchant <id> [--name <name>] create an API key for a merchant (shown once)
   user create --merchant <id> --email <email> --name <name> --password <password> [--role owner|developer|viewer]
-                                                create a back-office user`;
+                                                create a back-office user
+  runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error`;
 
 export class CliUsageError extends Error {}
 
@@ -76,6 +78,19 @@ export const COMMANDS: Record<string, CommandHandler> = {
     return {
       text: `User ${user.email} (${user.role.toLowerCase()}) created for merchant ${merchantId}`,
       data: { id: user.id, email: user.email, name: user.name, role: user.role.toLowerCase(), merchantid: merchantId },
+    };
+  },
+  // Background work (Inngest): runs of the embedded executor.
+  "runs list": async (options) => {
+    const runs = await listRuns({ limit: typeof options.limit === "string" ? options.limit : undefined });
+    return {
+      text: formatRunsTable(runs),
+      data: runs.map((run) => ({
+        ...run,
+        startedAt: run.startedAt.toISOString(),
+        endedAt: run.endedAt?.toISOString() ?? null,
+        nextWakeAt: run.nextWakeAt?.toISOString() ?? null,
+      })),
     };
   },
 };

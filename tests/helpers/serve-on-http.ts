@@ -3,7 +3,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-type RouteHandler = (request: Request, context: { params: Promise<Record<string, never>> }) => Promise<Response> | Response;
+// Next.js route handlers take (request, context); inngest's are typed loosely, hence `never`.
+type RouteHandler = (request: never, context: never) => Promise<Response> | Response;
 
 export interface MountedRoute {
   /** The full URL of the route, e.g. http://127.0.0.1:43123/api/inngest */
@@ -29,7 +30,9 @@ export async function serveOnHttp(options: { handlers: Partial<Record<"GET" | "P
         else if (Array.isArray(value)) headers.set(name, value.join(", "));
       }
       const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
-      const response = await handler(new Request(url, { method: req.method, headers, body }), { params: Promise.resolve({}) });
+      const response = await (handler as (request: Request, context: unknown) => Promise<Response>)(new Request(url, { method: req.method, headers, body }), {
+        params: Promise.resolve({}),
+      });
       res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (error) {

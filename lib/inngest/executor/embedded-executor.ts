@@ -42,6 +42,8 @@ export interface EmbeddedExecutorOptions {
   workerId?: string;
 }
 
+const STARTUP_GRACE_MS = 15_000;
+
 const quietLogger: ExecutorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 export class EmbeddedExecutor {
@@ -122,6 +124,7 @@ export class EmbeddedExecutor {
   }
 
   private async runLoop(): Promise<void> {
+    const startedAt = Date.now();
     while (this.running) {
       this.wakeRequested = false;
       let found = 0;
@@ -130,13 +133,18 @@ export class EmbeddedExecutor {
         this.options.onPoll?.();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        this.logger.error(`embedded executor: poll failed: ${message}`);
-        this.options.onPoll?.(message);
+        // While the server is still starting, the first sync cannot reach /api/inngest yet:
+        // that is not worth an error until it lasts.
+        const starting = !this.functions && Date.now() - startedAt < STARTUP_GRACE_MS;
+        if (!starting) {
+          this.logger.error(`embedded executor: poll failed: ${message}`);
+          this.options.onPoll?.(message);
+        }
       }
       if (!this.running) break;
       if (found > 0 || this.wakeRequested) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollIntervalMs);
+        const timer = setTimeout(resolve, this.functions ? this.pollIntervalMs : Math.min(this.pollIntervalMs, 200));
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();

@@ -36,8 +36,8 @@ export type OutgoingOp = z.infer<typeof outgoingOpSchema>;
 export const opsBodySchema = z.array(outgoingOpSchema).or(outgoingOpSchema.transform((op) => [op]));
 
 const triggerSchema = z.union([
-  z.object({ event: z.string(), expression: z.string().optional() }).passthrough(),
-  z.object({ cron: z.string() }).passthrough(),
+  z.object({ event: z.string(), expression: z.string().optional() }),
+  z.object({ cron: z.string() }),
 ]);
 
 /** One function of an in-band sync answer. */

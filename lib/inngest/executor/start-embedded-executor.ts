@@ -1,0 +1,38 @@
+// The background service that runs the embedded executor inside the Next.js server process, in
+// embedded mode only. It calls this same process's /api/inngest over HTTP on the loopback
+// interface, exactly as an Inngest server would.
+import { reportExecutorHeartbeat } from "../../background/status";
+import { db } from "../../db";
+import { config } from "../../env";
+import { embeddedSigningKey } from "../signing-key";
+import { EmbeddedExecutor } from "./embedded-executor";
+
+const state = globalThis as unknown as { __cpsEmbeddedExecutor?: EmbeddedExecutor };
+
+/** The serve endpoint of this process, on loopback unless HOST binds one specific address. */
+export function localServeUrl(): string {
+  const { HOST, PORT } = config();
+  const wildcard = ["0.0.0.0", "::", "localhost", "127.0.0.1", "::1", ""].includes(HOST);
+  const host = wildcard ? "127.0.0.1" : HOST.includes(":") ? `[${HOST}]` : HOST;
+  return `http://${host}:${PORT}/api/inngest`;
+}
+
+export async function startEmbeddedExecutor(): Promise<void> {
+  if (config().inngestMode !== "embedded" || state.__cpsEmbeddedExecutor) return;
+  const executor = new EmbeddedExecutor({
+    database: db(),
+    serveUrl: localServeUrl(),
+    signingKey: embeddedSigningKey(),
+    onPoll: (error) => reportExecutorHeartbeat(error),
+    logger: {
+      info: (message) => console.log(message),
+      warn: (message) => console.warn(message),
+      error: (message) => console.error(message),
+    },
+  });
+  state.__cpsEmbeddedExecutor = executor;
+  // Not awaited: the first poll syncs with /api/inngest, which answers once the server listens.
+  // No shutdown hook is needed: a call cut off by the process ending keeps its lease until it
+  // expires, and then this or another process runs it again.
+  executor.start();
+}
