@@ -1,0 +1,64 @@
+// The gateway's 3DS server side towards the directory server: AReq -> ARes, and the RReq result after
+// a challenge. The DS URL is configured (THREEDS_DS_URL) or that of the in-process sandbox.
+import { config } from "../env";
+import { ares, rreq, type AReq, type ARes, type RReq } from "./messages";
+import { THREEDS_SANDBOX_API_KEY } from "./sandbox/directory-server";
+
+const state = globalThis as unknown as { __cpsThreeDsSandboxUrl?: string };
+
+export function registerThreeDsSandboxUrl(url: string | undefined): void {
+  state.__cpsThreeDsSandboxUrl = url;
+}
+
+export function threeDsSandboxUrl(): string | undefined {
+  return state.__cpsThreeDsSandboxUrl;
+}
+
+export class ThreeDsUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ThreeDsUnavailableError";
+  }
+}
+
+function endpoint(): { url: string; apiKey: string } {
+  const settings = config();
+  if (settings.THREEDS_DS_URL) {
+    if (!settings.THREEDS_API_KEY) throw new ThreeDsUnavailableError("THREEDS_API_KEY is required when THREEDS_DS_URL is set");
+    return { url: settings.THREEDS_DS_URL.replace(/\/+$/, ""), apiKey: settings.THREEDS_API_KEY };
+  }
+  const sandbox = threeDsSandboxUrl();
+  if (!sandbox) throw new ThreeDsUnavailableError("THREEDS_DS_URL is not configured and the 3-D Secure sandbox is not running");
+  return { url: sandbox, apiKey: THREEDS_SANDBOX_API_KEY };
+}
+
+async function post(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  const { url, apiKey } = endpoint();
+  try {
+    const response = await fetch(`${url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", apikey: apiKey },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(config().PROCESSOR_TIMEOUT_MS),
+    });
+    return { status: response.status, json: await response.json().catch(() => undefined) };
+  } catch (error) {
+    throw new ThreeDsUnavailableError(`directory server unreachable: ${error instanceof Error ? error.name : "error"}`);
+  }
+}
+
+export async function sendAReq(message: AReq): Promise<ARes> {
+  const { status, json } = await post("/auth", message);
+  const parsed = ares.safeParse(json);
+  if (status !== 200 || !parsed.success) throw new ThreeDsUnavailableError(`directory server answered HTTP ${status} without an ARes`);
+  return parsed.data;
+}
+
+/** The RReq of a finished challenge, or undefined while the challenge is still open. */
+export async function fetchResult(threeDSServerTransID: string): Promise<RReq | undefined> {
+  const { status, json } = await post("/postauth", { threeDSServerTransID });
+  if (status === 409) return undefined;
+  const parsed = rreq.safeParse(json);
+  if (status !== 200 || !parsed.success) throw new ThreeDsUnavailableError(`directory server answered HTTP ${status} without an RReq`);
+  return parsed.data;
+}

@@ -1,0 +1,107 @@
+// EMV 3-D Secure messages as the gateway exchanges them with the directory server (3DS server API in
+// the style of 3dsecure.io: /auth answers the ARes, /postauth the RReq after a challenge), and the
+// base64url (no padding) CReq/CRes the browser carries.
+import { z } from "zod";
+
+export const TRANS_STATUSES = ["Y", "A", "N", "U", "R", "I", "C", "D"] as const;
+export const transStatus = z.enum(TRANS_STATUSES);
+export type TransStatus = z.infer<typeof transStatus>;
+
+export const areq = z.object({
+  messageType: z.literal("AReq"),
+  messageVersion: z.string(),
+  threeDSServerTransID: z.string().uuid(),
+  deviceChannel: z.literal("02"),
+  messageCategory: z.enum(["01", "02"]),
+  acctNumber: z.string().regex(/^\d{12,19}$/),
+  /** YYMM */
+  cardExpiryDate: z.string().regex(/^\d{4}$/),
+  purchaseAmount: z.string().regex(/^\d{1,48}$/),
+  /** ISO 4217 numeric. */
+  purchaseCurrency: z.string().regex(/^\d{3}$/),
+  purchaseExponent: z.string().regex(/^\d$/),
+  notificationURL: z.url(),
+  threeDSRequestorChallengeInd: z.string().optional(),
+});
+export type AReq = z.infer<typeof areq>;
+
+export const ares = z.object({
+  messageType: z.literal("ARes"),
+  messageVersion: z.string(),
+  threeDSServerTransID: z.string(),
+  acsTransID: z.string(),
+  dsTransID: z.string(),
+  transStatus,
+  transStatusReason: z.string().optional(),
+  authenticationValue: z.string().optional(),
+  eci: z.string().optional(),
+  acsURL: z.url().optional(),
+  acsChallengeMandated: z.enum(["Y", "N"]).optional(),
+});
+export type ARes = z.infer<typeof ares>;
+
+export const rreq = z.object({
+  messageType: z.literal("RReq"),
+  messageVersion: z.string(),
+  threeDSServerTransID: z.string(),
+  acsTransID: z.string(),
+  dsTransID: z.string(),
+  transStatus: z.enum(["Y", "N", "U", "A", "R"]),
+  transStatusReason: z.string().optional(),
+  authenticationValue: z.string().optional(),
+  eci: z.string().optional(),
+  /** 01: the cardholder cancelled the challenge. */
+  challengeCancel: z.string().optional(),
+});
+export type RReq = z.infer<typeof rreq>;
+
+export const creq = z.object({
+  messageType: z.literal("CReq"),
+  messageVersion: z.string(),
+  threeDSServerTransID: z.string(),
+  acsTransID: z.string(),
+  challengeWindowSize: z.enum(["01", "02", "03", "04", "05"]).default("05"),
+});
+export type CReq = z.infer<typeof creq>;
+
+export const cres = z.object({
+  messageType: z.literal("CRes"),
+  messageVersion: z.string(),
+  threeDSServerTransID: z.string(),
+  acsTransID: z.string(),
+  transStatus: z.enum(["Y", "N"]).optional(),
+  challengeCompletionInd: z.enum(["Y", "N"]),
+});
+export type CRes = z.infer<typeof cres>;
+
+/** base64url without `=` padding, as EMV 3DS requires for CReq and CRes. */
+export function encodeBase64Url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString("base64url").replace(/=+$/, "");
+}
+
+export function decodeBase64Url<T>(schema: z.ZodType<T>, text: string): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(Buffer.from(text, "base64url").toString("utf8")));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const NUMERIC_CURRENCY: Record<string, { code: string; exponent: number }> = {
+  DKK: { code: "208", exponent: 2 },
+  EUR: { code: "978", exponent: 2 },
+  USD: { code: "840", exponent: 2 },
+  SEK: { code: "752", exponent: 2 },
+  NOK: { code: "578", exponent: 2 },
+  GBP: { code: "826", exponent: 2 },
+  CHF: { code: "756", exponent: 2 },
+  PLN: { code: "985", exponent: 2 },
+  ISK: { code: "352", exponent: 0 },
+  JPY: { code: "392", exponent: 0 },
+};
+
+/** ISO 4217 numeric code and exponent for the AReq; unknown currencies cannot be authenticated. */
+export function currencyForAReq(alpha: string): { code: string; exponent: number } | undefined {
+  return NUMERIC_CURRENCY[alpha.toUpperCase()];
+}

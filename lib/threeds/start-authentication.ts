@@ -1,0 +1,96 @@
+// Starts EMV 3-D Secure for a payment: sends the AReq and records the authentication. The answer is
+// either a frictionless result or a challenge (ACS URL plus the CReq the browser posts in an iframe).
+import { randomUUID } from "node:crypto";
+import type { CardDetails } from "../cards/card-details";
+import { db } from "../db";
+import { newId } from "../ids";
+import type { ThreeDsResult } from "../processors/types";
+import { sendAReq, ThreeDsUnavailableError } from "./ds-client";
+import { currencyForAReq, encodeBase64Url, type CReq, type TransStatus } from "./messages";
+
+export const THREE_DS_MESSAGE_VERSION = "2.2.0";
+
+export interface StartAuthenticationOptions {
+  paymentId: string;
+  card: CardDetails;
+  /** Where the ACS page posts the CRes when the challenge ends (the cardholder flow's endpoint). */
+  notificationUrl: string;
+  challengeWindowSize?: CReq["challengeWindowSize"];
+}
+
+export type StartAuthenticationResult =
+  | { kind: "authenticated"; authenticationId: string; threeDsServerTransId: string; threeDs: ThreeDsResult }
+  | { kind: "challenge"; authenticationId: string; threeDsServerTransId: string; acsUrl: string; creq: string }
+  /** N, R, U, I, or the DS could not be reached (transStatus undefined). */
+  | { kind: "not_authenticated"; authenticationId: string; threeDsServerTransId: string; transStatus?: TransStatus; reason: string };
+
+export async function startAuthentication({ paymentId, card, notificationUrl, challengeWindowSize = "05" }: StartAuthenticationOptions): Promise<StartAuthenticationResult> {
+  const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { amount: true, currency: true } });
+  const threeDsServerTransId = randomUUID();
+  const authentication = await db().threeDsAuthentication.create({
+    data: { id: newId(), paymentId, threeDsServerTransId, messageVersion: THREE_DS_MESSAGE_VERSION, state: "started" },
+  });
+  const base = { authenticationId: authentication.id, threeDsServerTransId };
+  const currency = currencyForAReq(payment.currency);
+  if (!currency) {
+    await db().threeDsAuthentication.update({ where: { id: authentication.id }, data: { state: "failed", transStatusReason: "currency", completedAt: new Date() } });
+    return { ...base, kind: "not_authenticated", reason: `3-D Secure does not support ${payment.currency}` };
+  }
+  let answer;
+  try {
+    answer = await sendAReq({
+      messageType: "AReq",
+      messageVersion: THREE_DS_MESSAGE_VERSION,
+      threeDSServerTransID: threeDsServerTransId,
+      deviceChannel: "02",
+      messageCategory: "01",
+      acctNumber: card.revealPan(),
+      cardExpiryDate: `${String(card.expYear % 100).padStart(2, "0")}${String(card.expMonth).padStart(2, "0")}`,
+      purchaseAmount: payment.amount.toString(),
+      purchaseCurrency: currency.code,
+      purchaseExponent: String(currency.exponent),
+      notificationURL: notificationUrl,
+    });
+  } catch (error) {
+    const reason = error instanceof ThreeDsUnavailableError ? error.message : "directory server error";
+    await db().threeDsAuthentication.update({ where: { id: authentication.id }, data: { state: "failed", transStatusReason: "ds_unavailable", completedAt: new Date() } });
+    return { ...base, kind: "not_authenticated", reason };
+  }
+
+  const challenge = answer.transStatus === "C" && Boolean(answer.acsURL);
+  const authenticated = answer.transStatus === "Y" || answer.transStatus === "A";
+  await db().threeDsAuthentication.update({
+    where: { id: authentication.id },
+    data: {
+      acsTransId: answer.acsTransID,
+      dsTransId: answer.dsTransID,
+      transStatus: answer.transStatus,
+      transStatusReason: answer.transStatusReason,
+      eci: answer.eci,
+      authenticationValue: answer.authenticationValue,
+      challengeRequired: challenge,
+      state: challenge ? "challenge" : authenticated ? "completed" : "failed",
+      completedAt: challenge ? undefined : new Date(),
+    },
+  });
+  if (challenge) {
+    const creq: CReq = { messageType: "CReq", messageVersion: answer.messageVersion, threeDSServerTransID: threeDsServerTransId, acsTransID: answer.acsTransID, challengeWindowSize };
+    return { ...base, kind: "challenge", acsUrl: answer.acsURL!, creq: encodeBase64Url(creq) };
+  }
+  if (authenticated && answer.eci) {
+    return {
+      ...base,
+      kind: "authenticated",
+      threeDs: {
+        eci: answer.eci,
+        authenticationValue: answer.authenticationValue,
+        dsTransId: answer.dsTransID,
+        threeDsServerTransId,
+        acsTransId: answer.acsTransID,
+        version: answer.messageVersion,
+        transStatus: answer.transStatus as "Y" | "A",
+      },
+    };
+  }
+  return { ...base, kind: "not_authenticated", transStatus: answer.transStatus, reason: `transStatus ${answer.transStatus}${answer.transStatusReason ? ` (reason ${answer.transStatusReason})` : ""}` };
+}
