@@ -1,0 +1,11 @@
+// POST /api/{paymentid}/payout: pay money out to the card behind a payment; answered synchronously (spec 4.7).
+import { merchantRoute } from "@/lib/api/merchant-route";
+import { payout } from "@/lib/payments/payout";
+import { payoutRequestSchema } from "@/lib/validation/payout";
+
+export const dynamic = "force-dynamic";
+
+export const POST = merchantRoute({
+  schema: payoutRequestSchema,
+  handler: async ({ merchantId, paymentRef, responseId, input }) => ({ body: { ...(await payout({ merchantId, paymentRef, responseId, input })) } }),
+});

@@ -1,0 +1,125 @@
+// POST /api/{paymentid}/payout (spec 4.7): sends money to the card behind a payment and answers on
+// the same connection with responseid, responsecode, authorizationcode, status and processor.
+// The payout is its own payment (paymenttype "payout", parentpaymentid the source payment) with
+// one payout operation, so it shows in the back office and in payment lookups like any other.
+import { CardDetails } from "../cards/card-details";
+import { decryptPan } from "../cards/card-encryption";
+import { db } from "../db";
+import { invalidParameter } from "../errors";
+import { newId } from "../ids";
+import { getConnector } from "../processors/registry";
+import { RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
+import type { PayoutRequest } from "../validation/payout";
+import { dispatchNotification } from "../notifications/enqueue-notification";
+import { getPaymentOrThrow } from "./get-payment-or-throw";
+import { notifyOperationResult } from "./notify-operation-result";
+
+export interface PayoutOptions {
+  merchantId: string;
+  paymentRef: string | undefined;
+  responseId: string;
+  input: PayoutRequest;
+}
+
+export interface PayoutResponse {
+  responseid: string;
+  responsecode: string;
+  authorizationcode: string;
+  status: "approved" | "declined" | "failed";
+  processor: string;
+}
+
+async function processorOrder(merchantId: string, requested: ProcessorName | undefined, source: ProcessorName | null): Promise<ProcessorName[]> {
+  if (requested) return [requested];
+  const routing = await db().processorRouting.findUnique({ where: { merchantId_rule: { merchantId, rule: 1 } }, select: { processors: true } });
+  const order = [...(source ? [source] : []), ...(routing?.processors ?? [])];
+  return [...new Set(order)];
+}
+
+export async function payout({ merchantId, paymentRef, responseId, input }: PayoutOptions): Promise<PayoutResponse> {
+  const sourceId = await getPaymentOrThrow({ merchantId, paymentRef });
+  const source = await db().payment.findUniqueOrThrow({
+    where: { id: sourceId },
+    select: {
+      id: true,
+      processor: true,
+      storedCard: { select: { id: true, keyId: true, panEncrypted: true, expMonth: true, expYear: true } },
+    },
+  });
+  if (!source.storedCard) throw invalidParameter("paymentid", "the payment has no stored card data to pay out to");
+  const processors = await processorOrder(merchantId, input.processor, source.processor);
+  if (processors.length === 0) throw invalidParameter("processor", "no processor is configured for this merchant");
+
+  const paymentId = newId();
+  await db().payment.create({
+    data: {
+      id: paymentId,
+      merchantId,
+      parentPaymentId: source.id,
+      storedCardId: source.storedCard.id,
+      status: "PENDING",
+      amount: input.amount,
+      currency: input.currency,
+      paymentType: "payout",
+      textOnStatement: input.textonstatement ?? null,
+      note: input.note ?? null,
+      tags: input.tags ?? null,
+      customerEmail: input.email ?? null,
+      customerFirstName: input.firstname ?? null,
+      customerSurname: input.surename ?? null,
+    },
+    select: { id: true },
+  });
+
+  const stored = source.storedCard;
+  const card = new CardDetails({ pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }), expMonth: stored.expMonth, expYear: stored.expYear });
+  let result: ProcessorResult = { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: "no processor tried" };
+  let usedProcessor: ProcessorName = processors[0]!;
+  let operationId = "";
+  for (const [index, processor] of processors.entries()) {
+    usedProcessor = processor;
+    operationId = newId();
+    await db().operation.create({
+      data: { id: operationId, paymentId, type: "payout", amount: input.amount, currency: input.currency, processor, routingAttempt: index + 1, responseId, note: input.note ?? null, tags: input.tags ?? null },
+      select: { id: true },
+    });
+    try {
+      result = await getConnector(processor).payout({ operationId, paymentId, card, amount: input.amount, currency: input.currency, textOnStatement: input.textonstatement });
+    } catch (error) {
+      result = { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error instanceof Error ? error.message : String(error) };
+    }
+    await db().operation.update({
+      where: { id: operationId },
+      data: {
+        status: result.status,
+        responseCode: result.responsecode,
+        authorizationCode: result.authorizationcode ?? null,
+        processorReference: result.processorReference ?? null,
+        errorMessage: result.status === "approved" ? null : (result.message ?? null),
+        completedAt: new Date(),
+      },
+    });
+    // Only a failure that certainly did nothing may go on to the next processor.
+    if (result.status === "approved" || result.failure !== "retryable") break;
+  }
+  await db().payment.update({
+    where: { id: paymentId },
+    data: {
+      processor: usedProcessor,
+      status: result.status === "approved" ? "CAPTURED" : result.status === "declined" ? "DECLINED" : "FAILED",
+      // Money paid out reduces what the merchant holds.
+      balance: result.status === "approved" ? -input.amount : 0n,
+    },
+  });
+  if (input.notificationurl) {
+    const notificationId = await notifyOperationResult({ operationId, notificationUrl: input.notificationurl });
+    if (notificationId) await dispatchNotification(notificationId);
+  }
+  return {
+    responseid: responseId,
+    responsecode: result.responsecode,
+    authorizationcode: result.authorizationcode ?? "",
+    status: result.status,
+    processor: usedProcessor,
+  };
+}

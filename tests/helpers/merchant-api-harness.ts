@@ -1,0 +1,96 @@
+// Serves the merchant API's route handlers on node:http at 127.0.0.1, dispatching paths the way the
+// App Router does, so integration tests call every endpoint over real HTTP as a merchant's server
+// would, without a Next build.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+interface RouteModule {
+  GET?: Handler;
+  POST?: Handler;
+}
+
+interface Route {
+  pattern: RegExp;
+  load: () => Promise<RouteModule>;
+}
+
+const ROUTES: Route[] = [
+  { pattern: /^\/api\/health$/, load: () => import("@/app/api/health/route") as Promise<RouteModule> },
+  { pattern: /^\/api\/initdynamic$/, load: () => import("@/app/api/initdynamic/route") },
+  { pattern: /^\/api\/mit$/, load: () => import("@/app/api/mit/route") },
+  { pattern: /^\/api\/(?<paymentid>[^/]+)\/capture$/, load: () => import("@/app/api/[paymentid]/capture/route") },
+  { pattern: /^\/api\/(?<paymentid>[^/]+)\/refund$/, load: () => import("@/app/api/[paymentid]/refund/route") },
+  { pattern: /^\/api\/(?<paymentid>[^/]+)\/void$/, load: () => import("@/app/api/[paymentid]/void/route") },
+  { pattern: /^\/api\/(?<paymentid>[^/]+)\/payout$/, load: () => import("@/app/api/[paymentid]/payout/route") },
+  { pattern: /^\/api\/(?<paymentid>[^/]+)\/payment$/, load: () => import("@/app/api/[paymentid]/payment/route") },
+];
+
+export interface ApiResponse<Body = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: Body;
+}
+
+export interface CallOptions {
+  apiKey?: string | null;
+  body?: unknown;
+  /** Sent as the raw request body instead of JSON of `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface MerchantApiHarness {
+  baseUrl: string;
+  call<Body = Record<string, unknown>>(method: "GET" | "POST", path: string, options?: CallOptions): Promise<ApiResponse<Body>>;
+  close(): Promise<void>;
+}
+
+export async function startMerchantApi(): Promise<MerchantApiHarness> {
+  const server = http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+      const route = ROUTES.find((candidate) => candidate.pattern.test(url.pathname));
+      const handler = route ? (await route.load())[req.method as "GET" | "POST"] : undefined;
+      if (!route || !handler) {
+        res.writeHead(route ? 405 : 404).end();
+        return;
+      }
+      const params = { ...(route.pattern.exec(url.pathname)?.groups ?? {}) };
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === "string") headers.set(name, value);
+      }
+      const body = req.method === "GET" ? undefined : Buffer.concat(chunks);
+      const response = await handler(new Request(url, { method: req.method, headers, body }), { params: Promise.resolve(params) });
+      res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    } catch (error) {
+      res.writeHead(599, { "content-type": "text/plain" }).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    async call<Body>(method: "GET" | "POST", path: string, options: CallOptions = {}) {
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      if (options.apiKey) headers.Authorization = `Basic ${options.apiKey}`;
+      let body: string | undefined;
+      if (options.rawBody !== undefined) body = options.rawBody;
+      else if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined) headers["Content-Type"] ??= "application/json";
+      const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as Body };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

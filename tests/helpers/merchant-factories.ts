@@ -1,0 +1,140 @@
+// Database rows for merchant-API tests: merchants with an API key and notification addresses, and
+// payments in a chosen state with an encrypted stored card and their operations.
+import { encryptPan, panFingerprint } from "@/lib/cards/card-encryption";
+import { db } from "@/lib/db";
+import type { PaymentStatus, Processor } from "@/lib/generated/prisma/enums";
+import { newId } from "@/lib/ids";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+
+export interface TestMerchant {
+  merchantId: string;
+  apiKey: string;
+  notificationSecret: string;
+}
+
+export async function createTestMerchant(options: { name?: string; defaultNotificationUrl?: string | null; lifecycleNotificationUrl?: string | null; completionNotificationUrl?: string | null } = {}): Promise<TestMerchant> {
+  const { merchant, apiKey } = await createMerchant({ name: options.name ?? "Test Shop", withApiKey: true });
+  await db().merchant.update({
+    where: { id: merchant.id },
+    data: {
+      defaultNotificationUrl: options.defaultNotificationUrl ?? null,
+      lifecycleNotificationUrl: options.lifecycleNotificationUrl ?? null,
+      completionNotificationUrl: options.completionNotificationUrl ?? null,
+    },
+  });
+  return { merchantId: merchant.id, apiKey: apiKey!, notificationSecret: merchant.notificationSecret };
+}
+
+export interface TestCard {
+  pan?: string;
+  expMonth?: number;
+  expYear?: number;
+  scheme?: string;
+  issuer?: string;
+  funding?: string;
+  segment?: string;
+  par?: string;
+}
+
+export async function createStoredCard(merchantId: string, card: TestCard = {}): Promise<string> {
+  const pan = card.pan ?? "4111111111111111";
+  const id = newId();
+  await db().storedCard.create({
+    data: {
+      id,
+      merchantId,
+      ...encryptPan(pan),
+      panFingerprint: panFingerprint(pan),
+      bin: pan.slice(0, 6),
+      last4: pan.slice(-4),
+      expMonth: card.expMonth ?? 3,
+      expYear: card.expYear ?? 2030,
+      scheme: card.scheme ?? "visa",
+      funding: card.funding ?? "credit",
+      segment: card.segment ?? "consumer",
+      issuer: card.issuer ?? "Test Bank",
+      par: card.par ?? "V0010013018036776485736361234",
+    },
+  });
+  return id;
+}
+
+export interface TestPaymentOptions {
+  merchantId: string;
+  merchantPaymentId?: string | null;
+  status?: PaymentStatus;
+  amount?: bigint;
+  /** Amount of the approved authorization (defaults to `amount` for authorized states, else 0). */
+  authorizedAmount?: bigint;
+  /** Approved captures to record (each an operation). */
+  captures?: bigint[];
+  refunds?: bigint[];
+  currency?: string;
+  processor?: Processor | null;
+  withStoredCard?: boolean | TestCard;
+  reference?: string;
+  customer?: { email?: string; firstname?: string; surename?: string; ipaddress?: string };
+}
+
+/** A payment in the given state with its authorize (and capture/refund) operations. */
+export async function createTestPayment(options: TestPaymentOptions): Promise<{ paymentId: string; storedCardId: string | null }> {
+  const amount = options.amount ?? 10_000n;
+  const currency = options.currency ?? "DKK";
+  const status = options.status ?? "AUTHORIZED";
+  const authorized = ["AUTHORIZED", "CAPTURED", "REFUNDED", "VOIDED"].includes(status);
+  const authorizedAmount = options.authorizedAmount ?? (authorized ? amount : 0n);
+  const processor = options.processor === undefined ? "clearhaus" : options.processor;
+  const storedCardId = options.withStoredCard === false ? null : await createStoredCard(options.merchantId, typeof options.withStoredCard === "object" ? options.withStoredCard : {});
+  const captures = options.captures ?? [];
+  const refunds = options.refunds ?? [];
+  const captured = captures.reduce((sum, value) => sum + value, 0n);
+  const refunded = refunds.reduce((sum, value) => sum + value, 0n);
+  const paymentId = newId();
+  await db().payment.create({
+    data: {
+      id: paymentId,
+      merchantId: options.merchantId,
+      merchantPaymentId: options.merchantPaymentId ?? null,
+      storedCardId,
+      status,
+      amount,
+      currency,
+      authorizedAmount,
+      capturedAmount: captured,
+      refundedAmount: refunded,
+      balance: captured - refunded,
+      reference: options.reference ?? "order-1",
+      processor,
+      sca: "Y",
+      eci: "05",
+      customerEmail: options.customer?.email ?? null,
+      customerFirstName: options.customer?.firstname ?? null,
+      customerSurname: options.customer?.surename ?? null,
+      customerIpAddress: options.customer?.ipaddress ?? null,
+    },
+  });
+  const base = Date.now() - 60_000;
+  let offset = 0;
+  const operation = (type: "authorize" | "capture" | "refund", value: bigint) => ({
+    id: newId(),
+    paymentId,
+    type,
+    paymentType: type === "authorize" ? "cit" : null,
+    amount: value,
+    currency,
+    status: "approved" as const,
+    processor,
+    responseCode: "00",
+    authorizationCode: "123456",
+    processorReference: `ref-${newId().slice(0, 8)}`,
+    createdAt: new Date(base + 1000 * offset++),
+    completedAt: new Date(),
+  });
+  const operations = [
+    ...(authorized ? [operation("authorize", authorizedAmount)] : []),
+    ...captures.map((value) => operation("capture", value)),
+    ...refunds.map((value) => operation("refund", value)),
+  ];
+  if (operations.length) await db().operation.createMany({ data: operations });
+  return { paymentId, storedCardId };
+}

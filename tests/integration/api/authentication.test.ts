@@ -1,0 +1,111 @@
+// Authentication, merchantid check and TraceApi of the merchant API (spec 5, 7), over real HTTP.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+let api: MerchantApiHarness;
+let merchant: TestMerchant;
+let other: TestMerchant;
+
+const session = (merchantid: string) => ({ merchantid, amount: 250, currency: "DKK", notificationurl: "http://127.0.0.1:9/notify" });
+
+beforeAll(async () => {
+  api = await startMerchantApi();
+  merchant = await createTestMerchant();
+  other = await createTestMerchant({ name: "Other Shop" });
+});
+afterAll(async () => api?.close());
+
+describe("API key", () => {
+  it("refuses a request without Authorization with 400 INVALID_API_KEY and the spec's body", async () => {
+    const response = await api.call("POST", "/api/initdynamic", { body: session(merchant.merchantId) });
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body).sort()).toEqual(["error", "errordescription"]);
+    expect(response.body.error).toBe("INVALID_API_KEY");
+    expect(response.body.errordescription).toMatch(/Authorization/);
+  });
+
+  it("refuses an unknown key, a malformed header and a non-Basic scheme", async () => {
+    for (const authorization of ["Basic cps_doesnotexist000000000000000000000000000", "Basic", "Bearer " + merchant.apiKey, merchant.apiKey]) {
+      const response = await api.call("POST", "/api/initdynamic", { body: session(merchant.merchantId), headers: { Authorization: authorization } });
+      expect(response.status, authorization).toBe(400);
+      expect(response.body.error).toBe("INVALID_API_KEY");
+    }
+  });
+
+  it("accepts the key itself after Basic and the base64 form curl -u KEY: sends", async () => {
+    const raw = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: session(merchant.merchantId) });
+    expect(raw.status).toBe(200);
+    const encoded = Buffer.from(`${merchant.apiKey}:`).toString("base64");
+    const viaCurl = await api.call("POST", "/api/initdynamic", { body: session(merchant.merchantId), headers: { Authorization: `Basic ${encoded}` } });
+    expect(viaCurl.status).toBe(200);
+  });
+
+  it("refuses revoked and expired keys", async () => {
+    const revoked = await createTestMerchant();
+    await db().apiKey.updateMany({ where: { merchantId: revoked.merchantId }, data: { revokedAt: new Date() } });
+    const first = await api.call("POST", "/api/initdynamic", { apiKey: revoked.apiKey, body: session(revoked.merchantId) });
+    expect(first.body).toEqual({ error: "INVALID_API_KEY", errordescription: "Authorization: the API key is revoked" });
+
+    const expired = await createTestMerchant();
+    await db().apiKey.updateMany({ where: { merchantId: expired.merchantId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const second = await api.call("POST", "/api/initdynamic", { apiKey: expired.apiKey, body: session(expired.merchantId) });
+    expect(second.body).toEqual({ error: "INVALID_API_KEY", errordescription: "Authorization: the API key has expired" });
+
+    const rolling = await createTestMerchant();
+    await db().apiKey.updateMany({ where: { merchantId: rolling.merchantId }, data: { expiresAt: new Date(Date.now() + 60_000) } });
+    const stillValid = await api.call("POST", "/api/initdynamic", { apiKey: rolling.apiKey, body: session(rolling.merchantId) });
+    expect(stillValid.status).toBe(200);
+  });
+
+  it("records when a key was last used", async () => {
+    const fresh = await createTestMerchant();
+    await api.call("POST", "/api/initdynamic", { apiKey: fresh.apiKey, body: session(fresh.merchantId) });
+    await expect
+      .poll(async () => (await db().apiKey.findFirstOrThrow({ where: { merchantId: fresh.merchantId } })).lastUsedAt)
+      .not.toBeNull();
+  });
+});
+
+describe("merchantid", () => {
+  it("refuses another merchant's id with INVALID_MERCHANTID, before looking at other parameters", async () => {
+    const response = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: { ...session(other.merchantId), amount: "12,50" } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: "INVALID_MERCHANTID", errordescription: "merchantid: does not belong to the API key" });
+    expect(await db().paymentSession.count({ where: { merchantId: other.merchantId } })).toBe(0);
+  });
+
+  it("checks merchantid on follow-up operations too when it is sent", async () => {
+    const response = await api.call("POST", "/api/abc123/capture", { apiKey: merchant.apiKey, body: { merchantid: other.merchantId } });
+    expect(response.body.error).toBe("INVALID_MERCHANTID");
+  });
+});
+
+describe("TraceApi", () => {
+  it("is echoed in the response headers and stored with the request", async () => {
+    const trace = "5f0c8a1e-6a7b-4c1d-9e2f-0a1b2c3d4e5f";
+    const response = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: session(merchant.merchantId), headers: { TraceApi: trace } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("traceapi")).toBe(trace);
+    const requestId = response.headers.get("x-request-id");
+    const stored = await db().apiRequest.findUniqueOrThrow({ where: { id: requestId! } });
+    expect(stored).toMatchObject({ merchantId: merchant.merchantId, method: "POST", path: "/api/initdynamic", traceApi: trace, statusCode: 200, errorCode: null });
+  });
+
+  it("is echoed and stored on refused requests too", async () => {
+    const response = await api.call("POST", "/api/initdynamic", { body: session(merchant.merchantId), headers: { TraceApi: "trace-of-a-refusal" } });
+    expect(response.headers.get("traceapi")).toBe("trace-of-a-refusal");
+    const stored = await db().apiRequest.findFirstOrThrow({ where: { traceApi: "trace-of-a-refusal" } });
+    expect(stored).toMatchObject({ merchantId: null, statusCode: 400, errorCode: "INVALID_API_KEY" });
+  });
+
+  it("is echoed by the health endpoint, which needs no key", async () => {
+    const response = await api.call("GET", "/api/health", { headers: { TraceApi: "health-trace" } });
+    expect(response.headers.get("traceapi")).toBe("health-trace");
+    expect(Array.isArray(response.body.api)).toBe(true);
+  });
+});
