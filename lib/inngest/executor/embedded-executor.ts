@@ -247,7 +247,12 @@ export class EmbeddedExecutor {
     if (outcome.kind === "complete") return { complete: { output: outcome.output }, requestVersion };
 
     if (outcome.kind === "error") {
-      if (!outcome.retriable || job.attempt + 1 >= run.maxAttempts) return { fail: { error: outcome.error }, callError: describeError(outcome.error) };
+      if (!outcome.retriable || job.attempt + 1 >= run.maxAttempts) {
+        // A memoized step error that the function did not catch comes back as a 400 with that
+        // same error: the attempts were counted when the step failed.
+        const reraised = run.steps.some((step) => isSameError(step.memo, outcome.error));
+        return { fail: { error: outcome.error }, callError: reraised ? undefined : describeError(outcome.error) };
+      }
       return { retryAt: this.retryTime(job.attempt, outcome.retryAfter, now), callError: describeError(outcome.error) };
     }
 
@@ -313,4 +318,10 @@ function stepName(op: OutgoingOp): string | null {
 function stepError(op: OutgoingOp): SerializedError {
   const error = op.error as SerializedError | undefined;
   return error && typeof error === "object" ? error : { name: "Error", message: "step failed" };
+}
+
+function isSameError(memo: unknown, error: SerializedError): boolean {
+  if (typeof memo !== "object" || memo === null || !("error" in memo)) return false;
+  const memoized = (memo as { error: SerializedError }).error;
+  return memoized?.name === error.name && memoized?.message === error.message;
 }

@@ -1,0 +1,132 @@
+// Step errors are retried with the server's backoff on the test clock, then fail the run; the
+// onFailure handler runs; NonRetriableError and unsupported ops fail at once.
+import { eventType, NonRetriableError } from "inngest";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { inngest } from "@/lib/inngest/client";
+import { sendEvent } from "@/lib/inngest/send-event";
+import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+let harness: InngestHarness | undefined;
+afterEach(async () => {
+  await harness?.stop();
+  harness = undefined;
+});
+
+const flakyRequested = eventType("test/flaky", { schema: z.object({ label: z.string() }) });
+let flakyCalls = 0;
+const failureHandled: unknown[] = [];
+const alwaysFailing = inngest.createFunction(
+  {
+    id: "always-failing-step",
+    retries: 2,
+    triggers: [flakyRequested],
+    onFailure: async ({ event, error }) => {
+      failureHandled.push({ functionId: event.data.function_id, message: error.message });
+      return "handled";
+    },
+  },
+  async ({ step }) => {
+    await step.run("flaky", () => {
+      flakyCalls++;
+      throw new Error(`boom ${flakyCalls}`);
+    });
+    return "never";
+  },
+);
+
+describe("a step that keeps failing", () => {
+  it("is retried after 15 s and 30 s (retries: 2), then the run fails with its error and onFailure runs", async () => {
+    harness = await startInngestHarness({ functions: [alwaysFailing] });
+    const eventId = await sendEvent({ type: flakyRequested, data: { label: "a" }, id: "flaky-1" });
+    const start = harness.clock.now().getTime();
+
+    const afterFirst = await harness.waitForRun({ eventId, status: "running" });
+    await harness.waitUntilIdle();
+    expect(flakyCalls).toBe(1);
+    expect((await harness.findRun({ eventId }))?.nextWakeAt?.getTime()).toBe(start + 15_000);
+    expect(afterFirst.steps).toEqual([]);
+
+    harness.advance("14s");
+    await harness.waitUntilIdle();
+    expect(flakyCalls).toBe(1);
+    harness.advance("1s");
+    await harness.waitUntilIdle();
+    expect(flakyCalls).toBe(2);
+    const second = await harness.findRun({ eventId });
+    expect(second?.attempts).toBe(2);
+    expect(second?.lastError).toBe("Error: boom 2");
+    expect(second?.nextWakeAt?.getTime()).toBe(start + 15_000 + 30_000);
+
+    harness.advance("30s");
+    const failed = await harness.waitForRun({ eventId, status: "failed" });
+    expect(flakyCalls).toBe(3);
+    expect(failed.attempts).toBe(3);
+    expect(failed.error).toMatchObject({ name: "Error", message: "boom 3" });
+    expect(failed.lastError).toBe("Error: boom 3");
+    expect(failed.steps).toHaveLength(1);
+    expect(failed.steps[0]?.memo).toMatchObject({ error: { message: "boom 3" } });
+
+    const handler = await harness.waitForRun({ functionId: "always-failing-step-failure", status: "completed" });
+    expect(handler.output).toBe("handled");
+    expect(failureHandled).toEqual([{ functionId: "card-payment-service-always-failing-step", message: "boom 3" }]);
+    await harness.runUntilIdle();
+    expect(flakyCalls).toBe(3);
+  });
+});
+
+const fatalRequested = eventType("test/fatal", { schema: z.object({}) });
+let fatalCalls = 0;
+const nonRetriable = inngest.createFunction({ id: "non-retriable-step", retries: 4, triggers: [fatalRequested] }, async ({ step }) => {
+  await step.run("fatal", () => {
+    fatalCalls++;
+    throw new NonRetriableError("card data missing");
+  });
+});
+
+const thrownRequested = eventType("test/thrown", { schema: z.object({}) });
+let thrownCalls = 0;
+const throwsOutsideSteps = inngest.createFunction({ id: "throws-outside-steps", retries: 1, triggers: [thrownRequested] }, async () => {
+  thrownCalls++;
+  throw new Error(`function-level ${thrownCalls}`);
+});
+
+const waitRequested = eventType("test/wait", { schema: z.object({}) });
+const waitsForEvent = inngest.createFunction({ id: "waits-for-event", triggers: [waitRequested] }, async ({ step }) => {
+  return step.waitForEvent("approval", { event: "test/approved", timeout: "1h" });
+});
+
+describe("errors that are not retried", () => {
+  it("fails the run at once on a NonRetriableError in a step", async () => {
+    harness = await startInngestHarness({ functions: [nonRetriable] });
+    const eventId = await sendEvent({ type: fatalRequested, data: {}, id: "fatal-1" });
+    const failed = await harness.waitForRun({ eventId, status: "failed" });
+    expect(fatalCalls).toBe(1);
+    expect(failed.error).toMatchObject({ name: "NonRetriableError", message: "card data missing" });
+    expect(failed.attempts).toBe(1);
+  });
+
+  it("retries an error thrown outside steps (HTTP 500) and fails after the last attempt", async () => {
+    harness = await startInngestHarness({ functions: [throwsOutsideSteps] });
+    const eventId = await sendEvent({ type: thrownRequested, data: {}, id: "thrown-1" });
+    await harness.waitForRun({ eventId, status: "running" });
+    await harness.waitUntilIdle();
+    expect(thrownCalls).toBe(1);
+    const moved = await harness.runUntilIdle();
+    const failed = await harness.waitForRun({ eventId, status: "failed" });
+    expect(thrownCalls).toBe(2);
+    expect(moved).toBe(15_000);
+    expect(failed.error).toMatchObject({ message: "function-level 2" });
+  });
+
+  it("fails a run that uses an op the embedded executor does not support, naming it", async () => {
+    harness = await startInngestHarness({ functions: [waitsForEvent] });
+    const eventId = await sendEvent({ type: waitRequested, data: {}, id: "wait-1" });
+    const failed = await harness.waitForRun({ eventId, status: "failed" });
+    expect(failed.error).toMatchObject({ name: "UnsupportedOp" });
+    expect(failed.lastError).toContain("WaitForEvent");
+  });
+});
