@@ -54,7 +54,8 @@ export const initSessionRequestSchema = z.strictObject({
     .pipe(z.union([z.literal(0), z.literal(1), z.literal(2)], { error: "must be 0 (no instant capture), 1 (capture, void on failure) or 2 (capture, keep authorization on failure)" }))
     .default(0),
   processor: z
-    .union([processorSchema.transform((name) => [name]), z.array(processorSchema, { error: "must be a list of finaro, clearhaus, bambora" })])
+    // One name is read as a list of one.
+    .preprocess((value) => (typeof value === "string" ? [value] : value), z.array(processorSchema, { error: "must be a list of finaro, clearhaus, bambora" }))
     .refine((list) => new Set(list).size === list.length, "must not name a processor twice")
     .default([]),
   merchantdata: z.string({ error: "must be a string" }).max(MERCHANT_DATA_MAX_CHARS, `must be at most ${MERCHANT_DATA_MAX_CHARS} characters`).optional(),
