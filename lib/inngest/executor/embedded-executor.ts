@@ -58,6 +58,8 @@ export class EmbeddedExecutor {
   private readonly logger: ExecutorLogger;
   private functions: Map<string, FunctionDefinition> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Calls this executor made to the serve endpoint (for tests and diagnostics). */
+  callsMade = 0;
   private running = false;
   /** Set by `abandon()`: results of calls still in flight are dropped, as if the process died. */
   private abandoned = false;
@@ -203,6 +205,7 @@ export class EmbeddedExecutor {
 
   /** Makes the call while renewing the lease, so a slow but live call keeps its job. */
   private async callWithLease(job: ClaimedJob, run: RunForCall): Promise<CallOutcome> {
+    this.callsMade++;
     const renewEvery = Math.max(Math.floor(this.leaseMs / 3), 1_000);
     const renewal = setInterval(() => {
       if (this.abandoned) return;
