@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ForbiddenError, NotFoundError } from "../auth/actor";
 import { UnauthenticatedError } from "../auth/session";
+import { ApiError } from "../errors";
 
 export interface ActionState<T = undefined> {
   status: "idle" | "success" | "error";
@@ -29,6 +30,8 @@ export async function runAction<T>(work: () => Promise<{ message: string; data?:
     if (error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof UnauthenticatedError || error instanceof UserFacingError) {
       return { status: "error", message: error.message };
     }
+    // The merchant API's refusals (lib/errors.ts) name the parameter and the reason: fit for people too.
+    if (error instanceof ApiError) return { status: "error", message: error.message };
     if (error instanceof Error && /^(ApiKeyNotFoundError|ApiKeyNotRollableError|InvalidTotpCodeError|UserExistsError)$/.test(error.name)) {
       return { status: "error", message: error.name === "UserExistsError" ? "A user with this email address already exists." : error.message };
     }

@@ -1,0 +1,209 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { NotFoundError } from "@/lib/auth/actor";
+import { roleCan } from "@/lib/auth/roles";
+import { requireUser } from "@/lib/auth/session";
+import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-detail";
+import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
+import { PaymentStatusBadge, StateBadge } from "@/components/backoffice/status-badge";
+import { formatDateTime, formatMoney } from "@/components/backoffice/format";
+import { PaymentOperationForm } from "@/components/backoffice/payment-operation-form";
+import { ResendNotificationButton } from "@/components/backoffice/resend-notification-button";
+import { operateOnPaymentAction } from "./actions";
+import { resendNotificationAction } from "./resend-action";
+
+export const metadata: Metadata = { title: "Payment" };
+export const dynamic = "force-dynamic";
+
+export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
+  const user = await requireUser();
+  const { paymentId } = await params;
+  let payment;
+  try {
+    payment = await getPaymentDetailOrThrow({ merchantId: user.merchantId, paymentId });
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+  const money = (value: bigint) => formatMoney(value, payment.currency);
+  const card = payment.storedCard;
+  const canOperate = roleCan(user.role, "payments:write");
+  const uncaptured = payment.authorizedAmount - payment.capturedAmount;
+  const refundable = payment.capturedAmount - payment.refundedAmount;
+  const canCapture = ["AUTHORIZED", "CAPTURED", "REFUNDED"].includes(payment.status) && uncaptured > 0n;
+  const canRefund = ["CAPTURED", "REFUNDED"].includes(payment.status) && refundable > 0n;
+  const canVoid = payment.status === "AUTHORIZED" && payment.capturedAmount === 0n;
+
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link href="/backoffice/payments" className="text-indigo-700 hover:underline">
+          ← Payments
+        </Link>
+      </nav>
+      <PageHeader
+        title={money(payment.amount)}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <PaymentStatusBadge status={payment.status} />
+            <span className="font-mono text-xs" data-testid="payment-id">{payment.id}</span>
+          </span>
+        }
+      />
+      <div className="grid gap-6 xl:grid-cols-3">
+        <div className="space-y-6 xl:col-span-2">
+          <Card title="Payment">
+            <DescriptionList
+              items={[
+                { term: "paymentid", value: <span className="font-mono text-xs">{payment.id}</span> },
+                { term: "merchantpaymentid", value: payment.merchantPaymentId },
+                { term: "Reference", value: payment.reference },
+                { term: "Payment type", value: payment.paymentType },
+                { term: "Processor", value: payment.processor },
+                { term: "Created (UTC)", value: formatDateTime(payment.createdAt) },
+                { term: "Authorized", value: money(payment.authorizedAmount) },
+                { term: "Captured", value: money(payment.capturedAmount) },
+                { term: "Refunded", value: money(payment.refundedAmount) },
+                { term: "Balance", value: money(payment.balance) },
+                { term: "Text on statement", value: payment.textOnStatement },
+                { term: "SCA / ECI", value: payment.sca || payment.eci ? `${payment.sca ?? "—"} / ${payment.eci ?? "—"}` : null },
+                { term: "Parent payment", value: payment.parentPaymentId ? <Link className="font-mono text-xs text-indigo-700 hover:underline" href={`/backoffice/payments/${payment.parentPaymentId}`}>{payment.parentPaymentId}</Link> : null },
+                { term: "Hosted integration", value: payment.session?.hostedIntegration ? `${payment.session.hostedIntegration.name} (${payment.session.hostedIntegration.hostedId})` : null },
+                { term: "Customer", value: [payment.customerFirstName, payment.customerSurname].filter(Boolean).join(" ") || null },
+                { term: "Customer email", value: payment.customerEmail },
+                { term: "Note", value: payment.note },
+                { term: "Tags", value: payment.tags },
+              ]}
+            />
+          </Card>
+
+          <Card title="Operations" description="Every authorization, capture, refund and void, oldest first.">
+            {payment.operations.length === 0 ? (
+              <p className="text-sm text-slate-600">No operations yet.</p>
+            ) : (
+              <ol className="relative space-y-4 border-l border-slate-200 pl-5" aria-label="Operations timeline">
+                {payment.operations.map((operation) => (
+                  <li key={operation.id} className="relative" data-testid="operation">
+                    <span aria-hidden className={`absolute -left-[1.65rem] top-1.5 h-2.5 w-2.5 rounded-full ${operation.status === "approved" ? "bg-emerald-500" : operation.status === "pending" ? "bg-amber-400" : "bg-red-500"}`} />
+                    <div className="flex flex-wrap items-center gap-2">
+                      <span className="font-medium capitalize">{operation.type}</span>
+                      <span className="tabular-nums">{formatMoney(operation.amount, operation.currency)}</span>
+                      <StateBadge state={operation.status} />
+                      {operation.processor ? <span className="text-xs text-slate-500">via {operation.processor}{operation.routingAttempt > 1 ? ` (routing attempt ${operation.routingAttempt})` : ""}</span> : null}
+                    </div>
+                    <p className="mt-0.5 text-xs text-slate-500">
+                      {formatDateTime(operation.createdAt)} UTC
+                      {operation.completedAt ? ` · answered ${formatDateTime(operation.completedAt)} UTC` : ""}
+                      {operation.responseCode ? ` · response code ${operation.responseCode}` : ""}
+                      {operation.authorizationCode ? ` · auth code ${operation.authorizationCode}` : ""}
+                      {operation.responseId ? ` · responseid ${operation.responseId}` : ""}
+                    </p>
+                    {operation.errorMessage ? <p className="mt-0.5 text-xs text-red-700">{operation.errorMessage}</p> : null}
+                    {operation.note ? <p className="mt-0.5 text-xs text-slate-600">Note: {operation.note}</p> : null}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </Card>
+
+          <Card title="Notifications" description="Every notification about this payment and each delivery attempt. Only HTTP 200 counts as delivered.">
+            {payment.notifications.length === 0 ? (
+              <p className="text-sm text-slate-600">No notifications sent for this payment.</p>
+            ) : (
+              <ul className="space-y-4">
+                {payment.notifications.map((notification) => (
+                  <li key={notification.id} className="rounded-md p-3 ring-1 ring-slate-200" data-testid="notification">
+                    <div className="flex flex-wrap items-center justify-between gap-2">
+                      <div className="flex min-w-0 flex-wrap items-center gap-2">
+                        <span className="font-medium">{notification.kind.replace("_", " ")}</span>
+                        <StateBadge state={notification.status} />
+                        <span className="truncate text-xs text-slate-500">{notification.url}</span>
+                      </div>
+                      {canOperate ? <ResendNotificationButton action={resendNotificationAction} notificationId={notification.id} paymentId={payment.id} /> : null}
+                    </div>
+                    <p className="mt-1 text-xs text-slate-500">
+                      webhook-id {notification.id} · created {formatDateTime(notification.createdAt)} UTC
+                      {notification.nextAttemptAt ? ` · next attempt ${formatDateTime(notification.nextAttemptAt)} UTC` : ""}
+                    </p>
+                    {notification.attempts.length > 0 ? (
+                      <div className="mt-2 overflow-x-auto">
+                        <table className="min-w-full text-xs">
+                          <thead className="text-left text-slate-500">
+                            <tr>
+                              <th scope="col" className="py-1 pr-3">#</th>
+                              <th scope="col" className="py-1 pr-3">Sent (UTC)</th>
+                              <th scope="col" className="py-1 pr-3">Answer</th>
+                              <th scope="col" className="py-1 pr-3">Time</th>
+                              <th scope="col" className="py-1">Response</th>
+                            </tr>
+                          </thead>
+                          <tbody className="divide-y divide-slate-100">
+                            {notification.attempts.map((attempt) => (
+                              <tr key={attempt.id}>
+                                <td className="py-1 pr-3">{attempt.attemptNumber}</td>
+                                <td className="whitespace-nowrap py-1 pr-3">{formatDateTime(attempt.startedAt)}</td>
+                                <td className={`py-1 pr-3 font-medium ${attempt.statusCode === 200 ? "text-emerald-700" : "text-red-700"}`}>{attempt.statusCode ? `HTTP ${attempt.statusCode}` : attempt.error ?? "no answer"}</td>
+                                <td className="py-1 pr-3 tabular-nums">{attempt.durationMs} ms</td>
+                                <td className="max-w-[16rem] truncate py-1 font-mono" title={attempt.responseBody ?? undefined}>{attempt.responseBody || "—"}</td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        </table>
+                      </div>
+                    ) : (
+                      <p className="mt-2 text-xs text-slate-500">Not attempted yet.</p>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </div>
+
+        <div className="space-y-6">
+          <Card title="Card">
+            {card ? (
+              <DescriptionList
+                items={[
+                  { term: "Card", value: <span data-testid="card-summary">{`${card.scheme} •••• ${card.last4}`}</span> },
+                  { term: "Expiry date", value: `${String(card.expMonth).padStart(2, "0")}/${card.expYear}` },
+                  { term: "BIN", value: card.bin },
+                  { term: "Funding", value: card.funding },
+                  { term: "Segment", value: card.segment },
+                  { term: "Issuer", value: card.issuer },
+                  { term: "Country", value: card.country },
+                  { term: "PAN type", value: card.panType },
+                  { term: "PAR", value: card.par ? <span className="font-mono text-xs">{card.par}</span> : null },
+                ]}
+              />
+            ) : (
+              <p className="text-sm text-slate-600">No card stored for this payment.</p>
+            )}
+          </Card>
+          {payment.authentications.length > 0 ? (
+            <Card title="3-D Secure">
+              <ul className="space-y-2 text-sm">
+                {payment.authentications.map((auth) => (
+                  <li key={auth.id}>
+                    <span className="font-medium">{auth.state}</span> · transStatus {auth.transStatus ?? "—"} · ECI {auth.eci ?? "—"} {auth.challengeRequired ? "· challenge" : "· frictionless"}
+                    <span className="block text-xs text-slate-500">EMV 3DS {auth.messageVersion} · {formatDateTime(auth.createdAt)} UTC</span>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
+          {canOperate && (canCapture || canRefund || canVoid) ? (
+            <Card title="Actions" description="Sent through the merchant API's own rules; the result is notified like an API request's.">
+              <div className="space-y-3">
+                {canCapture ? <PaymentOperationForm action={operateOnPaymentAction} paymentId={payment.id} operation="capture" currency={payment.currency} maxLabel={money(uncaptured)} /> : null}
+                {canRefund ? <PaymentOperationForm action={operateOnPaymentAction} paymentId={payment.id} operation="refund" currency={payment.currency} maxLabel={money(refundable)} variant="secondary" /> : null}
+                {canVoid ? <PaymentOperationForm action={operateOnPaymentAction} paymentId={payment.id} operation="void" currency={payment.currency} maxLabel={money(payment.authorizedAmount)} variant="danger" /> : null}
+              </div>
+            </Card>
+          ) : null}
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,54 @@
+// Capture, refund and void from the payment page: the same use cases as POST /api/{paymentid}/...,
+// so the amount rules, the processor call and the merchant notification are exactly the API's.
+import { z } from "zod";
+import { assertCan, type Actor } from "../../auth/actor";
+import { db } from "../../db";
+import { newId } from "../../ids";
+import { capturePayment } from "../../payments/capture-payment";
+import { refundPayment } from "../../payments/refund-payment";
+import { voidPayment } from "../../payments/void-payment";
+import { currencyExponent, isCurrencyCode } from "../../validation/currency";
+import { NotFoundError } from "../../auth/actor";
+import { recordAudit } from "../audit";
+
+export const operateOnPaymentInput = z.object({
+  paymentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/),
+  operation: z.enum(["capture", "refund", "void"]),
+  /** Major units as typed ("12.50"); empty means the whole amount the rules allow. */
+  amount: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .pipe(z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, "Enter an amount such as 12.50, or leave it empty for the full amount").optional()),
+  note: z.string().trim().max(200, "Use at most 200 characters").optional(),
+});
+
+/** "12.5" in a currency with exponent 2 is 1250 minor units; more decimals than the currency has are refused. */
+export function toMinorUnits(major: string, currency: string): bigint {
+  const exponent = isCurrencyCode(currency) ? currencyExponent(currency) : 2;
+  const [whole, fraction = ""] = major.split(".");
+  if (fraction.length > exponent) throw new z.ZodError([{ code: "custom", path: ["amount"], message: `${currency} has ${exponent} decimals`, input: major }]);
+  return BigInt(whole!) * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, "0") || "0");
+}
+
+const USE_CASES = { capture: capturePayment, refund: refundPayment, void: voidPayment } as const;
+
+export async function operateOnPayment({ actor, input }: { actor: Actor; input: unknown }) {
+  assertCan(actor, "payments:write");
+  const { paymentId, operation, amount, note } = operateOnPaymentInput.parse(input);
+  const payment = await db().payment.findFirst({ where: { id: paymentId, merchantId: actor.merchantId }, select: { id: true, currency: true } });
+  if (!payment) throw new NotFoundError("Payment");
+  const minor = amount === undefined ? undefined : toMinorUnits(amount, payment.currency);
+  const responseId = newId();
+  const result = await USE_CASES[operation]({
+    merchantId: actor.merchantId,
+    paymentRef: payment.id,
+    responseId,
+    input: { amount: minor, note: note || undefined },
+  });
+  await db().$transaction((tx) =>
+    recordAudit(tx, { actor, action: `payment.${operation}_requested`, target: payment.id, details: { responseid: result.responseid, amount: minor?.toString() ?? "full" } }),
+  );
+  return result;
+}
