@@ -1,16 +1,34 @@
 // Authorizes a payment through the routing: tries the processors in order until one approves,
 // recording every attempt as an authorize Operation, then updates the Payment.
-import type { CardDetails } from "../cards/card-details";
-import type { MitPaymentType, ProcessorName, ProcessorResult, ThreeDsResult } from "../processors/types";
-import type { Tx } from "../db";
+//
+// Every processor in the order is tried when the one before declines or fails, time-outs included
+// (the spec's routing rule). A time-out is recorded as a failed attempt whose outcome is unknown
+// (failure "indeterminate"), never as a decline.
+import { CardDetails } from "../cards/card-details";
+import { decryptPan, encryptPan, panFingerprint } from "../cards/card-encryption";
+import { cardFacts } from "../cards/card-facts";
+import { config } from "../env";
+import { db, type Tx } from "../db";
+import { newId } from "../ids";
+import type { PaymentStatus } from "../generated/prisma/enums";
+import { getConnector, ProcessorNotConfiguredError } from "../processors/registry";
+import { resolveRouting } from "../processors/routing";
+import {
+  RESPONSE_CODES,
+  type CredentialOnFile,
+  type MitPaymentType,
+  type ProcessorName,
+  type ProcessorResult,
+  type ThreeDsResult,
+} from "../processors/types";
 
-/** Where the card comes from: card data in memory (cardholder flow) or the payment's stored card (MIT, on behalf). */
+/** Where the card comes from: card data in memory (cardholder flow) or a stored card (MIT, payment on behalf). */
 export type AuthorizationCardSource =
   | { kind: "card"; card: CardDetails; /** keep the card for later payments (default true) */ store?: boolean }
   | { kind: "stored"; storedCardId: string };
 
 export interface AuthorizePaymentOptions {
-  /** The Payment row (status PENDING, or DECLINED when FALLBACK_3DS retries with 3-D Secure). */
+  /** The Payment row (status PENDING, or DECLINED/FAILED when FALLBACK_3DS retries with 3-D Secure). */
   paymentId: string;
   source: AuthorizationCardSource;
   /** The request's `processor` list, tried in order; empty or absent: the merchant's routing for `rule`. */
@@ -24,7 +42,7 @@ export interface AuthorizePaymentOptions {
   /** The `responseid` of the merchant request, written on each operation. */
   responseId?: string;
   customerIp?: string;
-  /** Only for tests and the CLI: the per-call time-out override in milliseconds. */
+  /** Overrides the configured per-call time-out in milliseconds (tests, CLI). */
   timeoutMs?: number;
 }
 
@@ -46,4 +64,221 @@ export interface AuthorizePaymentResult {
   attempts: AuthorizationAttempt[];
 }
 
-export type { Tx };
+export class PaymentNotAuthorizableError extends Error {
+  constructor(paymentId: string, status: PaymentStatus) {
+    super(`payment ${paymentId} cannot be authorized in status ${status}`);
+    this.name = "PaymentNotAuthorizableError";
+  }
+}
+
+const AUTHORIZABLE: readonly PaymentStatus[] = ["PENDING", "DECLINED", "FAILED"];
+const ALREADY_AUTHORIZED: readonly PaymentStatus[] = ["AUTHORIZED", "CAPTURED", "REFUNDED", "VOIDED", "TOKENIZED"];
+
+/** The key under which the gateway derives a PAR when no acquirer returned one. */
+function parKey(): string {
+  return `par-derivation:${config().secrets.apiKeySecret}`;
+}
+
+async function storeCard(tx: Tx, merchantId: string, card: CardDetails): Promise<{ id: string; par: string | null }> {
+  const facts = cardFacts({ card, parKey: parKey() });
+  const encrypted = encryptPan(card.revealPan());
+  return tx.storedCard.create({
+    data: {
+      id: newId(),
+      merchantId,
+      ...encrypted,
+      panFingerprint: panFingerprint(card.revealPan()),
+      bin: facts.bin,
+      last4: facts.last4,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      scheme: facts.scheme ?? "unknown",
+      funding: facts.funding ?? null,
+      segment: facts.segment ?? null,
+      issuer: facts.issuer ?? null,
+      country: facts.country ?? null,
+      par: facts.par ?? null,
+    },
+    select: { id: true, par: true },
+  });
+}
+
+async function loadStoredCard(merchantId: string, storedCardId: string): Promise<{ card: CardDetails; par: string | null }> {
+  const stored = await db().storedCard.findFirst({
+    where: { id: storedCardId, merchantId },
+    select: { keyId: true, panEncrypted: true, expMonth: true, expYear: true, par: true },
+  });
+  if (!stored) throw new Error(`stored card ${storedCardId} does not belong to the payment's merchant`);
+  const card = new CardDetails({ pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }), expMonth: stored.expMonth, expYear: stored.expYear });
+  return { card, par: stored.par };
+}
+
+/** A repeated call for an authorized payment (e.g. a retried job) answers what was recorded. */
+async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult> {
+  const operations = await db().operation.findMany({
+    where: { paymentId, type: "authorize" },
+    orderBy: [{ routingAttempt: "asc" }, { createdAt: "asc" }],
+    select: { id: true, processor: true, routingAttempt: true, status: true, responseCode: true, authorizationCode: true, processorReference: true, eci: true },
+  });
+  const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { storedCard: { select: { par: true } } } });
+  const approved = operations.find((operation) => operation.status === "approved");
+  return {
+    status: "approved",
+    processor: approved?.processor ?? undefined,
+    responsecode: approved?.responseCode ?? RESPONSE_CODES.approved,
+    authorizationcode: approved?.authorizationCode ?? undefined,
+    eci: approved?.eci ?? undefined,
+    par: payment.storedCard?.par ?? undefined,
+    attempts: operations
+      .filter((operation) => operation.processor)
+      .map((operation) => ({
+        operationId: operation.id,
+        processor: operation.processor!,
+        routingAttempt: operation.routingAttempt,
+        result: {
+          status: operation.status === "pending" ? "failed" : operation.status,
+          responsecode: operation.responseCode ?? RESPONSE_CODES.systemError,
+          authorizationcode: operation.authorizationCode ?? undefined,
+          processorReference: operation.processorReference ?? undefined,
+        },
+      })),
+  };
+}
+
+async function credentialOnFile(options: AuthorizePaymentOptions, processor: ProcessorName): Promise<CredentialOnFile | undefined> {
+  if (options.mit) {
+    const previous = options.mit.parentPaymentId
+      ? await db().operation.findFirst({
+          where: { paymentId: options.mit.parentPaymentId, type: "authorize", status: "approved" },
+          orderBy: { createdAt: "desc" },
+          select: { processor: true, processorReference: true, schemeTransactionId: true },
+        })
+      : null;
+    return {
+      initiator: "merchant",
+      paymentType: options.mit.paymentType,
+      previousSchemeTransactionId: previous?.schemeTransactionId ?? undefined,
+      previousProcessorReference: previous?.processor === processor ? (previous.processorReference ?? undefined) : undefined,
+    };
+  }
+  if (options.source.kind === "card") return { initiator: "cardholder", storeCredential: options.source.store !== false };
+  return undefined;
+}
+
+export async function authorizePayment(options: AuthorizePaymentOptions): Promise<AuthorizePaymentResult> {
+  const { paymentId, source, threeDs } = options;
+  const payment = await db().payment.findUniqueOrThrow({
+    where: { id: paymentId },
+    select: { id: true, merchantId: true, amount: true, currency: true, status: true, storedCardId: true, paymentType: true, textOnStatement: true },
+  });
+  if (ALREADY_AUTHORIZED.includes(payment.status)) return recordedResult(paymentId);
+  if (!AUTHORIZABLE.includes(payment.status)) throw new PaymentNotAuthorizableError(paymentId, payment.status);
+
+  let card: CardDetails;
+  let storedCardId = payment.storedCardId;
+  let par: string | undefined;
+  if (source.kind === "card") {
+    card = source.card;
+    if (source.store !== false && !storedCardId) {
+      const stored = await storeCard(db(), payment.merchantId, card);
+      storedCardId = stored.id;
+      par = stored.par ?? undefined;
+      await db().payment.update({ where: { id: paymentId }, data: { storedCardId } });
+    } else {
+      par = cardFacts({ card, parKey: parKey() }).par;
+    }
+  } else {
+    const stored = await loadStoredCard(payment.merchantId, source.storedCardId);
+    card = stored.card;
+    par = stored.par ?? undefined;
+    storedCardId = source.storedCardId;
+  }
+
+  const order = await resolveRouting({ merchantId: payment.merchantId, requested: options.processors, rule: options.rule });
+  const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
+  const paymentType = options.mit?.paymentType ?? payment.paymentType;
+  const attempts: AuthorizationAttempt[] = [];
+
+  for (const [index, processor] of order.entries()) {
+    const routingAttempt = earlierAttempts + index + 1;
+    const operationId = newId();
+    // Written before the call: if the process dies mid-call, a pending row shows the unknown outcome.
+    await db().operation.create({
+      data: {
+        id: operationId,
+        paymentId,
+        type: "authorize",
+        paymentType,
+        amount: payment.amount,
+        currency: payment.currency,
+        processor,
+        routingAttempt,
+        eci: threeDs?.eci ?? null,
+        responseId: options.responseId ?? null,
+      },
+      select: { id: true },
+    });
+    let result: ProcessorResult;
+    try {
+      const connector = getConnector(processor, { timeoutMs: options.timeoutMs });
+      result = await connector.authorize({
+        operationId,
+        paymentId,
+        amount: payment.amount,
+        currency: payment.currency,
+        card,
+        credentialOnFile: await credentialOnFile(options, processor),
+        threeDs,
+        textOnStatement: payment.textOnStatement ?? undefined,
+        customerIp: options.customerIp,
+      });
+    } catch (error) {
+      if (!(error instanceof ProcessorNotConfiguredError)) throw error;
+      result = { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
+    }
+    await db().operation.update({
+      where: { id: operationId },
+      data: {
+        status: result.status,
+        responseCode: result.responsecode,
+        authorizationCode: result.authorizationcode ?? null,
+        processorReference: result.processorReference ?? null,
+        schemeTransactionId: result.scheme?.schemeTransactionId ?? null,
+        eci: result.eci ?? threeDs?.eci ?? null,
+        errorMessage: result.status === "approved" ? null : [result.failure, result.message].filter(Boolean).join(": ") || null,
+        completedAt: new Date(),
+      },
+    });
+    attempts.push({ operationId, processor, routingAttempt, result });
+    if (result.status === "approved") break;
+  }
+
+  const last = attempts.at(-1);
+  const approved = last?.result.status === "approved" ? last : undefined;
+  if (approved?.result.par && storedCardId) {
+    // The scheme's own PAR (returned by the acquirer) replaces the one the gateway derived.
+    await db().storedCard.update({ where: { id: storedCardId }, data: { par: approved.result.par } });
+    par = approved.result.par;
+  }
+  const status: PaymentStatus = approved ? (payment.amount === 0n ? "TOKENIZED" : "AUTHORIZED") : last?.result.status === "declined" ? "DECLINED" : "FAILED";
+  await db().payment.update({
+    where: { id: paymentId },
+    data: {
+      status,
+      processor: last?.processor ?? null,
+      authorizedAmount: approved ? payment.amount : 0n,
+      eci: approved ? (approved.result.eci ?? threeDs?.eci ?? null) : (threeDs?.eci ?? null),
+      sca: threeDs?.transStatus ?? null,
+      storedCardId,
+    },
+  });
+  return {
+    status: approved ? "approved" : last?.result.status === "declined" ? "declined" : "failed",
+    processor: last?.processor,
+    responsecode: last?.result.responsecode ?? RESPONSE_CODES.unavailable,
+    authorizationcode: approved?.result.authorizationcode,
+    eci: approved?.result.eci ?? threeDs?.eci,
+    par,
+    attempts,
+  };
+}

@@ -1,6 +1,8 @@
 // Follow-up operations (capture, refund, void) go to the processor that authorized the payment,
 // referring to its authorization by the acquirer's own id.
-import type { FollowUpOperation, ProcessorName, ProcessorResult } from "./types";
+import { db } from "../db";
+import { getConnector, ProcessorNotConfiguredError } from "./registry";
+import { RESPONSE_CODES, type FollowUpOperation, type ProcessorName, type ProcessorResult } from "./types";
 
 export interface FollowUpPayment {
   id: string;
@@ -18,4 +20,41 @@ export interface RunFollowUpOptions {
   operationId: string;
   textOnStatement?: string;
   timeoutMs?: number;
+}
+
+/** Calls the authorizing processor; never throws for acquirer answers, network failures or missing configuration. */
+export async function runFollowUp({ payment, operation, amount, operationId, textOnStatement, timeoutMs }: RunFollowUpOptions): Promise<ProcessorResult> {
+  if (!payment.processor) {
+    return { status: "failed", failure: "declined", responsecode: RESPONSE_CODES.invalidTransaction, message: "the payment has no authorizing processor" };
+  }
+  const authorization = await db().operation.findFirst({
+    where: { paymentId: payment.id, type: "authorize", status: "approved", processor: payment.processor },
+    orderBy: { createdAt: "desc" },
+    select: { processorReference: true, authorizationCode: true },
+  });
+  if (!authorization?.processorReference) {
+    return { status: "failed", failure: "declined", responsecode: RESPONSE_CODES.invalidTransaction, message: `no approved authorization at ${payment.processor} to refer to` };
+  }
+  const reference = { operationId, amount, currency: payment.currency, authorizationReference: authorization.processorReference, authorizationCode: authorization.authorizationCode ?? undefined };
+  let connector;
+  try {
+    connector = getConnector(payment.processor, { timeoutMs });
+  } catch (error) {
+    if (error instanceof ProcessorNotConfiguredError) return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
+    throw error;
+  }
+  switch (operation) {
+    case "capture":
+      return connector.capture({ ...reference, textOnStatement });
+    case "refund": {
+      const capture = await db().operation.findFirst({
+        where: { paymentId: payment.id, type: "capture", status: "approved", processor: payment.processor },
+        orderBy: { createdAt: "desc" },
+        select: { processorReference: true },
+      });
+      return connector.refund({ ...reference, captureReference: capture?.processorReference ?? undefined, textOnStatement });
+    }
+    case "void":
+      return connector.void(reference);
+  }
 }
