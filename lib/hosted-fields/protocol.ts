@@ -152,6 +152,8 @@ export type StartPaymentResponse = z.infer<typeof startPaymentResponseSchema>;
 export const authorizeRequestSchema = z.object({
   card: z.optional(cardPartsSchema),
   browser: z.optional(browserInfoSchema),
+  /** The frames' origin binding, passed on to the 3-D Secure notification page. */
+  binding: z.optional(z.string().check(z.maxLength(600))),
 });
 export type AuthorizeRequestBody = z.infer<typeof authorizeRequestSchema>;
 

@@ -82,7 +82,7 @@ function start(): void {
   }
 
   async function authorize(paymentid: string, card: CardParts | undefined): Promise<void> {
-    const result: PayResult = payResultSchema.parse(await post(`payments/${paymentid}/authorize`, { card, browser: browserInfo() }));
+    const result: PayResult = payResultSchema.parse(await post(`payments/${paymentid}/authorize`, { card, browser: browserInfo(), binding: new URLSearchParams(location.search).get("b") ?? undefined }));
     finish(result, card);
   }
 

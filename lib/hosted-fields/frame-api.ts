@@ -1,0 +1,39 @@
+// The JSON endpoints our own frames call (/dynamic/<sessionid>/payments...): same-origin only,
+// bodies validated with the protocol's schemas, answers never cached. Nothing here logs a body.
+import type * as z from "zod/mini";
+import { config } from "../env";
+
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
+  });
+}
+
+/**
+ * Only our frames may call these endpoints: a browser always sends Origin on a POST, and a JSON
+ * body from another origin would need a CORS preflight that we never answer.
+ */
+export function fromOurOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  const ours = new URL(config().apiBaseUrls.cit).origin;
+  const contentType = request.headers.get("content-type") ?? "";
+  return origin === ours && (request.method !== "POST" || contentType.startsWith("application/json") || request.headers.get("content-length") === "0");
+}
+
+export async function readJsonBody<T>(request: Request, schema: z.ZodMiniType<T>): Promise<T | undefined> {
+  const text = await request.text();
+  if (text.length > 16_384) return undefined;
+  try {
+    const parsed = schema.safeParse(text ? JSON.parse(text) : {});
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cardholder's address as the proxy in front of us reports it (for 3-D Secure and the acquirer). */
+export function clientIp(request: Request): string | undefined {
+  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return forwarded || request.headers.get("x-real-ip") || undefined;
+}

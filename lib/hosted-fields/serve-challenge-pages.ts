@@ -1,0 +1,44 @@
+// The two pages of a 3-D Secure challenge inside the merchant's page: the challenge page (posts the
+// CReq to the ACS in its inner frame) and the notification page the ACS posts the CRes to.
+import { finishSessionChallenge } from "../payments/finish-session-challenge";
+import { browserBundle } from "./browser-bundles";
+import { readChallengeTarget } from "./challenge-link";
+import { challengeNotifyPageHtml, challengePageHtml, newNonce, pageResponse } from "./frame-page";
+import { verifyOriginBinding } from "./origin-binding";
+import { checkFrameRequest } from "./serve-frame-page";
+
+export async function serveChallengePage(request: Request, sessionId: string, paymentId: string): Promise<Response> {
+  const checked = await checkFrameRequest(request, sessionId, "challenge", true);
+  if (checked instanceof Response) return checked;
+  const target = readChallengeTarget(sessionId, paymentId, new URL(request.url).searchParams);
+  if (!target) return new Response("unknown challenge", { status: 404 });
+  const nonce = newNonce();
+  const { code } = await browserBundle("challenge");
+  const acsOrigin = new URL(target.acsUrl).origin;
+  return pageResponse({
+    html: challengePageHtml({
+      config: { sessionid: sessionId, field: "challenge", parentOrigin: checked.parentOrigin, paymentid: paymentId },
+      acsUrl: target.acsUrl,
+      formFields: { creq: target.creq },
+      script: code,
+      nonce,
+    }),
+    nonce,
+    frameAncestors: [checked.parentOrigin],
+    acsOrigin,
+  });
+}
+
+export async function serveChallengeNotify(request: Request, sessionId: string, paymentId: string): Promise<Response> {
+  const form = await request.formData().catch(() => undefined);
+  const cres = form?.get("cres");
+  const outcome = await finishSessionChallenge({ sessionId, paymentId, cres: typeof cres === "string" ? cres : undefined });
+  // This page sits in the ACS frame inside our challenge page inside the merchant page.
+  const parentOrigin = verifyOriginBinding(sessionId, new URL(request.url).searchParams.get("b"));
+  const nonce = newNonce();
+  return pageResponse({
+    html: challengeNotifyPageHtml({ paymentid: paymentId, outcome, nonce }),
+    nonce,
+    frameAncestors: ["'self'", ...(parentOrigin ? [parentOrigin] : [])],
+  });
+}

@@ -1,0 +1,218 @@
+// goPay(), second step: the one request that carries the card. Checks the card, runs 3-D Secure as
+// the session's set3ds asks, authorizes through the routing (processor list or the merchant's rule),
+// honours amount 0 (token only) and instantcapture, and ends the session: approved -> completion
+// notification (spec 6.2); declined or failed -> the window stays open for another attempt.
+// The card lives in memory only: CardDetails hides it from logs, and it is stored encrypted by
+// the authorization (lib/payments/authorize-payment.ts); the security code is never stored.
+import { CardDetails } from "../cards/card-details";
+import { decryptPan } from "../cards/card-encryption";
+import { db } from "../db";
+import { config } from "../env";
+import { challengePagePath } from "../hosted-fields/challenge-link";
+import { digitsOnly, isExpiryValid, isPanValid, isSecurityCodeValid, panScheme, parseMonth, parseYear } from "../hosted-fields/card-input";
+import { ERROR_TEXTS, type CardParts, type ErrorCode, type PayResult } from "../hosted-fields/protocol";
+import { sendCompletionNotification } from "../notifications/send-completion-notification";
+import type { ProcessorName, ThreeDsResult } from "../processors/types";
+import { decideThreeDsStep } from "../threeds/three-ds-mode";
+import { startAuthentication } from "../threeds/start-authentication";
+import type { TransStatus } from "../threeds/messages";
+import { authorizePayment, type AuthorizationCardSource } from "./authorize-payment";
+import { captureInstantly } from "./capture-instantly";
+import { expireSession } from "./expire-session";
+
+export interface PaySessionOptions {
+  sessionId: string;
+  paymentId: string;
+  /** The values the fields collected; absent for a payment on behalf of stored card data. */
+  card?: CardParts;
+  /** The frames' origin binding (lib/hosted-fields/origin-binding.ts), for the 3-D Secure notification page. */
+  binding?: string;
+  customerIp?: string;
+  now?: Date;
+}
+
+type SessionRow = NonNullable<Awaited<ReturnType<typeof loadSession>>>;
+
+function loadSession(sessionId: string) {
+  return db().paymentSession.findUnique({
+    where: { id: sessionId },
+    select: {
+      id: true,
+      status: true,
+      expiresAt: true,
+      amount: true,
+      set3ds: true,
+      rule: true,
+      processors: true,
+      instantCapture: true,
+      paymentId: true,
+      onBehalfOfPaymentId: true,
+      payment: { select: { status: true } },
+    },
+  });
+}
+
+const failed = (paymentid: string | null, errorcode: ErrorCode): PayResult => ({ result: "failed", paymentid, errorcode, errortext: ERROR_TEXTS[errorcode] });
+
+/** The spec's missing-field codes first, then what is present but wrong. */
+export function checkCardParts(card: CardParts | undefined, now: Date = new Date()): { card: CardDetails } | { error: ErrorCode } {
+  const pan = digitsOnly(card?.pan ?? "");
+  const month = card?.expmonth ? parseMonth(card.expmonth) : undefined;
+  const year = card?.expyear ? parseYear(card.expyear) : undefined;
+  const code = digitsOnly(card?.securitycode ?? "");
+  if (!pan) return { error: "PAN_MISSING" };
+  if (!card?.expmonth) return { error: "EXPMONTH_MISSING" };
+  if (!card?.expyear) return { error: "EXPYEAR_MISSING" };
+  if (!code) return { error: "CVC_MISSING" };
+  if (!isPanValid(pan)) return { error: "PAN_INVALID" };
+  if (!isExpiryValid(month, year, now)) return { error: "EXPIRY_INVALID" };
+  if (!isSecurityCodeValid(code, panScheme(pan))) return { error: "CVC_INVALID" };
+  return { card: new CardDetails({ pan, expMonth: month!, expYear: year!, securityCode: code }) };
+}
+
+/** The stored card behind the payment a session pays on behalf of. */
+async function storedCardSource(parentPaymentId: string): Promise<{ source: AuthorizationCardSource; card: CardDetails } | undefined> {
+  const parent = await db().payment.findUnique({
+    where: { id: parentPaymentId },
+    select: { storedCard: { select: { id: true, keyId: true, panEncrypted: true, expMonth: true, expYear: true } } },
+  });
+  const stored = parent?.storedCard;
+  if (!stored) return undefined;
+  const card = new CardDetails({ pan: decryptPan(stored), expMonth: stored.expMonth, expYear: stored.expYear });
+  return { source: { kind: "stored", storedCardId: stored.id }, card };
+}
+
+/** A challenge this payment completed and has not yet authorized with. */
+async function unusedChallengeResult(paymentId: string): Promise<ThreeDsResult | undefined> {
+  const authentication = await db().threeDsAuthentication.findFirst({ where: { paymentId }, orderBy: { createdAt: "desc" } });
+  if (!authentication || authentication.state !== "completed" || !authentication.challengeRequired || !authentication.eci) return undefined;
+  if (authentication.transStatus !== "Y" && authentication.transStatus !== "A") return undefined;
+  const usedAfter = await db().operation.count({ where: { paymentId, type: "authorize", createdAt: { gt: authentication.completedAt ?? authentication.createdAt } } });
+  if (usedAfter > 0) return undefined;
+  return {
+    eci: authentication.eci,
+    authenticationValue: authentication.authenticationValue ?? undefined,
+    dsTransId: authentication.dsTransId ?? undefined,
+    threeDsServerTransId: authentication.threeDsServerTransId,
+    acsTransId: authentication.acsTransId ?? undefined,
+    version: authentication.messageVersion,
+    transStatus: authentication.transStatus,
+  };
+}
+
+export async function paySession({ sessionId, paymentId, card: parts, binding, customerIp, now = new Date() }: PaySessionOptions): Promise<PayResult> {
+  const session = await loadSession(sessionId);
+  if (!session || session.paymentId !== paymentId) return failed(null, "PAYMENT_ERROR");
+  if (session.status === "COMPLETED") {
+    const approved = session.payment && ["AUTHORIZED", "CAPTURED", "TOKENIZED"].includes(session.payment.status);
+    return approved ? { result: "approved", paymentid: paymentId } : failed(paymentId, "PAYMENT_ERROR");
+  }
+  if (session.status === "TIMED_OUT" || session.expiresAt.getTime() <= now.getTime()) return { result: "timeout", paymentid: paymentId };
+
+  let source: AuthorizationCardSource;
+  let card: CardDetails;
+  if (session.onBehalfOfPaymentId) {
+    const stored = await storedCardSource(session.onBehalfOfPaymentId);
+    if (!stored) return failed(paymentId, "PAYMENT_ERROR");
+    ({ source, card } = stored);
+  } else {
+    const checked = checkCardParts(parts, now);
+    if ("error" in checked) return failed(paymentId, checked.error);
+    card = checked.card;
+    source = { kind: "card", card };
+  }
+
+  // One attempt at a time: the window is PROCESSING only while this request runs.
+  const claimed = await db().paymentSession.updateMany({ where: { id: sessionId, status: "OPEN", expiresAt: { gt: now } }, data: { status: "PROCESSING" } });
+  if (claimed.count === 0) {
+    const current = await loadSession(sessionId);
+    return current?.status === "PROCESSING" ? failed(paymentId, "PAYMENT_IN_PROGRESS") : { result: "timeout", paymentid: paymentId };
+  }
+
+  let result: PayResult;
+  try {
+    result = await runPayment({ session, paymentId, source, card, binding, customerIp });
+  } catch (error) {
+    await db().paymentSession.updateMany({ where: { id: sessionId, status: "PROCESSING" }, data: { status: "OPEN" } });
+    throw error;
+  }
+  if (result.result === "approved") {
+    await db().paymentSession.update({ where: { id: sessionId }, data: { status: "COMPLETED", completedAt: new Date() } });
+    await sendCompletionNotification({ sessionId, status: "approved" });
+    return result;
+  }
+  await db().paymentSession.updateMany({ where: { id: sessionId, status: "PROCESSING" }, data: { status: "OPEN" } });
+  // The window may have closed while the acquirer answered; its time-out function skipped it then.
+  if (Date.now() >= session.expiresAt.getTime() && (await expireSession({ sessionId }))) {
+    await sendCompletionNotification({ sessionId, status: "timeout" });
+    return { result: "timeout", paymentid: paymentId };
+  }
+  return result;
+}
+
+interface RunPaymentOptions {
+  session: SessionRow;
+  paymentId: string;
+  source: AuthorizationCardSource;
+  card: CardDetails;
+  binding?: string;
+  customerIp?: string;
+}
+
+async function runPayment({ session, paymentId, source, card, binding, customerIp }: RunPaymentOptions): Promise<PayResult> {
+  const authorize = async (threeDs: ThreeDsResult | undefined): Promise<PayResult> => {
+    const authorization = await authorizePayment({
+      paymentId,
+      source,
+      processors: session.processors as ProcessorName[],
+      rule: session.rule,
+      threeDs,
+      customerIp,
+    });
+    if (authorization.status !== "approved") return failed(paymentId, authorization.status === "declined" ? "PAYMENT_DECLINED" : "PAYMENT_ERROR");
+    if (session.amount === 0n) {
+      // Amount 0: the zero-amount authorization verified the card; what remains is the token.
+      await db().payment.update({ where: { id: paymentId }, data: { status: "TOKENIZED" } });
+    } else if (session.instantCapture === 1 || session.instantCapture === 2) {
+      const capture = await captureInstantly({ paymentId, voidOnFailure: session.instantCapture === 1 });
+      // instantcapture 1 voided the authorization after a failed capture: nothing was paid.
+      if (capture.voided) return failed(paymentId, "PAYMENT_ERROR");
+    }
+    return { result: "approved", paymentid: paymentId };
+  };
+  const authenticationFailed = async (): Promise<PayResult> => {
+    await db().payment.update({ where: { id: paymentId }, data: { status: "FAILED" } });
+    return failed(paymentId, "AUTHENTICATION_FAILED");
+  };
+
+  const afterChallenge = await unusedChallengeResult(paymentId);
+  if (afterChallenge) return authorize(afterChallenge);
+
+  const first = decideThreeDsStep({ mode: session.set3ds, at: "start" });
+  if (first.step !== "authenticate") return authorize(undefined);
+
+  const notificationUrl = `${config().apiBaseUrls.cit}/dynamic/${session.id}/payments/${paymentId}/challenge-notify${binding ? `?b=${encodeURIComponent(binding)}` : ""}`;
+  const started = await startAuthentication({ paymentId, card, notificationUrl });
+  const challenge: PayResult | undefined =
+    started.kind === "challenge" ? { result: "challenge", paymentid: paymentId, url: challengePagePath(session.id, paymentId, started) } : undefined;
+  // No answer from the directory server counts as U (authentication unavailable).
+  const ares: TransStatus = started.kind === "authenticated" ? started.threeDs.transStatus : started.kind === "challenge" ? "C" : (started.transStatus ?? "U");
+  const step = decideThreeDsStep({ mode: session.set3ds, at: { ares } });
+  switch (step.step) {
+    case "authorize_with_3ds":
+      return started.kind === "authenticated" ? authorize(started.threeDs) : authenticationFailed();
+    case "challenge":
+      return challenge ?? authenticationFailed();
+    case "fail":
+      return authenticationFailed();
+    case "authorize_without_3ds": {
+      const withoutThreeDs = await authorize(undefined);
+      if (withoutThreeDs.result === "approved" || !challenge) return withoutThreeDs;
+      // FALLBACK_3DS: the authorization without 3-D Secure failed, so the full challenge runs now.
+      const next = decideThreeDsStep({ mode: session.set3ds, at: "declined_without_3ds" });
+      return next.step === "challenge" ? challenge : withoutThreeDs;
+    }
+    default:
+      return authorize(undefined);
+  }
+}

@@ -1,0 +1,78 @@
+// goPay(), first step: opens the session's payment (no card data in this request), so that
+// jspaymentstarted can name its paymentid. A session has one payment: when an attempt is declined
+// or its challenge fails, the next goPay() of the same window tries again on the same payment, the
+// way a Stripe PaymentIntent collects several attempts.
+import { db } from "../db";
+import { newId } from "../ids";
+import type { StartPaymentResponse } from "../hosted-fields/protocol";
+import { ERROR_TEXTS } from "../hosted-fields/protocol";
+
+export interface StartSessionPaymentOptions {
+  sessionId: string;
+  now?: Date;
+}
+
+const RETRYABLE_PAYMENT_STATES = new Set(["PENDING", "DECLINED", "FAILED"]);
+
+export async function startSessionPayment({ sessionId, now = new Date() }: StartSessionPaymentOptions): Promise<StartPaymentResponse> {
+  return db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "PaymentSession" WHERE "id" = ${sessionId} FOR UPDATE`;
+    const session = await tx.paymentSession.findUnique({
+      where: { id: sessionId },
+      select: {
+        id: true,
+        merchantId: true,
+        status: true,
+        expiresAt: true,
+        merchantPaymentId: true,
+        newMerchantPaymentId: true,
+        onBehalfOfPaymentId: true,
+        amount: true,
+        currency: true,
+        reference: true,
+        textOnStatement: true,
+        merchantData: true,
+        instantCapture: true,
+        payment: { select: { id: true, status: true } },
+      },
+    });
+    const failed = (errorcode: "PAYMENT_TIMEOUT" | "PAYMENT_ERROR" | "PAYMENT_IN_PROGRESS"): StartPaymentResponse => ({
+      result: "failed",
+      paymentid: session?.payment?.id ?? null,
+      errorcode,
+      errortext: ERROR_TEXTS[errorcode],
+    });
+    if (!session) return failed("PAYMENT_ERROR");
+    if (session.status === "TIMED_OUT" || session.expiresAt.getTime() <= now.getTime()) return failed("PAYMENT_TIMEOUT");
+    if (session.status === "PROCESSING") return failed("PAYMENT_IN_PROGRESS");
+    if (session.status === "COMPLETED") return failed("PAYMENT_ERROR");
+
+    if (session.payment) {
+      if (!RETRYABLE_PAYMENT_STATES.has(session.payment.status)) return failed("PAYMENT_ERROR");
+      await tx.payment.update({ where: { id: session.payment.id }, data: { status: "PENDING" } });
+      return { result: "started", paymentid: session.payment.id };
+    }
+
+    // On behalf of a stored payment, the new payment takes `newmerchantpaymentid` as its reference.
+    const merchantPaymentId = session.onBehalfOfPaymentId ? session.newMerchantPaymentId : session.merchantPaymentId;
+    const paymentId = newId();
+    await tx.payment.create({
+      data: {
+        id: paymentId,
+        merchantId: session.merchantId,
+        merchantPaymentId,
+        parentPaymentId: session.onBehalfOfPaymentId,
+        amount: session.amount,
+        currency: session.currency,
+        reference: session.reference,
+        paymentType: "cit",
+        textOnStatement: session.textOnStatement,
+        merchantData: session.merchantData,
+        instantCapture: session.instantCapture,
+      },
+      select: { id: true },
+    });
+    await tx.paymentSession.update({ where: { id: session.id }, data: { paymentId } });
+    return { result: "started", paymentid: paymentId };
+  });
+}
