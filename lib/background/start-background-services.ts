@@ -2,10 +2,14 @@
 // Each entry starts one service when the configuration asks for it; they start in this order.
 import { config } from "../env";
 import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
+import { startProcessorSandboxes } from "../processors/sandbox/background-service";
 
 type ServiceStarter = { name: string; start: () => Promise<void> };
 
 const services: ServiceStarter[] = [
+  // processors: acquirer and 3-D Secure sandboxes for every processor whose base URL is not configured
+  // (before the executor, whose jobs may call the processors).
+  { name: "processor sandboxes", start: startProcessorSandboxes },
   // Background work (Inngest): runs the app's functions in-process unless an Inngest server is configured.
   { name: "embedded Inngest executor", start: startEmbeddedExecutor },
 ];

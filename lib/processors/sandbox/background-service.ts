@@ -1,0 +1,17 @@
+// The background service that starts the sandboxes inside the Next server process for every
+// processor (and the 3-D Secure DS) whose base URL is not configured.
+import { config } from "../../env";
+import { isProcessorConfigured } from "../registry";
+import { PROCESSOR_NAMES } from "../types";
+import { startSandboxes } from "./start-sandboxes";
+
+export async function startProcessorSandboxes(): Promise<void> {
+  const settings = config();
+  const processors = PROCESSOR_NAMES.filter((name) => !isProcessorConfigured(name));
+  const threeDs = !settings.THREEDS_DS_URL;
+  if (processors.length === 0 && !threeDs) return;
+  const running = await startSandboxes({ processors, threeDs, ports: { threeds: settings.THREEDS_SANDBOX_PORT } });
+  if (settings.LOG_LEVEL !== "silent") {
+    console.log(`[processors] sandboxes: ${Object.entries(running.urls).map(([name, url]) => `${name} ${url}`).join(", ")}`);
+  }
+}

@@ -1,0 +1,69 @@
+// Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and points the connectors
+// (and the 3DS server) at them. The service does this for every processor whose base URL is not
+// configured; tests and `npm run sandbox` start them explicitly.
+import { createBamboraSandbox } from "../bambora/sandbox";
+import { createClearhausSandbox } from "../clearhaus/sandbox";
+import { createFinaroSandbox } from "../finaro/sandbox";
+import { registerSandboxUrl } from "../registry";
+import type { ProcessorName } from "../types";
+import { createThreeDsSandbox } from "../../threeds/sandbox/directory-server";
+import { registerThreeDsSandboxUrl } from "../../threeds/ds-client";
+import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
+
+export interface StartSandboxesOptions {
+  /** Which acquirer sandboxes to start (default all three). */
+  processors?: readonly ProcessorName[];
+  threeDs?: boolean;
+  /** Fixed ports (0 or absent: any free port). */
+  ports?: Partial<Record<ProcessorName | "threeds", number>>;
+  /** How long the "does not answer in time" card holds a request. */
+  hangMs?: number;
+  /** Register the URLs with the connectors' registry (default true). */
+  register?: boolean;
+}
+
+export interface RunningSandboxes {
+  urls: Partial<Record<ProcessorName | "threeds", string>>;
+  close(): Promise<void>;
+}
+
+function handlerFor(name: ProcessorName, hangMs: number | undefined): FetchHandler {
+  switch (name) {
+    case "finaro":
+      return createFinaroSandbox({ hangMs }).handler;
+    case "clearhaus":
+      return createClearhausSandbox({ hangMs }).handler;
+    case "bambora":
+      return createBamboraSandbox({ hangMs }).handler;
+  }
+}
+
+export async function startSandboxes({ processors = ["finaro", "clearhaus", "bambora"], threeDs = true, ports = {}, hangMs, register = true }: StartSandboxesOptions = {}): Promise<RunningSandboxes> {
+  const running: { name: ProcessorName | "threeds"; server: RunningSandbox }[] = [];
+  try {
+    for (const name of processors) {
+      const server = await startSandboxServer({ name, handler: handlerFor(name, hangMs), port: ports[name] });
+      running.push({ name, server });
+      if (register) registerSandboxUrl(name, server.url);
+    }
+    if (threeDs) {
+      const server = await startSandboxServer({ name: "threeds", handler: createThreeDsSandbox().handler, port: ports.threeds });
+      running.push({ name: "threeds", server });
+      if (register) registerThreeDsSandboxUrl(server.url);
+    }
+  } catch (error) {
+    await Promise.all(running.map(({ server }) => server.close()));
+    throw error;
+  }
+  return {
+    urls: Object.fromEntries(running.map(({ name, server }) => [name, server.url])),
+    async close() {
+      for (const { name } of running) {
+        if (!register) continue;
+        if (name === "threeds") registerThreeDsSandboxUrl(undefined);
+        else registerSandboxUrl(name, undefined);
+      }
+      await Promise.all(running.map(({ server }) => server.close()));
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// npm run sandbox: the three acquirer sandboxes and the 3-D Secure sandbox on their own, so a
+// service elsewhere can point FINARO_BASE_URL / CLEARHAUS_BASE_URL / BAMBORA_BASE_URL / THREEDS_DS_URL
+// at them. Ports: --finaro N --clearhaus N --bambora N --threeds N (default 4101-4104).
+import { parseArgs } from "node:util";
+import { startSandboxes } from "../lib/processors/sandbox/start-sandboxes";
+import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../lib/processors/finaro/sandbox";
+import { CLEARHAUS_SANDBOX_API_KEY } from "../lib/processors/clearhaus/sandbox";
+import { BAMBORA_SANDBOX_CREDENTIALS } from "../lib/processors/bambora/sandbox";
+import { THREEDS_SANDBOX_API_KEY } from "../lib/threeds/sandbox/directory-server";
+
+const { values } = parseArgs({
+  options: {
+    finaro: { type: "string", default: "4101" },
+    clearhaus: { type: "string", default: "4102" },
+    bambora: { type: "string", default: "4103" },
+    threeds: { type: "string", default: "4104" },
+  },
+});
+
+const running = await startSandboxes({
+  register: false,
+  ports: { finaro: Number(values.finaro), clearhaus: Number(values.clearhaus), bambora: Number(values.bambora), threeds: Number(values.threeds) },
+});
+const { urls } = running;
+console.log(`Sandboxes running. Point the service at them with:
+
+FINARO_BASE_URL=${urls.finaro}${FINARO_SANDBOX_PATH}
+FINARO_MERCHANT_ID=${FINARO_SANDBOX_CREDENTIALS.merchantId}
+FINARO_SIGNATURE_KEY=${FINARO_SANDBOX_CREDENTIALS.signatureKey}
+CLEARHAUS_BASE_URL=${urls.clearhaus}
+CLEARHAUS_API_KEY=${CLEARHAUS_SANDBOX_API_KEY}
+BAMBORA_BASE_URL=${urls.bambora}
+BAMBORA_ACCESS_TOKEN=${BAMBORA_SANDBOX_CREDENTIALS.accessToken}
+BAMBORA_MERCHANT_NUMBER=${BAMBORA_SANDBOX_CREDENTIALS.merchantNumber}
+BAMBORA_SECRET_TOKEN=${BAMBORA_SANDBOX_CREDENTIALS.secretToken}
+THREEDS_DS_URL=${urls.threeds}
+THREEDS_API_KEY=${THREEDS_SANDBOX_API_KEY}
+`);
+const stop = async () => {
+  await running.close();
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
