@@ -1,0 +1,140 @@
+// Delivery of merchant notifications through the real embedded executor and a local receiver:
+// the whole schedule of spec 6.2 on the executor's test clock, acknowledgement only by HTTP 200,
+// per-attempt time-outs, every attempt recorded, and the Standard Webhooks signature.
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { deliverNotification } from "@/lib/inngest/functions/deliver-notification";
+import { dispatchNotification, enqueueNotification } from "@/lib/notifications/enqueue-notification";
+import { verifyNotificationSignature } from "@/lib/notifications/sign-notification";
+import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+let merchant: TestMerchant;
+let receiver: NotificationReceiver;
+let harness: InngestHarness;
+
+beforeAll(async () => {
+  merchant = await createTestMerchant();
+});
+beforeEach(async () => {
+  receiver = await startNotificationReceiver();
+  harness = await startInngestHarness({ functions: [deliverNotification] });
+});
+afterEach(async () => {
+  await harness?.stop();
+  await receiver?.close();
+});
+
+async function send(body: object = { paymentid: "p1", merchantpaymentid: "m1" }): Promise<string> {
+  const id = await enqueueNotification({ merchantId: merchant.merchantId, kind: "lifecycle", url: receiver.url, body });
+  await dispatchNotification(id);
+  return id;
+}
+
+async function attempts(notificationId: string) {
+  return db().notificationAttempt.findMany({ where: { notificationId }, orderBy: { attemptNumber: "asc" } });
+}
+
+/** Waits until the run sleeps (or ends) and returns the wake-up time relative to the test clock. */
+async function sleepingFor(notificationId: string): Promise<number | null> {
+  const run = await harness.waitForRun({ functionId: "deliver-merchant-notification", status: ["sleeping", "completed", "failed"] });
+  expect(run.lastError).toBeNull();
+  const record = await db().notification.findUniqueOrThrow({ where: { id: notificationId } });
+  if (run.status !== "sleeping") return null;
+  expect(record.status).toBe("pending");
+  return run.nextWakeAt!.getTime() - harness.clock.now().getTime();
+}
+
+describe("delivery schedule", () => {
+  it("attempts at once, 3 times 3 s apart, 3 times 1 h apart, once after 24 h, then gives up", async () => {
+    receiver.defaultAnswer = { status: 500 };
+    const id = await send();
+    const expectedWaits = [3_000, 3_000, 3_000, 3_600_000, 3_600_000, 3_600_000, 86_400_000];
+    for (const [index, wait] of expectedWaits.entries()) {
+      await receiver.waitFor(index + 1);
+      expect(await sleepingFor(id)).toBe(wait);
+      // Nothing happens a moment before the wait is over...
+      harness.advance(wait - 100);
+      await harness.waitUntilIdle();
+      expect(receiver.received).toHaveLength(index + 1);
+      // ...and the next attempt comes when it is.
+      harness.advance(100);
+    }
+    await receiver.waitFor(8);
+    await harness.waitForRun({ functionId: "deliver-merchant-notification", status: "completed" });
+    harness.advance("48h");
+    await harness.waitUntilIdle();
+    expect(receiver.received).toHaveLength(8);
+    const recorded = await attempts(id);
+    expect(recorded.map((attempt) => attempt.attemptNumber)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(recorded.every((attempt) => attempt.statusCode === 500 && attempt.error === "answered HTTP 500; only 200 acknowledges")).toBe(true);
+    expect(recorded.every((attempt) => attempt.responseBody === "ok" && attempt.durationMs >= 0)).toBe(true);
+    const notification = await db().notification.findUniqueOrThrow({ where: { id } });
+    expect(notification).toMatchObject({ status: "failed", attemptCount: 8, deliveredAt: null, nextAttemptAt: null });
+    // Every attempt carries the same id and the same bytes.
+    expect(new Set(receiver.received.map((request) => request.headers["webhook-id"]))).toEqual(new Set([id]));
+    expect(new Set(receiver.received.map((request) => request.rawBody)).size).toBe(1);
+  });
+
+  it("stops at the first HTTP 200; 201, 204 and redirects do not acknowledge", async () => {
+    receiver.script({ status: 201 }, { status: 204 }, { status: 302 }, { status: 200 });
+    const id = await send();
+    await receiver.waitFor(1);
+    await harness.runUntilIdle();
+    expect(receiver.received).toHaveLength(4);
+    const recorded = await attempts(id);
+    expect(recorded.map((attempt) => attempt.statusCode)).toEqual([201, 204, 302, 200]);
+    expect(recorded.at(-1)?.error).toBeNull();
+    const notification = await db().notification.findUniqueOrThrow({ where: { id } });
+    expect(notification.status).toBe("delivered");
+    expect(notification.deliveredAt).not.toBeNull();
+    expect(notification.attemptCount).toBe(4);
+  });
+
+  it("records a receiver that does not answer within 5 s as a timed-out attempt and retries", async () => {
+    receiver.script({ delayMs: 6_500, status: 200 }, { status: 200 });
+    const id = await send();
+    await receiver.waitFor(1);
+    expect(await sleepingFor(id)).toBe(3_000);
+    const [first] = await attempts(id);
+    expect(first).toMatchObject({ attemptNumber: 1, statusCode: null, error: "no answer within 5000 ms" });
+    expect(first!.durationMs).toBeGreaterThanOrEqual(4_900);
+    expect(first!.durationMs).toBeLessThan(6_500);
+    harness.advance("3s");
+    await receiver.waitFor(2);
+    await harness.waitForRun({ functionId: "deliver-merchant-notification", status: "completed" });
+    expect((await db().notification.findUniqueOrThrow({ where: { id } })).status).toBe("delivered");
+  }, 30_000);
+
+  it("records an unreachable receiver as an error", async () => {
+    const closed = await startNotificationReceiver();
+    await closed.close();
+    const id = await enqueueNotification({ merchantId: merchant.merchantId, kind: "lifecycle", url: closed.url, body: { paymentid: "x", merchantpaymentid: "" } });
+    await dispatchNotification(id);
+    await harness.waitForRun({ functionId: "deliver-merchant-notification", status: "sleeping" });
+    const [first] = await attempts(id);
+    expect(first?.statusCode).toBeNull();
+    expect(first?.error).toMatch(/ECONNREFUSED|connect/i);
+  });
+});
+
+describe("signature", () => {
+  it("signs every notification so the merchant can verify it with its secret", async () => {
+    const id = await send({ paymentid: "abc", merchantpaymentid: "ord1" });
+    const [request] = await receiver.waitFor(1);
+    expect(request!.headers["content-type"]).toBe("application/json");
+    expect(request!.headers["webhook-id"]).toBe(id);
+    expect(request!.headers["webhook-timestamp"]).toMatch(/^\d{10}$/);
+    expect(request!.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    const headers = { id: String(request!.headers["webhook-id"]), timestamp: String(request!.headers["webhook-timestamp"]), signature: String(request!.headers["webhook-signature"]) };
+    expect(verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: request!.rawBody })).toBe(true);
+    expect(verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: request!.rawBody.replace("abc", "abd") })).toBe(false);
+    const other = await createTestMerchant();
+    expect(verifyNotificationSignature({ secret: other.notificationSecret, headers, body: request!.rawBody })).toBe(false);
+    expect(JSON.parse(request!.rawBody)).toEqual({ paymentid: "abc", merchantpaymentid: "ord1" });
+  });
+});
