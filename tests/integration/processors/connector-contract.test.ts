@@ -1,0 +1,215 @@
+// Contract tests: each connector against its own sandbox over real HTTP.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CardDetails } from "@/lib/cards/card-details";
+import { createBamboraConnector } from "@/lib/processors/bambora/client";
+import { BAMBORA_SANDBOX_CREDENTIALS } from "@/lib/processors/bambora/sandbox";
+import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
+import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/processors/clearhaus/sandbox";
+import { createFinaroConnector } from "@/lib/processors/finaro/client";
+import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/processors/finaro/sandbox";
+import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import type { ProcessorConnector, ProcessorName } from "@/lib/processors/types";
+import { newId } from "@/lib/ids";
+
+const TIMEOUT_MS = 1_500;
+let sandboxes: RunningSandboxes;
+
+beforeAll(async () => {
+  sandboxes = await startSandboxes({ register: false, threeDs: false, hangMs: 30_000 });
+});
+afterAll(async () => {
+  await sandboxes.close();
+});
+
+function connectorFor(name: ProcessorName, overrides: { secret?: string; timeoutMs?: number } = {}): ProcessorConnector {
+  const timeoutMs = overrides.timeoutMs ?? TIMEOUT_MS;
+  switch (name) {
+    case "finaro":
+      return createFinaroConnector({ baseUrl: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`, merchantId: FINARO_SANDBOX_CREDENTIALS.merchantId, signatureKey: overrides.secret ?? FINARO_SANDBOX_CREDENTIALS.signatureKey, timeoutMs });
+    case "clearhaus":
+      return createClearhausConnector({ baseUrl: sandboxes.urls.clearhaus!, apiKey: overrides.secret ?? CLEARHAUS_SANDBOX_API_KEY, timeoutMs });
+    case "bambora":
+      return createBamboraConnector({ baseUrl: sandboxes.urls.bambora!, ...BAMBORA_SANDBOX_CREDENTIALS, secretToken: overrides.secret ?? BAMBORA_SANDBOX_CREDENTIALS.secretToken, timeoutMs });
+  }
+}
+
+const nextYear = new Date().getUTCFullYear() + 2;
+const card = (pan: string, securityCode = pan.startsWith("3") ? "1234" : "123") => new CardDetails({ pan, expMonth: 12, expYear: nextYear, securityCode });
+
+function authorize(connector: ProcessorConnector, pan: string, amount = 10_000n, extra: Partial<Parameters<ProcessorConnector["authorize"]>[0]> = {}) {
+  return connector.authorize({ operationId: newId(), paymentId: newId(), amount, currency: "DKK", card: card(pan), ...extra });
+}
+
+async function approvedAuthorization(connector: ProcessorConnector, amount = 10_000n) {
+  const result = await authorize(connector, "4111111111111111", amount);
+  expect(result.status).toBe("approved");
+  return result.processorReference!;
+}
+
+describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against its sandbox", (name) => {
+  const connector = () => connectorFor(name);
+
+  it("approves the approval cards with an authorization code, a reference and a PAR", async () => {
+    for (const pan of ["4111111111111111", "5555555555554444", "378282246310005"]) {
+      const result = await authorize(connector(), pan);
+      expect(result, pan).toMatchObject({ status: "approved", responsecode: "00" });
+      expect(result.authorizationcode).toMatch(/^\d{6}$/);
+      expect(result.processorReference).toBeTruthy();
+      expect(result.par).toMatch(/^[A-Z0-9]{29}$/);
+    }
+  });
+
+  it("returns the same PAR for the same card on every call", async () => {
+    const first = await authorize(connector(), "5555555555554444");
+    const second = await authorize(connector(), "5555555555554444");
+    expect(first.par).toBe(second.par);
+  });
+
+  it.each([
+    ["4000000000000002", "05"],
+    ["4000000000009995", "51"],
+    ["4000000000000069", "54"],
+  ])("declines %s with response code %s", async (pan, code) => {
+    const result = await authorize(connector(), pan);
+    expect(result).toMatchObject({ status: "declined", failure: "declined", responsecode: code });
+    expect(result.authorizationcode).toBeUndefined();
+  });
+
+  it("declines an expired card with 54 and a card failing Luhn with 14", async () => {
+    const expired = await connector().authorize({ operationId: newId(), paymentId: newId(), amount: 100n, currency: "DKK", card: new CardDetails({ pan: "4111111111111111", expMonth: 1, expYear: 2020, securityCode: "123" }) });
+    expect(expired).toMatchObject({ status: "declined", responsecode: "54" });
+    const invalid = await authorize(connector(), "4111111111111112");
+    expect(invalid).toMatchObject({ status: "declined", responsecode: "14" });
+  });
+
+  it("applies the per-processor fallback cards", async () => {
+    const declinedByFinaroOnly = await authorize(connector(), "4000000000001000");
+    const declinedByTwo = await authorize(connector(), "4000000000002008");
+    expect(declinedByFinaroOnly.status).toBe(name === "finaro" ? "declined" : "approved");
+    expect(declinedByTwo.status).toBe(name === "bambora" ? "approved" : "declined");
+    if (declinedByTwo.status === "declined") expect(declinedByTwo.responsecode).toBe("05");
+  });
+
+  it("declines the authentication-required card with 1A without 3-D Secure and approves it with a full authentication", async () => {
+    const without = await authorize(connector(), "4000000000003006");
+    expect(without).toMatchObject({ status: "declined", responsecode: "1A" });
+    const authenticated = await authorize(connector(), "4000000000003006", 5_000n, {
+      threeDs: { eci: "05", authenticationValue: "AAABBBCCCDDDEEEFFF0123456789=", dsTransId: "f2b1c3a4-0000-4000-8000-000000000001", version: "2.2.0", transStatus: "Y" },
+    });
+    expect(authenticated).toMatchObject({ status: "approved", responsecode: "00", eci: "05" });
+    const attempted = await authorize(connector(), "4000000000003006", 5_000n, { threeDs: { eci: "06", authenticationValue: "AAAB", version: "2.2.0", transStatus: "A" } });
+    expect(attempted.status).toBe("declined");
+  });
+
+  it("approves a merchant-initiated payment of the authentication-required card (SCA does not apply)", async () => {
+    const result = await connector().authorize({
+      operationId: newId(),
+      paymentId: newId(),
+      amount: 700n,
+      currency: "DKK",
+      card: new CardDetails({ pan: "4000000000003006", expMonth: 12, expYear: nextYear }),
+      credentialOnFile: { initiator: "merchant", paymentType: "unscheduled", previousSchemeTransactionId: "123456789012345" },
+    });
+    expect(result.status).toBe("approved");
+  });
+
+  it("reports a time-out as a failed, indeterminate result (never a decline) within the configured bound", async () => {
+    const started = Date.now();
+    const result = await authorize(connectorFor(name, { timeoutMs: 400 }), "4000000000000119");
+    const elapsed = Date.now() - started;
+    expect(result).toMatchObject({ status: "failed", failure: "indeterminate", responsecode: "68" });
+    expect(elapsed).toBeGreaterThanOrEqual(390);
+    expect(elapsed).toBeLessThan(3_000);
+  });
+
+  it("captures partially and repeatedly up to the authorized amount, not beyond", async () => {
+    const reference = await approvedAuthorization(connector(), 10_000n);
+    const first = await connector().capture({ operationId: newId(), authorizationReference: reference, amount: 4_000n, currency: "DKK" });
+    expect(first).toMatchObject({ status: "approved", responsecode: "00" });
+    const second = await connector().capture({ operationId: newId(), authorizationReference: reference, amount: 6_000n, currency: "DKK" });
+    expect(second.status).toBe("approved");
+    const beyond = await connector().capture({ operationId: newId(), authorizationReference: reference, amount: 1n, currency: "DKK" });
+    expect(beyond.status).toBe("failed");
+    expect(beyond.failure).toBe("declined");
+  });
+
+  it("refunds partially and repeatedly up to the captured amount, not beyond", async () => {
+    const reference = await approvedAuthorization(connector(), 10_000n);
+    const beforeCapture = await connector().refund({ operationId: newId(), authorizationReference: reference, amount: 100n, currency: "DKK" });
+    expect(beforeCapture.status).toBe("failed");
+    const capture = await connector().capture({ operationId: newId(), authorizationReference: reference, amount: 8_000n, currency: "DKK" });
+    expect(capture.status).toBe("approved");
+    const refund = (amount: bigint) => connector().refund({ operationId: newId(), authorizationReference: reference, captureReference: capture.processorReference, amount, currency: "DKK" });
+    expect((await refund(3_000n)).status).toBe("approved");
+    expect((await refund(5_000n)).status).toBe("approved");
+    const beyond = await refund(1n);
+    expect(beyond).toMatchObject({ status: "failed", failure: "declined" });
+  });
+
+  it("voids an uncaptured authorization once; a captured one cannot be voided", async () => {
+    const reference = await approvedAuthorization(connector());
+    expect((await connector().void({ operationId: newId(), authorizationReference: reference, amount: 10_000n, currency: "DKK" })).status).toBe("approved");
+    expect((await connector().void({ operationId: newId(), authorizationReference: reference, amount: 10_000n, currency: "DKK" })).status).toBe("failed");
+    const afterVoid = await connector().capture({ operationId: newId(), authorizationReference: reference, amount: 100n, currency: "DKK" });
+    expect(afterVoid.status).toBe("failed");
+
+    const captured = await approvedAuthorization(connector());
+    await connector().capture({ operationId: newId(), authorizationReference: captured, amount: 100n, currency: "DKK" });
+    expect((await connector().void({ operationId: newId(), authorizationReference: captured, amount: 10_000n, currency: "DKK" })).status).toBe("failed");
+  });
+
+  it("cannot capture a declined authorization or an unknown one", async () => {
+    const declined = await authorize(connector(), "4000000000000002");
+    const onDeclined = await connector().capture({ operationId: newId(), authorizationReference: declined.processorReference ?? "unknown", amount: 100n, currency: "DKK" });
+    expect(onDeclined.status).toBe("failed");
+    const unknown = await connector().capture({ operationId: newId(), authorizationReference: "00000000-0000-4000-8000-000000000000", amount: 100n, currency: "DKK" });
+    expect(unknown.status).toBe("failed");
+  });
+
+  it("pays out to a card, and declines a payout to a declining card", async () => {
+    const payout = (pan: string) => connector().payout({ operationId: newId(), paymentId: newId(), amount: 2_500n, currency: "DKK", card: card(pan).withoutSecurityCode() });
+    const approved = await payout("4111111111111111");
+    expect(approved).toMatchObject({ status: "approved", responsecode: "00" });
+    expect(approved.authorizationcode).toMatch(/^\d{6}$/);
+    expect(await payout("4000000000009995")).toMatchObject({ status: "declined", responsecode: "51" });
+  });
+
+  it("fails (does not decline) with wrong credentials", async () => {
+    const result = await authorize(connectorFor(name, { secret: "wrong-secret" }), "4111111111111111");
+    expect(result.status).toBe("failed");
+    expect(result.status).not.toBe("approved");
+  });
+
+  it("lists card updates reported to the acquirer's account updater", async () => {
+    const since = new Date(Date.now() - 1_000);
+    const par = "V001ABCDEFGHIJKLMNOPQRSTUVWXY";
+    const response = await fetch(`${sandboxes.urls[name]}/sandbox/card-updates`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ par, kind: "expiry", newExpMonth: 3, newExpYear: nextYear + 3 }),
+    });
+    expect(response.status).toBe(201);
+    const updates = await connector().cardUpdates({ since });
+    expect(updates).toEqual([expect.objectContaining({ par, kind: "expiry", newExpMonth: 3, newExpYear: nextYear + 3 })]);
+    expect(await connector().cardUpdates({ since: new Date(Date.now() + 60_000) })).toEqual([]);
+  });
+
+  it("reports an unreachable acquirer as retryable (nothing happened)", async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const closed = `http://127.0.0.1:${closedPort}`;
+    const unreachable =
+      name === "finaro"
+        ? createFinaroConnector({ baseUrl: `${closed}/gateway`, merchantId: "x", signatureKey: "y", timeoutMs: 1_000 })
+        : name === "clearhaus"
+          ? createClearhausConnector({ baseUrl: closed, apiKey: "x", timeoutMs: 1_000 })
+          : createBamboraConnector({ baseUrl: closed, accessToken: "a", merchantNumber: "b", secretToken: "c", timeoutMs: 1_000 });
+    expect(await authorize(unreachable, "4111111111111111")).toMatchObject({ status: "failed", failure: "retryable", responsecode: "91" });
+  });
+});
