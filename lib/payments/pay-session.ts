@@ -170,10 +170,8 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
       customerIp,
     });
     if (authorization.status !== "approved") return failed(paymentId, authorization.status === "declined" ? "PAYMENT_DECLINED" : "PAYMENT_ERROR");
-    if (session.amount === 0n) {
-      // Amount 0: the zero-amount authorization verified the card; what remains is the token.
-      await db().payment.update({ where: { id: paymentId }, data: { status: "TOKENIZED" } });
-    } else if (session.instantCapture === 1 || session.instantCapture === 2) {
+    // Amount 0 ends here: the zero-amount authorization verified the card and the payment is TOKENIZED.
+    if (session.amount > 0n && (session.instantCapture === 1 || session.instantCapture === 2)) {
       const capture = await captureInstantly({ paymentId, voidOnFailure: session.instantCapture === 1 });
       // instantcapture 1 voided the authorization after a failed capture: nothing was paid.
       if (capture.voided) return failed(paymentId, "PAYMENT_ERROR");

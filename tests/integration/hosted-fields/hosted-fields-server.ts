@@ -1,0 +1,86 @@
+// Serves the cardholder-flow route handlers (app/dynamic/...) on node:http at 127.0.0.1 the way
+// Next.js calls them, and points the configuration's public base URL at it, so that tests talk to
+// the real handlers over real HTTP with the origins a browser would use.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { resetConfig } from "@/lib/env";
+import * as dynamicJs from "@/app/dynamic/[sessionid]/dynamic.js/route";
+import * as pan from "@/app/dynamic/[sessionid]/pan/route";
+import * as expmonth from "@/app/dynamic/[sessionid]/expmonth/route";
+import * as expyear from "@/app/dynamic/[sessionid]/expyear/route";
+import * as securitycode from "@/app/dynamic/[sessionid]/securitycode/route";
+import * as ccsingle from "@/app/dynamic/[sessionid]/ccsingle/route";
+import * as controller from "@/app/dynamic/[sessionid]/controller/route";
+import * as payments from "@/app/dynamic/[sessionid]/payments/route";
+import * as authorize from "@/app/dynamic/[sessionid]/payments/[paymentid]/authorize/route";
+import * as challenge from "@/app/dynamic/[sessionid]/payments/[paymentid]/challenge/route";
+import * as challengeNotify from "@/app/dynamic/[sessionid]/payments/[paymentid]/challenge-notify/route";
+import * as abortChallenge from "@/app/dynamic/[sessionid]/payments/[paymentid]/abort-challenge/route";
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type RouteModule = Partial<Record<"GET" | "POST", Handler>>;
+
+const ROUTES: [RegExp, RouteModule][] = [
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/dynamic\.js$/, dynamicJs],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/pan$/, pan],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/expmonth$/, expmonth],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/expyear$/, expyear],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/securitycode$/, securitycode],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/ccsingle$/, ccsingle],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/controller$/, controller],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/payments$/, payments],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/authorize$/, authorize],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/challenge$/, challenge],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/challenge-notify$/, challengeNotify],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/abort-challenge$/, abortChallenge],
+];
+
+export interface HostedFieldsServer {
+  /** Our origin, e.g. http://127.0.0.1:41234 (the configured PUBLIC_BASE_URL while the server runs). */
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startHostedFieldsServer(): Promise<HostedFieldsServer> {
+  const server = http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+      const match = ROUTES.map(([pattern, module]) => ({ groups: pattern.exec(url.pathname)?.groups, module })).find((route) => route.groups);
+      const handler = match?.module[(req.method ?? "GET") as "GET" | "POST"];
+      if (!match || !handler) {
+        res.writeHead(404).end();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === "string") headers.set(name, value);
+        else if (Array.isArray(value)) headers.set(name, value.join(", "));
+      }
+      const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
+      const response = await handler(new Request(url, { method: req.method, headers, body }), { params: Promise.resolve({ ...match.groups }) });
+      res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    } catch (error) {
+      res.writeHead(500, { "content-type": "text/plain" }).end(error instanceof Error ? error.name : "error");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const previous = process.env.PUBLIC_BASE_URL;
+  process.env.PUBLIC_BASE_URL = origin;
+  resetConfig();
+  return {
+    origin,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (previous === undefined) delete process.env.PUBLIC_BASE_URL;
+        else process.env.PUBLIC_BASE_URL = previous;
+        resetConfig();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
