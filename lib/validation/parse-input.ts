@@ -10,7 +10,10 @@ function describeIssue(issue: z.core.$ZodIssue): { parameter: string; reason: st
     return { parameter: path ? `${path}.${key}` : key, reason: "unknown parameter" };
   }
   const parameter = path || "body";
-  if (issue.code === "invalid_type" && issue.input === undefined) return { parameter, reason: "is required" };
+  // A missing field fails its type or enum check; say so instead of listing what it should be.
+  if ((issue.code === "invalid_type" || issue.code === "invalid_value") && "input" in issue && issue.input === undefined) {
+    return { parameter, reason: "is required" };
+  }
   return { parameter, reason: issue.message };
 }
 
