@@ -33,7 +33,7 @@ export async function startSessionPayment({ sessionId, now = new Date() }: Start
         textOnStatement: true,
         merchantData: true,
         instantCapture: true,
-        payment: { select: { id: true, status: true } },
+        payment: { select: { id: true, status: true, storedCardId: true } },
       },
     });
     const failed = (errorcode: "PAYMENT_TIMEOUT" | "PAYMENT_ERROR" | "PAYMENT_IN_PROGRESS"): StartPaymentResponse => ({
@@ -49,7 +49,13 @@ export async function startSessionPayment({ sessionId, now = new Date() }: Start
 
     if (session.payment) {
       if (!RETRYABLE_PAYMENT_STATES.has(session.payment.status)) return failed("PAYMENT_ERROR");
-      await tx.payment.update({ where: { id: session.payment.id }, data: { status: "PENDING" } });
+      // The next attempt may use another card: the card of the failed attempt is let go (and its
+      // encrypted number deleted when no other payment uses it), so the payment keeps the card it is paid with.
+      const previousCardId = session.onBehalfOfPaymentId ? undefined : session.payment.storedCardId;
+      await tx.payment.update({ where: { id: session.payment.id }, data: { status: "PENDING", ...(previousCardId ? { storedCardId: null } : {}) } });
+      if (previousCardId && (await tx.payment.count({ where: { storedCardId: previousCardId } })) === 0) {
+        await tx.storedCard.delete({ where: { id: previousCardId } });
+      }
       return { result: "started", paymentid: session.payment.id };
     }
 

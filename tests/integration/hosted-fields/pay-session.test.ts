@@ -1,0 +1,320 @@
+// goPay() on the server, over real HTTP against the acquirer and 3-D Secure sandboxes: the payment
+// opened without card data, the one authorize request with the card, the missing-field codes,
+// declines and retries, processor fallback, every set3ds mode with real challenges through the
+// sandbox ACS, instant capture, amount 0, payments on behalf, the window time-out and the
+// completion notification stored for delivery.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { completionNotificationId } from "@/lib/notifications/send-completion-notification";
+import { createOriginBinding } from "@/lib/hosted-fields/origin-binding";
+import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import { SANDBOX_CHALLENGE_CODE } from "@/lib/threeds/sandbox/directory-server";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+import { startHostedFieldsServer, type HostedFieldsServer } from "./hosted-fields-server";
+import { createTestMerchant, createTestSession, type SessionOverrides } from "./session-factory";
+
+useTestDatabase();
+
+const MERCHANT_ORIGIN = "http://shop.example";
+const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
+const VISA = { pan: "4111111111111111", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" };
+const card = (pan: string) => ({ ...VISA, pan });
+
+let server: HostedFieldsServer;
+let sandboxes: RunningSandboxes;
+let merchantId: string;
+
+beforeAll(async () => {
+  sandboxes = await startSandboxes({ hangMs: 3000 });
+  server = await startHostedFieldsServer();
+  merchantId = (await createTestMerchant()).id;
+});
+afterAll(async () => {
+  await server?.close();
+  await sandboxes?.close();
+});
+
+async function post(path: string, body: unknown, origin = server.origin): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${server.origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+function session(overrides: SessionOverrides = {}) {
+  return createTestSession(merchantId, { notificationUrl: "http://127.0.0.1:9/notify", merchantData: "b3JkZXI9NDI=", ...overrides });
+}
+
+async function start(sessionId: string): Promise<string> {
+  const started = await post(`/dynamic/${sessionId}/payments`, {});
+  expect(started.body.result).toBe("started");
+  return String(started.body.paymentid);
+}
+
+async function authorize(sessionId: string, paymentId: string, cardParts: Record<string, string> | undefined) {
+  const binding = createOriginBinding(sessionId, MERCHANT_ORIGIN);
+  return (await post(`/dynamic/${sessionId}/payments/${paymentId}/authorize`, { card: cardParts, binding })).body;
+}
+
+async function pay(sessionId: string, cardParts: Record<string, string> | undefined = VISA) {
+  const paymentId = await start(sessionId);
+  return { paymentId, result: await authorize(sessionId, paymentId, cardParts) };
+}
+
+function hiddenFields(html: string): Record<string, string> {
+  return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))]));
+}
+
+function formAction(html: string, id?: string): string {
+  const pattern = id ? new RegExp(`<form id="${id}"[^>]*action="([^"]+)"`) : /<form[^>]*action="([^"]+)"/;
+  return pattern.exec(html)![1]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+}
+
+/** What a cardholder does in the challenge frame: our page posts the CReq to the ACS, the person acts, the ACS posts the CRes to us. */
+async function challenge(sessionId: string, url: string, action: "complete" | "fail" | "cancel"): Promise<string> {
+  const page = await fetch(`${server.origin}${url}&b=${encodeURIComponent(createOriginBinding(sessionId, MERCHANT_ORIGIN))}`);
+  expect(page.status).toBe(200);
+  const ours = await page.text();
+  const acsUrl = formAction(ours, "acs-form");
+  expect(page.headers.get("content-security-policy")).toContain(`frame-src ${new URL(acsUrl).origin} 'self'`);
+  const acsPage = await (await fetch(acsUrl, { method: "POST", body: new URLSearchParams(hiddenFields(ours)) })).text();
+  const submitUrl = new URL(formAction(acsPage), acsUrl).toString();
+  const afterChallenge = await (
+    await fetch(submitUrl, { method: "POST", body: new URLSearchParams({ ...hiddenFields(acsPage), code: SANDBOX_CHALLENGE_CODE, action }) })
+  ).text();
+  const notifyUrl = formAction(afterChallenge, "cres");
+  expect(notifyUrl.startsWith(`${server.origin}/dynamic/${sessionId}/payments/`)).toBe(true);
+  const notify = await fetch(notifyUrl, { method: "POST", body: new URLSearchParams(hiddenFields(afterChallenge)) });
+  const html = await notify.text();
+  expect(notify.headers.get("content-security-policy")).toContain(`frame-ancestors 'self' ${MERCHANT_ORIGIN}`);
+  return /"outcome":"(\w+)"/.exec(html)![1]!;
+}
+
+async function completionBody(sessionId: string): Promise<Record<string, unknown> | undefined> {
+  const notification = await db().notification.findUnique({ where: { id: completionNotificationId(sessionId) } });
+  return notification ? (JSON.parse(notification.body) as Record<string, unknown>) : undefined;
+}
+
+describe("cardholder payment without 3-D Secure (SKIP_3DS)", () => {
+  it("approves, completes the session and stores the completion notification of spec 6.2 field by field", async () => {
+    const created = await session({ merchantPaymentId: "order1001" });
+    const { paymentId, result } = await pay(created.id);
+    expect(result).toEqual({ result: "approved", paymentid: paymentId });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, include: { storedCard: true, operations: true } });
+    expect(payment.status).toBe("AUTHORIZED");
+    expect(payment.merchantPaymentId).toBe("order1001");
+    expect(payment.storedCard?.last4).toBe("1111");
+    // The number is stored encrypted only.
+    expect(JSON.stringify(payment, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value))).not.toContain("4111111111111111");
+    const stored = await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } });
+    expect(stored.status).toBe("COMPLETED");
+    expect(stored.paymentId).toBe(paymentId);
+    const body = await completionBody(created.id);
+    expect(body).toEqual({
+      sessionid: created.id,
+      paymentid: paymentId,
+      merchantpaymentid: "order1001",
+      newmerchantpaymentid: "",
+      status: "approved",
+      responsecode: "00",
+      authorizationcode: expect.stringMatching(/^\d{1,8}$/),
+      processor: "finaro",
+      tcardnumber: "411111xxxxxx1111",
+      eci: expect.anything(),
+      merchantdata: "b3JkZXI9NDI=",
+      par: expect.stringMatching(/^[A-Za-z0-9]{29}$/),
+    });
+    // A second goPay() on a completed session does not pay twice.
+    expect((await post(`/dynamic/${created.id}/payments`, {})).body).toMatchObject({ result: "failed", errorcode: "PAYMENT_ERROR" });
+  });
+
+  it.each([
+    [{ expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" }, "PAN_MISSING"],
+    [{ pan: VISA.pan, expyear: NEXT_YEAR, securitycode: "123" }, "EXPMONTH_MISSING"],
+    [{ pan: VISA.pan, expmonth: "12", securitycode: "123" }, "EXPYEAR_MISSING"],
+    [{ pan: VISA.pan, expmonth: "12", expyear: NEXT_YEAR }, "CVC_MISSING"],
+    [{}, "PAN_MISSING"],
+    [{ ...VISA, pan: "4111111111111112" }, "PAN_INVALID"],
+    [{ ...VISA, expyear: "2020" }, "EXPIRY_INVALID"],
+    [{ ...VISA, expmonth: "13" }, "EXPIRY_INVALID"],
+    [{ ...VISA, securitycode: "12" }, "CVC_INVALID"],
+  ])("refuses %j with %s before anything reaches a processor", async (parts, errorcode) => {
+    const created = await session();
+    const { paymentId, result } = await pay(created.id, parts as Record<string, string>);
+    expect(result).toMatchObject({ result: "failed", paymentid: paymentId, errorcode, errortext: expect.stringMatching(/^[A-Z].+\.$/) });
+    expect(await db().operation.count({ where: { paymentId } })).toBe(0);
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
+  });
+
+  it("reports a decline, keeps the window open, and a second attempt with another card pays the same payment", async () => {
+    const created = await session();
+    const declined = await pay(created.id, card("4000000000000002"));
+    expect(declined.result).toMatchObject({ result: "failed", errorcode: "PAYMENT_DECLINED", errortext: "The payment was declined." });
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
+    expect(await completionBody(created.id)).toBeUndefined();
+    const retried = await pay(created.id, VISA);
+    expect(retried.paymentId).toBe(declined.paymentId);
+    expect(retried.result).toEqual({ result: "approved", paymentid: declined.paymentId });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: declined.paymentId }, include: { storedCard: true } });
+    expect(payment.storedCard?.last4).toBe("1111");
+    expect(await db().storedCard.count({ where: { last4: "0002", merchantId } })).toBe(0);
+    expect((await completionBody(created.id))?.tcardnumber).toBe("411111xxxxxx1111");
+  });
+
+  it("falls back to the next processor when the first declines", async () => {
+    const created = await session({ processors: ["finaro", "clearhaus"] });
+    const { paymentId, result } = await pay(created.id, card("4000000000001000"));
+    expect(result.result).toBe("approved");
+    const operations = await db().operation.findMany({ where: { paymentId, type: "authorize" }, orderBy: { routingAttempt: "asc" } });
+    expect(operations.map((operation) => [operation.processor, operation.status])).toEqual([
+      ["finaro", "declined"],
+      ["clearhaus", "approved"],
+    ]);
+    expect((await completionBody(created.id))?.processor).toBe("clearhaus");
+  });
+
+  it("instantcapture 1 captures the whole amount at once", async () => {
+    const created = await session({ instantCapture: 1 });
+    const { paymentId, result } = await pay(created.id);
+    expect(result.result).toBe("approved");
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+    expect(payment.status).toBe("CAPTURED");
+    expect(payment.capturedAmount).toBe(12500n);
+  });
+
+  it("amount 0 stores a token and moves no money", async () => {
+    const created = await session({ amount: 0n });
+    const { paymentId, result } = await pay(created.id);
+    expect(result.result).toBe("approved");
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+    expect(payment.status).toBe("TOKENIZED");
+    expect(payment.storedCardId).not.toBeNull();
+    expect((await completionBody(created.id))?.status).toBe("approved");
+  });
+
+  it("pays on behalf of a stored payment without card data, with newmerchantpaymentid as the new reference", async () => {
+    const first = await session({ merchantPaymentId: "sub-1" });
+    const parent = await pay(first.id);
+    const onBehalf = await session({ onBehalfOfPaymentId: parent.paymentId, newMerchantPaymentId: "sub-2", merchantPaymentId: "sub-1" });
+    const { paymentId, result } = await pay(onBehalf.id, undefined);
+    expect(result).toEqual({ result: "approved", paymentid: paymentId });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+    expect(payment.parentPaymentId).toBe(parent.paymentId);
+    expect(payment.merchantPaymentId).toBe("sub-2");
+    const parentCard = (await db().payment.findUniqueOrThrow({ where: { id: parent.paymentId } })).storedCardId;
+    expect(payment.storedCardId).toBe(parentCard);
+    expect(await completionBody(onBehalf.id)).toMatchObject({ merchantpaymentid: "sub-1", newmerchantpaymentid: "sub-2", tcardnumber: "411111xxxxxx1111" });
+  });
+});
+
+describe("3-D Secure", () => {
+  it("FORCE_3DS, frictionless: authorizes with the authentication's ECI", async () => {
+    const created = await session({ set3ds: "FORCE_3DS" });
+    const { paymentId, result } = await pay(created.id);
+    expect(result.result).toBe("approved");
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+    expect(payment.sca).toBe("Y");
+    expect(payment.eci).toBe("05");
+    expect((await completionBody(created.id))?.eci).toBe(5);
+  });
+
+  it("FORCE_3DS, challenge completed: the challenge page, the ACS, our notification page, then the authorization", async () => {
+    const created = await session({ set3ds: "FORCE_3DS" });
+    const { paymentId, result } = await pay(created.id, card("4000000000003006"));
+    expect(result).toMatchObject({ result: "challenge", paymentid: paymentId, url: expect.stringMatching(new RegExp(`^/dynamic/${created.id}/payments/${paymentId}/challenge\\?`)) });
+    // During the challenge the window is open (its time-out still applies) and nothing is authorized.
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
+    expect(await db().operation.count({ where: { paymentId } })).toBe(0);
+    expect(await challenge(created.id, String(result.url), "complete")).toBe("completed");
+    const authorized = await authorize(created.id, paymentId, card("4000000000003006"));
+    expect(authorized).toEqual({ result: "approved", paymentid: paymentId });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+    expect(payment.eci).toBe("05");
+    expect(payment.sca).toBe("Y");
+  });
+
+  it("FORCE_3DS, challenge failed: no authorization, AUTHENTICATION_FAILED", async () => {
+    const created = await session({ set3ds: "FORCE_3DS" });
+    const { paymentId, result } = await pay(created.id, card("4000000000003220"));
+    expect(result.result).toBe("challenge");
+    expect(await challenge(created.id, String(result.url), "fail")).toBe("failed");
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("FAILED");
+    // Sent again after a failed challenge, the card starts a new authentication rather than authorizing.
+    const again = await authorize(created.id, paymentId, card("4000000000003220"));
+    expect(again.result).not.toBe("approved");
+    expect(await db().operation.count({ where: { paymentId, type: "authorize" } })).toBe(0);
+  });
+
+  it("FORCE_3DS, challenge cancelled at the ACS or with our Cancel button: aborted, the window stays open", async () => {
+    const created = await session({ set3ds: "FORCE_3DS" });
+    const first = await pay(created.id, card("4000000000003220"));
+    expect(await challenge(created.id, String(first.result.url), "cancel")).toBe("aborted");
+
+    const second = await pay(created.id, card("4000000000003220"));
+    expect(second.paymentId).toBe(first.paymentId);
+    expect(second.result.result).toBe("challenge");
+    const aborted = await post(`/dynamic/${created.id}/payments/${second.paymentId}/abort-challenge`, {});
+    expect(aborted.body).toEqual({ aborted: true });
+    const authentication = await db().threeDsAuthentication.findFirst({ where: { paymentId: second.paymentId }, orderBy: { createdAt: "desc" } });
+    expect(authentication?.state).toBe("aborted");
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
+    expect(await db().operation.count({ where: { paymentId: second.paymentId } })).toBe(0);
+  });
+
+  it("FALLBACK_3DS: a card the issuer would challenge is first authorized without 3-D Secure", async () => {
+    const created = await session({ set3ds: "FALLBACK_3DS" });
+    const { paymentId, result } = await pay(created.id, card("4000000000003220"));
+    expect(result).toEqual({ result: "approved", paymentid: paymentId });
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).sca).toBeNull();
+  });
+
+  it("FALLBACK_3DS: when that authorization fails, the full challenge runs and the authorization after it succeeds", async () => {
+    const created = await session({ set3ds: "FALLBACK_3DS", processors: ["finaro"] });
+    const { paymentId, result } = await pay(created.id, card("4000000000003006"));
+    expect(result.result).toBe("challenge");
+    const attempts = await db().operation.findMany({ where: { paymentId, type: "authorize" } });
+    expect(attempts.map((operation) => [operation.status, operation.responseCode])).toEqual([["declined", "1A"]]);
+    expect(await challenge(created.id, String(result.url), "complete")).toBe("completed");
+    expect(await authorize(created.id, paymentId, card("4000000000003006"))).toEqual({ result: "approved", paymentid: paymentId });
+  });
+});
+
+describe("the window and the endpoints' guards", () => {
+  it("an expired window answers timeout to goPay()", async () => {
+    const created = await session({ expiresAt: new Date(Date.now() - 1) });
+    const started = await post(`/dynamic/${created.id}/payments`, {});
+    expect(started.body).toMatchObject({ result: "failed", errorcode: "PAYMENT_TIMEOUT", errortext: "The payment window has timed out." });
+  });
+
+  it("the window closing while the challenge runs: the authorization after it answers timeout", async () => {
+    const created = await session({ set3ds: "FORCE_3DS" });
+    const { paymentId, result } = await pay(created.id, card("4000000000003006"));
+    expect(result.result).toBe("challenge");
+    await db().paymentSession.update({ where: { id: created.id }, data: { expiresAt: new Date(Date.now() - 1) } });
+    expect(await authorize(created.id, paymentId, card("4000000000003006"))).toEqual({ result: "timeout", paymentid: paymentId });
+    expect(await db().operation.count({ where: { paymentId } })).toBe(0);
+  });
+
+  it("only our own frames may call the payment endpoints", async () => {
+    const created = await session();
+    expect((await post(`/dynamic/${created.id}/payments`, {}, "http://evil.example")).status).toBe(403);
+    const paymentId = await start(created.id);
+    const response = await fetch(`${server.origin}/dynamic/${created.id}/payments/${paymentId}/authorize`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", origin: server.origin },
+      body: JSON.stringify({ card: VISA }),
+    });
+    expect(response.status).toBe(403);
+    expect(await db().operation.count({ where: { paymentId } })).toBe(0);
+  });
+
+  it("a payment id that is not the session's is refused", async () => {
+    const one = await session();
+    const other = await session();
+    const otherPayment = await start(other.id);
+    await start(one.id);
+    expect(await authorize(one.id, otherPayment, VISA)).toMatchObject({ result: "failed", errorcode: "PAYMENT_ERROR" });
+  });
+});
