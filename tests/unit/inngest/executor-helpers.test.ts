@@ -1,0 +1,92 @@
+// Pure parts of the embedded executor: durations, backoff, signatures, trigger matching.
+import { createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { parseRetryAfter, retryDelayMs } from "@/lib/inngest/executor/backoff";
+import { TestClock } from "@/lib/inngest/executor/clock";
+import { parseDurationMs, sleepWakeTime } from "@/lib/inngest/executor/duration";
+import { signatureHeader, verifySignature } from "@/lib/inngest/executor/signature";
+import { parseTriggerExpression, toFunctionDefinition, triggerMatches } from "@/lib/inngest/executor/sync-functions";
+
+describe("sleep durations", () => {
+  it("reads the SDK's time strings", () => {
+    expect(parseDurationMs("2s")).toBe(2_000);
+    expect(parseDurationMs("1h30m")).toBe(5_400_000);
+    expect(parseDurationMs("1d")).toBe(86_400_000);
+    expect(parseDurationMs("1w2d3h4m5s")).toBe(((7 + 2) * 24 * 3600 + 3 * 3600 + 4 * 60 + 5) * 1000);
+    expect(parseDurationMs("250ms")).toBe(250);
+    expect(() => parseDurationMs("soon")).toThrow(/not a duration/);
+    expect(() => parseDurationMs("")).toThrow();
+  });
+
+  it("wakes a duration after now, and a sleepUntil date at that date", () => {
+    const now = new Date("2026-01-01T00:00:00.000Z");
+    expect(sleepWakeTime("3s", now).toISOString()).toBe("2026-01-01T00:00:03.000Z");
+    expect(sleepWakeTime("2030-01-01T00:00:00.000Z", now).toISOString()).toBe("2030-01-01T00:00:00.000Z");
+    expect(() => sleepWakeTime("whenever", now)).toThrow(/neither a duration nor a date/);
+  });
+
+  it("a test clock only moves forward", () => {
+    const clock = new TestClock(new Date("2026-01-01T00:00:00.000Z"));
+    expect(clock.advance("24h").toISOString()).toBe("2026-01-02T00:00:00.000Z");
+    expect(clock.advanceTo(new Date("2025-01-01T00:00:00.000Z")).toISOString()).toBe("2026-01-02T00:00:00.000Z");
+    expect(() => clock.advance(-1)).toThrow();
+  });
+});
+
+describe("retry backoff", () => {
+  it("follows the Inngest server's table, capped at 2 h, plus jitter", () => {
+    const noJitter = (attempt: number) => retryDelayMs({ attempt, jitterMs: 30_000, random: () => 0 });
+    expect([0, 1, 2, 3, 4].map(noJitter)).toEqual([15_000, 30_000, 60_000, 120_000, 300_000]);
+    expect(noJitter(9)).toBe(7_200_000);
+    expect(noJitter(50)).toBe(7_200_000);
+    expect(retryDelayMs({ attempt: 0, jitterMs: 30_000, random: () => 0.999 })).toBe(15_000 + 29_970);
+  });
+
+  it("reads Retry-After as seconds or a date", () => {
+    const now = new Date("2026-01-01T00:00:00.000Z");
+    expect(parseRetryAfter("30", now)?.toISOString()).toBe("2026-01-01T00:00:30.000Z");
+    expect(parseRetryAfter("2030-01-01T00:00:00.000Z", now)?.toISOString()).toBe("2030-01-01T00:00:00.000Z");
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+    expect(parseRetryAfter("later", now)).toBeUndefined();
+  });
+});
+
+describe("signatures", () => {
+  it("HMAC the body and timestamp with the key text after its signkey-<env>- prefix", () => {
+    const now = new Date(1_767_225_600_000);
+    const header = signatureHeader({ body: '{"a":1}', signingKey: "signkey-test-abc123", now });
+    const expected = createHmac("sha256", "abc123").update('{"a":1}1767225600').digest("hex");
+    expect(header).toBe(`t=1767225600&s=${expected}`);
+  });
+
+  it("verify a signature over the exact body only", () => {
+    const header = signatureHeader({ body: "hello", signingKey: "signkey-prod-k", now: new Date() });
+    expect(verifySignature({ body: "hello", signingKey: "signkey-prod-k", header })).toBe(true);
+    expect(verifySignature({ body: "hello!", signingKey: "signkey-prod-k", header })).toBe(false);
+    expect(verifySignature({ body: "hello", signingKey: "signkey-prod-other", header })).toBe(false);
+    expect(verifySignature({ body: "hello", signingKey: "signkey-prod-k", header: null })).toBe(false);
+  });
+});
+
+describe("function definitions from an in-band sync", () => {
+  it("read retries (default 4, so 5 attempts) and event triggers; report cron and unknown expressions", () => {
+    const plain = toFunctionDefinition({ id: "app-a", triggers: [{ event: "x/y" }], steps: { step: {} } });
+    expect(plain).toEqual({ definition: { id: "app-a", triggers: [{ event: "x/y", conditions: [] }], maxAttempts: 5 }, problems: [] });
+    const noRetries = toFunctionDefinition({ id: "app-b", triggers: [{ event: "x/y" }], steps: { step: { retries: { attempts: 0 } } } });
+    expect(noRetries.definition.maxAttempts).toBe(1);
+    const odd = toFunctionDefinition({ id: "app-c", triggers: [{ cron: "* * * * *" }, { event: "x/z", expression: "event.data.n > 3" }], steps: { step: {} } });
+    expect(odd.definition.triggers).toEqual([]);
+    expect(odd.problems).toHaveLength(2);
+  });
+
+  it("match onFailure's expression on the failed function's id", () => {
+    const conditions = parseTriggerExpression("event.data.function_id == 'app-charge'");
+    expect(conditions).toEqual([{ path: ["data", "function_id"], value: "app-charge" }]);
+    const trigger = { event: "inngest/function.failed", conditions: conditions ?? [] };
+    expect(triggerMatches(trigger, { name: "inngest/function.failed", data: { function_id: "app-charge" } })).toBe(true);
+    expect(triggerMatches(trigger, { name: "inngest/function.failed", data: { function_id: "app-other" } })).toBe(false);
+    expect(triggerMatches(trigger, { name: "inngest/function.finished", data: { function_id: "app-charge" } })).toBe(false);
+    expect(parseTriggerExpression(`event.data.a == "x" && event.data.b.c == 'y'`)).toHaveLength(2);
+    expect(parseTriggerExpression("event.data.a != 'x'")).toBeUndefined();
+  });
+});
