@@ -1,0 +1,52 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { NotFoundError } from "@/lib/auth/actor";
+import { roleCan } from "@/lib/auth/roles";
+import { requireUser } from "@/lib/auth/session";
+import { getHostedIntegrationOrThrow } from "@/lib/backoffice/queries/list-hosted-integrations";
+import { parseStoredStyling } from "@/lib/validation/hosted-styling";
+import { PageHeader } from "@/components/ui/card";
+import { HostedIntegrationEditor, type HostedIntegrationValues } from "@/components/backoffice/hosted-integration-editor";
+import { saveHostedIntegrationAction } from "../actions";
+
+export const metadata: Metadata = { title: "Hosted integration" };
+export const dynamic = "force-dynamic";
+
+export default async function HostedIntegrationPage({ params }: { params: Promise<{ integrationId: string }> }) {
+  const user = await requireUser();
+  const { integrationId } = await params;
+  const canWrite = roleCan(user.role, "settings:write");
+  let initial: HostedIntegrationValues;
+  if (integrationId === "new") {
+    if (!canWrite) notFound();
+    initial = { hostedId: "", name: "", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: {} };
+  } else {
+    try {
+      const integration = await getHostedIntegrationOrThrow({ merchantId: user.merchantId, id: integrationId });
+      initial = {
+        id: integration.id,
+        hostedId: integration.hostedId,
+        name: integration.name,
+        defaultNotificationUrl: integration.defaultNotificationUrl ?? "",
+        completionNotificationUrl: integration.completionNotificationUrl ?? "",
+        lifecycleNotificationUrl: integration.lifecycleNotificationUrl ?? "",
+        styling: parseStoredStyling(integration.styling),
+      };
+    } catch (error) {
+      if (error instanceof NotFoundError) notFound();
+      throw error;
+    }
+  }
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link href="/backoffice/settings/hosted" className="text-indigo-700 hover:underline">
+          ← Hosted integrations
+        </Link>
+      </nav>
+      <PageHeader title={initial.id ? initial.name : "New hosted integration"} description={initial.id ? `hostedid ${initial.hostedId}` : "Choose the hostedid your server will send in initdynamic."} />
+      <HostedIntegrationEditor action={saveHostedIntegrationAction} initial={initial} readOnly={!canWrite} />
+    </>
+  );
+}

@@ -1,0 +1,219 @@
+"use client";
+// Editor of one hosted integration: name, hostedid, its notification URLs and the field styling,
+// with a live preview of the real hosted fields (their own page, rendered with the styling as it
+// is typed). The styling is checked in the browser with the same zod schema the server uses.
+import { useRouter } from "next/navigation";
+import { useActionState, useEffect, useMemo, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { FieldFrame, TextField } from "@/components/ui/field";
+import type { ActionState } from "@/lib/backoffice/action-result";
+import { hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
+
+type Action = (previous: ActionState<{ id: string }>, formData: FormData) => Promise<ActionState<{ id: string }>>;
+
+const TEXT_PROPERTIES = [
+  { key: "fontFamily", label: "Font family", placeholder: "system-ui, sans-serif" },
+  { key: "fontSize", label: "Font size", placeholder: "16px" },
+  { key: "letterSpacing", label: "Letter spacing", placeholder: "0" },
+  { key: "height", label: "Field height", placeholder: "44px" },
+  { key: "padding", label: "Padding", placeholder: "12px" },
+  { key: "borderRadius", label: "Corner radius", placeholder: "6px" },
+] as const;
+
+const COLOR_PROPERTIES = [
+  { key: "color", label: "Text colour" },
+  { key: "backgroundColor", label: "Background" },
+  { key: "placeholderColor", label: "Placeholder colour" },
+  { key: "borderColor", label: "Border colour" },
+  { key: "focusColor", label: "Focus colour" },
+  { key: "errorColor", label: "Error colour" },
+  { key: "validColor", label: "Valid colour" },
+] as const;
+
+const PLACEHOLDERS = [
+  { key: "pan", label: "Card number placeholder" },
+  { key: "expmonth", label: "Expiry month placeholder" },
+  { key: "expyear", label: "Expiry year placeholder" },
+  { key: "securitycode", label: "Security code placeholder" },
+] as const;
+
+type Draft = Record<string, string>;
+
+function toDraft(styling: HostedStyling): Draft {
+  const draft: Draft = {};
+  for (const { key } of [...TEXT_PROPERTIES, ...COLOR_PROPERTIES]) {
+    const value = styling[key];
+    if (value !== undefined) draft[key] = String(value);
+  }
+  if (styling.fontWeight) draft.fontWeight = String(styling.fontWeight);
+  for (const { key } of PLACEHOLDERS) {
+    const value = styling.placeholders?.[key];
+    if (value !== undefined) draft[`placeholders.${key}`] = value;
+  }
+  return draft;
+}
+
+/** The draft as a styling object (empty fields left out); unknown parts such as fonts are kept. */
+function fromDraft(draft: Draft, base: HostedStyling): Record<string, unknown> {
+  const styling: Record<string, unknown> = base.fonts ? { fonts: base.fonts } : {};
+  const placeholders: Record<string, string> = {};
+  for (const [key, value] of Object.entries(draft)) {
+    if (value.trim() === "") continue;
+    if (key.startsWith("placeholders.")) placeholders[key.slice(13)] = value;
+    else if (key === "fontWeight") styling.fontWeight = Number(value);
+    else styling[key] = value.trim();
+  }
+  if (Object.keys(placeholders).length > 0) styling.placeholders = placeholders;
+  return styling;
+}
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+export interface HostedIntegrationValues {
+  id?: string;
+  hostedId: string;
+  name: string;
+  defaultNotificationUrl: string;
+  completionNotificationUrl: string;
+  lifecycleNotificationUrl: string;
+  styling: HostedStyling;
+}
+
+export function HostedIntegrationEditor({ action, initial, readOnly }: { action: Action; initial: HostedIntegrationValues; readOnly: boolean }) {
+  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const router = useRouter();
+  const createdId = !initial.id && state.status === "success" ? state.data?.id : undefined;
+  useEffect(() => {
+    if (createdId) router.replace(`/backoffice/settings/hosted/${createdId}`);
+  }, [createdId, router]);
+  const [draft, setDraft] = useState<Draft>(() => toDraft(initial.styling));
+  const styling = useMemo(() => fromDraft(draft, initial.styling), [draft, initial.styling]);
+  const check = hostedStylingSchema.safeParse(styling);
+  const clientErrors: Record<string, string> = {};
+  if (!check.success) for (const issue of check.error.issues) clientErrors[issue.path.join(".")] ??= issue.message;
+  const stylingJson = JSON.stringify(styling);
+  const previewJson = useDebounced(check.success ? stylingJson : null, 250);
+  const [lastGood, setLastGood] = useState(stylingJson);
+  useEffect(() => {
+    if (previewJson) setLastGood(previewJson);
+  }, [previewJson]);
+  const errorFor = (key: string) => clientErrors[key] ?? state.fieldErrors?.[`styling.${key}`];
+  const set = (key: string) => (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [key]: event.target.value }));
+
+  return (
+    <form action={formAction} className="grid gap-6 xl:grid-cols-5" noValidate>
+      <input type="hidden" name="id" value={initial.id ?? ""} />
+      <input type="hidden" name="styling" value={stylingJson} />
+      <div className="space-y-6 xl:col-span-3">
+        <fieldset className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" disabled={readOnly}>
+          <legend className="sr-only">Integration</legend>
+          <h2 className="text-base font-semibold">Integration</h2>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField id="name" label="Name" defaultValue={initial.name} error={state.fieldErrors?.name} />
+            <TextField id="hostedId" label="hostedid" hint="Sent as hostedid in initdynamic." defaultValue={initial.hostedId} error={state.fieldErrors?.hostedId} />
+          </div>
+          <h3 className="pt-2 text-sm font-semibold">Notification URLs</h3>
+          <p className="text-xs text-slate-500">Empty fields fall back to the account&apos;s notification URLs.</p>
+          <TextField id="defaultNotificationUrl" label="Default notification URL" type="url" defaultValue={initial.defaultNotificationUrl} error={state.fieldErrors?.defaultNotificationUrl} />
+          <TextField id="completionNotificationUrl" label="Payment completion URL" type="url" defaultValue={initial.completionNotificationUrl} error={state.fieldErrors?.completionNotificationUrl} />
+          <TextField id="lifecycleNotificationUrl" label="Life-cycle URL" type="url" defaultValue={initial.lifecycleNotificationUrl} error={state.fieldErrors?.lifecycleNotificationUrl} />
+        </fieldset>
+
+        <fieldset className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" disabled={readOnly}>
+          <legend className="sr-only">Field styling</legend>
+          <h2 className="text-base font-semibold">Field styling</h2>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {TEXT_PROPERTIES.map((property) => (
+              <TextField key={property.key} id={`styling-${property.key}`} name="" label={property.label} placeholder={property.placeholder} value={draft[property.key] ?? ""} onChange={set(property.key)} error={errorFor(property.key)} />
+            ))}
+            <FieldFrame id="styling-fontWeight" label="Font weight" error={errorFor("fontWeight")}>
+              <select id="styling-fontWeight" value={draft.fontWeight ?? ""} onChange={set("fontWeight")} className="block w-full rounded-md border-0 bg-white px-3 py-2 text-sm shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600">
+                <option value="">Default</option>
+                {[300, 400, 500, 600, 700].map((weight) => (
+                  <option key={weight} value={weight}>
+                    {weight}
+                  </option>
+                ))}
+              </select>
+            </FieldFrame>
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {COLOR_PROPERTIES.map((property) => (
+              <FieldFrame key={property.key} id={`styling-${property.key}`} label={property.label} error={errorFor(property.key)}>
+                <div className="flex gap-2">
+                  <input
+                    type="color"
+                    aria-label={`${property.label} picker`}
+                    value={/^#[0-9a-fA-F]{6}$/.test(draft[property.key] ?? "") ? draft[property.key] : "#000000"}
+                    onChange={set(property.key)}
+                    className="h-9 w-10 shrink-0 cursor-pointer rounded border border-slate-300 bg-white p-0.5"
+                  />
+                  <input
+                    id={`styling-${property.key}`}
+                    value={draft[property.key] ?? ""}
+                    onChange={set(property.key)}
+                    placeholder="#1f2937"
+                    aria-invalid={errorFor(property.key) ? true : undefined}
+                    aria-describedby={errorFor(property.key) ? `styling-${property.key}-error` : undefined}
+                    className={`block w-full rounded-md border-0 px-3 py-2 text-sm shadow-sm ring-1 ring-inset focus:ring-2 focus:ring-indigo-600 ${errorFor(property.key) ? "ring-red-500" : "ring-slate-300"}`}
+                  />
+                </div>
+              </FieldFrame>
+            ))}
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {PLACEHOLDERS.map((property) => (
+              <TextField key={property.key} id={`styling-placeholder-${property.key}`} name="" label={property.label} value={draft[`placeholders.${property.key}`] ?? ""} onChange={set(`placeholders.${property.key}`)} error={errorFor(`placeholders.${property.key}`)} />
+            ))}
+          </div>
+        </fieldset>
+
+        {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
+        {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
+        {!readOnly ? (
+          <Button type="submit" disabled={pending || !check.success}>
+            {pending ? "Saving…" : "Save integration"}
+          </Button>
+        ) : null}
+      </div>
+
+      <div className="xl:col-span-2">
+        <div className="sticky top-6 space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
+          <h2 className="text-base font-semibold">Live preview</h2>
+          <p className="text-xs text-slate-500">The real hosted fields with this styling (not connected to a payment).</p>
+          {!check.success ? <p className="text-xs text-amber-700">The preview shows the last valid styling until the highlighted values are fixed.</p> : null}
+          <PreviewFrame field="pan" label="Card number" styling={lastGood} height={draft.height} />
+          <div className="grid grid-cols-3 gap-2">
+            <PreviewFrame field="expmonth" label="Month" styling={lastGood} height={draft.height} />
+            <PreviewFrame field="expyear" label="Year" styling={lastGood} height={draft.height} />
+            <PreviewFrame field="securitycode" label="CVC" styling={lastGood} height={draft.height} />
+          </div>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function PreviewFrame({ field, label, styling, height }: { field: string; label: string; styling: string; height?: string }) {
+  const px = /^(\d+)px$/.exec(height ?? "")?.[1];
+  return (
+    <div>
+      <p className="mb-1 text-xs font-medium text-slate-600">{label}</p>
+      <iframe
+        title={`Preview of the ${label} field`}
+        data-testid={`preview-${field}`}
+        src={`/backoffice/settings/hosted/preview?field=${field}&styling=${encodeURIComponent(styling)}`}
+        className="block w-full rounded border border-dashed border-slate-300"
+        style={{ height: `${Math.max(48, Number(px ?? 44) + 8)}px` }}
+      />
+    </div>
+  );
+}

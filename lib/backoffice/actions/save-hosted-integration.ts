@@ -1,0 +1,57 @@
+// Creates or updates a hosted integration (`hostedid`): its own notification URLs and the styling
+// of its hosted fields, validated by the hosted fields' own schema (lib/validation/hosted-styling.ts).
+import { z } from "zod";
+import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
+import { db } from "../../db";
+import { config } from "../../env";
+import { Prisma } from "../../generated/prisma/client";
+import { newId } from "../../ids";
+import { hostedStylingSchema } from "../../validation/hosted-styling";
+import { recordAudit } from "../audit";
+import { UserFacingError } from "../action-result";
+import { notificationUrlSchema } from "../notification-url";
+
+/** Styling arrives as the editor's JSON text; its issues are reported under `styling.<path>`. */
+const stylingJson = z.string().transform((text, context) => {
+  try {
+    return JSON.parse(text || "{}") as unknown;
+  } catch {
+    context.addIssue({ code: "custom", message: "Styling is not valid JSON" });
+    return z.NEVER;
+  }
+});
+
+export function hostedIntegrationInput(options: { allowHttp: boolean }) {
+  const url = notificationUrlSchema(options);
+  return z.object({
+    id: z.string().max(64).optional().transform((value) => value || undefined),
+    hostedId: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Use 1 to 64 letters, digits, - or _ (it is sent as hostedid)"),
+    name: z.string().trim().min(1, "Give the integration a name").max(100, "Use at most 100 characters"),
+    defaultNotificationUrl: url,
+    completionNotificationUrl: url,
+    lifecycleNotificationUrl: url,
+    styling: stylingJson.pipe(hostedStylingSchema),
+  });
+}
+
+export async function saveHostedIntegration({ actor, input }: { actor: Actor; input: unknown }) {
+  assertCan(actor, "settings:write");
+  const { id, styling, ...fields } = hostedIntegrationInput({ allowHttp: !config().isProduction }).parse(input);
+  try {
+    return await db().$transaction(async (tx) => {
+      if (id) {
+        const existing = await tx.hostedIntegration.findFirst({ where: { id, merchantId: actor.merchantId }, select: { id: true } });
+        if (!existing) throw new NotFoundError("Hosted integration");
+        const saved = await tx.hostedIntegration.update({ where: { id }, data: { ...fields, styling }, select: { id: true, hostedId: true } });
+        await recordAudit(tx, { actor, action: "hosted_integration.updated", target: id, details: { ...fields, styling } });
+        return saved;
+      }
+      const saved = await tx.hostedIntegration.create({ data: { id: newId(), merchantId: actor.merchantId, ...fields, styling }, select: { id: true, hostedId: true } });
+      await recordAudit(tx, { actor, action: "hosted_integration.created", target: saved.id, details: { ...fields, styling } });
+      return saved;
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new UserFacingError(`The hostedid “${fields.hostedId}” is already used by another integration.`);
+    throw error;
+  }
+}
