@@ -8,6 +8,7 @@ import { registerSandboxUrl } from "../registry";
 import type { ProcessorName } from "../types";
 import { createThreeDsSandbox } from "../../threeds/sandbox/directory-server";
 import { registerThreeDsSandboxUrl } from "../../threeds/ds-client";
+import type { SandboxLedger } from "./ledger";
 import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
 
 export interface StartSandboxesOptions {
@@ -24,25 +25,30 @@ export interface StartSandboxesOptions {
 
 export interface RunningSandboxes {
   urls: Partial<Record<ProcessorName | "threeds", string>>;
+  /** The acquirer sandboxes' state, for tests that check what reached which acquirer. */
+  ledgers: Partial<Record<ProcessorName, SandboxLedger>>;
   close(): Promise<void>;
 }
 
-function handlerFor(name: ProcessorName, hangMs: number | undefined): FetchHandler {
+function sandboxFor(name: ProcessorName, hangMs: number | undefined): { handler: FetchHandler; ledger: SandboxLedger } {
   switch (name) {
     case "finaro":
-      return createFinaroSandbox({ hangMs }).handler;
+      return createFinaroSandbox({ hangMs });
     case "clearhaus":
-      return createClearhausSandbox({ hangMs }).handler;
+      return createClearhausSandbox({ hangMs });
     case "bambora":
-      return createBamboraSandbox({ hangMs }).handler;
+      return createBamboraSandbox({ hangMs });
   }
 }
 
 export async function startSandboxes({ processors = ["finaro", "clearhaus", "bambora"], threeDs = true, ports = {}, hangMs, register = true }: StartSandboxesOptions = {}): Promise<RunningSandboxes> {
   const running: { name: ProcessorName | "threeds"; server: RunningSandbox }[] = [];
+  const ledgers: Partial<Record<ProcessorName, SandboxLedger>> = {};
   try {
     for (const name of processors) {
-      const server = await startSandboxServer({ name, handler: handlerFor(name, hangMs), port: ports[name] });
+      const sandbox = sandboxFor(name, hangMs);
+      ledgers[name] = sandbox.ledger;
+      const server = await startSandboxServer({ name, handler: sandbox.handler, port: ports[name] });
       running.push({ name, server });
       if (register) registerSandboxUrl(name, server.url);
     }
@@ -57,6 +63,7 @@ export async function startSandboxes({ processors = ["finaro", "clearhaus", "bam
   }
   return {
     urls: Object.fromEntries(running.map(({ name, server }) => [name, server.url])),
+    ledgers,
     async close() {
       for (const { name } of running) {
         if (!register) continue;

@@ -1,0 +1,223 @@
+// authorizePayment through the routing, over real HTTP to the sandboxes and a real database.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+import { db } from "@/lib/db";
+import { authorizePayment } from "@/lib/payments/authorize-payment";
+import { runFollowUp } from "@/lib/processors/follow-up";
+import { registerSandboxUrl } from "@/lib/processors/registry";
+import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import { newId } from "@/lib/ids";
+import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
+
+useTestDatabase();
+
+let sandboxes: RunningSandboxes;
+let merchantId: string;
+
+beforeAll(async () => {
+  sandboxes = await startSandboxes({ threeDs: false, hangMs: 20_000 });
+  merchantId = await createProcessorTestMerchant();
+});
+afterAll(async () => {
+  await sandboxes.close();
+});
+
+async function authorizeCard(pan: string, options: Partial<Parameters<typeof authorizePayment>[0]> = {}) {
+  const paymentId = await createPendingPayment(merchantId);
+  const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, timeoutMs: 400, ...options });
+  return { paymentId, result };
+}
+
+describe("authorizePayment: request processor list", () => {
+  it("authorizes with the first processor and records the operation, the payment and the stored card", async () => {
+    const { paymentId, result } = await authorizeCard("4111111111111111", { processors: ["clearhaus", "finaro"], responseId: "resp1" });
+    expect(result).toMatchObject({ status: "approved", processor: "clearhaus", responsecode: "00" });
+    expect(result.authorizationcode).toMatch(/^\d{6}$/);
+    expect(result.par).toMatch(/^[A-Z0-9]{29}$/);
+    const operations = await authorizeOperations(paymentId);
+    expect(operations).toHaveLength(1);
+    expect(operations[0]).toMatchObject({ processor: "clearhaus", routingAttempt: 1, status: "approved", responseCode: "00", authorizationCode: result.authorizationcode, responseId: "resp1", paymentType: "cit" });
+    expect(operations[0]!.processorReference).toBeTruthy();
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, include: { storedCard: true } });
+    expect(payment).toMatchObject({ status: "AUTHORIZED", processor: "clearhaus", authorizedAmount: 10_000n });
+    expect(payment.storedCard).toMatchObject({ bin: "411111", last4: "1111", scheme: "visa", funding: "credit", segment: "consumer", issuer: "Sandbox Bank A/S", par: result.par });
+    expect(payment.storedCard!.panEncrypted).not.toContain("4111111111111111");
+  });
+
+  it("falls back in list order: 4000000000001000 is declined by finaro and approved by clearhaus", async () => {
+    const { paymentId, result } = await authorizeCard("4000000000001000", { processors: ["finaro", "clearhaus", "bambora"] });
+    expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
+    const operations = await authorizeOperations(paymentId);
+    expect(operations.map((operation) => [operation.processor, operation.routingAttempt, operation.status, operation.responseCode])).toEqual([
+      ["finaro", 1, "declined", "05"],
+      ["clearhaus", 2, "approved", "00"],
+    ]);
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).processor).toBe("clearhaus");
+  });
+
+  it("falls back twice: 4000000000002008 is declined by finaro and clearhaus, approved by bambora", async () => {
+    const { paymentId, result } = await authorizeCard("4000000000002008", { processors: ["finaro", "clearhaus", "bambora"] });
+    expect(result).toMatchObject({ status: "approved", processor: "bambora" });
+    expect(result.attempts.map((attempt) => [attempt.processor, attempt.result.status])).toEqual([
+      ["finaro", "declined"],
+      ["clearhaus", "declined"],
+      ["bambora", "approved"],
+    ]);
+    expect(await authorizeOperations(paymentId)).toHaveLength(3);
+  });
+
+  it("follows the order of the list, not a fixed one", async () => {
+    const { paymentId, result } = await authorizeCard("4000000000002008", { processors: ["bambora", "finaro"] });
+    expect(result).toMatchObject({ status: "approved", processor: "bambora" });
+    expect(await authorizeOperations(paymentId)).toHaveLength(1);
+  });
+
+  it("tries every processor for a card they all decline and declines the payment with the last code", async () => {
+    const { paymentId, result } = await authorizeCard("4000000000009995", { processors: ["finaro", "clearhaus", "bambora"] });
+    expect(result).toMatchObject({ status: "declined", responsecode: "51", processor: "bambora" });
+    const operations = await authorizeOperations(paymentId);
+    expect(operations.map((operation) => operation.status)).toEqual(["declined", "declined", "declined"]);
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+    expect(payment).toMatchObject({ status: "DECLINED", authorizedAmount: 0n });
+  });
+
+  it("records a time-out as a failed attempt (68, outcome unknown) and tries the next processor", async () => {
+    const started = Date.now();
+    const { paymentId, result } = await authorizeCard("4000000000000119", { processors: ["finaro", "clearhaus"], timeoutMs: 300 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result).toMatchObject({ status: "failed", responsecode: "68" });
+    const operations = await authorizeOperations(paymentId);
+    expect(operations.map((operation) => [operation.processor, operation.status, operation.responseCode])).toEqual([
+      ["finaro", "failed", "68"],
+      ["clearhaus", "failed", "68"],
+    ]);
+    expect(operations[0]!.errorMessage).toMatch(/indeterminate/);
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("FAILED");
+  });
+
+  it("records an unavailable processor as a failed attempt and goes on", async () => {
+    const finaroUrl = sandboxes.urls.finaro;
+    registerSandboxUrl("finaro", undefined);
+    try {
+      const { paymentId, result } = await authorizeCard("4111111111111111", { processors: ["finaro", "bambora"] });
+      expect(result).toMatchObject({ status: "approved", processor: "bambora" });
+      const operations = await authorizeOperations(paymentId);
+      expect(operations.map((operation) => [operation.processor, operation.status, operation.responseCode])).toEqual([
+        ["finaro", "failed", "91"],
+        ["bambora", "approved", "00"],
+      ]);
+    } finally {
+      registerSandboxUrl("finaro", finaroUrl);
+    }
+  });
+
+  it("answers a repeated call for an authorized payment from the record, without calling again", async () => {
+    const { paymentId, result } = await authorizeCard("4000000000001000", { processors: ["finaro", "clearhaus"] });
+    const again = await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4000000000001000") }, processors: ["finaro", "clearhaus"] });
+    expect(again).toMatchObject({ status: "approved", processor: "clearhaus", authorizationcode: result.authorizationcode });
+    expect(await authorizeOperations(paymentId)).toHaveLength(2);
+  });
+});
+
+describe("authorizePayment: the merchant's routing rules", () => {
+  it("uses rule 1 (primary order) when the request names no processor", async () => {
+    const { result } = await authorizeCard("4000000000001000");
+    expect(result.attempts.map((attempt) => attempt.processor)).toEqual(["finaro", "clearhaus"]);
+  });
+
+  it("uses rule 2 (secondary order) when asked", async () => {
+    const { result } = await authorizeCard("4000000000001000", { rule: 2 });
+    expect(result.attempts.map((attempt) => attempt.processor)).toEqual(["bambora"]);
+  });
+
+  it("follows the merchant's edited rules", async () => {
+    const merchant = await createProcessorTestMerchant();
+    await db().processorRouting.update({ where: { merchantId_rule: { merchantId: merchant, rule: 1 } }, data: { processors: ["clearhaus", "bambora"] } });
+    const paymentId = await createPendingPayment(merchant);
+    const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4000000000002008") }, timeoutMs: 400 });
+    expect(result.attempts.map((attempt) => [attempt.processor, attempt.result.status])).toEqual([
+      ["clearhaus", "declined"],
+      ["bambora", "approved"],
+    ]);
+  });
+});
+
+describe("follow-up operations go to the authorizing processor", () => {
+  it("captures, refunds and voids at the processor that approved after a fallback", async () => {
+    const { paymentId, result } = await authorizeCard("4000000000001000", { processors: ["finaro", "clearhaus", "bambora"] });
+    expect(result.processor).toBe("clearhaus");
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { id: true, currency: true, processor: true } });
+    const reference = result.attempts.at(-1)!.result.processorReference!;
+
+    const capture = await runFollowUp({ payment, operation: "capture", amount: 6_000n, operationId: newId() });
+    expect(capture).toMatchObject({ status: "approved", responsecode: "00" });
+    expect(sandboxes.ledgers.clearhaus!.get(reference)!.capturedAmount).toBe(6_000);
+    expect(sandboxes.ledgers.finaro!.get(reference)).toBeUndefined();
+
+    const refund = await runFollowUp({ payment, operation: "refund", amount: 2_000n, operationId: newId() });
+    expect(refund.status).toBe("approved");
+    expect(sandboxes.ledgers.clearhaus!.get(reference)!.refundedAmount).toBe(2_000);
+  });
+
+  it("voids at bambora when bambora authorized", async () => {
+    const { paymentId, result } = await authorizeCard("4000000000002008", { processors: ["finaro", "clearhaus", "bambora"] });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { id: true, currency: true, processor: true } });
+    const voided = await runFollowUp({ payment, operation: "void", amount: 10_000n, operationId: newId() });
+    expect(voided.status).toBe("approved");
+    expect(sandboxes.ledgers.bambora!.get(result.attempts.at(-1)!.result.processorReference!)!.voided).toBe(true);
+  });
+
+  it("fails a follow-up for a payment without an approved authorization", async () => {
+    const { paymentId } = await authorizeCard("4000000000000002", { processors: ["finaro"] });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { id: true, currency: true, processor: true } });
+    expect(await runFollowUp({ payment, operation: "capture", amount: 100n, operationId: newId() })).toMatchObject({ status: "failed", responsecode: "12" });
+  });
+});
+
+describe("merchant-initiated payments with the stored card", () => {
+  it("authorizes an MIT from the parent's stored card and refers to the first payment's scheme transaction id", async () => {
+    const { paymentId: parentId } = await authorizeCard("4000000000003006", { processors: ["finaro"], threeDs: { eci: "05", authenticationValue: "AAABBB", version: "2.2.0", transStatus: "Y" } });
+    const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
+    expect(parent.status).toBe("AUTHORIZED");
+    const parentOperation = (await authorizeOperations(parentId))[0]!;
+    expect(parentOperation.schemeTransactionId).toMatch(/^\d{15}$/);
+
+    const childId = await createPendingPayment(merchantId, { amount: 2_500n, paymentType: "unscheduled", parentPaymentId: parentId, storedCardId: parent.storedCardId! });
+    const result = await authorizePayment({ paymentId: childId, source: { kind: "stored", storedCardId: parent.storedCardId! }, mit: { paymentType: "unscheduled", parentPaymentId: parentId }, processors: ["bambora"] });
+    expect(result).toMatchObject({ status: "approved", processor: "bambora" });
+    const child = await db().payment.findUniqueOrThrow({ where: { id: childId } });
+    expect(child).toMatchObject({ status: "AUTHORIZED", authorizedAmount: 2_500n, storedCardId: parent.storedCardId, sca: null });
+    expect((await authorizeOperations(childId))[0]).toMatchObject({ paymentType: "unscheduled", status: "approved" });
+  });
+
+  it("refuses a stored card of another merchant", async () => {
+    const { paymentId } = await authorizeCard("4111111111111111", { processors: ["finaro"] });
+    const storedCardId = (await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).storedCardId!;
+    const otherMerchant = await createProcessorTestMerchant();
+    const otherPayment = await createPendingPayment(otherMerchant);
+    await expect(authorizePayment({ paymentId: otherPayment, source: { kind: "stored", storedCardId }, mit: { paymentType: "unscheduled" } })).rejects.toThrow(/does not belong/);
+  });
+});
+
+describe("a slow processor never blocks other payments", () => {
+  it("authorizes other payments at the same processor while one call hangs", async () => {
+    const hangingId = await createPendingPayment(merchantId);
+    const hanging = authorizePayment({ paymentId: hangingId, source: { kind: "card", card: testCard("4000000000000119") }, processors: ["finaro"], timeoutMs: 4_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const others = await Promise.all(
+      Array.from({ length: 6 }, async (_, index) => {
+        const paymentId = await createPendingPayment(merchantId);
+        return authorizePayment({ paymentId, source: { kind: "card", card: testCard(index % 2 ? "5555555555554444" : "4111111111111111") }, processors: ["finaro"], timeoutMs: 4_000 });
+      }),
+    );
+    const elapsed = Date.now() - started;
+    expect(others.every((result) => result.status === "approved")).toBe(true);
+    expect(elapsed).toBeLessThan(3_000);
+    // The hanging call is still open while the others are done.
+    const pending = await db().operation.findFirstOrThrow({ where: { paymentId: hangingId } });
+    expect(pending.status).toBe("pending");
+    const hung = await hanging;
+    expect(hung).toMatchObject({ status: "failed", responsecode: "68" });
+  });
+});
