@@ -90,7 +90,8 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         if (claimed !== merchantId && String(claimed) !== merchantId) throw invalidMerchantId();
       }
       const input = parseInput(definition.schema, rawInput);
-      const params = context ? await context.params : {};
+      // Next.js resolves `params` to undefined on routes without dynamic segments (e.g. /api/initdynamic).
+      const params = (context ? await context.params : undefined) ?? {};
       const paymentRef = typeof params.paymentid === "string" ? params.paymentid : undefined;
 
       const key = request.method === "POST" ? parseIdempotencyKey(request.headers.get("idempotency-key")) : undefined;
