@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { requireUser } from "@/lib/auth/session";
+import { ROLE_LABELS } from "@/lib/auth/roles";
+import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
+import { Badge } from "@/components/ui/badge";
+import { DisableTotp, EnableTotp } from "@/components/backoffice/totp-forms";
+import { confirmTotpAction, disableTotpAction, startTotpAction } from "./actions";
+
+export const metadata: Metadata = { title: "Your account" };
+export const dynamic = "force-dynamic";
+
+export default async function AccountPage() {
+  const user = await requireUser();
+  return (
+    <>
+      <PageHeader title="Your account" />
+      <div className="space-y-6">
+        <Card title="Profile">
+          <DescriptionList
+            items={[
+              { term: "Name", value: user.name },
+              { term: "Email", value: user.email },
+              { term: "Role", value: ROLE_LABELS[user.role] },
+              { term: "Merchant", value: `${user.merchantName} (${user.merchantId})` },
+            ]}
+          />
+        </Card>
+        <Card
+          title="Two-factor authentication"
+          description="A time-based code from an authenticator app, asked for at every sign-in after your password."
+          actions={user.totpEnabled ? <Badge tone="green">On</Badge> : <Badge tone="amber">Off</Badge>}
+        >
+          {user.totpEnabled ? <DisableTotp action={disableTotpAction} /> : <EnableTotp start={startTotpAction} confirm={confirmTotpAction} />}
+        </Card>
+      </div>
+    </>
+  );
+}

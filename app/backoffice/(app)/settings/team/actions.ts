@@ -1,0 +1,14 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { requireActor } from "@/lib/auth/session";
+import { addTeamMember } from "@/lib/backoffice/actions/add-team-member";
+import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
+
+export async function addTeamMemberAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const user = await addTeamMember({ actor, input: formObject(formData) });
+    revalidatePath("/backoffice/settings/team");
+    return { message: `${user.email} can now sign in with the password you chose.` };
+  });
+}

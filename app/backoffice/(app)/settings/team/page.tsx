@@ -1,0 +1,46 @@
+import type { Metadata } from "next";
+import { requireUser } from "@/lib/auth/session";
+import { ROLE_LABELS, roleCan } from "@/lib/auth/roles";
+import { listTeam } from "@/lib/backoffice/queries/list-team";
+import { Card, PageHeader } from "@/components/ui/card";
+import { Badge } from "@/components/ui/badge";
+import { AddTeamMemberForm } from "@/components/backoffice/add-team-member-form";
+import { formatDateTime } from "@/components/backoffice/format";
+import { addTeamMemberAction } from "./actions";
+
+export const metadata: Metadata = { title: "Team" };
+export const dynamic = "force-dynamic";
+
+export default async function TeamPage() {
+  const user = await requireUser();
+  const team = await listTeam({ merchantId: user.merchantId });
+  return (
+    <>
+      <PageHeader title="Team" description="People who can sign in to this account's back office, and their roles." />
+      <div className="space-y-6">
+        <Card>
+          <ul className="divide-y divide-slate-200">
+            {team.map((member) => (
+              <li key={member.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+                <div className="min-w-0">
+                  <p className="font-medium">{member.name}</p>
+                  <p className="truncate text-sm text-slate-500">{member.email}</p>
+                </div>
+                <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
+                  <Badge tone={member.role === "OWNER" ? "violet" : member.role === "DEVELOPER" ? "blue" : "slate"}>{ROLE_LABELS[member.role]}</Badge>
+                  {member.totpEnabledAt ? <Badge tone="green">2FA on</Badge> : <Badge tone="amber">2FA off</Badge>}
+                  <span>Last sign-in {member.lastSignInAt ? `${formatDateTime(member.lastSignInAt)} UTC` : "never"}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </Card>
+        {roleCan(user.role, "team:write") ? (
+          <Card title="Add a user">
+            <AddTeamMemberForm action={addTeamMemberAction} />
+          </Card>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+"use client";
+import { useActionState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { SelectField, TextField } from "@/components/ui/field";
+import type { ActionState } from "@/lib/backoffice/action-result";
+
+type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+
+export function AddTeamMemberForm({ action }: { action: Action }) {
+  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  return (
+    <form action={formAction} className="grid gap-4 sm:grid-cols-2" noValidate>
+      <TextField id="member-name" name="name" label="Name" error={state.fieldErrors?.name} />
+      <TextField id="member-email" name="email" label="Email" type="email" error={state.fieldErrors?.email} />
+      <TextField id="member-password" name="password" label="First password" type="password" autoComplete="new-password" hint="At least 10 characters. Hand it over securely." error={state.fieldErrors?.password} />
+      <SelectField
+        id="member-role"
+        name="role"
+        label="Role"
+        defaultValue="DEVELOPER"
+        error={state.fieldErrors?.role}
+        options={[
+          { value: "OWNER", label: "Owner: everything, including the team" },
+          { value: "DEVELOPER", label: "Developer: keys, settings and payment actions" },
+          { value: "VIEWER", label: "Viewer: read only" },
+        ]}
+      />
+      <div className="space-y-3 sm:col-span-2">
+        {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
+        {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
+        <Button type="submit" disabled={pending}>
+          {pending ? "Adding…" : "Add user"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,56 @@
+"use client";
+import { useActionState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import type { ActionState } from "@/lib/backoffice/action-result";
+import type { Enrolment } from "@/app/backoffice/(app)/account/actions";
+
+type StartAction = (previous: ActionState<Enrolment>) => Promise<ActionState<Enrolment>>;
+type CodeAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+
+function CodeForm({ action, label, submit, variant = "primary" }: { action: CodeAction; label: string; submit: string; variant?: "primary" | "danger" }) {
+  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
+  return (
+    <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+      <TextField id={`code-${submit}`} name="code" label={label} inputMode="numeric" autoComplete="one-time-code" maxLength={7} error={state.fieldErrors?.code ?? (state.status === "error" ? state.message : undefined)} />
+      <Button type="submit" variant={variant} className="sm:mt-6" disabled={pending}>
+        {pending ? "Checking…" : submit}
+      </Button>
+    </form>
+  );
+}
+
+export function EnableTotp({ start, confirm }: { start: StartAction; confirm: CodeAction }) {
+  const [state, startAction, pending] = useActionState(start, { status: "idle" });
+  if (state.status !== "success" || !state.data) {
+    return (
+      <form action={startAction}>
+        {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
+        <Button type="submit" disabled={pending}>
+          {pending ? "Preparing…" : "Turn on two-factor authentication"}
+        </Button>
+      </form>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <p className="text-sm text-slate-700">{state.message}</p>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+        <div className="h-44 w-44 shrink-0 rounded bg-white p-1 ring-1 ring-slate-200" role="img" aria-label="QR code of the authenticator setup" dangerouslySetInnerHTML={{ __html: state.data.qrSvg }} />
+        <div className="min-w-0 space-y-2 text-sm">
+          <p>Cannot scan? Enter this key in the app (time-based, 6 digits, 30 seconds):</p>
+          <code className="block break-all rounded bg-slate-100 px-2 py-1 font-mono" data-testid="totp-secret">
+            {state.data.secret}
+          </code>
+        </div>
+      </div>
+      <CodeForm action={confirm} label="Code from your app" submit="Confirm and turn on" />
+    </div>
+  );
+}
+
+export function DisableTotp({ action }: { action: CodeAction }) {
+  return <CodeForm action={action} label="Current code from your app" submit="Turn off" variant="danger" />;
+}
