@@ -3,6 +3,7 @@
 import { config } from "../env";
 import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
 import { startProcessorSandboxes } from "../processors/sandbox/background-service";
+import { startCardUpdatePoller } from "../notifications/card-update-poller";
 
 type ServiceStarter = { name: string; start: () => Promise<void> };
 
@@ -12,6 +13,8 @@ const services: ServiceStarter[] = [
   { name: "processor sandboxes", start: startProcessorSandboxes },
   // Background work (Inngest): runs the app's functions in-process unless an Inngest server is configured.
   { name: "embedded Inngest executor", start: startEmbeddedExecutor },
+  // merchant-api: life cycle management, polls the processors' card-update feeds (after the sandboxes).
+  { name: "card-update poller", start: startCardUpdatePoller },
 ];
 
 const state = globalThis as unknown as { __cpsBackgroundStarted?: boolean };

@@ -1,0 +1,57 @@
+// Life cycle management (spec 4.10, 6.6): a processor's card-update feed reports that the issuer
+// changed the card behind stored payments (new expiry, new number, or closed). The stored card is
+// updated and the merchant gets the life-cycle notification (paymentid, merchantpaymentid) for each
+// stored payment on that card, at its configured life-cycle address.
+import { encryptPan, panFingerprint } from "../cards/card-encryption";
+import { db } from "../db";
+import { lifecycleNotificationBody } from "../notifications/bodies";
+import { dispatchNotification, enqueueNotification } from "../notifications/enqueue-notification";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+import type { CardUpdate, ProcessorName } from "../processors/types";
+
+export interface ApplyCardUpdateOptions {
+  processor: ProcessorName;
+  update: CardUpdate;
+}
+
+/** Returns the ids of the notifications sent (none when no stored payment has that card). */
+export async function applyCardUpdate({ processor, update }: ApplyCardUpdateOptions): Promise<string[]> {
+  // The stored payments the merchant refers to later: the first payment of each card (no parent)
+  // that went through this processor. MIT children of the series are not notified one by one.
+  const payments = await db().payment.findMany({
+    where: { processor, parentPaymentId: null, storedCard: { par: update.par } },
+    select: { id: true, merchantId: true, merchantPaymentId: true, storedCardId: true, session: { select: { hostedIntegrationId: true } } },
+  });
+  const storedCardIds = [...new Set(payments.map((payment) => payment.storedCardId).filter((id): id is string => Boolean(id)))];
+  const ids = await db().$transaction(async (tx) => {
+    if (update.kind === "expiry" && update.newExpMonth && update.newExpYear) {
+      await tx.storedCard.updateMany({ where: { id: { in: storedCardIds } }, data: { expMonth: update.newExpMonth, expYear: update.newExpYear } });
+    }
+    if (update.kind === "pan" && update.newCard) {
+      const pan = update.newCard.revealPan();
+      await tx.storedCard.updateMany({
+        where: { id: { in: storedCardIds } },
+        data: {
+          ...encryptPan(pan),
+          panFingerprint: panFingerprint(pan),
+          bin: update.newCard.bin,
+          last4: update.newCard.last4,
+          expMonth: update.newCard.expMonth,
+          expYear: update.newCard.expYear,
+        },
+      });
+    }
+    const created: string[] = [];
+    for (const payment of payments) {
+      const id = `msg_lifecycle_${processor}_${update.updateId}_${payment.id}`.replace(/[^A-Za-z0-9_-]/g, "");
+      if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) continue;
+      const url = await resolveNotificationUrl({ merchantId: payment.merchantId, hostedIntegrationId: payment.session?.hostedIntegrationId, purpose: "lifecycle", tx });
+      if (!url) continue;
+      const body = lifecycleNotificationBody({ paymentId: payment.id, merchantPaymentId: payment.merchantPaymentId });
+      created.push(await enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind: "lifecycle", url, body, tx }));
+    }
+    return created;
+  });
+  for (const id of ids) await dispatchNotification(id);
+  return ids;
+}

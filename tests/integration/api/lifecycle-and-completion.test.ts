@@ -1,0 +1,148 @@
+// Life cycle management (6.6) from the acquirer sandbox's card-update feed, and the completion
+// notification of a cardholder payment (6.2): on time-out through the session function and the
+// executor's test clock, and on approval as the cardholder flow sends it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { decryptPan } from "@/lib/cards/card-encryption";
+import { merchantApiFunctions } from "@/lib/inngest/functions/merchant-api";
+import { sendCompletionNotification } from "@/lib/notifications/send-completion-notification";
+import { pollCardUpdates } from "@/lib/payments/poll-card-updates";
+import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+let api: MerchantApiHarness;
+let merchant: TestMerchant;
+let general: NotificationReceiver;
+let lifecycle: NotificationReceiver;
+let completion: NotificationReceiver;
+let harness: InngestHarness;
+let sandboxes: RunningSandboxes;
+
+beforeAll(async () => {
+  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false });
+  api = await startMerchantApi();
+  [general, lifecycle, completion] = await Promise.all([startNotificationReceiver(), startNotificationReceiver(), startNotificationReceiver()]);
+  harness = await startInngestHarness({ functions: merchantApiFunctions });
+  merchant = await createTestMerchant({ defaultNotificationUrl: general.url, lifecycleNotificationUrl: lifecycle.url, completionNotificationUrl: completion.url });
+});
+afterAll(async () => {
+  await harness?.stop();
+  await Promise.all([general?.close(), lifecycle?.close(), completion?.close()]);
+  await api?.close();
+  await sandboxes?.close();
+});
+
+async function reportCardUpdate(body: Record<string, unknown>) {
+  const response = await fetch(`${sandboxes.urls.clearhaus}/sandbox/card-updates`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  expect(response.status).toBe(201);
+}
+
+describe("life cycle", () => {
+  it("updates the stored card's expiry and notifies the life-cycle address with paymentid and merchantpaymentid", async () => {
+    const par = "V0010013018036776485736360001";
+    const { paymentId, storedCardId } = await createTestPayment({ merchantId: merchant.merchantId, merchantPaymentId: "sub1", processor: "clearhaus", withStoredCard: { par } });
+    // An MIT child of the series on the same card is not notified separately.
+    await db().payment.create({ data: { id: "child1", merchantId: merchant.merchantId, parentPaymentId: paymentId, storedCardId, amount: 1n, currency: "DKK", processor: "clearhaus", paymentType: "scheduled" } });
+    await reportCardUpdate({ par, kind: "expiry", newExpMonth: 9, newExpYear: 2033 });
+    const since = new Date(Date.now() - 60_000);
+    const result = await pollCardUpdates({ since: { clearhaus: since }, processors: ["clearhaus"] });
+    expect(result.errors).toEqual({});
+    expect(result.notificationIds).toHaveLength(1);
+    const [notification] = await lifecycle.waitFor(1);
+    expect(notification!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "sub1" });
+    const card = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
+    expect([card.expMonth, card.expYear]).toEqual([9, 2033]);
+
+    // Polling the same feed again sends nothing twice.
+    const again = await pollCardUpdates({ since: { clearhaus: since }, processors: ["clearhaus"] });
+    expect(again.notificationIds).toHaveLength(0);
+    expect(general.received).toHaveLength(0);
+  });
+
+  it("replaces the stored card number (encrypted) when the issuer reissued the card", async () => {
+    const par = "V0010013018036776485736360002";
+    const { storedCardId } = await createTestPayment({ merchantId: merchant.merchantId, processor: "clearhaus", withStoredCard: { par, pan: "4111111111111111" } });
+    await reportCardUpdate({ par, kind: "pan", newPan: "5555555555554444", newExpMonth: 1, newExpYear: 2031 });
+    await pollCardUpdates({ since: { clearhaus: new Date(Date.now() - 60_000) }, processors: ["clearhaus"] });
+    const card = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
+    expect(card).toMatchObject({ bin: "555555", last4: "4444", expMonth: 1, expYear: 2031 });
+    expect(card.panEncrypted).not.toContain("5555555555554444");
+    expect(decryptPan(card)).toBe("5555555555554444");
+  });
+});
+
+describe("completion notification", () => {
+  it("closes a window whose timeout elapsed and notifies status timeout (6.2)", async () => {
+    const response = await api.call("POST", "/api/initdynamic", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, merchantpaymentid: "cart9", amount: 1000, currency: "DKK", timeout: 60, merchantdata: "Y2FydD05" },
+    });
+    const sessionId = String(response.body.sessionid);
+    const sleeping = await harness.waitForRun({ functionId: "close-expired-payment-session", status: "sleeping" });
+    const { expiresAt, createdAt } = await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } });
+    expect(expiresAt.getTime() - createdAt.getTime()).toBeGreaterThanOrEqual(59_900);
+    // The test clock runs behind the wall clock the session was stamped with: move it to just before the end.
+    harness.advance(Math.max(0, expiresAt.getTime() - 1000 - harness.clock.now().getTime()));
+    await harness.waitUntilIdle();
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } })).status).toBe("OPEN");
+    harness.advance("1s");
+    await harness.waitForRun({ runId: sleeping.id, status: "completed" });
+    const [notification] = await completion.waitFor(1);
+    expect(notification!.body).toEqual({
+      sessionid: sessionId,
+      paymentid: "",
+      merchantpaymentid: "cart9",
+      newmerchantpaymentid: "",
+      status: "timeout",
+      responsecode: "",
+      authorizationcode: "",
+      processor: "",
+      tcardnumber: "",
+      eci: "",
+      merchantdata: "Y2FydD05",
+      par: "",
+    });
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } })).status).toBe("TIMED_OUT");
+  });
+
+  it("sends the approved payment's completion once, with truncated card number, eci and par", async () => {
+    const response = await api.call("POST", "/api/initdynamic", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, merchantpaymentid: "cart10", amount: 1000, currency: "DKK", notificationurl: general.url },
+    });
+    const sessionId = String(response.body.sessionid);
+    // What goPay() leaves behind: an authorized payment linked to the session.
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, merchantPaymentId: "cart10", withStoredCard: { pan: "4111111111111111", par: "V0010013018036776485736369999" } });
+    await db().operation.updateMany({ where: { paymentId }, data: { eci: "05" } });
+    await db().paymentSession.update({ where: { id: sessionId }, data: { paymentId, status: "COMPLETED" } });
+    const first = await sendCompletionNotification({ sessionId });
+    const second = await sendCompletionNotification({ sessionId });
+    expect(first).not.toBeNull();
+    expect(second).toBeNull();
+    const [notification] = await general.waitFor(1);
+    expect(notification!.body).toEqual({
+      sessionid: sessionId,
+      paymentid: paymentId,
+      merchantpaymentid: "cart10",
+      newmerchantpaymentid: "",
+      status: "approved",
+      responsecode: "00",
+      authorizationcode: "123456",
+      processor: "clearhaus",
+      tcardnumber: "411111xxxxxx1111",
+      eci: 5,
+      merchantdata: "",
+      par: "V0010013018036776485736369999",
+    });
+    // The session's own window function finds it completed and sends no time-out later.
+    harness.advance("16m");
+    await harness.waitUntilIdle();
+    expect(general.received).toHaveLength(1);
+  });
+});
