@@ -7,6 +7,7 @@ import { runFollowUp } from "@/lib/processors/follow-up";
 import { registerSandboxUrl } from "@/lib/processors/registry";
 import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
 import { newId } from "@/lib/ids";
+import { resetConfig } from "@/lib/env";
 import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
 
 useTestDatabase();
@@ -200,6 +201,25 @@ describe("merchant-initiated payments with the stored card", () => {
 });
 
 describe("a slow processor never blocks other payments", () => {
+  it("bounds each call by the configured time-out (FINARO_TIMEOUT_MS over PROCESSOR_TIMEOUT_MS)", async () => {
+    process.env.PROCESSOR_TIMEOUT_MS = "5000";
+    process.env.FINARO_TIMEOUT_MS = "250";
+    resetConfig();
+    try {
+      const paymentId = await createPendingPayment(merchantId);
+      const started = Date.now();
+      const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4000000000000119") }, processors: ["finaro"] });
+      const elapsed = Date.now() - started;
+      expect(result).toMatchObject({ status: "failed", responsecode: "68" });
+      expect(elapsed).toBeGreaterThanOrEqual(240);
+      expect(elapsed).toBeLessThan(2_500);
+    } finally {
+      delete process.env.PROCESSOR_TIMEOUT_MS;
+      delete process.env.FINARO_TIMEOUT_MS;
+      resetConfig();
+    }
+  });
+
   it("authorizes other payments at the same processor while one call hangs", async () => {
     const hangingId = await createPendingPayment(merchantId);
     const hanging = authorizePayment({ paymentId: hangingId, source: { kind: "card", card: testCard("4000000000000119") }, processors: ["finaro"], timeoutMs: 4_000 });
