@@ -210,7 +210,8 @@ function PreviewFrame({ field, label, styling, height }: { field: string; label:
       <iframe
         title={`Preview of the ${label} field`}
         data-testid={`preview-${field}`}
-        src={`/backoffice/settings/hosted/preview?field=${field}&styling=${encodeURIComponent(styling)}`}
+        // The field script reads its channel from the hash, as dynamic.js passes it; a preview channel has no listeners.
+        src={`/backoffice/settings/hosted/preview?field=${field}&styling=${encodeURIComponent(styling)}#c=backoffice-preview-${field}`}
         className="block w-full rounded border border-dashed border-slate-300"
         style={{ height: `${Math.max(48, Number(px ?? 44) + 8)}px` }}
       />
