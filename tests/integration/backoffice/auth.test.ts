@@ -1,0 +1,93 @@
+// Sign-in: password check, the TOTP second factor and the sign-in throttle, against a real database.
+import { generate } from "otplib";
+import { describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+import { createTestMerchant } from "@/tests/helpers/merchant-factories";
+import { authenticateUser, SignInError } from "@/lib/auth/authenticate-user";
+import { startTotpEnrolment } from "@/lib/auth/start-totp-enrolment";
+import { confirmTotpEnrolment, InvalidTotpCodeError } from "@/lib/auth/confirm-totp-enrolment";
+import { disableTotp } from "@/lib/auth/disable-totp";
+import { MAX_FAILURES_PER_EMAIL } from "@/lib/auth/sign-in-rate-limit";
+import { createUser } from "@/lib/users/create-user";
+import { db } from "@/lib/db";
+
+useTestDatabase();
+
+const PASSWORD = "correct horse battery";
+
+async function newUser(email: string) {
+  const { merchantId } = await createTestMerchant();
+  return createUser({ merchantId, email, name: "Test User", password: PASSWORD, role: "OWNER" });
+}
+
+async function signInError(options: Parameters<typeof authenticateUser>[0]): Promise<string> {
+  try {
+    await authenticateUser(options);
+  } catch (error) {
+    if (error instanceof SignInError) return error.code;
+    throw error;
+  }
+  return "OK";
+}
+
+describe("authenticateUser", () => {
+  it("signs in with the right password, in any letter case of the email, and records the attempt", async () => {
+    const user = await newUser("alice@example.com");
+    const result = await authenticateUser({ email: " Alice@Example.com ", password: PASSWORD, ipAddress: "10.0.0.1" });
+    expect(result).toMatchObject({ id: user.id, merchantId: user.merchantId, email: "alice@example.com" });
+    const attempts = await db().signInAttempt.findMany({ where: { email: "alice@example.com" } });
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ succeeded: true, userId: user.id, ipAddress: "10.0.0.1" });
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).lastSignInAt).not.toBeNull();
+  });
+
+  it("refuses a wrong password and an unknown email with the same answer", async () => {
+    await newUser("bob@example.com");
+    expect(await signInError({ email: "bob@example.com", password: "wrong password", ipAddress: null })).toBe("INVALID_CREDENTIALS");
+    expect(await signInError({ email: "nobody@example.com", password: PASSWORD, ipAddress: null })).toBe("INVALID_CREDENTIALS");
+  });
+
+  it(`locks an email out after ${MAX_FAILURES_PER_EMAIL} failures, even for the right password`, async () => {
+    await newUser("carol@example.com");
+    for (let index = 0; index < MAX_FAILURES_PER_EMAIL; index++) {
+      expect(await signInError({ email: "carol@example.com", password: `guess ${index}`, ipAddress: "10.0.0.2" })).toBe("INVALID_CREDENTIALS");
+    }
+    expect(await signInError({ email: "carol@example.com", password: PASSWORD, ipAddress: "10.0.0.3" })).toBe("RATE_LIMITED");
+    // Failures older than the window no longer count.
+    await db().signInAttempt.updateMany({ where: { email: "carol@example.com" }, data: { createdAt: new Date(Date.now() - 16 * 60_000) } });
+    expect(await signInError({ email: "carol@example.com", password: PASSWORD, ipAddress: "10.0.0.3" })).toBe("OK");
+  });
+
+  it("locks an IP address out after many failures across accounts", async () => {
+    for (let index = 0; index < 30; index++) {
+      await db().signInAttempt.create({ data: { id: `ip-${index}`, email: `victim${index}@example.com`, ipAddress: "10.9.9.9", succeeded: false } });
+    }
+    await newUser("dave@example.com");
+    expect(await signInError({ email: "dave@example.com", password: PASSWORD, ipAddress: "10.9.9.9" })).toBe("RATE_LIMITED");
+    expect(await signInError({ email: "dave@example.com", password: PASSWORD, ipAddress: "10.9.9.8" })).toBe("OK");
+  });
+
+  it("asks for the one-time code once the user turned the second factor on", async () => {
+    const user = await newUser("erin@example.com");
+    const { secret, uri, qrSvg } = await startTotpEnrolment({ userId: user.id });
+    expect(uri).toContain("otpauth://totp/");
+    expect(qrSvg).toContain("<svg");
+    // The secret is stored sealed, never in clear.
+    const stored = await db().user.findUniqueOrThrow({ where: { id: user.id }, select: { totpSecret: true, totpEnabledAt: true } });
+    expect(stored.totpSecret).not.toContain(secret);
+    // Pending enrolment does not change sign-in yet.
+    expect(await signInError({ email: "erin@example.com", password: PASSWORD, ipAddress: null })).toBe("OK");
+    await expect(confirmTotpEnrolment({ userId: user.id, code: "000000" })).rejects.toBeInstanceOf(InvalidTotpCodeError);
+    await confirmTotpEnrolment({ userId: user.id, code: await generate({ secret }) });
+
+    expect(await signInError({ email: "erin@example.com", password: PASSWORD, ipAddress: null })).toBe("TOTP_REQUIRED");
+    expect(await signInError({ email: "erin@example.com", password: PASSWORD, totp: "123456", ipAddress: null })).toBe("INVALID_TOTP");
+    expect(await signInError({ email: "erin@example.com", password: "wrong one", totp: await generate({ secret }), ipAddress: null })).toBe("INVALID_CREDENTIALS");
+    expect(await signInError({ email: "erin@example.com", password: PASSWORD, totp: await generate({ secret }), ipAddress: null })).toBe("OK");
+
+    await disableTotp({ userId: user.id, code: await generate({ secret }) });
+    expect(await signInError({ email: "erin@example.com", password: PASSWORD, ipAddress: null })).toBe("OK");
+    const audit = await db().auditEntry.findMany({ where: { userId: user.id }, orderBy: { createdAt: "asc" }, select: { action: true } });
+    expect(audit.map((entry) => entry.action)).toEqual(["user.totp_enabled", "user.totp_disabled"]);
+  });
+});
