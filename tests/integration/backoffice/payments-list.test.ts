@@ -1,0 +1,122 @@
+// The payments list: keyset pages in both directions, each filter, search, the CSV export.
+import { beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { listPayments, type PaymentPage } from "@/lib/backoffice/queries/list-payments";
+import { parsePaymentFilters, type PaymentFilters } from "@/lib/backoffice/payment-filters";
+import { csvCell, exportPaymentsCsv } from "@/lib/backoffice/queries/export-payments-csv";
+import { db } from "@/lib/db";
+
+useTestDatabase();
+
+let merchantId: string;
+let otherMerchantId: string;
+const created: { id: string; createdAt: Date }[] = [];
+const SAME_INSTANT = new Date("2026-11-10T12:00:00.000Z");
+
+beforeAll(async () => {
+  merchantId = (await createTestMerchant()).merchantId;
+  otherMerchantId = (await createTestMerchant()).merchantId;
+  // 60 plain payments, 10 of them sharing one timestamp (ties are broken by id).
+  for (let index = 0; index < 60; index++) {
+    const { paymentId } = await createTestPayment({ merchantId, amount: BigInt(1000 + index), withStoredCard: false, reference: `ref-${index}` });
+    const createdAt = index < 10 ? SAME_INSTANT : new Date(Date.UTC(2026, 10, 1, 0, index));
+    await db().payment.update({ where: { id: paymentId }, data: { createdAt } });
+    created.push({ id: paymentId, createdAt });
+  }
+  const special = [
+    { status: "CAPTURED" as const, processor: "finaro" as const, card: { pan: "5555555555554444", scheme: "mastercard" }, amount: 50_000n, merchantPaymentId: "order-mc", day: "2026-10-05" },
+    { status: "DECLINED" as const, processor: "bambora" as const, card: { pan: "378282246310005", scheme: "amex" }, amount: 7_500n, merchantPaymentId: "order-amex", day: "2026-10-06" },
+  ];
+  for (const entry of special) {
+    const { paymentId } = await createTestPayment({ merchantId, status: entry.status, processor: entry.processor, withStoredCard: entry.card, amount: entry.amount, merchantPaymentId: entry.merchantPaymentId, reference: "=HYPERLINK(\"x\")" });
+    await db().payment.update({ where: { id: paymentId }, data: { createdAt: new Date(`${entry.day}T10:00:00Z`) } });
+    created.push({ id: paymentId, createdAt: new Date(`${entry.day}T10:00:00Z`) });
+  }
+  // Another merchant's payment that matches every search below.
+  await createTestPayment({ merchantId: otherMerchantId, status: "CAPTURED", processor: "finaro", withStoredCard: { pan: "5555555555554444", scheme: "mastercard" }, merchantPaymentId: "order-mc", amount: 50_000n });
+});
+
+const expectedOrder = () => [...created].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1)).map((entry) => entry.id);
+const filters = (params: Record<string, string>): PaymentFilters => parsePaymentFilters(params).filters;
+
+describe("listPayments", () => {
+  it("walks every payment exactly once, newest first, in keyset pages, and back", async () => {
+    const seen: string[] = [];
+    const pages: PaymentPage[] = [];
+    let after: string | undefined;
+    do {
+      const page = await listPayments({ merchantId, filters: {}, after, pageSize: 7 });
+      pages.push(page);
+      seen.push(...page.rows.map((row) => row.id));
+      after = page.next;
+    } while (after);
+    expect(seen).toEqual(expectedOrder());
+    expect(pages[0]!.previous).toBeUndefined();
+    // From the third page, "newer" gives back exactly the second page.
+    const back = await listPayments({ merchantId, filters: {}, before: pages[2]!.previous, pageSize: 7 });
+    expect(back.rows.map((row) => row.id)).toEqual(pages[1]!.rows.map((row) => row.id));
+    expect(back.next).toBeDefined();
+    expect(back.previous).toBeDefined();
+    const first = await listPayments({ merchantId, filters: {}, before: pages[1]!.previous, pageSize: 7 });
+    expect(first.rows.map((row) => row.id)).toEqual(pages[0]!.rows.map((row) => row.id));
+    expect(first.previous).toBeUndefined();
+  });
+
+  it("filters by status, processor, scheme, date range and amount", async () => {
+    const ids = async (params: Record<string, string>) => (await listPayments({ merchantId, filters: filters(params) })).rows.map((row) => row.merchantPaymentId ?? row.reference);
+    expect(await ids({ status: "CAPTURED" })).toEqual(["order-mc"]);
+    expect(await ids({ processor: "bambora" })).toEqual(["order-amex"]);
+    expect(await ids({ scheme: "amex" })).toEqual(["order-amex"]);
+    expect(await ids({ from: "2026-10-01", to: "2026-10-05" })).toEqual(["order-mc"]);
+    expect(await ids({ from: "2026-10-06", to: "2026-10-06" })).toEqual(["order-amex"]);
+    expect(await ids({ minAmount: "75", maxAmount: "75.00" })).toEqual(["order-amex"]);
+    expect((await ids({ minAmount: "10.50", maxAmount: "10.52" })).sort()).toEqual(["ref-50", "ref-51", "ref-52"]);
+    expect(await ids({ scheme: "mastercard", status: "DECLINED" })).toEqual([]);
+  });
+
+  it("finds a payment by paymentid, merchantpaymentid, reference and last4, never another merchant's", async () => {
+    const target = created[5]!.id;
+    const search = async (q: string) => (await listPayments({ merchantId, filters: filters({ q }) })).rows.map((row) => row.id);
+    expect(await search(target)).toEqual([target]);
+    expect(await search("ref-5")).toEqual([target]);
+    expect((await search("order-mc")).length).toBe(1);
+    expect((await search("4444")).length).toBe(1);
+    expect((await search("0005")).length).toBe(1);
+    expect(await search("9999")).toEqual([]);
+    const theirs = await db().payment.findFirstOrThrow({ where: { merchantId: otherMerchantId }, select: { id: true } });
+    expect(await search(theirs.id)).toEqual([]);
+  });
+
+  it("reports invalid filters instead of failing", () => {
+    const { filters: parsed, errors } = parsePaymentFilters({ status: "NOPE", minAmount: "1,5", from: "yesterday", processor: "finaro" });
+    expect(parsed).toEqual({ processor: "finaro" });
+    expect(Object.keys(errors).sort()).toEqual(["from", "minAmount", "status"]);
+  });
+});
+
+describe("exportPaymentsCsv", () => {
+  it("exports the filtered list with amounts in minor units and defused formulas", async () => {
+    let csv = "";
+    for await (const chunk of exportPaymentsCsv({ merchantId, filters: filters({ scheme: "mastercard" }) })) csv += chunk;
+    const lines = csv.trim().split("\r\n");
+    expect(lines[0]).toBe("paymentid,merchantpaymentid,created,status,amount,currency,captured,refunded,processor,scheme,last4,reference,paymenttype");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(",order-mc,2026-10-05T10:00:00.000Z,CAPTURED,50000,DKK,");
+    expect(lines[1]).toContain(",finaro,mastercard,4444,\"'=HYPERLINK(\"\"x\"\")\",");
+  });
+
+  it("streams every payment across batches", async () => {
+    let rows = 0;
+    for await (const chunk of exportPaymentsCsv({ merchantId, filters: {} })) rows += chunk.split("\r\n").filter(Boolean).length;
+    expect(rows).toBe(created.length + 1);
+  });
+
+  it("quotes cells only when needed", () => {
+    expect(csvCell("plain")).toBe("plain");
+    expect(csvCell("a,b")).toBe('"a,b"');
+    expect(csvCell("-1+1")).toBe(`"'-1+1"`);
+    expect(csvCell(1234n)).toBe("1234");
+    expect(csvCell(null)).toBe("");
+  });
+});
