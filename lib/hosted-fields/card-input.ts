@@ -78,7 +78,9 @@ export function parseExpiry(value: string): { month?: number; year?: number } {
 
 /** "MM / YY" as the cardholder types: the slash appears after the month. */
 export function formatExpiry(value: string, deleting: boolean): string {
-  let digits = digitsOnly(value).slice(0, 4);
+  // Autofill may bring a four-digit year ("12/2030"); the field shows two.
+  const withFullYear = /^\s*(\d{1,2})\s*[/\-. ]+\s*(\d{4})\s*$/.exec(value);
+  let digits = withFullYear ? `${withFullYear[1]!.padStart(2, "0")}${withFullYear[2]!.slice(2)}` : digitsOnly(value).slice(0, 4);
   // A first digit of 2-9 can only be a month 02-09.
   if (digits.length === 1 && Number(digits) > 1) digits = `0${digits}`;
   if (digits.length < 2) return digits;

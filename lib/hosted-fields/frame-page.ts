@@ -75,7 +75,7 @@ const INPUTS: Record<InputSpec["part"], InputSpec> = {
   pan: { part: "pan", id: "cardnumber", name: "cardnumber", label: "Card number", autocomplete: "cc-number", placeholder: "1234 1234 1234 1234", maxLength: 23 },
   expmonth: { part: "expmonth", id: "ccmonth", name: "ccmonth", label: "Expiry month", autocomplete: "cc-exp-month", placeholder: "MM", maxLength: 2 },
   expyear: { part: "expyear", id: "ccyear", name: "ccyear", label: "Expiry year", autocomplete: "cc-exp-year", placeholder: "YY", maxLength: 4 },
-  exp: { part: "exp", id: "ccexp", name: "ccexp", label: "Expiry date (MM / YY)", autocomplete: "cc-exp", placeholder: "MM / YY", maxLength: 7 },
+  exp: { part: "exp", id: "ccexp", name: "ccexp", label: "Expiry date (MM / YY)", autocomplete: "cc-exp", placeholder: "MM / YY", maxLength: 9 },
   securitycode: { part: "securitycode", id: "cvc", name: "cvc", label: "Security code", autocomplete: "cc-csc", placeholder: "CVC", maxLength: 4 },
 };
 

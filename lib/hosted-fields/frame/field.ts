@@ -96,7 +96,8 @@ function start(): void {
       focused: focusedPart && document.hasFocus(),
       valid,
       invalid: parts.some(partShowsError),
-      ...(brand ? { brand } : {}),
+      // The brand shows on the number and the security-code containers (the code's length follows it).
+      ...(brand && parts.some((part) => part.name === "pan" || part.name === "securitycode") ? { brand } : {}),
     };
   }
 

@@ -15,8 +15,9 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
   try {
     return jsonResponse(await paySession({ sessionId: sessionid, paymentId: paymentid, card: body.card, binding: body.binding, customerIp: clientIp(request) }));
   } catch (error) {
-    // The card must not reach a log: only the error's type and the payment are written.
-    console.error(`[cardholder] authorization of payment ${paymentid} failed: ${error instanceof Error ? error.name : "error"}`);
+    // The card must not reach a log: the message's first line only, with every run of digits masked.
+    const reason = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]?.replace(/\d{4,}/g, "[digits]")}` : "error";
+    console.error(`[cardholder] authorization of payment ${paymentid} failed: ${reason}`);
     return jsonResponse({ result: "failed", paymentid, errorcode: "PAYMENT_ERROR", errortext: ERROR_TEXTS.PAYMENT_ERROR }, 500);
   }
 }

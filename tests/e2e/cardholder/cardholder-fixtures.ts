@@ -1,0 +1,116 @@
+// What the cardholder-flow browser tests share: the demo shop (another origin than the fields),
+// a notification receiver standing in for the merchant's server, and the cardholder's actions.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, type FrameLocator, type Page } from "@playwright/test";
+import { E2E } from "../helpers";
+
+/** The demo shop runs on 127.0.0.1; the service (and so the fields) on localhost: two origins. */
+export const SHOP_ORIGIN = `http://127.0.0.1:${E2E.port}`;
+export const FIELDS_ORIGIN = `http://localhost:${E2E.port}`;
+export const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
+
+export interface CallbackEvent {
+  name: string;
+  payload: Record<string, unknown>;
+}
+
+export interface ReceivedNotification {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/** The merchant's notification endpoint: answers 200 and keeps every POST. */
+export async function startNotificationReceiver() {
+  const received: ReceivedNotification[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    try {
+      received.push({ path: req.url ?? "/", headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown> });
+    } catch {
+      received.push({ path: req.url ?? "/", headers: req.headers, body: {} });
+    }
+    res.writeHead(200).end("ok");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    /** A fresh address per test, so each test finds its own notifications. */
+    url: (name: string) => `${base}/${name}`,
+    async waitFor(name: string, predicate: (body: Record<string, unknown>) => boolean = () => true, timeoutMs = 30_000): Promise<ReceivedNotification> {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const found = received.find((item) => item.path === `/${name}` && predicate(item.body));
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error(`no notification at /${name} within ${timeoutMs} ms`);
+    },
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type NotificationReceiver = Awaited<ReturnType<typeof startNotificationReceiver>>;
+
+/** Opens the demo shop with these initdynamic fields and waits for jsinitsuccess. */
+export async function openDemoShop(page: Page, params: Record<string, string | number> = {}, { waitForInit = true } = {}): Promise<string> {
+  const query = new URLSearchParams(Object.entries({ set3ds: "SKIP_3DS", ...params }).map(([key, value]) => [key, String(value)]));
+  await page.goto(`${SHOP_ORIGIN}/demo-shop?${query.toString()}`);
+  const sessionId = JSON.parse((await page.locator("#session").textContent()) ?? "{}").sessionid as string;
+  expect(sessionId).toMatch(/^[a-f0-9]{32}$/);
+  if (waitForInit) await waitForCallback(page, "jsinitsuccess");
+  return sessionId;
+}
+
+export async function callbacks(page: Page, exclude: string[] = ["jsfieldchange"]): Promise<CallbackEvent[]> {
+  return (await page.evaluate(() => (window as unknown as { cpsEvents: CallbackEvent[] }).cpsEvents)).filter((event) => !exclude.includes(event.name));
+}
+
+export async function waitForCallback(page: Page, name: string, count = 1, timeout = 30_000): Promise<CallbackEvent> {
+  await page.waitForFunction(
+    ({ name, count }) => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.filter((event) => event.name === name).length === count,
+    { name, count },
+    { timeout },
+  );
+  const all = await callbacks(page, []);
+  return all.filter((event) => event.name === name)[count - 1]!;
+}
+
+export function field(page: Page, id: string): FrameLocator {
+  return page.frameLocator(`#${id} iframe`);
+}
+
+export interface CardInput {
+  pan?: string;
+  month?: string;
+  year?: string;
+  cvc?: string;
+}
+
+/** Types like a person: into the number field, then on (the fields move the focus themselves when one is complete). */
+export async function typeCard(page: Page, card: CardInput): Promise<void> {
+  const parts: [string, string | undefined][] = [
+    ["pan", card.pan],
+    ["expmonth", card.month],
+    ["expyear", card.year],
+    ["securitycode", card.cvc],
+  ];
+  for (const [id, value] of parts) {
+    if (value === undefined) continue;
+    const input = field(page, id).locator("input");
+    await input.click();
+    await input.pressSequentially(value, { delay: 15 });
+  }
+}
+
+export async function pay(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Pay" }).click();
+}
+
+/** The issuer's challenge page inside our challenge page inside the merchant's challenge element. */
+export function acsFrame(page: Page): FrameLocator {
+  return page.frameLocator("#challenge iframe").frameLocator("iframe[name=acs]");
+}
