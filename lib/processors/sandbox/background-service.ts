@@ -3,15 +3,17 @@
 import { config } from "../../env";
 import { isProcessorConfigured } from "../registry";
 import { PROCESSOR_NAMES } from "../types";
-import { startSandboxes } from "./start-sandboxes";
+import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
 
-export async function startProcessorSandboxes(): Promise<void> {
+/** Returns the running sandboxes (undefined when every processor is configured), so tests can close them. */
+export async function startProcessorSandboxes(): Promise<RunningSandboxes | undefined> {
   const settings = config();
   const processors = PROCESSOR_NAMES.filter((name) => !isProcessorConfigured(name));
   const threeDs = !settings.THREEDS_DS_URL;
-  if (processors.length === 0 && !threeDs) return;
+  if (processors.length === 0 && !threeDs) return undefined;
   const running = await startSandboxes({ processors, threeDs, ports: { threeds: settings.THREEDS_SANDBOX_PORT } });
   if (settings.LOG_LEVEL !== "silent") {
     console.log(`[processors] sandboxes: ${Object.entries(running.urls).map(([name, url]) => `${name} ${url}`).join(", ")}`);
   }
+  return running;
 }
