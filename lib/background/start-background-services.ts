@@ -10,7 +10,7 @@ type ServiceStarter = { name: string; start: () => Promise<void> };
 const services: ServiceStarter[] = [
   // processors: acquirer and 3-D Secure sandboxes for every processor whose base URL is not configured
   // (before the executor, whose jobs may call the processors).
-  { name: "processor sandboxes", start: startProcessorSandboxes },
+  { name: "processor sandboxes", start: async () => void (await startProcessorSandboxes()) },
   // Background work (Inngest): runs the app's functions in-process unless an Inngest server is configured.
   { name: "embedded Inngest executor", start: startEmbeddedExecutor },
   // merchant-api: life cycle management, polls the processors' card-update feeds (after the sandboxes).
