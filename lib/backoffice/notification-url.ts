@@ -2,6 +2,14 @@
 // service runs locally (sandboxes and tests post to 127.0.0.1).
 import { z } from "zod";
 
+function parseUrl(value: string): URL | null {
+  try {
+    return new URL(value);
+  } catch {
+    return null;
+  }
+}
+
 export function notificationUrlSchema(options: { allowHttp: boolean }) {
   return z
     .string()
@@ -12,12 +20,12 @@ export function notificationUrlSchema(options: { allowHttp: boolean }) {
       z
         .url({ error: "Enter a full address such as https://shop.example/notifications" })
         .refine((value) => {
-          const url = new URL(value);
-          return url.protocol === "https:" || (options.allowHttp && url.protocol === "http:");
+          const url = parseUrl(value);
+          return !url || url.protocol === "https:" || (options.allowHttp && url.protocol === "http:");
         }, options.allowHttp ? "Use an http:// or https:// address" : "Use an https:// address")
         .refine((value) => {
-          const url = new URL(value);
-          return !url.username && !url.password;
+          const url = parseUrl(value);
+          return !url || (!url.username && !url.password);
         }, "Leave user name and password out of the address; notifications are signed instead")
         .nullable(),
     );

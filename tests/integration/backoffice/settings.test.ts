@@ -1,0 +1,143 @@
+// Notification URLs, the test notification, hosted integrations and the overview numbers.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
+import type { Actor } from "@/lib/auth/actor";
+import { createUser } from "@/lib/users/create-user";
+import { db } from "@/lib/db";
+import { updateNotificationUrls } from "@/lib/backoffice/actions/update-notification-urls";
+import { sendTestNotification } from "@/lib/backoffice/actions/send-test-notification";
+import { saveHostedIntegration } from "@/lib/backoffice/actions/save-hosted-integration";
+import { getOverviewStats } from "@/lib/backoffice/queries/overview-stats";
+import { verifyNotificationSignature } from "@/lib/notifications/sign-notification";
+import { getHostedIntegrationOrThrow } from "@/lib/backoffice/queries/list-hosted-integrations";
+
+useTestDatabase();
+
+let receiver: NotificationReceiver;
+let owner: Actor;
+let secret: string;
+
+beforeAll(async () => {
+  receiver = await startNotificationReceiver();
+  const merchant = await createTestMerchant();
+  secret = merchant.notificationSecret;
+  const user = await createUser({ merchantId: merchant.merchantId, email: "owner@example.com", name: "Owner", password: "long enough password", role: "OWNER" });
+  owner = { userId: user.id, merchantId: merchant.merchantId, role: "OWNER" };
+});
+
+afterAll(async () => {
+  await receiver.close();
+});
+
+const urls = (values: Partial<Record<"defaultNotificationUrl" | "completionNotificationUrl" | "lifecycleNotificationUrl", string>>) => ({
+  defaultNotificationUrl: "",
+  completionNotificationUrl: "",
+  lifecycleNotificationUrl: "",
+  ...values,
+});
+
+describe("notification URLs", () => {
+  it("saves the three addresses, clears empty ones, and audits the change", async () => {
+    await updateNotificationUrls({ actor: owner, input: urls({ defaultNotificationUrl: " https://shop.example/n ", lifecycleNotificationUrl: "https://shop.example/life" }) });
+    const merchant = await db().merchant.findUniqueOrThrow({ where: { id: owner.merchantId } });
+    expect(merchant).toMatchObject({ defaultNotificationUrl: "https://shop.example/n", completionNotificationUrl: null, lifecycleNotificationUrl: "https://shop.example/life" });
+    const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "settings.notification_urls.updated" } });
+    expect(audit.details).toMatchObject({ after: { defaultNotificationUrl: "https://shop.example/n" } });
+  });
+
+  it("refuses addresses that are not absolute http(s) URLs or carry credentials", async () => {
+    await expect(updateNotificationUrls({ actor: owner, input: urls({ defaultNotificationUrl: "shop.example/n" }) })).rejects.toThrow(/full address/);
+    await expect(updateNotificationUrls({ actor: owner, input: urls({ completionNotificationUrl: "ftp://shop.example/n" }) })).rejects.toThrow(/http/);
+    await expect(updateNotificationUrls({ actor: owner, input: urls({ lifecycleNotificationUrl: "https://user:pw@shop.example/n" }) })).rejects.toThrow(/password/);
+  });
+});
+
+describe("sendTestNotification", () => {
+  it("posts one signed test notification and returns the receiver's answer", async () => {
+    const result = await sendTestNotification({ actor: owner, input: { url: `${receiver.url}/hook` } });
+    expect(result).toMatchObject({ delivered: true, statusCode: 200, responseBody: "ok" });
+    const [received] = await receiver.waitFor(1);
+    expect(received!.path.endsWith("/hook")).toBe(true);
+    expect(received!.body).toMatchObject({ type: "test", merchantid: owner.merchantId });
+    expect(
+      verifyNotificationSignature({
+        secret,
+        headers: { id: String(received!.headers["webhook-id"]), timestamp: String(received!.headers["webhook-timestamp"]), signature: String(received!.headers["webhook-signature"]) },
+        body: received!.rawBody,
+      }),
+    ).toBeTruthy();
+    const notification = await db().notification.findUniqueOrThrow({ where: { id: result.notificationId }, include: { attempts: true } });
+    expect(notification).toMatchObject({ kind: "test", status: "delivered", nextAttemptAt: null });
+    expect(notification.attempts).toHaveLength(1);
+  });
+
+  it("shows a refusal and settles the test as failed without retries", async () => {
+    receiver.script({ status: 500 });
+    const result = await sendTestNotification({ actor: owner, input: { url: receiver.url } });
+    expect(result).toMatchObject({ delivered: false, statusCode: 500 });
+    expect(result.error).toMatch(/500/);
+    const notification = await db().notification.findUniqueOrThrow({ where: { id: result.notificationId } });
+    expect(notification).toMatchObject({ status: "failed", nextAttemptAt: null });
+  });
+
+  it("needs an address", async () => {
+    await expect(sendTestNotification({ actor: owner, input: { url: "" } })).rejects.toThrow(/Enter an address/);
+  });
+});
+
+describe("hosted integrations", () => {
+  const base = { name: "Checkout", defaultNotificationUrl: "", completionNotificationUrl: "https://shop.example/done", lifecycleNotificationUrl: "" };
+
+  it("creates and updates an integration with styling checked by the hosted fields' schema", async () => {
+    const created = await saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "checkout-1", styling: JSON.stringify({ color: "#112233", fontSize: "18px", placeholders: { pan: "Card" } }) } });
+    let stored = await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, id: created.id });
+    expect(stored).toMatchObject({ hostedId: "checkout-1", completionNotificationUrl: "https://shop.example/done", styling: { color: "#112233", fontSize: "18px", placeholders: { pan: "Card" } } });
+    await saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "checkout-1", styling: JSON.stringify({ backgroundColor: "rgb(1, 2, 3)" }) } });
+    stored = await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, id: created.id });
+    expect(stored.styling).toEqual({ backgroundColor: "rgb(1, 2, 3)" });
+    expect(await db().auditEntry.count({ where: { merchantId: owner.merchantId, target: created.id } })).toBe(2);
+  });
+
+  it("refuses unsafe styling values, bad JSON and a hostedid already in use", async () => {
+    await expect(saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "x1", styling: JSON.stringify({ color: "red;}body{display:none" }) } })).rejects.toThrow(/CSS colour/);
+    await expect(saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "x2", styling: "{not json" } })).rejects.toThrow(/not valid JSON/);
+    await expect(saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "has space", styling: "{}" } })).rejects.toThrow(/letters, digits/);
+    await expect(saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "checkout-1", styling: "{}" } })).rejects.toThrow(/already used/);
+  });
+});
+
+describe("getOverviewStats", () => {
+  it("counts payments, approvals and approved volume by day and processor, and notification delivery", async () => {
+    const merchantId = (await createTestMerchant()).merchantId;
+    const now = new Date("2026-11-21T12:00:00Z");
+    const day1 = new Date("2026-11-20T08:00:00Z");
+    const day2 = new Date("2026-11-21T09:00:00Z");
+    const make = async (status: "CAPTURED" | "DECLINED" | "AUTHORIZED" | "PENDING", processor: "finaro" | "clearhaus", amount: bigint, at: Date) => {
+      const { paymentId } = await createTestPayment({ merchantId, status, processor, amount, withStoredCard: false });
+      await db().payment.update({ where: { id: paymentId }, data: { createdAt: at } });
+    };
+    await make("CAPTURED", "finaro", 1000n, day1);
+    await make("DECLINED", "finaro", 500n, day1);
+    await make("AUTHORIZED", "clearhaus", 2000n, day2);
+    await make("PENDING", "clearhaus", 700n, day2);
+    await make("CAPTURED", "finaro", 999n, new Date("2026-09-01T00:00:00Z")); // outside the 30 days
+    await db().notification.createMany({
+      data: [
+        { id: "n1", merchantId, kind: "test", url: "https://x", body: "{}", status: "delivered", createdAt: day1 },
+        { id: "n2", merchantId, kind: "test", url: "https://x", body: "{}", status: "failed", createdAt: day1 },
+        { id: "n3", merchantId, kind: "test", url: "https://x", body: "{}", status: "delivered", createdAt: day2 },
+      ],
+    });
+    const stats = await getOverviewStats({ merchantId, now });
+    expect(stats.days).toHaveLength(30);
+    expect(stats.days[29]).toBe("2026-11-21");
+    const finaro = stats.rows.find((row) => row.processor === "finaro" && row.day === "2026-11-20")!;
+    expect(finaro).toMatchObject({ payments: 2, approved: 1, decided: 2, approvedAmount: 1000n });
+    const clearhaus = stats.rows.find((row) => row.processor === "clearhaus" && row.day === "2026-11-21")!;
+    expect(clearhaus).toMatchObject({ payments: 2, approved: 1, decided: 1, approvedAmount: 2000n });
+    expect(stats.currencies).toEqual([{ currency: "DKK", approvedAmount: 3000n, payments: 4 }]);
+    expect(stats.notifications).toMatchObject({ delivered: 2, failed: 1, pending: 0, total: 3 });
+  });
+});
