@@ -43,6 +43,7 @@ export interface EmbeddedExecutorOptions {
 }
 
 const STARTUP_GRACE_MS = 15_000;
+const RESYNC_INTERVAL_MS = 60_000;
 
 const quietLogger: ExecutorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -57,6 +58,7 @@ export class EmbeddedExecutor {
   private readonly retryJitterMs: number;
   private readonly logger: ExecutorLogger;
   private functions: Map<string, FunctionDefinition> | undefined;
+  private syncedAt = 0;
   private readonly inFlight = new Set<Promise<void>>();
   /** Calls this executor made to the serve endpoint (for tests and diagnostics). */
   callsMade = 0;
@@ -138,7 +140,9 @@ export class EmbeddedExecutor {
         // While the server is still starting, the first sync cannot reach /api/inngest yet:
         // that is not worth an error until it lasts.
         const starting = !this.functions && Date.now() - startedAt < STARTUP_GRACE_MS;
-        if (!starting) {
+        if (starting) {
+          this.logger.info(`embedded executor: waiting for ${this.options.serveUrl}: ${message}`);
+        } else {
           this.logger.error(`embedded executor: poll failed: ${message}`);
           this.options.onPoll?.(message);
         }
@@ -159,6 +163,10 @@ export class EmbeddedExecutor {
   /** One pass: learn the functions (once), start runs for new events, start due jobs. */
   async pollOnce(): Promise<number> {
     if (!this.functions) await this.sync();
+    else if (Date.now() - this.syncedAt > RESYNC_INTERVAL_MS) {
+      // Picks up functions added since (a redeploy behind a shared database, next dev reloads).
+      await this.sync().catch((error: unknown) => this.logger.warn(`embedded executor: re-sync failed, keeping the known functions: ${String(error)}`));
+    }
     const now = this.clock.now();
     const started = await fanOutEvents({ database: this.database, functions: this.knownFunctions, now });
     const jobs = await claimDueJobs({
@@ -182,8 +190,11 @@ export class EmbeddedExecutor {
 
   private async sync(): Promise<void> {
     const { functions, problems } = await syncFunctions({ serveUrl: this.options.serveUrl, signingKey: this.options.signingKey });
-    for (const problem of problems) this.logger.warn(`embedded executor: ${problem}`);
+    const changed = JSON.stringify(functions) !== JSON.stringify(this.knownFunctions);
     this.functions = new Map(functions.map((fn) => [fn.id, fn]));
+    this.syncedAt = Date.now();
+    if (!changed) return;
+    for (const problem of problems) this.logger.warn(`embedded executor: ${problem}`);
     this.logger.info(`embedded executor: ${functions.length} function(s) at ${this.options.serveUrl}`);
   }
 

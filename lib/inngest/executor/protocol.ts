@@ -46,6 +46,7 @@ export const syncedFunctionSchema = z
     id: z.string(),
     name: z.string().optional(),
     triggers: z.array(triggerSchema).default([]),
+    idempotency: z.string().optional(),
     steps: z.record(
       z.string(),
       z.object({ retries: z.object({ attempts: z.number().int().min(0) }).optional() }).passthrough(),

@@ -7,7 +7,7 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { InngestJobKind, InngestRunStatus } from "../../generated/prisma/enums";
 import type { StoredEventPayload } from "./accept-events";
 import type { SerializedError } from "./protocol";
-import { triggerMatches, type FunctionDefinition } from "./sync-functions";
+import { idempotencyKeyOf, triggerMatches, type FunctionDefinition } from "./sync-functions";
 
 type Tx = Prisma.TransactionClient;
 
@@ -40,10 +40,12 @@ export async function fanOutEvents(options: { database: PrismaClient; functions:
       for (const fn of options.functions) {
         if (!fn.triggers.some((trigger) => triggerMatches(trigger, event.payload as unknown as { name: string } & Record<string, unknown>))) continue;
         const runId = ulid(options.now.getTime());
+        const idempotencyKey = idempotencyKeyOf(fn.idempotency, event.payload as unknown as Record<string, unknown>);
+        // One run per function and event, and per function and idempotency key: a repeat starts nothing.
         const inserted = await tx.$executeRaw`
-          INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
-          VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
-          ON CONFLICT ("eventId", "functionId") DO NOTHING`;
+          INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "idempotencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
+          VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${idempotencyKey}, ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
+          ON CONFLICT DO NOTHING`;
         if (inserted === 0) continue;
         await tx.inngestJob.create({ data: { id: ulid(), runId, kind: "discovery", hashedId: "step", runAt: options.now } });
         started++;

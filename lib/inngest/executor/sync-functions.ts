@@ -16,7 +16,14 @@ export interface FunctionDefinition {
   triggers: FunctionTrigger[];
   /** retries + 1; Inngest's default is 4 retries. */
   maxAttempts: number;
+  /** The `idempotency` expression as parts to join: event paths and text. */
+  idempotency?: IdempotencyPart[];
 }
+
+export type IdempotencyPart = { path: string[] } | { text: string };
+
+/** Flow-control options an Inngest server honours and the embedded executor does not. */
+const IGNORED_OPTIONS = ["concurrency", "throttle", "rateLimit", "debounce", "batchEvents", "priority", "singleton", "cancel", "timeouts"];
 
 export const DEFAULT_RETRIES = 4;
 
@@ -34,8 +41,57 @@ export function parseTriggerExpression(expression: string): FunctionTrigger["con
   return conditions;
 }
 
+/**
+ * The subset of idempotency expressions the embedded executor evaluates: event paths and quoted
+ * text joined with +, e.g. `event.data.paymentId` or `event.data.kind + "-" + event.data.id`.
+ */
+export function parseIdempotencyExpression(expression: string): IdempotencyPart[] | undefined {
+  const parts: IdempotencyPart[] = [];
+  for (const term of expression.split("+")) {
+    const path = /^\s*event((?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*$/.exec(term);
+    const text = /^\s*(?:'([^'+]*)'|"([^"+]*)")\s*$/.exec(term);
+    if (path) parts.push({ path: (path[1] as string).slice(1).split(".") });
+    else if (text) parts.push({ text: (text[1] ?? text[2]) as string });
+    else return undefined;
+  }
+  return parts;
+}
+
+/** The idempotency key of `event`, or null when a path is missing (then nothing is deduplicated). */
+export function idempotencyKeyOf(parts: IdempotencyPart[] | undefined, event: Record<string, unknown>): string | null {
+  if (!parts) return null;
+  let key = "";
+  for (const part of parts) {
+    if ("text" in part) {
+      key += part.text;
+      continue;
+    }
+    const value = readPath(event, part.path);
+    if (value === undefined || value === null || typeof value === "object") return null;
+    key += String(value);
+  }
+  return key;
+}
+
+function readPath(value: unknown, path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
 export function toFunctionDefinition(synced: SyncedFunction): { definition: FunctionDefinition; problems: string[] } {
   const problems: string[] = [];
+  for (const option of IGNORED_OPTIONS) {
+    if (synced[option] !== undefined) problems.push(`${synced.id}: "${option}" is ignored by the embedded executor`);
+  }
+  let idempotency: IdempotencyPart[] | undefined;
+  if (synced.idempotency) {
+    idempotency = parseIdempotencyExpression(synced.idempotency);
+    if (!idempotency) problems.push(`${synced.id}: idempotency expression ${JSON.stringify(synced.idempotency)} is not supported by the embedded executor and is ignored`);
+  }
   const triggers: FunctionTrigger[] = [];
   for (const trigger of synced.triggers) {
     if (!("event" in trigger)) {
@@ -50,7 +106,7 @@ export function toFunctionDefinition(synced: SyncedFunction): { definition: Func
     triggers.push({ event: trigger.event, conditions });
   }
   const retries = Object.values(synced.steps)[0]?.retries?.attempts ?? DEFAULT_RETRIES;
-  return { definition: { id: synced.id, triggers, maxAttempts: retries + 1 }, problems };
+  return { definition: { id: synced.id, triggers, maxAttempts: retries + 1, ...(idempotency ? { idempotency } : {}) }, problems };
 }
 
 export async function syncFunctions(options: { serveUrl: string; signingKey: string; timeoutMs?: number }): Promise<{
@@ -84,12 +140,5 @@ export async function syncFunctions(options: { serveUrl: string; signingKey: str
 /** Whether `event` starts a run of a function with `trigger`. */
 export function triggerMatches(trigger: FunctionTrigger, event: { name: string } & Record<string, unknown>): boolean {
   if (trigger.event !== event.name) return false;
-  return trigger.conditions.every(({ path, value }) => {
-    let current: unknown = event;
-    for (const key of path) {
-      if (typeof current !== "object" || current === null) return false;
-      current = (current as Record<string, unknown>)[key];
-    }
-    return current === value;
-  });
+  return trigger.conditions.every(({ path, value }) => readPath(event, path) === value);
 }

@@ -5,7 +5,13 @@ import { parseRetryAfter, retryDelayMs } from "@/lib/inngest/executor/backoff";
 import { TestClock } from "@/lib/inngest/executor/clock";
 import { parseDurationMs, sleepWakeTime } from "@/lib/inngest/executor/duration";
 import { signatureHeader, verifySignature } from "@/lib/inngest/executor/signature";
-import { parseTriggerExpression, toFunctionDefinition, triggerMatches } from "@/lib/inngest/executor/sync-functions";
+import {
+  idempotencyKeyOf,
+  parseIdempotencyExpression,
+  parseTriggerExpression,
+  toFunctionDefinition,
+  triggerMatches,
+} from "@/lib/inngest/executor/sync-functions";
 
 describe("sleep durations", () => {
   it("reads the SDK's time strings", () => {
@@ -88,5 +94,27 @@ describe("function definitions from an in-band sync", () => {
     expect(triggerMatches(trigger, { name: "inngest/function.finished", data: { function_id: "app-charge" } })).toBe(false);
     expect(parseTriggerExpression(`event.data.a == "x" && event.data.b.c == 'y'`)).toHaveLength(2);
     expect(parseTriggerExpression("event.data.a != 'x'")).toBeUndefined();
+  });
+});
+
+describe("idempotency expressions", () => {
+  it("evaluate event paths and quoted text joined with +", () => {
+    const parts = parseIdempotencyExpression(`event.data.kind + "-" + event.data.id`);
+    expect(idempotencyKeyOf(parts, { name: "x", data: { kind: "capture", id: 42 } })).toBe("capture-42");
+    expect(idempotencyKeyOf(parts, { name: "x", data: { kind: "capture" } })).toBeNull();
+    expect(idempotencyKeyOf(parseIdempotencyExpression("event.data.paymentId"), { data: { paymentId: "p1" } })).toBe("p1");
+    expect(parseIdempotencyExpression("event.data.a.size()")).toBeUndefined();
+  });
+
+  it("are read from the sync; flow control the executor ignores is reported", () => {
+    const result = toFunctionDefinition({
+      id: "app-d",
+      triggers: [{ event: "x/y" }],
+      steps: { step: {} },
+      idempotency: "event.data.paymentId",
+      concurrency: [{ limit: 1, key: "event.data.paymentId" }],
+    });
+    expect(result.definition.idempotency).toEqual([{ path: ["data", "paymentId"] }]);
+    expect(result.problems).toEqual(['app-d: "concurrency" is ignored by the embedded executor']);
   });
 });
