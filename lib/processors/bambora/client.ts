@@ -39,11 +39,12 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
     "x-epay-system": "card-payment-service",
   };
 
-  async function call(path: string, body: unknown, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
+  /** `operationId` goes out as Idempotency-Key (as the ePay API takes it): a retried call must not act twice. */
+  async function call(path: string, body: unknown, operationId: string, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
     const outcome = await send({
       url: `${base}${path}`,
       method: "POST",
-      headers: { ...headers, "content-type": "application/json" },
+      headers: { ...headers, "content-type": "application/json", "idempotency-key": operationId },
       body: JSON.stringify(body),
       timeoutMs: settings.timeoutMs,
       signal: options?.signal,
@@ -64,11 +65,12 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
 
   return {
     name: "bambora",
-    authorize: (request, options) => call("/authorize", toBamboraAuthorize(request), options, request.threeDs?.eci),
-    capture: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/capture`, { amount: Number(request.amount), currency: request.currency }, options),
-    refund: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/credit`, { amount: Number(request.amount) }, options),
-    void: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/delete`, {}, options),
-    payout: (request, options) => call("/payouts", toBamboraPayout(request), options),
+    authorize: (request, options) => call("/authorize", toBamboraAuthorize(request), request.operationId, options, request.threeDs?.eci),
+    capture: (request, options) =>
+      call(`/transactions/${ref(request.authorizationReference)}/capture`, { amount: Number(request.amount), currency: request.currency }, request.operationId, options),
+    refund: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/credit`, { amount: Number(request.amount) }, request.operationId, options),
+    void: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/delete`, {}, request.operationId, options),
+    payout: (request, options) => call("/payouts", toBamboraPayout(request), request.operationId, options),
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {
       const outcome = await send({
         url: `${base}/cardupdates?since=${encodeURIComponent(since.toISOString())}`,

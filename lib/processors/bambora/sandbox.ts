@@ -4,7 +4,7 @@ import { z } from "zod";
 import { decideAuthorization } from "../sandbox/test-cards";
 import { SandboxLedger, type LedgerError, type LedgerResult } from "../sandbox/ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-updates";
-import { holdUntilAborted, sameSecret, type FetchHandler } from "../sandbox/serve";
+import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "../sandbox/serve";
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "../sandbox/scheme-data";
 import type { BamboraGatewayError } from "./transformers";
 
@@ -171,5 +171,5 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     }
   };
 
-  return { handler, ledger, cardUpdates };
+  return { handler: withIdempotencyKeys(handler), ledger, cardUpdates };
 }

@@ -37,11 +37,12 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
   const base = settings.baseUrl.replace(/\/+$/, "");
   const headers = { authorization: basicAuth(settings.apiKey, ""), accept: CLEARHAUS_MEDIA_TYPE };
 
-  async function post(path: string, fields: Record<string, string>, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
+  /** `operationId` goes out as Idempotency-Key: a retried call after a lost answer must not act twice. */
+  async function post(path: string, fields: Record<string, string>, operationId: string, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
     const outcome = await send({
       url: `${base}${path}`,
       method: "POST",
-      headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+      headers: { ...headers, "content-type": "application/x-www-form-urlencoded", "idempotency-key": operationId },
       body: new URLSearchParams(fields).toString(),
       timeoutMs: settings.timeoutMs,
       signal: options?.signal,
@@ -64,11 +65,13 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
 
   return {
     name: "clearhaus",
-    authorize: (request, options) => post("/authorizations", toClearhausAuthorize(request), options, request.threeDs?.eci),
-    capture: (request, options) => post(`/authorizations/${ref(request.authorizationReference)}/captures`, toClearhausAmount(request.amount, request.textOnStatement), options),
-    refund: (request, options) => post(`/authorizations/${ref(request.authorizationReference)}/refunds`, toClearhausAmount(request.amount, request.textOnStatement), options),
-    void: (request, options) => post(`/authorizations/${ref(request.authorizationReference)}/voids`, {}, options),
-    payout: (request, options) => post("/credits", toClearhausCredit(request), options),
+    authorize: (request, options) => post("/authorizations", toClearhausAuthorize(request), request.operationId, options, request.threeDs?.eci),
+    capture: (request, options) =>
+      post(`/authorizations/${ref(request.authorizationReference)}/captures`, toClearhausAmount(request.amount, request.textOnStatement), request.operationId, options),
+    refund: (request, options) =>
+      post(`/authorizations/${ref(request.authorizationReference)}/refunds`, toClearhausAmount(request.amount, request.textOnStatement), request.operationId, options),
+    void: (request, options) => post(`/authorizations/${ref(request.authorizationReference)}/voids`, {}, request.operationId, options),
+    payout: (request, options) => post("/credits", toClearhausCredit(request), request.operationId, options),
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {
       const outcome = await send({
         url: `${base}/card_updates?since=${encodeURIComponent(since.toISOString())}`,

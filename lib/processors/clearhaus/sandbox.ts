@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { decideAuthorization } from "../sandbox/test-cards";
 import { SandboxLedger, type LedgerError, type LedgerResult } from "../sandbox/ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-updates";
-import { holdUntilAborted, sameSecret, type FetchHandler } from "../sandbox/serve";
+import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "../sandbox/serve";
 import { DEFAULT_HANG_MS, sandboxPar } from "../sandbox/scheme-data";
 import { CLEARHAUS_MEDIA_TYPE } from "./client";
 import { clearhausCodeForIso, type ClearhausStatusCode } from "./transformers";
@@ -160,5 +160,5 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     }
   };
 
-  return { handler, ledger, cardUpdates };
+  return { handler: withIdempotencyKeys(handler), ledger, cardUpdates };
 }

@@ -100,3 +100,26 @@ export function sameSecret(presented: string, expected: string): boolean {
   for (let index = 0; index < a.length; index++) diff |= a[index]! ^ b[index]!;
   return diff === 0;
 }
+
+/**
+ * Answers a repeated request (same method, path and Idempotency-Key) with the first answer, the way
+ * acquirers with idempotency keys do; requests without a key are handled each time.
+ */
+export function withIdempotencyKeys(handler: FetchHandler): FetchHandler {
+  const answers = new Map<string, Promise<{ status: number; headers: [string, string][]; body: ArrayBuffer }>>();
+  return async (request) => {
+    const key = request.headers.get("idempotency-key");
+    if (request.method !== "POST" || !key) return handler(request);
+    // The credentials are part of the slot: another caller never sees someone else's answer.
+    const slot = `${request.headers.get("authorization") ?? ""}\n${new URL(request.url).pathname}\n${key}`;
+    let answer = answers.get(slot);
+    if (!answer) {
+      answer = handler(request).then(async (response) => ({ status: response.status, headers: [...response.headers], body: await response.arrayBuffer() }));
+      answers.set(slot, answer);
+      // A request that did not get a real answer (the client gave up) may be tried again.
+      answer.then((stored) => stored.status >= 500 && answers.delete(slot), () => answers.delete(slot));
+    }
+    const stored = await answer;
+    return new Response(stored.body.slice(0), { status: stored.status, headers: stored.headers });
+  };
+}

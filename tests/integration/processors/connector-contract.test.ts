@@ -135,6 +135,16 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
     expect(beyond.failure).toBe("declined");
   });
 
+  it("treats a repeated request (same operation id) as the same request: one capture, the same answer", async () => {
+    const reference = await approvedAuthorization(connector(), 10_000n);
+    const operationId = newId();
+    const first = await connector().capture({ operationId, authorizationReference: reference, amount: 4_000n, currency: "DKK" });
+    const repeated = await connector().capture({ operationId, authorizationReference: reference, amount: 4_000n, currency: "DKK" });
+    expect(first.status).toBe("approved");
+    expect(repeated).toEqual(first);
+    expect(sandboxes.ledgers[name]!.get(reference)!.capturedAmount).toBe(4_000);
+  });
+
   it("refunds partially and repeatedly up to the captured amount, not beyond", async () => {
     const reference = await approvedAuthorization(connector(), 10_000n);
     const beforeCapture = await connector().refund({ operationId: newId(), authorizationReference: reference, amount: 100n, currency: "DKK" });
