@@ -36,6 +36,12 @@ export interface MerchantRouteDefinition<Schema extends z.ZodType> {
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
+/** The error for the log, with anything that looks like a card number masked (defence in depth). */
+function redactCardNumbers(error: unknown): string {
+  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  return text.replace(/\d(?:[ -]?\d){11,18}/g, "[redacted digits]");
+}
+
 /** JSON with BigInt (money) written as numbers. */
 export function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? Number(item) : item));
@@ -124,7 +130,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         // and the merchant gets the id only.
         status = 500;
         errorCode = "INTERNAL_ERROR";
-        console.error(`[merchant-api] request ${requestId} ${request.method} ${url.pathname} failed:`, error);
+        console.error(`[merchant-api] request ${requestId} ${request.method} ${url.pathname} failed: ${redactCardNumbers(error)}`);
         body = toJson({ error: "INTERNAL_ERROR", errordescription: `unexpected error; quote request id ${requestId}` });
       }
       if (idempotency) await releaseIdempotencyKey(idempotency).catch(() => undefined);

@@ -1,6 +1,9 @@
 // Authentication, merchantid check and TraceApi of the merchant API (spec 5, 7), over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { merchantRoute } from "@/lib/api/merchant-route";
 import { db } from "@/lib/db";
+import { serveOnHttp } from "@/tests/helpers/serve-on-http";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
@@ -107,5 +110,35 @@ describe("TraceApi", () => {
     const response = await api.call("GET", "/api/health", { headers: { TraceApi: "health-trace" } });
     expect(response.headers.get("traceapi")).toBe("health-trace");
     expect(Array.isArray(response.body.api)).toBe(true);
+  });
+});
+
+describe("unexpected errors", () => {
+  it("answer a plain 500 with the request id and nothing of the internals", async () => {
+    const failing = merchantRoute({
+      schema: z.object({}),
+      handler: async () => {
+        throw new Error("connection to 10.0.0.7 refused; card 4111111111111111");
+      },
+    });
+    const route = await serveOnHttp({ handlers: { POST: failing }, path: "/api/boom" });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const response = await fetch(route.url, { method: "POST", headers: { Authorization: `Basic ${merchant.apiKey}`, "Content-Type": "application/json" }, body: "{}" });
+      const text = await response.text();
+      const requestId = response.headers.get("x-request-id");
+      expect(response.status).toBe(500);
+      expect(JSON.parse(text)).toEqual({ error: "INTERNAL_ERROR", errordescription: `unexpected error; quote request id ${requestId}` });
+      expect(text).not.toMatch(/10\.0\.0\.7|4111/);
+      const logLine = logged.mock.calls.map((call) => call.join(" ")).join("\n");
+      expect(logLine).toContain(requestId!);
+      expect(logLine).toContain("connection to 10.0.0.7 refused");
+      expect(logLine).not.toContain("4111111111111111");
+      const stored = await db().apiRequest.findUniqueOrThrow({ where: { id: requestId! } });
+      expect(stored).toMatchObject({ statusCode: 500, errorCode: "INTERNAL_ERROR", merchantId: merchant.merchantId });
+    } finally {
+      logged.mockRestore();
+      await route.close();
+    }
   });
 });
