@@ -210,7 +210,16 @@ export class EmbeddedExecutor {
       result = this.interpret(job, run, outcome);
     }
     if (this.abandoned) return;
-    const finished = await finishJob({ database: this.database, job, result, now: this.clock.now() });
+    let finished;
+    try {
+      finished = await finishJob({ database: this.database, job, result, now: this.clock.now() });
+    } catch (error) {
+      // A result the database refuses (e.g. text with NUL characters) would otherwise be retried
+      // forever, re-running its step each time the lease expires: fail the run instead.
+      const message = `the executor could not record the result of ${job.kind} ${job.name ?? job.hashedId}: ${error instanceof Error ? error.message : String(error)}`;
+      this.logger.error(`embedded executor: run ${job.runId}: ${message}`);
+      finished = await finishJob({ database: this.database, job, result: { fail: { error: { name: "ExecutorError", message: message.slice(0, 2000) } } }, now: this.clock.now() });
+    }
     if (finished === "lease-lost") this.logger.warn(`embedded executor: lost the lease of job ${job.id} (run ${job.runId}); its result was dropped`);
   }
 

@@ -1,5 +1,5 @@
 // The embedded executor runs real functions through serve() over HTTP on a real database.
-import { eventType, NonRetriableError } from "inngest";
+import { eventType } from "inngest";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { inngest } from "@/lib/inngest/client";

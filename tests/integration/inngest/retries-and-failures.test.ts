@@ -99,7 +99,22 @@ const waitsForEvent = inngest.createFunction({ id: "waits-for-event", triggers: 
   return step.waitForEvent("approval", { event: "test/approved", timeout: "1h" });
 });
 
+const nulRequested = eventType("test/nul", { schema: z.object({}) });
+let nulCalls = 0;
+const returnsNul = inngest.createFunction({ id: "returns-nul", triggers: [nulRequested] }, async ({ step }) => {
+  return step.run("nul", () => (nulCalls++, "a\u0000b"));
+});
+
 describe("errors that are not retried", () => {
+  it("fails a run whose step result the database refuses, instead of re-running the step forever", async () => {
+    harness = await startInngestHarness({ functions: [returnsNul] });
+    const eventId = await sendEvent({ type: nulRequested, data: {}, id: "nul-1" });
+    const failed = await harness.waitForRun({ eventId, status: "failed" });
+    expect(failed.error).toMatchObject({ name: "ExecutorError" });
+    await harness.runUntilIdle();
+    expect(nulCalls).toBe(1);
+  });
+
   it("fails the run at once on a NonRetriableError in a step", async () => {
     harness = await startInngestHarness({ functions: [nonRetriable] });
     const eventId = await sendEvent({ type: fatalRequested, data: {}, id: "fatal-1" });
