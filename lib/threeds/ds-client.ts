@@ -3,11 +3,21 @@
 import { config } from "../env";
 import { ares, rreq, type AReq, type ARes, type RReq } from "./messages";
 import { THREEDS_SANDBOX_API_KEY } from "./sandbox/directory-server";
+import type { FetchHandler } from "../processors/sandbox/serve";
 
-const state = globalThis as unknown as { __cpsThreeDsSandboxUrl?: string };
+const state = globalThis as unknown as { __cpsThreeDsSandboxUrl?: string; __cpsThreeDsSandboxHandler?: FetchHandler };
 
 export function registerThreeDsSandboxUrl(url: string | undefined): void {
   state.__cpsThreeDsSandboxUrl = url;
+}
+
+/** The in-process sandbox's handler, which the service also serves under /sandbox/threeds (app/sandbox). */
+export function registerThreeDsSandboxHandler(handler: FetchHandler | undefined): void {
+  state.__cpsThreeDsSandboxHandler = handler;
+}
+
+export function threeDsSandboxHandler(): FetchHandler | undefined {
+  return state.__cpsThreeDsSandboxHandler;
 }
 
 export function threeDsSandboxUrl(): string | undefined {

@@ -4,6 +4,7 @@ import { config } from "../../env";
 import { isProcessorConfigured } from "../registry";
 import { PROCESSOR_NAMES } from "../types";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
+import { THREEDS_SANDBOX_MOUNT } from "../../threeds/sandbox/mount";
 
 /** Returns the running sandboxes (undefined when every processor is configured), so tests can close them. */
 export async function startProcessorSandboxes(): Promise<RunningSandboxes | undefined> {
@@ -11,7 +12,14 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
   const processors = PROCESSOR_NAMES.filter((name) => !isProcessorConfigured(name));
   const threeDs = !settings.THREEDS_DS_URL;
   if (processors.length === 0 && !threeDs) return undefined;
-  const running = await startSandboxes({ processors, threeDs, ports: { threeds: settings.THREEDS_SANDBOX_PORT } });
+  // The challenge page is served by the service itself (app/sandbox/threeds), so a browser that can
+  // reach the hosted fields can reach it too, wherever the service runs.
+  const running = await startSandboxes({
+    processors,
+    threeDs,
+    ports: { threeds: settings.THREEDS_SANDBOX_PORT },
+    threeDsPublicUrl: `${settings.apiBaseUrls.cit}${THREEDS_SANDBOX_MOUNT}`,
+  });
   if (settings.LOG_LEVEL !== "silent") {
     console.log(`[processors] sandboxes: ${Object.entries(running.urls).map(([name, url]) => `${name} ${url}`).join(", ")}`);
   }

@@ -7,7 +7,7 @@ import { createFinaroSandbox } from "../finaro/sandbox";
 import { registerSandboxUrl } from "../registry";
 import type { ProcessorName } from "../types";
 import { createThreeDsSandbox } from "../../threeds/sandbox/directory-server";
-import { registerThreeDsSandboxUrl } from "../../threeds/ds-client";
+import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
 import type { SandboxLedger } from "./ledger";
 import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
 
@@ -21,6 +21,11 @@ export interface StartSandboxesOptions {
   hangMs?: number;
   /** Register the URLs with the connectors' registry (default true). */
   register?: boolean;
+  /**
+   * Where the cardholder's browser reaches the 3-D Secure sandbox's challenge page, when not at the
+   * sandbox's own 127.0.0.1 address (the service serves it under /sandbox/threeds).
+   */
+  threeDsPublicUrl?: string;
 }
 
 export interface RunningSandboxes {
@@ -41,7 +46,14 @@ function sandboxFor(name: ProcessorName, hangMs: number | undefined): { handler:
   }
 }
 
-export async function startSandboxes({ processors = ["finaro", "clearhaus", "bambora"], threeDs = true, ports = {}, hangMs, register = true }: StartSandboxesOptions = {}): Promise<RunningSandboxes> {
+export async function startSandboxes({
+  processors = ["finaro", "clearhaus", "bambora"],
+  threeDs = true,
+  ports = {},
+  hangMs,
+  register = true,
+  threeDsPublicUrl,
+}: StartSandboxesOptions = {}): Promise<RunningSandboxes> {
   const running: { name: ProcessorName | "threeds"; server: RunningSandbox }[] = [];
   const ledgers: Partial<Record<ProcessorName, SandboxLedger>> = {};
   try {
@@ -53,9 +65,13 @@ export async function startSandboxes({ processors = ["finaro", "clearhaus", "bam
       if (register) registerSandboxUrl(name, server.url);
     }
     if (threeDs) {
-      const server = await startSandboxServer({ name: "threeds", handler: createThreeDsSandbox().handler, port: ports.threeds });
+      const sandbox = createThreeDsSandbox({ publicUrl: threeDsPublicUrl });
+      const server = await startSandboxServer({ name: "threeds", handler: sandbox.handler, port: ports.threeds });
       running.push({ name: "threeds", server });
-      if (register) registerThreeDsSandboxUrl(server.url);
+      if (register) {
+        registerThreeDsSandboxUrl(server.url);
+        registerThreeDsSandboxHandler(sandbox.handler);
+      }
     }
   } catch (error) {
     await Promise.all(running.map(({ server }) => server.close()));
@@ -67,7 +83,10 @@ export async function startSandboxes({ processors = ["finaro", "clearhaus", "bam
     async close() {
       for (const { name } of running) {
         if (!register) continue;
-        if (name === "threeds") registerThreeDsSandboxUrl(undefined);
+        if (name === "threeds") {
+          registerThreeDsSandboxUrl(undefined);
+          registerThreeDsSandboxHandler(undefined);
+        }
         else registerSandboxUrl(name, undefined);
       }
       await Promise.all(running.map(({ server }) => server.close()));

@@ -8,6 +8,10 @@ import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/processor
 import { threeDsSandboxUrl } from "@/lib/threeds/ds-client";
 import { CardDetails } from "@/lib/cards/card-details";
 import { newId } from "@/lib/ids";
+import { randomUUID } from "node:crypto";
+import { encodeBase64Url } from "@/lib/threeds/messages";
+import { THREEDS_SANDBOX_API_KEY } from "@/lib/threeds/sandbox/directory-server";
+import { serveMountedThreeDsSandbox } from "@/lib/threeds/sandbox/mount";
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -57,6 +61,41 @@ describe("processor sandboxes as a background service", () => {
     } finally {
       await outside.close();
     }
+  });
+
+  it("serves the 3-D Secure challenge page under the service's own origin (/sandbox/threeds)", async () => {
+    process.env.LOG_LEVEL = "silent";
+    process.env.PUBLIC_BASE_URL = "https://pay.example.test";
+    resetConfig();
+    const running = await startProcessorSandboxes();
+    try {
+      const ares = await fetch(`${running!.urls.threeds}/auth`, {
+        method: "POST",
+        headers: { "content-type": "application/json", apikey: THREEDS_SANDBOX_API_KEY },
+        body: JSON.stringify({
+          messageType: "AReq",
+          messageVersion: "2.2.0",
+          threeDSServerTransID: randomUUID(),
+          deviceChannel: "02",
+          messageCategory: "01",
+          acctNumber: "4000000000003220",
+          cardExpiryDate: "3012",
+          purchaseAmount: "1000",
+          purchaseCurrency: "978",
+          purchaseExponent: "2",
+          notificationURL: "https://pay.example.test/notify",
+        }),
+      }).then((response) => response.json());
+      expect(ares).toMatchObject({ transStatus: "C", acsURL: "https://pay.example.test/sandbox/threeds/acs/challenge" });
+      const creq = encodeBase64Url({ messageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: ares.threeDSServerTransID, acsTransID: ares.acsTransID, challengeWindowSize: "05" });
+      const page = await serveMountedThreeDsSandbox(new Request(ares.acsURL, { method: "POST", body: new URLSearchParams({ creq }) }));
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('action="challenge/submit"');
+    } finally {
+      await running?.close();
+    }
+    const none = await serveMountedThreeDsSandbox(new Request("https://pay.example.test/sandbox/threeds/acs/challenge", { method: "POST", body: "" }));
+    expect(none.status).toBe(404);
   });
 
   it("refuses a configured base URL without its credentials", () => {

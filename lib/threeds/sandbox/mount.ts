@@ -1,0 +1,14 @@
+// Serves the in-process 3-D Secure sandbox under the service's own origin (app/sandbox/threeds).
+import { threeDsSandboxHandler } from "../ds-client";
+
+export const THREEDS_SANDBOX_MOUNT = "/sandbox/threeds";
+
+/** Hands a request under /sandbox/threeds to the running sandbox, or 404 when none runs here. */
+export async function serveMountedThreeDsSandbox(request: Request): Promise<Response> {
+  const handler = threeDsSandboxHandler();
+  if (!handler) return new Response("no 3-D Secure sandbox runs in this service", { status: 404 });
+  const url = new URL(request.url);
+  url.pathname = url.pathname.slice(THREEDS_SANDBOX_MOUNT.length) || "/";
+  const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+  return handler(new Request(url, { method: request.method, headers: request.headers, body, signal: request.signal }));
+}
