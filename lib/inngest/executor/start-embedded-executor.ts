@@ -17,6 +17,11 @@ export function localServeUrl(): string {
   return `http://${host}:${PORT}/api/inngest`;
 }
 
+/** The executor this process runs, if any (embedded mode, after start). */
+export function runningEmbeddedExecutor(): EmbeddedExecutor | undefined {
+  return state.__cpsEmbeddedExecutor;
+}
+
 export async function startEmbeddedExecutor(): Promise<void> {
   if (config().inngestMode !== "embedded" || state.__cpsEmbeddedExecutor) return;
   const executor = new EmbeddedExecutor({

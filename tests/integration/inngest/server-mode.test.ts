@@ -1,0 +1,60 @@
+// With an Inngest server configured, events go to that server's event API and nothing is stored
+// for the embedded executor; the serve endpoint follows the SDK's own mode.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { eventType } from "inngest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { config, resetConfig } from "@/lib/env";
+import { inngest } from "@/lib/inngest/client";
+import { runningEmbeddedExecutor, startEmbeddedExecutor } from "@/lib/inngest/executor/start-embedded-executor";
+import { sendEvent } from "@/lib/inngest/send-event";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+const received: { url: string; body: unknown }[] = [];
+let server: http.Server;
+let saved: string | undefined;
+
+beforeAll(async () => {
+  server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    received.push({ url: req.url ?? "", body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids: ["01SERVEREVENT0000000000000"], status: 200 }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  saved = process.env.INNGEST_DEV;
+  process.env.INNGEST_DEV = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  resetConfig();
+  inngest.setEnvVars(process.env); // the SDK reads its variables when the client is made
+});
+
+afterAll(async () => {
+  if (saved === undefined) delete process.env.INNGEST_DEV;
+  else process.env.INNGEST_DEV = saved;
+  resetConfig();
+  inngest.setEnvVars(process.env);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const pinged = eventType("test/ping", { schema: z.object({ n: z.number() }) });
+
+describe("server mode", () => {
+  it("is chosen by INNGEST_DEV, and sendEvent posts to the server's event API instead of the database", async () => {
+    expect(config().inngestMode).toBe("server");
+    const id = await sendEvent({ type: pinged, data: { n: 1 }, id: "ping-1" });
+    expect(id).toBe("01SERVEREVENT0000000000000");
+    expect(received).toHaveLength(1);
+    expect(received[0]?.url).toMatch(/^\/e\//);
+    expect(received[0]?.body).toEqual([expect.objectContaining({ name: "test/ping", data: { n: 1 }, id: "ping-1" })]);
+    expect(await db().inngestEvent.count()).toBe(0);
+  });
+
+  it("does not start the embedded executor", async () => {
+    await startEmbeddedExecutor();
+    expect(runningEmbeddedExecutor()).toBeUndefined();
+  });
+});
