@@ -4,6 +4,7 @@ import { config } from "../env";
 import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
 import { startProcessorSandboxes } from "../processors/sandbox/background-service";
 import { startCardUpdatePoller } from "../notifications/card-update-poller";
+import { startSessionExpirySweeper } from "../payments/session-expiry-sweeper";
 
 type ServiceStarter = { name: string; start: () => Promise<void> };
 
@@ -15,6 +16,8 @@ const services: ServiceStarter[] = [
   { name: "embedded Inngest executor", start: startEmbeddedExecutor },
   // merchant-api: life cycle management, polls the processors' card-update feeds (after the sandboxes).
   { name: "card-update poller", start: startCardUpdatePoller },
+  // merchant-api: closes expired payment windows and sends their time-out completion notification.
+  { name: "session expiry sweeper", start: startSessionExpirySweeper },
 ];
 
 const state = globalThis as unknown as { __cpsBackgroundStarted?: boolean };

@@ -1,7 +1,7 @@
 // The completion notification of a cardholder-initiated payment (spec 6.2), sent when the payment
 // completes or its window times out. Called by the cardholder flow after goPay() ends and by the
-// session time-out function; sent at most once per session.
-import { db } from "../db";
+// session expiry sweeper; sent at most once per session.
+import { db, type Tx } from "../db";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import { completionNotificationBody, type CompletionStatus } from "./bodies";
 import { dispatchNotification, enqueueNotification } from "./enqueue-notification";
@@ -29,67 +29,75 @@ function statusOf(sessionStatus: string, paymentStatus: PaymentStatus | undefine
 /** Returns the notification id, or null when no address is configured or it was already sent. */
 export async function sendCompletionNotification({ sessionId, status }: SendCompletionNotificationOptions): Promise<string | null> {
   const notificationId = await db().$transaction(async (tx) => {
-    // The session row lock makes "at most once" hold between the flow and the time-out function.
+    // The session row lock makes "at most once" hold between the flow and the time-out sweeper.
     await tx.$queryRaw`SELECT "id" FROM "PaymentSession" WHERE "id" = ${sessionId} FOR UPDATE`;
-    const session = await tx.paymentSession.findUniqueOrThrow({
-      where: { id: sessionId },
-      select: {
-        id: true,
-        merchantId: true,
-        status: true,
-        merchantPaymentId: true,
-        newMerchantPaymentId: true,
-        notificationUrl: true,
-        hostedIntegrationId: true,
-        merchantData: true,
-        paymentId: true,
-        payment: {
-          select: {
-            id: true,
-            status: true,
-            processor: true,
-            eci: true,
-            storedCard: { select: { bin: true, last4: true, par: true } },
-            operations: {
-              where: { type: "authorize" },
-              orderBy: { createdAt: "asc" },
-              select: { status: true, processor: true, responseCode: true, authorizationCode: true, eci: true },
-            },
-          },
-        },
-      },
-    });
-    const id = completionNotificationId(session.id);
-    if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return null;
-    const url = await resolveNotificationUrl({
-      merchantId: session.merchantId,
-      requestedUrl: session.notificationUrl,
-      hostedIntegrationId: session.hostedIntegrationId,
-      purpose: "completion",
-      tx,
-    });
-    if (!url) {
-      console.warn(`[notifications] no completion address configured for merchant ${session.merchantId}; session ${session.id} not notified`);
-      return null;
-    }
-    const payment = session.payment;
-    const operations = payment?.operations ?? [];
-    const authorization = operations.find((operation) => operation.status === "approved") ?? operations.at(-1);
-    const body = completionNotificationBody({
-      sessionId: session.id,
-      paymentId: payment?.id ?? null,
-      merchantPaymentId: session.merchantPaymentId,
-      newMerchantPaymentId: session.newMerchantPaymentId,
-      status: status ?? statusOf(session.status, payment?.status),
-      responseCode: authorization?.responseCode ?? null,
-      authorizationCode: authorization?.authorizationCode ?? null,
-      processor: authorization?.processor ?? payment?.processor ?? null,
-      card: payment?.storedCard ?? null,
-      eci: authorization?.eci ?? payment?.eci ?? null,
-      merchantData: session.merchantData,
-    });
-    return enqueueNotification({ id, merchantId: session.merchantId, paymentId: payment?.id ?? null, kind: "completion", url, body, tx });
+    return storeCompletionNotification({ tx, sessionId, status });
   });
   if (notificationId) await dispatchNotification(notificationId);
   return notificationId;
+}
+
+/**
+ * Stores the completion notification in the caller's transaction (which holds the session's row
+ * lock); the caller dispatches it after the commit.
+ */
+export async function storeCompletionNotification({ tx, sessionId, status }: SendCompletionNotificationOptions & { tx: Tx }): Promise<string | null> {
+  const session = await tx.paymentSession.findUniqueOrThrow({
+    where: { id: sessionId },
+    select: {
+      id: true,
+      merchantId: true,
+      status: true,
+      merchantPaymentId: true,
+      newMerchantPaymentId: true,
+      notificationUrl: true,
+      hostedIntegrationId: true,
+      merchantData: true,
+      paymentId: true,
+      payment: {
+        select: {
+          id: true,
+          status: true,
+          processor: true,
+          eci: true,
+          storedCard: { select: { bin: true, last4: true, par: true } },
+          operations: {
+            where: { type: "authorize" },
+            orderBy: { createdAt: "asc" },
+            select: { status: true, processor: true, responseCode: true, authorizationCode: true, eci: true },
+          },
+        },
+      },
+    },
+  });
+  const id = completionNotificationId(session.id);
+  if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return null;
+  const url = await resolveNotificationUrl({
+    merchantId: session.merchantId,
+    requestedUrl: session.notificationUrl,
+    hostedIntegrationId: session.hostedIntegrationId,
+    purpose: "completion",
+    tx,
+  });
+  if (!url) {
+    console.warn(`[notifications] no completion address configured for merchant ${session.merchantId}; session ${session.id} not notified`);
+    return null;
+  }
+  const payment = session.payment;
+  const operations = payment?.operations ?? [];
+  const authorization = operations.find((operation) => operation.status === "approved") ?? operations.at(-1);
+  const body = completionNotificationBody({
+    sessionId: session.id,
+    paymentId: payment?.id ?? null,
+    merchantPaymentId: session.merchantPaymentId,
+    newMerchantPaymentId: session.newMerchantPaymentId,
+    status: status ?? statusOf(session.status, payment?.status),
+    responseCode: authorization?.responseCode ?? null,
+    authorizationCode: authorization?.authorizationCode ?? null,
+    processor: authorization?.processor ?? payment?.processor ?? null,
+    card: payment?.storedCard ?? null,
+    eci: authorization?.eci ?? payment?.eci ?? null,
+    merchantData: session.merchantData,
+  });
+  return enqueueNotification({ id, merchantId: session.merchantId, paymentId: payment?.id ?? null, kind: "completion", url, body, tx });
 }

@@ -4,8 +4,6 @@ import { db } from "../db";
 import { config } from "../env";
 import { invalidParameter } from "../errors";
 import { newId } from "../ids";
-import { sessionOpened } from "../inngest/events/merchant-api";
-import { sendEvent } from "../inngest/send-event";
 import type { InitSessionRequest } from "../validation/init-session";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 
@@ -110,7 +108,6 @@ export async function initSession({ merchantId, input, now = new Date() }: InitS
       select: { id: true },
     });
   });
-  await sendEvent({ type: sessionOpened, data: { sessionId, expiresAt: expiresAt.toISOString() }, id: `session-opened-${sessionId}` });
 
   return {
     merchantid: merchantId,

@@ -21,8 +21,3 @@ export const mitRequested = eventType("payment/mit.requested", {
     notificationUrl: z.string().nullable(),
   }),
 });
-
-/** A payment window opened; its function closes it when the timeout elapses (lib/payments/init-session.ts). */
-export const sessionOpened = eventType("payment/session.opened", {
-  schema: z.object({ sessionId: z.string().min(1), expiresAt: z.string().min(1) }),
-});

@@ -1,11 +1,12 @@
 // Life cycle management (6.6) from the acquirer sandbox's card-update feed, and the completion
-// notification of a cardholder payment (6.2): on time-out through the session function and the
-// executor's test clock, and on approval as the cardholder flow sends it.
+// notification of a cardholder payment (6.2): on time-out through the session expiry sweep, and on
+// approval as the cardholder flow sends it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { decryptPan } from "@/lib/cards/card-encryption";
 import { merchantApiFunctions } from "@/lib/inngest/functions/merchant-api";
 import { sendCompletionNotification } from "@/lib/notifications/send-completion-notification";
+import { closeExpiredSessions } from "@/lib/payments/close-expired-sessions";
 import { pollCardUpdates } from "@/lib/payments/poll-card-updates";
 import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
@@ -78,21 +79,20 @@ describe("life cycle", () => {
 });
 
 describe("completion notification", () => {
-  it("closes a window whose timeout elapsed and notifies status timeout (6.2)", async () => {
+  it("closes a window whose timeout elapsed and notifies status timeout (6.2), once", async () => {
     const response = await api.call("POST", "/api/initdynamic", {
       apiKey: merchant.apiKey,
       body: { merchantid: merchant.merchantId, merchantpaymentid: "cart9", amount: 1000, currency: "DKK", timeout: 60, merchantdata: "Y2FydD05" },
     });
     const sessionId = String(response.body.sessionid);
-    const sleeping = await harness.waitForRun({ functionId: "close-expired-payment-session", status: "sleeping" });
     const { expiresAt, createdAt } = await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } });
     expect(expiresAt.getTime() - createdAt.getTime()).toBeGreaterThanOrEqual(59_900);
-    // The test clock runs behind the wall clock the session was stamped with: move it to just before the end.
-    harness.advance(Math.max(0, expiresAt.getTime() - 1000 - harness.clock.now().getTime()));
-    await harness.waitUntilIdle();
+    const early = await closeExpiredSessions({ now: new Date(expiresAt.getTime() - 1) });
+    expect(early.closed).not.toContain(sessionId);
     expect((await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } })).status).toBe("OPEN");
-    harness.advance("1s");
-    await harness.waitForRun({ runId: sleeping.id, status: "completed" });
+
+    const [onTime, again] = await Promise.all([closeExpiredSessions({ now: expiresAt }), closeExpiredSessions({ now: expiresAt })]);
+    expect([...onTime.closed, ...again.closed]).toEqual([sessionId]);
     const [notification] = await completion.waitFor(1);
     expect(notification!.body).toEqual({
       sessionid: sessionId,
@@ -109,6 +109,17 @@ describe("completion notification", () => {
       par: "",
     });
     expect((await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } })).status).toBe("TIMED_OUT");
+    await harness.waitUntilIdle();
+    expect(completion.received).toHaveLength(1);
+  });
+
+  it("leaves a window alone whose payment is under way", async () => {
+    const response = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, amount: 1000, currency: "DKK", timeout: 1 } });
+    const sessionId = String(response.body.sessionid);
+    await db().paymentSession.update({ where: { id: sessionId }, data: { status: "PROCESSING" } });
+    const result = await closeExpiredSessions({ now: new Date(Date.now() + 5_000) });
+    expect(result.closed).not.toContain(sessionId);
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } })).status).toBe("PROCESSING");
   });
 
   it("sends the approved payment's completion once, with truncated card number, eci and par", async () => {
@@ -140,8 +151,8 @@ describe("completion notification", () => {
       merchantdata: "",
       par: "V0010013018036776485736369999",
     });
-    // The session's own window function finds it completed and sends no time-out later.
-    harness.advance("16m");
+    // The expiry sweeper leaves a completed window alone: no time-out notification follows.
+    await closeExpiredSessions({ now: new Date(Date.now() + 3_600_000) });
     await harness.waitUntilIdle();
     expect(general.received).toHaveLength(1);
   });

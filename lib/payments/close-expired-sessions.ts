@@ -1,0 +1,39 @@
+// Closes payment windows whose timeout elapsed with no payment under way (spec 3: "the window is
+// closed and the integrator is notified (status timeout)") and stores their completion
+// notification in the same transaction, so a crash cannot close a window without notifying.
+// A window whose payment is being processed is left to finish; its own completion follows.
+import { db } from "../db";
+import { dispatchNotification } from "../notifications/enqueue-notification";
+import { storeCompletionNotification } from "../notifications/send-completion-notification";
+
+export interface CloseExpiredSessionsOptions {
+  now?: Date;
+  /** Windows handled per call; the sweeper calls again while there are more. */
+  limit?: number;
+}
+
+export async function closeExpiredSessions({ now = new Date(), limit = 100 }: CloseExpiredSessionsOptions = {}): Promise<{ closed: string[]; notificationIds: string[] }> {
+  const due = await db().paymentSession.findMany({
+    where: { status: "OPEN", expiresAt: { lte: now } },
+    orderBy: { expiresAt: "asc" },
+    take: limit,
+    select: { id: true },
+  });
+  const closed: string[] = [];
+  const notificationIds: string[] = [];
+  for (const { id } of due) {
+    const notificationId = await db().$transaction(async (tx) => {
+      // SKIP LOCKED: another service process (or the cardholder flow) holding the window is left alone.
+      const locked = await tx.$queryRaw<{ id: string }[]>`
+        SELECT "id" FROM "PaymentSession" WHERE "id" = ${id} AND "status" = 'OPEN' FOR UPDATE SKIP LOCKED`;
+      if (locked.length === 0) return undefined;
+      await tx.paymentSession.update({ where: { id }, data: { status: "TIMED_OUT", completedAt: now } });
+      return storeCompletionNotification({ tx, sessionId: id, status: "timeout" });
+    });
+    if (notificationId === undefined) continue;
+    closed.push(id);
+    if (notificationId) notificationIds.push(notificationId);
+  }
+  for (const notificationId of notificationIds) await dispatchNotification(notificationId);
+  return { closed, notificationIds };
+}

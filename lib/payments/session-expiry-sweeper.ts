@@ -1,0 +1,28 @@
+// Background service: closes expired payment windows every second (lib/payments/close-expired-sessions.ts).
+// A database sweep rather than one sleeping job per session: opening a window then costs one
+// INSERT, and windows still close after a restart, since the state is in the sessions table.
+import { closeExpiredSessions } from "./close-expired-sessions";
+
+const SWEEP_INTERVAL_MS = 1_000;
+
+const state = globalThis as unknown as { __cpsSessionSweeper?: NodeJS.Timeout };
+
+export async function startSessionExpirySweeper(): Promise<void> {
+  if (state.__cpsSessionSweeper) return;
+  let running = false;
+  state.__cpsSessionSweeper = setInterval(() => {
+    if (running) return;
+    running = true;
+    void (async () => {
+      try {
+        // Drain a backlog (e.g. after downtime) in batches within one tick.
+        while ((await closeExpiredSessions()).closed.length === 100);
+      } catch (error) {
+        console.warn(`[sessions] closing expired windows failed: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        running = false;
+      }
+    })();
+  }, SWEEP_INTERVAL_MS);
+  state.__cpsSessionSweeper.unref();
+}
