@@ -41,3 +41,10 @@ export async function startEmbeddedExecutor(): Promise<void> {
   // expires, and then this or another process runs it again.
   executor.start();
 }
+
+/** Stops this process's executor (tests; a process that ends needs no stop, see above). */
+export async function stopEmbeddedExecutor(): Promise<void> {
+  const executor = state.__cpsEmbeddedExecutor;
+  state.__cpsEmbeddedExecutor = undefined;
+  await executor?.stop();
+}
