@@ -1,20 +1,23 @@
 // Authorizes an accepted merchant-initiated payment with its stored card through the routing, then
-// sends the notification of spec 6.3.
+// sends the notification of spec 6.3. One step: authorizePayment answers what was recorded when the
+// payment is already authorized, and the notification and event ids are deterministic, so a
+// retried step repeats nothing.
+import { db } from "../../db";
+import { dispatchNotification } from "../../notifications/enqueue-notification";
 import { authorizePayment } from "../../payments/authorize-payment";
 import { notifyMitResult } from "../../payments/notify-mit-result";
-import { inngest } from "../client";
-import { mitRequested, notificationCreated } from "../events/merchant-api";
-import { db } from "../../db";
 import type { MitPaymentType } from "../../processors/types";
+import { inngest } from "../client";
+import { mitRequested } from "../events/merchant-api";
 
 export const authorizeMitPayment = inngest.createFunction(
   { id: "authorize-mit-payment", retries: 3, triggers: [mitRequested] },
   async ({ event, step }) => {
     const { paymentId, responseId, processor, notificationUrl } = event.data;
-    const outcome = await step.run("authorize", async () => {
+    return step.run("authorize-and-notify", async () => {
       const payment = await db().payment.findUniqueOrThrow({
         where: { id: paymentId },
-        select: { storedCardId: true, paymentType: true, parentPaymentId: true, status: true, customerIpAddress: true },
+        select: { storedCardId: true, paymentType: true, parentPaymentId: true, customerIpAddress: true },
       });
       const result = await authorizePayment({
         paymentId,
@@ -24,7 +27,7 @@ export const authorizeMitPayment = inngest.createFunction(
         responseId,
         customerIp: payment.customerIpAddress ?? undefined,
       });
-      return {
+      const outcome = {
         status: result.status,
         processor: result.processor,
         responsecode: result.responsecode,
@@ -32,11 +35,9 @@ export const authorizeMitPayment = inngest.createFunction(
         eci: result.eci,
         par: result.par,
       };
+      const notificationId = await notifyMitResult({ paymentId, responseId, notificationUrl, outcome });
+      if (notificationId) await dispatchNotification(notificationId);
+      return { paymentId, status: result.status, notificationId };
     });
-    const notificationId = await step.run("store-notification", () => notifyMitResult({ paymentId, responseId, notificationUrl, outcome }));
-    if (notificationId) {
-      await step.sendEvent("dispatch-notification", notificationCreated.create({ notificationId }, { id: `notification-${notificationId}` }));
-    }
-    return { paymentId, status: outcome.status, notificationId };
   },
 );
