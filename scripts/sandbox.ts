@@ -19,7 +19,12 @@ const { values } = parseArgs({
 
 const running = await startSandboxes({
   register: false,
-  ports: { finaro: Number(values.finaro), clearhaus: Number(values.clearhaus), bambora: Number(values.bambora), threeds: Number(values.threeds) },
+  ports: {
+    finaro: Number(values.finaro),
+    clearhaus: Number(values.clearhaus),
+    bambora: Number(values.bambora),
+    threeds: Number(values.threeds),
+  },
 });
 const { urls } = running;
 console.log(`Sandboxes running. Point the service at them with:

@@ -23,7 +23,8 @@ export class CardDetails {
     const pan = input.pan.replace(/[\s-]/g, "");
     if (!/^\d{8,19}$/.test(pan)) throw new Error("card number must be 8 to 19 digits");
     if (!Number.isInteger(input.expMonth) || input.expMonth < 1 || input.expMonth > 12) throw new Error("expiry month must be 1 to 12");
-    if (!Number.isInteger(input.expYear) || input.expYear < 2000 || input.expYear > 2099) throw new Error("expiry year must have four digits");
+    if (!Number.isInteger(input.expYear) || input.expYear < 2000 || input.expYear > 2099)
+      throw new Error("expiry year must have four digits");
     if (input.securityCode !== undefined && !/^\d{3,4}$/.test(input.securityCode)) throw new Error("security code must be 3 or 4 digits");
     this.#pan = pan;
     this.#securityCode = input.securityCode;

@@ -109,7 +109,11 @@ async function loadStoredCard(merchantId: string, storedCardId: string): Promise
     select: { keyId: true, panEncrypted: true, expMonth: true, expYear: true, par: true },
   });
   if (!stored) throw new Error(`stored card ${storedCardId} does not belong to the payment's merchant`);
-  const card = new CardDetails({ pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }), expMonth: stored.expMonth, expYear: stored.expYear });
+  const card = new CardDetails({
+    pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
+    expMonth: stored.expMonth,
+    expYear: stored.expYear,
+  });
   return { card, par: stored.par };
 }
 
@@ -118,7 +122,16 @@ async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult
   const operations = await db().operation.findMany({
     where: { paymentId, type: "authorize" },
     orderBy: [{ routingAttempt: "asc" }, { createdAt: "asc" }],
-    select: { id: true, processor: true, routingAttempt: true, status: true, responseCode: true, authorizationCode: true, processorReference: true, eci: true },
+    select: {
+      id: true,
+      processor: true,
+      routingAttempt: true,
+      status: true,
+      responseCode: true,
+      authorizationCode: true,
+      processorReference: true,
+      eci: true,
+    },
   });
   const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { storedCard: { select: { par: true } } } });
   const approved = operations.find((operation) => operation.status === "approved");
@@ -169,7 +182,16 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   const { paymentId, source, threeDs } = options;
   const payment = await db().payment.findUniqueOrThrow({
     where: { id: paymentId },
-    select: { id: true, merchantId: true, amount: true, currency: true, status: true, storedCardId: true, paymentType: true, textOnStatement: true },
+    select: {
+      id: true,
+      merchantId: true,
+      amount: true,
+      currency: true,
+      status: true,
+      storedCardId: true,
+      paymentType: true,
+      textOnStatement: true,
+    },
   });
   if (ALREADY_AUTHORIZED.includes(payment.status)) return recordedResult(paymentId);
   if (!AUTHORIZABLE.includes(payment.status)) throw new PaymentNotAuthorizableError(paymentId, payment.status);
@@ -260,7 +282,13 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     await db().storedCard.update({ where: { id: storedCardId }, data: { par: approved.result.par } });
     par = approved.result.par;
   }
-  const status: PaymentStatus = approved ? (payment.amount === 0n ? "TOKENIZED" : "AUTHORIZED") : last?.result.status === "declined" ? "DECLINED" : "FAILED";
+  const status: PaymentStatus = approved
+    ? payment.amount === 0n
+      ? "TOKENIZED"
+      : "AUTHORIZED"
+    : last?.result.status === "declined"
+      ? "DECLINED"
+      : "FAILED";
   await db().payment.update({
     where: { id: paymentId },
     data: {

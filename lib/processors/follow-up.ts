@@ -23,9 +23,21 @@ export interface RunFollowUpOptions {
 }
 
 /** Calls the authorizing processor; never throws for acquirer answers, network failures or missing configuration. */
-export async function runFollowUp({ payment, operation, amount, operationId, textOnStatement, timeoutMs }: RunFollowUpOptions): Promise<ProcessorResult> {
+export async function runFollowUp({
+  payment,
+  operation,
+  amount,
+  operationId,
+  textOnStatement,
+  timeoutMs,
+}: RunFollowUpOptions): Promise<ProcessorResult> {
   if (!payment.processor) {
-    return { status: "failed", failure: "declined", responsecode: RESPONSE_CODES.invalidTransaction, message: "the payment has no authorizing processor" };
+    return {
+      status: "failed",
+      failure: "declined",
+      responsecode: RESPONSE_CODES.invalidTransaction,
+      message: "the payment has no authorizing processor",
+    };
   }
   const authorization = await db().operation.findFirst({
     where: { paymentId: payment.id, type: "authorize", status: "approved", processor: payment.processor },
@@ -33,14 +45,26 @@ export async function runFollowUp({ payment, operation, amount, operationId, tex
     select: { processorReference: true, authorizationCode: true },
   });
   if (!authorization?.processorReference) {
-    return { status: "failed", failure: "declined", responsecode: RESPONSE_CODES.invalidTransaction, message: `no approved authorization at ${payment.processor} to refer to` };
+    return {
+      status: "failed",
+      failure: "declined",
+      responsecode: RESPONSE_CODES.invalidTransaction,
+      message: `no approved authorization at ${payment.processor} to refer to`,
+    };
   }
-  const reference = { operationId, amount, currency: payment.currency, authorizationReference: authorization.processorReference, authorizationCode: authorization.authorizationCode ?? undefined };
+  const reference = {
+    operationId,
+    amount,
+    currency: payment.currency,
+    authorizationReference: authorization.processorReference,
+    authorizationCode: authorization.authorizationCode ?? undefined,
+  };
   let connector;
   try {
     connector = getConnector(payment.processor, { timeoutMs });
   } catch (error) {
-    if (error instanceof ProcessorNotConfiguredError) return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
+    if (error instanceof ProcessorNotConfiguredError)
+      return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
     throw error;
   }
   switch (operation) {

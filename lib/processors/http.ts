@@ -39,21 +39,49 @@ export async function send({ url, method, headers, body, timeoutMs, signal }: Se
     if (timeout.aborted) return { kind: "timeout" };
     if (signal?.aborted) return { kind: "aborted" };
     const code = causeCode(error);
-    return { kind: "network", sent: !(code && NOT_SENT_CODES.has(code)), message: code ?? (error instanceof Error ? error.message : "network error") };
+    return {
+      kind: "network",
+      sent: !(code && NOT_SENT_CODES.has(code)),
+      message: code ?? (error instanceof Error ? error.message : "network error"),
+    };
   }
 }
 
 /** The result for a call that got no usable answer. A time-out is never a decline. */
-export function failureFromOutcome(outcome: Exclude<SendOutcome, { kind: "response" }>, processor: string, timeoutMs: number): ProcessorResult {
+export function failureFromOutcome(
+  outcome: Exclude<SendOutcome, { kind: "response" }>,
+  processor: string,
+  timeoutMs: number,
+): ProcessorResult {
   switch (outcome.kind) {
     case "timeout":
-      return { status: "failed", failure: "indeterminate", responsecode: RESPONSE_CODES.timeout, message: `${processor} did not answer within ${timeoutMs} ms` };
+      return {
+        status: "failed",
+        failure: "indeterminate",
+        responsecode: RESPONSE_CODES.timeout,
+        message: `${processor} did not answer within ${timeoutMs} ms`,
+      };
     case "aborted":
-      return { status: "failed", failure: "indeterminate", responsecode: RESPONSE_CODES.timeout, message: `the call to ${processor} was cancelled` };
+      return {
+        status: "failed",
+        failure: "indeterminate",
+        responsecode: RESPONSE_CODES.timeout,
+        message: `the call to ${processor} was cancelled`,
+      };
     case "network":
       return outcome.sent
-        ? { status: "failed", failure: "indeterminate", responsecode: RESPONSE_CODES.unavailable, message: `${processor}: connection lost (${outcome.message})` }
-        : { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: `${processor} unreachable (${outcome.message})` };
+        ? {
+            status: "failed",
+            failure: "indeterminate",
+            responsecode: RESPONSE_CODES.unavailable,
+            message: `${processor}: connection lost (${outcome.message})`,
+          }
+        : {
+            status: "failed",
+            failure: "retryable",
+            responsecode: RESPONSE_CODES.unavailable,
+            message: `${processor} unreachable (${outcome.message})`,
+          };
   }
 }
 

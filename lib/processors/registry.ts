@@ -32,7 +32,9 @@ export class ProcessorNotConfiguredError extends Error {
 /** The configured time-out of one call to `name` in milliseconds. */
 export function processorTimeoutMs(name: ProcessorName): number {
   const settings = config();
-  const specific = { finaro: settings.FINARO_TIMEOUT_MS, clearhaus: settings.CLEARHAUS_TIMEOUT_MS, bambora: settings.BAMBORA_TIMEOUT_MS }[name];
+  const specific = { finaro: settings.FINARO_TIMEOUT_MS, clearhaus: settings.CLEARHAUS_TIMEOUT_MS, bambora: settings.BAMBORA_TIMEOUT_MS }[
+    name
+  ];
   return specific ?? settings.PROCESSOR_TIMEOUT_MS;
 }
 
@@ -70,7 +72,11 @@ export function getConnector(name: ProcessorName, options: GetConnectorOptions =
       return createFinaroConnector({ baseUrl: `${sandbox}${FINARO_SANDBOX_PATH}`, ...FINARO_SANDBOX_CREDENTIALS, timeoutMs });
     case "clearhaus":
       if (settings.CLEARHAUS_BASE_URL) {
-        return createClearhausConnector({ baseUrl: settings.CLEARHAUS_BASE_URL, apiKey: required(name, "CLEARHAUS_API_KEY", settings.CLEARHAUS_API_KEY), timeoutMs });
+        return createClearhausConnector({
+          baseUrl: settings.CLEARHAUS_BASE_URL,
+          apiKey: required(name, "CLEARHAUS_API_KEY", settings.CLEARHAUS_API_KEY),
+          timeoutMs,
+        });
       }
       if (!sandbox) break;
       return createClearhausConnector({ baseUrl: sandbox, apiKey: CLEARHAUS_SANDBOX_API_KEY, timeoutMs });

@@ -30,7 +30,10 @@ export function threeDsServerTransIdFromCres(encoded: string): string | undefine
   return decodeBase64Url(cres, encoded)?.threeDSServerTransID;
 }
 
-export async function completeAuthentication({ threeDsServerTransId, paymentId }: CompleteAuthenticationOptions): Promise<CompleteAuthenticationResult> {
+export async function completeAuthentication({
+  threeDsServerTransId,
+  paymentId,
+}: CompleteAuthenticationOptions): Promise<CompleteAuthenticationResult> {
   const authentication = await db().threeDsAuthentication.findUnique({ where: { threeDsServerTransId } });
   if (!authentication || (paymentId && authentication.paymentId !== paymentId)) throw new UnknownAuthenticationError();
   const base = { authenticationId: authentication.id };
@@ -66,5 +69,10 @@ export async function completeAuthentication({ threeDsServerTransId, paymentId }
     };
   }
   if (cancelled) return { ...base, kind: "cancelled" };
-  return { ...base, kind: "failed", transStatus: result.transStatus, reason: `transStatus ${result.transStatus}${result.transStatusReason ? ` (reason ${result.transStatusReason})` : ""}` };
+  return {
+    ...base,
+    kind: "failed",
+    transStatus: result.transStatus,
+    reason: `transStatus ${result.transStatus}${result.transStatusReason ? ` (reason ${result.transStatusReason})` : ""}`,
+  };
 }

@@ -24,7 +24,12 @@ export type StartAuthenticationResult =
   /** N, R, U, I, or the DS could not be reached (transStatus undefined). */
   | { kind: "not_authenticated"; authenticationId: string; threeDsServerTransId: string; transStatus?: TransStatus; reason: string };
 
-export async function startAuthentication({ paymentId, card, notificationUrl, challengeWindowSize = "05" }: StartAuthenticationOptions): Promise<StartAuthenticationResult> {
+export async function startAuthentication({
+  paymentId,
+  card,
+  notificationUrl,
+  challengeWindowSize = "05",
+}: StartAuthenticationOptions): Promise<StartAuthenticationResult> {
   const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { amount: true, currency: true } });
   const threeDsServerTransId = randomUUID();
   const authentication = await db().threeDsAuthentication.create({
@@ -33,7 +38,10 @@ export async function startAuthentication({ paymentId, card, notificationUrl, ch
   const base = { authenticationId: authentication.id, threeDsServerTransId };
   const currency = currencyForAReq(payment.currency);
   if (!currency) {
-    await db().threeDsAuthentication.update({ where: { id: authentication.id }, data: { state: "failed", transStatusReason: "currency", completedAt: new Date() } });
+    await db().threeDsAuthentication.update({
+      where: { id: authentication.id },
+      data: { state: "failed", transStatusReason: "currency", completedAt: new Date() },
+    });
     return { ...base, kind: "not_authenticated", reason: `3-D Secure does not support ${payment.currency}` };
   }
   let answer;
@@ -53,7 +61,10 @@ export async function startAuthentication({ paymentId, card, notificationUrl, ch
     });
   } catch (error) {
     const reason = error instanceof ThreeDsUnavailableError ? error.message : "directory server error";
-    await db().threeDsAuthentication.update({ where: { id: authentication.id }, data: { state: "failed", transStatusReason: "ds_unavailable", completedAt: new Date() } });
+    await db().threeDsAuthentication.update({
+      where: { id: authentication.id },
+      data: { state: "failed", transStatusReason: "ds_unavailable", completedAt: new Date() },
+    });
     return { ...base, kind: "not_authenticated", reason };
   }
 
@@ -74,7 +85,13 @@ export async function startAuthentication({ paymentId, card, notificationUrl, ch
     },
   });
   if (challenge) {
-    const creq: CReq = { messageType: "CReq", messageVersion: answer.messageVersion, threeDSServerTransID: threeDsServerTransId, acsTransID: answer.acsTransID, challengeWindowSize };
+    const creq: CReq = {
+      messageType: "CReq",
+      messageVersion: answer.messageVersion,
+      threeDSServerTransID: threeDsServerTransId,
+      acsTransID: answer.acsTransID,
+      challengeWindowSize,
+    };
     return { ...base, kind: "challenge", acsUrl: answer.acsURL!, creq: encodeBase64Url(creq) };
   }
   if (authenticated && answer.eci) {
@@ -92,5 +109,10 @@ export async function startAuthentication({ paymentId, card, notificationUrl, ch
       },
     };
   }
-  return { ...base, kind: "not_authenticated", transStatus: answer.transStatus, reason: `transStatus ${answer.transStatus}${answer.transStatusReason ? ` (reason ${answer.transStatusReason})` : ""}` };
+  return {
+    ...base,
+    kind: "not_authenticated",
+    transStatus: answer.transStatus,
+    reason: `transStatus ${answer.transStatus}${answer.transStatusReason ? ` (reason ${answer.transStatusReason})` : ""}`,
+  };
 }

@@ -69,7 +69,9 @@ export function decideThreeDsStep({ mode, at }: DecideThreeDsStepOptions): Three
       case "U":
       case "I":
         // No authentication was possible: FALLBACK lets the merchant take the liability, FORCE does not.
-        return mode === "FALLBACK_3DS" ? { step: "authorize_without_3ds" } : { step: "fail", reason: `3-D Secure unavailable (transStatus ${at.ares})` };
+        return mode === "FALLBACK_3DS"
+          ? { step: "authorize_without_3ds" }
+          : { step: "fail", reason: `3-D Secure unavailable (transStatus ${at.ares})` };
     }
   }
   switch (at.challenge) {

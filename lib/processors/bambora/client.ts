@@ -40,7 +40,13 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
   };
 
   /** `operationId` goes out as Idempotency-Key (as the ePay API takes it): a retried call must not act twice. */
-  async function call(path: string, body: unknown, operationId: string, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
+  async function call(
+    path: string,
+    body: unknown,
+    operationId: string,
+    options: CallOptions | undefined,
+    eci?: string,
+  ): Promise<ProcessorResult> {
     const outcome = await send({
       url: `${base}${path}`,
       method: "POST",
@@ -67,8 +73,14 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
     name: "bambora",
     authorize: (request, options) => call("/authorize", toBamboraAuthorize(request), request.operationId, options, request.threeDs?.eci),
     capture: (request, options) =>
-      call(`/transactions/${ref(request.authorizationReference)}/capture`, { amount: Number(request.amount), currency: request.currency }, request.operationId, options),
-    refund: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/credit`, { amount: Number(request.amount) }, request.operationId, options),
+      call(
+        `/transactions/${ref(request.authorizationReference)}/capture`,
+        { amount: Number(request.amount), currency: request.currency },
+        request.operationId,
+        options,
+      ),
+    refund: (request, options) =>
+      call(`/transactions/${ref(request.authorizationReference)}/credit`, { amount: Number(request.amount) }, request.operationId, options),
     void: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/delete`, {}, request.operationId, options),
     payout: (request, options) => call("/payouts", toBamboraPayout(request), request.operationId, options),
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {

@@ -8,7 +8,11 @@ import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } 
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "../sandbox/scheme-data";
 import type { BamboraGatewayError } from "./transformers";
 
-export const BAMBORA_SANDBOX_CREDENTIALS = { accessToken: "bambora-sandbox-access", merchantNumber: "T000000001", secretToken: "bambora-sandbox-secret" } as const;
+export const BAMBORA_SANDBOX_CREDENTIALS = {
+  accessToken: "bambora-sandbox-access",
+  merchantNumber: "T000000001",
+  secretToken: "bambora-sandbox-secret",
+} as const;
 
 export interface BamboraSandboxOptions {
   accessToken?: string;
@@ -25,9 +29,17 @@ export interface BamboraSandbox {
 
 const authorizeBody = z.object({
   order: z.object({ id: z.string().min(1), amount: z.number().int().min(0), currency: z.string().regex(/^[A-Z]{3}$/) }),
-  card: z.object({ number: z.string(), expmonth: z.number().int(), expyear: z.number().int(), cvc: z.string().optional(), holdername: z.string().optional() }),
+  card: z.object({
+    number: z.string(),
+    expmonth: z.number().int(),
+    expyear: z.number().int(),
+    cvc: z.string().optional(),
+    holdername: z.string().optional(),
+  }),
   initiator: z.enum(["cardholder", "merchant"]).optional(),
-  threedsecure: z.object({ eci: z.string(), cavv: z.string().optional(), dstransactionid: z.string().optional(), version: z.string() }).optional(),
+  threedsecure: z
+    .object({ eci: z.string(), cavv: z.string().optional(), dstransactionid: z.string().optional(), version: z.string() })
+    .optional(),
 });
 
 const amountBody = z.object({ amount: z.number().int().positive().optional(), currency: z.string().optional() });
@@ -75,7 +87,15 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     }
     return Response.json({
       meta: meta(true, { code: "000", source: "ePay", type: "Approved" }),
-      transactionoperations: [{ id: result.operation.id, action: result.operation.kind, amount: result.operation.amount, currency: result.transaction.currency, status: "Success" }],
+      transactionoperations: [
+        {
+          id: result.operation.id,
+          action: result.operation.kind,
+          amount: result.operation.amount,
+          currency: result.transaction.currency,
+          status: "Success",
+        },
+      ],
     });
   }
 
@@ -95,9 +115,17 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
       await holdUntilAborted(signal, hangMs);
       return "hang";
     }
-    const transaction = ledger.record({ kind, amount: body.order.amount, currency: body.order.currency, approved: decision.kind === "approve" });
+    const transaction = ledger.record({
+      kind,
+      amount: body.order.amount,
+      currency: body.order.currency,
+      approved: decision.kind === "approve",
+    });
     if (decision.kind === "decline") {
-      return Response.json({ meta: meta(false, { code: decision.code, source: "Issuer", type: "IssuerDecline" }, `Declined by issuer (${decision.code})`), transaction: { id: transaction.id } });
+      return Response.json({
+        meta: meta(false, { code: decision.code, source: "Issuer", type: "IssuerDecline" }, `Declined by issuer (${decision.code})`),
+        transaction: { id: transaction.id },
+      });
     }
     return Response.json({
       meta: meta(true, { code: "000", source: "ePay", type: "Approved" }),
@@ -108,7 +136,9 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
         currency: body.order.currency,
         authorizationcode: transaction.authorizationCode,
         eci: body.threedsecure?.eci,
-        ...(kind === "authorization" ? { paymentaccountreference: sandboxPar(body.card.number), schemereference: newSchemeTransactionId() } : {}),
+        ...(kind === "authorization"
+          ? { paymentaccountreference: sandboxPar(body.card.number), schemereference: newSchemeTransactionId() }
+          : {}),
       },
     });
   }
@@ -140,7 +170,16 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     if (request.method === "GET" && operationMatch) {
       const transaction = ledger.get(operationMatch[1]!);
       if (!transaction) return gatewayError("NotFound", "104", "Transaction not found", 404);
-      return Response.json({ meta: meta(true, { code: "000", source: "ePay", type: "Approved" }), transaction: { id: transaction.id, amount: transaction.amount, capturedamount: transaction.capturedAmount, creditedamount: transaction.refundedAmount, deleted: transaction.voided } });
+      return Response.json({
+        meta: meta(true, { code: "000", source: "ePay", type: "Approved" }),
+        transaction: {
+          id: transaction.id,
+          amount: transaction.amount,
+          capturedamount: transaction.capturedAmount,
+          creditedamount: transaction.refundedAmount,
+          deleted: transaction.voided,
+        },
+      });
     }
     if (request.method !== "POST") return gatewayError("NotFound", "404", "Not found", 404);
     let json: unknown = {};

@@ -26,7 +26,13 @@ export function toBamboraAuthorize(request: AuthorizeRequest) {
     initiator: merchantInitiated ? "merchant" : "cardholder",
     ...(cof?.initiator === "cardholder" && cof.storeCredential ? { subscription: { action: "create" } } : {}),
     ...(cof?.initiator === "merchant"
-      ? { subscription: { action: "use", type: cof.paymentType, ...(cof.previousSchemeTransactionId ? { schemereference: cof.previousSchemeTransactionId } : {}) } }
+      ? {
+          subscription: {
+            action: "use",
+            type: cof.paymentType,
+            ...(cof.previousSchemeTransactionId ? { schemereference: cof.previousSchemeTransactionId } : {}),
+          },
+        }
       : {}),
     ...(request.threeDs && !merchantInitiated
       ? {
@@ -52,7 +58,14 @@ export function toBamboraPayout(request: PayoutRequest) {
   };
 }
 
-export const BAMBORA_GATEWAY_ERRORS = ["InvalidRequest", "InvalidAmount", "InvalidState", "NotFound", "Unauthorized", "SystemError"] as const;
+export const BAMBORA_GATEWAY_ERRORS = [
+  "InvalidRequest",
+  "InvalidAmount",
+  "InvalidState",
+  "NotFound",
+  "Unauthorized",
+  "SystemError",
+] as const;
 export type BamboraGatewayError = (typeof BAMBORA_GATEWAY_ERRORS)[number];
 
 export const bamboraResponse = z.object({

@@ -38,7 +38,13 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
   const headers = { authorization: basicAuth(settings.apiKey, ""), accept: CLEARHAUS_MEDIA_TYPE };
 
   /** `operationId` goes out as Idempotency-Key: a retried call after a lost answer must not act twice. */
-  async function post(path: string, fields: Record<string, string>, operationId: string, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
+  async function post(
+    path: string,
+    fields: Record<string, string>,
+    operationId: string,
+    options: CallOptions | undefined,
+    eci?: string,
+  ): Promise<ProcessorResult> {
     const outcome = await send({
       url: `${base}${path}`,
       method: "POST",
@@ -48,8 +54,15 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
       signal: options?.signal,
     });
     if (outcome.kind !== "response") return failureFromOutcome(outcome, "clearhaus", settings.timeoutMs);
-    if (outcome.status === 401) return { status: "failed", failure: "declined", responsecode: "03", message: "clearhaus refused the API key" };
-    if (outcome.status === 404) return { status: "failed", failure: "declined", responsecode: RESPONSE_CODES.invalidTransaction, message: "clearhaus: transaction not found" };
+    if (outcome.status === 401)
+      return { status: "failed", failure: "declined", responsecode: "03", message: "clearhaus refused the API key" };
+    if (outcome.status === 404)
+      return {
+        status: "failed",
+        failure: "declined",
+        responsecode: RESPONSE_CODES.invalidTransaction,
+        message: "clearhaus: transaction not found",
+      };
     let json: unknown;
     try {
       json = JSON.parse(outcome.text);
@@ -65,11 +78,22 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
 
   return {
     name: "clearhaus",
-    authorize: (request, options) => post("/authorizations", toClearhausAuthorize(request), request.operationId, options, request.threeDs?.eci),
+    authorize: (request, options) =>
+      post("/authorizations", toClearhausAuthorize(request), request.operationId, options, request.threeDs?.eci),
     capture: (request, options) =>
-      post(`/authorizations/${ref(request.authorizationReference)}/captures`, toClearhausAmount(request.amount, request.textOnStatement), request.operationId, options),
+      post(
+        `/authorizations/${ref(request.authorizationReference)}/captures`,
+        toClearhausAmount(request.amount, request.textOnStatement),
+        request.operationId,
+        options,
+      ),
     refund: (request, options) =>
-      post(`/authorizations/${ref(request.authorizationReference)}/refunds`, toClearhausAmount(request.amount, request.textOnStatement), request.operationId, options),
+      post(
+        `/authorizations/${ref(request.authorizationReference)}/refunds`,
+        toClearhausAmount(request.amount, request.textOnStatement),
+        request.operationId,
+        options,
+      ),
     void: (request, options) => post(`/authorizations/${ref(request.authorizationReference)}/voids`, {}, request.operationId, options),
     payout: (request, options) => post("/credits", toClearhausCredit(request), request.operationId, options),
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {
@@ -90,7 +114,10 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
           kind: update.kind,
           newExpMonth,
           newExpYear,
-          newCard: update.pan && newExpMonth && newExpYear ? new CardDetails({ pan: update.pan, expMonth: newExpMonth, expYear: newExpYear }) : undefined,
+          newCard:
+            update.pan && newExpMonth && newExpYear
+              ? new CardDetails({ pan: update.pan, expMonth: newExpMonth, expYear: newExpYear })
+              : undefined,
           updatedAt: new Date(update.updated_at),
         };
       });

@@ -66,19 +66,36 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
       return hal(transactionBody(randomUUID(), 40200, {}, LEDGER_ERRORS[result.error]), 400);
     }
     return hal(
-      transactionBody(result.operation.id, 20000, { amount: result.operation.amount, currency: result.transaction.currency, _links: { authorization: { href: parentLink } } }),
+      transactionBody(result.operation.id, 20000, {
+        amount: result.operation.amount,
+        currency: result.transaction.currency,
+        _links: { authorization: { href: parentLink } },
+      }),
     );
   }
 
-  async function authorizeOrCredit(fields: Record<string, string>, kind: "authorization" | "payout", signal: AbortSignal): Promise<Response | "hang"> {
-    if (!/^(0|[1-9]\d{0,8})$/.test(fields.amount ?? "")) return hal(transactionBody(randomUUID(), 40000, {}, "parameter 'amount' is invalid"), 400);
-    if (!/^[A-Z]{3}$/.test(fields.currency ?? "")) return hal(transactionBody(randomUUID(), 40140, {}, "parameter 'currency' is invalid"), 400);
+  async function authorizeOrCredit(
+    fields: Record<string, string>,
+    kind: "authorization" | "payout",
+    signal: AbortSignal,
+  ): Promise<Response | "hang"> {
+    if (!/^(0|[1-9]\d{0,8})$/.test(fields.amount ?? ""))
+      return hal(transactionBody(randomUUID(), 40000, {}, "parameter 'amount' is invalid"), 400);
+    if (!/^[A-Z]{3}$/.test(fields.currency ?? ""))
+      return hal(transactionBody(randomUUID(), 40140, {}, "parameter 'currency' is invalid"), 400);
     const pan = fields["card[pan]"];
-    if (!pan || !fields["card[expire_month]"] || !fields["card[expire_year]"]) return hal(transactionBody(randomUUID(), 40000, {}, "parameter 'card' is required"), 400);
-    if (kind === "payout" && fields["card[csc]"]) return hal(transactionBody(randomUUID(), 40000, {}, "parameter 'card[csc]' is not allowed for credits"), 400);
+    if (!pan || !fields["card[expire_month]"] || !fields["card[expire_year]"])
+      return hal(transactionBody(randomUUID(), 40000, {}, "parameter 'card' is required"), 400);
+    if (kind === "payout" && fields["card[csc]"])
+      return hal(transactionBody(randomUUID(), 40000, {}, "parameter 'card[csc]' is not allowed for credits"), 400);
     const decision = decideAuthorization({
       processor: "clearhaus",
-      card: { pan, expMonth: Number(fields["card[expire_month]"]), expYear: Number(fields["card[expire_year]"]), securityCode: fields["card[csc]"] },
+      card: {
+        pan,
+        expMonth: Number(fields["card[expire_month]"]),
+        expYear: Number(fields["card[expire_year]"]),
+        securityCode: fields["card[csc]"],
+      },
       eci: fields["card[3dsecure][v2][raw][eci]"],
       authenticationValue: fields["card[3dsecure][v2][raw][av]"],
       merchantInitiated: fields.initiator === "merchant",
@@ -91,11 +108,17 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     const transaction = ledger.record({ kind, amount, currency: fields.currency!, approved: decision.kind === "approve" });
     const links =
       kind === "authorization"
-        ? { captures: { href: `/authorizations/${transaction.id}/captures` }, refunds: { href: `/authorizations/${transaction.id}/refunds` }, voids: { href: `/authorizations/${transaction.id}/voids` } }
+        ? {
+            captures: { href: `/authorizations/${transaction.id}/captures` },
+            refunds: { href: `/authorizations/${transaction.id}/refunds` },
+            voids: { href: `/authorizations/${transaction.id}/voids` },
+          }
         : {};
     if (decision.kind === "decline") {
       const retry = decision.code === "1A" ? { retry: { when: "now", with: ["strong authentication"] } } : {};
-      return hal(transactionBody(transaction.id, clearhausCodeForIso(decision.code), { amount, currency: fields.currency, ...retry, _links: links }));
+      return hal(
+        transactionBody(transaction.id, clearhausCodeForIso(decision.code), { amount, currency: fields.currency, ...retry, _links: links }),
+      );
     }
     return hal(
       transactionBody(transaction.id, 20000, {

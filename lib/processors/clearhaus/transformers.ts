@@ -81,8 +81,8 @@ export type ClearhausTransaction = z.infer<typeof clearhausTransaction>;
 
 /** Every status code Clearhaus documents. */
 export const CLEARHAUS_STATUS_CODES = [
-  20000, 40000, 40110, 40111, 40120, 40130, 40135, 40140, 40150, 40200, 40300, 40310, 40400, 40410, 40411, 40412, 40413, 40414, 40415, 40416,
-  40420, 50000,
+  20000, 40000, 40110, 40111, 40120, 40130, 40135, 40140, 40150, 40200, 40300, 40310, 40400, 40410, 40411, 40412, 40413, 40414, 40415,
+  40416, 40420, 50000,
 ] as const;
 export type ClearhausStatusCode = (typeof CLEARHAUS_STATUS_CODES)[number];
 

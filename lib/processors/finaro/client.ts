@@ -5,7 +5,15 @@ import { CardDetails } from "../../cards/card-details";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { CallOptions, CardUpdate, ProcessorConnector, ProcessorResult } from "../types";
 import { finaroSignature } from "./signature";
-import { fromFinaroResponse, parseFinaroBody, toFinaroAuthorize, toFinaroCapture, toFinaroPayout, toFinaroRefund, toFinaroVoid } from "./transformers";
+import {
+  fromFinaroResponse,
+  parseFinaroBody,
+  toFinaroAuthorize,
+  toFinaroCapture,
+  toFinaroPayout,
+  toFinaroRefund,
+  toFinaroVoid,
+} from "./transformers";
 
 export const finaroSettings = z.object({
   /** The gateway endpoint, e.g. https://intconsole.credorax.com/intenv/service/gateway */
@@ -77,7 +85,10 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
           kind: update.kind,
           newExpMonth,
           newExpYear,
-          newCard: update.b1 && newExpMonth && newExpYear ? new CardDetails({ pan: update.b1, expMonth: newExpMonth, expYear: newExpYear }) : undefined,
+          newCard:
+            update.b1 && newExpMonth && newExpYear
+              ? new CardDetails({ pan: update.b1, expMonth: newExpMonth, expYear: newExpYear })
+              : undefined,
           updatedAt: new Date(update.updated_at),
         };
       });

@@ -39,7 +39,10 @@ const LEDGER_ERRORS: Record<LedgerError, { z6: string; text: string }> = {
 };
 
 function reply(answer: Answer): Response {
-  return new Response(new URLSearchParams(answer).toString(), { status: 200, headers: { "content-type": "application/x-www-form-urlencoded" } });
+  return new Response(new URLSearchParams(answer).toString(), {
+    status: 200,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
 }
 
 export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroSandbox {
@@ -55,7 +58,15 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
 
   function fromLedger(fields: Answer, result: LedgerResult): Answer {
     if (!result.ok) return gatewayError(fields, "-20", LEDGER_ERRORS[result.error].z6, LEDGER_ERRORS[result.error].text);
-    return { A1: fields.a1 ?? "", O: fields.O ?? "", Z1: result.operation.id, Z2: "0", Z3: "Transaction has been executed successfully.", Z4: result.transaction.authorizationCode ?? "", Z6: "00" };
+    return {
+      A1: fields.a1 ?? "",
+      O: fields.O ?? "",
+      Z1: result.operation.id,
+      Z2: "0",
+      Z3: "Transaction has been executed successfully.",
+      Z4: result.transaction.authorizationCode ?? "",
+      Z6: "00",
+    };
   }
 
   async function process(fields: Answer, signal: AbortSignal): Promise<Answer | "hang"> {
@@ -80,12 +91,32 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
           return "hang";
         }
         const isPayout = fields.O === FINARO_OPERATION.payout;
-        const transaction = ledger.record({ kind: isPayout ? "payout" : "authorization", amount, currency: fields.a5!, approved: decision.kind === "approve" });
+        const transaction = ledger.record({
+          kind: isPayout ? "payout" : "authorization",
+          amount,
+          currency: fields.a5!,
+          approved: decision.kind === "approve",
+        });
         if (decision.kind === "decline") {
-          return { A1: fields.a1 ?? "", O: fields.O, Z1: transaction.id, Z2: "1", Z3: "Transaction has been declined by the issuer.", Z6: decision.code };
+          return {
+            A1: fields.a1 ?? "",
+            O: fields.O,
+            Z1: transaction.id,
+            Z2: "1",
+            Z3: "Transaction has been declined by the issuer.",
+            Z6: decision.code,
+          };
         }
         if (fields.O === FINARO_OPERATION.sale) ledger.capture(transaction.id, amount);
-        const answer: Answer = { A1: fields.a1 ?? "", O: fields.O, Z1: transaction.id, Z2: "0", Z3: "Transaction has been executed successfully.", Z4: transaction.authorizationCode!, Z6: "00" };
+        const answer: Answer = {
+          A1: fields.a1 ?? "",
+          O: fields.O,
+          Z1: transaction.id,
+          Z2: "0",
+          Z3: "Transaction has been executed successfully.",
+          Z4: transaction.authorizationCode!,
+          Z6: "00",
+        };
         if (!isPayout) {
           answer.Z50 = newSchemeTransactionId();
           const par = sandboxPar(fields.b1);
@@ -117,7 +148,8 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
     if (request.method === "GET" && url.pathname === `${FINARO_SANDBOX_PATH}/account-updater`) {
       const query = Object.fromEntries(url.searchParams);
       const { K: presented = "", ...signed } = query;
-      if (signed.M !== merchantId || !sameSecret(presented, finaroSignature(signed, signatureKey))) return Response.json({ error: "invalid signature" }, { status: 403 });
+      if (signed.M !== merchantId || !sameSecret(presented, finaroSignature(signed, signatureKey)))
+        return Response.json({ error: "invalid signature" }, { status: 403 });
       const since = new Date(signed.since ?? 0);
       return Response.json({
         updates: cardUpdates.since(since).map((update) => ({

@@ -12,5 +12,7 @@ export function finaroSignature(fields: Record<string, string>, signatureKey: st
     .sort()
     .map((key) => sanitizeFinaroValue(fields[key]!))
     .join("");
-  return createHash("sha256").update(joined + signatureKey).digest("hex");
+  return createHash("sha256")
+    .update(joined + signatureKey)
+    .digest("hex");
 }

@@ -4,7 +4,15 @@
 // decline, negative = gateway error), Z3 text, Z4 authorization code, Z6 ISO 8583 code.
 import { z } from "zod";
 import { schemeFromPan } from "../../cards/card-scheme";
-import { RESPONSE_CODES, type AuthorizeRequest, type CaptureRequest, type PayoutRequest, type ProcessorResult, type RefundRequest, type VoidRequest } from "../types";
+import {
+  RESPONSE_CODES,
+  type AuthorizeRequest,
+  type CaptureRequest,
+  type PayoutRequest,
+  type ProcessorResult,
+  type RefundRequest,
+  type VoidRequest,
+} from "../types";
 
 export const FINARO_OPERATION = { sale: "1", authorize: "2", capture: "3", void: "4", refund: "5", payout: "35" } as const;
 

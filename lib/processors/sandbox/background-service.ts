@@ -21,7 +21,11 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
     threeDsPublicUrl: `${settings.apiBaseUrls.cit}${THREEDS_SANDBOX_MOUNT}`,
   });
   if (settings.LOG_LEVEL !== "silent") {
-    console.log(`[processors] sandboxes: ${Object.entries(running.urls).map(([name, url]) => `${name} ${url}`).join(", ")}`);
+    console.log(
+      `[processors] sandboxes: ${Object.entries(running.urls)
+        .map(([name, url]) => `${name} ${url}`)
+        .join(", ")}`,
+    );
   }
   return running;
 }

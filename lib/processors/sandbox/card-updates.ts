@@ -8,7 +8,10 @@ export const sandboxCardUpdateInput = z.object({
   kind: z.enum(["expiry", "pan", "closed"]),
   newExpMonth: z.number().int().min(1).max(12).optional(),
   newExpYear: z.number().int().min(2000).max(2099).optional(),
-  newPan: z.string().regex(/^\d{12,19}$/).optional(),
+  newPan: z
+    .string()
+    .regex(/^\d{12,19}$/)
+    .optional(),
 });
 export type SandboxCardUpdateInput = z.infer<typeof sandboxCardUpdateInput>;
 

@@ -51,7 +51,13 @@ export class SandboxLedger {
   /** Request ids already answered, with the answer, so a repeated request gets the same answer. */
   readonly #answered = new Map<string, unknown>();
 
-  record(input: { kind: SandboxTransaction["kind"]; amount: number; currency: string; approved: boolean; id?: string }): SandboxTransaction {
+  record(input: {
+    kind: SandboxTransaction["kind"];
+    amount: number;
+    currency: string;
+    approved: boolean;
+    id?: string;
+  }): SandboxTransaction {
     const transaction: SandboxTransaction = {
       id: input.id ?? randomUUID(),
       kind: input.kind,

@@ -26,7 +26,12 @@ async function readBody(message: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startSandboxServer({ name, handler, port = 0, host = "127.0.0.1" }: StartSandboxServerOptions): Promise<RunningSandbox> {
+export async function startSandboxServer({
+  name,
+  handler,
+  port = 0,
+  host = "127.0.0.1",
+}: StartSandboxServerOptions): Promise<RunningSandbox> {
   const server: Server = createServer(async (message, response) => {
     const aborter = new AbortController();
     response.on("close", () => {
@@ -114,10 +119,17 @@ export function withIdempotencyKeys(handler: FetchHandler): FetchHandler {
     const slot = `${request.headers.get("authorization") ?? ""}\n${new URL(request.url).pathname}\n${key}`;
     let answer = answers.get(slot);
     if (!answer) {
-      answer = handler(request).then(async (response) => ({ status: response.status, headers: [...response.headers], body: await response.arrayBuffer() }));
+      answer = handler(request).then(async (response) => ({
+        status: response.status,
+        headers: [...response.headers],
+        body: await response.arrayBuffer(),
+      }));
       answers.set(slot, answer);
       // A request that did not get a real answer (the client gave up) may be tried again.
-      answer.then((stored) => stored.status >= 500 && answers.delete(slot), () => answers.delete(slot));
+      answer.then(
+        (stored) => stored.status >= 500 && answers.delete(slot),
+        () => answers.delete(slot),
+      );
     }
     const stored = await answer;
     return new Response(stored.body.slice(0), { status: stored.status, headers: stored.headers });

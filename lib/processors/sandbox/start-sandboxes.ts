@@ -86,8 +86,7 @@ export async function startSandboxes({
         if (name === "threeds") {
           registerThreeDsSandboxUrl(undefined);
           registerThreeDsSandboxHandler(undefined);
-        }
-        else registerSandboxUrl(name, undefined);
+        } else registerSandboxUrl(name, undefined);
       }
       await Promise.all(running.map(({ server }) => server.close()));
     },

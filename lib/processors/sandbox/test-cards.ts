@@ -25,14 +25,49 @@ export const TEST_CARDS: readonly TestCard[] = [
   { pan: "4111111111111111", description: "visa, approved by every processor, frictionless 3-D Secure", threeDs: "frictionless" },
   { pan: "5555555555554444", description: "mastercard, approved, frictionless", threeDs: "frictionless" },
   { pan: "378282246310005", description: "amex, approved", threeDs: "frictionless" },
-  { pan: "4000000000000002", description: "declined by every processor, response code 05", declinedBy: { processors: "all", code: "05" }, threeDs: "frictionless" },
-  { pan: "4000000000009995", description: "declined, 51 (insufficient funds)", declinedBy: { processors: "all", code: "51" }, threeDs: "frictionless" },
-  { pan: "4000000000000069", description: "declined, 54 (expired card)", declinedBy: { processors: "all", code: "54" }, threeDs: "frictionless" },
-  { pan: "4000000000001000", description: "declined by finaro (05), approved by clearhaus and bambora", declinedBy: { processors: ["finaro"], code: "05" }, threeDs: "frictionless" },
-  { pan: "4000000000002008", description: "declined by finaro and clearhaus (05), approved by bambora", declinedBy: { processors: ["finaro", "clearhaus"], code: "05" }, threeDs: "frictionless" },
-  { pan: "4000000000000119", description: "the processor does not answer in time (the next one is tried)", hangs: true, threeDs: "frictionless" },
+  {
+    pan: "4000000000000002",
+    description: "declined by every processor, response code 05",
+    declinedBy: { processors: "all", code: "05" },
+    threeDs: "frictionless",
+  },
+  {
+    pan: "4000000000009995",
+    description: "declined, 51 (insufficient funds)",
+    declinedBy: { processors: "all", code: "51" },
+    threeDs: "frictionless",
+  },
+  {
+    pan: "4000000000000069",
+    description: "declined, 54 (expired card)",
+    declinedBy: { processors: "all", code: "54" },
+    threeDs: "frictionless",
+  },
+  {
+    pan: "4000000000001000",
+    description: "declined by finaro (05), approved by clearhaus and bambora",
+    declinedBy: { processors: ["finaro"], code: "05" },
+    threeDs: "frictionless",
+  },
+  {
+    pan: "4000000000002008",
+    description: "declined by finaro and clearhaus (05), approved by bambora",
+    declinedBy: { processors: ["finaro", "clearhaus"], code: "05" },
+    threeDs: "frictionless",
+  },
+  {
+    pan: "4000000000000119",
+    description: "the processor does not answer in time (the next one is tried)",
+    hangs: true,
+    threeDs: "frictionless",
+  },
   { pan: "4000000000003220", description: "the issuer asks for a 3-D Secure challenge; approved with or without it", threeDs: "challenge" },
-  { pan: "4000000000003006", description: "the issuer asks for a challenge; declined (1A) without 3-D Secure, approved after a completed challenge", threeDs: "challenge", requiresAuthentication: true },
+  {
+    pan: "4000000000003006",
+    description: "the issuer asks for a challenge; declined (1A) without 3-D Secure, approved after a completed challenge",
+    threeDs: "challenge",
+    requiresAuthentication: true,
+  },
 ];
 
 export function findTestCard(pan: string): TestCard | undefined {
@@ -62,7 +97,14 @@ export interface DecideAuthorizationOptions {
 const FULLY_AUTHENTICATED_ECI = new Set(["05", "02"]);
 
 /** What the issuer behind a sandbox answers to an authorization (or a payout) of this card. */
-export function decideAuthorization({ processor, card, eci, authenticationValue, merchantInitiated, now }: DecideAuthorizationOptions): SandboxDecision {
+export function decideAuthorization({
+  processor,
+  card,
+  eci,
+  authenticationValue,
+  merchantInitiated,
+  now,
+}: DecideAuthorizationOptions): SandboxDecision {
   const testCard = findTestCard(card.pan);
   if (testCard?.hangs) return { kind: "hang" };
   if (testCard?.declinedBy && (testCard.declinedBy.processors === "all" || testCard.declinedBy.processors.includes(processor))) {
@@ -71,7 +113,8 @@ export function decideAuthorization({ processor, card, eci, authenticationValue,
   const scheme = schemeFromPan(card.pan);
   if (!testCard && (!isLuhnValid(card.pan) || !scheme)) return { kind: "decline", code: "14" };
   if (isCardExpired(card, now)) return { kind: "decline", code: "54" };
-  if (card.securityCode !== undefined && scheme && card.securityCode.length !== securityCodeLength(scheme)) return { kind: "decline", code: "N7" };
+  if (card.securityCode !== undefined && scheme && card.securityCode.length !== securityCodeLength(scheme))
+    return { kind: "decline", code: "N7" };
   if (testCard?.requiresAuthentication && !merchantInitiated) {
     const authenticated = eci !== undefined && FULLY_AUTHENTICATED_ECI.has(eci) && Boolean(authenticationValue);
     if (!authenticated) return { kind: "decline", code: "1A" };

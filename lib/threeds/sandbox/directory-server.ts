@@ -48,11 +48,14 @@ function escapeHtml(value: string): string {
 }
 
 function html(body: string, status = 200): Response {
-  return new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>3-D Secure</title>
-<style>body{font-family:system-ui,sans-serif;max-width:380px;margin:24px auto;padding:0 16px;color:#1f2937}h1{font-size:18px}dl{display:grid;grid-template-columns:auto 1fr;gap:4px 12px}dt{color:#6b7280}input{font-size:18px;padding:6px;width:8em;letter-spacing:4px}button{margin:12px 8px 0 0;padding:8px 14px;font-size:15px;cursor:pointer}.error{color:#b91c1c}</style></head><body>${body}</body></html>`, {
-    status,
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "frame-ancestors *" },
-  });
+  return new Response(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>3-D Secure</title>
+<style>body{font-family:system-ui,sans-serif;max-width:380px;margin:24px auto;padding:0 16px;color:#1f2937}h1{font-size:18px}dl{display:grid;grid-template-columns:auto 1fr;gap:4px 12px}dt{color:#6b7280}input{font-size:18px;padding:6px;width:8em;letter-spacing:4px}button{margin:12px 8px 0 0;padding:8px 14px;font-size:15px;cursor:pointer}.error{color:#b91c1c}</style></head><body>${body}</body></html>`,
+    {
+      status,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "frame-ancestors *" },
+    },
+  );
 }
 
 export function createThreeDsSandbox(options: ThreeDsSandboxOptions = {}): ThreeDsSandbox {
@@ -74,7 +77,9 @@ export function createThreeDsSandbox(options: ThreeDsSandboxOptions = {}): Three
       acsTransID: transaction.acsTransID,
       dsTransID: transaction.dsTransID,
       transStatus: status,
-      ...(status === "Y" ? { authenticationValue: authenticationValue(transaction), eci: eciFor(transaction.scheme, "Y") } : { transStatusReason: outcome === "cancel" ? "10" : "01" }),
+      ...(status === "Y"
+        ? { authenticationValue: authenticationValue(transaction), eci: eciFor(transaction.scheme, "Y") }
+        : { transStatusReason: outcome === "cancel" ? "10" : "01" }),
       ...(outcome === "cancel" ? { challengeCancel: "01" } : {}),
     };
     return transaction.result;
@@ -127,15 +132,28 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
       if (path === "/postauth") {
         const id = typeof json === "object" && json && "threeDSServerTransID" in json ? String(json.threeDSServerTransID) : "";
         const transaction = byServerId.get(id);
-        if (!transaction) return Response.json({ messageType: "Erro", errorCode: "301", errorDescription: "unknown threeDSServerTransID" }, { status: 404 });
-        if (!transaction.result) return Response.json({ messageType: "Erro", errorCode: "402", errorDescription: "the challenge is not finished" }, { status: 409 });
+        if (!transaction)
+          return Response.json(
+            { messageType: "Erro", errorCode: "301", errorDescription: "unknown threeDSServerTransID" },
+            { status: 404 },
+          );
+        if (!transaction.result)
+          return Response.json(
+            { messageType: "Erro", errorCode: "402", errorDescription: "the challenge is not finished" },
+            { status: 409 },
+          );
         return Response.json(transaction.result);
       }
       const parsed = areq.safeParse(json);
-      if (!parsed.success) return Response.json({ messageType: "Erro", errorCode: "203", errorDescription: parsed.error.issues.map((issue) => issue.path.join(".")).join(", ") }, { status: 400 });
+      if (!parsed.success)
+        return Response.json(
+          { messageType: "Erro", errorCode: "203", errorDescription: parsed.error.issues.map((issue) => issue.path.join(".")).join(", ") },
+          { status: 400 },
+        );
       const message = parsed.data;
       const scheme = schemeFromPan(message.acctNumber);
-      if (!scheme) return Response.json({ messageType: "Erro", errorCode: "305", errorDescription: "card range not participating" }, { status: 400 });
+      if (!scheme)
+        return Response.json({ messageType: "Erro", errorCode: "305", errorDescription: "card range not participating" }, { status: 400 });
       const transaction: Transaction = {
         threeDSServerTransID: message.threeDSServerTransID,
         acsTransID: randomUUID(),

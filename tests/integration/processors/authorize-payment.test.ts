@@ -37,11 +37,27 @@ describe("authorizePayment: request processor list", () => {
     expect(result.par).toMatch(/^[A-Z0-9]{29}$/);
     const operations = await authorizeOperations(paymentId);
     expect(operations).toHaveLength(1);
-    expect(operations[0]).toMatchObject({ processor: "clearhaus", routingAttempt: 1, status: "approved", responseCode: "00", authorizationCode: result.authorizationcode, responseId: "resp1", paymentType: "cit" });
+    expect(operations[0]).toMatchObject({
+      processor: "clearhaus",
+      routingAttempt: 1,
+      status: "approved",
+      responseCode: "00",
+      authorizationCode: result.authorizationcode,
+      responseId: "resp1",
+      paymentType: "cit",
+    });
     expect(operations[0]!.processorReference).toBeTruthy();
     const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, include: { storedCard: true } });
     expect(payment).toMatchObject({ status: "AUTHORIZED", processor: "clearhaus", authorizedAmount: 10_000n });
-    expect(payment.storedCard).toMatchObject({ bin: "411111", last4: "1111", scheme: "visa", funding: "credit", segment: "consumer", issuer: "Sandbox Bank A/S", par: result.par });
+    expect(payment.storedCard).toMatchObject({
+      bin: "411111",
+      last4: "1111",
+      scheme: "visa",
+      funding: "credit",
+      segment: "consumer",
+      issuer: "Sandbox Bank A/S",
+      par: result.par,
+    });
     expect(payment.storedCard!.panEncrypted).not.toContain("4111111111111111");
   });
 
@@ -49,7 +65,9 @@ describe("authorizePayment: request processor list", () => {
     const { paymentId, result } = await authorizeCard("4000000000001000", { processors: ["finaro", "clearhaus", "bambora"] });
     expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
     const operations = await authorizeOperations(paymentId);
-    expect(operations.map((operation) => [operation.processor, operation.routingAttempt, operation.status, operation.responseCode])).toEqual([
+    expect(
+      operations.map((operation) => [operation.processor, operation.routingAttempt, operation.status, operation.responseCode]),
+    ).toEqual([
       ["finaro", 1, "declined", "05"],
       ["clearhaus", 2, "approved", "00"],
     ]);
@@ -114,7 +132,11 @@ describe("authorizePayment: request processor list", () => {
 
   it("answers a repeated call for an authorized payment from the record, without calling again", async () => {
     const { paymentId, result } = await authorizeCard("4000000000001000", { processors: ["finaro", "clearhaus"] });
-    const again = await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4000000000001000") }, processors: ["finaro", "clearhaus"] });
+    const again = await authorizePayment({
+      paymentId,
+      source: { kind: "card", card: testCard("4000000000001000") },
+      processors: ["finaro", "clearhaus"],
+    });
     expect(again).toMatchObject({ status: "approved", processor: "clearhaus", authorizationcode: result.authorizationcode });
     expect(await authorizeOperations(paymentId)).toHaveLength(2);
   });
@@ -133,7 +155,10 @@ describe("authorizePayment: the merchant's routing rules", () => {
 
   it("follows the merchant's edited rules", async () => {
     const merchant = await createProcessorTestMerchant();
-    await db().processorRouting.update({ where: { merchantId_rule: { merchantId: merchant, rule: 1 } }, data: { processors: ["clearhaus", "bambora"] } });
+    await db().processorRouting.update({
+      where: { merchantId_rule: { merchantId: merchant, rule: 1 } },
+      data: { processors: ["clearhaus", "bambora"] },
+    });
     const paymentId = await createPendingPayment(merchant);
     const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4000000000002008") }, timeoutMs: 400 });
     expect(result.attempts.map((attempt) => [attempt.processor, attempt.result.status])).toEqual([
@@ -147,7 +172,10 @@ describe("follow-up operations go to the authorizing processor", () => {
   it("captures, refunds and voids at the processor that approved after a fallback", async () => {
     const { paymentId, result } = await authorizeCard("4000000000001000", { processors: ["finaro", "clearhaus", "bambora"] });
     expect(result.processor).toBe("clearhaus");
-    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { id: true, currency: true, processor: true } });
+    const payment = await db().payment.findUniqueOrThrow({
+      where: { id: paymentId },
+      select: { id: true, currency: true, processor: true },
+    });
     const reference = result.attempts.at(-1)!.result.processorReference!;
 
     const capture = await runFollowUp({ payment, operation: "capture", amount: 6_000n, operationId: newId() });
@@ -162,7 +190,10 @@ describe("follow-up operations go to the authorizing processor", () => {
 
   it("voids at bambora when bambora authorized", async () => {
     const { paymentId, result } = await authorizeCard("4000000000002008", { processors: ["finaro", "clearhaus", "bambora"] });
-    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { id: true, currency: true, processor: true } });
+    const payment = await db().payment.findUniqueOrThrow({
+      where: { id: paymentId },
+      select: { id: true, currency: true, processor: true },
+    });
     const voided = await runFollowUp({ payment, operation: "void", amount: 10_000n, operationId: newId() });
     expect(voided.status).toBe("approved");
     expect(sandboxes.ledgers.bambora!.get(result.attempts.at(-1)!.result.processorReference!)!.voided).toBe(true);
@@ -170,21 +201,40 @@ describe("follow-up operations go to the authorizing processor", () => {
 
   it("fails a follow-up for a payment without an approved authorization", async () => {
     const { paymentId } = await authorizeCard("4000000000000002", { processors: ["finaro"] });
-    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { id: true, currency: true, processor: true } });
-    expect(await runFollowUp({ payment, operation: "capture", amount: 100n, operationId: newId() })).toMatchObject({ status: "failed", responsecode: "12" });
+    const payment = await db().payment.findUniqueOrThrow({
+      where: { id: paymentId },
+      select: { id: true, currency: true, processor: true },
+    });
+    expect(await runFollowUp({ payment, operation: "capture", amount: 100n, operationId: newId() })).toMatchObject({
+      status: "failed",
+      responsecode: "12",
+    });
   });
 });
 
 describe("merchant-initiated payments with the stored card", () => {
   it("authorizes an MIT from the parent's stored card and refers to the first payment's scheme transaction id", async () => {
-    const { paymentId: parentId } = await authorizeCard("4000000000003006", { processors: ["finaro"], threeDs: { eci: "05", authenticationValue: "AAABBB", version: "2.2.0", transStatus: "Y" } });
+    const { paymentId: parentId } = await authorizeCard("4000000000003006", {
+      processors: ["finaro"],
+      threeDs: { eci: "05", authenticationValue: "AAABBB", version: "2.2.0", transStatus: "Y" },
+    });
     const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
     expect(parent.status).toBe("AUTHORIZED");
     const parentOperation = (await authorizeOperations(parentId))[0]!;
     expect(parentOperation.schemeTransactionId).toMatch(/^\d{15}$/);
 
-    const childId = await createPendingPayment(merchantId, { amount: 2_500n, paymentType: "unscheduled", parentPaymentId: parentId, storedCardId: parent.storedCardId! });
-    const result = await authorizePayment({ paymentId: childId, source: { kind: "stored", storedCardId: parent.storedCardId! }, mit: { paymentType: "unscheduled", parentPaymentId: parentId }, processors: ["bambora"] });
+    const childId = await createPendingPayment(merchantId, {
+      amount: 2_500n,
+      paymentType: "unscheduled",
+      parentPaymentId: parentId,
+      storedCardId: parent.storedCardId!,
+    });
+    const result = await authorizePayment({
+      paymentId: childId,
+      source: { kind: "stored", storedCardId: parent.storedCardId! },
+      mit: { paymentType: "unscheduled", parentPaymentId: parentId },
+      processors: ["bambora"],
+    });
     expect(result).toMatchObject({ status: "approved", processor: "bambora" });
     const child = await db().payment.findUniqueOrThrow({ where: { id: childId } });
     expect(child).toMatchObject({ status: "AUTHORIZED", authorizedAmount: 2_500n, storedCardId: parent.storedCardId, sca: null });
@@ -196,7 +246,9 @@ describe("merchant-initiated payments with the stored card", () => {
     const storedCardId = (await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).storedCardId!;
     const otherMerchant = await createProcessorTestMerchant();
     const otherPayment = await createPendingPayment(otherMerchant);
-    await expect(authorizePayment({ paymentId: otherPayment, source: { kind: "stored", storedCardId }, mit: { paymentType: "unscheduled" } })).rejects.toThrow(/does not belong/);
+    await expect(
+      authorizePayment({ paymentId: otherPayment, source: { kind: "stored", storedCardId }, mit: { paymentType: "unscheduled" } }),
+    ).rejects.toThrow(/does not belong/);
   });
 });
 
@@ -208,7 +260,11 @@ describe("a slow processor never blocks other payments", () => {
     try {
       const paymentId = await createPendingPayment(merchantId);
       const started = Date.now();
-      const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4000000000000119") }, processors: ["finaro"] });
+      const result = await authorizePayment({
+        paymentId,
+        source: { kind: "card", card: testCard("4000000000000119") },
+        processors: ["finaro"],
+      });
       const elapsed = Date.now() - started;
       expect(result).toMatchObject({ status: "failed", responsecode: "68" });
       expect(elapsed).toBeGreaterThanOrEqual(240);
@@ -222,13 +278,23 @@ describe("a slow processor never blocks other payments", () => {
 
   it("authorizes other payments at the same processor while one call hangs", async () => {
     const hangingId = await createPendingPayment(merchantId);
-    const hanging = authorizePayment({ paymentId: hangingId, source: { kind: "card", card: testCard("4000000000000119") }, processors: ["finaro"], timeoutMs: 4_000 });
+    const hanging = authorizePayment({
+      paymentId: hangingId,
+      source: { kind: "card", card: testCard("4000000000000119") },
+      processors: ["finaro"],
+      timeoutMs: 4_000,
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
     const others = await Promise.all(
       Array.from({ length: 6 }, async (_, index) => {
         const paymentId = await createPendingPayment(merchantId);
-        return authorizePayment({ paymentId, source: { kind: "card", card: testCard(index % 2 ? "5555555555554444" : "4111111111111111") }, processors: ["finaro"], timeoutMs: 4_000 });
+        return authorizePayment({
+          paymentId,
+          source: { kind: "card", card: testCard(index % 2 ? "5555555555554444" : "4111111111111111") },
+          processors: ["finaro"],
+          timeoutMs: 4_000,
+        });
       }),
     );
     const elapsed = Date.now() - started;

@@ -31,7 +31,13 @@ describe("processor sandboxes as a background service", () => {
       expect(threeDsSandboxUrl()).toBe(running!.urls.threeds);
       for (const name of ["finaro", "clearhaus", "bambora"] as const) {
         expect(sandboxUrl(name)).toBe(running!.urls[name]);
-        const result = await getConnector(name).authorize({ operationId: newId(), paymentId: newId(), amount: 100n, currency: "EUR", card });
+        const result = await getConnector(name).authorize({
+          operationId: newId(),
+          paymentId: newId(),
+          amount: 100n,
+          currency: "EUR",
+          card,
+        });
         expect(result.status, name).toBe("approved");
       }
     } finally {
@@ -52,7 +58,13 @@ describe("processor sandboxes as a background service", () => {
       const running = await startProcessorSandboxes();
       try {
         expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "clearhaus", "threeds"]);
-        const result = await getConnector("finaro").authorize({ operationId: newId(), paymentId: newId(), amount: 100n, currency: "EUR", card });
+        const result = await getConnector("finaro").authorize({
+          operationId: newId(),
+          paymentId: newId(),
+          amount: 100n,
+          currency: "EUR",
+          card,
+        });
         expect(result.status).toBe("approved");
         expect(outside.ledgers.finaro!.get(result.processorReference!)).toBeDefined();
       } finally {
@@ -87,14 +99,22 @@ describe("processor sandboxes as a background service", () => {
         }),
       }).then((response) => response.json());
       expect(ares).toMatchObject({ transStatus: "C", acsURL: "https://pay.example.test/sandbox/threeds/acs/challenge" });
-      const creq = encodeBase64Url({ messageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: ares.threeDSServerTransID, acsTransID: ares.acsTransID, challengeWindowSize: "05" });
+      const creq = encodeBase64Url({
+        messageType: "CReq",
+        messageVersion: "2.2.0",
+        threeDSServerTransID: ares.threeDSServerTransID,
+        acsTransID: ares.acsTransID,
+        challengeWindowSize: "05",
+      });
       const page = await serveMountedThreeDsSandbox(new Request(ares.acsURL, { method: "POST", body: new URLSearchParams({ creq }) }));
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('action="challenge/submit"');
     } finally {
       await running?.close();
     }
-    const none = await serveMountedThreeDsSandbox(new Request("https://pay.example.test/sandbox/threeds/acs/challenge", { method: "POST", body: "" }));
+    const none = await serveMountedThreeDsSandbox(
+      new Request("https://pay.example.test/sandbox/threeds/acs/challenge", { method: "POST", body: "" }),
+    );
     expect(none.status).toBe(404);
   });
 

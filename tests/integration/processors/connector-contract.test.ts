@@ -27,18 +27,38 @@ function connectorFor(name: ProcessorName, overrides: { secret?: string; timeout
   const timeoutMs = overrides.timeoutMs ?? TIMEOUT_MS;
   switch (name) {
     case "finaro":
-      return createFinaroConnector({ baseUrl: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`, merchantId: FINARO_SANDBOX_CREDENTIALS.merchantId, signatureKey: overrides.secret ?? FINARO_SANDBOX_CREDENTIALS.signatureKey, timeoutMs });
+      return createFinaroConnector({
+        baseUrl: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`,
+        merchantId: FINARO_SANDBOX_CREDENTIALS.merchantId,
+        signatureKey: overrides.secret ?? FINARO_SANDBOX_CREDENTIALS.signatureKey,
+        timeoutMs,
+      });
     case "clearhaus":
-      return createClearhausConnector({ baseUrl: sandboxes.urls.clearhaus!, apiKey: overrides.secret ?? CLEARHAUS_SANDBOX_API_KEY, timeoutMs });
+      return createClearhausConnector({
+        baseUrl: sandboxes.urls.clearhaus!,
+        apiKey: overrides.secret ?? CLEARHAUS_SANDBOX_API_KEY,
+        timeoutMs,
+      });
     case "bambora":
-      return createBamboraConnector({ baseUrl: sandboxes.urls.bambora!, ...BAMBORA_SANDBOX_CREDENTIALS, secretToken: overrides.secret ?? BAMBORA_SANDBOX_CREDENTIALS.secretToken, timeoutMs });
+      return createBamboraConnector({
+        baseUrl: sandboxes.urls.bambora!,
+        ...BAMBORA_SANDBOX_CREDENTIALS,
+        secretToken: overrides.secret ?? BAMBORA_SANDBOX_CREDENTIALS.secretToken,
+        timeoutMs,
+      });
   }
 }
 
 const nextYear = new Date().getUTCFullYear() + 2;
-const card = (pan: string, securityCode = pan.startsWith("3") ? "1234" : "123") => new CardDetails({ pan, expMonth: 12, expYear: nextYear, securityCode });
+const card = (pan: string, securityCode = pan.startsWith("3") ? "1234" : "123") =>
+  new CardDetails({ pan, expMonth: 12, expYear: nextYear, securityCode });
 
-function authorize(connector: ProcessorConnector, pan: string, amount = 10_000n, extra: Partial<Parameters<ProcessorConnector["authorize"]>[0]> = {}) {
+function authorize(
+  connector: ProcessorConnector,
+  pan: string,
+  amount = 10_000n,
+  extra: Partial<Parameters<ProcessorConnector["authorize"]>[0]> = {},
+) {
   return connector.authorize({ operationId: newId(), paymentId: newId(), amount, currency: "DKK", card: card(pan), ...extra });
 }
 
@@ -78,7 +98,13 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
   });
 
   it("declines an expired card with 54 and a card failing Luhn with 14", async () => {
-    const expired = await connector().authorize({ operationId: newId(), paymentId: newId(), amount: 100n, currency: "DKK", card: new CardDetails({ pan: "4111111111111111", expMonth: 1, expYear: 2020, securityCode: "123" }) });
+    const expired = await connector().authorize({
+      operationId: newId(),
+      paymentId: newId(),
+      amount: 100n,
+      currency: "DKK",
+      card: new CardDetails({ pan: "4111111111111111", expMonth: 1, expYear: 2020, securityCode: "123" }),
+    });
     expect(expired).toMatchObject({ status: "declined", responsecode: "54" });
     const invalid = await authorize(connector(), "4111111111111112");
     expect(invalid).toMatchObject({ status: "declined", responsecode: "14" });
@@ -96,10 +122,18 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
     const without = await authorize(connector(), "4000000000003006");
     expect(without).toMatchObject({ status: "declined", responsecode: "1A" });
     const authenticated = await authorize(connector(), "4000000000003006", 5_000n, {
-      threeDs: { eci: "05", authenticationValue: "AAABBBCCCDDDEEEFFF0123456789=", dsTransId: "f2b1c3a4-0000-4000-8000-000000000001", version: "2.2.0", transStatus: "Y" },
+      threeDs: {
+        eci: "05",
+        authenticationValue: "AAABBBCCCDDDEEEFFF0123456789=",
+        dsTransId: "f2b1c3a4-0000-4000-8000-000000000001",
+        version: "2.2.0",
+        transStatus: "Y",
+      },
     });
     expect(authenticated).toMatchObject({ status: "approved", responsecode: "00", eci: "05" });
-    const attempted = await authorize(connector(), "4000000000003006", 5_000n, { threeDs: { eci: "06", authenticationValue: "AAAB", version: "2.2.0", transStatus: "A" } });
+    const attempted = await authorize(connector(), "4000000000003006", 5_000n, {
+      threeDs: { eci: "06", authenticationValue: "AAAB", version: "2.2.0", transStatus: "A" },
+    });
     expect(attempted.status).toBe("declined");
   });
 
@@ -147,11 +181,23 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
 
   it("refunds partially and repeatedly up to the captured amount, not beyond", async () => {
     const reference = await approvedAuthorization(connector(), 10_000n);
-    const beforeCapture = await connector().refund({ operationId: newId(), authorizationReference: reference, amount: 100n, currency: "DKK" });
+    const beforeCapture = await connector().refund({
+      operationId: newId(),
+      authorizationReference: reference,
+      amount: 100n,
+      currency: "DKK",
+    });
     expect(beforeCapture.status).toBe("failed");
     const capture = await connector().capture({ operationId: newId(), authorizationReference: reference, amount: 8_000n, currency: "DKK" });
     expect(capture.status).toBe("approved");
-    const refund = (amount: bigint) => connector().refund({ operationId: newId(), authorizationReference: reference, captureReference: capture.processorReference, amount, currency: "DKK" });
+    const refund = (amount: bigint) =>
+      connector().refund({
+        operationId: newId(),
+        authorizationReference: reference,
+        captureReference: capture.processorReference,
+        amount,
+        currency: "DKK",
+      });
     expect((await refund(3_000n)).status).toBe("approved");
     expect((await refund(5_000n)).status).toBe("approved");
     const beyond = await refund(1n);
@@ -160,26 +206,49 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
 
   it("voids an uncaptured authorization once; a captured one cannot be voided", async () => {
     const reference = await approvedAuthorization(connector());
-    expect((await connector().void({ operationId: newId(), authorizationReference: reference, amount: 10_000n, currency: "DKK" })).status).toBe("approved");
-    expect((await connector().void({ operationId: newId(), authorizationReference: reference, amount: 10_000n, currency: "DKK" })).status).toBe("failed");
+    expect(
+      (await connector().void({ operationId: newId(), authorizationReference: reference, amount: 10_000n, currency: "DKK" })).status,
+    ).toBe("approved");
+    expect(
+      (await connector().void({ operationId: newId(), authorizationReference: reference, amount: 10_000n, currency: "DKK" })).status,
+    ).toBe("failed");
     const afterVoid = await connector().capture({ operationId: newId(), authorizationReference: reference, amount: 100n, currency: "DKK" });
     expect(afterVoid.status).toBe("failed");
 
     const captured = await approvedAuthorization(connector());
     await connector().capture({ operationId: newId(), authorizationReference: captured, amount: 100n, currency: "DKK" });
-    expect((await connector().void({ operationId: newId(), authorizationReference: captured, amount: 10_000n, currency: "DKK" })).status).toBe("failed");
+    expect(
+      (await connector().void({ operationId: newId(), authorizationReference: captured, amount: 10_000n, currency: "DKK" })).status,
+    ).toBe("failed");
   });
 
   it("cannot capture a declined authorization or an unknown one", async () => {
     const declined = await authorize(connector(), "4000000000000002");
-    const onDeclined = await connector().capture({ operationId: newId(), authorizationReference: declined.processorReference ?? "unknown", amount: 100n, currency: "DKK" });
+    const onDeclined = await connector().capture({
+      operationId: newId(),
+      authorizationReference: declined.processorReference ?? "unknown",
+      amount: 100n,
+      currency: "DKK",
+    });
     expect(onDeclined.status).toBe("failed");
-    const unknown = await connector().capture({ operationId: newId(), authorizationReference: "00000000-0000-4000-8000-000000000000", amount: 100n, currency: "DKK" });
+    const unknown = await connector().capture({
+      operationId: newId(),
+      authorizationReference: "00000000-0000-4000-8000-000000000000",
+      amount: 100n,
+      currency: "DKK",
+    });
     expect(unknown.status).toBe("failed");
   });
 
   it("pays out to a card, and declines a payout to a declining card", async () => {
-    const payout = (pan: string) => connector().payout({ operationId: newId(), paymentId: newId(), amount: 2_500n, currency: "DKK", card: card(pan).withoutSecurityCode() });
+    const payout = (pan: string) =>
+      connector().payout({
+        operationId: newId(),
+        paymentId: newId(),
+        amount: 2_500n,
+        currency: "DKK",
+        card: card(pan).withoutSecurityCode(),
+      });
     const approved = await payout("4111111111111111");
     expect(approved).toMatchObject({ status: "approved", responsecode: "00" });
     expect(approved.authorizationcode).toMatch(/^\d{6}$/);

@@ -9,7 +9,10 @@ export async function createProcessorTestMerchant(): Promise<string> {
   return merchant.id;
 }
 
-export async function createPendingPayment(merchantId: string, options: { amount?: bigint; currency?: string; paymentType?: string; parentPaymentId?: string; storedCardId?: string } = {}): Promise<string> {
+export async function createPendingPayment(
+  merchantId: string,
+  options: { amount?: bigint; currency?: string; paymentType?: string; parentPaymentId?: string; storedCardId?: string } = {},
+): Promise<string> {
   const id = newId();
   await db().payment.create({
     data: {

@@ -42,11 +42,17 @@ async function actInChallenge(acsUrl: string, creq: string, action: ChallengeAct
   expect(html).toContain("Complete");
   expect(html).toContain("Cancel");
   const acsTransID = formValue(html, "acsTransID")!;
-  const submit = (fields: Record<string, string>) => fetch(new URL("challenge/submit", acsUrl), { method: "POST", body: new URLSearchParams({ acsTransID, threeDSSessionData: "session-123", ...fields }) });
+  const submit = (fields: Record<string, string>) =>
+    fetch(new URL("challenge/submit", acsUrl), {
+      method: "POST",
+      body: new URLSearchParams({ acsTransID, threeDSSessionData: "session-123", ...fields }),
+    });
   if (action === "wrong-code") {
     for (let attempt = 0; attempt < 3; attempt++) html = await (await submit({ action: "complete", code: "0000" })).text();
   } else {
-    html = await (await submit({ action: action === "complete" ? "complete" : action, code: action === "complete" ? SANDBOX_CHALLENGE_CODE : "" })).text();
+    html = await (
+      await submit({ action: action === "complete" ? "complete" : action, code: action === "complete" ? SANDBOX_CHALLENGE_CODE : "" })
+    ).text();
   }
   const postedTo = /<form id="cres" method="post" action="([^"]+)"/.exec(html)?.[1] ?? "";
   expect(formValue(html, "threeDSSessionData")).toBe("session-123");
@@ -67,7 +73,14 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
     expect(started.threeDs.authenticationValue).toMatch(/^[A-Za-z0-9+/]{27}=$/);
     expect(started.threeDs.dsTransId).toMatch(/^[0-9a-f-]{36}$/);
     const row = await db().threeDsAuthentication.findUniqueOrThrow({ where: { threeDsServerTransId: started.threeDsServerTransId } });
-    expect(row).toMatchObject({ paymentId, state: "completed", transStatus: "Y", eci, challengeRequired: false, dsTransId: started.threeDs.dsTransId });
+    expect(row).toMatchObject({
+      paymentId,
+      state: "completed",
+      transStatus: "Y",
+      eci,
+      challengeRequired: false,
+      dsTransId: started.threeDs.dsTransId,
+    });
   });
 
   it("asks for a challenge for 4000000000003220 with a base64url CReq without padding", async () => {
@@ -77,7 +90,12 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
     if (started.kind !== "challenge") return;
     expect(started.creq).toMatch(/^[A-Za-z0-9_-]+$/);
     const creq = decodeBase64Url(creqSchema, started.creq);
-    expect(creq).toMatchObject({ messageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: started.threeDsServerTransId, challengeWindowSize: "05" });
+    expect(creq).toMatchObject({
+      messageType: "CReq",
+      messageVersion: "2.2.0",
+      threeDSServerTransID: started.threeDsServerTransId,
+      challengeWindowSize: "05",
+    });
     expect(started.acsUrl).toBe(`${sandboxes.urls.threeds}/acs/challenge`);
     const row = await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: started.authenticationId } });
     expect(row).toMatchObject({ state: "challenge", transStatus: "C", challengeRequired: true, acsTransId: creq!.acsTransID });
@@ -111,7 +129,14 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
     const paymentId = await createPendingPayment(merchantId);
     const started = await startAuthentication({ paymentId, card: testCard("4000000000003220"), notificationUrl: NOTIFICATION_URL });
     if (started.kind !== "challenge") throw new Error("expected a challenge");
-    const forged = encodeBase64Url({ messageType: "CRes", messageVersion: "2.2.0", threeDSServerTransID: started.threeDsServerTransId, acsTransID: "x", transStatus: "Y", challengeCompletionInd: "Y" });
+    const forged = encodeBase64Url({
+      messageType: "CRes",
+      messageVersion: "2.2.0",
+      threeDSServerTransID: started.threeDsServerTransId,
+      acsTransID: "x",
+      transStatus: "Y",
+      challengeCompletionInd: "Y",
+    });
     expect(threeDsServerTransIdFromCres(forged)).toBe(started.threeDsServerTransId);
     expect((await completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId })).kind).toBe("pending");
   });
@@ -119,11 +144,18 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
   it("refuses to complete an authentication for another payment", async () => {
     const paymentId = await createPendingPayment(merchantId);
     const started = await startAuthentication({ paymentId, card: testCard("4000000000003220"), notificationUrl: NOTIFICATION_URL });
-    await expect(completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId, paymentId: "someotherpayment" })).rejects.toThrow(/no such/);
+    await expect(
+      completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId, paymentId: "someotherpayment" }),
+    ).rejects.toThrow(/no such/);
   });
 
   it("rejects a tampered CReq at the ACS", async () => {
-    const response = await fetch(`${sandboxes.urls.threeds}/acs/challenge`, { method: "POST", body: new URLSearchParams({ creq: encodeBase64Url({ messageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: "a", acsTransID: "b" }) }) });
+    const response = await fetch(`${sandboxes.urls.threeds}/acs/challenge`, {
+      method: "POST",
+      body: new URLSearchParams({
+        creq: encodeBase64Url({ messageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: "a", acsTransID: "b" }),
+      }),
+    });
     expect(response.status).toBe(400);
   });
 
@@ -145,24 +177,34 @@ interface ModeOutcome {
 async function payWithMode(mode: ThreeDsMode, pan: string, action: ChallengeAction = "complete"): Promise<ModeOutcome> {
   const paymentId = await createPendingPayment(merchantId);
   const card = testCard(pan);
-  const authorize = (threeDs?: Parameters<typeof authorizePayment>[0]["threeDs"]) => authorizePayment({ paymentId, source: { kind: "card", card }, processors: ["clearhaus"], threeDs });
+  const authorize = (threeDs?: Parameters<typeof authorizePayment>[0]["threeDs"]) =>
+    authorizePayment({ paymentId, source: { kind: "card", card }, processors: ["clearhaus"], threeDs });
   const first = decideThreeDsStep({ mode, at: "start" });
   if (first.step !== "authenticate") return { paymentId, challenged: false, authorization: await authorize() };
   const started = await startAuthentication({ paymentId, card, notificationUrl: NOTIFICATION_URL });
-  const ares = started.kind === "authenticated" ? started.threeDs.transStatus : started.kind === "challenge" ? "C" : (started.transStatus ?? "U");
+  const ares =
+    started.kind === "authenticated" ? started.threeDs.transStatus : started.kind === "challenge" ? "C" : (started.transStatus ?? "U");
   let step = decideThreeDsStep({ mode, at: { ares } });
   let authorization: AuthorizePaymentResult | undefined;
-  if (step.step === "authorize_with_3ds" && started.kind === "authenticated") return { paymentId, challenged: false, authorization: await authorize(started.threeDs) };
+  if (step.step === "authorize_with_3ds" && started.kind === "authenticated")
+    return { paymentId, challenged: false, authorization: await authorize(started.threeDs) };
   if (step.step === "authorize_without_3ds") {
     authorization = await authorize();
     if (authorization.status === "approved") return { paymentId, challenged: false, authorization };
     step = decideThreeDsStep({ mode, at: "declined_without_3ds" });
   }
-  if (step.step !== "challenge" || started.kind !== "challenge") return { paymentId, challenged: false, authorization, stoppedBecause: step.step === "fail" ? step.reason : step.step };
+  if (step.step !== "challenge" || started.kind !== "challenge")
+    return { paymentId, challenged: false, authorization, stoppedBecause: step.step === "fail" ? step.reason : step.step };
   await actInChallenge(started.acsUrl, started.creq, action);
   const completed = await completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId, paymentId });
-  const after = decideThreeDsStep({ mode, at: { challenge: completed.kind === "authenticated" ? completed.threeDs.transStatus : completed.kind === "cancelled" ? "cancelled" : "N" } });
-  if (after.step === "authorize_with_3ds" && completed.kind === "authenticated") return { paymentId, challenged: true, authorization: await authorize(completed.threeDs) };
+  const after = decideThreeDsStep({
+    mode,
+    at: {
+      challenge: completed.kind === "authenticated" ? completed.threeDs.transStatus : completed.kind === "cancelled" ? "cancelled" : "N",
+    },
+  });
+  if (after.step === "authorize_with_3ds" && completed.kind === "authenticated")
+    return { paymentId, challenged: true, authorization: await authorize(completed.threeDs) };
   return { paymentId, challenged: true, authorization, stoppedBecause: after.step === "fail" ? after.reason : after.step };
 }
 
@@ -186,17 +228,24 @@ describe("set3ds modes with the challenge cards", () => {
       const operations = await authorizeOperations(outcome.paymentId);
       expect(operations).toHaveLength(1);
       expect(operations[0]).toMatchObject({ status: "approved", eci: "05" });
-      expect(await db().payment.findUniqueOrThrow({ where: { id: outcome.paymentId } })).toMatchObject({ status: "AUTHORIZED", sca: "Y", eci: "05" });
+      expect(await db().payment.findUniqueOrThrow({ where: { id: outcome.paymentId } })).toMatchObject({
+        status: "AUTHORIZED",
+        sca: "Y",
+        eci: "05",
+      });
     }
   });
 
-  it.each(["fail", "cancel", "wrong-code"] as const)("FORCE_3DS: a %s challenge stops the payment before any authorization", async (action) => {
-    const outcome = await payWithMode("FORCE_3DS", "4000000000003220", action);
-    expect(outcome.challenged).toBe(true);
-    expect(outcome.authorization).toBeUndefined();
-    expect(outcome.stoppedBecause).toMatch(action === "cancel" ? /cancelled/ : /failed/);
-    expect(await authorizeOperations(outcome.paymentId)).toHaveLength(0);
-  });
+  it.each(["fail", "cancel", "wrong-code"] as const)(
+    "FORCE_3DS: a %s challenge stops the payment before any authorization",
+    async (action) => {
+      const outcome = await payWithMode("FORCE_3DS", "4000000000003220", action);
+      expect(outcome.challenged).toBe(true);
+      expect(outcome.authorization).toBeUndefined();
+      expect(outcome.stoppedBecause).toMatch(action === "cancel" ? /cancelled/ : /failed/);
+      expect(await authorizeOperations(outcome.paymentId)).toHaveLength(0);
+    },
+  );
 
   it("FORCE_3DS with a frictionless card authorizes without a challenge", async () => {
     const outcome = await payWithMode("FORCE_3DS", "5555555555554444");

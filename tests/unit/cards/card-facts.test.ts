@@ -48,7 +48,13 @@ describe("scheme from BIN", () => {
 
 describe("BIN table", () => {
   it("gives funding, segment, issuer and country; the longest prefix wins", () => {
-    expect(lookupBin("4111111111111111")).toEqual({ scheme: "visa", funding: "credit", segment: "consumer", issuer: "Sandbox Bank A/S", country: "DK" });
+    expect(lookupBin("4111111111111111")).toEqual({
+      scheme: "visa",
+      funding: "credit",
+      segment: "consumer",
+      issuer: "Sandbox Bank A/S",
+      country: "DK",
+    });
     expect(lookupBin("4000000000000002")).toMatchObject({ funding: "debit", segment: "consumer" });
     expect(lookupBin("4000056655665556")).toMatchObject({ funding: "debit", segment: "business" });
     expect(lookupBin("378282246310005")).toMatchObject({ scheme: "amex", funding: "charge" });
@@ -129,7 +135,17 @@ describe("CardDetails", () => {
 describe("card facts", () => {
   it("combines scheme, BIN facts, truncated number, expiry and PAR", () => {
     const facts = cardFacts({ card: new CardDetails({ pan: "5555555555554444", expMonth: 2, expYear: 2029 }), parKey: "key" });
-    expect(facts).toMatchObject({ scheme: "mastercard", funding: "credit", segment: "consumer", issuer: "Sandbox Bank A/S", country: "DK", bin: "555555", last4: "4444", tcardnumber: "555555xxxxxx4444", expiryDate: "02/2029" });
+    expect(facts).toMatchObject({
+      scheme: "mastercard",
+      funding: "credit",
+      segment: "consumer",
+      issuer: "Sandbox Bank A/S",
+      country: "DK",
+      bin: "555555",
+      last4: "4444",
+      tcardnumber: "555555xxxxxx4444",
+      expiryDate: "02/2029",
+    });
     expect(isPar(facts.par!)).toBe(true);
     expect(cardFacts({ card: new CardDetails({ pan: "5555555555554444", expMonth: 2, expYear: 2029 }) }).par).toBeUndefined();
   });

@@ -61,7 +61,9 @@ describe("sandbox test cards", () => {
   const future = { expMonth: 12, expYear: new Date().getUTCFullYear() + 1 };
   it("behave the same in every sandbox except the per-processor fallback cards", () => {
     for (const card of TEST_CARDS) {
-      const decisions = (["finaro", "clearhaus", "bambora"] as const).map((processor) => decideAuthorization({ processor, card: { pan: card.pan, ...future } }).kind);
+      const decisions = (["finaro", "clearhaus", "bambora"] as const).map(
+        (processor) => decideAuthorization({ processor, card: { pan: card.pan, ...future } }).kind,
+      );
       if (card.pan === "4000000000001000") expect(decisions).toEqual(["decline", "approve", "approve"]);
       else if (card.pan === "4000000000002008") expect(decisions).toEqual(["decline", "decline", "approve"]);
       else expect(new Set(decisions).size, card.pan).toBe(1);
@@ -69,8 +71,13 @@ describe("sandbox test cards", () => {
   });
 
   it("check the security code length per scheme", () => {
-    expect(decideAuthorization({ processor: "finaro", card: { pan: "378282246310005", ...future, securityCode: "123" } })).toEqual({ kind: "decline", code: "N7" });
-    expect(decideAuthorization({ processor: "finaro", card: { pan: "378282246310005", ...future, securityCode: "1234" } })).toEqual({ kind: "approve" });
+    expect(decideAuthorization({ processor: "finaro", card: { pan: "378282246310005", ...future, securityCode: "123" } })).toEqual({
+      kind: "decline",
+      code: "N7",
+    });
+    expect(decideAuthorization({ processor: "finaro", card: { pan: "378282246310005", ...future, securityCode: "1234" } })).toEqual({
+      kind: "approve",
+    });
   });
 });
 
