@@ -25,10 +25,13 @@ interface Transaction {
   exponent: number;
   notificationURL: string;
   codeAttempts: number;
+  createdAt: number;
   result?: RReq;
 }
 
 export interface ThreeDsSandboxOptions {
+  /** How long a challenge may stay unfinished before the ACS ends it (transStatus N, reason 14); EMV's screen time-out is 10 min. */
+  challengeTimeoutMs?: number;
   apiKey?: string;
   /** Public origin of the sandbox as the cardholder's browser reaches it; default: the request's own origin. */
   publicUrl?: string;
@@ -60,6 +63,7 @@ function html(body: string, status = 200): Response {
 
 export function createThreeDsSandbox(options: ThreeDsSandboxOptions = {}): ThreeDsSandbox {
   const apiKey = options.apiKey ?? THREEDS_SANDBOX_API_KEY;
+  const challengeTimeoutMs = options.challengeTimeoutMs ?? 10 * 60_000;
   const byServerId = new Map<string, Transaction>();
   const byAcsId = new Map<string, Transaction>();
   const avKey = randomUUID();
@@ -68,8 +72,10 @@ export function createThreeDsSandbox(options: ThreeDsSandboxOptions = {}): Three
     return createHmac("sha256", avKey).update(transaction.dsTransID).digest().subarray(0, 20).toString("base64");
   }
 
-  function finish(transaction: Transaction, outcome: "Y" | "N" | "cancel"): RReq {
+  function finish(transaction: Transaction, outcome: "Y" | "N" | "cancel" | "timeout"): RReq {
     const status = outcome === "Y" ? "Y" : "N";
+    // transStatusReason: 01 authentication failed, 10 cancelled by the cardholder, 14 timed out at the ACS.
+    const reason = outcome === "cancel" ? "10" : outcome === "timeout" ? "14" : "01";
     transaction.result = {
       messageType: "RReq",
       messageVersion: transaction.messageVersion,
@@ -79,10 +85,15 @@ export function createThreeDsSandbox(options: ThreeDsSandboxOptions = {}): Three
       transStatus: status,
       ...(status === "Y"
         ? { authenticationValue: authenticationValue(transaction), eci: eciFor(transaction.scheme, "Y") }
-        : { transStatusReason: outcome === "cancel" ? "10" : "01" }),
-      ...(outcome === "cancel" ? { challengeCancel: "01" } : {}),
+        : { transStatusReason: reason }),
+      ...(outcome === "cancel" ? { challengeCancel: "01" } : outcome === "timeout" ? { challengeCancel: "05" } : {}),
     };
     return transaction.result;
+  }
+
+  /** A challenge left unfinished past the time-out is ended by the ACS. */
+  function expireIfStale(transaction: Transaction): void {
+    if (!transaction.result && Date.now() - transaction.createdAt > challengeTimeoutMs) finish(transaction, "timeout");
   }
 
   function challengePage(transaction: Transaction, sessionData: string, error?: string): Response {
@@ -132,6 +143,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
       if (path === "/postauth") {
         const id = typeof json === "object" && json && "threeDSServerTransID" in json ? String(json.threeDSServerTransID) : "";
         const transaction = byServerId.get(id);
+        if (transaction) expireIfStale(transaction);
         if (!transaction)
           return Response.json(
             { messageType: "Erro", errorCode: "301", errorDescription: "unknown threeDSServerTransID" },
@@ -166,6 +178,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
         exponent: Number(message.purchaseExponent),
         notificationURL: message.notificationURL,
         codeAttempts: 0,
+        createdAt: Date.now(),
       };
       byServerId.set(transaction.threeDSServerTransID, transaction);
       byAcsId.set(transaction.acsTransID, transaction);
@@ -192,6 +205,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
       if (!message || !transaction || transaction.threeDSServerTransID !== message.threeDSServerTransID) {
         return html(`<h1>Authentication not possible</h1><p class="error">The challenge request is not valid.</p>`, 400);
       }
+      expireIfStale(transaction);
       if (transaction.result) return postCres(transaction, form.get("threeDSSessionData") ?? "");
       return challengePage(transaction, form.get("threeDSSessionData") ?? "");
     }
@@ -201,6 +215,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
       const transaction = byAcsId.get(form.get("acsTransID") ?? "");
       if (!transaction) return html(`<h1>Authentication not possible</h1><p class="error">Unknown transaction.</p>`, 400);
       const sessionData = form.get("threeDSSessionData") ?? "";
+      expireIfStale(transaction);
       if (transaction.result) return postCres(transaction, sessionData);
       switch (form.get("action")) {
         case "complete":

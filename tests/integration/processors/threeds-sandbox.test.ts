@@ -1,0 +1,71 @@
+// The 3-D Secure sandbox's own rules, through its fetch handler.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "@/lib/threeds/sandbox/directory-server";
+import { cres, decodeBase64Url, encodeBase64Url, type ARes } from "@/lib/threeds/messages";
+
+const ORIGIN = "http://acs.test";
+
+function areq(pan: string) {
+  return {
+    messageType: "AReq",
+    messageVersion: "2.2.0",
+    threeDSServerTransID: randomUUID(),
+    deviceChannel: "02",
+    messageCategory: "01",
+    acctNumber: pan,
+    cardExpiryDate: "3012",
+    purchaseAmount: "1000",
+    purchaseCurrency: "208",
+    purchaseExponent: "2",
+    notificationURL: "https://merchant.example/notify",
+  };
+}
+
+const post = (handler: ReturnType<typeof createThreeDsSandbox>["handler"], path: string, body: unknown, apiKey = THREEDS_SANDBOX_API_KEY) =>
+  handler(
+    new Request(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", apikey: apiKey },
+      body: JSON.stringify(body),
+    }),
+  );
+
+describe("3-D Secure sandbox", () => {
+  it("refuses a wrong API key and a malformed AReq", async () => {
+    const { handler } = createThreeDsSandbox();
+    expect((await post(handler, "/auth", areq("4111111111111111"), "wrong")).status).toBe(401);
+    const malformed = await post(handler, "/auth", { ...areq("4111111111111111"), purchaseCurrency: "DKK" });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ messageType: "Erro", errorCode: "203" });
+  });
+
+  it("ends a challenge left unfinished past its time-out with N, reason 14", async () => {
+    const { handler } = createThreeDsSandbox({ challengeTimeoutMs: 50 });
+    const message = areq("4000000000003220");
+    const ares = (await (await post(handler, "/auth", message)).json()) as ARes;
+    expect(ares.transStatus).toBe("C");
+    expect((await post(handler, "/postauth", { threeDSServerTransID: message.threeDSServerTransID })).status).toBe(409);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const rreq = await (await post(handler, "/postauth", { threeDSServerTransID: message.threeDSServerTransID })).json();
+    expect(rreq).toMatchObject({ messageType: "RReq", transStatus: "N", transStatusReason: "14" });
+    expect(rreq.authenticationValue).toBeUndefined();
+    // The page, opened too late, hands the negative CRes straight back.
+    const creq = encodeBase64Url({
+      messageType: "CReq",
+      messageVersion: "2.2.0",
+      threeDSServerTransID: ares.threeDSServerTransID,
+      acsTransID: ares.acsTransID,
+      challengeWindowSize: "05",
+    });
+    const page = await (await handler(new Request(ares.acsURL!, { method: "POST", body: new URLSearchParams({ creq }) }))).text();
+    const cresValue = /name="cres" value="([^"]+)"/.exec(page)?.[1] ?? "";
+    expect(decodeBase64Url(cres, cresValue)).toMatchObject({ transStatus: "N" });
+  });
+
+  it("gives the ACS URL at its public address when one is set", async () => {
+    const { handler } = createThreeDsSandbox({ publicUrl: "https://pay.example/sandbox/threeds/" });
+    const ares = (await (await post(handler, "/auth", areq("4000000000003006"))).json()) as ARes;
+    expect(ares.acsURL).toBe("https://pay.example/sandbox/threeds/acs/challenge");
+  });
+});
