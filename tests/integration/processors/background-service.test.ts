@@ -118,9 +118,11 @@ describe("processor sandboxes as a background service", () => {
     expect(none.status).toBe(404);
   });
 
-  it("refuses a configured base URL without its credentials", () => {
+  it("refuses a configured base URL without its credentials, already at start", async () => {
     process.env.CLEARHAUS_BASE_URL = "https://gateway.test.clearhaus.com";
     resetConfig();
     expect(() => getConnector("clearhaus")).toThrow(/CLEARHAUS_API_KEY is required/);
+    await expect(startProcessorSandboxes()).rejects.toThrow(/CLEARHAUS_API_KEY is required/);
+    expect(sandboxUrl("finaro")).toBeUndefined();
   });
 });
