@@ -58,55 +58,55 @@ export async function initSession({ merchantId, input, now = new Date() }: InitS
 
   const sessionId = newId();
   const expiresAt = new Date(now.getTime() + input.timeout * 1000);
-  await db().$transaction(async (tx) => {
-    let onBehalfOfPaymentId: string | null = null;
-    if (onBehalfRef) {
-      onBehalfOfPaymentId = await getPaymentOrThrow({ merchantId, paymentRef: onBehalfRef, parameter: onBehalfParameter, tx });
-      const stored = await tx.payment.findUniqueOrThrow({ where: { id: onBehalfOfPaymentId }, select: { storedCardId: true } });
-      if (!stored.storedCardId) throw invalidParameter(onBehalfParameter, "the payment has no stored card data to pay with");
-    }
-    if (newPaymentReference) {
-      const taken = await tx.payment.findUnique({
-        where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId: newPaymentReference } },
-        select: { id: true },
-      });
-      if (taken) throw invalidParameter(newReferenceParameter, "is already used by another payment of this merchant");
-    }
-    let hostedIntegrationId: string | null = null;
-    if (input.hostedid) {
-      const hosted = await tx.hostedIntegration.findUnique({ where: { merchantId_hostedId: { merchantId, hostedId: input.hostedid } }, select: { id: true } });
-      if (!hosted) throw invalidParameter("hostedid", "no hosted integration with this id");
-      hostedIntegrationId = hosted.id;
-    }
-    await tx.paymentSession.create({
-      data: {
-        id: sessionId,
-        merchantId,
-        hostedIntegrationId,
-        merchantPaymentId: input.merchantpaymentid ?? null,
-        newMerchantPaymentId: input.newmerchantpaymentid ?? null,
-        onBehalfOfPaymentId,
-        amount: input.amount,
-        currency: input.currency,
-        reference: input.reference ?? null,
-        idPan: input.idpan,
-        idExpMonth: input.idexpmonth,
-        idExpYear: input.idexpyear,
-        idSecurityCode: input.idsecuritycode,
-        acceptUrl: input.accepturl ?? null,
-        cancelUrl: input.cancelurl ?? null,
-        notificationUrl: input.notificationurl ?? null,
-        set3ds: input.set3ds,
-        rule: input.rule,
-        timeoutSeconds: input.timeout,
-        expiresAt,
-        instantCapture: input.instantcapture,
-        processors: input.processor,
-        merchantData: input.merchantdata ?? null,
-        textOnStatement: input.textonstatement ?? null,
-      },
+  // Reads only, so no transaction: the session row is the one write (initdynamic is the hot path).
+  const client = db();
+  let onBehalfOfPaymentId: string | null = null;
+  if (onBehalfRef) {
+    onBehalfOfPaymentId = await getPaymentOrThrow({ merchantId, paymentRef: onBehalfRef, parameter: onBehalfParameter });
+    const stored = await client.payment.findUniqueOrThrow({ where: { id: onBehalfOfPaymentId }, select: { storedCardId: true } });
+    if (!stored.storedCardId) throw invalidParameter(onBehalfParameter, "the payment has no stored card data to pay with");
+  }
+  if (newPaymentReference) {
+    const taken = await client.payment.findUnique({
+      where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId: newPaymentReference } },
       select: { id: true },
     });
+    if (taken) throw invalidParameter(newReferenceParameter, "is already used by another payment of this merchant");
+  }
+  let hostedIntegrationId: string | null = null;
+  if (input.hostedid) {
+    const hosted = await client.hostedIntegration.findUnique({ where: { merchantId_hostedId: { merchantId, hostedId: input.hostedid } }, select: { id: true } });
+    if (!hosted) throw invalidParameter("hostedid", "no hosted integration with this id");
+    hostedIntegrationId = hosted.id;
+  }
+  await client.paymentSession.create({
+    data: {
+      id: sessionId,
+      merchantId,
+      hostedIntegrationId,
+      merchantPaymentId: input.merchantpaymentid ?? null,
+      newMerchantPaymentId: input.newmerchantpaymentid ?? null,
+      onBehalfOfPaymentId,
+      amount: input.amount,
+      currency: input.currency,
+      reference: input.reference ?? null,
+      idPan: input.idpan,
+      idExpMonth: input.idexpmonth,
+      idExpYear: input.idexpyear,
+      idSecurityCode: input.idsecuritycode,
+      acceptUrl: input.accepturl ?? null,
+      cancelUrl: input.cancelurl ?? null,
+      notificationUrl: input.notificationurl ?? null,
+      set3ds: input.set3ds,
+      rule: input.rule,
+      timeoutSeconds: input.timeout,
+      expiresAt,
+      instantCapture: input.instantcapture,
+      processors: input.processor,
+      merchantData: input.merchantdata ?? null,
+      textOnStatement: input.textonstatement ?? null,
+    },
+    select: { id: true },
   });
 
   return {
