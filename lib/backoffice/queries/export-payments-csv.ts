@@ -2,7 +2,7 @@
 // however many rows match. Amounts are integers of minor units, as in the API.
 import { db } from "../../db";
 import type { PaymentFilters } from "../payment-filters";
-import { paymentListSelect, paymentWhere, type PaymentListRow } from "./list-payments";
+import { keysetWhere, paymentListSelect, paymentWhere, type PaymentListRow } from "./list-payments";
 
 const BATCH = 1000;
 
@@ -52,11 +52,11 @@ function row(payment: PaymentListRow): string {
 
 export async function* exportPaymentsCsv({ merchantId, filters }: { merchantId: string; filters: PaymentFilters }): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(",")}\r\n`;
-  const where = paymentWhere(merchantId, filters);
+  const where = await paymentWhere(merchantId, filters);
   let cursor: { createdAt: Date; id: string } | undefined;
   for (;;) {
     const batch = await db().payment.findMany({
-      where: cursor ? { AND: [where, { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }] } : where,
+      where: cursor ? { AND: [where, keysetWhere(cursor, "older")] } : where,
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: BATCH,
       select: paymentListSelect,

@@ -13,7 +13,7 @@ export async function listAuditEntries({ merchantId, before }: { merchantId: str
   const entries = await db().auditEntry.findMany({
     where: {
       merchantId,
-      ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
+      ...(cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: AUDIT_PAGE_SIZE + 1,

