@@ -10,6 +10,24 @@ import type { MitPaymentType } from "../../processors/types";
 import { inngest } from "../client";
 import { mitRequested } from "../events/merchant-api";
 
+async function recordedDecline(paymentId: string) {
+  const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { status: true, processor: true } });
+  if (payment.status !== "DECLINED" && payment.status !== "FAILED") return undefined;
+  const last = await db().operation.findFirst({
+    where: { paymentId, type: "authorize" },
+    orderBy: [{ routingAttempt: "desc" }, { createdAt: "desc" }],
+    select: { processor: true, responseCode: true, eci: true },
+  });
+  return {
+    status: payment.status === "DECLINED" ? ("declined" as const) : ("failed" as const),
+    processor: last?.processor ?? payment.processor ?? undefined,
+    responsecode: last?.responseCode ?? "",
+    authorizationcode: undefined,
+    eci: last?.eci ?? undefined,
+    par: undefined,
+  };
+}
+
 export const authorizeMitPayment = inngest.createFunction(
   { id: "authorize-mit-payment", retries: 3, triggers: [mitRequested] },
   async ({ event, step }) => {
@@ -19,14 +37,17 @@ export const authorizeMitPayment = inngest.createFunction(
         where: { id: paymentId },
         select: { storedCardId: true, paymentType: true, parentPaymentId: true, customerIpAddress: true },
       });
-      const result = await authorizePayment({
-        paymentId,
-        source: { kind: "stored", storedCardId: payment.storedCardId! },
-        processors: processor ? [processor] : undefined,
-        mit: { paymentType: payment.paymentType as MitPaymentType, parentPaymentId: payment.parentPaymentId ?? undefined },
-        responseId,
-        customerIp: payment.customerIpAddress ?? undefined,
-      });
+      // A retried step after a decline must not route the payment again: answer what was recorded.
+      const result =
+        (await recordedDecline(paymentId)) ??
+        (await authorizePayment({
+          paymentId,
+          source: { kind: "stored", storedCardId: payment.storedCardId! },
+          processors: processor ? [processor] : undefined,
+          mit: { paymentType: payment.paymentType as MitPaymentType, parentPaymentId: payment.parentPaymentId ?? undefined },
+          responseId,
+          customerIp: payment.customerIpAddress ?? undefined,
+        }));
       const outcome = {
         status: result.status,
         processor: result.processor,

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG } from "pngjs";
 import { db } from "@/lib/db";
 import { merchantApiFunctions } from "@/lib/inngest/functions/merchant-api";
+import { newId } from "@/lib/ids";
+import { resendStalledEvents } from "@/lib/payments/resend-stalled-events";
 import { verifyNotificationSignature } from "@/lib/notifications/sign-notification";
 import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
@@ -296,5 +298,27 @@ describe("payout", () => {
     expect(bad.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "email: must be an email address" });
     const missing = await api.call("POST", `/api/${source.paymentId}/payout`, { apiKey: merchant.apiKey, body: { amount: 100 } });
     expect(missing.body.errordescription).toMatch(/^currency: /);
+  });
+});
+
+describe("lost events", () => {
+  it("re-sends the event of a capture whose event never arrived; the capture completes and is not re-sent again", async () => {
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 500n });
+    const operationId = newId();
+    const responseId = newId();
+    await db().operation.create({
+      data: { id: operationId, paymentId, type: "capture", amount: 500n, currency: "DKK", status: "pending", responseId, createdAt: new Date(Date.now() - 120_000) },
+    });
+    const first = await resendStalledEvents();
+    expect(first.operationIds).toContain(operationId);
+    const notification = await notificationFor(responseId);
+    // The factory's authorization reference is unknown to the sandbox: the capture is refused, and said so.
+    expect(notification.body).toMatchObject({ responseid: responseId, paymentid: paymentId, status: expect.stringMatching(/^(declined|failed)$/) });
+    expect((await db().operation.findUniqueOrThrow({ where: { id: operationId } })).status).not.toBe("pending");
+    const second = await resendStalledEvents();
+    expect(second.operationIds).not.toContain(operationId);
+    await harness.waitUntilIdle();
+    const runs = await db().inngestRun.count({ where: { functionId: { endsWith: "run-follow-up-operation" }, event: { path: ["data", "operationId"], equals: operationId } } });
+    expect(runs).toBe(1);
   });
 });
