@@ -198,6 +198,8 @@ export const frameConfigSchema = z.object({
   channel,
   /** For the challenge page: the payment under challenge. */
   paymentid: z.optional(z.string()),
+  /** Milliseconds until the window closes: the fields lock themselves then, whatever the page does. */
+  expiresInMs: z.optional(z.number()),
 });
 export type FrameConfig = z.infer<typeof frameConfigSchema>;
 

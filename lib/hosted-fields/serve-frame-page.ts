@@ -37,7 +37,7 @@ export async function serveFramePage(request: Request, sessionId: string, frame:
   if (checked instanceof Response) return checked;
   const { session, parentOrigin } = checked;
   const nonce = newNonce();
-  const config = { sessionid: session.id, field: frame, parentOrigin };
+  const config = { sessionid: session.id, field: frame, parentOrigin, expiresInMs: session.expiresAt.getTime() - Date.now() };
   if (frame === "controller") {
     const { code } = await browserBundle("controller");
     return pageResponse({ html: controllerPageHtml({ config, script: code, nonce }), nonce, frameAncestors: [parentOrigin] });

@@ -271,6 +271,9 @@ function start(): void {
     return values;
   }
 
+  // The window closes at the same moment for every frame, even if the page's message is lost.
+  if (context.config.expiresInMs !== undefined) setTimeout(lock, Math.max(0, context.config.expiresInMs));
+
   form.addEventListener("submit", (event) => event.preventDefault());
   // Autofill fills several inputs at once without focusing them: format what arrived.
   form.addEventListener("change", (event) => {

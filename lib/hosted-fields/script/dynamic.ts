@@ -179,6 +179,8 @@ export function boot(config: ScriptConfig): void {
       case "ready":
         clearTimeout(source.timer);
         source.ready = true;
+        // A frame that finished loading after the window closed is locked too.
+        if (timedOut) post(source.name, "lock");
         if (source.name === "challenge") call("jschallengestarted", { sessionid, paymentid: currentPaymentId });
         checkInitialized();
         break;

@@ -22,9 +22,10 @@ test.afterAll(async () => receiver?.close());
 const VISA = { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" };
 
 test("a successful payment: formatting, state classes, callbacks with their exact payloads, completion notification field by field", async ({ page }) => {
+  const merchantpaymentid = `order${Date.now()}`;
   const sessionId = await openDemoShop(page, {
     notificationurl: receiver.url("success"),
-    merchantpaymentid: "order7001",
+    merchantpaymentid,
     merchantdata: "eyJjYXJ0IjoiNDIifQ==",
     amount: 4995,
     currency: "EUR",
@@ -64,7 +65,7 @@ test("a successful payment: formatting, state classes, callbacks with their exac
   expect(notification.body).toEqual({
     sessionid: sessionId,
     paymentid,
-    merchantpaymentid: "order7001",
+    merchantpaymentid,
     newmerchantpaymentid: "",
     status: "approved",
     responsecode: "00",

@@ -17,8 +17,10 @@ import * as challenge from "@/app/dynamic/[sessionid]/payments/[paymentid]/chall
 import * as challengeNotify from "@/app/dynamic/[sessionid]/payments/[paymentid]/challenge-notify/route";
 import * as abortChallenge from "@/app/dynamic/[sessionid]/payments/[paymentid]/abort-challenge/route";
 
+// Each route types its own params; the harness hands every route the segments its pattern captured.
+type AnyHandler = (request: Request, context: never) => Promise<Response>;
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type RouteModule = Partial<Record<"GET" | "POST", Handler>>;
+type RouteModule = Partial<Record<"GET" | "POST", AnyHandler>>;
 
 const ROUTES: [RegExp, RouteModule][] = [
   [/^\/dynamic\/(?<sessionid>[^/]+)\/dynamic\.js$/, dynamicJs],
@@ -46,7 +48,7 @@ export async function startHostedFieldsServer(): Promise<HostedFieldsServer> {
     try {
       const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
       const match = ROUTES.map(([pattern, module]) => ({ groups: pattern.exec(url.pathname)?.groups, module })).find((route) => route.groups);
-      const handler = match?.module[(req.method ?? "GET") as "GET" | "POST"];
+      const handler = match?.module[(req.method ?? "GET") as "GET" | "POST"] as Handler | undefined;
       if (!match || !handler) {
         res.writeHead(404).end();
         return;
