@@ -3,7 +3,7 @@
 // TOTP_REQUIRED and the form asks for the 6-digit code (keeping what was typed).
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
-import { useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -22,6 +22,10 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
+  // The button stays disabled until React is running: a click before that would submit the form
+  // natively and put the password in a URL.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -56,7 +60,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-describedby={error ? "sign-in-error" : undefined}>
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-5" aria-describedby={error ? "sign-in-error" : undefined}>
       {error ? (
         <div id="sign-in-error">
           <Alert tone="error">{error}</Alert>
@@ -77,7 +81,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
           error={fieldErrors.totp}
         />
       ) : null}
-      <Button type="submit" className="w-full" disabled={pending}>
+      <Button type="submit" className="w-full" disabled={pending || !hydrated}>
         {pending ? "Signing in…" : needsCode ? "Verify and sign in" : "Sign in"}
       </Button>
     </form>

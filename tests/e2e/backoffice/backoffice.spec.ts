@@ -170,16 +170,16 @@ test("payments: browse, search and filter, then capture and refund from the paym
   await expect(rows.filter({ hasText: second })).toHaveCount(1);
   await screenshots(page, "payments");
 
-  await page.getByLabel("Search").fill("boorder2");
+  await page.getByRole("textbox", { name: "Search" }).fill("boorder2");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(second);
-  await page.getByLabel("Search").fill("1111");
+  await page.getByRole("textbox", { name: "Search" }).fill("1111");
   await page.getByLabel("Min amount").fill("40");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(first);
-  await page.getByLabel("Search").fill("");
+  await page.getByRole("textbox", { name: "Search" }).fill("");
   await page.getByLabel("Min amount").fill("");
   await page.getByLabel("Status").selectOption("DECLINED");
   await page.getByRole("button", { name: "Apply" }).click();
