@@ -89,7 +89,7 @@ export async function startInngestHarness(options: { functions: InngestFunction.
   /** Waits (real time) until the run exists and has one of the statuses; fails with its state if not. */
   async function waitForRun(where: WaitForRunOptions): Promise<HarnessRun> {
     const statuses = where.status === undefined ? undefined : Array.isArray(where.status) ? where.status : [where.status];
-    const deadline = Date.now() + (where.timeoutMs ?? 20_000);
+    const deadline = Date.now() + (where.timeoutMs ?? 40_000);
     let last: HarnessRun | null = null;
     while (Date.now() < deadline) {
       last = await findRun(where);
@@ -112,7 +112,7 @@ export async function startInngestHarness(options: { functions: InngestFunction.
   }
 
   /** Waits (real time) until nothing is due at the current test time. */
-  async function waitUntilIdle(timeoutMs = 20_000): Promise<void> {
+  async function waitUntilIdle(timeoutMs = 40_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let idleTwice = 0;
     while (Date.now() < deadline) {

@@ -11,7 +11,19 @@ import { systemClock, type Clock } from "./clock";
 import { sleepWakeTime } from "./duration";
 import { registerLocalExecutor } from "./local-executors";
 import type { CallRequestBody, OutgoingOp, SerializedError } from "./protocol";
-import { claimDueJobs, describeError, fanOutEvents, finishJob, loadRunForCall, renewLease, type ClaimedJob, type JobResult, type RunForCall } from "./run-store";
+import {
+  claimDueJobs,
+  describeError,
+  fanOutEvents,
+  finishJob,
+  loadRunForCall,
+  releaseLease,
+  renewLease,
+  type ClaimedJob,
+  type JobResult,
+  type LeasedWork,
+  type RunForCall,
+} from "./run-store";
 import { syncFunctions, type FunctionDefinition } from "./sync-functions";
 
 export interface ExecutorLogger {
@@ -168,24 +180,38 @@ export class EmbeddedExecutor {
       await this.sync().catch((error: unknown) => this.logger.warn(`embedded executor: re-sync failed, keeping the known functions: ${String(error)}`));
     }
     const now = this.clock.now();
-    const started = await fanOutEvents({ database: this.database, functions: this.knownFunctions, now });
-    const jobs = await claimDueJobs({
-      database: this.database,
-      workerId: this.workerId,
-      now,
-      leaseMs: this.leaseMs,
-      limit: this.concurrency - this.inFlight.size,
-    });
-    for (const job of jobs) {
-      const task = this.process(job)
-        .catch((error: unknown) => this.logger.error(`embedded executor: job ${job.id} of run ${job.runId}: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(() => {
-          this.inFlight.delete(task);
-          this.wake();
-        });
-      this.inFlight.add(task);
-    }
+    const leaseFor = (limit: number) => ({ workerId: this.workerId, leaseMs: this.leaseMs, limit });
+    const { started, leased } = await fanOutEvents({ database: this.database, functions: this.knownFunctions, now, leaseFor: leaseFor(this.freeSlots()) });
+    for (const work of leased) this.launch(work);
+    const jobs = await claimDueJobs({ database: this.database, workerId: this.workerId, now, leaseMs: this.leaseMs, limit: this.freeSlots() });
+    for (const job of jobs) this.launch({ job });
     return started + jobs.length;
+  }
+
+  private freeSlots(): number {
+    return Math.max(this.concurrency - this.inFlight.size, 0);
+  }
+
+  /** Works on a job, then on the run's next discovery call if finishing the job leased it to us. */
+  private launch(first: { job: ClaimedJob; run?: RunForCall }): void {
+    const task = (async () => {
+      let work: { job: ClaimedJob; run?: RunForCall } | undefined = first;
+      while (work && !this.abandoned) {
+        if (!this.running) {
+          await releaseLease({ database: this.database, job: work.job });
+          return;
+        }
+        const current: { job: ClaimedJob; run?: RunForCall } = work;
+        work = await this.process(current.job, current.run).catch((error: unknown) => {
+          this.logger.error(`embedded executor: job ${current.job.id} of run ${current.job.runId}: ${error instanceof Error ? error.message : String(error)}`);
+          return undefined;
+        });
+      }
+    })().finally(() => {
+      this.inFlight.delete(task);
+      this.wake();
+    });
+    this.inFlight.add(task);
   }
 
   private async sync(): Promise<void> {
@@ -198,29 +224,48 @@ export class EmbeddedExecutor {
     this.logger.info(`embedded executor: ${functions.length} function(s) at ${this.options.serveUrl}`);
   }
 
-  private async process(job: ClaimedJob): Promise<void> {
-    const run = await loadRunForCall(this.database, job.runId);
-    if (!run) return;
+  private async process(job: ClaimedJob, known?: RunForCall): Promise<LeasedWork | undefined> {
+    const run = known ?? (await loadRunForCall(this.database, job.runId));
+    if (!run) return undefined;
     let result: JobResult;
     if (job.kind === "sleep") {
       result = { memoize: [{ hashedId: job.hashedId, name: job.name, memo: null }] };
     } else {
       const outcome = await this.callWithLease(job, run);
-      if (this.abandoned) return;
+      if (this.abandoned) return undefined;
       result = this.interpret(job, run, outcome);
     }
-    if (this.abandoned) return;
-    let finished;
-    try {
-      finished = await finishJob({ database: this.database, job, result, now: this.clock.now() });
-    } catch (error) {
-      // A result the database refuses (e.g. text with NUL characters) would otherwise be retried
-      // forever, re-running its step each time the lease expires: fail the run instead.
-      const message = `the executor could not record the result of ${job.kind} ${job.name ?? job.hashedId}: ${error instanceof Error ? error.message : String(error)}`;
-      this.logger.error(`embedded executor: run ${job.runId}: ${message}`);
-      finished = await finishJob({ database: this.database, job, result: { fail: { error: { name: "ExecutorError", message: message.slice(0, 2000) } } }, now: this.clock.now() });
+    if (this.abandoned) return undefined;
+    const leaseFor = { workerId: this.workerId, leaseMs: this.leaseMs, limit: 1 };
+    const finished = await this.record(job, result);
+    if (!finished) return undefined;
+    if (finished.outcome === "lease-lost") this.logger.warn(`embedded executor: lost the lease of job ${job.id} (run ${job.runId}); its result was dropped`);
+    return finished.next;
+  }
+
+  /**
+   * Records a job's result, trying again over a busy database. A result the database refuses as
+   * data (SQLSTATE class 22, e.g. text with NUL characters) would fail the same way after every
+   * lease expiry, re-running its step each time: the run fails instead. Any other persistent
+   * error leaves the job leased; it is run again when the lease expires.
+   */
+  private async record(job: ClaimedJob, result: JobResult): Promise<Awaited<ReturnType<typeof finishJob>> | undefined> {
+    const leaseFor = { workerId: this.workerId, leaseMs: this.leaseMs, limit: 1 };
+    let lastError: unknown;
+    for (const delayMs of [0, 200, 1_000, 3_000]) {
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (this.abandoned) return undefined;
+      try {
+        return await finishJob({ database: this.database, job, result, now: this.clock.now(), leaseFor: this.running ? leaseFor : undefined });
+      } catch (error) {
+        lastError = error;
+        if (isDataException(error)) break;
+      }
     }
-    if (finished === "lease-lost") this.logger.warn(`embedded executor: lost the lease of job ${job.id} (run ${job.runId}); its result was dropped`);
+    const message = `the executor could not record the result of ${job.kind} ${job.name ?? job.hashedId}: ${lastError instanceof Error ? lastError.message : String(lastError)}`;
+    this.logger.error(`embedded executor: run ${job.runId}: ${message}`);
+    if (!isDataException(lastError)) return undefined;
+    return finishJob({ database: this.database, job, result: { fail: { error: { name: "ExecutorError", message: message.slice(0, 2000) } } }, now: this.clock.now() });
   }
 
   /** Makes the call while renewing the lease, so a slow but live call keeps its job. */
@@ -347,4 +392,10 @@ function isSameError(memo: unknown, error: SerializedError): boolean {
   if (typeof memo !== "object" || memo === null || !("error" in memo)) return false;
   const memoized = (memo as { error: SerializedError }).error;
   return memoized?.name === error.name && memoized?.message === error.message;
+}
+
+/** Whether PostgreSQL refused a value itself (SQLSTATE class 22), which no retry can change. */
+function isDataException(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${JSON.stringify((error as { meta?: unknown }).meta ?? {})}` : String(error);
+  return /\b22[0-9A-Z]{3}\b/.test(text) || /unsupported Unicode escape sequence|invalid byte sequence/i.test(text);
 }

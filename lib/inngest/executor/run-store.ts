@@ -11,6 +11,12 @@ import { idempotencyKeyOf, triggerMatches, type FunctionDefinition } from "./syn
 
 type Tx = Prisma.TransactionClient;
 
+/**
+ * Interactive transactions wait for a connection longer than Prisma's 2 s default: on the
+ * embedded database transactions run one at a time, and a busy service queues them.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
+
 /** A timestamp parameter compared with the TIMESTAMP(3) (UTC, no zone) columns Prisma writes. */
 function utc(date: Date): Prisma.Sql {
   return Prisma.sql`(${date.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
@@ -26,8 +32,35 @@ export interface ClaimedJob {
   leaseToken: string;
 }
 
-/** Starts a run of every matching function for events not yet fanned out. Returns runs started. */
-export async function fanOutEvents(options: { database: PrismaClient; functions: FunctionDefinition[]; now: Date; limit?: number }): Promise<number> {
+/** A job this executor holds, with what its call needs. */
+export interface LeasedWork {
+  job: ClaimedJob;
+  run: RunForCall;
+}
+
+/** Lease the work this call creates to this executor, so it runs at once without a claim round trip. */
+export interface LeaseFor {
+  workerId: string;
+  leaseMs: number;
+  /** At most this many new jobs are leased; the rest wait for any executor's claim. */
+  limit: number;
+}
+
+/**
+ * Starts a run of every matching function for events not yet fanned out. The first discovery
+ * jobs (up to `leaseFor.limit`) are returned already leased to the caller.
+ */
+export async function fanOutEvents(options: {
+  database: PrismaClient;
+  functions: FunctionDefinition[];
+  now: Date;
+  limit?: number;
+  leaseFor?: LeaseFor;
+}): Promise<{ started: number; leased: LeasedWork[] }> {
+  // Most polls find no new event: one cheap query instead of a transaction.
+  const [pending] = await options.database.$queryRaw<{ found: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM "InngestEvent" WHERE "fannedOutAt" IS NULL) AS "found"`;
+  if (!pending?.found) return { started: 0, leased: [] };
   return options.database.$transaction(async (tx) => {
     const events = await tx.$queryRaw<{ id: string; payload: StoredEventPayload }[]>`
       SELECT "id", "payload" FROM "InngestEvent"
@@ -36,6 +69,7 @@ export async function fanOutEvents(options: { database: PrismaClient; functions:
       LIMIT ${options.limit ?? 100}
       FOR UPDATE SKIP LOCKED`;
     let started = 0;
+    const leased: LeasedWork[] = [];
     for (const event of events) {
       for (const fn of options.functions) {
         if (!fn.triggers.some((trigger) => triggerMatches(trigger, event.payload as unknown as { name: string } & Record<string, unknown>))) continue;
@@ -47,13 +81,34 @@ export async function fanOutEvents(options: { database: PrismaClient; functions:
           VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${idempotencyKey}, ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
           ON CONFLICT DO NOTHING`;
         if (inserted === 0) continue;
-        await tx.inngestJob.create({ data: { id: ulid(), runId, kind: "discovery", hashedId: "step", runAt: options.now } });
         started++;
+        const lease = options.leaseFor && leased.length < options.leaseFor.limit ? newLease(options.leaseFor, options.now) : undefined;
+        const jobId = ulid();
+        await tx.inngestJob.create({ data: { id: jobId, runId, kind: "discovery", hashedId: "step", runAt: options.now, ...lease } });
+        if (lease) {
+          leased.push({
+            job: { id: jobId, runId, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease.leaseToken },
+            run: {
+              id: runId,
+              functionId: fn.id,
+              event: event.payload as unknown as Record<string, unknown>,
+              status: "queued",
+              forceStepPlan: false,
+              requestVersion: -1,
+              maxAttempts: fn.maxAttempts,
+              steps: [],
+            },
+          });
+        }
       }
       await tx.inngestEvent.update({ where: { id: event.id }, data: { fannedOutAt: options.now } });
     }
-    return started;
-  });
+    return { started, leased };
+  }, TRANSACTION_OPTIONS);
+}
+
+function newLease(leaseFor: LeaseFor, now: Date): { leasedBy: string; leaseToken: string; leaseExpiresAt: Date } {
+  return { leasedBy: leaseFor.workerId, leaseToken: ulid(), leaseExpiresAt: new Date(now.getTime() + leaseFor.leaseMs) };
 }
 
 /**
@@ -144,18 +199,41 @@ export interface JobResult {
 
 export type FinishOutcome = "applied" | "lease-lost" | "run-ended";
 
-/** Applies a job's result if this executor still holds the job's lease. */
-export async function finishJob(options: { database: PrismaClient; job: ClaimedJob; result: JobResult; now: Date }): Promise<FinishOutcome> {
+interface LockedRun {
+  id: string;
+  status: InngestRunStatus;
+  functionId: string;
+  event: Record<string, unknown>;
+  forceStepPlan: boolean;
+  requestVersion: number;
+  maxAttempts: number;
+}
+
+/**
+ * Applies a job's result if this executor still holds the job's lease. When the result makes a
+ * discovery call due now and `leaseFor` is given, that job is created leased to the caller and
+ * returned with the run's state, so the caller goes on with the run without a claim round trip.
+ */
+export async function finishJob(options: { database: PrismaClient; job: ClaimedJob; result: JobResult; now: Date; leaseFor?: LeaseFor }): Promise<{
+  outcome: FinishOutcome;
+  next?: LeasedWork;
+}> {
   const { job, result, now } = options;
   return options.database.$transaction(async (tx) => {
-    const [run] = await tx.$queryRaw<{ id: string; status: InngestRunStatus; functionId: string; event: unknown }[]>`
-      SELECT "id", "status", "functionId", "event" FROM "InngestRun" WHERE "id" = ${job.runId} FOR UPDATE`;
-    const held = await tx.inngestJob.findFirst({ where: { id: job.id, leaseToken: job.leaseToken }, select: { id: true } });
-    if (!held) return "lease-lost";
-    if (!run || run.status === "completed" || run.status === "failed") {
-      await tx.inngestJob.delete({ where: { id: job.id } });
-      return "run-ended";
-    }
+    const [run] = await tx.$queryRaw<LockedRun[]>`
+      SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
+      FROM "InngestRun" WHERE "id" = ${job.runId} FOR UPDATE`;
+    const ended = !run || run.status === "completed" || run.status === "failed";
+    const retrying = Boolean(result.retryAt) && !ended && !result.complete && !result.fail;
+    // The lease check and the job's removal (or rescheduling) in one statement.
+    const held = retrying
+      ? await tx.$executeRaw`
+          UPDATE "InngestJob" SET "attempt" = "attempt" + 1, "runAt" = ${utc(result.retryAt as Date)}, "leasedBy" = NULL,
+            "leaseToken" = NULL, "leaseExpiresAt" = NULL, "lastError" = ${result.callError ?? null}
+          WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken}`
+      : await tx.$executeRaw`DELETE FROM "InngestJob" WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken}`;
+    if (held === 0) return { outcome: "lease-lost" as const };
+    if (!run || ended) return { outcome: "run-ended" as const };
 
     const runUpdate: Prisma.InngestRunUpdateInput = {};
     if (result.forceStepPlan) runUpdate.forceStepPlan = true;
@@ -180,42 +258,51 @@ export async function finishJob(options: { database: PrismaClient; job: ClaimedJ
         },
       });
       if (result.fail) await emitFunctionFailed(tx, { run, error: result.fail.error, now });
-      return "applied";
+      return { outcome: "applied" as const };
     }
 
-    if (result.retryAt) {
-      await tx.inngestJob.update({
-        where: { id: job.id },
-        data: { attempt: { increment: 1 }, runAt: result.retryAt, leasedBy: null, leaseToken: null, leaseExpiresAt: null, lastError: result.callError ?? null },
-      });
-    } else {
-      await tx.inngestJob.delete({ where: { id: job.id } });
-    }
-
-    const memoized = new Set((await tx.inngestStep.findMany({ where: { runId: job.runId }, select: { hashedId: true } })).map((s) => s.hashedId));
-    let position = memoized.size;
     for (const step of result.memoize ?? []) {
-      if (memoized.has(step.hashedId)) continue;
-      await tx.inngestStep.create({
-        data: { runId: job.runId, hashedId: step.hashedId, name: step.name ?? null, result: { memo: step.memo } as Prisma.InputJsonValue, position: position++, completedAt: now },
-      });
-      memoized.add(step.hashedId);
-      // A memoized step is no longer pending, whoever scheduled it.
-      await tx.inngestJob.deleteMany({ where: { runId: job.runId, hashedId: step.hashedId, id: { not: job.id } } });
+      // Position = completion order; a step memoized before (a late duplicate) is left alone.
+      await tx.$executeRaw`
+        INSERT INTO "InngestStep" ("runId", "hashedId", "name", "result", "position", "completedAt")
+        SELECT ${job.runId}, ${step.hashedId}, ${step.name ?? null}, ${JSON.stringify({ memo: step.memo })}::jsonb,
+          (SELECT count(*)::int FROM "InngestStep" WHERE "runId" = ${job.runId}), ${utc(now)}
+        ON CONFLICT DO NOTHING`;
     }
     for (const planned of result.schedule ?? []) {
-      if (memoized.has(planned.hashedId)) continue;
       await tx.$executeRaw`
         INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "name", "runAt")
-        VALUES (${ulid()}, ${job.runId}, ${planned.kind}::"InngestJobKind", ${planned.hashedId}, ${planned.name ?? null}, ${utc(planned.runAt)})
+        SELECT ${ulid()}, ${job.runId}, ${planned.kind}::"InngestJobKind", ${planned.hashedId}, ${planned.name ?? null}, ${utc(planned.runAt)}
+        WHERE NOT EXISTS (SELECT 1 FROM "InngestStep" WHERE "runId" = ${job.runId} AND "hashedId" = ${planned.hashedId})
         ON CONFLICT ("runId", "hashedId") DO NOTHING`;
     }
 
     // The next discovery call goes out once nothing of the current group is pending.
-    const pending = await tx.inngestJob.findMany({ where: { runId: job.runId }, select: { kind: true, runAt: true } });
+    const pending = await tx.$queryRaw<{ kind: InngestJobKind; runAt: Date }[]>`
+      SELECT "kind", "runAt" FROM "InngestJob" WHERE "runId" = ${job.runId}`;
+    let next: LeasedWork | undefined;
     if (pending.length === 0) {
-      await tx.inngestJob.create({ data: { id: ulid(), runId: job.runId, kind: "discovery", hashedId: "step", runAt: now } });
+      const lease = options.leaseFor ? newLease(options.leaseFor, now) : undefined;
+      const jobId = ulid();
+      await tx.inngestJob.create({ data: { id: jobId, runId: job.runId, kind: "discovery", hashedId: "step", runAt: now, ...lease } });
       pending.push({ kind: "discovery", runAt: now });
+      if (lease) {
+        const steps = await tx.$queryRaw<{ hashedId: string; result: { memo: unknown } }[]>`
+          SELECT "hashedId", "result" FROM "InngestStep" WHERE "runId" = ${job.runId} ORDER BY "position"`;
+        next = {
+          job: { id: jobId, runId: job.runId, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease.leaseToken },
+          run: {
+            id: run.id,
+            functionId: run.functionId,
+            event: run.event,
+            status: "running",
+            forceStepPlan: run.forceStepPlan || Boolean(result.forceStepPlan),
+            requestVersion: result.requestVersion ?? run.requestVersion,
+            maxAttempts: run.maxAttempts,
+            steps: steps.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })),
+          },
+        };
+      }
     }
     const onlySleeping = pending.every((p) => p.kind === "sleep");
     await tx.inngestRun.update({
@@ -223,10 +310,18 @@ export async function finishJob(options: { database: PrismaClient; job: ClaimedJ
       data: {
         ...runUpdate,
         status: onlySleeping ? "sleeping" : "running",
-        nextWakeAt: new Date(Math.min(...pending.map((p) => p.runAt.getTime()))),
+        nextWakeAt: new Date(Math.min(...pending.map((p) => new Date(p.runAt).getTime()))),
       },
     });
-    return "applied";
+    return { outcome: "applied" as const, next };
+  }, TRANSACTION_OPTIONS);
+}
+
+/** Gives a leased job back (an executor stopping before it could start it). */
+export async function releaseLease(options: { database: PrismaClient; job: ClaimedJob }): Promise<void> {
+  await options.database.inngestJob.updateMany({
+    where: { id: options.job.id, leaseToken: options.job.leaseToken },
+    data: { leasedBy: null, leaseToken: null, leaseExpiresAt: null },
   });
 }
 
