@@ -5,6 +5,7 @@ import { createMerchant } from "../merchants/create-merchant";
 import { createApiKey } from "../api-keys/create-api-key";
 import { createUser } from "../users/create-user";
 import { formatRunsTable, listRuns } from "../inngest/list-runs";
+import { reconcileTimedOutAuthorizations } from "../processors/reconcile-timed-out-authorizations";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
@@ -13,7 +14,9 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   apikey create --merchant <id> [--name <name>] create an API key for a merchant (shown once)
   user create --merchant <id> --email <email> --name <name> --password <password> [--role owner|developer|viewer]
                                                 create a back-office user
-  runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error`;
+  runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error
+  processors reconcile [--older-than-minutes <n>]
+                                                look up timed-out authorizations at configured acquirers; void late approvals`;
 
 export class CliUsageError extends Error {}
 
@@ -91,6 +94,15 @@ export const COMMANDS: Record<string, CommandHandler> = {
         endedAt: run.endedAt?.toISOString() ?? null,
         nextWakeAt: run.nextWakeAt?.toISOString() ?? null,
       })),
+    };
+  },
+  // processors: late approvals behind time-outs (the in-process sandboxes are not reachable from the CLI).
+  "processors reconcile": async (options) => {
+    const minutes = z.coerce.number().min(0).default(5).parse(options["older-than-minutes"]);
+    const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: minutes * 60_000 });
+    return {
+      text: reconciled.length === 0 ? "no timed-out authorizations to reconcile" : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
+      data: reconciled,
     };
   },
 };

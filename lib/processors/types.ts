@@ -155,6 +155,11 @@ export interface CardUpdateFeedRequest {
   since: Date;
 }
 
+export interface LookupAuthorizationRequest {
+  /** The operation id the authorization was sent with. */
+  operationId: string;
+}
+
 export interface CallOptions {
   /** Aborts the call (the caller's own deadline). The connector also applies its configured time-out. */
   signal?: AbortSignal;
@@ -170,6 +175,12 @@ export interface ProcessorConnector {
   payout(request: PayoutRequest, options?: CallOptions): Promise<ProcessorResult>;
   /** Cards updated by their issuers since a time (account updater). */
   cardUpdates(request: CardUpdateFeedRequest, options?: CallOptions): Promise<CardUpdate[]>;
+  /**
+   * Finds an authorization by our operation id after a call whose outcome is unknown (a time-out).
+   * Undefined when the acquirer has no such transaction. Absent when the acquirer offers no such
+   * look-up (Clearhaus): those time-outs need the acquirer's own reports.
+   */
+  lookupAuthorization?(request: LookupAuthorizationRequest, options?: CallOptions): Promise<ProcessorResult | undefined>;
 }
 
 export type FollowUpOperation = "capture" | "refund" | "void";

@@ -15,6 +15,11 @@ export const bamboraSettings = z.object({
 });
 export type BamboraSettings = z.infer<typeof bamboraSettings>;
 
+const transactionSearch = z.object({
+  meta: z.object({ result: z.literal(true) }),
+  transactions: z.array(z.object({ id: z.string(), approved: z.boolean(), authorizationcode: z.string().optional() })),
+});
+
 const cardUpdateFeed = z.object({
   meta: z.object({ result: z.literal(true) }),
   cardupdates: z.array(
@@ -83,6 +88,21 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
       call(`/transactions/${ref(request.authorizationReference)}/credit`, { amount: Number(request.amount) }, request.operationId, options),
     void: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/delete`, {}, request.operationId, options),
     payout: (request, options) => call("/payouts", toBamboraPayout(request), request.operationId, options),
+    async lookupAuthorization({ operationId }, options) {
+      const outcome = await send({
+        url: `${base}/transactions?orderid=${encodeURIComponent(operationId)}`,
+        method: "GET",
+        headers,
+        timeoutMs: settings.timeoutMs,
+        signal: options?.signal,
+      });
+      if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("bambora transaction look-up unavailable");
+      const found = transactionSearch.parse(JSON.parse(outcome.text)).transactions[0];
+      if (!found) return undefined;
+      return found.approved
+        ? { status: "approved", responsecode: "00", authorizationcode: found.authorizationcode, processorReference: found.id }
+        : { status: "declined", failure: "declined", responsecode: "05", processorReference: found.id };
+    },
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {
       const outcome = await send({
         url: `${base}/cardupdates?since=${encodeURIComponent(since.toISOString())}`,

@@ -119,8 +119,13 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
       kind,
       amount: body.order.amount,
       currency: body.order.currency,
-      approved: decision.kind === "approve",
+      approved: decision.kind !== "decline",
+      requestId: body.order.id,
     });
+    if (decision.kind === "approve_late") {
+      await holdUntilAborted(signal, hangMs);
+      return "hang";
+    }
     if (decision.kind === "decline") {
       return Response.json({
         meta: meta(false, { code: decision.code, source: "Issuer", type: "IssuerDecline" }, `Declined by issuer (${decision.code})`),
@@ -164,6 +169,25 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
           number: update.newPan,
           updated: update.updatedAt.toISOString(),
         })),
+      });
+    }
+    if (request.method === "GET" && url.pathname === "/transactions") {
+      // Look-up by the merchant's order id (our operation id), the reconciliation path after a time-out.
+      const found = ledger.findByRequestId(url.searchParams.get("orderid") ?? "");
+      return Response.json({
+        meta: meta(true, { code: "000", source: "ePay", type: "Approved" }),
+        transactions: found
+          ? [
+              {
+                id: found.id,
+                amount: found.amount,
+                currency: found.currency,
+                approved: found.approved,
+                authorizationcode: found.authorizationCode,
+                deleted: found.voided,
+              },
+            ]
+          : [],
       });
     }
     const operationMatch = /^\/transactions\/([^/]+)$/.exec(url.pathname);

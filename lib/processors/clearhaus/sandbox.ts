@@ -105,7 +105,17 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
       return "hang";
     }
     const amount = Number(fields.amount);
-    const transaction = ledger.record({ kind, amount, currency: fields.currency!, approved: decision.kind === "approve" });
+    const transaction = ledger.record({
+      kind,
+      amount,
+      currency: fields.currency!,
+      approved: decision.kind !== "decline",
+      requestId: fields.reference,
+    });
+    if (decision.kind === "approve_late") {
+      await holdUntilAborted(signal, hangMs);
+      return "hang";
+    }
     const links =
       kind === "authorization"
         ? {

@@ -4,8 +4,11 @@ import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { CallOptions, CardUpdate, ProcessorConnector, ProcessorResult } from "../types";
+import { randomUUID } from "node:crypto";
 import { finaroSignature } from "./signature";
 import {
+  FINARO_NOT_FOUND,
+  toFinaroRetrieve,
   fromFinaroResponse,
   parseFinaroBody,
   toFinaroAuthorize,
@@ -64,6 +67,23 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
     refund: (request, options) => post(toFinaroRefund(request, settings.merchantId), options),
     void: (request, options) => post(toFinaroVoid(request, settings.merchantId), options),
     payout: (request, options) => post(toFinaroPayout(request, settings.merchantId), options),
+    async lookupAuthorization({ operationId }, options) {
+      const fields = toFinaroRetrieve(operationId, settings.merchantId, randomUUID().replace(/-/g, ""));
+      const signed = { ...fields, K: finaroSignature(fields, settings.signatureKey) };
+      const outcome = await send({
+        url: settings.baseUrl,
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(signed).toString(),
+        timeoutMs: settings.timeoutMs,
+        signal: options?.signal,
+      });
+      if (outcome.kind !== "response") throw new Error(`finaro retrieval failed: ${outcome.kind}`);
+      const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
+      if (!parsed) throw new Error(`finaro retrieval answered HTTP ${outcome.status} with a body we could not read`);
+      if (parsed.Z2 === FINARO_NOT_FOUND) return undefined;
+      return fromFinaroResponse(parsed);
+    },
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {
       const fields = { M: settings.merchantId, since: since.toISOString() };
       const query = new URLSearchParams({ ...fields, K: finaroSignature(fields, settings.signatureKey) });

@@ -7,7 +7,7 @@ import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-upda
 import { holdUntilAborted, sameSecret, type FetchHandler } from "../sandbox/serve";
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "../sandbox/scheme-data";
 import { finaroSignature } from "./signature";
-import { FINARO_OPERATION } from "./transformers";
+import { FINARO_NOT_FOUND, FINARO_OPERATION } from "./transformers";
 
 export const FINARO_SANDBOX_PATH = "/intenv/service/gateway";
 export const FINARO_SANDBOX_CREDENTIALS = { merchantId: "SANDBOXFINARO1", signatureKey: "finaro-sandbox-signature-key" } as const;
@@ -95,8 +95,13 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
           kind: isPayout ? "payout" : "authorization",
           amount,
           currency: fields.a5!,
-          approved: decision.kind === "approve",
+          approved: decision.kind !== "decline",
+          requestId: fields.a1,
         });
+        if (decision.kind === "approve_late") {
+          await holdUntilAborted(signal, hangMs);
+          return "hang";
+        }
         if (decision.kind === "decline") {
           return {
             A1: fields.a1 ?? "",
@@ -123,6 +128,19 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
           if (par) answer.PAR = par;
         }
         return answer;
+      }
+      case FINARO_OPERATION.retrieve: {
+        const found = fields.g4 ? ledger.findByRequestId(fields.g4) : undefined;
+        if (!found) return gatewayError(fields, FINARO_NOT_FOUND, "12", "Transaction not found");
+        return {
+          A1: fields.a1 ?? "",
+          O: fields.O,
+          Z1: found.id,
+          Z2: found.approved ? "0" : "1",
+          Z3: found.voided ? "Transaction is voided." : "Transaction found.",
+          ...(found.approved ? { Z4: found.authorizationCode!, Z6: "00" } : { Z6: "05" }),
+          ...(found.voided ? { VOIDED: "1" } : {}),
+        };
       }
       case FINARO_OPERATION.capture:
         if (!fields.g2) return gatewayError(fields, "-9", "30", "Parameter g2 is missing");

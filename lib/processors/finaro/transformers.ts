@@ -14,7 +14,15 @@ import {
   type VoidRequest,
 } from "../types";
 
-export const FINARO_OPERATION = { sale: "1", authorize: "2", capture: "3", void: "4", refund: "5", payout: "35" } as const;
+export const FINARO_OPERATION = { sale: "1", authorize: "2", capture: "3", void: "4", refund: "5", payout: "35", retrieve: "101" } as const;
+
+/** Z2 of a retrieval (O=101) that found nothing. Finaro's code list is not public: our choice, kept by our sandbox. */
+export const FINARO_NOT_FOUND = "-7";
+
+/** Past-transaction retrieval by the `a1` of the original request (Finaro's path after a time-out). */
+export function toFinaroRetrieve(originalRequestId: string, merchantId: string, requestId: string): Record<string, string> {
+  return { M: merchantId, O: FINARO_OPERATION.retrieve, a1: requestId, g4: originalRequestId };
+}
 
 const CARD_TYPE = { visa: "1", mastercard: "2", amex: "3" } as const;
 

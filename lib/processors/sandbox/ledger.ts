@@ -48,6 +48,7 @@ export function newAuthorizationCode(): string {
 export class SandboxLedger {
   readonly #transactions = new Map<string, SandboxTransaction>();
   readonly #operations = new Map<string, SandboxOperation>();
+  readonly #byRequestId = new Map<string, SandboxTransaction>();
   /** Request ids already answered, with the answer, so a repeated request gets the same answer. */
   readonly #answered = new Map<string, unknown>();
 
@@ -57,6 +58,8 @@ export class SandboxLedger {
     currency: string;
     approved: boolean;
     id?: string;
+    /** The caller's own reference (Finaro a1, Bambora order id), for look-ups after a time-out. */
+    requestId?: string;
   }): SandboxTransaction {
     const transaction: SandboxTransaction = {
       id: input.id ?? randomUUID(),
@@ -72,7 +75,13 @@ export class SandboxLedger {
       createdAt: new Date(),
     };
     this.#transactions.set(transaction.id, transaction);
+    if (input.requestId) this.#byRequestId.set(input.requestId, transaction);
     return transaction;
+  }
+
+  /** The transaction the caller created with this reference of its own. */
+  findByRequestId(requestId: string): SandboxTransaction | undefined {
+    return this.#byRequestId.get(requestId);
   }
 
   get(id: string): SandboxTransaction | undefined {

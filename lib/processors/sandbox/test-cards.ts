@@ -15,6 +15,8 @@ export interface TestCard {
   declinedBy?: { processors: readonly ProcessorName[] | "all"; code: SandboxDeclineCode };
   /** The acquirer does not answer in time. */
   hangs?: boolean;
+  /** These processors approve it but answer only after the caller gave up (a late approval to reconcile). */
+  approvesLateAt?: readonly ProcessorName[];
   /** What the 3-D Secure directory answers for it. */
   threeDs: "frictionless" | "challenge";
   /** Declined (1A, SCA required) unless the authorization carries a fully authenticated 3-D Secure result. */
@@ -61,6 +63,12 @@ export const TEST_CARDS: readonly TestCard[] = [
     hangs: true,
     threeDs: "frictionless",
   },
+  {
+    pan: "4000000000000150",
+    description: "finaro approves it but answers too late (the next one is tried; reconciliation voids finaro's approval)",
+    approvesLateAt: ["finaro"],
+    threeDs: "frictionless",
+  },
   { pan: "4000000000003220", description: "the issuer asks for a 3-D Secure challenge; approved with or without it", threeDs: "challenge" },
   {
     pan: "4000000000003006",
@@ -81,7 +89,12 @@ export interface SandboxCardInput {
   securityCode?: string;
 }
 
-export type SandboxDecision = { kind: "approve" } | { kind: "decline"; code: SandboxDeclineCode } | { kind: "hang" };
+export type SandboxDecision =
+  | { kind: "approve" }
+  /** Approve, but answer only after the caller has given up. */
+  | { kind: "approve_late" }
+  | { kind: "decline"; code: SandboxDeclineCode }
+  | { kind: "hang" };
 
 export interface DecideAuthorizationOptions {
   processor: ProcessorName;
@@ -119,5 +132,6 @@ export function decideAuthorization({
     const authenticated = eci !== undefined && FULLY_AUTHENTICATED_ECI.has(eci) && Boolean(authenticationValue);
     if (!authenticated) return { kind: "decline", code: "1A" };
   }
+  if (testCard?.approvesLateAt?.includes(processor)) return { kind: "approve_late" };
   return { kind: "approve" };
 }

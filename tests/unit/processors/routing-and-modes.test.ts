@@ -66,6 +66,7 @@ describe("sandbox test cards", () => {
       );
       if (card.pan === "4000000000001000") expect(decisions).toEqual(["decline", "approve", "approve"]);
       else if (card.pan === "4000000000002008") expect(decisions).toEqual(["decline", "decline", "approve"]);
+      else if (card.pan === "4000000000000150") expect(decisions).toEqual(["approve_late", "approve", "approve"]);
       else expect(new Set(decisions).size, card.pan).toBe(1);
     }
   });

@@ -1,0 +1,101 @@
+// After an authorization timed out, the acquirer may still have approved it, and the payment may
+// meanwhile have been approved elsewhere (the routing tried the next processor) or have failed.
+// Either way that late approval holds the cardholder's funds for nothing, so it is looked up by our
+// operation id and voided. The operation keeps its status (failed, as the payment saw it); the
+// outcome is written to its errorMessage, which also marks it as reconciled.
+import { db } from "../db";
+import { getConnector, ProcessorNotConfiguredError } from "./registry";
+import { RESPONSE_CODES, type ProcessorName } from "./types";
+
+export const RECONCILED_MARK = "reconciled:";
+
+export interface ReconcileTimedOutAuthorizationsOptions {
+  /** Only attempts at least this old (the acquirer may still be working on younger ones). Default 5 minutes. */
+  olderThanMs?: number;
+  limit?: number;
+  now?: Date;
+}
+
+export type ReconcileOutcome = "voided" | "void_failed" | "not_found" | "declined" | "unsupported" | "lookup_failed";
+
+export interface ReconciledAttempt {
+  operationId: string;
+  processor: ProcessorName;
+  outcome: ReconcileOutcome;
+}
+
+export async function reconcileTimedOutAuthorizations({
+  olderThanMs = 5 * 60_000,
+  limit = 100,
+  now = new Date(),
+}: ReconcileTimedOutAuthorizationsOptions = {}): Promise<ReconciledAttempt[]> {
+  const candidates = await db().operation.findMany({
+    where: {
+      type: "authorize",
+      status: "failed",
+      responseCode: RESPONSE_CODES.timeout,
+      processor: { not: null },
+      createdAt: { lte: new Date(now.getTime() - olderThanMs) },
+      NOT: { errorMessage: { startsWith: RECONCILED_MARK } },
+    },
+    orderBy: { createdAt: "asc" },
+    take: limit,
+    select: { id: true, processor: true, amount: true, currency: true, errorMessage: true },
+  });
+  const results: ReconciledAttempt[] = [];
+  for (const attempt of candidates) {
+    const processor = attempt.processor!;
+    const mark = async (outcome: ReconcileOutcome, text: string, processorReference?: string) => {
+      await db().operation.update({
+        where: { id: attempt.id },
+        data: {
+          errorMessage: `${RECONCILED_MARK} ${text} (was: ${attempt.errorMessage ?? "time-out"})`,
+          ...(processorReference ? { processorReference } : {}),
+        },
+      });
+      results.push({ operationId: attempt.id, processor, outcome });
+    };
+    let connector;
+    try {
+      connector = getConnector(processor);
+    } catch (error) {
+      if (error instanceof ProcessorNotConfiguredError) continue; // try again when it is configured
+      throw error;
+    }
+    if (!connector.lookupAuthorization) {
+      await mark("unsupported", `${processor} offers no look-up by reference; check its reports`);
+      continue;
+    }
+    let found;
+    try {
+      found = await connector.lookupAuthorization({ operationId: attempt.id });
+    } catch {
+      // Left unmarked: the next run tries again.
+      results.push({ operationId: attempt.id, processor, outcome: "lookup_failed" });
+      continue;
+    }
+    if (!found) {
+      await mark("not_found", `${processor} has no such authorization`);
+      continue;
+    }
+    if (found.status !== "approved" || !found.processorReference) {
+      await mark("declined", `${processor} declined it (${found.responsecode})`, found.processorReference);
+      continue;
+    }
+    const voided = await connector.void({
+      operationId: `${attempt.id.slice(0, 28)}void`,
+      authorizationReference: found.processorReference,
+      authorizationCode: found.authorizationcode,
+      amount: attempt.amount,
+      currency: attempt.currency,
+    });
+    if (voided.status === "approved") await mark("voided", `${processor} approved it late; voided`, found.processorReference);
+    else
+      await mark(
+        "void_failed",
+        `${processor} approved it late; the void failed (${voided.responsecode}), release it by hand`,
+        found.processorReference,
+      );
+  }
+  return results;
+}

@@ -1,0 +1,91 @@
+// Late approvals behind time-outs are found by our operation id and voided.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { authorizePayment } from "@/lib/payments/authorize-payment";
+import { getConnector } from "@/lib/processors/registry";
+import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-timed-out-authorizations";
+import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
+
+useTestDatabase();
+
+let sandboxes: RunningSandboxes;
+let merchantId: string;
+
+beforeAll(async () => {
+  sandboxes = await startSandboxes({ threeDs: false, hangMs: 10_000 });
+  merchantId = await createProcessorTestMerchant();
+});
+afterAll(async () => {
+  await sandboxes.close();
+});
+
+describe("look-up by our operation id", () => {
+  it.each(["finaro", "bambora"] as const)("%s finds an authorization by the operation id it was sent with", async (name) => {
+    const operationId = newId();
+    const authorized = await getConnector(name).authorize({
+      operationId,
+      paymentId: newId(),
+      amount: 1_000n,
+      currency: "DKK",
+      card: testCard("4111111111111111"),
+    });
+    const found = await getConnector(name).lookupAuthorization!({ operationId });
+    expect(found).toMatchObject({
+      status: "approved",
+      processorReference: authorized.processorReference,
+      authorizationcode: authorized.authorizationcode,
+    });
+    expect(await getConnector(name).lookupAuthorization!({ operationId: newId() })).toBeUndefined();
+  });
+
+  it("clearhaus offers no look-up by reference", () => {
+    expect(getConnector("clearhaus").lookupAuthorization).toBeUndefined();
+  });
+});
+
+describe("reconcileTimedOutAuthorizations", () => {
+  it("voids a late approval at finaro after the payment was approved by clearhaus, once", async () => {
+    const paymentId = await createPendingPayment(merchantId);
+    const result = await authorizePayment({
+      paymentId,
+      source: { kind: "card", card: testCard("4000000000000150") },
+      processors: ["finaro", "clearhaus"],
+      timeoutMs: 300,
+    });
+    expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
+    const [timedOut] = await authorizeOperations(paymentId);
+    expect(timedOut).toMatchObject({ processor: "finaro", status: "failed", responseCode: "68" });
+    const lateApproval = sandboxes.ledgers.finaro!.findByRequestId(timedOut!.id)!;
+    expect(lateApproval).toMatchObject({ approved: true, voided: false });
+
+    expect(await reconcileTimedOutAuthorizations({ olderThanMs: 60_000 })).toEqual([]);
+    const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
+    expect(reconciled).toContainEqual({ operationId: timedOut!.id, processor: "finaro", outcome: "voided" });
+    expect(lateApproval.voided).toBe(true);
+    const after = await db().operation.findUniqueOrThrow({ where: { id: timedOut!.id } });
+    expect(after).toMatchObject({ status: "failed", processorReference: lateApproval.id });
+    expect(after.errorMessage).toMatch(/^reconciled: finaro approved it late; voided/);
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("AUTHORIZED");
+
+    const again = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
+    expect(again.map((entry) => entry.operationId)).not.toContain(timedOut!.id);
+  });
+
+  it("marks time-outs the acquirer never saw, and those it cannot look up", async () => {
+    const paymentId = await createPendingPayment(merchantId);
+    await authorizePayment({
+      paymentId,
+      source: { kind: "card", card: testCard("4000000000000119") },
+      processors: ["bambora", "clearhaus"],
+      timeoutMs: 300,
+    });
+    const [atBambora, atClearhaus] = await authorizeOperations(paymentId);
+    const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
+    expect(reconciled).toContainEqual({ operationId: atBambora!.id, processor: "bambora", outcome: "not_found" });
+    expect(reconciled).toContainEqual({ operationId: atClearhaus!.id, processor: "clearhaus", outcome: "unsupported" });
+    expect((await db().operation.findUniqueOrThrow({ where: { id: atClearhaus!.id } })).errorMessage).toMatch(/no look-up by reference/);
+  });
+});
