@@ -14,7 +14,7 @@ function CodeForm({ action, label, submit, variant = "primary" }: { action: Code
   if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
   return (
     <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
-      <TextField id={`code-${submit}`} name="code" label={label} inputMode="numeric" autoComplete="one-time-code" maxLength={7} error={state.fieldErrors?.code ?? (state.status === "error" ? state.message : undefined)} />
+      <TextField id={`totp-code-${variant}`} name="code" label={label} inputMode="numeric" autoComplete="one-time-code" maxLength={7} error={state.fieldErrors?.code ?? (state.status === "error" ? state.message : undefined)} />
       <Button type="submit" variant={variant} className="sm:mt-6" disabled={pending}>
         {pending ? "Checking…" : submit}
       </Button>

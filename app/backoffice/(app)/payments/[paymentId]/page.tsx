@@ -47,12 +47,12 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
         description={
           <span className="flex flex-wrap items-center gap-2">
             <PaymentStatusBadge status={payment.status} />
-            <span className="font-mono text-xs" data-testid="payment-id">{payment.id}</span>
+            <span className="break-all font-mono text-xs" data-testid="payment-id">{payment.id}</span>
           </span>
         }
       />
       <div className="grid gap-6 xl:grid-cols-3">
-        <div className="space-y-6 xl:col-span-2">
+        <div className="min-w-0 space-y-6 xl:col-span-2">
           <Card title="Payment">
             <DescriptionList
               items={[
@@ -92,7 +92,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                       <StateBadge state={operation.status} />
                       {operation.processor ? <span className="text-xs text-slate-500">via {operation.processor}{operation.routingAttempt > 1 ? ` (routing attempt ${operation.routingAttempt})` : ""}</span> : null}
                     </div>
-                    <p className="mt-0.5 text-xs text-slate-500">
+                    <p className="mt-0.5 break-all text-xs text-slate-500">
                       {formatDateTime(operation.createdAt)} UTC
                       {operation.completedAt ? ` · answered ${formatDateTime(operation.completedAt)} UTC` : ""}
                       {operation.responseCode ? ` · response code ${operation.responseCode}` : ""}
@@ -122,7 +122,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                       </div>
                       {canOperate ? <ResendNotificationButton action={resendNotificationAction} notificationId={notification.id} paymentId={payment.id} /> : null}
                     </div>
-                    <p className="mt-1 text-xs text-slate-500">
+                    <p className="mt-1 break-all text-xs text-slate-500">
                       webhook-id {notification.id} · created {formatDateTime(notification.createdAt)} UTC
                       {notification.nextAttemptAt ? ` · next attempt ${formatDateTime(notification.nextAttemptAt)} UTC` : ""}
                     </p>
@@ -161,7 +161,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           </Card>
         </div>
 
-        <div className="space-y-6">
+        <div className="min-w-0 space-y-6">
           <Card title="Card">
             {card ? (
               <DescriptionList
