@@ -236,7 +236,6 @@ export class EmbeddedExecutor {
       result = this.interpret(job, run, outcome);
     }
     if (this.abandoned) return undefined;
-    const leaseFor = { workerId: this.workerId, leaseMs: this.leaseMs, limit: 1 };
     const finished = await this.record(job, result);
     if (!finished) return undefined;
     if (finished.outcome === "lease-lost") this.logger.warn(`embedded executor: lost the lease of job ${job.id} (run ${job.runId}); its result was dropped`);
