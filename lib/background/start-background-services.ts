@@ -3,6 +3,7 @@
 import { config } from "../env";
 import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
 import { startProcessorSandboxes } from "../processors/sandbox/background-service";
+import { startReconcilePoller } from "../processors/reconcile-poller";
 import { startCardUpdatePoller } from "../notifications/card-update-poller";
 import { startSessionExpirySweeper } from "../payments/session-expiry-sweeper";
 
@@ -18,6 +19,8 @@ const services: ServiceStarter[] = [
   { name: "card-update poller", start: startCardUpdatePoller },
   // merchant-api: closes expired payment windows and sends their time-out completion notification.
   { name: "session expiry sweeper", start: startSessionExpirySweeper },
+  // processors: voids late approvals behind authorization time-outs (after the sandboxes and the database are up).
+  { name: "time-out reconciliation", start: startReconcilePoller },
 ];
 
 const state = globalThis as unknown as { __cpsBackgroundStarted?: boolean };
