@@ -18,6 +18,7 @@ import {
   finishJob,
   loadRunForCall,
   releaseLease,
+  releaseLeasesOf,
   renewLease,
   type ClaimedJob,
   type JobResult,
@@ -51,7 +52,14 @@ export interface EmbeddedExecutorOptions {
   /** Called after every poll, with the error when the poll failed (health reporting). */
   onPoll?: (error?: string) => void;
   logger?: ExecutorLogger;
+  /** Names this executor in job leases; random unless given. */
   workerId?: string;
+  /**
+   * On start, take back the leases held under `workerId`: with a stable id (one per host and
+   * port, as the service uses) they can only be left over from this process's predecessor, which
+   * died mid-call, so its runs continue at once instead of after the lease time.
+   */
+  reclaimOwnLeasesOnStart?: boolean;
 }
 
 const STARTUP_GRACE_MS = 15_000;
@@ -141,6 +149,13 @@ export class EmbeddedExecutor {
 
   private async runLoop(): Promise<void> {
     const startedAt = Date.now();
+    if (this.options.reclaimOwnLeasesOnStart) {
+      const released = await releaseLeasesOf({ database: this.database, workerId: this.workerId }).catch((error: unknown) => {
+        this.logger.warn(`embedded executor: could not take back the leases of ${this.workerId}: ${String(error)}`);
+        return 0;
+      });
+      if (released > 0) this.logger.info(`embedded executor: took back ${released} job(s) left leased by the previous process`);
+    }
     while (this.running) {
       this.wakeRequested = false;
       let found = 0;

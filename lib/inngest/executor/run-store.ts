@@ -317,6 +317,15 @@ export async function finishJob(options: { database: PrismaClient; job: ClaimedJ
   }, TRANSACTION_OPTIONS);
 }
 
+/** Gives back every job leased under `workerId` (a restarted process whose predecessor died). */
+export async function releaseLeasesOf(options: { database: PrismaClient; workerId: string }): Promise<number> {
+  const released = await options.database.inngestJob.updateMany({
+    where: { leasedBy: options.workerId },
+    data: { leasedBy: null, leaseToken: null, leaseExpiresAt: null },
+  });
+  return released.count;
+}
+
 /** Gives a leased job back (an executor stopping before it could start it). */
 export async function releaseLease(options: { database: PrismaClient; job: ClaimedJob }): Promise<void> {
   await options.database.inngestJob.updateMany({

@@ -1,6 +1,7 @@
 // The background service that runs the embedded executor inside the Next.js server process, in
 // embedded mode only. It calls this same process's /api/inngest over HTTP on the loopback
 // interface, exactly as an Inngest server would.
+import { hostname } from "node:os";
 import { reportExecutorHeartbeat } from "../../background/status";
 import { db } from "../../db";
 import { config } from "../../env";
@@ -29,6 +30,9 @@ export async function startEmbeddedExecutor(): Promise<void> {
     serveUrl: localServeUrl(),
     signingKey: embeddedSigningKey(),
     onPoll: (error) => reportExecutorHeartbeat(error),
+    // One service process per host and port: its successor may take back what it left leased.
+    workerId: `service@${hostname()}:${config().PORT}`,
+    reclaimOwnLeasesOnStart: true,
     logger: {
       info: (message) => console.log(message),
       warn: (message) => console.warn(message),

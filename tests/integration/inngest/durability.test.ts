@@ -92,6 +92,34 @@ describe("a crash in the middle of a call", () => {
   });
 });
 
+const captureRequested = eventType("test/capture", { schema: z.object({ ref: z.string() }) });
+const captureCalls = { prepare: 0, capture: 0 };
+let releaseFirstCapture: (() => void) | undefined;
+const captureFunction = inngest.createFunction({ id: "slow-capture", triggers: [captureRequested] }, async ({ step }) => {
+  await step.run("prepare", () => ++captureCalls.prepare);
+  return step.run("capture", async () => {
+    captureCalls.capture++;
+    if (captureCalls.capture === 1) await new Promise<void>((resolve) => (releaseFirstCapture = resolve));
+    return `captured (call ${captureCalls.capture})`;
+  });
+});
+
+describe("a restart after a crash", () => {
+  it("lets the successor under the same worker id take back the dead process's jobs at once", async () => {
+    const harness = await start({ functions: [captureFunction], executor: { workerId: "service@host:3000", leaseMs: 300_000 } });
+    const eventId = await sendEvent({ type: captureRequested, data: { ref: "c1" }, id: "capture-1" });
+    const deadline = Date.now() + 20_000;
+    while (captureCalls.capture === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await harness.executor.abandon();
+    releaseFirstCapture?.();
+
+    harness.startExecutor({ workerId: "service@host:3000", reclaimOwnLeasesOnStart: true });
+    const done = await harness.waitForRun({ eventId, status: "completed" }); // no clock movement needed
+    expect(done.output).toBe("captured (call 2)");
+    expect(captureCalls).toEqual({ prepare: 1, capture: 2 });
+  });
+});
+
 const batchRequested = eventType("test/batch", { schema: z.object({ n: z.number() }) });
 const executions = new Map<string, number>();
 function count(key: string): void {
