@@ -76,6 +76,11 @@ const schema = z.object({
   THREEDS_API_KEY: blankAsUndefined,
   /** Port of the 3-D Secure sandbox (its challenge page is opened by the cardholder's browser); 0 = any free port. */
   THREEDS_SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /**
+   * Start the sandboxes for processors (and 3-D Secure) that are not configured: "1" or "0".
+   * Default: on, except in production, where a forgotten base URL must not turn into a sandbox that approves.
+   */
+  PROCESSOR_SANDBOXES: z.enum(["0", "1", "true", "false", ""]).optional(),
   // --- end processors
 });
 

@@ -6,12 +6,28 @@ import { PROCESSOR_NAMES } from "../types";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
 import { THREEDS_SANDBOX_MOUNT } from "../../threeds/sandbox/mount";
 
+/** PROCESSOR_SANDBOXES, or by default: on unless the service runs in production. */
+export function sandboxesEnabled(): boolean {
+  const settings = config();
+  switch (settings.PROCESSOR_SANDBOXES) {
+    case "1":
+    case "true":
+      return true;
+    case "0":
+    case "false":
+      return false;
+    default:
+      return !settings.isProduction;
+  }
+}
+
 /** Returns the running sandboxes (undefined when every processor is configured), so tests can close them. */
 export async function startProcessorSandboxes(): Promise<RunningSandboxes | undefined> {
   const settings = config();
   // A configured processor with missing credentials stops the start here, with the variable named,
   // rather than failing every payment later.
   for (const name of PROCESSOR_NAMES.filter(isProcessorConfigured)) getConnector(name);
+  if (!sandboxesEnabled()) return undefined;
   const processors = PROCESSOR_NAMES.filter((name) => !isProcessorConfigured(name));
   const threeDs = !settings.THREEDS_DS_URL;
   if (processors.length === 0 && !threeDs) return undefined;

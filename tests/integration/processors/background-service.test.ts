@@ -118,6 +118,29 @@ describe("processor sandboxes as a background service", () => {
     expect(none.status).toBe(404);
   });
 
+  it("starts no sandbox in production unless PROCESSOR_SANDBOXES=1 asks for it", async () => {
+    Object.assign(process.env, {
+      NODE_ENV: "production",
+      CPS_LOCAL: "",
+      LOG_LEVEL: "silent",
+      SESSION_SECRET: "s".repeat(40),
+      API_KEY_SECRET: "a".repeat(40),
+      CARD_DATA_KEY: Buffer.alloc(32, 7).toString("base64"),
+    });
+    resetConfig();
+    expect(await startProcessorSandboxes()).toBeUndefined();
+    expect(sandboxUrl("finaro")).toBeUndefined();
+    expect(() => getConnector("bambora")).toThrow(/not configured/);
+    process.env.PROCESSOR_SANDBOXES = "1";
+    resetConfig();
+    const running = await startProcessorSandboxes();
+    try {
+      expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "clearhaus", "finaro", "threeds"]);
+    } finally {
+      await running?.close();
+    }
+  });
+
   it("refuses a configured base URL without its credentials, already at start", async () => {
     process.env.CLEARHAUS_BASE_URL = "https://gateway.test.clearhaus.com";
     resetConfig();
