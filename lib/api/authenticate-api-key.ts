@@ -6,6 +6,12 @@ import { invalidApiKey } from "../errors";
 
 /** lastUsedAt is written at most this often per key, so that busy keys cost no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/**
+ * A key found in the database is remembered this long in this process, so that a busy merchant
+ * costs no key lookup per request. A revocation or expiry therefore takes effect within 2 s.
+ */
+export const API_KEY_CACHE_MS = 2_000;
+const API_KEY_CACHE_MAX = 10_000;
 const MAX_KEY_LENGTH = 200;
 
 export interface AuthenticatedMerchant {
@@ -27,19 +33,47 @@ export function apiKeyFromAuthorization(header: string | null): string | undefin
   return key;
 }
 
-export async function authenticateApiKey({ authorization, now = new Date() }: { authorization: string | null; now?: Date }): Promise<AuthenticatedMerchant> {
-  const apiKey = apiKeyFromAuthorization(authorization);
-  if (!apiKey) throw invalidApiKey("missing; send Authorization: Basic <API_KEY>");
-  const hash = hashApiKey(apiKey);
+interface KeyRecord {
+  id: string;
+  merchantId: string;
+  hash: string;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+const cache = ((globalThis as unknown as { __cpsApiKeyCache?: Map<string, { record: KeyRecord | null; until: number }> }).__cpsApiKeyCache ??= new Map());
+
+async function findKey(hash: string, now: Date): Promise<KeyRecord | null> {
+  const cached = cache.get(hash);
+  if (cached && cached.until > now.getTime()) return cached.record;
   const record = await db().apiKey.findUnique({
     where: { hash },
     select: { id: true, merchantId: true, hash: true, revokedAt: true, expiresAt: true, lastUsedAt: true },
   });
-  // The index finds the row; the constant-time comparison keeps the check itself free of timing hints.
+  // Unknown keys are not cached: a flood of random keys must not fill the memory.
+  if (record) {
+    if (cache.size >= API_KEY_CACHE_MAX) cache.clear();
+    cache.set(hash, { record, until: now.getTime() + API_KEY_CACHE_MS });
+  }
+  return record;
+}
+
+/** Forgets cached keys (tests that revoke a key they already used; the back office after a revocation). */
+export function clearApiKeyCache(): void {
+  cache.clear();
+}
+
+export async function authenticateApiKey({ authorization, now = new Date() }: { authorization: string | null; now?: Date }): Promise<AuthenticatedMerchant> {
+  const apiKey = apiKeyFromAuthorization(authorization);
+  if (!apiKey) throw invalidApiKey("missing; send Authorization: Basic <API_KEY>");
+  const hash = hashApiKey(apiKey);
+  const record = await findKey(hash, now);
   if (!record || !digestsEqual(record.hash, hash)) throw invalidApiKey("unknown API key");
   if (record.revokedAt) throw invalidApiKey("the API key is revoked");
   if (record.expiresAt && record.expiresAt <= now) throw invalidApiKey("the API key has expired");
   if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    record.lastUsedAt = now; // also in the cached copy: one write per resolution period
     // Not awaited: the request does not wait for bookkeeping, and a lost update costs nothing.
     db()
       .apiKey.updateMany({

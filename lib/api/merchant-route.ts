@@ -2,10 +2,10 @@
 // check, TraceApi (stored and echoed), zod parsing, Idempotency-Key on POSTs, the ApiRequest
 // trace row and the mapping of errors to the spec's 400 body (section 7) or a plain 500.
 import type { z } from "zod";
-import { db } from "../db";
 import { ApiError, invalidMerchantId, invalidParameter } from "../errors";
 import { newId } from "../ids";
 import { parseInput } from "../validation/parse-input";
+import { recordApiRequest } from "./api-request-log";
 import { authenticateApiKey } from "./authenticate-api-key";
 import { claimIdempotencyKey, completeIdempotentRequest, parseIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "./idempotency";
 
@@ -138,24 +138,17 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store", "X-Request-Id": requestId });
     if (traceApi) headers.set(TRACE_HEADER, traceApi);
     if (replayed) headers.set("Idempotent-Replayed", "true");
-    await recordApiRequest({ id: requestId, merchantId, method: request.method, path: url.pathname, traceApi, statusCode: status, errorCode, durationMs: Date.now() - started });
+    recordApiRequest({
+      id: requestId,
+      merchantId: merchantId ?? null,
+      method: request.method,
+      path: url.pathname,
+      traceApi: traceApi ?? null,
+      statusCode: status,
+      errorCode: errorCode ?? null,
+      durationMs: Date.now() - started,
+      createdAt: new Date(started),
+    });
     return new Response(body!, { status, headers });
   };
-}
-
-async function recordApiRequest(data: {
-  id: string;
-  merchantId: string | undefined;
-  method: string;
-  path: string;
-  traceApi: string | undefined;
-  statusCode: number;
-  errorCode: string | undefined;
-  durationMs: number;
-}): Promise<void> {
-  try {
-    await db().apiRequest.create({ data: { ...data, merchantId: data.merchantId ?? null, traceApi: data.traceApi ?? null, errorCode: data.errorCode ?? null } });
-  } catch (error) {
-    console.warn(`[merchant-api] could not record request ${data.id}: ${String(error)}`);
-  }
 }

@@ -10,7 +10,7 @@ import { resolveNotificationUrl } from "../notifications/resolve-notification-ur
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEvent } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
-import { getPaymentOrThrow, lockPayment } from "./get-payment-or-throw";
+import { lockPaymentOrThrow } from "./get-payment-or-throw";
 import { operationTotals, type OperationTotals } from "./operation-totals";
 
 export type FollowUpType = "capture" | "refund" | "void";
@@ -34,16 +34,12 @@ export interface RequestFollowUpOptions {
 
 export async function requestFollowUp({ merchantId, paymentRef, responseId, input, type, rule }: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const { operationId, notificationUrl } = await db().$transaction(async (tx: Tx) => {
-    const paymentId = await getPaymentOrThrow({ merchantId, paymentRef, tx });
-    await lockPayment(tx, paymentId);
-    const payment = await tx.payment.findUniqueOrThrow({
-      where: { id: paymentId },
-      select: { status: true, authorizedAmount: true, currency: true },
-    });
+    const payment = await lockPaymentOrThrow({ tx, merchantId, paymentRef });
+    const paymentId = payment.id;
     const totals = await operationTotals(tx, paymentId);
     const amount = rule(payment, totals, input.amount);
     // The result has to reach the merchant: without a request or configured address it is refused now.
-    const session = await tx.paymentSession.findUnique({ where: { paymentId }, select: { hostedIntegrationId: true } });
+    const session = input.notificationurl ? null : await tx.paymentSession.findUnique({ where: { paymentId }, select: { hostedIntegrationId: true } });
     const notificationUrl = await resolveNotificationUrl({
       merchantId,
       requestedUrl: input.notificationurl,

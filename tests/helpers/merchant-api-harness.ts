@@ -3,6 +3,7 @@
 // would, without a Next build.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { flushApiRequestLog } from "@/lib/api/api-request-log";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 interface RouteModule {
@@ -87,10 +88,13 @@ export async function startMerchantApi(): Promise<MerchantApiHarness> {
       const text = await response.text();
       return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as Body };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      // The request traces are written in batches: write the last ones before the database goes.
+      await flushApiRequestLog();
+    },
   };
 }

@@ -1,6 +1,7 @@
 // Authentication, merchantid check and TraceApi of the merchant API (spec 5, 7), over real HTTP.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { db } from "@/lib/db";
 import { serveOnHttp } from "@/tests/helpers/serve-on-http";
@@ -95,6 +96,7 @@ describe("TraceApi", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("traceapi")).toBe(trace);
     const requestId = response.headers.get("x-request-id");
+    await flushApiRequestLog();
     const stored = await db().apiRequest.findUniqueOrThrow({ where: { id: requestId! } });
     expect(stored).toMatchObject({ merchantId: merchant.merchantId, method: "POST", path: "/api/initdynamic", traceApi: trace, statusCode: 200, errorCode: null });
   });
@@ -102,6 +104,7 @@ describe("TraceApi", () => {
   it("is echoed and stored on refused requests too", async () => {
     const response = await api.call("POST", "/api/initdynamic", { body: session(merchant.merchantId), headers: { TraceApi: "trace-of-a-refusal" } });
     expect(response.headers.get("traceapi")).toBe("trace-of-a-refusal");
+    await flushApiRequestLog();
     const stored = await db().apiRequest.findFirstOrThrow({ where: { traceApi: "trace-of-a-refusal" } });
     expect(stored).toMatchObject({ merchantId: null, statusCode: 400, errorCode: "INVALID_API_KEY" });
   });
@@ -134,6 +137,7 @@ describe("unexpected errors", () => {
       expect(logLine).toContain(requestId!);
       expect(logLine).toContain("connection to 10.0.0.7 refused");
       expect(logLine).not.toContain("4111111111111111");
+      await flushApiRequestLog();
       const stored = await db().apiRequest.findUniqueOrThrow({ where: { id: requestId! } });
       expect(stored).toMatchObject({ statusCode: 500, errorCode: "INTERNAL_ERROR", merchantId: merchant.merchantId });
     } finally {
