@@ -33,17 +33,27 @@ function buildIsCurrent(): boolean {
   return SOURCE_ROOTS.every((root) => newestMtime(root) <= built);
 }
 
-async function waitForHealth(url: string, child: ReturnType<typeof spawn>, timeoutMs = 90_000): Promise<{ status: number; body: unknown }> {
+/**
+ * Waits for the server to answer health, then gives its background services a few seconds to
+ * report in (the executor's first heartbeat comes just after the server is ready).
+ */
+async function waitForHealth(url: string, child: ReturnType<typeof spawn>, timeoutMs = 90_000, settleMs = 20_000): Promise<{ status: number; body: unknown }> {
   const deadline = Date.now() + timeoutMs;
+  let firstAnswerAt: number | undefined;
+  let last: { status: number; body: unknown } | undefined;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
     try {
       const response = await fetch(url);
-      return { status: response.status, body: await response.json() };
+      last = { status: response.status, body: await response.json() };
+      firstAnswerAt ??= Date.now();
+      if (last.status === 200 || Date.now() - firstAnswerAt > settleMs) return last;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // not listening yet
     }
+    await new Promise((resolve) => setTimeout(resolve, 300));
   }
+  if (last) return last;
   throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`);
 }
 
