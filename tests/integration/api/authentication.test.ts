@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
+import { API_KEY_CACHE_MS } from "@/lib/api/authenticate-api-key";
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { db } from "@/lib/db";
 import { serveOnHttp } from "@/tests/helpers/serve-on-http";
@@ -64,6 +65,15 @@ describe("API key", () => {
     await db().apiKey.updateMany({ where: { merchantId: rolling.merchantId }, data: { expiresAt: new Date(Date.now() + 60_000) } });
     const stillValid = await api.call("POST", "/api/initdynamic", { apiKey: rolling.apiKey, body: session(rolling.merchantId) });
     expect(stillValid.status).toBe(200);
+  });
+
+  it("refuses a key revoked while in use within the 2-second key cache", async () => {
+    const busy = await createTestMerchant();
+    expect((await api.call("POST", "/api/initdynamic", { apiKey: busy.apiKey, body: session(busy.merchantId) })).status).toBe(200);
+    await db().apiKey.updateMany({ where: { merchantId: busy.merchantId }, data: { revokedAt: new Date() } });
+    await new Promise((resolve) => setTimeout(resolve, API_KEY_CACHE_MS + 100));
+    const refused = await api.call("POST", "/api/initdynamic", { apiKey: busy.apiKey, body: session(busy.merchantId) });
+    expect(refused.body.error).toBe("INVALID_API_KEY");
   });
 
   it("records when a key was last used", async () => {
