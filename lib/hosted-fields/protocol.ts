@@ -113,8 +113,11 @@ export const frameToFrameSchema = z.discriminatedUnion("type", [
   /** The controller asks every field for its value. */
   z.object({ type: z.literal("collect"), requestId: z.string() }),
   z.object({ type: z.literal("values"), requestId: z.string(), field: fieldKind, values: cardPartsSchema, complete: z.boolean() }),
-  /** Move the focus to a field (keyboard navigation across frames). */
-  z.object({ type: z.literal("focus"), field: fieldKind }),
+  /**
+   * Move the focus to a field (keyboard navigation across frames). `carry` holds digits typed into
+   * the previous field after it was complete, before the focus arrived: they belong to this field.
+   */
+  z.object({ type: z.literal("focus"), field: fieldKind, carry: z.optional(z.string().check(z.regex(/^\d{1,4}$/))) }),
   /** Another field learnt the brand (the security-code field adapts its length: 4 for amex). */
   z.object({ type: z.literal("brand"), brand: z.optional(z.string()) }),
   z.object({ type: z.literal("lock") }),

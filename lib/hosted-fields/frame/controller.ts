@@ -35,9 +35,13 @@ function start(): void {
     const values: CardParts = {};
     const answered = new Set<FieldKind>();
     return new Promise((resolve) => {
-      const done = () => resolve({ values, answered });
+      let stop = () => {};
+      const done = () => {
+        stop();
+        resolve({ values, answered });
+      };
       const timer = setTimeout(done, COLLECT_WAIT_MS);
-      context!.onFrames((message) => {
+      stop = context!.onFrames((message) => {
         if (message.type !== "values" || message.requestId !== requestId) return;
         Object.assign(values, message.values);
         answered.add(message.field);

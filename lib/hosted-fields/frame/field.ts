@@ -117,11 +117,33 @@ function start(): void {
     context!.toPage({ type: "state", field: kind, state: current });
   }
 
+  /**
+   * The focus moves to another frame asynchronously: digits typed in the meantime still land here.
+   * While a hand-off is recent, such digits are passed on to the next field instead of being kept.
+   */
+  let handoff: { part: Part; value: string; at: number } | undefined;
+  const HANDOFF_WINDOW_MS = 1500;
+
   function focusNext(from: Part): void {
     const index = parts.indexOf(from);
     const next = parts[index + 1];
     if (next) next.input.focus();
-    else if (NEXT_FIELD[kind]) context!.toFrames({ type: "focus", field: NEXT_FIELD[kind]! });
+    else if (NEXT_FIELD[kind]) {
+      handoff = { part: from, value: from.input.value, at: Date.now() };
+      context!.toFrames({ type: "focus", field: NEXT_FIELD[kind]! });
+    }
+  }
+
+  /** True when the input's new digits were passed on to the next field. */
+  function passOnLateDigits(part: Part): boolean {
+    if (!handoff || handoff.part !== part || Date.now() - handoff.at > HANDOFF_WINDOW_MS) return false;
+    const before = digitsOnly(handoff.value);
+    const now = digitsOnly(part.input.value);
+    if (now.length <= before.length || !now.startsWith(before)) return false;
+    part.input.value = handoff.value;
+    handoff.at = Date.now();
+    context!.toFrames({ type: "focus", field: NEXT_FIELD[kind]!, carry: now.slice(before.length, before.length + 4) });
+    return true;
   }
 
   function focusPrevious(from: Part): void {
@@ -136,6 +158,7 @@ function start(): void {
   function onInput(part: Part, event: Event): void {
     const input = part.input;
     const deleting = (event as InputEvent).inputType?.startsWith("delete") ?? false;
+    if (!deleting && passOnLateDigits(part)) return;
     let advance = false;
     switch (part.name) {
       case "pan": {
@@ -226,10 +249,14 @@ function start(): void {
         break;
       }
       case "focus":
-        if (message.field === kind) {
-          const first = parts[0]?.input;
-          first?.focus();
-          first?.setSelectionRange(first.value.length, first.value.length);
+        if (message.field === kind && parts[0]) {
+          const first = parts[0];
+          first.input.focus();
+          if (message.carry && !locked) {
+            first.input.value += message.carry;
+            onInput(first, new InputEvent("input", { inputType: "insertText", data: message.carry }));
+          }
+          first.input.setSelectionRange(first.input.value.length, first.input.value.length);
         }
         break;
       case "brand":

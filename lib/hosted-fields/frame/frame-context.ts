@@ -21,7 +21,8 @@ export interface FrameContext {
   toPage(message: Outgoing): void;
   onPage(handler: (message: PageToFrame) => void): void;
   toFrames(message: FrameToFrame): void;
-  onFrames(handler: (message: FrameToFrame) => void): void;
+  /** Listens to the other frames; returns the function that stops listening. */
+  onFrames(handler: (message: FrameToFrame) => void): () => void;
 }
 
 function readConfig(): FrameConfig | undefined {
@@ -63,10 +64,12 @@ export function createFrameContext(pageWindow: Window = window.parent): FrameCon
       channel.postMessage(message);
     },
     onFrames(handler) {
-      channel.addEventListener("message", (event) => {
+      const listener = (event: MessageEvent) => {
         const parsed = frameToFrameSchema.safeParse(event.data);
         if (parsed.success) handler(parsed.data);
-      });
+      };
+      channel.addEventListener("message", listener);
+      return () => channel.removeEventListener("message", listener);
     },
   };
 }

@@ -3,7 +3,7 @@
 // It never sees card data: the fields are cross-origin frames, and only booleans and the brand leave them.
 import { CONTAINER_CLASSES, ERROR_TEXTS, FIELD_KINDS, PROTOCOL_TAG, frameToPageSchema, type ErrorCode, type FieldKind, type FieldState, type FrameToPage, type ScriptConfig } from "../protocol";
 
-type Payload = Record<string, string | null>;
+type Payload = Record<string, string | boolean | null>;
 type Callback = (payload: Payload) => void;
 
 /** The callbacks of spec 6.1, plus the documented extras jsfieldloaderror and jsfieldchange. */
@@ -192,8 +192,8 @@ export function boot(config: ScriptConfig): void {
         call("jsfieldchange", {
           sessionid,
           field: message.field,
-          empty: String(message.state.empty),
-          valid: String(message.state.valid),
+          empty: message.state.empty,
+          valid: message.state.valid,
           brand: message.state.brand ?? null,
         });
         break;
@@ -239,6 +239,12 @@ export function boot(config: ScriptConfig): void {
     window.addEventListener("message", onMessage);
     const single = document.getElementById(options.idccsingle ?? config.elements.ccsingle) ?? undefined;
     const kinds: FieldKind[] = config.onBehalf ? [] : single ? ["ccsingle"] : ["pan", "expmonth", "expyear", "securitycode"];
+    if (config.closedReason) {
+      // Nothing to mount: the frames would only refuse. Say why at once instead of after the load time-out.
+      for (const kind of kinds) call("jsfieldloaderror", { sessionid, field: kind, reason: config.closedReason });
+      if (config.expiresInMs <= 0) windowTimedOut();
+      return;
+    }
     for (const kind of kinds) {
       const container = kind === "ccsingle" ? single : document.getElementById(config.elements[kind]) ?? undefined;
       if (!container) {
@@ -248,10 +254,6 @@ export function boot(config: ScriptConfig): void {
       mount(kind, container, frameUrl(kind));
     }
     mount("controller", undefined, frameUrl("controller", `&f=${kinds.join(",")}${config.onBehalf ? "&ob=1" : ""}`));
-    if (config.expiresInMs <= 0 || config.closedReason) {
-      if (config.expiresInMs <= 0) windowTimedOut();
-      return;
-    }
     // setTimeout holds at most about 24.8 days; a window is at most 20 minutes.
     timeoutTimer = setTimeout(windowTimedOut, config.expiresInMs);
   }

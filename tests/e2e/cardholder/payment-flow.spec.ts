@@ -162,3 +162,18 @@ test("a number failing the Luhn check shows as invalid and is refused", async ({
   const failed = await waitForCallback(page, "jspaymentfailed");
   expect(failed.payload).toMatchObject({ sessionid: sessionId, errorcode: "PAN_INVALID" });
 });
+
+test("a payment on behalf of a stored payment shows no card fields and pays with the stored card", async ({ page }) => {
+  await openDemoShop(page);
+  await typeCard(page, VISA);
+  await pay(page);
+  const first = await waitForCallback(page, "jspaymentsuccess");
+  const reference = `renewal${Date.now()}`;
+  const sessionId = await openDemoShop(page, { paymentid: String(first.payload.paymentid), newmerchantpaymentid: reference, notificationurl: receiver.url("on-behalf") });
+  await expect(page.locator("#pan iframe")).toHaveCount(0);
+  await pay(page);
+  const success = await waitForCallback(page, "jspaymentsuccess");
+  expect(success.payload.paymentid).not.toBe(first.payload.paymentid);
+  const notification = await receiver.waitFor("on-behalf");
+  expect(notification.body).toMatchObject({ sessionid: sessionId, paymentid: success.payload.paymentid, newmerchantpaymentid: reference, status: "approved", tcardnumber: "411111xxxxxx1111" });
+});
