@@ -175,7 +175,8 @@ async function credentialOnFile(options: AuthorizePaymentOptions, processor: Pro
     };
   }
   if (options.source.kind === "card") return { initiator: "cardholder", storeCredential: options.source.store !== false };
-  return undefined;
+  // The cardholder pays with card data stored earlier (a payment on behalf of a stored payment).
+  return { initiator: "cardholder", storeCredential: false, usesStoredCredential: true };
 }
 
 export async function authorizePayment(options: AuthorizePaymentOptions): Promise<AuthorizePaymentResult> {

@@ -16,7 +16,8 @@ export async function startReconcilePoller(): Promise<void> {
     try {
       const reconciled = await reconcileTimedOutAuthorizations();
       const voided = reconciled.filter((entry) => entry.outcome === "voided" || entry.outcome === "void_failed");
-      for (const entry of voided) console.warn(`[processors] late approval at ${entry.processor} behind time-out ${entry.operationId}: ${entry.outcome}`);
+      for (const entry of voided)
+        console.warn(`[processors] late approval at ${entry.processor} behind time-out ${entry.operationId}: ${entry.outcome}`);
     } catch (error) {
       console.warn(`[processors] reconciliation round failed: ${error instanceof Error ? error.message : "error"}`);
     } finally {

@@ -22,11 +22,12 @@ export type MitPaymentType = "incremental" | "scheduled" | "unscheduled";
 
 /**
  * Stored-credential ("credential on file") framing of an authorization.
- * - A cardholder payment whose card is kept for later sends `{ initiator: "cardholder", storeCredential: true }`.
+ * - A cardholder payment whose card is kept for later sends `{ initiator: "cardholder", storeCredential: true }`;
+ *   one paid by the cardholder with an already stored card sends `{ initiator: "cardholder", storeCredential: false, usesStoredCredential: true }`.
  * - A merchant-initiated payment sends `{ initiator: "merchant", paymentType, previousSchemeTransactionId }`.
  */
 export type CredentialOnFile =
-  | { initiator: "cardholder"; storeCredential: boolean }
+  | { initiator: "cardholder"; storeCredential: boolean; usesStoredCredential?: boolean }
   | {
       initiator: "merchant";
       paymentType: MitPaymentType;

@@ -25,6 +25,7 @@ export function toBamboraAuthorize(request: AuthorizeRequest) {
     card: cardBody(request.card, !merchantInitiated),
     initiator: merchantInitiated ? "merchant" : "cardholder",
     ...(cof?.initiator === "cardholder" && cof.storeCredential ? { subscription: { action: "create" } } : {}),
+    ...(cof?.initiator === "cardholder" && !cof.storeCredential && cof.usesStoredCredential ? { subscription: { action: "use" } } : {}),
     ...(cof?.initiator === "merchant"
       ? {
           subscription: {

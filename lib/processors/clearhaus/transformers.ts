@@ -33,6 +33,8 @@ export function toClearhausAuthorize(request: AuthorizeRequest): Record<string, 
   if (request.textOnStatement) fields.text_on_statement = request.textOnStatement;
   if (cof?.initiator === "cardholder" && cof.storeCredential) {
     fields.credential_on_file = "store";
+  } else if (cof?.initiator === "cardholder" && cof.usesStoredCredential) {
+    fields.credential_on_file = "use";
   }
   if (cof?.initiator === "merchant") {
     fields.initiator = "merchant";

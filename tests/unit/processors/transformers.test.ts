@@ -144,6 +144,20 @@ describe("clearhaus", () => {
     });
   });
 
+  it("marks a cardholder payment with a stored card as using the stored credential", () => {
+    expect(
+      toClearhausAuthorize({ ...base, credentialOnFile: { initiator: "cardholder", storeCredential: false, usesStoredCredential: true } })
+        .credential_on_file,
+    ).toBe("use");
+    expect(toClearhausAuthorize(base).credential_on_file).toBeUndefined();
+    expect(
+      toBamboraAuthorize({ ...base, credentialOnFile: { initiator: "cardholder", storeCredential: false, usesStoredCredential: true } }),
+    ).toMatchObject({
+      initiator: "cardholder",
+      subscription: { action: "use" },
+    });
+  });
+
   it("marks merchant-initiated series without CSC or 3-D Secure", () => {
     const subsequent = toClearhausAuthorize({
       ...base,
