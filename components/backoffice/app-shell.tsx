@@ -61,7 +61,7 @@ function UserBox({ user }: { user: SessionUser }) {
 export function AppShell({ user, children }: { user: SessionUser; children: ReactNode }) {
   return (
     <div className="min-h-screen lg:flex">
-      <aside className="hidden w-60 shrink-0 flex-col gap-6 bg-slate-900 px-3 py-5 lg:flex lg:fixed lg:inset-y-0">
+      <aside className="hidden w-60 shrink-0 flex-col gap-6 bg-slate-900 px-3 py-5 lg:sticky lg:top-0 lg:flex lg:h-screen">
         <div className="px-3">
           <Brand />
         </div>
@@ -82,7 +82,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <UserBox user={user} />
         </div>
       </details>
-      <main className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:ml-60 lg:px-10 lg:py-8">{children}</main>
+      <main className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">{children}</main>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { assertCan, type Actor } from "../../auth/actor";
+import { clearApiKeyCache } from "../../api/authenticate-api-key";
 import { graceSecondsSchema, rollApiKey } from "../../api-keys/roll-api-key";
 
 export const rollKeyInput = z.object({ apiKeyId: z.string().min(1).max(64), graceSeconds: graceSecondsSchema });
@@ -8,5 +9,9 @@ export const rollKeyInput = z.object({ apiKeyId: z.string().min(1).max(64), grac
 export async function rollKey({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "keys:write");
   const { apiKeyId, graceSeconds } = rollKeyInput.parse(input);
-  return rollApiKey({ merchantId: actor.merchantId, apiKeyId, graceSeconds, actorUserId: actor.userId });
+  const result = await rollApiKey({ merchantId: actor.merchantId, apiKeyId, graceSeconds, actorUserId: actor.userId });
+  // The API keeps keys it checked for 2 s; this process (the back office runs in the API's process)
+  // forgets them now, so the change applies to the next request here.
+  clearApiKeyCache();
+  return result;
 }

@@ -82,10 +82,12 @@ describe("API keys in the back office", () => {
     await expect(rollKey({ actor: owner, input: { apiKeyId: record.id, graceSeconds: 8 * 86400 } })).rejects.toThrow(/at most 7 days/);
   });
 
-  it("revokes a key: the API refuses it from then on", async () => {
+  it("revokes a key: the API refuses it from the next request on", async () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
     const { apiKey, record } = await createKey({ actor: owner, input: { name: "Doomed" } });
+    // Used once, so the API's per-process key cache holds it: revoking must still apply at once.
+    await expect(authenticateApiKey({ authorization: basic(apiKey) })).resolves.toMatchObject({ merchantId });
     await revokeKey({ actor: owner, input: { apiKeyId: record.id } });
     await expect(authenticateApiKey({ authorization: basic(apiKey) })).rejects.toThrow(/revoked/);
     expect((await listApiKeys({ merchantId })).find((key) => key.id === record.id)?.state).toBe("revoked");
