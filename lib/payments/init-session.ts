@@ -101,6 +101,8 @@ export async function initSession({ merchantId, input, now = new Date() }: InitS
       rule: input.rule,
       timeoutSeconds: input.timeout,
       expiresAt,
+      // The window is measured from this request, on the same clock as expiresAt.
+      createdAt: now,
       instantCapture: input.instantcapture,
       processors: input.processor,
       merchantData: input.merchantdata ?? null,

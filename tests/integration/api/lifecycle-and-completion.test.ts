@@ -86,7 +86,7 @@ describe("completion notification", () => {
     });
     const sessionId = String(response.body.sessionid);
     const { expiresAt, createdAt } = await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } });
-    expect(expiresAt.getTime() - createdAt.getTime()).toBeGreaterThanOrEqual(59_900);
+    expect(expiresAt.getTime() - createdAt.getTime()).toBe(60_000);
     const early = await closeExpiredSessions({ now: new Date(expiresAt.getTime() - 1) });
     expect(early.closed).not.toContain(sessionId);
     expect((await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } })).status).toBe("OPEN");
