@@ -6,6 +6,7 @@ import { startProcessorSandboxes } from "../processors/sandbox/background-servic
 import { startReconcilePoller } from "../processors/reconcile-poller";
 import { startCardUpdatePoller } from "../notifications/card-update-poller";
 import { startSessionExpirySweeper } from "../payments/session-expiry-sweeper";
+import { warmBrowserBundles } from "../hosted-fields/warm-browser-bundles";
 
 type ServiceStarter = { name: string; start: () => Promise<void> };
 
@@ -19,6 +20,8 @@ const services: ServiceStarter[] = [
   { name: "card-update poller", start: startCardUpdatePoller },
   // merchant-api: closes expired payment windows and sends their time-out completion notification.
   { name: "session expiry sweeper", start: startSessionExpirySweeper },
+  // cardholder: builds dynamic.js and the hosted-field frame scripts before the first cardholder arrives (not awaited).
+  { name: "hosted-field bundles", start: async () => void warmBrowserBundles() },
   // processors: voids late approvals behind authorization time-outs (after the sandboxes and the database are up).
   { name: "time-out reconciliation", start: startReconcilePoller },
 ];
