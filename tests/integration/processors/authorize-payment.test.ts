@@ -25,7 +25,7 @@ afterAll(async () => {
 
 async function authorizeCard(pan: string, options: Partial<Parameters<typeof authorizePayment>[0]> = {}) {
   const paymentId = await createPendingPayment(merchantId);
-  const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, timeoutMs: 400, ...options });
+  const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, timeoutMs: 5_000, ...options });
   return { paymentId, result };
 }
 
@@ -160,7 +160,7 @@ describe("authorizePayment: the merchant's routing rules", () => {
       data: { processors: ["clearhaus", "bambora"] },
     });
     const paymentId = await createPendingPayment(merchant);
-    const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4000000000002008") }, timeoutMs: 400 });
+    const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4000000000002008") }, timeoutMs: 5_000 });
     expect(result.attempts.map((attempt) => [attempt.processor, attempt.result.status])).toEqual([
       ["clearhaus", "declined"],
       ["bambora", "approved"],

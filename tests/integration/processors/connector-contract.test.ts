@@ -13,7 +13,7 @@ import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/
 import type { ProcessorConnector, ProcessorName } from "@/lib/processors/types";
 import { newId } from "@/lib/ids";
 
-const TIMEOUT_MS = 1_500;
+const TIMEOUT_MS = 5_000;
 let sandboxes: RunningSandboxes;
 
 beforeAll(async () => {
