@@ -5,7 +5,8 @@
 // kind of search, one CSV batch) and prints each plan's top node so a sequential scan shows up.
 // Target (issue 7): every list and search page query p95 < 50 ms on PostgreSQL at 1M payments.
 // Uses BENCH_DATABASE_URL (a server where it may create a database), else a throwaway cluster from
-// scripts/pg-test-cluster.sh. Knobs: BENCH_PAYMENTS (1000000), BENCH_RUNS (30).
+// scripts/pg-test-cluster.sh. Knobs: BENCH_PAYMENTS (1000000), BENCH_RUNS (30), BENCH_KEEP_DATABASE (keep the
+// seeded database for EXPLAIN afterwards).
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -82,8 +83,16 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+async function dropDatabase(admin: string, url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
+  await client.end();
+}
+
 async function main(): Promise<void> {
-  const url = await createDatabase(adminUrl());
+  const admin = adminUrl();
+  const url = await createDatabase(admin);
   process.env.DATABASE_URL = url;
   const { migrateDatabase } = await import("../../lib/db/migrations");
   await migrateDatabase(url);
@@ -142,6 +151,7 @@ async function main(): Promise<void> {
     log(`${scenario.name.padEnd(36)} p50 ${result.p50.toFixed(1).padStart(7)} ms   p95 ${result.p95.toFixed(1).padStart(7)} ms   ${result.p95 <= result.targetMs ? "ok" : `SLOW (target ${result.targetMs} ms)`}`);
   }
   await disconnectDb();
+  if (!process.env.BENCH_KEEP_DATABASE) await dropDatabase(admin, url);
   const failed = results.filter((result) => result.p95 > result.targetMs);
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path.join(RESULTS_DIR, "backoffice.json"), JSON.stringify({ payments: PAYMENTS, runs: RUNS, targetP95Ms: TARGET_P95_MS, results }, null, 2));
