@@ -4,6 +4,10 @@ import { z } from "zod";
 import { ForbiddenError, NotFoundError } from "../auth/actor";
 import { UnauthenticatedError } from "../auth/session";
 import { ApiError } from "../errors";
+import { ApiKeyNotFoundError } from "../api-keys/revoke-api-key";
+import { ApiKeyNotRollableError } from "../api-keys/roll-api-key";
+import { InvalidTotpCodeError } from "../auth/confirm-totp-enrolment";
+import { UserExistsError } from "../users/create-user";
 
 export interface ActionState<T = undefined> {
   status: "idle" | "success" | "error";
@@ -32,8 +36,9 @@ export async function runAction<T>(work: () => Promise<{ message: string; data?:
     }
     // The merchant API's refusals (lib/errors.ts) name the parameter and the reason: fit for people too.
     if (error instanceof ApiError) return { status: "error", message: error.message };
-    if (error instanceof Error && /^(ApiKeyNotFoundError|ApiKeyNotRollableError|InvalidTotpCodeError|UserExistsError)$/.test(error.name)) {
-      return { status: "error", message: error.name === "UserExistsError" ? "A user with this email address already exists." : error.message };
+    if (error instanceof UserExistsError) return { status: "error", message: "A user with this email address already exists.", fieldErrors: { email: "Already used by another user" } };
+    if (error instanceof ApiKeyNotFoundError || error instanceof ApiKeyNotRollableError || error instanceof InvalidTotpCodeError) {
+      return { status: "error", message: error.message };
     }
     throw error;
   }
