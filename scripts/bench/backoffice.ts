@@ -63,7 +63,7 @@ async function seed(url: string): Promise<{ merchantId: string; sample: { id: st
                               "capturedAmount", reference, processor, "paymentType", "createdAt", "updatedAt")
        SELECT md5($3 || i), $1, $3 || 'order' || i, CASE WHEN $1 = $4 THEN 'card' || (1 + i % 20000) END,
               (ARRAY['AUTHORIZED','CAPTURED','CAPTURED','CAPTURED','REFUNDED','DECLINED','FAILED','VOIDED','PENDING'])[1 + i % 9]::"PaymentStatus",
-              100 + (i * 7919) % 500000, (ARRAY['DKK','EUR','SEK'])[1 + i % 3], 0, 0, 'ref-' || $3 || i,
+              100 + (i::bigint * 7919) % 500000, (ARRAY['DKK','EUR','SEK'])[1 + i % 3], 0, 0, 'ref-' || $3 || i,
               (ARRAY['finaro','clearhaus','bambora'])[1 + i % 3]::"Processor", 'cit',
               now() - make_interval(secs => i * 2.5), now()
          FROM generate_series(1, $2::int) AS i`,
