@@ -188,7 +188,7 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
       <div className="xl:col-span-2">
         <div className="sticky top-6 space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
           <h2 className="text-base font-semibold">Live preview</h2>
-          <p className="text-xs text-slate-500">The real hosted fields with this styling (not connected to a payment).</p>
+          <p className="text-xs text-slate-500">The real hosted fields with this styling, not connected to a payment: type in them to see text, error and valid colours.</p>
           {!check.success ? <p className="text-xs text-amber-700">The preview shows the last valid styling until the highlighted values are fixed.</p> : null}
           <PreviewFrame field="pan" label="Card number" styling={lastGood} height={draft.height} />
           <div className="grid grid-cols-3 gap-2">
