@@ -177,3 +177,20 @@ test("a payment on behalf of a stored payment shows no card fields and pays with
   const notification = await receiver.waitFor("on-behalf");
   expect(notification.body).toMatchObject({ sessionid: sessionId, paymentid: success.payload.paymentid, newmerchantpaymentid: reference, status: "approved", tcardnumber: "411111xxxxxx1111" });
 });
+
+test("keyboard: Tab moves between the fields, Backspace in an empty field goes back, and the labels are there for screen readers", async ({ page }) => {
+  await openDemoShop(page);
+  const pan = field(page, "pan").locator("input");
+  await expect(field(page, "pan").getByLabel("Card number")).toBeVisible();
+  await expect(field(page, "securitycode").getByLabel("Security code")).toHaveAttribute("autocomplete", "cc-csc");
+  await pan.click();
+  await page.keyboard.press("Tab");
+  await expect(page.locator("#expmonth")).toHaveClass(/cps-focused/);
+  await page.keyboard.type("7");
+  // A month that can only be 07 is completed and the focus moves on to the year.
+  await expect(field(page, "expmonth").locator("input")).toHaveValue("07");
+  await expect(page.locator("#expyear")).toHaveClass(/cps-focused/);
+  await page.keyboard.press("Backspace");
+  await expect(page.locator("#expmonth")).toHaveClass(/cps-focused/);
+  await expect(page.locator("#pan")).not.toHaveClass(/cps-focused/);
+});
