@@ -54,6 +54,11 @@ const schema = z.object({
   INNGEST_BASE_URL: optionalUrl,
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
+  // Background work (Inngest): tuning of the embedded executor (unused in server mode).
+  /** Calls to /api/inngest one service process makes at once. */
+  INNGEST_EMBEDDED_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  /** How often an idle executor looks for due sleeps, retries and events from other processes. */
+  INNGEST_EMBEDDED_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // --- processors (lib/processors, lib/threeds): acquirer connectors, their sandboxes, 3-D Secure.
   // A connector whose base URL is unset talks to its in-process sandbox (started by the service).

@@ -29,6 +29,8 @@ export async function startEmbeddedExecutor(): Promise<void> {
     database: db(),
     serveUrl: localServeUrl(),
     signingKey: embeddedSigningKey(),
+    concurrency: config().INNGEST_EMBEDDED_CONCURRENCY,
+    pollIntervalMs: config().INNGEST_EMBEDDED_POLL_MS,
     onPoll: (error) => reportExecutorHeartbeat(error),
     // One service process per host and port: its successor may take back what it left leased.
     workerId: `service@${hostname()}:${config().PORT}`,
