@@ -10,7 +10,9 @@ export interface ChallengeTarget {
 }
 
 function sign(sessionId: string, paymentId: string, { acsUrl, creq }: ChallengeTarget): string {
-  return createHmac("sha256", config().secrets.sessionSecret).update(`challenge:${sessionId}:${paymentId}:${acsUrl}:${creq}`).digest("base64url");
+  return createHmac("sha256", config().secrets.sessionSecret)
+    .update(`challenge:${sessionId}:${paymentId}:${acsUrl}:${creq}`)
+    .digest("base64url");
 }
 
 /** Path (relative to our origin) of the challenge page; dynamic.js adds the origin binding. */

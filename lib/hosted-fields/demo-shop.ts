@@ -94,7 +94,12 @@ export async function renderDemoShop(request: Request): Promise<Response> {
   });
   const session = (await init.json()) as Record<string, unknown>;
   if (!init.ok) {
-    return htmlResponse(`<!doctype html><meta charset="utf-8"><title>Demo shop</title><h1>Initialization refused</h1><pre id="init-error">${escapeHtml(JSON.stringify(session, null, 2))}</pre>`, nonce, citOrigin, 400);
+    return htmlResponse(
+      `<!doctype html><meta charset="utf-8"><title>Demo shop</title><h1>Initialization refused</h1><pre id="init-error">${escapeHtml(JSON.stringify(session, null, 2))}</pre>`,
+      nonce,
+      citOrigin,
+      400,
+    );
   }
   const single = query.get("layout") === "single";
   const ids = {

@@ -18,7 +18,10 @@ export function fromOurOrigin(request: Request): boolean {
   const origin = request.headers.get("origin");
   const ours = new URL(config().apiBaseUrls.cit).origin;
   const contentType = request.headers.get("content-type") ?? "";
-  return origin === ours && (request.method !== "POST" || contentType.startsWith("application/json") || request.headers.get("content-length") === "0");
+  return (
+    origin === ours &&
+    (request.method !== "POST" || contentType.startsWith("application/json") || request.headers.get("content-length") === "0")
+  );
 }
 
 export async function readJsonBody<T>(request: Request, schema: z.ZodMiniType<T>): Promise<T | undefined> {

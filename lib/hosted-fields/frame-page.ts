@@ -21,7 +21,12 @@ export function newNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
-export function contentSecurityPolicy({ nonce, frameAncestors, fontOrigins = [], acsOrigin }: Omit<PageResponseOptions, "html" | "status">): string {
+export function contentSecurityPolicy({
+  nonce,
+  frameAncestors,
+  fontOrigins = [],
+  acsOrigin,
+}: Omit<PageResponseOptions, "html" | "status">): string {
   const directives = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -72,11 +77,51 @@ interface InputSpec {
 }
 
 const INPUTS: Record<InputSpec["part"], InputSpec> = {
-  pan: { part: "pan", id: "cardnumber", name: "cardnumber", label: "Card number", autocomplete: "cc-number", placeholder: "1234 1234 1234 1234", maxLength: 23 },
-  expmonth: { part: "expmonth", id: "ccmonth", name: "ccmonth", label: "Expiry month", autocomplete: "cc-exp-month", placeholder: "MM", maxLength: 2 },
-  expyear: { part: "expyear", id: "ccyear", name: "ccyear", label: "Expiry year", autocomplete: "cc-exp-year", placeholder: "YY", maxLength: 4 },
-  exp: { part: "exp", id: "ccexp", name: "ccexp", label: "Expiry date (MM / YY)", autocomplete: "cc-exp", placeholder: "MM / YY", maxLength: 9 },
-  securitycode: { part: "securitycode", id: "cvc", name: "cvc", label: "Security code", autocomplete: "cc-csc", placeholder: "CVC", maxLength: 4 },
+  pan: {
+    part: "pan",
+    id: "cardnumber",
+    name: "cardnumber",
+    label: "Card number",
+    autocomplete: "cc-number",
+    placeholder: "1234 1234 1234 1234",
+    maxLength: 23,
+  },
+  expmonth: {
+    part: "expmonth",
+    id: "ccmonth",
+    name: "ccmonth",
+    label: "Expiry month",
+    autocomplete: "cc-exp-month",
+    placeholder: "MM",
+    maxLength: 2,
+  },
+  expyear: {
+    part: "expyear",
+    id: "ccyear",
+    name: "ccyear",
+    label: "Expiry year",
+    autocomplete: "cc-exp-year",
+    placeholder: "YY",
+    maxLength: 4,
+  },
+  exp: {
+    part: "exp",
+    id: "ccexp",
+    name: "ccexp",
+    label: "Expiry date (MM / YY)",
+    autocomplete: "cc-exp",
+    placeholder: "MM / YY",
+    maxLength: 9,
+  },
+  securitycode: {
+    part: "securitycode",
+    id: "cvc",
+    name: "cvc",
+    label: "Security code",
+    autocomplete: "cc-csc",
+    placeholder: "CVC",
+    maxLength: 4,
+  },
 };
 
 const FIELD_PARTS: Record<FieldKind, InputSpec["part"][]> = {
@@ -90,7 +135,10 @@ const FIELD_PARTS: Record<FieldKind, InputSpec["part"][]> = {
 function stylesheet(styling: HostedStyling, kind: FieldKind): string {
   const s = styling;
   const fonts = (s.fonts ?? [])
-    .map((font) => `@font-face{font-family:"${font.family}";src:url("${font.src}");font-weight:${font.weight};font-style:${font.style};font-display:swap}`)
+    .map(
+      (font) =>
+        `@font-face{font-family:"${font.family}";src:url("${font.src}");font-weight:${font.weight};font-style:${font.style};font-display:swap}`,
+    )
     .join("");
   const color = s.color ?? "#1f2937";
   const error = s.errorColor ?? "#b91c1c";
@@ -141,7 +189,15 @@ export function fieldPageHtml({ kind, config, styling, script, nonce }: FieldPag
   );
 }
 
-export function controllerPageHtml({ config, script, nonce }: { config: Omit<FrameConfig, "channel">; script: string; nonce: string }): string {
+export function controllerPageHtml({
+  config,
+  script,
+  nonce,
+}: {
+  config: Omit<FrameConfig, "channel">;
+  script: string;
+  nonce: string;
+}): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment</title></head><body>` +
     `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
@@ -176,7 +232,15 @@ export function challengePageHtml({ config, acsUrl, formFields, script, nonce }:
 }
 
 /** The page the ACS posts the CRes to, inside the challenge page: tells it the outcome our server determined. */
-export function challengeNotifyPageHtml({ paymentid, outcome, nonce }: { paymentid: string; outcome: "completed" | "failed" | "aborted"; nonce: string }): string {
+export function challengeNotifyPageHtml({
+  paymentid,
+  outcome,
+  nonce,
+}: {
+  paymentid: string;
+  outcome: "completed" | "failed" | "aborted";
+  nonce: string;
+}): string {
   const message = { tag: PROTOCOL_TAG, type: "challenge-notified", paymentid, outcome };
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Verification finished</title></head><body>` +
@@ -186,7 +250,19 @@ export function challengeNotifyPageHtml({ paymentid, outcome, nonce }: { payment
 }
 
 /** Shown instead of a field for an unknown, expired or finished session; tells the merchant page why. */
-export function refusalPageHtml({ sessionid, field, reason, nonce, parentOrigin }: { sessionid: string; field: string; reason: string; nonce: string; parentOrigin?: string }): string {
+export function refusalPageHtml({
+  sessionid,
+  field,
+  reason,
+  nonce,
+  parentOrigin,
+}: {
+  sessionid: string;
+  field: string;
+  reason: string;
+  nonce: string;
+  parentOrigin?: string;
+}): string {
   const message = { tag: PROTOCOL_TAG, sessionid, type: "load-error", field, reason };
   const notify = parentOrigin
     ? `<script nonce="${nonce}">(function(){var m=${scriptJson(message)};m.channel=new URLSearchParams(location.hash.slice(1)).get("c")||"";parent.postMessage(m,${scriptJson(parentOrigin)})})()</script>`

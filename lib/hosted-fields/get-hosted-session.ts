@@ -29,7 +29,13 @@ export const REFUSAL_REASONS: Record<Exclude<HostedSessionState, "open" | "proce
 
 const SESSION_ID = /^[A-Za-z0-9]{1,64}$/;
 
-export async function getHostedSession({ sessionId, now = new Date() }: { sessionId: string; now?: Date }): Promise<HostedSession | undefined> {
+export async function getHostedSession({
+  sessionId,
+  now = new Date(),
+}: {
+  sessionId: string;
+  now?: Date;
+}): Promise<HostedSession | undefined> {
   if (!SESSION_ID.test(sessionId)) return undefined;
   const session = await db().paymentSession.findUnique({
     where: { id: sessionId },

@@ -78,13 +78,29 @@ export type FieldState = z.infer<typeof fieldStateSchema>;
 export const frameToPageSchema = z.discriminatedUnion("type", [
   z.object({ ...envelope, type: z.literal("ready"), field: z.union([fieldKind, z.literal("controller"), z.literal("challenge")]) }),
   z.object({ ...envelope, type: z.literal("state"), field: fieldKind, state: fieldStateSchema }),
-  z.object({ ...envelope, type: z.literal("load-error"), field: z.union([fieldKind, z.literal("controller"), z.literal("challenge")]), reason: z.string().check(z.maxLength(200)) }),
+  z.object({
+    ...envelope,
+    type: z.literal("load-error"),
+    field: z.union([fieldKind, z.literal("controller"), z.literal("challenge")]),
+    reason: z.string().check(z.maxLength(200)),
+  }),
   z.object({ ...envelope, type: z.literal("payment-started"), paymentid: paymentId }),
   z.object({ ...envelope, type: z.literal("payment-succeeded"), paymentid: paymentId }),
-  z.object({ ...envelope, type: z.literal("payment-failed"), paymentid: paymentId, errorcode: errorCode, errortext: z.string().check(z.maxLength(300)) }),
+  z.object({
+    ...envelope,
+    type: z.literal("payment-failed"),
+    paymentid: paymentId,
+    errorcode: errorCode,
+    errortext: z.string().check(z.maxLength(300)),
+  }),
   z.object({ ...envelope, type: z.literal("payment-timeout") }),
   z.object({ ...envelope, type: z.literal("challenge-required"), paymentid: z.string(), url: z.string() }),
-  z.object({ ...envelope, type: z.literal("challenge-finished"), paymentid: z.string(), outcome: z.enum(["completed", "failed", "aborted"]) }),
+  z.object({
+    ...envelope,
+    type: z.literal("challenge-finished"),
+    paymentid: z.string(),
+    outcome: z.enum(["completed", "failed", "aborted"]),
+  }),
 ]);
 export type FrameToPage = z.infer<typeof frameToPageSchema>;
 

@@ -13,7 +13,12 @@ interface Checked {
 }
 
 /** The session and its bound merchant origin, or the refusal page to answer instead. */
-export async function checkFrameRequest(request: Request, sessionId: string, frame: string, allowProcessing: boolean): Promise<Checked | Response> {
+export async function checkFrameRequest(
+  request: Request,
+  sessionId: string,
+  frame: string,
+  allowProcessing: boolean,
+): Promise<Checked | Response> {
   const parentOrigin = verifyOriginBinding(sessionId, new URL(request.url).searchParams.get("b"));
   const session = await getHostedSession({ sessionId });
   const refuse = (status: number, reason: string) => {
@@ -27,7 +32,8 @@ export async function checkFrameRequest(request: Request, sessionId: string, fra
   };
   if (!session) return refuse(404, REFUSAL_REASONS.unknown);
   if (!parentOrigin) return refuse(403, "This address must be opened through the session's dynamic.js.");
-  if (session.state === "expired" || session.state === "finished" || session.state === "unknown") return refuse(410, REFUSAL_REASONS[session.state]);
+  if (session.state === "expired" || session.state === "finished" || session.state === "unknown")
+    return refuse(410, REFUSAL_REASONS[session.state]);
   if (session.state === "processing" && !allowProcessing) return refuse(409, "A payment of this session is in progress.");
   return { session, parentOrigin };
 }

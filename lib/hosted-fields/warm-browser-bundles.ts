@@ -8,6 +8,8 @@ export async function warmBrowserBundles(): Promise<void> {
   const failed = names.filter((_, index) => results[index]?.status === "rejected");
   if (failed.length > 0) {
     // Not fatal for the rest of the service: the bundles are built again on the next request.
-    console.error(`[cardholder] could not build the hosted-field scripts (${failed.join(", ")}): the card fields will not load until this is fixed`);
+    console.error(
+      `[cardholder] could not build the hosted-field scripts (${failed.join(", ")}): the card fields will not load until this is fixed`,
+    );
   }
 }

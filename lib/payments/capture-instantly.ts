@@ -18,10 +18,21 @@ export interface CaptureInstantlyResult {
   voided: boolean;
 }
 
-async function followUp(payment: { id: string; currency: string; processor: ProcessorName; authorizedAmount: bigint; textOnStatement: string | null }, type: FollowUpOperation) {
+async function followUp(
+  payment: { id: string; currency: string; processor: ProcessorName; authorizedAmount: bigint; textOnStatement: string | null },
+  type: FollowUpOperation,
+) {
   const operationId = newId();
   await db().operation.create({
-    data: { id: operationId, paymentId: payment.id, type, amount: payment.authorizedAmount, currency: payment.currency, processor: payment.processor, note: "instantcapture" },
+    data: {
+      id: operationId,
+      paymentId: payment.id,
+      type,
+      amount: payment.authorizedAmount,
+      currency: payment.currency,
+      processor: payment.processor,
+      note: "instantcapture",
+    },
   });
   const result = await runFollowUp({
     payment: { id: payment.id, currency: payment.currency, processor: payment.processor },

@@ -52,7 +52,12 @@ function loadSession(sessionId: string) {
   });
 }
 
-const failed = (paymentid: string | null, errorcode: ErrorCode): PayResult => ({ result: "failed", paymentid, errorcode, errortext: ERROR_TEXTS[errorcode] });
+const failed = (paymentid: string | null, errorcode: ErrorCode): PayResult => ({
+  result: "failed",
+  paymentid,
+  errorcode,
+  errortext: ERROR_TEXTS[errorcode],
+});
 
 /** The spec's missing-field codes first, then what is present but wrong. */
 export function checkCardParts(card: CardParts | undefined, now: Date = new Date()): { card: CardDetails } | { error: ErrorCode } {
@@ -87,7 +92,9 @@ async function unusedChallengeResult(paymentId: string): Promise<ThreeDsResult |
   const authentication = await db().threeDsAuthentication.findFirst({ where: { paymentId }, orderBy: { createdAt: "desc" } });
   if (!authentication || authentication.state !== "completed" || !authentication.challengeRequired || !authentication.eci) return undefined;
   if (authentication.transStatus !== "Y" && authentication.transStatus !== "A") return undefined;
-  const usedAfter = await db().operation.count({ where: { paymentId, type: "authorize", createdAt: { gt: authentication.completedAt ?? authentication.createdAt } } });
+  const usedAfter = await db().operation.count({
+    where: { paymentId, type: "authorize", createdAt: { gt: authentication.completedAt ?? authentication.createdAt } },
+  });
   if (usedAfter > 0) return undefined;
   return {
     eci: authentication.eci,
@@ -100,7 +107,14 @@ async function unusedChallengeResult(paymentId: string): Promise<ThreeDsResult |
   };
 }
 
-export async function paySession({ sessionId, paymentId, card: parts, binding, customerIp, now = new Date() }: PaySessionOptions): Promise<PayResult> {
+export async function paySession({
+  sessionId,
+  paymentId,
+  card: parts,
+  binding,
+  customerIp,
+  now = new Date(),
+}: PaySessionOptions): Promise<PayResult> {
   const session = await loadSession(sessionId);
   if (!session || session.paymentId !== paymentId) return failed(null, "PAYMENT_ERROR");
   if (session.status === "COMPLETED") {
@@ -123,7 +137,10 @@ export async function paySession({ sessionId, paymentId, card: parts, binding, c
   }
 
   // One attempt at a time: the window is PROCESSING only while this request runs.
-  const claimed = await db().paymentSession.updateMany({ where: { id: sessionId, status: "OPEN", expiresAt: { gt: now } }, data: { status: "PROCESSING" } });
+  const claimed = await db().paymentSession.updateMany({
+    where: { id: sessionId, status: "OPEN", expiresAt: { gt: now } },
+    data: { status: "PROCESSING" },
+  });
   if (claimed.count === 0) {
     const current = await loadSession(sessionId);
     return current?.status === "PROCESSING" ? failed(paymentId, "PAYMENT_IN_PROGRESS") : { result: "timeout", paymentid: paymentId };
@@ -169,7 +186,8 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
       threeDs,
       customerIp,
     });
-    if (authorization.status !== "approved") return failed(paymentId, authorization.status === "declined" ? "PAYMENT_DECLINED" : "PAYMENT_ERROR");
+    if (authorization.status !== "approved")
+      return failed(paymentId, authorization.status === "declined" ? "PAYMENT_DECLINED" : "PAYMENT_ERROR");
     // Amount 0 ends here: the zero-amount authorization verified the card and the payment is TOKENIZED.
     if (session.amount > 0n && (session.instantCapture === 1 || session.instantCapture === 2)) {
       const capture = await captureInstantly({ paymentId, voidOnFailure: session.instantCapture === 1 });
@@ -192,9 +210,12 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
   const notificationUrl = `${config().apiBaseUrls.cit}/dynamic/${session.id}/payments/${paymentId}/challenge-notify${binding ? `?b=${encodeURIComponent(binding)}` : ""}`;
   const started = await startAuthentication({ paymentId, card, notificationUrl });
   const challenge: PayResult | undefined =
-    started.kind === "challenge" ? { result: "challenge", paymentid: paymentId, url: challengePagePath(session.id, paymentId, started) } : undefined;
+    started.kind === "challenge"
+      ? { result: "challenge", paymentid: paymentId, url: challengePagePath(session.id, paymentId, started) }
+      : undefined;
   // No answer from the directory server counts as U (authentication unavailable).
-  const ares: TransStatus = started.kind === "authenticated" ? started.threeDs.transStatus : started.kind === "challenge" ? "C" : (started.transStatus ?? "U");
+  const ares: TransStatus =
+    started.kind === "authenticated" ? started.threeDs.transStatus : started.kind === "challenge" ? "C" : (started.transStatus ?? "U");
   const step = decideThreeDsStep({ mode: session.set3ds, at: { ares } });
   switch (step.step) {
     case "authorize_with_3ds":

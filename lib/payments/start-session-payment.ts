@@ -52,7 +52,10 @@ export async function startSessionPayment({ sessionId, now = new Date() }: Start
       // The next attempt may use another card: the card of the failed attempt is let go (and its
       // encrypted number deleted when no other payment uses it), so the payment keeps the card it is paid with.
       const previousCardId = session.onBehalfOfPaymentId ? undefined : session.payment.storedCardId;
-      await tx.payment.update({ where: { id: session.payment.id }, data: { status: "PENDING", ...(previousCardId ? { storedCardId: null } : {}) } });
+      await tx.payment.update({
+        where: { id: session.payment.id },
+        data: { status: "PENDING", ...(previousCardId ? { storedCardId: null } : {}) },
+      });
       if (previousCardId && (await tx.payment.count({ where: { storedCardId: previousCardId } })) === 0) {
         await tx.storedCard.delete({ where: { id: previousCardId } });
       }

@@ -24,15 +24,24 @@ const fontFamily = z
   .max(200, "must be at most 200 characters")
   .regex(/^[a-zA-Z0-9 ,'"-]+$/, "must be a list of font family names separated by commas");
 
-const placeholder = z.string().max(40, "must be at most 40 characters").regex(/^[^<>]*$/, "must not contain < or >");
+const placeholder = z
+  .string()
+  .max(40, "must be at most 40 characters")
+  .regex(/^[^<>]*$/, "must not contain < or >");
 
 /** A web font the fields load (a gap merchants hit elsewhere: no custom fonts inside the frames). */
 const webFont = z.strictObject({
-  family: z.string().trim().regex(/^[a-zA-Z0-9 -]{1,60}$/, "must be a font family name"),
+  family: z
+    .string()
+    .trim()
+    .regex(/^[a-zA-Z0-9 -]{1,60}$/, "must be a font family name"),
   /** https address of a woff2 or woff file; its origin is added to the frame's font-src. */
   src: z
     .url({ protocol: /^https$/, error: "must be an https URL" })
-    .refine((value) => /\.(woff2?|ttf|otf)(\?.*)?$/.test(new URL(value).pathname + new URL(value).search) && !/["'()\\\s]/.test(value), "must be a .woff2, .woff, .ttf or .otf address without quotes or brackets"),
+    .refine(
+      (value) => /\.(woff2?|ttf|otf)(\?.*)?$/.test(new URL(value).pathname + new URL(value).search) && !/["'()\\\s]/.test(value),
+      "must be a .woff2, .woff, .ttf or .otf address without quotes or brackets",
+    ),
   weight: z.union([z.literal(400), z.literal(500), z.literal(600), z.literal(700)]).default(400),
   style: z.enum(["normal", "italic"]).default("normal"),
 });

@@ -34,7 +34,14 @@ async function main(): Promise<void> {
     sessionid: SESSION_ID,
     origin: "https://pay.example",
     binding: `${Buffer.from(ORIGIN).toString("base64url")}.${"x".repeat(43)}`,
-    elements: { pan: "pan", expmonth: "expmonth", expyear: "expyear", securitycode: "securitycode", ccsingle: "ccsingle", challenge: "challenge" },
+    elements: {
+      pan: "pan",
+      expmonth: "expmonth",
+      expyear: "expyear",
+      securitycode: "securitycode",
+      ccsingle: "ccsingle",
+      challenge: "challenge",
+    },
     expiresInMs: 900_000,
     onBehalf: false,
   };
@@ -46,7 +53,16 @@ async function main(): Promise<void> {
     results.push(measure(kind, fieldPageHtml({ kind, config, styling: {}, script: field.code, nonce: newNonce() })));
   }
   const controller = await browserBundle("controller");
-  results.push(measure("controller", controllerPageHtml({ config: { sessionid: SESSION_ID, field: "controller", parentOrigin: ORIGIN }, script: controller.code, nonce: newNonce() })));
+  results.push(
+    measure(
+      "controller",
+      controllerPageHtml({
+        config: { sessionid: SESSION_ID, field: "controller", parentOrigin: ORIGIN },
+        script: controller.code,
+        nonce: newNonce(),
+      }),
+    ),
+  );
   const challenge = await browserBundle("challenge");
   results.push(
     measure(
@@ -63,10 +79,15 @@ async function main(): Promise<void> {
 
   console.log("page            raw B   gzip B  brotli B");
   for (const result of results) {
-    console.log(`${result.name.padEnd(14)} ${String(result.raw).padStart(7)} ${String(result.gzip).padStart(8)} ${String(result.brotli).padStart(9)}`);
+    console.log(
+      `${result.name.padEnd(14)} ${String(result.raw).padStart(7)} ${String(result.gzip).padStart(8)} ${String(result.brotli).padStart(9)}`,
+    );
   }
   const over = results.filter((result) => result.raw > BUDGET.raw || result.gzip > BUDGET.gzip);
-  writeFileSync(path.join(RESULTS_DIR, "hosted-fields.json"), JSON.stringify({ budget: BUDGET, results, over: over.map((result) => result.name) }, null, 2));
+  writeFileSync(
+    path.join(RESULTS_DIR, "hosted-fields.json"),
+    JSON.stringify({ budget: BUDGET, results, over: over.map((result) => result.name) }, null, 2),
+  );
   if (over.length > 0) {
     console.error(`over budget (${BUDGET.raw} B raw / ${BUDGET.gzip} B gzip): ${over.map((result) => result.name).join(", ")}`);
     process.exit(1);

@@ -21,7 +21,9 @@ function start(): void {
   const context = createFrameContext();
   if (!context) return;
   const { sessionid } = context.config;
-  const mountedFields = new Set<FieldKind>((new URLSearchParams(location.hash.slice(1)).get("f") ?? "").split(",").filter(Boolean) as FieldKind[]);
+  const mountedFields = new Set<FieldKind>(
+    (new URLSearchParams(location.hash.slice(1)).get("f") ?? "").split(",").filter(Boolean) as FieldKind[],
+  );
   const onBehalf = new URLSearchParams(location.hash.slice(1)).get("ob") === "1";
   let busy = false;
   /** Card values held while a challenge runs; dropped as soon as the payment ends. */
@@ -86,7 +88,13 @@ function start(): void {
   }
 
   async function authorize(paymentid: string, card: CardParts | undefined): Promise<void> {
-    const result: PayResult = payResultSchema.parse(await post(`payments/${paymentid}/authorize`, { card, browser: browserInfo(), binding: new URLSearchParams(location.search).get("b") ?? undefined }));
+    const result: PayResult = payResultSchema.parse(
+      await post(`payments/${paymentid}/authorize`, {
+        card,
+        browser: browserInfo(),
+        binding: new URLSearchParams(location.search).get("b") ?? undefined,
+      }),
+    );
     finish(result, card);
   }
 

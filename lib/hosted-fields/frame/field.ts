@@ -245,7 +245,13 @@ function start(): void {
           part.input.dataset.required = "1";
         }
         report();
-        context.toFrames({ type: "values", requestId: message.requestId, field: kind, values: collect(), complete: parts.every(partValid) });
+        context.toFrames({
+          type: "values",
+          requestId: message.requestId,
+          field: kind,
+          values: collect(),
+          complete: parts.every(partValid),
+        });
         break;
       }
       case "focus":

@@ -1,7 +1,18 @@
 // dynamic.js: runs on the merchant's page. Mounts our frames into the merchant's elements, reflects
 // field state as CSS classes on them, and turns our frames' messages into the callbacks of spec 6.1.
 // It never sees card data: the fields are cross-origin frames, and only booleans and the brand leave them.
-import { CONTAINER_CLASSES, ERROR_TEXTS, FIELD_KINDS, PROTOCOL_TAG, frameToPageSchema, type ErrorCode, type FieldKind, type FieldState, type FrameToPage, type ScriptConfig } from "../protocol";
+import {
+  CONTAINER_CLASSES,
+  ERROR_TEXTS,
+  FIELD_KINDS,
+  PROTOCOL_TAG,
+  frameToPageSchema,
+  type ErrorCode,
+  type FieldKind,
+  type FieldState,
+  type FrameToPage,
+  type ScriptConfig,
+} from "../protocol";
 
 type Payload = Record<string, string | boolean | null>;
 type Callback = (payload: Payload) => void;
@@ -233,6 +244,11 @@ export function boot(config: ScriptConfig): void {
   }
 
   function initDynamic(options: InitOptions = {}): void {
+    // The merchant's object is a boundary too: a callback that is not a function is named in the console.
+    for (const name of CALLBACK_NAMES) {
+      if (options[name] !== undefined && typeof options[name] !== "function")
+        console.warn(`initDynamic: ${name} is not a function and is ignored`);
+    }
     callbacks = options;
     if (initialized) return;
     initialized = true;
@@ -246,7 +262,7 @@ export function boot(config: ScriptConfig): void {
       return;
     }
     for (const kind of kinds) {
-      const container = kind === "ccsingle" ? single : document.getElementById(config.elements[kind]) ?? undefined;
+      const container = kind === "ccsingle" ? single : (document.getElementById(config.elements[kind]) ?? undefined);
       if (!container) {
         call("jsfieldloaderror", { sessionid, field: kind, reason: `no element with id "${config.elements[kind]}" on the page` });
         continue;

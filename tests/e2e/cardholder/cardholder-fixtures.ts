@@ -28,7 +28,11 @@ export async function startNotificationReceiver() {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     try {
-      received.push({ path: req.url ?? "/", headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown> });
+      received.push({
+        path: req.url ?? "/",
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>,
+      });
     } catch {
       received.push({ path: req.url ?? "/", headers: req.headers, body: {} });
     }
@@ -39,7 +43,11 @@ export async function startNotificationReceiver() {
   return {
     /** A fresh address per test, so each test finds its own notifications. */
     url: (name: string) => `${base}/${name}`,
-    async waitFor(name: string, predicate: (body: Record<string, unknown>) => boolean = () => true, timeoutMs = 30_000): Promise<ReceivedNotification> {
+    async waitFor(
+      name: string,
+      predicate: (body: Record<string, unknown>) => boolean = () => true,
+      timeoutMs = 30_000,
+    ): Promise<ReceivedNotification> {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         const found = received.find((item) => item.path === `/${name}` && predicate(item.body));
@@ -66,12 +74,15 @@ export async function openDemoShop(page: Page, params: Record<string, string | n
 }
 
 export async function callbacks(page: Page, exclude: string[] = ["jsfieldchange"]): Promise<CallbackEvent[]> {
-  return (await page.evaluate(() => (window as unknown as { cpsEvents: CallbackEvent[] }).cpsEvents)).filter((event) => !exclude.includes(event.name));
+  return (await page.evaluate(() => (window as unknown as { cpsEvents: CallbackEvent[] }).cpsEvents)).filter(
+    (event) => !exclude.includes(event.name),
+  );
 }
 
 export async function waitForCallback(page: Page, name: string, count = 1, timeout = 30_000): Promise<CallbackEvent> {
   await page.waitForFunction(
-    ({ name, count }) => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.filter((event) => event.name === name).length === count,
+    ({ name, count }) =>
+      (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.filter((event) => event.name === name).length === count,
     { name, count },
     { timeout },
   );

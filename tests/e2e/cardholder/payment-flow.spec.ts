@@ -21,7 +21,9 @@ test.afterAll(async () => receiver?.close());
 
 const VISA = { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" };
 
-test("a successful payment: formatting, state classes, callbacks with their exact payloads, completion notification field by field", async ({ page }) => {
+test("a successful payment: formatting, state classes, callbacks with their exact payloads, completion notification field by field", async ({
+  page,
+}) => {
   const merchantpaymentid = `order${Date.now()}`;
   const sessionId = await openDemoShop(page, {
     notificationurl: receiver.url("success"),
@@ -113,7 +115,12 @@ test("a declined card is reported through jspaymentfailed, and the cardholder ca
   await pay(page);
   const failed = await waitForCallback(page, "jspaymentfailed");
   const paymentid = failed.payload.paymentid as string;
-  expect(failed.payload).toEqual({ sessionid: sessionId, paymentid, errorcode: "PAYMENT_DECLINED", errortext: "The payment was declined." });
+  expect(failed.payload).toEqual({
+    sessionid: sessionId,
+    paymentid,
+    errorcode: "PAYMENT_DECLINED",
+    errortext: "The payment was declined.",
+  });
   expect((await waitForCallback(page, "jspaymentstarted")).payload).toEqual({ sessionid: sessionId, paymentid });
 
   const panInput = field(page, "pan").locator("input");
@@ -132,7 +139,12 @@ test("processor fallback: declined by finaro, approved by clearhaus", async ({ p
   await pay(page);
   const success = await waitForCallback(page, "jspaymentsuccess");
   const notification = await receiver.waitFor("fallback");
-  expect(notification.body).toMatchObject({ status: "approved", paymentid: success.payload.paymentid, processor: "clearhaus", tcardnumber: "400000xxxxxx1000" });
+  expect(notification.body).toMatchObject({
+    status: "approved",
+    paymentid: success.payload.paymentid,
+    processor: "clearhaus",
+    tcardnumber: "400000xxxxxx1000",
+  });
 });
 
 test("the single-strip field: number, expiry and code in one frame, filled the way autofill fills them", async ({ page }) => {
@@ -169,16 +181,28 @@ test("a payment on behalf of a stored payment shows no card fields and pays with
   await pay(page);
   const first = await waitForCallback(page, "jspaymentsuccess");
   const reference = `renewal${Date.now()}`;
-  const sessionId = await openDemoShop(page, { paymentid: String(first.payload.paymentid), newmerchantpaymentid: reference, notificationurl: receiver.url("on-behalf") });
+  const sessionId = await openDemoShop(page, {
+    paymentid: String(first.payload.paymentid),
+    newmerchantpaymentid: reference,
+    notificationurl: receiver.url("on-behalf"),
+  });
   await expect(page.locator("#pan iframe")).toHaveCount(0);
   await pay(page);
   const success = await waitForCallback(page, "jspaymentsuccess");
   expect(success.payload.paymentid).not.toBe(first.payload.paymentid);
   const notification = await receiver.waitFor("on-behalf");
-  expect(notification.body).toMatchObject({ sessionid: sessionId, paymentid: success.payload.paymentid, newmerchantpaymentid: reference, status: "approved", tcardnumber: "411111xxxxxx1111" });
+  expect(notification.body).toMatchObject({
+    sessionid: sessionId,
+    paymentid: success.payload.paymentid,
+    newmerchantpaymentid: reference,
+    status: "approved",
+    tcardnumber: "411111xxxxxx1111",
+  });
 });
 
-test("keyboard: Tab moves between the fields, Backspace in an empty field goes back, and the labels are there for screen readers", async ({ page }) => {
+test("keyboard: Tab moves between the fields, Backspace in an empty field goes back, and the labels are there for screen readers", async ({
+  page,
+}) => {
   await openDemoShop(page);
   const pan = field(page, "pan").locator("input");
   await expect(field(page, "pan").getByLabel("Card number")).toBeVisible();

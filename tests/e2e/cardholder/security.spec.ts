@@ -99,7 +99,12 @@ test("our field refuses to be framed by any origin but the merchant page it is b
   await page.waitForTimeout(1500);
   const framed = page.frames().find((frame) => frame.url().startsWith(FIELDS_ORIGIN));
   // Chromium blocks the page (frame-ancestors): no frame of ours, or an empty error frame.
-  const inputs = framed ? await framed.locator("input").count().catch(() => 0) : 0;
+  const inputs = framed
+    ? await framed
+        .locator("input")
+        .count()
+        .catch(() => 0)
+    : 0;
   expect(inputs).toBe(0);
 });
 

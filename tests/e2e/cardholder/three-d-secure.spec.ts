@@ -1,7 +1,17 @@
 // 3-D Secure in Chromium: frictionless, and the challenge shown in the merchant's challenge element
 // (our challenge page with the issuer's ACS inside) completed, failed and cancelled.
 import { expect, test } from "@playwright/test";
-import { NEXT_YEAR, acsFrame, callbacks, openDemoShop, pay, startNotificationReceiver, typeCard, waitForCallback, type NotificationReceiver } from "./cardholder-fixtures";
+import {
+  NEXT_YEAR,
+  acsFrame,
+  callbacks,
+  openDemoShop,
+  pay,
+  startNotificationReceiver,
+  typeCard,
+  waitForCallback,
+  type NotificationReceiver,
+} from "./cardholder-fixtures";
 
 let receiver: NotificationReceiver;
 test.beforeAll(async () => {
@@ -99,5 +109,11 @@ test("FALLBACK_3DS: the challenge only runs when the authorization without 3-D S
   await acsFrame(page).locator("input[name=code]").fill("1234");
   await acsFrame(page).getByRole("button", { name: "Complete" }).click();
   await waitForCallback(page, "jspaymentsuccess");
-  expect((await callbacks(page)).map((event) => event.name)).toEqual(["jsinitsuccess", "jspaymentstarted", "jschallengestarted", "jschallengecompleted", "jspaymentsuccess"]);
+  expect((await callbacks(page)).map((event) => event.name)).toEqual([
+    "jsinitsuccess",
+    "jspaymentstarted",
+    "jschallengestarted",
+    "jschallengecompleted",
+    "jspaymentsuccess",
+  ]);
 });

@@ -25,13 +25,23 @@ function frameUrl(sessionId: string, frame: string, origin = MERCHANT_ORIGIN): s
 
 function directives(response: Response): Map<string, string> {
   const policy = response.headers.get("content-security-policy") ?? "";
-  return new Map(policy.split(";").map((part) => part.trim().split(/\s+(.*)/s).slice(0, 2) as [string, string]));
+  return new Map(
+    policy.split(";").map(
+      (part) =>
+        part
+          .trim()
+          .split(/\s+(.*)/s)
+          .slice(0, 2) as [string, string],
+    ),
+  );
 }
 
 describe("dynamic.js", () => {
   it("carries the session, our origin and a binding to the page origin that loaded it", async () => {
     const session = await createTestSession(merchantId, { idPan: "card-number" });
-    const response = await fetch(`${server.origin}/dynamic/${session.id}/dynamic.js`, { headers: { referer: `${MERCHANT_ORIGIN}/checkout?order=1` } });
+    const response = await fetch(`${server.origin}/dynamic/${session.id}/dynamic.js`, {
+      headers: { referer: `${MERCHANT_ORIGIN}/checkout?order=1` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/javascript/);
     expect(response.headers.get("cache-control")).toBe("no-store");
@@ -41,7 +51,14 @@ describe("dynamic.js", () => {
       sessionid: session.id,
       origin: server.origin,
       binding: createOriginBinding(session.id, MERCHANT_ORIGIN),
-      elements: { pan: "card-number", expmonth: "expmonth", expyear: "expyear", securitycode: "securitycode", ccsingle: "ccsingle", challenge: "challenge" },
+      elements: {
+        pan: "card-number",
+        expmonth: "expmonth",
+        expyear: "expyear",
+        securitycode: "securitycode",
+        ccsingle: "ccsingle",
+        challenge: "challenge",
+      },
       onBehalf: false,
     });
     expect(config.expiresInMs).toBeGreaterThan(890_000);
@@ -135,7 +152,13 @@ describe("field pages", () => {
   it("ignores stored styling that fails the schema instead of injecting it", async () => {
     const merchant = await createTestMerchant("Broken styling shop");
     const hosted = await db().hostedIntegration.create({
-      data: { id: "hosted-broken", merchantId: merchant.id, hostedId: "x", name: "X", styling: { color: "red;}</style><script>alert(1)</script>" } },
+      data: {
+        id: "hosted-broken",
+        merchantId: merchant.id,
+        hostedId: "x",
+        name: "X",
+        styling: { color: "red;}</style><script>alert(1)</script>" },
+      },
     });
     const session = await createTestSession(merchant.id, { hostedIntegrationId: hosted.id });
     const html = await (await fetch(frameUrl(session.id, "pan"))).text();
@@ -153,7 +176,9 @@ describe("field pages", () => {
     const forged = `${Buffer.from("http://evil.example").toString("base64url")}.${createOriginBinding(session.id, MERCHANT_ORIGIN).split(".")[1]}`;
     expect((await fetch(`${server.origin}/dynamic/${session.id}/pan?b=${forged}`)).status).toBe(403);
     const otherSession = await createTestSession(merchantId);
-    expect((await fetch(`${server.origin}/dynamic/${session.id}/pan?b=${createOriginBinding(otherSession.id, MERCHANT_ORIGIN)}`)).status).toBe(403);
+    expect(
+      (await fetch(`${server.origin}/dynamic/${session.id}/pan?b=${createOriginBinding(otherSession.id, MERCHANT_ORIGIN)}`)).status,
+    ).toBe(403);
 
     const expired = await createTestSession(merchantId, { expiresAt: new Date(Date.now() - 1) });
     const expiredResponse = await fetch(frameUrl(expired.id, "pan"));

@@ -47,7 +47,9 @@ export async function startHostedFieldsServer(): Promise<HostedFieldsServer> {
   const server = http.createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
-      const match = ROUTES.map(([pattern, module]) => ({ groups: pattern.exec(url.pathname)?.groups, module })).find((route) => route.groups);
+      const match = ROUTES.map(([pattern, module]) => ({ groups: pattern.exec(url.pathname)?.groups, module })).find(
+        (route) => route.groups,
+      );
       const handler = match?.module[(req.method ?? "GET") as "GET" | "POST"] as Handler | undefined;
       if (!match || !handler) {
         res.writeHead(404).end();
@@ -61,7 +63,9 @@ export async function startHostedFieldsServer(): Promise<HostedFieldsServer> {
         else if (Array.isArray(value)) headers.set(name, value.join(", "));
       }
       const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
-      const response = await handler(new Request(url, { method: req.method, headers, body }), { params: Promise.resolve({ ...match.groups }) });
+      const response = await handler(new Request(url, { method: req.method, headers, body }), {
+        params: Promise.resolve({ ...match.groups }),
+      });
       res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (error) {

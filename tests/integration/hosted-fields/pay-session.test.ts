@@ -64,7 +64,12 @@ async function pay(sessionId: string, cardParts: Record<string, string> | undefi
 }
 
 function hiddenFields(html: string): Record<string, string> {
-  return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))]));
+  return Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
+      match[1]!,
+      match[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))),
+    ]),
+  );
 }
 
 function formAction(html: string, id?: string): string {
@@ -82,7 +87,10 @@ async function challenge(sessionId: string, url: string, action: "complete" | "f
   const acsPage = await (await fetch(acsUrl, { method: "POST", body: new URLSearchParams(hiddenFields(ours)) })).text();
   const submitUrl = new URL(formAction(acsPage), acsUrl).toString();
   const afterChallenge = await (
-    await fetch(submitUrl, { method: "POST", body: new URLSearchParams({ ...hiddenFields(acsPage), code: SANDBOX_CHALLENGE_CODE, action }) })
+    await fetch(submitUrl, {
+      method: "POST",
+      body: new URLSearchParams({ ...hiddenFields(acsPage), code: SANDBOX_CHALLENGE_CODE, action }),
+    })
   ).text();
   const notifyUrl = formAction(afterChallenge, "cres");
   expect(notifyUrl.startsWith(`${server.origin}/dynamic/${sessionId}/payments/`)).toBe(true);
@@ -107,7 +115,9 @@ describe("cardholder payment without 3-D Secure (SKIP_3DS)", () => {
     expect(payment.merchantPaymentId).toBe("order1001");
     expect(payment.storedCard?.last4).toBe("1111");
     // The number is stored encrypted only.
-    expect(JSON.stringify(payment, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value))).not.toContain("4111111111111111");
+    expect(JSON.stringify(payment, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value))).not.toContain(
+      "4111111111111111",
+    );
     const stored = await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } });
     expect(stored.status).toBe("COMPLETED");
     expect(stored.paymentId).toBe(paymentId);
@@ -205,7 +215,11 @@ describe("cardholder payment without 3-D Secure (SKIP_3DS)", () => {
     expect(payment.merchantPaymentId).toBe("sub-2");
     const parentCard = (await db().payment.findUniqueOrThrow({ where: { id: parent.paymentId } })).storedCardId;
     expect(payment.storedCardId).toBe(parentCard);
-    expect(await completionBody(onBehalf.id)).toMatchObject({ merchantpaymentid: "sub-1", newmerchantpaymentid: "sub-2", tcardnumber: "411111xxxxxx1111" });
+    expect(await completionBody(onBehalf.id)).toMatchObject({
+      merchantpaymentid: "sub-1",
+      newmerchantpaymentid: "sub-2",
+      tcardnumber: "411111xxxxxx1111",
+    });
   });
 });
 
@@ -223,7 +237,11 @@ describe("3-D Secure", () => {
   it("FORCE_3DS, challenge completed: the challenge page, the ACS, our notification page, then the authorization", async () => {
     const created = await session({ set3ds: "FORCE_3DS" });
     const { paymentId, result } = await pay(created.id, card("4000000000003006"));
-    expect(result).toMatchObject({ result: "challenge", paymentid: paymentId, url: expect.stringMatching(new RegExp(`^/dynamic/${created.id}/payments/${paymentId}/challenge\\?`)) });
+    expect(result).toMatchObject({
+      result: "challenge",
+      paymentid: paymentId,
+      url: expect.stringMatching(new RegExp(`^/dynamic/${created.id}/payments/${paymentId}/challenge\\?`)),
+    });
     // During the challenge the window is open (its time-out still applies) and nothing is authorized.
     expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
     expect(await db().operation.count({ where: { paymentId } })).toBe(0);
@@ -257,7 +275,10 @@ describe("3-D Secure", () => {
     expect(second.result.result).toBe("challenge");
     const aborted = await post(`/dynamic/${created.id}/payments/${second.paymentId}/abort-challenge`, {});
     expect(aborted.body).toEqual({ aborted: true });
-    const authentication = await db().threeDsAuthentication.findFirst({ where: { paymentId: second.paymentId }, orderBy: { createdAt: "desc" } });
+    const authentication = await db().threeDsAuthentication.findFirst({
+      where: { paymentId: second.paymentId },
+      orderBy: { createdAt: "desc" },
+    });
     expect(authentication?.state).toBe("aborted");
     expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
     expect(await db().operation.count({ where: { paymentId: second.paymentId } })).toBe(0);

@@ -14,8 +14,13 @@ describe("messages", () => {
     expect(pageToFrameSchema.safeParse({ type: "pay" }).success).toBe(false);
     expect(pageToFrameSchema.safeParse({ ...envelope, tag: "other", type: "pay" }).success).toBe(false);
     expect(pageToFrameSchema.safeParse({ ...envelope, channel: "short", type: "pay" }).success).toBe(false);
-    expect(frameToPageSchema.safeParse({ ...envelope, type: "payment-failed", paymentid: null, errorcode: "PAN_MISSING", errortext: "x" }).success).toBe(true);
-    expect(frameToPageSchema.safeParse({ ...envelope, type: "payment-failed", paymentid: null, errorcode: "SOMETHING", errortext: "x" }).success).toBe(false);
+    expect(
+      frameToPageSchema.safeParse({ ...envelope, type: "payment-failed", paymentid: null, errorcode: "PAN_MISSING", errortext: "x" })
+        .success,
+    ).toBe(true);
+    expect(
+      frameToPageSchema.safeParse({ ...envelope, type: "payment-failed", paymentid: null, errorcode: "SOMETHING", errortext: "x" }).success,
+    ).toBe(false);
   });
 
   it("a field's state carries booleans and the brand only: a value cannot ride along", () => {
@@ -89,8 +94,12 @@ describe("card parts from the fields", () => {
     expect(checkCardParts({ pan: "4111111111111111" })).toEqual({ error: "EXPMONTH_MISSING" });
     expect(checkCardParts({ pan: "4111111111111111", expmonth: "01" })).toEqual({ error: "EXPYEAR_MISSING" });
     expect(checkCardParts({ pan: "4111111111111111", expmonth: "01", expyear: year })).toEqual({ error: "CVC_MISSING" });
-    expect(checkCardParts({ pan: "4111111111111112", expmonth: "01", expyear: year, securitycode: "123" })).toEqual({ error: "PAN_INVALID" });
-    expect(checkCardParts({ pan: "378282246310005", expmonth: "01", expyear: year, securitycode: "123" })).toEqual({ error: "CVC_INVALID" });
+    expect(checkCardParts({ pan: "4111111111111112", expmonth: "01", expyear: year, securitycode: "123" })).toEqual({
+      error: "PAN_INVALID",
+    });
+    expect(checkCardParts({ pan: "378282246310005", expmonth: "01", expyear: year, securitycode: "123" })).toEqual({
+      error: "CVC_INVALID",
+    });
     const ok = checkCardParts({ pan: "4111 1111 1111 1111", expmonth: "1", expyear: year.slice(2), securitycode: "123" });
     expect("card" in ok && String(ok.card)).toBe(`CardDetails(411111xxxxxx1111, 01/${year})`);
   });

@@ -13,7 +13,15 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
   const body = await readJsonBody(request, authorizeRequestSchema);
   if (!body) return jsonResponse({ result: "failed", paymentid, errorcode: "PAYMENT_ERROR", errortext: ERROR_TEXTS.PAYMENT_ERROR }, 400);
   try {
-    return jsonResponse(await paySession({ sessionId: sessionid, paymentId: paymentid, card: body.card, binding: body.binding, customerIp: clientIp(request) }));
+    return jsonResponse(
+      await paySession({
+        sessionId: sessionid,
+        paymentId: paymentid,
+        card: body.card,
+        binding: body.binding,
+        customerIp: clientIp(request),
+      }),
+    );
   } catch (error) {
     // The card must not reach a log: the message's first line only, with every run of digits masked.
     const reason = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]?.replace(/\d{4,}/g, "[digits]")}` : "error";
