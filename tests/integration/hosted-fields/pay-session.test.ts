@@ -107,12 +107,13 @@ async function completionBody(sessionId: string): Promise<Record<string, unknown
 
 describe("cardholder payment without 3-D Secure (SKIP_3DS)", () => {
   it("approves, completes the session and stores the completion notification of spec 6.2 field by field", async () => {
-    const created = await session({ merchantPaymentId: "order1001" });
+    const created = await session({ merchantPaymentId: "order1001", textOnStatement: "SHOP 42" });
     const { paymentId, result } = await pay(created.id);
     expect(result).toEqual({ result: "approved", paymentid: paymentId });
     const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, include: { storedCard: true, operations: true } });
     expect(payment.status).toBe("AUTHORIZED");
     expect(payment.merchantPaymentId).toBe("order1001");
+    expect(payment.textOnStatement).toBe("SHOP 42");
     expect(payment.storedCard?.last4).toBe("1111");
     // The number is stored encrypted only.
     expect(JSON.stringify(payment, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value))).not.toContain(
@@ -329,6 +330,24 @@ describe("the window and the endpoints' guards", () => {
     });
     expect(response.status).toBe(403);
     expect(await db().operation.count({ where: { paymentId } })).toBe(0);
+  });
+
+  it("two authorize requests at once: the second is told a payment is in progress and reaches no processor", async () => {
+    const created = await session({ processors: ["finaro", "clearhaus"] });
+    const paymentId = await start(created.id);
+    // This card makes every processor hang (3 s in these sandboxes): the first request is still running.
+    const slow = authorize(created.id, paymentId, card("4000000000000119"));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await authorize(created.id, paymentId, VISA)).toMatchObject({ result: "failed", errorcode: "PAYMENT_IN_PROGRESS" });
+    // Processors that do not answer: a technical failure, never a decline; the window stays open.
+    expect(await slow).toMatchObject({ result: "failed", paymentid: paymentId, errorcode: "PAYMENT_ERROR" });
+    const operations = await db().operation.findMany({
+      where: { paymentId, type: "authorize" },
+      select: { processor: true, status: true },
+    });
+    expect(operations.map((operation) => operation.processor)).toEqual(["finaro", "clearhaus"]);
+    expect(operations.every((operation) => operation.status !== "approved")).toBe(true);
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
   });
 
   it("a payment id that is not the session's is refused", async () => {
