@@ -49,7 +49,13 @@ export function toJson(value: unknown): string {
 
 async function readInput(request: Request, url: URL): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return Object.fromEntries(url.searchParams);
-  const text = await request.text();
+  let text: string;
+  try {
+    text = await request.text();
+  } catch {
+    // The client went away or sent a broken body: its problem, not an internal error.
+    throw invalidParameter("body", "could not be read");
+  }
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw invalidParameter("body", `must be at most ${MAX_BODY_BYTES} bytes`);
   if (!text.trim()) return {};
   try {
