@@ -84,7 +84,10 @@ export async function fanOutEvents(options: {
         started++;
         const lease = options.leaseFor && leased.length < options.leaseFor.limit ? newLease(options.leaseFor, options.now) : undefined;
         const jobId = ulid();
-        await tx.inngestJob.create({ data: { id: jobId, runId, kind: "discovery", hashedId: "step", runAt: options.now, ...lease } });
+        await tx.$executeRaw`
+          INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
+          VALUES (${jobId}, ${runId}, 'discovery', 'step', ${utc(options.now)}, ${lease?.leasedBy ?? null}, ${lease?.leaseToken ?? null},
+            ${lease ? utc(lease.leaseExpiresAt) : null})`;
         if (lease) {
           leased.push({
             job: { id: jobId, runId, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease.leaseToken },
@@ -101,7 +104,7 @@ export async function fanOutEvents(options: {
           });
         }
       }
-      await tx.inngestEvent.update({ where: { id: event.id }, data: { fannedOutAt: options.now } });
+      await tx.$executeRaw`UPDATE "InngestEvent" SET "fannedOutAt" = ${utc(options.now)} WHERE "id" = ${event.id}`;
     }
     return { started, leased };
   }, TRANSACTION_OPTIONS);
@@ -284,7 +287,10 @@ export async function finishJob(options: { database: PrismaClient; job: ClaimedJ
     if (pending.length === 0) {
       const lease = options.leaseFor ? newLease(options.leaseFor, now) : undefined;
       const jobId = ulid();
-      await tx.inngestJob.create({ data: { id: jobId, runId: job.runId, kind: "discovery", hashedId: "step", runAt: now, ...lease } });
+      await tx.$executeRaw`
+        INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
+        VALUES (${jobId}, ${job.runId}, 'discovery', 'step', ${utc(now)}, ${lease?.leasedBy ?? null}, ${lease?.leaseToken ?? null},
+          ${lease ? utc(lease.leaseExpiresAt) : null})`;
       pending.push({ kind: "discovery", runAt: now });
       if (lease) {
         const steps = await tx.$queryRaw<{ hashedId: string; result: { memo: unknown } }[]>`
@@ -304,15 +310,19 @@ export async function finishJob(options: { database: PrismaClient; job: ClaimedJ
         };
       }
     }
-    const onlySleeping = pending.every((p) => p.kind === "sleep");
-    await tx.inngestRun.update({
-      where: { id: job.runId },
-      data: {
-        ...runUpdate,
-        status: onlySleeping ? "sleeping" : "running",
-        nextWakeAt: new Date(Math.min(...pending.map((p) => new Date(p.runAt).getTime()))),
-      },
-    });
+    const status: InngestRunStatus = pending.every((p) => p.kind === "sleep") ? "sleeping" : "running";
+    const nextWakeAt = new Date(Math.min(...pending.map((p) => new Date(p.runAt).getTime())));
+    // Raw SQL: an ORM update would read the whole row (event, output) back for nothing.
+    await tx.$executeRaw`
+      UPDATE "InngestRun" SET
+        "status" = ${status}::"InngestRunStatus",
+        "nextWakeAt" = ${utc(nextWakeAt)},
+        "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
+        "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
+        "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
+        "lastError" = COALESCE(${result.callError ?? null}, "lastError"),
+        "updatedAt" = ${utc(new Date())}
+      WHERE "id" = ${job.runId}`;
     return { outcome: "applied" as const, next };
   }, TRANSACTION_OPTIONS);
 }
