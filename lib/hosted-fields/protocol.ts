@@ -34,6 +34,7 @@ export const ERROR_CODES = [
   "PAYMENT_DECLINED",
   "PAYMENT_ERROR",
   "PAYMENT_IN_PROGRESS",
+  "TOO_MANY_ATTEMPTS",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -50,6 +51,7 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
   PAYMENT_DECLINED: "The payment was declined.",
   PAYMENT_ERROR: "The payment could not be completed because of a technical error.",
   PAYMENT_IN_PROGRESS: "A payment is already in progress for this session.",
+  TOO_MANY_ATTEMPTS: "Too many payment attempts in this payment window.",
 };
 
 const sessionId = z.string().check(z.regex(/^[A-Za-z0-9]{1,64}$/));

@@ -52,6 +52,13 @@ function loadSession(sessionId: string) {
   });
 }
 
+/**
+ * Card testing: a stolen list of numbers tried one after another through one payment window. Each
+ * processor call and each 3-D Secure authentication counts; with three processors and 3-D Secure a
+ * window allows at least three full attempts.
+ */
+export const MAX_ATTEMPTS_PER_PAYMENT = 12;
+
 const failed = (paymentid: string | null, errorcode: ErrorCode): PayResult => ({
   result: "failed",
   paymentid,
@@ -135,6 +142,11 @@ export async function paySession({
     card = checked.card;
     source = { kind: "card", card };
   }
+
+  const attempts =
+    (await db().operation.count({ where: { paymentId, type: "authorize" } })) +
+    (await db().threeDsAuthentication.count({ where: { paymentId } }));
+  if (attempts >= MAX_ATTEMPTS_PER_PAYMENT && !(await unusedChallengeResult(paymentId))) return failed(paymentId, "TOO_MANY_ATTEMPTS");
 
   // One attempt at a time: the window is PROCESSING only while this request runs.
   const claimed = await db().paymentSession.updateMany({

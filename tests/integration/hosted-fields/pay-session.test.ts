@@ -350,6 +350,22 @@ describe("the window and the endpoints' guards", () => {
     expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
   });
 
+  it("card testing: after a dozen processor calls and authentications a window takes no more cards", async () => {
+    const created = await session({ processors: ["finaro", "clearhaus", "bambora"] });
+    const paymentId = await start(created.id);
+    // Each try of a card declined everywhere costs three processor calls.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      expect(await authorize(created.id, paymentId, card("4000000000000002"))).toMatchObject({ errorcode: "PAYMENT_DECLINED" });
+      await start(created.id);
+    }
+    expect(await authorize(created.id, paymentId, VISA)).toMatchObject({
+      result: "failed",
+      errorcode: "TOO_MANY_ATTEMPTS",
+      errortext: "Too many payment attempts in this payment window.",
+    });
+    expect(await db().operation.count({ where: { paymentId, type: "authorize" } })).toBe(12);
+  });
+
   it("a payment id that is not the session's is refused", async () => {
     const one = await session();
     const other = await session();
