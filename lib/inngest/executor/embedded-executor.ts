@@ -17,6 +17,7 @@ import {
   fanOutEvents,
   finishJob,
   loadRunForCall,
+  nextDueAt,
   releaseLease,
   releaseLeasesOf,
   renewLease,
@@ -176,8 +177,10 @@ export class EmbeddedExecutor {
       }
       if (!this.running) break;
       if (found > 0 || this.wakeRequested) continue;
+      const waitMs = this.functions ? await this.idleWaitMs() : Math.min(this.pollIntervalMs, 200);
+      if (this.wakeRequested) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.functions ? this.pollIntervalMs : Math.min(this.pollIntervalMs, 200));
+        const timer = setTimeout(resolve, waitMs);
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();
@@ -201,6 +204,17 @@ export class EmbeddedExecutor {
     const jobs = await claimDueJobs({ database: this.database, workerId: this.workerId, now, leaseMs: this.leaseMs, limit: this.freeSlots() });
     for (const job of jobs) this.launch({ job });
     return started + jobs.length;
+  }
+
+  /** Until the next poll: the poll interval, or less when a sleep or retry falls due sooner. */
+  private async idleWaitMs(): Promise<number> {
+    try {
+      const next = await nextDueAt({ database: this.database });
+      if (!next) return this.pollIntervalMs;
+      return Math.min(this.pollIntervalMs, Math.max(next.getTime() - this.clock.now().getTime(), 0) + 5);
+    } catch {
+      return this.pollIntervalMs;
+    }
   }
 
   private freeSlots(): number {

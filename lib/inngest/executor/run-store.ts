@@ -327,6 +327,13 @@ export async function finishJob(options: { database: PrismaClient; job: ClaimedJ
   }, TRANSACTION_OPTIONS);
 }
 
+/** When the earliest job that nobody holds falls due (for the idle executor's timer). */
+export async function nextDueAt(options: { database: PrismaClient }): Promise<Date | null> {
+  const [row] = await options.database.$queryRaw<{ next: Date | null }[]>`
+    SELECT min("runAt") AS "next" FROM "InngestJob" WHERE "leaseExpiresAt" IS NULL`;
+  return row?.next ? new Date(row.next) : null;
+}
+
 /** Gives back every job leased under `workerId` (a restarted process whose predecessor died). */
 export async function releaseLeasesOf(options: { database: PrismaClient; workerId: string }): Promise<number> {
   const released = await options.database.inngestJob.updateMany({

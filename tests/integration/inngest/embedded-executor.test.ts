@@ -55,3 +55,36 @@ describe("a two-step function with a sleep", () => {
     expect(sideEffects.filter((entry) => entry.endsWith(":ada"))).toEqual(["first:ada", "second:ada"]);
   });
 });
+
+const napRequested = eventType("test/nap", { schema: z.object({}) });
+const napTimes: number[] = [];
+const shortNap = inngest.createFunction({ id: "short-nap", triggers: [napRequested] }, async ({ step }) => {
+  await step.run("before", () => napTimes.push(Date.now()));
+  await step.sleep("nap", "1s");
+  await step.run("after", () => napTimes.push(Date.now()));
+});
+
+describe("an idle executor on the real clock", () => {
+  it("wakes a sleep when it falls due, not at the next poll interval", async () => {
+    const { systemClock } = await import("@/lib/inngest/executor/clock");
+    const { EmbeddedExecutor } = await import("@/lib/inngest/executor/embedded-executor");
+    const { embeddedSigningKey } = await import("@/lib/inngest/signing-key");
+    const { db } = await import("@/lib/db");
+    harness = await startInngestHarness({ functions: [shortNap] });
+    await harness.executor.stop(); // replaced by one on the real clock with a long poll interval
+    const executor = new EmbeddedExecutor({ database: db(), serveUrl: harness.url, signingKey: embeddedSigningKey(), clock: systemClock, pollIntervalMs: 10_000 });
+    executor.start();
+    try {
+      const eventId = await sendEvent({ type: napRequested, data: {}, id: "nap-1" });
+      const deadline = Date.now() + 30_000;
+      while (napTimes.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(napTimes).toHaveLength(2);
+      const slept = (napTimes[1] as number) - (napTimes[0] as number);
+      expect(slept).toBeGreaterThanOrEqual(1_000);
+      expect(slept).toBeLessThan(4_000); // well under the 10 s poll interval, even on a busy machine
+      expect((await harness.findRun({ eventId }))?.status).toMatch(/running|completed/);
+    } finally {
+      await executor.stop();
+    }
+  });
+});
