@@ -150,6 +150,7 @@ export class EmbeddedExecutor {
 
   private async runLoop(): Promise<void> {
     const startedAt = Date.now();
+    let loggedWaiting = false;
     if (this.options.reclaimOwnLeasesOnStart) {
       const released = await releaseLeasesOf({ database: this.database, workerId: this.workerId }).catch((error: unknown) => {
         this.logger.warn(`embedded executor: could not take back the leases of ${this.workerId}: ${String(error)}`);
@@ -169,7 +170,8 @@ export class EmbeddedExecutor {
         // that is not worth an error until it lasts.
         const starting = !this.functions && Date.now() - startedAt < STARTUP_GRACE_MS;
         if (starting) {
-          this.logger.info(`embedded executor: waiting for ${this.options.serveUrl}: ${message}`);
+          if (!loggedWaiting) this.logger.info(`embedded executor: waiting for ${this.options.serveUrl} (${message})`);
+          loggedWaiting = true;
         } else {
           this.logger.error(`embedded executor: poll failed: ${message}`);
           this.options.onPoll?.(message);
