@@ -27,7 +27,15 @@ export default async function ApiKeyPage() {
         <Card title="Account" description="Identify your account in API calls and verify the notifications we send you.">
           <div className="grid gap-4 md:grid-cols-2">
             <CopyField label="Merchant id (merchantid)" value={merchant.id} testId="merchant-id" />
-            <CopyField label="Notification signing secret" value={merchant.notificationSecret} secret testId="notification-secret" />
+            {/* The secret lets its holder forge notifications to the merchant: only roles that change settings get it. */}
+            {roleCan(user.role, "settings:write") ? (
+              <CopyField label="Notification signing secret" value={merchant.notificationSecret} secret testId="notification-secret" />
+            ) : (
+              <div>
+                <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Notification signing secret</p>
+                <p className="mt-1 text-sm text-slate-600">Hidden for your role.</p>
+              </div>
+            )}
           </div>
           <p className="mt-3 text-xs text-slate-500">
             Every notification carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks, HMAC-SHA256 with this secret).
