@@ -6,6 +6,7 @@ import type { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { notificationCreated } from "../inngest/events/merchant-api";
 import { sendEvent } from "../inngest/send-event";
+import { deliverNotificationAttempt } from "./deliver-notification-attempt";
 
 export interface EnqueueNotificationOptions {
   /** A deterministic id when the caller must send at most one (default: a new one). */
@@ -29,4 +30,17 @@ export async function enqueueNotification({ id = `msg_${newId()}`, merchantId, p
 /** Starts delivery of a stored notification (its first attempt is immediate). */
 export async function dispatchNotification(notificationId: string): Promise<void> {
   await sendEvent({ type: notificationCreated, data: { notificationId }, id: `notification-${notificationId}` });
+}
+
+/**
+ * Makes the immediate attempt here and now, and hands the notification to the delivery function
+ * for the rest of the schedule only when that attempt was not acknowledged. Background functions
+ * use it to save the executor hop of a separate run (the result reaches the merchant sooner).
+ */
+export async function deliverNowOrSchedule(notificationId: string): Promise<boolean> {
+  const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1 });
+  if (!first.delivered) {
+    await sendEvent({ type: notificationCreated, data: { notificationId, fromAttempt: 2 }, id: `notification-${notificationId}` });
+  }
+  return first.delivered;
 }

@@ -4,7 +4,11 @@ import { z } from "zod";
 
 /** A stored notification is ready for delivery (lib/notifications/enqueue-notification.ts). */
 export const notificationCreated = eventType("merchant/notification.created", {
-  schema: z.object({ notificationId: z.string().min(1) }),
+  schema: z.object({
+    notificationId: z.string().min(1),
+    /** The attempt to start the schedule with: 2 when the caller already made the immediate attempt. */
+    fromAttempt: z.number().int().min(1).max(8).optional(),
+  }),
 });
 
 /** A capture, refund or void was accepted and its amount reserved (lib/payments/request-follow-up.ts). */

@@ -3,7 +3,7 @@
 // payment is already authorized, and the notification and event ids are deterministic, so a
 // retried step repeats nothing.
 import { db } from "../../db";
-import { dispatchNotification } from "../../notifications/enqueue-notification";
+import { deliverNowOrSchedule } from "../../notifications/enqueue-notification";
 import { authorizePayment } from "../../payments/authorize-payment";
 import { notifyMitResult } from "../../payments/notify-mit-result";
 import type { MitPaymentType } from "../../processors/types";
@@ -57,7 +57,7 @@ export const authorizeMitPayment = inngest.createFunction(
         par: result.par,
       };
       const notificationId = await notifyMitResult({ paymentId, responseId, notificationUrl, outcome });
-      if (notificationId) await dispatchNotification(notificationId);
+      if (notificationId) await deliverNowOrSchedule(notificationId);
       return { paymentId, status: result.status, notificationId };
     });
   },

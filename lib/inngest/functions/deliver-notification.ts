@@ -1,7 +1,8 @@
 // Delivers one merchant notification on the schedule of spec 6.2: an immediate attempt, 3 retries
 // 3 s apart, 3 retries 1 h apart, a last attempt 24 h later. Each attempt is its own step (a
 // failed attempt is a result, not an error, so Inngest does not retry it on its own schedule) and
-// each wait is a durable step.sleep, so the schedule survives restarts.
+// each wait is a durable step.sleep, so the schedule survives restarts. A caller that made the
+// immediate attempt itself (deliverNowOrSchedule) starts the function at attempt 2.
 import { inngest } from "../client";
 import { DELIVERY_SCHEDULE } from "../../notifications/delivery-schedule";
 import { deliverNotificationAttempt } from "../../notifications/deliver-notification-attempt";
@@ -10,8 +11,8 @@ import { notificationCreated } from "../events/merchant-api";
 export const deliverNotification = inngest.createFunction(
   { id: "deliver-merchant-notification", triggers: [notificationCreated] },
   async ({ event, step }) => {
-    const { notificationId } = event.data;
-    for (const attempt of DELIVERY_SCHEDULE) {
+    const { notificationId, fromAttempt = 1 } = event.data;
+    for (const attempt of DELIVERY_SCHEDULE.filter((step) => step.attemptNumber >= fromAttempt)) {
       if (attempt.delayMs > 0) await step.sleep(`wait-before-attempt-${attempt.attemptNumber}`, attempt.delay);
       const result = await step.run(`attempt-${attempt.attemptNumber}`, () =>
         deliverNotificationAttempt({ notificationId, attemptNumber: attempt.attemptNumber, timeoutMs: attempt.timeoutMs }),

@@ -5,7 +5,7 @@
 // retried step repeats nothing, and one step is one executor round trip less per operation.
 import { NonRetriableError } from "inngest";
 import { db } from "../../db";
-import { dispatchNotification } from "../../notifications/enqueue-notification";
+import { deliverNowOrSchedule } from "../../notifications/enqueue-notification";
 import { notifyOperationResult } from "../../payments/notify-operation-result";
 import { recordFollowUpResult } from "../../payments/record-follow-up-result";
 import { runFollowUp } from "../../processors/follow-up";
@@ -44,7 +44,7 @@ export const runFollowUpOperation = inngest.createFunction(
     return step.run("process-and-notify", async () => {
       const status = await callProcessor(operationId);
       const notificationId = await notifyOperationResult({ operationId, notificationUrl });
-      if (notificationId) await dispatchNotification(notificationId);
+      if (notificationId) await deliverNowOrSchedule(notificationId);
       return { operationId, status, notificationId };
     });
   },

@@ -301,6 +301,37 @@ describe("payout", () => {
   });
 });
 
+describe("first attempt in the operation's own run", () => {
+  it("hands an unacknowledged first attempt to the delivery schedule, which retries 3 s later", async () => {
+    const parent = await storedPaymentWithCard();
+    const mit = await api.call("POST", "/api/mit", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, paymentid: parent.paymentId, amount: 300, currency: "DKK", paymenttype: "unscheduled" } });
+    const paymentId = String((await notificationFor(String(mit.body.responseid))).body.paymentid);
+    const flaky = await startNotificationReceiver();
+    flaky.script({ status: 503 });
+    try {
+      const response = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { notificationurl: flaky.url } });
+      await flaky.waitFor(1, 15_000);
+      const notification = await db().notification.findUniqueOrThrow({ where: { id: `msg_operation_${(await db().operation.findFirstOrThrow({ where: { responseId: String(response.body.responseid) } })).id}` } });
+      await expect
+        .poll(() => db().inngestRun.findFirst({ where: { functionId: { endsWith: "deliver-merchant-notification" }, event: { path: ["data", "notificationId"], equals: notification.id } } }), { timeout: 15_000 })
+        .not.toBeNull();
+      const run = await db().inngestRun.findFirstOrThrow({ where: { functionId: { endsWith: "deliver-merchant-notification" }, event: { path: ["data", "notificationId"], equals: notification.id } } });
+      const sleeping = await harness.waitForRun({ runId: run.id, status: "sleeping" });
+      expect(sleeping.nextWakeAt!.getTime() - harness.clock.now().getTime()).toBe(3_000);
+      harness.advance("3s");
+      const [, second] = await flaky.waitFor(2, 15_000);
+      expect(second!.body).toEqual(flaky.received[0]!.body);
+      expect(second!.headers["webhook-id"]).toBe(notification.id);
+      await harness.waitUntilIdle();
+      const attempts = await db().notificationAttempt.findMany({ where: { notificationId: notification.id }, orderBy: { attemptNumber: "asc" } });
+      expect(attempts.map((attempt) => [attempt.attemptNumber, attempt.statusCode])).toEqual([[1, 503], [2, 200]]);
+      expect((await db().notification.findUniqueOrThrow({ where: { id: notification.id } })).status).toBe("delivered");
+    } finally {
+      await flaky.close();
+    }
+  });
+});
+
 describe("lost events", () => {
   it("re-sends the event of a capture whose event never arrived; the capture completes and is not re-sent again", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 500n });
