@@ -57,7 +57,9 @@ export async function startMerchantApi(): Promise<MerchantApiHarness> {
         res.writeHead(route ? 405 : 404).end();
         return;
       }
-      const params = { ...(route.pattern.exec(url.pathname)?.groups ?? {}) };
+      // As Next.js 16 does: static routes get params resolving to undefined, dynamic ones their segments.
+      const groups = route.pattern.exec(url.pathname)?.groups;
+      const params = (groups ? { ...groups } : undefined) as Record<string, string>;
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const headers = new Headers();
