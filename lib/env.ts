@@ -59,6 +59,8 @@ const schema = z.object({
   INNGEST_EMBEDDED_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
   /** How often an idle executor looks for due sleeps, retries and events from other processes. */
   INNGEST_EMBEDDED_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  /** Days a finished run (and its event) stays visible before the executor deletes it; 0 keeps all. */
+  INNGEST_EMBEDDED_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   // --- processors (lib/processors, lib/threeds): acquirer connectors, their sandboxes, 3-D Secure.
   // A connector whose base URL is unset talks to its in-process sandbox (started by the service).

@@ -18,6 +18,7 @@ import {
   finishJob,
   loadRunForCall,
   nextDueAt,
+  pruneHistory,
   releaseLease,
   releaseLeasesOf,
   renewLease,
@@ -61,10 +62,13 @@ export interface EmbeddedExecutorOptions {
    * died mid-call, so its runs continue at once instead of after the lease time.
    */
   reclaimOwnLeasesOnStart?: boolean;
+  /** Finished runs and their events are deleted this long after they ended; undefined keeps them. */
+  retentionMs?: number;
 }
 
 const STARTUP_GRACE_MS = 15_000;
 const RESYNC_INTERVAL_MS = 60_000;
+const PRUNE_INTERVAL_MS = 10 * 60_000;
 
 const quietLogger: ExecutorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -80,6 +84,7 @@ export class EmbeddedExecutor {
   private readonly logger: ExecutorLogger;
   private functions: Map<string, FunctionDefinition> | undefined;
   private syncedAt = 0;
+  private prunedAt = 0;
   private readonly inFlight = new Set<Promise<void>>();
   /** Calls this executor made to the serve endpoint (for tests and diagnostics). */
   callsMade = 0;
@@ -200,12 +205,27 @@ export class EmbeddedExecutor {
       await this.sync().catch((error: unknown) => this.logger.warn(`embedded executor: re-sync failed, keeping the known functions: ${String(error)}`));
     }
     const now = this.clock.now();
+    if (this.options.retentionMs !== undefined && Date.now() - this.prunedAt > PRUNE_INTERVAL_MS) {
+      this.prunedAt = Date.now();
+      await this.prune(now);
+    }
     const leaseFor = (limit: number) => ({ workerId: this.workerId, leaseMs: this.leaseMs, limit });
     const { started, leased } = await fanOutEvents({ database: this.database, functions: this.knownFunctions, now, leaseFor: leaseFor(this.freeSlots()) });
     for (const work of leased) this.launch(work);
     const jobs = await claimDueJobs({ database: this.database, workerId: this.workerId, now, leaseMs: this.leaseMs, limit: this.freeSlots() });
     for (const job of jobs) this.launch({ job });
     return started + jobs.length;
+  }
+
+  /** Deletes history older than the retention (one batch per interval keeps each poll short). */
+  async prune(now: Date = this.clock.now()): Promise<{ runs: number; events: number }> {
+    if (this.options.retentionMs === undefined) return { runs: 0, events: 0 };
+    const pruned = await pruneHistory({ database: this.database, before: new Date(now.getTime() - this.options.retentionMs) }).catch((error: unknown) => {
+      this.logger.warn(`embedded executor: pruning old runs failed: ${String(error)}`);
+      return { runs: 0, events: 0 };
+    });
+    if (pruned.runs + pruned.events > 0) this.logger.info(`embedded executor: deleted ${pruned.runs} finished run(s) and ${pruned.events} event(s) past retention`);
+    return pruned;
   }
 
   /** Until the next poll: the poll interval, or less when a sleep or retry falls due sooner. */

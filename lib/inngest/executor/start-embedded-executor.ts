@@ -31,6 +31,7 @@ export async function startEmbeddedExecutor(): Promise<void> {
     signingKey: embeddedSigningKey(),
     concurrency: config().INNGEST_EMBEDDED_CONCURRENCY,
     pollIntervalMs: config().INNGEST_EMBEDDED_POLL_MS,
+    retentionMs: config().INNGEST_EMBEDDED_RETENTION_DAYS > 0 ? config().INNGEST_EMBEDDED_RETENTION_DAYS * 86_400_000 : undefined,
     onPoll: (error) => reportExecutorHeartbeat(error),
     // One service process per host and port: its successor may take back what it left leased.
     workerId: `service@${hostname()}:${config().PORT}`,
