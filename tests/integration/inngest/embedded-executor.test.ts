@@ -81,7 +81,7 @@ describe("an idle executor on the real clock", () => {
       expect(napTimes).toHaveLength(2);
       const slept = (napTimes[1] as number) - (napTimes[0] as number);
       expect(slept).toBeGreaterThanOrEqual(1_000);
-      expect(slept).toBeLessThan(4_000); // well under the 10 s poll interval, even on a busy machine
+      expect(slept).toBeLessThan(6_000); // well under the 10 s poll interval, even on a busy machine
       expect((await harness.findRun({ eventId }))?.status).toMatch(/running|completed/);
     } finally {
       await executor.stop();
