@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
-import { getOverviewStats } from "@/lib/backoffice/queries/overview-stats";
+import { getCachedOverviewStats } from "@/lib/backoffice/queries/get-cached-overview-stats";
 import { Card, PageHeader } from "@/components/ui/card";
 import { RateLineChart, StackedBarChart, moneyAxis } from "@/components/backoffice/charts";
-import { formatMoney, percent } from "@/components/backoffice/format";
+import { formatDateTime, formatMoney, percent } from "@/components/backoffice/format";
 
 export const metadata: Metadata = { title: "Overview" };
 export const dynamic = "force-dynamic";
@@ -13,7 +13,7 @@ const PROCESSOR_COLORS: Record<string, string> = { finaro: "#4f46e5", clearhaus:
 
 export default async function OverviewPage() {
   const user = await requireUser();
-  const stats = await getOverviewStats({ merchantId: user.merchantId, days: 30 });
+  const { stats, computedAt } = await getCachedOverviewStats({ merchantId: user.merchantId, days: 30 });
   const currency = stats.currencies[0]?.currency ?? "EUR";
   const processors = [...new Set(stats.rows.map((row) => row.processor))].sort();
   const dayIndex = new Map(stats.days.map((day, index) => [day, index]));
@@ -49,7 +49,7 @@ export default async function OverviewPage() {
 
   return (
     <>
-      <PageHeader title="Overview" description={`The last 30 days (UTC), ${stats.days[0]} to ${stats.days[stats.days.length - 1]}.`} />
+      <PageHeader title="Overview" description={`The last 30 days (UTC), ${stats.days[0]} to ${stats.days[stats.days.length - 1]}. Figures as of ${formatDateTime(computedAt)} UTC (refreshed every minute).`} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <Stat label={`Approved volume (${currency})`} value={formatMoney(stats.currencies[0]?.approvedAmount ?? 0n, currency)} />
         <Stat label="Payments" value={totals.payments.toLocaleString("en")} />

@@ -141,3 +141,19 @@ describe("getOverviewStats", () => {
     expect(stats.notifications).toMatchObject({ delivered: 2, failed: 1, pending: 0, total: 3 });
   });
 });
+
+describe("getCachedOverviewStats", () => {
+  it("serves one computation per merchant for a minute, then computes again", async () => {
+    const { getCachedOverviewStats, OVERVIEW_CACHE_MS } = await import("@/lib/backoffice/queries/get-cached-overview-stats");
+    const merchantId = (await createTestMerchant()).merchantId;
+    const start = new Date();
+    const first = await getCachedOverviewStats({ merchantId, now: start });
+    expect(first.stats.rows).toEqual([]);
+    await createTestPayment({ merchantId, status: "CAPTURED", withStoredCard: false });
+    const cached = await getCachedOverviewStats({ merchantId, now: new Date(start.getTime() + 1000) });
+    expect(cached.computedAt).toEqual(start);
+    expect(cached.stats.rows).toEqual([]);
+    const fresh = await getCachedOverviewStats({ merchantId, now: new Date(start.getTime() + OVERVIEW_CACHE_MS + 1) });
+    expect(fresh.stats.rows.reduce((sum, row) => sum + row.payments, 0)).toBe(1);
+  });
+});
