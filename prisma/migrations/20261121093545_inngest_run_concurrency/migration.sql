@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "InngestRun" ADD COLUMN     "concurrencyKey" TEXT,
+ADD COLUMN     "concurrencyLimit" INTEGER;
