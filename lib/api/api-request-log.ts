@@ -18,7 +18,9 @@ export interface ApiRequestRow {
 const FLUSH_INTERVAL_MS = 50;
 const MAX_BATCH = 500;
 
-const state = globalThis as unknown as { __cpsApiRequestLog?: { pending: ApiRequestRow[]; timer?: NodeJS.Timeout; flushing?: Promise<void> } };
+const state = globalThis as unknown as {
+  __cpsApiRequestLog?: { pending: ApiRequestRow[]; timer?: NodeJS.Timeout; flushing?: Promise<void> };
+};
 
 function log() {
   state.__cpsApiRequestLog ??= { pending: [] };

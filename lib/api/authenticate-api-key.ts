@@ -42,7 +42,9 @@ interface KeyRecord {
   lastUsedAt: Date | null;
 }
 
-const cache = ((globalThis as unknown as { __cpsApiKeyCache?: Map<string, { record: KeyRecord | null; until: number }> }).__cpsApiKeyCache ??= new Map());
+const cache = ((
+  globalThis as unknown as { __cpsApiKeyCache?: Map<string, { record: KeyRecord | null; until: number }> }
+).__cpsApiKeyCache ??= new Map());
 
 async function findKey(hash: string, now: Date): Promise<KeyRecord | null> {
   const cached = cache.get(hash);
@@ -64,7 +66,13 @@ export function clearApiKeyCache(): void {
   cache.clear();
 }
 
-export async function authenticateApiKey({ authorization, now = new Date() }: { authorization: string | null; now?: Date }): Promise<AuthenticatedMerchant> {
+export async function authenticateApiKey({
+  authorization,
+  now = new Date(),
+}: {
+  authorization: string | null;
+  now?: Date;
+}): Promise<AuthenticatedMerchant> {
   const apiKey = apiKeyFromAuthorization(authorization);
   if (!apiKey) throw invalidApiKey("missing; send Authorization: Basic <API_KEY>");
   const hash = hashApiKey(apiKey);

@@ -26,14 +26,24 @@ export function parseIdempotencyKey(header: string | null): string | undefined {
 }
 
 export function requestFingerprint(method: string, path: string, input: unknown): string {
-  return createHash("sha256").update(`${method} ${path}\n${JSON.stringify(input ?? null)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${method} ${path}\n${JSON.stringify(input ?? null)}`)
+    .digest("hex");
 }
 
 /**
  * Claims the key for this request. Returns undefined when this request is the first (it must then
  * call completeIdempotentRequest or releaseIdempotencyKey), or the stored answer to replay.
  */
-export async function claimIdempotencyKey({ merchantId, key, fingerprint }: { merchantId: string; key: string; fingerprint: string }): Promise<StoredAnswer | undefined> {
+export async function claimIdempotencyKey({
+  merchantId,
+  key,
+  fingerprint,
+}: {
+  merchantId: string;
+  key: string;
+  fingerprint: string;
+}): Promise<StoredAnswer | undefined> {
   const claimed = await db().$executeRaw`
     INSERT INTO "IdempotencyRecord" ("merchantId", "key", "requestHash", "createdAt")
     VALUES (${merchantId}, ${key}, ${fingerprint}, now())
@@ -60,7 +70,15 @@ export async function claimIdempotencyKey({ merchantId, key, fingerprint }: { me
   }
 }
 
-export async function completeIdempotentRequest({ merchantId, key, answer }: { merchantId: string; key: string; answer: StoredAnswer }): Promise<void> {
+export async function completeIdempotentRequest({
+  merchantId,
+  key,
+  answer,
+}: {
+  merchantId: string;
+  key: string;
+  answer: StoredAnswer;
+}): Promise<void> {
   await db().idempotencyRecord.update({
     where: { merchantId_key: { merchantId, key } },
     data: { statusCode: answer.status, responseBody: answer.body },

@@ -7,7 +7,13 @@ import { newId } from "../ids";
 import { parseInput } from "../validation/parse-input";
 import { recordApiRequest } from "./api-request-log";
 import { authenticateApiKey } from "./authenticate-api-key";
-import { claimIdempotencyKey, completeIdempotentRequest, parseIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "./idempotency";
+import {
+  claimIdempotencyKey,
+  completeIdempotentRequest,
+  parseIdempotencyKey,
+  releaseIdempotencyKey,
+  requestFingerprint,
+} from "./idempotency";
 
 export const TRACE_HEADER = "TraceApi";
 const TRACE_PATTERN = /^[\x21-\x7e]{1,128}$/;
@@ -108,7 +114,11 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
 
       const key = request.method === "POST" ? parseIdempotencyKey(request.headers.get("idempotency-key")) : undefined;
       if (key) {
-        const stored = await claimIdempotencyKey({ merchantId, key, fingerprint: requestFingerprint(request.method, url.pathname, rawInput) });
+        const stored = await claimIdempotencyKey({
+          merchantId,
+          key,
+          fingerprint: requestFingerprint(request.method, url.pathname, rawInput),
+        });
         if (stored) {
           replayed = true;
           status = stored.status;

@@ -88,6 +88,7 @@ export function drawCardImage({ scheme, last4, expMonth, expYear }: CardImageInp
   drawText(png, `${String(expMonth).padStart(2, "0")}/${String(expYear).slice(-2)}`, 14, 84, 2, WHITE);
   const buffer = PNG.sync.write(png, { colorType: 6, deflateLevel: 9 });
   const b64image = buffer.toString("base64");
-  if (b64image.length > MAX_IMAGE_BASE64_CHARS) throw new Error(`card image is ${b64image.length} base64 characters, more than ${MAX_IMAGE_BASE64_CHARS}`);
+  if (b64image.length > MAX_IMAGE_BASE64_CHARS)
+    throw new Error(`card image is ${b64image.length} base64 characters, more than ${MAX_IMAGE_BASE64_CHARS}`);
   return { b64image, mimetype: "image/png", width: CARD_IMAGE_WIDTH, height: CARD_IMAGE_HEIGHT };
 }

@@ -21,7 +21,8 @@ export async function startCardUpdatePoller(): Promise<void> {
     try {
       const result = await pollCardUpdates({ since });
       since = result.latest;
-      for (const [processor, message] of Object.entries(result.errors)) console.warn(`[life cycle] ${processor} card-update feed: ${message}`);
+      for (const [processor, message] of Object.entries(result.errors))
+        console.warn(`[life cycle] ${processor} card-update feed: ${message}`);
     } finally {
       running = false;
     }

@@ -37,7 +37,11 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   return cause ?? (error instanceof Error ? error.message : String(error));
 }
 
-export async function deliverNotificationAttempt({ notificationId, attemptNumber, timeoutMs }: DeliverNotificationAttemptOptions): Promise<DeliveryAttemptResult> {
+export async function deliverNotificationAttempt({
+  notificationId,
+  attemptNumber,
+  timeoutMs,
+}: DeliverNotificationAttemptOptions): Promise<DeliveryAttemptResult> {
   const notification = await db().notification.findUniqueOrThrow({
     where: { id: notificationId },
     select: { id: true, url: true, body: true, status: true, merchant: { select: { notificationSecret: true } } },
@@ -47,7 +51,12 @@ export async function deliverNotificationAttempt({ notificationId, attemptNumber
 
   const limitMs = timeoutMs ?? DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs ?? 15_000;
   const startedAt = new Date();
-  const headers = signNotification({ secret: notification.merchant.notificationSecret, id: notification.id, body: notification.body, now: startedAt });
+  const headers = signNotification({
+    secret: notification.merchant.notificationSecret,
+    id: notification.id,
+    body: notification.body,
+    now: startedAt,
+  });
   let statusCode: number | null = null;
   let error: string | null = null;
   let responseBody: string | null = null;

@@ -19,7 +19,15 @@ export interface EnqueueNotificationOptions {
   tx?: Tx;
 }
 
-export async function enqueueNotification({ id = `msg_${newId()}`, merchantId, paymentId, kind, url, body, tx }: EnqueueNotificationOptions): Promise<string> {
+export async function enqueueNotification({
+  id = `msg_${newId()}`,
+  merchantId,
+  paymentId,
+  kind,
+  url,
+  body,
+  tx,
+}: EnqueueNotificationOptions): Promise<string> {
   await (tx ?? db()).notification.create({
     data: { id, merchantId, paymentId: paymentId ?? null, kind, url, body: JSON.stringify(body), nextAttemptAt: new Date() },
     select: { id: true },

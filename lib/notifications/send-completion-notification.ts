@@ -41,7 +41,11 @@ export async function sendCompletionNotification({ sessionId, status }: SendComp
  * Stores the completion notification in the caller's transaction (which holds the session's row
  * lock); the caller dispatches it after the commit.
  */
-export async function storeCompletionNotification({ tx, sessionId, status }: SendCompletionNotificationOptions & { tx: Tx }): Promise<string | null> {
+export async function storeCompletionNotification({
+  tx,
+  sessionId,
+  status,
+}: SendCompletionNotificationOptions & { tx: Tx }): Promise<string | null> {
   const session = await tx.paymentSession.findUniqueOrThrow({
     where: { id: sessionId },
     select: {

@@ -22,7 +22,17 @@ export function computeSignature({ secret, id, timestamp, body }: { secret: stri
   return createHmac("sha256", secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64");
 }
 
-export function signNotification({ secret, id, body, now = new Date() }: { secret: string; id: string; body: string; now?: Date }): SignatureHeaders {
+export function signNotification({
+  secret,
+  id,
+  body,
+  now = new Date(),
+}: {
+  secret: string;
+  id: string;
+  body: string;
+  now?: Date;
+}): SignatureHeaders {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     "webhook-id": id,

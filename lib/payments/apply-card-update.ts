@@ -25,7 +25,10 @@ export async function applyCardUpdate({ processor, update }: ApplyCardUpdateOpti
   const storedCardIds = [...new Set(payments.map((payment) => payment.storedCardId).filter((id): id is string => Boolean(id)))];
   const ids = await db().$transaction(async (tx) => {
     if (update.kind === "expiry" && update.newExpMonth && update.newExpYear) {
-      await tx.storedCard.updateMany({ where: { id: { in: storedCardIds } }, data: { expMonth: update.newExpMonth, expYear: update.newExpYear } });
+      await tx.storedCard.updateMany({
+        where: { id: { in: storedCardIds } },
+        data: { expMonth: update.newExpMonth, expYear: update.newExpYear },
+      });
     }
     if (update.kind === "pan" && update.newCard) {
       const pan = update.newCard.revealPan();
@@ -45,10 +48,17 @@ export async function applyCardUpdate({ processor, update }: ApplyCardUpdateOpti
     for (const payment of payments) {
       const id = `msg_lifecycle_${processor}_${update.updateId}_${payment.id}`.replace(/[^A-Za-z0-9_-]/g, "");
       if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) continue;
-      const url = await resolveNotificationUrl({ merchantId: payment.merchantId, hostedIntegrationId: payment.session?.hostedIntegrationId, purpose: "lifecycle", tx });
+      const url = await resolveNotificationUrl({
+        merchantId: payment.merchantId,
+        hostedIntegrationId: payment.session?.hostedIntegrationId,
+        purpose: "lifecycle",
+        tx,
+      });
       if (!url) continue;
       const body = lifecycleNotificationBody({ paymentId: payment.id, merchantPaymentId: payment.merchantPaymentId });
-      created.push(await enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind: "lifecycle", url, body, tx }));
+      created.push(
+        await enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind: "lifecycle", url, body, tx }),
+      );
     }
     return created;
   });

@@ -16,7 +16,11 @@ export interface AuthorizeMitOptions {
   responseId: string;
 }
 
-export async function authorizeMit({ merchantId, input, responseId }: AuthorizeMitOptions): Promise<{ responseid: string; paymentId: string }> {
+export async function authorizeMit({
+  merchantId,
+  input,
+  responseId,
+}: AuthorizeMitOptions): Promise<{ responseid: string; paymentId: string }> {
   const parentRef = input.paymentid ?? input.parentpaymentid ?? input.merchantpaymentid;
   const parentParameter = input.paymentid ? "paymentid" : input.parentpaymentid ? "parentpaymentid" : "merchantpaymentid";
   if (!parentRef) throw invalidParameter("paymentid", "is required: the stored payment to charge (or its merchantpaymentid)");

@@ -15,6 +15,11 @@ export const captureAmountRule: AmountRule = (payment, totals, requested) => {
   return amount;
 };
 
-export async function capturePayment(options: { merchantId: string; paymentRef: string | undefined; responseId: string; input: OperationRequest }) {
+export async function capturePayment(options: {
+  merchantId: string;
+  paymentRef: string | undefined;
+  responseId: string;
+  input: OperationRequest;
+}) {
   return requestFollowUp({ ...options, type: "capture", rule: captureAmountRule });
 }

@@ -12,7 +12,10 @@ export interface CloseExpiredSessionsOptions {
   limit?: number;
 }
 
-export async function closeExpiredSessions({ now = new Date(), limit = 100 }: CloseExpiredSessionsOptions = {}): Promise<{ closed: string[]; notificationIds: string[] }> {
+export async function closeExpiredSessions({ now = new Date(), limit = 100 }: CloseExpiredSessionsOptions = {}): Promise<{
+  closed: string[];
+  notificationIds: string[];
+}> {
   const due = await db().paymentSession.findMany({
     where: { status: "OPEN", expiresAt: { lte: now } },
     orderBy: { expiresAt: "asc" },

@@ -16,7 +16,14 @@ export interface GetPaymentDetailsOptions {
   tx?: Tx;
 }
 
-export async function getPaymentDetails({ merchantId, paymentRef, responseId, gfx = false, operationId, tx }: GetPaymentDetailsOptions): Promise<PaymentRecordBody> {
+export async function getPaymentDetails({
+  merchantId,
+  paymentRef,
+  responseId,
+  gfx = false,
+  operationId,
+  tx,
+}: GetPaymentDetailsOptions): Promise<PaymentRecordBody> {
   const client = tx ?? db();
   const paymentId = await getPaymentOrThrow({ merchantId, paymentRef, tx });
   const payment = await client.payment.findUniqueOrThrow({
@@ -41,7 +48,18 @@ export async function getPaymentDetails({ merchantId, paymentRef, responseId, gf
       customerSurname: true,
       customerIpAddress: true,
       storedCard: {
-        select: { bin: true, last4: true, expMonth: true, expYear: true, scheme: true, funding: true, segment: true, issuer: true, panType: true, par: true },
+        select: {
+          bin: true,
+          last4: true,
+          expMonth: true,
+          expYear: true,
+          scheme: true,
+          funding: true,
+          segment: true,
+          issuer: true,
+          panType: true,
+          par: true,
+        },
       },
       operations: {
         where: operationId ? { id: operationId } : undefined,
@@ -63,6 +81,7 @@ export async function getPaymentDetails({ merchantId, paymentRef, responseId, gf
   });
   if (operationId && payment.operations.length === 0) throw invalidParameter("operationid", "no such operation on this payment");
   const card = payment.storedCard;
-  const image = gfx && card ? drawCardImage({ scheme: card.scheme, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear }) : undefined;
+  const image =
+    gfx && card ? drawCardImage({ scheme: card.scheme, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear }) : undefined;
   return paymentRecordBody({ ...payment, card }, { responseId, gfx: image });
 }

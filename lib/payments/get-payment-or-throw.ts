@@ -15,12 +15,20 @@ export interface GetPaymentOrThrowOptions {
 }
 
 /** The payment's id, or INVALID_PARAMETER "no such payment". */
-export async function getPaymentOrThrow({ merchantId, paymentRef, parameter = "paymentid", tx }: GetPaymentOrThrowOptions): Promise<string> {
+export async function getPaymentOrThrow({
+  merchantId,
+  paymentRef,
+  parameter = "paymentid",
+  tx,
+}: GetPaymentOrThrowOptions): Promise<string> {
   if (!paymentRef || !PAYMENT_REF.test(paymentRef)) throw unknownPayment(parameter);
   const client = tx ?? db();
   const byId = await client.payment.findFirst({ where: { id: paymentRef, merchantId }, select: { id: true } });
   if (byId) return byId.id;
-  const byReference = await client.payment.findUnique({ where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId: paymentRef } }, select: { id: true } });
+  const byReference = await client.payment.findUnique({
+    where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId: paymentRef } },
+    select: { id: true },
+  });
   if (byReference) return byReference.id;
   throw unknownPayment(parameter);
 }
@@ -37,7 +45,17 @@ export interface LockedPayment {
  * transaction and reads what the amount rules need, in one statement (capture and refund are hot
  * paths). The paymentid wins when a paymentid equals another payment's merchantpaymentid.
  */
-export async function lockPaymentOrThrow({ tx, merchantId, paymentRef, parameter = "paymentid" }: { tx: Tx; merchantId: string; paymentRef: string | undefined; parameter?: string }): Promise<LockedPayment> {
+export async function lockPaymentOrThrow({
+  tx,
+  merchantId,
+  paymentRef,
+  parameter = "paymentid",
+}: {
+  tx: Tx;
+  merchantId: string;
+  paymentRef: string | undefined;
+  parameter?: string;
+}): Promise<LockedPayment> {
   if (!paymentRef || !PAYMENT_REF.test(paymentRef)) throw unknownPayment(parameter);
   const rows = await tx.$queryRaw<LockedPayment[]>`
     SELECT "id", "status"::text AS "status", "authorizedAmount", "currency"

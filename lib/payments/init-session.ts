@@ -75,7 +75,10 @@ export async function initSession({ merchantId, input, now = new Date() }: InitS
   }
   let hostedIntegrationId: string | null = null;
   if (input.hostedid) {
-    const hosted = await client.hostedIntegration.findUnique({ where: { merchantId_hostedId: { merchantId, hostedId: input.hostedid } }, select: { id: true } });
+    const hosted = await client.hostedIntegration.findUnique({
+      where: { merchantId_hostedId: { merchantId, hostedId: input.hostedid } },
+      select: { id: true },
+    });
     if (!hosted) throw invalidParameter("hostedid", "no hosted integration with this id");
     hostedIntegrationId = hosted.id;
   }

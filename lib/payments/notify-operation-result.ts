@@ -6,7 +6,13 @@ import { enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 
 /** Stores the notification and returns its id (dispatch it after), or null when there is no address. */
-export async function notifyOperationResult({ operationId, notificationUrl }: { operationId: string; notificationUrl: string | null }): Promise<string | null> {
+export async function notifyOperationResult({
+  operationId,
+  notificationUrl,
+}: {
+  operationId: string;
+  notificationUrl: string | null;
+}): Promise<string | null> {
   return db().$transaction(async (tx) => {
     const id = `msg_operation_${operationId}`;
     if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return id;

@@ -30,6 +30,8 @@ export async function operationTotals(tx: Tx, paymentId: string): Promise<Operat
     refundedOrReserved: sum("refund", ["pending", "approved"]),
     refundedApproved: sum("refund", ["approved"]),
     voidedOrVoiding: rows.some((row) => row.type === "void"),
-    pendingCaptures: rows.filter((row) => row.type === "capture" && row.status === "pending").reduce((total, row) => total + row._count._all, 0),
+    pendingCaptures: rows
+      .filter((row) => row.type === "capture" && row.status === "pending")
+      .reduce((total, row) => total + row._count._all, 0),
   };
 }

@@ -29,9 +29,16 @@ export interface PayoutResponse {
   processor: string;
 }
 
-async function processorOrder(merchantId: string, requested: ProcessorName | undefined, source: ProcessorName | null): Promise<ProcessorName[]> {
+async function processorOrder(
+  merchantId: string,
+  requested: ProcessorName | undefined,
+  source: ProcessorName | null,
+): Promise<ProcessorName[]> {
   if (requested) return [requested];
-  const routing = await db().processorRouting.findUnique({ where: { merchantId_rule: { merchantId, rule: 1 } }, select: { processors: true } });
+  const routing = await db().processorRouting.findUnique({
+    where: { merchantId_rule: { merchantId, rule: 1 } },
+    select: { processors: true },
+  });
   const order = [...(source ? [source] : []), ...(routing?.processors ?? [])];
   return [...new Set(order)];
 }
@@ -72,21 +79,53 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
   });
 
   const stored = source.storedCard;
-  const card = new CardDetails({ pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }), expMonth: stored.expMonth, expYear: stored.expYear });
-  let result: ProcessorResult = { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: "no processor tried" };
+  const card = new CardDetails({
+    pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
+    expMonth: stored.expMonth,
+    expYear: stored.expYear,
+  });
+  let result: ProcessorResult = {
+    status: "failed",
+    failure: "retryable",
+    responsecode: RESPONSE_CODES.unavailable,
+    message: "no processor tried",
+  };
   let usedProcessor: ProcessorName = processors[0]!;
   let operationId = "";
   for (const [index, processor] of processors.entries()) {
     usedProcessor = processor;
     operationId = newId();
     await db().operation.create({
-      data: { id: operationId, paymentId, type: "payout", amount: input.amount, currency: input.currency, processor, routingAttempt: index + 1, responseId, note: input.note ?? null, tags: input.tags ?? null },
+      data: {
+        id: operationId,
+        paymentId,
+        type: "payout",
+        amount: input.amount,
+        currency: input.currency,
+        processor,
+        routingAttempt: index + 1,
+        responseId,
+        note: input.note ?? null,
+        tags: input.tags ?? null,
+      },
       select: { id: true },
     });
     try {
-      result = await getConnector(processor).payout({ operationId, paymentId, card, amount: input.amount, currency: input.currency, textOnStatement: input.textonstatement });
+      result = await getConnector(processor).payout({
+        operationId,
+        paymentId,
+        card,
+        amount: input.amount,
+        currency: input.currency,
+        textOnStatement: input.textonstatement,
+      });
     } catch (error) {
-      result = { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error instanceof Error ? error.message : String(error) };
+      result = {
+        status: "failed",
+        failure: "retryable",
+        responsecode: RESPONSE_CODES.unavailable,
+        message: error instanceof Error ? error.message : String(error),
+      };
     }
     await db().operation.update({
       where: { id: operationId },

@@ -10,7 +10,13 @@ export interface PollCardUpdatesResult {
   errors: Partial<Record<ProcessorName, string>>;
 }
 
-export async function pollCardUpdates({ since, processors = PROCESSOR_NAMES }: { since: Partial<Record<ProcessorName, Date>>; processors?: readonly ProcessorName[] }): Promise<PollCardUpdatesResult> {
+export async function pollCardUpdates({
+  since,
+  processors = PROCESSOR_NAMES,
+}: {
+  since: Partial<Record<ProcessorName, Date>>;
+  processors?: readonly ProcessorName[];
+}): Promise<PollCardUpdatesResult> {
   const result: PollCardUpdatesResult = { latest: { ...since }, notificationIds: [], errors: {} };
   for (const processor of processors) {
     // A processor with neither a configured address nor a running sandbox has no feed to read.

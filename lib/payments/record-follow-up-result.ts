@@ -28,11 +28,19 @@ export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<voi
   if (voided) status = "VOIDED";
   else if (refunded > 0n) status = "REFUNDED";
   else if (captured > 0n) status = "CAPTURED";
-  await tx.payment.update({ where: { id: paymentId }, data: { capturedAmount: captured, refundedAmount: refunded, balance: captured - refunded, status } });
+  await tx.payment.update({
+    where: { id: paymentId },
+    data: { capturedAmount: captured, refundedAmount: refunded, balance: captured - refunded, status },
+  });
 }
 
 /** Returns false when the operation was no longer pending (already recorded). */
-export async function recordFollowUpResult({ operationId, result, processor, now = new Date() }: RecordFollowUpResultOptions): Promise<boolean> {
+export async function recordFollowUpResult({
+  operationId,
+  result,
+  processor,
+  now = new Date(),
+}: RecordFollowUpResultOptions): Promise<boolean> {
   return db().$transaction(async (tx) => {
     const operation = await tx.operation.findUniqueOrThrow({ where: { id: operationId }, select: { paymentId: true } });
     await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "id" = ${operation.paymentId} FOR UPDATE`;

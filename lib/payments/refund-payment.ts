@@ -16,6 +16,11 @@ export const refundAmountRule: AmountRule = (payment, totals, requested) => {
   return amount;
 };
 
-export async function refundPayment(options: { merchantId: string; paymentRef: string | undefined; responseId: string; input: OperationRequest }) {
+export async function refundPayment(options: {
+  merchantId: string;
+  paymentRef: string | undefined;
+  responseId: string;
+  input: OperationRequest;
+}) {
   return requestFollowUp({ ...options, type: "refund", rule: refundAmountRule });
 }

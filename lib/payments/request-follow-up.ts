@@ -32,14 +32,23 @@ export interface RequestFollowUpOptions {
   rule: AmountRule;
 }
 
-export async function requestFollowUp({ merchantId, paymentRef, responseId, input, type, rule }: RequestFollowUpOptions): Promise<{ responseid: string }> {
+export async function requestFollowUp({
+  merchantId,
+  paymentRef,
+  responseId,
+  input,
+  type,
+  rule,
+}: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const { operationId, notificationUrl } = await db().$transaction(async (tx: Tx) => {
     const payment = await lockPaymentOrThrow({ tx, merchantId, paymentRef });
     const paymentId = payment.id;
     const totals = await operationTotals(tx, paymentId);
     const amount = rule(payment, totals, input.amount);
     // The result has to reach the merchant: without a request or configured address it is refused now.
-    const session = input.notificationurl ? null : await tx.paymentSession.findUnique({ where: { paymentId }, select: { hostedIntegrationId: true } });
+    const session = input.notificationurl
+      ? null
+      : await tx.paymentSession.findUnique({ where: { paymentId }, select: { hostedIntegrationId: true } });
     const notificationUrl = await resolveNotificationUrl({
       merchantId,
       requestedUrl: input.notificationurl,

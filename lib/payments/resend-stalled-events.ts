@@ -10,7 +10,10 @@ import { sendEvent } from "../inngest/send-event";
 /** Work younger than this is left alone: its own event is normally on its way. */
 export const STALLED_AFTER_MS = 60_000;
 
-export async function resendStalledEvents({ now = new Date(), limit = 200 }: { now?: Date; limit?: number } = {}): Promise<{ operationIds: string[]; notificationIds: string[] }> {
+export async function resendStalledEvents({ now = new Date(), limit = 200 }: { now?: Date; limit?: number } = {}): Promise<{
+  operationIds: string[];
+  notificationIds: string[];
+}> {
   const before = new Date(now.getTime() - STALLED_AFTER_MS);
   const operations = await db().operation.findMany({
     where: { status: "pending", type: { in: ["capture", "refund", "void"] }, createdAt: { lt: before } },

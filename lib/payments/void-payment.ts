@@ -13,6 +13,11 @@ export const voidAmountRule: AmountRule = (payment, totals, requested) => {
   return payment.authorizedAmount;
 };
 
-export async function voidPayment(options: { merchantId: string; paymentRef: string | undefined; responseId: string; input: OperationRequest }) {
+export async function voidPayment(options: {
+  merchantId: string;
+  paymentRef: string | undefined;
+  responseId: string;
+  input: OperationRequest;
+}) {
   return requestFollowUp({ ...options, type: "void", rule: voidAmountRule });
 }

@@ -19,7 +19,10 @@ export const amountSchema = z.unknown().transform((value, context): bigint => {
   }
   if (typeof value === "string") {
     if (AMOUNT_DIGITS.test(value)) return BigInt(value);
-    context.addIssue({ code: "custom", message: "must be 1 to 12 digits (minor units); decimal separators, signs and letters are not supported" });
+    context.addIssue({
+      code: "custom",
+      message: "must be 1 to 12 digits (minor units); decimal separators, signs and letters are not supported",
+    });
     return z.NEVER;
   }
   context.addIssue({ code: "custom", message: value === undefined ? "is required" : "must be an integer of minor units" });
@@ -37,7 +40,9 @@ export const currencySchema = z
 
 const LABEL = /^[a-zA-Z0-9- ]{0,32}$/;
 /** reference and textonstatement: 0 to 32 characters of a-z A-Z 0-9 hyphen space (spec 8). */
-export const labelSchema = z.string({ error: "must be a string" }).regex(LABEL, "must be 0 to 32 characters of a-z, A-Z, 0-9, hyphen and space");
+export const labelSchema = z
+  .string({ error: "must be a string" })
+  .regex(LABEL, "must be 0 to 32 characters of a-z, A-Z, 0-9, hyphen and space");
 
 /** paymentid, merchantpaymentid and the like: 1 to 32 characters a-z A-Z 0-9 (spec 2.2, 6.2). */
 export const paymentIdSchema = z

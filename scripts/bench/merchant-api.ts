@@ -40,7 +40,9 @@ function log(line: string): void {
 
 async function adminUrl(): Promise<string> {
   if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
-  const out = execFileSync("bash", ["scripts/pg-test-cluster.sh", "start"], { env: { ...process.env, PG_TEST_PORT: process.env.BENCH_PG_PORT ?? "55462", PG_TEST_DIR: "/tmp/cps-bench-merchant-api-pg" } }).toString();
+  const out = execFileSync("bash", ["scripts/pg-test-cluster.sh", "start"], {
+    env: { ...process.env, PG_TEST_PORT: process.env.BENCH_PG_PORT ?? "55462", PG_TEST_DIR: "/tmp/cps-bench-merchant-api-pg" },
+  }).toString();
   const match = out.match(/TEST_DATABASE_URL=(\S+)/);
   if (!match?.[1]) throw new Error(`could not start PostgreSQL: ${out}`);
   return match[1];
@@ -80,7 +82,9 @@ async function load(options: autocannon.Options): Promise<Summary> {
 
 async function startBaseline(databaseUrl: string): Promise<{ url: string; close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline (id text PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+  await pool.query(
+    `CREATE TABLE IF NOT EXISTS bench_baseline (id text PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
+  );
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -152,10 +156,22 @@ async function createStoredPayment(merchantId: string): Promise<string> {
   const pan = "4111111111111111";
   const storedCardId = newId();
   await db().storedCard.create({
-    data: { id: storedCardId, merchantId, ...encryptPan(pan), panFingerprint: panFingerprint(pan), bin: "411111", last4: "1111", expMonth: 12, expYear: 2030, scheme: "visa" },
+    data: {
+      id: storedCardId,
+      merchantId,
+      ...encryptPan(pan),
+      panFingerprint: panFingerprint(pan),
+      bin: "411111",
+      last4: "1111",
+      expMonth: 12,
+      expYear: 2030,
+      scheme: "visa",
+    },
   });
   const paymentId = newId();
-  await db().payment.create({ data: { id: paymentId, merchantId, storedCardId, status: "CAPTURED", amount: 100n, currency: "DKK", processor: "clearhaus" } });
+  await db().payment.create({
+    data: { id: paymentId, merchantId, storedCardId, status: "CAPTURED", amount: 100n, currency: "DKK", processor: "clearhaus" },
+  });
   return paymentId;
 }
 
@@ -177,7 +193,10 @@ async function main(): Promise<void> {
 
   if (!existsSync(path.join(DIST_DIR, "BUILD_ID")) || process.env.BENCH_REBUILD) {
     log(`building into ${DIST_DIR} (next build)...`);
-    const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" } });
+    const build = spawnSync(process.execPath, [NEXT_BIN, "build"], {
+      stdio: "inherit",
+      env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" },
+    });
     if (build.status !== 0) throw new Error("next build failed");
   }
 
@@ -190,14 +209,32 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${PORT}`;
   const server = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(PORT)], {
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: DIST_DIR, PORT: String(PORT), PUBLIC_BASE_URL: base, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: DIST_DIR,
+      PORT: String(PORT),
+      PUBLIC_BASE_URL: base,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
   });
-  const report: Record<string, unknown> = { connections: CONNECTIONS, durationSeconds: DURATION_S, database: "PostgreSQL", build: DIST_DIR };
+  const report: Record<string, unknown> = {
+    connections: CONNECTIONS,
+    durationSeconds: DURATION_S,
+    database: "PostgreSQL",
+    build: DIST_DIR,
+  };
   const baseline = await startBaseline(databaseUrl);
   try {
     await waitForHealth(base, server);
     const headers = { "content-type": "application/json", authorization: `Basic ${apiKey}` };
-    const initBody = JSON.stringify({ merchantid: merchant.id, amount: 12500, currency: "DKK", reference: "Bench order", notificationurl: receiver.url });
+    const initBody = JSON.stringify({
+      merchantid: merchant.id,
+      amount: 12500,
+      currency: "DKK",
+      reference: "Bench order",
+      notificationurl: receiver.url,
+    });
 
     log("warming up");
     await autocannon({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody, connections: 4, amount: 200 });
@@ -213,7 +250,15 @@ async function main(): Promise<void> {
     const { newId } = await import("../../lib/ids");
     const paymentIds = Array.from({ length: paymentCount }, () => newId());
     await db().payment.createMany({
-      data: paymentIds.map((id) => ({ id, merchantId: merchant.id, status: "AUTHORIZED" as const, amount: 999_999_999n, authorizedAmount: 999_999_999n, currency: "DKK", processor: "clearhaus" as const })),
+      data: paymentIds.map((id) => ({
+        id,
+        merchantId: merchant.id,
+        status: "AUTHORIZED" as const,
+        amount: 999_999_999n,
+        authorizedAmount: 999_999_999n,
+        currency: "DKK",
+        processor: "clearhaus" as const,
+      })),
     });
     let next = 0;
     log("POST /api/{paymentid}/capture");
@@ -234,12 +279,17 @@ async function main(): Promise<void> {
     const parentId = await createStoredPayment(merchant.id);
     const authorized: string[] = [];
     for (let index = 0; index < LATENCY_SAMPLES; index++) {
-      const response = await fetch(`${base}/api/mit`, { method: "POST", headers, body: JSON.stringify({ merchantid: merchant.id, paymentid: parentId, amount: 1000, currency: "DKK", paymenttype: "unscheduled" }) });
+      const response = await fetch(`${base}/api/mit`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ merchantid: merchant.id, paymentid: parentId, amount: 1000, currency: "DKK", paymenttype: "unscheduled" }),
+      });
       const { responseid } = (await response.json()) as { responseid: string };
       authorized.push(responseid);
     }
     const deadline = Date.now() + 60_000;
-    while (authorized.some((id) => !receiver.arrivals.has(id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (authorized.some((id) => !receiver.arrivals.has(id)) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const mitPayments = await db().payment.findMany({ where: { parentPaymentId: parentId, status: "AUTHORIZED" }, select: { id: true } });
     const latencies: number[] = [];
     for (const { id } of mitPayments.slice(0, LATENCY_SAMPLES)) {

@@ -12,7 +12,14 @@ export interface TestMerchant {
   notificationSecret: string;
 }
 
-export async function createTestMerchant(options: { name?: string; defaultNotificationUrl?: string | null; lifecycleNotificationUrl?: string | null; completionNotificationUrl?: string | null } = {}): Promise<TestMerchant> {
+export async function createTestMerchant(
+  options: {
+    name?: string;
+    defaultNotificationUrl?: string | null;
+    lifecycleNotificationUrl?: string | null;
+    completionNotificationUrl?: string | null;
+  } = {},
+): Promise<TestMerchant> {
   const { merchant, apiKey } = await createMerchant({ name: options.name ?? "Test Shop", withApiKey: true });
   await db().merchant.update({
     where: { id: merchant.id },
@@ -84,7 +91,10 @@ export async function createTestPayment(options: TestPaymentOptions): Promise<{ 
   const authorized = ["AUTHORIZED", "CAPTURED", "REFUNDED", "VOIDED"].includes(status);
   const authorizedAmount = options.authorizedAmount ?? (authorized ? amount : 0n);
   const processor = options.processor === undefined ? "clearhaus" : options.processor;
-  const storedCardId = options.withStoredCard === false ? null : await createStoredCard(options.merchantId, typeof options.withStoredCard === "object" ? options.withStoredCard : {});
+  const storedCardId =
+    options.withStoredCard === false
+      ? null
+      : await createStoredCard(options.merchantId, typeof options.withStoredCard === "object" ? options.withStoredCard : {});
   const captures = options.captures ?? [];
   const refunds = options.refunds ?? [];
   const captured = captures.reduce((sum, value) => sum + value, 0n);

@@ -16,7 +16,12 @@ import { followUpRequested } from "../events/merchant-api";
 async function callProcessor(operationId: string): Promise<string | null> {
   const operation = await db().operation.findUnique({
     where: { id: operationId },
-    select: { type: true, status: true, amount: true, payment: { select: { id: true, currency: true, processor: true, textOnStatement: true } } },
+    select: {
+      type: true,
+      status: true,
+      amount: true,
+      payment: { select: { id: true, currency: true, processor: true, textOnStatement: true } },
+    },
   });
   if (!operation) throw new NonRetriableError(`operation ${operationId} does not exist`);
   if (operation.status !== "pending") return null;

@@ -35,8 +35,16 @@ describe("API key", () => {
   });
 
   it("refuses an unknown key, a malformed header and a non-Basic scheme", async () => {
-    for (const authorization of ["Basic cps_doesnotexist000000000000000000000000000", "Basic", "Bearer " + merchant.apiKey, merchant.apiKey]) {
-      const response = await api.call("POST", "/api/initdynamic", { body: session(merchant.merchantId), headers: { Authorization: authorization } });
+    for (const authorization of [
+      "Basic cps_doesnotexist000000000000000000000000000",
+      "Basic",
+      "Bearer " + merchant.apiKey,
+      merchant.apiKey,
+    ]) {
+      const response = await api.call("POST", "/api/initdynamic", {
+        body: session(merchant.merchantId),
+        headers: { Authorization: authorization },
+      });
       expect(response.status, authorization).toBe(400);
       expect(response.body.error).toBe("INVALID_API_KEY");
     }
@@ -46,7 +54,10 @@ describe("API key", () => {
     const raw = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: session(merchant.merchantId) });
     expect(raw.status).toBe(200);
     const encoded = Buffer.from(`${merchant.apiKey}:`).toString("base64");
-    const viaCurl = await api.call("POST", "/api/initdynamic", { body: session(merchant.merchantId), headers: { Authorization: `Basic ${encoded}` } });
+    const viaCurl = await api.call("POST", "/api/initdynamic", {
+      body: session(merchant.merchantId),
+      headers: { Authorization: `Basic ${encoded}` },
+    });
     expect(viaCurl.status).toBe(200);
   });
 
@@ -87,7 +98,10 @@ describe("API key", () => {
 
 describe("merchantid", () => {
   it("refuses another merchant's id with INVALID_MERCHANTID, before looking at other parameters", async () => {
-    const response = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: { ...session(other.merchantId), amount: "12,50" } });
+    const response = await api.call("POST", "/api/initdynamic", {
+      apiKey: merchant.apiKey,
+      body: { ...session(other.merchantId), amount: "12,50" },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: "INVALID_MERCHANTID", errordescription: "merchantid: does not belong to the API key" });
     expect(await db().paymentSession.count({ where: { merchantId: other.merchantId } })).toBe(0);
@@ -102,17 +116,31 @@ describe("merchantid", () => {
 describe("TraceApi", () => {
   it("is echoed in the response headers and stored with the request", async () => {
     const trace = "5f0c8a1e-6a7b-4c1d-9e2f-0a1b2c3d4e5f";
-    const response = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: session(merchant.merchantId), headers: { TraceApi: trace } });
+    const response = await api.call("POST", "/api/initdynamic", {
+      apiKey: merchant.apiKey,
+      body: session(merchant.merchantId),
+      headers: { TraceApi: trace },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("traceapi")).toBe(trace);
     const requestId = response.headers.get("x-request-id");
     await flushApiRequestLog();
     const stored = await db().apiRequest.findUniqueOrThrow({ where: { id: requestId! } });
-    expect(stored).toMatchObject({ merchantId: merchant.merchantId, method: "POST", path: "/api/initdynamic", traceApi: trace, statusCode: 200, errorCode: null });
+    expect(stored).toMatchObject({
+      merchantId: merchant.merchantId,
+      method: "POST",
+      path: "/api/initdynamic",
+      traceApi: trace,
+      statusCode: 200,
+      errorCode: null,
+    });
   });
 
   it("is echoed and stored on refused requests too", async () => {
-    const response = await api.call("POST", "/api/initdynamic", { body: session(merchant.merchantId), headers: { TraceApi: "trace-of-a-refusal" } });
+    const response = await api.call("POST", "/api/initdynamic", {
+      body: session(merchant.merchantId),
+      headers: { TraceApi: "trace-of-a-refusal" },
+    });
     expect(response.headers.get("traceapi")).toBe("trace-of-a-refusal");
     await flushApiRequestLog();
     const stored = await db().apiRequest.findFirstOrThrow({ where: { traceApi: "trace-of-a-refusal" } });
@@ -137,7 +165,11 @@ describe("unexpected errors", () => {
     const route = await serveOnHttp({ handlers: { POST: failing }, path: "/api/boom" });
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
-      const response = await fetch(route.url, { method: "POST", headers: { Authorization: `Basic ${merchant.apiKey}`, "Content-Type": "application/json" }, body: "{}" });
+      const response = await fetch(route.url, {
+        method: "POST",
+        headers: { Authorization: `Basic ${merchant.apiKey}`, "Content-Type": "application/json" },
+        body: "{}",
+      });
       const text = await response.text();
       const requestId = response.headers.get("x-request-id");
       expect(response.status).toBe(500);

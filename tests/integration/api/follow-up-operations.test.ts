@@ -21,8 +21,13 @@ beforeAll(async () => {
 afterAll(async () => api?.close());
 
 type Op = "capture" | "refund" | "void";
-const post = (paymentRef: string, op: Op, body: Record<string, unknown> = {}, headers: Record<string, string> = {}, apiKey = merchant.apiKey) =>
-  api.call("POST", `/api/${paymentRef}/${op}`, { apiKey, body, headers });
+const post = (
+  paymentRef: string,
+  op: Op,
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  apiKey = merchant.apiKey,
+) => api.call("POST", `/api/${paymentRef}/${op}`, { apiKey, body, headers });
 
 async function operationsOf(paymentId: string, type: Op) {
   return db().operation.findMany({ where: { paymentId, type }, orderBy: { createdAt: "asc" } });
@@ -41,7 +46,14 @@ describe("capture", () => {
     expect(Object.keys(response.body)).toEqual(["responseid"]);
     expect(response.body.responseid).toMatch(/^[a-zA-Z0-9]{1,32}$/);
     const [operation] = await operationsOf(paymentId, "capture");
-    expect(operation).toMatchObject({ amount: 4000n, currency: "DKK", status: "pending", note: "first part", tags: "shipment-1 eu", responseId: response.body.responseid });
+    expect(operation).toMatchObject({
+      amount: 4000n,
+      currency: "DKK",
+      status: "pending",
+      note: "first part",
+      tags: "shipment-1 eu",
+      responseId: response.body.responseid,
+    });
     const event = await db().inngestEvent.findFirst({ where: { name: "payment/follow-up.requested" }, orderBy: { receivedAt: "desc" } });
     expect(JSON.stringify(event?.payload)).toContain(operation!.id);
 
@@ -53,7 +65,10 @@ describe("capture", () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
     expect((await post(paymentId, "capture", { amount: 6000 })).status).toBe(200);
     const over = await post(paymentId, "capture", { amount: 4001 });
-    expect(over.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "amount: exceeds the authorized amount left to capture (4000)" });
+    expect(over.body).toEqual({
+      error: "INVALID_PARAMETER",
+      errordescription: "amount: exceeds the authorized amount left to capture (4000)",
+    });
     expect((await post(paymentId, "capture", { amount: 4000 })).status).toBe(200);
     const none = await post(paymentId, "capture", {});
     expect(none.body.errordescription).toBe("paymentid: the authorized amount is already captured in full (or being captured)");
@@ -61,7 +76,12 @@ describe("capture", () => {
   });
 
   it("captures the whole remaining amount when amount is omitted", async () => {
-    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 7_500n, captures: [2_500n], status: "CAPTURED" });
+    const { paymentId } = await createTestPayment({
+      merchantId: merchant.merchantId,
+      amount: 7_500n,
+      captures: [2_500n],
+      status: "CAPTURED",
+    });
     expect((await post(paymentId, "capture")).status).toBe(200);
     expect((await operationsOf(paymentId, "capture")).at(-1)?.amount).toBe(5_000n);
   });
@@ -86,7 +106,12 @@ describe("capture", () => {
 
 describe("refund", () => {
   it("refunds up to the approved captured amount, partially and several times", async () => {
-    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n, captures: [6_000n], status: "CAPTURED" });
+    const { paymentId } = await createTestPayment({
+      merchantId: merchant.merchantId,
+      amount: 10_000n,
+      captures: [6_000n],
+      status: "CAPTURED",
+    });
     expect((await post(paymentId, "refund", { amount: 2000 })).status).toBe(200);
     const over = await post(paymentId, "refund", { amount: 4001 });
     expect(over.body.errordescription).toBe("amount: exceeds the captured amount left to refund (4000)");
@@ -107,7 +132,9 @@ describe("refund", () => {
 
   it("refuses an authorized payment with no capture", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId });
-    expect((await post(paymentId, "refund", { amount: 1 })).body.errordescription).toBe("paymentid: the payment cannot be refunded in its state (authorized)");
+    expect((await post(paymentId, "refund", { amount: 1 })).body.errordescription).toBe(
+      "paymentid: the payment cannot be refunded in its state (authorized)",
+    );
   });
 });
 
@@ -129,9 +156,13 @@ describe("void", () => {
   it("refuses a payment with a capture, pending or approved, and a captured payment", async () => {
     const pending = await createTestPayment({ merchantId: merchant.merchantId });
     await post(pending.paymentId, "capture", { amount: 10 });
-    expect((await post(pending.paymentId, "void")).body.errordescription).toBe("paymentid: a captured payment cannot be voided; refund it instead");
+    expect((await post(pending.paymentId, "void")).body.errordescription).toBe(
+      "paymentid: a captured payment cannot be voided; refund it instead",
+    );
     const captured = await createTestPayment({ merchantId: merchant.merchantId, captures: [10_000n], status: "CAPTURED" });
-    expect((await post(captured.paymentId, "void")).body.errordescription).toBe("paymentid: the payment cannot be voided in its state (captured)");
+    expect((await post(captured.paymentId, "void")).body.errordescription).toBe(
+      "paymentid: the payment cannot be voided in its state (captured)",
+    );
     expect(await operationsOf(captured.paymentId, "void")).toHaveLength(0);
   });
 });
@@ -190,13 +221,20 @@ describe("concurrency", () => {
     const responses = await Promise.all(Array.from({ length: 12 }, () => post(paymentId, "capture", { amount: 3000 })));
     const accepted = responses.filter((response) => response.status === 200);
     expect(accepted).toHaveLength(3);
-    expect(responses.filter((response) => response.status === 400).every((response) => response.body.error === "INVALID_PARAMETER")).toBe(true);
+    expect(responses.filter((response) => response.status === 400).every((response) => response.body.error === "INVALID_PARAMETER")).toBe(
+      true,
+    );
     const total = (await operationsOf(paymentId, "capture")).reduce((sum, operation) => sum + operation.amount, 0n);
     expect(total).toBe(9000n);
   });
 
   it("never refunds more than captured", async () => {
-    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n, captures: [5_000n], status: "CAPTURED" });
+    const { paymentId } = await createTestPayment({
+      merchantId: merchant.merchantId,
+      amount: 10_000n,
+      captures: [5_000n],
+      status: "CAPTURED",
+    });
     const responses = await Promise.all(Array.from({ length: 10 }, () => post(paymentId, "refund", { amount: 2000 })));
     expect(responses.filter((response) => response.status === 200)).toHaveLength(2);
     const total = (await operationsOf(paymentId, "refund")).reduce((sum, operation) => sum + operation.amount, 0n);
@@ -236,7 +274,10 @@ describe("Idempotency-Key", () => {
     const headers = { "Idempotency-Key": "k-params" };
     await post(paymentId, "capture", { amount: 1000 }, headers);
     const changed = await post(paymentId, "capture", { amount: 2000 }, headers);
-    expect(changed.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "Idempotency-Key: was already used with other parameters or on another endpoint" });
+    expect(changed.body).toEqual({
+      error: "INVALID_PARAMETER",
+      errordescription: "Idempotency-Key: was already used with other parameters or on another endpoint",
+    });
     const elsewhere = await post(paymentId, "void", { amount: 1000 }, headers);
     expect(elsewhere.body.error).toBe("INVALID_PARAMETER");
     expect(await operationsOf(paymentId, "capture")).toHaveLength(1);

@@ -50,15 +50,30 @@ describe("idempotent creation", () => {
     const parent = await createTestPayment({ merchantId: merchant.merchantId, merchantPaymentId: "used1" });
     const response = await api.call("POST", "/api/mit", {
       apiKey: merchant.apiKey,
-      body: { merchantid: merchant.merchantId, paymentid: parent.paymentId, newmerchantpaymentid: "used1", amount: 1, currency: "DKK", paymenttype: "incremental" },
+      body: {
+        merchantid: merchant.merchantId,
+        paymentid: parent.paymentId,
+        newmerchantpaymentid: "used1",
+        amount: 1,
+        currency: "DKK",
+        paymenttype: "incremental",
+      },
     });
-    expect(response.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "newmerchantpaymentid: is already used by another payment of this merchant" });
+    expect(response.body).toEqual({
+      error: "INVALID_PARAMETER",
+      errordescription: "newmerchantpaymentid: is already used by another payment of this merchant",
+    });
   });
 });
 
 describe("one merchant can never reach another's payments", () => {
   it("every endpoint with a payment answers 'no such payment' for another merchant's paymentid and merchantpaymentid", async () => {
-    const theirs = await createTestPayment({ merchantId: stranger.merchantId, merchantPaymentId: "theirs42", captures: [10_000n], status: "CAPTURED" });
+    const theirs = await createTestPayment({
+      merchantId: stranger.merchantId,
+      merchantPaymentId: "theirs42",
+      captures: [10_000n],
+      status: "CAPTURED",
+    });
     const before = await db().operation.count();
     const payments = await db().payment.count();
     const notifications = await db().notification.count();
@@ -74,9 +89,15 @@ describe("one merchant can never reach another's payments", () => {
         expect(response.status).toBe(400);
         expect(response.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "paymentid: no such payment" });
       }
-      const mit = await api.call("POST", "/api/mit", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, paymentid: ref, amount: 1, currency: "DKK", paymenttype: "scheduled" } });
+      const mit = await api.call("POST", "/api/mit", {
+        apiKey: merchant.apiKey,
+        body: { merchantid: merchant.merchantId, paymentid: ref, amount: 1, currency: "DKK", paymenttype: "scheduled" },
+      });
       expect(mit.body.errordescription).toMatch(/no such payment$/);
-      const init = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, paymentid: ref, amount: 1, currency: "DKK" } });
+      const init = await api.call("POST", "/api/initdynamic", {
+        apiKey: merchant.apiKey,
+        body: { merchantid: merchant.merchantId, paymentid: ref, amount: 1, currency: "DKK" },
+      });
       expect(init.body.errordescription).toBe("paymentid: no such payment");
     }
     expect(await db().operation.count()).toBe(before);
@@ -116,7 +137,9 @@ describe("payment details and payout parameters", () => {
     const { paymentId } = await createTestPayment({ merchantId: silent.merchantId });
     const refused = await api.call("GET", `/api/${paymentId}/payment`, { apiKey: silent.apiKey });
     expect(refused.body.errordescription).toBe("notificationurl: is required: no notification address is configured for this merchant");
-    const sent = await api.call("GET", `/api/${paymentId}/payment?notificationurl=${encodeURIComponent("https://shop.example/details")}`, { apiKey: silent.apiKey });
+    const sent = await api.call("GET", `/api/${paymentId}/payment?notificationurl=${encodeURIComponent("https://shop.example/details")}`, {
+      apiKey: silent.apiKey,
+    });
     expect(sent.status).toBe(200);
     const [notification] = await db().notification.findMany({ where: { paymentId } });
     expect(notification).toMatchObject({ url: "https://shop.example/details", kind: "payment_details", status: "pending" });

@@ -18,7 +18,11 @@ beforeAll(async () => {
 });
 afterAll(async () => api?.close());
 
-const init = (body: Record<string, unknown>) => api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, amount: 250, currency: "DKK", ...body } });
+const init = (body: Record<string, unknown>) =>
+  api.call("POST", "/api/initdynamic", {
+    apiKey: merchant.apiKey,
+    body: { merchantid: merchant.merchantId, amount: 250, currency: "DKK", ...body },
+  });
 
 describe("a new session", () => {
   it("answers every field of spec 2.1 with hosted-field addresses under the cit base URL", async () => {
@@ -78,7 +82,14 @@ describe("a new session", () => {
 
   it("applies the defaults: timeout 900, FORCE_3DS, rule 1, instantcapture 0 and default element ids", async () => {
     const response = await init({});
-    expect(response.body).toMatchObject({ idpan: "pan", idexpmonth: "expmonth", idexpyear: "expyear", idsecuritycode: "securitycode", merchantpaymentid: "", reference: "" });
+    expect(response.body).toMatchObject({
+      idpan: "pan",
+      idexpmonth: "expmonth",
+      idexpyear: "expyear",
+      idsecuritycode: "securitycode",
+      merchantpaymentid: "",
+      reference: "",
+    });
   });
 
   it("accepts the options within their ranges, a lower-case set3ds and a digit-string amount", async () => {
@@ -95,7 +106,16 @@ describe("a new session", () => {
     });
     expect(response.status).toBe(200);
     const stored = await db().paymentSession.findUniqueOrThrow({ where: { id: String(response.body.sessionid) } });
-    expect(stored).toMatchObject({ amount: 0n, currency: "EUR", set3ds: "FALLBACK_3DS", rule: 2, timeoutSeconds: 1200, instantCapture: 2, processors: ["bambora", "finaro"], textOnStatement: "SHOP 42" });
+    expect(stored).toMatchObject({
+      amount: 0n,
+      currency: "EUR",
+      set3ds: "FALLBACK_3DS",
+      rule: 2,
+      timeoutSeconds: 1200,
+      instantCapture: 2,
+      processors: ["bambora", "finaro"],
+      textOnStatement: "SHOP 42",
+    });
   });
 });
 
@@ -180,7 +200,9 @@ describe("payment on behalf of stored card data", () => {
   });
 
   it("uses the hosted integration named by hostedid", async () => {
-    const hosted = await db().hostedIntegration.create({ data: { id: "hi1", merchantId: merchant.merchantId, hostedId: "checkout-b", name: "B" } });
+    const hosted = await db().hostedIntegration.create({
+      data: { id: "hi1", merchantId: merchant.merchantId, hostedId: "checkout-b", name: "B" },
+    });
     const response = await init({ hostedid: "checkout-b" });
     const stored = await db().paymentSession.findUniqueOrThrow({ where: { id: String(response.body.sessionid) } });
     expect(stored.hostedIntegrationId).toBe(hosted.id);

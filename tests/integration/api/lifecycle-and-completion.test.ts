@@ -28,9 +28,17 @@ let sandboxes: RunningSandboxes;
 beforeAll(async () => {
   sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false });
   api = await startMerchantApi();
-  [general, lifecycle, completion] = await Promise.all([startNotificationReceiver(), startNotificationReceiver(), startNotificationReceiver()]);
+  [general, lifecycle, completion] = await Promise.all([
+    startNotificationReceiver(),
+    startNotificationReceiver(),
+    startNotificationReceiver(),
+  ]);
   harness = await startInngestHarness({ functions: merchantApiFunctions });
-  merchant = await createTestMerchant({ defaultNotificationUrl: general.url, lifecycleNotificationUrl: lifecycle.url, completionNotificationUrl: completion.url });
+  merchant = await createTestMerchant({
+    defaultNotificationUrl: general.url,
+    lifecycleNotificationUrl: lifecycle.url,
+    completionNotificationUrl: completion.url,
+  });
 });
 afterAll(async () => {
   await harness?.stop();
@@ -40,16 +48,36 @@ afterAll(async () => {
 });
 
 async function reportCardUpdate(body: Record<string, unknown>) {
-  const response = await fetch(`${sandboxes.urls.clearhaus}/sandbox/card-updates`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${sandboxes.urls.clearhaus}/sandbox/card-updates`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(response.status).toBe(201);
 }
 
 describe("life cycle", () => {
   it("updates the stored card's expiry and notifies the life-cycle address with paymentid and merchantpaymentid", async () => {
     const par = "V0010013018036776485736360001";
-    const { paymentId, storedCardId } = await createTestPayment({ merchantId: merchant.merchantId, merchantPaymentId: "sub1", processor: "clearhaus", withStoredCard: { par } });
+    const { paymentId, storedCardId } = await createTestPayment({
+      merchantId: merchant.merchantId,
+      merchantPaymentId: "sub1",
+      processor: "clearhaus",
+      withStoredCard: { par },
+    });
     // An MIT child of the series on the same card is not notified separately.
-    await db().payment.create({ data: { id: "child1", merchantId: merchant.merchantId, parentPaymentId: paymentId, storedCardId, amount: 1n, currency: "DKK", processor: "clearhaus", paymentType: "scheduled" } });
+    await db().payment.create({
+      data: {
+        id: "child1",
+        merchantId: merchant.merchantId,
+        parentPaymentId: paymentId,
+        storedCardId,
+        amount: 1n,
+        currency: "DKK",
+        processor: "clearhaus",
+        paymentType: "scheduled",
+      },
+    });
     await reportCardUpdate({ par, kind: "expiry", newExpMonth: 9, newExpYear: 2033 });
     const since = new Date(Date.now() - 60_000);
     const result = await pollCardUpdates({ since: { clearhaus: since }, processors: ["clearhaus"] });
@@ -68,7 +96,11 @@ describe("life cycle", () => {
 
   it("replaces the stored card number (encrypted) when the issuer reissued the card", async () => {
     const par = "V0010013018036776485736360002";
-    const { storedCardId } = await createTestPayment({ merchantId: merchant.merchantId, processor: "clearhaus", withStoredCard: { par, pan: "4111111111111111" } });
+    const { storedCardId } = await createTestPayment({
+      merchantId: merchant.merchantId,
+      processor: "clearhaus",
+      withStoredCard: { par, pan: "4111111111111111" },
+    });
     await reportCardUpdate({ par, kind: "pan", newPan: "5555555555554444", newExpMonth: 1, newExpYear: 2031 });
     await pollCardUpdates({ since: { clearhaus: new Date(Date.now() - 60_000) }, processors: ["clearhaus"] });
     const card = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
@@ -82,7 +114,14 @@ describe("completion notification", () => {
   it("closes a window whose timeout elapsed and notifies status timeout (6.2), once", async () => {
     const response = await api.call("POST", "/api/initdynamic", {
       apiKey: merchant.apiKey,
-      body: { merchantid: merchant.merchantId, merchantpaymentid: "cart9", amount: 1000, currency: "DKK", timeout: 60, merchantdata: "Y2FydD05" },
+      body: {
+        merchantid: merchant.merchantId,
+        merchantpaymentid: "cart9",
+        amount: 1000,
+        currency: "DKK",
+        timeout: 60,
+        merchantdata: "Y2FydD05",
+      },
     });
     const sessionId = String(response.body.sessionid);
     const { expiresAt, createdAt } = await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } });
@@ -114,7 +153,10 @@ describe("completion notification", () => {
   });
 
   it("leaves a window alone whose payment is under way", async () => {
-    const response = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, amount: 1000, currency: "DKK", timeout: 1 } });
+    const response = await api.call("POST", "/api/initdynamic", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, amount: 1000, currency: "DKK", timeout: 1 },
+    });
     const sessionId = String(response.body.sessionid);
     await db().paymentSession.update({ where: { id: sessionId }, data: { status: "PROCESSING" } });
     const result = await closeExpiredSessions({ now: new Date(Date.now() + 5_000) });
@@ -129,7 +171,11 @@ describe("completion notification", () => {
     });
     const sessionId = String(response.body.sessionid);
     // What goPay() leaves behind: an authorized payment linked to the session.
-    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, merchantPaymentId: "cart10", withStoredCard: { pan: "4111111111111111", par: "V0010013018036776485736369999" } });
+    const { paymentId } = await createTestPayment({
+      merchantId: merchant.merchantId,
+      merchantPaymentId: "cart10",
+      withStoredCard: { pan: "4111111111111111", par: "V0010013018036776485736369999" },
+    });
     await db().operation.updateMany({ where: { paymentId }, data: { eci: "05" } });
     await db().paymentSession.update({ where: { id: sessionId }, data: { paymentId, status: "COMPLETED" } });
     const first = await sendCompletionNotification({ sessionId });

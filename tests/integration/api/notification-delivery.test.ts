@@ -71,7 +71,9 @@ describe("delivery schedule", () => {
     expect(receiver.received).toHaveLength(8);
     const recorded = await attempts(id);
     expect(recorded.map((attempt) => attempt.attemptNumber)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(recorded.every((attempt) => attempt.statusCode === 500 && attempt.error === "answered HTTP 500; only 200 acknowledges")).toBe(true);
+    expect(recorded.every((attempt) => attempt.statusCode === 500 && attempt.error === "answered HTTP 500; only 200 acknowledges")).toBe(
+      true,
+    );
     expect(recorded.every((attempt) => attempt.responseBody === "ok" && attempt.durationMs >= 0)).toBe(true);
     const notification = await db().notification.findUniqueOrThrow({ where: { id } });
     expect(notification).toMatchObject({ status: "failed", attemptCount: 8, deliveredAt: null, nextAttemptAt: null });
@@ -113,7 +115,12 @@ describe("delivery schedule", () => {
   it("records an unreachable receiver as an error", async () => {
     const closed = await startNotificationReceiver();
     await closed.close();
-    const id = await enqueueNotification({ merchantId: merchant.merchantId, kind: "lifecycle", url: closed.url, body: { paymentid: "x", merchantpaymentid: "" } });
+    const id = await enqueueNotification({
+      merchantId: merchant.merchantId,
+      kind: "lifecycle",
+      url: closed.url,
+      body: { paymentid: "x", merchantpaymentid: "" },
+    });
     await dispatchNotification(id);
     await harness.waitForRun({ functionId: "deliver-merchant-notification", status: "sleeping" });
     const [first] = await attempts(id);
@@ -130,9 +137,15 @@ describe("signature", () => {
     expect(request!.headers["webhook-id"]).toBe(id);
     expect(request!.headers["webhook-timestamp"]).toMatch(/^\d{10}$/);
     expect(request!.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
-    const headers = { id: String(request!.headers["webhook-id"]), timestamp: String(request!.headers["webhook-timestamp"]), signature: String(request!.headers["webhook-signature"]) };
+    const headers = {
+      id: String(request!.headers["webhook-id"]),
+      timestamp: String(request!.headers["webhook-timestamp"]),
+      signature: String(request!.headers["webhook-signature"]),
+    };
     expect(verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: request!.rawBody })).toBe(true);
-    expect(verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: request!.rawBody.replace("abc", "abd") })).toBe(false);
+    expect(
+      verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: request!.rawBody.replace("abc", "abd") }),
+    ).toBe(false);
     const other = await createTestMerchant();
     expect(verifyNotificationSignature({ secret: other.notificationSecret, headers, body: request!.rawBody })).toBe(false);
     expect(JSON.parse(request!.rawBody)).toEqual({ paymentid: "abc", merchantpaymentid: "ord1" });

@@ -44,11 +44,16 @@ async function notificationFor(responseId: string, timeoutMs = 15_000): Promise<
   for (;;) {
     const found = receiver.received.find((request) => request.body.responseid === responseId);
     if (found) {
-      const headers = { id: String(found.headers["webhook-id"]), timestamp: String(found.headers["webhook-timestamp"]), signature: String(found.headers["webhook-signature"]) };
+      const headers = {
+        id: String(found.headers["webhook-id"]),
+        timestamp: String(found.headers["webhook-timestamp"]),
+        signature: String(found.headers["webhook-signature"]),
+      };
       expect(verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: found.rawBody })).toBe(true);
       return found;
     }
-    if (Date.now() > deadline) throw new Error(`no notification for ${responseId}; received ${JSON.stringify(receiver.received.map((r) => r.body))}`);
+    if (Date.now() > deadline)
+      throw new Error(`no notification for ${responseId}; received ${JSON.stringify(receiver.received.map((r) => r.body))}`);
     await receiver.waitFor(receiver.received.length + 1, Math.max(1, deadline - Date.now())).catch(() => undefined);
   }
 }
@@ -88,9 +93,18 @@ describe("MIT, capture, refund and payment details", () => {
     expect(Object.keys(response.body)).toEqual(["responseid"]);
     const responseId = String(response.body.responseid);
     const notification = await notificationFor(responseId);
-    const payment = await db().payment.findFirstOrThrow({ where: { merchantId: merchant.merchantId, merchantPaymentId: "renewal2025" }, include: { storedCard: true } });
+    const payment = await db().payment.findFirstOrThrow({
+      where: { merchantId: merchant.merchantId, merchantPaymentId: "renewal2025" },
+      include: { storedCard: true },
+    });
     mitPaymentId = payment.id;
-    expect(payment).toMatchObject({ parentPaymentId: parent.paymentId, paymentType: "scheduled", status: "AUTHORIZED", amount: 4999n, customerSurname: "Berg" });
+    expect(payment).toMatchObject({
+      parentPaymentId: parent.paymentId,
+      paymentType: "scheduled",
+      status: "AUTHORIZED",
+      amount: 4999n,
+      customerSurname: "Berg",
+    });
     expect(notification.body).toEqual({
       responseid: responseId,
       paymentid: payment.id,
@@ -106,7 +120,10 @@ describe("MIT, capture, refund and payment details", () => {
   });
 
   it("capture: partial capture through the authorizing processor, notified with 6.4's fields", async () => {
-    const response = await api.call("POST", `/api/renewal2025/capture`, { apiKey: merchant.apiKey, body: { amount: 2000, note: "first shipment" } });
+    const response = await api.call("POST", `/api/renewal2025/capture`, {
+      apiKey: merchant.apiKey,
+      body: { amount: 2000, note: "first shipment" },
+    });
     expect(response.status).toBe(200);
     const responseId = String(response.body.responseid);
     const notification = await notificationFor(responseId);
@@ -125,10 +142,20 @@ describe("MIT, capture, refund and payment details", () => {
   it("refund: partial refund of the captured amount, notified to the request's notificationurl", async () => {
     const other = await startNotificationReceiver();
     try {
-      const response = await api.call("POST", `/api/${mitPaymentId}/refund`, { apiKey: merchant.apiKey, body: { amount: 500, notificationurl: other.url } });
+      const response = await api.call("POST", `/api/${mitPaymentId}/refund`, {
+        apiKey: merchant.apiKey,
+        body: { amount: 500, notificationurl: other.url },
+      });
       const responseId = String(response.body.responseid);
       const [notification] = await other.waitFor(1, 15_000);
-      expect(notification!.body).toEqual({ responseid: responseId, paymentid: mitPaymentId, merchantpaymentid: "renewal2025", responsecode: "00", authorizationcode: expect.any(String), status: "approved" });
+      expect(notification!.body).toEqual({
+        responseid: responseId,
+        paymentid: mitPaymentId,
+        merchantpaymentid: "renewal2025",
+        responsecode: "00",
+        authorizationcode: expect.any(String),
+        status: "approved",
+      });
       await harness.waitUntilIdle();
       const payment = await db().payment.findUniqueOrThrow({ where: { id: mitPaymentId } });
       expect(payment).toMatchObject({ status: "REFUNDED", capturedAmount: 2000n, refundedAmount: 500n, balance: 1500n });
@@ -142,10 +169,39 @@ describe("MIT, capture, refund and payment details", () => {
     expect(response.status).toBe(200);
     const responseId = String(response.body.responseid);
     const { body } = await notificationFor(responseId);
-    const payment = await db().payment.findUniqueOrThrow({ where: { id: mitPaymentId }, include: { storedCard: true, operations: { orderBy: { createdAt: "asc" } } } });
+    const payment = await db().payment.findUniqueOrThrow({
+      where: { id: mitPaymentId },
+      include: { storedCard: true, operations: { orderBy: { createdAt: "asc" } } },
+    });
     const card = payment.storedCard!;
     expect(Object.keys(body).sort()).toEqual(
-      ["merchantid", "paymentid", "merchantpaymentid", "parentpaymentid", "responseid", "amount", "balance", "currency", "reference", "paymenttype", "processor", "textonstatement", "note", "tags", "sca", "scheme", "segment", "Issuer", "Expiry date", "last4", "funding", "pantype", "customer", "operations", "gfx"].sort(),
+      [
+        "merchantid",
+        "paymentid",
+        "merchantpaymentid",
+        "parentpaymentid",
+        "responseid",
+        "amount",
+        "balance",
+        "currency",
+        "reference",
+        "paymenttype",
+        "processor",
+        "textonstatement",
+        "note",
+        "tags",
+        "sca",
+        "scheme",
+        "segment",
+        "Issuer",
+        "Expiry date",
+        "last4",
+        "funding",
+        "pantype",
+        "customer",
+        "operations",
+        "gfx",
+      ].sort(),
     );
     expect(body).toMatchObject({
       merchantid: merchant.merchantId,
@@ -194,7 +250,13 @@ describe("MIT, capture, refund and payment details", () => {
     expect(operations.find((operation) => operation.operationtype === "refund")).toMatchObject({ amount: "500", status: "approved" });
 
     const gfx = body.gfx as Record<string, unknown>;
-    expect(gfx).toMatchObject({ mimetype: "image/png", expmonth: card.expMonth, expyear: card.expYear, last4: "1111", issuer: "Sandbox Bank" });
+    expect(gfx).toMatchObject({
+      mimetype: "image/png",
+      expmonth: card.expMonth,
+      expyear: card.expYear,
+      last4: "1111",
+      issuer: "Sandbox Bank",
+    });
     expect(String(gfx.b64image).length).toBeLessThanOrEqual(4096);
     const png = PNG.sync.read(Buffer.from(String(gfx.b64image), "base64"));
     expect([png.width, png.height]).toEqual([gfx.width, gfx.height]);
@@ -215,7 +277,10 @@ describe("MIT, capture, refund and payment details", () => {
 
   it("void: an authorized MIT payment is voided at its processor and notified", async () => {
     const parent = await storedPaymentWithCard();
-    const mit = await api.call("POST", "/api/mit", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, paymentid: parent.paymentId, amount: 700, currency: "DKK", paymenttype: "unscheduled" } });
+    const mit = await api.call("POST", "/api/mit", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, paymentid: parent.paymentId, amount: 700, currency: "DKK", paymenttype: "unscheduled" },
+    });
     const mitNotification = await notificationFor(String(mit.body.responseid));
     expect(mitNotification.body.newmerchantpaymentid).toBe("");
     const paymentId = String(mitNotification.body.paymentid);
@@ -228,7 +293,16 @@ describe("MIT, capture, refund and payment details", () => {
 
   it("MIT declined by every processor is notified as declined with its response code", async () => {
     const parent = await storedPaymentWithCard("4000000000000002");
-    const response = await api.call("POST", "/api/mit", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, merchantpaymentid: (await db().payment.findUniqueOrThrow({ where: { id: parent.paymentId } })).merchantPaymentId, amount: 100, currency: "DKK", paymenttype: "incremental" } });
+    const response = await api.call("POST", "/api/mit", {
+      apiKey: merchant.apiKey,
+      body: {
+        merchantid: merchant.merchantId,
+        merchantpaymentid: (await db().payment.findUniqueOrThrow({ where: { id: parent.paymentId } })).merchantPaymentId,
+        amount: 100,
+        currency: "DKK",
+        paymenttype: "incremental",
+      },
+    });
     const notification = await notificationFor(String(response.body.responseid));
     expect(notification.body).toMatchObject({ status: "declined", responsecode: "05", authorizationcode: "" });
   });
@@ -275,7 +349,16 @@ describe("payout", () => {
     const source = await storedPaymentWithCard();
     const response = await api.call("POST", `/api/${source.paymentId}/payout`, {
       apiKey: merchant.apiKey,
-      body: { amount: 1500, currency: "DKK", email: "ann@example.com", firstname: "Ann", surename: "Berg", note: "winnings", textonstatement: "SHOP PAYOUT", processor: "clearhaus" },
+      body: {
+        amount: 1500,
+        currency: "DKK",
+        email: "ann@example.com",
+        firstname: "Ann",
+        surename: "Berg",
+        note: "winnings",
+        textonstatement: "SHOP PAYOUT",
+        processor: "clearhaus",
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -285,16 +368,25 @@ describe("payout", () => {
       status: "approved",
       processor: "clearhaus",
     });
-    const payout = await db().payment.findFirstOrThrow({ where: { parentPaymentId: source.paymentId, paymentType: "payout" }, include: { operations: true } });
+    const payout = await db().payment.findFirstOrThrow({
+      where: { parentPaymentId: source.paymentId, paymentType: "payout" },
+      include: { operations: true },
+    });
     expect(payout).toMatchObject({ status: "CAPTURED", amount: 1500n, balance: -1500n, customerSurname: "Berg", processor: "clearhaus" });
     expect(payout.operations).toMatchObject([{ type: "payout", status: "approved", amount: 1500n, responseId: response.body.responseid }]);
   });
 
   it("answers a decline synchronously and validates its fields", async () => {
     const source = await storedPaymentWithCard("4000000000000002");
-    const declined = await api.call("POST", `/api/${source.paymentId}/payout`, { apiKey: merchant.apiKey, body: { amount: 100, currency: "DKK", processor: "bambora" } });
+    const declined = await api.call("POST", `/api/${source.paymentId}/payout`, {
+      apiKey: merchant.apiKey,
+      body: { amount: 100, currency: "DKK", processor: "bambora" },
+    });
     expect(declined.body).toMatchObject({ status: "declined", responsecode: "05", authorizationcode: "", processor: "bambora" });
-    const bad = await api.call("POST", `/api/${source.paymentId}/payout`, { apiKey: merchant.apiKey, body: { amount: 100, currency: "DKK", email: "ann@@x" } });
+    const bad = await api.call("POST", `/api/${source.paymentId}/payout`, {
+      apiKey: merchant.apiKey,
+      body: { amount: 100, currency: "DKK", email: "ann@@x" },
+    });
     expect(bad.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "email: must be an email address" });
     const missing = await api.call("POST", `/api/${source.paymentId}/payout`, { apiKey: merchant.apiKey, body: { amount: 100 } });
     expect(missing.body.errordescription).toMatch(/^currency: /);
@@ -304,18 +396,42 @@ describe("payout", () => {
 describe("first attempt in the operation's own run", () => {
   it("hands an unacknowledged first attempt to the delivery schedule, which retries 3 s later", async () => {
     const parent = await storedPaymentWithCard();
-    const mit = await api.call("POST", "/api/mit", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, paymentid: parent.paymentId, amount: 300, currency: "DKK", paymenttype: "unscheduled" } });
+    const mit = await api.call("POST", "/api/mit", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, paymentid: parent.paymentId, amount: 300, currency: "DKK", paymenttype: "unscheduled" },
+    });
     const paymentId = String((await notificationFor(String(mit.body.responseid))).body.paymentid);
     const flaky = await startNotificationReceiver();
     flaky.script({ status: 503 });
     try {
-      const response = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { notificationurl: flaky.url } });
+      const response = await api.call("POST", `/api/${paymentId}/capture`, {
+        apiKey: merchant.apiKey,
+        body: { notificationurl: flaky.url },
+      });
       await flaky.waitFor(1, 15_000);
-      const notification = await db().notification.findUniqueOrThrow({ where: { id: `msg_operation_${(await db().operation.findFirstOrThrow({ where: { responseId: String(response.body.responseid) } })).id}` } });
+      const notification = await db().notification.findUniqueOrThrow({
+        where: {
+          id: `msg_operation_${(await db().operation.findFirstOrThrow({ where: { responseId: String(response.body.responseid) } })).id}`,
+        },
+      });
       await expect
-        .poll(() => db().inngestRun.findFirst({ where: { functionId: { endsWith: "deliver-merchant-notification" }, event: { path: ["data", "notificationId"], equals: notification.id } } }), { timeout: 15_000 })
+        .poll(
+          () =>
+            db().inngestRun.findFirst({
+              where: {
+                functionId: { endsWith: "deliver-merchant-notification" },
+                event: { path: ["data", "notificationId"], equals: notification.id },
+              },
+            }),
+          { timeout: 15_000 },
+        )
         .not.toBeNull();
-      const run = await db().inngestRun.findFirstOrThrow({ where: { functionId: { endsWith: "deliver-merchant-notification" }, event: { path: ["data", "notificationId"], equals: notification.id } } });
+      const run = await db().inngestRun.findFirstOrThrow({
+        where: {
+          functionId: { endsWith: "deliver-merchant-notification" },
+          event: { path: ["data", "notificationId"], equals: notification.id },
+        },
+      });
       const sleeping = await harness.waitForRun({ runId: run.id, status: "sleeping" });
       expect(sleeping.nextWakeAt!.getTime() - harness.clock.now().getTime()).toBe(3_000);
       harness.advance("3s");
@@ -323,8 +439,14 @@ describe("first attempt in the operation's own run", () => {
       expect(second!.body).toEqual(flaky.received[0]!.body);
       expect(second!.headers["webhook-id"]).toBe(notification.id);
       await harness.waitUntilIdle();
-      const attempts = await db().notificationAttempt.findMany({ where: { notificationId: notification.id }, orderBy: { attemptNumber: "asc" } });
-      expect(attempts.map((attempt) => [attempt.attemptNumber, attempt.statusCode])).toEqual([[1, 503], [2, 200]]);
+      const attempts = await db().notificationAttempt.findMany({
+        where: { notificationId: notification.id },
+        orderBy: { attemptNumber: "asc" },
+      });
+      expect(attempts.map((attempt) => [attempt.attemptNumber, attempt.statusCode])).toEqual([
+        [1, 503],
+        [2, 200],
+      ]);
       expect((await db().notification.findUniqueOrThrow({ where: { id: notification.id } })).status).toBe("delivered");
     } finally {
       await flaky.close();
@@ -338,18 +460,33 @@ describe("lost events", () => {
     const operationId = newId();
     const responseId = newId();
     await db().operation.create({
-      data: { id: operationId, paymentId, type: "capture", amount: 500n, currency: "DKK", status: "pending", responseId, createdAt: new Date(Date.now() - 120_000) },
+      data: {
+        id: operationId,
+        paymentId,
+        type: "capture",
+        amount: 500n,
+        currency: "DKK",
+        status: "pending",
+        responseId,
+        createdAt: new Date(Date.now() - 120_000),
+      },
     });
     const first = await resendStalledEvents();
     expect(first.operationIds).toContain(operationId);
     const notification = await notificationFor(responseId);
     // The factory's authorization reference is unknown to the sandbox: the capture is refused, and said so.
-    expect(notification.body).toMatchObject({ responseid: responseId, paymentid: paymentId, status: expect.stringMatching(/^(declined|failed)$/) });
+    expect(notification.body).toMatchObject({
+      responseid: responseId,
+      paymentid: paymentId,
+      status: expect.stringMatching(/^(declined|failed)$/),
+    });
     expect((await db().operation.findUniqueOrThrow({ where: { id: operationId } })).status).not.toBe("pending");
     const second = await resendStalledEvents();
     expect(second.operationIds).not.toContain(operationId);
     await harness.waitUntilIdle();
-    const runs = await db().inngestRun.count({ where: { functionId: { endsWith: "run-follow-up-operation" }, event: { path: ["data", "operationId"], equals: operationId } } });
+    const runs = await db().inngestRun.count({
+      where: { functionId: { endsWith: "run-follow-up-operation" }, event: { path: ["data", "operationId"], equals: operationId } },
+    });
     expect(runs).toBe(1);
   });
 });

@@ -5,7 +5,14 @@ import type { OperationTotals } from "@/lib/payments/operation-totals";
 import { refundAmountRule } from "@/lib/payments/refund-payment";
 import { voidAmountRule } from "@/lib/payments/void-payment";
 
-const none: OperationTotals = { capturedOrReserved: 0n, capturedApproved: 0n, refundedOrReserved: 0n, refundedApproved: 0n, voidedOrVoiding: false, pendingCaptures: 0 };
+const none: OperationTotals = {
+  capturedOrReserved: 0n,
+  capturedApproved: 0n,
+  refundedOrReserved: 0n,
+  refundedApproved: 0n,
+  voidedOrVoiding: false,
+  pendingCaptures: 0,
+};
 const authorized = { status: "AUTHORIZED" as const, authorizedAmount: 1000n };
 
 function refusal(run: () => unknown): string {
@@ -23,13 +30,19 @@ describe("capture", () => {
     expect(captureAmountRule(authorized, none, undefined)).toBe(1000n);
     expect(captureAmountRule(authorized, { ...none, capturedOrReserved: 400n }, undefined)).toBe(600n);
     expect(captureAmountRule({ ...authorized, status: "CAPTURED" }, { ...none, capturedOrReserved: 400n }, 600n)).toBe(600n);
-    expect(refusal(() => captureAmountRule(authorized, { ...none, capturedOrReserved: 400n }, 601n))).toBe("amount: exceeds the authorized amount left to capture (600)");
+    expect(refusal(() => captureAmountRule(authorized, { ...none, capturedOrReserved: 400n }, 601n))).toBe(
+      "amount: exceeds the authorized amount left to capture (600)",
+    );
   });
 
   it("refuses voided, pending and fully captured payments", () => {
     expect(refusal(() => captureAmountRule(authorized, { ...none, voidedOrVoiding: true }, 1n))).toMatch(/^paymentid: /);
-    expect(refusal(() => captureAmountRule({ ...authorized, status: "PENDING" }, none, 1n))).toBe("paymentid: the payment cannot be captured in its state (pending)");
-    expect(refusal(() => captureAmountRule(authorized, { ...none, capturedOrReserved: 1000n }, undefined))).toMatch(/already captured in full/);
+    expect(refusal(() => captureAmountRule({ ...authorized, status: "PENDING" }, none, 1n))).toBe(
+      "paymentid: the payment cannot be captured in its state (pending)",
+    );
+    expect(refusal(() => captureAmountRule(authorized, { ...none, capturedOrReserved: 1000n }, undefined))).toMatch(
+      /already captured in full/,
+    );
   });
 });
 
@@ -37,8 +50,12 @@ describe("refund", () => {
   it("refunds up to the approved captured amount less refunds approved or pending", () => {
     const captured = { status: "CAPTURED" as const, authorizedAmount: 1000n };
     expect(refundAmountRule(captured, { ...none, capturedApproved: 700n, refundedOrReserved: 200n }, undefined)).toBe(500n);
-    expect(refusal(() => refundAmountRule(captured, { ...none, capturedApproved: 700n, refundedOrReserved: 200n }, 501n))).toBe("amount: exceeds the captured amount left to refund (500)");
-    expect(refusal(() => refundAmountRule(authorized, none, 1n))).toBe("paymentid: the payment cannot be refunded in its state (authorized)");
+    expect(refusal(() => refundAmountRule(captured, { ...none, capturedApproved: 700n, refundedOrReserved: 200n }, 501n))).toBe(
+      "amount: exceeds the captured amount left to refund (500)",
+    );
+    expect(refusal(() => refundAmountRule(authorized, none, 1n))).toBe(
+      "paymentid: the payment cannot be refunded in its state (authorized)",
+    );
   });
 });
 

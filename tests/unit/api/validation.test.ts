@@ -64,12 +64,18 @@ describe("errordescription", () => {
   it("names the parameter and the reason", () => {
     expect(refusal(initSessionRequestSchema, { ...base, amount: "2,50" })).toMatch(/^amount: must be 1 to 12 digits/);
     expect(refusal(initSessionRequestSchema, { ...base, timeout: 1500 })).toBe("timeout: must be at most 1200 seconds");
-    expect(refusal(initSessionRequestSchema, { ...base, processor: ["finaro", "acme"] })).toBe("processor.1: must be one of finaro, clearhaus, bambora");
+    expect(refusal(initSessionRequestSchema, { ...base, processor: ["finaro", "acme"] })).toBe(
+      "processor.1: must be one of finaro, clearhaus, bambora",
+    );
     expect(refusal(initSessionRequestSchema, { ...base, extra: 1 })).toBe("extra: unknown parameter");
     expect(refusal(initSessionRequestSchema, { amount: 1, currency: "DKK" })).toBe("merchantid: is required");
     expect(refusal(initSessionRequestSchema, [])).toMatch(/^body: /);
-    expect(refusal(mitRequestSchema, { ...base, paymenttype: "weekly" })).toBe("paymenttype: must be one of incremental, scheduled, unscheduled");
-    expect(refusal(mitRequestSchema, { ...base, paymenttype: "scheduled", customer: { email: "x" } })).toBe("customer.email: must be an email address");
+    expect(refusal(mitRequestSchema, { ...base, paymenttype: "weekly" })).toBe(
+      "paymenttype: must be one of incremental, scheduled, unscheduled",
+    );
+    expect(refusal(mitRequestSchema, { ...base, paymenttype: "scheduled", customer: { email: "x" } })).toBe(
+      "customer.email: must be an email address",
+    );
   });
 
   it("applies the defaults of spec 4.1", () => {

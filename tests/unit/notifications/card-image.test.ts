@@ -19,7 +19,9 @@ describe("card image (spec 2.4)", () => {
   });
 
   it("draws the scheme colour, the chip, transparent corners and different digits for different cards", () => {
-    const visa = PNG.sync.read(Buffer.from(drawCardImage({ scheme: "visa", last4: "1111", expMonth: 1, expYear: 2030 }).b64image, "base64"));
+    const visa = PNG.sync.read(
+      Buffer.from(drawCardImage({ scheme: "visa", last4: "1111", expMonth: 1, expYear: 2030 }).b64image, "base64"),
+    );
     expect(pixel(visa, 0, 0)[3]).toBe(0);
     expect(pixel(visa, 100, 10)).toEqual([26, 31, 113, 255]);
     expect(pixel(visa, 25, 32)).toEqual([212, 175, 55, 255]);

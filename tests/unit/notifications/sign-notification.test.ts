@@ -25,7 +25,9 @@ describe("Standard Webhooks signature", () => {
     expect(verifyNotificationSignature({ secret, headers, body: body.replace("2432", "2433"), now })).toBe(false);
     expect(verifyNotificationSignature({ secret, headers: { ...headers, id: "msg_other" }, body, now })).toBe(false);
     expect(verifyNotificationSignature({ secret, headers: { ...headers, timestamp: String(timestamp + 1) }, body, now })).toBe(false);
-    expect(verifyNotificationSignature({ secret: "whsec_" + Buffer.from("another key").toString("base64"), headers, body, now })).toBe(false);
+    expect(verifyNotificationSignature({ secret: "whsec_" + Buffer.from("another key").toString("base64"), headers, body, now })).toBe(
+      false,
+    );
   });
 
   it("refuses stale or future timestamps (replays) beyond five minutes", () => {
@@ -38,7 +40,14 @@ describe("Standard Webhooks signature", () => {
     const now = new Date(timestamp * 1000);
     const headers = { id, timestamp: String(timestamp), signature: `v1a,xyz v1,AAAA ${expected}` };
     expect(verifyNotificationSignature({ secret, headers, body, now })).toBe(true);
-    expect(verifyNotificationSignature({ secret, headers: { ...headers, signature: "v2,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=" }, body, now })).toBe(false);
+    expect(
+      verifyNotificationSignature({
+        secret,
+        headers: { ...headers, signature: "v2,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=" },
+        body,
+        now,
+      }),
+    ).toBe(false);
     expect(verifyNotificationSignature({ secret, headers: { ...headers, signature: null }, body, now })).toBe(false);
   });
 });

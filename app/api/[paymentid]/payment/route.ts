@@ -7,5 +7,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = merchantRoute({
   schema: paymentDetailsRequestSchema,
-  handler: async ({ merchantId, paymentRef, responseId, input }) => ({ body: await requestPaymentDetails({ merchantId, paymentRef, responseId, input }) }),
+  handler: async ({ merchantId, paymentRef, responseId, input }) => ({
+    body: await requestPaymentDetails({ merchantId, paymentRef, responseId, input }),
+  }),
 });

@@ -7,5 +7,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = merchantRoute({
   schema: payoutRequestSchema,
-  handler: async ({ merchantId, paymentRef, responseId, input }) => ({ body: { ...(await payout({ merchantId, paymentRef, responseId, input })) } }),
+  handler: async ({ merchantId, paymentRef, responseId, input }) => ({
+    body: { ...(await payout({ merchantId, paymentRef, responseId, input })) },
+  }),
 });
