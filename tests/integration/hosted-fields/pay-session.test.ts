@@ -254,6 +254,17 @@ describe("3-D Secure", () => {
     expect(payment.sca).toBe("Y");
   });
 
+  it("the challenge page posts only to the ACS the directory server named: a changed address is refused", async () => {
+    const created = await session({ set3ds: "FORCE_3DS" });
+    const { result } = await pay(created.id, card("4000000000003220"));
+    const url = new URL(String(result.url), server.origin);
+    url.searchParams.set("acs", "https://phishing.example/acs");
+    url.searchParams.set("b", createOriginBinding(created.id, MERCHANT_ORIGIN));
+    const tampered = await fetch(url);
+    expect(tampered.status).toBe(404);
+    expect(await tampered.text()).not.toContain("phishing.example");
+  });
+
   it("FORCE_3DS, challenge failed: no authorization, AUTHENTICATION_FAILED", async () => {
     const created = await session({ set3ds: "FORCE_3DS" });
     const { paymentId, result } = await pay(created.id, card("4000000000003220"));
