@@ -19,6 +19,9 @@ test.afterAll(async () => receiver?.close());
 const demo = () => demoCredentials();
 const VISA = { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" };
 
+/** The owner's revoke server-action request, replayed by a viewer in a later test. */
+let recordedRevoke: { url: string; headers: Record<string, string>; body: Buffer } | undefined;
+
 async function callInitDynamic(page: Page, apiKey: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await page.request.post("/api/initdynamic", {
     headers: { Authorization: `Basic ${apiKey}` },
@@ -102,8 +105,12 @@ test("Settings → API-key: create a key, call the API with it, roll it, revoke 
   await expect(page.getByTestId("api-key-row").filter({ hasText: firstKey.slice(0, 12) })).toContainText("expiring");
   await screenshots(page, "api-key");
 
-  // Revoke the new key: the API refuses it (within the API's 2-second key cache).
+  // Revoke the new key: the API refuses it (within the API's 2-second key cache). The server-action
+  // request is kept, to replay it as a viewer below.
+  const revokeRequest = page.waitForRequest((request) => request.method() === "POST" && Boolean(request.headers()["next-action"]));
   await page.getByTestId("api-key-row").filter({ hasText: rolledKey.slice(0, 12) }).getByRole("button", { name: "Revoke key E2E shop" }).click();
+  const captured = await revokeRequest;
+  recordedRevoke = { url: captured.url(), headers: await captured.allHeaders(), body: captured.postDataBuffer()! };
   await expect(page.getByTestId("api-key-row").filter({ hasText: rolledKey.slice(0, 12) })).toContainText("revoked");
   await expect.poll(async () => (await callInitDynamic(page, rolledKey)).body.error, { timeout: 5_000 }).toBe("INVALID_API_KEY");
   expect((await callInitDynamic(page, rolledKey)).status).toBe(400);
@@ -249,6 +256,21 @@ test("a viewer sees keys and payments but can change nothing", async ({ page }) 
   await expect(page.getByText("Hidden for your role.")).toBeVisible();
   expect(await page.content()).not.toContain("whsec_");
   await expect(page.getByTestId("api-key-row").first()).toBeVisible();
+
+  // The revoke server action itself, called with the viewer's session on the demo's default key: refused.
+  await useServiceDatabase();
+  const { db } = await import("@/lib/db");
+  const defaultKey = await db().apiKey.findFirstOrThrow({ where: { merchantId: demo().merchantId, name: "Default key" }, select: { id: true } });
+  expect(recordedRevoke).toBeDefined();
+  const revokedId = /[0-9a-f]{32}/.exec(recordedRevoke!.body.toString("latin1"))![0];
+  const body = Buffer.from(recordedRevoke!.body.toString("latin1").replaceAll(revokedId, defaultKey.id), "latin1");
+  const headers = Object.fromEntries(Object.entries(recordedRevoke!.headers).filter(([name]) => !["cookie", "content-length", "host"].includes(name)));
+  const replay = await page.request.post(recordedRevoke!.url, { headers, data: body });
+  expect(await replay.text()).toContain("Your role does not allow this");
+  expect((await db().apiKey.findUniqueOrThrow({ where: { id: defaultKey.id }, select: { revokedAt: true } })).revokedAt).toBeNull();
+  expect((await callInitDynamic(page, demo().apiKey)).status).toBe(200);
+  await db().$disconnect();
+
   await page.goto("/backoffice/settings/notifications");
   await expect(page.getByLabel("Default notification URL")).toBeDisabled();
   await expect(page.getByRole("button", { name: "Send test notification" })).toHaveCount(0);
