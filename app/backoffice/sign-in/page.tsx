@@ -2,28 +2,14 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/session";
 import { SignInForm } from "@/components/backoffice/sign-in-form";
+import { safeCallbackPath } from "@/lib/auth/safe-callback-path";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-/** Only same-site paths under /backoffice: never an open redirect. */
-function safeCallback(value: string | string[] | undefined): string {
-  const candidate = Array.isArray(value) ? value[0] : value;
-  if (!candidate) return "/backoffice";
-  try {
-    const url = new URL(candidate, "http://local");
-    if ((url.origin === "http://local" || candidate.startsWith("http")) && url.pathname.startsWith("/backoffice") && !url.pathname.startsWith("/backoffice/sign-in")) {
-      return `${url.pathname}${url.search}`;
-    }
-  } catch {
-    // fall through
-  }
-  return "/backoffice";
-}
-
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackUrl = safeCallback(params.callbackUrl);
+  const callbackUrl = safeCallbackPath(params.callbackUrl);
   if (await currentUser()) redirect(callbackUrl);
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
