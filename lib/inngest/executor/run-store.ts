@@ -74,15 +74,21 @@ export async function fanOutEvents(options: {
       for (const fn of options.functions) {
         if (!fn.triggers.some((trigger) => triggerMatches(trigger, event.payload as unknown as { name: string } & Record<string, unknown>))) continue;
         const runId = ulid(options.now.getTime());
-        const idempotencyKey = idempotencyKeyOf(fn.idempotency, event.payload as unknown as Record<string, unknown>);
+        const payload = event.payload as unknown as Record<string, unknown>;
+        const idempotencyKey = idempotencyKeyOf(fn.idempotency, payload);
+        const concurrencyLimit = fn.concurrency?.limit ?? null;
+        const concurrencyKey = fn.concurrency ? (fn.concurrency.key ? (idempotencyKeyOf(fn.concurrency.key, payload) ?? "") : "") : null;
         // One run per function and event, and per function and idempotency key: a repeat starts nothing.
         const inserted = await tx.$executeRaw`
-          INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "idempotencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
-          VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${idempotencyKey}, ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
+          INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "idempotencyKey", "concurrencyLimit", "concurrencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
+          VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${idempotencyKey}, ${concurrencyLimit}, ${concurrencyKey},
+            ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
           ON CONFLICT DO NOTHING`;
         if (inserted === 0) continue;
         started++;
-        const lease = options.leaseFor && leased.length < options.leaseFor.limit ? newLease(options.leaseFor, options.now) : undefined;
+        // A function with a concurrency limit starts through the claim, which enforces the limit.
+        const lease =
+          options.leaseFor && !fn.concurrency && leased.length < options.leaseFor.limit ? newLease(options.leaseFor, options.now) : undefined;
         const jobId = ulid();
         await tx.$executeRaw`
           INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
@@ -117,27 +123,56 @@ function newLease(leaseFor: LeaseFor, now: Date): { leasedBy: string; leaseToken
 /**
  * Leases up to `limit` due jobs: due ones never leased, and ones whose lease expired (their
  * executor died mid-call). SKIP LOCKED lets two executors claim side by side without waiting, and
- * never hands one job to both.
+ * never hands one job to both. For runs of a function with a concurrency limit, a transaction-
+ * scoped advisory lock per function and key serializes the count of jobs in flight, so the limit
+ * holds across processes.
  */
 export async function claimDueJobs(options: { database: PrismaClient; workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedJob[]> {
   if (options.limit <= 0) return [];
-  const token = ulid();
-  const leaseExpiresAt = new Date(options.now.getTime() + options.leaseMs);
-  return options.database.$queryRaw<ClaimedJob[]>`
-    WITH due AS (
-      SELECT j."id" FROM "InngestJob" j
+  const { now } = options;
+  return options.database.$transaction(async (tx) => {
+    const candidates = await tx.$queryRaw<{ id: string; functionId: string; concurrencyKey: string | null; concurrencyLimit: number | null }[]>`
+      SELECT j."id", r."functionId", r."concurrencyKey", r."concurrencyLimit" FROM "InngestJob" j
       JOIN "InngestRun" r ON r."id" = j."runId"
-      WHERE j."runAt" <= ${utc(options.now)}
-        AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(options.now)})
+      WHERE j."runAt" <= ${utc(now)}
+        AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(now)})
         AND r."status" NOT IN ('completed', 'failed')
       ORDER BY j."runAt", j."id"
-      LIMIT ${options.limit}
-      FOR UPDATE OF j SKIP LOCKED
-    )
-    UPDATE "InngestJob" AS job
-    SET "leasedBy" = ${options.workerId}, "leaseToken" = ${token}, "leaseExpiresAt" = ${utc(leaseExpiresAt)}
-    FROM due WHERE job."id" = due."id"
-    RETURNING job."id", job."runId", job."kind", job."hashedId", job."name", job."attempt", job."leaseToken"`;
+      LIMIT ${options.limit * 4 + 16}
+      FOR UPDATE OF j SKIP LOCKED`;
+    const accepted: string[] = [];
+    const capacity = new Map<string, number>();
+    for (const candidate of candidates) {
+      if (accepted.length >= options.limit) break;
+      if (candidate.concurrencyLimit === null) {
+        accepted.push(candidate.id);
+        continue;
+      }
+      const group = JSON.stringify([candidate.functionId, candidate.concurrencyKey]);
+      let remaining = capacity.get(group);
+      if (remaining === undefined) {
+        await tx.$queryRaw`SELECT 1 AS "locked" FROM (SELECT pg_advisory_xact_lock(hashtext(${group}))) AS "lock"`;
+        const [row] = await tx.$queryRaw<{ active: number }[]>`
+          SELECT count(*)::int AS "active" FROM "InngestJob" j JOIN "InngestRun" r ON r."id" = j."runId"
+          WHERE r."functionId" = ${candidate.functionId} AND r."concurrencyKey" IS NOT DISTINCT FROM ${candidate.concurrencyKey}
+            AND j."leaseExpiresAt" > ${utc(now)}`;
+        remaining = candidate.concurrencyLimit - (row?.active ?? 0);
+      }
+      if (remaining > 0) {
+        accepted.push(candidate.id);
+        remaining--;
+      }
+      capacity.set(group, remaining);
+    }
+    if (accepted.length === 0) return [];
+    const token = ulid();
+    const leaseExpiresAt = new Date(now.getTime() + options.leaseMs);
+    return tx.$queryRaw<ClaimedJob[]>`
+      UPDATE "InngestJob"
+      SET "leasedBy" = ${options.workerId}, "leaseToken" = ${token}, "leaseExpiresAt" = ${utc(leaseExpiresAt)}
+      WHERE "id" IN (${Prisma.join(accepted)})
+      RETURNING "id", "runId", "kind", "hashedId", "name", "attempt", "leaseToken"`;
+  }, TRANSACTION_OPTIONS);
 }
 
 export interface RunForCall {

@@ -1,6 +1,7 @@
 // Learns the app's functions the way an Inngest server does: an in-band sync (signed PUT to the
 // serve endpoint), which answers with every function's id, triggers and retries.
 import canonicalize from "canonicalize";
+import { z } from "zod";
 import { inBandSyncResponseSchema, type SyncedFunction } from "./protocol";
 import { signatureHeader } from "./signature";
 
@@ -18,12 +19,14 @@ export interface FunctionDefinition {
   maxAttempts: number;
   /** The `idempotency` expression as parts to join: event paths and text. */
   idempotency?: IdempotencyPart[];
+  /** The `concurrency` limit (function scope), with its key expression if any. */
+  concurrency?: { limit: number; key?: IdempotencyPart[] };
 }
 
 export type IdempotencyPart = { path: string[] } | { text: string };
 
 /** Flow-control options an Inngest server honours and the embedded executor does not. */
-const IGNORED_OPTIONS = ["concurrency", "throttle", "rateLimit", "debounce", "batchEvents", "priority", "singleton", "cancel", "timeouts"];
+const IGNORED_OPTIONS = ["throttle", "rateLimit", "debounce", "batchEvents", "priority", "singleton", "cancel", "timeouts"];
 
 export const DEFAULT_RETRIES = 4;
 
@@ -82,6 +85,45 @@ function readPath(value: unknown, path: string[]): unknown {
   return current;
 }
 
+const concurrencySchema = z.union([
+  z.number().int().min(0),
+  z.object({ limit: z.number().int().min(0), key: z.string().optional(), scope: z.enum(["fn", "env", "account"]).optional() }),
+]);
+
+/**
+ * The function-scoped `concurrency` limit (a number or {limit, key}). Env and account scopes,
+ * and a second limit, are reported and ignored; a limit of 0 means none, as on Inngest.
+ */
+function readConcurrency(synced: SyncedFunction, problems: string[]): FunctionDefinition["concurrency"] {
+  if (synced.concurrency === undefined || synced.concurrency === null) return undefined;
+  const entries = Array.isArray(synced.concurrency) ? synced.concurrency : [synced.concurrency];
+  let chosen: FunctionDefinition["concurrency"];
+  for (const raw of entries) {
+    const parsed = concurrencySchema.safeParse(raw);
+    if (!parsed.success) {
+      problems.push(`${synced.id}: concurrency ${JSON.stringify(raw)} is not understood by the embedded executor and is ignored`);
+      continue;
+    }
+    const entry = typeof parsed.data === "number" ? { limit: parsed.data } : parsed.data;
+    if ("scope" in entry && entry.scope && entry.scope !== "fn") {
+      problems.push(`${synced.id}: concurrency with scope "${entry.scope}" is ignored by the embedded executor`);
+      continue;
+    }
+    if (entry.limit === 0) continue;
+    const key = "key" in entry && entry.key ? parseIdempotencyExpression(entry.key) : undefined;
+    if ("key" in entry && entry.key && !key) {
+      problems.push(`${synced.id}: concurrency key ${JSON.stringify(entry.key)} is not supported by the embedded executor and is ignored`);
+      continue;
+    }
+    if (chosen) {
+      problems.push(`${synced.id}: only the first concurrency limit is enforced by the embedded executor`);
+      continue;
+    }
+    chosen = { limit: entry.limit, ...(key ? { key } : {}) };
+  }
+  return chosen;
+}
+
 export function toFunctionDefinition(synced: SyncedFunction): { definition: FunctionDefinition; problems: string[] } {
   const problems: string[] = [];
   for (const option of IGNORED_OPTIONS) {
@@ -105,8 +147,12 @@ export function toFunctionDefinition(synced: SyncedFunction): { definition: Func
     }
     triggers.push({ event: trigger.event, conditions });
   }
+  const concurrency = readConcurrency(synced, problems);
   const retries = Object.values(synced.steps)[0]?.retries?.attempts ?? DEFAULT_RETRIES;
-  return { definition: { id: synced.id, triggers, maxAttempts: retries + 1, ...(idempotency ? { idempotency } : {}) }, problems };
+  return {
+    definition: { id: synced.id, triggers, maxAttempts: retries + 1, ...(idempotency ? { idempotency } : {}), ...(concurrency ? { concurrency } : {}) },
+    problems,
+  };
 }
 
 export async function syncFunctions(options: { serveUrl: string; signingKey: string; timeoutMs?: number }): Promise<{

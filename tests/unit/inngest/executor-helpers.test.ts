@@ -113,8 +113,23 @@ describe("idempotency expressions", () => {
       steps: { step: {} },
       idempotency: "event.data.paymentId",
       concurrency: [{ limit: 1, key: "event.data.paymentId" }],
+      throttle: { limit: 1, period: "1m" },
     });
     expect(result.definition.idempotency).toEqual([{ path: ["data", "paymentId"] }]);
-    expect(result.problems).toEqual(['app-d: "concurrency" is ignored by the embedded executor']);
+    expect(result.definition.concurrency).toEqual({ limit: 1, key: [{ path: ["data", "paymentId"] }] });
+    expect(result.problems).toEqual(['app-d: "throttle" is ignored by the embedded executor']);
+  });
+
+  it("read concurrency as a number or {limit, key}; other scopes and a second limit are reported", () => {
+    const read = (concurrency: unknown) => toFunctionDefinition({ id: "f", triggers: [], steps: { step: {} }, concurrency });
+    expect(read(3).definition.concurrency).toEqual({ limit: 3 });
+    expect(read(0).definition.concurrency).toBeUndefined();
+    expect(read({ limit: 2, key: "event.data.a", scope: "fn" }).definition.concurrency).toEqual({ limit: 2, key: [{ path: ["data", "a"] }] });
+    const account = read({ limit: 5, scope: "account", key: '"x"' });
+    expect(account.definition.concurrency).toBeUndefined();
+    expect(account.problems[0]).toMatch(/scope "account"/);
+    const two = read([{ limit: 1, key: "event.data.a" }, { limit: 10 }]);
+    expect(two.definition.concurrency).toEqual({ limit: 1, key: [{ path: ["data", "a"] }] });
+    expect(two.problems[0]).toMatch(/only the first/);
   });
 });
