@@ -61,6 +61,9 @@ function UserBox({ user }: { user: SessionUser }) {
 export function AppShell({ user, children }: { user: SessionUser; children: ReactNode }) {
   return (
     <div className="min-h-screen lg:flex">
+      <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-semibold focus:text-indigo-700 focus:shadow">
+        Skip to content
+      </a>
       <aside className="hidden w-60 shrink-0 flex-col gap-6 bg-slate-900 px-3 py-5 lg:sticky lg:top-0 lg:flex lg:h-screen">
         <div className="px-3">
           <Brand />
@@ -82,7 +85,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <UserBox user={user} />
         </div>
       </details>
-      <main className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">{children}</main>
+      <main id="content" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">{children}</main>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // The guards every back-office page, route handler and server action starts with.
 import { getServerSession } from "next-auth";
 import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
 import { db } from "../db";
 import type { UserRole } from "../generated/prisma/enums";
 import { type Actor, ForbiddenError } from "./actor";
@@ -14,8 +15,8 @@ export interface SessionUser extends Actor {
   merchantName: string;
 }
 
-/** The signed-in user loaded fresh from the database, or null. */
-export async function currentUser(): Promise<SessionUser | null> {
+/** The signed-in user loaded fresh from the database (once per request: layout and page share it), or null. */
+export const currentUser = cache(async function currentUser(): Promise<SessionUser | null> {
   const session = (await getServerSession(authOptions())) as { userId?: string } | null;
   const userId = session?.userId;
   if (!userId) return null;
@@ -33,7 +34,7 @@ export async function currentUser(): Promise<SessionUser | null> {
     totpEnabled: user.totpEnabledAt !== null,
     merchantName: user.merchant.name,
   };
-}
+});
 
 /** For pages: the signed-in user, or a redirect to the sign-in page. */
 export async function requireUser(): Promise<SessionUser> {
