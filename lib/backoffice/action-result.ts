@@ -7,6 +7,7 @@ import { ApiError } from "../errors";
 import { ApiKeyNotFoundError } from "../api-keys/revoke-api-key";
 import { ApiKeyNotRollableError } from "../api-keys/roll-api-key";
 import { InvalidTotpCodeError } from "../auth/confirm-totp-enrolment";
+import { TotpAttemptsExceededError } from "../auth/disable-totp";
 import { UserExistsError } from "../users/create-user";
 
 export interface ActionState<T = undefined> {
@@ -37,7 +38,7 @@ export async function runAction<T>(work: () => Promise<{ message: string; data?:
     // The merchant API's refusals (lib/errors.ts) name the parameter and the reason: fit for people too.
     if (error instanceof ApiError) return { status: "error", message: error.message };
     if (error instanceof UserExistsError) return { status: "error", message: "A user with this email address already exists.", fieldErrors: { email: "Already used by another user" } };
-    if (error instanceof ApiKeyNotFoundError || error instanceof ApiKeyNotRollableError || error instanceof InvalidTotpCodeError) {
+    if (error instanceof ApiKeyNotFoundError || error instanceof ApiKeyNotRollableError || error instanceof InvalidTotpCodeError || error instanceof TotpAttemptsExceededError) {
       return { status: "error", message: error.message };
     }
     throw error;

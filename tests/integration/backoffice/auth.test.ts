@@ -6,7 +6,7 @@ import { createTestMerchant } from "@/tests/helpers/merchant-factories";
 import { authenticateUser, SignInError } from "@/lib/auth/authenticate-user";
 import { startTotpEnrolment } from "@/lib/auth/start-totp-enrolment";
 import { confirmTotpEnrolment, InvalidTotpCodeError } from "@/lib/auth/confirm-totp-enrolment";
-import { disableTotp } from "@/lib/auth/disable-totp";
+import { disableTotp, TotpAttemptsExceededError } from "@/lib/auth/disable-totp";
 import { MAX_FAILURES_PER_EMAIL } from "@/lib/auth/sign-in-rate-limit";
 import { createUser } from "@/lib/users/create-user";
 import { db } from "@/lib/db";
@@ -89,5 +89,18 @@ describe("authenticateUser", () => {
     expect(await signInError({ email: "erin@example.com", password: PASSWORD, ipAddress: null })).toBe("OK");
     const audit = await db().auditEntry.findMany({ where: { userId: user.id }, orderBy: { createdAt: "asc" }, select: { action: true } });
     expect(audit.map((entry) => entry.action)).toEqual(["user.totp_enabled", "user.totp_disabled"]);
+  });
+});
+
+describe("disableTotp", () => {
+  it("needs a current code and stops guessing after 5 wrong ones", async () => {
+    const user = await newUser("frank@example.com");
+    const { secret } = await startTotpEnrolment({ userId: user.id });
+    await confirmTotpEnrolment({ userId: user.id, code: await generate({ secret }) });
+    for (let index = 0; index < MAX_FAILURES_PER_EMAIL; index++) {
+      await expect(disableTotp({ userId: user.id, code: String(100000 + index) })).rejects.toBeInstanceOf(InvalidTotpCodeError);
+    }
+    await expect(disableTotp({ userId: user.id, code: await generate({ secret }) })).rejects.toBeInstanceOf(TotpAttemptsExceededError);
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).totpEnabledAt).not.toBeNull();
   });
 });
