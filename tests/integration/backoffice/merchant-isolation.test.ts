@@ -24,6 +24,7 @@ import { resendNotification } from "@/lib/backoffice/actions/resend-notification
 import { sendTestNotification } from "@/lib/backoffice/actions/send-test-notification";
 import { addTeamMember } from "@/lib/backoffice/actions/add-team-member";
 import { createKey } from "@/lib/backoffice/actions/create-key";
+import { changeTeamMember } from "@/lib/backoffice/actions/change-team-member";
 import type { UserRole } from "@/lib/generated/prisma/enums";
 
 useTestDatabase();
@@ -101,6 +102,12 @@ describe("merchant isolation", () => {
     await updateNotificationUrls({ actor: owner, input: { defaultNotificationUrl: "https://mine.example/n", completionNotificationUrl: "", lifecycleNotificationUrl: "" } });
     expect((await getMerchantSettings({ merchantId: theirs })).defaultNotificationUrl).toBe(receiver.url);
 
+    // Their users can be neither demoted nor removed.
+    const theirOwner = await db().user.findUniqueOrThrow({ where: { email: theirUserEmail }, select: { id: true } });
+    await expect(changeTeamMember({ actor: owner, input: { change: "role", userId: theirOwner.id, role: "VIEWER" } })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(changeTeamMember({ actor: owner, input: { change: "remove", userId: theirOwner.id } })).rejects.toBeInstanceOf(NotFoundError);
+    expect((await db().user.findUniqueOrThrow({ where: { id: theirOwner.id } })).role).toBe("OWNER");
+
     // A user added by me belongs to my merchant, whatever the form says.
     const added = await addTeamMember({ actor: owner, input: { email: "new@example.com", name: "New", password: "long enough password", role: "VIEWER", merchantId: theirs } });
     expect(added.merchantId).toBe(mine);
@@ -116,6 +123,8 @@ describe("merchant isolation", () => {
       resendNotification({ actor: viewer, input: { notificationId: "any" } }),
       sendTestNotification({ actor: viewer, input: { url: receiver.url } }),
       addTeamMember({ actor: viewer, input: { email: "v2@example.com", name: "V2", password: "long enough password", role: "OWNER" } }),
+      changeTeamMember({ actor: viewer, input: { change: "role", userId: viewer.userId, role: "OWNER" } }),
+      changeTeamMember({ actor: viewer, input: { change: "remove", userId: owner.userId } }),
     ];
     for (const attempt of attempts) await expect(attempt).rejects.toBeInstanceOf(ForbiddenError);
     expect((await getMerchantSettings({ merchantId: mine })).defaultNotificationUrl).toBe("https://mine.example/n");
@@ -127,5 +136,23 @@ describe("merchant isolation", () => {
     const developer = await actorFor(mine, "DEVELOPER");
     await expect(createKey({ actor: developer, input: { name: "dev key" } })).resolves.toBeDefined();
     await expect(addTeamMember({ actor: developer, input: { email: "d2@example.com", name: "D2", password: "long enough password", role: "OWNER" } })).rejects.toBeInstanceOf(ForbiddenError);
+  });
+});
+
+describe("team changes", () => {
+  it("change roles and remove users, but always keep one owner", async () => {
+    const merchantId = (await createTestMerchant()).merchantId;
+    const first = await actorFor(merchantId, "OWNER");
+    const developer = await actorFor(merchantId, "DEVELOPER");
+    await expect(changeTeamMember({ actor: first, input: { change: "role", userId: first.userId, role: "VIEWER" } })).rejects.toThrow(/at least one owner/);
+    await expect(changeTeamMember({ actor: first, input: { change: "remove", userId: first.userId } })).rejects.toThrow(/at least one owner/);
+    await changeTeamMember({ actor: first, input: { change: "role", userId: developer.userId, role: "OWNER" } });
+    await changeTeamMember({ actor: first, input: { change: "role", userId: first.userId, role: "VIEWER" } });
+    expect((await db().user.findUniqueOrThrow({ where: { id: first.userId } })).role).toBe("VIEWER");
+    const promoted: Actor = { ...developer, role: "OWNER" };
+    await changeTeamMember({ actor: promoted, input: { change: "remove", userId: first.userId } });
+    expect(await db().user.count({ where: { id: first.userId } })).toBe(0);
+    const actions = (await db().auditEntry.findMany({ where: { merchantId }, orderBy: { createdAt: "asc" }, select: { action: true } })).map((entry) => entry.action);
+    expect(actions.filter((action) => action.startsWith("team."))).toEqual(["team.role_changed", "team.role_changed", "team.user_removed"]);
   });
 });

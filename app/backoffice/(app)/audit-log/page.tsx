@@ -19,6 +19,8 @@ const ACTION_LABELS: Record<string, string> = {
   "notification.test_sent": "Sent test notification",
   "notification.resent": "Resent notification",
   "team.user_added": "Added user",
+  "team.role_changed": "Changed a user's role",
+  "team.user_removed": "Removed user",
   "user.totp_enabled": "Turned on two-factor authentication",
   "user.totp_disabled": "Turned off two-factor authentication",
   "payment.capture_requested": "Requested capture",

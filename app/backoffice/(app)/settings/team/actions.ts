@@ -2,6 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { requireActor } from "@/lib/auth/session";
 import { addTeamMember } from "@/lib/backoffice/actions/add-team-member";
+import { changeTeamMember } from "@/lib/backoffice/actions/change-team-member";
 import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
 
 export async function addTeamMemberAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
@@ -10,5 +11,14 @@ export async function addTeamMemberAction(_previous: ActionState, formData: Form
     const user = await addTeamMember({ actor, input: formObject(formData) });
     revalidatePath("/backoffice/settings/team");
     return { message: `${user.email} can now sign in with the password you chose.` };
+  });
+}
+
+export async function changeTeamMemberAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const result = await changeTeamMember({ actor, input: formObject(formData) });
+    revalidatePath("/backoffice/settings/team");
+    return { message: result.removed ? `${result.email} was removed.` : `${result.email} is now ${result.role.toLowerCase()}.` };
   });
 }

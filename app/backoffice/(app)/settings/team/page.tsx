@@ -6,7 +6,8 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { AddTeamMemberForm } from "@/components/backoffice/add-team-member-form";
 import { formatDateTime } from "@/components/backoffice/format";
-import { addTeamMemberAction } from "./actions";
+import { TeamMemberControls } from "@/components/backoffice/team-member-controls";
+import { addTeamMemberAction, changeTeamMemberAction } from "./actions";
 
 export const metadata: Metadata = { title: "Team" };
 export const dynamic = "force-dynamic";
@@ -14,6 +15,7 @@ export const dynamic = "force-dynamic";
 export default async function TeamPage() {
   const user = await requireUser();
   const team = await listTeam({ merchantId: user.merchantId });
+  const canManage = roleCan(user.role, "team:write");
   return (
     <>
       <PageHeader title="Team" description="People who can sign in to this account's back office, and their roles." />
@@ -31,11 +33,12 @@ export default async function TeamPage() {
                   {member.totpEnabledAt ? <Badge tone="green">2FA on</Badge> : <Badge tone="amber">2FA off</Badge>}
                   <span>Last sign-in {member.lastSignInAt ? `${formatDateTime(member.lastSignInAt)} UTC` : "never"}</span>
                 </div>
+                {canManage && member.id !== user.userId ? <TeamMemberControls action={changeTeamMemberAction} userId={member.id} email={member.email} role={member.role} /> : null}
               </li>
             ))}
           </ul>
         </Card>
-        {roleCan(user.role, "team:write") ? (
+        {canManage ? (
           <Card title="Add a user">
             <AddTeamMemberForm action={addTeamMemberAction} />
           </Card>

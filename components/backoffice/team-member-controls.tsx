@@ -1,0 +1,50 @@
+"use client";
+import { useActionState } from "react";
+import { Button } from "@/components/ui/button";
+import type { ActionState } from "@/lib/backoffice/action-result";
+
+type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+
+/** Role change and removal of one team member (owners only; the server checks again). */
+export function TeamMemberControls({ action, userId, email, role }: { action: Action; userId: string; email: string; role: string }) {
+  const [roleState, roleAction, rolePending] = useActionState(action, { status: "idle" });
+  const [removeState, removeAction, removePending] = useActionState(action, { status: "idle" });
+  const message = removeState.message ?? roleState.message;
+  const failed = removeState.status === "error" || roleState.status === "error";
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <form action={roleAction} className="flex items-center gap-2">
+        <input type="hidden" name="change" value="role" />
+        <input type="hidden" name="userId" value={userId} />
+        <label htmlFor={`role-${userId}`} className="sr-only">
+          Role of {email}
+        </label>
+        <select id={`role-${userId}`} name="role" defaultValue={role} className="rounded-md border-0 bg-white py-1.5 pl-2 pr-7 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600">
+          <option value="OWNER">Owner</option>
+          <option value="DEVELOPER">Developer</option>
+          <option value="VIEWER">Viewer</option>
+        </select>
+        <Button type="submit" variant="secondary" className="px-2 py-1 text-xs" disabled={rolePending} aria-label={`Save role of ${email}`}>
+          Save
+        </Button>
+      </form>
+      <form
+        action={removeAction}
+        onSubmit={(event) => {
+          if (!window.confirm(`Remove ${email}? They can no longer sign in.`)) event.preventDefault();
+        }}
+      >
+        <input type="hidden" name="change" value="remove" />
+        <input type="hidden" name="userId" value={userId} />
+        <Button type="submit" variant="ghost" className="px-2 py-1 text-xs text-red-700" disabled={removePending} aria-label={`Remove ${email}`}>
+          Remove
+        </Button>
+      </form>
+      {message ? (
+        <p role={failed ? "alert" : "status"} className={`w-full text-xs ${failed ? "text-red-700" : "text-emerald-700"}`}>
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
