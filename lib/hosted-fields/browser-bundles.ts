@@ -35,7 +35,8 @@ async function build(name: BundleName): Promise<BrowserBundle> {
   const esbuild = requireFromRoot("esbuild") as EsbuildApi;
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: [path.join(root, BROWSER_BUNDLES[name])],
+    // Read from the checkout at run time: the build must not trace (and copy) the project for it.
+    entryPoints: [path.join(/*turbopackIgnore: true*/ root, BROWSER_BUNDLES[name])],
     bundle: true,
     write: false,
     minify: true,
