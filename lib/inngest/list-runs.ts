@@ -78,5 +78,12 @@ export function formatRunsTable(runs: RunSummary[]): string {
     run.lastError ? run.lastError.replace(/\s+/g, " ").slice(0, 80) : "-",
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] as string).length)));
-  return [header, ...rows].map((row) => row.map((cell, column) => cell.padEnd(widths[column] as number)).join("  ").trimEnd()).join("\n");
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] as number))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

@@ -6,7 +6,8 @@ import type { EventType, StandardSchemaV1 } from "inngest";
 import { inngest } from "./client";
 
 type AnyEventType = EventType<string, StandardSchemaV1<Record<string, unknown>>>;
-type DataOf<TType> = TType extends EventType<string, infer TSchema> ? (TSchema extends StandardSchemaV1<infer TData> ? TData : never) : never;
+type DataOf<TType> =
+  TType extends EventType<string, infer TSchema> ? (TSchema extends StandardSchemaV1<infer TData> ? TData : never) : never;
 
 export interface SendEventOptions<TType extends AnyEventType> {
   type: TType;

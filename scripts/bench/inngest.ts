@@ -43,12 +43,15 @@ const processCapture = inngest.createFunction({ id: "bench-process-capture", tri
   const result = await step.run("call-processor", () => ({ approved: true, n: event.data.n }));
   await step.sendEvent("notify", notificationCreated.create({ n: result.n }, { id: `bench-notify-${result.n}-${event.id}` }));
 });
-const deliverNotification = inngest.createFunction({ id: "bench-deliver-notification", triggers: [notificationCreated] }, async ({ event, step }) => {
-  await step.run("attempt-1", () => {
-    delivered.get(event.data.n)?.(performance.now());
-    return true;
-  });
-});
+const deliverNotification = inngest.createFunction(
+  { id: "bench-deliver-notification", triggers: [notificationCreated] },
+  async ({ event, step }) => {
+    await step.run("attempt-1", () => {
+      delivered.get(event.data.n)?.(performance.now());
+      return true;
+    });
+  },
+);
 const threeSteps = inngest.createFunction({ id: "bench-three-steps", triggers: [throughputRequested] }, async ({ event, step }) => {
   const a = await step.run("a", () => event.data.n);
   const b = await step.run("b", () => a + 1);
@@ -84,7 +87,13 @@ async function measure(engine: string, url: string): Promise<Record<string, numb
     throughputDone = 0;
     const allDone = new Promise<void>((resolve) => (onThroughputDone = resolve));
     const start = performance.now();
-    await inngest.send(Array.from({ length: RUNS }, (_, n) => ({ name: "bench/throughput", data: { n }, id: `bench-tp-${engine}-${n}-${randomBytes(3).toString("hex")}` })));
+    await inngest.send(
+      Array.from({ length: RUNS }, (_, n) => ({
+        name: "bench/throughput",
+        data: { n },
+        id: `bench-tp-${engine}-${n}-${randomBytes(3).toString("hex")}`,
+      })),
+    );
     await allDone;
     const seconds = (performance.now() - start) / 1000;
     const result = {

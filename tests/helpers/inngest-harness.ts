@@ -65,7 +65,8 @@ export async function startInngestHarness(options: { functions: InngestFunction.
   const wakeAll = () => executors.forEach((executor) => executor.wake());
 
   async function findRun(where: WaitForRunOptions): Promise<HarnessRun | null> {
-    const functionId = where.functionId && !where.functionId.startsWith(`${inngest.id}-`) ? `${inngest.id}-${where.functionId}` : where.functionId;
+    const functionId =
+      where.functionId && !where.functionId.startsWith(`${inngest.id}-`) ? `${inngest.id}-${where.functionId}` : where.functionId;
     const run = await db().inngestRun.findFirst({
       where: { id: where.runId, functionId, eventId: where.eventId },
       orderBy: { startedAt: "desc" },

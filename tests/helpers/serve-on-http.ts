@@ -12,7 +12,10 @@ export interface MountedRoute {
   close(): Promise<void>;
 }
 
-export async function serveOnHttp(options: { handlers: Partial<Record<"GET" | "POST" | "PUT", RouteHandler>>; path?: string }): Promise<MountedRoute> {
+export async function serveOnHttp(options: {
+  handlers: Partial<Record<"GET" | "POST" | "PUT", RouteHandler>>;
+  path?: string;
+}): Promise<MountedRoute> {
   const routePath = options.path ?? "/api/inngest";
   const server = http.createServer(async (req, res) => {
     try {
@@ -30,9 +33,12 @@ export async function serveOnHttp(options: { handlers: Partial<Record<"GET" | "P
         else if (Array.isArray(value)) headers.set(name, value.join(", "));
       }
       const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
-      const response = await (handler as (request: Request, context: unknown) => Promise<Response>)(new Request(url, { method: req.method, headers, body }), {
-        params: Promise.resolve({}),
-      });
+      const response = await (handler as (request: Request, context: unknown) => Promise<Response>)(
+        new Request(url, { method: req.method, headers, body }),
+        {
+          params: Promise.resolve({}),
+        },
+      );
       res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
       res.end(Buffer.from(await response.arrayBuffer()));
     } catch (error) {

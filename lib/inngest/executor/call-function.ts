@@ -53,7 +53,12 @@ export async function callFunction(options: CallFunctionOptions): Promise<CallOu
     text = await response.text();
   } catch (error) {
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return { kind: "error", error: { name: "CallFailed", message: `no answer from the serve endpoint: ${message}` }, retriable: true, retryAfter: null };
+    return {
+      kind: "error",
+      error: { name: "CallFailed", message: `no answer from the serve endpoint: ${message}` },
+      retriable: true,
+      retryAfter: null,
+    };
   }
   const retryAfter = response.headers.get("retry-after");
   const versionHeader = Number(response.headers.get("x-inngest-req-version"));
@@ -77,7 +82,13 @@ export async function callFunction(options: CallFunctionOptions): Promise<CallOu
   if (response.status === 206) {
     const ops = opsBodySchema.safeParse(json);
     if (ops.success && ops.data.length > 0) return { kind: "ops", ops: ops.data, retryAfter, requestVersion };
-    return { kind: "error", error: { name: "BadOps", message: "206 without ops the executor can read" }, retriable: true, retryAfter, status: 206 };
+    return {
+      kind: "error",
+      error: { name: "BadOps", message: "206 without ops the executor can read" },
+      retriable: true,
+      retryAfter,
+      status: 206,
+    };
   }
   const noRetry = response.headers.get("x-inngest-no-retry") === "true";
   return { kind: "error", error: errorFrom(json, `HTTP ${response.status}`), retriable: !noRetry, retryAfter, status: response.status };

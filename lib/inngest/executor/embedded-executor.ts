@@ -9,6 +9,7 @@ import { parseRetryAfter, retryDelayMs } from "./backoff";
 import { callFunction, type CallOutcome } from "./call-function";
 import { systemClock, type Clock } from "./clock";
 import { sleepWakeTime } from "./duration";
+import { parseWaitCondition } from "./wait-conditions";
 import { registerLocalExecutor } from "./local-executors";
 import type { CallRequestBody, OutgoingOp, SerializedError } from "./protocol";
 import {
@@ -202,7 +203,9 @@ export class EmbeddedExecutor {
     if (!this.functions) await this.sync();
     else if (Date.now() - this.syncedAt > RESYNC_INTERVAL_MS) {
       // Picks up functions added since (a redeploy behind a shared database, next dev reloads).
-      await this.sync().catch((error: unknown) => this.logger.warn(`embedded executor: re-sync failed, keeping the known functions: ${String(error)}`));
+      await this.sync().catch((error: unknown) =>
+        this.logger.warn(`embedded executor: re-sync failed, keeping the known functions: ${String(error)}`),
+      );
     }
     const now = this.clock.now();
     if (this.options.retentionMs !== undefined && Date.now() - this.prunedAt > PRUNE_INTERVAL_MS) {
@@ -210,9 +213,20 @@ export class EmbeddedExecutor {
       await this.prune(now);
     }
     const leaseFor = (limit: number) => ({ workerId: this.workerId, leaseMs: this.leaseMs, limit });
-    const { started, leased } = await fanOutEvents({ database: this.database, functions: this.knownFunctions, now, leaseFor: leaseFor(this.freeSlots()) });
+    const { started, leased } = await fanOutEvents({
+      database: this.database,
+      functions: this.knownFunctions,
+      now,
+      leaseFor: leaseFor(this.freeSlots()),
+    });
     for (const work of leased) this.launch(work);
-    const jobs = await claimDueJobs({ database: this.database, workerId: this.workerId, now, leaseMs: this.leaseMs, limit: this.freeSlots() });
+    const jobs = await claimDueJobs({
+      database: this.database,
+      workerId: this.workerId,
+      now,
+      leaseMs: this.leaseMs,
+      limit: this.freeSlots(),
+    });
     for (const job of jobs) this.launch({ job });
     return started + jobs.length;
   }
@@ -220,11 +234,14 @@ export class EmbeddedExecutor {
   /** Deletes history older than the retention (one batch per interval keeps each poll short). */
   async prune(now: Date = this.clock.now()): Promise<{ runs: number; events: number }> {
     if (this.options.retentionMs === undefined) return { runs: 0, events: 0 };
-    const pruned = await pruneHistory({ database: this.database, before: new Date(now.getTime() - this.options.retentionMs) }).catch((error: unknown) => {
-      this.logger.warn(`embedded executor: pruning old runs failed: ${String(error)}`);
-      return { runs: 0, events: 0 };
-    });
-    if (pruned.runs + pruned.events > 0) this.logger.info(`embedded executor: deleted ${pruned.runs} finished run(s) and ${pruned.events} event(s) past retention`);
+    const pruned = await pruneHistory({ database: this.database, before: new Date(now.getTime() - this.options.retentionMs) }).catch(
+      (error: unknown) => {
+        this.logger.warn(`embedded executor: pruning old runs failed: ${String(error)}`);
+        return { runs: 0, events: 0 };
+      },
+    );
+    if (pruned.runs + pruned.events > 0)
+      this.logger.info(`embedded executor: deleted ${pruned.runs} finished run(s) and ${pruned.events} event(s) past retention`);
     return pruned;
   }
 
@@ -254,7 +271,9 @@ export class EmbeddedExecutor {
         }
         const current: { job: ClaimedJob; run?: RunForCall } = work;
         work = await this.process(current.job, current.run).catch((error: unknown) => {
-          this.logger.error(`embedded executor: job ${current.job.id} of run ${current.job.runId}: ${error instanceof Error ? error.message : String(error)}`);
+          this.logger.error(
+            `embedded executor: job ${current.job.id} of run ${current.job.runId}: ${error instanceof Error ? error.message : String(error)}`,
+          );
           return undefined;
         });
       }
@@ -279,7 +298,8 @@ export class EmbeddedExecutor {
     const run = known ?? (await loadRunForCall(this.database, job.runId));
     if (!run) return undefined;
     let result: JobResult;
-    if (job.kind === "sleep") {
+    if (job.kind === "sleep" || job.kind === "wait") {
+      // A sleep that is due is over; a wait that is due timed out: both are memoized as null.
       result = { memoize: [{ hashedId: job.hashedId, name: job.name, memo: null }] };
     } else {
       const outcome = await this.callWithLease(job, run);
@@ -289,7 +309,8 @@ export class EmbeddedExecutor {
     if (this.abandoned) return undefined;
     const finished = await this.record(job, result);
     if (!finished) return undefined;
-    if (finished.outcome === "lease-lost") this.logger.warn(`embedded executor: lost the lease of job ${job.id} (run ${job.runId}); its result was dropped`);
+    if (finished.outcome === "lease-lost")
+      this.logger.warn(`embedded executor: lost the lease of job ${job.id} (run ${job.runId}); its result was dropped`);
     return finished.next;
   }
 
@@ -306,7 +327,13 @@ export class EmbeddedExecutor {
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
       if (this.abandoned) return undefined;
       try {
-        return await finishJob({ database: this.database, job, result, now: this.clock.now(), leaseFor: this.running ? leaseFor : undefined });
+        return await finishJob({
+          database: this.database,
+          job,
+          result,
+          now: this.clock.now(),
+          leaseFor: this.running ? leaseFor : undefined,
+        });
       } catch (error) {
         lastError = error;
         if (isDataException(error)) break;
@@ -315,7 +342,12 @@ export class EmbeddedExecutor {
     const message = `the executor could not record the result of ${job.kind} ${job.name ?? job.hashedId}: ${lastError instanceof Error ? lastError.message : String(lastError)}`;
     this.logger.error(`embedded executor: run ${job.runId}: ${message}`);
     if (!isDataException(lastError)) return undefined;
-    return finishJob({ database: this.database, job, result: { fail: { error: { name: "ExecutorError", message: message.slice(0, 2000) } } }, now: this.clock.now() });
+    return finishJob({
+      database: this.database,
+      job,
+      result: { fail: { error: { name: "ExecutorError", message: message.slice(0, 2000) } } },
+      now: this.clock.now(),
+    });
   }
 
   /** Makes the call while renewing the lease, so a slow but live call keeps its job. */
@@ -393,7 +425,12 @@ export class EmbeddedExecutor {
             result.callError = describeError(error);
             break;
           }
-          return { requestVersion, forceStepPlan: result.forceStepPlan, retryAt: this.retryTime(job.attempt, outcome.retryAfter, now), callError: describeError(error) };
+          return {
+            requestVersion,
+            forceStepPlan: result.forceStepPlan,
+            retryAt: this.retryTime(job.attempt, outcome.retryAfter, now),
+            callError: describeError(error),
+          };
         }
         case "StepPlanned":
           if (op.id !== job.hashedId) result.schedule?.push({ kind: "step", hashedId: op.id, name: stepName(op), runAt: now });
@@ -406,6 +443,23 @@ export class EmbeddedExecutor {
             return { fail: { error: { name: "UnsupportedOp", message: (error as Error).message } } };
           }
           result.schedule?.push({ kind: "sleep", hashedId: op.id, name: stepName(op), runAt: wakeAt });
+          break;
+        }
+        case "WaitForEvent": {
+          const waitIf = typeof op.opts?.if === "string" ? op.opts.if : null;
+          const timeout = typeof op.opts?.timeout === "string" ? op.opts.timeout : undefined;
+          const timeoutAt = timeout ? parseWakeTime(timeout, now) : undefined;
+          if (!op.name || !timeoutAt || (waitIf !== null && !parseWaitCondition(waitIf))) {
+            return {
+              fail: {
+                error: {
+                  name: "UnsupportedOp",
+                  message: `the embedded executor cannot wait for ${JSON.stringify(op.name)} with timeout ${JSON.stringify(timeout)} and condition ${JSON.stringify(waitIf)} (supported: == of event./async. paths and literals joined with &&)`,
+                },
+              },
+            };
+          }
+          result.schedule?.push({ kind: "wait", hashedId: op.id, name: stepName(op), runAt: timeoutAt, waitEvent: op.name, waitIf });
           break;
         }
         case "RunComplete":
@@ -426,6 +480,14 @@ export class EmbeddedExecutor {
 
   private retryTime(attempt: number, retryAfter: string | null, now: Date): Date {
     return parseRetryAfter(retryAfter, now) ?? new Date(now.getTime() + retryDelayMs({ attempt, jitterMs: this.retryJitterMs }));
+  }
+}
+
+function parseWakeTime(text: string, now: Date): Date | undefined {
+  try {
+    return sleepWakeTime(text, now);
+  } catch {
+    return undefined;
   }
 }
 

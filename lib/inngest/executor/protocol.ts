@@ -35,10 +35,7 @@ export type OutgoingOp = z.infer<typeof outgoingOpSchema>;
 /** A 206 body: usually an array of ops, sometimes one op. */
 export const opsBodySchema = z.array(outgoingOpSchema).or(outgoingOpSchema.transform((op) => [op]));
 
-const triggerSchema = z.union([
-  z.object({ event: z.string(), expression: z.string().optional() }),
-  z.object({ cron: z.string() }),
-]);
+const triggerSchema = z.union([z.object({ event: z.string(), expression: z.string().optional() }), z.object({ cron: z.string() })]);
 
 /** One function of an in-band sync answer. */
 export const syncedFunctionSchema = z
@@ -48,17 +45,12 @@ export const syncedFunctionSchema = z
     triggers: z.array(triggerSchema).default([]),
     idempotency: z.string().optional(),
     concurrency: z.unknown().optional(),
-    steps: z.record(
-      z.string(),
-      z.object({ retries: z.object({ attempts: z.number().int().min(0) }).optional() }).passthrough(),
-    ),
+    steps: z.record(z.string(), z.object({ retries: z.object({ attempts: z.number().int().min(0) }).optional() }).passthrough()),
   })
   .passthrough();
 export type SyncedFunction = z.infer<typeof syncedFunctionSchema>;
 
-export const inBandSyncResponseSchema = z
-  .object({ app_id: z.string().optional(), functions: z.array(syncedFunctionSchema) })
-  .passthrough();
+export const inBandSyncResponseSchema = z.object({ app_id: z.string().optional(), functions: z.array(syncedFunctionSchema) }).passthrough();
 
 /** The body of a call request (the fields the SDK reads). */
 export interface CallRequestBody {

@@ -8,6 +8,7 @@ import type { InngestJobKind, InngestRunStatus } from "../../generated/prisma/en
 import type { StoredEventPayload } from "./accept-events";
 import type { SerializedError } from "./protocol";
 import { idempotencyKeyOf, triggerMatches, type FunctionDefinition } from "./sync-functions";
+import { parseWaitCondition, waitConditionHolds } from "./wait-conditions";
 
 type Tx = Prisma.TransactionClient;
 
@@ -62,8 +63,8 @@ export async function fanOutEvents(options: {
     SELECT EXISTS (SELECT 1 FROM "InngestEvent" WHERE "fannedOutAt" IS NULL) AS "found"`;
   if (!pending?.found) return { started: 0, leased: [] };
   return options.database.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; payload: StoredEventPayload }[]>`
-      SELECT "id", "payload" FROM "InngestEvent"
+    const events = await tx.$queryRaw<{ id: string; payload: StoredEventPayload; receivedAt: Date }[]>`
+      SELECT "id", "payload", "receivedAt" FROM "InngestEvent"
       WHERE "fannedOutAt" IS NULL
       ORDER BY "receivedAt", "id"
       LIMIT ${options.limit ?? 100}
@@ -72,7 +73,8 @@ export async function fanOutEvents(options: {
     const leased: LeasedWork[] = [];
     for (const event of events) {
       for (const fn of options.functions) {
-        if (!fn.triggers.some((trigger) => triggerMatches(trigger, event.payload as unknown as { name: string } & Record<string, unknown>))) continue;
+        if (!fn.triggers.some((trigger) => triggerMatches(trigger, event.payload as unknown as { name: string } & Record<string, unknown>)))
+          continue;
         const runId = ulid(options.now.getTime());
         const payload = event.payload as unknown as Record<string, unknown>;
         const idempotencyKey = idempotencyKeyOf(fn.idempotency, payload);
@@ -88,7 +90,9 @@ export async function fanOutEvents(options: {
         started++;
         // A function with a concurrency limit starts through the claim, which enforces the limit.
         const lease =
-          options.leaseFor && !fn.concurrency && leased.length < options.leaseFor.limit ? newLease(options.leaseFor, options.now) : undefined;
+          options.leaseFor && !fn.concurrency && leased.length < options.leaseFor.limit
+            ? newLease(options.leaseFor, options.now)
+            : undefined;
         const jobId = ulid();
         await tx.$executeRaw`
           INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
@@ -110,10 +114,48 @@ export async function fanOutEvents(options: {
           });
         }
       }
+      started += await resolveWaits(tx, { event, now: options.now });
       await tx.$executeRaw`UPDATE "InngestEvent" SET "fannedOutAt" = ${utc(options.now)} WHERE "id" = ${event.id}`;
     }
     return { started, leased };
   }, TRANSACTION_OPTIONS);
+}
+
+/**
+ * Ends the waits (step.waitForEvent) that this event satisfies: the event is memoized as
+ * {data: event} and the run continues. Only waits that began before the event arrived match.
+ * Locks the run before the wait's job, in the same order as finishJob, so the two cannot deadlock.
+ */
+async function resolveWaits(
+  tx: Tx,
+  options: { event: { id: string; payload: StoredEventPayload; receivedAt: Date }; now: Date },
+): Promise<number> {
+  const { event, now } = options;
+  const candidates = await tx.$queryRaw<
+    { id: string; runId: string; hashedId: string; name: string | null; waitIf: string | null; runEvent: unknown }[]
+  >`
+    SELECT j."id", j."runId", j."hashedId", j."name", j."waitIf", r."event" AS "runEvent"
+    FROM "InngestJob" j JOIN "InngestRun" r ON r."id" = j."runId"
+    WHERE j."kind" = 'wait' AND j."waitEvent" = ${event.payload.name} AND j."createdAt" <= ${utc(new Date(event.receivedAt))}
+      AND r."status" NOT IN ('completed', 'failed')
+    ORDER BY j."createdAt"`;
+  let resolved = 0;
+  for (const wait of candidates) {
+    const condition = wait.waitIf ? parseWaitCondition(wait.waitIf) : [];
+    if (!condition || !waitConditionHolds(condition, { event: wait.runEvent, async: event.payload })) continue;
+    const [run] = await tx.$queryRaw<LockedRun[]>`
+      SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
+      FROM "InngestRun" WHERE "id" = ${wait.runId} FOR UPDATE`;
+    if (!run || run.status === "completed" || run.status === "failed") continue;
+    // Still waiting, and not being timed out by an executor right now?
+    const taken = await tx.$executeRaw`
+      DELETE FROM "InngestJob" WHERE "id" = ${wait.id} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" <= ${utc(now)})`;
+    if (taken === 0) continue;
+    await memoizeStep(tx, { runId: run.id, step: { hashedId: wait.hashedId, name: wait.name, memo: { data: event.payload } }, now });
+    await continueRun(tx, { run, result: {}, now });
+    resolved++;
+  }
+  return resolved;
 }
 
 function newLease(leaseFor: LeaseFor, now: Date): { leasedBy: string; leaseToken: string; leaseExpiresAt: Date } {
@@ -127,11 +169,19 @@ function newLease(leaseFor: LeaseFor, now: Date): { leasedBy: string; leaseToken
  * scoped advisory lock per function and key serializes the count of jobs in flight, so the limit
  * holds across processes.
  */
-export async function claimDueJobs(options: { database: PrismaClient; workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedJob[]> {
+export async function claimDueJobs(options: {
+  database: PrismaClient;
+  workerId: string;
+  now: Date;
+  leaseMs: number;
+  limit: number;
+}): Promise<ClaimedJob[]> {
   if (options.limit <= 0) return [];
   const { now } = options;
   return options.database.$transaction(async (tx) => {
-    const candidates = await tx.$queryRaw<{ id: string; functionId: string; concurrencyKey: string | null; concurrencyLimit: number | null }[]>`
+    const candidates = await tx.$queryRaw<
+      { id: string; functionId: string; concurrencyKey: string | null; concurrencyLimit: number | null }[]
+    >`
       SELECT j."id", r."functionId", r."concurrencyKey", r."concurrencyLimit" FROM "InngestJob" j
       JOIN "InngestRun" r ON r."id" = j."runId"
       WHERE j."runAt" <= ${utc(now)}
@@ -222,7 +272,14 @@ export interface JobResult {
   /** Memoize these steps (in this order) with the value the SDK gets back. */
   memoize?: { hashedId: string; name?: string | null; memo: unknown }[];
   /** Schedule these planned steps and sleeps (skipped if already memoized or scheduled). */
-  schedule?: { kind: "step" | "sleep"; hashedId: string; name?: string | null; runAt: Date }[];
+  schedule?: {
+    kind: "step" | "sleep" | "wait";
+    hashedId: string;
+    name?: string | null;
+    runAt: Date;
+    waitEvent?: string;
+    waitIf?: string | null;
+  }[];
   /** Retry this same job later with attempt + 1 instead of removing it. */
   retryAt?: Date;
   /** The run completed with this output. */
@@ -252,7 +309,13 @@ interface LockedRun {
  * discovery call due now and `leaseFor` is given, that job is created leased to the caller and
  * returned with the run's state, so the caller goes on with the run without a claim round trip.
  */
-export async function finishJob(options: { database: PrismaClient; job: ClaimedJob; result: JobResult; now: Date; leaseFor?: LeaseFor }): Promise<{
+export async function finishJob(options: {
+  database: PrismaClient;
+  job: ClaimedJob;
+  result: JobResult;
+  now: Date;
+  leaseFor?: LeaseFor;
+}): Promise<{
   outcome: FinishOutcome;
   next?: LeasedWork;
 }> {
@@ -299,67 +362,86 @@ export async function finishJob(options: { database: PrismaClient; job: ClaimedJ
       return { outcome: "applied" as const };
     }
 
-    for (const step of result.memoize ?? []) {
-      // Position = completion order; a step memoized before (a late duplicate) is left alone.
-      await tx.$executeRaw`
-        INSERT INTO "InngestStep" ("runId", "hashedId", "name", "result", "position", "completedAt")
-        SELECT ${job.runId}, ${step.hashedId}, ${step.name ?? null}, ${JSON.stringify({ memo: step.memo })}::jsonb,
-          (SELECT count(*)::int FROM "InngestStep" WHERE "runId" = ${job.runId}), ${utc(now)}
-        ON CONFLICT DO NOTHING`;
-    }
+    for (const step of result.memoize ?? []) await memoizeStep(tx, { runId: job.runId, step, now });
     for (const planned of result.schedule ?? []) {
       await tx.$executeRaw`
-        INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "name", "runAt")
-        SELECT ${ulid()}, ${job.runId}, ${planned.kind}::"InngestJobKind", ${planned.hashedId}, ${planned.name ?? null}, ${utc(planned.runAt)}
+        INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "name", "runAt", "waitEvent", "waitIf")
+        SELECT ${ulid()}, ${job.runId}, ${planned.kind}::"InngestJobKind", ${planned.hashedId}, ${planned.name ?? null}, ${utc(planned.runAt)},
+          ${planned.waitEvent ?? null}, ${planned.waitIf ?? null}
         WHERE NOT EXISTS (SELECT 1 FROM "InngestStep" WHERE "runId" = ${job.runId} AND "hashedId" = ${planned.hashedId})
         ON CONFLICT ("runId", "hashedId") DO NOTHING`;
     }
-
-    // The next discovery call goes out once nothing of the current group is pending.
-    const pending = await tx.$queryRaw<{ kind: InngestJobKind; runAt: Date }[]>`
-      SELECT "kind", "runAt" FROM "InngestJob" WHERE "runId" = ${job.runId}`;
-    let next: LeasedWork | undefined;
-    if (pending.length === 0) {
-      const lease = options.leaseFor ? newLease(options.leaseFor, now) : undefined;
-      const jobId = ulid();
-      await tx.$executeRaw`
-        INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
-        VALUES (${jobId}, ${job.runId}, 'discovery', 'step', ${utc(now)}, ${lease?.leasedBy ?? null}, ${lease?.leaseToken ?? null},
-          ${lease ? utc(lease.leaseExpiresAt) : null})`;
-      pending.push({ kind: "discovery", runAt: now });
-      if (lease) {
-        const steps = await tx.$queryRaw<{ hashedId: string; result: { memo: unknown } }[]>`
-          SELECT "hashedId", "result" FROM "InngestStep" WHERE "runId" = ${job.runId} ORDER BY "position"`;
-        next = {
-          job: { id: jobId, runId: job.runId, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease.leaseToken },
-          run: {
-            id: run.id,
-            functionId: run.functionId,
-            event: run.event,
-            status: "running",
-            forceStepPlan: run.forceStepPlan || Boolean(result.forceStepPlan),
-            requestVersion: result.requestVersion ?? run.requestVersion,
-            maxAttempts: run.maxAttempts,
-            steps: steps.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })),
-          },
-        };
-      }
-    }
-    const status: InngestRunStatus = pending.every((p) => p.kind === "sleep") ? "sleeping" : "running";
-    const nextWakeAt = new Date(Math.min(...pending.map((p) => new Date(p.runAt).getTime())));
-    // Raw SQL: an ORM update would read the whole row (event, output) back for nothing.
-    await tx.$executeRaw`
-      UPDATE "InngestRun" SET
-        "status" = ${status}::"InngestRunStatus",
-        "nextWakeAt" = ${utc(nextWakeAt)},
-        "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
-        "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
-        "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
-        "lastError" = COALESCE(${result.callError ?? null}, "lastError"),
-        "updatedAt" = ${utc(new Date())}
-      WHERE "id" = ${job.runId}`;
+    const next = await continueRun(tx, { run, result, now, leaseFor: options.leaseFor });
     return { outcome: "applied" as const, next };
   }, TRANSACTION_OPTIONS);
+}
+
+/** Memoizes one step; position = completion order; a step memoized before (a late duplicate) is left alone. */
+async function memoizeStep(
+  tx: Tx,
+  options: { runId: string; step: { hashedId: string; name?: string | null; memo: unknown }; now: Date },
+): Promise<void> {
+  const { runId, step, now } = options;
+  await tx.$executeRaw`
+    INSERT INTO "InngestStep" ("runId", "hashedId", "name", "result", "position", "completedAt")
+    SELECT ${runId}, ${step.hashedId}, ${step.name ?? null}, ${JSON.stringify({ memo: step.memo })}::jsonb,
+      (SELECT count(*)::int FROM "InngestStep" WHERE "runId" = ${runId}), ${utc(now)}
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * After a job of a locked run was resolved: schedules the next discovery call once nothing of the
+ * current group is pending (leased to the caller when `leaseFor` is given) and sets the run's
+ * status and next wake-up.
+ */
+async function continueRun(
+  tx: Tx,
+  options: { run: LockedRun; result: Pick<JobResult, "forceStepPlan" | "requestVersion" | "callError">; now: Date; leaseFor?: LeaseFor },
+): Promise<LeasedWork | undefined> {
+  const { run, result, now } = options;
+  const pending = await tx.$queryRaw<{ kind: InngestJobKind; runAt: Date }[]>`
+    SELECT "kind", "runAt" FROM "InngestJob" WHERE "runId" = ${run.id}`;
+  let next: LeasedWork | undefined;
+  if (pending.length === 0) {
+    const lease = options.leaseFor ? newLease(options.leaseFor, now) : undefined;
+    const jobId = ulid();
+    await tx.$executeRaw`
+      INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
+      VALUES (${jobId}, ${run.id}, 'discovery', 'step', ${utc(now)}, ${lease?.leasedBy ?? null}, ${lease?.leaseToken ?? null},
+        ${lease ? utc(lease.leaseExpiresAt) : null})`;
+    pending.push({ kind: "discovery", runAt: now });
+    if (lease) {
+      const steps = await tx.$queryRaw<{ hashedId: string; result: { memo: unknown } }[]>`
+        SELECT "hashedId", "result" FROM "InngestStep" WHERE "runId" = ${run.id} ORDER BY "position"`;
+      next = {
+        job: { id: jobId, runId: run.id, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease.leaseToken },
+        run: {
+          id: run.id,
+          functionId: run.functionId,
+          event: run.event,
+          status: "running",
+          forceStepPlan: run.forceStepPlan || Boolean(result.forceStepPlan),
+          requestVersion: result.requestVersion ?? run.requestVersion,
+          maxAttempts: run.maxAttempts,
+          steps: steps.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })),
+        },
+      };
+    }
+  }
+  const status: InngestRunStatus = pending.every((p) => p.kind === "sleep" || p.kind === "wait") ? "sleeping" : "running";
+  const nextWakeAt = new Date(Math.min(...pending.map((p) => new Date(p.runAt).getTime())));
+  // Raw SQL: an ORM update would read the whole row (event, output) back for nothing.
+  await tx.$executeRaw`
+    UPDATE "InngestRun" SET
+      "status" = ${status}::"InngestRunStatus",
+      "nextWakeAt" = ${utc(nextWakeAt)},
+      "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
+      "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
+      "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
+      "lastError" = COALESCE(${result.callError ?? null}, "lastError"),
+      "updatedAt" = ${utc(new Date())}
+    WHERE "id" = ${run.id}`;
+  return next;
 }
 
 /**
@@ -367,7 +449,11 @@ export async function finishJob(options: { database: PrismaClient; job: ClaimedJ
  * before then that no remaining run refers to, at most `batch` of each per call. Returns how
  * many runs and events went.
  */
-export async function pruneHistory(options: { database: PrismaClient; before: Date; batch?: number }): Promise<{ runs: number; events: number }> {
+export async function pruneHistory(options: {
+  database: PrismaClient;
+  before: Date;
+  batch?: number;
+}): Promise<{ runs: number; events: number }> {
   const batch = options.batch ?? 1_000;
   const runs = await options.database.$executeRaw`
     DELETE FROM "InngestRun" WHERE "id" IN (
@@ -416,12 +502,21 @@ export function describeError(error: SerializedError): string {
 }
 
 /** The event onFailure handlers are triggered by, as an Inngest server sends it. */
-async function emitFunctionFailed(tx: Tx, options: { run: { id: string; functionId: string; event: unknown }; error: SerializedError; now: Date }): Promise<void> {
+async function emitFunctionFailed(
+  tx: Tx,
+  options: { run: { id: string; functionId: string; event: unknown }; error: SerializedError; now: Date },
+): Promise<void> {
   const id = ulid(options.now.getTime());
   const payload: StoredEventPayload = {
     id,
     name: "inngest/function.failed",
-    data: { function_id: options.run.functionId, run_id: options.run.id, error: options.error, event: options.run.event, events: [options.run.event] },
+    data: {
+      function_id: options.run.functionId,
+      run_id: options.run.id,
+      error: options.error,
+      event: options.run.event,
+      events: [options.run.event],
+    },
     ts: options.now.getTime(),
   };
   await tx.inngestEvent.create({ data: { id, name: payload.name, payload: payload as unknown as Prisma.InputJsonValue } });

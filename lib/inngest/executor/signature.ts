@@ -9,7 +9,9 @@ function keyMaterial(signingKey: string): string {
 
 export function signatureHeader(options: { body: string; signingKey: string; now: Date }): string {
   const timestamp = Math.floor(options.now.getTime() / 1000);
-  const mac = createHmac("sha256", keyMaterial(options.signingKey)).update(options.body + timestamp).digest("hex");
+  const mac = createHmac("sha256", keyMaterial(options.signingKey))
+    .update(options.body + timestamp)
+    .digest("hex");
   return `t=${timestamp}&s=${mac}`;
 }
 
@@ -17,7 +19,9 @@ export function signatureHeader(options: { body: string; signingKey: string; now
 export function verifySignature(options: { body: string; signingKey: string; header: string | null }): boolean {
   const match = /^t=(\d+)&s=([0-9a-f]+)$/.exec(options.header ?? "");
   if (!match) return false;
-  const expected = createHmac("sha256", keyMaterial(options.signingKey)).update(options.body + match[1]).digest();
+  const expected = createHmac("sha256", keyMaterial(options.signingKey))
+    .update(options.body + match[1])
+    .digest();
   const given = Buffer.from(match[2] as string, "hex");
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

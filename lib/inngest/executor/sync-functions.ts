@@ -132,7 +132,10 @@ export function toFunctionDefinition(synced: SyncedFunction): { definition: Func
   let idempotency: IdempotencyPart[] | undefined;
   if (synced.idempotency) {
     idempotency = parseIdempotencyExpression(synced.idempotency);
-    if (!idempotency) problems.push(`${synced.id}: idempotency expression ${JSON.stringify(synced.idempotency)} is not supported by the embedded executor and is ignored`);
+    if (!idempotency)
+      problems.push(
+        `${synced.id}: idempotency expression ${JSON.stringify(synced.idempotency)} is not supported by the embedded executor and is ignored`,
+      );
   }
   const triggers: FunctionTrigger[] = [];
   for (const trigger of synced.triggers) {
@@ -150,7 +153,13 @@ export function toFunctionDefinition(synced: SyncedFunction): { definition: Func
   const concurrency = readConcurrency(synced, problems);
   const retries = Object.values(synced.steps)[0]?.retries?.attempts ?? DEFAULT_RETRIES;
   return {
-    definition: { id: synced.id, triggers, maxAttempts: retries + 1, ...(idempotency ? { idempotency } : {}), ...(concurrency ? { concurrency } : {}) },
+    definition: {
+      id: synced.id,
+      triggers,
+      maxAttempts: retries + 1,
+      ...(idempotency ? { idempotency } : {}),
+      ...(concurrency ? { concurrency } : {}),
+    },
     problems,
   };
 }

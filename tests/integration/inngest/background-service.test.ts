@@ -8,7 +8,12 @@ import { backgroundStatus, clearExecutorHeartbeat } from "@/lib/background/statu
 import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { inngest } from "@/lib/inngest/client";
-import { localServeUrl, runningEmbeddedExecutor, startEmbeddedExecutor, stopEmbeddedExecutor } from "@/lib/inngest/executor/start-embedded-executor";
+import {
+  localServeUrl,
+  runningEmbeddedExecutor,
+  startEmbeddedExecutor,
+  stopEmbeddedExecutor,
+} from "@/lib/inngest/executor/start-embedded-executor";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { serveOnHttp, type MountedRoute } from "@/tests/helpers/serve-on-http";
 import { useTestDatabase } from "@/tests/helpers/test-database";
@@ -16,7 +21,9 @@ import { useTestDatabase } from "@/tests/helpers/test-database";
 useTestDatabase();
 
 const hello = eventType("test/hello", { schema: z.object({ who: z.string() }) });
-const sayHello = inngest.createFunction({ id: "say-hello", triggers: [hello] }, async ({ event, step }) => step.run("greet", () => `hello ${event.data.who}`));
+const sayHello = inngest.createFunction({ id: "say-hello", triggers: [hello] }, async ({ event, step }) =>
+  step.run("greet", () => `hello ${event.data.who}`),
+);
 
 let route: MountedRoute | undefined;
 const savedPort = process.env.PORT;

@@ -28,7 +28,10 @@ const serializedRefund = inngest.createFunction(
       await step.run(part, async () => {
         inFlight.set(paymentId, (inFlight.get(paymentId) ?? 0) + 1);
         maxInFlight.set(paymentId, Math.max(maxInFlight.get(paymentId) ?? 0, inFlight.get(paymentId) ?? 0));
-        maxOverall = Math.max(maxOverall, [...inFlight.values()].reduce((a, b) => a + b, 0));
+        maxOverall = Math.max(
+          maxOverall,
+          [...inFlight.values()].reduce((a, b) => a + b, 0),
+        );
         await new Promise((resolve) => setTimeout(resolve, 60));
         inFlight.set(paymentId, (inFlight.get(paymentId) ?? 1) - 1);
       });
@@ -42,7 +45,8 @@ describe("concurrency: { limit: 1, key }", () => {
     harness = await startInngestHarness({ functions: [serializedRefund], executor: { concurrency: 4 } });
     harness.startExecutor({ concurrency: 4 });
     const sends = [];
-    for (let n = 0; n < 6; n++) sends.push(sendEvent({ type: refundRequested, data: { paymentId: n < 4 ? "p-same" : `p-${n}`, n }, id: `refund-${n}` }));
+    for (let n = 0; n < 6; n++)
+      sends.push(sendEvent({ type: refundRequested, data: { paymentId: n < 4 ? "p-same" : `p-${n}`, n }, id: `refund-${n}` }));
     await Promise.all(sends);
     await harness.runUntilIdle({ timeoutMs: 60_000 });
     expect(completed.sort()).toEqual([0, 1, 2, 3, 4, 5]);

@@ -144,7 +144,10 @@ describe("two executors on one database", () => {
     for (let n = 0; n < runs; n++) await sendEvent({ type: batchRequested, data: { n }, id: `batch-${n}` });
     await harness.runUntilIdle();
     for (let n = 0; n < runs; n++) {
-      const run = await harness.waitForRun({ eventId: (await db().inngestEvent.findUniqueOrThrow({ where: { idempotencyKey: `batch-${n}` } })).id, status: "completed" });
+      const run = await harness.waitForRun({
+        eventId: (await db().inngestEvent.findUniqueOrThrow({ where: { idempotencyKey: `batch-${n}` } })).id,
+        status: "completed",
+      });
       expect(run.output).toBe(2 * n + 3);
       expect(run.steps.map((step) => step.name).sort()).toEqual(["a", "left", "pause", "right", "sum"]);
     }
@@ -156,7 +159,9 @@ describe("two executors on one database", () => {
 
   it("never hand one due job to two claimers (FOR UPDATE SKIP LOCKED)", async () => {
     const runId = ulid();
-    await db().inngestRun.create({ data: { id: runId, functionId: "card-payment-service-none", eventId: ulid(), event: { name: "x" }, maxAttempts: 1 } });
+    await db().inngestRun.create({
+      data: { id: runId, functionId: "card-payment-service-none", eventId: ulid(), event: { name: "x" }, maxAttempts: 1 },
+    });
     const now = new Date();
     await db().inngestJob.createMany({
       data: Array.from({ length: 20 }, (_, index) => ({ id: ulid(), runId, kind: "step" as const, hashedId: `h${index}`, runAt: now })),
@@ -173,7 +178,13 @@ describe("two executors on one database", () => {
       expect(new Set(ids).size).toBe(20);
       const again = await claimDueJobs({ database: clients[0]!, workerId: "w0", now, leaseMs: 60_000, limit: 20 });
       expect(again).toEqual([]);
-      const later = await claimDueJobs({ database: clients[1]!, workerId: "w1", now: new Date(now.getTime() + 60_000), leaseMs: 60_000, limit: 50 });
+      const later = await claimDueJobs({
+        database: clients[1]!,
+        workerId: "w1",
+        now: new Date(now.getTime() + 60_000),
+        leaseMs: 60_000,
+        limit: 50,
+      });
       expect(later).toHaveLength(20); // expired leases are reclaimed
     } finally {
       await Promise.all(clients.map((client) => client.$disconnect()));

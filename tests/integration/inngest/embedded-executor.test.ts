@@ -72,7 +72,13 @@ describe("an idle executor on the real clock", () => {
     const { db } = await import("@/lib/db");
     harness = await startInngestHarness({ functions: [shortNap] });
     await harness.executor.stop(); // replaced by one on the real clock with a long poll interval
-    const executor = new EmbeddedExecutor({ database: db(), serveUrl: harness.url, signingKey: embeddedSigningKey(), clock: systemClock, pollIntervalMs: 10_000 });
+    const executor = new EmbeddedExecutor({
+      database: db(),
+      serveUrl: harness.url,
+      signingKey: embeddedSigningKey(),
+      clock: systemClock,
+      pollIntervalMs: 10_000,
+    });
     executor.start();
     try {
       const eventId = await sendEvent({ type: napRequested, data: {}, id: "nap-1" });

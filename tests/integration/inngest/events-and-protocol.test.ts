@@ -61,9 +61,18 @@ describe("events", () => {
     // Parallel steps are planned, run one by one and memoized in completion order; then the
     // event sent from a step started the second function, once.
     expect(run.steps.map((step) => step.name)).toEqual(expect.arrayContaining(["count-parcels", "print-label", "announce"]));
-    const shipped = await harness.waitForRun({ functionId: "record-shipment", eventId: (await db().inngestEvent.findUniqueOrThrow({ where: { idempotencyKey: "shipped-o-123" } })).id, status: "completed" });
+    const shipped = await harness.waitForRun({
+      functionId: "record-shipment",
+      eventId: (await db().inngestEvent.findUniqueOrThrow({ where: { idempotencyKey: "shipped-o-123" } })).id,
+      status: "completed",
+    });
     expect(shipped.output).toBe(5);
-    expect(shipments).toEqual(expect.arrayContaining([{ orderId: "o-123", parcels: 5 }, { orderId: "o-9", parcels: 3 }]));
+    expect(shipments).toEqual(
+      expect.arrayContaining([
+        { orderId: "o-123", parcels: 5 },
+        { orderId: "o-9", parcels: 3 },
+      ]),
+    );
     expect(shipments).toHaveLength(2);
   });
 
@@ -98,7 +107,14 @@ describe("the serve endpoint in embedded mode", () => {
       event: { name: "test/order.shipped", data: { orderId: "s1", parcels: 1 }, id: "e1", ts: 1 },
       events: [{ name: "test/order.shipped", data: { orderId: "s1", parcels: 1 }, id: "e1", ts: 1 }],
       steps: {},
-      ctx: { run_id: runId, attempt: 0, max_attempts: 1, disable_immediate_execution: false, use_api: false, stack: { stack: [], current: 0 } },
+      ctx: {
+        run_id: runId,
+        attempt: 0,
+        max_attempts: 1,
+        disable_immediate_execution: false,
+        use_api: false,
+        stack: { stack: [], current: 0 },
+      },
       version: -1,
     }) as string;
   const post = (url: string, payload: string, signature?: string) =>
@@ -113,7 +129,9 @@ describe("the serve endpoint in embedded mode", () => {
     const before = shipments.length;
     const payload = body("01JRUN0000000000000000000A");
     expect((await post(harness.url, payload)).status).toBe(401);
-    expect((await post(harness.url, payload, signatureHeader({ body: payload, signingKey: "signkey-local-0123abcd", now: new Date() }))).status).toBe(401);
+    expect(
+      (await post(harness.url, payload, signatureHeader({ body: payload, signingKey: "signkey-local-0123abcd", now: new Date() }))).status,
+    ).toBe(401);
     const stale = signatureHeader({ body: payload, signingKey: embeddedSigningKey(), now: new Date(Date.now() - 10 * 60_000) });
     expect((await post(harness.url, payload, stale)).status).toBe(401);
     const tampered = signatureHeader({ body: payload, signingKey: embeddedSigningKey(), now: new Date() });

@@ -17,7 +17,9 @@ afterEach(async () => {
 });
 
 const quick = eventType("test/quick", { schema: z.object({ n: z.number() }) });
-const quickFunction = inngest.createFunction({ id: "quick", triggers: [quick] }, async ({ event, step }) => step.run("once", () => event.data.n));
+const quickFunction = inngest.createFunction({ id: "quick", triggers: [quick] }, async ({ event, step }) =>
+  step.run("once", () => event.data.n),
+);
 const slow = eventType("test/slow", { schema: z.object({}) });
 const slowFunction = inngest.createFunction({ id: "slow", triggers: [slow] }, async ({ step }) => {
   await step.sleep("a-long-time", "90d");

@@ -94,9 +94,9 @@ const throwsOutsideSteps = inngest.createFunction({ id: "throws-outside-steps", 
   throw new Error(`function-level ${thrownCalls}`);
 });
 
-const waitRequested = eventType("test/wait", { schema: z.object({}) });
-const waitsForEvent = inngest.createFunction({ id: "waits-for-event", triggers: [waitRequested] }, async ({ step }) => {
-  return step.waitForEvent("approval", { event: "test/approved", timeout: "1h" });
+const invokeRequested = eventType("test/invoke", { schema: z.object({}) });
+const invokesAnother = inngest.createFunction({ id: "invokes-another", triggers: [invokeRequested] }, async ({ step }) => {
+  return step.invoke("call-child", { function: nonRetriable, data: {} });
 });
 
 const nulRequested = eventType("test/nul", { schema: z.object({}) });
@@ -138,10 +138,10 @@ describe("errors that are not retried", () => {
   });
 
   it("fails a run that uses an op the embedded executor does not support, naming it", async () => {
-    harness = await startInngestHarness({ functions: [waitsForEvent] });
-    const eventId = await sendEvent({ type: waitRequested, data: {}, id: "wait-1" });
+    harness = await startInngestHarness({ functions: [invokesAnother, nonRetriable] });
+    const eventId = await sendEvent({ type: invokeRequested, data: {}, id: "invoke-1" });
     const failed = await harness.waitForRun({ eventId, status: "failed" });
     expect(failed.error).toMatchObject({ name: "UnsupportedOp" });
-    expect(failed.lastError).toContain("WaitForEvent");
+    expect(failed.lastError).toContain("InvokeFunction");
   });
 });

@@ -80,7 +80,11 @@ describe("function definitions from an in-band sync", () => {
     expect(plain).toEqual({ definition: { id: "app-a", triggers: [{ event: "x/y", conditions: [] }], maxAttempts: 5 }, problems: [] });
     const noRetries = toFunctionDefinition({ id: "app-b", triggers: [{ event: "x/y" }], steps: { step: { retries: { attempts: 0 } } } });
     expect(noRetries.definition.maxAttempts).toBe(1);
-    const odd = toFunctionDefinition({ id: "app-c", triggers: [{ cron: "* * * * *" }, { event: "x/z", expression: "event.data.n > 3" }], steps: { step: {} } });
+    const odd = toFunctionDefinition({
+      id: "app-c",
+      triggers: [{ cron: "* * * * *" }, { event: "x/z", expression: "event.data.n > 3" }],
+      steps: { step: {} },
+    });
     expect(odd.definition.triggers).toEqual([]);
     expect(odd.problems).toHaveLength(2);
   });
@@ -124,7 +128,10 @@ describe("idempotency expressions", () => {
     const read = (concurrency: unknown) => toFunctionDefinition({ id: "f", triggers: [], steps: { step: {} }, concurrency });
     expect(read(3).definition.concurrency).toEqual({ limit: 3 });
     expect(read(0).definition.concurrency).toBeUndefined();
-    expect(read({ limit: 2, key: "event.data.a", scope: "fn" }).definition.concurrency).toEqual({ limit: 2, key: [{ path: ["data", "a"] }] });
+    expect(read({ limit: 2, key: "event.data.a", scope: "fn" }).definition.concurrency).toEqual({
+      limit: 2,
+      key: [{ path: ["data", "a"] }],
+    });
     const account = read({ limit: 5, scope: "account", key: '"x"' });
     expect(account.definition.concurrency).toBeUndefined();
     expect(account.problems[0]).toMatch(/scope "account"/);

@@ -6,18 +6,40 @@ import { EmbeddedExecutor } from "@/lib/inngest/executor/embedded-executor";
 import type { ClaimedJob, RunForCall } from "@/lib/inngest/executor/run-store";
 
 const clock = new TestClock(new Date("2026-01-01T00:00:00.000Z"));
-const executor = new EmbeddedExecutor({ database: {} as PrismaClient, serveUrl: "http://127.0.0.1:1/api/inngest", signingKey: "signkey-test-k", clock, retryJitterMs: 0 });
+const executor = new EmbeddedExecutor({
+  database: {} as PrismaClient,
+  serveUrl: "http://127.0.0.1:1/api/inngest",
+  signingKey: "signkey-test-k",
+  clock,
+  retryJitterMs: 0,
+});
 const discovery: ClaimedJob = { id: "j1", runId: "r1", kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: "t" };
-const run: RunForCall = { id: "r1", functionId: "app-f", event: { name: "e" }, status: "running", forceStepPlan: false, requestVersion: -1, maxAttempts: 3, steps: [] };
+const run: RunForCall = {
+  id: "r1",
+  functionId: "app-f",
+  event: { name: "e" },
+  status: "running",
+  forceStepPlan: false,
+  requestVersion: -1,
+  maxAttempts: 3,
+  steps: [],
+};
 const at = (ms: number) => new Date(clock.now().getTime() + ms);
 
 describe("the executor's reading of SDK answers", () => {
   it("200 completes the run with the returned value", () => {
-    expect(executor.interpret(discovery, run, { kind: "complete", output: { ok: true }, requestVersion: 2 })).toEqual({ complete: { output: { ok: true } }, requestVersion: 2 });
+    expect(executor.interpret(discovery, run, { kind: "complete", output: { ok: true }, requestVersion: 2 })).toEqual({
+      complete: { output: { ok: true } },
+      requestVersion: 2,
+    });
   });
 
   it("a StepRun is memoized as {data}", () => {
-    const result = executor.interpret(discovery, run, { kind: "ops", ops: [{ id: "h1", op: "StepRun", name: "first", displayName: "first", data: "A" }], retryAfter: null });
+    const result = executor.interpret(discovery, run, {
+      kind: "ops",
+      ops: [{ id: "h1", op: "StepRun", name: "first", displayName: "first", data: "A" }],
+      retryAfter: null,
+    });
     expect(result.memoize).toEqual([{ hashedId: "h1", name: "first", memo: { data: "A" } }]);
     expect(result.forceStepPlan).toBeUndefined();
   });
@@ -39,30 +61,57 @@ describe("the executor's reading of SDK answers", () => {
   });
 
   it("a Sleep op's name holds the duration or the date", () => {
-    const result = executor.interpret(discovery, run, { kind: "ops", ops: [{ id: "hs", op: "Sleep", name: "1h30m", displayName: "nap", opts: {} }], retryAfter: null });
+    const result = executor.interpret(discovery, run, {
+      kind: "ops",
+      ops: [{ id: "hs", op: "Sleep", name: "1h30m", displayName: "nap", opts: {} }],
+      retryAfter: null,
+    });
     expect(result.schedule).toEqual([{ kind: "sleep", hashedId: "hs", name: "nap", runAt: at(5_400_000) }]);
   });
 
   it("a StepError is retried with backoff (or Retry-After) until the last attempt, where it is memoized as {error}", () => {
     const error = { name: "Error", message: "boom" };
     const op = { id: "h1", op: "StepError", name: "flaky", error };
-    expect(executor.interpret(discovery, run, { kind: "ops", ops: [op], retryAfter: null })).toMatchObject({ retryAt: at(15_000), callError: "Error: boom" });
-    expect(executor.interpret({ ...discovery, attempt: 1 }, run, { kind: "ops", ops: [op], retryAfter: "30" })).toMatchObject({ retryAt: at(30_000) });
-    expect(executor.interpret({ ...discovery, attempt: 2 }, run, { kind: "ops", ops: [op], retryAfter: null }).memoize).toEqual([{ hashedId: "h1", name: "flaky", memo: { error } }]);
-    expect(executor.interpret(discovery, run, { kind: "ops", ops: [{ ...op, op: "StepFailed" }], retryAfter: null }).memoize).toEqual([{ hashedId: "h1", name: "flaky", memo: { error } }]);
+    expect(executor.interpret(discovery, run, { kind: "ops", ops: [op], retryAfter: null })).toMatchObject({
+      retryAt: at(15_000),
+      callError: "Error: boom",
+    });
+    expect(executor.interpret({ ...discovery, attempt: 1 }, run, { kind: "ops", ops: [op], retryAfter: "30" })).toMatchObject({
+      retryAt: at(30_000),
+    });
+    expect(executor.interpret({ ...discovery, attempt: 2 }, run, { kind: "ops", ops: [op], retryAfter: null }).memoize).toEqual([
+      { hashedId: "h1", name: "flaky", memo: { error } },
+    ]);
+    expect(executor.interpret(discovery, run, { kind: "ops", ops: [{ ...op, op: "StepFailed" }], retryAfter: null }).memoize).toEqual([
+      { hashedId: "h1", name: "flaky", memo: { error } },
+    ]);
   });
 
   it("errors: no-retry fails the run, others retry until max attempts", () => {
     const error = { name: "Error", message: "down" };
-    expect(executor.interpret(discovery, run, { kind: "error", error, retriable: true, retryAfter: null, status: 500 })).toMatchObject({ retryAt: at(15_000) });
-    expect(executor.interpret({ ...discovery, attempt: 2 }, run, { kind: "error", error, retriable: true, retryAfter: null })).toMatchObject({ fail: { error } });
-    expect(executor.interpret(discovery, run, { kind: "error", error, retriable: false, retryAfter: null, status: 400 })).toEqual({ fail: { error }, callError: "Error: down" });
+    expect(executor.interpret(discovery, run, { kind: "error", error, retriable: true, retryAfter: null, status: 500 })).toMatchObject({
+      retryAt: at(15_000),
+    });
+    expect(
+      executor.interpret({ ...discovery, attempt: 2 }, run, { kind: "error", error, retriable: true, retryAfter: null }),
+    ).toMatchObject({ fail: { error } });
+    expect(executor.interpret(discovery, run, { kind: "error", error, retriable: false, retryAfter: null, status: 400 })).toEqual({
+      fail: { error },
+      callError: "Error: down",
+    });
     const reraised = { ...run, steps: [{ hashedId: "h1", memo: { error } }] };
-    expect(executor.interpret(discovery, reraised, { kind: "error", error, retriable: false, retryAfter: null, status: 400 })).toEqual({ fail: { error }, callError: undefined });
+    expect(executor.interpret(discovery, reraised, { kind: "error", error, retriable: false, retryAfter: null, status: 400 })).toEqual({
+      fail: { error },
+      callError: undefined,
+    });
   });
 
   it("ops the embedded executor cannot honour fail the run with a message naming them", () => {
-    const result = executor.interpret(discovery, run, { kind: "ops", ops: [{ id: "hw", op: "InvokeFunction", name: "child", displayName: "call-child" }], retryAfter: null });
+    const result = executor.interpret(discovery, run, {
+      kind: "ops",
+      ops: [{ id: "hw", op: "InvokeFunction", name: "child", displayName: "call-child" }],
+      retryAfter: null,
+    });
     expect(result.fail?.error.name).toBe("UnsupportedOp");
     expect(result.fail?.error.message).toContain("InvokeFunction");
   });
