@@ -242,7 +242,7 @@ test("a viewer sees keys and payments but can change nothing", async ({ page }) 
   await page.getByLabel("Name").fill("Vera Viewer");
   await page.getByLabel("Email").fill("viewer@example.com");
   await page.getByLabel("First password").fill("viewer-password-1");
-  await page.getByLabel("Role").selectOption("VIEWER");
+  await page.getByLabel("Role", { exact: true }).selectOption("VIEWER");
   await page.getByRole("button", { name: "Add user" }).click();
   await expect(page.getByText("viewer@example.com can now sign in")).toBeVisible();
   await screenshots(page, "team");
@@ -287,9 +287,16 @@ test("second factor: turn it on, then sign-in asks for the current code", async 
   await page.getByLabel("Name").fill("Tom Totp");
   await page.getByLabel("Email").fill("totp@example.com");
   await page.getByLabel("First password").fill("totp-password-1");
-  await page.getByLabel("Role").selectOption("DEVELOPER");
+  await page.getByLabel("Role", { exact: true }).selectOption("DEVELOPER");
   await page.getByRole("button", { name: "Add user" }).click();
   await expect(page.getByText("totp@example.com can now sign in")).toBeVisible();
+  // Owners change roles on the same page: the viewer becomes a developer and back.
+  await page.getByLabel("Role of viewer@example.com", { exact: true }).selectOption("DEVELOPER");
+  await page.getByRole("button", { name: "Save role of viewer@example.com" }).click();
+  await expect(page.getByText("viewer@example.com is now developer.")).toBeVisible();
+  await page.getByLabel("Role of viewer@example.com", { exact: true }).selectOption("VIEWER");
+  await page.getByRole("button", { name: "Save role of viewer@example.com" }).click();
+  await expect(page.getByText("viewer@example.com is now viewer.")).toBeVisible();
   await signOut(page);
 
   await signIn(page, "totp@example.com", "totp-password-1");
