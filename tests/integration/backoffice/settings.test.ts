@@ -157,3 +157,17 @@ describe("getCachedOverviewStats", () => {
     expect(fresh.stats.rows.reduce((sum, row) => sum + row.payments, 0)).toBe(1);
   });
 });
+
+describe("resendNotification", () => {
+  it("sends a stored notification again as a new one with the same URL and body", async () => {
+    const { resendNotification } = await import("@/lib/backoffice/actions/resend-notification");
+    const { paymentId } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED" });
+    await db().notification.create({ data: { id: "msg_original", merchantId: owner.merchantId, paymentId, kind: "operation", url: "https://shop.example/n", body: '{"paymentid":"p","status":"approved"}', status: "failed" } });
+    const { notificationId } = await resendNotification({ actor: owner, input: { notificationId: "msg_original" } });
+    expect(notificationId).not.toBe("msg_original");
+    const copy = await db().notification.findUniqueOrThrow({ where: { id: notificationId } });
+    expect(copy).toMatchObject({ merchantId: owner.merchantId, paymentId, kind: "operation", url: "https://shop.example/n", body: '{"paymentid":"p","status":"approved"}', status: "pending" });
+    const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "notification.resent" } });
+    expect(audit).toMatchObject({ target: "msg_original", userId: owner.userId });
+  });
+});
