@@ -171,3 +171,25 @@ describe("resendNotification", () => {
     expect(audit).toMatchObject({ target: "msg_original", userId: owner.userId });
   });
 });
+
+describe("operateOnPayment", () => {
+  it("asks the merchant API's use cases for a capture in minor units, and passes their refusals on", async () => {
+    const { operateOnPayment } = await import("@/lib/backoffice/actions/operate-on-payment");
+    const { runAction } = await import("@/lib/backoffice/action-result");
+    await updateNotificationUrls({ actor: owner, input: urls({ defaultNotificationUrl: "https://shop.example/n" }) });
+    const { paymentId } = await createTestPayment({ merchantId: owner.merchantId, status: "AUTHORIZED", amount: 10_000n });
+    const { responseid } = await operateOnPayment({ actor: owner, input: { paymentId, operation: "capture", amount: "12.5", note: "from the back office" } });
+    const capture = await db().operation.findFirstOrThrow({ where: { paymentId, type: "capture" } });
+    expect(capture).toMatchObject({ amount: 1250n, status: "pending", responseId: responseid, note: "from the back office" });
+    expect(await db().auditEntry.count({ where: { merchantId: owner.merchantId, action: "payment.capture_requested", target: paymentId } })).toBe(1);
+
+    const tooMuch = await runAction(async () => {
+      await operateOnPayment({ actor: owner, input: { paymentId, operation: "capture", amount: "1000" } });
+      return { message: "never" };
+    });
+    expect(tooMuch).toMatchObject({ status: "error" });
+    expect(tooMuch.message).toMatch(/^amount: /);
+    await expect(operateOnPayment({ actor: owner, input: { paymentId, operation: "capture", amount: "1.234" } })).rejects.toThrow(/2 decimals/);
+    expect(await db().operation.count({ where: { paymentId, type: "capture" } })).toBe(1);
+  });
+});
