@@ -179,6 +179,9 @@ export async function claimDueJobs(options: {
   if (options.limit <= 0) return [];
   const { now } = options;
   return options.database.$transaction(async (tx) => {
+    // Exactly `limit` rows are locked, so claimers side by side never hide work from each other.
+    // Jobs of a concurrency group already at its limit are left out here (a quick check); the
+    // count under the group's advisory lock below decides.
     const candidates = await tx.$queryRaw<
       { id: string; functionId: string; concurrencyKey: string | null; concurrencyLimit: number | null }[]
     >`
@@ -187,8 +190,12 @@ export async function claimDueJobs(options: {
       WHERE j."runAt" <= ${utc(now)}
         AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(now)})
         AND r."status" NOT IN ('completed', 'failed')
+        AND (r."concurrencyLimit" IS NULL OR r."concurrencyLimit" > (
+          SELECT count(*) FROM "InngestJob" held JOIN "InngestRun" hr ON hr."id" = held."runId"
+          WHERE hr."functionId" = r."functionId" AND hr."concurrencyKey" IS NOT DISTINCT FROM r."concurrencyKey"
+            AND held."leaseExpiresAt" > ${utc(now)}))
       ORDER BY j."runAt", j."id"
-      LIMIT ${options.limit * 4 + 16}
+      LIMIT ${options.limit}
       FOR UPDATE OF j SKIP LOCKED`;
     const accepted: string[] = [];
     const capacity = new Map<string, number>();
