@@ -107,7 +107,14 @@ export async function startInngestHarness(options: { functions: InngestFunction.
     const now = clock.now();
     const [events, due] = await Promise.all([
       db().inngestEvent.count({ where: { fannedOutAt: null } }),
-      db().inngestJob.count({ where: { runAt: { lte: now }, run: { status: { notIn: ["completed", "failed"] } } } }),
+      // Due and claimable: a job leased by an executor that was abandoned waits for its lease.
+      db().inngestJob.count({
+        where: {
+          runAt: { lte: now },
+          OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lte: now } }],
+          run: { status: { notIn: ["completed", "failed"] } },
+        },
+      }),
     ]);
     return events === 0 && due === 0 && !executors.some((executor) => executor.busy);
   }
@@ -149,13 +156,14 @@ export async function startInngestHarness(options: { functions: InngestFunction.
       const start = clock.now().getTime();
       for (let jump = 0; jump <= (options.maxJumps ?? 100); jump++) {
         await waitUntilIdle(options.timeoutMs);
-        const next = await db().inngestJob.findFirst({
+        const pending = await db().inngestJob.findMany({
           where: { run: { status: { notIn: ["completed", "failed"] } } },
-          orderBy: { runAt: "asc" },
-          select: { runAt: true },
+          select: { runAt: true, leaseExpiresAt: true },
         });
-        if (!next) return clock.now().getTime() - start;
-        clock.advanceTo(next.runAt);
+        if (pending.length === 0) return clock.now().getTime() - start;
+        // The next moment something becomes claimable: a wake-up, or a dead executor's lease ending.
+        const next = Math.min(...pending.map((job) => Math.max(job.runAt.getTime(), job.leaseExpiresAt?.getTime() ?? 0)));
+        clock.advanceTo(new Date(next));
         wakeAll();
       }
       throw new Error("runUntilIdle: still work left after the maximum number of clock jumps");

@@ -192,3 +192,29 @@ describe("two executors on one database", () => {
     }
   });
 });
+
+const voidRequested = eventType("test/void", { schema: z.object({ ref: z.string() }) });
+let voidCalls = 0;
+let releaseFirstVoid: (() => void) | undefined;
+const voidFunction = inngest.createFunction({ id: "slow-void", triggers: [voidRequested] }, async ({ step }) =>
+  step.run("void", async () => {
+    voidCalls++;
+    if (voidCalls === 1) await new Promise<void>((resolve) => (releaseFirstVoid = resolve));
+    return voidCalls;
+  }),
+);
+
+describe("the harness after a crash", () => {
+  it("runUntilIdle moves the clock past the dead executor's lease and finishes the run", async () => {
+    const harness = await start({ functions: [voidFunction], executor: { leaseMs: 120_000 } });
+    const eventId = await sendEvent({ type: voidRequested, data: { ref: "v1" }, id: "void-1" });
+    const deadline = Date.now() + 20_000;
+    while (voidCalls === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await harness.executor.abandon();
+    releaseFirstVoid?.();
+    harness.startExecutor({ leaseMs: 120_000 });
+    const moved = await harness.runUntilIdle();
+    expect(moved).toBeGreaterThanOrEqual(120_000);
+    expect((await harness.findRun({ eventId }))?.output).toBe(2);
+  });
+});
