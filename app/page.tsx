@@ -17,6 +17,11 @@ export default function HomePage() {
           — API keys, notification URLs, hosted-field styling and payments.
         </li>
         <li>
+          <span className="font-medium">Demo shop</span> — open <code>/demo-shop</code> on the other loopback name than
+          this page (<code>127.0.0.1</code> if you are on <code>localhost</code>, and the other way round), so that the shop
+          and the card fields are different origins, as they are for a real merchant.
+        </li>
+        <li>
           <Link className="font-medium text-indigo-700 underline" href="/api/health">
             Service health
           </Link>{" "}

@@ -57,6 +57,14 @@ async function waitForHealth(url: string, child: ReturnType<typeof spawn>, timeo
   throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`);
 }
 
+/** The demo shop must run on another origin than the fields: the other loopback name of the same server. */
+export function demoShopUrl(publicBaseUrl: string): string {
+  const url = new URL("/demo-shop", publicBaseUrl);
+  if (url.hostname === "localhost") url.hostname = "127.0.0.1";
+  else if (url.hostname === "127.0.0.1") url.hostname = "localhost";
+  return url.toString();
+}
+
 async function main(): Promise<void> {
   const dev = process.argv.includes("--dev");
   const settings = config();
@@ -125,6 +133,7 @@ async function main(): Promise<void> {
       "  Card Payment Service is running",
       `  Base URL      ${settings.publicBaseUrl}`,
       `  Back office   ${settings.backofficeBaseUrl}/backoffice   (sign in: ${demo.email} / ${demo.password})`,
+      `  Demo shop     ${demoShopUrl(settings.publicBaseUrl)}   (another origin than the card fields; pay with 4111 1111 1111 1111)`,
       `  Merchant id   ${demo.merchantId}   (${demo.merchantName})`,
       `  API key       ${demo.apiKey}`,
       `  Health        ${settings.apiBaseUrls.health}/api/health   ${ok ? "ok" : `NOT OK: ${JSON.stringify(health.body)}`}`,
