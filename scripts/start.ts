@@ -58,7 +58,7 @@ async function waitForHealth(url: string, child: ReturnType<typeof spawn>, timeo
 }
 
 /** The demo shop must run on another origin than the fields: the other loopback name of the same server. */
-export function demoShopUrl(publicBaseUrl: string): string {
+function demoShopUrl(publicBaseUrl: string): string {
   const url = new URL("/demo-shop", publicBaseUrl);
   if (url.hostname === "localhost") url.hostname = "127.0.0.1";
   else if (url.hostname === "127.0.0.1") url.hostname = "localhost";
