@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "InngestRunStatus" ADD VALUE 'cancelled';
