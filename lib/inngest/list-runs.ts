@@ -57,7 +57,7 @@ export async function listRuns(options: ListRunsFilter & { database?: PrismaClie
     attempts: run.attempts,
     startedAt: run.startedAt,
     endedAt: run.endedAt,
-    nextWakeAt: run.status === "completed" || run.status === "failed" ? null : run.nextWakeAt,
+    nextWakeAt: run.status === "running" || run.status === "sleeping" || run.status === "queued" ? run.nextWakeAt : null,
     lastError: run.lastError,
     stepCount: run._count.steps,
   }));

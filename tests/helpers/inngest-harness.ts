@@ -112,7 +112,7 @@ export async function startInngestHarness(options: { functions: InngestFunction.
         where: {
           runAt: { lte: now },
           OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lte: now } }],
-          run: { status: { notIn: ["completed", "failed"] } },
+          run: { status: { notIn: ["completed", "failed", "cancelled"] } },
         },
       }),
     ]);
@@ -157,7 +157,7 @@ export async function startInngestHarness(options: { functions: InngestFunction.
       for (let jump = 0; jump <= (options.maxJumps ?? 100); jump++) {
         await waitUntilIdle(options.timeoutMs);
         const pending = await db().inngestJob.findMany({
-          where: { run: { status: { notIn: ["completed", "failed"] } } },
+          where: { run: { status: { notIn: ["completed", "failed", "cancelled"] } } },
           select: { runAt: true, leaseExpiresAt: true },
         });
         if (pending.length === 0) return clock.now().getTime() - start;

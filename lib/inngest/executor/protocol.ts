@@ -45,6 +45,7 @@ export const syncedFunctionSchema = z
     triggers: z.array(triggerSchema).default([]),
     idempotency: z.string().optional(),
     concurrency: z.unknown().optional(),
+    cancel: z.unknown().optional(),
     steps: z.record(z.string(), z.object({ retries: z.object({ attempts: z.number().int().min(0) }).optional() }).passthrough()),
   })
   .passthrough();

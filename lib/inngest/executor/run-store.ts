@@ -115,6 +115,7 @@ export async function fanOutEvents(options: {
         }
       }
       started += await resolveWaits(tx, { event, now: options.now });
+      started += await cancelRuns(tx, { event, functions: options.functions, now: options.now });
       await tx.$executeRaw`UPDATE "InngestEvent" SET "fannedOutAt" = ${utc(options.now)} WHERE "id" = ${event.id}`;
     }
     return { started, leased };
@@ -137,7 +138,7 @@ async function resolveWaits(
     SELECT j."id", j."runId", j."hashedId", j."name", j."waitIf", r."event" AS "runEvent"
     FROM "InngestJob" j JOIN "InngestRun" r ON r."id" = j."runId"
     WHERE j."kind" = 'wait' AND j."waitEvent" = ${event.payload.name} AND j."createdAt" <= ${utc(new Date(event.receivedAt))}
-      AND r."status" NOT IN ('completed', 'failed')
+      AND r."status" NOT IN ('completed', 'failed', 'cancelled')
     ORDER BY j."createdAt"`;
   let resolved = 0;
   for (const wait of candidates) {
@@ -146,7 +147,7 @@ async function resolveWaits(
     const [run] = await tx.$queryRaw<LockedRun[]>`
       SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
       FROM "InngestRun" WHERE "id" = ${wait.runId} FOR UPDATE`;
-    if (!run || run.status === "completed" || run.status === "failed") continue;
+    if (!run || hasEnded(run.status)) continue;
     // Still waiting, and not being timed out by an executor right now?
     const taken = await tx.$executeRaw`
       DELETE FROM "InngestJob" WHERE "id" = ${wait.id} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" <= ${utc(now)})`;
@@ -156,6 +157,48 @@ async function resolveWaits(
     resolved++;
   }
   return resolved;
+}
+
+/** Completed, failed or cancelled: nothing more happens to the run. */
+export function hasEnded(status: InngestRunStatus): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+/**
+ * Cancels the runs that this event cancels (cancelOn): runs of a function naming the event whose
+ * trigger arrived before it (event ids are time-ordered ULIDs) and whose condition holds. Pending
+ * jobs go; a call in flight finishes, but its result is dropped.
+ */
+async function cancelRuns(
+  tx: Tx,
+  options: { event: { id: string; payload: StoredEventPayload; receivedAt: Date }; functions: FunctionDefinition[]; now: Date },
+): Promise<number> {
+  const { event, now } = options;
+  let cancelled = 0;
+  for (const fn of options.functions) {
+    for (const cancel of fn.cancel ?? []) {
+      if (cancel.event !== event.payload.name) continue;
+      const notBefore = cancel.timeoutMs === undefined ? null : ulid(new Date(event.receivedAt).getTime() - cancel.timeoutMs);
+      const runs = await tx.$queryRaw<{ id: string; event: unknown }[]>`
+        SELECT "id", "event" FROM "InngestRun"
+        WHERE "functionId" = ${fn.id} AND "status" NOT IN ('completed', 'failed', 'cancelled')
+          AND "eventId" < ${event.id} AND (${notBefore}::text IS NULL OR "eventId" >= ${notBefore})`;
+      for (const run of runs) {
+        if (!waitConditionHolds(cancel.condition, { event: run.event, async: event.payload })) continue;
+        const [locked] = await tx.$queryRaw<
+          { status: InngestRunStatus }[]
+        >`SELECT "status" FROM "InngestRun" WHERE "id" = ${run.id} FOR UPDATE`;
+        if (!locked || hasEnded(locked.status)) continue;
+        await tx.$executeRaw`DELETE FROM "InngestJob" WHERE "runId" = ${run.id}`;
+        await tx.$executeRaw`
+          UPDATE "InngestRun" SET "status" = 'cancelled', "endedAt" = ${utc(now)}, "nextWakeAt" = NULL,
+            "lastError" = ${`cancelled by ${event.payload.name} ${event.id}`}, "updatedAt" = ${utc(new Date())}
+          WHERE "id" = ${run.id}`;
+        cancelled++;
+      }
+    }
+  }
+  return cancelled;
 }
 
 function newLease(leaseFor: LeaseFor, now: Date): { leasedBy: string; leaseToken: string; leaseExpiresAt: Date } {
@@ -189,7 +232,7 @@ export async function claimDueJobs(options: {
       JOIN "InngestRun" r ON r."id" = j."runId"
       WHERE j."runAt" <= ${utc(now)}
         AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(now)})
-        AND r."status" NOT IN ('completed', 'failed')
+        AND r."status" NOT IN ('completed', 'failed', 'cancelled')
         AND (r."concurrencyLimit" IS NULL OR r."concurrencyLimit" > (
           SELECT count(*) FROM "InngestJob" held JOIN "InngestRun" hr ON hr."id" = held."runId"
           WHERE hr."functionId" = r."functionId" AND hr."concurrencyKey" IS NOT DISTINCT FROM r."concurrencyKey"
@@ -331,7 +374,7 @@ export async function finishJob(options: {
     const [run] = await tx.$queryRaw<LockedRun[]>`
       SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
       FROM "InngestRun" WHERE "id" = ${job.runId} FOR UPDATE`;
-    const ended = !run || run.status === "completed" || run.status === "failed";
+    const ended = !run || hasEnded(run.status);
     const retrying = Boolean(result.retryAt) && !ended && !result.complete && !result.fail;
     // The lease check and the job's removal (or rescheduling) in one statement.
     const held = retrying
@@ -340,8 +383,8 @@ export async function finishJob(options: {
             "leaseToken" = NULL, "leaseExpiresAt" = NULL, "lastError" = ${result.callError ?? null}
           WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken}`
       : await tx.$executeRaw`DELETE FROM "InngestJob" WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken}`;
+    if (!run || ended) return { outcome: "run-ended" as const }; // e.g. cancelled meanwhile
     if (held === 0) return { outcome: "lease-lost" as const };
-    if (!run || ended) return { outcome: "run-ended" as const };
 
     const runUpdate: Prisma.InngestRunUpdateInput = {};
     if (result.forceStepPlan) runUpdate.forceStepPlan = true;
@@ -465,7 +508,7 @@ export async function pruneHistory(options: {
   const runs = await options.database.$executeRaw`
     DELETE FROM "InngestRun" WHERE "id" IN (
       SELECT "id" FROM "InngestRun"
-      WHERE "status" IN ('completed', 'failed') AND "endedAt" < ${utc(options.before)}
+      WHERE "status" IN ('completed', 'failed', 'cancelled') AND "endedAt" < ${utc(options.before)}
       LIMIT ${batch})`;
   const events = await options.database.$executeRaw`
     DELETE FROM "InngestEvent" WHERE "id" IN (

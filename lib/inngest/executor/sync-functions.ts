@@ -2,6 +2,8 @@
 // serve endpoint), which answers with every function's id, triggers and retries.
 import canonicalize from "canonicalize";
 import { z } from "zod";
+import { parseDurationMs } from "./duration";
+import { parseWaitCondition, type WaitCondition } from "./wait-conditions";
 import { inBandSyncResponseSchema, type SyncedFunction } from "./protocol";
 import { signatureHeader } from "./signature";
 
@@ -21,12 +23,14 @@ export interface FunctionDefinition {
   idempotency?: IdempotencyPart[];
   /** The `concurrency` limit (function scope), with its key expression if any. */
   concurrency?: { limit: number; key?: IdempotencyPart[] };
+  /** cancelOn: events that cancel a run in progress when their condition holds. */
+  cancel?: { event: string; condition: WaitCondition; timeoutMs?: number }[];
 }
 
 export type IdempotencyPart = { path: string[] } | { text: string };
 
 /** Flow-control options an Inngest server honours and the embedded executor does not. */
-const IGNORED_OPTIONS = ["throttle", "rateLimit", "debounce", "batchEvents", "priority", "singleton", "cancel", "timeouts"];
+const IGNORED_OPTIONS = ["throttle", "rateLimit", "debounce", "batchEvents", "priority", "singleton", "timeouts"];
 
 export const DEFAULT_RETRIES = 4;
 
@@ -124,6 +128,34 @@ function readConcurrency(synced: SyncedFunction, problems: string[]): FunctionDe
   return chosen;
 }
 
+const cancelSchema = z.array(z.object({ event: z.string(), if: z.string().optional(), timeout: z.string().optional() }));
+
+/** cancelOn entries; a condition or timeout the executor cannot read is reported and skipped. */
+function readCancel(synced: SyncedFunction, problems: string[]): NonNullable<FunctionDefinition["cancel"]> {
+  if (synced.cancel === undefined) return [];
+  const parsed = cancelSchema.safeParse(synced.cancel);
+  if (!parsed.success) {
+    problems.push(`${synced.id}: cancelOn ${JSON.stringify(synced.cancel)} is not understood by the embedded executor and is ignored`);
+    return [];
+  }
+  const entries: NonNullable<FunctionDefinition["cancel"]> = [];
+  for (const entry of parsed.data) {
+    const condition = entry.if ? parseWaitCondition(entry.if) : [];
+    let timeoutMs: number | undefined;
+    try {
+      timeoutMs = entry.timeout ? parseDurationMs(entry.timeout) : undefined;
+    } catch {
+      timeoutMs = Number.NaN;
+    }
+    if (!condition || Number.isNaN(timeoutMs)) {
+      problems.push(`${synced.id}: cancelOn ${JSON.stringify(entry)} is not supported by the embedded executor and is ignored`);
+      continue;
+    }
+    entries.push({ event: entry.event, condition, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  }
+  return entries;
+}
+
 export function toFunctionDefinition(synced: SyncedFunction): { definition: FunctionDefinition; problems: string[] } {
   const problems: string[] = [];
   for (const option of IGNORED_OPTIONS) {
@@ -151,6 +183,7 @@ export function toFunctionDefinition(synced: SyncedFunction): { definition: Func
     triggers.push({ event: trigger.event, conditions });
   }
   const concurrency = readConcurrency(synced, problems);
+  const cancel = readCancel(synced, problems);
   const retries = Object.values(synced.steps)[0]?.retries?.attempts ?? DEFAULT_RETRIES;
   return {
     definition: {
@@ -159,6 +192,7 @@ export function toFunctionDefinition(synced: SyncedFunction): { definition: Func
       maxAttempts: retries + 1,
       ...(idempotency ? { idempotency } : {}),
       ...(concurrency ? { concurrency } : {}),
+      ...(cancel.length ? { cancel } : {}),
     },
     problems,
   };

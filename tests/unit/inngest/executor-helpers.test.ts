@@ -101,6 +101,24 @@ describe("function definitions from an in-band sync", () => {
   });
 });
 
+describe("cancelOn from the sync", () => {
+  it("reads the event, the match condition and the timeout; reports what it cannot evaluate", () => {
+    const read = (cancel: unknown) => toFunctionDefinition({ id: "f", triggers: [], steps: { step: {} }, cancel });
+    const ok = read([{ event: "session/paid", if: "event.data.id == async.data.id", timeout: "1h" }]);
+    expect(ok.definition.cancel).toEqual([
+      {
+        event: "session/paid",
+        condition: [{ left: { scope: "event", path: ["data", "id"] }, right: { scope: "async", path: ["data", "id"] } }],
+        timeoutMs: 3_600_000,
+      },
+    ]);
+    expect(ok.problems).toEqual([]);
+    const odd = read([{ event: "x", if: "async.data.n > 1" }]);
+    expect(odd.definition.cancel).toBeUndefined();
+    expect(odd.problems[0]).toMatch(/cancelOn/);
+  });
+});
+
 describe("idempotency expressions", () => {
   it("evaluate event paths and quoted text joined with +", () => {
     const parts = parseIdempotencyExpression(`event.data.kind + "-" + event.data.id`);
