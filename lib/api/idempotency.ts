@@ -3,6 +3,7 @@
 // a repeat that arrives while the first is still running waits for it, so the operation is never
 // performed twice. Only 2xx answers are kept: a refused or failed request may be retried with the same key.
 import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
 import { db } from "../db";
 import { ApiError, invalidParameter } from "../errors";
 
@@ -26,8 +27,9 @@ export function parseIdempotencyKey(header: string | null): string | undefined {
 }
 
 export function requestFingerprint(method: string, path: string, input: unknown): string {
+  // Canonical JSON (RFC 8785): the same parameters in another order are the same request.
   return createHash("sha256")
-    .update(`${method} ${path}\n${JSON.stringify(input ?? null)}`)
+    .update(`${method} ${path}\n${canonicalize(input ?? null) ?? "null"}`)
     .digest("hex");
 }
 

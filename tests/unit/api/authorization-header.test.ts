@@ -34,6 +34,9 @@ describe("Idempotency-Key", () => {
     expect(requestFingerprint("POST", "/api/p1/capture", { amount: 1 })).toBe(base);
     expect(requestFingerprint("POST", "/api/p1/capture", { amount: 2 })).not.toBe(base);
     expect(requestFingerprint("POST", "/api/p1/refund", { amount: 1 })).not.toBe(base);
+    expect(requestFingerprint("POST", "/api/p1/capture", { note: "a", amount: 1 })).toBe(
+      requestFingerprint("POST", "/api/p1/capture", { amount: 1, note: "a" }),
+    );
   });
 });
 
