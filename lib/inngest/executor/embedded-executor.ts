@@ -70,6 +70,8 @@ export interface EmbeddedExecutorOptions {
 const STARTUP_GRACE_MS = 15_000;
 const RESYNC_INTERVAL_MS = 60_000;
 const PRUNE_INTERVAL_MS = 10 * 60_000;
+/** step.invoke without a timeout waits this long (Inngest's default is one year). */
+const INVOKE_DEFAULT_TIMEOUT_MS = 365 * 86_400_000;
 
 const quietLogger: ExecutorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -301,6 +303,10 @@ export class EmbeddedExecutor {
     if (job.kind === "sleep" || job.kind === "wait") {
       // A sleep that is due is over; a wait that is due timed out: both are memoized as null.
       result = { memoize: [{ hashedId: job.hashedId, name: job.name, memo: null }] };
+    } else if (job.kind === "invoke") {
+      // The invoked run did not end in time: the invoking step fails with a timeout.
+      const error = { name: "InngestInvokeTimeoutError", message: "Timed out waiting for the invoked function to complete" };
+      result = { memoize: [{ hashedId: job.hashedId, name: job.name, memo: { error } }] };
     } else {
       const outcome = await this.callWithLease(job, run);
       if (this.abandoned) return undefined;
@@ -460,6 +466,27 @@ export class EmbeddedExecutor {
             };
           }
           result.schedule?.push({ kind: "wait", hashedId: op.id, name: stepName(op), runAt: timeoutAt, waitEvent: op.name, waitIf });
+          break;
+        }
+        case "InvokeFunction": {
+          const functionId = typeof op.opts?.function_id === "string" ? op.opts.function_id : "";
+          const payload = (op.opts?.payload ?? {}) as { data?: Record<string, unknown> };
+          const timeout = typeof op.opts?.timeout === "string" ? op.opts.timeout : undefined;
+          const target = this.functions?.get(functionId);
+          if (!target) {
+            // As on Inngest, the invoking step fails (catchable), not the whole run.
+            result.memoize?.push({
+              hashedId: op.id,
+              name: stepName(op),
+              memo: { error: { name: "Error", message: `could not invoke ${JSON.stringify(functionId)}: no such function in this app` } },
+            });
+            break;
+          }
+          const timeoutAt = (timeout ? parseWakeTime(timeout, now) : undefined) ?? new Date(now.getTime() + INVOKE_DEFAULT_TIMEOUT_MS);
+          result.invoke = [
+            ...(result.invoke ?? []),
+            { hashedId: op.id, name: stepName(op), functionId, maxAttempts: target.maxAttempts, data: payload.data ?? {}, timeoutAt },
+          ];
           break;
         }
         case "RunComplete":

@@ -340,6 +340,15 @@ export interface JobResult {
   requestVersion?: number;
   /** A failed call to record on the run (counts as an attempt). */
   callError?: string;
+  /** step.invoke: start a run of another function and wait for it (up to `timeoutAt`). */
+  invoke?: {
+    hashedId: string;
+    name?: string | null;
+    functionId: string;
+    maxAttempts: number;
+    data: Record<string, unknown>;
+    timeoutAt: Date;
+  }[];
 }
 
 export type FinishOutcome = "applied" | "lease-lost" | "run-ended";
@@ -409,6 +418,11 @@ export async function finishJob(options: {
         },
       });
       if (result.fail) await emitFunctionFailed(tx, { run, error: result.fail.error, now });
+      await resolveInvokers(tx, {
+        runId: run.id,
+        memo: result.complete ? { data: result.complete.output ?? null } : { error: result.fail?.error },
+        now,
+      });
       return { outcome: "applied" as const };
     }
 
@@ -421,9 +435,56 @@ export async function finishJob(options: {
         WHERE NOT EXISTS (SELECT 1 FROM "InngestStep" WHERE "runId" = ${job.runId} AND "hashedId" = ${planned.hashedId})
         ON CONFLICT ("runId", "hashedId") DO NOTHING`;
     }
+    for (const invoke of result.invoke ?? []) await startInvokedRun(tx, { callerRunId: job.runId, invoke, now });
     const next = await continueRun(tx, { run, result, now, leaseFor: options.leaseFor });
     return { outcome: "applied" as const, next };
   }, TRANSACTION_OPTIONS);
+}
+
+/**
+ * step.invoke: starts the invoked function's run now (its event is `inngest/function.invoked` with
+ * the payload's data, stored already fanned out so it triggers nothing else) and parks the caller's
+ * step as an `invoke` job due at the timeout.
+ */
+async function startInvokedRun(
+  tx: Tx,
+  options: { callerRunId: string; invoke: NonNullable<JobResult["invoke"]>[number]; now: Date },
+): Promise<void> {
+  const { invoke, now } = options;
+  const pending = await tx.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "InngestJob" WHERE "runId" = ${options.callerRunId} AND "hashedId" = ${invoke.hashedId}
+    UNION ALL SELECT "hashedId" FROM "InngestStep" WHERE "runId" = ${options.callerRunId} AND "hashedId" = ${invoke.hashedId}`;
+  if (pending.length > 0) return; // reported again by an early discovery call: already started
+  const eventId = ulid(now.getTime());
+  const runId = ulid(now.getTime());
+  const payload: StoredEventPayload = { id: eventId, name: "inngest/function.invoked", data: invoke.data, ts: now.getTime() };
+  await tx.$executeRaw`
+    INSERT INTO "InngestEvent" ("id", "name", "payload", "fannedOutAt") VALUES (${eventId}, ${payload.name}, ${JSON.stringify(payload)}::jsonb, ${utc(now)})`;
+  await tx.$executeRaw`
+    INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
+    VALUES (${runId}, ${invoke.functionId}, ${eventId}, ${JSON.stringify(payload)}::jsonb, ${invoke.maxAttempts}, ${utc(now)}, ${utc(now)}, ${utc(now)})`;
+  await tx.$executeRaw`
+    INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt") VALUES (${ulid()}, ${runId}, 'discovery', 'step', ${utc(now)})`;
+  await tx.$executeRaw`
+    INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "name", "runAt", "invokedRunId")
+    VALUES (${ulid()}, ${options.callerRunId}, 'invoke', ${invoke.hashedId}, ${invoke.name ?? null}, ${utc(invoke.timeoutAt)}, ${runId})`;
+}
+
+/** A run that ended hands its output (or error) to the runs that invoked it and wait for it. */
+async function resolveInvokers(tx: Tx, options: { runId: string; memo: unknown; now: Date }): Promise<void> {
+  const waiting = await tx.$queryRaw<{ id: string; runId: string; hashedId: string; name: string | null }[]>`
+    SELECT "id", "runId", "hashedId", "name" FROM "InngestJob" WHERE "kind" = 'invoke' AND "invokedRunId" = ${options.runId}`;
+  for (const job of waiting) {
+    const [caller] = await tx.$queryRaw<LockedRun[]>`
+      SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
+      FROM "InngestRun" WHERE "id" = ${job.runId} FOR UPDATE`;
+    if (!caller || hasEnded(caller.status)) continue;
+    const taken = await tx.$executeRaw`
+      DELETE FROM "InngestJob" WHERE "id" = ${job.id} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" <= ${utc(options.now)})`;
+    if (taken === 0) continue; // being timed out right now
+    await memoizeStep(tx, { runId: caller.id, step: { hashedId: job.hashedId, name: job.name, memo: options.memo }, now: options.now });
+    await continueRun(tx, { run: caller, result: {}, now: options.now });
+  }
 }
 
 /** Memoizes one step; position = completion order; a step memoized before (a late duplicate) is left alone. */
@@ -478,7 +539,9 @@ async function continueRun(
       };
     }
   }
-  const status: InngestRunStatus = pending.every((p) => p.kind === "sleep" || p.kind === "wait") ? "sleeping" : "running";
+  const status: InngestRunStatus = pending.every((p) => p.kind === "sleep" || p.kind === "wait" || p.kind === "invoke")
+    ? "sleeping"
+    : "running";
   const nextWakeAt = new Date(Math.min(...pending.map((p) => new Date(p.runAt).getTime())));
   // Raw SQL: an ORM update would read the whole row (event, output) back for nothing.
   await tx.$executeRaw`

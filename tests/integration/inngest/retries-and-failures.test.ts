@@ -94,9 +94,13 @@ const throwsOutsideSteps = inngest.createFunction({ id: "throws-outside-steps", 
   throw new Error(`function-level ${thrownCalls}`);
 });
 
-const invokeRequested = eventType("test/invoke", { schema: z.object({}) });
-const invokesAnother = inngest.createFunction({ id: "invokes-another", triggers: [invokeRequested] }, async ({ step }) => {
-  return step.invoke("call-child", { function: nonRetriable, data: {} });
+const askRequested = eventType("test/ask", { schema: z.object({}) });
+const asksAModel = inngest.createFunction({ id: "asks-a-model", triggers: [askRequested] }, async ({ step }) => {
+  // AI inference through Inngest's gateway: the server makes the call, which this executor does not.
+  return step.ai.infer("ask", {
+    model: step.ai.models.openai({ model: "gpt-4o-mini", apiKey: "not-used" }),
+    body: { messages: [{ role: "user", content: "hello" }] },
+  });
 });
 
 const nulRequested = eventType("test/nul", { schema: z.object({}) });
@@ -138,10 +142,10 @@ describe("errors that are not retried", () => {
   });
 
   it("fails a run that uses an op the embedded executor does not support, naming it", async () => {
-    harness = await startInngestHarness({ functions: [invokesAnother, nonRetriable] });
-    const eventId = await sendEvent({ type: invokeRequested, data: {}, id: "invoke-1" });
+    harness = await startInngestHarness({ functions: [asksAModel] });
+    const eventId = await sendEvent({ type: askRequested, data: {}, id: "ask-1" });
     const failed = await harness.waitForRun({ eventId, status: "failed" });
     expect(failed.error).toMatchObject({ name: "UnsupportedOp" });
-    expect(failed.lastError).toContain("InvokeFunction");
+    expect(failed.lastError).toContain("AIGateway");
   });
 });

@@ -109,10 +109,10 @@ describe("the executor's reading of SDK answers", () => {
   it("ops the embedded executor cannot honour fail the run with a message naming them", () => {
     const result = executor.interpret(discovery, run, {
       kind: "ops",
-      ops: [{ id: "hw", op: "InvokeFunction", name: "child", displayName: "call-child" }],
+      ops: [{ id: "hw", op: "AIGateway", name: "ask", displayName: "ask" }],
       retryAfter: null,
     });
     expect(result.fail?.error.name).toBe("UnsupportedOp");
-    expect(result.fail?.error.message).toContain("InvokeFunction");
+    expect(result.fail?.error.message).toContain("AIGateway");
   });
 });
