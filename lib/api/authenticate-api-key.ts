@@ -73,8 +73,9 @@ export async function authenticateApiKey({
   authorization: string | null;
   now?: Date;
 }): Promise<AuthenticatedMerchant> {
+  if (!authorization?.trim()) throw invalidApiKey("missing; send Authorization: Basic <API_KEY>");
   const apiKey = apiKeyFromAuthorization(authorization);
-  if (!apiKey) throw invalidApiKey("missing; send Authorization: Basic <API_KEY>");
+  if (!apiKey) throw invalidApiKey("unknown API key (send Authorization: Basic <API_KEY>)");
   const hash = hashApiKey(apiKey);
   const record = await findKey(hash, now);
   if (!record || !digestsEqual(record.hash, hash)) throw invalidApiKey("unknown API key");

@@ -31,7 +31,7 @@ describe("API key", () => {
     expect(response.status).toBe(400);
     expect(Object.keys(response.body).sort()).toEqual(["error", "errordescription"]);
     expect(response.body.error).toBe("INVALID_API_KEY");
-    expect(response.body.errordescription).toMatch(/Authorization/);
+    expect(response.body.errordescription).toBe("Authorization: missing; send Authorization: Basic <API_KEY>");
   });
 
   it("refuses an unknown key, a malformed header and a non-Basic scheme", async () => {
@@ -47,6 +47,8 @@ describe("API key", () => {
       });
       expect(response.status, authorization).toBe(400);
       expect(response.body.error).toBe("INVALID_API_KEY");
+      // A header that is there but names no key is "unknown", never "missing".
+      expect(response.body.errordescription, authorization).toMatch(/^Authorization: unknown API key/);
     }
   });
 
