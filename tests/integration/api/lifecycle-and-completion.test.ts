@@ -108,6 +108,32 @@ describe("life cycle", () => {
     expect(card.panEncrypted).not.toContain("5555555555554444");
     expect(decryptPan(card)).toBe("5555555555554444");
   });
+
+  it("notifies a closed card without changing the stored card, and nothing for a card no payment holds", async () => {
+    const par = "V0010013018036776485736360003";
+    const { paymentId, storedCardId } = await createTestPayment({
+      merchantId: merchant.merchantId,
+      merchantPaymentId: "sub3",
+      processor: "clearhaus",
+      withStoredCard: { par },
+    });
+    const before = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
+    await reportCardUpdate({ par, kind: "closed" });
+    await reportCardUpdate({ par: "V0010013018036776485736369998", kind: "expiry", newExpMonth: 1, newExpYear: 2035 });
+    const received = lifecycle.received.length;
+    const result = await pollCardUpdates({ since: { clearhaus: new Date(Date.now() - 60_000) }, processors: ["clearhaus"] });
+    expect(result.notificationIds).toHaveLength(1);
+    await lifecycle.waitFor(received + 1);
+    expect(lifecycle.received).toHaveLength(received + 1);
+    expect(lifecycle.received.at(-1)!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "sub3" });
+    const after = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
+    expect([after.expMonth, after.expYear, after.last4, after.panEncrypted]).toEqual([
+      before.expMonth,
+      before.expYear,
+      before.last4,
+      before.panEncrypted,
+    ]);
+  });
 });
 
 describe("completion notification", () => {
