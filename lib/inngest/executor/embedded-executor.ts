@@ -23,12 +23,13 @@ import {
   releaseLease,
   releaseLeasesOf,
   renewLease,
+  startScheduledRun,
   type ClaimedJob,
   type JobResult,
   type LeasedWork,
   type RunForCall,
 } from "./run-store";
-import { syncFunctions, type FunctionDefinition } from "./sync-functions";
+import { cronFireTimes, syncFunctions, type FunctionDefinition } from "./sync-functions";
 
 export interface ExecutorLogger {
   info(message: string): void;
@@ -88,6 +89,8 @@ export class EmbeddedExecutor {
   private functions: Map<string, FunctionDefinition> | undefined;
   private syncedAt = 0;
   private prunedAt = 0;
+  /** Cron fire times up to this (clock) time are done; the first poll starts it, so none are back-filled. */
+  private cronCheckedAt: Date | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   /** Calls this executor made to the serve endpoint (for tests and diagnostics). */
   callsMade = 0;
@@ -214,6 +217,7 @@ export class EmbeddedExecutor {
       this.prunedAt = Date.now();
       await this.prune(now);
     }
+    const scheduled = await this.startCronRuns(now);
     const leaseFor = (limit: number) => ({ workerId: this.workerId, leaseMs: this.leaseMs, limit });
     const { started, leased } = await fanOutEvents({
       database: this.database,
@@ -230,7 +234,26 @@ export class EmbeddedExecutor {
       limit: this.freeSlots(),
     });
     for (const job of jobs) this.launch({ job });
-    return started + jobs.length;
+    return scheduled + started + jobs.length;
+  }
+
+  /** Starts the runs of cron triggers whose fire time passed since the last poll. */
+  private async startCronRuns(now: Date): Promise<number> {
+    const after = this.cronCheckedAt ?? now;
+    if (after.getTime() >= now.getTime()) {
+      this.cronCheckedAt = after;
+      return 0;
+    }
+    let started = 0;
+    for (const fn of this.knownFunctions) {
+      for (const schedule of fn.crons ?? []) {
+        for (const fireAt of cronFireTimes(schedule, after, now)) {
+          if (await startScheduledRun({ database: this.database, fn, cron: schedule.cron, fireAt, now })) started++;
+        }
+      }
+    }
+    this.cronCheckedAt = now; // only once every fire time is recorded: a failed poll tries again
+    return started;
   }
 
   /** Deletes history older than the retention (one batch per interval keeps each poll short). */

@@ -159,6 +159,42 @@ async function resolveWaits(
   return resolved;
 }
 
+/**
+ * Starts the run of a cron trigger's fire time, once across all executors: its event
+ * (`inngest/scheduled.timer`) has the idempotency key `cron:<function>:<time>`.
+ */
+export async function startScheduledRun(options: {
+  database: PrismaClient;
+  fn: FunctionDefinition;
+  cron: string;
+  fireAt: Date;
+  now: Date;
+}): Promise<boolean> {
+  const { fn, fireAt, now } = options;
+  return options.database.$transaction(async (tx) => {
+    const eventId = ulid(now.getTime());
+    const payload: StoredEventPayload = {
+      id: eventId,
+      name: "inngest/scheduled.timer",
+      data: { cron: options.cron },
+      ts: fireAt.getTime(),
+    };
+    const inserted = await tx.$executeRaw`
+      INSERT INTO "InngestEvent" ("id", "name", "idempotencyKey", "payload", "fannedOutAt")
+      VALUES (${eventId}, ${payload.name}, ${`cron:${fn.id}:${fireAt.toISOString()}`}, ${JSON.stringify(payload)}::jsonb, ${utc(now)})
+      ON CONFLICT ("idempotencyKey") DO NOTHING`;
+    if (inserted === 0) return false;
+    const runId = ulid(now.getTime());
+    await tx.$executeRaw`
+      INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "concurrencyLimit", "concurrencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
+      VALUES (${runId}, ${fn.id}, ${eventId}, ${JSON.stringify(payload)}::jsonb, ${fn.concurrency?.limit ?? null}, ${fn.concurrency ? "" : null},
+        ${fn.maxAttempts}, ${utc(now)}, ${utc(now)}, ${utc(now)})`;
+    await tx.$executeRaw`
+      INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt") VALUES (${ulid()}, ${runId}, 'discovery', 'step', ${utc(now)})`;
+    return true;
+  }, TRANSACTION_OPTIONS);
+}
+
 /** Completed, failed or cancelled: nothing more happens to the run. */
 export function hasEnded(status: InngestRunStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";

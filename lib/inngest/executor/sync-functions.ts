@@ -1,6 +1,7 @@
 // Learns the app's functions the way an Inngest server does: an in-band sync (signed PUT to the
 // serve endpoint), which answers with every function's id, triggers and retries.
 import canonicalize from "canonicalize";
+import { CronExpressionParser } from "cron-parser";
 import { z } from "zod";
 import { parseDurationMs } from "./duration";
 import { parseWaitCondition, type WaitCondition } from "./wait-conditions";
@@ -23,8 +24,41 @@ export interface FunctionDefinition {
   idempotency?: IdempotencyPart[];
   /** The `concurrency` limit (function scope), with its key expression if any. */
   concurrency?: { limit: number; key?: IdempotencyPart[] };
+  /** Cron triggers: a run starts at each fire time. */
+  crons?: CronSchedule[];
   /** cancelOn: events that cancel a run in progress when their condition holds. */
   cancel?: { event: string; condition: WaitCondition; timeoutMs?: number }[];
+}
+
+/** A cron trigger: the expression as written, and its time zone ("TZ=Europe/Copenhagen ..."). */
+export interface CronSchedule {
+  cron: string;
+  expression: string;
+  tz: string;
+}
+
+export function parseCronTrigger(cron: string): CronSchedule | undefined {
+  const match = /^\s*(?:(?:CRON_TZ|TZ)=(\S+)\s+)?(.+?)\s*$/.exec(cron);
+  if (!match) return undefined;
+  const schedule = { cron, expression: match[2] as string, tz: match[1] ?? "UTC" };
+  try {
+    CronExpressionParser.parse(schedule.expression, { tz: schedule.tz });
+    return schedule;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fire times of `schedule` after `after` up to and including `until` (at most `max`). */
+export function cronFireTimes(schedule: CronSchedule, after: Date, until: Date, max = 100): Date[] {
+  const times: Date[] = [];
+  const iterator = CronExpressionParser.parse(schedule.expression, { tz: schedule.tz, currentDate: after });
+  while (times.length < max) {
+    const next = iterator.next().toDate();
+    if (next.getTime() > until.getTime()) break;
+    times.push(next);
+  }
+  return times;
 }
 
 export type IdempotencyPart = { path: string[] } | { text: string };
@@ -170,9 +204,12 @@ export function toFunctionDefinition(synced: SyncedFunction): { definition: Func
       );
   }
   const triggers: FunctionTrigger[] = [];
+  const crons: CronSchedule[] = [];
   for (const trigger of synced.triggers) {
     if (!("event" in trigger)) {
-      problems.push(`${synced.id}: cron triggers are not run by the embedded executor`);
+      const cron = parseCronTrigger(trigger.cron);
+      if (cron) crons.push(cron);
+      else problems.push(`${synced.id}: cron ${JSON.stringify(trigger.cron)} cannot be read and is ignored`);
       continue;
     }
     const conditions = trigger.expression ? parseTriggerExpression(trigger.expression) : [];
@@ -193,6 +230,7 @@ export function toFunctionDefinition(synced: SyncedFunction): { definition: Func
       ...(idempotency ? { idempotency } : {}),
       ...(concurrency ? { concurrency } : {}),
       ...(cancel.length ? { cancel } : {}),
+      ...(crons.length ? { crons } : {}),
     },
     problems,
   };

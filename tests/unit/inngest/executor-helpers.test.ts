@@ -6,7 +6,9 @@ import { TestClock } from "@/lib/inngest/executor/clock";
 import { parseDurationMs, sleepWakeTime } from "@/lib/inngest/executor/duration";
 import { signatureHeader, verifySignature } from "@/lib/inngest/executor/signature";
 import {
+  cronFireTimes,
   idempotencyKeyOf,
+  parseCronTrigger,
   parseIdempotencyExpression,
   parseTriggerExpression,
   toFunctionDefinition,
@@ -82,11 +84,31 @@ describe("function definitions from an in-band sync", () => {
     expect(noRetries.definition.maxAttempts).toBe(1);
     const odd = toFunctionDefinition({
       id: "app-c",
-      triggers: [{ cron: "* * * * *" }, { event: "x/z", expression: "event.data.n > 3" }],
+      triggers: [{ cron: "not a cron" }, { event: "x/z", expression: "event.data.n > 3" }],
       steps: { step: {} },
     });
     expect(odd.definition.triggers).toEqual([]);
+    expect(odd.definition.crons).toBeUndefined();
     expect(odd.problems).toHaveLength(2);
+  });
+
+  it("read cron triggers with an optional time zone and list their fire times", () => {
+    const { definition } = toFunctionDefinition({
+      id: "app-e",
+      triggers: [{ cron: "TZ=Europe/Copenhagen 0 9 * * 1-5" }],
+      steps: { step: {} },
+    });
+    expect(definition.crons).toEqual([{ cron: "TZ=Europe/Copenhagen 0 9 * * 1-5", expression: "0 9 * * 1-5", tz: "Europe/Copenhagen" }]);
+    const schedule = parseCronTrigger("TZ=Europe/Copenhagen 0 9 * * 1-5");
+    // Friday 2026-03-06 to Tuesday 2026-03-10: Friday, Monday, Tuesday at 09:00 Copenhagen (08:00 UTC).
+    const times = cronFireTimes(schedule!, new Date("2026-03-06T00:00:00Z"), new Date("2026-03-10T12:00:00Z"));
+    expect(times.map((time) => time.toISOString())).toEqual([
+      "2026-03-06T08:00:00.000Z",
+      "2026-03-09T08:00:00.000Z",
+      "2026-03-10T08:00:00.000Z",
+    ]);
+    expect(parseCronTrigger("*/15 * * * *")?.tz).toBe("UTC");
+    expect(parseCronTrigger("every day")).toBeUndefined();
   });
 
   it("match onFailure's expression on the failed function's id", () => {
