@@ -48,8 +48,11 @@ async function followUp(
 export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInstantlyOptions): Promise<CaptureInstantlyResult> {
   const payment = await db().payment.findUniqueOrThrow({
     where: { id: paymentId },
-    select: { id: true, currency: true, processor: true, authorizedAmount: true, textOnStatement: true },
+    select: { id: true, status: true, currency: true, processor: true, authorizedAmount: true, textOnStatement: true },
   });
+  // A repeated authorize request (the window stays open after a failure) for a payment whose
+  // authorization was already voided here: nothing to capture, and still nothing paid.
+  if (payment.status === "VOIDED") return { captured: false, voided: true };
   if (!payment.processor || payment.authorizedAmount <= 0n) return { captured: false, voided: false };
   const withProcessor = { ...payment, processor: payment.processor };
   if (await followUp(withProcessor, "capture")) return { captured: true, voided: false };

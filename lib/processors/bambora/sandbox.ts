@@ -1,7 +1,8 @@
 // Bambora sandbox: /authorize, /payouts, /transactions/:id/{capture,credit,delete}, /transactions/:id
 // with Basic `accesstoken@merchantnumber:secrettoken`, JSON bodies and `meta.result` answers.
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { decideAuthorization } from "../sandbox/test-cards";
+import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "../sandbox/test-cards";
 import { SandboxLedger, type LedgerError, type LedgerResult } from "../sandbox/ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-updates";
 import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "../sandbox/serve";
@@ -73,6 +74,8 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
   const hangMs = options.hangMs ?? DEFAULT_HANG_MS;
   const ledger = new SandboxLedger();
   const cardUpdates = new SandboxCardUpdates();
+  /** Approved authorizations of a card whose captures are declined (test card 4000000000000341), by id. */
+  const captureDeclines = new Map<string, SandboxDeclineCode>();
   const expected = `${credentials.accessToken}@${credentials.merchantNumber}:${credentials.secretToken}`;
 
   function authorized(request: Request): boolean {
@@ -132,6 +135,8 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
         transaction: { id: transaction.id },
       });
     }
+    const declinesCapture = kind === "authorization" ? captureDeclineCode(body.card.number) : undefined;
+    if (declinesCapture) captureDeclines.set(transaction.id, declinesCapture);
     return Response.json({
       meta: meta(true, { code: "000", source: "ePay", type: "Approved" }),
       transaction: {
@@ -225,8 +230,26 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     const amount = amountBody.safeParse(json);
     if (!amount.success) return gatewayError("InvalidAmount", "111", "Invalid amount", 400);
     switch (action) {
-      case "capture":
+      case "capture": {
+        const authorization = ledger.get(id);
+        const declineCode = authorization?.approved && !authorization.voided ? captureDeclines.get(id) : undefined;
+        if (declineCode) {
+          // Declined with the issuer's ISO code in meta.action, as an authorization is; nothing captured.
+          return Response.json({
+            meta: meta(false, { code: declineCode, source: "Issuer", type: "IssuerDecline" }, `Capture declined (${declineCode})`),
+            transactionoperations: [
+              {
+                id: randomUUID(),
+                action: "capture",
+                amount: amount.data.amount ?? authorization!.amount,
+                currency: authorization!.currency,
+                status: "Failed",
+              },
+            ],
+          });
+        }
         return ledgerAnswer(ledger.capture(id, amount.data.amount, amount.data.currency));
+      }
       case "credit":
         return ledgerAnswer(ledger.refund(id, amount.data.amount));
       default:

@@ -1,7 +1,7 @@
 // Clearhaus sandbox: /authorizations, /authorizations/:id/{captures,refunds,voids}, /credits with
 // Basic auth (API key, empty password), bracketed form bodies and HAL JSON answers, over its own ledger.
 import { randomUUID } from "node:crypto";
-import { decideAuthorization } from "../sandbox/test-cards";
+import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "../sandbox/test-cards";
 import { SandboxLedger, type LedgerError, type LedgerResult } from "../sandbox/ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-updates";
 import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "../sandbox/serve";
@@ -52,6 +52,8 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
   const hangMs = options.hangMs ?? DEFAULT_HANG_MS;
   const ledger = new SandboxLedger();
   const cardUpdates = new SandboxCardUpdates();
+  /** Approved authorizations of a card whose captures are declined (test card 4000000000000341), by id. */
+  const captureDeclines = new Map<string, SandboxDeclineCode>();
 
   function authorized(request: Request): boolean {
     const header = request.headers.get("authorization") ?? "";
@@ -116,6 +118,8 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
       await holdUntilAborted(signal, hangMs);
       return "hang";
     }
+    const declinesCapture = kind === "authorization" ? captureDeclineCode(pan) : undefined;
+    if (declinesCapture && decision.kind === "approve") captureDeclines.set(transaction.id, declinesCapture);
     const links =
       kind === "authorization"
         ? {
@@ -184,8 +188,26 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     // Clearhaus' id of a capture is not an authorization: follow-ups must name the authorization.
     if (!ledger.get(id)) return hal({ status: { code: 40000, message: LEDGER_ERRORS.not_found } }, 404);
     switch (action) {
-      case "captures":
+      case "captures": {
+        const authorization = ledger.get(id)!;
+        const declineCode = authorization.approved && !authorization.voided ? captureDeclines.get(id) : undefined;
+        if (declineCode) {
+          // A declined capture: 201 with a status code other than 20000, the authorization unchanged.
+          return hal(
+            transactionBody(
+              randomUUID(),
+              clearhausCodeForIso(declineCode),
+              {
+                amount: amount ?? authorization.amount - authorization.capturedAmount,
+                currency: authorization.currency,
+                _links: { authorization: { href: parentLink } },
+              },
+              "capture declined",
+            ),
+          );
+        }
         return ledgerAnswer(ledger.capture(id, amount), parentLink);
+      }
       case "refunds":
         return ledgerAnswer(ledger.refund(id, amount), parentLink);
       default:

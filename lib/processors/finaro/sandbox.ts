@@ -1,7 +1,7 @@
 // Finaro (Credorax) sandbox: the gateway endpoint with its `M`/`K` authentication, `O` operation codes
 // and url-encoded Z-field answers, over its own ledger. A repeated `a1` request id gets the first answer.
 import { randomUUID } from "node:crypto";
-import { decideAuthorization } from "../sandbox/test-cards";
+import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "../sandbox/test-cards";
 import { SandboxLedger, type LedgerError, type LedgerResult } from "../sandbox/ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-updates";
 import { holdUntilAborted, sameSecret, type FetchHandler } from "../sandbox/serve";
@@ -51,6 +51,15 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
   const hangMs = options.hangMs ?? DEFAULT_HANG_MS;
   const ledger = new SandboxLedger();
   const cardUpdates = new SandboxCardUpdates();
+  /** Approved authorizations of a card whose captures the issuer declines (test card 4000000000000341), by Z1. */
+  const captureDeclines = new Map<string, SandboxDeclineCode>();
+
+  /** The code a capture referring to `reference` is declined with, while its authorization is still open. */
+  function captureDeclinedWith(reference: string): SandboxDeclineCode | undefined {
+    const transaction = ledger.resolve(reference);
+    if (!transaction?.approved || transaction.voided) return undefined;
+    return captureDeclines.get(transaction.id);
+  }
 
   function gatewayError(fields: Answer, z2: string, z6: string, text: string): Answer {
     return { A1: fields.a1 ?? "", O: fields.O ?? "", Z1: randomUUID().replace(/-/g, ""), Z2: z2, Z3: text, Z6: z6 };
@@ -113,6 +122,8 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
           };
         }
         if (fields.O === FINARO_OPERATION.sale) ledger.capture(transaction.id, amount);
+        const declinesCapture = fields.O === FINARO_OPERATION.authorize ? captureDeclineCode(fields.b1) : undefined;
+        if (declinesCapture) captureDeclines.set(transaction.id, declinesCapture);
         const answer: Answer = {
           A1: fields.a1 ?? "",
           O: fields.O,
@@ -142,9 +153,22 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
           ...(found.voided ? { VOIDED: "1" } : {}),
         };
       }
-      case FINARO_OPERATION.capture:
+      case FINARO_OPERATION.capture: {
         if (!fields.g2) return gatewayError(fields, "-9", "30", "Parameter g2 is missing");
+        const declineCode = captureDeclinedWith(fields.g2);
+        if (declineCode) {
+          // Declined like an authorization: positive Z2, the ISO code in Z6; the ledger is unchanged.
+          return {
+            A1: fields.a1 ?? "",
+            O: fields.O,
+            Z1: randomUUID().replace(/-/g, ""),
+            Z2: "1",
+            Z3: "Capture has been declined.",
+            Z6: declineCode,
+          };
+        }
         return fromLedger(fields, ledger.capture(fields.g2, fields.a4 ? amount : undefined, fields.a5));
+      }
       case FINARO_OPERATION.refund:
         if (!fields.g2) return gatewayError(fields, "-9", "30", "Parameter g2 is missing");
         return fromLedger(fields, ledger.refund(fields.g2, fields.a4 ? amount : undefined, fields.a5));

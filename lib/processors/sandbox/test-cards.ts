@@ -21,6 +21,8 @@ export interface TestCard {
   threeDs: "frictionless" | "challenge";
   /** Declined (1A, SCA required) unless the authorization carries a fully authenticated 3-D Secure result. */
   requiresAuthentication?: boolean;
+  /** Every processor approves the authorization but declines a capture of it with this code (void and refund work as usual). */
+  declinesCapture?: SandboxDeclineCode;
 }
 
 export const TEST_CARDS: readonly TestCard[] = [
@@ -76,10 +78,21 @@ export const TEST_CARDS: readonly TestCard[] = [
     threeDs: "challenge",
     requiresAuthentication: true,
   },
+  {
+    pan: "4000000000000341",
+    description: "authorized (frictionless), but every processor declines its capture (05); a void of the authorization is approved",
+    threeDs: "frictionless",
+    declinesCapture: "05",
+  },
 ];
 
 export function findTestCard(pan: string): TestCard | undefined {
   return TEST_CARDS.find((card) => card.pan === pan);
+}
+
+/** The code a sandbox declines captures of an authorization of this card with; undefined: captures follow the ledger. */
+export function captureDeclineCode(pan: string): SandboxDeclineCode | undefined {
+  return findTestCard(pan)?.declinesCapture;
 }
 
 export interface SandboxCardInput {

@@ -224,6 +224,122 @@ describe("cardholder payment without 3-D Secure (SKIP_3DS)", () => {
   });
 });
 
+// Test card 4000000000000341: every sandbox approves its authorization and declines its capture (05).
+describe("instantcapture when the capture is declined (test card 4000000000000341)", () => {
+  const CAPTURE_DECLINED = card("4000000000000341");
+  const TYPE_ORDER = ["authorize", "capture", "void", "refund"];
+
+  async function operationsOf(paymentId: string) {
+    const operations = await db().operation.findMany({ where: { paymentId } });
+    return operations
+      .sort((a, b) => TYPE_ORDER.indexOf(a.type) - TYPE_ORDER.indexOf(b.type))
+      .map((operation) => ({
+        type: operation.type,
+        status: operation.status,
+        processor: operation.processor,
+        amount: operation.amount,
+        responseCode: operation.responseCode,
+        note: operation.note,
+      }));
+  }
+
+  async function sandboxAuthorization(paymentId: string, processor: "finaro" | "clearhaus" | "bambora") {
+    const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
+    return sandboxes.ledgers[processor]!.get(authorization.processorReference!)!;
+  }
+
+  it.each(["finaro", "clearhaus", "bambora"] as const)(
+    "instantcapture 1 at %s: the capture is declined, the authorization voided, the cardholder told PAYMENT_ERROR",
+    async (processor) => {
+      const created = await session({ instantCapture: 1, processors: [processor] });
+      const { paymentId, result } = await pay(created.id, CAPTURE_DECLINED);
+      expect(result).toEqual({
+        result: "failed",
+        paymentid: paymentId,
+        errorcode: "PAYMENT_ERROR",
+        errortext: "The payment could not be completed because of a technical error.",
+      });
+      const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+      expect(payment.status).toBe("VOIDED");
+      expect(payment.processor).toBe(processor);
+      expect(payment.capturedAmount).toBe(0n);
+      expect(payment.balance).toBe(0n);
+      expect(await operationsOf(paymentId)).toEqual([
+        { type: "authorize", status: "approved", processor, amount: 12500n, responseCode: "00", note: null },
+        { type: "capture", status: "declined", processor, amount: 12500n, responseCode: "05", note: "instantcapture" },
+        { type: "void", status: "approved", processor, amount: 12500n, responseCode: "00", note: "instantcapture" },
+      ]);
+      const atAcquirer = await sandboxAuthorization(paymentId, processor);
+      expect(atAcquirer.voided).toBe(true);
+      expect(atAcquirer.capturedAmount).toBe(0);
+      // Not approved: no completion notification; the failure leaves the window open like a decline.
+      expect(await completionBody(created.id)).toBeUndefined();
+      expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
+    },
+  );
+
+  it("instantcapture 1, FORCE_3DS: the frictionless authentication, the authorization, the declined capture, the void", async () => {
+    const created = await session({ instantCapture: 1, set3ds: "FORCE_3DS" });
+    const { paymentId, result } = await pay(created.id, CAPTURE_DECLINED);
+    expect(result).toMatchObject({ result: "failed", paymentid: paymentId, errorcode: "PAYMENT_ERROR" });
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("VOIDED");
+    expect((await operationsOf(paymentId)).map((operation) => [operation.type, operation.status])).toEqual([
+      ["authorize", "approved"],
+      ["capture", "declined"],
+      ["void", "approved"],
+    ]);
+    const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize" } });
+    expect(authorization.eci).toBeTruthy();
+  });
+
+  it("instantcapture 1: another goPay() in the still open window does not turn the voided payment into an approval", async () => {
+    const created = await session({ instantCapture: 1 });
+    const first = await pay(created.id, CAPTURE_DECLINED);
+    expect(first.result).toMatchObject({ result: "failed", errorcode: "PAYMENT_ERROR" });
+    // goPay() with another card: opening the next attempt is refused ...
+    expect((await post(`/dynamic/${created.id}/payments`, {})).body).toMatchObject({ result: "failed", errorcode: "PAYMENT_ERROR" });
+    // ... and an authorize request sent for the payment all the same is refused too.
+    expect(await authorize(created.id, first.paymentId, VISA)).toMatchObject({
+      result: "failed",
+      paymentid: first.paymentId,
+      errorcode: "PAYMENT_ERROR",
+    });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: first.paymentId } });
+    expect(payment.status).toBe("VOIDED");
+    expect(payment.capturedAmount).toBe(0n);
+    // No second capture or void was sent for the voided authorization.
+    expect((await operationsOf(first.paymentId)).map((operation) => [operation.type, operation.status])).toEqual([
+      ["authorize", "approved"],
+      ["capture", "declined"],
+      ["void", "approved"],
+    ]);
+    expect(await completionBody(created.id)).toBeUndefined();
+  });
+
+  it.each(["finaro", "clearhaus", "bambora"] as const)(
+    "instantcapture 2 at %s: the capture is declined, the authorization is kept and the cardholder's payment approved",
+    async (processor) => {
+      const created = await session({ instantCapture: 2, processors: [processor] });
+      const { paymentId, result } = await pay(created.id, CAPTURE_DECLINED);
+      expect(result).toEqual({ result: "approved", paymentid: paymentId });
+      const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+      expect(payment.status).toBe("AUTHORIZED");
+      expect(payment.processor).toBe(processor);
+      expect(payment.authorizedAmount).toBe(12500n);
+      expect(payment.capturedAmount).toBe(0n);
+      expect(await operationsOf(paymentId)).toEqual([
+        { type: "authorize", status: "approved", processor, amount: 12500n, responseCode: "00", note: null },
+        { type: "capture", status: "declined", processor, amount: 12500n, responseCode: "05", note: "instantcapture" },
+      ]);
+      const atAcquirer = await sandboxAuthorization(paymentId, processor);
+      expect(atAcquirer.voided).toBe(false);
+      expect(atAcquirer.capturedAmount).toBe(0);
+      expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("COMPLETED");
+      expect(await completionBody(created.id)).toMatchObject({ paymentid: paymentId, status: "approved", processor });
+    },
+  );
+});
+
 describe("3-D Secure", () => {
   it("FORCE_3DS, frictionless: authorizes with the authentication's ECI", async () => {
     const created = await session({ set3ds: "FORCE_3DS" });

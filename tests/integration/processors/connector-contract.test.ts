@@ -222,6 +222,31 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
     ).toBe("failed");
   });
 
+  it("authorizes the capture-declining card 4000000000000341, declines its capture with 05, and approves a void afterwards", async () => {
+    const authorization = await authorize(connector(), "4000000000000341", 10_000n);
+    expect(authorization).toMatchObject({ status: "approved", responsecode: "00" });
+    expect(authorization.authorizationcode).toMatch(/^\d{6}$/);
+    const reference = authorization.processorReference!;
+    const capture = () =>
+      connector().capture({ operationId: newId(), authorizationReference: reference, amount: 10_000n, currency: "DKK" });
+    const declined = await capture();
+    expect(declined).toMatchObject({ status: "declined", failure: "declined", responsecode: "05" });
+    expect(declined.authorizationcode).toBeUndefined();
+    // A partial capture is declined the same way; nothing was captured, so there is nothing to refund.
+    expect(
+      await connector().capture({ operationId: newId(), authorizationReference: reference, amount: 1_000n, currency: "DKK" }),
+    ).toMatchObject({ status: "declined", responsecode: "05" });
+    expect(sandboxes.ledgers[name]!.get(reference)!.capturedAmount).toBe(0);
+    expect(
+      (await connector().refund({ operationId: newId(), authorizationReference: reference, amount: 100n, currency: "DKK" })).status,
+    ).toBe("failed");
+    const voided = await connector().void({ operationId: newId(), authorizationReference: reference, amount: 10_000n, currency: "DKK" });
+    expect(voided).toMatchObject({ status: "approved", responsecode: "00" });
+    expect(sandboxes.ledgers[name]!.get(reference)!.voided).toBe(true);
+    // After the void a capture fails on the voided authorization (not the card's decline).
+    expect(await capture()).toMatchObject({ status: "failed", failure: "declined" });
+  });
+
   it("cannot capture a declined authorization or an unknown one", async () => {
     const declined = await authorize(connector(), "4000000000000002");
     const onDeclined = await connector().capture({
