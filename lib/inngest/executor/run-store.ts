@@ -549,7 +549,10 @@ async function continueRun(
   const pending = await tx.$queryRaw<{ kind: InngestJobKind; runAt: Date }[]>`
     SELECT "kind", "runAt" FROM "InngestJob" WHERE "runId" = ${run.id}`;
   let next: LeasedWork | undefined;
-  if (pending.length === 0) {
+  // A parallel group ends when nothing of it is pending: the next discovery call may run a single
+  // step inline again (the server resets its forced step planning the same way).
+  const discoveryNext = pending.length === 0;
+  if (discoveryNext) {
     const lease = options.leaseFor ? newLease(options.leaseFor, now) : undefined;
     const jobId = ulid();
     await tx.$executeRaw`
@@ -567,7 +570,7 @@ async function continueRun(
           functionId: run.functionId,
           event: run.event,
           status: "running",
-          forceStepPlan: run.forceStepPlan || Boolean(result.forceStepPlan),
+          forceStepPlan: false,
           requestVersion: result.requestVersion ?? run.requestVersion,
           maxAttempts: run.maxAttempts,
           steps: steps.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })),
@@ -584,7 +587,7 @@ async function continueRun(
     UPDATE "InngestRun" SET
       "status" = ${status}::"InngestRunStatus",
       "nextWakeAt" = ${utc(nextWakeAt)},
-      "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
+      "forceStepPlan" = ${discoveryNext ? false : Boolean(run.forceStepPlan || result.forceStepPlan)},
       "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
       "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
       "lastError" = COALESCE(${result.callError ?? null}, "lastError"),

@@ -61,6 +61,8 @@ describe("events", () => {
     // Parallel steps are planned, run one by one and memoized in completion order; then the
     // event sent from a step started the second function, once.
     expect(run.steps.map((step) => step.name)).toEqual(expect.arrayContaining(["count-parcels", "print-label", "announce"]));
+    // The parallel group forced step planning only while it ran.
+    expect((await db().inngestRun.findUniqueOrThrow({ where: { id: run.id } })).forceStepPlan).toBe(false);
     const shipped = await harness.waitForRun({
       functionId: "record-shipment",
       eventId: (await db().inngestEvent.findUniqueOrThrow({ where: { idempotencyKey: "shipped-o-123" } })).id,
