@@ -10,6 +10,7 @@ import { cardFacts } from "../cards/card-facts";
 import { config } from "../env";
 import { db, type Tx } from "../db";
 import { newId } from "../ids";
+import { operationResultFields } from "./operation-result-fields";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import { getConnector, ProcessorNotConfiguredError } from "../processors/registry";
 import { resolveRouting } from "../processors/routing";
@@ -262,14 +263,12 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     await db().operation.update({
       where: { id: operationId },
       data: {
-        status: result.status,
-        responseCode: result.responsecode,
-        authorizationCode: result.authorizationcode ?? null,
-        processorReference: result.processorReference ?? null,
+        ...operationResultFields(result),
         schemeTransactionId: result.scheme?.schemeTransactionId ?? null,
         eci: result.eci ?? threeDs?.eci ?? null,
+        // Authorization attempts also name the failure class: it tells the back office whether an
+        // unanswered acquirer may still have acted (indeterminate) or surely did not (declined, retryable).
         errorMessage: result.status === "approved" ? null : [result.failure, result.message].filter(Boolean).join(": ") || null,
-        completedAt: new Date(),
       },
     });
     attempts.push({ operationId, processor, routingAttempt, result });

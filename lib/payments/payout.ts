@@ -13,6 +13,7 @@ import type { PayoutRequest } from "../validation/payout";
 import { dispatchNotification } from "../notifications/enqueue-notification";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { notifyOperationResult } from "./notify-operation-result";
+import { operationResultFields } from "./operation-result-fields";
 
 export interface PayoutOptions {
   merchantId: string;
@@ -129,14 +130,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     }
     await db().operation.update({
       where: { id: operationId },
-      data: {
-        status: result.status,
-        responseCode: result.responsecode,
-        authorizationCode: result.authorizationcode ?? null,
-        processorReference: result.processorReference ?? null,
-        errorMessage: result.status === "approved" ? null : (result.message ?? null),
-        completedAt: new Date(),
-      },
+      data: operationResultFields(result),
     });
     // Only a failure that certainly did nothing may go on to the next processor.
     if (result.status === "approved" || result.failure !== "retryable") break;

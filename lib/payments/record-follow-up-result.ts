@@ -4,6 +4,7 @@
 import { db, type Tx } from "../db";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import type { ProcessorResult } from "../processors/types";
+import { operationResultFields } from "./operation-result-fields";
 
 export interface RecordFollowUpResultOptions {
   operationId: string;
@@ -47,13 +48,8 @@ export async function recordFollowUpResult({
     const updated = await tx.operation.updateMany({
       where: { id: operationId, status: "pending" },
       data: {
-        status: result.status,
-        responseCode: result.responsecode,
-        authorizationCode: result.authorizationcode ?? null,
-        processorReference: result.processorReference ?? null,
+        ...operationResultFields(result, now),
         processor: (processor as "finaro" | "clearhaus" | "bambora" | null) ?? undefined,
-        errorMessage: result.status === "approved" ? null : (result.message ?? null),
-        completedAt: now,
       },
     });
     if (updated.count === 0) return false;
