@@ -4,7 +4,7 @@ import { z } from "zod";
 import { db } from "../db";
 import { verifyPassword } from "./password";
 import { checkSignInThrottle, recordSignInAttempt } from "./sign-in-rate-limit";
-import { openTotpSecret, verifyTotpCode } from "./totp";
+import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
 
 export const signInInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address")),
@@ -54,7 +54,7 @@ export async function authenticateUser(options: { email: string; password: strin
 
   const user = await db().user.findUnique({
     where: { email },
-    select: { id: true, email: true, name: true, merchantId: true, passwordHash: true, totpSecret: true, totpEnabledAt: true },
+    select: { id: true, email: true, name: true, merchantId: true, passwordHash: true, totpSecret: true, totpEnabledAt: true, totpLastUsedStep: true },
   });
   const passwordOk = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
   if (!user || !passwordOk) {
@@ -64,7 +64,13 @@ export async function authenticateUser(options: { email: string; password: strin
   if (user.totpEnabledAt && user.totpSecret) {
     // The right password without a code is not a failure: the form asks for the code next.
     if (!totp) throw new SignInError("TOTP_REQUIRED");
-    if (!(await verifyTotpCode(openTotpSecret(user.totpSecret), totp))) {
+    // A code already used (here or on the account page) is refused like a wrong one; the step is
+    // claimed with a conditional update so concurrent sign-ins with one code cannot both pass.
+    const step = await matchTotpStep(openTotpSecret(user.totpSecret), totp, user.totpLastUsedStep);
+    const claimed =
+      step !== null &&
+      (await db().user.updateMany({ where: { id: user.id, ...totpStepUnused(step) }, data: { totpLastUsedStep: step } })).count === 1;
+    if (!claimed) {
       await recordSignInAttempt({ email, userId: user.id, ipAddress, succeeded: false });
       throw new SignInError("INVALID_TOTP");
     }

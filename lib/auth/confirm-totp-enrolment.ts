@@ -1,6 +1,6 @@
 import { db } from "../db";
 import { newId } from "../ids";
-import { openTotpSecret, verifyTotpCode } from "./totp";
+import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
 
 export class InvalidTotpCodeError extends Error {
   constructor() {
@@ -11,11 +11,20 @@ export class InvalidTotpCodeError extends Error {
 
 /** Turns the second factor on once the user proves their app holds the pending secret. */
 export async function confirmTotpEnrolment({ userId, code }: { userId: string; code: string }) {
-  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { merchantId: true, totpSecret: true, totpEnabledAt: true } });
+  const user = await db().user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { merchantId: true, totpSecret: true, totpEnabledAt: true, totpLastUsedStep: true },
+  });
   if (user.totpEnabledAt) return;
-  if (!user.totpSecret || !(await verifyTotpCode(openTotpSecret(user.totpSecret), code))) throw new InvalidTotpCodeError();
-  await db().$transaction([
-    db().user.update({ where: { id: userId }, data: { totpEnabledAt: new Date() }, select: { id: true } }),
-    db().auditEntry.create({ data: { id: newId(), merchantId: user.merchantId, userId, action: "user.totp_enabled", target: userId } }),
-  ]);
+  const step = user.totpSecret ? await matchTotpStep(openTotpSecret(user.totpSecret), code, user.totpLastUsedStep) : null;
+  if (step === null) throw new InvalidTotpCodeError();
+  await db().$transaction(async (tx) => {
+    // The confirming code is used up too: it cannot then sign in a second time.
+    const { count } = await tx.user.updateMany({
+      where: { id: userId, totpEnabledAt: null, ...totpStepUnused(step) },
+      data: { totpEnabledAt: new Date(), totpLastUsedStep: step },
+    });
+    if (count !== 1) throw new InvalidTotpCodeError();
+    await tx.auditEntry.create({ data: { id: newId(), merchantId: user.merchantId, userId, action: "user.totp_enabled", target: userId } });
+  });
 }

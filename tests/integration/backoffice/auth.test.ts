@@ -1,6 +1,6 @@
 // Sign-in: password check, the TOTP second factor and the sign-in throttle, against a real database.
 import { generate } from "otplib";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { createTestMerchant } from "@/tests/helpers/merchant-factories";
 import { authenticateUser, SignInError } from "@/lib/auth/authenticate-user";
@@ -18,6 +18,20 @@ const PASSWORD = "correct horse battery";
 async function newUser(email: string) {
   const { merchantId } = await createTestMerchant();
   return createUser({ merchantId, email, name: "Test User", password: PASSWORD, role: "OWNER" });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/**
+ * Stops the clock (Date only) in the middle of the current 30-second step, so codes of the steps
+ * either side stay valid for the whole test; returns a code generator for step `offset` from it.
+ */
+function freezeClockMidStep(secret: string) {
+  const step = Math.floor(Date.now() / 30_000);
+  vi.useFakeTimers({ toFake: ["Date"], now: step * 30_000 + 15_000 });
+  return (offset = 0) => generate({ secret, epoch: (step + offset) * 30 });
 }
 
 async function signInError(options: Parameters<typeof authenticateUser>[0]): Promise<string> {
@@ -77,18 +91,56 @@ describe("authenticateUser", () => {
     expect(stored.totpSecret).not.toContain(secret);
     // Pending enrolment does not change sign-in yet.
     expect(await signInError({ email: "erin@example.com", password: PASSWORD, ipAddress: null })).toBe("OK");
+    // Each code is good once, so enrolment, sign-in and turning it off use codes of successive steps.
+    const code = freezeClockMidStep(secret);
     await expect(confirmTotpEnrolment({ userId: user.id, code: "000000" })).rejects.toBeInstanceOf(InvalidTotpCodeError);
-    await confirmTotpEnrolment({ userId: user.id, code: await generate({ secret }) });
+    await confirmTotpEnrolment({ userId: user.id, code: await code(-1) });
 
     expect(await signInError({ email: "erin@example.com", password: PASSWORD, ipAddress: null })).toBe("TOTP_REQUIRED");
     expect(await signInError({ email: "erin@example.com", password: PASSWORD, totp: "123456", ipAddress: null })).toBe("INVALID_TOTP");
-    expect(await signInError({ email: "erin@example.com", password: "wrong one", totp: await generate({ secret }), ipAddress: null })).toBe("INVALID_CREDENTIALS");
-    expect(await signInError({ email: "erin@example.com", password: PASSWORD, totp: await generate({ secret }), ipAddress: null })).toBe("OK");
+    expect(await signInError({ email: "erin@example.com", password: "wrong one", totp: await code(0), ipAddress: null })).toBe("INVALID_CREDENTIALS");
+    expect(await signInError({ email: "erin@example.com", password: PASSWORD, totp: await code(0), ipAddress: null })).toBe("OK");
 
-    await disableTotp({ userId: user.id, code: await generate({ secret }) });
+    await disableTotp({ userId: user.id, code: await code(1) });
     expect(await signInError({ email: "erin@example.com", password: PASSWORD, ipAddress: null })).toBe("OK");
     const audit = await db().auditEntry.findMany({ where: { userId: user.id }, orderBy: { createdAt: "asc" }, select: { action: true } });
     expect(audit.map((entry) => entry.action)).toEqual(["user.totp_enabled", "user.totp_disabled"]);
+  });
+
+  it("accepts a one-time code once: a reused code fails like a wrong one, a later step's code passes", async () => {
+    const user = await newUser("gina@example.com");
+    const { secret } = await startTotpEnrolment({ userId: user.id });
+    const code = freezeClockMidStep(secret);
+    // The code that confirmed the enrolment is used up as well.
+    await confirmTotpEnrolment({ userId: user.id, code: await code(-1) });
+    expect(await signInError({ email: "gina@example.com", password: PASSWORD, totp: await code(-1), ipAddress: null })).toBe("INVALID_TOTP");
+
+    expect(await signInError({ email: "gina@example.com", password: PASSWORD, totp: await code(0), ipAddress: "10.0.0.4" })).toBe("OK");
+    expect(await signInError({ email: "gina@example.com", password: PASSWORD, totp: await code(0), ipAddress: "10.0.0.4" })).toBe("INVALID_TOTP");
+    // The step of the accepted code is recorded; the next step's code still passes.
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).totpLastUsedStep).toBe(Math.floor(Date.now() / 30_000));
+    expect(await signInError({ email: "gina@example.com", password: PASSWORD, totp: await code(1), ipAddress: "10.0.0.4" })).toBe("OK");
+
+    // The clock is frozen, so count the recorded attempts rather than order them.
+    expect(await db().signInAttempt.count({ where: { email: "gina@example.com", succeeded: true } })).toBe(2);
+    expect(await db().signInAttempt.count({ where: { email: "gina@example.com", succeeded: false } })).toBe(2);
+    // Nor can an already used code turn the second factor off.
+    await expect(disableTotp({ userId: user.id, code: await code(1) })).rejects.toBeInstanceOf(InvalidTotpCodeError);
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).totpEnabledAt).not.toBeNull();
+  });
+
+  it("lets exactly one of several concurrent sign-ins with the same code through", async () => {
+    const user = await newUser("hank@example.com");
+    const { secret } = await startTotpEnrolment({ userId: user.id });
+    const code = freezeClockMidStep(secret);
+    await confirmTotpEnrolment({ userId: user.id, code: await code(-1) });
+    const totp = await code(0);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => signInError({ email: "hank@example.com", password: PASSWORD, totp, ipAddress: null })),
+    );
+    expect(results.filter((result) => result === "OK")).toHaveLength(1);
+    expect(results.filter((result) => result === "INVALID_TOTP")).toHaveLength(3);
+    expect(await db().signInAttempt.count({ where: { email: "hank@example.com", succeeded: true } })).toBe(1);
   });
 });
 
