@@ -96,13 +96,17 @@ describe("life cycle", () => {
 
   it("replaces the stored card number (encrypted) when the issuer reissued the card", async () => {
     const par = "V0010013018036776485736360002";
-    const { storedCardId } = await createTestPayment({
+    const { paymentId, storedCardId } = await createTestPayment({
       merchantId: merchant.merchantId,
       processor: "clearhaus",
       withStoredCard: { par, pan: "4111111111111111" },
     });
+    const received = lifecycle.received.length;
     await reportCardUpdate({ par, kind: "pan", newPan: "5555555555554444", newExpMonth: 1, newExpYear: 2031 });
     await pollCardUpdates({ since: { clearhaus: new Date(Date.now() - 60_000) }, processors: ["clearhaus"] });
+    // The merchant hears of the new card too (a payment without merchantpaymentid: the field is empty).
+    await lifecycle.waitFor(received + 1);
+    expect(lifecycle.received.at(-1)!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "" });
     const card = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
     expect(card).toMatchObject({ bin: "555555", last4: "4444", expMonth: 1, expYear: 2031 });
     expect(card.panEncrypted).not.toContain("5555555555554444");
