@@ -3,6 +3,7 @@
 // would, without a Next build.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { toWebRequest, writeWebResponse } from "./web-request-bridge";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -60,16 +61,8 @@ export async function startMerchantApi(): Promise<MerchantApiHarness> {
       // As Next.js 16 does: static routes get params resolving to undefined, dynamic ones their segments.
       const groups = route.pattern.exec(url.pathname)?.groups;
       const params = (groups ? { ...groups } : undefined) as Record<string, string>;
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === "string") headers.set(name, value);
-      }
-      const body = req.method === "GET" ? undefined : Buffer.concat(chunks);
-      const response = await handler(new Request(url, { method: req.method, headers, body }), { params: Promise.resolve(params) });
-      res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-      res.end(Buffer.from(await response.arrayBuffer()));
+      const response = await handler(await toWebRequest(req, url), { params: Promise.resolve(params) });
+      await writeWebResponse(res, response);
     } catch (error) {
       res.writeHead(599, { "content-type": "text/plain" }).end(String(error));
     }

@@ -2,6 +2,7 @@
 // 127.0.0.1, calling them the way Next.js does: with a web Request, writing back the Response.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { toWebRequest, writeWebResponse } from "./web-request-bridge";
 
 // Next.js route handlers take (request, context); inngest's are typed loosely, hence `never`.
 type RouteHandler = (request: never, context: never) => Promise<Response> | Response;
@@ -25,22 +26,10 @@ export async function serveOnHttp(options: {
         res.writeHead(404).end();
         return;
       }
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === "string") headers.set(name, value);
-        else if (Array.isArray(value)) headers.set(name, value.join(", "));
-      }
-      const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
-      const response = await (handler as (request: Request, context: unknown) => Promise<Response>)(
-        new Request(url, { method: req.method, headers, body }),
-        {
-          params: Promise.resolve({}),
-        },
-      );
-      res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-      res.end(Buffer.from(await response.arrayBuffer()));
+      const response = await (handler as (request: Request, context: unknown) => Promise<Response>)(await toWebRequest(req, url), {
+        params: Promise.resolve({}),
+      });
+      await writeWebResponse(res, response);
     } catch (error) {
       res.writeHead(500, { "content-type": "text/plain" }).end(String(error));
     }

@@ -4,6 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { resetConfig } from "@/lib/env";
+import { toWebRequest, writeWebResponse } from "../../helpers/web-request-bridge";
 import * as dynamicJs from "@/app/dynamic/[sessionid]/dynamic.js/route";
 import * as pan from "@/app/dynamic/[sessionid]/pan/route";
 import * as expmonth from "@/app/dynamic/[sessionid]/expmonth/route";
@@ -55,19 +56,8 @@ export async function startHostedFieldsServer(): Promise<HostedFieldsServer> {
         res.writeHead(404).end();
         return;
       }
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === "string") headers.set(name, value);
-        else if (Array.isArray(value)) headers.set(name, value.join(", "));
-      }
-      const body = req.method === "GET" || req.method === "HEAD" ? undefined : Buffer.concat(chunks);
-      const response = await handler(new Request(url, { method: req.method, headers, body }), {
-        params: Promise.resolve({ ...match.groups }),
-      });
-      res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-      res.end(Buffer.from(await response.arrayBuffer()));
+      const response = await handler(await toWebRequest(req, url), { params: Promise.resolve({ ...match.groups }) });
+      await writeWebResponse(res, response);
     } catch (error) {
       res.writeHead(500, { "content-type": "text/plain" }).end(error instanceof Error ? error.name : "error");
     }
