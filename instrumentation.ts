@@ -2,6 +2,6 @@
 // (the embedded Inngest executor and the acquirer sandboxes) where the configuration asks for them.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { startBackgroundServices } = await import("./lib/background/start-background-services");
+  const { startBackgroundServices } = await import("./lib/jobs/start-background-services");
   await startBackgroundServices();
 }

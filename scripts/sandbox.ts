@@ -2,11 +2,11 @@
 // service elsewhere can point FINARO_BASE_URL / CLEARHAUS_BASE_URL / BAMBORA_BASE_URL / THREEDS_DS_URL
 // at them. Ports: --finaro N --clearhaus N --bambora N --threeds N (default 4101-4104).
 import { parseArgs } from "node:util";
-import { startSandboxes } from "../lib/processors/sandbox/start-sandboxes";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../lib/processors/finaro/sandbox";
-import { CLEARHAUS_SANDBOX_API_KEY } from "../lib/processors/clearhaus/sandbox";
-import { BAMBORA_SANDBOX_CREDENTIALS } from "../lib/processors/bambora/sandbox";
-import { THREEDS_SANDBOX_API_KEY } from "../lib/threeds/sandbox/directory-server";
+import { startSandboxes } from "../lib/sandboxes/acquirers/start-sandboxes";
+import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../lib/sandboxes/acquirers/finaro";
+import { CLEARHAUS_SANDBOX_API_KEY } from "../lib/sandboxes/acquirers/clearhaus";
+import { BAMBORA_SANDBOX_CREDENTIALS } from "../lib/sandboxes/acquirers/bambora";
+import { THREEDS_SANDBOX_API_KEY } from "../lib/sandboxes/threeds/directory-server";
 
 const { values } = parseArgs({
   options: {

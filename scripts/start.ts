@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const migrations = await migrateDatabase(databaseUrl, { log: (line) => log(line) });
   log(`database schema up to date (${migrations.applied.length} migration(s) applied now)`);
 
-  const { seedDemo } = await import("../lib/seed/seed-demo");
+  const { seedDemo } = await import("../lib/sandboxes/seed-demo");
   const { demo, created } = await seedDemo();
   if (created) log("demo merchant created");
   await disconnectDb();

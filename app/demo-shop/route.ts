@@ -1,5 +1,5 @@
 // GET /demo-shop: the merchant demo page (another origin than the fields; query parameters are initdynamic fields).
-import { renderDemoShop } from "@/lib/hosted-fields/demo-shop";
+import { renderDemoShop } from "@/lib/sandboxes/demo-shop";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-// The one Inngest client of the app. Functions live in lib/inngest/functions/ and are served at
+// The one Inngest client of the app. Functions live in lib/jobs/ and are served at
 // /api/inngest; in the default (embedded) mode the app's own executor plays the Inngest server.
 //
 // The options are getters because the SDK reads them on every use: the mode comes from

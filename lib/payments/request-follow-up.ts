@@ -1,7 +1,7 @@
 // The common part of capture, refund and void requests: in ONE transaction lock the payment, check
 // the amount rules against approved and pending operations, and reserve the amount by inserting
 // the pending operation. The processor call and the notification then run in the background
-// (lib/inngest/functions/run-follow-up-operation.ts), which releases the reservation on decline.
+// (lib/jobs/run-follow-up-operation.ts), which releases the reservation on decline.
 import { db, type Tx } from "../db";
 import { invalidParameter } from "../errors";
 import type { PaymentStatus } from "../generated/prisma/enums";

@@ -2,7 +2,7 @@
 // and, every 30 s, re-sends the events of pending work whose event was lost.
 // A database sweep rather than one sleeping job per session: opening a window then costs one
 // INSERT, and windows still close after a restart, since the state is in the sessions table.
-import { closeExpiredSessions } from "./close-expired-sessions";
+import { closeExpiredSessions } from "../cardholder/close-expired-sessions";
 import { resendStalledEvents } from "./resend-stalled-events";
 
 const SWEEP_INTERVAL_MS = 1_000;

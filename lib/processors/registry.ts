@@ -2,11 +2,11 @@
 // when its base URL is not configured, pointed at its sandbox (registered by the sandbox launcher).
 import { config } from "../env";
 import { createBamboraConnector } from "./bambora/client";
-import { BAMBORA_SANDBOX_CREDENTIALS } from "./bambora/sandbox";
+import { BAMBORA_SANDBOX_CREDENTIALS } from "../sandboxes/acquirers/bambora";
 import { createClearhausConnector } from "./clearhaus/client";
 import { createFinaroConnector } from "./finaro/client";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "./finaro/sandbox";
-import { CLEARHAUS_SANDBOX_API_KEY } from "./clearhaus/sandbox";
+import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../sandboxes/acquirers/finaro";
+import { CLEARHAUS_SANDBOX_API_KEY } from "../sandboxes/acquirers/clearhaus";
 import type { ProcessorConnector, ProcessorName } from "./types";
 
 const state = globalThis as unknown as { __cpsSandboxUrls?: Partial<Record<ProcessorName, string>> };

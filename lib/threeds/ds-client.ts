@@ -2,8 +2,8 @@
 // a challenge. The DS URL is configured (THREEDS_DS_URL) or that of the in-process sandbox.
 import { config } from "../env";
 import { ares, rreq, type AReq, type ARes, type RReq } from "./messages";
-import { THREEDS_SANDBOX_API_KEY } from "./sandbox/directory-server";
-import type { FetchHandler } from "../processors/sandbox/serve";
+import { THREEDS_SANDBOX_API_KEY } from "../sandboxes/threeds/directory-server";
+import type { FetchHandler } from "../sandboxes/acquirers/serve";
 
 const state = globalThis as unknown as { __cpsThreeDsSandboxUrl?: string; __cpsThreeDsSandboxHandler?: FetchHandler };
 

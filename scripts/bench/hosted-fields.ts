@@ -6,9 +6,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import { browserBundle } from "../../lib/hosted-fields/browser-bundles";
-import { challengePageHtml, controllerPageHtml, fieldPageHtml, newNonce, scriptJson } from "../../lib/hosted-fields/frame-page";
-import { FIELD_KINDS, type ScriptConfig } from "../../lib/hosted-fields/protocol";
+import { browserBundle } from "../../lib/cardholder/browser-bundles";
+import { challengePageHtml, controllerPageHtml, fieldPageHtml, newNonce, scriptJson } from "../../lib/cardholder/frame-page";
+import { FIELD_KINDS, type ScriptConfig } from "../../lib/cardholder/protocol";
 
 const BUDGET = { raw: 48 * 1024, gzip: 16 * 1024 };
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.resolve("bench-results");

@@ -10,12 +10,12 @@ import path from "node:path";
 import { CardDetails } from "../../lib/cards/card-details";
 import { newId } from "../../lib/ids";
 import { createBamboraConnector } from "../../lib/processors/bambora/client";
-import { BAMBORA_SANDBOX_CREDENTIALS } from "../../lib/processors/bambora/sandbox";
+import { BAMBORA_SANDBOX_CREDENTIALS } from "../../lib/sandboxes/acquirers/bambora";
 import { createClearhausConnector } from "../../lib/processors/clearhaus/client";
-import { CLEARHAUS_SANDBOX_API_KEY } from "../../lib/processors/clearhaus/sandbox";
+import { CLEARHAUS_SANDBOX_API_KEY } from "../../lib/sandboxes/acquirers/clearhaus";
 import { createFinaroConnector } from "../../lib/processors/finaro/client";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../../lib/processors/finaro/sandbox";
-import { startSandboxes } from "../../lib/processors/sandbox/start-sandboxes";
+import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../../lib/sandboxes/acquirers/finaro";
+import { startSandboxes } from "../../lib/sandboxes/acquirers/start-sandboxes";
 import { PROCESSOR_NAMES, type ProcessorConnector, type ProcessorName } from "../../lib/processors/types";
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 200);

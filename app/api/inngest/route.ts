@@ -2,7 +2,7 @@
 // embedded mode, by the executor inside this service (lib/inngest/executor/).
 import { serve } from "inngest/next";
 import { inngest } from "@/lib/inngest/client";
-import { functions } from "@/lib/inngest/functions";
+import { functions } from "@/lib/jobs";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 // embedded mode only. It calls this same process's /api/inngest over HTTP on the loopback
 // interface, exactly as an Inngest server would.
 import { hostname } from "node:os";
-import { reportExecutorHeartbeat } from "../../background/status";
+import { reportExecutorHeartbeat } from "./status";
 import { db } from "../../db";
 import { config } from "../../env";
 import { embeddedSigningKey } from "../signing-key";

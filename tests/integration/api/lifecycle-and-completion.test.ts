@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { decryptPan } from "@/lib/cards/card-encryption";
-import { merchantApiFunctions } from "@/lib/inngest/functions/merchant-api";
+import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { sendCompletionNotification } from "@/lib/notifications/send-completion-notification";
-import { closeExpiredSessions } from "@/lib/payments/close-expired-sessions";
+import { closeExpiredSessions } from "@/lib/cardholder/close-expired-sessions";
 import { pollCardUpdates } from "@/lib/payments/poll-card-updates";
-import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";

@@ -3,7 +3,7 @@
 // per-attempt time-outs, every attempt recorded, and the Standard Webhooks signature.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { deliverNotification } from "@/lib/inngest/functions/deliver-notification";
+import { deliverNotification } from "@/lib/jobs/deliver-notification";
 import { dispatchNotification, enqueueNotification } from "@/lib/notifications/enqueue-notification";
 import { verifyNotificationSignature } from "@/lib/notifications/sign-notification";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";

@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG } from "pngjs";
 import { db } from "@/lib/db";
-import { merchantApiFunctions } from "@/lib/inngest/functions/merchant-api";
+import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { newId } from "@/lib/ids";
 import { resendStalledEvents } from "@/lib/payments/resend-stalled-events";
 import { verifyNotificationSignature } from "@/lib/notifications/sign-notification";
-import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";

@@ -2,7 +2,7 @@
 // origin, refused for unknown, expired and finished sessions, with a strict Content-Security-Policy.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createOriginBinding } from "@/lib/hosted-fields/origin-binding";
+import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { startHostedFieldsServer, type HostedFieldsServer } from "./hosted-fields-server";
 import { createTestMerchant, createTestSession } from "./session-factory";

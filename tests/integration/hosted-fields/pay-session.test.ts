@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { completionNotificationId } from "@/lib/notifications/send-completion-notification";
-import { createOriginBinding } from "@/lib/hosted-fields/origin-binding";
-import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
-import { SANDBOX_CHALLENGE_CODE } from "@/lib/threeds/sandbox/directory-server";
+import { createOriginBinding } from "@/lib/cardholder/origin-binding";
+import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
+import { SANDBOX_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/directory-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { startHostedFieldsServer, type HostedFieldsServer } from "./hosted-fields-server";
 import { createTestMerchant, createTestSession, type SessionOverrides } from "./session-factory";

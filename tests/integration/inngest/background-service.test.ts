@@ -4,7 +4,7 @@ import { serve } from "inngest/next";
 import { eventType } from "inngest";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { backgroundStatus, clearExecutorHeartbeat } from "@/lib/background/status";
+import { backgroundStatus, clearExecutorHeartbeat } from "@/lib/inngest/executor/status";
 import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { inngest } from "@/lib/inngest/client";

@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { runFollowUp } from "@/lib/processors/follow-up";
 import { registerSandboxUrl } from "@/lib/processors/registry";
-import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { newId } from "@/lib/ids";
 import { resetConfig } from "@/lib/env";
 import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";

@@ -2,16 +2,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/env";
 import { getConnector, sandboxUrl } from "@/lib/processors/registry";
-import { startProcessorSandboxes } from "@/lib/processors/sandbox/background-service";
-import { startSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/processors/finaro/sandbox";
+import { startProcessorSandboxes } from "@/lib/sandboxes/acquirers/background-service";
+import { startSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
+import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { threeDsSandboxUrl } from "@/lib/threeds/ds-client";
 import { CardDetails } from "@/lib/cards/card-details";
 import { newId } from "@/lib/ids";
 import { randomUUID } from "node:crypto";
 import { encodeBase64Url } from "@/lib/threeds/messages";
-import { THREEDS_SANDBOX_API_KEY } from "@/lib/threeds/sandbox/directory-server";
-import { serveMountedThreeDsSandbox } from "@/lib/threeds/sandbox/mount";
+import { THREEDS_SANDBOX_API_KEY } from "@/lib/sandboxes/threeds/directory-server";
+import { serveMountedThreeDsSandbox } from "@/lib/sandboxes/threeds/mount";
 
 const saved = { ...process.env };
 afterEach(() => {

@@ -4,12 +4,12 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CardDetails } from "@/lib/cards/card-details";
 import { createBamboraConnector } from "@/lib/processors/bambora/client";
-import { BAMBORA_SANDBOX_CREDENTIALS } from "@/lib/processors/bambora/sandbox";
+import { BAMBORA_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/bambora";
 import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
-import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/processors/clearhaus/sandbox";
+import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/sandboxes/acquirers/clearhaus";
 import { createFinaroConnector } from "@/lib/processors/finaro/client";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/processors/finaro/sandbox";
-import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
+import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import type { ProcessorConnector, ProcessorName } from "@/lib/processors/types";
 import { newId } from "@/lib/ids";
 

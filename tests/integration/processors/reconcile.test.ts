@@ -6,7 +6,7 @@ import { newId } from "@/lib/ids";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { getConnector } from "@/lib/processors/registry";
 import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-timed-out-authorizations";
-import { startSandboxes, type RunningSandboxes } from "@/lib/processors/sandbox/start-sandboxes";
+import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
 
 useTestDatabase();

@@ -1,7 +1,7 @@
 // The 3-D Secure sandbox's own rules, through its fetch handler.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "@/lib/threeds/sandbox/directory-server";
+import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "@/lib/sandboxes/threeds/directory-server";
 import { cres, decodeBase64Url, encodeBase64Url, type ARes } from "@/lib/threeds/messages";
 
 const ORIGIN = "http://acs.test";

@@ -8,7 +8,7 @@ import { truncateCardNumber } from "@/lib/cards/truncate-card-number";
 import { derivePar, isPar } from "@/lib/cards/par";
 import { formatExpiryDate, isCardExpired, normalizeExpiryYear } from "@/lib/cards/card-expiry";
 import { cardFacts } from "@/lib/cards/card-facts";
-import { TEST_CARDS } from "@/lib/processors/sandbox/test-cards";
+import { TEST_CARDS } from "@/lib/sandboxes/acquirers/test-cards";
 
 describe("Luhn", () => {
   it("accepts valid numbers and rejects a changed digit or a swap", () => {

@@ -12,7 +12,7 @@ import {
   parseExpiry,
   parseMonth,
   parseYear,
-} from "@/lib/hosted-fields/card-input";
+} from "@/lib/cardholder/card-input";
 
 describe("card number", () => {
   it("groups in fours, amex as 4-6-5, and stops at the scheme's length", () => {

@@ -1,10 +1,10 @@
 // The boundaries the browser code relies on: message schemas, origin bindings, styling values.
 import { describe, expect, it } from "vitest";
-import { PROTOCOL_TAG, frameToPageSchema, pageToFrameSchema } from "@/lib/hosted-fields/protocol";
+import { PROTOCOL_TAG, frameToPageSchema, pageToFrameSchema } from "@/lib/cardholder/protocol";
 import { hostedStylingSchema, parseStoredStyling } from "@/lib/validation/hosted-styling";
-import { contentSecurityPolicy } from "@/lib/hosted-fields/frame-page";
-import { normalizeOrigin } from "@/lib/hosted-fields/origin-binding";
-import { checkCardParts } from "@/lib/payments/pay-session";
+import { contentSecurityPolicy } from "@/lib/cardholder/frame-page";
+import { normalizeOrigin } from "@/lib/cardholder/origin-binding";
+import { checkCardParts } from "@/lib/cardholder/pay-session";
 
 const envelope = { tag: PROTOCOL_TAG, sessionid: "abc123", channel: "0123456789abcdef0123" };
 

@@ -3,7 +3,7 @@ import { processorOrder } from "@/lib/processors/routing";
 import { processorTimeoutMs } from "@/lib/processors/registry";
 import { resetConfig } from "@/lib/env";
 import { decideThreeDsStep, parseThreeDsMode } from "@/lib/threeds/three-ds-mode";
-import { decideAuthorization, TEST_CARDS } from "@/lib/processors/sandbox/test-cards";
+import { decideAuthorization, TEST_CARDS } from "@/lib/sandboxes/acquirers/test-cards";
 
 describe("processorOrder", () => {
   const rules = new Map([

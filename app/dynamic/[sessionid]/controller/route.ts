@@ -1,5 +1,5 @@
 // GET /dynamic/{sessionid}/controller: the invisible frame that pays for goPay() (plain HTML, no React).
-import { serveFramePage } from "@/lib/hosted-fields/serve-frame-page";
+import { serveFramePage } from "@/lib/cardholder/serve-frame-page";
 
 export const dynamic = "force-dynamic";
 

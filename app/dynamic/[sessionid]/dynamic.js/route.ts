@@ -1,5 +1,5 @@
 // GET /dynamic/{sessionid}/dynamic.js: the script a merchant page includes (spec 4.2).
-import { serveDynamicScript } from "@/lib/hosted-fields/serve-dynamic-script";
+import { serveDynamicScript } from "@/lib/cardholder/serve-dynamic-script";
 
 export const dynamic = "force-dynamic";
 

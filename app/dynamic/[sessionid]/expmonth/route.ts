@@ -1,5 +1,5 @@
 // GET /dynamic/{sessionid}/expmonth: the expmonth frame of the hosted fields (plain HTML, no React).
-import { serveFramePage } from "@/lib/hosted-fields/serve-frame-page";
+import { serveFramePage } from "@/lib/cardholder/serve-frame-page";
 
 export const dynamic = "force-dynamic";
 

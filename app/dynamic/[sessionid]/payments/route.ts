@@ -1,6 +1,6 @@
 // POST /dynamic/{sessionid}/payments: goPay() opens the session's payment (called by our controller frame).
-import { fromOurOrigin, jsonResponse } from "@/lib/hosted-fields/frame-api";
-import { startSessionPayment } from "@/lib/payments/start-session-payment";
+import { fromOurOrigin, jsonResponse } from "@/lib/cardholder/frame-api";
+import { startSessionPayment } from "@/lib/cardholder/start-session-payment";
 
 export const dynamic = "force-dynamic";
 

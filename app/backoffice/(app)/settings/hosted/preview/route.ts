@@ -2,9 +2,9 @@
 // same HTML, stylesheet and field script the cardholder gets) rendered with styling that is still
 // being edited, for the editor's live preview. Signed-in users only; framed by our own pages only.
 import { currentUser } from "@/lib/auth/session";
-import { browserBundle } from "@/lib/hosted-fields/browser-bundles";
-import { fieldPageHtml, newNonce, pageResponse } from "@/lib/hosted-fields/frame-page";
-import { FIELD_KINDS, type FieldKind } from "@/lib/hosted-fields/protocol";
+import { browserBundle } from "@/lib/cardholder/browser-bundles";
+import { fieldPageHtml, newNonce, pageResponse } from "@/lib/cardholder/frame-page";
+import { FIELD_KINDS, type FieldKind } from "@/lib/cardholder/protocol";
 import { hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // POST /dynamic/{sessionid}/payments/{paymentid}/abort-challenge: the cardholder cancelled the 3-D Secure challenge.
-import { fromOurOrigin, jsonResponse } from "@/lib/hosted-fields/frame-api";
-import { abortSessionChallenge } from "@/lib/payments/abort-session-challenge";
+import { fromOurOrigin, jsonResponse } from "@/lib/cardholder/frame-api";
+import { abortSessionChallenge } from "@/lib/cardholder/abort-session-challenge";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // POST /dynamic/{sessionid}/payments/{paymentid}/authorize: the one request that carries the card (from our controller frame).
-import { authorizeRequestSchema, ERROR_TEXTS } from "@/lib/hosted-fields/protocol";
-import { clientIp, fromOurOrigin, jsonResponse, readJsonBody } from "@/lib/hosted-fields/frame-api";
-import { paySession } from "@/lib/payments/pay-session";
+import { authorizeRequestSchema, ERROR_TEXTS } from "@/lib/cardholder/protocol";
+import { clientIp, fromOurOrigin, jsonResponse, readJsonBody } from "@/lib/cardholder/frame-api";
+import { paySession } from "@/lib/cardholder/pay-session";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // POST /dynamic/{sessionid}/payments/{paymentid}/challenge-notify: the ACS posts the CRes here (3-D Secure notificationURL).
-import { serveChallengeNotify } from "@/lib/hosted-fields/serve-challenge-pages";
+import { serveChallengeNotify } from "@/lib/cardholder/serve-challenge-pages";
 
 export const dynamic = "force-dynamic";
 

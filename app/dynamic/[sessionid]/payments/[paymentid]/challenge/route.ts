@@ -1,5 +1,5 @@
 // GET /dynamic/{sessionid}/payments/{paymentid}/challenge: the 3-D Secure challenge page in the merchant's challenge element.
-import { serveChallengePage } from "@/lib/hosted-fields/serve-challenge-pages";
+import { serveChallengePage } from "@/lib/cardholder/serve-challenge-pages";
 
 export const dynamic = "force-dynamic";
 

@@ -2,13 +2,13 @@
 // sends the notification of spec 6.3. One step: authorizePayment answers what was recorded when the
 // payment is already authorized, and the notification and event ids are deterministic, so a
 // retried step repeats nothing.
-import { db } from "../../db";
-import { deliverNowOrSchedule } from "../../notifications/enqueue-notification";
-import { authorizePayment } from "../../payments/authorize-payment";
-import { notifyMitResult } from "../../payments/notify-mit-result";
-import type { MitPaymentType } from "../../processors/types";
-import { inngest } from "../client";
-import { mitRequested } from "../events/merchant-api";
+import { db } from "../db";
+import { deliverNowOrSchedule } from "../notifications/enqueue-notification";
+import { authorizePayment } from "../payments/authorize-payment";
+import { notifyMitResult } from "../payments/notify-mit-result";
+import type { MitPaymentType } from "../processors/types";
+import { inngest } from "../inngest/client";
+import { mitRequested } from "../inngest/events/merchant-api";
 
 async function recordedDecline(paymentId: string) {
   const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { status: true, processor: true } });

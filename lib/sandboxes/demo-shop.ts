@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { config } from "../env";
-import { escapeHtml, newNonce, scriptJson } from "./frame-page";
+import { escapeHtml, newNonce, scriptJson } from "../cardholder/frame-page";
 
 const demoCredentialsSchema = z.object({ merchantId: z.string(), apiKey: z.string() });
 

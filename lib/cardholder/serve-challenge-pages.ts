@@ -1,6 +1,6 @@
 // The two pages of a 3-D Secure challenge inside the merchant's page: the challenge page (posts the
 // CReq to the ACS in its inner frame) and the notification page the ACS posts the CRes to.
-import { finishSessionChallenge } from "../payments/finish-session-challenge";
+import { finishSessionChallenge } from "./finish-session-challenge";
 import { browserBundle } from "./browser-bundles";
 import { readChallengeTarget } from "./challenge-link";
 import { challengeNotifyPageHtml, challengePageHtml, newNonce, pageResponse } from "./frame-page";

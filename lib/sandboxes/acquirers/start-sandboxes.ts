@@ -1,12 +1,12 @@
 // Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and points the connectors
 // (and the 3DS server) at them. The service does this for every processor whose base URL is not
 // configured; tests and `npm run sandbox` start them explicitly.
-import { createBamboraSandbox } from "../bambora/sandbox";
-import { createClearhausSandbox } from "../clearhaus/sandbox";
-import { createFinaroSandbox } from "../finaro/sandbox";
-import { registerSandboxUrl } from "../registry";
-import type { ProcessorName } from "../types";
-import { createThreeDsSandbox } from "../../threeds/sandbox/directory-server";
+import { createBamboraSandbox } from "./bambora";
+import { createClearhausSandbox } from "./clearhaus";
+import { createFinaroSandbox } from "./finaro";
+import { registerSandboxUrl } from "../../processors/registry";
+import type { ProcessorName } from "../../processors/types";
+import { createThreeDsSandbox } from "../threeds/directory-server";
 import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
 import type { SandboxLedger } from "./ledger";
 import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";

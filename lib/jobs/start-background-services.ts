@@ -2,11 +2,11 @@
 // Each entry starts one service when the configuration asks for it; they start in this order.
 import { config } from "../env";
 import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
-import { startProcessorSandboxes } from "../processors/sandbox/background-service";
+import { startProcessorSandboxes } from "../sandboxes/acquirers/background-service";
 import { startReconcilePoller } from "../processors/reconcile-poller";
 import { startCardUpdatePoller } from "../notifications/card-update-poller";
 import { startSessionExpirySweeper } from "../payments/session-expiry-sweeper";
-import { warmBrowserBundles } from "../hosted-fields/warm-browser-bundles";
+import { warmBrowserBundles } from "../cardholder/warm-browser-bundles";
 
 type ServiceStarter = { name: string; start: () => Promise<void> };
 

@@ -3,10 +3,10 @@
 // failed attempt is a result, not an error, so Inngest does not retry it on its own schedule) and
 // each wait is a durable step.sleep, so the schedule survives restarts. A caller that made the
 // immediate attempt itself (deliverNowOrSchedule) starts the function at attempt 2.
-import { inngest } from "../client";
-import { DELIVERY_SCHEDULE } from "../../notifications/delivery-schedule";
-import { deliverNotificationAttempt } from "../../notifications/deliver-notification-attempt";
-import { notificationCreated } from "../events/merchant-api";
+import { inngest } from "../inngest/client";
+import { DELIVERY_SCHEDULE } from "../notifications/delivery-schedule";
+import { deliverNotificationAttempt } from "../notifications/deliver-notification-attempt";
+import { notificationCreated } from "../inngest/events/merchant-api";
 
 export const deliverNotification = inngest.createFunction(
   { id: "deliver-merchant-notification", triggers: [notificationCreated] },

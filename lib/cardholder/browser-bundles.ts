@@ -6,10 +6,10 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 export const BROWSER_BUNDLES = {
-  dynamic: "lib/hosted-fields/script/dynamic.ts",
-  field: "lib/hosted-fields/frame/field.ts",
-  controller: "lib/hosted-fields/frame/controller.ts",
-  challenge: "lib/hosted-fields/frame/challenge.ts",
+  dynamic: "lib/cardholder/script/dynamic.ts",
+  field: "lib/cardholder/frame/field.ts",
+  controller: "lib/cardholder/frame/controller.ts",
+  challenge: "lib/cardholder/frame/challenge.ts",
 } as const;
 export type BundleName = keyof typeof BROWSER_BUNDLES;
 

@@ -3,7 +3,7 @@
 import { isLuhnValid } from "../../cards/luhn";
 import { isCardExpired } from "../../cards/card-expiry";
 import { schemeFromPan, securityCodeLength } from "../../cards/card-scheme";
-import type { ProcessorName } from "../types";
+import type { ProcessorName } from "../../processors/types";
 
 /** ISO 8583 codes the sandboxes decline with. */
 export type SandboxDeclineCode = "05" | "14" | "51" | "54" | "1A" | "N7";

@@ -1,13 +1,13 @@
 // Clearhaus sandbox: /authorizations, /authorizations/:id/{captures,refunds,voids}, /credits with
 // Basic auth (API key, empty password), bracketed form bodies and HAL JSON answers, over its own ledger.
 import { randomUUID } from "node:crypto";
-import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "../sandbox/test-cards";
-import { SandboxLedger, type LedgerError, type LedgerResult } from "../sandbox/ledger";
-import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-updates";
-import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "../sandbox/serve";
-import { DEFAULT_HANG_MS, sandboxPar } from "../sandbox/scheme-data";
-import { CLEARHAUS_MEDIA_TYPE } from "./client";
-import { clearhausCodeForIso, type ClearhausStatusCode } from "./transformers";
+import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "./test-cards";
+import { SandboxLedger, type LedgerError, type LedgerResult } from "./ledger";
+import { SandboxCardUpdates, sandboxCardUpdateInput } from "./card-updates";
+import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "./serve";
+import { DEFAULT_HANG_MS, sandboxPar } from "./scheme-data";
+import { CLEARHAUS_MEDIA_TYPE } from "../../processors/clearhaus/client";
+import { clearhausCodeForIso, type ClearhausStatusCode } from "../../processors/clearhaus/transformers";
 
 export const CLEARHAUS_SANDBOX_API_KEY = "clearhaus-sandbox-api-key";
 

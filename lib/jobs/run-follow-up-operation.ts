@@ -4,14 +4,14 @@
 // the notification id derives from the operation id, the event id from the notification id), so a
 // retried step repeats nothing, and one step is one executor round trip less per operation.
 import { NonRetriableError } from "inngest";
-import { db } from "../../db";
-import { deliverNowOrSchedule } from "../../notifications/enqueue-notification";
-import { notifyOperationResult } from "../../payments/notify-operation-result";
-import { recordFollowUpResult } from "../../payments/record-follow-up-result";
-import { runFollowUp } from "../../processors/follow-up";
-import { RESPONSE_CODES } from "../../processors/types";
-import { inngest } from "../client";
-import { followUpRequested } from "../events/merchant-api";
+import { db } from "../db";
+import { deliverNowOrSchedule } from "../notifications/enqueue-notification";
+import { notifyOperationResult } from "../payments/notify-operation-result";
+import { recordFollowUpResult } from "../payments/record-follow-up-result";
+import { runFollowUp } from "../processors/follow-up";
+import { RESPONSE_CODES } from "../processors/types";
+import { inngest } from "../inngest/client";
+import { followUpRequested } from "../inngest/events/merchant-api";
 
 async function callProcessor(operationId: string): Promise<string | null> {
   const operation = await db().operation.findUnique({

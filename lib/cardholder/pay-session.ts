@@ -8,16 +8,16 @@ import { CardDetails } from "../cards/card-details";
 import { decryptPan } from "../cards/card-encryption";
 import { db } from "../db";
 import { config } from "../env";
-import { challengePagePath } from "../hosted-fields/challenge-link";
-import { digitsOnly, isExpiryValid, isPanValid, isSecurityCodeValid, panScheme, parseMonth, parseYear } from "../hosted-fields/card-input";
-import { ERROR_TEXTS, type CardParts, type ErrorCode, type PayResult } from "../hosted-fields/protocol";
+import { challengePagePath } from "./challenge-link";
+import { digitsOnly, isExpiryValid, isPanValid, isSecurityCodeValid, panScheme, parseMonth, parseYear } from "./card-input";
+import { ERROR_TEXTS, type CardParts, type ErrorCode, type PayResult } from "./protocol";
 import { sendCompletionNotification } from "../notifications/send-completion-notification";
 import type { ProcessorName, ThreeDsResult } from "../processors/types";
 import { decideThreeDsStep } from "../threeds/three-ds-mode";
 import { startAuthentication } from "../threeds/start-authentication";
 import type { TransStatus } from "../threeds/messages";
-import { authorizePayment, type AuthorizationCardSource } from "./authorize-payment";
-import { captureInstantly } from "./capture-instantly";
+import { authorizePayment, type AuthorizationCardSource } from "../payments/authorize-payment";
+import { captureInstantly } from "../payments/capture-instantly";
 import { expireSession } from "./expire-session";
 
 export interface PaySessionOptions {
@@ -25,7 +25,7 @@ export interface PaySessionOptions {
   paymentId: string;
   /** The values the fields collected; absent for a payment on behalf of stored card data. */
   card?: CardParts;
-  /** The frames' origin binding (lib/hosted-fields/origin-binding.ts), for the 3-D Secure notification page. */
+  /** The frames' origin binding (lib/cardholder/origin-binding.ts), for the 3-D Secure notification page. */
   binding?: string;
   customerIp?: string;
   now?: Date;

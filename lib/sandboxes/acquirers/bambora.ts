@@ -2,12 +2,12 @@
 // with Basic `accesstoken@merchantnumber:secrettoken`, JSON bodies and `meta.result` answers.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "../sandbox/test-cards";
-import { SandboxLedger, type LedgerError, type LedgerResult } from "../sandbox/ledger";
-import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-updates";
-import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "../sandbox/serve";
-import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "../sandbox/scheme-data";
-import type { BamboraGatewayError } from "./transformers";
+import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "./test-cards";
+import { SandboxLedger, type LedgerError, type LedgerResult } from "./ledger";
+import { SandboxCardUpdates, sandboxCardUpdateInput } from "./card-updates";
+import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "./serve";
+import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "./scheme-data";
+import type { BamboraGatewayError } from "../../processors/bambora/transformers";
 
 export const BAMBORA_SANDBOX_CREDENTIALS = {
   accessToken: "bambora-sandbox-access",

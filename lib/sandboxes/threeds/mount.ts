@@ -1,5 +1,5 @@
 // Serves the in-process 3-D Secure sandbox under the service's own origin (app/sandbox/threeds).
-import { threeDsSandboxHandler } from "../ds-client";
+import { threeDsSandboxHandler } from "../../threeds/ds-client";
 
 export const THREEDS_SANDBOX_MOUNT = "/sandbox/threeds";
 

@@ -1,13 +1,13 @@
 // Finaro (Credorax) sandbox: the gateway endpoint with its `M`/`K` authentication, `O` operation codes
 // and url-encoded Z-field answers, over its own ledger. A repeated `a1` request id gets the first answer.
 import { randomUUID } from "node:crypto";
-import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "../sandbox/test-cards";
-import { SandboxLedger, type LedgerError, type LedgerResult } from "../sandbox/ledger";
-import { SandboxCardUpdates, sandboxCardUpdateInput } from "../sandbox/card-updates";
-import { holdUntilAborted, sameSecret, type FetchHandler } from "../sandbox/serve";
-import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "../sandbox/scheme-data";
-import { finaroSignature } from "./signature";
-import { FINARO_NOT_FOUND, FINARO_OPERATION } from "./transformers";
+import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "./test-cards";
+import { SandboxLedger, type LedgerError, type LedgerResult } from "./ledger";
+import { SandboxCardUpdates, sandboxCardUpdateInput } from "./card-updates";
+import { holdUntilAborted, sameSecret, type FetchHandler } from "./serve";
+import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "./scheme-data";
+import { finaroSignature } from "../../processors/finaro/signature";
+import { FINARO_NOT_FOUND, FINARO_OPERATION } from "../../processors/finaro/transformers";
 
 export const FINARO_SANDBOX_PATH = "/intenv/service/gateway";
 export const FINARO_SANDBOX_CREDENTIALS = { merchantId: "SANDBOXFINARO1", signatureKey: "finaro-sandbox-signature-key" } as const;

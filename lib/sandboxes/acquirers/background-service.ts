@@ -1,10 +1,10 @@
 // The background service that starts the sandboxes inside the Next server process for every
 // processor (and the 3-D Secure DS) whose base URL is not configured.
 import { config } from "../../env";
-import { getConnector, isProcessorConfigured } from "../registry";
-import { PROCESSOR_NAMES } from "../types";
+import { getConnector, isProcessorConfigured } from "../../processors/registry";
+import { PROCESSOR_NAMES } from "../../processors/types";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
-import { THREEDS_SANDBOX_MOUNT } from "../../threeds/sandbox/mount";
+import { THREEDS_SANDBOX_MOUNT } from "../threeds/mount";
 
 /** PROCESSOR_SANDBOXES, or by default: on unless the service runs in production. */
 export function sandboxesEnabled(): boolean {

@@ -4,8 +4,8 @@
 // way a Stripe PaymentIntent collects several attempts.
 import { db } from "../db";
 import { newId } from "../ids";
-import type { StartPaymentResponse } from "../hosted-fields/protocol";
-import { ERROR_TEXTS } from "../hosted-fields/protocol";
+import type { StartPaymentResponse } from "./protocol";
+import { ERROR_TEXTS } from "./protocol";
 
 export interface StartSessionPaymentOptions {
   sessionId: string;

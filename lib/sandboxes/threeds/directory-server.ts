@@ -4,9 +4,9 @@
 // the RReq result, so the gateway never trusts what the browser posts back.
 import { createHmac, randomUUID } from "node:crypto";
 import { schemeFromPan } from "../../cards/card-scheme";
-import { findTestCard } from "../../processors/sandbox/test-cards";
-import { sameSecret, type FetchHandler } from "../../processors/sandbox/serve";
-import { areq, creq, decodeBase64Url, encodeBase64Url, type ARes, type CRes, type RReq } from "../messages";
+import { findTestCard } from "../acquirers/test-cards";
+import { sameSecret, type FetchHandler } from "../acquirers/serve";
+import { areq, creq, decodeBase64Url, encodeBase64Url, type ARes, type CRes, type RReq } from "../../threeds/messages";
 
 export const THREEDS_SANDBOX_API_KEY = "threeds-sandbox-api-key";
 /** The one-time code the sandbox challenge page accepts. */
