@@ -25,6 +25,33 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        resolve: { alias },
+        test: {
+          // Attacks, each named after the item of the security issue it covers. scripts/test.sh runs
+          // this project in a network namespace with loopback only, so no packet can leave the machine.
+          name: "security",
+          sequence: { groupOrder: 2 },
+          include: ["tests/security/**/*.test.ts"],
+          environment: "node",
+          maxWorkers: 2,
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Fault injection: crashes, lost answers and acquirer faults at every step of the money flows.
+          name: "faults",
+          sequence: { groupOrder: 3 },
+          include: ["tests/faults/**/*.test.ts"],
+          environment: "node",
+          maxWorkers: 2,
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });

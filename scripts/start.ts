@@ -65,8 +65,20 @@ function demoShopUrl(publicBaseUrl: string): string {
   return url.toString();
 }
 
+function buildIfStale(): void {
+  if (buildIsCurrent()) return;
+  console.log("[start] building (next build)...");
+  const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, CPS_LOCAL: "1", NEXT_TELEMETRY_DISABLED: "1" } });
+  if (build.status !== 0) throw new Error("next build failed");
+}
+
 async function main(): Promise<void> {
   const dev = process.argv.includes("--dev");
+  if (process.argv.includes("--build-only")) {
+    // Used by tests (tests/helpers/service-process.ts): build once, start nothing.
+    buildIfStale();
+    return;
+  }
   const settings = config();
   const log = (line: string) => console.log(`[start] ${line}`);
 
@@ -89,11 +101,7 @@ async function main(): Promise<void> {
   if (created) log("demo merchant created");
   await disconnectDb();
 
-  if (!dev && !buildIsCurrent()) {
-    log("building (next build)...");
-    const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, CPS_LOCAL: "1", NEXT_TELEMETRY_DISABLED: "1" } });
-    if (build.status !== 0) throw new Error("next build failed");
-  }
+  if (!dev) buildIfStale();
 
   const childEnv: NodeJS.ProcessEnv = {
     NEXT_TELEMETRY_DISABLED: "1",
