@@ -15,6 +15,7 @@ import { sendCompletionNotification } from "../notifications/send-completion-not
 import type { ProcessorName, ThreeDsResult } from "../processors/types";
 import { decideThreeDsStep } from "../threeds/three-ds-mode";
 import { startAuthentication } from "../threeds/start-authentication";
+import { authenticationMatches } from "../threeds/authentication-binding";
 import type { TransStatus } from "../threeds/messages";
 import { authorizePayment, type AuthorizationCardSource } from "../payments/authorize-payment";
 import { captureInstantly } from "../payments/capture-instantly";
@@ -94,11 +95,17 @@ async function storedCardSource(parentPaymentId: string): Promise<{ source: Auth
   return { source: { kind: "stored", storedCardId: stored.id }, card };
 }
 
-/** A challenge this payment completed and has not yet authorized with. */
-async function unusedChallengeResult(paymentId: string): Promise<ThreeDsResult | undefined> {
+/**
+ * A challenge this payment completed and has not yet authorized with, for exactly this card (PAN and
+ * expiry), amount and currency: another card, or the same number with another expiry, authenticates
+ * anew (security item 3).
+ */
+async function unusedChallengeResult(paymentId: string, card: CardDetails): Promise<ThreeDsResult | undefined> {
   const authentication = await db().threeDsAuthentication.findFirst({ where: { paymentId }, orderBy: { createdAt: "desc" } });
   if (!authentication || authentication.state !== "completed" || !authentication.challengeRequired || !authentication.eci) return undefined;
   if (authentication.transStatus !== "Y" && authentication.transStatus !== "A") return undefined;
+  const payment = await db().payment.findUnique({ where: { id: paymentId }, select: { amount: true, currency: true } });
+  if (!payment || !authenticationMatches(authentication, { card, amount: payment.amount, currency: payment.currency })) return undefined;
   const usedAfter = await db().operation.count({
     where: { paymentId, type: "authorize", createdAt: { gt: authentication.completedAt ?? authentication.createdAt } },
   });
@@ -146,7 +153,7 @@ export async function paySession({
   const attempts =
     (await db().operation.count({ where: { paymentId, type: "authorize" } })) +
     (await db().threeDsAuthentication.count({ where: { paymentId } }));
-  if (attempts >= MAX_ATTEMPTS_PER_PAYMENT && !(await unusedChallengeResult(paymentId))) return failed(paymentId, "TOO_MANY_ATTEMPTS");
+  if (attempts >= MAX_ATTEMPTS_PER_PAYMENT && !(await unusedChallengeResult(paymentId, card))) return failed(paymentId, "TOO_MANY_ATTEMPTS");
 
   // One attempt at a time: the window is PROCESSING only while this request runs.
   const claimed = await db().paymentSession.updateMany({
@@ -213,7 +220,7 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
     return failed(paymentId, "AUTHENTICATION_FAILED");
   };
 
-  const afterChallenge = await unusedChallengeResult(paymentId);
+  const afterChallenge = await unusedChallengeResult(paymentId, card);
   if (afterChallenge) return authorize(afterChallenge);
 
   const first = decideThreeDsStep({ mode: session.set3ds, at: "start" });

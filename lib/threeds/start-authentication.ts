@@ -5,6 +5,7 @@ import type { CardDetails } from "../cards/card-details";
 import { db } from "../db";
 import { newId } from "../ids";
 import type { ThreeDsResult } from "../processors/types";
+import { recordedSubject } from "./authentication-binding";
 import { sendAReq, ThreeDsUnavailableError } from "./ds-client";
 import { currencyForAReq, encodeBase64Url, type CReq, type TransStatus } from "./messages";
 
@@ -33,7 +34,15 @@ export async function startAuthentication({
   const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { amount: true, currency: true } });
   const threeDsServerTransId = randomUUID();
   const authentication = await db().threeDsAuthentication.create({
-    data: { id: newId(), paymentId, threeDsServerTransId, messageVersion: THREE_DS_MESSAGE_VERSION, state: "started" },
+    data: {
+      id: newId(),
+      paymentId,
+      threeDsServerTransId,
+      messageVersion: THREE_DS_MESSAGE_VERSION,
+      state: "started",
+      // What this authentication is for: its result authorizes only this card, amount and currency.
+      ...recordedSubject({ card, amount: payment.amount, currency: payment.currency }),
+    },
   });
   const base = { authenticationId: authentication.id, threeDsServerTransId };
   const currency = currencyForAReq(payment.currency);
