@@ -1,5 +1,5 @@
 // npm start: the whole service from a fresh clone. Prepares the database (the embedded one unless
-// DATABASE_URL is set), applies migrations, seeds the demo merchant on first run, builds when the
+// DATABASE_URL is set), applies migrations, seeds the demo merchant on first run (local mode only), builds when the
 // sources are newer than the last build, starts Next.js and prints where everything is.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -57,12 +57,9 @@ async function waitForHealth(url: string, child: ReturnType<typeof spawn>, timeo
   throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`);
 }
 
-/** The demo shop must run on another origin than the fields: the other loopback name of the same server. */
-function demoShopUrl(publicBaseUrl: string): string {
-  const url = new URL("/demo-shop", publicBaseUrl);
-  if (url.hostname === "localhost") url.hostname = "127.0.0.1";
-  else if (url.hostname === "127.0.0.1") url.hostname = "localhost";
-  return url.toString();
+function requireBuild(): void {
+  const buildId = path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
+  if (!existsSync(buildId)) throw new Error(`no production build in ${path.dirname(buildId)}: run npm run build first`);
 }
 
 function buildIfStale(): void {
@@ -96,12 +93,12 @@ async function main(): Promise<void> {
   const migrations = await migrateDatabase(databaseUrl, { log: (line) => log(line) });
   log(`database schema up to date (${migrations.applied.length} migration(s) applied now)`);
 
-  const { seedDemo } = await import("../lib/sandboxes/seed-demo");
-  const { demo, created } = await seedDemo();
-  if (created) log("demo merchant created");
+  const demoLines = await (await import("../lib/sandboxes/prepare-demo")).prepareDemo({ log }); // local mode only; no secrets printed
   await disconnectDb();
 
-  if (!dev) buildIfStale();
+  // A production start (NODE_ENV=production without CPS_LOCAL) runs what `npm run build` made, never a build.
+  if (!dev && settings.isProduction) requireBuild();
+  else if (!dev) buildIfStale();
 
   const childEnv: NodeJS.ProcessEnv = {
     NEXT_TELEMETRY_DISABLED: "1",
@@ -114,36 +111,51 @@ async function main(): Promise<void> {
     NEXTAUTH_URL: `${settings.backofficeBaseUrl}/api/auth`,
     PUBLIC_BASE_URL: settings.publicBaseUrl,
     CPS_LOCAL: settings.isProduction ? "" : "1",
+    // SIGTERM drains instead of stopping at once (lib/runtime/graceful-shutdown.ts); `next dev` keeps its own.
+    NEXT_MANUAL_SIG_HANDLE: dev ? "" : "1",
   };
   const server = spawn(process.execPath, [NEXT_BIN, dev ? "dev" : "start", "-H", settings.HOST, "-p", String(settings.PORT)], {
     stdio: ["ignore", "inherit", "inherit"],
     env: childEnv,
   });
   let stopping = false;
-  const shutdown = async (code: number) => {
+  // On SIGTERM / SIGINT the server gets SIGTERM, drains within SHUTDOWN_TIMEOUT_MS and exits 0; this
+  // process then exits with the server's code (killed and 1 if it overstays its bound by 5 s).
+  const shutdown = async (exitedWith?: number) => {
     if (stopping) return;
     stopping = true;
-    if (server.exitCode === null) {
+    let code = exitedWith ?? 1;
+    if (server.exitCode === null && server.signalCode === null) {
       server.kill("SIGTERM");
-      await new Promise((resolve) => server.once("exit", resolve));
+      code = await new Promise<number>((resolve) => {
+        const timer = setTimeout(() => {
+          server.kill("SIGKILL");
+          resolve(1);
+        }, settings.SHUTDOWN_TIMEOUT_MS + 5_000);
+        server.once("exit", (exitCode) => {
+          clearTimeout(timer);
+          // `next dev` ends with 130 / 143 on a signal; that is its normal stop.
+          resolve(dev && (exitCode === 130 || exitCode === 143) ? 0 : (exitCode ?? 1));
+        });
+      });
     }
     await embedded?.stop();
     process.exit(code);
   };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutdown(0));
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutdown());
   server.on("exit", (code) => void shutdown(code ?? 1));
 
-  const health = await waitForHealth(`${settings.apiBaseUrls.health}/api/health`, server);
+  // This process's own listener, not the public base URL (a load balancer in front of several processes).
+  const localHost = ["0.0.0.0", "::", ""].includes(settings.HOST) ? "127.0.0.1" : settings.HOST.includes(":") ? `[${settings.HOST}]` : settings.HOST;
+  const health = await waitForHealth(`http://${localHost}:${settings.PORT}/api/health`, server);
   const ok = health.status === 200;
   console.log(
     [
       "",
       "  Card Payment Service is running",
       `  Base URL      ${settings.publicBaseUrl}`,
-      `  Back office   ${settings.backofficeBaseUrl}/backoffice   (sign in: ${demo.email} / ${demo.password})`,
-      `  Demo shop     ${demoShopUrl(settings.publicBaseUrl)}   (another origin than the card fields; pay with 4111 1111 1111 1111)`,
-      `  Merchant id   ${demo.merchantId}   (${demo.merchantName})`,
-      `  API key       ${demo.apiKey}`,
+      `  Back office   ${settings.backofficeBaseUrl}/backoffice`,
+      ...demoLines,
       `  Health        ${settings.apiBaseUrls.health}/api/health   ${ok ? "ok" : `NOT OK: ${JSON.stringify(health.body)}`}`,
       "",
     ].join("\n"),

@@ -1,13 +1,19 @@
 // The merchant demo page: what a merchant builds, served from another origin than the fields
-// (127.0.0.1 when the service is localhost, and the other way round). Its server side initializes
-// the session over the real merchant API with the demo merchant's key from DATA_DIR/demo.json; its
-// page includes dynamic.js, provides the elements and logs every callback. Query parameters set
-// the initdynamic fields, so every flow can be tried (and is, by tests/e2e/cardholder).
+// (127.0.0.1 when the service is localhost, and the other way round). Local mode only: in
+// production it answers 404 (security issue 10, item 4). Its server side initializes the session
+// over the real merchant API with the demo merchant's key from DATA_DIR/demo.json; its page
+// includes dynamic.js, provides the elements and logs every callback. Query parameters set a few
+// initdynamic fields so flows can be tried, but never `notificationurl` or `paymentid`: the page
+// needs no authentication, so whoever can make a browser load it must not be able to point the
+// service at an address of their choosing or act on an existing payment. A test that needs its
+// own notification address initializes the session itself (with the key from the 0600 file) and
+// opens the page with `sessionid`, as a merchant's server would.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { config } from "../env";
 import { escapeHtml, newNonce, scriptJson } from "../cardholder/frame-page";
+import { hostedFieldUrls } from "../payments/init-session";
 
 const demoCredentialsSchema = z.object({ merchantId: z.string(), apiKey: z.string() });
 
@@ -20,11 +26,9 @@ const PASSED_THROUGH = [
   "instantcapture",
   "merchantpaymentid",
   "newmerchantpaymentid",
-  "paymentid",
   "hostedid",
   "merchantdata",
   "textonstatement",
-  "notificationurl",
   "rule",
 ] as const;
 
@@ -66,16 +70,37 @@ function htmlResponse(html: string, nonce: string, citOrigin: string, status = 2
   });
 }
 
+const SESSION_ID = /^[a-f0-9]{32}$/;
+
+function notFound(): Response {
+  return new Response("<!doctype html><title>Not found</title><p>Not found.</p>", {
+    status: 404,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** A session the caller initialized itself (as a merchant's server does): only its id travels; the order text is display only. */
+function existingSession(query: URLSearchParams, sessionId: string): Record<string, unknown> {
+  return {
+    sessionid: sessionId,
+    dfurlscriptinclude: hostedFieldUrls(sessionId).dfurlscriptinclude,
+    amount: /^\d{1,12}$/.test(query.get("amount") ?? "") ? Number(query.get("amount")) : 12500,
+    currency: query.get("currency") ?? "DKK",
+    reference: query.get("reference") ?? "demo-order",
+  };
+}
+
 export async function renderDemoShop(request: Request): Promise<Response> {
+  if (config().isProduction) return notFound();
   const requestUrl = new URL(request.url);
   const host = request.headers.get("host") ?? requestUrl.host;
   const pageOrigin = `${requestUrl.protocol}//${host}`;
   const cit = config().apiBaseUrls.cit;
   const citOrigin = new URL(cit).origin;
   const nonce = newNonce();
+  const shopOrigin = alternateOrigin(citOrigin);
   if (pageOrigin === citOrigin) {
-    const other = alternateOrigin(pageOrigin);
-    const target = other ? `${other}/demo-shop${requestUrl.search}` : undefined;
+    const target = shopOrigin ? `${shopOrigin}/demo-shop${requestUrl.search}` : undefined;
     return htmlResponse(
       `<!doctype html><meta charset="utf-8"><title>Demo shop</title><p>The demo shop must run on another origin than the card fields (${escapeHtml(citOrigin)}).` +
         (target ? ` Open <a href="${escapeHtml(target)}">${escapeHtml(target)}</a>.` : " Reach this server by another host name.") +
@@ -85,21 +110,31 @@ export async function renderDemoShop(request: Request): Promise<Response> {
       409,
     );
   }
-  const demo = readDemoCredentials();
+  // Only the one shop origin (the other loopback name of the fields' origin) is served: any other
+  // Host, forged or not, finds nothing here rather than a page that spends the demo key.
+  if (!shopOrigin || pageOrigin !== shopOrigin) return notFound();
   const query = requestUrl.searchParams;
-  const init = await fetch(`${cit}/api/initdynamic`, {
-    method: "POST",
-    headers: { authorization: `Basic ${demo.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify(initBody(query, demo.merchantId)),
-  });
-  const session = (await init.json()) as Record<string, unknown>;
-  if (!init.ok) {
-    return htmlResponse(
-      `<!doctype html><meta charset="utf-8"><title>Demo shop</title><h1>Initialization refused</h1><pre id="init-error">${escapeHtml(JSON.stringify(session, null, 2))}</pre>`,
-      nonce,
-      citOrigin,
-      400,
-    );
+  const sessionId = query.get("sessionid");
+  let session: Record<string, unknown>;
+  if (sessionId !== null) {
+    if (!SESSION_ID.test(sessionId)) return notFound();
+    session = existingSession(query, sessionId);
+  } else {
+    const demo = readDemoCredentials();
+    const init = await fetch(`${cit}/api/initdynamic`, {
+      method: "POST",
+      headers: { authorization: `Basic ${demo.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify(initBody(query, demo.merchantId)),
+    });
+    session = (await init.json()) as Record<string, unknown>;
+    if (!init.ok) {
+      return htmlResponse(
+        `<!doctype html><meta charset="utf-8"><title>Demo shop</title><h1>Initialization refused</h1><pre id="init-error">${escapeHtml(JSON.stringify(session, null, 2))}</pre>`,
+        nonce,
+        citOrigin,
+        400,
+      );
+    }
   }
   const single = query.get("layout") === "single";
   const ids = {

@@ -1,8 +1,9 @@
 // The demo merchant that `npm start` creates on first run, so a fresh clone can be tried at once.
-// Its credentials are kept in DATA_DIR/demo.json (git-ignored, mode 0600) to be printed at every
-// start: the database itself only holds hashes.
+// Its credentials are kept in DATA_DIR/demo.json (git-ignored, mode 0600), which the start banner
+// names instead of printing them (a log is no place for a password or a live key): the database
+// itself only holds hashes. Never called in production (lib/sandboxes/prepare-demo.ts).
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { db } from "../db";
@@ -22,14 +23,16 @@ export type DemoCredentials = z.infer<typeof demoSchema>;
 
 export const DEMO_EMAIL = "demo@example.com";
 
-function demoFile(): string {
+/** Where the demo merchant's credentials are kept (mode 0600). */
+export function demoCredentialsFile(): string {
   return path.resolve(config().DATA_DIR, "demo.json");
 }
 
 /** Returns the demo merchant's credentials, creating the merchant first when it does not exist. */
 export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredentials }> {
-  const file = demoFile();
+  const file = demoCredentialsFile();
   if (existsSync(file)) {
+    chmodSync(file, 0o600); // files written by older versions may be wider
     const saved = demoSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
     if (saved.success && (await db().merchant.findUnique({ where: { id: saved.data.merchantId }, select: { id: true } }))) {
       return { created: false, demo: saved.data };

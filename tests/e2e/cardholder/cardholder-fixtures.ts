@@ -3,7 +3,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type FrameLocator, type Page } from "@playwright/test";
-import { E2E } from "../helpers";
+import { E2E, demoCredentials } from "../helpers";
 
 /** The demo shop runs on 127.0.0.1; the service (and so the fields) on localhost: two origins. */
 export const SHOP_ORIGIN = `http://127.0.0.1:${E2E.port}`;
@@ -63,10 +63,44 @@ export async function startNotificationReceiver() {
 
 export type NotificationReceiver = Awaited<ReturnType<typeof startNotificationReceiver>>;
 
+/** What the demo shop's page takes besides `sessionid` when the test initialized the session itself. */
+const PAGE_PARAMS = ["layout", "amount", "currency", "reference"];
+
+/**
+ * The demo shop takes no `notificationurl` or `paymentid` from its query (security issue 10, item
+ * 4): a test that needs them initializes the session itself with the demo merchant's key (from
+ * the 0600 credentials file), as a merchant's server does, and opens the page with `sessionid`.
+ */
+async function initializeAsMerchant(params: Record<string, string | number>): Promise<string> {
+  const demo = demoCredentials();
+  const body: Record<string, unknown> = { merchantid: demo.merchantId, amount: 12500, currency: "DKK", reference: "demo-order" };
+  for (const [key, value] of Object.entries(params)) {
+    if (key === "layout") continue;
+    body[key] = key === "processor" ? String(value).split(",").filter(Boolean) : /^(amount|timeout|instantcapture|rule)$/.test(key) ? Number(value) : value;
+  }
+  const response = await fetch(`${FIELDS_ORIGIN}/api/initdynamic`, {
+    method: "POST",
+    headers: { authorization: `Basic ${demo.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const session = (await response.json()) as { sessionid?: string };
+  expect(response.status, JSON.stringify(session)).toBe(200);
+  const query = new URLSearchParams({ sessionid: String(session.sessionid) });
+  for (const key of PAGE_PARAMS) if (key in params) query.set(key, String(params[key]));
+  if (!query.has("amount")) query.set("amount", String(body.amount));
+  if (!query.has("currency")) query.set("currency", String(body.currency));
+  if (!query.has("reference")) query.set("reference", String(body.reference));
+  return query.toString();
+}
+
 /** Opens the demo shop with these initdynamic fields and waits for jsinitsuccess. */
 export async function openDemoShop(page: Page, params: Record<string, string | number> = {}, { waitForInit = true } = {}): Promise<string> {
-  const query = new URLSearchParams(Object.entries({ set3ds: "SKIP_3DS", ...params }).map(([key, value]) => [key, String(value)]));
-  await page.goto(`${SHOP_ORIGIN}/demo-shop?${query.toString()}`);
+  const all = { set3ds: "SKIP_3DS", ...params };
+  const query =
+    "notificationurl" in all || "paymentid" in all
+      ? await initializeAsMerchant(all)
+      : new URLSearchParams(Object.entries(all).map(([key, value]) => [key, String(value)])).toString();
+  await page.goto(`${SHOP_ORIGIN}/demo-shop?${query}`);
   const sessionId = JSON.parse((await page.locator("#session").textContent()) ?? "{}").sessionid as string;
   expect(sessionId).toMatch(/^[a-f0-9]{32}$/);
   if (waitForInit) await waitForCallback(page, "jsinitsuccess");
