@@ -29,3 +29,19 @@ export async function sendEvent<TType extends AnyEventType>(options: SendEventOp
   if (!id) throw new Error(`Inngest returned no id for event ${created.name}`);
   return id;
 }
+
+/**
+ * Sends the event that starts work already committed to the database (an outbox row, a pending
+ * operation). A failed send is logged, not thrown: the state change stands, the request that made
+ * it is answered, and the stalled-work job (lib/jobs/resend-stalled-events.ts) sends it again.
+ */
+export async function sendEventAfterCommit<TType extends AnyEventType>(options: SendEventOptions<TType>): Promise<string | undefined> {
+  try {
+    return await sendEvent(options);
+  } catch (error) {
+    console.warn(
+      `[inngest] event ${options.id} not sent (the stalled-work job sends it again): ${error instanceof Error ? error.message : "error"}`,
+    );
+    return undefined;
+  }
+}

@@ -1,11 +1,13 @@
 // The services that run inside the Next.js server process next to the request handlers.
 // Each entry starts one service when the configuration asks for it; they start in this order.
+// This is the launcher: the one module of the service that imports the sandboxes (lib/sandboxes),
+// which register their addresses and credentials with the registries as configuration.
+// Periodic work is not here: it is cron functions (./scheduled.ts), one run per schedule across
+// all instances; only the sub-minute session-expiry ticker runs in-process.
 import { config } from "../env";
 import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
 import { startProcessorSandboxes } from "../sandboxes/acquirers/background-service";
-import { startReconcilePoller } from "../processors/reconcile-poller";
-import { startCardUpdatePoller } from "../notifications/card-update-poller";
-import { startSessionExpirySweeper } from "../payments/session-expiry-sweeper";
+import { startSessionExpiryTicker } from "./session-expiry-ticker";
 import { warmBrowserBundles } from "../cardholder/warm-browser-bundles";
 
 type ServiceStarter = { name: string; start: () => Promise<void> };
@@ -16,14 +18,11 @@ const services: ServiceStarter[] = [
   { name: "processor sandboxes", start: async () => void (await startProcessorSandboxes()) },
   // Background work (Inngest): runs the app's functions in-process unless an Inngest server is configured.
   { name: "embedded Inngest executor", start: startEmbeddedExecutor },
-  // merchant-api: life cycle management, polls the processors' card-update feeds (after the sandboxes).
-  { name: "card-update poller", start: startCardUpdatePoller },
-  // merchant-api: closes expired payment windows and sends their time-out completion notification.
-  { name: "session expiry sweeper", start: startSessionExpirySweeper },
+  // cardholder: closes expired payment windows every second and stores their time-out completion
+  // notification (safe in every instance at once).
+  { name: "session expiry ticker", start: startSessionExpiryTicker },
   // cardholder: builds dynamic.js and the hosted-field frame scripts before the first cardholder arrives (not awaited).
   { name: "hosted-field bundles", start: async () => void warmBrowserBundles() },
-  // processors: voids late approvals behind authorization time-outs (after the sandboxes and the database are up).
-  { name: "time-out reconciliation", start: startReconcilePoller },
 ];
 
 const state = globalThis as unknown as { __cpsBackgroundStarted?: boolean };

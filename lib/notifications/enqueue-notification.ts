@@ -1,11 +1,13 @@
-// A notification is a stored row (its exact JSON text, so every attempt sends the same bytes) and
-// an event that starts its delivery function. The row is written in the caller's transaction; the
-// event is sent after the commit (dispatchNotification).
+// The outbox: a notification is a stored row (its exact JSON text, so every attempt sends the same
+// bytes) written in the transaction of the state change it reports, and an event that starts its
+// delivery function (lib/jobs/deliver-notification.ts), sent after the commit. A send lost between
+// the commit and the event (a crash, a failed send) is made good by the stalled-work job
+// (lib/payments/resend-stalled-events.ts), which finds the row still undelivered.
 import { db, type Tx } from "../db";
 import type { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { notificationCreated } from "../inngest/events/merchant-api";
-import { sendEvent } from "../inngest/send-event";
+import { sendEventAfterCommit } from "../inngest/send-event";
 import { deliverNotificationAttempt } from "./deliver-notification-attempt";
 
 export interface EnqueueNotificationOptions {
@@ -37,7 +39,7 @@ export async function enqueueNotification({
 
 /** Starts delivery of a stored notification (its first attempt is immediate). */
 export async function dispatchNotification(notificationId: string): Promise<void> {
-  await sendEvent({ type: notificationCreated, data: { notificationId }, id: `notification-${notificationId}` });
+  await sendEventAfterCommit({ type: notificationCreated, data: { notificationId }, id: `notification-${notificationId}` });
 }
 
 /**
@@ -48,7 +50,11 @@ export async function dispatchNotification(notificationId: string): Promise<void
 export async function deliverNowOrSchedule(notificationId: string): Promise<boolean> {
   const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1 });
   if (!first.delivered) {
-    await sendEvent({ type: notificationCreated, data: { notificationId, fromAttempt: 2 }, id: `notification-${notificationId}` });
+    await sendEventAfterCommit({
+      type: notificationCreated,
+      data: { notificationId, fromAttempt: 2 },
+      id: `notification-${notificationId}`,
+    });
   }
   return first.delivered;
 }

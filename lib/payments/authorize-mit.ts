@@ -6,7 +6,7 @@ import { invalidParameter } from "../errors";
 import { newId } from "../ids";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { mitRequested } from "../inngest/events/merchant-api";
-import { sendEvent } from "../inngest/send-event";
+import { sendEventAfterCommit } from "../inngest/send-event";
 import type { MitRequest } from "../validation/mit";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 
@@ -65,14 +65,14 @@ export async function authorizeMit({
         customerFirstName: input.customer?.firstname ?? null,
         customerSurname: input.customer?.surename ?? null,
         customerIpAddress: input.customer?.ipaddress ?? null,
+        // Resolved once, here: the job and a re-sent event after a lost one use the same values.
+        notificationUrl: url,
+        requestedProcessor: input.processor ?? null,
+        requestResponseId: responseId,
       },
       select: { id: true },
     });
   });
-  await sendEvent({
-    type: mitRequested,
-    data: { paymentId, responseId, processor: input.processor ?? null, notificationUrl: input.notificationurl ?? null },
-    id: `mit-${paymentId}`,
-  });
+  await sendEventAfterCommit({ type: mitRequested, data: { paymentId, responseId }, id: `mit-${paymentId}` });
   return { responseid: responseId, paymentId };
 }

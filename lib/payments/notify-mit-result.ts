@@ -1,4 +1,5 @@
-// After a merchant-initiated authorization: the notification of spec 6.3.
+// After a merchant-initiated authorization: the notification of spec 6.3, to the address stored on
+// the payment when the request was accepted.
 import { db } from "../db";
 import { mitNotificationBody } from "../notifications/bodies";
 import { enqueueNotification } from "../notifications/enqueue-notification";
@@ -16,12 +17,10 @@ export interface MitOutcome {
 export async function notifyMitResult({
   paymentId,
   responseId,
-  notificationUrl,
   outcome,
 }: {
   paymentId: string;
   responseId: string;
-  notificationUrl: string | null;
   outcome: MitOutcome;
 }): Promise<string | null> {
   return db().$transaction(async (tx) => {
@@ -29,9 +28,10 @@ export async function notifyMitResult({
     if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return id;
     const payment = await tx.payment.findUniqueOrThrow({
       where: { id: paymentId },
-      select: { merchantId: true, merchantPaymentId: true, storedCard: { select: { par: true } } },
+      select: { merchantId: true, merchantPaymentId: true, notificationUrl: true, storedCard: { select: { par: true } } },
     });
-    const url = await resolveNotificationUrl({ merchantId: payment.merchantId, requestedUrl: notificationUrl, purpose: "default", tx });
+    // Stored when the request was accepted; payments from before that resolve it now.
+    const url = payment.notificationUrl ?? (await resolveNotificationUrl({ merchantId: payment.merchantId, purpose: "default", tx }));
     if (!url) return null;
     const body = mitNotificationBody({
       responseId,

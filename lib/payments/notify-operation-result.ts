@@ -1,18 +1,13 @@
-// After a capture, refund or void has its answer: the notification of spec 6.4 to the request's
-// notificationurl, else the hosted integration's or the merchant's default address.
+// After a capture, refund or void has its answer: the notification of spec 6.4 to the address
+// stored on the operation when the request was accepted (the request's notificationurl, else the
+// hosted integration's or the merchant's default address).
 import { db } from "../db";
 import { operationNotificationBody, type OperationOutcome } from "../notifications/bodies";
 import { enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 
 /** Stores the notification and returns its id (dispatch it after), or null when there is no address. */
-export async function notifyOperationResult({
-  operationId,
-  notificationUrl,
-}: {
-  operationId: string;
-  notificationUrl: string | null;
-}): Promise<string | null> {
+export async function notifyOperationResult({ operationId }: { operationId: string }): Promise<string | null> {
   return db().$transaction(async (tx) => {
     const id = `msg_operation_${operationId}`;
     if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return id;
@@ -23,17 +18,20 @@ export async function notifyOperationResult({
         responseCode: true,
         authorizationCode: true,
         responseId: true,
+        notificationUrl: true,
         payment: { select: { id: true, merchantId: true, merchantPaymentId: true, session: { select: { hostedIntegrationId: true } } } },
       },
     });
     const payment = operation.payment;
-    const url = await resolveNotificationUrl({
-      merchantId: payment.merchantId,
-      requestedUrl: notificationUrl,
-      hostedIntegrationId: payment.session?.hostedIntegrationId,
-      purpose: "default",
-      tx,
-    });
+    // Operations accepted before the address was stored on them resolve it now.
+    const url =
+      operation.notificationUrl ??
+      (await resolveNotificationUrl({
+        merchantId: payment.merchantId,
+        hostedIntegrationId: payment.session?.hostedIntegrationId,
+        purpose: "default",
+        tx,
+      }));
     if (!url) return null;
     const status: OperationOutcome = operation.status === "approved" ? "approved" : operation.status === "declined" ? "declined" : "failed";
     const body = operationNotificationBody({

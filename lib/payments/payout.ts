@@ -106,6 +106,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
         processor,
         routingAttempt: index + 1,
         responseId,
+        notificationUrl: input.notificationurl ?? null,
         note: input.note ?? null,
         tags: input.tags ?? null,
       },
@@ -145,7 +146,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     },
   });
   if (input.notificationurl) {
-    const notificationId = await notifyOperationResult({ operationId, notificationUrl: input.notificationurl });
+    const notificationId = await notifyOperationResult({ operationId });
     if (notificationId) await dispatchNotification(notificationId);
   }
   return {

@@ -8,7 +8,7 @@ import type { PaymentStatus } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { followUpRequested } from "../inngest/events/merchant-api";
-import { sendEvent } from "../inngest/send-event";
+import { sendEventAfterCommit } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
 import { lockPaymentOrThrow } from "./get-payment-or-throw";
 import { operationTotals, type OperationTotals } from "./operation-totals";
@@ -40,7 +40,7 @@ export async function requestFollowUp({
   type,
   rule,
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
-  const { operationId, notificationUrl } = await db().$transaction(async (tx: Tx) => {
+  const { operationId } = await db().$transaction(async (tx: Tx) => {
     const payment = await lockPaymentOrThrow({ tx, merchantId, paymentRef });
     const paymentId = payment.id;
     const totals = await operationTotals(tx, paymentId);
@@ -68,12 +68,14 @@ export async function requestFollowUp({
         note: input.note ?? null,
         tags: input.tags ?? null,
         responseId,
+        // Resolved once, here: the job and a re-sent event after a lost one notify the same address.
+        notificationUrl,
       },
       select: { id: true },
     });
-    return { operationId: operation.id, notificationUrl };
+    return { operationId: operation.id };
   });
-  await sendEvent({ type: followUpRequested, data: { operationId, notificationUrl }, id: `follow-up-${operationId}` });
+  await sendEventAfterCommit({ type: followUpRequested, data: { operationId }, id: `follow-up-${operationId}` });
   return { responseid: responseId };
 }
 

@@ -24,11 +24,12 @@ export interface ReconciledAttempt {
   outcome: ReconcileOutcome;
 }
 
-export async function reconcileTimedOutAuthorizations({
+/** The ids of timed-out authorization attempts not yet reconciled, oldest first. */
+export async function findTimedOutAuthorizations({
   olderThanMs = 5 * 60_000,
   limit = 100,
   now = new Date(),
-}: ReconcileTimedOutAuthorizationsOptions = {}): Promise<ReconciledAttempt[]> {
+}: ReconcileTimedOutAuthorizationsOptions = {}): Promise<string[]> {
   const candidates = await db().operation.findMany({
     where: {
       type: "authorize",
@@ -40,62 +41,73 @@ export async function reconcileTimedOutAuthorizations({
     },
     orderBy: { createdAt: "asc" },
     take: limit,
+    select: { id: true },
+  });
+  return candidates.map(({ id }) => id);
+}
+
+/**
+ * Looks one timed-out attempt up at its acquirer and voids a late approval. Undefined when there
+ * is nothing to do now (already reconciled, or its processor is not configured: tried again later).
+ */
+export async function reconcileTimedOutAuthorization({ operationId }: { operationId: string }): Promise<ReconciledAttempt | undefined> {
+  const attempt = await db().operation.findUnique({
+    where: { id: operationId },
     select: { id: true, processor: true, amount: true, currency: true, errorMessage: true },
   });
-  const results: ReconciledAttempt[] = [];
-  for (const attempt of candidates) {
-    const processor = attempt.processor!;
-    const mark = async (outcome: ReconcileOutcome, text: string, processorReference?: string) => {
-      await db().operation.update({
-        where: { id: attempt.id },
-        data: {
-          errorMessage: `${RECONCILED_MARK} ${text} (was: ${attempt.errorMessage ?? "time-out"})`,
-          ...(processorReference ? { processorReference } : {}),
-        },
-      });
-      results.push({ operationId: attempt.id, processor, outcome });
-    };
-    let connector;
-    try {
-      connector = getConnector(processor);
-    } catch (error) {
-      if (error instanceof ProcessorNotConfiguredError) continue; // try again when it is configured
-      throw error;
-    }
-    if (!connector.lookupAuthorization) {
-      await mark("unsupported", `${processor} offers no look-up by reference; check its reports`);
-      continue;
-    }
-    let found;
-    try {
-      found = await connector.lookupAuthorization({ operationId: attempt.id });
-    } catch {
-      // Left unmarked: the next run tries again.
-      results.push({ operationId: attempt.id, processor, outcome: "lookup_failed" });
-      continue;
-    }
-    if (!found) {
-      await mark("not_found", `${processor} has no such authorization`);
-      continue;
-    }
-    if (found.status !== "approved" || !found.processorReference) {
-      await mark("declined", `${processor} declined it (${found.responsecode})`, found.processorReference);
-      continue;
-    }
-    const voided = await connector.void({
-      operationId: `${attempt.id.slice(0, 28)}void`,
-      authorizationReference: found.processorReference,
-      authorizationCode: found.authorizationcode,
-      amount: attempt.amount,
-      currency: attempt.currency,
+  // Marked by an earlier run (a retried step): nothing to do twice.
+  if (!attempt?.processor || attempt.errorMessage?.startsWith(RECONCILED_MARK)) return undefined;
+  const processor = attempt.processor;
+  const mark = async (outcome: ReconcileOutcome, text: string, processorReference?: string): Promise<ReconciledAttempt> => {
+    await db().operation.update({
+      where: { id: attempt.id },
+      data: {
+        errorMessage: `${RECONCILED_MARK} ${text} (was: ${attempt.errorMessage ?? "time-out"})`,
+        ...(processorReference ? { processorReference } : {}),
+      },
     });
-    if (voided.status === "approved") await mark("voided", `${processor} approved it late; voided`, found.processorReference);
-    else
-      await mark(
-        "void_failed",
-        `${processor} approved it late; the void failed (${voided.responsecode}), release it by hand`,
-        found.processorReference,
-      );
+    return { operationId: attempt.id, processor, outcome };
+  };
+  let connector;
+  try {
+    connector = getConnector(processor);
+  } catch (error) {
+    if (error instanceof ProcessorNotConfiguredError) return undefined; // try again when it is configured
+    throw error;
+  }
+  if (!connector.lookupAuthorization) return mark("unsupported", `${processor} offers no look-up by reference; check its reports`);
+  let found;
+  try {
+    found = await connector.lookupAuthorization({ operationId: attempt.id });
+  } catch {
+    // Left unmarked: the next run tries again.
+    return { operationId: attempt.id, processor, outcome: "lookup_failed" };
+  }
+  if (!found) return mark("not_found", `${processor} has no such authorization`);
+  if (found.status !== "approved" || !found.processorReference) {
+    return mark("declined", `${processor} declined it (${found.responsecode})`, found.processorReference);
+  }
+  const voided = await connector.void({
+    operationId: `${attempt.id.slice(0, 28)}void`,
+    authorizationReference: found.processorReference,
+    authorizationCode: found.authorizationcode,
+    amount: attempt.amount,
+    currency: attempt.currency,
+  });
+  if (voided.status === "approved") return mark("voided", `${processor} approved it late; voided`, found.processorReference);
+  return mark(
+    "void_failed",
+    `${processor} approved it late; the void failed (${voided.responsecode}), release it by hand`,
+    found.processorReference,
+  );
+}
+
+/** Every due attempt in turn (the cron job lib/jobs/reconcile-timed-out-authorizations.ts runs a step per attempt instead). */
+export async function reconcileTimedOutAuthorizations(options: ReconcileTimedOutAuthorizationsOptions = {}): Promise<ReconciledAttempt[]> {
+  const results: ReconciledAttempt[] = [];
+  for (const operationId of await findTimedOutAuthorizations(options)) {
+    const result = await reconcileTimedOutAuthorization({ operationId });
+    if (result) results.push(result);
   }
   return results;
 }

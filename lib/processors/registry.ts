@@ -1,21 +1,45 @@
 // The typed registry of connectors: each is built from its configured settings (zod-validated) or,
-// when its base URL is not configured, pointed at its sandbox (registered by the sandbox launcher).
+// when its base URL is not configured, pointed at its sandbox. The sandbox launcher (lib/sandboxes)
+// registers the sandbox's address and credentials here as configuration: production code never
+// imports the simulators.
 import { config } from "../env";
-import { createBamboraConnector } from "./bambora/client";
-import { BAMBORA_SANDBOX_CREDENTIALS } from "../sandboxes/acquirers/bambora";
-import { createClearhausConnector } from "./clearhaus/client";
-import { createFinaroConnector } from "./finaro/client";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../sandboxes/acquirers/finaro";
-import { CLEARHAUS_SANDBOX_API_KEY } from "../sandboxes/acquirers/clearhaus";
+import { createBamboraConnector, type BamboraSettings } from "./bambora/client";
+import { createClearhausConnector, type ClearhausSettings } from "./clearhaus/client";
+import { createFinaroConnector, type FinaroSettings } from "./finaro/client";
 import type { ProcessorConnector, ProcessorName } from "./types";
 
-const state = globalThis as unknown as { __cpsSandboxUrls?: Partial<Record<ProcessorName, string>> };
+/** What a sandbox needs besides its address: its credentials (and Finaro's gateway path). */
+export interface SandboxCredentials {
+  finaro: Omit<FinaroSettings, "baseUrl" | "timeoutMs"> & { path: string };
+  clearhaus: Omit<ClearhausSettings, "baseUrl" | "timeoutMs">;
+  bambora: Omit<BamboraSettings, "baseUrl" | "timeoutMs">;
+}
 
-/** Called by the sandbox launcher: the connector of `name` talks to the sandbox at `baseUrl`. */
-export function registerSandboxUrl(name: ProcessorName, baseUrl: string | undefined): void {
+const state = globalThis as unknown as {
+  __cpsSandboxUrls?: Partial<Record<ProcessorName, string>>;
+  __cpsSandboxCredentials?: Partial<SandboxCredentials>;
+};
+
+/**
+ * Called by the sandbox launcher: the connector of `name` talks to the sandbox at `baseUrl` with
+ * `credentials` (kept when omitted, so a test can point the connector elsewhere and back).
+ */
+export function registerSandboxUrl<TName extends ProcessorName>(
+  name: TName,
+  baseUrl: string | undefined,
+  credentials?: SandboxCredentials[TName],
+): void {
   state.__cpsSandboxUrls ??= {};
+  state.__cpsSandboxCredentials ??= {};
+  if (credentials) state.__cpsSandboxCredentials[name] = credentials;
   if (baseUrl) state.__cpsSandboxUrls[name] = baseUrl;
   else delete state.__cpsSandboxUrls[name];
+}
+
+function sandboxCredentials<TName extends ProcessorName>(name: TName): SandboxCredentials[TName] {
+  const credentials = state.__cpsSandboxCredentials?.[name];
+  if (!credentials) throw new ProcessorNotConfiguredError(name, "its sandbox was registered without credentials");
+  return credentials as SandboxCredentials[TName];
 }
 
 export function sandboxUrl(name: ProcessorName): string | undefined {
@@ -69,7 +93,10 @@ export function getConnector(name: ProcessorName, options: GetConnectorOptions =
         });
       }
       if (!sandbox) break;
-      return createFinaroConnector({ baseUrl: `${sandbox}${FINARO_SANDBOX_PATH}`, ...FINARO_SANDBOX_CREDENTIALS, timeoutMs });
+      {
+        const { path, ...credentials } = sandboxCredentials("finaro");
+        return createFinaroConnector({ baseUrl: `${sandbox}${path}`, ...credentials, timeoutMs });
+      }
     case "clearhaus":
       if (settings.CLEARHAUS_BASE_URL) {
         return createClearhausConnector({
@@ -79,7 +106,7 @@ export function getConnector(name: ProcessorName, options: GetConnectorOptions =
         });
       }
       if (!sandbox) break;
-      return createClearhausConnector({ baseUrl: sandbox, apiKey: CLEARHAUS_SANDBOX_API_KEY, timeoutMs });
+      return createClearhausConnector({ baseUrl: sandbox, ...sandboxCredentials("clearhaus"), timeoutMs });
     case "bambora":
       if (settings.BAMBORA_BASE_URL) {
         return createBamboraConnector({
@@ -91,7 +118,7 @@ export function getConnector(name: ProcessorName, options: GetConnectorOptions =
         });
       }
       if (!sandbox) break;
-      return createBamboraConnector({ baseUrl: sandbox, ...BAMBORA_SANDBOX_CREDENTIALS, timeoutMs });
+      return createBamboraConnector({ baseUrl: sandbox, ...sandboxCredentials("bambora"), timeoutMs });
   }
   throw new ProcessorNotConfiguredError(name, "its base URL is not configured and its sandbox is not running");
 }

@@ -1,14 +1,20 @@
 // The gateway's 3DS server side towards the directory server: AReq -> ARes, and the RReq result after
-// a challenge. The DS URL is configured (THREEDS_DS_URL) or that of the in-process sandbox.
+// a challenge. The DS URL is configured (THREEDS_DS_URL) or that of the in-process sandbox, which
+// the sandbox launcher registers here with its API key (production code never imports simulators).
 import { config } from "../env";
 import { ares, rreq, type AReq, type ARes, type RReq } from "./messages";
-import { THREEDS_SANDBOX_API_KEY } from "../sandboxes/threeds/directory-server";
-import type { FetchHandler } from "../sandboxes/acquirers/serve";
 
-const state = globalThis as unknown as { __cpsThreeDsSandboxUrl?: string; __cpsThreeDsSandboxHandler?: FetchHandler };
+type FetchHandler = (request: Request) => Promise<Response>;
 
-export function registerThreeDsSandboxUrl(url: string | undefined): void {
+const state = globalThis as unknown as {
+  __cpsThreeDsSandboxUrl?: string;
+  __cpsThreeDsSandboxApiKey?: string;
+  __cpsThreeDsSandboxHandler?: FetchHandler;
+};
+
+export function registerThreeDsSandboxUrl(url: string | undefined, apiKey?: string): void {
   state.__cpsThreeDsSandboxUrl = url;
+  if (apiKey) state.__cpsThreeDsSandboxApiKey = apiKey;
 }
 
 /** The in-process sandbox's handler, which the service also serves under /sandbox/threeds (app/sandbox). */
@@ -39,7 +45,9 @@ function endpoint(): { url: string; apiKey: string } {
   }
   const sandbox = threeDsSandboxUrl();
   if (!sandbox) throw new ThreeDsUnavailableError("THREEDS_DS_URL is not configured and the 3-D Secure sandbox is not running");
-  return { url: sandbox, apiKey: THREEDS_SANDBOX_API_KEY };
+  const apiKey = state.__cpsThreeDsSandboxApiKey;
+  if (!apiKey) throw new ThreeDsUnavailableError("the 3-D Secure sandbox was registered without its API key");
+  return { url: sandbox, apiKey };
 }
 
 async function post(path: string, body: unknown): Promise<{ status: number; json: unknown }> {

@@ -11,17 +11,18 @@ export const notificationCreated = eventType("merchant/notification.created", {
   }),
 });
 
-/** A capture, refund or void was accepted and its amount reserved (lib/payments/request-follow-up.ts). */
+/**
+ * A capture, refund or void was accepted and its amount reserved (lib/payments/request-follow-up.ts).
+ * Ids only: the notification address is on the operation, resolved once when the request was accepted.
+ */
 export const followUpRequested = eventType("payment/follow-up.requested", {
-  schema: z.object({ operationId: z.string().min(1), notificationUrl: z.string().nullable() }),
+  schema: z.object({ operationId: z.string().min(1) }),
 });
 
-/** A merchant-initiated payment was created and waits for its authorization (lib/payments/authorize-mit.ts). */
+/**
+ * A merchant-initiated payment was created and waits for its authorization (lib/payments/authorize-mit.ts).
+ * Ids only: the requested processor and the notification address are on the payment.
+ */
 export const mitRequested = eventType("payment/mit.requested", {
-  schema: z.object({
-    paymentId: z.string().min(1),
-    responseId: z.string().min(1),
-    processor: z.enum(["finaro", "clearhaus", "bambora"]).nullable(),
-    notificationUrl: z.string().nullable(),
-  }),
+  schema: z.object({ paymentId: z.string().min(1), responseId: z.string().min(1) }),
 });

@@ -1,15 +1,27 @@
 // Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and points the connectors
 // (and the 3DS server) at them. The service does this for every processor whose base URL is not
 // configured; tests and `npm run sandbox` start them explicitly.
-import { createBamboraSandbox } from "./bambora";
-import { createClearhausSandbox } from "./clearhaus";
-import { createFinaroSandbox } from "./finaro";
+import { BAMBORA_SANDBOX_CREDENTIALS, createBamboraSandbox } from "./bambora";
+import { CLEARHAUS_SANDBOX_API_KEY, createClearhausSandbox } from "./clearhaus";
+import { createFinaroSandbox, FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "./finaro";
 import { registerSandboxUrl } from "../../processors/registry";
 import type { ProcessorName } from "../../processors/types";
-import { createThreeDsSandbox } from "../threeds/directory-server";
+import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "../threeds/directory-server";
 import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
 import type { SandboxLedger } from "./ledger";
 import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
+
+/** Registers a running sandbox's address and credentials with the connectors' registry (configuration). */
+function registerSandboxWithRegistry(name: ProcessorName, url: string): void {
+  switch (name) {
+    case "finaro":
+      return registerSandboxUrl("finaro", url, { ...FINARO_SANDBOX_CREDENTIALS, path: FINARO_SANDBOX_PATH });
+    case "clearhaus":
+      return registerSandboxUrl("clearhaus", url, { apiKey: CLEARHAUS_SANDBOX_API_KEY });
+    case "bambora":
+      return registerSandboxUrl("bambora", url, BAMBORA_SANDBOX_CREDENTIALS);
+  }
+}
 
 export interface StartSandboxesOptions {
   /** Which acquirer sandboxes to start (default all three). */
@@ -62,14 +74,14 @@ export async function startSandboxes({
       ledgers[name] = sandbox.ledger;
       const server = await startSandboxServer({ name, handler: sandbox.handler, port: ports[name] });
       running.push({ name, server });
-      if (register) registerSandboxUrl(name, server.url);
+      if (register) registerSandboxWithRegistry(name, server.url);
     }
     if (threeDs) {
       const sandbox = createThreeDsSandbox({ publicUrl: threeDsPublicUrl });
       const server = await startSandboxServer({ name: "threeds", handler: sandbox.handler, port: ports.threeds });
       running.push({ name: "threeds", server });
       if (register) {
-        registerThreeDsSandboxUrl(server.url);
+        registerThreeDsSandboxUrl(server.url, THREEDS_SANDBOX_API_KEY);
         registerThreeDsSandboxHandler(sandbox.handler);
       }
     }

@@ -1,0 +1,25 @@
+// Cron, every minute: looks up authorizations that timed out at least 5 minutes ago and voids late
+// approvals (lib/processors/reconcile-timed-out-authorizations.ts). One run per minute across all
+// instances; a step per attempt, so a retry after a crash repeats no look-up or void already done
+// (and an attempt marked by an earlier run is skipped by the service itself).
+import { z } from "zod";
+import { inngest } from "../inngest/client";
+import { findTimedOutAuthorizations, reconcileTimedOutAuthorization } from "../processors/reconcile-timed-out-authorizations";
+
+const cronPayload = z.object({ cron: z.string().optional() }).loose();
+
+export const reconcileTimedOutAuthorizationsJob = inngest.createFunction(
+  { id: "reconcile-timed-out-authorizations", retries: 2, triggers: [{ cron: "* * * * *" }] },
+  async ({ event, step }) => {
+    cronPayload.parse(event.data ?? {});
+    const operationIds = await step.run("find-attempts", () => findTimedOutAuthorizations());
+    const outcomes = [];
+    for (const operationId of operationIds) {
+      const result = await step.run(`reconcile-${operationId}`, async () => (await reconcileTimedOutAuthorization({ operationId })) ?? null);
+      if (result && (result.outcome === "voided" || result.outcome === "void_failed"))
+        console.warn(`[processors] late approval at ${result.processor} behind time-out ${result.operationId}: ${result.outcome}`);
+      outcomes.push(result);
+    }
+    return outcomes;
+  },
+);

@@ -1,0 +1,16 @@
+// Cron, every minute: re-sends the events of committed work whose event was lost between the
+// commit and the send (pending follow-ups, MITs never authorized, outbox notifications never
+// handed to delivery): lib/payments/resend-stalled-events.ts. One run per minute across all instances.
+import { z } from "zod";
+import { inngest } from "../inngest/client";
+import { resendStalledEvents } from "../payments/resend-stalled-events";
+
+const cronPayload = z.object({ cron: z.string().optional() }).loose();
+
+export const resendStalledEventsJob = inngest.createFunction(
+  { id: "resend-stalled-events", retries: 2, triggers: [{ cron: "* * * * *" }] },
+  async ({ event, step }) => {
+    cronPayload.parse(event.data ?? {});
+    return step.run("resend", () => resendStalledEvents());
+  },
+);
