@@ -2,6 +2,7 @@
 // check, TraceApi (stored and echoed), zod parsing, Idempotency-Key on POSTs, the ApiRequest
 // trace row and the mapping of errors to the spec's 400 body (section 7) or a plain 500.
 import type { z } from "zod";
+import { redactCardNumbers } from "../cards/redact-card-numbers";
 import { ApiError, invalidMerchantId, invalidParameter } from "../errors";
 import { newId } from "../ids";
 import { parseInput } from "../validation/parse-input";
@@ -43,9 +44,8 @@ export interface MerchantRouteDefinition<Schema extends z.ZodType> {
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 /** The error for the log, with anything that looks like a card number masked (defence in depth). */
-function redactCardNumbers(error: unknown): string {
-  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  return text.replace(/\d(?:[ -]?\d){11,18}/g, "[redacted digits]");
+function errorForLog(error: unknown): string {
+  return redactCardNumbers(error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : typeof error);
 }
 
 /** JSON with BigInt (money) written as numbers. */
@@ -105,7 +105,9 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       // refused as such, whatever else is wrong with it.
       if (rawInput && typeof rawInput === "object" && "merchantid" in rawInput) {
         const claimed = (rawInput as { merchantid: unknown }).merchantid;
-        if (claimed !== merchantId && String(claimed) !== merchantId) throw invalidMerchantId();
+        // Only a string or a number can name a merchant; String() of anything else may throw ({"toString":1}).
+        const named = typeof claimed === "string" || typeof claimed === "number" ? String(claimed) : undefined;
+        if (named !== merchantId) throw invalidMerchantId();
       }
       const input = parseInput(definition.schema, rawInput);
       // Next.js resolves `params` to undefined on routes without dynamic segments (e.g. /api/initdynamic).
@@ -146,7 +148,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         // and the merchant gets the id only.
         status = 500;
         errorCode = "INTERNAL_ERROR";
-        console.error(`[merchant-api] request ${requestId} ${request.method} ${url.pathname} failed: ${redactCardNumbers(error)}`);
+        console.error(`[merchant-api] request ${requestId} ${request.method} ${url.pathname} failed: ${errorForLog(error)}`);
         body = toJson({ error: "INTERNAL_ERROR", errordescription: `unexpected error; quote request id ${requestId}` });
       }
       if (idempotency) await releaseIdempotencyKey(idempotency).catch(() => undefined);

@@ -1,6 +1,7 @@
 // Card data held in memory for one call. The PAN and security code sit in private fields so that
 // JSON.stringify, console.log, util.inspect and error serialisers only ever see the masked form.
 import { inspect } from "node:util";
+import { truncateCardNumber } from "./truncate-card-number";
 
 export interface CardDetailsInput {
   pan: string;
@@ -56,7 +57,7 @@ export class CardDetails {
   }
 
   toString(): string {
-    return `CardDetails(${this.bin}xxxxxx${this.last4}, ${String(this.expMonth).padStart(2, "0")}/${this.expYear})`;
+    return `CardDetails(${truncateCardNumber(this.#pan)}, ${String(this.expMonth).padStart(2, "0")}/${this.expYear})`;
   }
 
   toJSON(): { bin: string; last4: string; expMonth: number; expYear: number } {

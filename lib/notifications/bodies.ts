@@ -2,7 +2,8 @@
 // types are the spec's: `surename`, `Issuer`, `Expiry date`, operation amounts as strings, ECI as a
 // number or "". Every field is always present; an unknown value is "" so receivers see one shape.
 import type { CardImage } from "./card-image";
-import { eciValue, formatExpiry, formatUtcTimestamp, truncatedCardNumber } from "./format";
+import { truncateCardNumber } from "../cards/truncate-card-number";
+import { eciValue, formatExpiry, formatUtcTimestamp } from "./format";
 
 export type CompletionStatus = "approved" | "timeout" | "declined" | "failed";
 
@@ -57,7 +58,7 @@ export function completionNotificationBody(input: {
     responsecode: input.responseCode ?? "",
     authorizationcode: input.authorizationCode ?? "",
     processor: input.processor ?? "",
-    tcardnumber: input.card ? truncatedCardNumber(input.card.bin, input.card.last4) : "",
+    tcardnumber: input.card ? truncateCardNumber(input.card) : "",
     eci: eciValue(input.eci),
     merchantdata: input.merchantData ?? "",
     par: input.card?.par ?? "",

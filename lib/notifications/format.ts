@@ -1,5 +1,6 @@
 // Value formats of the notification bodies (spec 2.2, 2.3, 6.2): UTC times as
-// "YYYY-MM-DD HH:MM:SS", expiry as "MM/YYYY", operation amounts as strings, truncated card numbers.
+// "YYYY-MM-DD HH:MM:SS", expiry as "MM/YYYY", operation amounts as strings (truncated card numbers:
+// lib/cards/truncate-card-number.ts, the one masked form).
 
 export function formatUtcTimestamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
@@ -7,11 +8,6 @@ export function formatUtcTimestamp(date: Date): string {
 
 export function formatExpiry(month: number, year: number): string {
   return `${String(month).padStart(2, "0")}/${year}`;
-}
-
-/** 6 digits, then x characters, then the last 4 digits (spec 6.2 tcardnumber). */
-export function truncatedCardNumber(bin: string, last4: string): string {
-  return `${bin.slice(0, 6)}xxxxxx${last4}`;
 }
 
 /** ECI is a number of 0 to 2 digits "that may be empty": a number when known, else "". */

@@ -1,6 +1,8 @@
 // Reads every available processor's card-update feed since a time and applies each update.
 import { getConnector, isProcessorConfigured, sandboxUrl } from "../processors/registry";
 import { PROCESSOR_NAMES, type ProcessorName } from "../processors/types";
+import { describeErrorForLog } from "../cards/redact-card-numbers";
+import { AcquirerDataError } from "../processors/parse-acquirer-json";
 import { applyCardUpdate } from "./apply-card-update";
 
 export interface PollCardUpdatesResult {
@@ -29,8 +31,9 @@ export async function pollCardUpdates({
         if (update.updatedAt > (result.latest[processor] ?? from)) result.latest[processor] = update.updatedAt;
       }
     } catch (error) {
-      // One processor's feed being down must not stop the others.
-      result.errors[processor] = error instanceof Error ? error.message : String(error);
+      // One processor's feed being down must not stop the others. The text goes to the log: never a
+      // parser's own message (it quotes the feed, card numbers included), see parse-acquirer-json.ts.
+      result.errors[processor] = error instanceof AcquirerDataError ? error.message : describeErrorForLog(error);
     }
   }
   return result;

@@ -2,6 +2,8 @@
 // One base URL serves the paths of Bambora's service hosts (authorize, transaction, payout, card updates).
 import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
+import { parseAcquirerJson } from "../parse-acquirer-json";
+import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { CallOptions, CardUpdate, ProcessorConnector, ProcessorResult } from "../types";
 import { bamboraResponse, fromBamboraResponse, toBamboraAuthorize, toBamboraPayout } from "./transformers";
@@ -97,7 +99,7 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
         signal: options?.signal,
       });
       if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("bambora transaction look-up unavailable");
-      const found = transactionSearch.parse(JSON.parse(outcome.text)).transactions[0];
+      const found = parseAcquirerJson(outcome.text, transactionSearch, "bambora transaction look-up").transactions[0];
       if (!found) return undefined;
       return found.approved
         ? { status: "approved", responsecode: "00", authorizationcode: found.authorizationcode, processorReference: found.id }
@@ -112,7 +114,7 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
         signal: options?.signal,
       });
       if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("bambora card-update feed unavailable");
-      return cardUpdateFeed.parse(JSON.parse(outcome.text)).cardupdates.map((update) => ({
+      return parseAcquirerJson(outcome.text, cardUpdateFeed, "bambora card-update feed").cardupdates.map((update) => ({
         updateId: update.id,
         par: update.paymentaccountreference,
         kind: update.kind,

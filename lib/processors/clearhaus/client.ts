@@ -2,6 +2,8 @@
 // with bracketed keys, HAL JSON answers. A decline is HTTP 2xx with a status code other than 20000.
 import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
+import { parseAcquirerJson } from "../parse-acquirer-json";
+import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import { RESPONSE_CODES, type CallOptions, type CardUpdate, type ProcessorConnector, type ProcessorResult } from "../types";
 import { clearhausTransaction, fromClearhausTransaction, toClearhausAmount, toClearhausAuthorize, toClearhausCredit } from "./transformers";
@@ -105,7 +107,7 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
         signal: options?.signal,
       });
       if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("clearhaus card-update feed unavailable");
-      return cardUpdateFeed.parse(JSON.parse(outcome.text))._embedded.card_updates.map((update) => {
+      return parseAcquirerJson(outcome.text, cardUpdateFeed, "clearhaus card-update feed")._embedded.card_updates.map((update) => {
         const newExpMonth = update.expire_month ? Number(update.expire_month) : undefined;
         const newExpYear = update.expire_year ? Number(update.expire_year) : undefined;
         return {

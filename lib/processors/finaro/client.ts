@@ -2,6 +2,8 @@
 // requests signed with `K`, url-encoded key=value answers.
 import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
+import { parseAcquirerJson } from "../parse-acquirer-json";
+import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { CallOptions, CardUpdate, ProcessorConnector, ProcessorResult } from "../types";
 import { randomUUID } from "node:crypto";
@@ -95,7 +97,7 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
         signal: options?.signal,
       });
       if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("finaro card-update feed unavailable");
-      const feed = cardUpdateFeed.parse(JSON.parse(outcome.text));
+      const feed = parseAcquirerJson(outcome.text, cardUpdateFeed, "finaro card-update feed");
       return feed.updates.map((update) => {
         const newExpMonth = update.b3 ? Number(update.b3) : undefined;
         const newExpYear = update.b4 ? 2000 + Number(update.b4) : undefined;

@@ -6,14 +6,15 @@ import {
   operationNotificationBody,
   paymentRecordBody,
 } from "@/lib/notifications/bodies";
-import { eciValue, formatExpiry, formatUtcTimestamp, truncatedCardNumber } from "@/lib/notifications/format";
+import { truncateCardNumber } from "@/lib/cards/truncate-card-number";
+import { eciValue, formatExpiry, formatUtcTimestamp } from "@/lib/notifications/format";
 
 describe("formats", () => {
   it("writes UTC times as YYYY-MM-DD HH:MM:SS, expiry as MM/YYYY, and truncated card numbers", () => {
     expect(formatUtcTimestamp(new Date("2026-03-04T05:06:07.890Z"))).toBe("2026-03-04 05:06:07");
     expect(formatExpiry(3, 2030)).toBe("03/2030");
-    expect(truncatedCardNumber("41111111", "1111")).toBe("411111xxxxxx1111");
-    expect(truncatedCardNumber("411111", "1111")).toMatch(/^\d{6}[x*]{4,}\d{4}$/);
+    expect(truncateCardNumber({ bin: "41111111", last4: "1111" })).toBe("411111xxxxxx1111");
+    expect(truncateCardNumber({ bin: "411111", last4: "1111" })).toMatch(/^\d{6}[x*]{4,}\d{4}$/);
   });
 
   it("writes ECI as a number of up to 2 digits, or an empty string", () => {

@@ -1,4 +1,5 @@
 // POST /dynamic/{sessionid}/payments/{paymentid}/authorize: the one request that carries the card (from our controller frame).
+import { describeErrorForLog } from "@/lib/cards/redact-card-numbers";
 import { authorizeRequestSchema, ERROR_TEXTS } from "@/lib/cardholder/protocol";
 import { clientIp, fromOurOrigin, jsonResponse, readJsonBody } from "@/lib/cardholder/frame-api";
 import { paySession } from "@/lib/cardholder/pay-session";
@@ -23,9 +24,8 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
       }),
     );
   } catch (error) {
-    // The card must not reach a log: the message's first line only, with every run of digits masked.
-    const reason = error instanceof Error ? `${error.name}: ${error.message.split("\n")[0]?.replace(/\d{4,}/g, "[digits]")}` : "error";
-    console.error(`[cardholder] authorization of payment ${paymentid} failed: ${reason}`);
+    // The card must not reach a log: the message's first line only, card-number-like digits masked.
+    console.error(`[cardholder] authorization of payment ${paymentid} failed: ${describeErrorForLog(error)}`);
     return jsonResponse({ result: "failed", paymentid, errorcode: "PAYMENT_ERROR", errortext: ERROR_TEXTS.PAYMENT_ERROR }, 500);
   }
 }
