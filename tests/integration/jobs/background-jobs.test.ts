@@ -1,0 +1,196 @@
+// Background work in lib/jobs: the cron functions run once per schedule across executors on one
+// database, the card-update feed position is a database row, and work whose event was lost is
+// re-sent from the rows alone, the request's own notificationurl included.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db";
+import { inngest } from "@/lib/inngest/client";
+import { TestClock } from "@/lib/inngest/executor/clock";
+import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
+import { scheduledFunctions } from "@/lib/jobs/scheduled";
+import { advanceCardUpdateCursor } from "@/lib/payments/advance-card-update-cursor";
+import { resendStalledEvents } from "@/lib/payments/resend-stalled-events";
+import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
+import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+let sandboxes: RunningSandboxes;
+beforeAll(async () => {
+  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false });
+});
+afterAll(async () => {
+  await sandboxes?.close();
+});
+
+let harness: InngestHarness | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await harness?.stop();
+  harness = undefined;
+});
+
+async function runsPerFunction(): Promise<Record<string, string[]>> {
+  const runs = await db().inngestRun.findMany({
+    where: { functionId: { in: scheduledFunctions.map((fn) => `${inngest.id}-${fn.id()}`) } },
+    select: { functionId: true, status: true },
+  });
+  const counts: Record<string, string[]> = {};
+  for (const run of runs) (counts[run.functionId.slice(inngest.id.length + 1)] ??= []).push(run.status);
+  return counts;
+}
+
+describe("cron jobs", () => {
+  it("two executors on one database run every cron job once per minute", async () => {
+    harness = await startInngestHarness({ functions: scheduledFunctions, clock: new TestClock(new Date("2026-03-02T10:00:30.000Z")) });
+    harness.startExecutor(); // a second service process on the same database
+    await harness.waitUntilIdle();
+    expect(await runsPerFunction()).toEqual({}); // nothing back-filled from before the start
+
+    for (let minute = 1; minute <= 3; minute++) {
+      harness.advance("1m");
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const counts = await runsPerFunction();
+        const done = Object.values(counts).flat().filter((status) => status === "completed").length;
+        if (done >= 3 * minute || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await harness.waitUntilIdle();
+    }
+    // Give a duplicate the time to show up, were one started.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await harness.waitUntilIdle();
+    const completedThrice = ["completed", "completed", "completed"];
+    expect(await runsPerFunction()).toEqual({
+      "poll-card-updates": completedThrice,
+      "reconcile-timed-out-authorizations": completedThrice,
+      "resend-stalled-events": completedThrice,
+    });
+  });
+});
+
+describe("card updates", () => {
+  it("read on from the cursor row in the database, so a restarted or second instance does not start over", async () => {
+    const lifecycle = await startNotificationReceiver();
+    try {
+      const merchant = await createTestMerchant({ defaultNotificationUrl: lifecycle.url, lifecycleNotificationUrl: lifecycle.url });
+      const par = "V0010013018036776485736361001";
+      await createTestPayment({ merchantId: merchant.merchantId, merchantPaymentId: "cursor1", processor: "clearhaus", withStoredCard: { par } });
+      const report = async (body: Record<string, unknown>) => {
+        const response = await fetch(`${sandboxes.urls.clearhaus}/sandbox/card-updates`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(201);
+      };
+      await db().cardUpdateCursor.deleteMany({}); // the cron test above may have read the feed already
+      await report({ par, kind: "expiry", newExpMonth: 9, newExpYear: 2033 });
+
+      const first = await advanceCardUpdateCursor({ processor: "clearhaus" });
+      expect(first).toMatchObject({ processor: "clearhaus", polled: true, notifications: 1 });
+      const row = await db().cardUpdateCursor.findUniqueOrThrow({ where: { processor: "clearhaus" } });
+      expect(row.since.toISOString()).toBe(first.since);
+
+      // Another instance (or this one after a restart) read the feed up to an hour from now: the
+      // next run reads on from that row, so an update reported meanwhile is not read again from the start.
+      const ahead = new Date(Date.now() + 3600_000);
+      await db().cardUpdateCursor.update({ where: { processor: "clearhaus" }, data: { since: ahead } });
+      await report({ par, kind: "closed" });
+      const second = await advanceCardUpdateCursor({ processor: "clearhaus" });
+      expect(second).toMatchObject({ polled: true, notifications: 0, since: ahead.toISOString() });
+
+      // Moved back to where the first run stopped, it picks the new update up, and the cursor never moves back.
+      await db().cardUpdateCursor.update({ where: { processor: "clearhaus" }, data: { since: row.since } });
+      const third = await advanceCardUpdateCursor({ processor: "clearhaus" });
+      expect(third).toMatchObject({ polled: true, notifications: 1 });
+      expect((await db().cardUpdateCursor.findUniqueOrThrow({ where: { processor: "clearhaus" } })).since.getTime()).toBeGreaterThanOrEqual(
+        row.since.getTime(),
+      );
+    } finally {
+      await lifecycle.close();
+    }
+  });
+});
+
+describe("lost events", () => {
+  let api: MerchantApiHarness;
+  let configured: NotificationReceiver;
+  let requested: NotificationReceiver;
+  beforeAll(async () => {
+    api = await startMerchantApi();
+    [configured, requested] = await Promise.all([startNotificationReceiver(), startNotificationReceiver()]);
+  });
+  afterAll(async () => {
+    await Promise.all([configured?.close(), requested?.close(), api?.close()]);
+  });
+
+  it("a capture whose event was lost after the commit is answered, then re-sent and notified at the request's own notificationurl", async () => {
+    harness = await startInngestHarness({ functions: merchantApiFunctions });
+    const merchant = await createTestMerchant({ defaultNotificationUrl: configured.url });
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 700n, processor: "clearhaus" });
+
+    // The event API is unreachable once: the capture is committed, its event is lost.
+    vi.spyOn(inngest, "send").mockRejectedValueOnce(new Error("event API unreachable"));
+    const response = await api.call("POST", `/api/${paymentId}/capture`, {
+      apiKey: merchant.apiKey,
+      body: { amount: 700, notificationurl: requested.url },
+    });
+    expect(response.status).toBe(200);
+    const responseId = String(response.body.responseid);
+    const operation = await db().operation.findFirstOrThrow({ where: { responseId } });
+    expect(operation).toMatchObject({ status: "pending", notificationUrl: requested.url });
+    await harness.waitUntilIdle();
+    expect(await db().inngestRun.count({ where: { functionId: { endsWith: "run-follow-up-operation" } } })).toBe(0);
+
+    // A minute later the stalled-work job finds it and sends its event again.
+    await db().operation.update({ where: { id: operation.id }, data: { createdAt: new Date(Date.now() - 120_000) } });
+    const resent = await resendStalledEvents();
+    expect(resent.operationIds).toContain(operation.id);
+    await requested.waitFor(1, 20_000);
+    expect(requested.received[0]!.body).toMatchObject({ responseid: responseId, paymentid: paymentId });
+    await harness.waitUntilIdle();
+    expect(configured.received.filter((request) => request.body.responseid === responseId)).toHaveLength(0);
+  });
+
+  it("an MIT whose event was lost is re-sent from its row and authorized with the processor the request named", async () => {
+    harness = await startInngestHarness({ functions: merchantApiFunctions });
+    const merchant = await createTestMerchant({ defaultNotificationUrl: configured.url });
+    const parent = await createTestPayment({
+      merchantId: merchant.merchantId,
+      status: "CAPTURED",
+      captures: [10_000n],
+      processor: "clearhaus",
+      withStoredCard: { pan: "4111111111111111" },
+    });
+    vi.spyOn(inngest, "send").mockRejectedValueOnce(new Error("event API unreachable"));
+    const response = await api.call("POST", "/api/mit", {
+      apiKey: merchant.apiKey,
+      body: {
+        merchantid: merchant.merchantId,
+        paymentid: parent.paymentId,
+        amount: 1500,
+        currency: "DKK",
+        paymenttype: "unscheduled",
+        processor: "clearhaus",
+        notificationurl: requested.url,
+      },
+    });
+    expect(response.status).toBe(200);
+    const responseId = String(response.body.responseid);
+    const payment = await db().payment.findFirstOrThrow({ where: { parentPaymentId: parent.paymentId } });
+    expect(payment).toMatchObject({ status: "PENDING", requestedProcessor: "clearhaus", notificationUrl: requested.url });
+
+    await db().payment.update({ where: { id: payment.id }, data: { createdAt: new Date(Date.now() - 120_000) } });
+    const before = requested.received.length;
+    const resent = await resendStalledEvents();
+    expect(resent.mitPaymentIds).toContain(payment.id);
+    await requested.waitFor(before + 1, 20_000);
+    expect(requested.received.at(-1)!.body).toMatchObject({ responseid: responseId, paymentid: payment.id, processor: "clearhaus" });
+    expect((await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).status).not.toBe("PENDING");
+  });
+});
