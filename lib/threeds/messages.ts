@@ -3,6 +3,12 @@
 // base64url (no padding) CReq/CRes the browser carries.
 import { z } from "zod";
 
+/**
+ * An http(s) address. The ACS puts notificationURL into a form it submits, and our challenge page
+ * posts the CReq to acsURL: any other scheme (javascript:, data:) would run script (security item 5).
+ */
+export const httpUrl = z.url({ protocol: /^https?$/, normalize: true });
+
 export const TRANS_STATUSES = ["Y", "A", "N", "U", "R", "I", "C", "D"] as const;
 export const transStatus = z.enum(TRANS_STATUSES);
 export type TransStatus = z.infer<typeof transStatus>;
@@ -20,7 +26,7 @@ export const areq = z.object({
   /** ISO 4217 numeric. */
   purchaseCurrency: z.string().regex(/^\d{3}$/),
   purchaseExponent: z.string().regex(/^\d$/),
-  notificationURL: z.url(),
+  notificationURL: httpUrl,
   threeDSRequestorChallengeInd: z.string().optional(),
 });
 export type AReq = z.infer<typeof areq>;
@@ -35,7 +41,7 @@ export const ares = z.object({
   transStatusReason: z.string().optional(),
   authenticationValue: z.string().optional(),
   eci: z.string().optional(),
-  acsURL: z.url().optional(),
+  acsURL: httpUrl.optional(),
   acsChallengeMandated: z.enum(["Y", "N"]).optional(),
 });
 export type ARes = z.infer<typeof ares>;

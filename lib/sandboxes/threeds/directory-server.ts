@@ -2,13 +2,20 @@
 // AReq with an ARes (frictionless Y, or C with the ACS URL for the challenge cards), /acs/challenge
 // shows the challenge page a person completes, fails or cancels, and /postauth gives the 3DS server
 // the RReq result, so the gateway never trusts what the browser posts back.
-import { createHmac, randomUUID } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { schemeFromPan } from "../../cards/card-scheme";
 import { findTestCard } from "../acquirers/test-cards";
 import { sameSecret, type FetchHandler } from "../acquirers/serve";
 import { areq, creq, decodeBase64Url, encodeBase64Url, type ARes, type CRes, type RReq } from "../../threeds/messages";
 
-export const THREEDS_SANDBOX_API_KEY = "threeds-sandbox-api-key";
+/**
+ * This process's sandbox API key: random at every start, never written in the source (it was once a
+ * constant, and anyone could then start authentications on the service's mounted sandbox). The
+ * launcher registers it with the 3DS client as configuration; `npm run sandbox` prints it.
+ */
+export const THREEDS_SANDBOX_API_KEY = randomBytes(32).toString("base64url");
+/** The only path a notificationURL may have: the service's own challenge-notify address. */
+const CHALLENGE_NOTIFY_PATH = /^\/dynamic\/[A-Za-z0-9]{1,64}\/payments\/[A-Za-z0-9]{1,32}\/challenge-notify$/;
 /** The one-time code the sandbox challenge page accepts. */
 export const SANDBOX_CHALLENGE_CODE = "1234";
 const MAX_CODE_ATTEMPTS = 3;
@@ -35,10 +42,18 @@ export interface ThreeDsSandboxOptions {
   apiKey?: string;
   /** Public origin of the sandbox as the cardholder's browser reaches it; default: the request's own origin. */
   publicUrl?: string;
+  /**
+   * The origin whose challenge-notify address an AReq's notificationURL must be. Default: the origin
+   * of `publicUrl` (a sandbox mounted on the service accepts only that service's address); without
+   * either, any http(s) origin with the challenge-notify path (a sandbox run on its own).
+   */
+  notificationOrigin?: string;
 }
 
 export interface ThreeDsSandbox {
   handler: FetchHandler;
+  /** The key /auth and /postauth require. */
+  apiKey: string;
 }
 
 function eciFor(scheme: Transaction["scheme"], status: "Y" | "A"): string {
@@ -50,19 +65,54 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-function html(body: string, status = 200): Response {
+/**
+ * Every page of the sandbox ACS: one inline style and at most one inline script, both allowed by a
+ * per-response nonce and nothing else; forms may go only to `formAction` (the sandbox itself, or the
+ * checked notification address). Real ACS pages are framed by any 3DS requestor, hence frame-ancestors *.
+ */
+function html(body: (nonce: string) => string, { status = 200, formAction = "'self'" }: { status?: number; formAction?: string } = {}): Response {
+  const nonce = randomBytes(16).toString("base64");
+  const csp = [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    `form-action ${formAction}`,
+    "frame-ancestors *",
+    "base-uri 'none'",
+  ].join("; ");
   return new Response(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>3-D Secure</title>
-<style>body{font-family:system-ui,sans-serif;max-width:380px;margin:24px auto;padding:0 16px;color:#1f2937}h1{font-size:18px}dl{display:grid;grid-template-columns:auto 1fr;gap:4px 12px}dt{color:#6b7280}input{font-size:18px;padding:6px;width:8em;letter-spacing:4px}button{margin:12px 8px 0 0;padding:8px 14px;font-size:15px;cursor:pointer}.error{color:#b91c1c}</style></head><body>${body}</body></html>`,
+<style nonce="${nonce}">body{font-family:system-ui,sans-serif;max-width:380px;margin:24px auto;padding:0 16px;color:#1f2937}h1{font-size:18px}dl{display:grid;grid-template-columns:auto 1fr;gap:4px 12px}dt{color:#6b7280}input{font-size:18px;padding:6px;width:8em;letter-spacing:4px}button{margin:12px 8px 0 0;padding:8px 14px;font-size:15px;cursor:pointer}.error{color:#b91c1c}</style></head><body>${body(nonce)}</body></html>`,
     {
       status,
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "frame-ancestors *" },
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": csp,
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "same-origin",
+      },
     },
   );
 }
 
+/** The notificationURL of an AReq, when it is a challenge-notify address on the allowed origin. */
+export function acceptableNotificationUrl(value: string, notificationOrigin: string | undefined): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
+  if (url.username || url.password || url.hash) return undefined;
+  if (notificationOrigin && url.origin !== new URL(notificationOrigin).origin) return undefined;
+  return CHALLENGE_NOTIFY_PATH.test(url.pathname) ? url.href : undefined;
+}
+
 export function createThreeDsSandbox(options: ThreeDsSandboxOptions = {}): ThreeDsSandbox {
   const apiKey = options.apiKey ?? THREEDS_SANDBOX_API_KEY;
+  const notificationOrigin = options.notificationOrigin ?? (options.publicUrl ? new URL(options.publicUrl).origin : undefined);
   const challengeTimeoutMs = options.challengeTimeoutMs ?? 10 * 60_000;
   const byServerId = new Map<string, Transaction>();
   const byAcsId = new Map<string, Transaction>();
@@ -99,7 +149,7 @@ export function createThreeDsSandbox(options: ThreeDsSandboxOptions = {}): Three
   function challengePage(transaction: Transaction, sessionData: string, error?: string): Response {
     const amount = (Number(transaction.amount) / 10 ** transaction.exponent).toFixed(transaction.exponent);
     const hidden = `<input type="hidden" name="acsTransID" value="${escapeHtml(transaction.acsTransID)}"><input type="hidden" name="threeDSSessionData" value="${escapeHtml(sessionData)}">`;
-    return html(`<h1>Confirm your payment</h1>
+    return html(() => `<h1>Confirm your payment</h1>
 <p>Sandbox bank: enter the code <strong>${SANDBOX_CHALLENGE_CODE}</strong> sent to your phone.</p>
 <dl><dt>Card</dt><dd>•••• ${escapeHtml(transaction.last4)}</dd><dt>Amount</dt><dd>${escapeHtml(amount)} ${escapeHtml(transaction.currency)}</dd></dl>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
@@ -122,9 +172,13 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
       challengeCompletionInd: "Y",
     };
     const sessionField = sessionData ? `<input type="hidden" name="threeDSSessionData" value="${escapeHtml(sessionData)}">` : "";
-    return html(`<p>Returning to the merchant…</p>
+    // notificationURL was checked when the AReq came in; CSP limits the form to its origin as well.
+    return html(
+      (nonce) => `<p>Returning to the merchant…</p>
 <form id="cres" method="post" action="${escapeHtml(transaction.notificationURL)}"><input type="hidden" name="cres" value="${encodeBase64Url(message)}">${sessionField}<noscript><button type="submit">Continue</button></noscript></form>
-<script>document.getElementById("cres").submit();</script>`);
+<script nonce="${nonce}">document.getElementById("cres").submit();</script>`,
+      { formAction: new URL(transaction.notificationURL).origin },
+    );
   }
 
   const handler: FetchHandler = async (request) => {
@@ -163,6 +217,12 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
           { status: 400 },
         );
       const message = parsed.data;
+      const notificationURL = acceptableNotificationUrl(message.notificationURL, notificationOrigin);
+      if (!notificationURL)
+        return Response.json(
+          { messageType: "Erro", errorCode: "203", errorDescription: "notificationURL is not the 3DS server's challenge-notify address" },
+          { status: 400 },
+        );
       const scheme = schemeFromPan(message.acctNumber);
       if (!scheme)
         return Response.json({ messageType: "Erro", errorCode: "305", errorDescription: "card range not participating" }, { status: 400 });
@@ -176,7 +236,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
         amount: message.purchaseAmount,
         currency: message.purchaseCurrency,
         exponent: Number(message.purchaseExponent),
-        notificationURL: message.notificationURL,
+        notificationURL,
         codeAttempts: 0,
         createdAt: Date.now(),
       };
@@ -203,7 +263,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
       const message = decodeBase64Url(creq, form.get("creq") ?? "");
       const transaction = message ? byAcsId.get(message.acsTransID) : undefined;
       if (!message || !transaction || transaction.threeDSServerTransID !== message.threeDSServerTransID) {
-        return html(`<h1>Authentication not possible</h1><p class="error">The challenge request is not valid.</p>`, 400);
+        return html(() => `<h1>Authentication not possible</h1><p class="error">The challenge request is not valid.</p>`, { status: 400 });
       }
       expireIfStale(transaction);
       if (transaction.result) return postCres(transaction, form.get("threeDSSessionData") ?? "");
@@ -213,7 +273,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
     if (request.method === "POST" && path === "/acs/challenge/submit") {
       const form = new URLSearchParams(await request.text());
       const transaction = byAcsId.get(form.get("acsTransID") ?? "");
-      if (!transaction) return html(`<h1>Authentication not possible</h1><p class="error">Unknown transaction.</p>`, 400);
+      if (!transaction) return html(() => `<h1>Authentication not possible</h1><p class="error">Unknown transaction.</p>`, { status: 400 });
       const sessionData = form.get("threeDSSessionData") ?? "";
       expireIfStale(transaction);
       if (transaction.result) return postCres(transaction, sessionData);
@@ -239,5 +299,5 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
     return Response.json({ error: "not found" }, { status: 404 });
   };
 
-  return { handler };
+  return { handler, apiKey };
 }

@@ -17,6 +17,7 @@ import * as authorize from "@/app/dynamic/[sessionid]/payments/[paymentid]/autho
 import * as challenge from "@/app/dynamic/[sessionid]/payments/[paymentid]/challenge/route";
 import * as challengeNotify from "@/app/dynamic/[sessionid]/payments/[paymentid]/challenge-notify/route";
 import * as abortChallenge from "@/app/dynamic/[sessionid]/payments/[paymentid]/abort-challenge/route";
+import * as sandboxThreeDs from "@/app/sandbox/threeds/[...path]/route";
 
 // Each route types its own params; the harness hands every route the segments its pattern captured.
 type AnyHandler = (request: Request, context: never) => Promise<Response>;
@@ -36,6 +37,8 @@ const ROUTES: [RegExp, RouteModule][] = [
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/challenge$/, challenge],
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/challenge-notify$/, challengeNotify],
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/abort-challenge$/, abortChallenge],
+  // The 3-D Secure sandbox mounted on our origin, as the service serves it (its ACS pages run here).
+  [/^\/sandbox\/threeds\/(?<path>.+)$/, sandboxThreeDs],
 ];
 
 export interface HostedFieldsServer {

@@ -95,7 +95,7 @@ describe("processor sandboxes as a background service", () => {
           purchaseAmount: "1000",
           purchaseCurrency: "978",
           purchaseExponent: "2",
-          notificationURL: "https://pay.example.test/notify",
+          notificationURL: "https://pay.example.test/dynamic/s1/payments/p1/challenge-notify",
         }),
       }).then((response) => response.json());
       expect(ares).toMatchObject({ transStatus: "C", acsURL: "https://pay.example.test/sandbox/threeds/acs/challenge" });

@@ -15,7 +15,7 @@ import { authorizeOperations, createPendingPayment, createProcessorTestMerchant,
 
 useTestDatabase();
 
-const NOTIFICATION_URL = "https://merchant.example/3ds-notify";
+const NOTIFICATION_URL = "https://merchant.example/dynamic/s1/payments/p1/challenge-notify";
 let sandboxes: RunningSandboxes;
 let merchantId: string;
 

@@ -18,7 +18,7 @@ function areq(pan: string) {
     purchaseAmount: "1000",
     purchaseCurrency: "208",
     purchaseExponent: "2",
-    notificationURL: "https://merchant.example/notify",
+    notificationURL: "https://merchant.example/dynamic/s1/payments/p1/challenge-notify",
   };
 }
 
@@ -65,7 +65,9 @@ describe("3-D Secure sandbox", () => {
 
   it("gives the ACS URL at its public address when one is set", async () => {
     const { handler } = createThreeDsSandbox({ publicUrl: "https://pay.example/sandbox/threeds/" });
-    const ares = (await (await post(handler, "/auth", areq("4000000000003006"))).json()) as ARes;
+    // Mounted on the service at pay.example: the notification address is that service's own.
+    const message = { ...areq("4000000000003006"), notificationURL: "https://pay.example/dynamic/s1/payments/p1/challenge-notify" };
+    const ares = (await (await post(handler, "/auth", message)).json()) as ARes;
     expect(ares.acsURL).toBe("https://pay.example/sandbox/threeds/acs/challenge");
   });
 });
