@@ -1,6 +1,7 @@
 // The session behind a /dynamic/<sessionid>/... address, and whether its frames may still be used.
 import { db } from "../db";
 import { parseStoredStyling, type HostedStyling } from "../validation/hosted-styling";
+import { effectiveCheckoutOrigins } from "./allowed-checkout-origins";
 
 export type HostedSessionState =
   /** Takes a payment. */
@@ -18,6 +19,8 @@ export interface HostedSession {
   onBehalf: boolean;
   elements: { pan: string; expmonth: string; expyear: string; securitycode: string };
   styling: HostedStyling;
+  /** Merchant pages allowed to embed the frames (lib/cardholder/allowed-checkout-origins.ts); empty: any. */
+  allowedOrigins: string[];
 }
 
 /** Why a frame is not shown, in words for the merchant's developer (reported through jsfieldloaderror). */
@@ -48,7 +51,8 @@ export async function getHostedSession({
       idExpMonth: true,
       idExpYear: true,
       idSecurityCode: true,
-      hostedIntegration: { select: { styling: true } },
+      hostedIntegration: { select: { styling: true, allowedCheckoutOrigins: true } },
+      merchant: { select: { allowedCheckoutOrigins: true } },
     },
   });
   if (!session) return undefined;
@@ -64,6 +68,10 @@ export async function getHostedSession({
       securitycode: session.idSecurityCode ?? "securitycode",
     },
     styling: parseStoredStyling(session.hostedIntegration?.styling),
+    allowedOrigins: effectiveCheckoutOrigins({
+      merchant: session.merchant.allowedCheckoutOrigins,
+      integration: session.hostedIntegration?.allowedCheckoutOrigins,
+    }),
   };
 }
 

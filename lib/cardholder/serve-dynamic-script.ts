@@ -5,6 +5,7 @@ import { browserBundle } from "./browser-bundles";
 import { scriptJson } from "./frame-page";
 import { getHostedSession, REFUSAL_REASONS } from "./get-hosted-session";
 import { createOriginBinding, pageOriginFromHeaders } from "./origin-binding";
+import { isCheckoutOriginAllowed } from "./allowed-checkout-origins";
 import type { ScriptConfig } from "./protocol";
 
 const DEFAULT_SINGLE_ID = "ccsingle";
@@ -26,13 +27,19 @@ function scriptResponse(body: string, status = 200): Response {
 export async function serveDynamicScript(request: Request, sessionId: string): Promise<Response> {
   const session = await getHostedSession({ sessionId });
   if (!session) return scriptResponse(`console.error(${scriptJson(`dynamic.js: ${REFUSAL_REASONS.unknown}`)});`, 404);
-  const pageOrigin = pageOriginFromHeaders(request.headers);
+  const requestOrigin = pageOriginFromHeaders(request.headers);
+  // Where the merchant lists its checkout origins, any other page gets no binding, so no frame of
+  // this session can be shown there (the headers only name the page; the list is what is trusted).
+  const allowed = requestOrigin !== undefined && isCheckoutOriginAllowed(session.allowedOrigins, requestOrigin);
+  const pageOrigin = allowed ? requestOrigin : undefined;
   const closedReason =
     session.state === "expired" || session.state === "finished"
       ? REFUSAL_REASONS[session.state]
-      : pageOrigin
-        ? undefined
-        : 'The page origin is unknown: the browser sent no Referer. Load dynamic.js with referrerpolicy="origin".';
+      : !requestOrigin
+        ? 'The page origin is unknown: the browser sent no Referer. Load dynamic.js with referrerpolicy="origin".'
+        : !allowed
+          ? `This page's origin (${requestOrigin}) is not one of the merchant's allowed checkout origins.`
+          : undefined;
   const scriptConfig: ScriptConfig = {
     sessionid: session.id,
     origin: new URL(config().apiBaseUrls.cit).origin,

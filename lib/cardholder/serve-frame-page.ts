@@ -3,6 +3,7 @@ import { browserBundle } from "./browser-bundles";
 import { controllerPageHtml, fieldPageHtml, newNonce, pageResponse, refusalPageHtml } from "./frame-page";
 import { getHostedSession, REFUSAL_REASONS, type HostedSession } from "./get-hosted-session";
 import { verifyOriginBinding } from "./origin-binding";
+import { isCheckoutOriginAllowed } from "./allowed-checkout-origins";
 import type { FieldKind } from "./protocol";
 
 type FrameName = FieldKind | "controller";
@@ -19,8 +20,10 @@ export async function checkFrameRequest(
   frame: string,
   allowProcessing: boolean,
 ): Promise<Checked | Response> {
-  const parentOrigin = verifyOriginBinding(sessionId, new URL(request.url).searchParams.get("b"));
   const session = await getHostedSession({ sessionId });
+  const bound = verifyOriginBinding(sessionId, new URL(request.url).searchParams.get("b"));
+  // A binding made before the merchant listed its origins (or changed the list) must not outlive it.
+  const parentOrigin = bound && session && isCheckoutOriginAllowed(session.allowedOrigins, bound) ? bound : undefined;
   const refuse = (status: number, reason: string) => {
     const nonce = newNonce();
     return pageResponse({
