@@ -2,6 +2,13 @@
 // (the embedded Inngest executor and the acquirer sandboxes) where the configuration asks for them.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Traces first (when OTEL_EXPORTER_OTLP_ENDPOINT is set), so that all later work is traced.
+  const { startTracing } = await import("./lib/observability/tracing");
+  startTracing();
+  // First: route handlers learn the socket address only from this stamp (lib/http/peer-address.ts),
+  // and the back office gets its frame and transport headers at the same place.
+  const [{ stampPeerAddresses }, { setBackofficeHeaders }] = await Promise.all([import("./lib/http/peer-address"), import("./lib/http/backoffice-headers")]);
+  stampPeerAddresses(setBackofficeHeaders);
   const { startBackgroundServices } = await import("./lib/jobs/start-background-services");
   await startBackgroundServices();
 }

@@ -50,6 +50,12 @@ const schema = z.object({
   CARD_DATA_PREVIOUS_KEYS: z.string().default(""),
   /** Keys the HMAC under which API keys and card fingerprints are stored. */
   API_KEY_SECRET: secret(32),
+  /**
+   * Proxies in front of the service that append to X-Forwarded-For (a load balancer, a CDN). 0: the
+   * header is ignored and the socket address is the client (lib/http/client-ip.ts).
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Inngest dev mode (no request signatures); refused in production. */
   INNGEST_DEV: z.string().optional(),
   INNGEST_BASE_URL: optionalUrl,
   INNGEST_EVENT_KEY: z.string().optional(),
@@ -138,6 +144,10 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
     .map(([name]) => name);
   if (isProduction && missing.length > 0) {
     throw new ConfigError(missing.map((name) => `${name}: required in production (it is generated into DATA_DIR only for local runs)`));
+  }
+  if (isProduction && env.INNGEST_DEV?.trim()) {
+    // The Inngest SDK skips the signature check on /api/inngest in dev mode: anyone could run our jobs.
+    throw new ConfigError(["INNGEST_DEV: must not be set in production (dev mode turns off the signature check on /api/inngest); unset it and set INNGEST_SIGNING_KEY"]);
   }
   const secrets = missing.length === 0 ? (configured as LocalSecrets) : { ...loadOrCreateLocalSecrets(env.DATA_DIR), ...stripUndefined(configured) };
 

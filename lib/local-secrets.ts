@@ -1,7 +1,7 @@
 // Secrets for local runs: generated once into DATA_DIR/secrets.json (mode 0600) so that a fresh
 // clone starts with nothing to configure. Production must configure them (lib/env.ts enforces it).
 import { randomBytes } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -9,6 +9,8 @@ const localSecretsSchema = z.object({
   sessionSecret: z.string().min(32),
   cardDataKey: z.string().refine((value) => Buffer.from(value, "base64").length === 32),
   apiKeySecret: z.string().min(32),
+  /** Password of the embedded database's loopback port (lib/db/embedded-db-auth.ts); added on first use. */
+  embeddedDbPassword: z.string().min(24).optional(),
 });
 
 export type LocalSecrets = z.infer<typeof localSecretsSchema>;
@@ -27,7 +29,7 @@ export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
     cardDataKey: randomBytes(32).toString("base64"),
     apiKeySecret: randomBytes(32).toString("base64url"),
   };
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   // Write a temporary file, then hard-link it into place: link fails if another process won the
   // race, and then both use the winner's secrets. Nobody ever reads half a file.
   const temporary = `${file}.${process.pid}.tmp`;
@@ -41,4 +43,30 @@ export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
   } finally {
     unlinkSync(temporary);
   }
+}
+
+/** The embedded database's password from DATA_DIR/secrets.json, or undefined (for processes that connect to it). */
+export function readEmbeddedDbPassword(dataDir: string): string | undefined {
+  const file = path.resolve(dataDir, "secrets.json");
+  if (!existsSync(file)) return undefined;
+  return localSecretsSchema.safeParse(JSON.parse(readFileSync(file, "utf8"))).data?.embeddedDbPassword;
+}
+
+/**
+ * The embedded database's password, generated into the secrets file on first use (files written by
+ * earlier versions get it added). Called only by the process that holds the data folder's lock, so
+ * two processes never add different passwords. The file is replaced by a rename, never half-written.
+ */
+export function loadOrCreateEmbeddedDbPassword(dataDir: string): string {
+  const file = path.resolve(dataDir, "secrets.json");
+  const secrets: LocalSecrets = loadOrCreateLocalSecrets(dataDir);
+  if (secrets.embeddedDbPassword) {
+    chmodSync(file, 0o600);
+    return secrets.embeddedDbPassword;
+  }
+  const embeddedDbPassword = randomBytes(24).toString("base64url");
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify({ ...secrets, embeddedDbPassword }, null, 2), { mode: 0o600 });
+  renameSync(temporary, file);
+  return embeddedDbPassword;
 }

@@ -4,10 +4,11 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
 
 type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
-export function AddTeamMemberForm({ action }: { action: Action }) {
+export function AddTeamMemberForm({ action, totpEnabled }: { action: Action; totpEnabled: boolean }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
   return (
     <form action={formAction} className="grid gap-4 sm:grid-cols-2" noValidate>
@@ -26,6 +27,7 @@ export function AddTeamMemberForm({ action }: { action: Action }) {
           { value: "VIEWER", label: "Viewer: read only" },
         ]}
       />
+      <ConfirmIdentityFields idPrefix="add-member" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       <div className="space-y-3 sm:col-span-2">
         {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
         {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import type { NewKey } from "@/app/backoffice/(app)/settings/api-key/actions";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { CopyField } from "./copy-field";
 
 type KeyAction = (previous: ActionState<NewKey>, formData: FormData) => Promise<ActionState<NewKey>>;
@@ -27,12 +28,13 @@ function NewKeyNotice({ state }: { state: ActionState<NewKey> }) {
   );
 }
 
-export function CreateKeyForm({ action }: { action: KeyAction }) {
+export function CreateKeyForm({ action, totpEnabled }: { action: KeyAction; totpEnabled: boolean }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
   return (
     <div className="space-y-4">
       <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
         <TextField id="name" label="Key name" placeholder="e.g. Web shop production" className="flex-1" error={state.fieldErrors?.name} maxLength={80} />
+        <ConfirmIdentityFields idPrefix="create-key" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
         <Button type="submit" className="sm:mt-6" disabled={pending}>
           {pending ? "Creating…" : "Create key"}
         </Button>
@@ -43,7 +45,19 @@ export function CreateKeyForm({ action }: { action: KeyAction }) {
   );
 }
 
-export function RollKeyForm({ action, apiKeyId, keyName, gracePeriods }: { action: KeyAction; apiKeyId: string; keyName: string; gracePeriods: { seconds: number; label: string }[] }) {
+export function RollKeyForm({
+  action,
+  apiKeyId,
+  keyName,
+  gracePeriods,
+  totpEnabled,
+}: {
+  action: KeyAction;
+  apiKeyId: string;
+  keyName: string;
+  gracePeriods: { seconds: number; label: string }[];
+  totpEnabled: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
   if (!open && state.status !== "success") {
@@ -66,6 +80,7 @@ export function RollKeyForm({ action, apiKeyId, keyName, gracePeriods }: { actio
             options={gracePeriods.map((period) => ({ value: String(period.seconds), label: period.label }))}
             error={state.fieldErrors?.graceSeconds}
           />
+          <ConfirmIdentityFields idPrefix={`roll-${apiKeyId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
           <div className="flex gap-2">
             <Button type="submit" disabled={pending}>
               {pending ? "Rolling…" : "Roll key"}

@@ -2,11 +2,12 @@
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import type { ActionState } from "@/lib/backoffice/action-result";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
 
 type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
-/** Role change and removal of one team member (owners only; the server checks again). */
-export function TeamMemberControls({ action, userId, email, role }: { action: Action; userId: string; email: string; role: string }) {
+/** Role change and removal of one team member (owners only; the server checks again), each confirmed with the owner's password. */
+export function TeamMemberControls({ action, userId, email, role, totpEnabled }: { action: Action; userId: string; email: string; role: string; totpEnabled: boolean }) {
   const [roleState, roleAction, rolePending] = useActionState(action, { status: "idle" });
   const [removeState, removeAction, removePending] = useActionState(action, { status: "idle" });
   const message = removeState.message ?? roleState.message;
@@ -24,18 +25,21 @@ export function TeamMemberControls({ action, userId, email, role }: { action: Ac
           <option value="DEVELOPER">Developer</option>
           <option value="VIEWER">Viewer</option>
         </select>
+        <ConfirmIdentityFields idPrefix={`role-${userId}`} totpEnabled={totpEnabled} fieldErrors={roleState.fieldErrors} compact />
         <Button type="submit" variant="secondary" className="px-2 py-1 text-xs" disabled={rolePending} aria-label={`Save role of ${email}`}>
           Save
         </Button>
       </form>
       <form
         action={removeAction}
+        className="flex items-center gap-2"
         onSubmit={(event) => {
           if (!window.confirm(`Remove ${email}? They can no longer sign in.`)) event.preventDefault();
         }}
       >
         <input type="hidden" name="change" value="remove" />
         <input type="hidden" name="userId" value={userId} />
+        <ConfirmIdentityFields idPrefix={`remove-${userId}`} totpEnabled={totpEnabled} fieldErrors={removeState.fieldErrors} compact />
         <Button type="submit" variant="ghost" className="px-2 py-1 text-xs text-red-700" disabled={removePending} aria-label={`Remove ${email}`}>
           Remove
         </Button>

@@ -5,16 +5,18 @@ import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import type { Enrolment } from "@/app/backoffice/(app)/account/actions";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
 
-type StartAction = (previous: ActionState<Enrolment>) => Promise<ActionState<Enrolment>>;
+type StartAction = (previous: ActionState<Enrolment>, formData: FormData) => Promise<ActionState<Enrolment>>;
 type CodeAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
-function CodeForm({ action, label, submit, variant = "primary" }: { action: CodeAction; label: string; submit: string; variant?: "primary" | "danger" }) {
+function CodeForm({ action, label, submit, variant = "primary", askPassword = false }: { action: CodeAction; label: string; submit: string; variant?: "primary" | "danger"; askPassword?: boolean }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
   if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
   return (
     <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
-      <TextField id={`totp-code-${variant}`} name="code" label={label} inputMode="numeric" autoComplete="one-time-code" maxLength={7} error={state.fieldErrors?.code ?? (state.status === "error" ? state.message : undefined)} />
+      {askPassword ? <ConfirmIdentityFields idPrefix={`totp-${variant}`} totpEnabled={false} fieldErrors={state.fieldErrors} /> : null}
+      <TextField id={`totp-code-${variant}`} name="code" label={label} inputMode="numeric" autoComplete="one-time-code" maxLength={7} error={state.fieldErrors?.code ?? state.fieldErrors?.currentCode ?? (state.status === "error" && !state.fieldErrors?.currentPassword ? state.message : undefined)} />
       <Button type="submit" variant={variant} className="sm:mt-6" disabled={pending}>
         {pending ? "Checking…" : submit}
       </Button>
@@ -26,8 +28,9 @@ export function EnableTotp({ start, confirm }: { start: StartAction; confirm: Co
   const [state, startAction, pending] = useActionState(start, { status: "idle" });
   if (state.status !== "success" || !state.data) {
     return (
-      <form action={startAction}>
-        {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
+      <form action={startAction} className="space-y-3" noValidate>
+        {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
+        <ConfirmIdentityFields idPrefix="totp-start" totpEnabled={false} fieldErrors={state.fieldErrors} />
         <Button type="submit" disabled={pending}>
           {pending ? "Preparing…" : "Turn on two-factor authentication"}
         </Button>
@@ -52,5 +55,5 @@ export function EnableTotp({ start, confirm }: { start: StartAction; confirm: Co
 }
 
 export function DisableTotp({ action }: { action: CodeAction }) {
-  return <CodeForm action={action} label="Current code from your app" submit="Turn off" variant="danger" />;
+  return <CodeForm action={action} label="Current code from your app" submit="Turn off" variant="danger" askPassword />;
 }

@@ -1,10 +1,13 @@
 // next-auth configuration of the back office: the credentials provider (email, password and the
 // optional one-time code) and signed JWT session cookies that expire. The token carries only the
-// user id; every request loads the user again (lib/auth/session.ts), so a removed user or a changed
-// role takes effect at once.
+// user id and the user's session version; every request loads the user again (lib/auth/session.ts)
+// and refuses a token whose version is no longer the user's, so sign-out, a role change, a removed
+// user or a new TOTP secret ends the user's other sessions at once.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { db } from "../db";
 import { config } from "../env";
+import { clientIp } from "../http/client-ip";
 import { authenticateUser, SignInError } from "./authenticate-user";
 
 /** A signed-in session lasts 8 hours of activity and is refreshed at most every 15 minutes. */
@@ -13,17 +16,10 @@ export const SIGN_IN_PATH = "/backoffice/sign-in";
 
 type HeaderBag = Record<string, string | string[] | undefined> | Headers | undefined;
 
-function header(headers: HeaderBag, name: string): string | undefined {
-  if (!headers) return undefined;
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** The client address as the nearest proxy reports it (the service runs behind one in production). */
-export function clientIp(headers: HeaderBag): string | null {
-  const forwarded = header(headers, "x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || header(headers, "x-real-ip") || null;
+/** The session version of a user now, or null when the user is gone. */
+async function currentSessionVersion(userId: string): Promise<number | null> {
+  const user = await db().user.findUnique({ where: { id: userId }, select: { sessionVersion: true } });
+  return user?.sessionVersion ?? null;
 }
 
 export function authOptions(): NextAuthOptions {
@@ -49,7 +45,7 @@ export function authOptions(): NextAuthOptions {
               totp: credentials?.totp,
               ipAddress: clientIp(request?.headers as HeaderBag),
             });
-            return { id: user.id, email: user.email, name: user.name };
+            return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
           } catch (error) {
             // next-auth passes the message of an error thrown here to the client as `error`.
             if (error instanceof SignInError) throw new Error(error.code);
@@ -60,11 +56,24 @@ export function authOptions(): NextAuthOptions {
     ],
     callbacks: {
       async jwt({ token, user }) {
-        if (user) token.sub = user.id;
+        if (user) {
+          token.sub = user.id;
+          token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+          return token;
+        }
+        // Every later use of the cookie: a session issued before the user's last sign-out, role
+        // change or TOTP change (or for a removed user) comes back empty, so it signs nobody in.
+        if (!token.sub || typeof token.sv !== "number" || (await currentSessionVersion(token.sub)) !== token.sv) return {};
         return token;
       },
       async session({ session, token }) {
-        return { ...session, userId: token.sub };
+        return { ...session, userId: token.sub, sessionVersion: token.sv };
+      },
+    },
+    events: {
+      // Signing out ends every session of the user, on every device, not only this cookie.
+      async signOut({ token }) {
+        if (token?.sub) await db().user.updateMany({ where: { id: token.sub }, data: { sessionVersion: { increment: 1 } } });
       },
     },
   };

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { db } from "../db";
 import { verifyPassword } from "./password";
-import { checkSignInThrottle, recordSignInAttempt } from "./sign-in-rate-limit";
+import { reserveSignInAttempt, settleSignInAttempt } from "./sign-in-rate-limit";
 import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
 
 export const signInInput = z.object({
@@ -37,6 +37,8 @@ export interface AuthenticatedUser {
   email: string;
   name: string;
   merchantId: string;
+  /** Goes into the session token; a later change of User.sessionVersion ends that session. */
+  sessionVersion: number;
 }
 
 // A real hash to verify against when the email is unknown, so both cases take the same time.
@@ -49,33 +51,49 @@ export async function authenticateUser(options: { email: string; password: strin
   const { email, password, totp } = parsed.data;
   const ipAddress = options.ipAddress;
 
-  const throttle = await checkSignInThrottle({ email, ipAddress });
-  if (throttle.limited) throw new SignInError("RATE_LIMITED");
+  // The attempt is recorded as a failure before the password is checked, atomically with the count
+  // (lib/auth/sign-in-rate-limit.ts), so parallel guesses cannot get past the limit.
+  const reservation = await reserveSignInAttempt({ email, ipAddress });
+  if (reservation.limited) throw new SignInError("RATE_LIMITED");
+  const { attemptId } = reservation;
 
   const user = await db().user.findUnique({
     where: { email },
-    select: { id: true, email: true, name: true, merchantId: true, passwordHash: true, totpSecret: true, totpEnabledAt: true, totpLastUsedStep: true },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      merchantId: true,
+      passwordHash: true,
+      totpSecret: true,
+      totpEnabledAt: true,
+      totpLastUsedStep: true,
+      sessionVersion: true,
+    },
   });
   const passwordOk = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
   if (!user || !passwordOk) {
-    await recordSignInAttempt({ email, userId: user?.id ?? null, ipAddress, succeeded: false });
+    await settleSignInAttempt({ attemptId, outcome: "failed", userId: user?.id ?? null });
     throw new SignInError("INVALID_CREDENTIALS");
   }
   if (user.totpEnabledAt && user.totpSecret) {
     // The right password without a code is not a failure: the form asks for the code next.
-    if (!totp) throw new SignInError("TOTP_REQUIRED");
+    if (!totp) {
+      await settleSignInAttempt({ attemptId, outcome: "not-counted" });
+      throw new SignInError("TOTP_REQUIRED");
+    }
     // A code already used (here or on the account page) is refused like a wrong one; the step is
     // claimed with a conditional update so concurrent sign-ins with one code cannot both pass.
-    const step = await matchTotpStep(openTotpSecret(user.totpSecret), totp, user.totpLastUsedStep);
+    const step = await matchTotpStep(await openTotpSecret(user.totpSecret, user.id), totp, user.totpLastUsedStep);
     const claimed =
       step !== null &&
       (await db().user.updateMany({ where: { id: user.id, ...totpStepUnused(step) }, data: { totpLastUsedStep: step } })).count === 1;
     if (!claimed) {
-      await recordSignInAttempt({ email, userId: user.id, ipAddress, succeeded: false });
+      await settleSignInAttempt({ attemptId, outcome: "failed", userId: user.id });
       throw new SignInError("INVALID_TOTP");
     }
   }
-  await recordSignInAttempt({ email, userId: user.id, ipAddress, succeeded: true });
+  await settleSignInAttempt({ attemptId, outcome: "succeeded", userId: user.id });
   await db().user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() }, select: { id: true } });
-  return { id: user.id, email: user.email, name: user.name, merchantId: user.merchantId };
+  return { id: user.id, email: user.email, name: user.name, merchantId: user.merchantId, sessionVersion: user.sessionVersion };
 }

@@ -9,22 +9,27 @@ export class InvalidTotpCodeError extends Error {
   }
 }
 
-/** Turns the second factor on once the user proves their app holds the pending secret. */
+/**
+ * Turns the second factor on once the user proves their app holds the pending secret. The user's
+ * other sessions end (session version + 1); returns the new version for the caller's own session.
+ */
 export async function confirmTotpEnrolment({ userId, code }: { userId: string; code: string }) {
   const user = await db().user.findUniqueOrThrow({
     where: { id: userId },
     select: { merchantId: true, totpSecret: true, totpEnabledAt: true, totpLastUsedStep: true },
   });
-  if (user.totpEnabledAt) return;
-  const step = user.totpSecret ? await matchTotpStep(openTotpSecret(user.totpSecret), code, user.totpLastUsedStep) : null;
+  if (user.totpEnabledAt) return null;
+  const step = user.totpSecret ? await matchTotpStep(await openTotpSecret(user.totpSecret, userId), code, user.totpLastUsedStep) : null;
   if (step === null) throw new InvalidTotpCodeError();
-  await db().$transaction(async (tx) => {
+  return db().$transaction(async (tx) => {
     // The confirming code is used up too: it cannot then sign in a second time.
     const { count } = await tx.user.updateMany({
       where: { id: userId, totpEnabledAt: null, ...totpStepUnused(step) },
-      data: { totpEnabledAt: new Date(), totpLastUsedStep: step },
+      data: { totpEnabledAt: new Date(), totpLastUsedStep: step, sessionVersion: { increment: 1 } },
     });
     if (count !== 1) throw new InvalidTotpCodeError();
     await tx.auditEntry.create({ data: { id: newId(), merchantId: user.merchantId, userId, action: "user.totp_enabled", target: userId } });
+    const { sessionVersion } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { sessionVersion: true } });
+    return sessionVersion;
   });
 }

@@ -1,8 +1,7 @@
 import { db } from "../db";
 import { newId } from "../ids";
+import { confirmIdentity, IdentityNotConfirmedError } from "./confirm-identity";
 import { InvalidTotpCodeError } from "./confirm-totp-enrolment";
-import { checkSignInThrottle, recordSignInAttempt } from "./sign-in-rate-limit";
-import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
 
 export class TotpAttemptsExceededError extends Error {
   constructor() {
@@ -12,31 +11,32 @@ export class TotpAttemptsExceededError extends Error {
 }
 
 /**
- * Turns the second factor off; asks for a current code so a stolen session alone cannot do it.
- * Wrong codes count as failed sign-ins of the account, so they cannot be guessed at leisure.
+ * Turns the second factor off; asks for the password and a current code (step-up) so a stolen
+ * session alone cannot do it. Wrong answers count as failed sign-ins of the account
+ * (lib/auth/confirm-identity.ts), so they cannot be guessed at leisure. A code already used (say,
+ * for the sign-in of this session) does not count: it needs a fresh one. The user's other sessions
+ * end (session version + 1); returns the new version for the caller's own session, or null when
+ * the second factor was already off.
  */
-export async function disableTotp({ userId, code }: { userId: string; code: string }) {
-  const user = await db().user.findUniqueOrThrow({
-    where: { id: userId },
-    select: { email: true, merchantId: true, totpSecret: true, totpEnabledAt: true, totpLastUsedStep: true },
-  });
-  if (!user.totpEnabledAt || !user.totpSecret) return;
-  if ((await checkSignInThrottle({ email: user.email, ipAddress: null })).limited) throw new TotpAttemptsExceededError();
-  // A code already used (say, for the sign-in of this session) does not count: it needs a fresh one.
-  const step = await matchTotpStep(openTotpSecret(user.totpSecret), code, user.totpLastUsedStep);
-  const disabled =
-    step !== null &&
-    (await db().$transaction(async (tx) => {
-      const { count } = await tx.user.updateMany({
-        where: { id: userId, totpEnabledAt: { not: null }, ...totpStepUnused(step) },
-        data: { totpEnabledAt: null, totpSecret: null, totpLastUsedStep: step },
-      });
-      if (count !== 1) return false;
-      await tx.auditEntry.create({ data: { id: newId(), merchantId: user.merchantId, userId, action: "user.totp_disabled", target: userId } });
-      return true;
-    }));
-  if (!disabled) {
-    await recordSignInAttempt({ email: user.email, userId, ipAddress: null, succeeded: false });
-    throw new InvalidTotpCodeError();
+export async function disableTotp({ userId, input }: { userId: string; input: { currentPassword?: unknown; code?: unknown } }): Promise<number | null> {
+  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { merchantId: true, totpSecret: true, totpEnabledAt: true } });
+  if (!user.totpEnabledAt || !user.totpSecret) return null;
+  try {
+    await confirmIdentity({ userId, input: { currentPassword: input.currentPassword, currentCode: input.code } });
+  } catch (error) {
+    // The code field's own messages: a wrong code, or the lock-out after too many.
+    if (error instanceof IdentityNotConfirmedError && error.reason === "limited") throw new TotpAttemptsExceededError();
+    if (error instanceof IdentityNotConfirmedError && error.reason === "code") throw new InvalidTotpCodeError();
+    throw error;
   }
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({
+      where: { id: userId, totpEnabledAt: { not: null } },
+      data: { totpEnabledAt: null, totpSecret: null, sessionVersion: { increment: 1 } },
+    });
+    if (count !== 1) return null;
+    await tx.auditEntry.create({ data: { id: newId(), merchantId: user.merchantId, userId, action: "user.totp_disabled", target: userId } });
+    const { sessionVersion } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { sessionVersion: true } });
+    return sessionVersion;
+  });
 }

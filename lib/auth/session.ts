@@ -17,14 +17,15 @@ export interface SessionUser extends Actor {
 
 /** The signed-in user loaded fresh from the database (once per request: layout and page share it), or null. */
 export const currentUser = cache(async function currentUser(): Promise<SessionUser | null> {
-  const session = (await getServerSession(authOptions())) as { userId?: string } | null;
+  const session = (await getServerSession(authOptions())) as { userId?: string; sessionVersion?: number } | null;
   const userId = session?.userId;
-  if (!userId) return null;
+  if (!userId || typeof session.sessionVersion !== "number") return null;
   const user = await db().user.findUnique({
     where: { id: userId },
-    select: { id: true, merchantId: true, role: true, email: true, name: true, totpEnabledAt: true, merchant: { select: { name: true } } },
+    select: { id: true, merchantId: true, role: true, email: true, name: true, totpEnabledAt: true, sessionVersion: true, merchant: { select: { name: true } } },
   });
-  if (!user) return null;
+  // The jwt callback already empties an outdated token; checked here too, on the row every page uses.
+  if (!user || user.sessionVersion !== session.sessionVersion) return null;
   return {
     userId: user.id,
     merchantId: user.merchantId,

@@ -1,6 +1,13 @@
 // Sign-in throttling from the SignInAttempt rows: too many failures for one email address (someone
 // guessing a password) or from one IP address (someone trying many accounts) lock that key out
 // for the rest of the window. Successful sign-ins are recorded too, for the audit trail.
+//
+// An attempt is reserved before the password is checked: counting and inserting the attempt (as a
+// failure until it is settled) happen in one transaction under a lock per key, so parallel requests
+// cannot all see "4 failures" and all go on to verify. On PostgreSQL the lock is a transaction-level
+// advisory lock per key; on the embedded PGlite every connection shares one backend, where those locks
+// never block, but pglite-socket serves one connection's transaction to its end before any other
+// connection's message, so the transaction alone is already exclusive there.
 import { db, type Tx } from "../db";
 import { newId } from "../ids";
 
@@ -14,12 +21,18 @@ export interface SignInThrottle {
   retryAt?: Date;
 }
 
-export async function checkSignInThrottle(options: { email: string; ipAddress: string | null; now?: Date; tx?: Tx }): Promise<SignInThrottle> {
-  const client = options.tx ?? db();
-  const now = options.now ?? new Date();
+export type SignInReservation = { limited: true; retryAt: Date } | { limited: false; attemptId: string };
+
+type ThrottleKey = { where: { email: string } | { ipAddress: string }; max: number; lock: string };
+
+function throttleKeys(email: string, ipAddress: string | null): ThrottleKey[] {
+  const keys: ThrottleKey[] = [{ where: { email }, max: MAX_FAILURES_PER_EMAIL, lock: `sign-in:email:${email}` }];
+  if (ipAddress) keys.push({ where: { ipAddress }, max: MAX_FAILURES_PER_IP, lock: `sign-in:ip:${ipAddress}` });
+  return keys;
+}
+
+async function limitedKey(client: Tx | ReturnType<typeof db>, keys: ThrottleKey[], now: Date): Promise<SignInThrottle> {
   const since = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
-  const keys: { where: { email: string } | { ipAddress: string }; max: number }[] = [{ where: { email: options.email }, max: MAX_FAILURES_PER_EMAIL }];
-  if (options.ipAddress) keys.push({ where: { ipAddress: options.ipAddress }, max: MAX_FAILURES_PER_IP });
   for (const key of keys) {
     const failures = await client.signInAttempt.findMany({
       where: { ...key.where, succeeded: false, createdAt: { gt: since } },
@@ -35,9 +48,43 @@ export async function checkSignInThrottle(options: { email: string; ipAddress: s
   return { limited: false };
 }
 
-export async function recordSignInAttempt(options: { email: string; userId: string | null; ipAddress: string | null; succeeded: boolean; tx?: Tx }): Promise<void> {
-  const client = options.tx ?? db();
-  await client.signInAttempt.create({
-    data: { id: newId(), email: options.email, userId: options.userId, ipAddress: options.ipAddress, succeeded: options.succeeded },
+/** Whether the email (or IP address) is locked out now; read only (the reservation below is what guards). */
+export async function checkSignInThrottle(options: { email: string; ipAddress: string | null; now?: Date; tx?: Tx }): Promise<SignInThrottle> {
+  return limitedKey(options.tx ?? db(), throttleKeys(options.email, options.ipAddress), options.now ?? new Date());
+}
+
+/**
+ * Counts the failures of each key and, when none is at its limit, records this attempt as a failure
+ * in the same locked transaction. The caller settles it with `settleSignInAttempt` once it knows.
+ */
+export async function reserveSignInAttempt(options: { email: string; ipAddress: string | null; userId?: string | null; now?: Date }): Promise<SignInReservation> {
+  const now = options.now ?? new Date();
+  const keys = throttleKeys(options.email, options.ipAddress);
+  return db().$transaction(async (tx) => {
+    // Always in the same order (email, then IP), so two transactions cannot wait for each other.
+    for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key.lock}, 0))`;
+    const throttle = await limitedKey(tx, keys, now);
+    if (throttle.limited) return { limited: true as const, retryAt: throttle.retryAt! };
+    const attemptId = newId();
+    await tx.signInAttempt.create({
+      data: { id: attemptId, email: options.email, userId: options.userId ?? null, ipAddress: options.ipAddress, succeeded: false, createdAt: now },
+      select: { id: true },
+    });
+    return { limited: false as const, attemptId };
+  });
+}
+
+/**
+ * "succeeded": the attempt signed in; "failed": it stays a failure (with the user it was for);
+ * "not-counted": it was neither (the right password without the one-time code yet), and is removed.
+ */
+export async function settleSignInAttempt(options: { attemptId: string; outcome: "succeeded" | "failed" | "not-counted"; userId?: string | null }): Promise<void> {
+  if (options.outcome === "not-counted") {
+    await db().signInAttempt.deleteMany({ where: { id: options.attemptId } });
+    return;
+  }
+  await db().signInAttempt.updateMany({
+    where: { id: options.attemptId },
+    data: { succeeded: options.outcome === "succeeded", ...(options.userId ? { userId: options.userId } : {}) },
   });
 }

@@ -1,7 +1,12 @@
 // Time-based one-time codes (RFC 6238, 30-second steps, 6 digits) as the second sign-in factor.
-// The shared secret is stored encrypted with the card-data key (AES-256-GCM), never in clear.
+// The shared secret is stored encrypted (AES-256-GCM) under a key of its own, derived with HKDF from
+// the configured card-data key with its own label: a TOTP secret is never sealed as if it were a card
+// number, and the ciphertext is bound to its user. Secrets sealed by earlier versions directly with
+// the card-data key are still read, and re-sealed under the TOTP key on that first read.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { generateSecret, generateURI, verify } from "otplib";
-import { decryptPan, encryptPan } from "../cards/card-encryption";
+import { cardKeyMaterial, decryptPan } from "../cards/card-encryption";
+import { db } from "../db";
 
 export const TOTP_ISSUER = "Card Payment Service";
 /** One step either side: authenticator clocks drift, and a code typed at the end of its step still counts. */
@@ -15,14 +20,45 @@ export function totpUri(secret: string, email: string): string {
   return generateURI({ issuer: TOTP_ISSUER, label: email, secret });
 }
 
-export function sealTotpSecret(secret: string): string {
-  const { keyId, panEncrypted } = encryptPan(secret);
-  return `${keyId}:${panEncrypted}`;
+const SEALED_PREFIX = "totp1";
+const HKDF_INFO = "card-payment-service/totp-secret/v1";
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+function totpKey(cardKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync("sha256", cardKey, Buffer.alloc(0), HKDF_INFO, 32));
 }
 
-export function openTotpSecret(sealed: string): string {
+/** "totp1:<card key id>:<base64 iv|tag|ciphertext>", authenticated together with the user id. */
+export function sealTotpSecret(secret: string, userId: string): string {
+  const { id, key } = cardKeyMaterial();
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", totpKey(key), iv);
+  cipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${id}:${userId}`));
+  const ciphertext = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+  return `${SEALED_PREFIX}:${id}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64")}`;
+}
+
+function openSealed(sealed: string, userId: string): string {
+  const [, keyId = "", payload = ""] = sealed.split(":");
+  const raw = Buffer.from(payload, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", totpKey(cardKeyMaterial(keyId).key), raw.subarray(0, IV_BYTES));
+  decipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${keyId}:${userId}`));
+  decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+}
+
+/**
+ * The user's TOTP secret in clear. A secret in the old form ("<card key id>:<ciphertext>", sealed
+ * like a card number) is re-sealed under the TOTP key at once; the update is conditional on the old
+ * value, so a concurrent change (a new enrolment) is never overwritten.
+ */
+export async function openTotpSecret(sealed: string, userId: string): Promise<string> {
+  if (sealed.startsWith(`${SEALED_PREFIX}:`)) return openSealed(sealed, userId);
   const separator = sealed.indexOf(":");
-  return decryptPan({ keyId: sealed.slice(0, separator), panEncrypted: sealed.slice(separator + 1) });
+  const secret = decryptPan({ keyId: sealed.slice(0, separator), panEncrypted: sealed.slice(separator + 1) });
+  await db().user.updateMany({ where: { id: userId, totpSecret: sealed }, data: { totpSecret: sealTotpSecret(secret, userId) } });
+  return secret;
 }
 
 /**

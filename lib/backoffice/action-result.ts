@@ -6,6 +6,7 @@ import { UnauthenticatedError } from "../auth/session";
 import { ApiError } from "../errors";
 import { ApiKeyNotFoundError } from "../api-keys/revoke-api-key";
 import { ApiKeyNotRollableError } from "../api-keys/roll-api-key";
+import { IdentityNotConfirmedError } from "../auth/confirm-identity";
 import { InvalidTotpCodeError } from "../auth/confirm-totp-enrolment";
 import { TotpAttemptsExceededError } from "../auth/disable-totp";
 import { UserExistsError } from "../users/create-user";
@@ -32,6 +33,7 @@ export async function runAction<T>(work: () => Promise<{ message: string; data?:
       for (const issue of error.issues) fieldErrors[String(issue.path[0] ?? "form")] ??= issue.message;
       return { status: "error", message: "Check the highlighted fields.", fieldErrors };
     }
+    if (error instanceof IdentityNotConfirmedError) return { status: "error", message: error.message, fieldErrors: { [error.field]: error.message } };
     if (error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof UnauthenticatedError || error instanceof UserFacingError) {
       return { status: "error", message: error.message };
     }

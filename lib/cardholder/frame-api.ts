@@ -2,6 +2,7 @@
 // bodies validated with the protocol's schemas, answers never cached. Nothing here logs a body.
 import type * as z from "zod/mini";
 import { config } from "../env";
+import { clientIp as trustedClientIp } from "../http/client-ip";
 
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -35,8 +36,10 @@ export async function readJsonBody<T>(request: Request, schema: z.ZodMiniType<T>
   }
 }
 
-/** The cardholder's address as the proxy in front of us reports it (for 3-D Secure and the acquirer). */
+/**
+ * The cardholder's address (for 3-D Secure and the acquirer): the socket address, or what the
+ * TRUSTED_PROXY_HOPS proxies in front of us report; never an address the client wrote itself.
+ */
 export function clientIp(request: Request): string | undefined {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || request.headers.get("x-real-ip") || undefined;
+  return trustedClientIp(request.headers) ?? undefined;
 }

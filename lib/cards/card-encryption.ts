@@ -31,6 +31,16 @@ function allKeys(): CardKey[] {
   return [currentKey(), ...previous];
 }
 
+/**
+ * The raw bytes of the current card-data key (or of the configured key `keyId`), for the few
+ * secrets that derive their own key from it (lib/auth/totp.ts, HKDF with their own label).
+ */
+export function cardKeyMaterial(keyId?: string): CardKey {
+  const cardKey = keyId === undefined ? currentKey() : allKeys().find((candidate) => candidate.id === keyId);
+  if (!cardKey) throw new CardKeyUnavailableError(keyId ?? "");
+  return cardKey;
+}
+
 export interface EncryptedPan {
   keyId: string;
   panEncrypted: string;

@@ -5,10 +5,18 @@
 // Only one process may open the data folder. The process that opens it writes DATA_DIR/pglite.json
 // ({pid, port}); other processes (the CLI while the service runs, for example) connect to that
 // port instead of opening the folder.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } from "node:fs";
+//
+// Other local users are kept out twice: DATA_DIR and everything in it is the owner's only (folders
+// 0700, files 0600, applied again at every start so that folders made by earlier versions are fixed),
+// and the port asks for a password (SCRAM-SHA-256, lib/db/embedded-db-auth.ts) generated once into
+// the 0600 secrets file (lib/local-secrets.ts). The URL handed to the service carries it.
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, openSync, closeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import { config, resetConfig } from "../env";
+import { loadOrCreateEmbeddedDbPassword, readEmbeddedDbPassword } from "../local-secrets";
+import { requirePasswordOnConnect } from "./embedded-db-auth";
 import { keepExtendedProtocolSequencesTogether } from "./pglite-extended-protocol-fix";
 
 export interface EmbeddedPostgres {
@@ -44,8 +52,31 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-export function embeddedUrl(port: number): string {
-  return `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+export function embeddedUrl(port: number, password: string): string {
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres?sslmode=disable`;
+}
+
+/** New files of this process (and of the children it starts) get no group or other permissions. */
+function ownerOnlyUmask(): void {
+  try {
+    const previous = process.umask(0o077);
+    process.umask(previous | 0o077);
+  } catch {
+    // Not allowed in worker threads; the 0700 folder still shuts other users out, and stop() fixes the modes.
+  }
+}
+
+/** Folders 0700, files 0600, from `root` down (symbolic links are left alone). */
+export function restrictToOwner(root: string): void {
+  if (!existsSync(root)) return;
+  const stat = lstatSync(root);
+  if (stat.isSymbolicLink()) return;
+  if (stat.isDirectory()) {
+    chmodSync(root, 0o700);
+    for (const child of readdirSync(root)) restrictToOwner(path.join(root, child));
+  } else {
+    chmodSync(root, 0o600);
+  }
 }
 
 async function findRunningServer(infoFile: string): Promise<ServerInfo | undefined> {
@@ -70,13 +101,20 @@ export async function startEmbeddedPostgres(
   const infoFile = path.join(dataDir, "pglite.json");
   const lockFile = path.join(dataDir, "pglite.lock");
   if (!options.memory) {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const running = await findRunningServer(infoFile);
     if (running) {
-      return { url: embeddedUrl(running.port), port: running.port, owner: false, stop: async () => {} };
+      const password = readEmbeddedDbPassword(dataDir);
+      if (!password) throw new Error(`The embedded database in ${dataDir} runs, but its password is not in ${path.join(dataDir, "secrets.json")}.`);
+      return { url: embeddedUrl(running.port, password), port: running.port, owner: false, stop: async () => {} };
     }
     claimLock(lockFile);
+    restrictToOwner(dataDir);
+    // Files PGlite creates from now on (new tables, WAL segments) are the owner's only as well.
+    ownerOnlyUmask();
   }
+  // A throwaway database (tests) gets a password of its own that lives only in this process.
+  const password = options.memory ? randomBytes(24).toString("base64url") : loadOrCreateEmbeddedDbPassword(dataDir);
   const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-socket"),
@@ -89,12 +127,15 @@ export async function startEmbeddedPostgres(
     maxConnections: options.maxConnections ?? 100,
   });
   keepExtendedProtocolSequencesTogether(server);
+  requirePasswordOnConnect(server, password);
   await server.start();
+  // PGlite wrote its files with the process umask; the 0700 folder already shuts others out.
+  if (!options.memory) restrictToOwner(dataDir);
   const port = Number(server.getServerConn().split(":").pop());
-  if (!options.memory) writeFileSync(infoFile, JSON.stringify({ pid: process.pid, port } satisfies ServerInfo));
+  if (!options.memory) writeFileSync(infoFile, JSON.stringify({ pid: process.pid, port } satisfies ServerInfo), { mode: 0o600 });
   let stopped = false;
   return {
-    url: embeddedUrl(port),
+    url: embeddedUrl(port, password),
     port,
     owner: true,
     async stop() {
@@ -103,6 +144,7 @@ export async function startEmbeddedPostgres(
       await server.stop();
       await database.close();
       if (!options.memory) {
+        restrictToOwner(dataDir);
         rmSync(infoFile, { force: true });
         rmSync(lockFile, { force: true });
       }

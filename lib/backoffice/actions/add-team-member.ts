@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { db } from "../../db";
 import { assertCan, type Actor } from "../../auth/actor";
+import { confirmIdentity } from "../../auth/confirm-identity";
 import { MIN_PASSWORD_LENGTH } from "../../auth/password";
 import { createUser } from "../../users/create-user";
 import { recordAudit } from "../audit";
@@ -12,10 +13,11 @@ export const addTeamMemberInput = z.object({
   role: z.enum(["OWNER", "DEVELOPER", "VIEWER"], { error: "Choose a role" }),
 });
 
-/** Adds a back-office user to the actor's merchant (owners only) with a first password to hand over. */
+/** Adds a back-office user to the actor's merchant (owners only) with a first password to hand over; asks for the owner's own password again (step-up). */
 export async function addTeamMember({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "team:write");
   const data = addTeamMemberInput.parse(input);
+  await confirmIdentity({ userId: actor.userId, input });
   return db().$transaction(async (tx) => {
     const user = await createUser({ ...data, merchantId: actor.merchantId, tx });
     await recordAudit(tx, { actor, action: "team.user_added", target: user.id, details: { email: user.email, role: user.role } });

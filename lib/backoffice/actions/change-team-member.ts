@@ -1,7 +1,9 @@
 // Owners change a team member's role or remove them. The account always keeps at least one owner,
-// so nobody can lock the merchant out of its own keys and team.
+// so nobody can lock the merchant out of its own keys and team. The owner confirms with their own
+// password (step-up), and the member's open sessions end (their session version goes up).
 import { z } from "zod";
 import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
+import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { UserFacingError } from "../action-result";
 import { recordAudit } from "../audit";
@@ -14,6 +16,7 @@ export const changeTeamMemberInput = z.discriminatedUnion("change", [
 export async function changeTeamMember({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "team:write");
   const change = changeTeamMemberInput.parse(input);
+  await confirmIdentity({ userId: actor.userId, input });
   return db().$transaction(async (tx) => {
     const member = await tx.user.findFirst({ where: { id: change.userId, merchantId: actor.merchantId }, select: { id: true, email: true, role: true } });
     if (!member) throw new NotFoundError("User");
@@ -28,7 +31,7 @@ export async function changeTeamMember({ actor, input }: { actor: Actor; input: 
       await recordAudit(tx, { actor, action: "team.user_removed", target: member.id, details: { email: member.email, role: member.role } });
       return { email: member.email, removed: true as const };
     }
-    await tx.user.update({ where: { id: member.id }, data: { role: change.role }, select: { id: true } });
+    await tx.user.update({ where: { id: member.id }, data: { role: change.role, sessionVersion: { increment: 1 } }, select: { id: true } });
     await recordAudit(tx, { actor, action: "team.role_changed", target: member.id, details: { email: member.email, from: member.role, to: change.role } });
     return { email: member.email, removed: false as const, role: change.role };
   });

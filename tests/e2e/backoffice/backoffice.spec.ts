@@ -79,6 +79,8 @@ test("Settings → API-key: create a key, call the API with it, roll it, revoke 
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByText("Give the key a name")).toBeVisible();
   await page.getByLabel("Key name").fill("E2E shop");
+  // Step-up: creating a key asks for the password again.
+  await page.locator("#create-key-current-password").fill(demo().password);
   await page.getByRole("button", { name: "Create key" }).click();
   const firstKey = (await page.getByTestId("new-api-key").textContent())!;
   expect(firstKey).toMatch(/^cps_[0-9A-Za-z]{40}$/);
@@ -95,6 +97,7 @@ test("Settings → API-key: create a key, call the API with it, roll it, revoke 
   // Roll with a one-hour grace period: both keys work.
   await page.getByRole("button", { name: "Roll key E2E shop" }).first().click();
   await page.getByLabel("Old key stops working").selectOption({ label: "In 1 hour" });
+  await page.locator('[id^="roll-"][id$="-current-password"]').fill(demo().password);
   await page.getByRole("button", { name: "Roll key", exact: true }).click();
   await expect(page.getByText("The old key keeps working until")).toBeVisible();
   const rolledKey = (await page.getByTestId("new-api-key").last().textContent())!;
@@ -243,6 +246,7 @@ test("a viewer sees keys and payments but can change nothing", async ({ page }) 
   await page.getByLabel("Email").fill("viewer@example.com");
   await page.getByLabel("First password").fill("viewer-password-1");
   await page.getByLabel("Role", { exact: true }).selectOption("VIEWER");
+  await page.locator("#add-member-current-password").fill(demo().password);
   await page.getByRole("button", { name: "Add user" }).click();
   await expect(page.getByText("viewer@example.com can now sign in")).toBeVisible();
   await screenshots(page, "team");
@@ -288,19 +292,25 @@ test("second factor: turn it on, then sign-in asks for the current code", async 
   await page.getByLabel("Email").fill("totp@example.com");
   await page.getByLabel("First password").fill("totp-password-1");
   await page.getByLabel("Role", { exact: true }).selectOption("DEVELOPER");
+  await page.locator("#add-member-current-password").fill(demo().password);
   await page.getByRole("button", { name: "Add user" }).click();
   await expect(page.getByText("totp@example.com can now sign in")).toBeVisible();
-  // Owners change roles on the same page: the viewer becomes a developer and back.
-  await page.getByLabel("Role of viewer@example.com", { exact: true }).selectOption("DEVELOPER");
+  // Owners change roles on the same page (confirmed with their password): the viewer becomes a developer and back.
+  const viewerRole = page.getByLabel("Role of viewer@example.com", { exact: true });
+  const viewerConfirm = page.locator(`#${await viewerRole.getAttribute("id")}-current-password`);
+  await viewerRole.selectOption("DEVELOPER");
+  await viewerConfirm.fill(demo().password);
   await page.getByRole("button", { name: "Save role of viewer@example.com" }).click();
   await expect(page.getByText("viewer@example.com is now developer.")).toBeVisible();
-  await page.getByLabel("Role of viewer@example.com", { exact: true }).selectOption("VIEWER");
+  await viewerRole.selectOption("VIEWER");
+  await viewerConfirm.fill(demo().password);
   await page.getByRole("button", { name: "Save role of viewer@example.com" }).click();
   await expect(page.getByText("viewer@example.com is now viewer.")).toBeVisible();
   await signOut(page);
 
   await signIn(page, "totp@example.com", "totp-password-1");
   await page.getByRole("link", { name: "Your account" }).first().click();
+  await page.locator("#totp-start-current-password").fill("totp-password-1");
   await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
   await expect(page.getByRole("img", { name: "QR code of the authenticator setup" }).locator("svg")).toBeVisible();
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();

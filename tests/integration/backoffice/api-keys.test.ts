@@ -5,6 +5,7 @@ import { useTestDatabase } from "@/tests/helpers/test-database";
 import { createTestMerchant } from "@/tests/helpers/merchant-factories";
 import { createKey } from "@/lib/backoffice/actions/create-key";
 import { rollKey } from "@/lib/backoffice/actions/roll-key";
+import { IdentityNotConfirmedError } from "@/lib/auth/confirm-identity";
 import { revokeKey } from "@/lib/backoffice/actions/revoke-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { ApiKeyNotFoundError } from "@/lib/api-keys/revoke-api-key";
@@ -29,7 +30,7 @@ describe("API keys in the back office", () => {
   it("creates a key shown once, lists it by prefix only, and the API accepts it", async () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
-    const { apiKey, record } = await createKey({ actor: owner, input: { name: "  Web shop  " } });
+    const { apiKey, record } = await createKey({ actor: owner, input: { currentPassword: "long enough password", name: "  Web shop  " } });
     expect(apiKey).toMatch(/^cps_[0-9A-Za-z]{40}$/);
     expect(record.name).toBe("Web shop");
     const keys = await listApiKeys({ merchantId });
@@ -41,18 +42,28 @@ describe("API keys in the back office", () => {
     expect(audit.userId).toBe(owner.userId);
   });
 
+  it("creates and rolls keys only with the signed-in user's password (step-up)", async () => {
+    const { merchantId } = await createTestMerchant();
+    const owner = await actorFor(merchantId, "OWNER");
+    await expect(createKey({ actor: owner, input: { name: "No password" } })).rejects.toThrow(/Enter your password/);
+    await expect(createKey({ actor: owner, input: { currentPassword: "not my password", name: "Wrong password" } })).rejects.toBeInstanceOf(IdentityNotConfirmedError);
+    const { record } = await createKey({ actor: owner, input: { currentPassword: "long enough password", name: "Right password" } });
+    await expect(rollKey({ actor: owner, input: { currentPassword: "not my password", apiKeyId: record.id, graceSeconds: 0 } })).rejects.toBeInstanceOf(IdentityNotConfirmedError);
+    expect(await db().apiKey.count({ where: { merchantId, name: { in: ["No password", "Wrong password"] } } })).toBe(0);
+  });
+
   it("refuses a key without a name", async () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
-    await expect(createKey({ actor: owner, input: { name: "   " } })).rejects.toThrow(/Give the key a name/);
+    await expect(createKey({ actor: owner, input: { currentPassword: "long enough password", name: "   " } })).rejects.toThrow(/Give the key a name/);
   });
 
   it("rolls a key: the new one works at once, the old one until the grace period ends", async () => {
     const { merchantId } = await createTestMerchant();
     const developer = await actorFor(merchantId, "DEVELOPER");
-    const { apiKey: oldKey, record } = await createKey({ actor: developer, input: { name: "Rolling" } });
+    const { apiKey: oldKey, record } = await createKey({ actor: developer, input: { currentPassword: "long enough password", name: "Rolling" } });
     const before = Date.now();
-    const rolled = await rollKey({ actor: developer, input: { apiKeyId: record.id, graceSeconds: "3600" } });
+    const rolled = await rollKey({ actor: developer, input: { currentPassword: "long enough password", apiKeyId: record.id, graceSeconds: "3600" } });
     expect(rolled.apiKey).not.toBe(oldKey);
     expect(rolled.oldKeyValidUntil.getTime()).toBeGreaterThanOrEqual(before + 3600_000 - 1000);
     await expect(authenticateApiKey({ authorization: basic(rolled.apiKey) })).resolves.toMatchObject({ merchantId });
@@ -69,23 +80,23 @@ describe("API keys in the back office", () => {
   it("rolls with no grace period by revoking the old key at once", async () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
-    const { apiKey: oldKey, record } = await createKey({ actor: owner, input: { name: "Now" } });
-    await rollKey({ actor: owner, input: { apiKeyId: record.id, graceSeconds: 0 } });
+    const { apiKey: oldKey, record } = await createKey({ actor: owner, input: { currentPassword: "long enough password", name: "Now" } });
+    await rollKey({ actor: owner, input: { currentPassword: "long enough password", apiKeyId: record.id, graceSeconds: 0 } });
     await expect(authenticateApiKey({ authorization: basic(oldKey) })).rejects.toThrow(/revoked/);
-    await expect(rollKey({ actor: owner, input: { apiKeyId: record.id, graceSeconds: 0 } })).rejects.toBeInstanceOf(ApiKeyNotRollableError);
+    await expect(rollKey({ actor: owner, input: { currentPassword: "long enough password", apiKeyId: record.id, graceSeconds: 0 } })).rejects.toBeInstanceOf(ApiKeyNotRollableError);
   });
 
   it("refuses grace periods beyond 7 days", async () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
-    const { record } = await createKey({ actor: owner, input: { name: "Long" } });
-    await expect(rollKey({ actor: owner, input: { apiKeyId: record.id, graceSeconds: 8 * 86400 } })).rejects.toThrow(/at most 7 days/);
+    const { record } = await createKey({ actor: owner, input: { currentPassword: "long enough password", name: "Long" } });
+    await expect(rollKey({ actor: owner, input: { currentPassword: "long enough password", apiKeyId: record.id, graceSeconds: 8 * 86400 } })).rejects.toThrow(/at most 7 days/);
   });
 
   it("revokes a key: the API refuses it from the next request on", async () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
-    const { apiKey, record } = await createKey({ actor: owner, input: { name: "Doomed" } });
+    const { apiKey, record } = await createKey({ actor: owner, input: { currentPassword: "long enough password", name: "Doomed" } });
     // Used once, so the API's per-process key cache holds it: revoking must still apply at once.
     await expect(authenticateApiKey({ authorization: basic(apiKey) })).resolves.toMatchObject({ merchantId });
     await revokeKey({ actor: owner, input: { apiKeyId: record.id } });
@@ -98,9 +109,9 @@ describe("API keys in the back office", () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
     const viewer = await actorFor(merchantId, "VIEWER");
-    const { apiKey, record } = await createKey({ actor: owner, input: { name: "Kept" } });
-    await expect(createKey({ actor: viewer, input: { name: "Mine" } })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(rollKey({ actor: viewer, input: { apiKeyId: record.id, graceSeconds: 0 } })).rejects.toBeInstanceOf(ForbiddenError);
+    const { apiKey, record } = await createKey({ actor: owner, input: { currentPassword: "long enough password", name: "Kept" } });
+    await expect(createKey({ actor: viewer, input: { currentPassword: "long enough password", name: "Mine" } })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(rollKey({ actor: viewer, input: { currentPassword: "long enough password", apiKeyId: record.id, graceSeconds: 0 } })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(revokeKey({ actor: viewer, input: { apiKeyId: record.id } })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(authenticateApiKey({ authorization: basic(apiKey) })).resolves.toMatchObject({ merchantId });
     expect((await listApiKeys({ merchantId })).map((key) => key.name).sort()).toEqual(["Default key", "Kept"]);
@@ -112,7 +123,7 @@ describe("API keys in the back office", () => {
     const owner = await actorFor(mine.merchantId, "OWNER");
     const theirKeyId = (await listApiKeys({ merchantId: theirs.merchantId }))[0]!.id;
     await expect(revokeKey({ actor: owner, input: { apiKeyId: theirKeyId } })).rejects.toBeInstanceOf(ApiKeyNotFoundError);
-    await expect(rollKey({ actor: owner, input: { apiKeyId: theirKeyId, graceSeconds: 0 } })).rejects.toBeInstanceOf(ApiKeyNotFoundError);
+    await expect(rollKey({ actor: owner, input: { currentPassword: "long enough password", apiKeyId: theirKeyId, graceSeconds: 0 } })).rejects.toBeInstanceOf(ApiKeyNotFoundError);
     await expect(authenticateApiKey({ authorization: basic(theirs.apiKey) })).resolves.toMatchObject({ merchantId: theirs.merchantId });
     expect(await db().apiKey.count({ where: { merchantId: theirs.merchantId } })).toBe(1);
   });

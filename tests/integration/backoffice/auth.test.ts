@@ -83,7 +83,7 @@ describe("authenticateUser", () => {
 
   it("asks for the one-time code once the user turned the second factor on", async () => {
     const user = await newUser("erin@example.com");
-    const { secret, uri, qrSvg } = await startTotpEnrolment({ userId: user.id });
+    const { secret, uri, qrSvg } = await startTotpEnrolment({ userId: user.id, input: { currentPassword: PASSWORD } });
     expect(uri).toContain("otpauth://totp/");
     expect(qrSvg).toContain("<svg");
     // The secret is stored sealed, never in clear.
@@ -101,7 +101,7 @@ describe("authenticateUser", () => {
     expect(await signInError({ email: "erin@example.com", password: "wrong one", totp: await code(0), ipAddress: null })).toBe("INVALID_CREDENTIALS");
     expect(await signInError({ email: "erin@example.com", password: PASSWORD, totp: await code(0), ipAddress: null })).toBe("OK");
 
-    await disableTotp({ userId: user.id, code: await code(1) });
+    await disableTotp({ userId: user.id, input: { currentPassword: PASSWORD, code: await code(1) } });
     expect(await signInError({ email: "erin@example.com", password: PASSWORD, ipAddress: null })).toBe("OK");
     const audit = await db().auditEntry.findMany({ where: { userId: user.id }, orderBy: { createdAt: "asc" }, select: { action: true } });
     expect(audit.map((entry) => entry.action)).toEqual(["user.totp_enabled", "user.totp_disabled"]);
@@ -109,7 +109,7 @@ describe("authenticateUser", () => {
 
   it("accepts a one-time code once: a reused code fails like a wrong one, a later step's code passes", async () => {
     const user = await newUser("gina@example.com");
-    const { secret } = await startTotpEnrolment({ userId: user.id });
+    const { secret } = await startTotpEnrolment({ userId: user.id, input: { currentPassword: PASSWORD } });
     const code = freezeClockMidStep(secret);
     // The code that confirmed the enrolment is used up as well.
     await confirmTotpEnrolment({ userId: user.id, code: await code(-1) });
@@ -125,13 +125,13 @@ describe("authenticateUser", () => {
     expect(await db().signInAttempt.count({ where: { email: "gina@example.com", succeeded: true } })).toBe(2);
     expect(await db().signInAttempt.count({ where: { email: "gina@example.com", succeeded: false } })).toBe(2);
     // Nor can an already used code turn the second factor off.
-    await expect(disableTotp({ userId: user.id, code: await code(1) })).rejects.toBeInstanceOf(InvalidTotpCodeError);
+    await expect(disableTotp({ userId: user.id, input: { currentPassword: PASSWORD, code: await code(1) } })).rejects.toBeInstanceOf(InvalidTotpCodeError);
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).totpEnabledAt).not.toBeNull();
   });
 
   it("lets exactly one of several concurrent sign-ins with the same code through", async () => {
     const user = await newUser("hank@example.com");
-    const { secret } = await startTotpEnrolment({ userId: user.id });
+    const { secret } = await startTotpEnrolment({ userId: user.id, input: { currentPassword: PASSWORD } });
     const code = freezeClockMidStep(secret);
     await confirmTotpEnrolment({ userId: user.id, code: await code(-1) });
     const totp = await code(0);
@@ -147,12 +147,12 @@ describe("authenticateUser", () => {
 describe("disableTotp", () => {
   it("needs a current code and stops guessing after 5 wrong ones", async () => {
     const user = await newUser("frank@example.com");
-    const { secret } = await startTotpEnrolment({ userId: user.id });
+    const { secret } = await startTotpEnrolment({ userId: user.id, input: { currentPassword: PASSWORD } });
     await confirmTotpEnrolment({ userId: user.id, code: await generate({ secret }) });
     for (let index = 0; index < MAX_FAILURES_PER_EMAIL; index++) {
-      await expect(disableTotp({ userId: user.id, code: String(100000 + index) })).rejects.toBeInstanceOf(InvalidTotpCodeError);
+      await expect(disableTotp({ userId: user.id, input: { currentPassword: PASSWORD, code: String(100000 + index) } })).rejects.toBeInstanceOf(InvalidTotpCodeError);
     }
-    await expect(disableTotp({ userId: user.id, code: await generate({ secret }) })).rejects.toBeInstanceOf(TotpAttemptsExceededError);
+    await expect(disableTotp({ userId: user.id, input: { currentPassword: PASSWORD, code: await generate({ secret }) } })).rejects.toBeInstanceOf(TotpAttemptsExceededError);
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).totpEnabledAt).not.toBeNull();
   });
 });

@@ -104,27 +104,27 @@ describe("merchant isolation", () => {
 
     // Their users can be neither demoted nor removed.
     const theirOwner = await db().user.findUniqueOrThrow({ where: { email: theirUserEmail }, select: { id: true } });
-    await expect(changeTeamMember({ actor: owner, input: { change: "role", userId: theirOwner.id, role: "VIEWER" } })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(changeTeamMember({ actor: owner, input: { change: "remove", userId: theirOwner.id } })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(changeTeamMember({ actor: owner, input: { currentPassword: "long enough password", change: "role", userId: theirOwner.id, role: "VIEWER" } })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(changeTeamMember({ actor: owner, input: { currentPassword: "long enough password", change: "remove", userId: theirOwner.id } })).rejects.toBeInstanceOf(NotFoundError);
     expect((await db().user.findUniqueOrThrow({ where: { id: theirOwner.id } })).role).toBe("OWNER");
 
     // A user added by me belongs to my merchant, whatever the form says.
-    const added = await addTeamMember({ actor: owner, input: { email: "new@example.com", name: "New", password: "long enough password", role: "VIEWER", merchantId: theirs } });
+    const added = await addTeamMember({ actor: owner, input: { currentPassword: "long enough password", email: "new@example.com", name: "New", password: "long enough password", role: "VIEWER", merchantId: theirs } });
     expect(added.merchantId).toBe(mine);
   });
 
   it("lets a viewer change nothing", async () => {
     const myPaymentId = (await createTestPayment({ merchantId: mine, status: "AUTHORIZED" })).paymentId;
     const attempts: Promise<unknown>[] = [
-      createKey({ actor: viewer, input: { name: "x" } }),
+      createKey({ actor: viewer, input: { currentPassword: "long enough password", name: "x" } }),
       updateNotificationUrls({ actor: viewer, input: { defaultNotificationUrl: "https://evil.example", completionNotificationUrl: "", lifecycleNotificationUrl: "" } }),
       saveHostedIntegration({ actor: viewer, input: { hostedId: "v", name: "v", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: "{}" } }),
       operateOnPayment({ actor: viewer, input: { paymentId: myPaymentId, operation: "capture" } }),
       resendNotification({ actor: viewer, input: { notificationId: "any" } }),
       sendTestNotification({ actor: viewer, input: { url: receiver.url } }),
-      addTeamMember({ actor: viewer, input: { email: "v2@example.com", name: "V2", password: "long enough password", role: "OWNER" } }),
-      changeTeamMember({ actor: viewer, input: { change: "role", userId: viewer.userId, role: "OWNER" } }),
-      changeTeamMember({ actor: viewer, input: { change: "remove", userId: owner.userId } }),
+      addTeamMember({ actor: viewer, input: { currentPassword: "long enough password", email: "v2@example.com", name: "V2", password: "long enough password", role: "OWNER" } }),
+      changeTeamMember({ actor: viewer, input: { currentPassword: "long enough password", change: "role", userId: viewer.userId, role: "OWNER" } }),
+      changeTeamMember({ actor: viewer, input: { currentPassword: "long enough password", change: "remove", userId: owner.userId } }),
     ];
     for (const attempt of attempts) await expect(attempt).rejects.toBeInstanceOf(ForbiddenError);
     expect((await getMerchantSettings({ merchantId: mine })).defaultNotificationUrl).toBe("https://mine.example/n");
@@ -134,8 +134,8 @@ describe("merchant isolation", () => {
 
   it("lets a developer change keys and settings but not the team", async () => {
     const developer = await actorFor(mine, "DEVELOPER");
-    await expect(createKey({ actor: developer, input: { name: "dev key" } })).resolves.toBeDefined();
-    await expect(addTeamMember({ actor: developer, input: { email: "d2@example.com", name: "D2", password: "long enough password", role: "OWNER" } })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(createKey({ actor: developer, input: { currentPassword: "long enough password", name: "dev key" } })).resolves.toBeDefined();
+    await expect(addTeamMember({ actor: developer, input: { currentPassword: "long enough password", email: "d2@example.com", name: "D2", password: "long enough password", role: "OWNER" } })).rejects.toBeInstanceOf(ForbiddenError);
   });
 });
 
@@ -144,13 +144,13 @@ describe("team changes", () => {
     const merchantId = (await createTestMerchant()).merchantId;
     const first = await actorFor(merchantId, "OWNER");
     const developer = await actorFor(merchantId, "DEVELOPER");
-    await expect(changeTeamMember({ actor: first, input: { change: "role", userId: first.userId, role: "VIEWER" } })).rejects.toThrow(/at least one owner/);
-    await expect(changeTeamMember({ actor: first, input: { change: "remove", userId: first.userId } })).rejects.toThrow(/at least one owner/);
-    await changeTeamMember({ actor: first, input: { change: "role", userId: developer.userId, role: "OWNER" } });
-    await changeTeamMember({ actor: first, input: { change: "role", userId: first.userId, role: "VIEWER" } });
+    await expect(changeTeamMember({ actor: first, input: { currentPassword: "long enough password", change: "role", userId: first.userId, role: "VIEWER" } })).rejects.toThrow(/at least one owner/);
+    await expect(changeTeamMember({ actor: first, input: { currentPassword: "long enough password", change: "remove", userId: first.userId } })).rejects.toThrow(/at least one owner/);
+    await changeTeamMember({ actor: first, input: { currentPassword: "long enough password", change: "role", userId: developer.userId, role: "OWNER" } });
+    await changeTeamMember({ actor: first, input: { currentPassword: "long enough password", change: "role", userId: first.userId, role: "VIEWER" } });
     expect((await db().user.findUniqueOrThrow({ where: { id: first.userId } })).role).toBe("VIEWER");
     const promoted: Actor = { ...developer, role: "OWNER" };
-    await changeTeamMember({ actor: promoted, input: { change: "remove", userId: first.userId } });
+    await changeTeamMember({ actor: promoted, input: { currentPassword: "long enough password", change: "remove", userId: first.userId } });
     expect(await db().user.count({ where: { id: first.userId } })).toBe(0);
     const actions = (await db().auditEntry.findMany({ where: { merchantId }, orderBy: { createdAt: "asc" }, select: { action: true } })).map((entry) => entry.action);
     expect(actions.filter((action) => action.startsWith("team."))).toEqual(["team.role_changed", "team.role_changed", "team.user_removed"]);

@@ -5,7 +5,8 @@ import { requireActor } from "@/lib/auth/session";
 import { startTotpEnrolment } from "@/lib/auth/start-totp-enrolment";
 import { confirmTotpEnrolment } from "@/lib/auth/confirm-totp-enrolment";
 import { disableTotp } from "@/lib/auth/disable-totp";
-import { runAction, type ActionState } from "@/lib/backoffice/action-result";
+import { reissueSession } from "@/lib/auth/reissue-session";
+import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
 
 const codeInput = z.object({ code: z.string().trim().regex(/^\d{3} ?\d{3}$/, "Enter the 6 digits shown in your app") });
 
@@ -15,10 +16,10 @@ export interface Enrolment {
   qrSvg: string;
 }
 
-export async function startTotpAction(_previous: ActionState<Enrolment>): Promise<ActionState<Enrolment>> {
+export async function startTotpAction(_previous: ActionState<Enrolment>, formData: FormData): Promise<ActionState<Enrolment>> {
   return runAction(async () => {
     const actor = await requireActor();
-    const enrolment = await startTotpEnrolment({ userId: actor.userId });
+    const enrolment = await startTotpEnrolment({ userId: actor.userId, input: formObject(formData) });
     return { message: "Scan the QR code with your authenticator app, then enter the code it shows.", data: enrolment };
   });
 }
@@ -27,9 +28,11 @@ export async function confirmTotpAction(_previous: ActionState, formData: FormDa
   return runAction(async () => {
     const actor = await requireActor();
     const { code } = codeInput.parse({ code: formData.get("code") });
-    await confirmTotpEnrolment({ userId: actor.userId, code });
+    const sessionVersion = await confirmTotpEnrolment({ userId: actor.userId, code });
+    // The new secret signs out the user's other sessions; this one goes on with the new version.
+    if (sessionVersion !== null) await reissueSession(sessionVersion);
     revalidatePath("/backoffice/account");
-    return { message: "Two-factor authentication is on. You will be asked for a code at every sign-in." };
+    return { message: "Two-factor authentication is on. You will be asked for a code at every sign-in. Your other sessions were signed out." };
   });
 }
 
@@ -37,8 +40,9 @@ export async function disableTotpAction(_previous: ActionState, formData: FormDa
   return runAction(async () => {
     const actor = await requireActor();
     const { code } = codeInput.parse({ code: formData.get("code") });
-    await disableTotp({ userId: actor.userId, code });
+    const sessionVersion = await disableTotp({ userId: actor.userId, input: { currentPassword: formData.get("currentPassword") ?? "", code } });
+    if (sessionVersion !== null) await reissueSession(sessionVersion);
     revalidatePath("/backoffice/account");
-    return { message: "Two-factor authentication is off." };
+    return { message: "Two-factor authentication is off. Your other sessions were signed out." };
   });
 }

@@ -44,7 +44,7 @@ export default async function ApiKeyPage() {
 
         {canWrite ? (
           <Card title="Create a key" description="Use one key per system, so you can roll or revoke one without touching the others.">
-            <CreateKeyForm action={createKeyAction} />
+            <CreateKeyForm action={createKeyAction} totpEnabled={user.totpEnabled} />
           </Card>
         ) : (
           <Alert tone="info">Your role can see keys but not change them. Ask an owner or developer.</Alert>
@@ -71,7 +71,7 @@ export default async function ApiKeyPage() {
                   </div>
                   {canWrite && (key.state === "active" || key.state === "expiring") ? (
                     <div className="flex flex-wrap items-start gap-2 md:justify-end">
-                      <RollKeyForm action={rollKeyAction} apiKeyId={key.id} keyName={key.name} gracePeriods={[...ROLL_GRACE_PERIODS]} />
+                      <RollKeyForm action={rollKeyAction} apiKeyId={key.id} keyName={key.name} gracePeriods={[...ROLL_GRACE_PERIODS]} totpEnabled={user.totpEnabled} />
                       <RevokeKeyForm action={revokeKeyAction} apiKeyId={key.id} keyName={key.name} />
                     </div>
                   ) : null}

@@ -33,14 +33,14 @@ export default async function TeamPage() {
                   {member.totpEnabledAt ? <Badge tone="green">2FA on</Badge> : <Badge tone="amber">2FA off</Badge>}
                   <span>Last sign-in {member.lastSignInAt ? `${formatDateTime(member.lastSignInAt)} UTC` : "never"}</span>
                 </div>
-                {canManage && member.id !== user.userId ? <TeamMemberControls action={changeTeamMemberAction} userId={member.id} email={member.email} role={member.role} /> : null}
+                {canManage && member.id !== user.userId ? <TeamMemberControls action={changeTeamMemberAction} userId={member.id} email={member.email} role={member.role} totpEnabled={user.totpEnabled} /> : null}
               </li>
             ))}
           </ul>
         </Card>
         {canManage ? (
           <Card title="Add a user">
-            <AddTeamMemberForm action={addTeamMemberAction} />
+            <AddTeamMemberForm action={addTeamMemberAction} totpEnabled={user.totpEnabled} />
           </Card>
         ) : null}
       </div>
