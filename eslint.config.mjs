@@ -5,12 +5,51 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypeScript,
   {
-    ignores: ["lib/generated/**", ".next*/**", ".data*/**", "test-results/**", "playwright-report/**", "node_modules/**", "next-env.d.ts"],
+    ignores: ["lib/generated/**", "dist/**", "public/_cps/**", ".next*/**", ".data*/**", "test-results/**", "playwright-report/**", "node_modules/**", "next-env.d.ts"],
   },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "off",
+    },
+  },
+  {
+    // The rooms (docs/architecture.md): arrows run from app/ into lib/, from jobs into domains, from
+    // domains into kernels. lib/inngest is infrastructure and imports no domain; no domain imports
+    // lib/jobs; nothing but the launcher imports the simulators in lib/sandboxes.
+    files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: "./lib/inngest",
+              from: "./lib",
+              except: ["./inngest", "./db", "./db.ts", "./env.ts", "./ids.ts", "./errors.ts", "./generated", "./observability"],
+              message: "lib/inngest is infrastructure: it imports no domain (jobs live in lib/jobs and call the domains).",
+            },
+            {
+              target: "./lib/!(jobs|sandboxes)/**",
+              from: "./lib/jobs",
+              message: "No domain imports lib/jobs: send the job's event (lib/inngest/send-event.ts) instead.",
+            },
+            {
+              target: ["./lib/!(sandboxes|jobs)/**", "./lib/jobs/!(start-background-services).ts", "./lib/*.ts", "./components/**"],
+              from: "./lib/sandboxes",
+              message:
+                "Only the launcher (lib/jobs/start-background-services.ts, scripts/) imports the sandboxes; they register their addresses and credentials as configuration.",
+            },
+            {
+              // The service serves two sandbox pages itself in development (the demo shop and the 3DS
+              // challenge page); no other route imports a simulator.
+              target: "./app/!(demo-shop|sandbox)/**",
+              from: "./lib/sandboxes",
+              message: "Only the launcher imports the sandboxes.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

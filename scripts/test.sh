@@ -10,6 +10,10 @@ mkdir -p "$results"
 rm -f "$results"/*.json
 status=0
 
+# The linter, the import rule between the rooms included (eslint.config.mjs): one test result.
+if npm run --silent lint; then lint_ok=1; else lint_ok=0; status=1; fi
+printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$lint_ok" "$((1 - lint_ok))" "$([ "$lint_ok" = 1 ] && echo true || echo false)" >"$results/lint.json"
+
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" || status=1
 npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json" || status=1
 # The security suite hands the service private and public addresses: it runs in a network namespace

@@ -1,5 +1,6 @@
 "use client";
-// Editor of one hosted integration: name, hostedid, its notification URLs and the field styling,
+// Editor of one hosted integration: name, hostedid, its notification URLs, its allowed checkout
+// origins (replacing the account's list when not empty) and the field styling,
 // with a live preview of the real hosted fields (their own page, rendered with the styling as it
 // is typed). The styling is checked in the browser with the same zod schema the server uses.
 import { useRouter } from "next/navigation";
@@ -7,6 +8,7 @@ import { useActionState, useEffect, useMemo, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, TextField } from "@/components/ui/field";
+import { CheckoutOriginsField } from "@/components/backoffice/checkout-origins-form";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
 
@@ -84,6 +86,8 @@ export interface HostedIntegrationValues {
   defaultNotificationUrl: string;
   completionNotificationUrl: string;
   lifecycleNotificationUrl: string;
+  /** One origin per line. */
+  allowedCheckoutOrigins: string;
   styling: HostedStyling;
 }
 
@@ -103,6 +107,7 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
   const previewJson = useDebounced(check.success ? stylingJson : null, 250);
   const [lastGood, setLastGood] = useState(stylingJson);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- keeps the last valid preview while the draft is invalid
     if (previewJson) setLastGood(previewJson);
   }, [previewJson]);
   const errorFor = (key: string) => clientErrors[key] ?? state.fieldErrors?.[`styling.${key}`];
@@ -125,6 +130,13 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
           <TextField id="defaultNotificationUrl" label="Default notification URL" type="url" defaultValue={initial.defaultNotificationUrl} error={state.fieldErrors?.defaultNotificationUrl} />
           <TextField id="completionNotificationUrl" label="Payment completion URL" type="url" defaultValue={initial.completionNotificationUrl} error={state.fieldErrors?.completionNotificationUrl} />
           <TextField id="lifecycleNotificationUrl" label="Life-cycle URL" type="url" defaultValue={initial.lifecycleNotificationUrl} error={state.fieldErrors?.lifecycleNotificationUrl} />
+          <h3 className="pt-2 text-sm font-semibold">Checkout pages</h3>
+          <CheckoutOriginsField
+            id="allowedCheckoutOrigins"
+            defaultValue={initial.allowedCheckoutOrigins}
+            error={state.fieldErrors?.allowedCheckoutOrigins}
+            hint="One per line, scheme://host[:port] with no path. When set, only these pages get this hostedid's fields, instead of the account's list (Settings → Hosted integrations)."
+          />
         </fieldset>
 
         <fieldset className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" disabled={readOnly}>

@@ -25,6 +25,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   // The button stays disabled until React is running: a click before that would submit the form
   // natively and put the password in a URL.
   const [hydrated, setHydrated] = useState(false);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- runs once after hydration, which is the point
   useEffect(() => setHydrated(true), []);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
