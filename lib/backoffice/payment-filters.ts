@@ -16,7 +16,14 @@ const majorUnits = z
     return BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, "0"));
   });
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use the date picker (YYYY-MM-DD)");
+/** A calendar date that exists (2024-13-45 matches the pattern but is no date, and would fail the query). */
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use the date picker (YYYY-MM-DD)")
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  }, "Use the date picker (YYYY-MM-DD)");
 
 export const SCHEMES = ["visa", "mastercard", "amex"] as const;
 
