@@ -10,6 +10,10 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { checkoutOriginsSchema, parseCheckoutOrigin } from "@/lib/validation/checkout-origins";
+import { updateCheckoutOrigins } from "@/lib/backoffice/actions/update-checkout-origins";
+import { saveHostedIntegration } from "@/lib/backoffice/actions/save-hosted-integration";
+import type { Actor } from "@/lib/auth/actor";
+import { createUser } from "@/lib/users/create-user";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
 import { startHostedFieldsServer, type HostedFieldsServer } from "../integration/hosted-fields/hosted-fields-server";
@@ -136,6 +140,31 @@ describe("item 8: checkout origins bind the hosted fields to the merchant's own 
 
     const unlisted = await createTestSession(await merchantListing([]));
     expect((await dynamicJsConfig(unlisted.id, { referer: `${evil.origin}/` })).binding).not.toBe("");
+  });
+
+  it("item 8: the back office saves the merchant's and a hostedid's lists (owner only, audited), and dynamic.js follows them", async () => {
+    const merchantId = await merchantListing([]);
+    const user = await createUser({ merchantId, email: `owner-${merchantId}@example.com`, name: "Owner", password: "long enough password", role: "OWNER" });
+    const owner: Actor = { userId: user.id, merchantId, role: "OWNER" };
+    const viewer: Actor = { ...owner, role: "VIEWER" };
+    await expect(updateCheckoutOrigins({ actor: viewer, input: { allowedCheckoutOrigins: shop.origin } })).rejects.toThrow();
+    await expect(updateCheckoutOrigins({ actor: owner, input: { allowedCheckoutOrigins: `${shop.origin}/checkout` } })).rejects.toThrow(/not an origin/);
+    expect(await updateCheckoutOrigins({ actor: owner, input: { allowedCheckoutOrigins: `${shop.origin}\n` } })).toEqual([shop.origin]);
+    expect(await db().auditEntry.count({ where: { merchantId, action: "settings.checkout_origins.updated" } })).toBe(1);
+    const session = await createTestSession(merchantId);
+    expect((await dynamicJsConfig(session.id, { referer: `${evil.origin}/` })).binding).toBe("");
+
+    const saved = await saveHostedIntegration({
+      actor: owner,
+      input: { hostedId: "own-list", name: "Own list", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: "{}", allowedCheckoutOrigins: evil.origin },
+    });
+    expect((await db().hostedIntegration.findUniqueOrThrow({ where: { id: saved.id } })).allowedCheckoutOrigins).toEqual([evil.origin]);
+    await expect(
+      saveHostedIntegration({
+        actor: owner,
+        input: { hostedId: "bad-list", name: "Bad", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: "{}", allowedCheckoutOrigins: "https://*.example" },
+      }),
+    ).rejects.toThrow(/wildcards/);
   });
 
   it("item 8: origins are validated strictly: scheme://host[:port] only, https in production", () => {

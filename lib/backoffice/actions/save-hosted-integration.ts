@@ -1,5 +1,6 @@
-// Creates or updates a hosted integration (`hostedid`): its own notification URLs and the styling
-// of its hosted fields, validated by the hosted fields' own schema (lib/validation/hosted-styling.ts).
+// Creates or updates a hosted integration (`hostedid`): its own notification URLs, the styling
+// of its hosted fields, validated by the hosted fields' own schema (lib/validation/hosted-styling.ts),
+// and the checkout origins allowed to embed them (lib/validation/checkout-origins.ts).
 import { z } from "zod";
 import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
 import { db } from "../../db";
@@ -7,6 +8,7 @@ import { config } from "../../env";
 import { Prisma } from "../../generated/prisma/client";
 import { newId } from "../../ids";
 import { hostedStylingSchema } from "../../validation/hosted-styling";
+import { checkoutOriginsSchema } from "../../validation/checkout-origins";
 import { recordAudit } from "../audit";
 import { UserFacingError } from "../action-result";
 import { notificationUrlSchema } from "../notification-url";
@@ -31,6 +33,8 @@ export function hostedIntegrationInput(options: { allowHttp: boolean }) {
     completionNotificationUrl: url,
     lifecycleNotificationUrl: url,
     styling: stylingJson.pipe(hostedStylingSchema),
+    /** Empty: the merchant's list applies (or, without one, any page). */
+    allowedCheckoutOrigins: checkoutOriginsSchema(options),
   });
 }
 

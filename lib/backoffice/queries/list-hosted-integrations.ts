@@ -5,14 +5,14 @@ export async function listHostedIntegrations({ merchantId }: { merchantId: strin
   return db().hostedIntegration.findMany({
     where: { merchantId },
     orderBy: { createdAt: "asc" },
-    select: { id: true, hostedId: true, name: true, defaultNotificationUrl: true, completionNotificationUrl: true, lifecycleNotificationUrl: true, updatedAt: true },
+    select: { id: true, hostedId: true, name: true, defaultNotificationUrl: true, completionNotificationUrl: true, lifecycleNotificationUrl: true, allowedCheckoutOrigins: true, updatedAt: true },
   });
 }
 
 export async function getHostedIntegrationOrThrow({ merchantId, id }: { merchantId: string; id: string }) {
   const integration = await db().hostedIntegration.findFirst({
     where: { id, merchantId },
-    select: { id: true, hostedId: true, name: true, defaultNotificationUrl: true, completionNotificationUrl: true, lifecycleNotificationUrl: true, styling: true, updatedAt: true },
+    select: { id: true, hostedId: true, name: true, defaultNotificationUrl: true, completionNotificationUrl: true, lifecycleNotificationUrl: true, styling: true, allowedCheckoutOrigins: true, updatedAt: true },
   });
   if (!integration) throw new NotFoundError("Hosted integration");
   return integration;

@@ -14,6 +14,7 @@ const ACTION_LABELS: Record<string, string> = {
   "api_key.rolled": "Rolled API key",
   "api_key.revoked": "Revoked API key",
   "settings.notification_urls.updated": "Changed notification URLs",
+  "settings.checkout_origins.updated": "Changed allowed checkout origins",
   "hosted_integration.created": "Created hosted integration",
   "hosted_integration.updated": "Changed hosted integration",
   "notification.test_sent": "Sent test notification",

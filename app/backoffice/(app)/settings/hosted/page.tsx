@@ -3,6 +3,9 @@ import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { roleCan } from "@/lib/auth/roles";
 import { listHostedIntegrations } from "@/lib/backoffice/queries/list-hosted-integrations";
+import { getMerchantSettings } from "@/lib/backoffice/queries/get-merchant-settings";
+import { CheckoutOriginsForm } from "@/components/backoffice/checkout-origins-form";
+import { saveCheckoutOriginsAction } from "./actions";
 import { Card, PageHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { formatDateTime } from "@/components/backoffice/format";
@@ -13,6 +16,7 @@ export const dynamic = "force-dynamic";
 export default async function HostedIntegrationsPage() {
   const user = await requireUser();
   const integrations = await listHostedIntegrations({ merchantId: user.merchantId });
+  const merchant = await getMerchantSettings({ merchantId: user.merchantId });
   return (
     <>
       <PageHeader
@@ -26,6 +30,14 @@ export default async function HostedIntegrationsPage() {
           ) : null
         }
       />
+      <div className="mb-6">
+        <Card
+          title="Allowed checkout origins"
+          description="The pages that may show your hosted fields, for every session; a hostedid with its own list uses that list instead. Without a list, any page that loads a session's dynamic.js can show its fields."
+        >
+          <CheckoutOriginsForm action={saveCheckoutOriginsAction} origins={merchant.allowedCheckoutOrigins} disabled={!roleCan(user.role, "settings:write")} />
+        </Card>
+      </div>
       <Card>
         {integrations.length === 0 ? (
           <p className="py-6 text-center text-sm text-slate-600">No hosted integrations yet. Sessions without hostedid use the account&apos;s URLs and the default field styling.</p>
@@ -39,6 +51,7 @@ export default async function HostedIntegrationsPage() {
                   </Link>
                   <p className="text-xs text-slate-500">
                     hostedid <span className="font-mono">{integration.hostedId}</span> · updated {formatDateTime(integration.updatedAt)} UTC
+                    {integration.allowedCheckoutOrigins.length > 0 ? ` · ${integration.allowedCheckoutOrigins.length} own checkout origin${integration.allowedCheckoutOrigins.length === 1 ? "" : "s"}` : ""}
                   </p>
                 </div>
                 <p className="max-w-full truncate text-xs text-slate-500">{integration.completionNotificationUrl ?? integration.defaultNotificationUrl ?? "Account notification URLs"}</p>

@@ -20,7 +20,7 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
   let initial: HostedIntegrationValues;
   if (integrationId === "new") {
     if (!canWrite) notFound();
-    initial = { hostedId: "", name: "", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: {} };
+    initial = { hostedId: "", name: "", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", allowedCheckoutOrigins: "", styling: {} };
   } else {
     try {
       const integration = await getHostedIntegrationOrThrow({ merchantId: user.merchantId, id: integrationId });
@@ -31,6 +31,7 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
         defaultNotificationUrl: integration.defaultNotificationUrl ?? "",
         completionNotificationUrl: integration.completionNotificationUrl ?? "",
         lifecycleNotificationUrl: integration.lifecycleNotificationUrl ?? "",
+        allowedCheckoutOrigins: integration.allowedCheckoutOrigins.join("\n"),
         styling: parseStoredStyling(integration.styling),
       };
     } catch (error) {

@@ -1,0 +1,48 @@
+"use client";
+// The allowed checkout origins of the account (or of one hosted integration): one origin per line.
+import { useActionState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { FieldFrame } from "@/components/ui/field";
+import type { ActionState } from "@/lib/backoffice/action-result";
+
+type SaveAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+
+export const CHECKOUT_ORIGINS_HINT =
+  "One per line, written scheme://host[:port] with no path, e.g. https://shop.example. Only pages on these origins get the hosted fields; empty allows any page.";
+
+/** The textarea alone, for forms that save more than the list (the hosted integration editor). */
+export function CheckoutOriginsField({ id, defaultValue, error, disabled, hint = CHECKOUT_ORIGINS_HINT }: { id: string; defaultValue: string; error?: string; disabled?: boolean; hint?: string }) {
+  return (
+    <FieldFrame id={id} label="Allowed checkout origins" hint={hint} error={error}>
+      <textarea
+        id={id}
+        name="allowedCheckoutOrigins"
+        rows={3}
+        defaultValue={defaultValue}
+        disabled={disabled}
+        spellCheck={false}
+        placeholder="https://shop.example"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : `${id}-hint`}
+        className={`block w-full rounded-md border-0 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 ${error ? "ring-red-500" : "ring-slate-300"}`}
+      />
+    </FieldFrame>
+  );
+}
+
+export function CheckoutOriginsForm({ action, origins, disabled }: { action: SaveAction; origins: string[]; disabled: boolean }) {
+  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  return (
+    <form action={formAction} className="space-y-4" noValidate>
+      <CheckoutOriginsField id="merchant-checkout-origins" defaultValue={origins.join("\n")} error={state.fieldErrors?.allowedCheckoutOrigins} disabled={disabled} />
+      {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
+      {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
+      {!disabled ? (
+        <Button type="submit" disabled={pending}>
+          {pending ? "Saving…" : "Save origins"}
+        </Button>
+      ) : null}
+    </form>
+  );
+}

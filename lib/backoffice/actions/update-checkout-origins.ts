@@ -1,0 +1,27 @@
+// Saves the merchant's allowed checkout origins: the pages that may embed its hosted fields
+// (security item 8). An empty list means any page, as before lists existed; a hostedid with its own
+// list uses that one instead (lib/cardholder/allowed-checkout-origins.ts).
+import { z } from "zod";
+import { assertCan, type Actor } from "../../auth/actor";
+import { db } from "../../db";
+import { config } from "../../env";
+import { checkoutOriginsSchema } from "../../validation/checkout-origins";
+import { recordAudit } from "../audit";
+
+export async function updateCheckoutOrigins({ actor, input }: { actor: Actor; input: unknown }): Promise<string[]> {
+  assertCan(actor, "settings:write");
+  const { allowedCheckoutOrigins } = z
+    .object({ allowedCheckoutOrigins: checkoutOriginsSchema({ allowHttp: !config().isProduction }) })
+    .parse(input);
+  return db().$transaction(async (tx) => {
+    const before = await tx.merchant.findUniqueOrThrow({ where: { id: actor.merchantId }, select: { allowedCheckoutOrigins: true } });
+    await tx.merchant.update({ where: { id: actor.merchantId }, data: { allowedCheckoutOrigins }, select: { id: true } });
+    await recordAudit(tx, {
+      actor,
+      action: "settings.checkout_origins.updated",
+      target: actor.merchantId,
+      details: { before: before.allowedCheckoutOrigins, after: allowedCheckoutOrigins },
+    });
+    return allowedCheckoutOrigins;
+  });
+}
