@@ -22,6 +22,8 @@ export async function notifyOperationResult({ operationId }: { operationId: stri
         payment: { select: { id: true, merchantId: true, merchantPaymentId: true, session: { select: { hostedIntegrationId: true } } } },
       },
     });
+    // Still pending (its outcome unknown): the reconciliation notifies the settled result, once.
+    if (operation.status === "pending") return null;
     const payment = operation.payment;
     // Operations accepted before the address was stored on them resolve it now.
     const url =

@@ -7,13 +7,16 @@ import { decryptPan } from "../cards/card-encryption";
 import { db } from "../db";
 import { invalidParameter } from "../errors";
 import { newId } from "../ids";
-import { getConnector } from "../processors/registry";
+import { faultPoint } from "../faults/fault-point";
+import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
+import { getConnector, ProcessorNotConfiguredError } from "../processors/registry";
 import { RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
 import type { PayoutRequest } from "../validation/payout";
 import { dispatchNotification } from "../notifications/enqueue-notification";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
+import { holdUnknownOutcome } from "./settle-unknown-operation";
 
 export interface PayoutOptions {
   merchantId: string;
@@ -93,6 +96,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
   };
   let usedProcessor: ProcessorName = processors[0]!;
   let operationId = "";
+  let unknown = false;
   for (const [index, processor] of processors.entries()) {
     usedProcessor = processor;
     operationId = newId();
@@ -109,6 +113,8 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
         notificationUrl: input.notificationurl ?? null,
         note: input.note ?? null,
         tags: input.tags ?? null,
+        // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
+        outcomeUnknownSince: new Date(),
       },
       select: { id: true },
     });
@@ -124,10 +130,30 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     } catch (error) {
       result = {
         status: "failed",
-        failure: "retryable",
+        // Not configured: nothing was sent. Anything else thrown mid-call: the acquirer may have acted.
+        failure: error instanceof ProcessorNotConfiguredError ? "retryable" : "indeterminate",
         responsecode: RESPONSE_CODES.unavailable,
         message: error instanceof Error ? error.message : String(error),
       };
+    }
+    faultPoint("payout.after-call");
+    if (isOutcomeUnknown(result)) {
+      // A time-out or 5xx may have paid the money out: never try the next processor. Looked up at
+      // once; when still unknown the payout stays pending for the reconciliation, which notifies.
+      const settled = await holdUnknownOutcome({ operationId, result });
+      if (settled === "approved" || settled === "declined" || settled === "failed") {
+        const recorded = await db().operation.findUniqueOrThrow({
+          where: { id: operationId },
+          select: { responseCode: true, authorizationCode: true },
+        });
+        unknown = false;
+        result = {
+          status: settled,
+          responsecode: recorded.responseCode ?? result.responsecode,
+          authorizationcode: recorded.authorizationCode ?? undefined,
+        };
+      } else unknown = true;
+      break;
     }
     await db().operation.update({
       where: { id: operationId },
@@ -136,16 +162,21 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     // Only a failure that certainly did nothing may go on to the next processor.
     if (result.status === "approved" || result.failure !== "retryable") break;
   }
-  await db().payment.update({
-    where: { id: paymentId },
-    data: {
-      processor: usedProcessor,
-      status: result.status === "approved" ? "CAPTURED" : result.status === "declined" ? "DECLINED" : "FAILED",
-      // Money paid out reduces what the merchant holds.
-      balance: result.status === "approved" ? -input.amount : 0n,
-    },
-  });
+  if (!unknown) {
+    await db().payment.update({
+      where: { id: paymentId },
+      data: {
+        processor: usedProcessor,
+        status: result.status === "approved" ? "CAPTURED" : result.status === "declined" ? "DECLINED" : "FAILED",
+        // Money paid out reduces what the merchant holds.
+        balance: result.status === "approved" ? -input.amount : 0n,
+      },
+    });
+  } else {
+    await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor } });
+  }
   if (input.notificationurl) {
+    // Null while the outcome is unknown: the reconciliation notifies the settled result.
     const notificationId = await notifyOperationResult({ operationId });
     if (notificationId) await dispatchNotification(notificationId);
   }

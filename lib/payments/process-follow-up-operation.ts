@@ -5,7 +5,10 @@ import { NonRetriableError } from "inngest";
 import { db } from "../db";
 import { runFollowUp } from "../processors/follow-up";
 import { RESPONSE_CODES } from "../processors/types";
+import { faultPoint } from "../faults/fault-point";
+import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
 import { recordFollowUpResult } from "./record-follow-up-result";
+import { holdUnknownOutcome, settleUnknownOperation } from "./settle-unknown-operation";
 
 /** The operation's new status, or null when it was no longer pending (a retried step). */
 export async function processFollowUpOperation({ operationId }: { operationId: string }): Promise<string | null> {
@@ -15,6 +18,7 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
       type: true,
       status: true,
       amount: true,
+      outcomeUnknownSince: true,
       payment: { select: { id: true, currency: true, processor: true, textOnStatement: true } },
     },
   });
@@ -24,7 +28,12 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
   if (operation.type !== "capture" && operation.type !== "refund" && operation.type !== "void") {
     throw new NonRetriableError(`operation ${operationId} is a ${operation.type}, not a follow-up`);
   }
+  // A retried step after an unknown outcome looks the operation up; it never sends it again.
+  if (operation.outcomeUnknownSince) return settleUnknownOperation({ operationId });
   const processor = operation.payment.processor;
+  // From here until the answer is recorded the outcome is unknown: a crash in between leaves the
+  // mark, and the retried step looks the operation up instead of sending it a second time.
+  await db().operation.updateMany({ where: { id: operationId, status: "pending" }, data: { outcomeUnknownSince: new Date() } });
   const result = processor
     ? await runFollowUp({
         payment: { id: operation.payment.id, currency: operation.payment.currency, processor },
@@ -34,6 +43,9 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
         textOnStatement: operation.payment.textOnStatement ?? undefined,
       })
     : { status: "failed" as const, responsecode: RESPONSE_CODES.invalidTransaction, message: "the payment has no authorizing processor" };
+  faultPoint("follow-up.after-call");
+  // Time-out, 5xx, lost connection: the acquirer may have acted. Held pending (amount reserved) and looked up.
+  if (isOutcomeUnknown(result)) return holdUnknownOutcome({ operationId, result });
   await recordFollowUpResult({ operationId, result, processor });
   return result.status;
 }

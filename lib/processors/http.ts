@@ -85,13 +85,20 @@ export function failureFromOutcome(
   }
 }
 
-/** An answer we could not read (wrong shape, unexpected status). */
+/**
+ * An answer we could not read (wrong shape, unexpected status), or any HTTP 5xx. Indeterminate
+ * either way: a 502 or 504 from a proxy in front of the acquirer says nothing about whether the
+ * acquirer acted, so a payout or follow-up is looked up, never sent elsewhere (docs/decisions.md).
+ */
 export function unreadableAnswer(processor: string, status: number): ProcessorResult {
   return {
     status: "failed",
-    failure: status >= 500 ? "retryable" : "indeterminate",
+    failure: "indeterminate",
     responsecode: status >= 500 ? RESPONSE_CODES.unavailable : RESPONSE_CODES.systemError,
-    message: `${processor} answered HTTP ${status} with a body we could not read`,
+    message:
+      status >= 500
+        ? `${processor} answered HTTP ${status}: whether it acted is unknown`
+        : `${processor} answered HTTP ${status} with a body we could not read`,
   };
 }
 

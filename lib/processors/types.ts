@@ -161,6 +161,13 @@ export interface LookupAuthorizationRequest {
   operationId: string;
 }
 
+/** Any operation we sent, found again by our own reference (its operation id) after its answer was lost. */
+export interface LookupOperationRequest {
+  kind: "authorize" | "capture" | "refund" | "void" | "payout";
+  /** The operation id the request was sent with (Finaro a1, Clearhaus reference / Idempotency-Key, Bambora order id / Idempotency-Key). */
+  operationId: string;
+}
+
 export interface CallOptions {
   /** Aborts the call (the caller's own deadline). The connector also applies its configured time-out. */
   signal?: AbortSignal;
@@ -182,6 +189,12 @@ export interface ProcessorConnector {
    * look-up (Clearhaus): those time-outs need the acquirer's own reports.
    */
   lookupAuthorization?(request: LookupAuthorizationRequest, options?: CallOptions): Promise<ProcessorResult | undefined>;
+  /**
+   * What became of one request of ours whose answer was lost (time-out, 5xx, connection reset):
+   * the acquirer's answer to it, or undefined when the acquirer never received it. Throws when the
+   * look-up itself gets no answer (the outcome stays unknown; try again later).
+   */
+  lookupOperation(request: LookupOperationRequest, options?: CallOptions): Promise<ProcessorResult | undefined>;
 }
 
 export type FollowUpOperation = "capture" | "refund" | "void";

@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
 import { parseAcquirerJson } from "../parse-acquirer-json";
-import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { CallOptions, CardUpdate, ProcessorConnector, ProcessorResult } from "../types";
 import { bamboraResponse, fromBamboraResponse, toBamboraAuthorize, toBamboraPayout } from "./transformers";
@@ -63,6 +62,8 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
       signal: options?.signal,
     });
     if (outcome.kind !== "response") return failureFromOutcome(outcome, "bambora", settings.timeoutMs);
+    // Whatever a 5xx body says, the acquirer may have acted: indeterminate.
+    if (outcome.status >= 500) return unreadableAnswer("bambora", outcome.status);
     let json: unknown;
     try {
       json = JSON.parse(outcome.text);
@@ -75,6 +76,22 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
   }
 
   const ref = (id: string) => encodeURIComponent(id);
+
+  async function lookup(operationId: string, options: CallOptions | undefined): Promise<ProcessorResult | undefined> {
+    const outcome = await send({
+      url: `${base}/transactions?orderid=${encodeURIComponent(operationId)}`,
+      method: "GET",
+      headers,
+      timeoutMs: settings.timeoutMs,
+      signal: options?.signal,
+    });
+    if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("bambora transaction look-up unavailable");
+    const found = parseAcquirerJson(outcome.text, transactionSearch, "bambora transaction look-up").transactions[0];
+    if (!found) return undefined;
+    return found.approved
+      ? { status: "approved", responsecode: "00", authorizationcode: found.authorizationcode, processorReference: found.id }
+      : { status: "declined", failure: "declined", responsecode: "05", processorReference: found.id };
+  }
 
   return {
     name: "bambora",
@@ -90,21 +107,10 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
       call(`/transactions/${ref(request.authorizationReference)}/credit`, { amount: Number(request.amount) }, request.operationId, options),
     void: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/delete`, {}, request.operationId, options),
     payout: (request, options) => call("/payouts", toBamboraPayout(request), request.operationId, options),
-    async lookupAuthorization({ operationId }, options) {
-      const outcome = await send({
-        url: `${base}/transactions?orderid=${encodeURIComponent(operationId)}`,
-        method: "GET",
-        headers,
-        timeoutMs: settings.timeoutMs,
-        signal: options?.signal,
-      });
-      if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("bambora transaction look-up unavailable");
-      const found = parseAcquirerJson(outcome.text, transactionSearch, "bambora transaction look-up").transactions[0];
-      if (!found) return undefined;
-      return found.approved
-        ? { status: "approved", responsecode: "00", authorizationcode: found.authorizationcode, processorReference: found.id }
-        : { status: "declined", failure: "declined", responsecode: "05", processorReference: found.id };
-    },
+    lookupAuthorization: ({ operationId }, options) => lookup(operationId, options),
+    // Authorizations and payouts carry our operation id as their order id; captures, credits and
+    // deletes as their Idempotency-Key: one search by that reference finds either.
+    lookupOperation: ({ operationId }, options) => lookup(operationId, options),
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {
       const outcome = await send({
         url: `${base}/cardupdates?since=${encodeURIComponent(since.toISOString())}`,

@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
 import { parseAcquirerJson } from "../parse-acquirer-json";
-import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { CallOptions, CardUpdate, ProcessorConnector, ProcessorResult } from "../types";
 import { randomUUID } from "node:crypto";
@@ -62,6 +61,25 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
     return fromFinaroResponse(parsed, eci);
   }
 
+  /** O=101 past-transaction retrieval by the `a1` of the original request. */
+  async function retrieve(operationId: string, options: CallOptions | undefined): Promise<ProcessorResult | undefined> {
+    const fields = toFinaroRetrieve(operationId, settings.merchantId, randomUUID().replace(/-/g, ""));
+    const signed = { ...fields, K: finaroSignature(fields, settings.signatureKey) };
+    const outcome = await send({
+      url: settings.baseUrl,
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(signed).toString(),
+      timeoutMs: settings.timeoutMs,
+      signal: options?.signal,
+    });
+    if (outcome.kind !== "response") throw new Error(`finaro retrieval failed: ${outcome.kind}`);
+    const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
+    if (!parsed) throw new Error(`finaro retrieval answered HTTP ${outcome.status} with a body we could not read`);
+    if (parsed.Z2 === FINARO_NOT_FOUND) return undefined;
+    return fromFinaroResponse(parsed);
+  }
+
   return {
     name: "finaro",
     authorize: (request, options) => post(toFinaroAuthorize(request, settings.merchantId), options, request.threeDs?.eci),
@@ -69,23 +87,8 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
     refund: (request, options) => post(toFinaroRefund(request, settings.merchantId), options),
     void: (request, options) => post(toFinaroVoid(request, settings.merchantId), options),
     payout: (request, options) => post(toFinaroPayout(request, settings.merchantId), options),
-    async lookupAuthorization({ operationId }, options) {
-      const fields = toFinaroRetrieve(operationId, settings.merchantId, randomUUID().replace(/-/g, ""));
-      const signed = { ...fields, K: finaroSignature(fields, settings.signatureKey) };
-      const outcome = await send({
-        url: settings.baseUrl,
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams(signed).toString(),
-        timeoutMs: settings.timeoutMs,
-        signal: options?.signal,
-      });
-      if (outcome.kind !== "response") throw new Error(`finaro retrieval failed: ${outcome.kind}`);
-      const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
-      if (!parsed) throw new Error(`finaro retrieval answered HTTP ${outcome.status} with a body we could not read`);
-      if (parsed.Z2 === FINARO_NOT_FOUND) return undefined;
-      return fromFinaroResponse(parsed);
-    },
+    lookupAuthorization: ({ operationId }, options) => retrieve(operationId, options),
+    lookupOperation: ({ operationId }, options) => retrieve(operationId, options),
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {
       const fields = { M: settings.merchantId, since: since.toISOString() };
       const query = new URLSearchParams({ ...fields, K: finaroSignature(fields, settings.signatureKey) });

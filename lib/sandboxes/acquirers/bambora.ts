@@ -257,5 +257,23 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     }
   };
 
-  return { handler: withIdempotencyKeys(handler), ledger, cardUpdates };
+  /** Answers of captures, credits and deletes by their Idempotency-Key, for the look-up by reference. */
+  const answersByKey = new Map<string, { id: string; approved: boolean; authorizationcode?: string }>();
+  const withLookup: FetchHandler = async (request) => {
+    const url = new URL(request.url);
+    if (request.method === "GET" && url.pathname === "/transactions" && authorized(request)) {
+      const noted = answersByKey.get(url.searchParams.get("orderid") ?? "");
+      if (noted) return Response.json({ meta: meta(true, { code: "000", source: "ePay", type: "Approved" }), transactions: [noted] });
+    }
+    const key = request.headers.get("idempotency-key");
+    const followUp = request.method === "POST" && /^\/transactions\/[^/]+\/(capture|credit|delete)$/.test(url.pathname);
+    const response = await handler(request);
+    if (followUp && key && response.status < 500 && response.status !== 401 && !answersByKey.has(key)) {
+      const body = (await response.clone().json()) as { meta?: { result?: boolean }; transactionoperations?: { id?: string }[] };
+      answersByKey.set(key, { id: body.transactionoperations?.[0]?.id ?? key, approved: body.meta?.result === true });
+    }
+    return response;
+  };
+
+  return { handler: withIdempotencyKeys(withLookup), ledger, cardUpdates };
 }

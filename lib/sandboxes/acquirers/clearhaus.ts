@@ -215,5 +215,39 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     }
   };
 
-  return { handler: withIdempotencyKeys(handler), ledger, cardUpdates };
+  /**
+   * Look-up by our reference (the `reference` of an authorization or credit, the first 30 characters
+   * of the Idempotency-Key of a capture, refund or void): the sandbox's stand-in for finding a
+   * transaction whose answer was lost. Answers the transaction as its original answer did, or 404.
+   */
+  const answersByReference = new Map<string, unknown>();
+  const withLookup: FetchHandler = async (request) => {
+    const url = new URL(request.url);
+    if (request.method === "GET" && url.pathname === "/transactions") {
+      if (!authorized(request)) return hal({ status: { code: 40000, message: "unauthorized" } }, 401);
+      const reference = url.searchParams.get("reference") ?? "";
+      const answered = answersByReference.get(reference);
+      if (answered) return hal(answered as Record<string, unknown>, 200);
+      const found = ledger.findByRequestId(reference);
+      if (!found) return hal({ status: { code: 40000, message: "transaction not found" } }, 404);
+      return hal(
+        transactionBody(found.id, found.approved ? 20000 : 40410, {
+          amount: found.amount,
+          currency: found.currency,
+          authorization_code: found.authorizationCode,
+        }),
+        200,
+      );
+    }
+    const key = request.headers.get("idempotency-key");
+    const followUp = request.method === "POST" && /^\/authorizations\/[^/]+\/(captures|refunds|voids)$/.test(url.pathname);
+    const response = await handler(request);
+    if (followUp && key && response.status < 500 && response.status !== 401) {
+      const reference = key.slice(0, 30);
+      if (!answersByReference.has(reference)) answersByReference.set(reference, await response.clone().json());
+    }
+    return response;
+  };
+
+  return { handler: withIdempotencyKeys(withLookup), ledger, cardUpdates };
 }

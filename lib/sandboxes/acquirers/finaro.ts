@@ -38,6 +38,12 @@ const LEDGER_ERRORS: Record<LedgerError, { z6: string; text: string }> = {
   currency_mismatch: { z6: "13", text: "Currency differs from the referenced transaction" },
 };
 
+const FOLLOW_UP_KIND: Record<string, "capture" | "refund" | "void"> = {
+  [FINARO_OPERATION.capture]: "capture",
+  [FINARO_OPERATION.refund]: "refund",
+  [FINARO_OPERATION.void]: "void",
+};
+
 function reply(answer: Answer): Response {
   return new Response(new URLSearchParams(answer).toString(), {
     status: 200,
@@ -141,16 +147,18 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
         return answer;
       }
       case FINARO_OPERATION.retrieve: {
-        const found = fields.g4 ? ledger.findByRequestId(fields.g4) : undefined;
+        // Past-transaction retrieval by the a1 of the original request: authorizations, payouts and follow-ups alike.
+        const found = fields.g4 ? ledger.lookupRequest(fields.g4) : undefined;
         if (!found) return gatewayError(fields, FINARO_NOT_FOUND, "12", "Transaction not found");
+        const voided = found.kind === "authorization" && ledger.get(found.id)?.voided;
         return {
           A1: fields.a1 ?? "",
           O: fields.O,
           Z1: found.id,
           Z2: found.approved ? "0" : "1",
-          Z3: found.voided ? "Transaction is voided." : "Transaction found.",
-          ...(found.approved ? { Z4: found.authorizationCode!, Z6: "00" } : { Z6: "05" }),
-          ...(found.voided ? { VOIDED: "1" } : {}),
+          Z3: voided ? "Transaction is voided." : "Transaction found.",
+          ...(found.approved ? { Z4: found.authorizationCode ?? "", Z6: "00" } : { Z6: found.responseCode }),
+          ...(voided ? { VOIDED: "1" } : {}),
         };
       }
       case FINARO_OPERATION.capture: {
@@ -215,6 +223,17 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
     if (earlier) return reply(earlier);
     const answer = await process(signed, request.signal);
     if (answer === "hang") return new Response(null, { status: 504 });
+    const followUp = FOLLOW_UP_KIND[signed.O ?? ""];
+    if (followUp) {
+      ledger.noteRequest(signed.a1, {
+        kind: followUp,
+        id: answer.Z1 ?? "",
+        approved: answer.Z2 === "0",
+        responseCode: answer.Z6 ?? "",
+        authorizationCode: answer.Z4,
+        amount: signed.a4 ? Number(signed.a4) : undefined,
+      });
+    }
     return reply(requestKey ? ledger.remember(requestKey, answer) : answer);
   };
 

@@ -38,6 +38,18 @@ export type LedgerError =
   | "invalid_amount"
   | "currency_mismatch";
 
+/** What the acquirer did with one request of ours, found again by our reference (a look-up after a lost answer). */
+export interface RequestOutcome {
+  kind: "authorization" | "payout" | "capture" | "refund" | "void";
+  /** The acquirer's id of what it created (the transaction, or the capture/refund/void). */
+  id: string;
+  approved: boolean;
+  /** ISO 8583 style code of the answer ("00" approved). */
+  responseCode: string;
+  authorizationCode?: string;
+  amount?: number;
+}
+
 export type LedgerResult = { ok: true; operation: SandboxOperation; transaction: SandboxTransaction } | { ok: false; error: LedgerError };
 
 export function newAuthorizationCode(): string {
@@ -49,6 +61,8 @@ export class SandboxLedger {
   readonly #transactions = new Map<string, SandboxTransaction>();
   readonly #operations = new Map<string, SandboxOperation>();
   readonly #byRequestId = new Map<string, SandboxTransaction>();
+  /** Follow-ups and payouts by the caller's reference of the request (Idempotency-Key, Finaro a1). */
+  readonly #requests = new Map<string, RequestOutcome>();
   /** Request ids already answered, with the answer, so a repeated request gets the same answer. */
   readonly #answered = new Map<string, unknown>();
 
@@ -82,6 +96,32 @@ export class SandboxLedger {
   /** The transaction the caller created with this reference of its own. */
   findByRequestId(requestId: string): SandboxTransaction | undefined {
     return this.#byRequestId.get(requestId);
+  }
+
+  /** Remembers what a request of the caller's did, for a later look-up by its reference. Kept once: a repeat changes nothing. */
+  noteRequest(requestId: string | undefined | null, outcome: RequestOutcome): void {
+    if (requestId && !this.#requests.has(requestId)) this.#requests.set(requestId, outcome);
+  }
+
+  /** The outcome of the caller's request with this reference: a noted follow-up or payout, else an authorization. */
+  lookupRequest(requestId: string): RequestOutcome | undefined {
+    const noted = this.#requests.get(requestId);
+    if (noted) return noted;
+    const transaction = this.#byRequestId.get(requestId);
+    if (!transaction) return undefined;
+    return {
+      kind: transaction.kind,
+      id: transaction.id,
+      approved: transaction.approved,
+      responseCode: transaction.approved ? "00" : "05",
+      authorizationCode: transaction.authorizationCode,
+      amount: transaction.amount,
+    };
+  }
+
+  /** Every transaction, for tests that compare the service's books with the acquirer's. */
+  transactions(): SandboxTransaction[] {
+    return [...this.#transactions.values()];
   }
 
   get(id: string): SandboxTransaction | undefined {

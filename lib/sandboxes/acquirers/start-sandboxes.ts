@@ -8,7 +8,9 @@ import { registerSandboxUrl } from "../../processors/registry";
 import type { ProcessorName } from "../../processors/types";
 import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "../threeds/directory-server";
 import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
+import { withAcquirerFaults } from "./faults";
 import type { SandboxLedger } from "./ledger";
+import { DEFAULT_HANG_MS } from "./scheme-data";
 import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
 
 /** Registers a running sandbox's address and credentials with the connectors' registry (configuration). */
@@ -72,7 +74,8 @@ export async function startSandboxes({
     for (const name of processors) {
       const sandbox = sandboxFor(name, hangMs);
       ledgers[name] = sandbox.ledger;
-      const server = await startSandboxServer({ name, handler: sandbox.handler, port: ports[name] });
+      const handler = withAcquirerFaults(name, sandbox.handler, hangMs ?? DEFAULT_HANG_MS);
+      const server = await startSandboxServer({ name, handler, port: ports[name] });
       running.push({ name, server });
       if (register) registerSandboxWithRegistry(name, server.url);
     }

@@ -1,0 +1,41 @@
+// After a call whose answer is unknown (time-out, 5xx, connection lost, crash), asks the acquirer
+// what became of the request under its ORIGINAL reference (our operation id). Never sends the
+// operation again: an acquirer without idempotency (Finaro) would act twice.
+import { getConnector, ProcessorNotConfiguredError } from "./registry";
+import type { LookupOperationRequest, ProcessorName, ProcessorResult } from "./types";
+
+export type OperationOutcome =
+  /** The acquirer has it: its answer (approved or declined). */
+  | { kind: "found"; result: ProcessorResult }
+  /** The acquirer never received it: nothing happened, the operation may be closed as failed. */
+  | { kind: "not_found" }
+  /** The look-up itself got no answer: still unknown, try again later. */
+  | { kind: "unknown"; message: string };
+
+export interface LookupOperationOutcomeOptions extends LookupOperationRequest {
+  processor: ProcessorName;
+  timeoutMs?: number;
+}
+
+export async function lookupOperationOutcome({
+  processor,
+  kind,
+  operationId,
+  timeoutMs,
+}: LookupOperationOutcomeOptions): Promise<OperationOutcome> {
+  try {
+    const found = await getConnector(processor, { timeoutMs }).lookupOperation({ kind, operationId });
+    if (!found) return { kind: "not_found" };
+    // A look-up that itself failed (e.g. a 5xx inside the answer) settles nothing.
+    if (found.status === "failed" && found.failure !== "declined") return { kind: "unknown", message: found.message ?? found.responsecode };
+    return { kind: "found", result: found };
+  } catch (error) {
+    if (error instanceof ProcessorNotConfiguredError) return { kind: "unknown", message: error.message };
+    return { kind: "unknown", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** True when a result leaves the acquirer's action unknown: the operation must not be closed or sent elsewhere. */
+export function isOutcomeUnknown(result: ProcessorResult): boolean {
+  return result.status === "failed" && result.failure === "indeterminate";
+}

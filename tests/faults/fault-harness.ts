@@ -1,0 +1,164 @@
+// The fault-injection suite's common set-up: the acquirer sandboxes with their fault modes, the
+// merchant API over real HTTP, the Inngest functions on the embedded executor, a notification
+// receiver, and the checks every case ends with: each operation the merchant was answered for is
+// performed at the acquirer exactly once, notified once with its own responseid, and the payment's
+// totals match the acquirer's ledger.
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { db } from "@/lib/db";
+import { resetConfig } from "@/lib/env";
+import { armedFaultPoints, disarmFaultPoints } from "@/lib/faults/fault-point";
+import { authorizePayment } from "@/lib/payments/authorize-payment";
+import type { ProcessorName } from "@/lib/processors/types";
+import { clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
+import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
+import type { SandboxTransaction } from "@/lib/sandboxes/acquirers/ledger";
+import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "@/tests/helpers/notification-receiver";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+import type { InngestFunction } from "inngest";
+
+/** Short enough to keep the suite quick, long enough for a loaded 2-core machine to answer in time. */
+export const PROCESSOR_TIMEOUT_MS = 1_000;
+export const PROCESSORS: readonly ProcessorName[] = ["finaro", "clearhaus", "bambora"];
+
+export interface FaultWorld {
+  api: MerchantApiHarness;
+  merchant: TestMerchant;
+  receiver: NotificationReceiver;
+  harness: InngestHarness;
+  sandboxes: RunningSandboxes;
+}
+
+/** Call at the top of a test file. `functions`: the Inngest functions the file runs. */
+export function setUpFaultWorld(options: { functions: () => Promise<InngestFunction.Any[]> }): FaultWorld {
+  useTestDatabase();
+  const world = {} as FaultWorld;
+  beforeAll(async () => {
+    process.env.PROCESSOR_TIMEOUT_MS = String(PROCESSOR_TIMEOUT_MS);
+    resetConfig();
+    world.sandboxes = await startSandboxes({ threeDs: false, hangMs: PROCESSOR_TIMEOUT_MS * 4 });
+    world.api = await startMerchantApi();
+    world.receiver = await startNotificationReceiver();
+    world.harness = await startInngestHarness({
+      functions: await options.functions(),
+      executor: { logger: { info: () => {}, warn: () => {}, error: () => {} } },
+    });
+    world.merchant = await createTestMerchant({ defaultNotificationUrl: world.receiver.url });
+  });
+  afterEach(() => {
+    const unreached = armedFaultPoints();
+    disarmFaultPoints();
+    clearAcquirerFaults();
+    expect(unreached, "armed fault points the case never reached").toEqual([]);
+  });
+  afterAll(async () => {
+    await world.harness?.stop();
+    await world.receiver?.close();
+    await world.api?.close();
+    await world.sandboxes?.close();
+    delete process.env.PROCESSOR_TIMEOUT_MS;
+    resetConfig();
+  });
+  return world;
+}
+
+let amountCounter = 10_000;
+/** A fresh amount per case, so that a fault armed for it hits only this case's requests. */
+export function uniqueAmount(): number {
+  amountCounter += 7;
+  return amountCounter;
+}
+
+/** A payment authorized for real at `processor`'s sandbox (stored Visa card, no 3-D Secure). */
+export async function authorizedPayment(world: FaultWorld, processor: ProcessorName, amount = uniqueAmount()) {
+  const { paymentId, storedCardId } = await createTestPayment({
+    merchantId: world.merchant.merchantId,
+    status: "PENDING",
+    amount: BigInt(amount),
+    processor: null,
+    withStoredCard: { pan: "4111111111111111" },
+  });
+  const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: [processor] });
+  expect(result.status).toBe("approved");
+  return { paymentId, amount };
+}
+
+/** The sandbox transaction behind the payment's approved authorization at its processor. */
+export async function acquirerAuthorization(world: FaultWorld, paymentId: string): Promise<SandboxTransaction> {
+  const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
+  const transaction = world.sandboxes.ledgers[authorization.processor!]!.get(authorization.processorReference!);
+  expect(transaction, "the acquirer knows the authorization").toBeDefined();
+  return transaction!;
+}
+
+/** Every authorization (or payout) the acquirers hold for this amount. */
+export function acquirerTransactionsFor(world: FaultWorld, amount: number, kind: SandboxTransaction["kind"] = "authorization") {
+  return PROCESSORS.flatMap((processor) =>
+    (world.sandboxes.ledgers[processor]?.transactions() ?? [])
+      .filter((transaction) => transaction.amount === amount && transaction.kind === kind)
+      .map((transaction) => ({ processor, transaction })),
+  );
+}
+
+/**
+ * Lets time pass for the executor: a step that failed (an injected crash) is retried after a
+ * back-off on the test clock, so the clock moves on while a case waits.
+ */
+export async function nudge(world: FaultWorld): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  world.harness.advance("20s");
+}
+
+/** Notifications received with this responseid. */
+export function notificationsFor(world: FaultWorld, responseId: string): ReceivedNotification[] {
+  return world.receiver.received.filter((request) => request.body.responseid === responseId);
+}
+
+export async function waitForNotification(world: FaultWorld, responseId: string, timeoutMs = 20_000): Promise<ReceivedNotification> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = notificationsFor(world, responseId)[0];
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no notification for ${responseId}`);
+    await nudge(world);
+  }
+}
+
+/** Waits until no operation of the payment is pending and no run of the executor is active. */
+export async function settle(world: FaultWorld, paymentId: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
+    const pending = await db().operation.count({ where: { paymentId, status: "pending" } });
+    if (active === 0 && pending === 0) return;
+    if (Date.now() > deadline) throw new Error(`payment ${paymentId} did not settle (${pending} pending, ${active} runs active)`);
+    await nudge(world);
+  }
+}
+
+/**
+ * The payment's books against the acquirer's ledger: captured, refunded and voided as the acquirer
+ * has them, and each approved operation matched by one acquirer operation of the same kind and amount.
+ */
+export async function expectTotalsMatchLedger(world: FaultWorld, paymentId: string): Promise<void> {
+  const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+  const transaction = await acquirerAuthorization(world, paymentId);
+  expect({ captured: payment.capturedAmount, refunded: payment.refundedAmount, voided: payment.status === "VOIDED" }).toEqual({
+    captured: BigInt(transaction.capturedAmount),
+    refunded: BigInt(transaction.refundedAmount),
+    voided: transaction.voided,
+  });
+  const approved = await db().operation.findMany({
+    where: { paymentId, status: "approved", type: { in: ["capture", "refund", "void"] } },
+    orderBy: { createdAt: "asc" },
+  });
+  const atAcquirer = transaction.children.map((child) => `${child.kind}:${child.amount}`).sort();
+  const ours = approved.map((operation) => `${operation.type}:${operation.amount}`).sort();
+  expect(ours).toEqual(atAcquirer);
+}
+
+export async function statusOf(paymentId: string) {
+  return (await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { status: true } })).status;
+}

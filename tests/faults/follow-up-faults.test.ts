@@ -1,0 +1,163 @@
+// Captures, refunds and voids under acquirer faults and service crashes, at each acquirer: the
+// answer lost after the acquirer acted, a 502 after acting, a hang before acting, a duplicated
+// request, and a crash between the acquirer's answer and its record. After every case the
+// operation the merchant was answered for is performed at the acquirer exactly once, notified once
+// with its responseid, and the payment's totals match the acquirer's ledger.
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { armFaultPoint } from "@/lib/faults/fault-point";
+import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
+import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
+import { armAcquirerFault, type AcquirerFaultMode } from "@/lib/sandboxes/acquirers/faults";
+import {
+  PROCESSORS,
+  acquirerAuthorization,
+  authorizedPayment,
+  expectTotalsMatchLedger,
+  notificationsFor,
+  nudge,
+  settle,
+  setUpFaultWorld,
+  waitForNotification,
+  type FaultWorld,
+} from "./fault-harness";
+
+const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
+
+type FollowUp = "capture" | "refund" | "void";
+
+async function request(paymentId: string, type: FollowUp, amount?: number): Promise<string> {
+  const response = await world.api.call("POST", `/api/${paymentId}/${type}`, {
+    apiKey: world.merchant.apiKey,
+    body: amount === undefined ? {} : { amount },
+  });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return String(response.body.responseid);
+}
+
+async function operationFor(responseId: string) {
+  return db().operation.findFirstOrThrow({ where: { responseId } });
+}
+
+/** Waits for the follow-up job to have run (the operation settled, or left unknown). */
+async function waitForJob(responseId: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const run = await db().inngestRun.findFirst({
+      where: { functionId: { endsWith: "run-follow-up-operation" }, status: { in: ["completed", "failed"] } },
+      orderBy: { startedAt: "desc" },
+    });
+    const operation = await operationFor(responseId);
+    if (run && (operation.status !== "pending" || operation.outcomeUnknownSince)) {
+      const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
+      if (active === 0) return operation;
+    }
+    if (Date.now() > deadline) throw new Error(`the follow-up ${responseId} did not run`);
+    await nudge(world);
+  }
+}
+
+/** A payment ready for `type`: authorized (capture, void) or captured in full (refund). */
+async function paymentFor(type: FollowUp, processor: (typeof PROCESSORS)[number]) {
+  const { paymentId, amount } = await authorizedPayment(world, processor);
+  if (type === "refund") {
+    const capture = await request(paymentId, "capture");
+    await waitForNotification(world, capture);
+    await settle(world, paymentId);
+  }
+  return { paymentId, amount };
+}
+
+const ACTED: AcquirerFaultMode[] = ["answer_lost_after_acting", "502_after_acting"];
+
+describe.each(PROCESSORS)("at %s", (processor) => {
+  for (const type of ["capture", "refund", "void"] as const) {
+    for (const mode of ACTED) {
+      it(`${type}, ${mode}: held pending with its reservation, then settled as approved by the look-up, notified once`, async () => {
+        const { paymentId, amount } = await paymentFor(type, processor);
+        const fault = armAcquirerFault({ mode, processor, operation: type, amount: type === "void" ? undefined : amount });
+        const responseId = await request(paymentId, type, type === "void" ? undefined : amount);
+        // The look-up right after the lost answer finds it; when that one fails too, the round does.
+        const operation = await waitForJob(responseId);
+        expect(fault.hits()).toBe(1);
+        if (operation.status === "pending") {
+          expect(operation.outcomeUnknownSince).not.toBeNull();
+          await reconcileIndeterminateOperations({ olderThanMs: 0 });
+        }
+        const notification = await waitForNotification(world, responseId);
+        expect(notification.body).toMatchObject({ responseid: responseId, status: "approved" });
+        expect((await operationFor(responseId)).status).toBe("approved");
+        await settle(world, paymentId);
+        await expectTotalsMatchLedger(world, paymentId);
+        expect(notificationsFor(world, responseId)).toHaveLength(1);
+      });
+    }
+
+    it(`${type}, hang before acting: the look-up finds nothing, so it failed and its reservation is released`, async () => {
+      const { paymentId, amount } = await paymentFor(type, processor);
+      armAcquirerFault({ mode: "hang_before_acting", processor, operation: type, amount: type === "void" ? undefined : amount });
+      const responseId = await request(paymentId, type, type === "void" ? undefined : amount);
+      await waitForJob(responseId);
+      await reconcileIndeterminateOperations({ olderThanMs: 0 });
+      const notification = await waitForNotification(world, responseId);
+      expect(notification.body).toMatchObject({ responseid: responseId, status: "failed" });
+      await settle(world, paymentId);
+      await expectTotalsMatchLedger(world, paymentId);
+      // Released: the same operation can be asked for again, and is performed once.
+      const again = await request(paymentId, type, type === "void" ? undefined : amount);
+      expect((await waitForNotification(world, again)).body).toMatchObject({ status: "approved" });
+      await settle(world, paymentId);
+      await expectTotalsMatchLedger(world, paymentId);
+    });
+  }
+
+  it("capture, duplicated request on the wire: one capture at the acquirer", async () => {
+    const { paymentId, amount } = await paymentFor("capture", processor);
+    armAcquirerFault({ mode: "duplicate_request", processor, operation: "capture", amount });
+    const responseId = await request(paymentId, "capture", amount);
+    expect((await waitForNotification(world, responseId)).body).toMatchObject({ status: "approved" });
+    await settle(world, paymentId);
+    await expectTotalsMatchLedger(world, paymentId);
+    expect((await acquirerAuthorization(world, paymentId)).children).toHaveLength(1);
+  });
+
+  it("capture, crash between the acquirer's answer and its record: the retried step captures nothing twice", async () => {
+    const { paymentId, amount } = await paymentFor("capture", processor);
+    armFaultPoint("follow-up.after-call");
+    const responseId = await request(paymentId, "capture", amount);
+    expect((await waitForNotification(world, responseId)).body).toMatchObject({ status: "approved" });
+    await settle(world, paymentId);
+    await expectTotalsMatchLedger(world, paymentId);
+    expect(notificationsFor(world, responseId)).toHaveLength(1);
+  });
+});
+
+describe("left for an operator", () => {
+  it("a capture whose look-ups get no answer keeps its reservation, alerts once, and shows the state", async () => {
+    const { paymentId, amount } = await paymentFor("capture", "finaro");
+    armAcquirerFault({ mode: "answer_lost_after_acting", processor: "finaro", operation: "capture", amount });
+    // Every look-up hangs past the time-out.
+    armAcquirerFault({ mode: "hang_before_acting", processor: "finaro", operation: "lookup", times: 4 });
+    const responseId = await request(paymentId, "capture", amount);
+    const operation = await waitForJob(responseId);
+    expect(operation).toMatchObject({ status: "pending" });
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.join(" "));
+    try {
+      for (let round = 0; round < 3; round++) await reconcileIndeterminateOperations({ olderThanMs: 0, maxLookups: 3 });
+    } finally {
+      console.error = original;
+    }
+    const left = await operationFor(responseId);
+    expect(left).toMatchObject({ status: "pending", lookupAttempts: 3 });
+    expect(left.operatorAlertedAt).not.toBeNull();
+    expect(errors.filter((line) => line.includes(operation.id))).toHaveLength(1);
+    // The reservation holds: nothing more can be captured while the outcome is unknown.
+    const more = await world.api.call("POST", `/api/${paymentId}/capture`, { apiKey: world.merchant.apiKey, body: { amount: 1 } });
+    expect(more.body.error).toBe("INVALID_PARAMETER");
+    expect(notificationsFor(world, responseId)).toHaveLength(0);
+    // The round leaves it to the operator from now on.
+    expect(await reconcileIndeterminateOperations({ olderThanMs: 0, maxLookups: 3 })).toEqual([]);
+  });
+});
