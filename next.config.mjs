@@ -1,3 +1,5 @@
+import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -7,6 +9,19 @@ const nextConfig = {
   typescript: { tsconfigPath: "tsconfig.json" },
   // A separate build folder per checkout user (tests, benchmarks) so builds never overwrite each other.
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  async headers() {
+    // The hosted-field bundles are content-hashed at build time (scripts/build/browser-bundles.mjs).
+    return [{ source: "/_cps/:file*", headers: [{ key: "Cache-Control", value: "public, max-age=31536000, immutable" }] }];
+  },
 };
 
-export default nextConfig;
+export default async function config(phase) {
+  // Every production build (`npm run build`, the one `npm start` runs) also emits the browser bundles,
+  // so that `next start` runs no bundler. Once per build: the build's workers load this file again.
+  if (phase === PHASE_PRODUCTION_BUILD && !process.env.CPS_BUNDLES_BUILT) {
+    const { buildBrowserBundles } = await import("./scripts/build/browser-bundles.mjs");
+    await buildBrowserBundles();
+    process.env.CPS_BUNDLES_BUILT = "1";
+  }
+  return nextConfig;
+}

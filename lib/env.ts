@@ -68,6 +68,19 @@ const schema = z.object({
   /** Days a finished run (and its event) stays visible before the executor deletes it; 0 keeps all. */
   INNGEST_EMBEDDED_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // --- runtime (lib/runtime): deployment role and graceful shutdown.
+  /** What this process does: web (API, hosted fields, back office), worker (executor, periodic services) or all. */
+  ROLE: z.enum(["web", "worker", "all"]).default("all"),
+  /** After SIGTERM, the longest the process takes to finish or give back its work and exit. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+  /**
+   * After SIGTERM, how long readiness answers 503 while requests are still served, so that a load
+   * balancer stops sending new ones first. Default: 5000 in production, 0 elsewhere.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+  /** Set by the launcher (scripts/start.ts): Next.js leaves SIGTERM to lib/runtime/graceful-shutdown.ts. */
+  NEXT_MANUAL_SIG_HANDLE: flag,
+  // --- end runtime
   // --- processors (lib/processors, lib/threeds): acquirer connectors, their sandboxes, 3-D Secure.
   // A connector whose base URL is unset talks to its in-process sandbox (started by the service).
   /** Time-out of one acquirer call in milliseconds; a per-processor value below overrides it. */
@@ -110,6 +123,8 @@ export interface AppConfig extends Env {
   secrets: LocalSecrets;
   /** "embedded" runs the app's Inngest functions in-process; "server" sends events to an Inngest server. */
   inngestMode: "embedded" | "server";
+  /** SHUTDOWN_DRAIN_MS with its default applied. */
+  shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {
@@ -172,6 +187,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
     websiteBaseUrl: base(env.WEBSITE_BASE_URL),
     secrets,
     inngestMode,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS ?? (isProduction ? 5_000 : 0),
   };
 }
 

@@ -10,6 +10,14 @@ const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABL
 if (!env.PRISMA_SCHEMA_ENGINE_BINARY || !existsSync(env.PRISMA_SCHEMA_ENGINE_BINARY)) {
   env.PRISMA_SCHEMA_ENGINE_BINARY = process.execPath;
 }
-const prismaCli = require.resolve("prisma/build/index.js");
+let prismaCli;
+try {
+  prismaCli = require.resolve("prisma/build/index.js");
+} catch {
+  // A production install (npm install --omit=dev) has no Prisma CLI and needs no client here:
+  // the build (.next/, dist/) already contains the generated client.
+  console.log("prisma generate skipped: the prisma CLI is not installed (production dependencies only)");
+  process.exit(0);
+}
 const result = spawnSync(process.execPath, [prismaCli, "generate"], { stdio: "inherit", env });
 process.exit(result.status ?? 1);

@@ -6,6 +6,8 @@ import { createApiKey } from "../api-keys/create-api-key";
 import { createUser } from "../users/create-user";
 import { formatRunsTable, listRuns } from "../inngest/list-runs";
 import { reconcileTimedOutAuthorizations } from "../processors/reconcile-timed-out-authorizations";
+import { rotateCardDataKey } from "../cards/rotate-card-data-key";
+import { resealTotpSecrets } from "../users/reseal-totp-secrets";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
@@ -16,7 +18,9 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
                                                 create a back-office user
   runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error
   processors reconcile [--older-than-minutes <n>]
-                                                look up timed-out authorizations at configured acquirers; void late approvals`;
+                                                look up timed-out authorizations at configured acquirers; void late approvals
+  cards rotate-key                              re-encrypt stored cards (and back-office TOTP secrets) under the current
+                                                CARD_DATA_KEY; the old key must be in CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
 
 export class CliUsageError extends Error {}
 
@@ -103,6 +107,22 @@ export const COMMANDS: Record<string, CommandHandler> = {
     return {
       text: reconciled.length === 0 ? "no timed-out authorizations to reconcile" : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
       data: reconciled,
+    };
+  },
+  // Operations (docs/operations.md): card-data key rotation.
+  "cards rotate-key": async () => {
+    const cards = await rotateCardDataKey();
+    const totp = await resealTotpSecrets();
+    const left = Object.entries(cards.remaining);
+    const done = left.length === 0 && totp.remaining === 0;
+    return {
+      text: [
+        `re-encrypted ${cards.reencrypted} stored card(s) and re-sealed ${totp.resealed} TOTP secret(s) under key ${cards.keyId}`,
+        done
+          ? "nothing is left under other keys: the old keys can be removed from CARD_DATA_PREVIOUS_KEYS"
+          : `still under other keys: ${left.map(([id, count]) => `${count} card(s) under ${id}`).join(", ") || "none"}; ${totp.remaining} TOTP secret(s)`,
+      ].join("\n"),
+      data: { keyid: cards.keyId, reencrypted: cards.reencrypted, remaining: cards.remaining, totpResealed: totp.resealed, totpRemaining: totp.remaining, complete: done },
     };
   },
 };

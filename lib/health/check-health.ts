@@ -1,6 +1,7 @@
 // GET /api/health (spec 4.9): the state of every interface host, the back office and the public
 // website, from real checks of what each one needs.
-import { backgroundStatus, type ComponentStatus } from "../inngest/executor/status";
+import type { ComponentStatus } from "../inngest/executor/status";
+import { checkBackgroundWork } from "./check-background-work";
 import { db } from "../db";
 import { config, type ApiHost } from "../env";
 
@@ -44,8 +45,7 @@ const API_HOSTS: ApiHost[] = ["cit", "mit", "capture", "refund", "payout", "paym
 const ASYNCHRONOUS: ReadonlySet<ApiHost> = new Set(["cit", "mit", "capture", "refund", "payment"]);
 
 export async function checkHealth(): Promise<{ healthy: boolean; report: HealthReport }> {
-  const database = await checkDatabase();
-  const background = backgroundStatus();
+  const [database, background] = await Promise.all([checkDatabase(), checkBackgroundWork()]);
   const api = API_HOSTS.map((host) => {
     const status = ASYNCHRONOUS.has(host) ? combine(database, background) : database;
     return { api: host, ...status };

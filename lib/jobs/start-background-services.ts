@@ -1,5 +1,6 @@
 // The services that run inside the Next.js server process next to the request handlers.
 // Each entry starts one service when the configuration asks for it; they start in this order.
+// `role`: which processes run it (ROLE, lib/runtime/role.ts): web, worker or any.
 // This is the launcher: the one module of the service that imports the sandboxes (lib/sandboxes),
 // which register their addresses and credentials with the registries as configuration.
 // Periodic work is not here: it is cron functions (./scheduled.ts), one run per schedule across
@@ -9,20 +10,22 @@ import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-execut
 import { startProcessorSandboxes } from "../sandboxes/acquirers/background-service";
 import { startSessionExpiryTicker } from "./session-expiry-ticker";
 import { warmBrowserBundles } from "../cardholder/warm-browser-bundles";
+import { runsService, type ServiceRole } from "../runtime/role";
+import { installGracefulShutdown } from "../runtime/graceful-shutdown";
 
-type ServiceStarter = { name: string; start: () => Promise<void> };
+type ServiceStarter = { name: string; role: ServiceRole; start: () => Promise<void> };
 
 const services: ServiceStarter[] = [
   // processors: acquirer and 3-D Secure sandboxes for every processor whose base URL is not configured
   // (before the executor, whose jobs may call the processors).
-  { name: "processor sandboxes", start: async () => void (await startProcessorSandboxes()) },
+  { name: "processor sandboxes", role: "any", start: async () => void (await startProcessorSandboxes()) },
   // Background work (Inngest): runs the app's functions in-process unless an Inngest server is configured.
-  { name: "embedded Inngest executor", start: startEmbeddedExecutor },
+  { name: "embedded Inngest executor", role: "worker", start: startEmbeddedExecutor },
   // cardholder: closes expired payment windows every second and stores their time-out completion
   // notification (safe in every instance at once).
-  { name: "session expiry ticker", start: startSessionExpiryTicker },
+  { name: "session expiry ticker", role: "worker", start: startSessionExpiryTicker },
   // cardholder: builds dynamic.js and the hosted-field frame scripts before the first cardholder arrives (not awaited).
-  { name: "hosted-field bundles", start: async () => void warmBrowserBundles() },
+  { name: "hosted-field bundles", role: "web", start: async () => void warmBrowserBundles() },
 ];
 
 const state = globalThis as unknown as { __cpsBackgroundStarted?: boolean };
@@ -31,7 +34,8 @@ export async function startBackgroundServices(): Promise<void> {
   if (state.__cpsBackgroundStarted) return;
   state.__cpsBackgroundStarted = true;
   config(); // fail fast on a bad configuration
+  installGracefulShutdown();
   for (const service of services) {
-    await service.start();
+    if (runsService(service.role)) await service.start();
   }
 }

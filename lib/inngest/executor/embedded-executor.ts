@@ -133,6 +133,29 @@ export class EmbeddedExecutor {
   }
 
   /**
+   * Graceful stop (SIGTERM): claims nothing more, gives back at once the jobs it holds but has not
+   * started, lets the calls in flight finish for up to `timeoutMs`, then drops the rest and gives
+   * their leases back too, so another executor runs them now instead of after the lease time.
+   */
+  async drain(timeoutMs: number): Promise<{ finished: boolean; released: number }> {
+    this.running = false;
+    this.unregister?.();
+    this.wake();
+    await this.loop;
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      Promise.allSettled([...this.inFlight]).then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!finished) this.abandoned = true;
+    const released = finished ? 0 : await releaseLeasesOf({ database: this.database, workerId: this.workerId });
+    return { finished, released };
+  }
+
+  /**
    * Stops at once and records nothing more, as if the process had died mid-call: jobs in flight
    * keep their leases until they expire and another executor reclaims them. For tests.
    */

@@ -44,12 +44,21 @@ export async function startEmbeddedExecutor(): Promise<void> {
   });
   state.__cpsEmbeddedExecutor = executor;
   // Not awaited: the first poll syncs with /api/inngest, which answers once the server listens.
-  // No shutdown hook is needed: a call cut off by the process ending keeps its lease until it
-  // expires, and then this or another process runs it again.
+  // On SIGTERM lib/runtime/graceful-shutdown.ts drains it (drainEmbeddedExecutor); a process that
+  // dies instead leaves its calls leased until the lease expires, then another process runs them.
   executor.start();
 }
 
-/** Stops this process's executor (tests; a process that ends needs no stop, see above). */
+/** Graceful stop of this process's executor, bounded by `timeoutMs` (see EmbeddedExecutor.drain). */
+export async function drainEmbeddedExecutor(timeoutMs: number): Promise<{ finished: boolean; released: number } | undefined> {
+  const executor = state.__cpsEmbeddedExecutor;
+  if (!executor) return undefined;
+  const result = await executor.drain(timeoutMs);
+  state.__cpsEmbeddedExecutor = undefined;
+  return result;
+}
+
+/** Stops this process's executor, waiting for its calls however long they take (tests). */
 export async function stopEmbeddedExecutor(): Promise<void> {
   const executor = state.__cpsEmbeddedExecutor;
   state.__cpsEmbeddedExecutor = undefined;

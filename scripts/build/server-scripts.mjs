@@ -1,0 +1,37 @@
+// Build step: compiles the launcher, the operator CLI and the migration runner from TypeScript to
+// plain JavaScript in dist/, so that a production start needs neither tsx nor esbuild at run time.
+// Packages stay external (they are installed as production dependencies); our own sources (lib/)
+// are bundled in. Run by `npm run build` (scripts/build/build.mjs) after `next build`; by hand: node scripts/build/server-scripts.mjs
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const SERVER_SCRIPTS = {
+  "start.js": "scripts/start.ts",
+  "cli.js": "scripts/cli.ts",
+  "db-migrate.js": "scripts/db-migrate.ts",
+};
+
+export async function buildServerScripts(root = process.cwd()) {
+  const { build } = await import("esbuild");
+  for (const [out, entry] of Object.entries(SERVER_SCRIPTS)) {
+    await build({
+      absWorkingDir: root,
+      entryPoints: [path.join(root, entry)],
+      outfile: path.join(root, "dist", out),
+      bundle: true,
+      platform: "node",
+      target: "node20",
+      format: "esm",
+      packages: "external",
+      tsconfig: path.join(root, "tsconfig.json"),
+      sourcemap: true,
+      logLevel: "warning",
+      banner: { js: "// Built by scripts/build/server-scripts.mjs from " + entry + "; do not edit." },
+    });
+  }
+  return Object.keys(SERVER_SCRIPTS).map((out) => `dist/${out}`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  for (const file of await buildServerScripts()) console.log(file);
+}
