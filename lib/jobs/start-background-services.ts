@@ -23,7 +23,8 @@ const services: ServiceStarter[] = [
   { name: "embedded Inngest executor", role: "worker", start: startEmbeddedExecutor },
   // cardholder: closes expired payment windows every second and stores their time-out completion
   // notification (safe in every instance at once).
-  { name: "session expiry ticker", role: "worker", start: startSessionExpiryTicker },
+  // In every role: with an Inngest server there may be no worker process at all.
+  { name: "session expiry ticker", role: "any", start: startSessionExpiryTicker },
   // cardholder: builds dynamic.js and the hosted-field frame scripts before the first cardholder arrives (not awaited).
   { name: "hosted-field bundles", role: "web", start: async () => void warmBrowserBundles() },
 ];

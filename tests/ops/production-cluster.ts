@@ -410,6 +410,15 @@ async function main(): Promise<void> {
     const db = new pg.Client({ connectionString: databaseUrl.toString() });
     await db.connect();
     try {
+      // A receiver can have a notification a moment before the worker records its delivery: wait
+      // (up to 60 s) until no background run is left unfinished.
+      const settleBy = Date.now() + 60_000;
+      for (;;) {
+        const open = await db.query<{ count: string }>(`SELECT count(*) FROM "InngestRun" WHERE status NOT IN ('completed', 'failed', 'cancelled')`);
+        const pending = await db.query<{ count: string }>(`SELECT count(*) FROM "Notification" WHERE status = 'pending'`);
+        if ((open.rows[0]!.count === "0" && pending.rows[0]!.count === "0") || Date.now() > settleBy) break;
+        await sleep(500);
+      }
       for (const record of records.filter((r) => r.paymentId)) {
         const operations = await db.query<{ type: string; status: string; count: string }>(
           `SELECT type, status, count(*) FROM "Operation" WHERE "paymentId" = $1 GROUP BY type, status ORDER BY type, status`,
