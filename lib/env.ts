@@ -1,5 +1,6 @@
 // The only reader of process.env. Every variable is validated here with zod; a bad value stops
 // the service at start with a message that names the variable and the reason.
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { loadOrCreateLocalSecrets, type LocalSecrets } from "./local-secrets";
 
@@ -68,6 +69,17 @@ const schema = z.object({
   /** Days a finished run (and its event) stays visible before the executor deletes it; 0 keeps all. */
   INNGEST_EMBEDDED_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /**
+   * Private networks merchant addresses may reach although they are refused by default (lib/egress),
+   * comma separated CIDRs, e.g. "10.1.0.0/16,fd00::/8". Empty: public addresses only (plus loopback locally).
+   */
+  EGRESS_ALLOWED_NETWORKS: z
+    .string()
+    .default("")
+    .refine(
+      (value) => value.split(",").every((entry) => !entry.trim() || ipaddr.isValidCIDR(entry.trim())),
+      "must be comma-separated networks in CIDR notation, such as 10.1.0.0/16,fd00::/8",
+    ),
   // --- runtime (lib/runtime): deployment role and graceful shutdown.
   /** What this process does: web (API, hosted fields, back office), worker (executor, periodic services) or all. */
   ROLE: z.enum(["web", "worker", "all"]).default("all"),

@@ -9,6 +9,8 @@ export const API_ERROR_STATUS = {
   INVALID_PARAMETER: 400,
   /** An Idempotency-Key whose first request is still running (beyond the spec; Stripe answers 409). */
   IDEMPOTENCY_IN_PROGRESS: 409,
+  /** A request body over the endpoint's limit, refused before it is read (beyond the spec). */
+  PAYLOAD_TOO_LARGE: 413,
   /** Anything unexpected: the body carries a request id and nothing else. */
   INTERNAL_ERROR: 500,
 } as const;

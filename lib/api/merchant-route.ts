@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import { redactCardNumbers } from "../cards/redact-card-numbers";
 import { ApiError, invalidMerchantId, invalidParameter } from "../errors";
+import { BodyTooLargeError, declaresTooLargeBody, readLimitedText } from "../http/read-limited-body";
 import { newId } from "../ids";
 import { parseInput } from "../validation/parse-input";
 import { recordApiRequest } from "./api-request-log";
@@ -57,18 +58,22 @@ async function readInput(request: Request, url: URL): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return Object.fromEntries(url.searchParams);
   let text: string;
   try {
-    text = await request.text();
-  } catch {
+    text = await readLimitedText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw payloadTooLarge();
     // The client went away or sent a broken body: its problem, not an internal error.
     throw invalidParameter("body", "could not be read");
   }
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw invalidParameter("body", `must be at most ${MAX_BODY_BYTES} bytes`);
   if (!text.trim()) return {};
   try {
     return JSON.parse(text) as unknown;
   } catch {
     throw invalidParameter("body", "is not valid JSON");
   }
+}
+
+function payloadTooLarge(): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE", `body: must be at most ${MAX_BODY_BYTES} bytes`);
 }
 
 function readTrace(request: Request): string | undefined {
@@ -95,6 +100,8 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     let replayed = false;
     let idempotency: { merchantId: string; key: string } | undefined;
     try {
+      // A declared body over the limit is refused before anything else, unauthenticated or not.
+      if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
       const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization") });
       merchantId = authenticated.merchantId;
       const rawInput = await readInput(request, url);

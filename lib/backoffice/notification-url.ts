@@ -1,6 +1,7 @@
 // A merchant notification address: absolute http(s), no credentials in it, and https unless the
 // service runs locally (sandboxes and tests post to 127.0.0.1).
 import { z } from "zod";
+import { checkMerchantUrl } from "../egress/check-merchant-url";
 
 function parseUrl(value: string): URL | null {
   try {
@@ -27,6 +28,12 @@ export function notificationUrlSchema(options: { allowHttp: boolean }) {
           const url = parseUrl(value);
           return !url || (!url.username && !url.password);
         }, "Leave user name and password out of the address; notifications are signed instead")
+        .superRefine((value, context) => {
+          // The same egress rules as the API's notificationurl (lib/egress): no loopback outside local
+          // mode, no private, link-local or mapped addresses unless the operator allows the network.
+          const refused = checkMerchantUrl(value);
+          if (refused) context.addIssue({ code: "custom", message: `This address is not allowed: it ${refused}` });
+        })
         .nullable(),
     );
 }

@@ -2,6 +2,7 @@
 // bodies validated with the protocol's schemas, answers never cached. Nothing here logs a body.
 import type * as z from "zod/mini";
 import { config } from "../env";
+import { BodyTooLargeError, payloadTooLargeResponse, readLimitedText } from "../http/read-limited-body";
 import { clientIp as trustedClientIp } from "../http/client-ip";
 
 export function jsonResponse(body: unknown, status = 200): Response {
@@ -25,9 +26,20 @@ export function fromOurOrigin(request: Request): boolean {
   );
 }
 
-export async function readJsonBody<T>(request: Request, schema: z.ZodMiniType<T>): Promise<T | undefined> {
-  const text = await request.text();
-  if (text.length > 16_384) return undefined;
+const MAX_BODY_BYTES = 16_384;
+
+/**
+ * The body parsed with `schema`; undefined when it is not valid, and the 413 answer when it is
+ * larger than 16 KB (read with a cap: these endpoints answer anyone who sends the right Origin).
+ */
+export async function readJsonBody<T>(request: Request, schema: z.ZodMiniType<T>): Promise<T | undefined | Response> {
+  let text: string;
+  try {
+    text = await readLimitedText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return payloadTooLargeResponse(MAX_BODY_BYTES);
+    return undefined;
+  }
   try {
     const parsed = schema.safeParse(text ? JSON.parse(text) : {});
     return parsed.success ? parsed.data : undefined;

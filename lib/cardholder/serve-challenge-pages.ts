@@ -6,6 +6,7 @@ import { readChallengeTarget } from "./challenge-link";
 import { challengeNotifyPageHtml, challengePageHtml, newNonce, pageResponse } from "./frame-page";
 import { verifyOriginBinding } from "./origin-binding";
 import { checkFrameRequest } from "./serve-frame-page";
+import { BodyTooLargeError, payloadTooLargeResponse, readLimitedBody } from "../http/read-limited-body";
 
 export async function serveChallengePage(request: Request, sessionId: string, paymentId: string): Promise<Response> {
   const checked = await checkFrameRequest(request, sessionId, "challenge", true);
@@ -29,8 +30,22 @@ export async function serveChallengePage(request: Request, sessionId: string, pa
   });
 }
 
+/** A CRes form is a few kilobytes; anyone can post here, so the body is read with a cap. */
+const MAX_NOTIFY_BODY_BYTES = 64 * 1024;
+
+async function readForm(request: Request): Promise<FormData | undefined | Response> {
+  try {
+    const bytes = await readLimitedBody(request, MAX_NOTIFY_BODY_BYTES);
+    const contentType = request.headers.get("content-type") ?? "application/x-www-form-urlencoded";
+    return await new Response(new Uint8Array(bytes), { headers: { "content-type": contentType } }).formData();
+  } catch (error) {
+    return error instanceof BodyTooLargeError ? payloadTooLargeResponse(MAX_NOTIFY_BODY_BYTES) : undefined;
+  }
+}
+
 export async function serveChallengeNotify(request: Request, sessionId: string, paymentId: string): Promise<Response> {
-  const form = await request.formData().catch(() => undefined);
+  const form = await readForm(request);
+  if (form instanceof Response) return form;
   const cres = form?.get("cres");
   const outcome = await finishSessionChallenge({ sessionId, paymentId, cres: typeof cres === "string" ? cres : undefined });
   // This page sits in the ACS frame inside our challenge page inside the merchant page.

@@ -2,11 +2,10 @@
 // attempt's time-out, and record the attempt (time, status code, duration, error) for the back office.
 // Only HTTP 200 acknowledges (spec 6.2 rule 1); redirects are not followed and count as failures.
 import { db } from "../db";
+import { postToMerchant } from "../egress/post-to-merchant";
 import { newId } from "../ids";
 import { DELIVERY_SCHEDULE } from "./delivery-schedule";
 import { signNotification } from "./sign-notification";
-
-const RESPONSE_EXCERPT_CHARS = 512;
 
 export interface DeliveryAttemptResult {
   delivered: boolean;
@@ -20,21 +19,6 @@ export interface DeliverNotificationAttemptOptions {
   attemptNumber: number;
   /** Defaults to the schedule's time-out for this attempt. */
   timeoutMs?: number;
-}
-
-async function readExcerpt(response: Response): Promise<string | null> {
-  try {
-    const text = await response.text();
-    return text.slice(0, RESPONSE_EXCERPT_CHARS);
-  } catch {
-    return null;
-  }
-}
-
-function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return `no answer within ${timeoutMs} ms`;
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  return cause ?? (error instanceof Error ? error.message : String(error));
 }
 
 export async function deliverNotificationAttempt({
@@ -57,23 +41,15 @@ export async function deliverNotificationAttempt({
     body: notification.body,
     now: startedAt,
   });
-  let statusCode: number | null = null;
-  let error: string | null = null;
-  let responseBody: string | null = null;
-  try {
-    const response = await fetch(notification.url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "User-Agent": "card-payment-service-notifications/1", ...headers },
-      body: notification.body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(limitMs),
-    });
-    statusCode = response.status;
-    responseBody = await readExcerpt(response);
-    if (statusCode !== 200) error = `answered HTTP ${statusCode}; only 200 acknowledges`;
-  } catch (failure) {
-    error = describeFailure(failure, limitMs);
-  }
+  // Checked destination, no redirects, at most the kept excerpt read (lib/egress/post-to-merchant.ts).
+  const answer = await postToMerchant({
+    url: notification.url,
+    headers: { "Content-Type": "application/json", "User-Agent": "card-payment-service-notifications/1", ...headers },
+    body: notification.body,
+    timeoutMs: limitMs,
+  });
+  const { statusCode, responseExcerpt: responseBody } = answer;
+  const error = answer.error ?? (statusCode !== 200 ? `answered HTTP ${statusCode}; only 200 acknowledges` : null);
   const durationMs = Date.now() - startedAt.getTime();
   const delivered = statusCode === 200;
   const isLast = attemptNumber >= DELIVERY_SCHEDULE.length;

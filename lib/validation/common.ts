@@ -1,6 +1,7 @@
 // Field formats shared by the merchant API's request schemas (spec sections 2, 4 and 8). Messages
 // say the reason only; lib/validation/parse-input.ts puts the parameter's name in front.
 import { z } from "zod";
+import { checkMerchantUrl } from "../egress/check-merchant-url";
 import { isCurrencyCode } from "./currency";
 
 /** Up to 12 digits, like the MIT amount format of spec 4.3 (`^[0-9]{1,12}$`). */
@@ -55,10 +56,19 @@ export const emailSchema = z
   .max(254, "must be at most 254 characters")
   .regex(/^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/, "must be an email address");
 
+/**
+ * A merchant address the service will POST to: refused when its scheme or its literal IP address is
+ * one the egress policy refuses (https in production; loopback outside local mode; private,
+ * link-local, mapped ... always). Host names are checked when they are resolved (lib/egress).
+ */
 export const notificationUrlSchema = z
   .string({ error: "must be a string" })
   .max(2048, "must be at most 2048 characters")
-  .pipe(z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL" }));
+  .pipe(z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL" }))
+  .superRefine((value, context) => {
+    const refused = checkMerchantUrl(value);
+    if (refused) context.addIssue({ code: "custom", message: refused });
+  });
 
 export const PROCESSORS = ["finaro", "clearhaus", "bambora"] as const;
 export type ProcessorName = (typeof PROCESSORS)[number];

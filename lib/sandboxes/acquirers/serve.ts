@@ -4,6 +4,7 @@
 // request open (the "does not answer in time" card) frees it as soon as the caller gives up.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BodyTooLargeError, declaresTooLargeBody, readLimitedStream } from "../../http/read-limited-body";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -20,10 +21,14 @@ export interface StartSandboxServerOptions {
   host?: string;
 }
 
+/** Sandbox requests are small JSON or form bodies; anything larger is refused (413) unread. */
+export const SANDBOX_MAX_BODY_BYTES = 256 * 1024;
+
 async function readBody(message: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of message) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  if (declaresTooLargeBody(new Headers({ "content-length": message.headers["content-length"] ?? "0" }), SANDBOX_MAX_BODY_BYTES)) {
+    throw new BodyTooLargeError(SANDBOX_MAX_BODY_BYTES);
+  }
+  return readLimitedStream(message, SANDBOX_MAX_BODY_BYTES);
 }
 
 export async function startSandboxServer({
@@ -57,6 +62,10 @@ export async function startSandboxServer({
       response.end(Buffer.from(await answer.arrayBuffer()));
     } catch (error) {
       if (aborter.signal.aborted) return;
+      if (error instanceof BodyTooLargeError) {
+        response.writeHead(413, { "content-type": "text/plain", connection: "close" }).end(`${error.message}\n`);
+        return;
+      }
       response.statusCode = 500;
       response.setHeader("content-type", "text/plain");
       response.end(`${name} sandbox error: ${error instanceof Error ? error.message : "unknown"}`);

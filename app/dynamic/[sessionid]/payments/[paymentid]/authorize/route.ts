@@ -12,6 +12,7 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
   if (!fromOurOrigin(request)) return jsonResponse({ error: "forbidden" }, 403);
   const { sessionid, paymentid } = await params;
   const body = await readJsonBody(request, authorizeRequestSchema);
+  if (body instanceof Response) return body; // 413: larger than any card request
   if (!body) return jsonResponse({ result: "failed", paymentid, errorcode: "PAYMENT_ERROR", errortext: ERROR_TEXTS.PAYMENT_ERROR }, 400);
   try {
     return jsonResponse(
