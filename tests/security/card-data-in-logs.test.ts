@@ -153,7 +153,7 @@ describe("item 11: card data in logs", () => {
       responseCode: "00",
       authorizationCode: "A",
       processor: "finaro",
-      card: { bin: PAN.slice(0, 6), last4: PAN.slice(-4), par: undefined },
+      card: { bin: PAN.slice(0, 6), last4: PAN.slice(-4) } as Parameters<typeof completionNotificationBody>[0]["card"],
       eci: null,
       merchantData: null,
     });
