@@ -1,14 +1,18 @@
 // After a capture, refund or void has its answer: the notification of spec 6.4 to the address
 // stored on the operation when the request was accepted (the request's notificationurl, else the
 // hosted integration's or the merchant's default address).
-import { db } from "../db";
+import { db, type Tx } from "../db";
 import { operationNotificationBody, type OperationOutcome } from "../notifications/bodies";
 import { enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 
-/** Stores the notification and returns its id (dispatch it after), or null when there is no address. */
-export async function notifyOperationResult({ operationId }: { operationId: string }): Promise<string | null> {
-  return db().$transaction(async (tx) => {
+/**
+ * Stores the notification and returns its id (dispatch it after the commit), or null when there is
+ * no address. Given `tx`, the row is written in the caller's transaction: the one that records the
+ * result (lib/payments/record-follow-up-result.ts), so the result and its notification commit together.
+ */
+export async function notifyOperationResult({ operationId, tx: outer }: { operationId: string; tx?: Tx }): Promise<string | null> {
+  const store = async (tx: Tx): Promise<string | null> => {
     const id = `msg_operation_${operationId}`;
     if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return id;
     const operation = await tx.operation.findUniqueOrThrow({
@@ -45,5 +49,6 @@ export async function notifyOperationResult({ operationId }: { operationId: stri
       status,
     });
     return enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind: "operation", url, body, tx });
-  });
+  };
+  return outer ? store(outer) : db().$transaction(store);
 }

@@ -1,9 +1,11 @@
-// Writes a processor's answer to a pending capture, refund or void, and brings the payment's
-// amounts and status in line with its approved operations, in one transaction. Recomputing from
-// the operations (rather than adding to counters) makes a repeated call harmless.
+// Writes a processor's answer to a pending capture, refund or void, brings the payment's amounts
+// and status in line with its approved operations, and stores the merchant's notification of the
+// result (the outbox row), in one transaction. Recomputing from the operations (rather than adding
+// to counters) makes a repeated call harmless.
 import { db, type Tx } from "../db";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import type { ProcessorResult } from "../processors/types";
+import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
 
 export interface RecordFollowUpResultOptions {
@@ -43,7 +45,10 @@ export async function recordFollowUpResult({
   now = new Date(),
 }: RecordFollowUpResultOptions): Promise<boolean> {
   return db().$transaction(async (tx) => {
-    const operation = await tx.operation.findUniqueOrThrow({ where: { id: operationId }, select: { paymentId: true } });
+    const operation = await tx.operation.findUniqueOrThrow({
+      where: { id: operationId },
+      select: { paymentId: true, notificationUrl: true },
+    });
     await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "id" = ${operation.paymentId} FOR UPDATE`;
     const updated = await tx.operation.updateMany({
       where: { id: operationId, status: "pending" },
@@ -54,6 +59,9 @@ export async function recordFollowUpResult({
     });
     if (updated.count === 0) return false;
     await syncPaymentAmounts(tx, operation.paymentId);
+    // A merchant request's operation (it has an address) is notified; an instant capture is
+    // reported by the payment's completion notification instead.
+    if (operation.notificationUrl) await notifyOperationResult({ operationId, tx });
     return true;
   });
 }
