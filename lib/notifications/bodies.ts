@@ -1,27 +1,24 @@
-// The JSON bodies of the notifications of spec 6.2 to 6.6, built from plain data. Field names and
-// types are the spec's: `surename`, `Issuer`, `Expiry date`, operation amounts as strings, ECI as a
-// number or "". Every field is always present; an unknown value is "" so receivers see one shape.
+// The JSON bodies of the notifications of spec 6.2 to 6.6, built from plain data. Their shapes are the
+// schemas of lib/validation/notifications.ts (also published in the OpenAPI document): field names
+// and types are the spec's. Every field is always present; an unknown value is "" so receivers see one shape.
+import type { z } from "zod";
 import type { CardImage } from "./card-image";
+import type {
+  cardImageRecordSchema,
+  completionNotificationSchema,
+  lifecycleNotificationSchema,
+  mitNotificationSchema,
+  operationNotificationSchema,
+  operationRecordSchema,
+  paymentRecordSchema,
+} from "../validation/notifications";
 import { truncateCardNumber } from "../cards/truncate-card-number";
 import { eciValue, formatExpiry, formatUtcTimestamp } from "./format";
 
-export type CompletionStatus = "approved" | "timeout" | "declined" | "failed";
+export type CompletionStatus = CompletionNotificationBody["status"];
 
 /** 6.2: the end of a cardholder-initiated payment. */
-export interface CompletionNotificationBody {
-  sessionid: string;
-  paymentid: string;
-  merchantpaymentid: string;
-  newmerchantpaymentid: string;
-  status: CompletionStatus;
-  responsecode: string;
-  authorizationcode: string;
-  processor: string;
-  tcardnumber: string;
-  eci: number | "";
-  merchantdata: string;
-  par: string;
-}
+export type CompletionNotificationBody = z.infer<typeof completionNotificationSchema>;
 
 export interface CardFacts {
   bin: string;
@@ -65,20 +62,10 @@ export function completionNotificationBody(input: {
   };
 }
 
-export type OperationOutcome = "approved" | "declined" | "failed";
+export type OperationOutcome = OperationNotificationBody["status"];
 
 /** 6.3: the result of a merchant-initiated authorization. */
-export interface MitNotificationBody {
-  responseid: string;
-  paymentid: string;
-  newmerchantpaymentid: string;
-  responsecode: string;
-  authorizationcode: string;
-  status: OperationOutcome;
-  processor: string;
-  eci: number | "";
-  par: string;
-}
+export type MitNotificationBody = z.infer<typeof mitNotificationSchema>;
 
 export function mitNotificationBody(input: {
   responseId: string;
@@ -105,14 +92,7 @@ export function mitNotificationBody(input: {
 }
 
 /** 6.4: the result of a capture, refund or void. */
-export interface OperationNotificationBody {
-  responseid: string;
-  paymentid: string;
-  merchantpaymentid: string;
-  responsecode: string;
-  authorizationcode: string;
-  status: OperationOutcome;
-}
+export type OperationNotificationBody = z.infer<typeof operationNotificationSchema>;
 
 export function operationNotificationBody(input: {
   responseId: string;
@@ -133,55 +113,13 @@ export function operationNotificationBody(input: {
 }
 
 /** 2.3: one operation of a payment record. */
-export interface OperationRecord {
-  operationid: string;
-  operationtype: string;
-  paymenttype?: string;
-  amount: string;
-  currency: string;
-  created: string;
-  note: string;
-  responsecode: string;
-  authorizationcode: string;
-  status: string;
-}
+export type OperationRecord = z.infer<typeof operationRecordSchema>;
 
 /** 2.4 */
-export interface CardImageRecord extends CardImage {
-  expmonth: number;
-  expyear: number;
-  last4: string;
-  issuer: string;
-}
+export type CardImageRecord = z.infer<typeof cardImageRecordSchema>;
 
 /** 2.2 with the lookup's responseid (6.5). */
-export interface PaymentRecordBody {
-  merchantid: string;
-  paymentid: string;
-  merchantpaymentid: string;
-  parentpaymentid: string;
-  responseid: string;
-  amount: number;
-  balance: number;
-  currency: string;
-  reference: string;
-  paymenttype: string;
-  processor: string;
-  textonstatement: string;
-  note: string;
-  tags: string;
-  sca: string;
-  scheme: string;
-  segment: string;
-  Issuer: string;
-  "Expiry date": string;
-  last4: string;
-  funding: string;
-  pantype: string;
-  customer: { email: string; firstname: string; surename: string; ipaddress: string };
-  operations: OperationRecord[];
-  gfx?: CardImageRecord;
-}
+export type PaymentRecordBody = z.infer<typeof paymentRecordSchema>;
 
 export interface PaymentRecordInput {
   merchantId: string;
@@ -268,10 +206,7 @@ export function paymentRecordBody(input: PaymentRecordInput, options: { response
 }
 
 /** 6.6 */
-export interface LifecycleNotificationBody {
-  paymentid: string;
-  merchantpaymentid: string;
-}
+export type LifecycleNotificationBody = z.infer<typeof lifecycleNotificationSchema>;
 
 export function lifecycleNotificationBody(input: { paymentId: string; merchantPaymentId: string | null }): LifecycleNotificationBody {
   return { paymentid: input.paymentId, merchantpaymentid: input.merchantPaymentId ?? "" };

@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { toWebRequest, writeWebResponse } from "./web-request-bridge";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
+import { assertAnswerMatchesOpenApi } from "./openapi-contract";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 interface RouteModule {
@@ -81,7 +82,10 @@ export async function startMerchantApi(): Promise<MerchantApiHarness> {
       if (body !== undefined) headers["Content-Type"] ??= "application/json";
       const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
       const text = await response.text();
-      return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as Body };
+      const parsed = (text ? JSON.parse(text) : {}) as Body;
+      // Every answer a test sees is checked against the published OpenAPI document.
+      if (response.status !== 404 && response.status !== 405 && response.status !== 599) assertAnswerMatchesOpenApi(method, path, response.status, parsed);
+      return { status: response.status, headers: response.headers, body: parsed };
     },
     close: async () => {
       await new Promise<void>((resolve) => {

@@ -2,6 +2,7 @@
 // answers what the test scripts (a status code, or a delay to provoke the sender's time-out).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { assertNotificationMatchesOpenApi } from "./openapi-contract";
 
 export interface ReceivedNotification {
   path: string;
@@ -25,6 +26,13 @@ export interface NotificationReceiver {
   defaultAnswer: ScriptedAnswer;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedNotification[]>;
   close(): Promise<void>;
+}
+
+/** The webhook named by the notification's kind header, when it has one (completion → completionNotification). */
+function notificationKind(headers: http.IncomingHttpHeaders): string | undefined {
+  const kind = headers["x-cps-notification-kind"];
+  if (typeof kind !== "string") return undefined;
+  return { "payment-details": "paymentDetails", capture: "operation", refund: "operation", void: "operation" }[kind] ?? kind;
 }
 
 export async function startNotificationReceiver(): Promise<NotificationReceiver> {
@@ -66,7 +74,10 @@ export async function startNotificationReceiver(): Promise<NotificationReceiver>
           });
         });
       }
-      return received.slice(0, count);
+      const first = received.slice(0, count);
+      // Every notification a test waits for is checked against the OpenAPI document's webhooks.
+      for (const notification of first) assertNotificationMatchesOpenApi(notification.body, notificationKind(notification.headers));
+      return first;
     },
     close: () =>
       new Promise<void>((resolve) => {

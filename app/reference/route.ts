@@ -1,0 +1,21 @@
+// GET /reference: the API reference, rendered in the browser by Scalar from /api/openapi.json. Both
+// the page and the renderer are served by the service itself (no CDN, no outside fonts).
+export const dynamic = "force-static";
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Card Payment Service API reference</title>
+  </head>
+  <body>
+    <script id="api-reference" data-url="/api/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true,"telemetry":false}'></script>
+    <script src="/reference/scalar.js"></script>
+  </body>
+</html>
+`;
+
+export function GET(): Response {
+  return new Response(PAGE, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "public, max-age=300" } });
+}
