@@ -2,6 +2,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient, Prisma } from "./generated/prisma/client";
 import { config } from "./env";
+import { observePool } from "./observability/metrics";
 
 export { Prisma };
 export type Db = PrismaClient;
@@ -12,6 +13,13 @@ const globalForPrisma = globalThis as unknown as { __cpsPrisma?: PrismaClient; _
 
 export function createPrismaClient(connectionString: string, poolSize = config().DATABASE_POOL_SIZE): PrismaClient {
   const adapter = new PrismaPg({ connectionString, max: poolSize });
+  // The adapter makes its pg Pool on connect: hand it to /metrics (cps_db_pool_connections).
+  const connect = adapter.connect.bind(adapter);
+  adapter.connect = async () => {
+    const connected = await connect();
+    observePool(connected.underlyingDriver());
+    return connected;
+  };
   return new PrismaClient({ adapter });
 }
 

@@ -69,6 +69,21 @@ const schema = z.object({
   /** Days a finished run (and its event) stays visible before the executor deletes it; 0 keeps all. */
   INNGEST_EMBEDDED_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // --- observability (lib/observability): logs, metrics, traces, rate limits.
+  /** "json": one JSON object a line (production default); "pretty": readable lines (local default). */
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** Bearer token for GET /metrics (Prometheus). Unset: /metrics answers 404 in production, open locally. */
+  METRICS_TOKEN: blankAsUndefined.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /** OTLP/HTTP collector base URL (spans go to <url>/v1/traces); unset: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_SERVICE_NAME: z.string().default("card-payment-service"),
+  /** Merchant API requests one API key may make per second; 0 turns the limit off. */
+  RATE_LIMIT_API_PER_SECOND: z.coerce.number().int().min(0).max(100_000).default(100),
+  /** Hosted-field requests (payments, authorize, challenge) one session may make per minute; 0 = off. */
+  RATE_LIMIT_SESSION_PER_MINUTE: z.coerce.number().int().min(0).max(100_000).default(60),
+  /** Where the counters live: "memory" (per process) or "postgres" (shared by every process, DATABASE_URL). */
+  RATE_LIMIT_STORE: z.enum(["memory", "postgres"]).default("memory"),
+  // --- end observability
   /**
    * Private networks merchant addresses may reach although they are refused by default (lib/egress),
    * comma separated CIDRs, e.g. "10.1.0.0/16,fd00::/8". Empty: public addresses only (plus loopback locally).

@@ -9,8 +9,14 @@ export const API_ERROR_STATUS = {
   INVALID_PARAMETER: 400,
   /** An Idempotency-Key whose first request is still running (beyond the spec; Stripe answers 409). */
   IDEMPOTENCY_IN_PROGRESS: 409,
+  /** An /api/ path that names no endpoint (beyond the spec). */
+  NOT_FOUND: 404,
+  /** An endpoint called with a method it does not take; with Allow (beyond the spec). */
+  METHOD_NOT_ALLOWED: 405,
   /** A request body over the endpoint's limit, refused before it is read (beyond the spec). */
   PAYLOAD_TOO_LARGE: 413,
+  /** Too many requests for one API key or hosted-field session (beyond the spec); with Retry-After. */
+  RATE_LIMITED: 429,
   /** Anything unexpected: the body carries a request id and nothing else. */
   INTERNAL_ERROR: 500,
 } as const;
@@ -25,12 +31,15 @@ export interface ApiErrorBody {
 export class ApiError extends Error {
   readonly code: ApiErrorCode;
   readonly status: number;
+  /** Sent as Retry-After (RATE_LIMITED). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ApiErrorCode, description: string) {
+  constructor(code: ApiErrorCode, description: string, options: { retryAfterSeconds?: number } = {}) {
     super(description);
     this.name = "ApiError";
     this.code = code;
     this.status = API_ERROR_STATUS[code];
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toBody(): ApiErrorBody {
@@ -57,4 +66,9 @@ export function invalidMerchantId(): ApiError {
  */
 export function unknownPayment(parameter = "paymentid"): ApiError {
   return invalidParameter(parameter, "no such payment");
+}
+
+/** Too many requests: `retryAfterSeconds` until the next one is accepted. */
+export function rateLimited(retryAfterSeconds: number, limit: string): ApiError {
+  return new ApiError("RATE_LIMITED", `too many requests (limit: ${limit}); retry after ${retryAfterSeconds} s`, { retryAfterSeconds });
 }

@@ -2,6 +2,7 @@
 // request would double the database work of the cheapest endpoints. Rows wait at most
 // FLUSH_INTERVAL_MS; a crash loses at most that much tracing, never a payment.
 import { db } from "../db";
+import { log as logger } from "../observability/logger";
 
 export interface ApiRequestRow {
   id: string;
@@ -45,6 +46,6 @@ export async function flushApiRequestLog(): Promise<void> {
   current.flushing = db()
     .apiRequest.createMany({ data: rows, skipDuplicates: true })
     .then(() => undefined)
-    .catch((error: unknown) => console.warn(`[merchant-api] could not record ${rows.length} request trace(s): ${String(error)}`));
+    .catch((error: unknown) => logger("merchant-api").warn(`could not record ${rows.length} request trace(s): ${String(error)}`));
   await current.flushing;
 }

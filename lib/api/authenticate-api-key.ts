@@ -3,6 +3,7 @@
 import { API_KEY_PREFIX, digestsEqual, hashApiKey } from "../api-keys/api-key-secret";
 import { db } from "../db";
 import { invalidApiKey } from "../errors";
+import { log } from "../observability/logger";
 
 /** lastUsedAt is written at most this often per key, so that busy keys cost no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -89,7 +90,7 @@ export async function authenticateApiKey({
         where: { id: record.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
         data: { lastUsedAt: now },
       })
-      .catch((error: unknown) => console.warn(`[merchant-api] could not record lastUsedAt of key ${record.id}: ${String(error)}`));
+      .catch((error: unknown) => log("merchant-api").warn(`could not record lastUsedAt of key ${record.id}: ${String(error)}`));
   }
   return { merchantId: record.merchantId, apiKeyId: record.id };
 }

@@ -7,7 +7,11 @@ import { ApiError, invalidMerchantId, invalidParameter } from "../errors";
 import { BodyTooLargeError, declaresTooLargeBody, readLimitedText } from "../http/read-limited-body";
 import { newId } from "../ids";
 import { parseInput } from "../validation/parse-input";
-import { recordApiRequest } from "./api-request-log";
+import { addToRequestContext, requestContext } from "../observability/request-context";
+import { log } from "../observability/logger";
+import { apiRouteLabel, observeApiRequest, observedRequest } from "../observability/observe-api-request";
+import { recordApiRequest, type ApiRequestRow } from "./api-request-log";
+import { consumeRateLimit } from "./rate-limits";
 import { authenticateApiKey } from "./authenticate-api-key";
 import {
   claimIdempotencyKey,
@@ -88,9 +92,16 @@ export function traceHeaders(request: Request): Record<string, string> {
 }
 
 export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRouteDefinition<Schema>) {
-  return async function handle(request: Request, context?: RouteContext): Promise<Response> {
+  // The request id and TraceApi are on every log line of the request, which is one span.
+  return (request: Request, context?: RouteContext): Promise<Response> =>
+    observedRequest(
+      { requestId: newId(), traceApi: readTrace(request), method: request.method, route: apiRouteLabel(new URL(request.url).pathname) },
+      () => handle(request, context),
+    );
+
+  async function handle(request: Request, context?: RouteContext): Promise<Response> {
     const started = Date.now();
-    const requestId = newId();
+    const requestId = requestContext()?.requestId ?? newId();
     const url = new URL(request.url);
     const traceApi = readTrace(request);
     let merchantId: string | undefined;
@@ -98,12 +109,15 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     let body: string;
     let errorCode: string | undefined;
     let replayed = false;
+    let rateLimitRetryAfter: number | undefined;
     let idempotency: { merchantId: string; key: string } | undefined;
     try {
       // A declared body over the limit is refused before anything else, unauthenticated or not.
       if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
       const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization") });
       merchantId = authenticated.merchantId;
+      addToRequestContext({ merchantId });
+      await consumeRateLimit("api-key", authenticated.apiKeyId);
       const rawInput = await readInput(request, url);
       if (request.headers.get(TRACE_HEADER) !== null && !traceApi) {
         throw invalidParameter(TRACE_HEADER, "must be 1 to 128 visible ASCII characters, a UUID is recommended");
@@ -147,6 +161,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       }
     } catch (error) {
       if (error instanceof ApiError) {
+        rateLimitRetryAfter = error.retryAfterSeconds;
         status = error.status;
         errorCode = error.code;
         body = toJson(error.toBody());
@@ -155,7 +170,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         // and the merchant gets the id only.
         status = 500;
         errorCode = "INTERNAL_ERROR";
-        console.error(`[merchant-api] request ${requestId} ${request.method} ${url.pathname} failed: ${errorForLog(error)}`);
+        log("merchant-api").error({ error: errorForLog(error) }, `request ${requestId} ${request.method} ${url.pathname} failed`);
         body = toJson({ error: "INTERNAL_ERROR", errordescription: `unexpected error; quote request id ${requestId}` });
       }
       if (idempotency) await releaseIdempotencyKey(idempotency).catch(() => undefined);
@@ -163,7 +178,8 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store", "X-Request-Id": requestId });
     if (traceApi) headers.set(TRACE_HEADER, traceApi);
     if (replayed) headers.set("Idempotent-Replayed", "true");
-    recordApiRequest({
+    if (errorCode === "RATE_LIMITED") headers.set("Retry-After", String(rateLimitRetryAfter ?? 1));
+    const row: ApiRequestRow = {
       id: requestId,
       merchantId: merchantId ?? null,
       method: request.method,
@@ -173,7 +189,9 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       errorCode: errorCode ?? null,
       durationMs: Date.now() - started,
       createdAt: new Date(started),
-    });
+    };
+    recordApiRequest(row);
+    observeApiRequest(row);
     return new Response(body!, { status, headers });
-  };
+  }
 }

@@ -2,6 +2,7 @@
 // output in production, with esbuild elsewhere), so the first cardholder does not wait, and a
 // missing or broken build shows in the server log at once.
 import { BROWSER_BUNDLES, browserBundle, type BundleName } from "./browser-bundles";
+import { log } from "../observability/logger";
 
 export async function warmBrowserBundles(): Promise<void> {
   const names = Object.keys(BROWSER_BUNDLES) as BundleName[];
@@ -9,8 +10,8 @@ export async function warmBrowserBundles(): Promise<void> {
   const failed = names.filter((_, index) => results[index]?.status === "rejected");
   if (failed.length > 0) {
     // Not fatal for the rest of the service: they are tried again on the next request.
-    console.error(
-      `[cardholder] could not load the hosted-field scripts (${failed.join(", ")}): the card fields will not load until this is fixed`,
+    log("cardholder").error(
+      `could not load the hosted-field scripts (${failed.join(", ")}): the card fields will not load until this is fixed`,
     );
   }
 }

@@ -9,12 +9,17 @@ import { Inngest } from "inngest";
 import { config } from "../env";
 import { EMBEDDED_EVENT_API_BASE_URL, EMBEDDED_EVENT_KEY, embeddedAwareFetch } from "./executor/embedded-event-api";
 import { inngestSigningKey } from "./signing-key";
+import { ObservabilityMiddleware } from "../observability/inngest-middleware";
+import { lazyLogger } from "../observability/logger";
 
 const isEmbedded = () => config().inngestMode === "embedded";
 
 export const inngest = new Inngest({
   id: "card-payment-service",
   fetch: embeddedAwareFetch,
+  // Trace context on every event, a span and a log line per function call (lib/observability).
+  middleware: [ObservabilityMiddleware],
+  logger: lazyLogger("inngest"),
   get eventKey() {
     return isEmbedded() ? EMBEDDED_EVENT_KEY : undefined;
   },

@@ -4,6 +4,7 @@
 // send is memoized and not repeated on a retry.
 import type { EventType, StandardSchemaV1 } from "inngest";
 import { inngest } from "./client";
+import { log } from "../observability/logger";
 
 type AnyEventType = EventType<string, StandardSchemaV1<Record<string, unknown>>>;
 type DataOf<TType> =
@@ -39,8 +40,8 @@ export async function sendEventAfterCommit<TType extends AnyEventType>(options: 
   try {
     return await sendEvent(options);
   } catch (error) {
-    console.warn(
-      `[inngest] event ${options.id} not sent (the stalled-work job sends it again): ${error instanceof Error ? error.message : "error"}`,
+    log("inngest").warn(
+      `event ${options.id} not sent (the stalled-work job sends it again): ${error instanceof Error ? error.message : "error"}`,
     );
     return undefined;
   }

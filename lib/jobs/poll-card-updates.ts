@@ -6,6 +6,7 @@ import { z } from "zod";
 import { inngest } from "../inngest/client";
 import { advanceCardUpdateCursor } from "../payments/advance-card-update-cursor";
 import { PROCESSOR_NAMES } from "../processors/types";
+import { log } from "../observability/logger";
 
 /** The payload of the cron event (`inngest/scheduled.timer`): only its schedule. */
 const cronPayload = z.object({ cron: z.string().optional() }).loose();
@@ -17,7 +18,7 @@ export const pollCardUpdatesJob = inngest.createFunction(
     const results = [];
     for (const processor of PROCESSOR_NAMES) {
       const result = await step.run(`poll-${processor}`, () => advanceCardUpdateCursor({ processor }));
-      if (result.error) console.warn(`[life cycle] ${processor} card-update feed: ${result.error}`);
+      if (result.error) log("life-cycle").warn(`${processor} card-update feed: ${result.error}`);
       results.push(result);
     }
     return results;

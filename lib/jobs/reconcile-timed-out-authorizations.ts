@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { inngest } from "../inngest/client";
 import { findTimedOutAuthorizations, reconcileTimedOutAuthorization } from "../processors/reconcile-timed-out-authorizations";
+import { log } from "../observability/logger";
 
 const cronPayload = z.object({ cron: z.string().optional() }).loose();
 
@@ -17,7 +18,7 @@ export const reconcileTimedOutAuthorizationsJob = inngest.createFunction(
     for (const operationId of operationIds) {
       const result = await step.run(`reconcile-${operationId}`, async () => (await reconcileTimedOutAuthorization({ operationId })) ?? null);
       if (result && (result.outcome === "voided" || result.outcome === "void_failed"))
-        console.warn(`[processors] late approval at ${result.processor} behind time-out ${result.operationId}: ${result.outcome}`);
+        log("processors").warn(`late approval at ${result.processor} behind time-out ${result.operationId}: ${result.outcome}`);
       outcomes.push(result);
     }
     return outcomes;

@@ -6,6 +6,7 @@
 // A database sweep rather than one sleeping job per session: opening a window then costs one
 // INSERT, and windows still close after a restart, since the state is in the sessions table.
 import { closeExpiredSessions } from "../cardholder/close-expired-sessions";
+import { log } from "../observability/logger";
 
 const SWEEP_INTERVAL_MS = 1_000;
 const BATCH = 100;
@@ -23,7 +24,7 @@ export async function startSessionExpiryTicker(): Promise<void> {
         // Drain a backlog (e.g. after downtime) in batches within one tick.
         while ((await closeExpiredSessions({ limit: BATCH })).closed.length === BATCH);
       } catch (error) {
-        console.warn(`[sessions] sweep failed: ${error instanceof Error ? error.message : String(error)}`);
+        log("sessions").warn(`sweep failed: ${error instanceof Error ? error.message : String(error)}`);
       } finally {
         running = false;
       }

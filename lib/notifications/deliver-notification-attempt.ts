@@ -4,6 +4,7 @@
 import { db } from "../db";
 import { postToMerchant } from "../egress/post-to-merchant";
 import { newId } from "../ids";
+import { observeNotificationAttempt } from "../observability/observe-notification-attempt";
 import { DELIVERY_SCHEDULE } from "./delivery-schedule";
 import { signNotification } from "./sign-notification";
 
@@ -71,5 +72,6 @@ export async function deliverNotificationAttempt({
       },
     }),
   ]);
+  observeNotificationAttempt({ notificationId, attemptNumber, delivered, statusCode, error, durationMs });
   return { delivered, statusCode, error, durationMs };
 }

@@ -6,6 +6,7 @@ import type { PaymentStatus } from "../generated/prisma/enums";
 import { completionNotificationBody, type CompletionStatus } from "./bodies";
 import { dispatchNotification, enqueueNotification } from "./enqueue-notification";
 import { resolveNotificationUrl } from "./resolve-notification-url";
+import { log } from "../observability/logger";
 
 export interface SendCompletionNotificationOptions {
   sessionId: string;
@@ -84,7 +85,7 @@ export async function storeCompletionNotification({
     tx,
   });
   if (!url) {
-    console.warn(`[notifications] no completion address configured for merchant ${session.merchantId}; session ${session.id} not notified`);
+    log("notifications").warn(`no completion address configured for merchant ${session.merchantId}; session ${session.id} not notified`);
     return null;
   }
   const payment = session.payment;

@@ -7,6 +7,7 @@ import { createBamboraConnector, type BamboraSettings } from "./bambora/client";
 import { createClearhausConnector, type ClearhausSettings } from "./clearhaus/client";
 import { createFinaroConnector, type FinaroSettings } from "./finaro/client";
 import type { ProcessorConnector, ProcessorName } from "./types";
+import { observeConnector } from "../observability/observe-connector";
 
 /** What a sandbox needs besides its address: its credentials (and Finaro's gateway path). */
 export interface SandboxCredentials {
@@ -78,7 +79,12 @@ export interface GetConnectorOptions {
   timeoutMs?: number;
 }
 
+/** The connector of `name`, every call of it logged, counted and traced (lib/observability). */
 export function getConnector(name: ProcessorName, options: GetConnectorOptions = {}): ProcessorConnector {
+  return observeConnector(buildConnector(name, options));
+}
+
+function buildConnector(name: ProcessorName, options: GetConnectorOptions): ProcessorConnector {
   const settings = config();
   const timeoutMs = options.timeoutMs ?? processorTimeoutMs(name);
   const sandbox = sandboxUrl(name);

@@ -7,6 +7,7 @@ import { db } from "../../db";
 import { config } from "../../env";
 import { embeddedSigningKey } from "../signing-key";
 import { EmbeddedExecutor } from "./embedded-executor";
+import { lazyLogger } from "../../observability/logger";
 
 const state = globalThis as unknown as { __cpsEmbeddedExecutor?: EmbeddedExecutor };
 
@@ -36,11 +37,7 @@ export async function startEmbeddedExecutor(): Promise<void> {
     // One service process per host and port: its successor may take back what it left leased.
     workerId: `service@${hostname()}:${config().PORT}`,
     reclaimOwnLeasesOnStart: true,
-    logger: {
-      info: (message) => console.log(message),
-      warn: (message) => console.warn(message),
-      error: (message) => console.error(message),
-    },
+    logger: lazyLogger("executor"),
   });
   state.__cpsEmbeddedExecutor = executor;
   // Not awaited: the first poll syncs with /api/inngest, which answers once the server listens.

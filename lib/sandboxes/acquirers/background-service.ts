@@ -5,6 +5,7 @@ import { getConnector, isProcessorConfigured } from "../../processors/registry";
 import { PROCESSOR_NAMES } from "../../processors/types";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
 import { THREEDS_SANDBOX_MOUNT } from "../threeds/mount";
+import { log } from "../../observability/logger";
 
 /** PROCESSOR_SANDBOXES, or by default: on unless the service runs in production. */
 export function sandboxesEnabled(): boolean {
@@ -40,8 +41,8 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
     threeDsPublicUrl: `${settings.apiBaseUrls.cit}${THREEDS_SANDBOX_MOUNT}`,
   });
   if (settings.LOG_LEVEL !== "silent") {
-    console.log(
-      `[processors] sandboxes: ${Object.entries(running.urls)
+    log("processors").info(
+      `sandboxes: ${Object.entries(running.urls)
         .map(([name, url]) => `${name} ${url}`)
         .join(", ")}`,
     );

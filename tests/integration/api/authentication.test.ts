@@ -1,10 +1,11 @@
 // Authentication, merchantid check and TraceApi of the merchant API (spec 5, 7), over real HTTP.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { API_KEY_CACHE_MS } from "@/lib/api/authenticate-api-key";
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { db } from "@/lib/db";
+import { captureLogs } from "@/lib/observability/logger";
 import { serveOnHttp } from "@/tests/helpers/serve-on-http";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
@@ -165,7 +166,7 @@ describe("unexpected errors", () => {
       },
     });
     const route = await serveOnHttp({ handlers: { POST: failing }, path: "/api/boom" });
-    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const logged = captureLogs();
     try {
       const response = await fetch(route.url, {
         method: "POST",
@@ -177,7 +178,7 @@ describe("unexpected errors", () => {
       expect(response.status).toBe(500);
       expect(JSON.parse(text)).toEqual({ error: "INTERNAL_ERROR", errordescription: `unexpected error; quote request id ${requestId}` });
       expect(text).not.toMatch(/10\.0\.0\.7|4111/);
-      const logLine = logged.mock.calls.map((call) => call.join(" ")).join("\n");
+      const logLine = logged.lines().join("\n");
       expect(logLine).toContain(requestId!);
       expect(logLine).toContain("connection to 10.0.0.7 refused");
       expect(logLine).not.toContain("4111111111111111");
@@ -185,7 +186,7 @@ describe("unexpected errors", () => {
       const stored = await db().apiRequest.findUniqueOrThrow({ where: { id: requestId! } });
       expect(stored).toMatchObject({ statusCode: 500, errorCode: "INTERNAL_ERROR", merchantId: merchant.merchantId });
     } finally {
-      logged.mockRestore();
+      logged.stop();
       await route.close();
     }
   });

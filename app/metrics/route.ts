@@ -1,0 +1,8 @@
+// GET /metrics: Prometheus metrics of this process (bearer token METRICS_TOKEN; docs/operations.md).
+import { metricsResponse } from "@/lib/observability/metrics-endpoint";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request): Promise<Response> {
+  return metricsResponse(request);
+}

@@ -1,0 +1,210 @@
+// The ONE logger of the service (pino): JSON lines in production, readable lines locally, the
+// level of LOG_LEVEL everywhere, and one redaction configuration. Every line carries the current
+// request context (request id, TraceApi, merchant, session or Inngest run) and, when tracing is
+// on, the trace and span ids. Card data never reaches a line: keys that hold it are censored by
+// path, and free text (messages, error messages and stacks) goes through the one masker of card
+// numbers in lib/cards.
+// No pino transports: they run in worker threads that the Next.js bundle cannot load; the local
+// format is a small in-process formatter instead.
+import pino, { type Logger } from "pino";
+import { trace } from "@opentelemetry/api";
+import { redactCardNumbers } from "../cards/redact-card-numbers";
+import { config } from "../env";
+import { requestContext } from "./request-context";
+
+/** Keys whose values never appear in a log, at any of the first three levels of a logged object. */
+export const REDACTED_KEYS = [
+  "pan",
+  "cardnumber",
+  "cardNumber",
+  "card",
+  "securitycode",
+  "securityCode",
+  "cvv",
+  "cvc",
+  "password",
+  "passwordHash",
+  "authorization",
+  "Authorization",
+  "apikey",
+  "apiKey",
+  "secret",
+  "secrets",
+  "notificationSecret",
+  "signingKey",
+  "token",
+  "totpSecret",
+  "cookie",
+] as const;
+
+export const REDACT_PATHS = REDACTED_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+
+type Level = "debug" | "info" | "warn" | "error" | "silent";
+
+interface Sink {
+  write(line: string): void;
+}
+
+const state = globalThis as unknown as {
+  __cpsLogger?: { root: Logger; children: Map<string, Logger>; capture?: string[]; output: Sink };
+};
+
+const LEVEL_NAMES: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
+const BASE_KEYS = new Set(["level", "time", "pid", "hostname", "msg", "component", "service"]);
+
+/** The local format: `12:00:01.234 INFO  [merchant-api] message key=value ...`. */
+function prettyLine(line: string): string {
+  try {
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    const time = new Date(Number(entry.time)).toISOString().slice(11, 23);
+    const level = (LEVEL_NAMES[Number(entry.level)] ?? String(entry.level)).padEnd(5);
+    const component = entry.component ? `[${String(entry.component)}] ` : "";
+    const rest = Object.entries(entry)
+      .filter(([key]) => !BASE_KEYS.has(key))
+      .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`)
+      .join(" ");
+    return `${time} ${level} ${component}${String(entry.msg ?? "")}${rest ? ` ${rest}` : ""}\n`;
+  } catch {
+    return line;
+  }
+}
+
+function createOutput(): Sink {
+  let format: "json" | "pretty" = "json";
+  try {
+    format = config().LOG_FORMAT ?? (config().isProduction ? "json" : "pretty");
+  } catch {
+    // A configuration error is reported by whoever reads the configuration; log in JSON meanwhile.
+  }
+  return format === "json" ? { write: (line) => process.stdout.write(line) } : { write: (line) => process.stdout.write(prettyLine(line)) };
+}
+
+function configuredLevel(): Level {
+  try {
+    return config().LOG_LEVEL;
+  } catch {
+    return "info";
+  }
+}
+
+function maskErrors(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const serialized = pino.stdSerializers.err(error);
+  return {
+    ...serialized,
+    message: redactCardNumbers(serialized.message ?? ""),
+    stack: serialized.stack ? redactCardNumbers(serialized.stack) : undefined,
+  };
+}
+
+function createRoot(): NonNullable<typeof state.__cpsLogger> {
+  const holder = { children: new Map<string, Logger>(), output: createOutput() } as NonNullable<typeof state.__cpsLogger>;
+  const sink: Sink = {
+    write(line) {
+      if (holder.capture) holder.capture.push(line);
+      else holder.output.write(line);
+    },
+  };
+  holder.root = pino(
+    {
+      level: configuredLevel(),
+      base: { service: "card-payment-service" },
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      serializers: { err: maskErrors, error: maskErrors },
+      // Free text is masked too: a message built from an outside error may carry digits.
+      hooks: {
+        logMethod(args, method) {
+          method.apply(
+            this,
+            args.map((arg) => (typeof arg === "string" ? redactCardNumbers(arg) : arg)) as Parameters<typeof method>,
+          );
+        },
+      },
+      mixin() {
+        const context = requestContext();
+        const span = trace.getActiveSpan()?.spanContext();
+        return {
+          ...(context?.requestId ? { requestId: context.requestId } : {}),
+          ...(context?.traceApi ? { traceApi: context.traceApi } : {}),
+          ...(context?.merchantId ? { merchantId: context.merchantId } : {}),
+          ...(context?.sessionId ? { sessionId: context.sessionId } : {}),
+          ...(context?.runId ? { runId: context.runId, functionId: context.functionId } : {}),
+          ...(span && span.traceFlags & 1 ? { traceId: span.traceId, spanId: span.spanId } : {}),
+        };
+      },
+      timestamp: pino.stdTimeFunctions.epochTime,
+    },
+    sink,
+  );
+  return holder;
+}
+
+function holder() {
+  state.__cpsLogger ??= createRoot();
+  return state.__cpsLogger;
+}
+
+/** The logger of one part of the service (`component` on every line), e.g. log("merchant-api"). */
+export function log(component?: string): Logger {
+  const current = holder();
+  if (!component) return current.root;
+  let child = current.children.get(component);
+  if (!child) {
+    child = current.root.child({ component });
+    current.children.set(component, child);
+  }
+  return child;
+}
+
+/**
+ * Tests: every line written until `stop()` is kept (as the JSON that production writes) instead of
+ * being printed. `level` lowers or raises the level meanwhile.
+ */
+export function captureLogs(options: { level?: Level } = {}): { lines: () => string[]; entries: () => Record<string, unknown>[]; stop: () => void } {
+  const current = holder();
+  const lines: string[] = [];
+  const previousLevel = current.root.level;
+  current.capture = lines;
+  const setLevel = (level: string) => {
+    current.root.level = level;
+    for (const child of current.children.values()) child.level = level;
+  };
+  if (options.level) setLevel(options.level);
+  return {
+    lines: () => lines.slice(),
+    entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    stop: () => {
+      if (current.capture === lines) current.capture = undefined;
+      setLevel(previousLevel);
+    },
+  };
+}
+
+/** Reads LOG_LEVEL and LOG_FORMAT again (after a test or script changed the configuration). */
+export function resetLogger(): void {
+  const current = state.__cpsLogger;
+  if (!current) return;
+  current.output = createOutput();
+  const level = configuredLevel();
+  current.root.level = level;
+  for (const child of current.children.values()) child.level = level;
+}
+
+type LogMethod = "debug" | "info" | "warn" | "error";
+
+/**
+ * A logger for libraries that take `(message, ...args)` loggers (the Inngest SDK): created lazily,
+ * so that importing the library's client reads no configuration.
+ */
+export function lazyLogger(component: string): Record<LogMethod, (...args: unknown[]) => void> {
+  const forward =
+    (method: LogMethod) =>
+    (...args: unknown[]) => {
+      const [first, ...rest] = args;
+      const target = log(component);
+      if (typeof first === "string") target[method](rest.length ? { args: rest } : {}, first);
+      else if (first instanceof Error) target[method]({ err: first }, first.message);
+      else target[method]({ args }, component);
+    };
+  return { debug: forward("debug"), info: forward("info"), warn: forward("warn"), error: forward("error") };
+}
