@@ -40,6 +40,7 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
   const notifications = await db().notification.findMany({
     where: {
       status: "pending",
+      kind: { not: "test" }, // a back-office test is one attempt, settled on the spot
       OR: [
         { attemptCount: 0, createdAt: { lt: before } },
         { attemptCount: { gt: 0 }, nextAttemptAt: { lt: before } },
