@@ -10,7 +10,7 @@ import { runsEmbeddedExecutor } from "../runtime/role";
 /** Longer than several poll intervals and a busy executor's queue; shorter than any lease. */
 export const UNCLAIMED_WORK_LIMIT_MS = 60_000;
 
-export async function checkBackgroundWork(now = new Date()): Promise<ComponentStatus> {
+export async function checkBackgroundWork(now = new Date(Date.now())): Promise<ComponentStatus> {
   if (config().inngestMode === "server" || runsEmbeddedExecutor()) return backgroundStatus(now.getTime());
   const before = new Date(now.getTime() - UNCLAIMED_WORK_LIMIT_MS);
   try {
