@@ -210,8 +210,9 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
     // Amount 0 ends here: the zero-amount authorization verified the card and the payment is TOKENIZED.
     if (session.amount > 0n && (session.instantCapture === 1 || session.instantCapture === 2)) {
       const capture = await captureInstantly({ paymentId, voidOnFailure: session.instantCapture === 1 });
-      // instantcapture 1 voided the authorization after a failed capture: nothing was paid.
-      if (capture.voided) return failed(paymentId, "PAYMENT_ERROR");
+      // instantcapture 1 is approved only when the money was taken: after a failed capture the
+      // authorization is voided (or its void retried by the follow-up job, which notifies the merchant).
+      if (capture.voided || (session.instantCapture === 1 && !capture.captured)) return failed(paymentId, "PAYMENT_ERROR");
     }
     return { result: "approved", paymentid: paymentId };
   };

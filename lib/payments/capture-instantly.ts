@@ -2,11 +2,27 @@
 // the goPay() request, so the cardholder's result already says whether the money was taken.
 // 1: when the capture fails, void the authorization (the payment then fails);
 // 2: when the capture fails, keep the authorization (the merchant can capture later).
-import { db } from "../db";
-import type { FollowUpOperation, ProcessorName } from "../processors/types";
-import { runFollowUp } from "../processors/follow-up";
+// The capture and the void are reserved the way a merchant's are (lib/payments/request-follow-up.ts):
+// under the payment's row lock, checked by the same amount rules, so a merchant capture that arrives
+// between the authorization and this capture is never doubled. A capture or void whose answer is
+// lost is looked up (lib/payments/settle-unknown-operation.ts), never sent twice. A void that fails
+// is handed to the follow-up job (retried durably; its result notified to the merchant).
+import { db, type Tx } from "../db";
+import { faultPoint } from "../faults/fault-point";
 import { newId } from "../ids";
+import { followUpRequested } from "../inngest/events/merchant-api";
+import { sendEventAfterCommit } from "../inngest/send-event";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+import { runFollowUp } from "../processors/follow-up";
+import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
+import type { FollowUpOperation, ProcessorName } from "../processors/types";
+import { captureAmountRule } from "./capture-payment";
+import { lockPayment } from "./get-payment-or-throw";
+import { operationTotals } from "./operation-totals";
 import { recordFollowUpResult } from "./record-follow-up-result";
+import type { AmountRule } from "./request-follow-up";
+import { holdUnknownOutcome, type SettleResult } from "./settle-unknown-operation";
+import { voidAmountRule } from "./void-payment";
 
 export interface CaptureInstantlyOptions {
   paymentId: string;
@@ -14,48 +30,121 @@ export interface CaptureInstantlyOptions {
 }
 
 export interface CaptureInstantlyResult {
+  /** The money is taken (or being taken by a merchant capture reserved before this one). */
   captured: boolean;
   voided: boolean;
+  /** The void failed and was handed to the follow-up job: the authorization is still held. */
+  voidRetrying?: boolean;
+  /** The capture's outcome is unknown; the reconciliation settles it. */
+  captureUnknown?: boolean;
 }
 
-async function followUp(
-  payment: { id: string; currency: string; processor: ProcessorName; authorizedAmount: bigint; textOnStatement: string | null },
-  type: FollowUpOperation,
-) {
-  const operationId = newId();
-  await db().operation.create({
-    data: {
-      id: operationId,
-      paymentId: payment.id,
-      type,
-      amount: payment.authorizedAmount,
-      currency: payment.currency,
-      processor: payment.processor,
-      note: "instantcapture",
-    },
+interface InstantPayment {
+  id: string;
+  merchantId: string;
+  currency: string;
+  processor: ProcessorName;
+  textOnStatement: string | null;
+}
+
+/** Locks the payment, applies the merchant API's amount rule and inserts the pending operation; undefined when the rule refuses. */
+async function reserve(payment: InstantPayment, type: FollowUpOperation, rule: AmountRule, note: string, notificationUrl?: string | null) {
+  return db().$transaction(async (tx: Tx) => {
+    await lockPayment(tx, payment.id);
+    const state = await tx.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { status: true, authorizedAmount: true } });
+    const totals = await operationTotals(tx, payment.id);
+    let amount: bigint;
+    try {
+      amount = rule(state, totals, undefined);
+    } catch {
+      return { refused: true as const, capturedOrReserved: totals.capturedOrReserved };
+    }
+    const operationId = newId();
+    await tx.operation.create({
+      data: {
+        id: operationId,
+        paymentId: payment.id,
+        type,
+        amount,
+        currency: payment.currency,
+        processor: payment.processor,
+        note,
+        // The merchant never asked for it, so it gets its own responseid for its notification.
+        responseId: newId(),
+        notificationUrl: notificationUrl ?? null,
+        // Unknown until the answer is recorded: a crash mid-call leaves it for the look-up.
+        outcomeUnknownSince: new Date(),
+      },
+      select: { id: true },
+    });
+    return { refused: false as const, operationId, amount };
   });
+}
+
+async function call(payment: InstantPayment, type: FollowUpOperation, operationId: string, amount: bigint): Promise<SettleResult> {
   const result = await runFollowUp({
     payment: { id: payment.id, currency: payment.currency, processor: payment.processor },
     operation: type,
-    amount: payment.authorizedAmount,
+    amount,
     operationId,
     textOnStatement: payment.textOnStatement ?? undefined,
   });
+  faultPoint(type === "capture" ? "instant-capture.after-capture" : "instant-capture.after-void");
+  if (isOutcomeUnknown(result)) return holdUnknownOutcome({ operationId, result });
   await recordFollowUpResult({ operationId, result, processor: payment.processor });
-  return result.status === "approved";
+  return result.status;
 }
 
 export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInstantlyOptions): Promise<CaptureInstantlyResult> {
-  const payment = await db().payment.findUniqueOrThrow({
+  const row = await db().payment.findUniqueOrThrow({
     where: { id: paymentId },
-    select: { id: true, status: true, currency: true, processor: true, authorizedAmount: true, textOnStatement: true },
+    select: {
+      id: true,
+      merchantId: true,
+      status: true,
+      currency: true,
+      processor: true,
+      authorizedAmount: true,
+      textOnStatement: true,
+      session: { select: { notificationUrl: true, hostedIntegrationId: true } },
+    },
   });
   // A repeated authorize request (the window stays open after a failure) for a payment whose
   // authorization was already voided here: nothing to capture, and still nothing paid.
-  if (payment.status === "VOIDED") return { captured: false, voided: true };
-  if (!payment.processor || payment.authorizedAmount <= 0n) return { captured: false, voided: false };
-  const withProcessor = { ...payment, processor: payment.processor };
-  if (await followUp(withProcessor, "capture")) return { captured: true, voided: false };
+  if (row.status === "VOIDED") return { captured: false, voided: true };
+  if (!row.processor || row.authorizedAmount <= 0n) return { captured: false, voided: false };
+  const payment: InstantPayment = { ...row, processor: row.processor };
+
+  const capture = await reserve(payment, "capture", captureAmountRule, "instantcapture");
+  // Refused by the amount rule: a merchant capture took the amount first (it is the capture), or
+  // the payment cannot be captured any more.
+  if (capture.refused) return { captured: capture.capturedOrReserved > 0n, voided: false };
+  const captured = await call(payment, "capture", capture.operationId, capture.amount);
+  if (captured === "approved") return { captured: true, voided: false };
+  // The capture may have happened: a void now could be refused or release money already taken.
+  if (captured === "unknown" || captured === "operator") return { captured: false, voided: false, captureUnknown: true };
   if (!voidOnFailure) return { captured: false, voided: false };
-  return { captured: false, voided: await followUp(withProcessor, "void") };
+
+  const notificationUrl =
+    row.session?.notificationUrl ??
+    (await resolveNotificationUrl({
+      merchantId: row.merchantId,
+      hostedIntegrationId: row.session?.hostedIntegrationId,
+      purpose: "default",
+    }));
+  const voiding = await reserve(payment, "void", voidAmountRule, "instantcapture", notificationUrl);
+  if (voiding.refused) return { captured: false, voided: false };
+  const voided = await call(payment, "void", voiding.operationId, voiding.amount);
+  if (voided === "approved") return { captured: false, voided: true };
+  if (voided === "unknown" || voided === "operator") {
+    // Still pending: the reconciliation settles this void and notifies it.
+    return { captured: false, voided: false, voidRetrying: true };
+  }
+  // Refused or failed: a new void operation for the follow-up job, which retries it durably and
+  // notifies the merchant of the result.
+  const retry = await reserve(payment, "void", voidAmountRule, "instantcapture: void retried after a failed void", notificationUrl);
+  if (retry.refused) return { captured: false, voided: false };
+  await db().operation.update({ where: { id: retry.operationId }, data: { outcomeUnknownSince: null } });
+  await sendEventAfterCommit({ type: followUpRequested, data: { operationId: retry.operationId }, id: `follow-up-${retry.operationId}` });
+  return { captured: false, voided: false, voidRetrying: true };
 }

@@ -1,0 +1,128 @@
+// instantcapture under faults, through goPay() over real HTTP: the cardholder is told "approved"
+// only when the money was captured; a void that fails after a failed capture (instantcapture 1) is
+// retried durably by the follow-up job and its result notified; and the instant capture takes the
+// payment lock and the amount rule, so a merchant capture arriving in the gap is not doubled.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { createOriginBinding } from "@/lib/cardholder/origin-binding";
+import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
+import { authorizePayment } from "@/lib/payments/authorize-payment";
+import { captureInstantly } from "@/lib/payments/capture-instantly";
+import { armAcquirerFault } from "@/lib/sandboxes/acquirers/faults";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
+import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
+import {
+  PROCESSORS,
+  acquirerAuthorization,
+  expectTotalsMatchLedger,
+  nudge,
+  settle,
+  setUpFaultWorld,
+  uniqueAmount,
+  waitForNotification,
+  type FaultWorld,
+} from "./fault-harness";
+
+const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
+const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
+const card = (pan: string) => ({ pan, expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" });
+/** Every sandbox approves its authorization and declines its capture (05). */
+const CAPTURE_DECLINED = card("4000000000000341");
+
+let server: HostedFieldsServer;
+beforeAll(async () => {
+  server = await startHostedFieldsServer();
+});
+afterAll(async () => server?.close());
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(`${server.origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.origin },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function pay(options: { instantCapture: 1 | 2; processor: (typeof PROCESSORS)[number]; amount: number; pan?: string }) {
+  const session = await createTestSession(world.merchant.merchantId, {
+    amount: BigInt(options.amount),
+    instantCapture: options.instantCapture,
+    processors: [options.processor],
+    notificationUrl: `${world.receiver.url}/completion`,
+  });
+  const started = await post(`/dynamic/${session.id}/payments`, {});
+  const paymentId = String(started.paymentid);
+  const binding = createOriginBinding(session.id, "http://shop.example");
+  const result = await post(`/dynamic/${session.id}/payments/${paymentId}/authorize`, {
+    card: card(options.pan ?? "4111111111111111"),
+    binding,
+  });
+  return { sessionId: session.id, paymentId, result };
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await nudge(world);
+  }
+}
+
+describe.each(PROCESSORS)("at %s", (processor) => {
+  it("instantcapture 1: capture declined and the void fails too: not approved; the void is retried durably and notified", async () => {
+    const amount = uniqueAmount();
+    armAcquirerFault({ mode: "hang_before_acting", processor, operation: "void" });
+    const { paymentId, result } = await pay({ instantCapture: 1, processor, amount, pan: CAPTURE_DECLINED.pan });
+    expect(result).toMatchObject({ result: "failed", paymentid: paymentId, errorcode: "PAYMENT_ERROR" });
+    // The retried void releases the authorization at the acquirer.
+    await waitUntil(async () => (await acquirerAuthorization(world, paymentId)).voided, "the retried void");
+    await settle(world, paymentId);
+    const voids = await db().operation.findMany({ where: { paymentId, type: "void" }, orderBy: { createdAt: "asc" } });
+    const retried = voids.find((operation) => operation.status === "approved");
+    expect(retried?.responseId).toBeTruthy();
+    const notification = await waitForNotification(world, retried!.responseId!);
+    expect(notification.body).toMatchObject({ paymentid: paymentId, status: "approved" });
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("VOIDED");
+    await expectTotalsMatchLedger(world, paymentId);
+  });
+
+  it("instantcapture 1: the capture's answer is lost after the acquirer captured: approved, captured once, nothing voided", async () => {
+    const amount = uniqueAmount();
+    armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "capture", amount });
+    const { paymentId, result } = await pay({ instantCapture: 1, processor, amount });
+    expect(result).toMatchObject({ result: "approved", paymentid: paymentId });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+    expect(payment).toMatchObject({ status: "CAPTURED", capturedAmount: BigInt(amount) });
+    await expectTotalsMatchLedger(world, paymentId);
+  });
+});
+
+describe("the gap between the authorization and the instant capture", () => {
+  it.each(PROCESSORS)("at %s: a merchant capture accepted in the gap is the only capture", async (processor) => {
+    const amount = uniqueAmount();
+    const { paymentId, storedCardId } = await createTestPayment({
+      merchantId: world.merchant.merchantId,
+      status: "PENDING",
+      amount: BigInt(amount),
+      processor: null,
+      withStoredCard: { pan: "4111111111111111" },
+    });
+    await db().payment.update({ where: { id: paymentId }, data: { instantCapture: 1 } });
+    expect((await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: [processor] })).status).toBe(
+      "approved",
+    );
+    const merchantCapture = await world.api.call("POST", `/api/${paymentId}/capture`, { apiKey: world.merchant.apiKey, body: {} });
+    expect(merchantCapture.status).toBe(200);
+    // The instant capture runs now, while the merchant's capture holds the whole amount.
+    const instant = await captureInstantly({ paymentId, voidOnFailure: true });
+    expect(instant).toMatchObject({ voided: false });
+    const notification = await waitForNotification(world, String(merchantCapture.body.responseid));
+    expect(notification.body).toMatchObject({ status: "approved" });
+    await settle(world, paymentId);
+    const transaction = await acquirerAuthorization(world, paymentId);
+    expect(transaction.children.map((child) => child.kind)).toEqual(["capture"]);
+    await expectTotalsMatchLedger(world, paymentId);
+  });
+});

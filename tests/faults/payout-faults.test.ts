@@ -1,0 +1,111 @@
+// Payouts under acquirer faults and a crash: a 5xx or a time-out never sends the payout to the next
+// processor (it may have been paid); it is looked up under its own reference, answered or settled
+// by the reconciliation, and the money leaves exactly once.
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { armFaultPoint } from "@/lib/faults/fault-point";
+import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
+import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
+import { armAcquirerFault, type AcquirerFaultMode } from "@/lib/sandboxes/acquirers/faults";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import {
+  PROCESSORS,
+  acquirerTransactionsFor,
+  notificationsFor,
+  setUpFaultWorld,
+  uniqueAmount,
+  waitForNotification,
+  type FaultWorld,
+} from "./fault-harness";
+
+const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
+
+/** A payment with a stored card whose own processor is `processor`; the merchant's routing lists all three after it. */
+async function sourcePayment(processor: (typeof PROCESSORS)[number]) {
+  return createTestPayment({
+    merchantId: world.merchant.merchantId,
+    status: "CAPTURED",
+    captures: [10_000n],
+    processor,
+    withStoredCard: { pan: "4111111111111111" },
+  });
+}
+
+async function requestPayout(paymentId: string, amount: number) {
+  return world.api.call("POST", `/api/${paymentId}/payout`, {
+    apiKey: world.merchant.apiKey,
+    body: { amount, currency: "DKK", notificationurl: `${world.receiver.url}/payouts` },
+  });
+}
+
+async function payoutOperation(sourceId: string) {
+  const payment = await db().payment.findFirstOrThrow({ where: { parentPaymentId: sourceId, paymentType: "payout" } });
+  const operations = await db().operation.findMany({ where: { paymentId: payment.id } });
+  return { payment, operations };
+}
+
+describe.each(PROCESSORS)("at %s", (processor) => {
+  for (const mode of ["502_after_acting", "answer_lost_after_acting"] as AcquirerFaultMode[]) {
+    it(`${mode}: the payout is looked up, not sent to the next processor, and paid once`, async () => {
+      const source = await sourcePayment(processor);
+      const amount = uniqueAmount();
+      armAcquirerFault({ mode, processor, operation: "payout", amount });
+      const response = await requestPayout(source.paymentId, amount);
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ status: "approved", processor });
+      const paid = acquirerTransactionsFor(world, amount, "payout");
+      expect(paid.map((entry) => entry.processor)).toEqual([processor]);
+      const { payment, operations } = await payoutOperation(source.paymentId);
+      expect(operations).toHaveLength(1);
+      expect(payment).toMatchObject({ status: "CAPTURED", balance: BigInt(-amount) });
+      const notification = await waitForNotification(world, String(response.body.responseid));
+      expect(notification.body).toMatchObject({ status: "approved" });
+      expect(notificationsFor(world, String(response.body.responseid))).toHaveLength(1);
+    });
+  }
+
+  it("answer lost and the look-up unanswered: answered failed (68) without routing on, then settled approved by the reconciliation", async () => {
+    const source = await sourcePayment(processor);
+    const amount = uniqueAmount();
+    armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "payout", amount });
+    armAcquirerFault({ mode: "hang_before_acting", processor, operation: "lookup" });
+    const response = await requestPayout(source.paymentId, amount);
+    expect(response.body).toMatchObject({ status: "failed", responsecode: "68", processor });
+    const pending = await payoutOperation(source.paymentId);
+    expect(pending.payment.status).toBe("PENDING");
+    expect(pending.operations).toMatchObject([{ status: "pending" }]);
+    expect(notificationsFor(world, String(response.body.responseid))).toHaveLength(0);
+    await reconcileIndeterminateOperations({ olderThanMs: 0 });
+    const notification = await waitForNotification(world, String(response.body.responseid));
+    expect(notification.body).toMatchObject({ status: "approved" });
+    expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(1);
+    const settled = await payoutOperation(source.paymentId);
+    expect(settled.payment).toMatchObject({ status: "CAPTURED", balance: BigInt(-amount) });
+  });
+
+  it("hang before acting: the look-up finds nothing, the payout failed and nothing was paid anywhere", async () => {
+    const source = await sourcePayment(processor);
+    const amount = uniqueAmount();
+    armAcquirerFault({ mode: "hang_before_acting", processor, operation: "payout", amount });
+    const response = await requestPayout(source.paymentId, amount);
+    expect(response.body).toMatchObject({ status: "failed", processor });
+    expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(0);
+    expect((await payoutOperation(source.paymentId)).payment.status).toBe("FAILED");
+  });
+});
+
+describe("crash", () => {
+  it("the service fails between the acquirer's answer and its record: no answer, then the reconciliation settles it once", async () => {
+    const source = await sourcePayment("finaro");
+    const amount = uniqueAmount();
+    armFaultPoint("payout.after-call");
+    const response = await requestPayout(source.paymentId, amount);
+    expect(response.status).toBe(500);
+    const { operations } = await payoutOperation(source.paymentId);
+    expect(operations).toMatchObject([{ status: "pending" }]);
+    expect(await reconcileIndeterminateOperations({ olderThanMs: 0 })).toMatchObject([{ operationId: operations[0]!.id, result: "approved" }]);
+    expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(1);
+    const notification = await waitForNotification(world, operations[0]!.responseId!);
+    expect(notification.body).toMatchObject({ status: "approved" });
+  });
+});
