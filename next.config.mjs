@@ -4,8 +4,25 @@ import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  // Loaded by Node at run time rather than bundled: WebAssembly and native modules.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "@node-rs/argon2", "pg", "@prisma/adapter-pg"],
+  // Loaded by Node at run time rather than bundled: WebAssembly and native modules; and the
+  // observability packages, which keep process-wide state (pino's streams, prom-client's registry,
+  // OpenTelemetry's global provider) that must not be duplicated per bundle.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "@node-rs/argon2",
+    "pg",
+    "@prisma/adapter-pg",
+    "pino",
+    "prom-client",
+    "rate-limiter-flexible",
+    "@opentelemetry/api",
+    "@opentelemetry/core",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
+    "@opentelemetry/sdk-trace-base",
+    "@opentelemetry/sdk-trace-node",
+  ],
   typescript: { tsconfigPath: "tsconfig.json" },
   // A separate build folder per checkout user (tests, benchmarks) so builds never overwrite each other.
   distDir: process.env.NEXT_DIST_DIR || ".next",

@@ -216,6 +216,9 @@ async function main(): Promise<void> {
       PORT: String(PORT),
       PUBLIC_BASE_URL: base,
       NEXT_TELEMETRY_DISABLED: "1",
+      // Throughput is measured, not the per-key limit (one key makes every request); logs as in production.
+      RATE_LIMIT_API_PER_SECOND: "0",
+      LOG_FORMAT: "json",
     },
   });
   const report: Record<string, unknown> = {
