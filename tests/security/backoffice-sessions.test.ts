@@ -57,7 +57,7 @@ beforeAll(async () => {
   database = new pg.Pool({ connectionString: serviceDatabaseUrl(), max: 2 });
   merchantId = (await createTestMerchant()).merchantId;
   browser = await launchChromium();
-}, 600_000);
+}, 900_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -306,6 +306,35 @@ describe("item 8: the back office cannot be framed", () => {
   });
 });
 
+/** Startup message, then a simple query, without answering any authentication request. */
+async function rawQueryWithoutPassword(): Promise<string> {
+  const { port } = JSON.parse(readFileSync(path.join(dataDir, "pglite.json"), "utf8")) as { port: number };
+  const params = Buffer.from("user\0postgres\0database\0postgres\0\0");
+  const startup = Buffer.alloc(8 + params.length);
+  startup.writeInt32BE(8 + params.length, 0);
+  startup.writeInt32BE(196608, 4);
+  params.copy(startup, 8);
+  const sql = Buffer.from('SELECT count(*) FROM "User"\0');
+  const query = Buffer.alloc(5 + sql.length);
+  query.write("Q", 0);
+  query.writeInt32BE(4 + sql.length, 1);
+  sql.copy(query, 5);
+  const { connect } = await import("node:net");
+  return new Promise((resolve) => {
+    let received = Buffer.alloc(0);
+    const socket = connect({ host: "127.0.0.1", port }, () => socket.write(Buffer.concat([startup, query])));
+    const done = () => {
+      socket.destroy();
+      // 'D' (DataRow) after the startup answers means the query ran.
+      resolve(received.includes(Buffer.from("D\0\0")) ? "ROWS" : "NO ROWS");
+    };
+    socket.on("data", (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
+    socket.on("error", done);
+    socket.on("close", done);
+    setTimeout(done, 3000);
+  });
+}
+
 describe("item 9: the embedded database", () => {
   it("item 9: the data folder is 0700 and every file in it 0600, an existing loose folder included", () => {
     const loose = modesUnder(dataDir).filter((entry) => entry.mode !== (entry.directory ? 0o700 : 0o600));
@@ -319,6 +348,8 @@ describe("item 9: the embedded database", () => {
       await expect(client.connect().then(() => client.query("SELECT count(*) FROM \"User\"")), `password "${password}"`).rejects.toThrow();
       await client.end().catch(() => {});
     }
+    // A raw client that skips authentication and sends a query right after its startup message gets no rows.
+    expect(await rawQueryWithoutPassword()).not.toContain("ROWS");
     const secrets = JSON.parse(readFileSync(path.join(dataDir, "secrets.json"), "utf8")) as { embeddedDbPassword?: string };
     expect(secrets.embeddedDbPassword).toMatch(/^[A-Za-z0-9_-]{24,}$/);
     const client = new pg.Client({ connectionString: serviceDatabaseUrl(secrets.embeddedDbPassword) });

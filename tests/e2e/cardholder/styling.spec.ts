@@ -12,7 +12,9 @@ const HOSTED_ID = "e2e-styled";
 test.beforeAll(async () => {
   // The service's embedded database announces its port in the data folder.
   const { port } = JSON.parse(readFileSync(path.resolve(E2E.dataDir, "pglite.json"), "utf8")) as { port: number };
-  const client = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable` });
+  // ... and asks for the password generated into the 0600 secrets file (security item 9).
+  const { embeddedDbPassword } = JSON.parse(readFileSync(path.resolve(E2E.dataDir, "secrets.json"), "utf8")) as { embeddedDbPassword: string };
+  const client = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(embeddedDbPassword)}@127.0.0.1:${port}/postgres?sslmode=disable` });
   await client.connect();
   try {
     const styling = {

@@ -81,6 +81,15 @@ describe("authenticateUser", () => {
     expect(await signInError({ email: "dave@example.com", password: PASSWORD, ipAddress: "10.9.9.8" })).toBe("OK");
   });
 
+  it("reserves each attempt before checking the password: 15 parallel wrong passwords record at most 5 failures, then even the right one is refused", async () => {
+    await newUser("race@example.com");
+    const results = await Promise.all(Array.from({ length: 15 }, () => signInError({ email: "race@example.com", password: "wrong guess", ipAddress: null })));
+    expect(results.filter((result) => result === "INVALID_CREDENTIALS").length).toBeLessThanOrEqual(MAX_FAILURES_PER_EMAIL);
+    expect(results.every((result) => result === "INVALID_CREDENTIALS" || result === "RATE_LIMITED")).toBe(true);
+    expect(await db().signInAttempt.count({ where: { email: "race@example.com", succeeded: false } })).toBeLessThanOrEqual(MAX_FAILURES_PER_EMAIL);
+    expect(await signInError({ email: "race@example.com", password: PASSWORD, ipAddress: null })).toBe("RATE_LIMITED");
+  });
+
   it("asks for the one-time code once the user turned the second factor on", async () => {
     const user = await newUser("erin@example.com");
     const { secret, uri, qrSvg } = await startTotpEnrolment({ userId: user.id, input: { currentPassword: PASSWORD } });
