@@ -2,9 +2,20 @@
 // closed and the integrator is notified (status timeout)") and stores their completion
 // notification in the same transaction, so a crash cannot close a window without notifying.
 // A window whose payment is being processed is left to finish; its own completion follows.
-import { db } from "../db";
+import { db, type Tx } from "../db";
 import { dispatchNotification } from "../notifications/enqueue-notification";
 import { storeCompletionNotification } from "../notifications/send-completion-notification";
+
+/**
+ * The window's payment ends with it: a payment still PENDING (a challenge abandoned, or never
+ * paid) becomes TIMED_OUT. Not when an authorization attempt is still pending: the acquirer may
+ * have approved it, and resolvePendingAuthorizations settles it first (docs/decisions.md).
+ */
+export async function closePaymentWithWindow(tx: Tx, paymentId: string): Promise<void> {
+  const inFlight = await tx.operation.count({ where: { paymentId, type: "authorize", status: "pending" } });
+  if (inFlight > 0) return;
+  await tx.payment.updateMany({ where: { id: paymentId, status: "PENDING" }, data: { status: "TIMED_OUT" } });
+}
 
 export interface CloseExpiredSessionsOptions {
   now?: Date;
@@ -30,7 +41,8 @@ export async function closeExpiredSessions({ now = new Date(), limit = 100 }: Cl
       const locked = await tx.$queryRaw<{ id: string }[]>`
         SELECT "id" FROM "PaymentSession" WHERE "id" = ${id} AND "status" = 'OPEN' FOR UPDATE SKIP LOCKED`;
       if (locked.length === 0) return undefined;
-      await tx.paymentSession.update({ where: { id }, data: { status: "TIMED_OUT", completedAt: now } });
+      const session = await tx.paymentSession.update({ where: { id }, data: { status: "TIMED_OUT", completedAt: now }, select: { paymentId: true } });
+      if (session.paymentId) await closePaymentWithWindow(tx, session.paymentId);
       return storeCompletionNotification({ tx, sessionId: id, status: "timeout" });
     });
     if (notificationId === undefined) continue;

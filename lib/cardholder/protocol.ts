@@ -35,6 +35,7 @@ export const ERROR_CODES = [
   "PAYMENT_ERROR",
   "PAYMENT_IN_PROGRESS",
   "TOO_MANY_ATTEMPTS",
+  "ALREADY_PAID",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -52,6 +53,7 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
   PAYMENT_ERROR: "The payment could not be completed because of a technical error.",
   PAYMENT_IN_PROGRESS: "A payment is already in progress for this session.",
   TOO_MANY_ATTEMPTS: "Too many payment attempts in this payment window.",
+  ALREADY_PAID: "This order has already been paid (its merchantpaymentid is used by another payment).",
 };
 
 const sessionId = z.string().check(z.regex(/^[A-Za-z0-9]{1,64}$/));

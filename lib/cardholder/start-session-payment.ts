@@ -3,6 +3,9 @@
 // or its challenge fails, the next goPay() of the same window tries again on the same payment, the
 // way a Stripe PaymentIntent collects several attempts.
 import { db } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import { dispatchNotification } from "../notifications/enqueue-notification";
+import { storeCompletionNotification } from "../notifications/send-completion-notification";
 import { newId } from "../ids";
 import type { StartPaymentResponse } from "./protocol";
 import { ERROR_TEXTS } from "./protocol";
@@ -14,7 +17,40 @@ export interface StartSessionPaymentOptions {
 
 const RETRYABLE_PAYMENT_STATES = new Set(["PENDING", "DECLINED", "FAILED"]);
 
-export async function startSessionPayment({ sessionId, now = new Date() }: StartSessionPaymentOptions): Promise<StartPaymentResponse> {
+class AlreadyPaidError extends Error {}
+
+/**
+ * Another payment of the merchant already carries this window's merchantpaymentid (two windows
+ * opened for one order, the other one paid first). The window is closed, the merchant gets its
+ * completion notification (status failed), and the cardholder a clear refusal instead of a
+ * technical error.
+ */
+async function refuseAlreadyPaid(sessionId: string): Promise<StartPaymentResponse> {
+  const notificationId = await db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "PaymentSession" WHERE "id" = ${sessionId} FOR UPDATE`;
+    const closed = await tx.paymentSession.updateMany({
+      where: { id: sessionId, status: "OPEN", paymentId: null },
+      data: { status: "COMPLETED", completedAt: new Date() },
+    });
+    return closed.count === 1 ? storeCompletionNotification({ tx, sessionId, status: "failed" }) : null;
+  });
+  if (notificationId) await dispatchNotification(notificationId);
+  return { result: "failed", paymentid: null, errorcode: "ALREADY_PAID", errortext: ERROR_TEXTS.ALREADY_PAID };
+}
+
+export async function startSessionPayment(options: StartSessionPaymentOptions): Promise<StartPaymentResponse> {
+  try {
+    return await openPayment(options);
+  } catch (error) {
+    // The check inside the transaction, or the unique index when the other window won the race.
+    const duplicate =
+      error instanceof AlreadyPaidError || (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002");
+    if (!duplicate) throw error;
+    return refuseAlreadyPaid(options.sessionId);
+  }
+}
+
+async function openPayment({ sessionId, now = new Date() }: StartSessionPaymentOptions): Promise<StartPaymentResponse> {
   return db().$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "PaymentSession" WHERE "id" = ${sessionId} FOR UPDATE`;
     const session = await tx.paymentSession.findUnique({
@@ -64,6 +100,15 @@ export async function startSessionPayment({ sessionId, now = new Date() }: Start
 
     // On behalf of a stored payment, the new payment takes `newmerchantpaymentid` as its reference.
     const merchantPaymentId = session.onBehalfOfPaymentId ? session.newMerchantPaymentId : session.merchantPaymentId;
+    if (
+      merchantPaymentId &&
+      (await tx.payment.findUnique({
+        where: { merchantId_merchantPaymentId: { merchantId: session.merchantId, merchantPaymentId } },
+        select: { id: true },
+      }))
+    ) {
+      throw new AlreadyPaidError();
+    }
     const paymentId = newId();
     await tx.payment.create({
       data: {

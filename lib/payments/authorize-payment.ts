@@ -10,7 +10,9 @@ import { cardFacts } from "../cards/card-facts";
 import { config } from "../env";
 import { db, type Tx } from "../db";
 import { newId } from "../ids";
+import { faultPoint } from "../faults/fault-point";
 import { operationResultFields } from "./operation-result-fields";
+import { resolvePendingAuthorizations } from "./resolve-pending-authorizations";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import { getConnector, ProcessorNotConfiguredError } from "../processors/registry";
 import { resolveRouting } from "../processors/routing";
@@ -197,6 +199,27 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   });
   if (ALREADY_AUTHORIZED.includes(payment.status)) return recordedResult(paymentId);
   if (!AUTHORIZABLE.includes(payment.status)) throw new PaymentNotAuthorizableError(paymentId, payment.status);
+  // An attempt whose answer was never recorded (a crash, a lost answer) is settled first, under its
+  // own reference: when the acquirer approved it, that is the authorization, and nothing is routed.
+  const resolved = await resolvePendingAuthorizations({ paymentId, timeoutMs: options.timeoutMs });
+  if (resolved) {
+    let storedCardId = payment.storedCardId;
+    if (source.kind === "card" && source.store !== false && !storedCardId) {
+      storedCardId = (await storeCard(db(), payment.merchantId, source.card)).id;
+    }
+    await db().payment.update({
+      where: { id: paymentId },
+      data: {
+        status: payment.amount === 0n ? "TOKENIZED" : "AUTHORIZED",
+        processor: resolved.processor,
+        authorizedAmount: payment.amount,
+        eci: resolved.result.eci ?? threeDs?.eci ?? null,
+        sca: threeDs?.transStatus ?? null,
+        storedCardId,
+      },
+    });
+    return recordedResult(paymentId);
+  }
 
   let card: CardDetails;
   let storedCardId = payment.storedCardId;
@@ -244,6 +267,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     });
     let result: ProcessorResult;
     try {
+      faultPoint("authorize.before-call");
       const connector = getConnector(processor, { timeoutMs: options.timeoutMs });
       result = await connector.authorize({
         operationId,
@@ -260,6 +284,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       if (!(error instanceof ProcessorNotConfiguredError)) throw error;
       result = { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
     }
+    faultPoint("authorize.after-call");
     await db().operation.update({
       where: { id: operationId },
       data: {

@@ -52,6 +52,8 @@ export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merch
           authorizationCode: true,
           eci: true,
           errorMessage: true,
+          outcomeUnknownSince: true,
+          operatorAlertedAt: true,
           note: true,
           responseId: true,
           createdAt: true,

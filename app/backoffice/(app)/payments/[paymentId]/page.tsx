@@ -100,6 +100,14 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                       {operation.responseId ? ` · responseid ${operation.responseId}` : ""}
                     </p>
                     {operation.errorMessage ? <p className="mt-0.5 text-xs text-red-700">{operation.errorMessage}</p> : null}
+                    {operation.status === "pending" && operation.operatorAlertedAt ? (
+                      <p className="mt-1 rounded bg-red-50 px-2 py-1 text-xs font-medium text-red-800" data-testid="operator-needed">
+                        Operator needed: the acquirer&apos;s answer is unknown since {formatDateTime(operation.outcomeUnknownSince ?? operation.createdAt)} UTC and
+                        look-ups got no answer. The amount stays reserved; check the acquirer&apos;s report and settle it by hand.
+                      </p>
+                    ) : operation.status === "pending" && operation.outcomeUnknownSince && operation.errorMessage ? (
+                      <p className="mt-1 text-xs text-amber-800">Outcome unknown: being looked up at the acquirer (amount reserved).</p>
+                    ) : null}
                     {operation.note ? <p className="mt-0.5 text-xs text-slate-600">Note: {operation.note}</p> : null}
                   </li>
                 ))}
