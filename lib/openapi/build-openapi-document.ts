@@ -34,6 +34,8 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ApiErrorCode, string> = {
   INVALID_PARAMETER:
     "A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.",
   IDEMPOTENCY_IN_PROGRESS: "A request with the same Idempotency-Key is still being processed; retry later (beyond the spec).",
+  NOT_FOUND: "The /api/ path names no endpoint (beyond the spec).",
+  METHOD_NOT_ALLOWED: "The endpoint does not take this method; the Allow header lists the ones it takes (beyond the spec).",
   PAYLOAD_TOO_LARGE: "The request body is over the endpoint's limit and was not read (beyond the spec).",
   RATE_LIMITED: "Too many requests for this API key; the Retry-After header says when to retry (beyond the spec).",
   INTERNAL_ERROR: "Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec).",

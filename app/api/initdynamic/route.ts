@@ -2,6 +2,7 @@
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { initSession } from "@/lib/payments/init-session";
 import { initSessionRequestSchema } from "@/lib/validation/init-session";
+import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 
 export const dynamic = "force-dynamic";
 
@@ -9,3 +10,5 @@ export const POST = merchantRoute({
   schema: initSessionRequestSchema,
   handler: async ({ merchantId, input }) => ({ body: { ...(await initSession({ merchantId, input })) } }),
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = methodNotAllowed(["POST"]);

@@ -2,6 +2,7 @@
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { authorizeMit } from "@/lib/payments/authorize-mit";
 import { mitRequestSchema } from "@/lib/validation/mit";
+import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 
 export const dynamic = "force-dynamic";
 
@@ -12,3 +13,5 @@ export const POST = merchantRoute({
     return { body: { responseid } };
   },
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = methodNotAllowed(["POST"]);

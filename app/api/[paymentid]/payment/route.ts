@@ -2,6 +2,7 @@
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { requestPaymentDetails } from "@/lib/payments/request-payment-details";
 import { paymentDetailsRequestSchema } from "@/lib/validation/payment-details";
+import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 
 export const dynamic = "force-dynamic";
 
@@ -11,3 +12,5 @@ export const GET = merchantRoute({
     body: await requestPaymentDetails({ merchantId, paymentRef, responseId, input }),
   }),
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodNotAllowed(["GET"]);

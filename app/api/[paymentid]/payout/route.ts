@@ -2,6 +2,7 @@
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { payout } from "@/lib/payments/payout";
 import { payoutRequestSchema } from "@/lib/validation/payout";
+import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 
 export const dynamic = "force-dynamic";
 
@@ -11,3 +12,5 @@ export const POST = merchantRoute({
     body: { ...(await payout({ merchantId, paymentRef, responseId, input })) },
   }),
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = methodNotAllowed(["POST"]);

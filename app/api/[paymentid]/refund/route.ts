@@ -2,6 +2,7 @@
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { refundPayment } from "@/lib/payments/refund-payment";
 import { operationRequestSchema } from "@/lib/validation/operation";
+import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 
 export const dynamic = "force-dynamic";
 
@@ -11,3 +12,5 @@ export const POST = merchantRoute({
     body: await refundPayment({ merchantId, paymentRef, responseId, input }),
   }),
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = methodNotAllowed(["POST"]);

@@ -2,6 +2,7 @@
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { voidPayment } from "@/lib/payments/void-payment";
 import { operationRequestSchema } from "@/lib/validation/operation";
+import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 
 export const dynamic = "force-dynamic";
 
@@ -11,3 +12,5 @@ export const POST = merchantRoute({
     body: await voidPayment({ merchantId, paymentRef, responseId, input }),
   }),
 });
+
+export const { GET, HEAD, PUT, PATCH, DELETE } = methodNotAllowed(["POST"]);

@@ -1,0 +1,5 @@
+// /api/{paymentid}/{unknown...}: not an endpoint (capture, refund, void, payout and payment are
+// matched first): 404 in the spec's error shape.
+import { notFoundRoutes } from "@/lib/api/unmatched-api-route";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = notFoundRoutes();
