@@ -26,9 +26,20 @@ function limitOf(name: RateLimitName): Limit {
     : { points: settings.RATE_LIMIT_SESSION_PER_MINUTE, durationSeconds: 60 };
 }
 
-const state = globalThis as unknown as { __cpsRateLimiters?: Map<string, RateLimiterAbstract>; __cpsRateLimitPool?: pg.Pool };
+const state = globalThis as unknown as { __cpsRateLimiters?: Map<string, Promise<RateLimiterAbstract>>; __cpsRateLimitPool?: pg.Pool };
 
-function limiter(name: RateLimitName, limit: Limit): RateLimiterAbstract {
+function rateLimitPool(databaseUrl: string): pg.Pool {
+  if (!state.__cpsRateLimitPool) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    // An idle connection the server closed must not become an unhandled error; the next query reconnects.
+    pool.on("error", (error) => log("rate-limits").warn({ err: error }, "rate-limit database connection lost"));
+    state.__cpsRateLimitPool = pool;
+  }
+  return state.__cpsRateLimitPool;
+}
+
+/** The limiter, once ready: a PostgreSQL limiter answers from memory until its table exists, so wait for it. */
+function limiter(name: RateLimitName, limit: Limit): Promise<RateLimiterAbstract> {
   const settings = config();
   const cacheKey = `${name}:${limit.points}:${limit.durationSeconds}:${settings.RATE_LIMIT_STORE}`;
   state.__cpsRateLimiters ??= new Map();
@@ -37,15 +48,18 @@ function limiter(name: RateLimitName, limit: Limit): RateLimiterAbstract {
   const options = { keyPrefix: name, points: limit.points, duration: limit.durationSeconds };
   const memory = new RateLimiterMemory(options);
   if (settings.RATE_LIMIT_STORE === "postgres" && settings.DATABASE_URL) {
-    state.__cpsRateLimitPool ??= new pg.Pool({ connectionString: settings.DATABASE_URL, max: 2 });
-    found = new RateLimiterPostgres(
-      { ...options, storeClient: state.__cpsRateLimitPool, storeType: "pool", tableName: "cps_rate_limits", insuranceLimiter: memory },
-      (error?: Error) => {
-        if (error) log("rate-limits").warn({ err: error }, "could not create the rate-limit table; counting in memory");
-      },
-    );
+    const databaseUrl = settings.DATABASE_URL;
+    found = new Promise<RateLimiterAbstract>((resolve) => {
+      const postgres: RateLimiterPostgres = new RateLimiterPostgres(
+        { ...options, storeClient: rateLimitPool(databaseUrl), storeType: "pool", tableName: "cps_rate_limits", insuranceLimiter: memory },
+        (error?: Error) => {
+          if (error) log("rate-limits").warn({ err: error }, "could not create the rate-limit table; counting in memory");
+          resolve(error ? memory : postgres);
+        },
+      );
+    });
   } else {
-    found = memory;
+    found = Promise.resolve(memory);
   }
   state.__cpsRateLimiters.set(cacheKey, found);
   return found;
@@ -56,7 +70,7 @@ export async function consumeRateLimit(name: RateLimitName, key: string): Promis
   const limit = limitOf(name);
   if (limit.points === 0) return;
   try {
-    await limiter(name, limit).consume(key);
+    await (await limiter(name, limit)).consume(key);
   } catch (error) {
     if (!(error instanceof RateLimiterRes)) {
       // The store failed (and its insurance did too): let the request through rather than refuse it.

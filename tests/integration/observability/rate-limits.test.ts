@@ -2,6 +2,7 @@
 // per-session limit of the hosted fields, is answered 429 with the spec's error body and
 // Retry-After; other keys and sessions are not affected; the limit counts again after the window.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
@@ -67,24 +68,27 @@ describe("merchant API, per API key", () => {
   });
 });
 
-describe("hosted fields, per session", () => {
-  async function openSession(): Promise<string> {
-    const opened = await api.call("POST", "/api/initdynamic", {
-      apiKey: other.apiKey,
-      body: { merchantid: other.merchantId, amount: 1000, currency: "DKK" },
-    });
-    expect(opened.status).toBe(200);
-    return String(opened.body.sessionid);
-  }
+async function openSessionOf(owner: TestMerchant): Promise<string> {
+  const opened = await api.call("POST", "/api/initdynamic", {
+    apiKey: owner.apiKey,
+    body: { merchantid: owner.merchantId, amount: 1000, currency: "DKK" },
+  });
+  expect(opened.status).toBe(200);
+  return String(opened.body.sessionid);
+}
 
-  async function startPayment(sessionId: string) {
-    const response = await fetch(`${hosted.origin}/dynamic/${sessionId}/payments`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: hosted.origin },
-      body: "{}",
-    });
-    return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as Record<string, unknown> };
-  }
+async function startPaymentIn(sessionId: string) {
+  const response = await fetch(`${hosted.origin}/dynamic/${sessionId}/payments`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: hosted.origin },
+    body: "{}",
+  });
+  return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as Record<string, unknown> };
+}
+
+describe("hosted fields, per session", () => {
+  const openSession = () => openSessionOf(other);
+  const startPayment = startPaymentIn;
 
   it("answers the requests of one session beyond the limit with 429 and Retry-After; another session is unaffected", async () => {
     const sessionId = await openSession();
@@ -97,5 +101,29 @@ describe("hosted fields, per session", () => {
       expect(Number(answer.retryAfter)).toBeGreaterThan(1);
     }
     expect((await startPayment(await openSession())).status).not.toBe(429);
+  });
+});
+
+describe("RATE_LIMIT_STORE=postgres", () => {
+  it("keeps one count in the database that every process shares", async () => {
+    process.env.RATE_LIMIT_STORE = "postgres";
+    resetConfig();
+    const state = globalThis as unknown as { __cpsRateLimiters?: Map<string, unknown> };
+    try {
+      const sessionId = await openSessionOf(other);
+      // Half the session's limit in "one process"; then a second process (no limiter in its memory)
+      // gets only the rest: counted alone it would accept SESSION_LIMIT more.
+      for (let index = 0; index < SESSION_LIMIT / 2; index++) expect((await startPaymentIn(sessionId)).status).not.toBe(429);
+      state.__cpsRateLimiters?.clear();
+      const statuses: number[] = [];
+      for (let index = 0; index < SESSION_LIMIT / 2 + 1; index++) statuses.push((await startPaymentIn(sessionId)).status);
+      expect(statuses.slice(0, SESSION_LIMIT / 2).every((status) => status !== 429)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+      const [row] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM cps_rate_limits WHERE key LIKE ${`%${sessionId}`}`;
+      expect(row?.n).toBe(1);
+    } finally {
+      delete process.env.RATE_LIMIT_STORE;
+      resetConfig();
+    }
   });
 });
