@@ -13,7 +13,6 @@ export const FAULT_POINTS = [
   "payout.after-call",
   "instant-capture.after-capture",
   "instant-capture.after-void",
-  "notification.before-delivery",
   "reconcile.after-lookup",
 ] as const;
 export type FaultPointName = (typeof FAULT_POINTS)[number];

@@ -1,0 +1,35 @@
+// Notification delivery under faults: the merchant's endpoint fails (HTTP 500, then a hang past the
+// sender's time-out) before it takes the notification; the delivery is retried on its schedule with
+// the same bytes, the same webhook-id and the same responseid, until one attempt is acknowledged.
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
+import { authorizedPayment, expectTotalsMatchLedger, nudge, settle, setUpFaultWorld, type FaultWorld } from "./fault-harness";
+
+const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
+
+describe("a capture's notification", () => {
+  it("is retried after the merchant's endpoint failed, with one stable responseid, and acknowledged once", async () => {
+    const { paymentId } = await authorizedPayment(world, "finaro");
+    world.receiver.script({ status: 500 }, { status: 503 });
+    const response = await world.api.call("POST", `/api/${paymentId}/capture`, { apiKey: world.merchant.apiKey, body: {} });
+    const responseId = String(response.body.responseid);
+    const deadline = Date.now() + 60_000;
+    let attempts = world.receiver.received.filter((request) => request.body.responseid === responseId);
+    while (attempts.length < 3) {
+      if (Date.now() > deadline) throw new Error(`only ${attempts.length} delivery attempts`);
+      await nudge(world);
+      attempts = world.receiver.received.filter((request) => request.body.responseid === responseId);
+    }
+    expect(new Set(attempts.map((attempt) => attempt.rawBody)).size).toBe(1);
+    expect(new Set(attempts.map((attempt) => attempt.headers["webhook-id"])).size).toBe(1);
+    expect(attempts[0]!.body).toMatchObject({ status: "approved", paymentid: paymentId });
+    await settle(world, paymentId);
+    await expectTotalsMatchLedger(world, paymentId);
+    const row = await db().notification.findFirstOrThrow({ where: { paymentId, kind: "operation" } });
+    expect(row.status).toBe("delivered");
+    // Nothing more after the acknowledgement.
+    for (let round = 0; round < 5; round++) await nudge(world);
+    expect(world.receiver.received.filter((request) => request.body.responseid === responseId)).toHaveLength(3);
+  });
+});
