@@ -10,7 +10,7 @@ const PAGE = `<!doctype html>
     <title>Card Payment Service API reference</title>
   </head>
   <body>
-    <script id="api-reference" data-url="/api/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true,"telemetry":false}'></script>
+    <script id="api-reference" data-url="/api/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true,"telemetry":false,"agent":{"disabled":true},"mcp":{"disabled":true},"showDeveloperTools":"never"}'></script>
     <script src="/reference/scalar.js"></script>
   </body>
 </html>
