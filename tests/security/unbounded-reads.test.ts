@@ -33,7 +33,7 @@ function upload(
     const headers: Record<string, string | number> = { ...(options.headers ?? {}) };
     if (options.chunked) headers["transfer-encoding"] = "chunked";
     else headers["content-length"] = options.bytes;
-    const request = http.request({ host: "127.0.0.1", port: service.port, path: pathname, method: "POST", headers });
+    const request = http.request({ host: "127.0.0.1", port: service.port, path: pathname, method: "POST", headers, agent: false });
     let answered = false;
     request.on("response", (response) => {
       answered = true;
@@ -58,13 +58,28 @@ function upload(
   });
 }
 
-async function api(pathname: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`http://127.0.0.1:${service.port}${pathname}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Basic ${merchant.apikey}` },
-    body: JSON.stringify(body),
+/** A merchant API call on its own connection (a pooled keep-alive socket may be closed by the server meanwhile). */
+function api(pathname: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const text = JSON.stringify(body);
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port: service.port,
+        path: pathname,
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(text), authorization: `Basic ${merchant.apikey}` },
+      },
+      (response) => {
+        let answer = "";
+        response.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(answer) as Record<string, unknown> }));
+      },
+    );
+    request.on("error", reject);
+    request.end(text);
   });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 /** Runs `attack` while sampling the server's RSS; returns the peak growth over idle. */
