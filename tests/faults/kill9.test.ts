@@ -4,6 +4,7 @@
 // reference: the acquirer performed it once, the merchant is notified once with its responseid,
 // and the payment's totals match the ledger. The acquirer sandboxes run in this test process, so
 // their ledgers and fault modes are at hand; the service reaches them through its base-URL settings.
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -30,6 +31,7 @@ let env: Record<string, string>;
 const dataDir = path.join(ROOT, ".data-test", `faults-kill9-${process.pid}`);
 
 beforeAll(async () => {
+  mkdirSync(dataDir, { recursive: true });
   sandboxes = await startSandboxes({ threeDs: false, hangMs: 120_000 });
   receiver = await startNotificationReceiver();
   merchant = await createTestMerchant({ defaultNotificationUrl: receiver.url });
