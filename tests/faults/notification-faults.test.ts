@@ -26,7 +26,8 @@ describe("a capture's notification", () => {
     expect(attempts[0]!.body).toMatchObject({ status: "approved", paymentid: paymentId });
     await settle(world, paymentId);
     await expectTotalsMatchLedger(world, paymentId);
-    const row = await db().notification.findFirstOrThrow({ where: { paymentId, kind: "operation" } });
+    const operation = await db().operation.findFirstOrThrow({ where: { responseId } });
+    const row = await db().notification.findUniqueOrThrow({ where: { id: `msg_operation_${operation.id}` } });
     expect(row.status).toBe("delivered");
     // Delivery is at least once (a failure of ours after the 200 delivers again): whatever arrives
     // later is the same message, which the merchant recognises by its webhook-id.
