@@ -10,7 +10,9 @@ type Action = (previous: ActionState, formData: FormData) => Promise<ActionState
 export function TeamMemberControls({ action, userId, email, role, totpEnabled }: { action: Action; userId: string; email: string; role: string; totpEnabled: boolean }) {
   const [roleState, roleAction, rolePending] = useActionState(action, { status: "idle" });
   const [removeState, removeAction, removePending] = useActionState(action, { status: "idle" });
-  const message = removeState.message ?? roleState.message;
+  // The step-up fields are compact (no room for their own message): their errors are the message.
+  const stepUpError = (state: ActionState) => state.fieldErrors?.currentPassword ?? state.fieldErrors?.currentCode;
+  const message = stepUpError(removeState) ?? removeState.message ?? stepUpError(roleState) ?? roleState.message;
   const failed = removeState.status === "error" || roleState.status === "error";
   return (
     <div className="flex flex-wrap items-center gap-2">
