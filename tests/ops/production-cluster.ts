@@ -156,7 +156,7 @@ async function startShop(): Promise<{ base: string; close(): void }> {
 
 // ---------------------------------------------------------------- load balancer
 /** Round robin over the web processes whose readiness answers 200 (checked every 100 ms). */
-async function startLoadBalancer(backends: () => ServiceProcess[]): Promise<{ close(): void }> {
+async function startLoadBalancer(backends: () => ServiceProcess[]): Promise<{ close(): void; errors(): number }> {
   const ready = new Set<number>();
   let stopped = false;
   void (async () => {
@@ -171,9 +171,11 @@ async function startLoadBalancer(backends: () => ServiceProcess[]): Promise<{ cl
     }
   })();
   let next = 0;
+  let errors = 0;
   const server = http.createServer((req, res) => {
     const ports = [...ready];
     if (ports.length === 0) {
+      errors++;
       res.writeHead(503).end("no ready backend");
       return;
     }
@@ -183,6 +185,7 @@ async function startLoadBalancer(backends: () => ServiceProcess[]): Promise<{ cl
       answer.pipe(res);
     });
     upstream.on("error", () => {
+      errors++;
       if (!res.headersSent) res.writeHead(502).end("backend error");
       else res.destroy();
     });
@@ -190,6 +193,8 @@ async function startLoadBalancer(backends: () => ServiceProcess[]): Promise<{ cl
   });
   await new Promise<void>((resolve) => server.listen(PORTS.lb, "127.0.0.1", resolve));
   return {
+    /** Requests that found no ready backend or whose backend failed them (a stopping process must cause none). */
+    errors: () => errors,
     close() {
       stopped = true;
       server.close();
@@ -338,7 +343,8 @@ async function main(): Promise<void> {
     await Promise.all([waitReady(web2), waitReady(worker1)]);
     log("two web processes and one worker are ready");
     const webs = [web1, web2];
-    closers.push((await startLoadBalancer(() => webs)).close);
+    const balancer = await startLoadBalancer(() => webs);
+    closers.push(balancer.close);
 
     const merchant = spawnSync(process.execPath, ["dist/cli.js", "merchant", "create", "--name", "Cluster shop", "--json"], { env: env("all", PORTS.lb), encoding: "utf8" });
     if (merchant.status !== 0) throw new Error(`dist/cli.js merchant create: ${merchant.stderr}`);
@@ -404,6 +410,8 @@ async function main(): Promise<void> {
       check(took <= EXIT_BOUND_MS, `${service.name} took ${took} ms to exit (bound ${EXIT_BOUND_MS} ms)`);
       check(service.first503At !== undefined && service.first503At < exit.at, `${service.name}: readiness never answered 503 before the exit`);
     }
+
+    check(balancer.errors() === 0, `${balancer.errors()} request(s) through the load balancer failed at a backend (cut off by a stopping process?)`);
 
     // ---- checks: every operation exactly once, and notified
     for (const record of records) check(!record.error, `payment ${record.index}: ${record.error}`);
