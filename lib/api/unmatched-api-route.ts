@@ -7,7 +7,10 @@ import { newId } from "../ids";
 type Handler = (request: Request) => Response;
 
 function answer(error: ApiError, headers: Record<string, string> = {}): Response {
-  return Response.json(error.toBody(), { status: error.status, headers: { "X-Request-Id": newId(), "Cache-Control": "no-store", ...headers } });
+  return Response.json(error.toBody(), {
+    status: error.status,
+    headers: { "X-Request-Id": newId(), "Cache-Control": "no-store", ...headers },
+  });
 }
 
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -28,6 +31,11 @@ export function methodNotAllowed(allowed: Method[]): Record<Method, Handler> {
   const taken = new Set<Method>([...allowed, ...(allowed.includes("GET") ? (["HEAD"] as const) : []), "OPTIONS"]);
   const allow = [...taken].join(", ");
   const handler: Handler = (request) =>
-    answer(new ApiError("METHOD_NOT_ALLOWED", `${request.method} ${new URL(request.url).pathname}: not allowed; use ${allow}`), { Allow: allow });
-  return Object.fromEntries(ALL_METHODS.filter((method) => !taken.has(method)).map((method) => [method, handler])) as Record<Method, Handler>;
+    answer(new ApiError("METHOD_NOT_ALLOWED", `${request.method} ${new URL(request.url).pathname}: not allowed; use ${allow}`), {
+      Allow: allow,
+    });
+  return Object.fromEntries(ALL_METHODS.filter((method) => !taken.has(method)).map((method) => [method, handler])) as Record<
+    Method,
+    Handler
+  >;
 }

@@ -6,6 +6,7 @@ import { postToMerchant } from "../egress/post-to-merchant";
 import { newId } from "../ids";
 import { observeNotificationAttempt } from "../observability/observe-notification-attempt";
 import { DELIVERY_SCHEDULE } from "./delivery-schedule";
+import { notificationKindHeader } from "./notification-kind-header";
 import { signNotification } from "./sign-notification";
 
 export interface DeliveryAttemptResult {
@@ -29,7 +30,7 @@ export async function deliverNotificationAttempt({
 }: DeliverNotificationAttemptOptions): Promise<DeliveryAttemptResult> {
   const notification = await db().notification.findUniqueOrThrow({
     where: { id: notificationId },
-    select: { id: true, url: true, body: true, status: true, merchant: { select: { notificationSecret: true } } },
+    select: { id: true, kind: true, url: true, body: true, status: true, merchant: { select: { notificationSecret: true } } },
   });
   // A repeated attempt after the notification was acknowledged (a retried step) sends nothing.
   if (notification.status === "delivered") return { delivered: true, statusCode: 200, error: null, durationMs: 0 };
@@ -45,7 +46,12 @@ export async function deliverNotificationAttempt({
   // Checked destination, no redirects, at most the kept excerpt read (lib/egress/post-to-merchant.ts).
   const answer = await postToMerchant({
     url: notification.url,
-    headers: { "Content-Type": "application/json", "User-Agent": "card-payment-service-notifications/1", ...headers },
+    headers: {
+      "Content-Type": "application/json",
+      "User-Agent": "card-payment-service-notifications/1",
+      ...notificationKindHeader(notification.kind),
+      ...headers,
+    },
     body: notification.body,
     timeoutMs: limitMs,
   });

@@ -3,6 +3,7 @@
 // cannot say something the service does not do. Served at /api/openapi.json.
 import { z } from "zod";
 import { API_ERROR_STATUS, type ApiErrorCode } from "../errors";
+import { NOTIFICATION_KIND_HEADER } from "../notifications/notification-kind-header";
 import { amountSchema, positiveAmountSchema } from "../validation/common";
 import { initSessionRequestSchema } from "../validation/init-session";
 import { mitRequestSchema } from "../validation/mit";
@@ -109,7 +110,10 @@ function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
       content: {
         "application/json": {
           schema: { allOf: [ref("ErrorBody"), { type: "object", properties: { error: { enum: here } } }] },
-          example: { error: here[0], errordescription: here[0] === "INVALID_PARAMETER" ? "amount: must be 1 to 12 digits (minor units)" : "..." },
+          example: {
+            error: here[0],
+            errordescription: here[0] === "INVALID_PARAMETER" ? "amount: must be 1 to 12 digits (minor units)" : "...",
+          },
         },
       },
     };
@@ -117,7 +121,14 @@ function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
   return responses;
 }
 
-const COMMON_ERRORS: ApiErrorCode[] = ["INVALID_API_KEY", "INVALID_MERCHANTID", "INVALID_PARAMETER", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "INTERNAL_ERROR"];
+const COMMON_ERRORS: ApiErrorCode[] = [
+  "INVALID_API_KEY",
+  "INVALID_MERCHANTID",
+  "INVALID_PARAMETER",
+  "PAYLOAD_TOO_LARGE",
+  "RATE_LIMITED",
+  "INTERNAL_ERROR",
+];
 const POST_ERRORS: ApiErrorCode[] = [...COMMON_ERRORS, "IDEMPOTENCY_IN_PROGRESS"];
 
 const paymentIdParameter = {
@@ -140,7 +151,15 @@ function ok(schemaName: string, description: string) {
   };
 }
 
-function postOperation(options: { operationId: string; summary: string; description: string; body: string; answer: string; answerDescription: string; path?: boolean }) {
+function postOperation(options: {
+  operationId: string;
+  summary: string;
+  description: string;
+  body: string;
+  answer: string;
+  answerDescription: string;
+  path?: boolean;
+}) {
   return {
     post: {
       operationId: options.operationId,
@@ -174,7 +193,11 @@ const SIGNATURE_HEADERS = {
     description: "Unique id of the notification; the same on every retry of it (Standard Webhooks).",
     schema: { type: "string" },
   },
-  "webhook-timestamp": { required: true, description: "Unix seconds when this attempt was signed.", schema: { type: "string", pattern: "^[0-9]+$" } },
+  "webhook-timestamp": {
+    required: true,
+    description: "Unix seconds when this attempt was signed.",
+    schema: { type: "string", pattern: "^[0-9]+$" },
+  },
   "webhook-signature": {
     required: true,
     description: 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant\'s whsec_ secret.',
@@ -182,13 +205,21 @@ const SIGNATURE_HEADERS = {
   },
 };
 
-function webhook(options: { operationId: string; summary: string; description: string; schema: string }) {
+function webhook(options: { operationId: string; summary: string; description: string; schema: string; kinds: string[] }) {
+  const kindHeader = {
+    name: NOTIFICATION_KIND_HEADER,
+    in: "header",
+    required: true,
+    description:
+      "What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's).",
+    schema: { type: "string", enum: options.kinds },
+  };
   return {
     post: {
       operationId: options.operationId,
       summary: options.summary,
       description: `${options.description}\n\nAcknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).`,
-      parameters: Object.entries(SIGNATURE_HEADERS).map(([name, header]) => ({ name, in: "header", ...header })),
+      parameters: [kindHeader, ...Object.entries(SIGNATURE_HEADERS).map(([name, header]) => ({ name, in: "header", ...header }))],
       requestBody: { required: true, content: { "application/json": { schema: ref(options.schema) } } },
       responses: { "200": { description: "Received. Any other answer, or none within the attempt's time-out, is retried." } },
     },
@@ -260,7 +291,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           postOperation({
             operationId: `${verb}Payment`,
             summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a payment (spec ${verb === "capture" ? "4.4" : verb === "refund" ? "4.5" : "4.6"})`,
-            description: "Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means the rest.",
+            description:
+              "Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means the rest.",
             body: "OperationRequest",
             answer: "Accepted",
             answerDescription: "Accepted; the notification carries the same responseid.",
@@ -281,7 +313,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         get: {
           operationId: "getPaymentDetails",
           summary: "Look up a payment (spec 4.8)",
-          description: "Asynchronous: the payment record (spec 2.2) arrives as the payment details notification. Parameters travel in the query string.",
+          description:
+            "Asynchronous: the payment record (spec 2.2) arrives as the payment details notification. Parameters travel in the query string.",
           parameters: [paymentIdParameter, { $ref: "#/components/parameters/TraceApi" }, ...queryParameters(paymentDetailsRequestSchema)],
           responses: { "200": ok("Accepted", "Accepted; the notification carries the same responseid."), ...errorResponses(COMMON_ERRORS) },
         },
@@ -312,38 +345,58 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         summary: "A cardholder payment ended (spec 6.2)",
         description: "Sent to the initialization's notificationurl, else the hosted integration's or the merchant's completion address.",
         schema: "CompletionNotification",
+        kinds: ["completion"],
       }),
-      mitNotification: webhook({ operationId: "mitNotification", summary: "Result of an MIT authorization (spec 6.3)", description: "", schema: "MitNotification" }),
+      mitNotification: webhook({
+        operationId: "mitNotification",
+        summary: "Result of an MIT authorization (spec 6.3)",
+        description: "",
+        schema: "MitNotification",
+        kinds: ["mit"],
+      }),
       operationNotification: webhook({
         operationId: "operationNotification",
         summary: "Result of a capture, refund or void (spec 6.4)",
         description: "Sent to the request's notificationurl where given, else the payment's, else the configured address.",
         schema: "OperationNotification",
+        kinds: ["capture", "refund", "void", "operation"],
       }),
       paymentDetailsNotification: webhook({
         operationId: "paymentDetailsNotification",
         summary: "The payment record asked for by a lookup (spec 6.5)",
         description: "",
         schema: "PaymentRecord",
+        kinds: ["payment-details"],
       }),
       lifecycleNotification: webhook({
         operationId: "lifecycleNotification",
         summary: "The card behind a payment was updated (spec 6.6)",
         description: "Sent to the life-cycle address configured in the back office.",
         schema: "LifecycleNotification",
+        kinds: ["lifecycle"],
       }),
       testNotification: webhook({
         operationId: "testNotification",
         summary: "A test sent from the back office (beyond the spec)",
         description: "Settings → Notification URLs → send test notification. Signed like every other notification.",
         schema: "TestNotification",
+        kinds: ["test"],
       }),
     },
     components: {
       schemas,
       securitySchemes: {
-        apiKey: { type: "apiKey", in: "header", name: "Authorization", description: "`Basic <API_KEY>` (spec 5), the key as issued in the back office." },
-        basicAuth: { type: "http", scheme: "basic", description: "HTTP Basic with the API key as the user name and an empty password (`curl -u \"$KEY:\"`)." },
+        apiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "Authorization",
+          description: "`Basic <API_KEY>` (spec 5), the key as issued in the back office.",
+        },
+        basicAuth: {
+          type: "http",
+          scheme: "basic",
+          description: 'HTTP Basic with the API key as the user name and an empty password (`curl -u "$KEY:"`).',
+        },
       },
       parameters: {
         TraceApi: {

@@ -18,6 +18,7 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
     const operation = await tx.operation.findUniqueOrThrow({
       where: { id: operationId },
       select: {
+        type: true,
         status: true,
         responseCode: true,
         authorizationCode: true,
@@ -48,7 +49,9 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
       authorizationCode: operation.authorizationCode,
       status,
     });
-    return enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind: "operation", url, body, tx });
+    // The notification's kind is the operation's: capture, refund or void (its X-CPS-Notification-Kind header).
+    const kind = operation.type === "capture" || operation.type === "refund" || operation.type === "void" ? operation.type : "operation";
+    return enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind, url, body, tx });
   };
   return outer ? store(outer) : db().$transaction(store);
 }

@@ -7,7 +7,9 @@ test("GET /api/openapi.json serves the OpenAPI 3.1 document of the merchant API"
   expect(response.status()).toBe(200);
   const document = await response.json();
   expect(document.openapi).toBe("3.1.0");
-  expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/initdynamic", "/api/mit", "/api/{paymentid}/capture", "/api/{paymentid}/payout"]));
+  expect(Object.keys(document.paths)).toEqual(
+    expect.arrayContaining(["/api/initdynamic", "/api/mit", "/api/{paymentid}/capture", "/api/{paymentid}/payout"]),
+  );
   expect(Object.keys(document.webhooks)).toContain("completionNotification");
 });
 

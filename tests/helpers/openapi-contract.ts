@@ -6,7 +6,8 @@ import addFormatsModule from "ajv-formats";
 import { buildOpenApiDocument } from "@/lib/openapi/build-openapi-document";
 
 // ajv-formats is CommonJS; its default export arrives one level down under some loaders.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
 
 interface OpenApiDocument {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
@@ -53,7 +54,8 @@ export function assertAnswerMatchesOpenApi(method: string, path: string, status:
   if ((status === 404 || status === 405) && pathname.startsWith("/api")) {
     // No endpoint, or not this method: the refusal still has the spec's error shape.
     const validate = validator("/components/schemas/ErrorBody");
-    if (!validate(body)) throw new Error(`OpenAPI: ${method} ${pathname} ${status} is not an ErrorBody: ${describe(validate)}\n${JSON.stringify(body)}`);
+    if (!validate(body))
+      throw new Error(`OpenAPI: ${method} ${pathname} ${status} is not an ErrorBody: ${describe(validate)}\n${JSON.stringify(body)}`);
     return;
   }
   const template = templateFor(pathname);
@@ -66,7 +68,9 @@ export function assertAnswerMatchesOpenApi(method: string, path: string, status:
   if (!response.content?.["application/json"]) return;
   const validate = validator(`/paths/${escape(template)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`);
   if (!validate(body)) {
-    throw new Error(`OpenAPI: ${method} ${template} ${status} answer does not match the document: ${describe(validate)}\n${JSON.stringify(body)}`);
+    throw new Error(
+      `OpenAPI: ${method} ${template} ${status} answer does not match the document: ${describe(validate)}\n${JSON.stringify(body)}`,
+    );
   }
 }
 

@@ -93,6 +93,7 @@ describe("MIT, capture, refund and payment details", () => {
     expect(Object.keys(response.body)).toEqual(["responseid"]);
     const responseId = String(response.body.responseid);
     const notification = await notificationFor(responseId);
+    expect(notification.headers["x-cps-notification-kind"]).toBe("mit");
     const payment = await db().payment.findFirstOrThrow({
       where: { merchantId: merchant.merchantId, merchantPaymentId: "renewal2025" },
       include: { storedCard: true },
@@ -127,6 +128,7 @@ describe("MIT, capture, refund and payment details", () => {
     expect(response.status).toBe(200);
     const responseId = String(response.body.responseid);
     const notification = await notificationFor(responseId);
+    expect(notification.headers["x-cps-notification-kind"]).toBe("capture");
     expect(notification.body).toEqual({
       responseid: responseId,
       paymentid: mitPaymentId,
@@ -148,6 +150,7 @@ describe("MIT, capture, refund and payment details", () => {
       });
       const responseId = String(response.body.responseid);
       const [notification] = await other.waitFor(1, 15_000);
+      expect(notification!.headers["x-cps-notification-kind"]).toBe("refund");
       expect(notification!.body).toEqual({
         responseid: responseId,
         paymentid: mitPaymentId,
@@ -168,7 +171,8 @@ describe("MIT, capture, refund and payment details", () => {
     const response = await api.call("GET", `/api/renewal2025/payment?gfx=1`, { apiKey: merchant.apiKey });
     expect(response.status).toBe(200);
     const responseId = String(response.body.responseid);
-    const { body } = await notificationFor(responseId);
+    const { body, headers } = await notificationFor(responseId);
+    expect(headers["x-cps-notification-kind"]).toBe("payment-details");
     const payment = await db().payment.findUniqueOrThrow({
       where: { id: mitPaymentId },
       include: { storedCard: true, operations: { orderBy: { createdAt: "asc" } } },
@@ -286,6 +290,7 @@ describe("MIT, capture, refund and payment details", () => {
     const paymentId = String(mitNotification.body.paymentid);
     const response = await api.call("POST", `/api/${paymentId}/void`, { apiKey: merchant.apiKey, body: {} });
     const notification = await notificationFor(String(response.body.responseid));
+    expect(notification.headers["x-cps-notification-kind"]).toBe("void");
     expect(notification.body).toMatchObject({ paymentid: paymentId, merchantpaymentid: "", status: "approved", responsecode: "00" });
     await harness.waitUntilIdle();
     expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("VOIDED");

@@ -37,8 +37,13 @@ describe("the OpenAPI document", () => {
     const merchantRoutes = routeFiles(path.join(ROOT, "app/api")).filter((file) => readFileSync(file, "utf8").includes("merchantRoute("));
     expect(merchantRoutes.length).toBeGreaterThanOrEqual(7);
     for (const file of merchantRoutes) {
-      const template = `/${path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep).join("/")}`.replace(/\[([^\]]+)\]/g, "{$1}");
-      const methods = [...readFileSync(file, "utf8").matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = merchantRoute/g)].map((m) => m[1]!.toLowerCase());
+      const template = `/${path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep).join("/")}`.replace(
+        /\[([^\]]+)\]/g,
+        "{$1}",
+      );
+      const methods = [...readFileSync(file, "utf8").matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = merchantRoute/g)].map((m) =>
+        m[1]!.toLowerCase(),
+      );
       expect(document.paths[template], template).toBeDefined();
       for (const method of methods) expect(document.paths[template]![method], `${method} ${template}`).toBeDefined();
     }
@@ -50,7 +55,15 @@ describe("the OpenAPI document", () => {
     const table = (document as unknown as { info: { description: string } }).info.description;
     for (const [code, status] of codes) expect(table, code).toContain(`| ${code} | ${status} |`);
     // Each operation lists the refusals it can give, with their statuses.
-    for (const code of ["INVALID_API_KEY", "INVALID_MERCHANTID", "INVALID_PARAMETER", "IDEMPOTENCY_IN_PROGRESS", "PAYLOAD_TOO_LARGE", "RATE_LIMITED", "INTERNAL_ERROR"] as const) {
+    for (const code of [
+      "INVALID_API_KEY",
+      "INVALID_MERCHANTID",
+      "INVALID_PARAMETER",
+      "IDEMPOTENCY_IN_PROGRESS",
+      "PAYLOAD_TOO_LARGE",
+      "RATE_LIMITED",
+      "INTERNAL_ERROR",
+    ] as const) {
       expect(capture[String(API_ERROR_STATUS[code])]?.description, code).toContain(code);
     }
     expect(JSON.stringify(document.components.schemas.ErrorBody)).toContain("INVALID_MERCHANTID");
@@ -58,7 +71,14 @@ describe("the OpenAPI document", () => {
 
   it("has a webhook for every notification the service sends", () => {
     expect(Object.keys(document.webhooks).sort()).toEqual(
-      ["completionNotification", "lifecycleNotification", "mitNotification", "operationNotification", "paymentDetailsNotification", "testNotification"].sort(),
+      [
+        "completionNotification",
+        "lifecycleNotification",
+        "mitNotification",
+        "operationNotification",
+        "paymentDetailsNotification",
+        "testNotification",
+      ].sort(),
     );
   });
 });
@@ -67,7 +87,9 @@ describe("the contract checks used by the integration tests", () => {
   it("refuse an answer that breaks the document, and accept one that keeps it", () => {
     expect(() => assertAnswerMatchesOpenApi("POST", "/api/abc/capture", 200, { responseid: "r1" })).not.toThrow();
     expect(() => assertAnswerMatchesOpenApi("POST", "/api/abc/capture", 200, { id: "r1" })).toThrow(/does not match/);
-    expect(() => assertAnswerMatchesOpenApi("POST", "/api/abc/capture", 400, { error: "INVALID_PARAMETER", errordescription: "amount: x" })).not.toThrow();
+    expect(() =>
+      assertAnswerMatchesOpenApi("POST", "/api/abc/capture", 400, { error: "INVALID_PARAMETER", errordescription: "amount: x" }),
+    ).not.toThrow();
     expect(() => assertAnswerMatchesOpenApi("POST", "/api/abc/capture", 400, { error: "NOPE", errordescription: "x" })).toThrow();
     expect(() => assertAnswerMatchesOpenApi("POST", "/api/abc/capture", 418, {})).toThrow(/does not list/);
   });

@@ -1,0 +1,23 @@
+// Every notification says what it is in a header, so a receiver can route it before parsing the body
+// (the spec's bodies carry no type). The values are stable and documented in the README and the
+// OpenAPI document; the bodies stay exactly the spec's.
+import type { NotificationKind } from "../generated/prisma/enums";
+
+export const NOTIFICATION_KIND_HEADER = "X-CPS-Notification-Kind";
+
+const HEADER_VALUES: Record<NotificationKind, string> = {
+  completion: "completion",
+  mit: "mit",
+  capture: "capture",
+  refund: "refund",
+  void: "void",
+  // Stored before capture, refund and void had kinds of their own.
+  operation: "operation",
+  payment_details: "payment-details",
+  lifecycle: "lifecycle",
+  test: "test",
+};
+
+export function notificationKindHeader(kind: NotificationKind): Record<string, string> {
+  return { [NOTIFICATION_KIND_HEADER]: HEADER_VALUES[kind] };
+}
