@@ -59,6 +59,8 @@ export async function shutDown(signal: string): Promise<void> {
   await closeHttpServers(Math.max(timeoutMs - elapsed() - 500, 0));
   await disconnectDb().catch(() => {});
   log(`stopped after ${elapsed()} ms`);
+  // stdout to a pipe is written asynchronously: let the last lines out before exiting.
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
   process.exit(0);
 }
 
