@@ -314,9 +314,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: "getPaymentDetails",
           summary: "Look up a payment (spec 4.8)",
           description:
-            "Asynchronous: the payment record (spec 2.2) arrives as the payment details notification. Parameters travel in the query string.",
+            "Asynchronous: the payment record (spec 2.2) arrives as the payment details notification. Parameters travel in the query string. With sync=1 (beyond the spec) the record is the answer and no notification is sent.",
           parameters: [paymentIdParameter, { $ref: "#/components/parameters/TraceApi" }, ...queryParameters(paymentDetailsRequestSchema)],
-          responses: { "200": ok("Accepted", "Accepted; the notification carries the same responseid."), ...errorResponses(COMMON_ERRORS) },
+          responses: {
+            "200": {
+              description: "Accepted (the notification carries the same responseid); with sync=1, the payment record itself.",
+              headers: { TraceApi: { $ref: "#/components/headers/TraceApi" } },
+              content: { "application/json": { schema: { oneOf: [ref("Accepted"), ref("PaymentRecord")] } } },
+            },
+            ...errorResponses(COMMON_ERRORS),
+          },
         },
       },
       "/api/health": {

@@ -10,6 +10,14 @@ export const paymentDetailsRequestSchema = z.strictObject({
     .transform((value) => value === "1")
     .default(false),
   operationid: paymentIdSchema.optional(),
+  /**
+   * Beyond the spec: 1 answers the record on the connection (as Stripe's retrieve does) and sends no
+   * notification; the spec's asynchronous lookup (0) stays the default.
+   */
+  sync: z
+    .enum(["0", "1"], { error: "must be 0 (record by notification) or 1 (record in the answer)" })
+    .transform((value) => value === "1")
+    .default(false),
 });
 
 export type PaymentDetailsRequest = z.infer<typeof paymentDetailsRequestSchema>;
