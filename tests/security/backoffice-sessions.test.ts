@@ -240,7 +240,7 @@ describe("item 7: back-office sessions end, and credentials need the password ag
     await role.selectOption("VIEWER");
     // Without the password: refused, the role stays.
     await page.getByRole("button", { name: `Save role of ${changed.email}` }).click();
-    await expect.poll(() => page.getByText("Enter your password to confirm").count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText(/Enter your password to confirm|Check the highlighted fields/).count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect((await database.query(`SELECT "role" FROM "User" WHERE "id" = $1`, [changed.id])).rows[0].role).toBe("DEVELOPER");
     await page.locator(`#${roleId}-current-password`).fill(PASSWORD);
     await page.getByRole("button", { name: `Save role of ${changed.email}` }).click();
