@@ -2,7 +2,7 @@
 // its own and judges background work from the database; readiness turns 503 the moment shutdown
 // starts, while liveness stays 200.
 import { ulid } from "ulid";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { GET as ready } from "@/app/api/health/ready/route";
 import { GET as live } from "@/app/api/health/live/route";
@@ -13,6 +13,11 @@ import { clearShutdownState, markShuttingDown } from "@/lib/runtime/shutdown-sta
 import { useTestDatabase } from "../helpers/test-database";
 
 useTestDatabase();
+// The health checks give the database 2 s; open the pool first so a cold connection on a busy
+// machine is not what the first check measures.
+beforeAll(async () => {
+  await db().$queryRaw`SELECT 1`;
+});
 
 function useRole(role: string | undefined): void {
   if (role === undefined) delete process.env.ROLE;
