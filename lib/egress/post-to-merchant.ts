@@ -73,7 +73,10 @@ export async function postToMerchant({ url, headers, body, timeoutMs, policy = e
       // The status is the answer; a body that breaks off or comes too slowly only loses the excerpt.
       responseExcerpt = await readExcerpt(answer.body).catch(() => null);
     } else {
-      answer.body.destroy(); // compressed although we asked for identity: never inflated, not shown
+      // Compressed although we asked for identity: never inflated, not shown. Destroying an unread
+      // body makes undici emit "Request aborted" on it, which is expected here.
+      answer.body.on("error", () => undefined);
+      answer.body.destroy();
     }
     return { statusCode: answer.statusCode, responseExcerpt, error: null };
   } catch (error) {
