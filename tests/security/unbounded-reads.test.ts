@@ -237,6 +237,17 @@ describe("request bodies before authentication", () => {
     expect(growth).toBeLessThan(ALLOWED_GROWTH);
   });
 
+  it("item 2: a 150 MB form posted to the back office's sign-in endpoint (next-auth) is refused with 413 without growing the server", async () => {
+    let status = 0;
+    const growth = await growthDuring(async () => {
+      const headers = { "content-type": "application/x-www-form-urlencoded" };
+      status = (await upload("/api/auth/callback/credentials", { bytes: ATTACK_BYTES, headers, chunked: true, filler: "a" })).status;
+    });
+    console.log(`[egress] sign-in 150 MB: peak growth ${(growth / MB).toFixed(1)} MB`);
+    expect(status).toBe(413);
+    expect(growth).toBeLessThan(ALLOWED_GROWTH);
+  });
+
   it("item 2: a 150 MB form posted to the 3-D Secure notification page (and to the 3-D Secure sandbox) is refused with 413 without growing the server", async () => {
     let statuses: number[] = [];
     const growth = await growthDuring(async () => {
