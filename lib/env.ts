@@ -68,7 +68,8 @@ const schema = z.object({
   INNGEST_EMBEDDED_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   /** Days a finished run (and its event) stays visible before the executor deletes it; 0 keeps all. */
   INNGEST_EMBEDDED_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Default: info (warn under NODE_ENV=test, see lib/observability/logger.ts). */
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).optional(),
   // --- observability (lib/observability): logs, metrics, traces, rate limits.
   /** "json": one JSON object a line (production default); "pretty": readable lines (local default). */
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),

@@ -7,6 +7,7 @@
 // No pino transports: they run in worker threads that the Next.js bundle cannot load; the local
 // format is a small in-process formatter instead.
 import pino, { type Logger } from "pino";
+import type SonicBoom from "sonic-boom";
 import { trace } from "@opentelemetry/api";
 import { redactCardNumbers } from "../cards/redact-card-numbers";
 import { config } from "../env";
@@ -69,6 +70,27 @@ function prettyLine(line: string): string {
   }
 }
 
+const outputState = globalThis as unknown as { __cpsLogStdout?: SonicBoom };
+
+/**
+ * stdout through pino's asynchronous writer: a synchronous write to a pipe blocks the event loop
+ * whenever the reader (log agent, test runner) is slow. What is buffered is written out on exit.
+ */
+function stdout(): SonicBoom {
+  if (!outputState.__cpsLogStdout) {
+    const stream = pino.destination({ dest: 1, sync: false });
+    process.on("exit", () => {
+      try {
+        stream.flushSync();
+      } catch {
+        // stdout already closed: nothing left to do.
+      }
+    });
+    outputState.__cpsLogStdout = stream;
+  }
+  return outputState.__cpsLogStdout;
+}
+
 function createOutput(): Sink {
   let format: "json" | "pretty" = "json";
   try {
@@ -76,12 +98,16 @@ function createOutput(): Sink {
   } catch {
     // A configuration error is reported by whoever reads the configuration; log in JSON meanwhile.
   }
-  return format === "json" ? { write: (line) => process.stdout.write(line) } : { write: (line) => process.stdout.write(prettyLine(line)) };
+  const stream = stdout();
+  return format === "json" ? { write: (line) => stream.write(line) } : { write: (line) => stream.write(prettyLine(line)) };
 }
 
 function configuredLevel(): Level {
   try {
-    return config().LOG_LEVEL;
+    const settings = config();
+    // Test runs print warnings and errors only unless LOG_LEVEL says otherwise (tests that look at
+    // lines capture them at the level they need).
+    return settings.LOG_LEVEL ?? (settings.NODE_ENV === "test" ? "warn" : "info");
   } catch {
     return "info";
   }
