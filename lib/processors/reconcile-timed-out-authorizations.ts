@@ -34,7 +34,9 @@ export async function findTimedOutAuthorizations({
     where: {
       type: "authorize",
       status: "failed",
-      responseCode: RESPONSE_CODES.timeout,
+      // Time-outs (68) and every other answer that leaves the outcome unknown (a 5xx, a lost
+      // connection: 91), which authorizePayment records with failure "indeterminate".
+      OR: [{ responseCode: RESPONSE_CODES.timeout }, { errorMessage: { startsWith: "indeterminate" } }],
       processor: { not: null },
       createdAt: { lte: new Date(now.getTime() - olderThanMs) },
       NOT: { errorMessage: { startsWith: RECONCILED_MARK } },

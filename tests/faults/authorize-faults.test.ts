@@ -7,6 +7,9 @@ import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
+import { authorizePayment } from "@/lib/payments/authorize-payment";
+import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-timed-out-authorizations";
+import { armAcquirerFault } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
 import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
 import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
@@ -95,5 +98,25 @@ describe.each(PROCESSORS)("cardholder payment at %s", (processor) => {
     const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
     expect(payment).toMatchObject({ status: "AUTHORIZED", authorizedAmount: BigInt(amount) });
     expect(payment.storedCardId).not.toBeNull();
+  });
+});
+
+describe("an authorization answered 502 after the acquirer approved", () => {
+  it("routes on (the spec's routing rule) and the late-approval reconciliation voids the first hold", async () => {
+    const amount = uniqueAmount();
+    const { paymentId, storedCardId } = await createTestPayment({
+      merchantId: world.merchant.merchantId,
+      status: "PENDING",
+      amount: BigInt(amount),
+      processor: null,
+      withStoredCard: { pan: "4111111111111111" },
+    });
+    armAcquirerFault({ mode: "502_after_acting", processor: "finaro", operation: "authorize", amount });
+    const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: ["finaro", "clearhaus"] });
+    expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
+    await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
+    const held = acquirerTransactionsFor(world, amount).filter((entry) => entry.transaction.approved && !entry.transaction.voided);
+    expect(held.map((entry) => entry.processor)).toEqual(["clearhaus"]);
+    expect(acquirerTransactionsFor(world, amount).find((entry) => entry.processor === "finaro")?.transaction.voided).toBe(true);
   });
 });
