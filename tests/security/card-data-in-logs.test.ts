@@ -11,6 +11,7 @@ import { cardFacts } from "@/lib/cards/card-facts";
 import { describeErrorForLog, redactCardNumbers } from "@/lib/cards/redact-card-numbers";
 import { truncateCardNumber } from "@/lib/cards/truncate-card-number";
 import { completionNotificationBody } from "@/lib/notifications/bodies";
+import { captureLogs } from "@/lib/observability/logger";
 import { createBamboraConnector } from "@/lib/processors/bambora/client";
 import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
 import { createFinaroConnector } from "@/lib/processors/finaro/client";
@@ -56,7 +57,7 @@ function connector(name: string): ProcessorConnector {
   }
 }
 
-/** Everything written to the console while `run` runs. */
+/** Everything written to the console and through the service's logger (at every level) while `run` runs. */
 async function capturedConsole(run: () => Promise<void>): Promise<string> {
   const lines: string[] = [];
   for (const method of ["log", "info", "warn", "error", "debug"] as const) {
@@ -64,8 +65,13 @@ async function capturedConsole(run: () => Promise<void>): Promise<string> {
       lines.push(args.map((arg) => (arg instanceof Error ? `${arg.message}\n${arg.stack}` : String(arg))).join(" "));
     });
   }
-  await run();
-  return lines.join("\n");
+  const logged = captureLogs({ level: "debug" });
+  try {
+    await run();
+  } finally {
+    logged.stop();
+  }
+  return [...lines, ...logged.lines()].join("\n");
 }
 
 /** Any 6 consecutive digits of the PAN past its BIN (the BIN and the last 4 alone may be shown), grouped or not. */
