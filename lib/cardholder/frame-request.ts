@@ -27,7 +27,11 @@ export function frameRequest({ request, sessionId, route }: FrameRequestOptions,
       errorCode = error.code;
       response = rateLimitedResponse(error);
     }
-    response.headers.set("x-request-id", requestId);
+    try {
+      response.headers.set("x-request-id", requestId);
+    } catch {
+      // A response with immutable headers (a redirect) goes out without the id; the log line has it.
+    }
     observeApiRequest({
       id: requestId,
       merchantId: null,
