@@ -3,6 +3,7 @@
 // authenticate, must not grow the server. Memory is the resident set size of the Next server
 // process (the pid listening on the port), sampled while each attack runs, against its idle size.
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -159,6 +160,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("notification answers", () => {
