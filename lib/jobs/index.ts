@@ -2,12 +2,10 @@
 // executor learns it from there (in-band sync), so adding a function here is all it takes.
 import type { InngestFunction } from "inngest";
 import { merchantApiFunctions } from "./merchant-api";
-import { reconcileIndeterminateOperationsJob } from "./reconcile-indeterminate-operations";
 import { scheduledFunctions } from "./scheduled";
 
 export const functions: InngestFunction.Any[] = [
   // Add each area's functions here, e.g. `...notificationFunctions,` (one line per area).
   ...merchantApiFunctions,
   ...scheduledFunctions,
-  reconcileIndeterminateOperationsJob,
 ];

@@ -1,7 +1,13 @@
 // The cron functions (listed in ./index.ts): each runs once per schedule across every instance,
 // in embedded mode (the executor claims the fire time in the database) and on an Inngest server.
 import { pollCardUpdatesJob } from "./poll-card-updates";
+import { reconcileIndeterminateOperationsJob } from "./reconcile-indeterminate-operations";
 import { reconcileTimedOutAuthorizationsJob } from "./reconcile-timed-out-authorizations";
 import { resendStalledEventsJob } from "./resend-stalled-events";
 
-export const scheduledFunctions = [pollCardUpdatesJob, reconcileTimedOutAuthorizationsJob, resendStalledEventsJob];
+export const scheduledFunctions = [
+  pollCardUpdatesJob,
+  reconcileTimedOutAuthorizationsJob,
+  reconcileIndeterminateOperationsJob,
+  resendStalledEventsJob,
+];
