@@ -1,5 +1,6 @@
 // Where a notification goes: the request's notificationurl; else the hosted integration's address
-// for its purpose, then its default; else the merchant's address for the purpose, then its default.
+// for its purpose, then its default; else the merchant's address for the purpose, then its default;
+// else, for a follow-up, the address the payment itself was started with (`fallbackUrl`).
 import { db, type Tx } from "../db";
 
 export type NotificationPurpose = "completion" | "lifecycle" | "default";
@@ -24,10 +25,13 @@ export async function resolveNotificationUrl({
   requestedUrl,
   hostedIntegrationId,
   purpose,
+  fallbackUrl,
   tx,
 }: {
   merchantId: string;
   requestedUrl?: string | null;
+  /** Used when nothing is configured: the payment's own initialization (or MIT request) address. */
+  fallbackUrl?: string | null;
   hostedIntegrationId?: string | null;
   purpose: NotificationPurpose;
   tx?: Tx;
@@ -40,5 +44,5 @@ export async function resolveNotificationUrl({
     if (url) return url;
   }
   const merchant = await client.merchant.findUnique({ where: { id: merchantId }, select: ADDRESS_FIELDS });
-  return pick(merchant, purpose);
+  return pick(merchant, purpose) ?? fallbackUrl ?? null;
 }

@@ -6,6 +6,7 @@ import { invalidParameter } from "../errors";
 import { newId } from "../ids";
 import type { InitSessionRequest } from "../validation/init-session";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 
 export interface InitSessionOptions {
   merchantId: string;
@@ -81,6 +82,11 @@ export async function initSession({ merchantId, input, now = new Date() }: InitS
     });
     if (!hosted) throw invalidParameter("hostedid", "no hosted integration with this id");
     hostedIntegrationId = hosted.id;
+  }
+  // The completion notification has to reach the merchant: with no address anywhere the window is
+  // refused now, as the other asynchronous requests are, instead of its result being dropped.
+  if (!input.notificationurl && !(await resolveNotificationUrl({ merchantId, hostedIntegrationId, purpose: "completion" }))) {
+    throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
   }
   await client.paymentSession.create({
     data: {

@@ -46,14 +46,20 @@ export async function requestFollowUp({
     const totals = await operationTotals(tx, paymentId);
     const amount = rule(payment, totals, input.amount);
     // The result has to reach the merchant: without a request or configured address it is refused now.
-    const session = input.notificationurl
+    // Without a configured address, the result goes where the payment's own result went: the
+    // address of its initialization (cardholder payments) or of its MIT request.
+    const origin = input.notificationurl
       ? null
-      : await tx.paymentSession.findUnique({ where: { paymentId }, select: { hostedIntegrationId: true } });
+      : await tx.payment.findUnique({
+          where: { id: paymentId },
+          select: { notificationUrl: true, session: { select: { hostedIntegrationId: true, notificationUrl: true } } },
+        });
     const notificationUrl = await resolveNotificationUrl({
       merchantId,
       requestedUrl: input.notificationurl,
-      hostedIntegrationId: session?.hostedIntegrationId,
+      hostedIntegrationId: origin?.session?.hostedIntegrationId,
       purpose: "default",
+      fallbackUrl: origin?.session?.notificationUrl ?? origin?.notificationUrl,
       tx,
     });
     if (!notificationUrl) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");

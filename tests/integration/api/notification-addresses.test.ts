@@ -77,11 +77,9 @@ describe("notification address", () => {
     });
     const response = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { amount: 1 } });
     expect(response.status).toBe(200);
-    const event = await db().inngestEvent.findFirstOrThrow({
-      where: { name: "payment/follow-up.requested" },
-      orderBy: { receivedAt: "desc" },
-    });
-    expect((event.payload as { data: { notificationUrl: string } }).data.notificationUrl).toBe("https://h.example/default");
+    // Resolved once, when the request is accepted, and stored on the operation (events carry ids only).
+    const operation = await db().operation.findFirstOrThrow({ where: { paymentId, type: "capture" } });
+    expect(operation.notificationUrl).toBe("https://h.example/default");
   });
 });
 
