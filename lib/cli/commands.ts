@@ -50,8 +50,10 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const name = z.string().trim().min(1).max(100).parse(required(options, "name"));
     const { merchant, apiKey } = await createMerchant({ name, withApiKey: true });
     return {
-      text: `Merchant ${merchant.name}\n  merchantid  ${merchant.id}\n  API key     ${apiKey}   (shown once; store it now)`,
-      data: { merchantid: merchant.id, name: merchant.name, apikey: apiKey },
+      // The signing secret is printed too: a merchant set up from the CLI must be able to verify
+      // its first notification without a back-office visit (it stays readable in Settings → API keys).
+      text: `Merchant ${merchant.name}\n  merchantid  ${merchant.id}\n  API key     ${apiKey}   (shown once; store it now)\n  Notification signing secret  ${merchant.notificationSecret}   (verifies notifications; also in the back office, Settings → API-key)`,
+      data: { merchantid: merchant.id, name: merchant.name, apikey: apiKey, notificationsecret: merchant.notificationSecret },
     };
   },
   "merchant list": async () => {

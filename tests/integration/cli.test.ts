@@ -51,6 +51,20 @@ describe("npm run cli", () => {
     expect(routing.map((r) => r.rule)).toEqual([1, 2]);
   });
 
+  it("merchant create prints the merchant's notification signing secret (the one its notifications are signed with)", async () => {
+    const json = await cli("merchant", "create", "--name", "Signed", "--json");
+    expect(json.code).toBe(0);
+    const output = JSON.parse(json.stdout) as { merchantid: string; notificationsecret: string };
+    const stored = await db().merchant.findUniqueOrThrow({ where: { id: output.merchantid }, select: { notificationSecret: true } });
+    expect(output.notificationsecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(output.notificationsecret).toBe(stored.notificationSecret);
+    const text = await cli("merchant", "create", "--name", "Signed text");
+    expect(text.code).toBe(0);
+    const merchantid = /merchantid\s+(\d{12})/.exec(text.stdout)?.[1];
+    const secret = await db().merchant.findUniqueOrThrow({ where: { id: merchantid! }, select: { notificationSecret: true } });
+    expect(text.stdout).toContain(`Notification signing secret  ${secret.notificationSecret}`);
+  });
+
   it("apikey create adds a second key for an existing merchant, and refuses an unknown merchant", async () => {
     const { merchantid } = JSON.parse((await cli("merchant", "create", "--name", "Second", "--json")).stdout);
     const created = await cli("apikey", "create", "--merchant", merchantid, "--name", "ci", "--json");
