@@ -11,5 +11,7 @@ export function proxy(request: NextRequest): NextResponse | undefined {
 
 export const config = {
   // Only the routes that take path parameters; static files and the rest never reach the proxy.
-  matcher: ["/api/:path*", "/dynamic/:path*", "/backoffice/:path*", "/sandbox/:path*"],
+  // Not /api/inngest: it has no path parameters, and the proxy would cap its bodies at
+  // proxyClientMaxBodySize (next.config.mjs), cutting a large step state short.
+  matcher: ["/api/((?!inngest(?:/|$)).*)", "/dynamic/:path*", "/backoffice/:path*", "/sandbox/:path*"],
 };
