@@ -13,5 +13,5 @@ export const config = {
   // Only the routes that take path parameters; static files and the rest never reach the proxy.
   // Not /api/inngest: it has no path parameters, and the proxy would cap its bodies at
   // proxyClientMaxBodySize (next.config.mjs), cutting a large step state short.
-  matcher: ["/api/((?!inngest(?:/|$)).*)", "/dynamic/:path*", "/backoffice/:path*", "/sandbox/:path*"],
+  matcher: ["/api/((?!inngest).*)", "/dynamic/:path*", "/backoffice/:path*", "/sandbox/:path*"],
 };
