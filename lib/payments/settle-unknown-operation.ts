@@ -6,6 +6,7 @@
 // look-ups the operation is left for an operator (an error log line and a visible state in the back
 // office) and keeps its reservation. The merchant's notification follows the settled result.
 import { db } from "../db";
+import { log } from "../observability/logger";
 import { faultPoint } from "../faults/fault-point";
 import { lookupOperationOutcome } from "../processors/lookup-operation-outcome";
 import { RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
@@ -123,8 +124,8 @@ export async function settleUnknownOperation({
   });
   if (alert) {
     // The one alert per operation: an error line for the log pipeline, and operatorAlertedAt for the back office.
-    console.error(
-      `[reconcile] operator needed: ${operation.type} ${operationId} of payment ${operation.paymentId} at ${processor}: ` +
+    log("reconcile").error(
+      `operator needed: ${operation.type} ${operationId} of payment ${operation.paymentId} at ${processor}: ` +
         `outcome unknown after ${attempts} look-ups; its amount stays reserved until it is settled by hand`,
     );
     return "operator";

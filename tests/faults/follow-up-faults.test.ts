@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
+import { captureLogs } from "@/lib/observability/logger";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { armAcquirerFault, type AcquirerFaultMode } from "@/lib/sandboxes/acquirers/faults";
 import {
@@ -141,18 +142,17 @@ describe("left for an operator", () => {
     const responseId = await request(paymentId, "capture", amount);
     const operation = await waitForJob(responseId);
     expect(operation).toMatchObject({ status: "pending" });
-    const errors: string[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args.join(" "));
+    const logged = captureLogs();
     try {
       for (let round = 0; round < 3; round++) await reconcileIndeterminateOperations({ olderThanMs: 0, maxLookups: 3 });
     } finally {
-      console.error = original;
+      logged.stop();
     }
+    const errors = logged.entries().filter((entry) => entry.level === 50 && entry.component === "reconcile").map((entry) => String(entry.msg));
     const left = await operationFor(responseId);
     expect(left).toMatchObject({ status: "pending", lookupAttempts: 3 });
     expect(left.operatorAlertedAt).not.toBeNull();
-    expect(errors.filter((line) => line.includes(operation.id))).toHaveLength(1);
+    expect(errors.filter((line) => line.includes(operation.id)), JSON.stringify(logged.lines())).toHaveLength(1);
     // The reservation holds: nothing more can be captured while the outcome is unknown.
     const more = await world.api.call("POST", `/api/${paymentId}/capture`, { apiKey: world.merchant.apiKey, body: { amount: 1 } });
     expect(more.body.error).toBe("INVALID_PARAMETER");
