@@ -1,5 +1,5 @@
 // GET /metrics: Prometheus metrics of this process (bearer token METRICS_TOKEN; docs/operations.md).
-import { metricsResponse } from "@/lib/observability/metrics-endpoint";
+import { metricsResponse } from "@/lib/health/metrics-endpoint";
 
 export const dynamic = "force-dynamic";
 

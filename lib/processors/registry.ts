@@ -7,7 +7,7 @@ import { createBamboraConnector, type BamboraSettings } from "./bambora/client";
 import { createClearhausConnector, type ClearhausSettings } from "./clearhaus/client";
 import { createFinaroConnector, type FinaroSettings } from "./finaro/client";
 import type { ProcessorConnector, ProcessorName } from "./types";
-import { observeConnector } from "../observability/observe-connector";
+import { observeConnector } from "./observe-connector";
 
 /** What a sandbox needs besides its address: its credentials (and Finaro's gateway path). */
 export interface SandboxCredentials {

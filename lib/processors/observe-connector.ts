@@ -1,10 +1,10 @@
 // One log line, one metric sample and one span per acquirer call: processor, operation, duration
 // and outcome. Wraps the connector the registry hands out, so every connector is covered the same
 // way. Only the outcome is looked at: requests and answers (card data) never reach a line.
-import type { ProcessorConnector, ProcessorResult } from "../processors/types";
-import { log } from "./logger";
-import { metrics } from "./metrics";
-import { inSpan, SpanKind } from "./tracing";
+import type { ProcessorConnector, ProcessorResult } from "./types";
+import { log } from "../observability/logger";
+import { metrics } from "../observability/metrics";
+import { inSpan, SpanKind } from "../observability/tracing";
 
 const OPERATIONS = ["authorize", "capture", "refund", "void", "payout", "cardUpdates", "lookupAuthorization"] as const;
 

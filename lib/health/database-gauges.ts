@@ -3,8 +3,8 @@
 // reports the same values; dashboards take max() over instances, not sum().
 import { Gauge } from "prom-client";
 import { db } from "../db";
-import { log } from "./logger";
-import { metrics } from "./metrics";
+import { log } from "../observability/logger";
+import { metrics } from "../observability/metrics";
 
 const state = globalThis as unknown as { __cpsDatabaseGauges?: boolean };
 

@@ -3,7 +3,7 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import { config } from "../env";
 import { scrapeMetrics } from "./database-gauges";
-import { log } from "./logger";
+import { log } from "../observability/logger";
 
 function sameSecret(given: string, expected: string): boolean {
   const digest = (value: string) => createHash("sha256").update(value).digest();
