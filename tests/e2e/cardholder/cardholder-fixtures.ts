@@ -95,7 +95,7 @@ async function initializeAsMerchant(params: Record<string, string | number>): Pr
 
 /** Opens the demo shop with these initdynamic fields and waits for jsinitsuccess. */
 export async function openDemoShop(page: Page, params: Record<string, string | number> = {}, { waitForInit = true } = {}): Promise<string> {
-  const all = { set3ds: "SKIP_3DS", ...params };
+  const all: Record<string, string | number> = { set3ds: "SKIP_3DS", ...params };
   const query =
     "notificationurl" in all || "paymentid" in all
       ? await initializeAsMerchant(all)
