@@ -168,9 +168,10 @@ describe("a production start", () => {
   });
 
   it("done when: with PROCESSOR_SANDBOXES=1 the same production start runs the sandboxes", async () => {
+    const secondDataDir = mkdtempSync(path.join(tmpdir(), "cps-prod-data-"));
     const withSandboxes = await startService({
       env: productionEnv({ PROCESSOR_SANDBOXES: "1" }),
-      dataDir: mkdtempSync(path.join(tmpdir(), "cps-prod-data-")),
+      dataDir: secondDataDir,
       waitFor: "answer",
       timeoutMs: 240_000,
     });
@@ -184,6 +185,7 @@ describe("a production start", () => {
       expect(await threeDs.text()).not.toBe("no 3-D Secure sandbox runs in this service");
     } finally {
       await withSandboxes.stop();
+      rmSync(secondDataDir, { recursive: true, force: true });
     }
   }, 400_000);
 });
