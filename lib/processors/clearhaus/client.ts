@@ -122,9 +122,9 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
       });
       if (outcome.kind !== "response") throw new Error(`clearhaus look-up failed: ${outcome.kind}`);
       if (outcome.status === 404) return undefined;
-      const parsed = outcome.status === 200 ? clearhausTransaction.safeParse(JSON.parse(outcome.text)) : undefined;
-      if (!parsed?.success) throw new Error(`clearhaus look-up answered HTTP ${outcome.status} with a body we could not read`);
-      return fromClearhausTransaction(parsed.data);
+      if (outcome.status !== 200) throw new Error(`clearhaus look-up answered HTTP ${outcome.status}`);
+      // Fixed texts only: JSON.parse's own message would quote the body (lib/processors/parse-acquirer-json.ts).
+      return fromClearhausTransaction(parseAcquirerJson(outcome.text, clearhausTransaction, "clearhaus look-up"));
     },
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {
       const outcome = await send({
