@@ -25,8 +25,8 @@ beforeAll(async () => {
   resetConfig();
   api = await startMerchantApi();
   hosted = await startHostedFieldsServer();
-  merchant = await createTestMerchant();
-  other = await createTestMerchant();
+  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
+  other = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
 });
 afterAll(async () => {
   await hosted?.close();
