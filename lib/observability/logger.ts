@@ -115,7 +115,12 @@ function configuredLevel(): Level {
 
 function maskErrors(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
-  const serialized = pino.stdSerializers.err(error);
+  const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown> & { message?: string; stack?: string };
+  // Only the error's own plain fields (code, severity ...): a driver's error can carry its whole
+  // client object (pg's `client`), which is noise at best and connection details at worst.
+  for (const [key, value] of Object.entries(serialized)) {
+    if (value !== null && typeof value === "object" && key !== "cause") delete serialized[key];
+  }
   return {
     ...serialized,
     message: redactCardNumbers(serialized.message ?? ""),
