@@ -41,7 +41,7 @@ describe("outbox", () => {
     const { paymentId, operationId, responseId } = await pendingCapture();
     expect(await recordFollowUpResult({ operationId, result: approved, processor: "clearhaus" })).toBe(true);
     const notification = await db().notification.findUniqueOrThrow({ where: { id: `msg_operation_${operationId}` } });
-    expect(notification).toMatchObject({ kind: "operation", url: receiver.url, status: "pending", attemptCount: 0, paymentId });
+    expect(notification).toMatchObject({ kind: "capture", url: receiver.url, status: "pending", attemptCount: 0, paymentId });
     expect(JSON.parse(notification.body)).toMatchObject({ responseid: responseId, paymentid: paymentId, status: "approved" });
     expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).capturedAmount).toBe(400n);
   });
