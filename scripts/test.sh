@@ -13,6 +13,10 @@ status=0
 # The linter, the import rule between the rooms included (eslint.config.mjs): one test result.
 if npm run --silent lint; then lint_ok=1; else lint_ok=0; status=1; fi
 printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$lint_ok" "$((1 - lint_ok))" "$([ "$lint_ok" = 1 ] && echo true || echo false)" >"$results/lint.json"
+# The type check of the whole tree (tests and scripts too): one test result. `next build` checks
+# types as well, so a type error anywhere would otherwise surface as every build-based test failing.
+if npm run --silent typecheck; then types_ok=1; else types_ok=0; status=1; fi
+printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$types_ok" "$((1 - types_ok))" "$([ "$types_ok" = 1 ] && echo true || echo false)" >"$results/typecheck.json"
 
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" || status=1
 npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json" || status=1
