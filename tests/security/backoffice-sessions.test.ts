@@ -243,6 +243,8 @@ describe("item 7: back-office sessions end, and credentials need the password ag
     await page.getByRole("button", { name: `Save role of ${changed.email}` }).click();
     await expect.poll(() => page.getByText(/Enter your password to confirm|Check the highlighted fields/).count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect((await database.query(`SELECT "role" FROM "User" WHERE "id" = $1`, [changed.id])).rows[0].role).toBe("DEVELOPER");
+    // React resets a form after its action: choose the role again, now with the password.
+    await role.selectOption("VIEWER");
     await page.locator(`#${roleId}-current-password`).fill(PASSWORD);
     await page.getByRole("button", { name: `Save role of ${changed.email}` }).click();
     await expect.poll(async () => (await database.query(`SELECT "role" FROM "User" WHERE "id" = $1`, [changed.id])).rows[0].role, { timeout: 30_000 }).toBe("VIEWER");
@@ -288,10 +290,13 @@ describe("item 7: back-office sessions end, and credentials need the password ag
     await page.getByLabel("Key name").fill(keyName);
     await page.getByRole("button", { name: "Create key" }).click();
     await expect.poll(() => page.getByText("Enter your password to confirm").count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    // React resets a form after its action: the name is typed again each time.
+    await page.getByLabel("Key name").fill(keyName);
     await page.locator("#create-key-current-password").fill("not my password");
     await page.getByRole("button", { name: "Create key" }).click();
     await expect.poll(() => page.getByText("Your password is not correct.").count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect((await database.query(`SELECT count(*)::int AS n FROM "ApiKey" WHERE "name" = $1`, [keyName])).rows[0].n).toBe(0);
+    await page.getByLabel("Key name").fill(keyName);
     await page.locator("#create-key-current-password").fill(PASSWORD);
     await page.getByRole("button", { name: "Create key" }).click();
     await expect.poll(() => page.getByTestId("new-api-key").count(), { timeout: 30_000 }).toBe(1);
