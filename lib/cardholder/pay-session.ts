@@ -11,7 +11,8 @@ import { config } from "../env";
 import { challengePagePath } from "./challenge-link";
 import { digitsOnly, isExpiryValid, isPanValid, isSecurityCodeValid, panScheme, parseMonth, parseYear } from "./card-input";
 import { ERROR_TEXTS, type CardParts, type ErrorCode, type PayResult } from "./protocol";
-import { sendCompletionNotification } from "../notifications/send-completion-notification";
+import { sendCompletionNotification, storeCompletionNotification } from "../notifications/send-completion-notification";
+import { dispatchNotification } from "../notifications/enqueue-notification";
 import type { ProcessorName, ThreeDsResult } from "../processors/types";
 import { decideThreeDsStep } from "../threeds/three-ds-mode";
 import { startAuthentication } from "../threeds/start-authentication";
@@ -173,8 +174,13 @@ export async function paySession({
     throw error;
   }
   if (result.result === "approved") {
-    await db().paymentSession.update({ where: { id: sessionId }, data: { status: "COMPLETED", completedAt: new Date() } });
-    await sendCompletionNotification({ sessionId, status: "approved" });
+    // The session's end and its completion notification commit together (outbox); sent after.
+    const notificationId = await db().$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT "id" FROM "PaymentSession" WHERE "id" = ${sessionId} FOR UPDATE`;
+      await tx.paymentSession.update({ where: { id: sessionId }, data: { status: "COMPLETED", completedAt: new Date() } });
+      return storeCompletionNotification({ tx, sessionId, status: "approved" });
+    });
+    if (notificationId) await dispatchNotification(notificationId);
     return result;
   }
   await db().paymentSession.updateMany({ where: { id: sessionId, status: "PROCESSING" }, data: { status: "OPEN" } });

@@ -11,6 +11,7 @@ const HEADER_VALUES: Record<NotificationKind, string> = {
   capture: "capture",
   refund: "refund",
   void: "void",
+  payout: "payout",
   // Stored before capture, refund and void had kinds of their own.
   operation: "operation",
   payment_details: "payment-details",

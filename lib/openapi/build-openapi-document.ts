@@ -363,10 +363,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       }),
       operationNotification: webhook({
         operationId: "operationNotification",
-        summary: "Result of a capture, refund or void (spec 6.4)",
+        summary: "Result of a capture, refund or void (spec 6.4), or of a payout asked with a notificationurl",
         description: "Sent to the request's notificationurl where given, else the payment's, else the configured address.",
         schema: "OperationNotification",
-        kinds: ["capture", "refund", "void", "operation"],
+        kinds: ["capture", "refund", "void", "payout", "operation"],
       }),
       paymentDetailsNotification: webhook({
         operationId: "paymentDetailsNotification",

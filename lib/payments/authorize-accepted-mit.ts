@@ -37,6 +37,16 @@ export async function authorizeAcceptedMit({
     where: { id: paymentId },
     select: { storedCardId: true, paymentType: true, parentPaymentId: true, customerIpAddress: true, requestedProcessor: true },
   });
+  const outcomeOf = (result: MitOutcome): MitOutcome => ({
+    status: result.status,
+    processor: result.processor,
+    responsecode: result.responsecode,
+    authorizationcode: result.authorizationcode,
+    eci: result.eci,
+    par: result.par,
+  });
+  // The notification row is written in the transaction that records the authorization's outcome.
+  let notificationId: string | null | undefined;
   // A retried step after a decline must not route the payment again: answer what was recorded.
   const result =
     (await recordedDecline(paymentId)) ??
@@ -47,15 +57,11 @@ export async function authorizeAcceptedMit({
       mit: { paymentType: payment.paymentType as MitPaymentType, parentPaymentId: payment.parentPaymentId ?? undefined },
       responseId,
       customerIp: payment.customerIpAddress ?? undefined,
+      recordOutcome: async (tx, settled) => {
+        notificationId = await notifyMitResult({ paymentId, responseId, outcome: outcomeOf(settled), tx });
+      },
     }));
-  const outcome: MitOutcome = {
-    status: result.status,
-    processor: result.processor,
-    responsecode: result.responsecode,
-    authorizationcode: result.authorizationcode,
-    eci: result.eci,
-    par: result.par,
-  };
-  const notificationId = await notifyMitResult({ paymentId, responseId, outcome });
+  // An outcome recorded by an earlier try (its row is there already: the id is deterministic).
+  if (notificationId === undefined) notificationId = await notifyMitResult({ paymentId, responseId, outcome: outcomeOf(result) });
   return { status: result.status, notificationId };
 }

@@ -47,6 +47,12 @@ export interface AuthorizePaymentOptions {
   customerIp?: string;
   /** Overrides the configured per-call time-out in milliseconds (tests, CLI). */
   timeoutMs?: number;
+  /**
+   * Called in the transaction that records the payment's final state, so that what the caller
+   * writes about the outcome (its notification: the outbox) commits with it. Not called when the
+   * payment was already authorized before (the recorded result is answered).
+   */
+  recordOutcome?: (tx: Tx, result: AuthorizePaymentResult) => Promise<void>;
 }
 
 export interface AuthorizationAttempt {
@@ -314,18 +320,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     : last?.result.status === "declined"
       ? "DECLINED"
       : "FAILED";
-  await db().payment.update({
-    where: { id: paymentId },
-    data: {
-      status,
-      processor: last?.processor ?? null,
-      authorizedAmount: approved ? payment.amount : 0n,
-      eci: approved ? (approved.result.eci ?? threeDs?.eci ?? null) : (threeDs?.eci ?? null),
-      sca: threeDs?.transStatus ?? null,
-      storedCardId,
-    },
-  });
-  return {
+  const settled: AuthorizePaymentResult = {
     status: approved ? "approved" : last?.result.status === "declined" ? "declined" : "failed",
     processor: last?.processor,
     responsecode: last?.result.responsecode ?? RESPONSE_CODES.unavailable,
@@ -334,4 +329,20 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     par,
     attempts,
   };
+  // The payment's final state and what the caller records about it (its notification) commit together.
+  await db().$transaction(async (tx) => {
+    await tx.payment.update({
+      where: { id: paymentId },
+      data: {
+        status,
+        processor: last?.processor ?? null,
+        authorizedAmount: approved ? payment.amount : 0n,
+        eci: approved ? (approved.result.eci ?? threeDs?.eci ?? null) : (threeDs?.eci ?? null),
+        sca: threeDs?.transStatus ?? null,
+        storedCardId,
+      },
+    });
+    await options.recordOutcome?.(tx, settled);
+  });
+  return settled;
 }

@@ -1,6 +1,6 @@
 // After a merchant-initiated authorization: the notification of spec 6.3, to the address stored on
 // the payment when the request was accepted.
-import { db } from "../db";
+import { db, type Tx } from "../db";
 import { mitNotificationBody } from "../notifications/bodies";
 import { enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
@@ -18,12 +18,15 @@ export async function notifyMitResult({
   paymentId,
   responseId,
   outcome,
+  tx: outer,
 }: {
   paymentId: string;
   responseId: string;
   outcome: MitOutcome;
+  /** The transaction that records the authorization's outcome: the row commits with it. */
+  tx?: Tx;
 }): Promise<string | null> {
-  return db().$transaction(async (tx) => {
+  const store = async (tx: Tx): Promise<string | null> => {
     const id = `msg_mit_${paymentId}`;
     if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return id;
     const payment = await tx.payment.findUniqueOrThrow({
@@ -45,5 +48,6 @@ export async function notifyMitResult({
       par: outcome.par ?? payment.storedCard?.par ?? null,
     });
     return enqueueNotification({ id, merchantId: payment.merchantId, paymentId, kind: "mit", url, body, tx });
-  });
+  };
+  return outer ? store(outer) : db().$transaction(store);
 }

@@ -49,8 +49,8 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
       authorizationCode: operation.authorizationCode,
       status,
     });
-    // The notification's kind is the operation's: capture, refund or void (its X-CPS-Notification-Kind header).
-    const kind = operation.type === "capture" || operation.type === "refund" || operation.type === "void" ? operation.type : "operation";
+    // The notification's kind is the operation's: capture, refund, void or payout (its X-CPS-Notification-Kind header).
+    const kind = operation.type === "authorize" ? "operation" : operation.type;
     return enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind, url, body, tx });
   };
   return outer ? store(outer) : db().$transaction(store);

@@ -162,24 +162,27 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     // Only a failure that certainly did nothing may go on to the next processor.
     if (result.status === "approved" || result.failure !== "retryable") break;
   }
+  let notificationId: string | null = null;
   if (!unknown) {
-    await db().payment.update({
-      where: { id: paymentId },
-      data: {
-        processor: usedProcessor,
-        status: result.status === "approved" ? "CAPTURED" : result.status === "declined" ? "DECLINED" : "FAILED",
-        // Money paid out reduces what the merchant holds.
-        balance: result.status === "approved" ? -input.amount : 0n,
-      },
+    const outcome = result;
+    // The payout's final state and its notification row commit together (outbox); sent after.
+    notificationId = await db().$transaction(async (tx) => {
+      await tx.payment.update({
+        where: { id: paymentId },
+        data: {
+          processor: usedProcessor,
+          status: outcome.status === "approved" ? "CAPTURED" : outcome.status === "declined" ? "DECLINED" : "FAILED",
+          // Money paid out reduces what the merchant holds.
+          balance: outcome.status === "approved" ? -input.amount : 0n,
+        },
+      });
+      return input.notificationurl ? notifyOperationResult({ operationId, tx }) : null;
     });
   } else {
+    // The outcome is unknown: the reconciliation notifies the settled result.
     await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor } });
   }
-  if (input.notificationurl) {
-    // Null while the outcome is unknown: the reconciliation notifies the settled result.
-    const notificationId = await notifyOperationResult({ operationId });
-    if (notificationId) await dispatchNotification(notificationId);
-  }
+  if (notificationId) await dispatchNotification(notificationId);
   return {
     responseid: responseId,
     responsecode: result.responsecode,

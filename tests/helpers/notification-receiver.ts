@@ -32,7 +32,7 @@ export interface NotificationReceiver {
 function notificationKind(headers: http.IncomingHttpHeaders): string | undefined {
   const kind = headers["x-cps-notification-kind"];
   if (typeof kind !== "string") return undefined;
-  return { "payment-details": "paymentDetails", capture: "operation", refund: "operation", void: "operation" }[kind] ?? kind;
+  return { "payment-details": "paymentDetails", capture: "operation", refund: "operation", void: "operation", payout: "operation" }[kind] ?? kind;
 }
 
 export async function startNotificationReceiver(): Promise<NotificationReceiver> {
