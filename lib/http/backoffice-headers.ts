@@ -7,13 +7,16 @@ import type http from "node:http";
 import { config } from "../env";
 
 const SCOPED_PREFIXES = ["/backoffice", "/api/auth"];
+/** Pages the back office frames itself (the live styling preview): only its own origin may. */
+const SELF_FRAMED = ["/backoffice/settings/hosted/preview"];
 
 export function backofficeHeaders(pathname: string, isProduction: boolean): Record<string, string> {
   const scoped = SCOPED_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
   if (!scoped) return {};
+  const selfFramed = SELF_FRAMED.includes(pathname);
   return {
-    "Content-Security-Policy": "frame-ancestors 'none'",
-    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": selfFramed ? "frame-ancestors 'self'" : "frame-ancestors 'none'",
+    "X-Frame-Options": selfFramed ? "SAMEORIGIN" : "DENY",
     "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     ...(isProduction ? { "Strict-Transport-Security": "max-age=63072000; includeSubDomains" } : {}),

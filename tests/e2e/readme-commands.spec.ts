@@ -11,7 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "../helpers/notification-receiver";
-import { E2E, demoCredentials } from "./helpers";
+import { E2E, demoCredentials, withServiceDatabase } from "./helpers";
 import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
 
 const run = promisify(execFile);
@@ -60,6 +60,14 @@ async function notified(receiver: NotificationReceiver, predicate: (n: ReceivedN
 let receiver: NotificationReceiver;
 test.beforeAll(async () => {
   receiver = await startNotificationReceiver();
+  // A fresh install has no notification address configured; the suite's shared service may have
+  // one from the back-office tests, which would take precedence over the payment's own address.
+  await withServiceDatabase((client) =>
+    client.query(
+      `UPDATE "Merchant" SET "defaultNotificationUrl" = NULL, "completionNotificationUrl" = NULL, "lifecycleNotificationUrl" = NULL WHERE "id" = $1`,
+      [demoCredentials().merchantId],
+    ),
+  );
 });
 test.afterAll(async () => {
   await receiver.close();

@@ -54,5 +54,10 @@ describe("backofficeHeaders", () => {
     expect(backofficeHeaders("/backoffice", true)["Strict-Transport-Security"]).toMatch(/max-age=\d+/);
     expect(backofficeHeaders("/dynamic/abc/pan", true)).toEqual({});
     expect(backofficeHeaders("/backofficex", false)).toEqual({});
+    // The live styling preview is framed by the back office itself, and by nothing else.
+    expect(backofficeHeaders("/backoffice/settings/hosted/preview", false)).toMatchObject({
+      "Content-Security-Policy": "frame-ancestors 'self'",
+      "X-Frame-Options": "SAMEORIGIN",
+    });
   });
 });

@@ -1,38 +1,27 @@
 // Styling per hostedid, applied inside our frames: the hosted integration's styling (as the back
 // office stores it) shows in the computed style of the inputs in Chromium.
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import pg from "pg";
 import { expect, test } from "@playwright/test";
-import { E2E, demoCredentials } from "../helpers";
+import { demoCredentials, withServiceDatabase } from "../helpers";
 import { field, openDemoShop, typeCard } from "./cardholder-fixtures";
 
 const HOSTED_ID = "e2e-styled";
 
 test.beforeAll(async () => {
-  // The service's embedded database announces its port in the data folder.
-  const { port } = JSON.parse(readFileSync(path.resolve(E2E.dataDir, "pglite.json"), "utf8")) as { port: number };
-  // ... and asks for the password generated into the 0600 secrets file (security item 9).
-  const { embeddedDbPassword } = JSON.parse(readFileSync(path.resolve(E2E.dataDir, "secrets.json"), "utf8")) as { embeddedDbPassword: string };
-  const client = new pg.Client({ connectionString: `postgresql://postgres:${encodeURIComponent(embeddedDbPassword)}@127.0.0.1:${port}/postgres?sslmode=disable` });
-  await client.connect();
-  try {
-    const styling = {
-      color: "rgb(17, 34, 51)",
-      errorColor: "rgb(200, 0, 0)",
-      fontSize: "19px",
-      backgroundColor: "rgb(250, 250, 240)",
-      placeholders: { pan: "Your card number", securitycode: "3 digits" },
-    };
-    await client.query(
+  const styling = {
+    color: "rgb(17, 34, 51)",
+    errorColor: "rgb(200, 0, 0)",
+    fontSize: "19px",
+    backgroundColor: "rgb(250, 250, 240)",
+    placeholders: { pan: "Your card number", securitycode: "3 digits" },
+  };
+  await withServiceDatabase((client) =>
+    client.query(
       `INSERT INTO "HostedIntegration" ("id", "merchantId", "hostedId", "name", "styling", "updatedAt")
        VALUES ($1, $2, $3, $4, $5, now())
        ON CONFLICT ("merchantId", "hostedId") DO UPDATE SET "styling" = EXCLUDED."styling"`,
       [`hi_${HOSTED_ID}`, demoCredentials().merchantId, HOSTED_ID, "E2E styled", JSON.stringify(styling)],
-    );
-  } finally {
-    await client.end();
-  }
+    ),
+  );
 });
 
 test("the hosted integration's colours, size and placeholders apply inside the frames", async ({ page }) => {
