@@ -7,16 +7,8 @@ export async function register(): Promise<void> {
   startTracing();
   // First: route handlers learn the socket address only from this stamp (lib/http/peer-address.ts),
   // and the back office gets its frame and transport headers at the same place.
-  // An oversized declared body is refused there too, before Next would read it.
-  const [{ stampPeerAddresses }, { setBackofficeHeaders }, { refuseDeclaredOversizedBody }] = await Promise.all([
-    import("./lib/http/peer-address"),
-    import("./lib/http/backoffice-headers"),
-    import("./lib/http/declared-body-limit"),
-  ]);
-  stampPeerAddresses((request, response) => {
-    if (refuseDeclaredOversizedBody(request, response)) return true;
-    setBackofficeHeaders(request, response);
-  });
+  const [{ stampPeerAddresses }, { setBackofficeHeaders }] = await Promise.all([import("./lib/http/peer-address"), import("./lib/http/backoffice-headers")]);
+  stampPeerAddresses(setBackofficeHeaders);
   const { startBackgroundServices } = await import("./lib/jobs/start-background-services");
   await startBackgroundServices();
 }

@@ -4,7 +4,6 @@
 import type { z } from "zod";
 import { redactCardNumbers } from "../cards/redact-card-numbers";
 import { ApiError, invalidMerchantId, invalidParameter } from "../errors";
-import { MERCHANT_API_MAX_BODY_BYTES } from "../http/declared-body-limit";
 import { BodyTooLargeError, declaresTooLargeBody, readLimitedText } from "../http/read-limited-body";
 import { newId } from "../ids";
 import { parseInput } from "../validation/parse-input";
@@ -24,8 +23,8 @@ import {
 
 export const TRACE_HEADER = "TraceApi";
 const TRACE_PATTERN = /^[\x21-\x7e]{1,128}$/;
-/** Request bodies are small JSON objects; anything far larger is refused before parsing (also at the HTTP edge). */
-const MAX_BODY_BYTES = MERCHANT_API_MAX_BODY_BYTES;
+/** Request bodies are small JSON objects; anything far larger is refused before parsing. */
+const MAX_BODY_BYTES = 64 * 1024;
 
 export interface MerchantRequestContext<Input> {
   merchantId: string;

@@ -23,8 +23,7 @@ function token(): string {
   return globals[TOKEN_KEY] as string;
 }
 
-/** Runs for every request before Next sees it; returning true means it answered the request itself. */
-type EdgeHook = (request: http.IncomingMessage, response: http.ServerResponse) => boolean | void;
+type EdgeHook = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
 /**
  * Installs the stamp on every Node HTTP server of this process (idempotent). `onRequest` runs at the
@@ -40,7 +39,7 @@ export function stampPeerAddresses(onRequest?: EdgeHook): void {
     if (event === "request") {
       const request = args[0] as http.IncomingMessage;
       request.headers[PEER_ADDRESS_HEADER] = stamp + (request.socket?.remoteAddress ?? "");
-      if (onRequest?.(request, args[1] as http.ServerResponse) === true) return true;
+      onRequest?.(request, args[1] as http.ServerResponse);
     }
     return emit.apply(this, [event, ...args] as unknown as Parameters<typeof emit>);
   } as typeof emit;

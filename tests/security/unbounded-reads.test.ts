@@ -44,9 +44,7 @@ function upload(
       response.on("error", () => resolve({ status: response.statusCode ?? 0, body }));
     });
     request.on("error", (error) => {
-      // A server that answers before reading the body may close while the upload is still being
-      // written (EPIPE, ECONNRESET); like curl, read the answer that is already on its way.
-      if (!answered) setTimeout(() => answered || reject(error), 2_000);
+      if (!answered) reject(error);
     });
     const chunk = Buffer.alloc(MB, options.filler ?? "1");
     let sent = 0;
