@@ -45,9 +45,10 @@ const cardUpdateFeed = z.object({
 export function createFinaroConnector(input: FinaroSettings): ProcessorConnector {
   const settings = finaroSettings.parse(input);
 
-  async function post(fields: Record<string, string>, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
+  /** One signed form POST to the gateway (every Finaro call is one). */
+  function sendSigned(fields: Record<string, string>, options: CallOptions | undefined) {
     const signed = { ...fields, K: finaroSignature(fields, settings.signatureKey) };
-    const outcome = await send({
+    return send({
       url: settings.baseUrl,
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -55,6 +56,10 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
       timeoutMs: settings.timeoutMs,
       signal: options?.signal,
     });
+  }
+
+  async function post(fields: Record<string, string>, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
+    const outcome = await sendSigned(fields, options);
     if (outcome.kind !== "response") return failureFromOutcome(outcome, "finaro", settings.timeoutMs);
     const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
     if (!parsed) return unreadableAnswer("finaro", outcome.status);
@@ -64,15 +69,7 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
   /** O=101 past-transaction retrieval by the `a1` of the original request. */
   async function retrieve(operationId: string, options: CallOptions | undefined): Promise<ProcessorResult | undefined> {
     const fields = toFinaroRetrieve(operationId, settings.merchantId, randomUUID().replace(/-/g, ""));
-    const signed = { ...fields, K: finaroSignature(fields, settings.signatureKey) };
-    const outcome = await send({
-      url: settings.baseUrl,
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(signed).toString(),
-      timeoutMs: settings.timeoutMs,
-      signal: options?.signal,
-    });
+    const outcome = await sendSigned(fields, options);
     if (outcome.kind !== "response") throw new Error(`finaro retrieval failed: ${outcome.kind}`);
     const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
     if (!parsed) throw new Error(`finaro retrieval answered HTTP ${outcome.status} with a body we could not read`);
