@@ -1,9 +1,11 @@
-// Notification authenticity (spec 6.7, decided): Standard Webhooks signatures. The merchant's secret
-// is "whsec_" + base64 key bytes; the signature is HMAC-SHA256 over "<id>.<timestamp>.<body>",
-// sent as `webhook-signature: v1,<base64>` next to `webhook-id` and `webhook-timestamp`.
-import { createHmac, timingSafeEqual } from "node:crypto";
+// Notification authenticity (spec 6.7, decided): Standard Webhooks signatures, made with the
+// `standardwebhooks` library, the same one merchants verify with (packages/client's
+// verifyNotification), so signer and verifier cannot drift apart. The merchant's secret is "whsec_" +
+// base64 key bytes; the signature is HMAC-SHA256 over "<id>.<timestamp>.<body>", sent as
+// `webhook-signature: v1,<base64>` next to `webhook-id` and `webhook-timestamp`.
+import { timingSafeEqual } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 
-const SECRET_PREFIX = "whsec_";
 /** Receivers should refuse timestamps further than this from their clock (replays). */
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 
@@ -13,13 +15,9 @@ export interface SignatureHeaders {
   "webhook-signature": string;
 }
 
-function secretKey(secret: string): Buffer {
-  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  return Buffer.from(encoded, "base64");
-}
-
+/** The base64 signature (without its `v1,` version) of one message. */
 export function computeSignature({ secret, id, timestamp, body }: { secret: string; id: string; timestamp: number; body: string }): string {
-  return createHmac("sha256", secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64");
+  return new Webhook(secret).sign(id, new Date(timestamp * 1000), body).slice("v1,".length);
 }
 
 export function signNotification({
@@ -37,13 +35,14 @@ export function signNotification({
   return {
     "webhook-id": id,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": `v1,${computeSignature({ secret, id, timestamp, body })}`,
+    "webhook-signature": new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
   };
 }
 
 /**
- * What a merchant does on receipt (also used by the tests' receiver): recompute the signature over
- * the raw body, compare in constant time, and refuse stale timestamps.
+ * What a merchant does on receipt (used by the tests' receivers): recompute the signature over the
+ * raw body, compare in constant time, and refuse stale timestamps. The library's own `verify` reads
+ * the wall clock; this one takes `now` so tests can check the replay window at its edges.
  */
 export function verifyNotificationSignature({
   secret,
