@@ -31,3 +31,8 @@ export function percent(part: number, whole: number): string {
   if (whole === 0) return "—";
   return `${((part / whole) * 100).toFixed(1)}%`;
 }
+
+/** A payment's amount as the merchant's books see it: a payout is money sent out, shown negative. */
+export function formatPaymentAmount(payment: { amount: bigint; currency: string; paymentType: string }): string {
+  return formatMoney(payment.paymentType === "payout" ? -payment.amount : payment.amount, payment.currency);
+}

@@ -1,5 +1,6 @@
 "use client";
-import { useActionState } from "react";
+import Link from "next/link";
+import { startTransition, useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -7,31 +8,108 @@ import type { ActionState } from "@/lib/backoffice/action-result";
 
 type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
-/** One of capture / refund / void with an optional partial amount (in major units). */
-export function PaymentOperationForm({ action, paymentId, operation, currency, maxLabel, variant = "primary" }: { action: Action; paymentId: string; operation: "capture" | "refund" | "void"; currency: string; maxLabel: string; variant?: "primary" | "secondary" | "danger" }) {
+const TITLES = { capture: "Capture", refund: "Refund", void: "Void" } as const;
+const CONSEQUENCES = {
+  capture: "The money is taken from the cardholder's card.",
+  refund: "The money goes back to the cardholder's card. This cannot be undone.",
+  void: "The authorization is released and nothing can be captured afterwards. This cannot be undone.",
+} as const;
+
+/**
+ * One of capture / refund / void with an optional partial amount (in major units). The button opens
+ * a confirm step that names the amount; only "Confirm …" sends. The amount is held in state and the
+ * form is sent without React's automatic reset, so what was typed stays after a refusal.
+ */
+export function PaymentOperationForm({
+  action,
+  paymentId,
+  operation,
+  currency,
+  maxLabel,
+  maxMinor,
+  variant = "primary",
+}: {
+  action: Action;
+  paymentId: string;
+  operation: "capture" | "refund" | "void";
+  currency: string;
+  maxLabel: string;
+  /** The most this operation can take, in minor units (data for tests and assistive text). */
+  maxMinor: string;
+  variant?: "primary" | "secondary" | "danger";
+}) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
-  const title = operation === "capture" ? "Capture" : operation === "refund" ? "Refund" : "Void";
+  const [amount, setAmount] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const title = TITLES[operation];
+  const typed = amount.trim();
+  const what = operation === "void" ? maxLabel : typed ? `${typed} ${currency}` : `the full ${maxLabel}`;
   return (
     <form
-      action={formAction}
       className="space-y-2 rounded-md p-3 ring-1 ring-slate-200"
       aria-label={`${title} payment`}
+      data-max-minor={maxMinor}
       onSubmit={(event) => {
-        if (operation !== "capture" && !window.confirm(`${title} this payment? This cannot be undone.`)) event.preventDefault();
+        event.preventDefault();
+        const formData = new FormData(event.currentTarget);
+        setConfirming(false);
+        startTransition(() => formAction(formData));
       }}
     >
       <input type="hidden" name="paymentId" value={paymentId} />
       <input type="hidden" name="operation" value={operation} />
       {operation !== "void" ? (
-        <TextField id={`${operation}-amount`} name="amount" label={`Amount to ${operation} (${currency})`} hint={`Leave empty for ${maxLabel}.`} inputMode="decimal" placeholder="Full amount" error={state.fieldErrors?.amount} />
+        <TextField
+          id={`${operation}-amount`}
+          name="amount"
+          label={`Amount to ${operation} (${currency})`}
+          hint={`Leave empty for ${maxLabel}.`}
+          inputMode="decimal"
+          placeholder="Full amount"
+          value={amount}
+          onChange={(event) => {
+            setAmount(event.target.value);
+            setConfirming(false);
+          }}
+          error={state.fieldErrors?.amount}
+        />
       ) : (
         <p className="text-sm text-slate-600">Releases the authorization of {maxLabel}.</p>
       )}
-      <Button type="submit" variant={variant} disabled={pending}>
-        {pending ? "Sending…" : title}
-      </Button>
+      {confirming ? (
+        <div role="group" aria-label={`Confirm ${operation}`} className="space-y-2 rounded-md bg-slate-50 p-3 ring-1 ring-inset ring-slate-200" data-testid={`confirm-${operation}`}>
+          <p className="text-sm font-medium text-slate-900">
+            {title} {what}?
+          </p>
+          <p className="text-xs text-slate-600">{CONSEQUENCES[operation]}</p>
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" variant={variant} disabled={pending} autoFocus>
+              Confirm {operation}
+            </Button>
+            <Button type="button" variant="ghost" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <Button type="button" variant={variant} disabled={pending} onClick={() => setConfirming(true)}>
+          {pending ? "Sending…" : title}
+        </Button>
+      )}
       {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-      {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
+      {state.status === "error" && !state.fieldErrors ? (
+        <Alert tone="error">
+          {state.message}
+          {state.link ? (
+            <>
+              {" "}
+              <Link href={state.link.href} className="font-medium underline">
+                Go to {state.link.label}
+              </Link>
+            </>
+          ) : null}
+        </Alert>
+      ) : null}
     </form>
   );
 }

@@ -1,19 +1,29 @@
 import { Badge, type Tone } from "@/components/ui/badge";
+import { DISPLAY_STATE_LABELS, type DisplayState } from "@/lib/backoffice/derive-display-state";
 
-const PAYMENT_TONES: Record<string, Tone> = {
-  PENDING: "slate",
-  AUTHORIZED: "blue",
-  CAPTURED: "green",
-  REFUNDED: "violet",
-  VOIDED: "slate",
-  DECLINED: "red",
-  FAILED: "red",
-  TIMED_OUT: "amber",
-  TOKENIZED: "blue",
+const DISPLAY_TONES: Record<DisplayState, Tone> = {
+  pending: "slate",
+  authorized: "blue",
+  partially_captured: "green",
+  captured: "green",
+  partially_refunded: "violet",
+  refunded: "violet",
+  voided: "slate",
+  payout: "violet",
+  declined: "red",
+  failed: "red",
+  timed_out: "amber",
+  abandoned: "amber",
+  tokenized: "blue",
 };
 
-export function PaymentStatusBadge({ status }: { status: string }) {
-  return <Badge tone={PAYMENT_TONES[status] ?? "slate"}>{status.toLowerCase().replace("_", " ")}</Badge>;
+/** A payment's state as deriveDisplayState tells it (never the coarse stored status). */
+export function PaymentStateBadge({ state }: { state: DisplayState }) {
+  return (
+    <span data-testid="payment-state" data-state={state}>
+      <Badge tone={DISPLAY_TONES[state]}>{DISPLAY_STATE_LABELS[state]}</Badge>
+    </span>
+  );
 }
 
 const SIMPLE_TONES: Record<string, Tone> = {

@@ -15,13 +15,30 @@ export interface ActionState<T = undefined> {
   status: "idle" | "success" | "error";
   message?: string;
   fieldErrors?: Record<string, string>;
+  /** Where to fix what the message names (e.g. Settings → Notifications). */
+  link?: ActionLink;
   data?: T;
+}
+
+export interface ActionLink {
+  href: string;
+  label: string;
 }
 
 export const IDLE: ActionState<never> = { status: "idle" };
 
-/** Domain errors whose message is written for the user. */
-export class UserFacingError extends Error {}
+/** Domain errors whose message is written for the user, with the field it is about and where to fix it. */
+export class UserFacingError extends Error {
+  readonly field?: string;
+  readonly link?: ActionLink;
+
+  constructor(message: string, options: { field?: string; link?: ActionLink } = {}) {
+    super(message);
+    this.name = "UserFacingError";
+    this.field = options.field;
+    this.link = options.link;
+  }
+}
 
 export async function runAction<T>(work: () => Promise<{ message: string; data?: T }>): Promise<ActionState<T>> {
   try {
@@ -34,7 +51,10 @@ export async function runAction<T>(work: () => Promise<{ message: string; data?:
       return { status: "error", message: "Check the highlighted fields.", fieldErrors };
     }
     if (error instanceof IdentityNotConfirmedError) return { status: "error", message: error.message, fieldErrors: { [error.field]: error.message } };
-    if (error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof UnauthenticatedError || error instanceof UserFacingError) {
+    if (error instanceof UserFacingError) {
+      return { status: "error", message: error.message, ...(error.field ? { fieldErrors: { [error.field]: error.message } } : {}), ...(error.link ? { link: error.link } : {}) };
+    }
+    if (error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof UnauthenticatedError) {
       return { status: "error", message: error.message };
     }
     // The merchant API's refusals (lib/errors.ts) name the parameter and the reason: fit for people too.

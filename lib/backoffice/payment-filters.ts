@@ -1,7 +1,8 @@
 // The payments list's search and filters as they travel in the page URL (so a filtered view can be
 // bookmarked, shared and exported), parsed with zod at the boundary.
 import { z } from "zod";
-import { PaymentStatus, Processor } from "../generated/prisma/enums";
+import { Processor } from "../generated/prisma/enums";
+import { DISPLAY_STATES } from "./derive-display-state";
 
 const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blank, schema.optional());
@@ -29,7 +30,8 @@ export const SCHEMES = ["visa", "mastercard", "amex"] as const;
 
 export const paymentFiltersSchema = z.object({
   q: optional(z.string().trim().max(64)),
-  status: optional(z.enum(Object.values(PaymentStatus) as [PaymentStatus, ...PaymentStatus[]])),
+  /** A displayed state (lib/backoffice/derive-display-state.ts); older links used the stored status in capitals. */
+  status: z.preprocess((value) => (typeof value === "string" ? blank(value.trim().toLowerCase()) : value), z.enum(DISPLAY_STATES).optional()),
   processor: optional(z.enum(Object.values(Processor) as [Processor, ...Processor[]])),
   scheme: optional(z.enum(SCHEMES)),
   from: optional(isoDate),

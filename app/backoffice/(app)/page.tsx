@@ -14,7 +14,11 @@ const PROCESSOR_COLORS: Record<string, string> = { finaro: "#4f46e5", clearhaus:
 export default async function OverviewPage() {
   const user = await requireUser();
   const { stats, computedAt } = await getCachedOverviewStats({ merchantId: user.merchantId, days: 30 });
-  const currency = stats.currencies[0]?.currency ?? "EUR";
+  // The most used currency of the period; a period without payments shows the account's own
+  // (its latest payment's or payment window's), and an account that never had one shows none.
+  const currency = stats.currencies[0]?.currency ?? stats.accountCurrency;
+  const money = (minor: bigint) => (currency ? formatMoney(minor, currency) : "—");
+  const payouts = stats.payouts.find((entry) => entry.currency === currency) ?? stats.payouts[0];
   const processors = [...new Set(stats.rows.map((row) => row.processor))].sort();
   const dayIndex = new Map(stats.days.map((day, index) => [day, index]));
 
@@ -50,15 +54,37 @@ export default async function OverviewPage() {
   return (
     <>
       <PageHeader title="Overview" description={`The last 30 days (UTC), ${stats.days[0]} to ${stats.days[stats.days.length - 1]}. Figures as of ${formatDateTime(computedAt)} UTC (refreshed every minute).`} />
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        <Stat label={`Approved volume (${currency})`} value={formatMoney(stats.currencies[0]?.approvedAmount ?? 0n, currency)} />
-        <Stat label="Payments" value={totals.payments.toLocaleString("en")} />
-        <Stat label="Approval rate" value={percent(totals.approved, totals.decided)} hint={`${totals.approved} of ${totals.decided} decided`} />
-        <Stat label="Notifications delivered" value={percent(n.delivered, n.delivered + n.failed)} hint={`${n.delivered} delivered, ${n.failed} failed, ${n.pending} pending`} testId="notification-success-rate" />
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-5">
+        <Stat label={currency ? `Approved volume (${currency})` : "Approved volume"} value={money(stats.currencies[0]?.approvedAmount ?? 0n)} testId="approved-volume" />
+        <Stat label="Payments" value={totals.payments.toLocaleString("en")} hint="Payouts not included" testId="payment-count" />
+        <Stat label="Approval rate" value={percent(totals.approved, totals.decided)} hint={`${totals.approved} of ${totals.decided} decided`} testId="approval-rate" />
+        <Stat
+          label={payouts ? `Payouts (${payouts.currency})` : "Payouts"}
+          value={payouts ? formatMoney(-payouts.amount, payouts.currency) : money(0n)}
+          hint={`${payouts?.count ?? 0} sent to cards${stats.payouts.length > 1 ? `; also ${stats.payouts.filter((entry) => entry !== payouts).map((entry) => formatMoney(-entry.amount, entry.currency)).join(", ")}` : ""}`}
+          testId="payouts"
+        />
+        <Stat
+          label="Notifications delivered"
+          value={percent(n.delivered, n.delivered + n.failed)}
+          hint={`${n.delivered} delivered, ${n.failed} failed, ${n.pending} pending${n.tests > 0 ? `; ${n.tests} test notification${n.tests === 1 ? "" : "s"} not counted` : ""}`}
+          testId="notification-success-rate"
+        />
       </div>
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <Card title="Approved volume by day" description={`By processor, in ${currency}${stats.currencies.length > 1 ? ` (other currencies: ${stats.currencies.slice(1).map((c) => c.currency).join(", ")})` : ""}.`}>
-          {totals.payments === 0 ? <Empty /> : <StackedBarChart title="Approved volume by day and processor" labels={stats.days} series={volume} formatValue={moneyAxis(currency)} summary={`Total ${formatMoney(stats.currencies[0]?.approvedAmount ?? 0n, currency)}.`} />}
+        <Card title="Approved volume by day" description={`By processor${currency ? `, in ${currency}` : ""}${stats.currencies.length > 1 ? ` (other currencies: ${stats.currencies.slice(1).map((c) => c.currency).join(", ")})` : ""}; payouts not included.`}>
+          {totals.payments === 0 || !currency ? (
+            <Empty />
+          ) : (
+            <StackedBarChart
+              title="Approved volume by day and processor"
+              labels={stats.days}
+              series={volume}
+              formatValue={moneyAxis(currency)}
+              formatExact={(value) => formatMoney(BigInt(Math.round(value)), currency)}
+              summary={`Total ${money(stats.currencies[0]?.approvedAmount ?? 0n)}.`}
+            />
+          )}
         </Card>
         <Card title="Approval rate by day" description="Approved authorizations among decided ones (approved, declined, failed), by processor.">
           {totals.decided === 0 ? <Empty /> : <RateLineChart title="Approval rate by day and processor" labels={stats.days} series={approval} summary={`Overall ${percent(totals.approved, totals.decided)}.`} />}
@@ -73,7 +99,7 @@ export default async function OverviewPage() {
                   <th scope="col" className="py-2 pr-4">Processor</th>
                   <th scope="col" className="py-2 pr-4 text-right">Payments</th>
                   <th scope="col" className="py-2 pr-4 text-right">Approval rate</th>
-                  <th scope="col" className="py-2 text-right">Volume ({currency})</th>
+                  <th scope="col" className="py-2 text-right">{currency ? `Volume (${currency})` : "Volume"}</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -87,7 +113,7 @@ export default async function OverviewPage() {
                       <td className="py-2 pr-4 font-medium">{row.processor}</td>
                       <td className="py-2 pr-4 text-right tabular-nums">{row.payments}</td>
                       <td className="py-2 pr-4 text-right tabular-nums">{percent(row.approved, row.decided)}</td>
-                      <td className="py-2 text-right tabular-nums">{formatMoney(row.volume, currency)}</td>
+                      <td className="py-2 text-right tabular-nums">{money(row.volume)}</td>
                     </tr>
                   ))
                 )}
@@ -95,10 +121,10 @@ export default async function OverviewPage() {
             </table>
           </div>
         </Card>
-        <Card title="Notification delivery" description="Notifications to your servers created in this period.">
+        <Card title="Notification delivery" description="Notifications to your servers created in this period; test notifications are not counted.">
           <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
-            <Mini label="Delivered" value={n.delivered} />
-            <Mini label="Failed" value={n.failed} />
+            <Mini label="Delivered" value={n.delivered} testId="notifications-delivered" />
+            <Mini label="Failed" value={n.failed} testId="notifications-failed" />
             <Mini label="Pending" value={n.pending} />
             <Mini label="Attempts answered 200" value={`${percent(n.successfulAttempts, n.attempts)}`} />
           </dl>
@@ -125,11 +151,13 @@ function Stat({ label, value, hint, testId }: { label: string; value: string; hi
   );
 }
 
-function Mini({ label, value }: { label: string; value: number | string }) {
+function Mini({ label, value, testId }: { label: string; value: number | string; testId?: string }) {
   return (
     <div>
       <dt className="text-xs text-slate-500">{label}</dt>
-      <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+      <dd className="text-lg font-semibold tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
     </div>
   );
 }

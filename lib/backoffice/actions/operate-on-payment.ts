@@ -10,6 +10,9 @@ import { voidPayment } from "../../payments/void-payment";
 import { currencyExponent, isCurrencyCode } from "../../validation/currency";
 import { NotFoundError } from "../../auth/actor";
 import { recordAudit } from "../audit";
+import { ApiError } from "../../errors";
+import { UserFacingError } from "../action-result";
+import { describeOperationError } from "../describe-operation-error";
 
 export const operateOnPaymentInput = z.object({
   paymentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/),
@@ -41,14 +44,25 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
   if (!payment) throw new NotFoundError("Payment");
   const minor = amount === undefined ? undefined : toMinorUnits(amount, payment.currency);
   const responseId = newId();
-  const result = await USE_CASES[operation]({
-    merchantId: actor.merchantId,
-    paymentRef: payment.id,
-    responseId,
-    input: { amount: minor, note: note || undefined },
-  });
+  let result: { responseid: string };
+  try {
+    result = await USE_CASES[operation]({
+      merchantId: actor.merchantId,
+      paymentRef: payment.id,
+      responseId,
+      input: { amount: minor, note: note || undefined },
+    });
+  } catch (error) {
+    // The API's refusal, in a sentence with the field and the place to fix it (describe-operation-error.ts).
+    if (error instanceof ApiError) {
+      const { message, field, link } = describeOperationError(error, { operation, currency: payment.currency });
+      throw new UserFacingError(message, { field, link });
+    }
+    throw error;
+  }
   await db().$transaction((tx) =>
     recordAudit(tx, { actor, action: `payment.${operation}_requested`, target: payment.id, details: { responseid: result.responseid, amount: minor?.toString() ?? "full" } }),
   );
   return result;
 }
+

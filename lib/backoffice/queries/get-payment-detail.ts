@@ -2,6 +2,7 @@
 // StoredCard without its encrypted PAN: the back office never decrypts card numbers.
 import { db } from "../../db";
 import { NotFoundError } from "../../auth/actor";
+import { deriveDisplayState } from "../derive-display-state";
 
 export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merchantId: string; paymentId: string }) {
   if (!/^[A-Za-z0-9]{1,32}$/.test(paymentId)) throw new NotFoundError("Payment");
@@ -86,7 +87,8 @@ export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merch
     },
   });
   if (!payment) throw new NotFoundError("Payment");
-  return payment;
+  const displayState = deriveDisplayState({ ...payment, authorizationAttempted: payment.operations.some((operation) => operation.type === "authorize") });
+  return { ...payment, displayState };
 }
 
 export type PaymentDetail = Awaited<ReturnType<typeof getPaymentDetailOrThrow>>;

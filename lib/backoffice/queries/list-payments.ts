@@ -4,6 +4,7 @@
 // every page view is what makes dashboards slow.
 import { db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
+import type { DisplayState } from "../derive-display-state";
 import type { PaymentFilters } from "../payment-filters";
 
 export const PAGE_SIZE = 50;
@@ -42,10 +43,50 @@ async function storedCardIdsByLast4(merchantId: string, last4: string): Promise<
   return cards.map((card) => card.id);
 }
 
+/**
+ * The payments deriveDisplayState (lib/backoffice/derive-display-state.ts) shows in a state, as a
+ * where clause: the same rules, read by the database (amounts compared column to column).
+ * tests/integration/backoffice/payments-list.test.ts checks that every state's filter returns
+ * exactly the payments the function puts in it.
+ */
+export function displayStateWhere(state: DisplayState): Prisma.PaymentWhereInput {
+  const fields = db().payment.fields;
+  const notPayout: Prisma.PaymentWhereInput = { paymentType: { not: "payout" } };
+  const moneyMoved: Prisma.PaymentWhereInput = { ...notPayout, status: { in: ["CAPTURED", "REFUNDED"] } };
+  switch (state) {
+    case "payout":
+      return { paymentType: "payout", status: { in: ["CAPTURED", "REFUNDED"] } };
+    case "authorized":
+      return { ...notPayout, status: "AUTHORIZED" };
+    case "partially_captured":
+      return { ...moneyMoved, refundedAmount: 0n, capturedAmount: { lt: fields.authorizedAmount } };
+    case "captured":
+      return { ...moneyMoved, refundedAmount: 0n, capturedAmount: { gte: fields.authorizedAmount } };
+    case "partially_refunded":
+      return { ...moneyMoved, refundedAmount: { gt: 0n, lt: fields.capturedAmount } };
+    case "refunded":
+      return { ...moneyMoved, refundedAmount: { gt: 0n, gte: fields.capturedAmount } };
+    case "timed_out":
+      return { status: "TIMED_OUT", operations: { some: { type: "authorize" } } };
+    case "abandoned":
+      return { status: "TIMED_OUT", operations: { none: { type: "authorize" } } };
+    case "pending":
+      return { status: "PENDING" };
+    case "voided":
+      return { status: "VOIDED" };
+    case "declined":
+      return { status: "DECLINED" };
+    case "failed":
+      return { status: "FAILED" };
+    case "tokenized":
+      return { status: "TOKENIZED" };
+  }
+}
+
 /** The where clause of the filtered list for one merchant (shared by the list and the CSV export). */
 export async function paymentWhere(merchantId: string, filters: PaymentFilters): Promise<Prisma.PaymentWhereInput> {
   const and: Prisma.PaymentWhereInput[] = [{ merchantId }];
-  if (filters.status) and.push({ status: filters.status });
+  if (filters.status) and.push(displayStateWhere(filters.status));
   if (filters.processor) and.push({ processor: filters.processor });
   if (filters.currency) and.push({ currency: filters.currency });
   if (filters.scheme) and.push({ storedCard: { is: { scheme: filters.scheme } } });
@@ -80,8 +121,11 @@ export const paymentListSelect = {
   reference: true,
   processor: true,
   paymentType: true,
+  authorizedAmount: true,
   createdAt: true,
   storedCard: { select: { scheme: true, last4: true } },
+  // Read by deriveDisplayState for timed-out payments only (abandoned or timed out).
+  _count: { select: { operations: { where: { type: "authorize" } } } },
 } satisfies Prisma.PaymentSelect;
 
 export type PaymentListRow = Prisma.PaymentGetPayload<{ select: typeof paymentListSelect }>;

@@ -1,6 +1,9 @@
 // Overview aggregates: payment volume and approval rate by day and by processor, and how well
 // notifications reach the merchant. One GROUP BY each over the merchant's (merchantId, createdAt)
 // index range, so the cost follows the chosen period, not the table size.
+// Payouts (money sent to a card, stored CAPTURED) are not approved volume: they are counted on
+// their own. Test notifications (Settings → Notifications) are not deliveries of payment news:
+// they are left out of the delivery figures, so a failed test does not read as a delivery failure.
 import { db } from "../../db";
 
 /** Payments whose authorization was approved (whatever happened to them afterwards). */
@@ -24,7 +27,15 @@ export interface OverviewStats {
   days: string[];
   rows: DayProcessorRow[];
   currencies: { currency: string; approvedAmount: bigint; payments: number }[];
-  notifications: { total: number; delivered: number; failed: number; pending: number; attempts: number; successfulAttempts: number };
+  /** Approved payouts, per currency, most first. */
+  payouts: { currency: string; amount: bigint; count: number }[];
+  notifications: { total: number; delivered: number; failed: number; pending: number; attempts: number; successfulAttempts: number; tests: number };
+  /**
+   * The currency the account trades in, for figures of a period without payments: the currency
+   * of its latest payment (any period), else of its latest payment window; null for an account that
+   * never had either (no currency is made up).
+   */
+  accountCurrency: string | null;
 }
 
 export async function getOverviewStats({ merchantId, days = 30, now = new Date() }: { merchantId: string; days?: number; now?: Date }): Promise<OverviewStats> {
@@ -41,15 +52,22 @@ export async function getOverviewStats({ merchantId, days = 30, now = new Date()
            count(*) FILTER (WHERE "status"::text = ANY(${[...DECIDED]}::text[])) AS decided,
            sum("amount") FILTER (WHERE "status"::text = ANY(${[...APPROVED]}::text[]))::bigint AS approved_amount
       FROM "Payment"
-     WHERE "merchantId" = ${merchantId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
+     WHERE "merchantId" = ${merchantId} AND "createdAt" >= ${from} AND "createdAt" < ${to} AND "paymentType" <> 'payout'
      GROUP BY 1, 2, 3
      ORDER BY 1, 2, 3`;
-  const [notificationCounts, attemptCounts] = await Promise.all([
-    db().notification.groupBy({ by: ["status"], where: { merchantId, createdAt: { gte: from, lt: to } }, _count: { _all: true } }),
+  const [notificationCounts, testCount, attemptCounts, payoutRows, accountCurrency] = await Promise.all([
+    db().notification.groupBy({ by: ["status"], where: { merchantId, createdAt: { gte: from, lt: to }, kind: { not: "test" } }, _count: { _all: true } }),
+    db().notification.count({ where: { merchantId, createdAt: { gte: from, lt: to }, kind: "test" } }),
     db().$queryRaw<{ attempts: bigint; successful: bigint }[]>`
       SELECT count(*) AS attempts, count(*) FILTER (WHERE a."statusCode" = 200) AS successful
         FROM "NotificationAttempt" a JOIN "Notification" n ON n."id" = a."notificationId"
-       WHERE n."merchantId" = ${merchantId} AND n."createdAt" >= ${from} AND n."createdAt" < ${to}`,
+       WHERE n."merchantId" = ${merchantId} AND n."createdAt" >= ${from} AND n."createdAt" < ${to} AND n."kind"::text <> 'test'`,
+    db().$queryRaw<{ currency: string; amount: bigint | null; count: bigint }[]>`
+      SELECT "currency", sum("amount")::bigint AS amount, count(*) AS count
+        FROM "Payment"
+       WHERE "merchantId" = ${merchantId} AND "createdAt" >= ${from} AND "createdAt" < ${to} AND "paymentType" = 'payout' AND "status" = 'CAPTURED'
+       GROUP BY 1`,
+    findAccountCurrency(merchantId),
   ]);
   const mapped: DayProcessorRow[] = rows.map((row) => ({
     day: new Date(row.day).toISOString().slice(0, 10),
@@ -82,6 +100,17 @@ export async function getOverviewStats({ merchantId, days = 30, now = new Date()
       total: count("delivered") + count("failed") + count("pending"),
       attempts: Number(attemptCounts[0]?.attempts ?? 0),
       successfulAttempts: Number(attemptCounts[0]?.successful ?? 0),
+      tests: testCount,
     },
+    payouts: payoutRows.map((row) => ({ currency: row.currency, amount: row.amount ?? 0n, count: Number(row.count) })).sort((a, b) => b.count - a.count),
+    accountCurrency,
   };
+}
+
+/** Two index reads: Payment(merchantId, createdAt DESC) and PaymentSession(merchantId, createdAt). */
+async function findAccountCurrency(merchantId: string): Promise<string | null> {
+  const payment = await db().payment.findFirst({ where: { merchantId }, orderBy: { createdAt: "desc" }, select: { currency: true } });
+  if (payment) return payment.currency;
+  const session = await db().paymentSession.findFirst({ where: { merchantId }, orderBy: { createdAt: "desc" }, select: { currency: true } });
+  return session?.currency ?? null;
 }

@@ -18,7 +18,8 @@ describe("payment filters", () => {
 
   it("drops each invalid field with its own message and keeps the rest", () => {
     const { filters, errors } = parsePaymentFilters({ scheme: "diners", to: "2026-13", processor: "clearhaus", status: ["CAPTURED", "VOIDED"] });
-    expect(filters).toEqual({ processor: "clearhaus", status: "CAPTURED" });
+    // The state filter takes the displayed states; an older link's capitals read as the same state.
+    expect(filters).toEqual({ processor: "clearhaus", status: "captured" });
     expect(errors.scheme).toBeDefined();
     expect(errors.to).toMatch(/YYYY-MM-DD/);
   });

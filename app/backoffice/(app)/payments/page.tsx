@@ -3,12 +3,13 @@ import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { filtersToSearchParams, parsePaymentFilters, SCHEMES } from "@/lib/backoffice/payment-filters";
 import { listPayments } from "@/lib/backoffice/queries/list-payments";
-import { PaymentStatus, Processor } from "@/lib/generated/prisma/enums";
+import { Processor } from "@/lib/generated/prisma/enums";
+import { DISPLAY_STATES, DISPLAY_STATE_LABELS, deriveDisplayState } from "@/lib/backoffice/derive-display-state";
 import { Card, PageHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
-import { PaymentStatusBadge } from "@/components/backoffice/status-badge";
-import { formatDateTime, formatMoney } from "@/components/backoffice/format";
+import { PaymentStateBadge } from "@/components/backoffice/status-badge";
+import { formatDateTime, formatPaymentAmount } from "@/components/backoffice/format";
 
 export const metadata: Metadata = { title: "Payments" };
 export const dynamic = "force-dynamic";
@@ -47,7 +48,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       <Card className="mb-6">
         <form method="get" action="/backoffice/payments" role="search" aria-label="Search and filter payments" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <TextField id="q" label="Search" placeholder="paymentid, reference, last4…" defaultValue={raw("q")} className="sm:col-span-2" error={errors.q} />
-          <SelectField id="status" label="Status" defaultValue={raw("status")} error={errors.status} options={[{ value: "", label: "Any status" }, ...Object.values(PaymentStatus).map((value) => ({ value, label: value.toLowerCase().replace("_", " ") }))]} />
+          <SelectField id="status" label="Status" defaultValue={filters.status ?? ""} error={errors.status} options={[{ value: "", label: "Any status" }, ...DISPLAY_STATES.map((value) => ({ value, label: DISPLAY_STATE_LABELS[value] }))]} />
           <SelectField id="processor" label="Processor" defaultValue={raw("processor")} error={errors.processor} options={[{ value: "", label: "Any processor" }, ...Object.values(Processor).map((value) => ({ value, label: value }))]} />
           <SelectField id="scheme" label="Scheme" defaultValue={raw("scheme")} error={errors.scheme} options={[{ value: "", label: "Any scheme" }, ...SCHEMES.map((value) => ({ value, label: value }))]} />
           <TextField id="from" label="From (UTC)" type="date" defaultValue={raw("from")} error={errors.from} />
@@ -88,9 +89,9 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
               <tbody className="divide-y divide-slate-100">
                 {page.rows.map((payment) => (
                   <tr key={payment.id} className="hover:bg-slate-50" data-testid="payment-row">
-                    <td className="whitespace-nowrap px-4 py-2.5 font-medium tabular-nums sm:px-6">{formatMoney(payment.amount, payment.currency)}</td>
+                    <td className="whitespace-nowrap px-4 py-2.5 font-medium tabular-nums sm:px-6" data-testid="payment-amount">{formatPaymentAmount(payment)}</td>
                     <td className="px-4 py-2.5">
-                      <PaymentStatusBadge status={payment.status} />
+                      <PaymentStateBadge state={deriveDisplayState({ ...payment, authorizationAttempted: payment._count.operations > 0 })} />
                     </td>
                     <td className="max-w-[14rem] px-4 py-2.5">
                       <Link href={`/backoffice/payments/${payment.id}`} className="block truncate font-mono text-xs font-medium text-indigo-700 hover:underline">

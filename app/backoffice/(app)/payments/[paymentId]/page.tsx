@@ -6,8 +6,8 @@ import { roleCan } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/auth/session";
 import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-detail";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
-import { PaymentStatusBadge, StateBadge } from "@/components/backoffice/status-badge";
-import { formatDateTime, formatMoney } from "@/components/backoffice/format";
+import { PaymentStateBadge, StateBadge } from "@/components/backoffice/status-badge";
+import { formatDateTime, formatMoney, formatPaymentAmount } from "@/components/backoffice/format";
 import { PaymentOperationForm } from "@/components/backoffice/payment-operation-form";
 import { ResendNotificationButton } from "@/components/backoffice/resend-notification-button";
 import { operateOnPaymentAction } from "./actions";
@@ -31,9 +31,12 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   const canOperate = roleCan(user.role, "payments:write");
   const uncaptured = payment.authorizedAmount - payment.capturedAmount;
   const refundable = payment.capturedAmount - payment.refundedAmount;
-  const canCapture = ["AUTHORIZED", "CAPTURED", "REFUNDED"].includes(payment.status) && uncaptured > 0n;
-  const canRefund = ["CAPTURED", "REFUNDED"].includes(payment.status) && refundable > 0n;
-  const canVoid = payment.status === "AUTHORIZED" && payment.capturedAmount === 0n;
+  // A payout sent money to the card: there is nothing to capture, refund or void.
+  const payout = payment.paymentType === "payout";
+  const canCapture = !payout && ["AUTHORIZED", "CAPTURED", "REFUNDED"].includes(payment.status) && uncaptured > 0n;
+  const canRefund = !payout && ["CAPTURED", "REFUNDED"].includes(payment.status) && refundable > 0n;
+  const canVoid = !payout && payment.status === "AUTHORIZED" && payment.capturedAmount === 0n;
+  const showActions = canOperate && (canCapture || canRefund || canVoid);
 
   return (
     <>
@@ -43,23 +46,35 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
         </Link>
       </nav>
       <PageHeader
-        title={money(payment.amount)}
+        title={payout ? `Payout ${formatPaymentAmount(payment)}` : money(payment.amount)}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            <PaymentStatusBadge status={payment.status} />
+            <PaymentStateBadge state={payment.displayState} />
             <span className="break-all font-mono text-xs" data-testid="payment-id">{payment.id}</span>
           </span>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-3">
-        <div className="min-w-0 space-y-6 xl:col-span-2">
+      {/* On a phone the actions come first; on wide screens they head the right-hand column. */}
+      <div className="grid gap-6 xl:grid-cols-3 xl:grid-rows-[auto_1fr]">
+        {showActions ? (
+          <div className="min-w-0 xl:col-start-3 xl:row-start-1" data-testid="payment-actions">
+            <Card title="Actions" description="Sent through the merchant API's own rules; the result is notified like an API request's. Each asks you to confirm.">
+              <div className="space-y-3">
+                {canCapture ? <PaymentOperationForm action={operateOnPaymentAction} paymentId={payment.id} operation="capture" currency={payment.currency} maxMinor={uncaptured.toString()} maxLabel={money(uncaptured)} /> : null}
+                {canRefund ? <PaymentOperationForm action={operateOnPaymentAction} paymentId={payment.id} operation="refund" currency={payment.currency} maxMinor={refundable.toString()} maxLabel={money(refundable)} variant="secondary" /> : null}
+                {canVoid ? <PaymentOperationForm action={operateOnPaymentAction} paymentId={payment.id} operation="void" currency={payment.currency} maxMinor={payment.authorizedAmount.toString()} maxLabel={money(payment.authorizedAmount)} variant="danger" /> : null}
+              </div>
+            </Card>
+          </div>
+        ) : null}
+        <div className="min-w-0 space-y-6 xl:col-span-2 xl:col-start-1 xl:row-span-2 xl:row-start-1">
           <Card title="Payment">
             <DescriptionList
               items={[
                 { term: "paymentid", value: <span className="font-mono text-xs">{payment.id}</span> },
                 { term: "merchantpaymentid", value: payment.merchantPaymentId },
                 { term: "Reference", value: payment.reference },
-                { term: "Payment type", value: payment.paymentType },
+                { term: "Payment type", value: payout ? "Payout (money sent to the card)" : payment.paymentType },
                 { term: "Processor", value: payment.processor },
                 { term: "Created (UTC)", value: formatDateTime(payment.createdAt) },
                 { term: "Authorized", value: money(payment.authorizedAmount) },
@@ -78,6 +93,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
             />
           </Card>
 
+          <div id="operations" className="scroll-mt-4">
           <Card title="Operations" description="Every authorization, capture, refund and void, oldest first.">
             {payment.operations.length === 0 ? (
               <p className="text-sm text-slate-600">No operations yet.</p>
@@ -114,6 +130,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
               </ol>
             )}
           </Card>
+          </div>
 
           <Card title="Notifications" description="Every notification about this payment and each delivery attempt. Only HTTP 200 counts as delivered.">
             {payment.notifications.length === 0 ? (
@@ -169,7 +186,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           </Card>
         </div>
 
-        <div className="min-w-0 space-y-6">
+        <div className={`min-w-0 space-y-6 xl:col-start-3 ${showActions ? "xl:row-start-2" : "xl:row-span-2 xl:row-start-1"}`}>
           <Card title="Card">
             {card ? (
               <DescriptionList
@@ -199,15 +216,6 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   </li>
                 ))}
               </ul>
-            </Card>
-          ) : null}
-          {canOperate && (canCapture || canRefund || canVoid) ? (
-            <Card title="Actions" description="Sent through the merchant API's own rules; the result is notified like an API request's.">
-              <div className="space-y-3">
-                {canCapture ? <PaymentOperationForm action={operateOnPaymentAction} paymentId={payment.id} operation="capture" currency={payment.currency} maxLabel={money(uncaptured)} /> : null}
-                {canRefund ? <PaymentOperationForm action={operateOnPaymentAction} paymentId={payment.id} operation="refund" currency={payment.currency} maxLabel={money(refundable)} variant="secondary" /> : null}
-                {canVoid ? <PaymentOperationForm action={operateOnPaymentAction} paymentId={payment.id} operation="void" currency={payment.currency} maxLabel={money(payment.authorizedAmount)} variant="danger" /> : null}
-              </div>
             </Card>
           ) : null}
         </div>
