@@ -12,6 +12,7 @@ const SECTIONS = [
     items: [
       { href: "/backoffice", label: "Overview" },
       { href: "/backoffice/payments", label: "Payments" },
+      { href: "/backoffice/developers", label: "Developers" },
     ],
   },
   {

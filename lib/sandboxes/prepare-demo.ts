@@ -4,7 +4,7 @@
 // printed: they stay in DATA_DIR/demo.json (mode 0600), which the banner names.
 import { config } from "../env";
 import { alternateOrigin } from "./demo-shop";
-import { demoCredentialsFile, seedDemo } from "./seed-demo";
+import { demoCredentialsFile, demoReceiverUrl, seedDemo } from "./seed-demo";
 
 /** The demo shop must run on another origin than the fields: the other loopback name of the same server. */
 function demoShopUrl(publicBaseUrl: string): string {
@@ -23,5 +23,6 @@ export async function prepareDemo({ log }: { log: (line: string) => void }): Pro
     `  Demo shop     ${demoShopUrl(settings.publicBaseUrl)}   (another origin than the card fields; pay with 4111 1111 1111 1111)`,
     `  Merchant id   ${demo.merchantId}   (${demo.merchantName})`,
     `  Credentials   ${demoCredentialsFile()}   (mode 0600: the owner password and the API key)`,
+    `  Notifications ${demoReceiverUrl(settings.publicBaseUrl)}   (the demo merchant's receiver; deliveries in Back office > Developers)`,
   ];
 }

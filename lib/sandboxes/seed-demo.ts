@@ -1,7 +1,8 @@
 // The demo merchant that `npm start` creates on first run, so a fresh clone can be tried at once.
 // Its credentials are kept in DATA_DIR/demo.json (git-ignored, mode 0600), which the start banner
 // names instead of printing them (a log is no place for a password or a live key): the database
-// itself only holds hashes. Never called in production (lib/sandboxes/prepare-demo.ts).
+// itself only holds hashes. Its default notification address is the service's own demo receiver.
+// Never called in production (lib/sandboxes/prepare-demo.ts).
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -23,6 +24,26 @@ export type DemoCredentials = z.infer<typeof demoSchema>;
 
 export const DEMO_EMAIL = "demo@example.com";
 
+/** The service's own demo receiver (lib/sandboxes/demo-receiver.ts): the demo merchant's default notification address. */
+export const DEMO_RECEIVER_PATH = "/demo-shop/notifications";
+
+export function demoReceiverUrl(publicBaseUrl: string = config().publicBaseUrl): string {
+  return `${publicBaseUrl.replace(/\/+$/, "")}${DEMO_RECEIVER_PATH}`;
+}
+
+/**
+ * A data folder started again on another port or host name would keep notifying the old address:
+ * the demo receiver's address follows the current base URL. An address the merchant chose (or
+ * cleared) in the back office is left alone.
+ */
+async function keepDemoReceiverCurrent(merchantId: string): Promise<void> {
+  const current = demoReceiverUrl();
+  await db().merchant.updateMany({
+    where: { id: merchantId, defaultNotificationUrl: { endsWith: DEMO_RECEIVER_PATH, not: current } },
+    data: { defaultNotificationUrl: current },
+  });
+}
+
 /** Where the demo merchant's credentials are kept (mode 0600). */
 export function demoCredentialsFile(): string {
   return path.resolve(config().DATA_DIR, "demo.json");
@@ -35,6 +56,7 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
     chmodSync(file, 0o600); // files written by older versions may be wider
     const saved = demoSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
     if (saved.success && (await db().merchant.findUnique({ where: { id: saved.data.merchantId }, select: { id: true } }))) {
+      await keepDemoReceiverCurrent(saved.data.merchantId);
       return { created: false, demo: saved.data };
     }
   }
@@ -43,6 +65,9 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
   const password = randomBytes(9).toString("base64url");
   const demo = await db().$transaction(async (tx) => {
     const { merchant, apiKey } = await createMerchant({ name: "Demo Shop", withApiKey: true, tx });
+    // Somewhere sensible for its notifications from the first minute: the README's capture, refund
+    // and void commands (and the demo shop's own windows) are notified and shown in Developers.
+    await tx.merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: demoReceiverUrl() } });
     await createUser({ merchantId: merchant.id, email, name: "Demo Owner", password, role: "OWNER", tx });
     return { merchantId: merchant.id, merchantName: merchant.name, apiKey: apiKey!, email, password };
   });

@@ -1,0 +1,54 @@
+// The demo merchant's notification receiver: what a merchant's server does with a notification,
+// served by the service itself so that a fresh `npm start` has somewhere sensible to send the demo
+// merchant's notifications (capture, refund, void ... of the README's commands). It verifies the
+// Standard Webhooks signature with the demo merchant's secret, as a merchant's receiver must, and
+// answers 200 (the only acknowledgement, spec 6.2); anything else, including another merchant's
+// notification, is refused 401 and so retried and shown as failing in the back office. Local mode
+// only: in production it answers 404, like the demo shop.
+import { existsSync, readFileSync } from "node:fs";
+import { Webhook } from "standardwebhooks";
+import { z } from "zod";
+import { db } from "../db";
+import { config } from "../env";
+import { log } from "../observability/logger";
+import { demoCredentialsFile } from "./seed-demo";
+
+/** A notification body is a small JSON object; the receiver reads no more than this. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+const demoFileSchema = z.object({ merchantId: z.string() });
+
+function answer(status: number, body: Record<string, unknown>): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+}
+
+async function demoSecret(): Promise<string | null> {
+  const file = demoCredentialsFile();
+  if (!existsSync(file)) return null;
+  const saved = demoFileSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  if (!saved.success) return null;
+  const merchant = await db().merchant.findUnique({ where: { id: saved.data.merchantId }, select: { notificationSecret: true } });
+  return merchant?.notificationSecret ?? null;
+}
+
+export async function receiveDemoNotification(request: Request): Promise<Response> {
+  if (config().isProduction) return new Response("Not found", { status: 404 });
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return answer(413, { received: false, reason: "body too large" });
+  const body = await request.text();
+  if (Buffer.byteLength(body) > MAX_BODY_BYTES) return answer(413, { received: false, reason: "body too large" });
+  const secret = await demoSecret();
+  if (!secret) return answer(503, { received: false, reason: "no demo merchant" });
+  try {
+    new Webhook(secret).verify(body, {
+      "webhook-id": request.headers.get("webhook-id") ?? "",
+      "webhook-timestamp": request.headers.get("webhook-timestamp") ?? "",
+      "webhook-signature": request.headers.get("webhook-signature") ?? "",
+    });
+  } catch {
+    return answer(401, { received: false, reason: "signature does not verify with the demo merchant's secret" });
+  }
+  const kind = request.headers.get("x-cps-notification-kind") ?? "unknown";
+  log("demo-receiver").info(`demo merchant notification ${request.headers.get("webhook-id")} (${kind}) verified`);
+  return answer(200, { received: true, kind });
+}
