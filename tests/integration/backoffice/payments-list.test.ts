@@ -6,6 +6,7 @@ import { listPayments, type PaymentPage } from "@/lib/backoffice/queries/list-pa
 import { parsePaymentFilters, type PaymentFilters } from "@/lib/backoffice/payment-filters";
 import { csvCell, exportPaymentsCsv } from "@/lib/backoffice/queries/export-payments-csv";
 import { db } from "@/lib/db";
+import { DISPLAY_STATES, deriveDisplayState } from "@/lib/backoffice/derive-display-state";
 
 useTestDatabase();
 
@@ -29,7 +30,9 @@ beforeAll(async () => {
     { status: "DECLINED" as const, processor: "bambora" as const, card: { pan: "378282246310005", scheme: "amex" }, amount: 7_500n, merchantPaymentId: "order-amex", day: "2026-10-06" },
   ];
   for (const entry of special) {
-    const { paymentId } = await createTestPayment({ merchantId, status: entry.status, processor: entry.processor, withStoredCard: entry.card, amount: entry.amount, merchantPaymentId: entry.merchantPaymentId, reference: "=HYPERLINK(\"x\")" });
+    // A captured payment has its capture (the state shown follows the operations).
+    const captures = entry.status === "CAPTURED" ? [entry.amount] : [];
+    const { paymentId } = await createTestPayment({ merchantId, status: entry.status, processor: entry.processor, withStoredCard: entry.card, amount: entry.amount, captures, merchantPaymentId: entry.merchantPaymentId, reference: "=HYPERLINK(\"x\")" });
     await db().payment.update({ where: { id: paymentId }, data: { createdAt: new Date(`${entry.day}T10:00:00Z`) } });
     created.push({ id: paymentId, createdAt: new Date(`${entry.day}T10:00:00Z`) });
   }
@@ -65,14 +68,14 @@ describe("listPayments", () => {
 
   it("filters by status, processor, scheme, date range and amount", async () => {
     const ids = async (params: Record<string, string>) => (await listPayments({ merchantId, filters: filters(params) })).rows.map((row) => row.merchantPaymentId ?? row.reference);
-    expect(await ids({ status: "CAPTURED" })).toEqual(["order-mc"]);
+    expect(await ids({ status: "captured" })).toEqual(["order-mc"]);
     expect(await ids({ processor: "bambora" })).toEqual(["order-amex"]);
     expect(await ids({ scheme: "amex" })).toEqual(["order-amex"]);
     expect(await ids({ from: "2026-10-01", to: "2026-10-05" })).toEqual(["order-mc"]);
     expect(await ids({ from: "2026-10-06", to: "2026-10-06" })).toEqual(["order-amex"]);
     expect(await ids({ minAmount: "75", maxAmount: "75.00" })).toEqual(["order-amex"]);
     expect((await ids({ minAmount: "10.50", maxAmount: "10.52" })).sort()).toEqual(["ref-50", "ref-51", "ref-52"]);
-    expect(await ids({ scheme: "mastercard", status: "DECLINED" })).toEqual([]);
+    expect(await ids({ scheme: "mastercard", status: "declined" })).toEqual([]);
   });
 
   it("finds a payment by paymentid, merchantpaymentid, reference and last4, never another merchant's", async () => {
@@ -92,6 +95,38 @@ describe("listPayments", () => {
     const { filters: parsed, errors } = parsePaymentFilters({ status: "NOPE", minAmount: "1,5", from: "yesterday", processor: "finaro" });
     expect(parsed).toEqual({ processor: "finaro" });
     expect(Object.keys(errors).sort()).toEqual(["from", "minAmount", "status"]);
+  });
+});
+
+describe("the state filter", () => {
+  it("returns for every displayed state exactly the payments deriveDisplayState puts in it", async () => {
+    const { merchantId: shop } = await createTestMerchant();
+    const seed = async (options: Omit<Parameters<typeof createTestPayment>[0], "merchantId">, extra?: { paymentType?: string; failedAuthorize?: boolean }) => {
+      const { paymentId } = await createTestPayment({ merchantId: shop, withStoredCard: false, amount: 12_500n, ...options });
+      if (extra?.paymentType) await db().payment.update({ where: { id: paymentId }, data: { paymentType: extra.paymentType } });
+      if (extra?.failedAuthorize) await db().operation.create({ data: { id: `op${paymentId}`.slice(0, 32), paymentId, type: "authorize", amount: 12_500n, currency: "DKK", status: "failed" } });
+      return paymentId;
+    };
+    const expected: Record<string, string> = {
+      authorized: await seed({ status: "AUTHORIZED" }),
+      partially_captured: await seed({ status: "CAPTURED", captures: [5_000n] }),
+      captured: await seed({ status: "CAPTURED", captures: [12_500n] }),
+      partially_refunded: await seed({ status: "REFUNDED", captures: [5_000n], refunds: [1_000n] }),
+      refunded: await seed({ status: "REFUNDED", captures: [5_000n], refunds: [5_000n] }),
+      voided: await seed({ status: "VOIDED" }),
+      payout: await seed({ status: "CAPTURED", authorizedAmount: 0n }, { paymentType: "payout" }),
+      timed_out: await seed({ status: "TIMED_OUT" }, { failedAuthorize: true }),
+      abandoned: await seed({ status: "TIMED_OUT" }),
+      declined: await seed({ status: "DECLINED" }),
+      pending: await seed({ status: "PENDING" }),
+    };
+    const all = (await listPayments({ merchantId: shop, filters: {} })).rows;
+    for (const state of DISPLAY_STATES) {
+      const filtered = (await listPayments({ merchantId: shop, filters: filters({ status: state }) })).rows.map((row) => row.id);
+      const derived = all.filter((row) => deriveDisplayState({ ...row, authorizationAttempted: row._count.operations > 0 }) === state).map((row) => row.id);
+      expect(filtered, state).toEqual(derived);
+      expect(filtered, state).toEqual(expected[state] ? [expected[state]] : []);
+    }
   });
 });
 
