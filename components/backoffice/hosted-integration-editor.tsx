@@ -4,7 +4,7 @@
 // with a live preview of the real hosted fields (their own page, rendered with the styling as it
 // is typed). The styling is checked in the browser with the same zod schema the server uses.
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useMemo, useState } from "react";
+import { useActionState, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, TextField } from "@/components/ui/field";
@@ -214,19 +214,37 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
   );
 }
 
+// The origin this page was opened on, as the browser sees it (localhost, 127.0.0.1, a proxy's name):
+// only known in the browser, so the server render leaves the frames out until hydration.
+const noSubscription = () => () => {};
+function useBrowserOrigin(): string | null {
+  return useSyncExternalStore(
+    noSubscription,
+    () => window.location.origin,
+    () => null,
+  );
+}
+
 function PreviewFrame({ field, label, styling, height }: { field: string; label: string; styling: string; height?: string }) {
   const px = /^(\d+)px$/.exec(height ?? "")?.[1];
+  const origin = useBrowserOrigin();
+  const style = { height: `${Math.max(48, Number(px ?? 44) + 8)}px` };
   return (
     <div>
       <p className="mb-1 text-xs font-medium text-slate-600">{label}</p>
-      <iframe
-        title={`Preview of the ${label} field`}
-        data-testid={`preview-${field}`}
-        // The field script reads its channel from the hash, as dynamic.js passes it; a preview channel has no listeners.
-        src={`/backoffice/settings/hosted/preview?field=${field}&styling=${encodeURIComponent(styling)}#c=backoffice-preview-${field}`}
-        className="block w-full rounded border border-dashed border-slate-300"
-        style={{ height: `${Math.max(48, Number(px ?? 44) + 8)}px` }}
-      />
+      {origin ? (
+        <iframe
+          title={`Preview of the ${label} field`}
+          data-testid={`preview-${field}`}
+          // A relative address (whatever host name the back office is on) and the origin the field must
+          // answer to; the field script reads its channel from the hash, as dynamic.js passes it.
+          src={`/backoffice/settings/hosted/preview?field=${field}&parent=${encodeURIComponent(origin)}&styling=${encodeURIComponent(styling)}#c=backoffice-preview-${field}`}
+          className="block w-full rounded border border-dashed border-slate-300"
+          style={style}
+        />
+      ) : (
+        <div className="block w-full rounded border border-dashed border-slate-300" style={style} />
+      )}
     </div>
   );
 }

@@ -5,15 +5,34 @@ import type { ActionState } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 
 type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type ResetAction = (previous: ActionState<{ temporaryPassword: string }>, formData: FormData) => Promise<ActionState<{ temporaryPassword: string }>>;
 
-/** Role change and removal of one team member (owners only; the server checks again), each confirmed with the owner's password. */
-export function TeamMemberControls({ action, userId, email, role, totpEnabled }: { action: Action; userId: string; email: string; role: string; totpEnabled: boolean }) {
+/**
+ * Role change, password reset and removal of one team member (owners only; the server checks
+ * again), each confirmed with the owner's password. A reset's temporary password is shown here once.
+ */
+export function TeamMemberControls({
+  action,
+  resetAction,
+  userId,
+  email,
+  role,
+  totpEnabled,
+}: {
+  action: Action;
+  resetAction: ResetAction;
+  userId: string;
+  email: string;
+  role: string;
+  totpEnabled: boolean;
+}) {
   const [roleState, roleAction, rolePending] = useActionState(action, { status: "idle" });
   const [removeState, removeAction, removePending] = useActionState(action, { status: "idle" });
+  const [resetState, resetFormAction, resetPending] = useActionState(resetAction, { status: "idle" });
   // The step-up fields are compact (no room for their own message): their errors are the message.
-  const stepUpError = (state: ActionState) => state.fieldErrors?.currentPassword ?? state.fieldErrors?.currentCode;
-  const message = stepUpError(removeState) ?? removeState.message ?? stepUpError(roleState) ?? roleState.message;
-  const failed = removeState.status === "error" || roleState.status === "error";
+  const stepUpError = (state: ActionState<unknown>) => state.fieldErrors?.currentPassword ?? state.fieldErrors?.currentCode;
+  const message = stepUpError(removeState) ?? removeState.message ?? stepUpError(resetState) ?? resetState.message ?? stepUpError(roleState) ?? roleState.message;
+  const failed = removeState.status === "error" || resetState.status === "error" || roleState.status === "error";
   return (
     <div className="flex flex-wrap items-center gap-2">
       <form action={roleAction} className="flex items-center gap-2">
@@ -33,6 +52,19 @@ export function TeamMemberControls({ action, userId, email, role, totpEnabled }:
         </Button>
       </form>
       <form
+        action={resetFormAction}
+        className="flex items-center gap-2"
+        onSubmit={(event) => {
+          if (!window.confirm(`Give ${email} a new temporary password? Their current password stops working and they are signed out.`)) event.preventDefault();
+        }}
+      >
+        <input type="hidden" name="userId" value={userId} />
+        <ConfirmIdentityFields idPrefix={`reset-${userId}`} totpEnabled={totpEnabled} fieldErrors={resetState.fieldErrors} compact />
+        <Button type="submit" variant="secondary" className="px-2 py-1 text-xs" disabled={resetPending} aria-label={`Reset password of ${email}`}>
+          Reset password
+        </Button>
+      </form>
+      <form
         action={removeAction}
         className="flex items-center gap-2"
         onSubmit={(event) => {
@@ -46,6 +78,14 @@ export function TeamMemberControls({ action, userId, email, role, totpEnabled }:
           Remove
         </Button>
       </form>
+      {resetState.status === "success" && resetState.data ? (
+        <p className="w-full text-xs text-slate-700">
+          Temporary password:{" "}
+          <code data-testid={`temporary-password-${userId}`} className="select-all rounded bg-slate-100 px-1.5 py-0.5 font-mono text-sm text-slate-900">
+            {resetState.data.temporaryPassword}
+          </code>
+        </p>
+      ) : null}
       {message ? (
         <p role={failed ? "alert" : "status"} className={`w-full text-xs ${failed ? "text-red-700" : "text-emerald-700"}`}>
           {message}

@@ -1,7 +1,11 @@
 // The credentials check behind the sign-in form: email + password (argon2id), then the one-time
-// code when the user turned the second factor on, all behind the sign-in throttle.
+// code when the user turned the second factor on, all behind the sign-in throttle. Every outcome
+// for a known user goes into the merchant's audit log with the client address the throttle counts
+// (an unknown email has no merchant to log it for; its attempt row is still kept for the throttle).
 import { z } from "zod";
+import { recordAuditEntry } from "../backoffice/audit";
 import { db } from "../db";
+import { log } from "../observability/logger";
 import { verifyPassword } from "./password";
 import { reserveSignInAttempt, settleSignInAttempt } from "./sign-in-rate-limit";
 import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
@@ -54,7 +58,13 @@ export async function authenticateUser(options: { email: string; password: strin
   // The attempt is recorded as a failure before the password is checked, atomically with the count
   // (lib/auth/sign-in-rate-limit.ts), so parallel guesses cannot get past the limit.
   const reservation = await reserveSignInAttempt({ email, ipAddress });
-  if (reservation.limited) throw new SignInError("RATE_LIMITED");
+  if (reservation.limited) {
+    auditInBackground(async () => {
+      const target = await db().user.findUnique({ where: { email }, select: { id: true, merchantId: true } });
+      if (target) await auditSignIn({ user: target, email, ipAddress, outcome: "RATE_LIMITED" });
+    });
+    throw new SignInError("RATE_LIMITED");
+  }
   const { attemptId } = reservation;
 
   const user = await db().user.findUnique({
@@ -74,6 +84,7 @@ export async function authenticateUser(options: { email: string; password: strin
   const passwordOk = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
   if (!user || !passwordOk) {
     await settleSignInAttempt({ attemptId, outcome: "failed", userId: user?.id ?? null });
+    if (user) auditInBackground(() => auditSignIn({ user, email, ipAddress, outcome: "INVALID_CREDENTIALS" }));
     throw new SignInError("INVALID_CREDENTIALS");
   }
   if (user.totpEnabledAt && user.totpSecret) {
@@ -90,10 +101,33 @@ export async function authenticateUser(options: { email: string; password: strin
       (await db().user.updateMany({ where: { id: user.id, ...totpStepUnused(step) }, data: { totpLastUsedStep: step } })).count === 1;
     if (!claimed) {
       await settleSignInAttempt({ attemptId, outcome: "failed", userId: user.id });
+      auditInBackground(() => auditSignIn({ user, email, ipAddress, outcome: "INVALID_TOTP" }));
       throw new SignInError("INVALID_TOTP");
     }
   }
   await settleSignInAttempt({ attemptId, outcome: "succeeded", userId: user.id });
   await db().user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() }, select: { id: true } });
+  await auditSignIn({ user, email, ipAddress, outcome: "OK" });
   return { id: user.id, email: user.email, name: user.name, merchantId: user.merchantId, sessionVersion: user.sessionVersion };
+}
+
+/**
+ * A failure's audit row is written after the answer, not before: awaiting it would make a wrong
+ * password for a known email slower than for an unknown one (which has no merchant to log for),
+ * and the timing would tell which emails have accounts.
+ */
+function auditInBackground(work: () => Promise<void>): void {
+  work().catch((error: unknown) => log("auth").error({ err: error }, "could not record a failed sign-in in the audit log"));
+}
+
+/** One audit row per decided sign-in of a known user: who, from which address, and why it failed. */
+async function auditSignIn(options: { user: { id: string; merchantId: string }; email: string; ipAddress: string | null; outcome: SignInErrorCode | "OK" }) {
+  const succeeded = options.outcome === "OK";
+  await recordAuditEntry(db(), {
+    merchantId: options.user.merchantId,
+    userId: options.user.id,
+    action: succeeded ? "user.signed_in" : "user.sign_in_failed",
+    target: options.user.id,
+    details: { email: options.email, ip: options.ipAddress ?? "unknown", ...(succeeded ? {} : { reason: options.outcome }) },
+  });
 }

@@ -8,6 +8,8 @@ import { formatRunsTable, listRuns } from "../inngest/list-runs";
 import { reconcileTimedOutAuthorizations } from "../processors/reconcile-timed-out-authorizations";
 import { rotateCardDataKey } from "../cards/rotate-card-data-key";
 import { resealTotpSecrets } from "../users/reseal-totp-secrets";
+import { resetUserPassword } from "../users/reset-user-password";
+import { recordAuditEntry } from "../backoffice/audit";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
@@ -16,6 +18,8 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   apikey create --merchant <id> [--name <name>] create an API key for a merchant (shown once)
   user create --merchant <id> --email <email> --name <name> --password <password> [--role owner|developer|viewer]
                                                 create a back-office user
+  user reset-password <email>                   give a back-office user a new temporary password (printed once);
+                                                their sessions end; recorded in the merchant's audit log
   runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error
   processors reconcile [--older-than-minutes <n>]
                                                 look up timed-out authorizations at configured acquirers; void late approvals
@@ -42,7 +46,8 @@ async function merchantMustExist(merchantId: string): Promise<void> {
   if (!merchant) throw new Error(`no merchant with id ${merchantId}`);
 }
 
-export type CommandHandler = (options: Options) => Promise<CliResult>;
+/** `args`: the words after the command's two (e.g. the email of `user reset-password <email>`). */
+export type CommandHandler = (options: Options, args: string[]) => Promise<CliResult>;
 
 /** Commands by their words; other modules add theirs (e.g. `runs list`) in this table. */
 export const COMMANDS: Record<string, CommandHandler> = {
@@ -87,6 +92,27 @@ export const COMMANDS: Record<string, CommandHandler> = {
     return {
       text: `User ${user.email} (${user.role.toLowerCase()}) created for merchant ${merchantId}`,
       data: { id: user.id, email: user.email, name: user.name, role: user.role.toLowerCase(), merchantid: merchantId },
+    };
+  },
+  // For a user locked out of the back office with no owner to reset them (or the only owner).
+  "user reset-password": async (options, args) => {
+    const email = z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.email("must be an email address"))
+      .parse(args[0] ?? (typeof options.email === "string" ? options.email : ""));
+    const user = await db().user.findUnique({ where: { email }, select: { id: true, merchantId: true } });
+    if (!user) throw new Error(`no back-office user with email ${email}`);
+    const { temporaryPassword } = await db().$transaction(async (tx) => {
+      const reset = await resetUserPassword({ tx, userId: user.id });
+      await recordAuditEntry(tx, { merchantId: user.merchantId, userId: null, action: "operator.password_reset", target: user.id, details: { email } });
+      return reset;
+    });
+    return {
+      text: `Temporary password for ${email}: ${temporaryPassword}   (shown once; hand it over securely, then they change it under Your account)
+Their open sessions were signed out.`,
+      data: { email, temporarypassword: temporaryPassword, merchantid: user.merchantId },
     };
   },
   // Background work (Inngest): runs of the embedded executor.
@@ -134,7 +160,7 @@ export async function runCliCommand(words: string[], options: Options): Promise<
   const handler = COMMANDS[key];
   if (!handler) throw new CliUsageError(`unknown command: ${words.join(" ")}`);
   try {
-    return await handler(options);
+    return await handler(options, words.slice(2));
   } catch (error) {
     if (error instanceof z.ZodError) {
       throw new CliUsageError(error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; "));

@@ -1,9 +1,61 @@
+import { z } from "zod";
 import { db } from "../../db";
+import type { Prisma } from "../../generated/prisma/client";
+import { AUDIT_ACTIONS, type AuditAction } from "../audit";
 
 export const AUDIT_PAGE_SIZE = 50;
 
-/** The merchant's audit log, newest first, keyset-paginated by (createdAt, id). */
-export async function listAuditEntries({ merchantId, before }: { merchantId: string; before?: string }) {
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD")
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "Not a real date");
+
+/**
+ * The audit log's filters as they come from the query string (so a filtered view can be linked and
+ * survives paging): an action, a user (or "system" for the operator), and a UTC date range.
+ */
+export const auditFiltersSchema = z
+  .object({
+    action: z.enum(Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]], { error: "Unknown action" }).optional(),
+    user: z.union([z.literal("system"), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "Unknown user")]).optional(),
+    from: day.optional(),
+    to: day.optional(),
+  })
+  .refine((value) => !value.from || !value.to || value.from <= value.to, { path: ["to"], message: "The end date is before the start date" });
+
+export type AuditFilters = z.infer<typeof auditFiltersSchema>;
+
+/** The filters from raw search parameters: blank values are "no filter"; invalid ones are reported and dropped. */
+export function parseAuditFilters(params: Record<string, string | string[] | undefined>): { filters: AuditFilters; errors: Record<string, string> } {
+  const raw: Record<string, string> = {};
+  for (const key of ["action", "user", "from", "to"] as const) {
+    const value = params[key];
+    const single = Array.isArray(value) ? value[0] : value;
+    if (single && single.trim() !== "") raw[key] = single.trim();
+  }
+  const parsed = auditFiltersSchema.safeParse(raw);
+  if (parsed.success) return { filters: parsed.data, errors: {} };
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+  const kept = Object.fromEntries(Object.entries(raw).filter(([key]) => !(key in errors)));
+  const retry = auditFiltersSchema.safeParse(kept);
+  return { filters: retry.success ? retry.data : {}, errors };
+}
+
+function filterWhere(filters: AuditFilters): Prisma.AuditEntryWhereInput {
+  const createdAt: Prisma.DateTimeFilter = {};
+  if (filters.from) createdAt.gte = new Date(`${filters.from}T00:00:00Z`);
+  // "to" is a whole day: everything before the next midnight (UTC).
+  if (filters.to) createdAt.lt = new Date(new Date(`${filters.to}T00:00:00Z`).getTime() + 86_400_000);
+  return {
+    ...(filters.action ? { action: filters.action } : {}),
+    ...(filters.user ? { userId: filters.user === "system" ? null : filters.user } : {}),
+    ...(filters.from || filters.to ? { createdAt } : {}),
+  };
+}
+
+/** The merchant's audit log, newest first, filtered, keyset-paginated by (createdAt, id). */
+export async function listAuditEntries({ merchantId, before, filters = {} }: { merchantId: string; before?: string; filters?: AuditFilters }) {
   let cursor: { createdAt: Date; id: string } | undefined;
   if (before) {
     const [iso, id] = Buffer.from(before, "base64url").toString("utf8").split("|");
@@ -13,7 +65,7 @@ export async function listAuditEntries({ merchantId, before }: { merchantId: str
   const entries = await db().auditEntry.findMany({
     where: {
       merchantId,
-      ...(cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] } : {}),
+      AND: [filterWhere(filters), cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] } : {}],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: AUDIT_PAGE_SIZE + 1,

@@ -1,5 +1,6 @@
 "use server";
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { z } from "zod";
 import { requireActor } from "@/lib/auth/session";
 import { startTotpEnrolment } from "@/lib/auth/start-totp-enrolment";
@@ -7,6 +8,8 @@ import { confirmTotpEnrolment } from "@/lib/auth/confirm-totp-enrolment";
 import { disableTotp } from "@/lib/auth/disable-totp";
 import { reissueSession } from "@/lib/auth/reissue-session";
 import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
+import { changePassword } from "@/lib/backoffice/actions/change-password";
+import { clientIp } from "@/lib/http/client-ip";
 
 const codeInput = z.object({ code: z.string().trim().regex(/^\d{3} ?\d{3}$/, "Enter the 6 digits shown in your app") });
 
@@ -44,5 +47,16 @@ export async function disableTotpAction(_previous: ActionState, formData: FormDa
     if (sessionVersion !== null) await reissueSession(sessionVersion);
     revalidatePath("/backoffice/account");
     return { message: "Two-factor authentication is off. Your other sessions were signed out." };
+  });
+}
+
+export async function changePasswordAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const sessionVersion = await changePassword({ actor, input: formObject(formData), ipAddress: clientIp(await headers()) });
+    // Every other session of the user ended; this one goes on with the new version.
+    await reissueSession(sessionVersion);
+    revalidatePath("/backoffice/account");
+    return { message: "Your password was changed. Your other sessions were signed out." };
   });
 }

@@ -4,7 +4,9 @@ import { ROLE_LABELS } from "@/lib/auth/roles";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { DisableTotp, EnableTotp } from "@/components/backoffice/totp-forms";
-import { confirmTotpAction, disableTotpAction, startTotpAction } from "./actions";
+import { ChangePasswordForm } from "@/components/backoffice/change-password-form";
+import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
+import { changePasswordAction, confirmTotpAction, disableTotpAction, startTotpAction } from "./actions";
 
 export const metadata: Metadata = { title: "Your account" };
 export const dynamic = "force-dynamic";
@@ -24,6 +26,9 @@ export default async function AccountPage() {
               { term: "Merchant", value: `${user.merchantName} (${user.merchantId})` },
             ]}
           />
+        </Card>
+        <Card title="Password" description="Changing it signs you out everywhere else.">
+          <ChangePasswordForm action={changePasswordAction} totpEnabled={user.totpEnabled} minLength={MIN_PASSWORD_LENGTH} />
         </Card>
         <Card
           title="Two-factor authentication"

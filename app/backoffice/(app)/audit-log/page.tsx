@@ -1,33 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
-import { listAuditEntries } from "@/lib/backoffice/queries/list-audit-entries";
+import { AUDIT_ACTIONS } from "@/lib/backoffice/audit";
+import { listAuditEntries, parseAuditFilters, type AuditFilters } from "@/lib/backoffice/queries/list-audit-entries";
+import { listTeam } from "@/lib/backoffice/queries/list-team";
 import { Card, PageHeader } from "@/components/ui/card";
+import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
+import { SelectField, TextField } from "@/components/ui/field";
 import { formatDateTime } from "@/components/backoffice/format";
 
 export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
-
-const ACTION_LABELS: Record<string, string> = {
-  "api_key.created": "Created API key",
-  "api_key.rolled": "Rolled API key",
-  "api_key.revoked": "Revoked API key",
-  "settings.notification_urls.updated": "Changed notification URLs",
-  "settings.checkout_origins.updated": "Changed allowed checkout origins",
-  "hosted_integration.created": "Created hosted integration",
-  "hosted_integration.updated": "Changed hosted integration",
-  "notification.test_sent": "Sent test notification",
-  "notification.resent": "Resent notification",
-  "team.user_added": "Added user",
-  "team.role_changed": "Changed a user's role",
-  "team.user_removed": "Removed user",
-  "user.totp_enabled": "Turned on two-factor authentication",
-  "user.totp_disabled": "Turned off two-factor authentication",
-  "payment.capture_requested": "Requested capture",
-  "payment.refund_requested": "Requested refund",
-  "payment.void_requested": "Requested void",
-};
 
 function summary(details: unknown): string {
   if (!details || typeof details !== "object") return "";
@@ -35,16 +19,67 @@ function summary(details: unknown): string {
   return entries.map(([key, value]) => `${key}: ${String(value)}`).join(" · ");
 }
 
-export default async function AuditLogPage({ searchParams }: { searchParams: Promise<{ before?: string }> }) {
+const ACTION_LABELS: Record<string, string> = AUDIT_ACTIONS;
+
+/** The filters as query parameters, so a filtered view is a link and paging keeps it. */
+function filterQuery(filters: AuditFilters, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...filters, ...extra })) if (value) query.set(key, value);
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}
+
+export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireUser();
-  const { before } = await searchParams;
-  const { rows, next } = await listAuditEntries({ merchantId: user.merchantId, before });
+  const params = await searchParams;
+  const before = typeof params.before === "string" ? params.before : undefined;
+  const { filters, errors } = parseAuditFilters(params);
+  const [{ rows, next }, team] = await Promise.all([listAuditEntries({ merchantId: user.merchantId, before, filters }), listTeam({ merchantId: user.merchantId })]);
+  const filtered = Object.values(filters).some(Boolean);
   return (
     <>
-      <PageHeader title="Audit log" description="Who changed keys and settings, and when. Newest first." />
+      <PageHeader title="Audit log" description="Who signed in, changed keys and settings or revealed a secret, and when. Newest first." />
+      <Card className="mb-6">
+        {/* A GET form: the filters live in the address, so the view can be bookmarked and shared. */}
+        <form method="get" action="/backoffice/audit-log" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter the audit log">
+          <SelectField
+            id="audit-action"
+            name="action"
+            label="Action"
+            defaultValue={filters.action ?? ""}
+            error={errors.action}
+            options={[{ value: "", label: "All actions" }, ...Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label }))]}
+          />
+          <SelectField
+            id="audit-user"
+            name="user"
+            label="User"
+            defaultValue={filters.user ?? ""}
+            error={errors.user}
+            options={[{ value: "", label: "All users" }, ...team.map((member) => ({ value: member.id, label: member.email })), { value: "system", label: "System / operator" }]}
+          />
+          <TextField id="audit-from" name="from" label="From (UTC)" type="date" defaultValue={filters.from ?? ""} error={errors.from} />
+          <TextField id="audit-to" name="to" label="To (UTC)" type="date" defaultValue={filters.to ?? ""} error={errors.to} />
+          <div className="flex gap-2">
+            <button type="submit" className={buttonClass("primary")}>
+              Filter
+            </button>
+            {filtered ? (
+              <Link className={buttonClass("secondary")} href="/backoffice/audit-log">
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </form>
+        {Object.keys(errors).length > 0 ? (
+          <div className="mt-4">
+            <Alert tone="warning">Some filters were not valid and are not applied: {Object.values(errors).join("; ")}.</Alert>
+          </div>
+        ) : null}
+      </Card>
       <Card>
         {rows.length === 0 ? (
-          <p className="py-6 text-center text-sm text-slate-600">Nothing recorded yet.</p>
+          <p className="py-6 text-center text-sm text-slate-600">{filtered ? "Nothing matches these filters." : "Nothing recorded yet."}</p>
         ) : (
           <div className="-mx-4 overflow-x-auto sm:-mx-6">
             <table className="min-w-full text-sm" aria-label="Audit log">
@@ -73,7 +108,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         )}
         {next ? (
           <div className="mt-4 flex justify-end border-t border-slate-200 pt-4">
-            <Link className={buttonClass("secondary")} href={`/backoffice/audit-log?before=${next}`}>
+            <Link className={buttonClass("secondary")} href={`/backoffice/audit-log${filterQuery(filters, { before: next })}`}>
               Older →
             </Link>
           </div>

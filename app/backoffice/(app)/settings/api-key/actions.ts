@@ -2,11 +2,14 @@
 // Server actions of Settings → API-key. Each one: the signed-in actor, then one use case that
 // checks the role and scopes everything to the actor's merchant.
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
 import { createKey } from "@/lib/backoffice/actions/create-key";
 import { revokeKey } from "@/lib/backoffice/actions/revoke-key";
 import { rollKey } from "@/lib/backoffice/actions/roll-key";
 import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
+import { revealSigningSecret } from "@/lib/backoffice/actions/reveal-signing-secret";
+import { clientIp } from "@/lib/http/client-ip";
 
 export interface NewKey {
   apiKey: string;
@@ -42,5 +45,13 @@ export async function revokeKeyAction(_previous: ActionState, formData: FormData
     await revokeKey({ actor, input: formObject(formData) });
     revalidatePath("/backoffice/settings/api-key");
     return { message: "Key revoked. Requests with it are refused from now on." };
+  });
+}
+
+export async function revealSigningSecretAction(): Promise<ActionState<{ secret: string }>> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const secret = await revealSigningSecret({ actor, ipAddress: clientIp(await headers()) });
+    return { message: "Revealed (recorded in the audit log).", data: { secret } };
   });
 }

@@ -7,10 +7,11 @@ import { getMerchantSettings } from "@/lib/backoffice/queries/get-merchant-setti
 import { Card, PageHeader } from "@/components/ui/card";
 import { Alert } from "@/components/ui/alert";
 import { CopyField } from "@/components/backoffice/copy-field";
+import { RevealSecretField } from "@/components/backoffice/reveal-secret-field";
 import { CreateKeyForm, RevokeKeyForm, RollKeyForm } from "@/components/backoffice/api-key-forms";
 import { StateBadge } from "@/components/backoffice/status-badge";
 import { formatDateTime, formatRelative } from "@/components/backoffice/format";
-import { createKeyAction, revokeKeyAction, rollKeyAction } from "./actions";
+import { createKeyAction, revealSigningSecretAction, revokeKeyAction, rollKeyAction } from "./actions";
 
 export const metadata: Metadata = { title: "API-key" };
 export const dynamic = "force-dynamic";
@@ -27,9 +28,10 @@ export default async function ApiKeyPage() {
         <Card title="Account" description="Identify your account in API calls and verify the notifications we send you.">
           <div className="grid gap-4 md:grid-cols-2">
             <CopyField label="Merchant id (merchantid)" value={merchant.id} testId="merchant-id" />
-            {/* The secret lets its holder forge notifications to the merchant: only roles that change settings get it. */}
+            {/* The secret lets its holder forge notifications to the merchant: only roles that change settings get it,
+                and only on request, each reveal audited (never in the page's HTML). */}
             {roleCan(user.role, "settings:write") ? (
-              <CopyField label="Notification signing secret" value={merchant.notificationSecret} secret testId="notification-secret" />
+              <RevealSecretField label="Notification signing secret" reveal={revealSigningSecretAction} testId="notification-secret" />
             ) : (
               <div>
                 <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Notification signing secret</p>

@@ -1,9 +1,12 @@
 "use server";
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
 import { addTeamMember } from "@/lib/backoffice/actions/add-team-member";
 import { changeTeamMember } from "@/lib/backoffice/actions/change-team-member";
 import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
+import { resetTeamMemberPassword } from "@/lib/backoffice/actions/reset-team-member-password";
+import { clientIp } from "@/lib/http/client-ip";
 
 export async function addTeamMemberAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   return runAction(async () => {
@@ -20,5 +23,13 @@ export async function changeTeamMemberAction(_previous: ActionState, formData: F
     const result = await changeTeamMember({ actor, input: formObject(formData) });
     revalidatePath("/backoffice/settings/team");
     return { message: result.removed ? `${result.email} was removed.` : `${result.email} is now ${result.role.toLowerCase()}.` };
+  });
+}
+
+export async function resetTeamMemberPasswordAction(_previous: ActionState<{ temporaryPassword: string }>, formData: FormData): Promise<ActionState<{ temporaryPassword: string }>> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const { email, temporaryPassword } = await resetTeamMemberPassword({ actor, input: formObject(formData), ipAddress: clientIp(await headers()) });
+    return { message: `New temporary password for ${email}. It is shown only now: hand it over securely and ask them to change it on their account page.`, data: { temporaryPassword } };
   });
 }

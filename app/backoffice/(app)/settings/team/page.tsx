@@ -7,7 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { AddTeamMemberForm } from "@/components/backoffice/add-team-member-form";
 import { formatDateTime } from "@/components/backoffice/format";
 import { TeamMemberControls } from "@/components/backoffice/team-member-controls";
-import { addTeamMemberAction, changeTeamMemberAction } from "./actions";
+import { addTeamMemberAction, changeTeamMemberAction, resetTeamMemberPasswordAction } from "./actions";
 
 export const metadata: Metadata = { title: "Team" };
 export const dynamic = "force-dynamic";
@@ -33,7 +33,7 @@ export default async function TeamPage() {
                   {member.totpEnabledAt ? <Badge tone="green">2FA on</Badge> : <Badge tone="amber">2FA off</Badge>}
                   <span>Last sign-in {member.lastSignInAt ? `${formatDateTime(member.lastSignInAt)} UTC` : "never"}</span>
                 </div>
-                {canManage && member.id !== user.userId ? <TeamMemberControls action={changeTeamMemberAction} userId={member.id} email={member.email} role={member.role} totpEnabled={user.totpEnabled} /> : null}
+                {canManage && member.id !== user.userId ? <TeamMemberControls action={changeTeamMemberAction} resetAction={resetTeamMemberPasswordAction} userId={member.id} email={member.email} role={member.role} totpEnabled={user.totpEnabled} /> : null}
               </li>
             ))}
           </ul>
