@@ -60,8 +60,11 @@ async function notified(receiver: NotificationReceiver, predicate: (n: ReceivedN
 let receiver: NotificationReceiver;
 test.beforeAll(async () => {
   receiver = await startNotificationReceiver();
-  // A fresh install has no notification address configured; the suite's shared service may have
-  // one from the back-office tests, which would take precedence over the payment's own address.
+  // Follow-ups without a notificationurl go to the merchant's configured address before the
+  // payment's own: on a fresh install the demo merchant's is the service's demo receiver (that path
+  // is tests/e2e/backoffice/developers.spec.ts's), and the suite's shared service may have one from
+  // the back-office tests. Cleared, so the README's NOTIFY_URL receives them, as for a merchant
+  // with no address configured.
   await withServiceDatabase((client) =>
     client.query(
       `UPDATE "Merchant" SET "defaultNotificationUrl" = NULL, "completionNotificationUrl" = NULL, "lifecycleNotificationUrl" = NULL WHERE "id" = $1`,
