@@ -190,7 +190,7 @@ test("payments: browse, search and filter, then capture and refund from the paym
   await expect(rows.first()).toContainText(first);
   await page.getByRole("textbox", { name: "Search" }).fill("");
   await page.getByLabel("Min amount").fill("");
-  await page.getByLabel("Status").selectOption("DECLINED");
+  await page.getByLabel("Status").selectOption("declined");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("No payments match these filters.")).toBeVisible();
   await page.getByLabel("Min amount").fill("12,50");
@@ -214,6 +214,9 @@ test("payments: browse, search and filter, then capture and refund from the paym
 
   await page.getByLabel("Amount to capture (DKK)").fill("30.00");
   await page.getByRole("button", { name: "Capture", exact: true }).click();
+  // A confirm step names the amount before anything is sent.
+  await expect(page.getByRole("group", { name: "Confirm capture" })).toContainText("Capture 30.00 DKK?");
+  await page.getByRole("button", { name: "Confirm capture" }).click();
   await expect(page.getByText(/Capture requested \(responseid [0-9a-f]{32}\)/)).toBeVisible();
   await expect(async () => {
     await page.reload();
@@ -221,15 +224,17 @@ test("payments: browse, search and filter, then capture and refund from the paym
   }).toPass({ timeout: 30_000 });
   await expect(page.locator("dt", { hasText: /^Captured$/ }).locator("..")).toContainText("30.00 DKK");
 
-  page.on("dialog", (dialog) => void dialog.accept());
   await page.getByLabel("Amount to refund (DKK)").fill("10");
   await page.getByRole("button", { name: "Refund", exact: true }).click();
+  await page.getByRole("button", { name: "Confirm refund" }).click();
   await expect(page.getByText(/Refund requested/)).toBeVisible();
   await expect(async () => {
     await page.reload();
     await expect(page.getByTestId("operation").filter({ hasText: "refund" })).toContainText("approved", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
   await expect(page.locator("dt", { hasText: /^Refunded$/ }).locator("..")).toContainText("10.00 DKK");
+  // Captured 30 and refunded 10 of 42: partially refunded, not refunded.
+  await expect(page.getByTestId("payment-state")).toHaveText("Partially refunded");
   // The capture's and the refund's notifications went to the default URL.
   await receiver.waitFor("default", (body) => body.paymentid === first && body.status === "approved");
   await screenshots(page, "payment");
