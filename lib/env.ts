@@ -108,6 +108,11 @@ const schema = z.object({
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   /** Set by the launcher (scripts/start.ts): Next.js leaves SIGTERM to lib/runtime/graceful-shutdown.ts. */
   NEXT_MANUAL_SIG_HANDLE: flag,
+  /**
+   * Turns on the benchmark floor routes under /api/bench-floor (npm run bench -- merchant-api): off
+   * unless set to 1, in production too; without it they answer 404 like any unknown path.
+   */
+  BENCH_FLOORS: flag,
   // --- end runtime
   // --- processors (lib/processors, lib/threeds): acquirer connectors, their sandboxes, 3-D Secure.
   // A connector whose base URL is unset talks to its in-process sandbox (started by the service).

@@ -6,11 +6,10 @@ import { db, type Tx } from "../db";
 import { invalidParameter } from "../errors";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import { newId } from "../ids";
-import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEventAfterCommit } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
-import { lockPaymentOrThrow } from "./get-payment-or-throw";
+import { lockFollowUpPaymentOrThrow } from "./lock-follow-up-payment";
 import { operationTotals, type OperationTotals } from "./operation-totals";
 
 export type FollowUpType = "capture" | "refund" | "void";
@@ -41,27 +40,15 @@ export async function requestFollowUp({
   rule,
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const { operationId } = await db().$transaction(async (tx: Tx) => {
-    const payment = await lockPaymentOrThrow({ tx, merchantId, paymentRef });
+    // One round trip for the lock and every candidate notification address (lock-follow-up-payment.ts).
+    const payment = await lockFollowUpPaymentOrThrow({ tx, merchantId, paymentRef });
     const paymentId = payment.id;
     const totals = await operationTotals(tx, paymentId);
     const amount = rule(payment, totals, input.amount);
     // The result has to reach the merchant: without a request or configured address it is refused now.
     // Without a configured address, the result goes where the payment's own result went: the
     // address of its initialization (cardholder payments) or of its MIT request.
-    const origin = input.notificationurl
-      ? null
-      : await tx.payment.findUnique({
-          where: { id: paymentId },
-          select: { notificationUrl: true, session: { select: { hostedIntegrationId: true, notificationUrl: true } } },
-        });
-    const notificationUrl = await resolveNotificationUrl({
-      merchantId,
-      requestedUrl: input.notificationurl,
-      hostedIntegrationId: origin?.session?.hostedIntegrationId,
-      purpose: "default",
-      fallbackUrl: origin?.session?.notificationUrl ?? origin?.notificationUrl,
-      tx,
-    });
+    const notificationUrl = input.notificationurl || payment.configuredNotificationUrl;
     if (!notificationUrl) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
     const operation = await tx.operation.create({
       data: {

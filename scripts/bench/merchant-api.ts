@@ -1,17 +1,35 @@
-// Benchmark of the merchant API against a production build on PostgreSQL (npm run bench -- merchant-api):
-//  - baseline: a bare node:http server doing one INSERT per request into the same database;
-//  - POST /api/initdynamic and POST /api/{paymentid}/capture at fixed concurrency (autocannon):
-//    requests per second, p50 / p99 latency, and the ratio service / baseline;
-//  - capture-to-notification latency: from sending a capture of a sandbox-authorized payment to its
-//    notification arriving at a local receiver (embedded executor, in-process acquirer sandbox).
-// Targets (issue 5): initdynamic >= 0.5 x baseline RPS, p99 < 50 ms at 50 connections, capture to
-// notification p50 < 100 ms. Uses BENCH_DATABASE_URL (a PostgreSQL server where it may create a
-// database), else starts a throwaway cluster with scripts/pg-test-cluster.sh.
-// Knobs: BENCH_CONNECTIONS (50), BENCH_DURATION_S (10), BENCH_PORT (3950), BENCH_LATENCY_SAMPLES (30).
+// Benchmark of the merchant API against its floors, all measured side by side in ONE run on
+// PostgreSQL (npm run bench -- merchant-api; issue 14; results in docs/performance.md):
+//  - floor "node:http + INSERT": a bare node:http server doing one INSERT per request (pg Pool) into
+//    the same database: the stack's physical limit;
+//  - floor "Next.js JSON": POST /api/bench-floor/json, a route handler of the SAME production build
+//    answering a constant (lib/api/bench-floor.ts; enabled by BENCH_FLOORS=1 only): the framework's floor;
+//  - floor "Next.js + INSERT": POST /api/bench-floor/insert, the same handler doing one INSERT
+//    through the service's own Prisma client (adapter-pg): the floor the targets are measured against;
+//  - POST /api/initdynamic and POST /api/{paymentid}/capture, each at 50 and 5 connections
+//    (autocannon); one web process (ROLE=web) and, for capture, the worker role (ROLE=worker) in its
+//    own process so that the executor's work does not share the API's event loop;
+//  - round trips per request: PostgreSQL statements and transactions per request (pg_stat_statements
+//    and pg_stat_database, over requests sent one at a time before the load), with the statements;
+//  - capture to notification, one capture at a time (the worker's executor and the in-process
+//    acquirer sandbox; issue 14's target for it, under 100 captures/s, is background work's).
+// Every figure is reported as a ratio to the floors, and each of issue 14's merchant API targets is
+// printed PASS or FAIL. The process exits 0 whatever the verdicts (failing targets are reported,
+// not thrown); it exits 1 only when the benchmark itself could not run.
+//
+// Knobs: BENCH_DATABASE_URL (a PostgreSQL server where it may create a database; else a throwaway
+// cluster from scripts/pg-test-cluster.sh on BENCH_PG_PORT), BENCH_CONNECTIONS ("50,5"),
+// BENCH_DURATION_S (10), BENCH_PORT (3950; the worker takes the next port), NEXT_DIST_DIR (the build;
+// built when missing or with BENCH_REBUILD=1), BENCH_PHASES (comma-separated subset of
+// baseline,json,insert,initdynamic,capture,statements,notify), BENCH_CPU_PROF=<dir> (the web
+// process runs with --cpu-prof; a summary of where its time went is printed at the end: use it
+// for profiling runs, not for the figures, which profiling slows down), BENCH_NOTIFY_SAMPLES (30),
+// BENCH_STATEMENT_SAMPLES (100).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -20,13 +38,21 @@ import pg from "pg";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "50,5").split(",").map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 3950);
-const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 30);
+const WORKER_PORT = PORT + 1;
+const NOTIFY_SAMPLES = Number(process.env.BENCH_NOTIFY_SAMPLES ?? 30);
+const STATEMENT_SAMPLES = Number(process.env.BENCH_STATEMENT_SAMPLES ?? 100);
 const DIST_DIR = process.env.NEXT_DIST_DIR || ".next-bench-merchant-api";
 const DATA_DIR = path.resolve(".data-bench-merchant-api");
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.resolve("bench-results");
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
+const ALL_PHASES = ["baseline", "json", "insert", "initdynamic", "capture", "statements", "notify"] as const;
+type Phase = (typeof ALL_PHASES)[number];
+const PHASES = new Set<Phase>((process.env.BENCH_PHASES?.split(",") as Phase[] | undefined) ?? ALL_PHASES);
+/** Payments to capture, used round robin: each gets few captures, so row locks rarely queue. */
+const CAPTURE_PAYMENTS = 20_000;
 
 const secrets = {
   SESSION_SECRET: randomBytes(32).toString("hex"),
@@ -60,6 +86,7 @@ async function createDatabase(admin: string): Promise<string> {
 }
 
 interface Summary {
+  connections: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -68,9 +95,10 @@ interface Summary {
   timeouts: number;
 }
 
-async function load(options: autocannon.Options): Promise<Summary> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
-  return {
+async function load(connections: number, options: autocannon.Options): Promise<Summary> {
+  const result = await autocannon({ connections, duration: DURATION_S, ...options });
+  const summary = {
+    connections,
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -78,13 +106,13 @@ async function load(options: autocannon.Options): Promise<Summary> {
     errors: result.errors,
     timeouts: result.timeouts,
   };
+  log(`  ${summary.requestsPerSecond} req/s, p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, non-2xx ${summary.non2xx}, errors ${summary.errors}`);
+  return summary;
 }
 
 async function startBaseline(databaseUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+  // The same pool size as the service's Prisma client (DATABASE_POOL_SIZE default 10).
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  await pool.query(
-    `CREATE TABLE IF NOT EXISTS bench_baseline (id text PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
-  );
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -148,6 +176,37 @@ async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
   throw new Error("the server did not become healthy");
 }
 
+function startServer(role: "web" | "worker", port: number, extraNodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...extraNodeArgs, NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: DIST_DIR,
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ROLE: role,
+      // The floors answer only in the web process of this benchmark (lib/api/bench-floor.ts).
+      BENCH_FLOORS: role === "web" ? "1" : "0",
+      // SIGTERM runs lib/runtime/graceful-shutdown.ts, which exits normally: --cpu-prof writes its profile then.
+      NEXT_MANUAL_SIG_HANDLE: "1",
+      // Throughput is measured, not the per-key limit (one key makes every request); logs as in production.
+      RATE_LIMIT_API_PER_SECOND: "0",
+      LOG_FORMAT: "json",
+    },
+  });
+}
+
+async function stopServer(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** A stored payment with the sandbox's always-approved Visa card, to charge with MIT. */
 async function createStoredPayment(merchantId: string): Promise<string> {
   const { encryptPan, panFingerprint } = await import("../../lib/cards/card-encryption");
@@ -180,16 +239,112 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+interface RoundTrips {
+  requests: number;
+  statementsPerRequest: number;
+  transactionsPerRequest: number;
+  statements: { perRequest: number; query: string }[];
+}
+
+/**
+ * PostgreSQL statements and transactions per request of one endpoint: `send` is called `count`
+ * times one after another, with nothing else talking to the database (no worker runs yet), between
+ * two readings of pg_stat_statements (every statement, BEGIN and COMMIT included) and
+ * pg_stat_database (committed transactions). The request log's batched INSERT is counted.
+ */
+async function roundTrips(admin: pg.Client, databaseName: string, count: number, send: () => Promise<unknown>): Promise<RoundTrips | undefined> {
+  const dbFilter = `dbid = (SELECT oid FROM pg_database WHERE datname = $1)`;
+  try {
+    await admin.query(`SELECT pg_stat_statements_reset()`);
+  } catch {
+    return undefined; // pg_stat_statements not preloaded on this server
+  }
+  await admin.query(`SELECT pg_stat_clear_snapshot()`);
+  const before = await admin.query<{ xact_commit: string }>(`SELECT xact_commit FROM pg_stat_database WHERE datname = $1`, [databaseName]);
+  for (let index = 0; index < count; index++) await send();
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the request log's flush; stats are sent on idle
+  await admin.query(`SELECT pg_stat_clear_snapshot()`);
+  const after = await admin.query<{ xact_commit: string }>(`SELECT xact_commit FROM pg_stat_database WHERE datname = $1`, [databaseName]);
+  const rows = await admin.query<{ calls: string; query: string }>(
+    `SELECT calls, query FROM pg_stat_statements WHERE ${dbFilter} AND query NOT ILIKE '%pg_stat%' ORDER BY calls DESC`,
+    [databaseName],
+  );
+  const statements = rows.rows
+    .map((row) => ({ perRequest: Number((Number(row.calls) / count).toFixed(2)), query: row.query.replace(/\s+/g, " ").slice(0, 160) }))
+    .filter((row) => row.perRequest >= 0.01);
+  return {
+    requests: count,
+    statementsPerRequest: Number((rows.rows.reduce((total, row) => total + Number(row.calls), 0) / count).toFixed(2)),
+    transactionsPerRequest: Number(((Number(after.rows[0]?.xact_commit) - Number(before.rows[0]?.xact_commit)) / count).toFixed(2)),
+    statements,
+  };
+}
+
+/** Where the web process spent its CPU time, from its --cpu-prof profile(s): by package and by function. */
+function summarizeProfiles(dir: string): Record<string, unknown> {
+  interface Node {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    hitCount?: number;
+  }
+  const files = readdirSync(dir).filter((file) => file.endsWith(".cpuprofile"));
+  const byCategory = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  for (const file of files) {
+    const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { nodes: Node[] };
+    for (const node of profile.nodes) {
+      const hits = node.hitCount ?? 0;
+      if (!hits) continue;
+      total += hits;
+      const { url, functionName, lineNumber } = node.callFrame;
+      const category = !url
+        ? functionName.startsWith("(") ? functionName : "native/builtin"
+        : url.includes("node_modules/.prisma") || url.includes("@prisma") || url.includes("generated/prisma") || url.includes("query_compiler")
+          ? "prisma"
+          : url.includes("node_modules/pg") ? "pg"
+            : url.includes("node_modules/next") ? "next (node_modules)"
+              : url.includes(`${path.basename(DIST_DIR)}/server/chunks`) ? "app bundle (.next chunks: our code + bundled libraries)"
+                : url.includes(path.basename(DIST_DIR)) ? "next build (other)"
+                  : url.startsWith("node:") ? "node internals"
+                    : url.includes("node_modules/") ? `node_modules/${url.split("node_modules/").pop()?.split("/")[0]}`
+                      : "other";
+      byCategory.set(category, (byCategory.get(category) ?? 0) + hits);
+      const name = `${functionName || "(anonymous)"} ${url.split("/").slice(-2).join("/")}:${lineNumber + 1}`;
+      byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
+    }
+  }
+  const share = (hits: number) => Number(((100 * hits) / total).toFixed(1));
+  return {
+    files,
+    samples: total,
+    byCategoryPercent: Object.fromEntries([...byCategory].sort((a, b) => b[1] - a[1]).map(([name, hits]) => [name, share(hits)])),
+    topFunctionsSelfPercent: [...byFunction]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 30)
+      .map(([name, hits]) => `${share(hits)}% ${name}`),
+  };
+}
+
+const ratio = (value: number, floor: number) => Number((value / floor).toFixed(2));
+
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
   const admin = await adminUrl();
   const databaseUrl = await createDatabase(admin);
+  const databaseName = new URL(databaseUrl).pathname.slice(1);
   Object.assign(process.env, secrets, { DATABASE_URL: databaseUrl, DATA_DIR, CPS_LOCAL: "1" });
   const { resetConfig } = await import("../../lib/env");
   resetConfig();
   const { migrateDatabase } = await import("../../lib/db/migrations");
   await migrateDatabase(databaseUrl);
-  log(`database ${new URL(databaseUrl).pathname.slice(1)} migrated`);
+  const setup = new pg.Client({ connectionString: databaseUrl });
+  await setup.connect();
+  for (const table of ["bench_baseline", "bench_floor"]) {
+    await setup.query(`CREATE TABLE ${table} (id text PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+  }
+  await setup.query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`).catch(() => undefined);
+  log(`database ${databaseName} migrated`);
 
   if (!existsSync(path.join(DIST_DIR, "BUILD_ID")) || process.env.BENCH_REBUILD) {
     log(`building into ${DIST_DIR} (next build)...`);
@@ -207,29 +362,22 @@ async function main(): Promise<void> {
   await db().merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: receiver.url } });
 
   const base = `http://127.0.0.1:${PORT}`;
-  const server = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(PORT)], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_DIST_DIR: DIST_DIR,
-      PORT: String(PORT),
-      PUBLIC_BASE_URL: base,
-      NEXT_TELEMETRY_DISABLED: "1",
-      // Throughput is measured, not the per-key limit (one key makes every request); logs as in production.
-      RATE_LIMIT_API_PER_SECOND: "0",
-      LOG_FORMAT: "json",
-    },
-  });
+  if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
+  const web = startServer("web", PORT, CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF_DIR}`] : []);
+  let worker: ChildProcess | undefined;
+  const cpus = os.cpus();
   const report: Record<string, unknown> = {
-    connections: CONNECTIONS,
+    startedAt: new Date().toISOString(),
+    machine: `${cpus.length} x ${cpus[0]?.model ?? "?"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, load average at start ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`,
     durationSeconds: DURATION_S,
-    database: "PostgreSQL",
+    database: `PostgreSQL ${(await setup.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version}`,
     build: DIST_DIR,
+    profiled: Boolean(CPU_PROF_DIR),
   };
   const baseline = await startBaseline(databaseUrl);
+  const results: Record<string, Summary[]> = { baseline: [], json: [], insert: [], initdynamic: [], capture: [] };
   try {
-    await waitForHealth(base, server);
+    await waitForHealth(base, web);
     const headers = { "content-type": "application/json", authorization: `Basic ${apiKey}` };
     const initBody = JSON.stringify({
       merchantid: merchant.id,
@@ -238,101 +386,204 @@ async function main(): Promise<void> {
       reference: "Bench order",
       notificationurl: receiver.url,
     });
-
-    log("warming up");
-    await autocannon({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody, connections: 4, amount: 200 });
-
-    log(`baseline: node:http + one INSERT, ${CONNECTIONS} connections, ${DURATION_S} s`);
-    report.baseline = await load({ url: baseline.url, method: "POST", headers: { "content-type": "application/json" }, body: initBody });
-
-    log("POST /api/initdynamic");
-    report.initdynamic = await load({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody });
-
+    const floorHeaders = { "content-type": "application/json" };
     // Payments to capture: authorized with a large amount, so that 1-unit captures never run out.
-    const paymentCount = 2000;
     const { newId } = await import("../../lib/ids");
-    const paymentIds = Array.from({ length: paymentCount }, () => newId());
-    await db().payment.createMany({
-      data: paymentIds.map((id) => ({
-        id,
-        merchantId: merchant.id,
-        status: "AUTHORIZED" as const,
-        amount: 999_999_999n,
-        authorizedAmount: 999_999_999n,
-        currency: "DKK",
-        processor: "clearhaus" as const,
-      })),
-    });
+    const paymentIds = Array.from({ length: CAPTURE_PAYMENTS }, () => newId());
+    for (let start = 0; start < paymentIds.length; start += 5_000) {
+      await db().payment.createMany({
+        data: paymentIds.slice(start, start + 5_000).map((id) => ({
+          id,
+          merchantId: merchant.id,
+          status: "AUTHORIZED" as const,
+          amount: 999_999_999n,
+          authorizedAmount: 999_999_999n,
+          currency: "DKK",
+          processor: "clearhaus" as const,
+        })),
+      });
+    }
     let next = 0;
-    log("POST /api/{paymentid}/capture");
-    report.capture = await load({
-      url: base,
-      requests: [
-        {
+    const captureRequest: autocannon.Request = {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ amount: 1 }),
+      setupRequest: (request) => ({ ...request, path: `/api/${paymentIds[next++ % CAPTURE_PAYMENTS]}/capture` }),
+    };
+
+    const floorUrl = (name: string) => `${base}/api/bench-floor/${name}`;
+    log("warming up");
+    for (const url of [floorUrl("json"), floorUrl("insert")]) await autocannon({ url, method: "POST", headers: floorHeaders, body: initBody, connections: 4, amount: 300 });
+    await autocannon({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody, connections: 4, amount: 300 });
+    await autocannon({ url: base, requests: [captureRequest], connections: 4, amount: 300 });
+    await autocannon({ url: baseline.url, method: "POST", headers: floorHeaders, body: initBody, connections: 4, amount: 300 });
+
+    if (PHASES.has("statements")) {
+      log(`round trips per request (${STATEMENT_SAMPLES} requests one at a time, pg_stat_statements)`);
+      const post = async (url: string, body: string, extra: Record<string, string> = headers) => {
+        const response = await fetch(url, { method: "POST", headers: extra, body });
+        if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+        await response.arrayBuffer();
+      };
+      report.roundTrips = {
+        "Next.js + INSERT floor": await roundTrips(setup, databaseName, STATEMENT_SAMPLES, () => post(floorUrl("insert"), initBody, floorHeaders)),
+        "POST /api/initdynamic": await roundTrips(setup, databaseName, STATEMENT_SAMPLES, () => post(`${base}/api/initdynamic`, initBody)),
+        "POST /api/{paymentid}/capture": await roundTrips(setup, databaseName, STATEMENT_SAMPLES, () =>
+          post(`${base}/api/${paymentIds[next++ % CAPTURE_PAYMENTS]}/capture`, JSON.stringify({ amount: 1 })),
+        ),
+      };
+      log(JSON.stringify(report.roundTrips, null, 2));
+    }
+
+    // Floors and initdynamic alternate per connection count, so that drifting load from others on
+    // the machine touches them alike.
+    for (const connections of CONNECTIONS) {
+      if (PHASES.has("baseline")) {
+        log(`floor node:http + one INSERT, ${connections} connections, ${DURATION_S} s`);
+        results.baseline!.push(await load(connections, { url: baseline.url, method: "POST", headers: floorHeaders, body: initBody }));
+      }
+      if (PHASES.has("json")) {
+        log(`floor Next.js route handler, constant JSON, ${connections} connections`);
+        results.json!.push(await load(connections, { url: floorUrl("json"), method: "POST", headers: floorHeaders, body: initBody }));
+      }
+      if (PHASES.has("insert")) {
+        log(`floor Next.js route handler + one INSERT (Prisma, adapter-pg), ${connections} connections`);
+        results.insert!.push(await load(connections, { url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody }));
+      }
+      if (PHASES.has("initdynamic")) {
+        log(`POST /api/initdynamic, ${connections} connections`);
+        results.initdynamic!.push(await load(connections, { url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody }));
+      }
+    }
+
+    if (PHASES.has("capture") || PHASES.has("notify")) {
+      log(`starting the worker (ROLE=worker) on port ${WORKER_PORT}`);
+      worker = startServer("worker", WORKER_PORT);
+      await waitForHealth(`http://127.0.0.1:${WORKER_PORT}`, worker);
+      // The captures of the warm-up and the statement count are the worker's first work: let it finish them.
+      await waitForNoPending(db, 60_000);
+    }
+    if (PHASES.has("capture")) {
+      for (const connections of CONNECTIONS) {
+        log(`POST /api/{paymentid}/capture, ${connections} connections (worker in its own process)`);
+        results.capture!.push(await load(connections, { url: base, requests: [captureRequest] }));
+        const drainedInMs = await waitForNoPending(db, 120_000);
+        log(`  the worker finished the captures' background work ${drainedInMs} ms after the load ended`);
+      }
+    }
+
+    if (PHASES.has("notify")) {
+      // Capture to notification: one at a time, on payments the sandbox really authorized (via MIT).
+      log(`capture to notification, ${NOTIFY_SAMPLES} samples, one capture at a time`);
+      const parentId = await createStoredPayment(merchant.id);
+      const authorized: string[] = [];
+      for (let index = 0; index < NOTIFY_SAMPLES; index++) {
+        const response = await fetch(`${base}/api/mit`, {
           method: "POST",
           headers,
-          body: JSON.stringify({ amount: 1 }),
-          setupRequest: (request) => ({ ...request, path: `/api/${paymentIds[next++ % paymentCount]}/capture` }),
-        },
-      ],
+          body: JSON.stringify({ merchantid: merchant.id, paymentid: parentId, amount: 1000, currency: "DKK", paymenttype: "unscheduled" }),
+        });
+        const { responseid } = (await response.json()) as { responseid: string };
+        authorized.push(responseid);
+      }
+      const deadline = Date.now() + 60_000;
+      while (authorized.some((id) => !receiver.arrivals.has(id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const mitPayments = await db().payment.findMany({ where: { parentPaymentId: parentId, status: "AUTHORIZED" }, select: { id: true } });
+      const latencies: number[] = [];
+      for (const { id } of mitPayments.slice(0, NOTIFY_SAMPLES)) {
+        const started = performance.now();
+        const response = await fetch(`${base}/api/${id}/capture`, { method: "POST", headers, body: "{}" });
+        const { responseid } = (await response.json()) as { responseid: string };
+        const waitUntil = Date.now() + 10_000;
+        while (!receiver.arrivals.has(responseid) && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 1));
+        const arrived = receiver.arrivals.get(responseid);
+        if (arrived !== undefined) latencies.push(arrived - started);
+      }
+      report.captureToNotificationOneAtATime = {
+        samples: latencies.length,
+        p50Ms: Math.round(percentile(latencies, 50)),
+        p99Ms: Math.round(percentile(latencies, 99)),
+        maxMs: Math.round(Math.max(...latencies)),
+      };
+    }
+
+    report.results = results;
+    report.ratios = CONNECTIONS.map((connections, index) => {
+      const floor = results.insert![index];
+      const json = results.json![index];
+      const bare = results.baseline![index];
+      const of = (summary: Summary | undefined) =>
+        summary && {
+          throughputToNextInsert: floor && ratio(summary.requestsPerSecond, floor.requestsPerSecond),
+          p99ToNextInsert: floor && ratio(summary.p99Ms, floor.p99Ms),
+          throughputToNextJson: json && ratio(summary.requestsPerSecond, json.requestsPerSecond),
+          throughputToNodeBaseline: bare && ratio(summary.requestsPerSecond, bare.requestsPerSecond),
+        };
+      return {
+        connections,
+        nextJsonToNodeBaseline: json && bare && ratio(json.requestsPerSecond, bare.requestsPerSecond),
+        nextInsertToNodeBaseline: floor && bare && ratio(floor.requestsPerSecond, bare.requestsPerSecond),
+        initdynamic: of(results.initdynamic![index]),
+        capture: of(results.capture![index]),
+      };
     });
 
-    // Capture to notification: one at a time, on payments the sandbox really authorized (via MIT).
-    log(`capture to notification, ${LATENCY_SAMPLES} samples`);
-    const parentId = await createStoredPayment(merchant.id);
-    const authorized: string[] = [];
-    for (let index = 0; index < LATENCY_SAMPLES; index++) {
-      const response = await fetch(`${base}/api/mit`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ merchantid: merchant.id, paymentid: parentId, amount: 1000, currency: "DKK", paymenttype: "unscheduled" }),
-      });
-      const { responseid } = (await response.json()) as { responseid: string };
-      authorized.push(responseid);
-    }
-    const deadline = Date.now() + 60_000;
-    while (authorized.some((id) => !receiver.arrivals.has(id)) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    const mitPayments = await db().payment.findMany({ where: { parentPaymentId: parentId, status: "AUTHORIZED" }, select: { id: true } });
-    const latencies: number[] = [];
-    for (const { id } of mitPayments.slice(0, LATENCY_SAMPLES)) {
-      const started = performance.now();
-      const response = await fetch(`${base}/api/${id}/capture`, { method: "POST", headers, body: "{}" });
-      const { responseid } = (await response.json()) as { responseid: string };
-      const waitUntil = Date.now() + 10_000;
-      while (!receiver.arrivals.has(responseid) && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 1));
-      const arrived = receiver.arrivals.get(responseid);
-      if (arrived !== undefined) latencies.push(arrived - started);
-    }
-    report.captureToNotification = {
-      samples: latencies.length,
-      p50Ms: Math.round(percentile(latencies, 50)),
-      p99Ms: Math.round(percentile(latencies, 99)),
-      maxMs: Math.round(Math.max(...latencies)),
+    // Issue 14's merchant API targets; a target whose figures were not measured is skipped.
+    const at = (name: string, connections: number) => results[name]![CONNECTIONS.indexOf(connections)];
+    const verdicts: { target: string; measured: string; pass: boolean }[] = [];
+    const check = (target: string, inputs: (Summary | undefined)[], measure: () => [string, boolean]) => {
+      if (inputs.some((input) => !input)) return;
+      const [measured, pass] = measure();
+      verdicts.push({ target, measured, pass });
     };
-
-    const init = report.initdynamic as Summary;
-    const capture = report.capture as Summary;
-    const bare = report.baseline as Summary;
-    report.ratios = {
-      initdynamicToBaseline: Number((init.requestsPerSecond / bare.requestsPerSecond).toFixed(2)),
-      captureToBaseline: Number((capture.requestsPerSecond / bare.requestsPerSecond).toFixed(2)),
-    };
-    report.targets = {
-      "initdynamic >= 0.5 x baseline": init.requestsPerSecond >= 0.5 * bare.requestsPerSecond,
-      "initdynamic p99 < 50 ms": init.p99Ms < 50,
-      "capture p99 < 50 ms": capture.p99Ms < 50,
-      "capture to notification p50 < 100 ms": (report.captureToNotification as { p50Ms: number }).p50Ms < 100,
-    };
+    const floor50 = at("insert", 50);
+    const init50 = at("initdynamic", 50);
+    const init5 = at("initdynamic", 5);
+    const capture50 = at("capture", 50);
+    check("initdynamic throughput >= 0.8 x Next.js+INSERT floor (50 connections)", [init50, floor50], () => [
+      `${ratio(init50!.requestsPerSecond, floor50!.requestsPerSecond)} (${init50!.requestsPerSecond} vs ${floor50!.requestsPerSecond} req/s)`,
+      init50!.requestsPerSecond >= 0.8 * floor50!.requestsPerSecond,
+    ]);
+    check("initdynamic p99 <= 1.5 x floor p99 (50 connections)", [init50, floor50], () => [
+      `${ratio(init50!.p99Ms, floor50!.p99Ms)} (${init50!.p99Ms} vs ${floor50!.p99Ms} ms)`,
+      init50!.p99Ms <= 1.5 * floor50!.p99Ms,
+    ]);
+    check("initdynamic p99 < 20 ms (5 connections)", [init5], () => [`${init5!.p99Ms} ms`, init5!.p99Ms < 20]);
+    check("capture throughput >= 0.5 x Next.js+INSERT floor (50 connections)", [capture50, floor50], () => [
+      `${ratio(capture50!.requestsPerSecond, floor50!.requestsPerSecond)} (${capture50!.requestsPerSecond} vs ${floor50!.requestsPerSecond} req/s)`,
+      capture50!.requestsPerSecond >= 0.5 * floor50!.requestsPerSecond,
+    ]);
+    check("capture p99 <= 2 x floor p99 (50 connections)", [capture50, floor50], () => [
+      `${ratio(capture50!.p99Ms, floor50!.p99Ms)} (${capture50!.p99Ms} vs ${floor50!.p99Ms} ms)`,
+      capture50!.p99Ms <= 2 * floor50!.p99Ms,
+    ]);
+    report.targets = verdicts;
   } finally {
-    server.kill("SIGTERM");
+    await stopServer(worker);
+    await stopServer(web);
     await baseline.close();
     await receiver.close();
+    await setup.end();
     await disconnectDb();
   }
+  if (CPU_PROF_DIR) report.profile = summarizeProfiles(CPU_PROF_DIR);
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path.join(RESULTS_DIR, "merchant-api.json"), JSON.stringify(report, null, 2));
   console.log(JSON.stringify(report, null, 2));
+  console.log("\nissue 14 merchant API targets (ratios to floors measured in this run):");
+  for (const verdict of (report.targets as { target: string; measured: string; pass: boolean }[] | undefined) ?? []) {
+    console.log(`  ${verdict.pass ? "PASS" : "FAIL"}  ${verdict.target}: ${verdict.measured}`);
+  }
+}
+
+/** Waits until no capture is pending (the worker has called the acquirer for each); returns how long that took. */
+async function waitForNoPending(db: () => import("../../lib/generated/prisma/client").PrismaClient, withinMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < withinMs) {
+    if ((await db().operation.count({ where: { status: "pending" } })) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return Date.now() - started;
 }
 
 main().catch((error) => {
