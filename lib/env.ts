@@ -64,8 +64,11 @@ const schema = z.object({
   // Background work (Inngest): tuning of the embedded executor (unused in server mode).
   /** Calls to /api/inngest one service process makes at once. */
   INNGEST_EMBEDDED_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
-  /** How often an idle executor looks for due sleeps, retries and events from other processes. */
-  INNGEST_EMBEDDED_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  /**
+   * The executor's safety poll: new events wake it at once (PostgreSQL LISTEN/NOTIFY) and due sleeps
+   * and retries by a timer; this only bounds how late a lost notification is noticed.
+   */
+  INNGEST_EMBEDDED_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(10_000),
   /** Days a finished run (and its event) stays visible before the executor deletes it; 0 keeps all. */
   INNGEST_EMBEDDED_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /** Default: info (warn under NODE_ENV=test, see lib/observability/logger.ts). */

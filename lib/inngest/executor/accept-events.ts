@@ -1,8 +1,9 @@
 // The embedded executor's event intake: stores events for fan-out, dropping repeats of an event id.
 import { ulid } from "ulid";
 import { z } from "zod";
-import { Prisma, type PrismaClient } from "../../generated/prisma/client";
+import type { PrismaClient } from "../../generated/prisma/client";
 import { wakeLocalExecutors } from "./local-executors";
+import { WORK_CHANNEL } from "./work-notifications";
 
 /** An event as the SDK POSTs it to /e/:key. */
 export const incomingEventSchema = z.object({
@@ -45,16 +46,17 @@ async function acceptEvent(database: PrismaClient, event: IncomingEvent, now: Da
     ts: event.ts ?? now.getTime(),
     ...(event.v ? { v: event.v } : {}),
   };
-  if (!event.id) {
-    await database.inngestEvent.create({ data: { id, name: event.name, payload: payload as unknown as Prisma.InputJsonValue } });
-    return id;
-  }
+  // The insert and the wake-up of every executor (work-notifications.ts) in one statement: the
+  // notification is delivered when the row is committed, and only for an event that is new.
   const inserted = await database.$queryRaw<{ id: string }[]>`
-    INSERT INTO "InngestEvent" ("id", "name", "idempotencyKey", "payload")
-    VALUES (${id}, ${event.name}, ${event.id}, ${JSON.stringify(payload)}::jsonb)
-    ON CONFLICT ("idempotencyKey") DO NOTHING
-    RETURNING "id"`;
+    WITH "inserted" AS (
+      INSERT INTO "InngestEvent" ("id", "name", "idempotencyKey", "payload")
+      VALUES (${id}, ${event.name}, ${event.id ?? null}, ${JSON.stringify(payload)}::jsonb)
+      ON CONFLICT ("idempotencyKey") DO NOTHING
+      RETURNING "id")
+    SELECT "id", pg_notify(${WORK_CHANNEL}, '')::text AS "notified" FROM "inserted"`;
   if (inserted[0]) return inserted[0].id;
+  if (!event.id) throw new Error("the event was not stored");
   const existing = await database.inngestEvent.findUniqueOrThrow({ where: { idempotencyKey: event.id }, select: { id: true } });
   return existing.id;
 }

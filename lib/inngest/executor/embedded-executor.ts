@@ -1,8 +1,12 @@
-// The embedded executor: plays the Inngest server's part for the app's own functions. It polls the
-// database for new events and due jobs, calls the serve endpoint over HTTP exactly as a server
+// The embedded executor: plays the Inngest server's part for the app's own functions. It looks in
+// the database for new events and due jobs, calls the serve endpoint over HTTP exactly as a server
 // would (signed canonical JSON with the memoized steps), and turns the SDK's answers into the next
 // jobs. All state is in the database, so any number of executors (one per service process) can
 // share the work and a restart loses nothing.
+// It does not poll for work: it looks when told that work arrived (an event stored in this process,
+// a PostgreSQL notification from any process: work-notifications.ts, a call of its own finishing)
+// and at a timer set to the earliest due sleep, retry, lease expiry or cron time. A slow safety
+// poll (`pollIntervalMs`) covers lost notifications; an idle executor does nothing in between.
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { parseRetryAfter, retryDelayMs } from "./backoff";
@@ -43,8 +47,16 @@ export interface EmbeddedExecutorOptions {
   serveUrl: string;
   signingKey: string;
   clock?: Clock;
-  /** How often to look for due work when idle. */
+  /**
+   * The safety poll: the longest an idle executor goes without looking for work. Work is found
+   * sooner through wake-ups (`listen`, `wake()`) and the timer of the earliest due job.
+   */
   pollIntervalMs?: number;
+  /**
+   * Subscribes to work stored by other processes (listenForWork in work-notifications.ts); called
+   * on start with the executor's wake-up, closed on stop.
+   */
+  listen?: (wake: () => void) => { close(): Promise<void> };
   /** How long a claimed job stays ours; an executor that dies loses its jobs after this. */
   leaseMs?: number;
   /** The longest a call may take; kept below the lease so a live executor never loses a job mid-call. */
@@ -101,11 +113,18 @@ export class EmbeddedExecutor {
   private wakeUp: (() => void) | undefined;
   private wakeRequested = false;
   private unregister: (() => void) | undefined;
+  private listener: { close(): Promise<void> } | undefined;
+  /** The next cron fire time after `cronCheckedAt` (cached: cron-parser is not free). */
+  private nextCronAt: { after: number; at: number | undefined } | undefined;
+  /** The (clock) time of the last pass's claim: jobs due by then that it left were not claimable. */
+  private lastPassAt: number | undefined;
+  /** Times the loop looked for work (for tests and diagnostics: an idle executor does not). */
+  polls = 0;
 
   constructor(private readonly options: EmbeddedExecutorOptions) {
     this.database = options.database;
     this.clock = options.clock ?? systemClock;
-    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.pollIntervalMs = options.pollIntervalMs ?? 10_000;
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.callTimeoutMs = Math.min(options.callTimeoutMs ?? 4 * 60_000, this.leaseMs - 1_000);
     this.concurrency = options.concurrency ?? 4;
@@ -120,16 +139,24 @@ export class EmbeddedExecutor {
     this.running = true;
     this.abandoned = false;
     this.unregister = registerLocalExecutor(() => this.wake());
+    this.listener = this.options.listen?.(() => this.wake());
     this.loop = this.runLoop();
+  }
+
+  private stopListening(): Promise<void> {
+    this.unregister?.();
+    const listener = this.listener;
+    this.listener = undefined;
+    return listener?.close() ?? Promise.resolve();
   }
 
   /** Stops polling and waits for the calls in flight to finish and be recorded. */
   async stop(): Promise<void> {
     this.running = false;
-    this.unregister?.();
+    const closing = this.stopListening();
     this.wake();
     await this.loop;
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.inFlight, closing]);
   }
 
   /**
@@ -139,9 +166,10 @@ export class EmbeddedExecutor {
    */
   async drain(timeoutMs: number): Promise<{ finished: boolean; released: number }> {
     this.running = false;
-    this.unregister?.();
+    const closing = this.stopListening();
     this.wake();
     await this.loop;
+    await closing;
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       Promise.allSettled([...this.inFlight]).then(() => true),
@@ -162,12 +190,13 @@ export class EmbeddedExecutor {
   async abandon(): Promise<void> {
     this.abandoned = true;
     this.running = false;
-    this.unregister?.();
+    const closing = this.stopListening();
     this.wake();
     await this.loop;
+    await closing;
   }
 
-  /** Polls now instead of at the next interval (new events, a moved test clock). */
+  /** Looks for work now (new events, a finished call, a moved test clock). */
   wake(): void {
     this.wakeRequested = true;
     this.wakeUp?.();
@@ -195,6 +224,7 @@ export class EmbeddedExecutor {
     while (this.running) {
       this.wakeRequested = false;
       let found = 0;
+      this.polls++;
       try {
         found = await this.pollOnce();
         this.options.onPoll?.();
@@ -212,7 +242,8 @@ export class EmbeddedExecutor {
         }
       }
       if (!this.running) break;
-      if (found > 0 || this.wakeRequested) continue;
+      // More may be waiting, unless every slot is taken: then a call that ends wakes the loop.
+      if ((found > 0 && this.freeSlots() > 0) || this.wakeRequested) continue;
       const waitMs = this.functions ? await this.idleWaitMs() : Math.min(this.pollIntervalMs, 200);
       if (this.wakeRequested) continue;
       await new Promise<void>((resolve) => {
@@ -236,6 +267,7 @@ export class EmbeddedExecutor {
       );
     }
     const now = this.clock.now();
+    this.lastPassAt = now.getTime();
     if (this.options.retentionMs !== undefined && Date.now() - this.prunedAt > PRUNE_INTERVAL_MS) {
       this.prunedAt = Date.now();
       await this.prune(now);
@@ -293,15 +325,45 @@ export class EmbeddedExecutor {
     return pruned;
   }
 
-  /** Until the next poll: the poll interval, or less when a sleep or retry falls due sooner. */
+  /**
+   * Until the loop looks again unless woken: the safety poll, or less when a job (sleep, retry,
+   * expired lease) or a cron fire time falls due sooner. A job already due that the last pass did
+   * not take (its concurrency group is full, or every slot here is busy) is looked at again within
+   * a second, not in a busy loop: a call ending in this process wakes the loop sooner.
+   */
   private async idleWaitMs(): Promise<number> {
+    const now = this.clock.now().getTime();
+    let wait = this.pollIntervalMs;
+    const cron = this.nextCronFire();
+    if (cron !== undefined) wait = Math.min(wait, Math.max(cron - now, 0) + 1);
     try {
       const next = await nextDueAt({ database: this.database });
-      if (!next) return this.pollIntervalMs;
-      return Math.min(this.pollIntervalMs, Math.max(next.getTime() - this.clock.now().getTime(), 0) + 5);
+      if (next) {
+        const dueIn = next.getTime() - now;
+        // Due after the last pass looked: look again now. Due before, yet not taken: in a second.
+        const missedByLastPass = this.lastPassAt !== undefined && next.getTime() > this.lastPassAt;
+        wait = Math.min(wait, dueIn > 0 ? dueIn + 1 : missedByLastPass && this.freeSlots() > 0 ? 0 : 1_000);
+      }
     } catch {
-      return this.pollIntervalMs;
+      // the safety poll tries again
     }
+    return wait;
+  }
+
+  /** The first cron fire time after the last one handled, over every function. */
+  private nextCronFire(): number | undefined {
+    const after = this.cronCheckedAt?.getTime();
+    if (after === undefined) return undefined;
+    if (this.nextCronAt?.after === after) return this.nextCronAt.at;
+    let at: number | undefined;
+    for (const fn of this.knownFunctions) {
+      for (const schedule of fn.crons ?? []) {
+        const [first] = cronFireTimes(schedule, new Date(after), new Date(after + 366 * 86_400_000), 1);
+        if (first && (at === undefined || first.getTime() < at)) at = first.getTime();
+      }
+    }
+    this.nextCronAt = { after, at };
+    return at;
   }
 
   private freeSlots(): number {

@@ -9,6 +9,7 @@ import type { StoredEventPayload } from "./accept-events";
 import type { SerializedError } from "./protocol";
 import { idempotencyKeyOf, triggerMatches, type FunctionDefinition } from "./sync-functions";
 import { parseWaitCondition, waitConditionHolds } from "./wait-conditions";
+import { NOTIFY_WORK_SQL } from "./work-notifications";
 
 type Tx = Prisma.TransactionClient;
 
@@ -621,10 +622,13 @@ export async function pruneHistory(options: {
   return { runs, events };
 }
 
-/** When the earliest job that nobody holds falls due (for the idle executor's timer). */
+/**
+ * When the earliest job falls due that this executor could claim (for the idle executor's timer):
+ * a job nobody holds at its run time, a leased one when its lease expires (its executor died).
+ */
 export async function nextDueAt(options: { database: PrismaClient }): Promise<Date | null> {
   const [row] = await options.database.$queryRaw<{ next: Date | null }[]>`
-    SELECT min("runAt") AS "next" FROM "InngestJob" WHERE "leaseExpiresAt" IS NULL`;
+    SELECT min(GREATEST("runAt", COALESCE("leaseExpiresAt", "runAt"))) AS "next" FROM "InngestJob"`;
   return row?.next ? new Date(row.next) : null;
 }
 
@@ -634,15 +638,23 @@ export async function releaseLeasesOf(options: { database: PrismaClient; workerI
     where: { leasedBy: options.workerId },
     data: { leasedBy: null, leaseToken: null, leaseExpiresAt: null },
   });
+  // Due now: the other executors take them at once rather than at their next safety poll.
+  if (released.count > 0) await notifyWork(options.database);
   return released.count;
 }
 
 /** Gives a leased job back (an executor stopping before it could start it). */
 export async function releaseLease(options: { database: PrismaClient; job: ClaimedJob }): Promise<void> {
-  await options.database.inngestJob.updateMany({
+  const released = await options.database.inngestJob.updateMany({
     where: { id: options.job.id, leaseToken: options.job.leaseToken },
     data: { leasedBy: null, leaseToken: null, leaseExpiresAt: null },
   });
+  if (released.count > 0) await notifyWork(options.database);
+}
+
+/** Wakes the executors of every process (lib/inngest/executor/work-notifications.ts). */
+export async function notifyWork(database: PrismaClient): Promise<void> {
+  await database.$queryRawUnsafe(NOTIFY_WORK_SQL);
 }
 
 function toJson(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {

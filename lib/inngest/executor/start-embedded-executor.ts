@@ -3,11 +3,12 @@
 // interface, exactly as an Inngest server would.
 import { hostname } from "node:os";
 import { reportExecutorHeartbeat } from "./status";
-import { db } from "../../db";
+import { databaseUrl, db } from "../../db";
 import { config } from "../../env";
 import { embeddedSigningKey } from "../signing-key";
 import { EmbeddedExecutor } from "./embedded-executor";
 import { lazyLogger } from "../../observability/logger";
+import { listenForWork } from "./work-notifications";
 
 const state = globalThis as unknown as { __cpsEmbeddedExecutor?: EmbeddedExecutor };
 
@@ -26,18 +27,22 @@ export function runningEmbeddedExecutor(): EmbeddedExecutor | undefined {
 
 export async function startEmbeddedExecutor(): Promise<void> {
   if (config().inngestMode !== "embedded" || state.__cpsEmbeddedExecutor) return;
+  const logger = lazyLogger("executor");
   const executor = new EmbeddedExecutor({
     database: db(),
     serveUrl: localServeUrl(),
     signingKey: embeddedSigningKey(),
     concurrency: config().INNGEST_EMBEDDED_CONCURRENCY,
+    // Woken by PostgreSQL notifications of new work from every process (web processes store the
+    // events); the poll interval is only the safety net for a lost notification.
+    listen: (wake) => listenForWork({ connectionString: databaseUrl(), onWork: wake, logger }),
     pollIntervalMs: config().INNGEST_EMBEDDED_POLL_MS,
     retentionMs: config().INNGEST_EMBEDDED_RETENTION_DAYS > 0 ? config().INNGEST_EMBEDDED_RETENTION_DAYS * 86_400_000 : undefined,
     onPoll: (error) => reportExecutorHeartbeat(error),
     // One service process per host and port: its successor may take back what it left leased.
     workerId: `service@${hostname()}:${config().PORT}`,
     reclaimOwnLeasesOnStart: true,
-    logger: lazyLogger("executor"),
+    logger,
   });
   state.__cpsEmbeddedExecutor = executor;
   // Not awaited: the first poll syncs with /api/inngest, which answers once the server listens.

@@ -24,7 +24,7 @@ describe("Inngest mode", () => {
   it("tunes the embedded executor with validated numbers", () => {
     const defaults = parseEnv(base);
     expect(defaults.INNGEST_EMBEDDED_CONCURRENCY).toBe(16);
-    expect(defaults.INNGEST_EMBEDDED_POLL_MS).toBe(500);
+    expect(defaults.INNGEST_EMBEDDED_POLL_MS).toBe(10_000);
     expect(defaults.INNGEST_EMBEDDED_RETENTION_DAYS).toBe(30);
     expect(parseEnv({ ...base, INNGEST_EMBEDDED_CONCURRENCY: "4", INNGEST_EMBEDDED_POLL_MS: "100" })).toMatchObject({
       INNGEST_EMBEDDED_CONCURRENCY: 4,

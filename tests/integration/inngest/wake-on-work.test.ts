@@ -1,0 +1,128 @@
+// The executor looks for work when there is some, not on a timer: an event stored in another
+// process wakes it through PostgreSQL LISTEN/NOTIFY, an event sent in this process wakes it
+// directly, a due sleep wakes it by a timer set to its due time, and an idle executor does nothing.
+// Each executor here has its safety poll set to an hour, so nothing below can be found by polling.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { eventType } from "inngest";
+import { serve } from "inngest/next";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { databaseUrl, db } from "@/lib/db";
+import { inngest } from "@/lib/inngest/client";
+import { systemClock } from "@/lib/inngest/executor/clock";
+import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/lib/inngest/executor/embedded-executor";
+import { listenForWork } from "@/lib/inngest/executor/work-notifications";
+import { sendEvent } from "@/lib/inngest/send-event";
+import { embeddedSigningKey } from "@/lib/inngest/signing-key";
+import { serveOnHttp, type MountedRoute } from "@/tests/helpers/serve-on-http";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const HOUR = 3_600_000;
+const database = useTestDatabase();
+
+const pinged = eventType("test/wake.ping", { schema: z.object({ n: z.number() }) });
+const seen = new Map<number, number>();
+const recordPing = inngest.createFunction({ id: "wake-record-ping", triggers: [pinged] }, async ({ event, step }) => {
+  await step.run("record", () => {
+    seen.set(event.data.n, Date.now());
+    return event.data.n;
+  });
+});
+
+const napped = eventType("test/wake.nap", { schema: z.object({ ms: z.number() }) });
+const napTimes: number[] = [];
+const nap = inngest.createFunction({ id: "wake-nap", triggers: [napped] }, async ({ event, step }) => {
+  await step.run("before", () => napTimes.push(Date.now()));
+  await step.sleep("nap", `${event.data.ms}ms`);
+  await step.run("after", () => napTimes.push(Date.now()));
+});
+
+let route: MountedRoute | undefined;
+const executors: EmbeddedExecutor[] = [];
+afterEach(async () => {
+  for (const executor of executors.splice(0)) await executor.stop();
+  await route?.close();
+  route = undefined;
+});
+
+async function startExecutor(options: Partial<EmbeddedExecutorOptions> = {}): Promise<EmbeddedExecutor> {
+  route ??= await serveOnHttp({ handlers: serve({ client: inngest, functions: [recordPing, nap] }) });
+  const executor = new EmbeddedExecutor({
+    database: db(),
+    serveUrl: route.url,
+    signingKey: embeddedSigningKey(),
+    clock: systemClock,
+    pollIntervalMs: HOUR,
+    retryJitterMs: 0,
+    logger: { info: () => {}, warn: (message) => console.warn(message), error: (message) => console.error(message) },
+    ...options,
+  });
+  executor.start();
+  executors.push(executor);
+  // Ready once it learned the functions (its first pass).
+  const deadline = Date.now() + 30_000;
+  while (executor.knownFunctions.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(executor.knownFunctions.length).toBeGreaterThan(0);
+  return executor;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe("waking the embedded executor", { timeout: 120_000 }, () => {
+  it("an event stored by another process wakes it through PostgreSQL NOTIFY (safety poll: one hour)", async (context) => {
+    // PGlite's socket server does not pass notifications between connections: there the safety
+    // poll (and the in-process wake-up of a single-process service) is all there is.
+    if (database.current().engine !== "postgres") return context.skip();
+    const executor = await startExecutor({
+      listen: (wake) => listenForWork({ connectionString: databaseUrl(), onWork: wake }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the listener's connection is up
+    const passesBefore = executor.polls;
+    const { stdout } = await promisify(execFile)(
+      path.join(ROOT, "node_modules/.bin/tsx"),
+      [path.join(ROOT, "tests/helpers/store-event-process.ts"), JSON.stringify({ name: "test/wake.ping", data: { n: 1 }, id: "ping-1" })],
+      { env: { ...process.env, DATABASE_URL: databaseUrl() }, cwd: ROOT },
+    );
+    const storedAt = Date.now();
+    expect(JSON.parse(stdout.trim().split("\n").pop() as string)).toHaveProperty("id");
+    await waitFor(() => seen.has(1), 10_000);
+    expect(seen.has(1)).toBe(true);
+    // Started within moments of the other process's commit (a generous bound for a busy machine; the
+    // safety poll would take an hour), through a pass the notification asked for.
+    expect((seen.get(1) as number) - storedAt).toBeLessThan(3_000);
+    expect(executor.polls).toBeGreaterThan(passesBefore);
+  });
+
+  it("an event sent in this process starts at once (safety poll: one hour)", async () => {
+    await startExecutor();
+    const sentAt = Date.now();
+    await sendEvent({ type: pinged, data: { n: 2 }, id: "ping-2" });
+    await waitFor(() => seen.has(2), 10_000);
+    expect(seen.has(2)).toBe(true);
+    expect((seen.get(2) as number) - sentAt).toBeLessThan(3_000);
+  });
+
+  it("a due sleep wakes it on time, by a timer (safety poll: one hour)", async () => {
+    await startExecutor();
+    await sendEvent({ type: napped, data: { ms: 1_500 }, id: "nap-1" });
+    await waitFor(() => napTimes.length === 2, 15_000);
+    expect(napTimes).toHaveLength(2);
+    const slept = (napTimes[1] as number) - (napTimes[0] as number);
+    expect(slept).toBeGreaterThanOrEqual(1_500);
+    expect(slept).toBeLessThan(3_000); // on time, give or take a busy machine; a poll would be an hour
+  });
+
+  it("an idle executor with the default safety poll makes at most one pass in three seconds", async () => {
+    const executor = await startExecutor({ pollIntervalMs: undefined }); // the default
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the passes that follow the first one
+    const before = executor.polls;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(executor.polls - before).toBeLessThanOrEqual(1);
+  });
+});
