@@ -4,8 +4,8 @@
 //
 // The field script talks to its parent only at the origin named in its configuration, and refuses
 // to start when the page that frames it has another origin. That origin used to be this request's
-// URL as Next builds it, from the address the server listens on (`-H 127.0.0.1`), not from the name
-// the browser used: opened as http://localhost:3000 the preview stayed blank. The editor now sends
+// URL as Next builds it, from its own settings (http://localhost:<port> under npm start), not from
+// the name the browser used: opened as http://127.0.0.1:3000 the preview stayed blank. The editor now sends
 // the origin the browser shows it (`parent`); nothing is trusted from it: the page is still framed
 // only by its own origin (frame-ancestors 'self', X-Frame-Options SAMEORIGIN) and the script checks
 // its real ancestor, so a forged value only breaks that one preview (docs/decisions.md).
