@@ -6,9 +6,20 @@ export async function register(): Promise<void> {
   const { startTracing } = await import("./lib/observability/tracing");
   startTracing();
   // First: route handlers learn the socket address only from this stamp (lib/http/peer-address.ts),
-  // and the back office gets its frame and transport headers at the same place.
-  const [{ stampPeerAddresses }, { setBackofficeHeaders }] = await Promise.all([import("./lib/http/peer-address"), import("./lib/http/backoffice-headers")]);
-  stampPeerAddresses(setBackofficeHeaders);
+  // the back office gets its frame and transport headers at the same place, paths Next cannot
+  // decode are refused there, and a connection answered before its body arrived lingers so that
+  // the client reads the answer (lib/http/lingering-close.ts).
+  const [{ stampPeerAddresses }, { setBackofficeHeaders }, { refuseBadlyEncodedPath }, { lingerIfAnsweredEarly }] = await Promise.all([
+    import("./lib/http/peer-address"),
+    import("./lib/http/backoffice-headers"),
+    import("./lib/api/refuse-badly-encoded-path"),
+    import("./lib/http/lingering-close"),
+  ]);
+  stampPeerAddresses((request, response) => {
+    lingerIfAnsweredEarly(request);
+    if (refuseBadlyEncodedPath(request, response)) return true;
+    setBackofficeHeaders(request, response);
+  });
   const { startBackgroundServices } = await import("./lib/jobs/start-background-services");
   await startBackgroundServices();
 }

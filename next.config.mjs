@@ -26,10 +26,6 @@ const nextConfig = {
   typescript: { tsconfigPath: "tsconfig.json" },
   // A separate build folder per checkout user (tests, benchmarks) so builds never overwrite each other.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  // With a proxy (proxy.ts), Next reads every matched request body before the route runs and keeps
-  // up to this much of it twice (default 10 MB); our routes take at most 256 KB (lib/http/read-limited-body.ts),
-  // so 1 MB keeps a 150 MB upload from costing the server more than its own limits (issue 10, item 2).
-  experimental: { proxyClientMaxBodySize: "1mb" },
   async headers() {
     // The hosted-field bundles are content-hashed at build time (scripts/build/browser-bundles.mjs).
     return [{ source: "/_cps/:file*", headers: [{ key: "Cache-Control", value: "public, max-age=31536000, immutable" }] }];

@@ -23,11 +23,13 @@ function token(): string {
   return globals[TOKEN_KEY] as string;
 }
 
-type EdgeHook = (request: http.IncomingMessage, response: http.ServerResponse) => void;
+/** Runs before Next sees a request; true when it has answered the request itself. */
+type EdgeHook = (request: http.IncomingMessage, response: http.ServerResponse) => boolean | void;
 
 /**
  * Installs the stamp on every Node HTTP server of this process (idempotent). `onRequest` runs at the
- * same place for every request, before Next sees it (the back office's security headers use it).
+ * same place for every request, before Next sees it (the back office's security headers use it);
+ * when it returns true it has answered the request and Next never sees it.
  */
 export function stampPeerAddresses(onRequest?: EdgeHook): void {
   const globals = globalThis as Globals;
@@ -39,7 +41,7 @@ export function stampPeerAddresses(onRequest?: EdgeHook): void {
     if (event === "request") {
       const request = args[0] as http.IncomingMessage;
       request.headers[PEER_ADDRESS_HEADER] = stamp + (request.socket?.remoteAddress ?? "");
-      onRequest?.(request, args[1] as http.ServerResponse);
+      if (onRequest?.(request, args[1] as http.ServerResponse) === true) return true;
     }
     return emit.apply(this, [event, ...args] as unknown as Parameters<typeof emit>);
   } as typeof emit;

@@ -23,30 +23,39 @@ export function declaresTooLargeBody(headers: Headers, maxBytes: number): boolea
 }
 
 /**
- * Reads at most `maxBytes` of `source` (a web ReadableStream or any async iterable of bytes, such
- * as node's IncomingMessage) and throws BodyTooLargeError past it; the rest is never read.
+ * Reads at most `maxBytes` of `source` (a web ReadableStream or a Node stream such as an
+ * IncomingMessage) and throws BodyTooLargeError past it; the rest is never read. The stream is let go
+ * without being cancelled or destroyed: destroying a request whose body has not arrived destroys its
+ * socket, and the client would see a reset instead of the 413 (lib/http/lingering-close.ts).
  */
-export async function readLimitedStream(source: AsyncIterable<Uint8Array> | null | undefined, maxBytes: number): Promise<Buffer> {
+export async function readLimitedStream(source: ReadableStream<Uint8Array> | NodeJS.ReadableStream | null | undefined, maxBytes: number): Promise<Buffer> {
   if (!source) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let length = 0;
-  // Leaving the loop early (return or throw) cancels the stream.
-  for await (const chunk of source) {
+  const take = (chunk: Uint8Array) => {
     length += chunk.byteLength;
     if (length > maxBytes) throw new BodyTooLargeError(maxBytes);
     chunks.push(chunk);
+  };
+  if ("getReader" in source) {
+    const reader = source.getReader();
+    try {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) take(next.value);
+    } finally {
+      reader.releaseLock();
+    }
+  } else {
+    const iterator = "iterator" in source && typeof source.iterator === "function" ? source.iterator({ destroyOnReturn: false }) : source;
+    for await (const chunk of iterator as AsyncIterable<Uint8Array | string>) take(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   }
   return Buffer.concat(chunks, length);
 }
 
 /** The request's body as bytes, at most `maxBytes`; throws BodyTooLargeError otherwise. */
 export async function readLimitedBody(request: Request, maxBytes: number): Promise<Buffer> {
-  if (declaresTooLargeBody(request.headers, maxBytes)) {
-    // Stop the upload here: nothing of it is read.
-    await request.body?.cancel().catch(() => undefined);
-    throw new BodyTooLargeError(maxBytes);
-  }
-  return readLimitedStream(request.body as AsyncIterable<Uint8Array> | null, maxBytes);
+  // A declared length over the cap: nothing of the body is read (nor cancelled, see above).
+  if (declaresTooLargeBody(request.headers, maxBytes)) throw new BodyTooLargeError(maxBytes);
+  return readLimitedStream(request.body, maxBytes);
 }
 
 /** The request's body as UTF-8 text, at most `maxBytes`; throws BodyTooLargeError otherwise. */
