@@ -28,10 +28,11 @@ export default async function ApiRequestPage({ params }: { params: Promise<{ req
   const { request, notifications } = found;
   return (
     <>
-      <PageHeader title={`${request.method} ${request.path}`} description={<Link href="/backoffice/developers/logs" className="text-indigo-700 hover:underline">← All API requests</Link>} />
+      <PageHeader title="API request" description={<Link href="/backoffice/developers/logs" className="text-indigo-700 hover:underline">← All API requests</Link>} />
       <Card title="Request" className="mb-6">
         <DescriptionList
           items={[
+            { term: "Request", value: <span className="break-all font-mono text-xs" data-testid="request-line">{`${request.method} ${request.path}`}</span> },
             { term: "Status", value: <HttpStatusBadge status={request.statusCode} /> },
             { term: "Error code", value: <span className="font-mono">{request.errorCode ?? "—"}</span> },
             { term: "responseid", value: <span className="break-all font-mono text-xs">{request.id}</span> },
