@@ -1,0 +1,148 @@
+// The typed client (packages/client) as a merchant's server uses it, against the real service: every
+// merchant API call goes through createPaymentClient, every notification through verifyNotification
+// on a local receiver (node:http on 127.0.0.1). The cardholder pays in Chromium through the hosted
+// fields on the demo shop's page (another origin than the fields), opened with the client's session.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { createPaymentClient, PaymentApiError, verifyNotification, type VerifiedNotification } from "../../packages/client/src/index";
+import { FIELDS_ORIGIN, NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
+import { demoCredentials, withServiceDatabase } from "./helpers";
+
+interface Delivery {
+  path: string;
+  /** What verifyNotification answered, or why it refused. */
+  verified?: VerifiedNotification;
+  refusal?: string;
+}
+
+/**
+ * The merchant's notification endpoint, written as the client's README says: verify the raw body
+ * with verifyNotification before anything else, answer 200 only when it returned.
+ */
+async function startVerifyingReceiver(secret: string) {
+  const deliveries: Delivery[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    try {
+      const verified = verifyNotification({ secret, headers: req.headers, body: Buffer.concat(chunks) });
+      deliveries.push({ path: req.url ?? "/", verified });
+      res.writeHead(200).end("ok");
+    } catch (error) {
+      deliveries.push({ path: req.url ?? "/", refusal: String(error) });
+      res.writeHead(400).end("bad signature");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (name: string) => `${base}/${name}`,
+    async next(name: string, timeoutMs = 30_000): Promise<VerifiedNotification> {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const found = deliveries.find((delivery) => delivery.path === `/${name}`);
+        if (found?.verified) return found.verified;
+        if (found) throw new Error(`notification at /${name} refused: ${found.refusal}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error(`no notification at /${name} within ${timeoutMs} ms`);
+    },
+    deliveries,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+test("a full integration with @cps/client only: init, pay in Chromium, verified completion, capture and refund with verified notifications", async ({
+  page,
+}) => {
+  const demo = demoCredentials();
+  // The merchant copies its signing secret from the back office (Settings → API-key); read where
+  // that page reads it.
+  const secret = await withServiceDatabase(async (db) => {
+    const { rows } = await db.query<{ notificationSecret: string }>(`SELECT "notificationSecret" FROM "Merchant" WHERE id = $1`, [
+      demo.merchantId,
+    ]);
+    return rows[0]!.notificationSecret;
+  });
+  expect(secret).toMatch(/^whsec_/);
+  const receiver = await startVerifyingReceiver(secret);
+  const client = createPaymentClient({ baseUrl: FIELDS_ORIGIN, apiKey: demo.apiKey });
+  try {
+    const merchantpaymentid = `client${Date.now()}`;
+    const session = await client.initDynamic(
+      {
+        merchantid: demo.merchantId,
+        merchantpaymentid,
+        amount: 12500,
+        currency: "DKK",
+        reference: "client-package",
+        set3ds: "SKIP_3DS",
+        notificationurl: receiver.url("completion"),
+      },
+      { traceApi: `client-e2e-${merchantpaymentid}`, idempotencyKey: `init-${merchantpaymentid}` },
+    );
+    expect(session.sessionid).toMatch(/^[a-f0-9]{32}$/);
+    expect(session.dfurlscriptinclude).toMatch(/^http/);
+
+    // A refusal comes back as the typed error with the spec's body and status.
+    const refusal = await client
+      .initDynamic({ merchantid: demo.merchantId, amount: "12.50", currency: "DKK" })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(PaymentApiError);
+    expect((refusal as PaymentApiError).status).toBe(400);
+    expect((refusal as PaymentApiError).body).toEqual({ error: "INVALID_PARAMETER", errordescription: expect.stringContaining("amount") });
+
+    // The cardholder pays on the merchant's page with the hosted fields.
+    const query = new URLSearchParams({ sessionid: session.sessionid, amount: "12500", currency: "DKK", reference: "client-package" });
+    await page.goto(`${SHOP_ORIGIN}/demo-shop?${query}`);
+    await waitForCallback(page, "jsinitsuccess");
+    await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" });
+    await pay(page);
+    const success = await waitForCallback(page, "jspaymentsuccess");
+    const paymentid = success.payload.paymentid as string;
+
+    const completion = await receiver.next("completion");
+    expect(completion.kind).toBe("completion");
+    if (completion.kind !== "completion") throw new Error("unreachable");
+    expect(completion.body).toMatchObject({
+      sessionid: session.sessionid,
+      paymentid,
+      merchantpaymentid,
+      status: "approved",
+      responsecode: "00",
+    });
+    expect(completion.body.tcardnumber).toBe("411111xxxxxx1111");
+
+    // Capture part, then refund part of the capture: each answer's responseid comes back in its notification.
+    const capture = await client.capture(
+      paymentid,
+      { amount: 5000, notificationurl: receiver.url("capture") },
+      { idempotencyKey: `capture-${paymentid}` },
+    );
+    const captured = await receiver.next("capture");
+    expect(captured.kind).toBe("capture");
+    if (captured.kind !== "capture") throw new Error("unreachable");
+    expect(captured.body).toMatchObject({ responseid: capture.responseid, paymentid, merchantpaymentid, status: "approved" });
+
+    const refund = await client.refund(
+      paymentid,
+      { amount: 1000, notificationurl: receiver.url("refund") },
+      { idempotencyKey: `refund-${paymentid}` },
+    );
+    const refunded = await receiver.next("refund");
+    expect(refunded.kind).toBe("refund");
+    if (refunded.kind !== "refund") throw new Error("unreachable");
+    expect(refunded.body).toMatchObject({ responseid: refund.responseid, paymentid, status: "approved" });
+
+    // The record agrees: 50.00 captured, 10.00 of it refunded, 40.00 held.
+    const record = await client.getPayment(paymentid, { merchantid: demo.merchantId });
+    expect(record).toMatchObject({ paymentid, merchantpaymentid, amount: 12500, balance: 4000, currency: "DKK" });
+
+    // Every notification the receiver got was genuine and verified.
+    expect(receiver.deliveries.filter((delivery) => delivery.refusal)).toEqual([]);
+    expect(receiver.deliveries.map((delivery) => delivery.verified?.kind)).toEqual(["completion", "capture", "refund"]);
+  } finally {
+    await receiver.close();
+  }
+});
