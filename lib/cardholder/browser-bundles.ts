@@ -12,6 +12,11 @@ import entries from "./browser-bundle-entries.json";
 
 export const BROWSER_BUNDLES = entries;
 export type BundleName = keyof typeof BROWSER_BUNDLES;
+/**
+ * The frame pages share one bundle (frames); these names of the separate bundles they had before
+ * still resolve to it (the back office's styling preview asks for "field").
+ */
+const FRAME_BUNDLE_ALIASES = { field: "frames", controller: "frames", challenge: "frames" } as const;
 
 /** Where the build writes the bundles; Next serves this folder at /_cps/ (immutable, next.config.mjs). */
 export const BUILT_BUNDLE_DIR = "public/_cps";
@@ -78,7 +83,9 @@ async function bundleFromSources(name: BundleName): Promise<BrowserBundle> {
 }
 
 /** The minified bundle, loaded once per process (a failure is retried on the next call). */
-export function browserBundle(name: BundleName): Promise<BrowserBundle> {
+export function browserBundle(requested: BundleName | keyof typeof FRAME_BUNDLE_ALIASES): Promise<BrowserBundle> {
+  const name: BundleName =
+    requested in FRAME_BUNDLE_ALIASES ? FRAME_BUNDLE_ALIASES[requested as keyof typeof FRAME_BUNDLE_ALIASES] : (requested as BundleName);
   cache.__cpsBundles ??= new Map();
   let pending = cache.__cpsBundles.get(name);
   if (!pending) {

@@ -1,6 +1,6 @@
 // The JSON endpoints our own frames call (/dynamic/<sessionid>/payments...): same-origin only,
 // bodies validated with the protocol's schemas, answers never cached. Nothing here logs a body.
-import type * as z from "zod/mini";
+import type { WireSchema } from "./wire-schema";
 import { config } from "../env";
 import { BodyTooLargeError, payloadTooLargeResponse, readLimitedText } from "../http/read-limited-body";
 import { clientIp as trustedClientIp } from "../http/client-ip";
@@ -32,7 +32,7 @@ const MAX_BODY_BYTES = 16_384;
  * The body parsed with `schema`; undefined when it is not valid, and the 413 answer when it is
  * larger than 16 KB (read with a cap: these endpoints answer anyone who sends the right Origin).
  */
-export async function readJsonBody<T>(request: Request, schema: z.ZodMiniType<T>): Promise<T | undefined | Response> {
+export async function readJsonBody<T>(request: Request, schema: WireSchema<T>): Promise<T | undefined | Response> {
   let text: string;
   try {
     text = await readLimitedText(request, MAX_BODY_BYTES);

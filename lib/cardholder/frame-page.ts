@@ -1,7 +1,10 @@
 // The HTML of our pages inside the merchant page: the card fields, the invisible controller, the
-// 3-D Secure challenge page and the refusal page. Plain HTML with one inline script and one inline
+// 3-D Secure challenge page and the refusal page. Plain HTML with one script and one inline
 // stylesheet, both allowed by a per-response nonce; the Content-Security-Policy allows nothing else,
-// and frame-ancestors names the one merchant origin the session is bound to.
+// and frame-ancestors names the one merchant origin the session is bound to. The page itself is per
+// session (no-store); its script is the build's content-hashed /_cps/ file (cached for a year and
+// shared by every frame), checked with its sha256 (subresource integrity), or inline where no build
+// made one (next dev, tests).
 import { randomBytes } from "node:crypto";
 import type { HostedStyling } from "../validation/hosted-styling";
 import { PROTOCOL_TAG, type FieldKind, type FrameConfig } from "./protocol";
@@ -15,6 +18,15 @@ export interface PageResponseOptions {
   fontOrigins?: string[];
   /** The ACS origin the challenge page posts its form into and frames. */
   acsOrigin?: string;
+}
+
+/** A frame page's script: the bundle's code, or where the build wrote it, its public path. */
+export type PageScript = string | { code: string; sha256: string; publicPath?: string };
+
+function scriptElement(script: PageScript, nonce: string): string {
+  if (typeof script !== "string" && script.publicPath)
+    return `<script nonce="${nonce}" src="${escapeHtml(script.publicPath)}" integrity="sha256-${script.sha256}"></script>`;
+  return `<script nonce="${nonce}">${typeof script === "string" ? script : script.code}</script>`;
 }
 
 export function newNonce(): string {
@@ -162,7 +174,7 @@ export interface FieldPageOptions {
   kind: FieldKind;
   config: Omit<FrameConfig, "channel">;
   styling: HostedStyling;
-  script: string;
+  script: PageScript;
   nonce: string;
 }
 
@@ -185,7 +197,7 @@ export function fieldPageHtml({ kind, config, styling, script, nonce }: FieldPag
     `<style nonce="${nonce}">${stylesheet(styling, kind)}</style></head><body>` +
     `<form novalidate autocomplete="on" aria-label="Card details">${inputs}</form>` +
     `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
-    `<script nonce="${nonce}">${script}</script></body></html>`
+    `${scriptElement(script, nonce)}</body></html>`
   );
 }
 
@@ -195,13 +207,13 @@ export function controllerPageHtml({
   nonce,
 }: {
   config: Omit<FrameConfig, "channel">;
-  script: string;
+  script: PageScript;
   nonce: string;
 }): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment</title></head><body>` +
     `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
-    `<script nonce="${nonce}">${script}</script></body></html>`
+    `${scriptElement(script, nonce)}</body></html>`
   );
 }
 
@@ -210,7 +222,7 @@ export interface ChallengePageOptions {
   acsUrl: string;
   /** Form fields posted to the ACS: creq and, where used, threeDSSessionData. */
   formFields: Record<string, string>;
-  script: string;
+  script: PageScript;
   nonce: string;
 }
 
@@ -227,7 +239,7 @@ export function challengePageHtml({ config, acsUrl, formFields, script, nonce }:
     `<iframe name="acs" title="Your bank's verification page"></iframe>` +
     `<form id="acs-form" method="post" action="${escapeHtml(acsUrl)}" target="acs">${hidden}</form>` +
     `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
-    `<script nonce="${nonce}">${script}</script></body></html>`
+    `${scriptElement(script, nonce)}</body></html>`
   );
 }
 

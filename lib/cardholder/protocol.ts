@@ -1,5 +1,6 @@
 // The messages between dynamic.js on the merchant page, the hosted-field frames and our server.
-// Shared by the browser bundles and the server, so it uses zod/mini (a few kB in a bundle).
+// Shared by the browser bundles and the server; its schemas use the small combinators of
+// wire-schema.ts (zod's shape, a tenth of zod/mini's bytes in a bundle).
 //
 // Three channels, each with its own check:
 // - merchant page <-> our frames: window.postMessage, sent with an exact targetOrigin and accepted
@@ -8,7 +9,7 @@
 // - our frames <-> each other: a BroadcastChannel named after the session and the channel id
 //   (same origin by construction: BroadcastChannel never crosses origins);
 // - our frames -> our server: same-origin fetch to /dynamic/<sessionid>/payments.
-import * as z from "zod/mini";
+import * as w from "./wire-schema";
 
 /** The card fields of spec 2.1 plus the single strip. */
 export const FIELD_KINDS = ["pan", "expmonth", "expyear", "securitycode", "ccsingle"] as const;
@@ -56,96 +57,100 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
   ALREADY_PAID: "This order has already been paid (its merchantpaymentid is used by another payment).",
 };
 
-const sessionId = z.string().check(z.regex(/^[A-Za-z0-9]{1,64}$/));
-const channel = z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/));
-const paymentId = z.nullable(z.string().check(z.regex(/^[A-Za-z0-9]{1,32}$/)));
-const fieldKind = z.enum(FIELD_KINDS);
-const errorCode = z.enum(ERROR_CODES);
+const sessionId = w.string({ regex: /^[A-Za-z0-9]{1,64}$/ });
+const channel = w.string({ regex: /^[A-Za-z0-9_-]{16,64}$/ });
+const paymentId = w.nullable(w.string({ regex: /^[A-Za-z0-9]{1,32}$/ }));
+const fieldKind = w.oneOf(FIELD_KINDS);
+const errorCode = w.oneOf(ERROR_CODES);
+/** Every frame of ours: the fields, the controller and the challenge page. */
+const frameName = w.oneOf([...FIELD_KINDS, "controller", "challenge"]);
 
-const envelope = { tag: z.literal(PROTOCOL_TAG), sessionid: sessionId, channel };
+const envelope = { tag: w.oneOf([PROTOCOL_TAG]), sessionid: sessionId, channel };
+
+/** A message between the merchant page and our frames: the envelope plus its own members. */
+function envelopeMessage<S extends Record<string, w.WireSchema<unknown>>>(shape: S) {
+  return w.object({ ...envelope, ...shape });
+}
 
 // ---- frame -> merchant page -------------------------------------------------------------------
 
 /** A field's state; dynamic.js reflects it as CSS classes on the merchant's container. */
-export const fieldStateSchema = z.object({
-  empty: z.boolean(),
-  focused: z.boolean(),
+export const fieldStateSchema = w.object({
+  empty: w.boolean(),
+  focused: w.boolean(),
   /** Complete and passes every check (Luhn, expiry, length). */
-  valid: z.boolean(),
+  valid: w.boolean(),
   /** Shown as an error: not valid and the cardholder left the field (or asked to pay). */
-  invalid: z.boolean(),
+  invalid: w.boolean(),
   /** Card brand of the number typed so far, when known. */
-  brand: z.optional(z.string().check(z.regex(/^[a-z]{2,16}$/))),
+  brand: w.optional(w.string({ regex: /^[a-z]{2,16}$/ })),
 });
-export type FieldState = z.infer<typeof fieldStateSchema>;
+export type FieldState = w.Infer<typeof fieldStateSchema>;
 
-export const frameToPageSchema = z.discriminatedUnion("type", [
-  z.object({ ...envelope, type: z.literal("ready"), field: z.union([fieldKind, z.literal("controller"), z.literal("challenge")]) }),
-  z.object({ ...envelope, type: z.literal("state"), field: fieldKind, state: fieldStateSchema }),
-  z.object({
-    ...envelope,
-    type: z.literal("load-error"),
-    field: z.union([fieldKind, z.literal("controller"), z.literal("challenge")]),
-    reason: z.string().check(z.maxLength(200)),
+export const frameToPageSchema = w.union("type", [
+  envelopeMessage({ type: w.oneOf(["ready"]), field: frameName }),
+  envelopeMessage({ type: w.oneOf(["state"]), field: fieldKind, state: fieldStateSchema }),
+  envelopeMessage({
+    type: w.oneOf(["load-error"]),
+    field: frameName,
+    reason: w.string({ max: 200 }),
   }),
-  z.object({ ...envelope, type: z.literal("payment-started"), paymentid: paymentId }),
-  z.object({ ...envelope, type: z.literal("payment-succeeded"), paymentid: paymentId }),
-  z.object({
-    ...envelope,
-    type: z.literal("payment-failed"),
+  envelopeMessage({ type: w.oneOf(["payment-started"]), paymentid: paymentId }),
+  envelopeMessage({ type: w.oneOf(["payment-succeeded"]), paymentid: paymentId }),
+  envelopeMessage({
+    type: w.oneOf(["payment-failed"]),
     paymentid: paymentId,
     errorcode: errorCode,
-    errortext: z.string().check(z.maxLength(300)),
+    errortext: w.string({ max: 300 }),
   }),
-  z.object({ ...envelope, type: z.literal("payment-timeout") }),
-  z.object({ ...envelope, type: z.literal("challenge-required"), paymentid: z.string(), url: z.string() }),
-  z.object({
-    ...envelope,
-    type: z.literal("challenge-finished"),
-    paymentid: z.string(),
-    outcome: z.enum(["completed", "failed", "aborted"]),
+  envelopeMessage({ type: w.oneOf(["payment-timeout"]) }),
+  envelopeMessage({ type: w.oneOf(["challenge-required"]), paymentid: w.string(), url: w.string() }),
+  envelopeMessage({
+    type: w.oneOf(["challenge-finished"]),
+    paymentid: w.string(),
+    outcome: w.oneOf(["completed", "failed", "aborted"]),
   }),
 ]);
-export type FrameToPage = z.infer<typeof frameToPageSchema>;
+export type FrameToPage = w.Infer<typeof frameToPageSchema>;
 
 // ---- merchant page -> frames ------------------------------------------------------------------
 
-export const pageToFrameSchema = z.discriminatedUnion("type", [
-  z.object({ ...envelope, type: z.literal("pay") }),
-  z.object({ ...envelope, type: z.literal("focus") }),
-  z.object({ ...envelope, type: z.literal("clear") }),
-  z.object({ ...envelope, type: z.literal("lock") }),
-  z.object({ ...envelope, type: z.literal("abort-challenge") }),
+export const pageToFrameSchema = w.union("type", [
+  envelopeMessage({ type: w.oneOf(["pay"]) }),
+  envelopeMessage({ type: w.oneOf(["focus"]) }),
+  envelopeMessage({ type: w.oneOf(["clear"]) }),
+  envelopeMessage({ type: w.oneOf(["lock"]) }),
+  envelopeMessage({ type: w.oneOf(["abort-challenge"]) }),
 ]);
-export type PageToFrame = z.infer<typeof pageToFrameSchema>;
+export type PageToFrame = w.Infer<typeof pageToFrameSchema>;
 
 // ---- frame <-> frame (BroadcastChannel) -------------------------------------------------------
 
-const cardPartsSchema = z.object({
-  pan: z.optional(z.string().check(z.maxLength(32))),
-  expmonth: z.optional(z.string().check(z.maxLength(4))),
-  expyear: z.optional(z.string().check(z.maxLength(4))),
-  securitycode: z.optional(z.string().check(z.maxLength(4))),
+const cardPartsSchema = w.object({
+  pan: w.optional(w.string({ max: 32 })),
+  expmonth: w.optional(w.string({ max: 4 })),
+  expyear: w.optional(w.string({ max: 4 })),
+  securitycode: w.optional(w.string({ max: 4 })),
 });
-export type CardParts = z.infer<typeof cardPartsSchema>;
+export type CardParts = w.Infer<typeof cardPartsSchema>;
 
-export const frameToFrameSchema = z.discriminatedUnion("type", [
+export const frameToFrameSchema = w.union("type", [
   /** The controller asks every field for its value. */
-  z.object({ type: z.literal("collect"), requestId: z.string() }),
-  z.object({ type: z.literal("values"), requestId: z.string(), field: fieldKind, values: cardPartsSchema, complete: z.boolean() }),
+  w.object({ type: w.oneOf(["collect"]), requestId: w.string() }),
+  w.object({ type: w.oneOf(["values"]), requestId: w.string(), field: fieldKind, values: cardPartsSchema, complete: w.boolean() }),
   /**
    * Move the focus to a field (keyboard navigation across frames). `carry` holds digits typed into
    * the previous field after it was complete, before the focus arrived: they belong to this field.
    */
-  z.object({ type: z.literal("focus"), field: fieldKind, carry: z.optional(z.string().check(z.regex(/^\d{1,4}$/))) }),
+  w.object({ type: w.oneOf(["focus"]), field: fieldKind, carry: w.optional(w.string({ regex: /^\d{1,4}$/ })) }),
   /** Another field learnt the brand (the security-code field adapts its length: 4 for amex). */
-  z.object({ type: z.literal("brand"), brand: z.optional(z.string()) }),
-  z.object({ type: z.literal("lock") }),
-  z.object({ type: z.literal("clear") }),
+  w.object({ type: w.oneOf(["brand"]), brand: w.optional(w.string()) }),
+  w.object({ type: w.oneOf(["lock"]) }),
+  w.object({ type: w.oneOf(["clear"]) }),
   /** The challenge page tells the controller how the challenge ended. */
-  z.object({ type: z.literal("challenge-result"), paymentid: z.string(), outcome: z.enum(["completed", "failed", "aborted"]) }),
+  w.object({ type: w.oneOf(["challenge-result"]), paymentid: w.string(), outcome: w.oneOf(["completed", "failed", "aborted"]) }),
 ]);
-export type FrameToFrame = z.infer<typeof frameToFrameSchema>;
+export type FrameToFrame = w.Infer<typeof frameToFrameSchema>;
 
 export function broadcastChannelName(sessionid: string, channelId: string): string {
   return `cps:${sessionid}:${channelId}`;
@@ -154,77 +159,77 @@ export function broadcastChannelName(sessionid: string, channelId: string): stri
 // ---- controller frame -> our server -----------------------------------------------------------
 
 /** Browser facts that 3-D Secure 2 sends to the issuer (EMV 3DS browser data). */
-export const browserInfoSchema = z.object({
-  language: z.string().check(z.maxLength(35)),
-  colorDepth: z.number(),
-  screenHeight: z.number(),
-  screenWidth: z.number(),
-  timeZoneOffset: z.number(),
-  javaEnabled: z.boolean(),
+export const browserInfoSchema = w.object({
+  language: w.string({ max: 35 }),
+  colorDepth: w.number(),
+  screenHeight: w.number(),
+  screenWidth: w.number(),
+  timeZoneOffset: w.number(),
+  javaEnabled: w.boolean(),
 });
-export type BrowserInfo = z.infer<typeof browserInfoSchema>;
+export type BrowserInfo = w.Infer<typeof browserInfoSchema>;
 
 /** POST /dynamic/<sessionid>/payments: opens the payment (no card data yet). */
-export const startPaymentResponseSchema = z.discriminatedUnion("result", [
-  z.object({ result: z.literal("started"), paymentid: z.string() }),
-  z.object({ result: z.literal("failed"), paymentid: paymentId, errorcode: errorCode, errortext: z.string() }),
+export const startPaymentResponseSchema = w.union("result", [
+  w.object({ result: w.oneOf(["started"]), paymentid: w.string() }),
+  w.object({ result: w.oneOf(["failed"]), paymentid: paymentId, errorcode: errorCode, errortext: w.string() }),
 ]);
-export type StartPaymentResponse = z.infer<typeof startPaymentResponseSchema>;
+export type StartPaymentResponse = w.Infer<typeof startPaymentResponseSchema>;
 
 /** POST /dynamic/<sessionid>/payments/<paymentid>/authorize: the one request that carries the card. */
-export const authorizeRequestSchema = z.object({
-  card: z.optional(cardPartsSchema),
-  browser: z.optional(browserInfoSchema),
+export const authorizeRequestSchema = w.object({
+  card: w.optional(cardPartsSchema),
+  browser: w.optional(browserInfoSchema),
   /** The frames' origin binding, passed on to the 3-D Secure notification page. */
-  binding: z.optional(z.string().check(z.maxLength(600))),
+  binding: w.optional(w.string({ max: 600 })),
 });
-export type AuthorizeRequestBody = z.infer<typeof authorizeRequestSchema>;
+export type AuthorizeRequestBody = w.Infer<typeof authorizeRequestSchema>;
 
-export const payResultSchema = z.discriminatedUnion("result", [
-  z.object({ result: z.literal("approved"), paymentid: z.string() }),
-  z.object({ result: z.literal("failed"), paymentid: paymentId, errorcode: errorCode, errortext: z.string() }),
-  z.object({ result: z.literal("challenge"), paymentid: z.string(), url: z.string() }),
-  z.object({ result: z.literal("timeout"), paymentid: paymentId }),
+export const payResultSchema = w.union("result", [
+  w.object({ result: w.oneOf(["approved"]), paymentid: w.string() }),
+  w.object({ result: w.oneOf(["failed"]), paymentid: paymentId, errorcode: errorCode, errortext: w.string() }),
+  w.object({ result: w.oneOf(["challenge"]), paymentid: w.string(), url: w.string() }),
+  w.object({ result: w.oneOf(["timeout"]), paymentid: paymentId }),
 ]);
-export type PayResult = z.infer<typeof payResultSchema>;
+export type PayResult = w.Infer<typeof payResultSchema>;
 
 /** What dynamic.js reads from the configuration the server puts in front of the bundle. */
-export const scriptConfigSchema = z.object({
+export const scriptConfigSchema = w.object({
   sessionid: sessionId,
   /** Our origin (where the frames live). */
-  origin: z.string(),
+  origin: w.string(),
   /** Signed binding of this session to the merchant page's origin, passed on to every frame. */
-  binding: z.string(),
-  elements: z.object({
-    pan: z.string(),
-    expmonth: z.string(),
-    expyear: z.string(),
-    securitycode: z.string(),
-    ccsingle: z.string(),
-    challenge: z.string(),
+  binding: w.string(),
+  elements: w.object({
+    pan: w.string(),
+    expmonth: w.string(),
+    expyear: w.string(),
+    securitycode: w.string(),
+    ccsingle: w.string(),
+    challenge: w.string(),
   }),
   /** Milliseconds until the payment window closes (negative: already closed). */
-  expiresInMs: z.number(),
+  expiresInMs: w.number(),
   /** Set when the session cannot take a payment (unknown, expired, finished). */
-  closedReason: z.optional(z.string()),
+  closedReason: w.optional(w.string()),
   /** A payment on behalf of a stored paymentid: no card fields are shown. */
-  onBehalf: z.boolean(),
+  onBehalf: w.boolean(),
 });
-export type ScriptConfig = z.infer<typeof scriptConfigSchema>;
+export type ScriptConfig = w.Infer<typeof scriptConfigSchema>;
 
 /** Frame page configuration (in a JSON script element of the page). */
-export const frameConfigSchema = z.object({
+export const frameConfigSchema = w.object({
   sessionid: sessionId,
-  field: z.union([fieldKind, z.literal("controller"), z.literal("challenge")]),
+  field: frameName,
   /** The merchant page's origin, the only one messages go to and come from. */
-  parentOrigin: z.string(),
+  parentOrigin: w.string(),
   channel,
   /** For the challenge page: the payment under challenge. */
-  paymentid: z.optional(z.string()),
+  paymentid: w.optional(w.string()),
   /** Milliseconds until the window closes: the fields lock themselves then, whatever the page does. */
-  expiresInMs: z.optional(z.number()),
+  expiresInMs: w.optional(w.number()),
 });
-export type FrameConfig = z.infer<typeof frameConfigSchema>;
+export type FrameConfig = w.Infer<typeof frameConfigSchema>;
 
 /** CSS classes dynamic.js puts on the merchant's containers. */
 export const CONTAINER_CLASSES = {

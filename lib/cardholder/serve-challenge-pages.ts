@@ -14,14 +14,14 @@ export async function serveChallengePage(request: Request, sessionId: string, pa
   const target = readChallengeTarget(sessionId, paymentId, new URL(request.url).searchParams);
   if (!target) return new Response("unknown challenge", { status: 404 });
   const nonce = newNonce();
-  const { code } = await browserBundle("challenge");
+  const script = await browserBundle("frames");
   const acsOrigin = new URL(target.acsUrl).origin;
   return pageResponse({
     html: challengePageHtml({
       config: { sessionid: sessionId, field: "challenge", parentOrigin: checked.parentOrigin, paymentid: paymentId },
       acsUrl: target.acsUrl,
       formFields: { creq: target.creq },
-      script: code,
+      script,
       nonce,
     }),
     nonce,

@@ -24,6 +24,11 @@ function scriptResponse(body: string, status = 200): Response {
   });
 }
 
+/** The body of dynamic.js: the bundle, then its boot() with this session's configuration. */
+export function dynamicScriptBody(code: string, scriptConfig: ScriptConfig): string {
+  return `(function(){${code}\nCPSDynamic.boot(${scriptJson(scriptConfig)});})();\n`;
+}
+
 export async function serveDynamicScript(request: Request, sessionId: string): Promise<Response> {
   const session = await getHostedSession({ sessionId });
   if (!session) return scriptResponse(`console.error(${scriptJson(`dynamic.js: ${REFUSAL_REASONS.unknown}`)});`, 404);
@@ -50,5 +55,5 @@ export async function serveDynamicScript(request: Request, sessionId: string): P
     onBehalf: session.onBehalf,
   };
   const { code } = await browserBundle("dynamic");
-  return scriptResponse(`(function(){${code}\nCPSDynamic.boot(${scriptJson(scriptConfig)});})();\n`);
+  return scriptResponse(dynamicScriptBody(code, scriptConfig));
 }

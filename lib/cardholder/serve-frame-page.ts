@@ -47,14 +47,13 @@ export async function serveFramePage(request: Request, sessionId: string, frame:
   const { session, parentOrigin } = checked;
   const nonce = newNonce();
   const config = { sessionid: session.id, field: frame, parentOrigin, expiresInMs: session.expiresAt.getTime() - Date.now() };
+  const script = await browserBundle("frames");
   if (frame === "controller") {
-    const { code } = await browserBundle("controller");
-    return pageResponse({ html: controllerPageHtml({ config, script: code, nonce }), nonce, frameAncestors: [parentOrigin] });
+    return pageResponse({ html: controllerPageHtml({ config, script, nonce }), nonce, frameAncestors: [parentOrigin] });
   }
-  const { code } = await browserBundle("field");
   const fontOrigins = [...new Set((session.styling.fonts ?? []).map((font) => new URL(font.src).origin))];
   return pageResponse({
-    html: fieldPageHtml({ kind: frame, config, styling: session.styling, script: code, nonce }),
+    html: fieldPageHtml({ kind: frame, config, styling: session.styling, script, nonce }),
     nonce,
     frameAncestors: [parentOrigin],
     fontOrigins,

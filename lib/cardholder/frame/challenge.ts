@@ -3,22 +3,21 @@
 // controller frame. The outcome comes from our server (the result fetched server-side after the ACS
 // posted the CRes to our notification page), never from what the browser claims.
 import { PROTOCOL_TAG } from "../protocol";
-import * as z from "zod/mini";
-import { createFrameContext } from "./frame-context";
+import * as w from "../wire-schema";
+import type { FrameContext } from "./frame-context";
 
-const notifyMessageSchema = z.object({
-  tag: z.literal(PROTOCOL_TAG),
-  type: z.literal("challenge-notified"),
-  paymentid: z.string(),
-  outcome: z.enum(["completed", "failed", "aborted"]),
+const notifyMessageSchema = w.object({
+  tag: w.oneOf([PROTOCOL_TAG]),
+  type: w.oneOf(["challenge-notified"]),
+  paymentid: w.string(),
+  outcome: w.oneOf(["completed", "failed", "aborted"]),
 });
 
-function start(): void {
-  const context = createFrameContext();
+export function startChallenge(context: FrameContext): void {
   const form = document.querySelector<HTMLFormElement>("form#acs-form");
   const acsFrame = document.querySelector<HTMLIFrameElement>("iframe[name=acs]");
   const cancel = document.querySelector<HTMLButtonElement>("button#cancel");
-  if (!context || !form || !acsFrame || !cancel || !context.config.paymentid) return;
+  if (!form || !acsFrame || !cancel || !context.config.paymentid) return;
   const paymentid = context.config.paymentid;
   let finished = false;
 
@@ -52,5 +51,3 @@ function start(): void {
   form.submit();
   context.toPage({ type: "ready", field: "challenge" });
 }
-
-start();

@@ -1,6 +1,7 @@
 // The invisible controller frame: goPay() on the merchant page asks it to pay. It collects the
 // values from the field frames (same origin, BroadcastChannel), checks that nothing is missing,
-// opens the payment and sends the card in the one request that authorizes. During a 3-D Secure
+// and sends the card in one request that opens the payment (its id comes back first, for
+// jspaymentstarted) and authorizes it (lib/cardholder/serve-pay-request.ts). During a 3-D Secure
 // challenge it keeps the card in memory only, to authorize once the challenge has succeeded.
 import {
   ERROR_TEXTS,
@@ -12,14 +13,12 @@ import {
   type FieldKind,
   type PayResult,
 } from "../protocol";
-import { createFrameContext } from "./frame-context";
+import type { FrameContext } from "./frame-context";
 
 /** How long the field frames get to answer a collect request. */
 const COLLECT_WAIT_MS = 800;
 
-function start(): void {
-  const context = createFrameContext();
-  if (!context) return;
+export function startController(context: FrameContext): void {
   const { sessionid } = context.config;
   const mountedFields = new Set<FieldKind>(
     (new URLSearchParams(location.hash.slice(1)).get("f") ?? "").split(",").filter(Boolean) as FieldKind[],
@@ -43,7 +42,7 @@ function start(): void {
         resolve({ values, answered });
       };
       const timer = setTimeout(done, COLLECT_WAIT_MS);
-      stop = context!.onFrames((message) => {
+      stop = context.onFrames((message) => {
         if (message.type !== "values" || message.requestId !== requestId) return;
         Object.assign(values, message.values);
         answered.add(message.field);
@@ -52,7 +51,7 @@ function start(): void {
           done();
         }
       });
-      context!.toFrames({ type: "collect", requestId });
+      context.toFrames({ type: "collect", requestId });
     });
   }
 
@@ -87,15 +86,34 @@ function start(): void {
     return response.json();
   }
 
+  const payBody = (card: CardParts | undefined) => ({
+    card,
+    browser: browserInfo(),
+    binding: new URLSearchParams(location.search).get("b") ?? undefined,
+  });
+
   async function authorize(paymentid: string, card: CardParts | undefined): Promise<void> {
-    const result: PayResult = payResultSchema.parse(
-      await post(`payments/${paymentid}/authorize`, {
-        card,
-        browser: browserInfo(),
-        binding: new URLSearchParams(location.search).get("b") ?? undefined,
-      }),
-    );
+    const result: PayResult = payResultSchema.parse(await post(`payments/${paymentid}/authorize`, payBody(card)));
     finish(result, card);
+  }
+
+  /** The JSON lines of a streamed answer, one at a time, as they arrive. */
+  function jsonLines(response: Response): () => Promise<unknown> {
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = "";
+    return async () => {
+      for (;;) {
+        const end = buffered.indexOf("\n");
+        if (end >= 0) {
+          const text = buffered.slice(0, end);
+          buffered = buffered.slice(end + 1);
+          return JSON.parse(text);
+        }
+        const { done, value } = await reader.read();
+        if (done) throw new Error("the answer ended early");
+        buffered += value;
+      }
+    };
   }
 
   function finish(result: PayResult, card: CardParts | undefined): void {
@@ -103,8 +121,8 @@ function start(): void {
       case "approved":
         pendingCard = undefined;
         busy = false;
-        context!.toFrames({ type: "lock" });
-        context!.toPage({ type: "payment-succeeded", paymentid: result.paymentid });
+        context.toFrames({ type: "lock" });
+        context.toPage({ type: "payment-succeeded", paymentid: result.paymentid });
         break;
       case "failed":
         pendingCard = undefined;
@@ -114,13 +132,13 @@ function start(): void {
       case "timeout":
         pendingCard = undefined;
         busy = false;
-        context!.toFrames({ type: "lock" });
-        context!.toPage({ type: "payment-timeout" });
+        context.toFrames({ type: "lock" });
+        context.toPage({ type: "payment-timeout" });
         fail(result.paymentid, "PAYMENT_TIMEOUT");
         break;
       case "challenge":
         pendingCard = card;
-        context!.toPage({ type: "challenge-required", paymentid: result.paymentid, url: result.url });
+        context.toPage({ type: "challenge-required", paymentid: result.paymentid, url: result.url });
         break;
     }
   }
@@ -144,15 +162,23 @@ function start(): void {
         }
         card = values;
       }
-      const started = startPaymentResponseSchema.parse(await post("payments", {}));
+      const response = await fetch(`/dynamic/${sessionid}/pay`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(payBody(card)),
+        credentials: "omit",
+        cache: "no-store",
+      });
+      const next = jsonLines(response);
+      const started = startPaymentResponseSchema.parse(await next());
       if (started.result === "failed") {
         busy = false;
         fail(started.paymentid, started.errorcode);
         return;
       }
       paymentid = started.paymentid;
-      context!.toPage({ type: "payment-started", paymentid });
-      await authorize(paymentid, card);
+      context.toPage({ type: "payment-started", paymentid });
+      finish(payResultSchema.parse(await next()), card);
     } catch {
       busy = false;
       pendingCard = undefined;
@@ -187,5 +213,3 @@ function start(): void {
 
   context.toPage({ type: "ready", field: "controller" });
 }
-
-start();

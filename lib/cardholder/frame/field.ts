@@ -18,7 +18,7 @@ import {
   type CardScheme,
 } from "../card-input";
 import { FIELD_KINDS, type CardParts, type FieldKind, type FieldState } from "../protocol";
-import { createFrameContext } from "./frame-context";
+import type { FrameContext } from "./frame-context";
 
 /** The inputs of a page: one for a single field, three (number, "MM / YY", code) in the single strip. */
 type PartName = "pan" | "expmonth" | "expyear" | "exp" | "securitycode";
@@ -32,8 +32,7 @@ interface Part {
 const NEXT_FIELD: Partial<Record<FieldKind, FieldKind>> = { pan: "expmonth", expmonth: "expyear", expyear: "securitycode" };
 const PREVIOUS_FIELD: Partial<Record<FieldKind, FieldKind>> = { expmonth: "pan", expyear: "expmonth", securitycode: "expyear" };
 
-function start(): void {
-  const context = createFrameContext();
+export function startField(context: FrameContext | undefined): void {
   const form = document.querySelector("form");
   if (!context || !form) {
     document.body.textContent = "";
@@ -316,5 +315,3 @@ function start(): void {
   context.toPage({ type: "ready", field: kind });
   report();
 }
-
-start();

@@ -13,6 +13,7 @@ import * as securitycode from "@/app/dynamic/[sessionid]/securitycode/route";
 import * as ccsingle from "@/app/dynamic/[sessionid]/ccsingle/route";
 import * as controller from "@/app/dynamic/[sessionid]/controller/route";
 import * as payments from "@/app/dynamic/[sessionid]/payments/route";
+import * as pay from "@/app/dynamic/[sessionid]/pay/route";
 import * as authorize from "@/app/dynamic/[sessionid]/payments/[paymentid]/authorize/route";
 import * as challenge from "@/app/dynamic/[sessionid]/payments/[paymentid]/challenge/route";
 import * as challengeNotify from "@/app/dynamic/[sessionid]/payments/[paymentid]/challenge-notify/route";
@@ -33,6 +34,7 @@ const ROUTES: [RegExp, RouteModule][] = [
   [/^\/dynamic\/(?<sessionid>[^/]+)\/ccsingle$/, ccsingle],
   [/^\/dynamic\/(?<sessionid>[^/]+)\/controller$/, controller],
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments$/, payments],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/pay$/, pay],
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/authorize$/, authorize],
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/challenge$/, challenge],
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/challenge-notify$/, challengeNotify],
