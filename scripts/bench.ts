@@ -23,7 +23,7 @@ for (const name of selected) {
   console.log(`\n### ${name}`);
   const result = spawnSync(process.execPath, ["--import", "tsx", path.join(dir, `${name}.ts`)], {
     stdio: "inherit",
-    env: { ...process.env, BENCH_RESULTS_DIR: path.resolve("bench-results"), NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, BENCH_RESULTS_DIR: process.env.BENCH_RESULTS_DIR ?? path.resolve("bench-results"), NEXT_TELEMETRY_DISABLED: "1" },
   });
   if (result.status !== 0) {
     console.error(`${name}: exited with ${result.status}`);

@@ -50,23 +50,18 @@ export async function requestFollowUp({
     // address of its initialization (cardholder payments) or of its MIT request.
     const notificationUrl = input.notificationurl || payment.configuredNotificationUrl;
     if (!notificationUrl) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
-    const operation = await tx.operation.create({
-      data: {
-        id: newId(),
-        paymentId,
-        type,
-        amount,
-        currency: payment.currency,
-        status: "pending",
-        note: input.note ?? null,
-        tags: input.tags ?? null,
-        responseId,
-        // Resolved once, here: the job and a re-sent event after a lost one notify the same address.
-        notificationUrl,
-      },
-      select: { id: true },
-    });
-    return { operationId: operation.id };
+    // Raw SQL rather than `operation.create`, as the lock and the totals before it: on this hot
+    // path Prisma's model API costs about 0.5 ms of CPU more per INSERT (docs/performance.md). The
+    // columns left out take their schema defaults (routingAttempt 1, lookupAttempts 0);
+    // createdAt comes from this process's clock, as Prisma's would.
+    const operationId = newId();
+    await tx.$executeRaw`
+      INSERT INTO "Operation" ("id", "paymentId", "type", "amount", "currency", "status", "note", "tags", "responseId", "notificationUrl", "createdAt")
+      VALUES (${operationId}, ${paymentId}, ${type}::"OperationType", ${amount}, ${payment.currency}, 'pending'::"OperationStatus",
+        ${input.note ?? null}, ${input.tags ?? null}, ${responseId},
+        -- Resolved once, here: the job and a re-sent event after a lost one notify the same address.
+        ${notificationUrl}, ${new Date()})`;
+    return { operationId };
   });
   await sendEventAfterCommit({ type: followUpRequested, data: { operationId }, id: `follow-up-${operationId}` });
   return { responseid: responseId };

@@ -11,6 +11,7 @@
 import http from "node:http";
 import { config } from "../env";
 import { disconnectDb } from "../db";
+import { flushApiRequestLog } from "../api/api-request-log";
 import { drainEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
 import { isShuttingDown, markShuttingDown } from "./shutdown-state";
 import { log as logger } from "../observability/logger";
@@ -57,6 +58,9 @@ export async function shutDown(signal: string): Promise<void> {
     );
 
   await closeHttpServers(Math.max(timeoutMs - elapsed() - 500, 0));
+  // The merchant API's request log is written in batches (lib/api/api-request-log.ts): the rows of
+  // the last requests are written now, before the pool closes, not lost with the process.
+  await flushApiRequestLog().catch(() => {});
   await disconnectDb().catch(() => {});
   log(`stopped after ${elapsed()} ms`);
   // stdout to a pipe is written asynchronously: let the last lines out before exiting.

@@ -93,11 +93,21 @@ interface Summary {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /**
+   * CPU time the serving process(es) used per answered request, in ms: the figure least disturbed
+   * by others on a shared machine (throughput there depends on the CPU share the scheduler gives).
+   */
+  cpuMsPerRequest?: number;
+  /** The worker's CPU time per request during the same load (capture), in ms. */
+  workerCpuMsPerRequest?: number;
 }
 
-async function load(connections: number, options: autocannon.Options): Promise<Summary> {
+async function load(connections: number, options: autocannon.Options, pids: { server?: number; worker?: number } = {}): Promise<Summary> {
+  const before = { server: cpuMs(pids.server), worker: cpuMs(pids.worker) };
   const result = await autocannon({ connections, duration: DURATION_S, ...options });
-  const summary = {
+  const answered = result.requests.total;
+  const perRequest = (pid: number | undefined, was: number) => (pid ? Number(((cpuMs(pid) - was) / answered).toFixed(2)) : undefined);
+  const summary: Summary = {
     connections,
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -105,31 +115,69 @@ async function load(connections: number, options: autocannon.Options): Promise<S
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    cpuMsPerRequest: perRequest(pids.server, before.server),
+    workerCpuMsPerRequest: perRequest(pids.worker, before.worker),
   };
-  log(`  ${summary.requestsPerSecond} req/s, p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, non-2xx ${summary.non2xx}, errors ${summary.errors}`);
+  log(
+    `  ${summary.requestsPerSecond} req/s, p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, non-2xx ${summary.non2xx}, errors ${summary.errors}, ` +
+      `CPU ${summary.cpuMsPerRequest ?? "?"} ms/request${summary.workerCpuMsPerRequest !== undefined ? ` (+ worker ${summary.workerCpuMsPerRequest})` : ""}`,
+  );
   return summary;
 }
 
-async function startBaseline(databaseUrl: string): Promise<{ url: string; close(): Promise<void> }> {
-  // The same pool size as the service's Prisma client (DATABASE_POOL_SIZE default 10).
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const id = randomBytes(16).toString("hex");
-    await pool.query(`INSERT INTO bench_baseline (id, body) VALUES ($1, $2)`, [id, Buffer.concat(chunks).toString("utf8")]);
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ responseid: id }));
+/**
+ * The node:http + one INSERT floor, in a process of its own (not the benchmark's, which runs
+ * autocannon), so that its CPU time per request is measured as the service's is.
+ */
+const BASELINE_SERVER = `
+const http = require("node:http");
+const { randomBytes } = require("node:crypto");
+const pg = require("pg");
+// The same pool size as the service's Prisma client (DATABASE_POOL_SIZE default 10).
+const pool = new pg.Pool({ connectionString: process.env.BASELINE_DATABASE_URL, max: 10 });
+const server = http.createServer(async (req, res) => {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const id = randomBytes(16).toString("hex");
+  await pool.query("INSERT INTO bench_baseline (id, body) VALUES ($1, $2)", [id, Buffer.concat(chunks).toString("utf8")]);
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ responseid: id }));
+});
+server.listen(0, "127.0.0.1", () => console.log("port " + server.address().port));
+process.on("SIGTERM", () => { server.closeAllConnections(); server.close(); pool.end().then(() => process.exit(0)); });
+`;
+
+async function startBaseline(databaseUrl: string): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ["-e", BASELINE_SERVER], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, BASELINE_DATABASE_URL: databaseUrl },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await pool.end();
-    },
-  };
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const match = /port (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`the baseline server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, close: () => stopServer(child) };
 }
+
+/** CPU time (user + system) a process has used so far, in milliseconds (Linux /proc). */
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 interface Receiver {
   url: string;
@@ -440,19 +488,19 @@ async function main(): Promise<void> {
     for (const connections of CONNECTIONS) {
       if (PHASES.has("baseline")) {
         log(`floor node:http + one INSERT, ${connections} connections, ${DURATION_S} s`);
-        results.baseline!.push(await load(connections, { url: baseline.url, method: "POST", headers: floorHeaders, body: initBody }));
+        results.baseline!.push(await load(connections, { url: baseline.url, method: "POST", headers: floorHeaders, body: initBody }, { server: baseline.pid }));
       }
       if (PHASES.has("json")) {
         log(`floor Next.js route handler, constant JSON, ${connections} connections`);
-        results.json!.push(await load(connections, { url: floorUrl("json"), method: "POST", headers: floorHeaders, body: initBody }));
+        results.json!.push(await load(connections, { url: floorUrl("json"), method: "POST", headers: floorHeaders, body: initBody }, { server: web.pid }));
       }
       if (PHASES.has("insert")) {
         log(`floor Next.js route handler + one INSERT (Prisma, adapter-pg), ${connections} connections`);
-        results.insert!.push(await load(connections, { url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody }));
+        results.insert!.push(await load(connections, { url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody }, { server: web.pid }));
       }
       if (PHASES.has("initdynamic")) {
         log(`POST /api/initdynamic, ${connections} connections`);
-        results.initdynamic!.push(await load(connections, { url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody }));
+        results.initdynamic!.push(await load(connections, { url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody }, { server: web.pid }));
       }
     }
 
@@ -466,7 +514,7 @@ async function main(): Promise<void> {
     if (PHASES.has("capture")) {
       for (const connections of CONNECTIONS) {
         log(`POST /api/{paymentid}/capture, ${connections} connections (worker in its own process)`);
-        results.capture!.push(await load(connections, { url: base, requests: [captureRequest] }));
+        results.capture!.push(await load(connections, { url: base, requests: [captureRequest] }, { server: web.pid, worker: worker!.pid }));
         const drainedInMs = await waitForNoPending(db, 120_000);
         log(`  the worker finished the captures' background work ${drainedInMs} ms after the load ended`);
       }
@@ -518,6 +566,7 @@ async function main(): Promise<void> {
           p99ToNextInsert: floor && ratio(summary.p99Ms, floor.p99Ms),
           throughputToNextJson: json && ratio(summary.requestsPerSecond, json.requestsPerSecond),
           throughputToNodeBaseline: bare && ratio(summary.requestsPerSecond, bare.requestsPerSecond),
+          cpuPerRequestToNextInsert: floor?.cpuMsPerRequest && summary.cpuMsPerRequest && ratio(summary.cpuMsPerRequest, floor.cpuMsPerRequest),
         };
       return {
         connections,
@@ -570,6 +619,28 @@ async function main(): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path.join(RESULTS_DIR, "merchant-api.json"), JSON.stringify(report, null, 2));
   console.log(JSON.stringify(report, null, 2));
+  const measured = report.results as Record<string, Summary[]> | undefined;
+  if (measured) {
+    console.log("\n| what | connections | req/s | p50 ms | p99 ms | CPU ms/request | req/s ÷ Next+INSERT floor | p99 ÷ floor p99 | CPU ÷ floor CPU |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    const names: Record<string, string> = {
+      baseline: "floor: node:http + INSERT",
+      json: "floor: Next.js handler, constant JSON",
+      insert: "floor: Next.js handler + INSERT (Prisma)",
+      initdynamic: "POST /api/initdynamic",
+      capture: "POST /api/{paymentid}/capture",
+    };
+    for (const [key, label] of Object.entries(names)) {
+      for (const row of measured[key] ?? []) {
+        const floor = measured.insert?.find((candidate) => candidate.connections === row.connections);
+        const cpu = row.cpuMsPerRequest !== undefined ? `${row.cpuMsPerRequest}${row.workerCpuMsPerRequest !== undefined ? ` (+ worker ${row.workerCpuMsPerRequest})` : ""}` : "";
+        const versus = (value: number | undefined, of: number | undefined) => (value !== undefined && of ? ratio(value, of) : "");
+        console.log(
+          `| ${label} | ${row.connections} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${cpu} | ${versus(row.requestsPerSecond, floor?.requestsPerSecond)} | ${versus(row.p99Ms, floor?.p99Ms)} | ${versus(row.cpuMsPerRequest, floor?.cpuMsPerRequest)} |`,
+        );
+      }
+    }
+  }
   console.log("\nissue 14 merchant API targets (ratios to floors measured in this run):");
   for (const verdict of (report.targets as { target: string; measured: string; pass: boolean }[] | undefined) ?? []) {
     console.log(`  ${verdict.pass ? "PASS" : "FAIL"}  ${verdict.target}: ${verdict.measured}`);
