@@ -13,6 +13,8 @@
 // Targets (issue 14): dynamic.js and each field page's first load under 8 KB gzip, content-hashed
 // parts immutable, payment p50 under 150 ms. Results go to bench-results/hosted-fields.json.
 // The service is started in its own process group and stopped by that group only.
+// BENCH_PAYMENTS, BENCH_PORT, BENCH_DATA_DIR, NEXT_DIST_DIR (default .next-bench), CHROMIUM_PATH, and
+// BENCH_CPU_PROF=<dir> for CPU profiles of the service's processes (the times are then not comparable).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -76,7 +78,17 @@ async function startService(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PORT: String(port), DATA_DIR, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR,
+      NEXT_DIST_DIR: DIST_DIR,
+      NEXT_TELEMETRY_DISABLED: "1",
+      LOG_LEVEL: "warn",
+      // BENCH_CPU_PROF=<dir>: every process of the service (the launcher with the embedded database,
+      // the Next server) writes a V8 CPU profile there when it stops.
+      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` } : {}),
+    },
   });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -246,6 +258,8 @@ async function onePayment(page: Page, shopOrigin: string, fieldsOrigin: string, 
         }),
     );
     recording = false;
+    // A streamed answer finishes after the callback that its last line caused: let its event arrive.
+    await page.waitForTimeout(300);
     return {
       ms,
       requests: requests
