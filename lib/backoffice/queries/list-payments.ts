@@ -124,14 +124,13 @@ export const paymentListSelect = {
   authorizedAmount: true,
   createdAt: true,
   storedCard: { select: { scheme: true, last4: true } },
-  // Read by deriveDisplayState for timed-out payments only (abandoned or timed out).
-  _count: { select: { operations: { where: { type: "authorize" } } } },
 } satisfies Prisma.PaymentSelect;
 
 export type PaymentListRow = Prisma.PaymentGetPayload<{ select: typeof paymentListSelect }>;
 
 export interface PaymentPage {
-  rows: PaymentListRow[];
+  /** With whether an authorization was attempted, which deriveDisplayState reads for timed-out payments. */
+  rows: (PaymentListRow & { authorizationAttempted: boolean })[];
   /** Cursor for older payments, when there are more. */
   next?: string;
   /** Cursor for newer payments, when this is not the first page. */
@@ -164,8 +163,16 @@ export async function listPayments(options: {
   if (before) rows.reverse();
   const first = rows[0];
   const last = rows[rows.length - 1];
+  // Only timed-out rows need it (abandoned or timed out): one look-up on Operation(paymentId, ...)
+  // for those of this page, rather than a count joined to every row.
+  const timedOut = rows.filter((row) => row.status === "TIMED_OUT").map((row) => row.id);
+  const attempted = new Set(
+    timedOut.length === 0
+      ? []
+      : (await db().operation.findMany({ where: { paymentId: { in: timedOut }, type: "authorize" }, select: { paymentId: true }, distinct: ["paymentId"] })).map((operation) => operation.paymentId),
+  );
   return {
-    rows,
+    rows: rows.map((row) => ({ ...row, authorizationAttempted: attempted.has(row.id) })),
     next: last && (before ? true : hasMore) ? encodeCursor(last) : undefined,
     previous: first && (before ? hasMore : Boolean(after)) ? encodeCursor(first) : undefined,
   };

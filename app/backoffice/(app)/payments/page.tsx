@@ -91,7 +91,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                   <tr key={payment.id} className="hover:bg-slate-50" data-testid="payment-row">
                     <td className="whitespace-nowrap px-4 py-2.5 font-medium tabular-nums sm:px-6" data-testid="payment-amount">{formatPaymentAmount(payment)}</td>
                     <td className="px-4 py-2.5">
-                      <PaymentStateBadge state={deriveDisplayState({ ...payment, authorizationAttempted: payment._count.operations > 0 })} />
+                      <PaymentStateBadge state={deriveDisplayState(payment)} />
                     </td>
                     <td className="max-w-[14rem] px-4 py-2.5">
                       <Link href={`/backoffice/payments/${payment.id}`} className="block truncate font-mono text-xs font-medium text-indigo-700 hover:underline">
