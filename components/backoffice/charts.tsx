@@ -26,6 +26,13 @@ function labelStep(count: number): number {
 
 const FRACTIONS = [1, 0.5, 0] as const;
 
+/** Tooltips open away from the nearer edge, so that none leaves a phone's screen. */
+function tooltipAnchor(index: number, count: number): string {
+  if (index < count / 3) return "left-0";
+  if (index >= (2 * count) / 3) return "right-0";
+  return "left-1/2 -translate-x-1/2";
+}
+
 /** The frame both charts share: y labels on the left, the plot, the day columns, x labels below. */
 function ChartFrame({
   title,
@@ -80,7 +87,7 @@ function ChartFrame({
                   ))}
                   <div
                     role="tooltip"
-                    className={`pointer-events-none invisible absolute bottom-full z-10 mb-1 w-max max-w-[14rem] rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow group-hover:visible group-focus-visible:visible ${index < columns.length / 2 ? "left-0" : "right-0"}`}
+                    className={`pointer-events-none absolute bottom-full z-10 mb-1 hidden w-max max-w-[12rem] rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow group-hover:block group-focus-visible:block ${tooltipAnchor(index, columns.length)}`}
                   >
                     <p className="font-medium">{column.label}</p>
                     {column.lines.map((line) => (
