@@ -20,6 +20,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "nod
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
 
@@ -28,6 +29,7 @@ const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 30);
 const DIST_DIR = process.env.NEXT_DIST_DIR ?? ".next-bench";
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? ".data-bench-hosted-fields";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 const TARGET = { gzipBytes: 8 * 1024, paymentP50Ms: 150 } as const;
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const FIELD_PAGES = ["pan", "expmonth", "expyear", "securitycode", "ccsingle"] as const;
@@ -86,8 +88,13 @@ async function startService(port: number): Promise<ChildProcess> {
       NEXT_TELEMETRY_DISABLED: "1",
       LOG_LEVEL: "warn",
       // BENCH_CPU_PROF=<dir>: every process of the service (the launcher with the embedded database,
-      // the Next server) writes a V8 CPU profile there when it stops.
-      ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}` } : {}),
+      // the Next server) profiles itself and writes a V8 CPU profile there before it is stopped.
+      ...(PROFILE_DIR
+        ? {
+            NODE_OPTIONS: `--import ${pathToFileURL(path.resolve("scripts/bench/cpu-profile-hook.mjs")).href}`,
+            CPS_CPU_PROFILE_DIR: PROFILE_DIR,
+          }
+        : {}),
     },
   });
   let output = "";
@@ -107,7 +114,12 @@ async function startService(port: number): Promise<ChildProcess> {
   throw new Error(`the service did not become healthy:\n${output.slice(-3000)}`);
 }
 
-function stopService(child: ChildProcess): Promise<void> {
+async function stopService(child: ChildProcess): Promise<void> {
+  if (PROFILE_DIR && child.pid !== undefined && child.exitCode === null) {
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    process.kill(-child.pid, "SIGUSR2"); // scripts/bench/cpu-profile-hook.mjs writes the profiles
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  }
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.pid === undefined) return resolve();
     const timer = setTimeout(() => {
