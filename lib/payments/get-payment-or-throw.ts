@@ -4,7 +4,8 @@ import { db, type Tx } from "../db";
 import { unknownPayment } from "../errors";
 import type { PaymentStatus } from "../generated/prisma/enums";
 
-const PAYMENT_REF = /^[a-zA-Z0-9]{1,64}$/;
+/** What a `{paymentid}` can be: a paymentid or a merchantpaymentid (anything else names no payment). */
+export const PAYMENT_REF = /^[a-zA-Z0-9]{1,64}$/;
 
 export interface GetPaymentOrThrowOptions {
   merchantId: string;
@@ -33,40 +34,12 @@ export async function getPaymentOrThrow({
   throw unknownPayment(parameter);
 }
 
+/** A payment as a follow-up operation locks it (lib/payments/lock-follow-up-payment.ts). */
 export interface LockedPayment {
   id: string;
   status: PaymentStatus;
   authorizedAmount: bigint;
   currency: string;
-}
-
-/**
- * Finds the payment by paymentid or merchantpaymentid, takes its row lock for the rest of the
- * transaction and reads what the amount rules need, in one statement (capture and refund are hot
- * paths). The paymentid wins when a paymentid equals another payment's merchantpaymentid.
- */
-export async function lockPaymentOrThrow({
-  tx,
-  merchantId,
-  paymentRef,
-  parameter = "paymentid",
-}: {
-  tx: Tx;
-  merchantId: string;
-  paymentRef: string | undefined;
-  parameter?: string;
-}): Promise<LockedPayment> {
-  if (!paymentRef || !PAYMENT_REF.test(paymentRef)) throw unknownPayment(parameter);
-  const rows = await tx.$queryRaw<LockedPayment[]>`
-    SELECT "id", "status"::text AS "status", "authorizedAmount", "currency"
-    FROM "Payment"
-    WHERE "merchantId" = ${merchantId} AND ("id" = ${paymentRef} OR "merchantPaymentId" = ${paymentRef})
-    ORDER BY ("id" = ${paymentRef}) DESC
-    LIMIT 1
-    FOR UPDATE`;
-  const payment = rows[0];
-  if (!payment) throw unknownPayment(parameter);
-  return { ...payment, authorizedAmount: BigInt(payment.authorizedAmount) };
 }
 
 /**

@@ -10,9 +10,7 @@
 // pending operation of a concurrent request that held the lock (lib/payments/operation-totals.ts).
 import type { Tx } from "../db";
 import { unknownPayment } from "../errors";
-import type { LockedPayment } from "./get-payment-or-throw";
-
-const PAYMENT_REF = /^[a-zA-Z0-9]{1,64}$/;
+import { PAYMENT_REF, type LockedPayment } from "./get-payment-or-throw";
 
 export interface LockedFollowUpPayment extends LockedPayment {
   /** The notification address for a follow-up when the request names none, or null. */
