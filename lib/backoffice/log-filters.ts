@@ -1,9 +1,10 @@
-// What the Developers pages' filters share as they travel in the page URL: blank fields dropped,
+// What the back office's list filters (payments, Developers pages) share as they travel in the page URL: blank fields dropped,
 // calendar dates checked, the keyset cursor of a newest-first list (createdAt, id) and the parsing
 // that reports a bad field instead of throwing (a hand-edited URL still shows the page).
 import { z } from "zod";
 
-const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+/** A blank text field means no filter. */
+export const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
 /** A filter field that may be absent or blank. */
 export const optionalField = <T extends z.ZodType>(schema: T) => z.preprocess(blank, schema.optional());

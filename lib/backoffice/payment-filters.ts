@@ -3,9 +3,7 @@
 import { z } from "zod";
 import { Processor } from "../generated/prisma/enums";
 import { DISPLAY_STATES } from "./derive-display-state";
-
-const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blank, schema.optional());
+import { blank, isoDate, optionalField as optional } from "./log-filters";
 
 /** A money amount typed in major units ("12.50") becomes minor units; the list filters on minor units. */
 const majorUnits = z
@@ -16,15 +14,6 @@ const majorUnits = z
     const [whole, fraction = ""] = value.split(".");
     return BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, "0"));
   });
-
-/** A calendar date that exists (2024-13-45 matches the pattern but is no date, and would fail the query). */
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Use the date picker (YYYY-MM-DD)")
-  .refine((value) => {
-    const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-  }, "Use the date picker (YYYY-MM-DD)");
 
 export const SCHEMES = ["visa", "mastercard", "amex"] as const;
 

@@ -7,6 +7,7 @@ import { listTeam } from "@/lib/backoffice/queries/list-team";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
+import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
 import { SelectField, TextField } from "@/components/ui/field";
 import { formatDateTime } from "@/components/backoffice/format";
 
@@ -60,16 +61,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           />
           <TextField id="audit-from" name="from" label="From (UTC)" type="date" defaultValue={filters.from ?? ""} error={errors.from} />
           <TextField id="audit-to" name="to" label="To (UTC)" type="date" defaultValue={filters.to ?? ""} error={errors.to} />
-          <div className="flex gap-2">
-            <button type="submit" className={buttonClass("primary")}>
-              Filter
-            </button>
-            {filtered ? (
-              <Link className={buttonClass("secondary")} href="/backoffice/audit-log">
-                Clear
-              </Link>
-            ) : null}
-          </div>
+          <FilterFormActions clearHref="/backoffice/audit-log" filtered={filtered} submitLabel="Filter" clearVariant="secondary" className="flex gap-2" />
         </form>
         {Object.keys(errors).length > 0 ? (
           <div className="mt-4">

@@ -7,6 +7,7 @@ import { Processor } from "@/lib/generated/prisma/enums";
 import { DISPLAY_STATES, DISPLAY_STATE_LABELS, deriveDisplayState } from "@/lib/backoffice/derive-display-state";
 import { Card, PageHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
+import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
 import { SelectField, TextField } from "@/components/ui/field";
 import { PaymentStateBadge } from "@/components/backoffice/status-badge";
 import { formatDateTime, formatPaymentAmount } from "@/components/backoffice/format";
@@ -56,16 +57,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           <TextField id="currency" label="Currency" placeholder="DKK" maxLength={3} defaultValue={raw("currency")} error={errors.currency} />
           <TextField id="minAmount" label="Min amount" inputMode="decimal" placeholder="0.00" defaultValue={raw("minAmount")} error={errors.minAmount} />
           <TextField id="maxAmount" label="Max amount" inputMode="decimal" placeholder="1000.00" defaultValue={raw("maxAmount")} error={errors.maxAmount} />
-          <div className="flex items-end gap-2 sm:col-span-2">
-            <button type="submit" className={buttonClass("primary")}>
-              Apply
-            </button>
-            {filtered ? (
-              <Link href="/backoffice/payments" className={buttonClass("ghost")}>
-                Clear
-              </Link>
-            ) : null}
-          </div>
+          <FilterFormActions clearHref="/backoffice/payments" filtered={filtered} className="flex items-end gap-2 sm:col-span-2" />
         </form>
       </Card>
 

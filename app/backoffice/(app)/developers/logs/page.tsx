@@ -6,6 +6,7 @@ import { filtersToSearchParams } from "@/lib/backoffice/log-filters";
 import { API_ERROR_CODES, STATUS_CLASSES, listApiRequests, parseApiRequestFilters } from "@/lib/backoffice/queries/list-api-requests";
 import { Card, PageHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
+import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
 import { SelectField, TextField } from "@/components/ui/field";
 import { HttpStatusBadge } from "@/components/backoffice/http-status-badge";
 import { formatDateTime } from "@/components/backoffice/format";
@@ -42,16 +43,7 @@ export default async function ApiRequestsPage({ searchParams }: { searchParams: 
           <TextField id="traceApi" label="TraceApi" placeholder="the header's value" defaultValue={raw("traceApi")} error={errors.traceApi} />
           <TextField id="from" label="From (UTC)" type="date" defaultValue={raw("from")} error={errors.from} />
           <TextField id="to" label="To (UTC)" type="date" defaultValue={raw("to")} error={errors.to} />
-          <div className="flex items-end gap-2">
-            <button type="submit" className={buttonClass("primary")}>
-              Apply
-            </button>
-            {filtered ? (
-              <Link href="/backoffice/developers/logs" className={buttonClass("ghost")}>
-                Clear
-              </Link>
-            ) : null}
-          </div>
+          <FilterFormActions clearHref="/backoffice/developers/logs" filtered={filtered} />
         </form>
       </Card>
 

@@ -9,6 +9,7 @@ import { DELIVERY_STATES, listNotifications, parseNotificationFilters } from "@/
 import { NotificationKind } from "@/lib/generated/prisma/enums";
 import { Card, PageHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
+import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
 import { SelectField, TextField } from "@/components/ui/field";
 import { DeliveryStateBadge } from "@/components/backoffice/delivery-state-badge";
 import { HttpStatusBadge } from "@/components/backoffice/http-status-badge";
@@ -47,16 +48,7 @@ export default async function NotificationsLogPage({ searchParams }: { searchPar
           <TextField id="paymentId" label="Payment" placeholder="paymentid or merchantpaymentid" defaultValue={raw("paymentId")} error={errors.paymentId} />
           <TextField id="from" label="From (UTC)" type="date" defaultValue={raw("from")} error={errors.from} />
           <TextField id="to" label="To (UTC)" type="date" defaultValue={raw("to")} error={errors.to} />
-          <div className="flex items-end gap-2">
-            <button type="submit" className={buttonClass("primary")}>
-              Apply
-            </button>
-            {filtered ? (
-              <Link href="/backoffice/developers/notifications" className={buttonClass("ghost")}>
-                Clear
-              </Link>
-            ) : null}
-          </div>
+          <FilterFormActions clearHref="/backoffice/developers/notifications" filtered={filtered} />
         </form>
       </Card>
 
