@@ -1,41 +1,16 @@
 // `npm run cli -- user reset-password <email>`, run as an operator runs it: the printed temporary
 // password signs in, the old one no longer does, open sessions end, and the merchant's audit log
 // says the operator did it.
-import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { authenticateUser, SignInError } from "@/lib/auth/authenticate-user";
 import { db } from "@/lib/db";
-import { config } from "@/lib/env";
 import { createUser } from "@/lib/users/create-user";
 import { createTestMerchant } from "../helpers/merchant-factories";
+import { operatorCli } from "../helpers/operator-cli";
 import { useTestDatabase } from "../helpers/test-database";
 
-const run = promisify(execFile);
 const database = useTestDatabase();
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "cps-cli-reset-"));
-
-async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
-      env: {
-        ...process.env,
-        DATABASE_URL: database.current().url,
-        DATA_DIR: dataDir,
-        SESSION_SECRET: config().secrets.sessionSecret,
-        CARD_DATA_KEY: config().secrets.cardDataKey,
-        API_KEY_SECRET: config().secrets.apiKeySecret,
-      },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
-}
+const cli = operatorCli(() => database.current().url, "cps-cli-reset-");
 
 async function signInCode(email: string, password: string): Promise<string> {
   try {

@@ -1,39 +1,13 @@
 // The operator CLI, run as a user runs it, against a test database.
-import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { config } from "@/lib/env";
 import { hashApiKey } from "@/lib/api-keys/api-key-secret";
 import { verifyPassword } from "@/lib/auth/password";
+import { operatorCli } from "../helpers/operator-cli";
 import { useTestDatabase } from "../helpers/test-database";
 
-const run = promisify(execFile);
 const database = useTestDatabase();
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "cps-cli-"));
-
-async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
-      // The same secrets as this process, so keys the CLI makes can be checked here.
-      env: {
-        ...process.env,
-        DATABASE_URL: database.current().url,
-        DATA_DIR: dataDir,
-        SESSION_SECRET: config().secrets.sessionSecret,
-        CARD_DATA_KEY: config().secrets.cardDataKey,
-        API_KEY_SECRET: config().secrets.apiKeySecret,
-      },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
-}
+const cli = operatorCli(() => database.current().url, "cps-cli-");
 
 describe("npm run cli", () => {
   it("merchant create --json prints a merchant id and an API key that authenticates as that merchant", async () => {
