@@ -10,12 +10,13 @@
 // Uses BENCH_DATABASE_URL (a server where it may create a database), else a throwaway cluster from
 // scripts/pg-test-cluster.sh. Knobs: BENCH_PAYMENTS (1000000), BENCH_RUNS (30), BENCH_KEEP_DATABASE (keep the
 // seeded database for EXPLAIN afterwards).
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
+import { buildIfMissing } from "./build-if-missing";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
@@ -153,11 +154,7 @@ async function waitForServer(base: string, server: ChildProcess): Promise<void> 
 }
 
 async function benchPages(options: { url: string; merchantId: string; sample: { id: string; merchantPaymentId: string; last4: string }; deepCursor: string }): Promise<Timing[]> {
-  if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
-    log(`building into ${DIST_DIR} (next build)...`);
-    const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, CPS_LOCAL: "1", NEXT_TELEMETRY_DISABLED: "1" } });
-    if (build.status !== 0) throw new Error("next build failed");
-  }
+  buildIfMissing(DIST_DIR, log, { env: { CPS_LOCAL: "1" } });
   const { createUser } = await import("../../lib/users/create-user");
   const password = randomBytes(12).toString("base64url");
   await createUser({ merchantId: options.merchantId, email: "bench@example.com", name: "Bench", password, role: "VIEWER" });

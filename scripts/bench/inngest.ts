@@ -18,11 +18,12 @@
 // --cpu-prof profiles of both processes to bench-results/inngest-profiles/).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
+import { buildIfMissing } from "./build-if-missing";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
@@ -325,14 +326,7 @@ async function main(): Promise<void> {
   const { migrateDatabase } = await import("../../lib/db/migrations");
   await migrateDatabase(database.url);
 
-  if (!existsSync(path.join(DIST_DIR, "BUILD_ID")) || process.env.BENCH_REBUILD) {
-    log(`building into ${DIST_DIR} (next build)...`);
-    const build = spawnSync(process.execPath, [NEXT_BIN, "build"], {
-      stdio: "inherit",
-      env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" },
-    });
-    if (build.status !== 0) throw new Error("next build failed");
-  }
+  buildIfMissing(DIST_DIR, log, { rebuild: Boolean(process.env.BENCH_REBUILD) });
 
   const receiver = await startReceiver();
   const { db, disconnectDb } = await import("../../lib/db");

@@ -25,14 +25,15 @@
 // process runs with --cpu-prof; a summary of where its time went is printed at the end: use it
 // for profiling runs, not for the figures, which profiling slows down), BENCH_NOTIFY_SAMPLES (30),
 // BENCH_STATEMENT_SAMPLES (100).
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { buildIfMissing } from "./build-if-missing";
 import autocannon from "autocannon";
 import pg from "pg";
 
@@ -394,14 +395,7 @@ async function main(): Promise<void> {
   await setup.query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`).catch(() => undefined);
   log(`database ${databaseName} migrated`);
 
-  if (!existsSync(path.join(DIST_DIR, "BUILD_ID")) || process.env.BENCH_REBUILD) {
-    log(`building into ${DIST_DIR} (next build)...`);
-    const build = spawnSync(process.execPath, [NEXT_BIN, "build"], {
-      stdio: "inherit",
-      env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: "1" },
-    });
-    if (build.status !== 0) throw new Error("next build failed");
-  }
+  buildIfMissing(DIST_DIR, log, { rebuild: Boolean(process.env.BENCH_REBUILD) });
 
   const receiver = await startReceiver();
   const { db, disconnectDb } = await import("../../lib/db");
