@@ -12,7 +12,15 @@
 //  - round trips per request: PostgreSQL statements and transactions per request (pg_stat_statements
 //    and pg_stat_database, over requests sent one at a time before the load), with the statements;
 //  - capture to notification, one capture at a time (the worker's executor and the in-process
-//    acquirer sandbox; issue 14's target for it, under 100 captures/s, is background work's).
+//    acquirer sandbox; issue 14's target for it, under 100 captures/s, is background work's);
+//  - `twoweb`: initdynamic and capture again with two web processes of the same build on two ports,
+//    the load split between them (two autocannon instances at once, half the connections each),
+//    reported against the one-process figures of the same run (issue 14: reported, no target);
+//  - `scale`: the database filled with BENCH_SCALE_PAYMENTS payments and BENCH_SCALE_OPERATIONS
+//    operations and what goes with them (scripts/bench/seed-scale-data.ts), then initdynamic and
+//    capture again, each as a ratio to its empty-database figure of the same run (issue 14: within
+//    10%), with the seeding time, EXPLAIN ANALYZE of the hot paths' statements before and after,
+//    and pg_stat_statements' mean time per statement under load, empty against full.
 // Every figure is reported as a ratio to the floors, and each of issue 14's merchant API targets is
 // printed PASS or FAIL. The process exits 0 whatever the verdicts (failing targets are reported,
 // not thrown); it exits 1 only when the benchmark itself could not run.
@@ -24,7 +32,9 @@
 // baseline,json,insert,initdynamic,capture,statements,notify), BENCH_CPU_PROF=<dir> (the web
 // process runs with --cpu-prof; a summary of where its time went is printed at the end: use it
 // for profiling runs, not for the figures, which profiling slows down), BENCH_NOTIFY_SAMPLES (30),
-// BENCH_STATEMENT_SAMPLES (100).
+// BENCH_STATEMENT_SAMPLES (100); twoweb,scale also belong to BENCH_PHASES (the second web process
+// takes BENCH_PORT + 2); BENCH_SCALE_PAYMENTS (1,000,000), BENCH_SCALE_OPERATIONS (5,000,000),
+// BENCH_SCALE_MERCHANTS (1,000 merchants besides the bench's, which holds one payment in five).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -34,6 +44,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { buildIfMissing } from "./build-if-missing";
+import { seedScaleData } from "./seed-scale-data";
 import autocannon from "autocannon";
 import pg from "pg";
 
@@ -49,9 +60,13 @@ const DIST_DIR = process.env.NEXT_DIST_DIR || ".next-bench-merchant-api";
 const DATA_DIR = path.resolve(".data-bench-merchant-api");
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.resolve("bench-results");
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
-const ALL_PHASES = ["baseline", "json", "insert", "initdynamic", "capture", "statements", "notify"] as const;
+const ALL_PHASES = ["baseline", "json", "insert", "initdynamic", "capture", "statements", "notify", "twoweb", "scale"] as const;
 type Phase = (typeof ALL_PHASES)[number];
 const PHASES = new Set<Phase>((process.env.BENCH_PHASES?.split(",") as Phase[] | undefined) ?? ALL_PHASES);
+const SECOND_WEB_PORT = PORT + 2;
+const SCALE_PAYMENTS = Number(process.env.BENCH_SCALE_PAYMENTS ?? 1_000_000);
+const SCALE_OPERATIONS = Number(process.env.BENCH_SCALE_OPERATIONS ?? 5_000_000);
+const SCALE_MERCHANTS = Number(process.env.BENCH_SCALE_MERCHANTS ?? 1_000);
 /** Payments to capture, used round robin: each gets few captures, so row locks rarely queue. */
 const CAPTURE_PAYMENTS = 20_000;
 
@@ -124,6 +139,179 @@ async function load(connections: number, options: autocannon.Options, pids: { se
       `CPU ${summary.cpuMsPerRequest ?? "?"} ms/request${summary.workerCpuMsPerRequest !== undefined ? ` (+ worker ${summary.workerCpuMsPerRequest})` : ""}`,
   );
   return summary;
+}
+
+/**
+ * The same load split over several servers at once (two web processes): one autocannon instance per
+ * server with its share of the connections, all started together. Throughput is the sum; p50 and p99
+ * come from every answered request's latency as autocannon reports it per response (one list for
+ * all instances, so the percentiles are of the combined traffic); CPU per request sums the servers.
+ */
+async function loadSplit(
+  connections: number,
+  targets: { options: autocannon.Options; pid: number }[],
+  workerPid?: number,
+): Promise<Summary & { perProcess: { connections: number; requestsPerSecond: number; p99Ms: number }[] }> {
+  const share = (index: number) => Math.floor(connections / targets.length) + (index < connections % targets.length ? 1 : 0);
+  const before = { servers: targets.map((target) => cpuMs(target.pid)), worker: cpuMs(workerPid) };
+  const latencies: number[] = [];
+  const results = await Promise.all(
+    targets.map(
+      (target, index) =>
+        new Promise<autocannon.Result>((resolve, reject) => {
+          const instance = autocannon({ connections: share(index), duration: DURATION_S, ...target.options }, (error, result) =>
+            error ? reject(error) : resolve(result),
+          );
+          instance.on("response", (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+        }),
+    ),
+  );
+  const answered = results.reduce((total, result) => total + result.requests.total, 0);
+  const serverCpu = targets.reduce((total, target, index) => total + (cpuMs(target.pid) - before.servers[index]!), 0);
+  const summary = {
+    connections,
+    requestsPerSecond: results.reduce((total, result) => total + Math.round(result.requests.average), 0),
+    p50Ms: Math.round(percentile(latencies, 50)),
+    p99Ms: Math.round(percentile(latencies, 99)),
+    non2xx: results.reduce((total, result) => total + result.non2xx, 0),
+    errors: results.reduce((total, result) => total + result.errors, 0),
+    timeouts: results.reduce((total, result) => total + result.timeouts, 0),
+    cpuMsPerRequest: Number((serverCpu / answered).toFixed(2)),
+    workerCpuMsPerRequest: workerPid ? Number(((cpuMs(workerPid) - before.worker) / answered).toFixed(2)) : undefined,
+    perProcess: results.map((result, index) => ({ connections: share(index), requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99 })),
+  };
+  log(
+    `  ${summary.requestsPerSecond} req/s (${summary.perProcess.map((one) => one.requestsPerSecond).join(" + ")}), p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, ` +
+      `non-2xx ${summary.non2xx}, errors ${summary.errors}, CPU ${summary.cpuMsPerRequest} ms/request (both web processes)` +
+      `${summary.workerCpuMsPerRequest !== undefined ? ` (+ worker ${summary.workerCpuMsPerRequest})` : ""}`,
+  );
+  return summary;
+}
+
+interface ExplainedStatement {
+  statement: string;
+  executionMs: number;
+  /** Tables read by a sequential scan: a hot path should have none on a large table. */
+  seqScans: string[];
+  plan: string[];
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the statements initdynamic and capture send, with the parameters of
+ * a real request (custom plans, as adapter-pg sends unnamed statements). The texts are those of
+ * lib/api/authenticate-api-key.ts (Prisma's findUnique by hash), lib/payments/init-session.ts,
+ * lib/api/api-request-log.ts (createMany, skipDuplicates), lib/payments/lock-follow-up-payment.ts,
+ * lib/payments/operation-totals.ts, lib/payments/request-follow-up.ts and
+ * lib/inngest/executor/accept-events.ts. Writes and locks run inside a transaction that is rolled back.
+ */
+async function explainHotPaths(client: pg.Client, { merchantId, paymentId }: { merchantId: string; paymentId: string }): Promise<ExplainedStatement[]> {
+  const keyHash = (await client.query<{ hash: string }>(`SELECT "hash" FROM "ApiKey" WHERE "merchantId" = $1 LIMIT 1`, [merchantId])).rows[0]?.hash;
+  const id = randomBytes(16).toString("hex");
+  const statements: { name: string; sql: string; params: unknown[] }[] = [
+    {
+      name: "API key by hash (authenticate-api-key.ts; cached 2 s)",
+      sql: `SELECT "id", "merchantId", "hash", "revokedAt", "expiresAt", "lastUsedAt" FROM "ApiKey" WHERE "hash" = $1 LIMIT 1`,
+      params: [keyHash],
+    },
+    {
+      name: "initdynamic: INSERT PaymentSession (init-session.ts)",
+      sql: `INSERT INTO "PaymentSession" ("id", "merchantId", "amount", "currency", "reference", "idPan", "idExpMonth", "idExpYear", "idSecurityCode",
+              "notificationUrl", "set3ds", "rule", "timeoutSeconds", "expiresAt", "createdAt", "instantCapture", "processors")
+            VALUES ($1, $2, 12500, 'DKK', 'Bench order', 'pan', 'm', 'y', 'c', 'http://127.0.0.1:9/notify', 'FORCE_3DS', 1, 900,
+              now() + interval '15 minutes', now(), 0, ARRAY[]::text[]::"Processor"[])`,
+      params: [id, merchantId],
+    },
+    {
+      name: "request log: INSERT ApiRequest ... ON CONFLICT DO NOTHING (api-request-log.ts)",
+      sql: `INSERT INTO "ApiRequest" ("id", "merchantId", "method", "path", "traceApi", "statusCode", "errorCode", "durationMs", "createdAt")
+            VALUES ($1, $2, 'POST', '/api/initdynamic', NULL, 200, NULL, 5, now()) ON CONFLICT DO NOTHING`,
+      params: [id, merchantId],
+    },
+    {
+      name: "capture: lock the payment + notification addresses (lock-follow-up-payment.ts)",
+      sql: `SELECT p."id", p."status"::text AS "status", p."authorizedAmount", p."currency",
+                   h."defaultNotificationUrl" AS "hostedUrl", m."defaultNotificationUrl" AS "merchantUrl",
+                   s."notificationUrl" AS "sessionUrl", p."notificationUrl" AS "paymentUrl"
+            FROM "Payment" p
+            JOIN "Merchant" m ON m."id" = p."merchantId"
+            LEFT JOIN "PaymentSession" s ON s."paymentId" = p."id"
+            LEFT JOIN "HostedIntegration" h ON h."id" = s."hostedIntegrationId" AND h."merchantId" = p."merchantId"
+            WHERE p."merchantId" = $1 AND (p."id" = $2 OR p."merchantPaymentId" = $2)
+            ORDER BY (p."id" = $2) DESC
+            LIMIT 1
+            FOR UPDATE OF p`,
+      params: [merchantId, paymentId],
+    },
+    {
+      name: "capture: operation totals (operation-totals.ts)",
+      sql: `SELECT "type"::text AS "type", "status"::text AS "status", SUM("amount")::bigint AS "sum", COUNT(*)::int AS "count"
+            FROM "Operation"
+            WHERE "paymentId" = $1
+              AND "type"::text IN ('capture', 'refund', 'void') AND "status"::text IN ('pending', 'approved')
+            GROUP BY 1, 2`,
+      params: [paymentId],
+    },
+    {
+      name: "capture: INSERT Operation (request-follow-up.ts)",
+      sql: `INSERT INTO "Operation" ("id", "paymentId", "type", "amount", "currency", "status", "note", "tags", "responseId", "notificationUrl", "createdAt")
+            VALUES ($1, $2, 'capture', 1, 'DKK', 'pending', NULL, NULL, $3, 'http://127.0.0.1:9/notify', now())`,
+      params: [id, paymentId, id],
+    },
+    {
+      name: "capture: INSERT InngestEvent (accept-events.ts, after the commit)",
+      sql: `WITH "inserted" AS (
+              INSERT INTO "InngestEvent" ("id", "name", "idempotencyKey", "payload")
+              VALUES ($1, 'cps/follow-up.requested', $2, '{}'::jsonb)
+              ON CONFLICT ("idempotencyKey") DO NOTHING
+              RETURNING "id")
+            SELECT "id" FROM "inserted"`,
+      params: [id.slice(0, 26), `follow-up-${id}`],
+    },
+  ];
+  const explained: ExplainedStatement[] = [];
+  for (const { name, sql, params } of statements) {
+    await client.query("BEGIN");
+    try {
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+      const plan = rows.map((row) => row["QUERY PLAN"]);
+      const executionMs = Number(/Execution Time: ([\d.]+) ms/.exec(plan.join("\n"))?.[1] ?? NaN);
+      const seqScans = [...new Set(plan.flatMap((line) => [...line.matchAll(/Seq Scan on "?(\w+)"?/g)].map((match) => match[1]!)))];
+      explained.push({ statement: name, executionMs, seqScans, plan });
+    } finally {
+      await client.query("ROLLBACK");
+    }
+  }
+  return explained;
+}
+
+interface StatementMean {
+  query: string;
+  calls: number;
+  meanMs: number;
+  totalMs: number;
+}
+
+/** pg_stat_statements of this database since the last reset, by queryid (undefined when not preloaded). */
+async function statementMeans(admin: pg.Client, databaseName: string): Promise<Map<string, StatementMean> | undefined> {
+  try {
+    const { rows } = await admin.query<{ queryid: string; query: string; calls: string; mean: number; total: number }>(
+      `SELECT queryid::text AS queryid, query, calls, mean_exec_time AS mean, total_exec_time AS total FROM pg_stat_statements
+       WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) AND calls >= 20`,
+      [databaseName],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.queryid,
+        { query: row.query.replace(/\s+/g, " ").slice(0, 140), calls: Number(row.calls), meanMs: Number(row.mean.toFixed(3)), totalMs: Math.round(row.total) },
+      ]),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+async function resetStatements(admin: pg.Client): Promise<void> {
+  await admin.query(`SELECT pg_stat_statements_reset()`).catch(() => undefined);
 }
 
 /**
@@ -407,6 +595,7 @@ async function main(): Promise<void> {
   if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
   const web = startServer("web", PORT, CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF_DIR}`] : []);
   let worker: ChildProcess | undefined;
+  let secondWeb: ChildProcess | undefined;
   const cpus = os.cpus();
   const report: Record<string, unknown> = {
     startedAt: new Date().toISOString(),
@@ -418,6 +607,10 @@ async function main(): Promise<void> {
   };
   const baseline = await startBaseline(databaseUrl);
   const results: Record<string, Summary[]> = { baseline: [], json: [], insert: [], initdynamic: [], capture: [] };
+  // The twoweb and scale phases' figures, compared with the one-process, empty-database ones above.
+  const extra: Record<string, Summary[]> = { initdynamicTwoWeb: [], captureTwoWeb: [], insertScale: [], initdynamicScale: [], captureScale: [] };
+  let emptyStatements: Map<string, StatementMean> | undefined;
+  let scaleStatements: Map<string, StatementMean> | undefined;
   try {
     await waitForHealth(base, web);
     const headers = { "content-type": "application/json", authorization: `Basic ${apiKey}` };
@@ -477,6 +670,9 @@ async function main(): Promise<void> {
       log(JSON.stringify(report.roundTrips, null, 2));
     }
 
+    // pg_stat_statements from here to the end of the capture phase: each statement's mean time under
+    // load on the (nearly) empty database, compared with the same statements in the scale phase.
+    if (PHASES.has("scale")) await resetStatements(setup);
     // Floors and initdynamic alternate per connection count, so that drifting load from others on
     // the machine touches them alike.
     for (const connections of CONNECTIONS) {
@@ -498,7 +694,7 @@ async function main(): Promise<void> {
       }
     }
 
-    if (PHASES.has("capture") || PHASES.has("notify")) {
+    if (PHASES.has("capture") || PHASES.has("notify") || PHASES.has("twoweb") || PHASES.has("scale")) {
       log(`starting the worker (ROLE=worker) on port ${WORKER_PORT}`);
       worker = startServer("worker", WORKER_PORT);
       await waitForHealth(`http://127.0.0.1:${WORKER_PORT}`, worker);
@@ -513,6 +709,8 @@ async function main(): Promise<void> {
         log(`  the worker finished the captures' background work ${drainedInMs} ms after the load ended`);
       }
     }
+
+    if (PHASES.has("scale")) emptyStatements = await statementMeans(setup, databaseName);
 
     if (PHASES.has("notify")) {
       // Capture to notification: one at a time, on payments the sandbox really authorized (via MIT).
@@ -549,7 +747,128 @@ async function main(): Promise<void> {
       };
     }
 
+    if (PHASES.has("twoweb")) {
+      // Two web processes of the same build (the worker stays in its own): the same load, split.
+      const secondBase = `http://127.0.0.1:${SECOND_WEB_PORT}`;
+      log(`starting a second web process (ROLE=web) on port ${SECOND_WEB_PORT}`);
+      secondWeb = startServer("web", SECOND_WEB_PORT);
+      await waitForHealth(secondBase, secondWeb);
+      await autocannon({ url: `${secondBase}/api/initdynamic`, method: "POST", headers, body: initBody, connections: 4, amount: 300 });
+      await autocannon({ url: secondBase, requests: [captureRequest], connections: 4, amount: 300 });
+      await waitForNoPending(db, 60_000);
+      for (const connections of CONNECTIONS) {
+        log(`two web processes: POST /api/initdynamic, ${connections} connections split over ports ${PORT} and ${SECOND_WEB_PORT}`);
+        const options = (url: string): autocannon.Options => ({ url: `${url}/api/initdynamic`, method: "POST", headers, body: initBody });
+        extra.initdynamicTwoWeb!.push(await loadSplit(connections, [{ options: options(base), pid: web.pid! }, { options: options(secondBase), pid: secondWeb.pid! }]));
+      }
+      for (const connections of CONNECTIONS) {
+        log(`two web processes: POST /api/{paymentid}/capture, ${connections} connections split (worker in its own process)`);
+        extra.captureTwoWeb!.push(
+          await loadSplit(
+            connections,
+            [
+              { options: { url: base, requests: [captureRequest] }, pid: web.pid! },
+              { options: { url: secondBase, requests: [captureRequest] }, pid: secondWeb.pid! },
+            ],
+            worker!.pid,
+          ),
+        );
+        const drainedInMs = await waitForNoPending(db, 120_000);
+        log(`  the worker finished the captures' background work ${drainedInMs} ms after the load ended`);
+      }
+      await stopServer(secondWeb);
+    }
+
+    if (PHASES.has("scale")) {
+      // The same figures again with the database of a service of issue 14's size. The captures go
+      // to the same 20,000 payments as before, which now sit among a million others.
+      const probe = { merchantId: merchant.id, paymentId: paymentIds[0]! };
+      const plansBefore = await explainHotPaths(setup, probe);
+      log(`seeding ${SCALE_PAYMENTS} payments, ${SCALE_OPERATIONS} operations over ${SCALE_MERCHANTS} merchants + the bench merchant (set-based SQL)`);
+      const seed = await seedScaleData({
+        client: setup,
+        benchMerchantId: merchant.id,
+        payments: SCALE_PAYMENTS,
+        operations: SCALE_OPERATIONS,
+        merchants: SCALE_MERCHANTS,
+        log,
+      });
+      log(`seeded in ${seed.seconds} s: ${JSON.stringify(seed.rows)}`);
+      const plansAfter = await explainHotPaths(setup, probe);
+      report.scale = {
+        payments: SCALE_PAYMENTS,
+        operations: SCALE_OPERATIONS,
+        merchants: SCALE_MERCHANTS,
+        seed,
+        loadAverageAfterSeeding: os.loadavg().map((value) => value.toFixed(2)).join(" "),
+        explain: plansAfter.map((after, index) => ({
+          statement: after.statement,
+          executionMsBefore: plansBefore[index]?.executionMs,
+          executionMsAfter: after.executionMs,
+          seqScansBefore: plansBefore[index]?.seqScans,
+          seqScansAfter: after.seqScans,
+          planBefore: plansBefore[index]?.plan,
+          planAfter: after.plan,
+        })),
+      };
+      log("warming up after seeding");
+      await autocannon({ url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody, connections: 4, amount: 300 });
+      await autocannon({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody, connections: 4, amount: 300 });
+      await autocannon({ url: base, requests: [captureRequest], connections: 4, amount: 300 });
+      await waitForNoPending(db, 60_000);
+      await resetStatements(setup);
+      for (const connections of CONNECTIONS) {
+        // The floor again: how much the machine itself drifted since the empty-database figures.
+        log(`scale: floor Next.js route handler + one INSERT, ${connections} connections (its table is not filled)`);
+        extra.insertScale!.push(await load(connections, { url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody }, { server: web.pid }));
+        log(`scale: POST /api/initdynamic, ${connections} connections`);
+        extra.initdynamicScale!.push(await load(connections, { url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody }, { server: web.pid }));
+      }
+      for (const connections of CONNECTIONS) {
+        log(`scale: POST /api/{paymentid}/capture, ${connections} connections (worker in its own process)`);
+        extra.captureScale!.push(await load(connections, { url: base, requests: [captureRequest] }, { server: web.pid, worker: worker!.pid }));
+        const drainedInMs = await waitForNoPending(db, 120_000);
+        log(`  the worker finished the captures' background work ${drainedInMs} ms after the load ended`);
+      }
+      scaleStatements = await statementMeans(setup, databaseName);
+      if (emptyStatements && scaleStatements) {
+        (report.scale as Record<string, unknown>).statementsUnderLoad = [...scaleStatements]
+          .filter(([queryid]) => emptyStatements!.has(queryid))
+          .sort((a, b) => b[1].totalMs - a[1].totalMs)
+          .slice(0, 15)
+          .map(([queryid, scale]) => ({
+            query: scale.query,
+            callsEmpty: emptyStatements!.get(queryid)!.calls,
+            meanMsEmpty: emptyStatements!.get(queryid)!.meanMs,
+            callsScale: scale.calls,
+            meanMsScale: scale.meanMs,
+            meanRatio: ratio(scale.meanMs, emptyStatements!.get(queryid)!.meanMs),
+          }));
+      }
+    }
+
     report.results = results;
+    report.extraResults = extra;
+    const versus = (name: string, mine: Summary[], theirs: Summary[]) =>
+      mine.map((summary) => {
+        const one = theirs.find((candidate) => candidate.connections === summary.connections);
+        return {
+          what: name,
+          connections: summary.connections,
+          throughput: one && ratio(summary.requestsPerSecond, one.requestsPerSecond),
+          p99: one && ratio(summary.p99Ms, one.p99Ms),
+          cpuPerRequest: one?.cpuMsPerRequest && summary.cpuMsPerRequest ? ratio(summary.cpuMsPerRequest, one.cpuMsPerRequest) : undefined,
+        };
+      });
+    report.twoWebToOne = [
+      ...versus("POST /api/initdynamic", extra.initdynamicTwoWeb!, results.initdynamic!),
+      ...versus("POST /api/{paymentid}/capture", extra.captureTwoWeb!, results.capture!),
+    ];
+    report.scaleToEmpty = [
+      ...versus("floor: Next.js handler + INSERT (table not filled)", extra.insertScale!, results.insert!),
+      ...versus("POST /api/initdynamic", extra.initdynamicScale!, results.initdynamic!),
+      ...versus("POST /api/{paymentid}/capture", extra.captureScale!, results.capture!),
+    ];
     report.ratios = CONNECTIONS.map((connections, index) => {
       const floor = results.insert![index];
       const json = results.json![index];
@@ -600,8 +919,18 @@ async function main(): Promise<void> {
       `${ratio(capture50!.p99Ms, floor50!.p99Ms)} (${capture50!.p99Ms} vs ${floor50!.p99Ms} ms)`,
       capture50!.p99Ms <= 2 * floor50!.p99Ms,
     ]);
+    // Scale (issue 14): throughput with the filled database within 10% of the empty database's.
+    for (const row of report.scaleToEmpty as { what: string; connections: number; throughput?: number }[]) {
+      if (row.what.startsWith("floor") || row.throughput === undefined) continue;
+      verdicts.push({
+        target: `scale: ${row.what.replace("POST /api/", "").replace("{paymentid}/", "")} throughput with ${SCALE_PAYMENTS} payments / ${SCALE_OPERATIONS} operations >= 0.9 x empty database (${row.connections} connections)`,
+        measured: `${row.throughput}`,
+        pass: row.throughput >= 0.9,
+      });
+    }
     report.targets = verdicts;
   } finally {
+    await stopServer(secondWeb);
     await stopServer(worker);
     await stopServer(web);
     await baseline.close();
@@ -633,6 +962,36 @@ async function main(): Promise<void> {
           `| ${label} | ${row.connections} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${cpu} | ${versus(row.requestsPerSecond, floor?.requestsPerSecond)} | ${versus(row.p99Ms, floor?.p99Ms)} | ${versus(row.cpuMsPerRequest, floor?.cpuMsPerRequest)} |`,
         );
       }
+    }
+  }
+  const extraMeasured = report.extraResults as Record<string, Summary[]> | undefined;
+  if (extraMeasured && Object.values(extraMeasured).some((rows) => rows.length > 0)) {
+    console.log("\n| what | connections | req/s | p50 ms | p99 ms | CPU ms/request | req/s ÷ same, one process / empty database | p99 ÷ same | CPU ÷ same |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    const labels: Record<string, [string, string]> = {
+      initdynamicTwoWeb: ["POST /api/initdynamic, two web processes", "initdynamic"],
+      captureTwoWeb: ["POST /api/{paymentid}/capture, two web processes", "capture"],
+      insertScale: ["scale: floor Next.js + INSERT (its table not filled)", "insert"],
+      initdynamicScale: [`scale: POST /api/initdynamic, ${SCALE_PAYMENTS} payments`, "initdynamic"],
+      captureScale: [`scale: POST /api/{paymentid}/capture, ${SCALE_PAYMENTS} payments`, "capture"],
+    };
+    for (const [key, [label, same]] of Object.entries(labels)) {
+      for (const row of extraMeasured[key] ?? []) {
+        const one = measured?.[same]?.find((candidate) => candidate.connections === row.connections);
+        const cpu = row.cpuMsPerRequest !== undefined ? `${row.cpuMsPerRequest}${row.workerCpuMsPerRequest !== undefined ? ` (+ worker ${row.workerCpuMsPerRequest})` : ""}` : "";
+        const versus = (value: number | undefined, of: number | undefined) => (value !== undefined && of ? ratio(value, of) : "");
+        console.log(
+          `| ${label} | ${row.connections} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${cpu} | ${versus(row.requestsPerSecond, one?.requestsPerSecond)} | ${versus(row.p99Ms, one?.p99Ms)} | ${versus(row.cpuMsPerRequest, one?.cpuMsPerRequest)} |`,
+        );
+      }
+    }
+  }
+  const scale = report.scale as { seed: { seconds: number; steps: { step: string; seconds: number }[] }; explain: { statement: string; executionMsBefore?: number; executionMsAfter: number; seqScansAfter: string[] }[] } | undefined;
+  if (scale) {
+    console.log(`\nscale: seeded in ${scale.seed.seconds} s (${scale.seed.steps.map((one) => `${one.step} ${one.seconds} s`).join(", ")})`);
+    console.log("hot-path statements, EXPLAIN ANALYZE before → after seeding (full plans in bench-results/merchant-api.json):");
+    for (const one of scale.explain) {
+      console.log(`  ${one.executionMsBefore} → ${one.executionMsAfter} ms${one.seqScansAfter.length ? `, SEQ SCAN on ${one.seqScansAfter.join(", ")}` : ""}  ${one.statement}`);
     }
   }
   console.log("\nissue 14 merchant API targets (ratios to floors measured in this run):");
