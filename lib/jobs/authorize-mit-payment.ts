@@ -1,6 +1,7 @@
 // Authorizes an accepted merchant-initiated payment, then delivers the notification of spec 6.3.
-// One step: the service is retry-safe (see lib/payments/authorize-accepted-mit.ts) and the event id
-// of the delivery derives from the notification id, so a retried step repeats nothing.
+// No step: the service is retry-safe (see lib/payments/authorize-accepted-mit.ts) and the event id
+// of the delivery derives from the notification id, so a retried run repeats nothing; one step
+// around everything would only add a second executor call per run (run-follow-up-operation.ts).
 import { inngest } from "../inngest/client";
 import { mitRequested } from "../inngest/events/merchant-api";
 import { deliverNowOrSchedule } from "../notifications/enqueue-notification";
@@ -8,12 +9,10 @@ import { authorizeAcceptedMit } from "../payments/authorize-accepted-mit";
 
 export const authorizeMitPayment = inngest.createFunction(
   { id: "authorize-mit-payment", retries: 3, triggers: [mitRequested] },
-  async ({ event, step }) => {
+  async ({ event }) => {
     const { paymentId, responseId } = event.data;
-    return step.run("authorize-and-notify", async () => {
-      const { status, notificationId } = await authorizeAcceptedMit({ paymentId, responseId });
-      if (notificationId) await deliverNowOrSchedule(notificationId);
-      return { paymentId, status, notificationId };
-    });
+    const { status, notificationId } = await authorizeAcceptedMit({ paymentId, responseId });
+    if (notificationId) await deliverNowOrSchedule(notificationId);
+    return { paymentId, status, notificationId };
   },
 );

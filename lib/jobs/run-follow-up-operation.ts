@@ -1,8 +1,12 @@
 // Runs an accepted capture, refund or void, then the notification of spec 6.4 (to the address
 // stored on the operation when the request was accepted).
-// One step: every part is idempotent (the processor is called only while the operation is pending,
-// the notification id derives from the operation id, the event id from the notification id), so a
-// retried step repeats nothing, and one step is one executor round trip less per operation.
+// No step: the function body is one unit of work in which every part is idempotent (the processor is
+// called only while the operation is pending, the notification id derives from the operation id, the
+// event id from the notification id), so a retried run repeats nothing. Wrapped in a single
+// step.run it would cost a second call per run (the first call runs the step and answers StepRun,
+// a second one only learns that the function returned) and a memoization transaction: measured
+// as the largest share of the worker's cost per capture (docs/performance.md). Retries (3) apply
+// to the function as they did to its one step.
 import { inngest } from "../inngest/client";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { deliverNowOrSchedule } from "../notifications/enqueue-notification";
@@ -11,13 +15,11 @@ import { processFollowUpOperation } from "../payments/process-follow-up-operatio
 
 export const runFollowUpOperation = inngest.createFunction(
   { id: "run-follow-up-operation", retries: 3, triggers: [followUpRequested] },
-  async ({ event, step }) => {
+  async ({ event }) => {
     const { operationId } = event.data;
-    return step.run("process-and-notify", async () => {
-      const status = await processFollowUpOperation({ operationId });
-      const notificationId = await notifyOperationResult({ operationId });
-      if (notificationId) await deliverNowOrSchedule(notificationId);
-      return { operationId, status, notificationId };
-    });
+    const status = await processFollowUpOperation({ operationId });
+    const notificationId = await notifyOperationResult({ operationId });
+    if (notificationId) await deliverNowOrSchedule(notificationId);
+    return { operationId, status, notificationId };
   },
 );

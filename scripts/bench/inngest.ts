@@ -15,7 +15,8 @@
 // cluster from scripts/pg-test-cluster.sh (BENCH_PG_PORT, default 55560). Builds into NEXT_DIST_DIR
 // (default .next-bench-inngest) unless a build is there. Ports: BENCH_PORT (web; worker +1, receiver +2).
 // Knobs: BENCH_RATE (100), BENCH_PHASE_S (15), BENCH_IDLE_S (20), BENCH_CPU_PROF=1 (writes
-// --cpu-prof profiles of both processes to bench-results/inngest-profiles/).
+// --cpu-prof profiles of both processes to bench-results/inngest-profiles/), BENCH_KEEP_DATABASE=1
+// (the database is left in place and its URL printed).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -480,7 +481,9 @@ async function main(): Promise<void> {
     await Promise.all([web.stop(), worker.stop()]);
     await receiver.close();
     await disconnectDb();
-    await database.drop().catch(() => {});
+    // BENCH_KEEP_DATABASE=1 keeps it for a look at the rows' timestamps afterwards.
+    if (process.env.BENCH_KEEP_DATABASE === "1") log(`database kept: ${database.url}`);
+    else await database.drop().catch(() => {});
   }
   report.results = results;
   for (const result of results) log(`${result.pass ? "PASS" : "FAIL"}  ${result.target}: ${result.value}`);
