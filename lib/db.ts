@@ -12,7 +12,9 @@ export type Tx = Prisma.TransactionClient;
 const globalForPrisma = globalThis as unknown as { __cpsPrisma?: PrismaClient; __cpsPrismaUrl?: string };
 
 export function createPrismaClient(connectionString: string, poolSize = config().DATABASE_POOL_SIZE): PrismaClient {
-  const adapter = new PrismaPg({ connectionString, max: poolSize });
+  // A bounded wait for a connection: past it the query fails ("timeout exceeded when trying to
+  // connect"), which lib/errors.ts classifies as overload (503), instead of queueing without end.
+  const adapter = new PrismaPg({ connectionString, max: poolSize, connectionTimeoutMillis: config().DATABASE_POOL_TIMEOUT_MS });
   // The adapter makes its pg Pool on connect: hand it to /metrics (cps_db_pool_connections).
   const connect = adapter.connect.bind(adapter);
   adapter.connect = async () => {

@@ -39,6 +39,13 @@ const schema = z.object({
   /** PostgreSQL 14+; without it the embedded database in DATA_DIR is used. */
   DATABASE_URL: blankAsUndefined.pipe(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional()),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * How long a query waits for a pooled connection before it fails (and a merchant request answers
+   * 503 SERVICE_UNAVAILABLE): without a limit an overloaded process queues requests for ever. The
+   * default is the executor's transaction maxWait (15 s), so the worker waits as long as it did;
+   * web processes may set it lower to shed load sooner.
+   */
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Signs back-office sessions (next-auth). */
   SESSION_SECRET: secret(32),

@@ -19,6 +19,11 @@ export const API_ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** Anything unexpected: the body carries a request id and nothing else. */
   INTERNAL_ERROR: 500,
+  /**
+   * Overloaded: the request's database work could not get a connection in time, so nothing was done;
+   * the same request (same Idempotency-Key) may be sent again after Retry-After (beyond the spec).
+   */
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
@@ -31,7 +36,7 @@ export interface ApiErrorBody {
 export class ApiError extends Error {
   readonly code: ApiErrorCode;
   readonly status: number;
-  /** Sent as Retry-After (RATE_LIMITED). */
+  /** Sent as Retry-After (RATE_LIMITED, SERVICE_UNAVAILABLE). */
   readonly retryAfterSeconds?: number;
 
   constructor(code: ApiErrorCode, description: string, options: { retryAfterSeconds?: number } = {}) {
@@ -71,4 +76,37 @@ export function unknownPayment(parameter = "paymentid"): ApiError {
 /** Too many requests: `retryAfterSeconds` until the next one is accepted. */
 export function rateLimited(retryAfterSeconds: number, limit: string): ApiError {
   return new ApiError("RATE_LIMITED", `too many requests (limit: ${limit}); retry after ${retryAfterSeconds} s`, { retryAfterSeconds });
+}
+
+/**
+ * Seconds a merchant is asked to wait after SERVICE_UNAVAILABLE: about the time the refused request
+ * already waited for a connection (Prisma's 2 s transaction maxWait), so that a retry meets a queue
+ * that has had time to drain rather than the same one (docs/decisions.md).
+ */
+export const OVERLOAD_RETRY_AFTER_SECONDS = 2;
+
+/** The overload answer: nothing was done, retry the same request after Retry-After. */
+export function serviceUnavailable(): ApiError {
+  return new ApiError(
+    "SERVICE_UNAVAILABLE",
+    `the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after ${OVERLOAD_RETRY_AFTER_SECONDS} s`,
+    { retryAfterSeconds: OVERLOAD_RETRY_AFTER_SECONDS },
+  );
+}
+
+/**
+ * The one place that recognises "the database could not be reached in time" (overload), thrown
+ * before any statement ran: Prisma's interactive transaction that could not start within its maxWait
+ * (P2028 "Unable to start a transaction in the given time"), the pg pool's bounded wait for a free
+ * connection ("timeout exceeded when trying to connect"), a new connection that did not open in that
+ * time, and PostgreSQL refusing more connections (53300, Prisma P2037 or a raw query's P2010).
+ * Matched by shape rather than by class, so this kernel imports no database client. Callers that
+ * may already have committed something must not use it to say "nothing was done" (see payout.ts).
+ */
+export function isDatabaseOverload(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, meta } = error as Error & { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } };
+  if (code === "P2028") return /Unable to start a transaction in the given time/.test(error.message);
+  if (meta?.driverAdapterError?.cause?.kind === "TooManyConnections") return true;
+  return error.message === "timeout exceeded when trying to connect" || error.message === "Connection terminated due to connection timeout";
 }

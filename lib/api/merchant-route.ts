@@ -1,9 +1,10 @@
 // The ONE wrapper around every merchant API route handler: API-key authentication, the merchantid
 // check, TraceApi (stored and echoed), zod parsing, Idempotency-Key on POSTs, the ApiRequest
-// trace row and the mapping of errors to the spec's 400 body (section 7) or a plain 500.
+// trace row and the mapping of errors to the spec's 400 body (section 7), a 503 when the database
+// could not be reached in time (overload: nothing was done), or a plain 500.
 import type { z } from "zod";
 import { redactCardNumbers } from "../cards/redact-card-numbers";
-import { ApiError, invalidMerchantId, invalidParameter } from "../errors";
+import { ApiError, invalidMerchantId, invalidParameter, isDatabaseOverload, serviceUnavailable } from "../errors";
 import { BodyTooLargeError, declaresTooLargeBody, readLimitedText } from "../http/read-limited-body";
 import { newId } from "../ids";
 import { parseInput } from "../validation/parse-input";
@@ -51,6 +52,15 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
 /** The error for the log, with anything that looks like a card number masked (defence in depth). */
 function errorForLog(error: unknown): string {
   return redactCardNumbers(error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : typeof error);
+}
+
+/** The overload answer, and one warn line saying which wait ran out (no stack: overload is not a fault). */
+function overloaded(error: unknown, requestId: string): ApiError {
+  // The last line of Prisma's message says what ran out (its first lines quote the calling code).
+  const lines = error instanceof Error ? error.message.split("\n").filter((line) => line.trim()) : [];
+  const reason = redactCardNumbers((lines.pop() ?? "").trim());
+  log("merchant-api").warn({ reason }, `request ${requestId}: no database connection in time (overload), answered 503`);
+  return serviceUnavailable();
 }
 
 /** JSON with BigInt (money) written as numbers. */
@@ -109,6 +119,8 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     let body: string;
     let errorCode: string | undefined;
     let replayed = false;
+    /** Set once the handler has returned: its work is done, so no later failure may say otherwise. */
+    let performed = false;
     let rateLimitRetryAfter: number | undefined;
     let idempotency: { merchantId: string; key: string } | undefined;
     try {
@@ -152,6 +164,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       }
       if (!replayed) {
         const result = await definition.handler({ merchantId, input, paymentRef, responseId: requestId, traceApi });
+        performed = true;
         status = result.status ?? 200;
         body = toJson(result.body);
         if (idempotency) {
@@ -159,7 +172,10 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
           idempotency = undefined;
         }
       }
-    } catch (error) {
+    } catch (caught) {
+      // No pooled connection in time (overload) before the work was done: nothing changed, so the
+      // answer is 503 "retry the same request", not an internal error.
+      const error = !performed && isDatabaseOverload(caught) ? overloaded(caught, requestId) : caught;
       if (error instanceof ApiError) {
         rateLimitRetryAfter = error.retryAfterSeconds;
         status = error.status;
@@ -178,7 +194,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store", "X-Request-Id": requestId });
     if (traceApi) headers.set(TRACE_HEADER, traceApi);
     if (replayed) headers.set("Idempotent-Replayed", "true");
-    if (errorCode === "RATE_LIMITED") headers.set("Retry-After", String(rateLimitRetryAfter ?? 1));
+    if (errorCode === "RATE_LIMITED" || errorCode === "SERVICE_UNAVAILABLE") headers.set("Retry-After", String(rateLimitRetryAfter ?? 1));
     const row: ApiRequestRow = {
       id: requestId,
       merchantId: merchantId ?? null,

@@ -44,7 +44,9 @@ export function observeApiRequest(row: ObservedApiRequest): void {
     requestId: row.id,
   };
   const logger = log(row.component ?? "merchant-api");
-  if (row.statusCode >= 500) logger.error(line, `${row.method} ${route} ${row.statusCode}`);
+  // 503 is overload (nothing was done, the client retries), not a fault: warn, so errors stay faults.
+  if (row.statusCode === 503) logger.warn(line, `${row.method} ${route} ${row.statusCode}`);
+  else if (row.statusCode >= 500) logger.error(line, `${row.method} ${route} ${row.statusCode}`);
   else logger.info(line, `${row.method} ${route} ${row.statusCode}`);
 }
 

@@ -40,6 +40,8 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ApiErrorCode, string> = {
   PAYLOAD_TOO_LARGE: "The request body is over the endpoint's limit and was not read (beyond the spec).",
   RATE_LIMITED: "Too many requests for this API key; the Retry-After header says when to retry (beyond the spec).",
   INTERNAL_ERROR: "Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec).",
+  SERVICE_UNAVAILABLE:
+    "The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec).",
 };
 
 /**
@@ -98,6 +100,8 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchem
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const ERROR_STATUSES = [...new Set(Object.values(API_ERROR_STATUS))].sort((a, b) => a - b);
+/** Codes answered with Retry-After (lib/api/merchant-route.ts). */
+const RETRY_AFTER_CODES = new Set<ApiErrorCode>(["RATE_LIMITED", "SERVICE_UNAVAILABLE"]);
 
 function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
@@ -106,7 +110,10 @@ function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
     if (here.length === 0) continue;
     responses[String(status)] = {
       description: here.map((code) => `${code}: ${ERROR_CODE_DESCRIPTIONS[code]}`).join("\n\n"),
-      headers: { TraceApi: { $ref: "#/components/headers/TraceApi" } },
+      headers: {
+        TraceApi: { $ref: "#/components/headers/TraceApi" },
+        ...(here.some((code) => RETRY_AFTER_CODES.has(code)) ? { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } : {}),
+      },
       content: {
         "application/json": {
           schema: { allOf: [ref("ErrorBody"), { type: "object", properties: { error: { enum: here } } }] },
@@ -128,6 +135,8 @@ const COMMON_ERRORS: ApiErrorCode[] = [
   "PAYLOAD_TOO_LARGE",
   "RATE_LIMITED",
   "INTERNAL_ERROR",
+  // Every merchant route reads or writes the database (the API key lookup at least).
+  "SERVICE_UNAVAILABLE",
 ];
 const POST_ERRORS: ApiErrorCode[] = [...COMMON_ERRORS, "IDEMPOTENCY_IN_PROGRESS"];
 
@@ -424,6 +433,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       headers: {
         TraceApi: { description: "The request's TraceApi, when it sent one.", schema: { type: "string" } },
+        RetryAfter: {
+          description: "Seconds to wait before sending the same request again (RATE_LIMITED, SERVICE_UNAVAILABLE).",
+          schema: { type: "string", pattern: "^[0-9]+$" },
+        },
       },
     },
   };

@@ -5,7 +5,7 @@
 import { CardDetails } from "../cards/card-details";
 import { decryptPan } from "../cards/card-encryption";
 import { db } from "../db";
-import { invalidParameter } from "../errors";
+import { invalidParameter, isDatabaseOverload } from "../errors";
 import { newId } from "../ids";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
@@ -82,112 +82,120 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     select: { id: true },
   });
 
-  const stored = source.storedCard;
-  const card = new CardDetails({
-    pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
-    expMonth: stored.expMonth,
-    expYear: stored.expYear,
-  });
-  let result: ProcessorResult = {
-    status: "failed",
-    failure: "retryable",
-    responsecode: RESPONSE_CODES.unavailable,
-    message: "no processor tried",
-  };
-  let usedProcessor: ProcessorName = processors[0]!;
-  let operationId = "";
-  let unknown = false;
-  for (const [index, processor] of processors.entries()) {
-    usedProcessor = processor;
-    operationId = newId();
-    await db().operation.create({
-      data: {
-        id: operationId,
-        paymentId,
-        type: "payout",
-        amount: input.amount,
-        currency: input.currency,
-        processor,
-        routingAttempt: index + 1,
-        responseId,
-        notificationUrl: input.notificationurl ?? null,
-        note: input.note ?? null,
-        tags: input.tags ?? null,
-        // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
-        outcomeUnknownSince: new Date(),
-      },
-      select: { id: true },
+  // From here the payout is recorded (and money may move): a database overload is no longer "nothing
+  // was done", so it must not reach the merchant API's wrapper as a retryable 503 (lib/errors.ts).
+  try {
+    const stored = source.storedCard;
+    const card = new CardDetails({
+      pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
+      expMonth: stored.expMonth,
+      expYear: stored.expYear,
     });
-    try {
-      result = await getConnector(processor).payout({
-        operationId,
-        paymentId,
-        card,
-        amount: input.amount,
-        currency: input.currency,
-        textOnStatement: input.textonstatement,
-      });
-    } catch (error) {
-      result = {
-        status: "failed",
-        // Not configured: nothing was sent. Anything else thrown mid-call: the acquirer may have acted.
-        failure: error instanceof ProcessorNotConfiguredError ? "retryable" : "indeterminate",
-        responsecode: RESPONSE_CODES.unavailable,
-        message: error instanceof Error ? error.message : String(error),
-      };
-    }
-    faultPoint("payout.after-call");
-    if (isOutcomeUnknown(result)) {
-      // A time-out or 5xx may have paid the money out: never try the next processor. Looked up at
-      // once; when still unknown the payout stays pending for the reconciliation, which notifies.
-      const settled = await holdUnknownOutcome({ operationId, result });
-      if (settled === "approved" || settled === "declined" || settled === "failed") {
-        const recorded = await db().operation.findUniqueOrThrow({
-          where: { id: operationId },
-          select: { responseCode: true, authorizationCode: true },
-        });
-        unknown = false;
-        result = {
-          status: settled,
-          responsecode: recorded.responseCode ?? result.responsecode,
-          authorizationcode: recorded.authorizationCode ?? undefined,
-        };
-      } else unknown = true;
-      break;
-    }
-    await db().operation.update({
-      where: { id: operationId },
-      data: operationResultFields(result),
-    });
-    // Only a failure that certainly did nothing may go on to the next processor.
-    if (result.status === "approved" || result.failure !== "retryable") break;
-  }
-  let notificationId: string | null = null;
-  if (!unknown) {
-    const outcome = result;
-    // The payout's final state and its notification row commit together (outbox); sent after.
-    notificationId = await db().$transaction(async (tx) => {
-      await tx.payment.update({
-        where: { id: paymentId },
+    let result: ProcessorResult = {
+      status: "failed",
+      failure: "retryable",
+      responsecode: RESPONSE_CODES.unavailable,
+      message: "no processor tried",
+    };
+    let usedProcessor: ProcessorName = processors[0]!;
+    let operationId = "";
+    let unknown = false;
+    for (const [index, processor] of processors.entries()) {
+      usedProcessor = processor;
+      operationId = newId();
+      await db().operation.create({
         data: {
-          processor: usedProcessor,
-          status: outcome.status === "approved" ? "CAPTURED" : outcome.status === "declined" ? "DECLINED" : "FAILED",
-          // Money paid out reduces what the merchant holds.
-          balance: outcome.status === "approved" ? -input.amount : 0n,
+          id: operationId,
+          paymentId,
+          type: "payout",
+          amount: input.amount,
+          currency: input.currency,
+          processor,
+          routingAttempt: index + 1,
+          responseId,
+          notificationUrl: input.notificationurl ?? null,
+          note: input.note ?? null,
+          tags: input.tags ?? null,
+          // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
+          outcomeUnknownSince: new Date(),
         },
+        select: { id: true },
       });
-      return input.notificationurl ? notifyOperationResult({ operationId, tx }) : null;
-    });
-  } else {
-    // The outcome is unknown: the reconciliation notifies the settled result.
-    await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor } });
+      try {
+        result = await getConnector(processor).payout({
+          operationId,
+          paymentId,
+          card,
+          amount: input.amount,
+          currency: input.currency,
+          textOnStatement: input.textonstatement,
+        });
+      } catch (error) {
+        result = {
+          status: "failed",
+          // Not configured: nothing was sent. Anything else thrown mid-call: the acquirer may have acted.
+          failure: error instanceof ProcessorNotConfiguredError ? "retryable" : "indeterminate",
+          responsecode: RESPONSE_CODES.unavailable,
+          message: error instanceof Error ? error.message : String(error),
+        };
+      }
+      faultPoint("payout.after-call");
+      if (isOutcomeUnknown(result)) {
+        // A time-out or 5xx may have paid the money out: never try the next processor. Looked up at
+        // once; when still unknown the payout stays pending for the reconciliation, which notifies.
+        const settled = await holdUnknownOutcome({ operationId, result });
+        if (settled === "approved" || settled === "declined" || settled === "failed") {
+          const recorded = await db().operation.findUniqueOrThrow({
+            where: { id: operationId },
+            select: { responseCode: true, authorizationCode: true },
+          });
+          unknown = false;
+          result = {
+            status: settled,
+            responsecode: recorded.responseCode ?? result.responsecode,
+            authorizationcode: recorded.authorizationCode ?? undefined,
+          };
+        } else unknown = true;
+        break;
+      }
+      await db().operation.update({
+        where: { id: operationId },
+        data: operationResultFields(result),
+      });
+      // Only a failure that certainly did nothing may go on to the next processor.
+      if (result.status === "approved" || result.failure !== "retryable") break;
+    }
+    let notificationId: string | null = null;
+    if (!unknown) {
+      const outcome = result;
+      // The payout's final state and its notification row commit together (outbox); sent after.
+      notificationId = await db().$transaction(async (tx) => {
+        await tx.payment.update({
+          where: { id: paymentId },
+          data: {
+            processor: usedProcessor,
+            status: outcome.status === "approved" ? "CAPTURED" : outcome.status === "declined" ? "DECLINED" : "FAILED",
+            // Money paid out reduces what the merchant holds.
+            balance: outcome.status === "approved" ? -input.amount : 0n,
+          },
+        });
+        return input.notificationurl ? notifyOperationResult({ operationId, tx }) : null;
+      });
+    } else {
+      // The outcome is unknown: the reconciliation notifies the settled result.
+      await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor } });
+    }
+    if (notificationId) await dispatchNotification(notificationId);
+    return {
+      responseid: responseId,
+      responsecode: result.responsecode,
+      authorizationcode: result.authorizationcode ?? "",
+      status: result.status,
+      processor: usedProcessor,
+    };
+  } catch (error) {
+    if (isDatabaseOverload(error))
+      throw new Error("payout: the database was not reachable in time after the payout was recorded", { cause: error });
+    throw error;
   }
-  if (notificationId) await dispatchNotification(notificationId);
-  return {
-    responseid: responseId,
-    responsecode: result.responsecode,
-    authorizationcode: result.authorizationcode ?? "",
-    status: result.status,
-    processor: usedProcessor,
-  };
 }

@@ -29,9 +29,26 @@ export interface RequestOptions {
 }
 
 /**
+ * Refusals that the service gives when it did nothing and the same request may simply be sent again
+ * (with the same Idempotency-Key): overload (503), rate limit (429), the first request with this key
+ * still running (409).
+ */
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["SERVICE_UNAVAILABLE", "RATE_LIMITED", "IDEMPOTENCY_IN_PROGRESS"]);
+
+/** Retry-After in seconds (RFC 9110: delay-seconds or an HTTP date), undefined when absent or unreadable. */
+function retryAfterSecondsOf(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/**
  * Any answer other than 200: `status` is the HTTP status and `body` the spec's `{ error,
  * errordescription }` (undefined when something between you and the service answered with another
  * shape, such as a proxy's HTML page). `traceApi` is the TraceApi the service echoed, if any.
+ * `retryable` is true when the service said it did nothing and the same request (same
+ * Idempotency-Key) may be sent again, after `retryAfterSeconds` when it sent Retry-After.
  */
 export class PaymentApiError extends Error {
   override readonly name = "PaymentApiError";
@@ -39,16 +56,23 @@ export class PaymentApiError extends Error {
   readonly body: ErrorBody | undefined;
   readonly code: ErrorCode | undefined;
   readonly traceApi: string | undefined;
+  /** SERVICE_UNAVAILABLE, RATE_LIMITED or IDEMPOTENCY_IN_PROGRESS: nothing was done, send the same request again. */
+  readonly retryable: boolean;
+  /** The Retry-After header in seconds, when the service sent one. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor({
     status,
     body,
     traceApi,
+    retryAfter,
     operation,
   }: {
     status: number;
     body: ErrorBody | undefined;
     traceApi?: string;
+    /** The Retry-After header as received. */
+    retryAfter?: string | null;
     operation: string;
   }) {
     super(
@@ -58,6 +82,8 @@ export class PaymentApiError extends Error {
     this.body = body;
     this.code = body?.error;
     this.traceApi = traceApi;
+    this.retryable = this.code !== undefined && RETRYABLE_CODES.has(this.code);
+    this.retryAfterSeconds = retryAfterSecondsOf(retryAfter);
   }
 }
 
@@ -95,6 +121,7 @@ async function unwrap<T>(operation: string, call: Promise<{ data?: T; error?: un
     status: response.status,
     body: isErrorBody(error) ? error : undefined,
     traceApi: response.headers.get("TraceApi") ?? undefined,
+    retryAfter: response.headers.get("Retry-After"),
   });
 }
 

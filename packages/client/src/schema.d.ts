@@ -454,7 +454,8 @@ export interface components {
         | "METHOD_NOT_ALLOWED"
         | "PAYLOAD_TOO_LARGE"
         | "RATE_LIMITED"
-        | "INTERNAL_ERROR";
+        | "INTERNAL_ERROR"
+        | "SERVICE_UNAVAILABLE";
       /** @description Names the parameter and the reason; for INTERNAL_ERROR, a request id to quote. */
       errordescription: string;
     };
@@ -578,6 +579,8 @@ export interface components {
   headers: {
     /** @description The request's TraceApi, when it sent one. */
     TraceApi: string;
+    /** @description Seconds to wait before sending the same request again (RATE_LIMITED, SERVICE_UNAVAILABLE). */
+    RetryAfter: string;
   };
   pathItems: never;
 }
@@ -678,6 +681,7 @@ export interface operations {
       429: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -709,6 +713,26 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"] & {
             /** @enum {unknown} */
             error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "..."
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"] & {
+            /** @enum {unknown} */
+            error?: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -809,6 +833,7 @@ export interface operations {
       429: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -840,6 +865,26 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"] & {
             /** @enum {unknown} */
             error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "..."
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"] & {
+            /** @enum {unknown} */
+            error?: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -943,6 +988,7 @@ export interface operations {
       429: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -974,6 +1020,26 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"] & {
             /** @enum {unknown} */
             error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "..."
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"] & {
+            /** @enum {unknown} */
+            error?: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -1077,6 +1143,7 @@ export interface operations {
       429: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1108,6 +1175,26 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"] & {
             /** @enum {unknown} */
             error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "..."
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"] & {
+            /** @enum {unknown} */
+            error?: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -1211,6 +1298,7 @@ export interface operations {
       429: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1242,6 +1330,26 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"] & {
             /** @enum {unknown} */
             error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "..."
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"] & {
+            /** @enum {unknown} */
+            error?: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -1345,6 +1453,7 @@ export interface operations {
       429: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1376,6 +1485,26 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"] & {
             /** @enum {unknown} */
             error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "..."
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"] & {
+            /** @enum {unknown} */
+            error?: "SERVICE_UNAVAILABLE";
           };
         };
       };
@@ -1460,6 +1589,7 @@ export interface operations {
       429: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1491,6 +1621,26 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"] & {
             /** @enum {unknown} */
             error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "..."
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"] & {
+            /** @enum {unknown} */
+            error?: "SERVICE_UNAVAILABLE";
           };
         };
       };

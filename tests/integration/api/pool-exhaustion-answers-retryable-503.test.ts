@@ -1,0 +1,186 @@
+// When every pooled database connection is busy (an overloaded service), a merchant request whose
+// database work cannot get a connection in time has changed nothing: it must answer 503
+// SERVICE_UNAVAILABLE with Retry-After, not 500 INTERNAL_ERROR, and the same request with the same
+// Idempotency-Key must then succeed exactly once. Real HTTP, real database; the pool is exhausted
+// deterministically by holding its one connection in an open transaction.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { clearApiKeyCache } from "@/lib/api/authenticate-api-key";
+import { db, disconnectDb } from "@/lib/db";
+import { resetConfig } from "@/lib/env";
+import { captureLogs } from "@/lib/observability/logger";
+import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+// One connection: the embedded database (PGlite) runs one transaction at a time, so a second holder
+// would wait for the first instead of holding a connection of its own.
+const POOL_SIZE = 1;
+const saved = { size: process.env.DATABASE_POOL_SIZE, timeout: process.env.DATABASE_POOL_TIMEOUT_MS };
+
+let api: MerchantApiHarness;
+let merchant: TestMerchant;
+
+/** A new process-wide client with this pool: `timeoutMs` is how long a query waits for a connection. */
+async function usePool(timeoutMs: number) {
+  await disconnectDb();
+  process.env.DATABASE_POOL_SIZE = String(POOL_SIZE);
+  process.env.DATABASE_POOL_TIMEOUT_MS = String(timeoutMs);
+  resetConfig();
+}
+
+/**
+ * Holds every pooled connection of the service's own client in an open transaction until the
+ * returned release() is called, or at the latest after `atMostMs` (so that code which waits for a
+ * connection without limit gets its answer late instead of hanging the test).
+ */
+async function holdEveryConnection(atMostMs: number): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const timer = setTimeout(release, atMostMs);
+  const holding: Promise<unknown>[] = [];
+  const inside: Promise<void>[] = [];
+  for (let index = 0; index < POOL_SIZE; index++) {
+    let entered!: () => void;
+    inside.push(new Promise<void>((resolve) => (entered = resolve)));
+    holding.push(
+      db().$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT 1`;
+          entered();
+          await released;
+        },
+        { maxWait: 10_000, timeout: atMostMs + 10_000 },
+      ),
+    );
+  }
+  await Promise.all(inside);
+  return async () => {
+    clearTimeout(timer);
+    release();
+    await Promise.all(holding);
+  };
+}
+
+async function changesOf(paymentId: string, merchantId: string) {
+  const [operations, sessions, events, idempotency] = await Promise.all([
+    db().operation.count({ where: { paymentId } }),
+    db().paymentSession.count({ where: { merchantId } }),
+    db().inngestEvent.findMany({ select: { payload: true } }),
+    db().idempotencyRecord.count({ where: { merchantId } }),
+  ]);
+  return {
+    operations,
+    sessions,
+    followUpEvents: events.filter((event) => JSON.stringify(event.payload).includes(paymentId)).length,
+    idempotency,
+  };
+}
+
+function expectRetryable503(response: { status: number; headers: Headers; body: Record<string, unknown> }) {
+  expect(response.status).toBe(503);
+  expect(response.headers.get("retry-after")).toBe("2");
+  expect(response.body).toEqual({
+    error: "SERVICE_UNAVAILABLE",
+    errordescription: expect.stringMatching(/temporarily unavailable.*nothing was done.*same Idempotency-Key/i),
+  });
+}
+
+beforeAll(async () => {
+  api = await startMerchantApi();
+  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
+});
+
+afterEach(() => clearApiKeyCache());
+
+afterAll(async () => {
+  await api?.close();
+  if (saved.size === undefined) delete process.env.DATABASE_POOL_SIZE;
+  else process.env.DATABASE_POOL_SIZE = saved.size;
+  if (saved.timeout === undefined) delete process.env.DATABASE_POOL_TIMEOUT_MS;
+  else process.env.DATABASE_POOL_TIMEOUT_MS = saved.timeout;
+  resetConfig();
+});
+
+describe("a merchant request that cannot get a pooled database connection in time", () => {
+  it("capture whose transaction cannot start within Prisma's maxWait (P2028) answers 503 SERVICE_UNAVAILABLE with Retry-After, changes nothing, and succeeds when retried", async () => {
+    // The pool's own wait (10 s) is longer than the transaction's maxWait (Prisma's 2 s default), so
+    // the capture's transaction gives up first, with P2028.
+    await usePool(10_000);
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
+    const before = await changesOf(paymentId, merchant.merchantId);
+    // A refused capture loads the route now and finds the API key, which the process then serves from
+    // its 2 s cache: the request below reaches the capture's transaction without another query.
+    const refused = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { amount: "x" } });
+    expect(refused.body.error).toBe("INVALID_PARAMETER");
+
+    const logs = captureLogs({ level: "info" });
+    const release = await holdEveryConnection(8_000);
+    let response;
+    try {
+      response = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { amount: 4000 } });
+    } finally {
+      await release();
+      logs.stop();
+    }
+    expectRetryable503(response);
+    expect(await changesOf(paymentId, merchant.merchantId)).toEqual(before);
+    // Logged as an overload at warn level, once, without a stack; nothing at error level.
+    const entries = logs.entries();
+    expect(entries.filter((entry) => Number(entry.level) >= 50)).toEqual([]);
+    const warnings = entries.filter((entry) => entry.level === 40 && JSON.stringify(entry).includes("SERVICE_UNAVAILABLE"));
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(warnings)).not.toMatch(/\n\s+at /);
+    // ...and it was the capture's transaction that gave up (P2028), not an earlier query.
+    expect(entries.some((entry) => /Unable to start a transaction in the given time/.test(String(entry.reason)))).toBe(true);
+
+    const retried = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { amount: 4000 } });
+    expect(retried.status).toBe(200);
+    expect(await db().operation.count({ where: { paymentId, type: "capture" } })).toBe(1);
+  }, 60_000);
+
+  it("initdynamic and capture with an Idempotency-Key answer 503 when no connection frees up within the pool's wait, change nothing, and the same key then succeeds once", async () => {
+    await usePool(300);
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
+    const before = await changesOf(paymentId, merchant.merchantId);
+    const initBody = { merchantid: merchant.merchantId, amount: 250, currency: "DKK", merchantpaymentid: `order${paymentId.slice(0, 8)}` };
+    const initHeaders = { "Idempotency-Key": `init-${paymentId}` };
+    const captureHeaders = { "Idempotency-Key": `capture-${paymentId}` };
+
+    // Without a bounded wait for a connection the requests would wait here until the hold ends (4 s).
+    const release = await holdEveryConnection(4_000);
+    let init, capture;
+    try {
+      [init, capture] = await Promise.all([
+        api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: initBody, headers: initHeaders }),
+        api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { amount: 4000 }, headers: captureHeaders }),
+      ]);
+    } finally {
+      await release();
+    }
+    expectRetryable503(init);
+    expectRetryable503(capture);
+    expect(await changesOf(paymentId, merchant.merchantId)).toEqual(before);
+
+    // The same requests with the same keys, once connections are free: done once, then replayed.
+    const initAgain = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: initBody, headers: initHeaders });
+    const captureAgain = await api.call("POST", `/api/${paymentId}/capture`, {
+      apiKey: merchant.apiKey,
+      body: { amount: 4000 },
+      headers: captureHeaders,
+    });
+    expect([initAgain.status, captureAgain.status]).toEqual([200, 200]);
+    const replay = await api.call("POST", `/api/${paymentId}/capture`, {
+      apiKey: merchant.apiKey,
+      body: { amount: 4000 },
+      headers: captureHeaders,
+    });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toEqual(captureAgain.body);
+    expect(await db().operation.count({ where: { paymentId, type: "capture" } })).toBe(1);
+    expect(
+      await db().paymentSession.count({ where: { merchantId: merchant.merchantId, merchantPaymentId: initBody.merchantpaymentid } }),
+    ).toBe(1);
+  }, 60_000);
+});
