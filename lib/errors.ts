@@ -103,7 +103,7 @@ export function serviceUnavailable(): ApiError {
  * Matched by shape rather than by class, so this kernel imports no database client. Callers that
  * may already have committed something must not use it to say "nothing was done" (see payout.ts).
  */
-export function isDatabaseOverload(error: unknown): boolean {
+export function isDatabaseOverload(error: unknown): error is Error {
   if (!(error instanceof Error)) return false;
   const { code, meta } = error as Error & { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } };
   if (code === "P2028") return /Unable to start a transaction in the given time/.test(error.message);

@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   "PAYMENT_IN_PROGRESS",
   "TOO_MANY_ATTEMPTS",
   "ALREADY_PAID",
+  "SERVICE_UNAVAILABLE",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -55,6 +56,7 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
   PAYMENT_IN_PROGRESS: "A payment is already in progress for this session.",
   TOO_MANY_ATTEMPTS: "Too many payment attempts in this payment window.",
   ALREADY_PAID: "This order has already been paid (its merchantpaymentid is used by another payment).",
+  SERVICE_UNAVAILABLE: "The payment service is busy and nothing was charged; please try again in a moment.",
 };
 
 const sessionId = w.string({ regex: /^[A-Za-z0-9]{1,64}$/ });

@@ -6,7 +6,8 @@ import { scriptJson } from "./frame-page";
 import { getHostedSession, REFUSAL_REASONS } from "./get-hosted-session";
 import { createOriginBinding, pageOriginFromHeaders } from "./origin-binding";
 import { isCheckoutOriginAllowed } from "./allowed-checkout-origins";
-import type { ScriptConfig } from "./protocol";
+import { ERROR_TEXTS, type ScriptConfig } from "./protocol";
+import { isDatabaseOverload, OVERLOAD_RETRY_AFTER_SECONDS } from "../errors";
 
 const DEFAULT_SINGLE_ID = "ccsingle";
 const DEFAULT_CHALLENGE_ID = "challenge";
@@ -30,7 +31,16 @@ export function dynamicScriptBody(code: string, scriptConfig: ScriptConfig): str
 }
 
 export async function serveDynamicScript(request: Request, sessionId: string): Promise<Response> {
-  const session = await getHostedSession({ sessionId });
+  let session: Awaited<ReturnType<typeof getHostedSession>>;
+  try {
+    session = await getHostedSession({ sessionId });
+  } catch (error) {
+    if (!isDatabaseOverload(error)) throw error;
+    // Overloaded (no database connection in time): a script that says so instead of a 500.
+    const busy = scriptResponse(`console.error(${scriptJson(`dynamic.js: ${ERROR_TEXTS.SERVICE_UNAVAILABLE}`)});`, 503);
+    busy.headers.set("retry-after", String(OVERLOAD_RETRY_AFTER_SECONDS));
+    return busy;
+  }
   if (!session) return scriptResponse(`console.error(${scriptJson(`dynamic.js: ${REFUSAL_REASONS.unknown}`)});`, 404);
   const requestOrigin = pageOriginFromHeaders(request.headers);
   // Where the merchant lists its checkout origins, any other page gets no binding, so no frame of

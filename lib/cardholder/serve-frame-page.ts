@@ -4,7 +4,8 @@ import { controllerPageHtml, fieldPageHtml, newNonce, pageResponse, refusalPageH
 import { getHostedSession, REFUSAL_REASONS, type HostedSession } from "./get-hosted-session";
 import { verifyOriginBinding } from "./origin-binding";
 import { isCheckoutOriginAllowed } from "./allowed-checkout-origins";
-import type { FieldKind } from "./protocol";
+import { ERROR_TEXTS, type FieldKind } from "./protocol";
+import { isDatabaseOverload, OVERLOAD_RETRY_AFTER_SECONDS } from "../errors";
 
 type FrameName = FieldKind | "controller";
 
@@ -20,8 +21,27 @@ export async function checkFrameRequest(
   frame: string,
   allowProcessing: boolean,
 ): Promise<Checked | Response> {
-  const session = await getHostedSession({ sessionId });
   const bound = verifyOriginBinding(sessionId, new URL(request.url).searchParams.get("b"));
+  let session: HostedSession | undefined;
+  try {
+    session = await getHostedSession({ sessionId });
+  } catch (error) {
+    if (!isDatabaseOverload(error)) throw error;
+    // Overloaded (no database connection in time): a "try again" page instead of a 500. Without the
+    // session its origin list cannot be read, so the page (which shows nothing of the session) may
+    // be framed only by the origin our own signed binding names.
+    const nonce = newNonce();
+    const html = refusalPageHtml({
+      sessionid: sessionId,
+      field: frame,
+      reason: ERROR_TEXTS.SERVICE_UNAVAILABLE,
+      nonce,
+      parentOrigin: bound,
+    });
+    const busy = pageResponse({ html, nonce, status: 503, frameAncestors: bound ? [bound] : [] });
+    busy.headers.set("retry-after", String(OVERLOAD_RETRY_AFTER_SECONDS));
+    return busy;
+  }
   // A binding made before the merchant listed its origins (or changed the list) must not outlive it.
   const parentOrigin = bound && session && isCheckoutOriginAllowed(session.allowedOrigins, bound) ? bound : undefined;
   const refuse = (status: number, reason: string) => {

@@ -2,66 +2,22 @@
 // database work cannot get a connection in time has changed nothing: it must answer 503
 // SERVICE_UNAVAILABLE with Retry-After, not 500 INTERNAL_ERROR, and the same request with the same
 // Idempotency-Key must then succeed exactly once. Real HTTP, real database; the pool is exhausted
-// deterministically by holding its one connection in an open transaction.
+// deterministically by holding its one connection in an open transaction (tests/helpers/exhaust-db-pool.ts).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { clearApiKeyCache } from "@/lib/api/authenticate-api-key";
-import { db, disconnectDb } from "@/lib/db";
-import { resetConfig } from "@/lib/env";
+import { db } from "@/lib/db";
 import { captureLogs } from "@/lib/observability/logger";
+import { holdThePoolsConnection, useExhaustiblePool } from "@/tests/helpers/exhaust-db-pool";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-// One connection: the embedded database (PGlite) runs one transaction at a time, so a second holder
-// would wait for the first instead of holding a connection of its own.
-const POOL_SIZE = 1;
-const saved = { size: process.env.DATABASE_POOL_SIZE, timeout: process.env.DATABASE_POOL_TIMEOUT_MS };
+const { usePool } = useExhaustiblePool();
 
 let api: MerchantApiHarness;
 let merchant: TestMerchant;
-
-/** A new process-wide client with this pool: `timeoutMs` is how long a query waits for a connection. */
-async function usePool(timeoutMs: number) {
-  await disconnectDb();
-  process.env.DATABASE_POOL_SIZE = String(POOL_SIZE);
-  process.env.DATABASE_POOL_TIMEOUT_MS = String(timeoutMs);
-  resetConfig();
-}
-
-/**
- * Holds every pooled connection of the service's own client in an open transaction until the
- * returned release() is called, or at the latest after `atMostMs` (so that code which waits for a
- * connection without limit gets its answer late instead of hanging the test).
- */
-async function holdEveryConnection(atMostMs: number): Promise<() => Promise<void>> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const timer = setTimeout(release, atMostMs);
-  const holding: Promise<unknown>[] = [];
-  const inside: Promise<void>[] = [];
-  for (let index = 0; index < POOL_SIZE; index++) {
-    let entered!: () => void;
-    inside.push(new Promise<void>((resolve) => (entered = resolve)));
-    holding.push(
-      db().$transaction(
-        async (tx) => {
-          await tx.$queryRaw`SELECT 1`;
-          entered();
-          await released;
-        },
-        { maxWait: 10_000, timeout: atMostMs + 10_000 },
-      ),
-    );
-  }
-  await Promise.all(inside);
-  return async () => {
-    clearTimeout(timer);
-    release();
-    await Promise.all(holding);
-  };
-}
 
 async function changesOf(paymentId: string, merchantId: string) {
   const [operations, sessions, events, idempotency] = await Promise.all([
@@ -94,14 +50,7 @@ beforeAll(async () => {
 
 afterEach(() => clearApiKeyCache());
 
-afterAll(async () => {
-  await api?.close();
-  if (saved.size === undefined) delete process.env.DATABASE_POOL_SIZE;
-  else process.env.DATABASE_POOL_SIZE = saved.size;
-  if (saved.timeout === undefined) delete process.env.DATABASE_POOL_TIMEOUT_MS;
-  else process.env.DATABASE_POOL_TIMEOUT_MS = saved.timeout;
-  resetConfig();
-});
+afterAll(async () => api?.close());
 
 describe("a merchant request that cannot get a pooled database connection in time", () => {
   it("capture whose transaction cannot start within Prisma's maxWait (P2028) answers 503 SERVICE_UNAVAILABLE with Retry-After, changes nothing, and succeeds when retried", async () => {
@@ -110,13 +59,17 @@ describe("a merchant request that cannot get a pooled database connection in tim
     await usePool(10_000);
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
     const before = await changesOf(paymentId, merchant.merchantId);
-    // A refused capture loads the route now and finds the API key, which the process then serves from
-    // its 2 s cache: the request below reaches the capture's transaction without another query.
+    // A refused capture loads the route now and finds the API key; the process's key cache (2 s)
+    // then keeps it for this test however slow the machine, so the capture below reaches its
+    // transaction without another query.
     const refused = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { amount: "x" } });
     expect(refused.body.error).toBe("INVALID_PARAMETER");
+    const keyCache = (globalThis as unknown as { __cpsApiKeyCache: Map<string, { until: number }> }).__cpsApiKeyCache;
+    expect(keyCache.size).toBeGreaterThan(0);
+    for (const entry of keyCache.values()) entry.until = Date.now() + 60_000;
 
     const logs = captureLogs({ level: "info" });
-    const release = await holdEveryConnection(8_000);
+    const release = await holdThePoolsConnection(20_000);
     let response;
     try {
       response = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { amount: 4000 } });
@@ -141,15 +94,15 @@ describe("a merchant request that cannot get a pooled database connection in tim
   }, 60_000);
 
   it("initdynamic and capture with an Idempotency-Key answer 503 when no connection frees up within the pool's wait, change nothing, and the same key then succeeds once", async () => {
-    await usePool(300);
+    await usePool(1_500);
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
     const before = await changesOf(paymentId, merchant.merchantId);
     const initBody = { merchantid: merchant.merchantId, amount: 250, currency: "DKK", merchantpaymentid: `order${paymentId.slice(0, 8)}` };
     const initHeaders = { "Idempotency-Key": `init-${paymentId}` };
     const captureHeaders = { "Idempotency-Key": `capture-${paymentId}` };
 
-    // Without a bounded wait for a connection the requests would wait here until the hold ends (4 s).
-    const release = await holdEveryConnection(4_000);
+    // Without a bounded wait for a connection the requests would wait here until the hold ends (10 s).
+    const release = await holdThePoolsConnection(10_000);
     let init, capture;
     try {
       [init, capture] = await Promise.all([
