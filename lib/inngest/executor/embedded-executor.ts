@@ -552,7 +552,11 @@ export class EmbeddedExecutor {
         case "Sleep": {
           let wakeAt: Date;
           try {
-            wakeAt = sleepWakeTime(op.name ?? "", now);
+            // Counted from when the function reached the sleep (the end of the step before it),
+            // never from a time later than now: step.sleep("3s") after a failed notification
+            // attempt wakes 3 s after that attempt, not 3 s plus this discovery call (spec 6.2).
+            const from = run.sleepsFrom && run.sleepsFrom.getTime() < now.getTime() ? run.sleepsFrom : now;
+            wakeAt = sleepWakeTime(op.name ?? "", from);
           } catch (error) {
             return { fail: { error: { name: "UnsupportedOp", message: (error as Error).message } } };
           }

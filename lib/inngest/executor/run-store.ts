@@ -111,6 +111,7 @@ export async function fanOutEvents(options: {
               requestVersion: -1,
               maxAttempts: fn.maxAttempts,
               steps: [],
+              sleepsFrom: options.now,
             },
           });
         }
@@ -321,6 +322,22 @@ export interface RunForCall {
   requestVersion: number;
   maxAttempts: number;
   steps: { hashedId: string; memo: unknown }[];
+  /**
+   * What a Sleep op found by this call counts from: when the run's latest step ended (else when the
+   * run started). The function reached the sleep right after that step; the time the executor took
+   * to make the discovery call that reports the sleep is not the function's to wait.
+   */
+  sleepsFrom?: Date;
+}
+
+/** The latest completion among a run's steps, else `otherwise`. */
+function latestStepEnd(steps: { completedAt: Date | string }[], otherwise: Date): Date {
+  let latest: number | undefined;
+  for (const step of steps) {
+    const at = new Date(step.completedAt).getTime();
+    if (latest === undefined || at > latest) latest = at;
+  }
+  return latest === undefined ? otherwise : new Date(latest);
 }
 
 export async function loadRunForCall(database: PrismaClient, runId: string): Promise<RunForCall | null> {
@@ -334,14 +351,17 @@ export async function loadRunForCall(database: PrismaClient, runId: string): Pro
       forceStepPlan: true,
       requestVersion: true,
       maxAttempts: true,
-      steps: { orderBy: { position: "asc" }, select: { hashedId: true, result: true } },
+      startedAt: true,
+      steps: { orderBy: { position: "asc" }, select: { hashedId: true, result: true, completedAt: true } },
     },
   });
   if (!run) return null;
+  const { startedAt, ...rest } = run;
   return {
-    ...run,
+    ...rest,
     event: run.event as Record<string, unknown>,
     steps: run.steps.map((step) => ({ hashedId: step.hashedId, memo: (step.result as { memo: unknown }).memo })),
+    sleepsFrom: latestStepEnd(run.steps, startedAt),
   };
 }
 
@@ -562,8 +582,8 @@ async function continueRun(
         ${lease ? utc(lease.leaseExpiresAt) : null})`;
     pending.push({ kind: "discovery", runAt: now });
     if (lease) {
-      const steps = await tx.$queryRaw<{ hashedId: string; result: { memo: unknown } }[]>`
-        SELECT "hashedId", "result" FROM "InngestStep" WHERE "runId" = ${run.id} ORDER BY "position"`;
+      const steps = await tx.$queryRaw<{ hashedId: string; result: { memo: unknown }; completedAt: Date }[]>`
+        SELECT "hashedId", "result", "completedAt" FROM "InngestStep" WHERE "runId" = ${run.id} ORDER BY "position"`;
       next = {
         job: { id: jobId, runId: run.id, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease.leaseToken },
         run: {
@@ -575,6 +595,7 @@ async function continueRun(
           requestVersion: result.requestVersion ?? run.requestVersion,
           maxAttempts: run.maxAttempts,
           steps: steps.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })),
+          sleepsFrom: latestStepEnd(steps, now),
         },
       };
     }

@@ -69,6 +69,16 @@ describe("the executor's reading of SDK answers", () => {
     expect(result.schedule).toEqual([{ kind: "sleep", hashedId: "hs", name: "nap", runAt: at(5_400_000) }]);
   });
 
+  it("a Sleep counts from when the run's last step ended, not from the discovery call that reported it", () => {
+    const sleep = { kind: "ops" as const, ops: [{ id: "hs", op: "Sleep", name: "3s", displayName: "before-retry", opts: {} }], retryAfter: null };
+    // The step before the sleep ended 400 ms before this call answered: the sleep wakes 2.6 s from now.
+    const fromStep = executor.interpret(discovery, { ...run, sleepsFrom: at(-400) }, sleep);
+    expect(fromStep.schedule).toEqual([{ kind: "sleep", hashedId: "hs", name: "before-retry", runAt: at(2_600) }]);
+    // A start later than now (another process's clock ahead of ours) never pushes the wake-up later.
+    const ahead = executor.interpret(discovery, { ...run, sleepsFrom: at(5_000) }, sleep);
+    expect(ahead.schedule).toEqual([{ kind: "sleep", hashedId: "hs", name: "before-retry", runAt: at(3_000) }]);
+  });
+
   it("a StepError is retried with backoff (or Retry-After) until the last attempt, where it is memoized as {error}", () => {
     const error = { name: "Error", message: "boom" };
     const op = { id: "h1", op: "StepError", name: "flaky", error };
