@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ForbiddenError, NotFoundError } from "../auth/actor";
 import { UnauthenticatedError } from "../auth/session";
-import { ApiError } from "../errors";
+import { ApiError, isDatabaseOverload } from "../errors";
 import { ApiKeyNotFoundError } from "../api-keys/revoke-api-key";
 import { ApiKeyNotRollableError } from "../api-keys/roll-api-key";
 import { IdentityNotConfirmedError } from "../auth/confirm-identity";
@@ -40,6 +40,9 @@ export class UserFacingError extends Error {
   }
 }
 
+export const BUSY_MESSAGE =
+  "The service is too busy to answer right now. Reload the page to see what was saved, then try again in a moment.";
+
 export async function runAction<T>(work: () => Promise<{ message: string; data?: T }>): Promise<ActionState<T>> {
   try {
     const { message, data } = await work();
@@ -59,6 +62,9 @@ export async function runAction<T>(work: () => Promise<{ message: string; data?:
     }
     // The merchant API's refusals (lib/errors.ts) name the parameter and the reason: fit for people too.
     if (error instanceof ApiError) return { status: "error", message: error.message };
+    // Overload (no database connection in time): a "try again" message instead of an error page. An
+    // action may have saved part of its work before (a capture before its audit row), so it says to look.
+    if (isDatabaseOverload(error)) return { status: "error", message: BUSY_MESSAGE };
     if (error instanceof UserExistsError) return { status: "error", message: "A user with this email address already exists.", fieldErrors: { email: "Already used by another user" } };
     if (error instanceof ApiKeyNotFoundError || error instanceof ApiKeyNotRollableError || error instanceof InvalidTotpCodeError || error instanceof TotpAttemptsExceededError) {
       return { status: "error", message: error.message };
