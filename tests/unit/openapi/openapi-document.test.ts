@@ -63,9 +63,12 @@ describe("the OpenAPI document", () => {
       "PAYLOAD_TOO_LARGE",
       "RATE_LIMITED",
       "INTERNAL_ERROR",
+      "SERVICE_UNAVAILABLE",
     ] as const) {
       expect(capture[String(API_ERROR_STATUS[code])]?.description, code).toContain(code);
     }
+    // The answers that ask the merchant to wait name the header that says how long.
+    for (const status of ["429", "503"]) expect(JSON.stringify(capture[status]), status).toContain("Retry-After");
     expect(JSON.stringify(document.components.schemas.ErrorBody)).toContain("INVALID_MERCHANTID");
   });
 
