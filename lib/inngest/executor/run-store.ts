@@ -259,19 +259,69 @@ export async function claimDueJobs(options: {
 }): Promise<ClaimedJob[]> {
   if (options.limit <= 0) return [];
   const { now } = options;
+  const token = ulid();
+  const leaseExpiresAt = new Date(now.getTime() + options.leaseMs);
+  // Jobs of functions without a concurrency limit (nearly all) are leased in ONE statement, with
+  // no transaction around it: the SKIP LOCKED pick and the lease are atomic in it. The same
+  // statement says whether a job of a limited function is due too; only then is the transaction
+  // below needed, which counts the group's jobs in flight under its advisory lock.
+  const rows = await options.database.$queryRaw<(ClaimedJob & { limitedDue: boolean | null })[]>`
+    WITH "picked" AS (
+      SELECT j."id" FROM "InngestJob" j
+      JOIN "InngestRun" r ON r."id" = j."runId"
+      WHERE j."runAt" <= ${utc(now)}
+        AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(now)})
+        AND r."status" NOT IN ('completed', 'failed', 'cancelled')
+        AND r."concurrencyLimit" IS NULL
+      ORDER BY j."runAt", j."id"
+      LIMIT ${options.limit}
+      FOR UPDATE OF j SKIP LOCKED
+    ), "leased" AS (
+      UPDATE "InngestJob" SET "leasedBy" = ${options.workerId}, "leaseToken" = ${token}, "leaseExpiresAt" = ${utc(leaseExpiresAt)}
+      FROM "picked" WHERE "InngestJob"."id" = "picked"."id"
+      RETURNING "InngestJob"."id", "InngestJob"."runId", "InngestJob"."kind", "InngestJob"."hashedId", "InngestJob"."name",
+        "InngestJob"."attempt", "InngestJob"."leaseToken"
+    )
+    SELECT "id", "runId", "kind", "hashedId", "name", "attempt", "leaseToken", NULL::boolean AS "limitedDue" FROM "leased"
+    UNION ALL
+    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, true WHERE EXISTS (
+      SELECT 1 FROM "InngestJob" j JOIN "InngestRun" r ON r."id" = j."runId"
+      WHERE j."runAt" <= ${utc(now)}
+        AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(now)})
+        AND r."status" NOT IN ('completed', 'failed', 'cancelled')
+        AND r."concurrencyLimit" IS NOT NULL)`;
+  const claimed: ClaimedJob[] = rows
+    .filter((row) => row.limitedDue === null)
+    .map(({ id, runId, kind, hashedId, name, attempt, leaseToken }) => ({ id, runId, kind, hashedId, name, attempt, leaseToken }));
+  const limitedDue = rows.some((row) => row.limitedDue === true);
+  if (!limitedDue || claimed.length >= options.limit) return claimed;
+  const limited = await claimLimitedJobs({ ...options, limit: options.limit - claimed.length, token, leaseExpiresAt });
+  return [...claimed, ...limited];
+}
+
+/** Due jobs of functions with a concurrency limit: counted per group under its advisory lock. */
+async function claimLimitedJobs(options: {
+  database: PrismaClient;
+  workerId: string;
+  now: Date;
+  limit: number;
+  token: string;
+  leaseExpiresAt: Date;
+}): Promise<ClaimedJob[]> {
+  const { now, token, leaseExpiresAt } = options;
   return options.database.$transaction(async (tx) => {
     // Exactly `limit` rows are locked, so claimers side by side never hide work from each other.
     // Jobs of a concurrency group already at its limit are left out here (a quick check); the
     // count under the group's advisory lock below decides.
     const candidates = await tx.$queryRaw<
-      { id: string; functionId: string; concurrencyKey: string | null; concurrencyLimit: number | null }[]
+      { id: string; functionId: string; concurrencyKey: string | null; concurrencyLimit: number }[]
     >`
       SELECT j."id", r."functionId", r."concurrencyKey", r."concurrencyLimit" FROM "InngestJob" j
       JOIN "InngestRun" r ON r."id" = j."runId"
       WHERE j."runAt" <= ${utc(now)}
         AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(now)})
         AND r."status" NOT IN ('completed', 'failed', 'cancelled')
-        AND (r."concurrencyLimit" IS NULL OR r."concurrencyLimit" > (
+        AND (r."concurrencyLimit" IS NOT NULL AND r."concurrencyLimit" > (
           SELECT count(*) FROM "InngestJob" held JOIN "InngestRun" hr ON hr."id" = held."runId"
           WHERE hr."functionId" = r."functionId" AND hr."concurrencyKey" IS NOT DISTINCT FROM r."concurrencyKey"
             AND held."leaseExpiresAt" > ${utc(now)}))
@@ -282,10 +332,6 @@ export async function claimDueJobs(options: {
     const capacity = new Map<string, number>();
     for (const candidate of candidates) {
       if (accepted.length >= options.limit) break;
-      if (candidate.concurrencyLimit === null) {
-        accepted.push(candidate.id);
-        continue;
-      }
       const group = JSON.stringify([candidate.functionId, candidate.concurrencyKey]);
       let remaining = capacity.get(group);
       if (remaining === undefined) {
@@ -303,8 +349,6 @@ export async function claimDueJobs(options: {
       capacity.set(group, remaining);
     }
     if (accepted.length === 0) return [];
-    const token = ulid();
-    const leaseExpiresAt = new Date(now.getTime() + options.leaseMs);
     return tx.$queryRaw<ClaimedJob[]>`
       UPDATE "InngestJob"
       SET "leasedBy" = ${options.workerId}, "leaseToken" = ${token}, "leaseExpiresAt" = ${utc(leaseExpiresAt)}
@@ -434,6 +478,12 @@ export async function finishJob(options: {
 }): Promise<{
   outcome: FinishOutcome;
   next?: LeasedWork;
+  /**
+   * Whether the result left work for a later pass: jobs not leased to the caller (planned steps,
+   * sleeps, a retry, an invoked run, a resumed invoker) or an event to fan out. When false, the
+   * caller's executor has no reason to look for work after this call.
+   */
+  createdWork?: boolean;
 }> {
   const { job, result, now } = options;
   return options.database.$transaction(async (tx) => {
@@ -452,35 +502,31 @@ export async function finishJob(options: {
     if (!run || ended) return { outcome: "run-ended" as const }; // e.g. cancelled meanwhile
     if (held === 0) return { outcome: "lease-lost" as const };
 
-    const runUpdate: Prisma.InngestRunUpdateInput = {};
-    if (result.forceStepPlan) runUpdate.forceStepPlan = true;
-    if (result.requestVersion !== undefined) runUpdate.requestVersion = result.requestVersion;
-    if (result.callError !== undefined) {
-      runUpdate.attempts = { increment: 1 };
-      runUpdate.lastError = result.callError;
-    }
-
     if (result.complete || result.fail) {
-      await tx.inngestJob.deleteMany({ where: { runId: job.runId } });
-      await tx.inngestRun.update({
-        where: { id: job.runId },
-        data: {
-          ...runUpdate,
-          status: result.complete ? "completed" : "failed",
-          output: result.complete ? toJson(result.complete.output) : undefined,
-          error: result.fail ? toJson(result.fail.error) : undefined,
-          lastError: result.fail ? describeError(result.fail.error) : runUpdate.lastError,
-          endedAt: now,
-          nextWakeAt: null,
-        },
-      });
+      // Raw SQL: this runs once per run, and the ORM's update compiles the query and reads the
+      // whole row (event, output) back for nothing (docs/performance.md, background work).
+      const lastError = result.fail ? describeError(result.fail.error) : (result.callError ?? null);
+      await tx.$executeRaw`DELETE FROM "InngestJob" WHERE "runId" = ${job.runId}`;
+      await tx.$executeRaw`
+        UPDATE "InngestRun" SET
+          "status" = ${result.complete ? "completed" : "failed"}::"InngestRunStatus",
+          "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
+          "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
+          "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
+          "output" = ${result.complete ? JSON.stringify(result.complete.output ?? null) : null}::jsonb,
+          "error" = ${result.fail ? JSON.stringify(result.fail.error ?? null) : null}::jsonb,
+          "lastError" = COALESCE(${lastError}, "lastError"),
+          "endedAt" = ${utc(now)},
+          "nextWakeAt" = NULL,
+          "updatedAt" = ${utc(new Date())}
+        WHERE "id" = ${job.runId}`;
       if (result.fail) await emitFunctionFailed(tx, { run, error: result.fail.error, now });
-      await resolveInvokers(tx, {
+      const resumed = await resolveInvokers(tx, {
         runId: run.id,
         memo: result.complete ? { data: result.complete.output ?? null } : { error: result.fail?.error },
         now,
       });
-      return { outcome: "applied" as const };
+      return { outcome: "applied" as const, createdWork: Boolean(result.fail) || resumed > 0 };
     }
 
     for (const step of result.memoize ?? []) await memoizeStep(tx, { runId: job.runId, step, now });
@@ -494,7 +540,8 @@ export async function finishJob(options: {
     }
     for (const invoke of result.invoke ?? []) await startInvokedRun(tx, { callerRunId: job.runId, invoke, now });
     const next = await continueRun(tx, { run, result, now, leaseFor: options.leaseFor });
-    return { outcome: "applied" as const, next };
+    const createdWork = retrying || (result.schedule?.length ?? 0) > 0 || (result.invoke?.length ?? 0) > 0 || !next;
+    return { outcome: "applied" as const, next, createdWork };
   }, TRANSACTION_OPTIONS);
 }
 
@@ -527,10 +574,11 @@ async function startInvokedRun(
     VALUES (${ulid()}, ${options.callerRunId}, 'invoke', ${invoke.hashedId}, ${invoke.name ?? null}, ${utc(invoke.timeoutAt)}, ${runId})`;
 }
 
-/** A run that ended hands its output (or error) to the runs that invoked it and wait for it. */
-async function resolveInvokers(tx: Tx, options: { runId: string; memo: unknown; now: Date }): Promise<void> {
+/** A run that ended hands its output (or error) to the runs that invoked it and wait for it; returns how many. */
+async function resolveInvokers(tx: Tx, options: { runId: string; memo: unknown; now: Date }): Promise<number> {
   const waiting = await tx.$queryRaw<{ id: string; runId: string; hashedId: string; name: string | null }[]>`
     SELECT "id", "runId", "hashedId", "name" FROM "InngestJob" WHERE "kind" = 'invoke' AND "invokedRunId" = ${options.runId}`;
+  let resumed = 0;
   for (const job of waiting) {
     const [caller] = await tx.$queryRaw<LockedRun[]>`
       SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
@@ -541,7 +589,9 @@ async function resolveInvokers(tx: Tx, options: { runId: string; memo: unknown; 
     if (taken === 0) continue; // being timed out right now
     await memoizeStep(tx, { runId: caller.id, step: { hashedId: job.hashedId, name: job.name, memo: options.memo }, now: options.now });
     await continueRun(tx, { run: caller, result: {}, now: options.now });
+    resumed++;
   }
+  return resumed;
 }
 
 /** Memoizes one step; position = completion order; a step memoized before (a late duplicate) is left alone. */
@@ -676,10 +726,6 @@ export async function releaseLease(options: { database: PrismaClient; job: Claim
 /** Wakes the executors of every process (lib/inngest/executor/work-notifications.ts). */
 export async function notifyWork(database: PrismaClient): Promise<void> {
   await database.$queryRawUnsafe(NOTIFY_WORK_SQL);
-}
-
-function toJson(value: unknown): Prisma.InputJsonValue | typeof Prisma.JsonNull {
-  return value === null || value === undefined ? Prisma.JsonNull : (value as Prisma.InputJsonValue);
 }
 
 export function describeError(error: SerializedError): string {
