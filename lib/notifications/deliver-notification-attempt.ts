@@ -2,6 +2,7 @@
 // attempt's time-out, and record the attempt (time, status code, duration, error) for the back office.
 // Only HTTP 200 acknowledges (spec 6.2 rule 1); redirects are not followed and count as failures.
 import { db } from "../db";
+import type { NotificationKind, NotificationStatus } from "../generated/prisma/enums";
 import { postToMerchant } from "../egress/post-to-merchant";
 import { newId } from "../ids";
 import { observeNotificationAttempt } from "../observability/observe-notification-attempt";
@@ -28,17 +29,23 @@ export async function deliverNotificationAttempt({
   attemptNumber,
   timeoutMs,
 }: DeliverNotificationAttemptOptions): Promise<DeliveryAttemptResult> {
-  const notification = await db().notification.findUniqueOrThrow({
-    where: { id: notificationId },
-    select: { id: true, kind: true, url: true, body: true, status: true, merchant: { select: { notificationSecret: true } } },
-  });
+  // Raw SQL here and for the record below: one attempt runs for every notification, and the ORM
+  // made eight statements of it (two reads, a batch of two writes with their existence checks);
+  // these are two (docs/performance.md, the worker's cost per capture).
+  const [notification] = await db().$queryRaw<
+    { id: string; kind: NotificationKind; url: string; body: string; status: NotificationStatus; notificationSecret: string }[]
+  >`
+    SELECT n."id", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status", m."notificationSecret"
+    FROM "Notification" n JOIN "Merchant" m ON m."id" = n."merchantId"
+    WHERE n."id" = ${notificationId}`;
+  if (!notification) throw new Error(`notification ${notificationId} does not exist`);
   // A repeated attempt after the notification was acknowledged (a retried step) sends nothing.
   if (notification.status === "delivered") return { delivered: true, statusCode: 200, error: null, durationMs: 0 };
 
   const limitMs = timeoutMs ?? DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs ?? 15_000;
   const startedAt = new Date();
   const headers = signNotification({
-    secret: notification.merchant.notificationSecret,
+    secret: notification.notificationSecret,
     id: notification.id,
     body: notification.body,
     now: startedAt,
@@ -62,22 +69,24 @@ export async function deliverNotificationAttempt({
   const isLast = attemptNumber >= DELIVERY_SCHEDULE.length;
   const next = DELIVERY_SCHEDULE[attemptNumber];
 
-  await db().$transaction([
-    db().notificationAttempt.upsert({
-      where: { notificationId_attemptNumber: { notificationId, attemptNumber } },
-      create: { id: newId(), notificationId, attemptNumber, startedAt, durationMs, statusCode, error, responseBody },
-      update: { startedAt, durationMs, statusCode, error, responseBody },
-    }),
-    db().notification.update({
-      where: { id: notificationId },
-      data: {
-        attemptCount: attemptNumber,
-        status: delivered ? "delivered" : isLast ? "failed" : "pending",
-        deliveredAt: delivered ? new Date() : null,
-        nextAttemptAt: delivered || isLast || !next ? null : new Date(Date.now() + next.delayMs),
-      },
-    }),
-  ]);
+  const status: NotificationStatus = delivered ? "delivered" : isLast ? "failed" : "pending";
+  // The attempt and the notification's new state in one statement (atomic on its own). A repeated
+  // attempt number (a retried step) overwrites its row, as the ORM's upsert did.
+  await db().$executeRaw`
+    WITH "attempt" AS (
+      INSERT INTO "NotificationAttempt" ("id", "notificationId", "attemptNumber", "startedAt", "durationMs", "statusCode", "error", "responseBody")
+      VALUES (${newId()}, ${notificationId}, ${attemptNumber}, ${startedAt}, ${durationMs}, ${statusCode}, ${error}, ${responseBody})
+      ON CONFLICT ("notificationId", "attemptNumber") DO UPDATE SET
+        "startedAt" = EXCLUDED."startedAt", "durationMs" = EXCLUDED."durationMs", "statusCode" = EXCLUDED."statusCode",
+        "error" = EXCLUDED."error", "responseBody" = EXCLUDED."responseBody"
+      RETURNING 1
+    )
+    UPDATE "Notification" SET
+      "attemptCount" = ${attemptNumber},
+      "status" = ${status}::"NotificationStatus",
+      "deliveredAt" = ${delivered ? new Date() : null},
+      "nextAttemptAt" = ${delivered || isLast || !next ? null : new Date(Date.now() + next.delayMs)}
+    WHERE "id" = ${notificationId} AND EXISTS (SELECT 1 FROM "attempt")`;
   observeNotificationAttempt({ notificationId, attemptNumber, delivered, statusCode, error, durationMs });
   return { delivered, statusCode, error, durationMs };
 }
