@@ -47,7 +47,15 @@ interface Sink {
 }
 
 const state = globalThis as unknown as {
-  __cpsLogger?: { root: Logger; children: Map<string, Logger>; capture?: string[]; output: Sink };
+  __cpsLogger?: {
+    root: Logger;
+    children: Map<string, Logger>;
+    /** The access lines' root (logAccess): the same options without path redaction. */
+    accessRoot: Logger;
+    accessChildren: Map<string, Logger>;
+    capture?: string[];
+    output: Sink;
+  };
 };
 
 const LEVEL_NAMES: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
@@ -129,44 +137,46 @@ function maskErrors(error: unknown): unknown {
 }
 
 function createRoot(): NonNullable<typeof state.__cpsLogger> {
-  const holder = { children: new Map<string, Logger>(), output: createOutput() } as NonNullable<typeof state.__cpsLogger>;
+  const holder = { children: new Map<string, Logger>(), accessChildren: new Map<string, Logger>(), output: createOutput() } as NonNullable<
+    typeof state.__cpsLogger
+  >;
   const sink: Sink = {
     write(line) {
       if (holder.capture) holder.capture.push(line);
       else holder.output.write(line);
     },
   };
-  holder.root = pino(
-    {
-      level: configuredLevel(),
-      base: { service: "card-payment-service" },
-      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
-      serializers: { err: maskErrors, error: maskErrors },
-      // Free text is masked too: a message built from an outside error may carry digits.
-      hooks: {
-        logMethod(args, method) {
-          method.apply(
-            this,
-            args.map((arg) => (typeof arg === "string" ? redactCardNumbers(arg) : arg)) as Parameters<typeof method>,
-          );
-        },
+  const options = (redact: boolean): pino.LoggerOptions => ({
+    level: configuredLevel(),
+    base: { service: "card-payment-service" },
+    ...(redact ? { redact: { paths: REDACT_PATHS, censor: "[redacted]" } } : {}),
+    serializers: { err: maskErrors, error: maskErrors },
+    // Free text is masked too: a message built from an outside error may carry digits.
+    hooks: {
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === "string" ? redactCardNumbers(arg) : arg)) as Parameters<typeof method>,
+        );
       },
-      mixin() {
-        const context = requestContext();
-        const span = trace.getActiveSpan()?.spanContext();
-        return {
-          ...(context?.requestId ? { requestId: context.requestId } : {}),
-          ...(context?.traceApi ? { traceApi: context.traceApi } : {}),
-          ...(context?.merchantId ? { merchantId: context.merchantId } : {}),
-          ...(context?.sessionId ? { sessionId: context.sessionId } : {}),
-          ...(context?.runId ? { runId: context.runId, functionId: context.functionId } : {}),
-          ...(span && span.traceFlags & 1 ? { traceId: span.traceId, spanId: span.spanId } : {}),
-        };
-      },
-      timestamp: pino.stdTimeFunctions.epochTime,
     },
-    sink,
-  );
+    mixin() {
+      const context = requestContext();
+      const span = trace.getActiveSpan()?.spanContext();
+      return {
+        ...(context?.requestId ? { requestId: context.requestId } : {}),
+        // The merchant's own text: masked like a message, since it could hold anything.
+        ...(context?.traceApi ? { traceApi: redactCardNumbers(context.traceApi) } : {}),
+        ...(context?.merchantId ? { merchantId: context.merchantId } : {}),
+        ...(context?.sessionId ? { sessionId: context.sessionId } : {}),
+        ...(context?.runId ? { runId: context.runId, functionId: context.functionId } : {}),
+        ...(span && span.traceFlags & 1 ? { traceId: span.traceId, spanId: span.spanId } : {}),
+      };
+    },
+    timestamp: pino.stdTimeFunctions.epochTime,
+  });
+  holder.root = pino(options(true), sink);
+  holder.accessRoot = pino(options(false), sink);
   return holder;
 }
 
@@ -187,6 +197,50 @@ export function log(component?: string): Logger {
   return child;
 }
 
+/** The fields of an access line (one per request): ids, labels and numbers the service made itself. */
+export interface AccessLine {
+  event: "http.access";
+  method: string;
+  /** A route pattern (never a path with its ids). */
+  route: string;
+  status: number;
+  errorCode?: string;
+  durationMs: number;
+  merchantId?: string;
+  /** The merchant's TraceApi: its own text, so it is masked like a message. */
+  traceApi?: string;
+  requestId: string;
+}
+
+/**
+ * Writes the access line of a request through the same sink, level, message masking and context as
+ * every line, but without the path redaction: its fields are fixed by AccessLine, none of them is a
+ * redacted key or an object, so redaction could never change it, and its pass over the 63 paths
+ * (three levels of wildcards) cost about 85 µs of CPU per line, the largest piece of a merchant
+ * request's logging (docs/performance.md, "Web-process CPU per request"). Everything else,
+ * including lines that carry objects from elsewhere, goes through `log()` and its redaction.
+ */
+export function logAccess(component: string, level: "info" | "warn" | "error", line: AccessLine, message: string): void {
+  const current = holder();
+  let child = current.accessChildren.get(component);
+  if (!child) {
+    child = current.accessRoot.child({ component });
+    current.accessChildren.set(component, child);
+  }
+  const safe: AccessLine = {
+    event: "http.access",
+    method: line.method,
+    route: line.route,
+    status: line.status,
+    errorCode: line.errorCode,
+    durationMs: line.durationMs,
+    merchantId: line.merchantId,
+    traceApi: line.traceApi === undefined ? undefined : redactCardNumbers(line.traceApi),
+    requestId: line.requestId,
+  };
+  child[level](safe, message);
+}
+
 /**
  * Tests: every line written until `stop()` is kept (as the JSON that production writes) instead of
  * being printed. `level` lowers or raises the level meanwhile.
@@ -197,8 +251,8 @@ export function captureLogs(options: { level?: Level } = {}): { lines: () => str
   const previousLevel = current.root.level;
   current.capture = lines;
   const setLevel = (level: string) => {
-    current.root.level = level;
-    for (const child of current.children.values()) child.level = level;
+    for (const root of [current.root, current.accessRoot]) root.level = level;
+    for (const child of [...current.children.values(), ...current.accessChildren.values()]) child.level = level;
   };
   if (options.level) setLevel(options.level);
   return {
@@ -217,8 +271,8 @@ export function resetLogger(): void {
   if (!current) return;
   current.output = createOutput();
   const level = configuredLevel();
-  current.root.level = level;
-  for (const child of current.children.values()) child.level = level;
+  for (const root of [current.root, current.accessRoot]) root.level = level;
+  for (const child of [...current.children.values(), ...current.accessChildren.values()]) child.level = level;
 }
 
 type LogMethod = "debug" | "info" | "warn" | "error";

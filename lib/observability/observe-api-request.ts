@@ -2,7 +2,7 @@
 // with the same row it stores as ApiRequest) or hosted-field request (lib/cardholder/frame-request.ts),
 // and the request's context and span around it.
 import { withRequestContext } from "./request-context";
-import { log } from "./logger";
+import { logAccess } from "./logger";
 import { metrics } from "./metrics";
 import { inSpan, SpanKind } from "./tracing";
 
@@ -33,7 +33,7 @@ export function observeApiRequest(row: ObservedApiRequest): void {
   metrics().httpRequests.inc({ route, method: row.method, status: String(row.statusCode), error: row.errorCode ?? "" });
   metrics().httpDuration.observe({ route, method: row.method, status_class: `${Math.floor(row.statusCode / 100)}xx` }, row.durationMs / 1000);
   const line = {
-    event: "http.access",
+    event: "http.access" as const,
     method: row.method,
     route,
     status: row.statusCode,
@@ -43,11 +43,10 @@ export function observeApiRequest(row: ObservedApiRequest): void {
     traceApi: row.traceApi ?? undefined,
     requestId: row.id,
   };
-  const logger = log(row.component ?? "merchant-api");
   // 503 is overload (nothing was done, the client retries), not a fault: warn, so errors stay faults.
-  if (row.statusCode === 503) logger.warn(line, `${row.method} ${route} ${row.statusCode}`);
-  else if (row.statusCode >= 500) logger.error(line, `${row.method} ${route} ${row.statusCode}`);
-  else logger.info(line, `${row.method} ${route} ${row.statusCode}`);
+  const level = row.statusCode === 503 ? "warn" : row.statusCode >= 500 ? "error" : "info";
+  // Its fields are all the service's own or masked (AccessLine): no pass over the redaction paths (logger.ts).
+  logAccess(row.component ?? "merchant-api", level, line, `${row.method} ${route} ${row.statusCode}`);
 }
 
 /** Runs one request's handling with its request id and TraceApi on every log line, inside a server span. */

@@ -4,7 +4,7 @@
 // no span attribute can carry a URL with card data or a request body.
 // The trace context travels with Inngest events as `traceparent` in the event data (see
 // ./inngest-middleware.ts), so that the function run a request started joins the request's trace.
-import { context, propagation, SpanStatusCode, trace, type Attributes, type Context, type Span, SpanKind } from "@opentelemetry/api";
+import { context, INVALID_SPAN_CONTEXT, propagation, SpanStatusCode, trace, type Attributes, type Context, type Span, SpanKind } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -62,8 +62,22 @@ export interface SpanOptions {
   parent?: Context;
 }
 
-/** Runs `fn` inside a new active span; the span ends (with an error status if `fn` throws) when `fn` settles. */
+/** What `fn` gets while tracing is off: a span that records nothing (the API's own no-op span). */
+const NON_RECORDING_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/** Whether spans are recorded and exported in this process (startTracing ran with an endpoint). */
+export function tracingEnabled(): boolean {
+  return state.__cpsTracerProvider !== undefined;
+}
+
+/**
+ * Runs `fn` inside a new active span; the span ends (with an error status if `fn` throws) when `fn`
+ * settles. Without a trace exporter `fn` simply runs: the API's no-op tracer would still make a
+ * context and a span object per call, a measurable share of a merchant request's CPU
+ * (docs/performance.md, "Web-process CPU per request").
+ */
 export async function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+  if (!tracingEnabled()) return fn(NON_RECORDING_SPAN);
   return tracer().startActiveSpan(name, { attributes: options.attributes, kind: options.kind }, options.parent ?? context.active(), async (span) => {
     try {
       return await fn(span);

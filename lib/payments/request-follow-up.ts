@@ -1,13 +1,14 @@
 // The common part of capture, refund and void requests: in ONE transaction lock the payment, check
 // the amount rules against approved and pending operations, and reserve the amount by inserting
 // the pending operation. The processor call and the notification then run in the background
-// (lib/jobs/run-follow-up-operation.ts), which releases the reservation on decline.
-import { db, type Tx } from "../db";
+// (lib/jobs/run-follow-up-operation.ts), which releases the reservation on decline; in embedded
+// mode the event that starts them is written in the same transaction.
+import { db, Prisma, type Tx } from "../db";
 import { invalidParameter } from "../errors";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { followUpRequested } from "../inngest/events/merchant-api";
-import { sendEventAfterCommit } from "../inngest/send-event";
+import { sendEventInTransaction } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
 import { lockFollowUpPaymentOrThrow } from "./lock-follow-up-payment";
 import { operationTotals, type OperationTotals } from "./operation-totals";
@@ -39,7 +40,7 @@ export async function requestFollowUp({
   type,
   rule,
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
-  const { operationId } = await db().$transaction(async (tx: Tx) => {
+  const afterCommit = await db().$transaction(async (tx: Tx) => {
     // One round trip for the lock and every candidate notification address (lock-follow-up-payment.ts).
     const payment = await lockFollowUpPaymentOrThrow({ tx, merchantId, paymentRef });
     const paymentId = payment.id;
@@ -55,15 +56,18 @@ export async function requestFollowUp({
     // columns left out take their schema defaults (routingAttempt 1, lookupAttempts 0);
     // createdAt comes from this process's clock, as Prisma's would.
     const operationId = newId();
-    await tx.$executeRaw`
+    const insertOperation = Prisma.sql`
       INSERT INTO "Operation" ("id", "paymentId", "type", "amount", "currency", "status", "note", "tags", "responseId", "notificationUrl", "createdAt")
       VALUES (${operationId}, ${paymentId}, ${type}::"OperationType", ${amount}, ${payment.currency}, 'pending'::"OperationStatus",
         ${input.note ?? null}, ${input.tags ?? null}, ${responseId},
         -- Resolved once, here: the job and a re-sent event after a lost one notify the same address.
         ${notificationUrl}, ${new Date()})`;
-    return { operationId };
+    // The event that starts the background work is an outbox row of this transaction, written in
+    // the same statement as the operation (embedded mode; send-event.ts): stored exactly when the
+    // reservation is and never without it, and one round trip fewer in the transaction.
+    return sendEventInTransaction(tx, { type: followUpRequested, data: { operationId }, id: `follow-up-${operationId}`, along: insertOperation });
   });
-  await sendEventAfterCommit({ type: followUpRequested, data: { operationId }, id: `follow-up-${operationId}` });
+  await afterCommit();
   return { responseid: responseId };
 }
 

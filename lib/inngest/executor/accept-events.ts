@@ -1,7 +1,7 @@
 // The embedded executor's event intake: stores events for fan-out, dropping repeats of an event id.
 import { ulid } from "ulid";
 import { z } from "zod";
-import type { PrismaClient } from "../../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import { wakeLocalExecutors } from "./local-executors";
 import { WORK_CHANNEL } from "./work-notifications";
 
@@ -31,13 +31,26 @@ export interface StoredEventPayload {
 export async function acceptEvents(options: { database: PrismaClient; events: IncomingEvent[]; now?: Date }): Promise<string[]> {
   const ids: string[] = [];
   for (const event of options.events) {
-    ids.push(await acceptEvent(options.database, event, options.now ?? new Date()));
+    ids.push(await storeEvent(options.database, event, options.now ?? new Date()));
   }
   if (ids.length > 0) wakeLocalExecutors();
   return ids;
 }
 
-async function acceptEvent(database: PrismaClient, event: IncomingEvent, now: Date): Promise<string> {
+/**
+ * Stores one event without waking this process's executors. With a transaction client the row (and
+ * the executors' wake-up, which PostgreSQL delivers at commit) commits or rolls back with the caller's
+ * state change: an outbox row (lib/inngest/send-event.ts sendEventInTransaction). The caller wakes
+ * local executors after its commit. `along` is a data-modifying statement (the state change's own
+ * INSERT) run in the same round trip, as a WITH clause that PostgreSQL executes in full whether or
+ * not its result is read; it fails or succeeds with the event's insert.
+ */
+export async function storeEvent(
+  database: PrismaClient | Prisma.TransactionClient,
+  event: IncomingEvent,
+  now: Date,
+  along?: Prisma.Sql,
+): Promise<string> {
   const id = ulid(now.getTime());
   const payload: StoredEventPayload = {
     id: event.id ?? id,
@@ -49,7 +62,7 @@ async function acceptEvent(database: PrismaClient, event: IncomingEvent, now: Da
   // The insert and the wake-up of every executor (work-notifications.ts) in one statement: the
   // notification is delivered when the row is committed, and only for an event that is new.
   const inserted = await database.$queryRaw<{ id: string }[]>`
-    WITH "inserted" AS (
+    WITH ${along ? Prisma.sql`"along" AS (${along}),` : Prisma.empty} "inserted" AS (
       INSERT INTO "InngestEvent" ("id", "name", "idempotencyKey", "payload")
       VALUES (${id}, ${event.name}, ${event.id ?? null}, ${JSON.stringify(payload)}::jsonb)
       ON CONFLICT ("idempotencyKey") DO NOTHING

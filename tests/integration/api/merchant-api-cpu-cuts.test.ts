@@ -1,0 +1,96 @@
+// What the web-process CPU cuts of issue 14 (docs/performance.md, "Web-process CPU per request")
+// must keep: a capture's event is an outbox row of the capture's own transaction in embedded mode
+// (stored exactly once with the operation, even when the Inngest client could not send); the access
+// line and every other line never carry a card number a merchant put in TraceApi; the batched
+// request log still stores every request's row as before.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { flushApiRequestLog } from "@/lib/api/api-request-log";
+import { db } from "@/lib/db";
+import { inngest } from "@/lib/inngest/client";
+import { captureLogs } from "@/lib/observability/logger";
+import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+let api: MerchantApiHarness;
+let merchant: TestMerchant;
+
+beforeAll(async () => {
+  api = await startMerchantApi();
+  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
+});
+afterAll(async () => api?.close());
+afterEach(() => vi.restoreAllMocks());
+
+const PAN = "4539578763621486";
+
+describe("capture's event, an outbox row of the capture's transaction (embedded mode)", () => {
+  it("is stored once with the operation even when the Inngest client cannot send", async () => {
+    // Before: the event was sent through the client after the commit; a failed send left a pending
+    // operation with no event until the stalled-work job's next minute.
+    vi.spyOn(inngest, "send").mockRejectedValue(new Error("event API down"));
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
+    const response = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { amount: 100 } });
+    expect(response.status).toBe(200);
+    const operation = await db().operation.findFirstOrThrow({ where: { paymentId, type: "capture" } });
+    const events = await db().inngestEvent.findMany({ where: { idempotencyKey: `follow-up-${operation.id}` } });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.name).toBe("payment/follow-up.requested");
+    expect(events[0]!.payload).toMatchObject({ id: `follow-up-${operation.id}`, name: "payment/follow-up.requested", data: { operationId: operation.id } });
+  });
+
+  it("is not stored when the capture is refused (the transaction rolls back as a whole)", async () => {
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 1_000n });
+    const before = await db().inngestEvent.count();
+    const response = await api.call("POST", `/api/${paymentId}/capture`, { apiKey: merchant.apiKey, body: { amount: 5_000 } });
+    expect(response.status).toBe(400);
+    expect(await db().operation.count({ where: { paymentId, type: "capture" } })).toBe(0);
+    expect(await db().inngestEvent.count()).toBe(before);
+  });
+});
+
+describe("card numbers in TraceApi", () => {
+  it("never reach the access line or the request's other lines; the stored trace row keeps the merchant's text", async () => {
+    const logs = captureLogs({ level: "debug" });
+    let response;
+    try {
+      response = await api.call("POST", "/api/initdynamic", {
+        apiKey: merchant.apiKey,
+        body: { merchantid: merchant.merchantId, amount: 100, currency: "DKK", reference: "r" },
+        headers: { TraceApi: `order-${PAN}` },
+      });
+    } finally {
+      logs.stop();
+    }
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const lines = logs.lines();
+    const access = logs.entries().find((entry) => entry.event === "http.access");
+    expect(access).toMatchObject({ route: "/api/initdynamic", status: 200, merchantId: merchant.merchantId });
+    expect(String(access?.traceApi)).toContain("order-");
+    expect(lines.join("\n")).not.toContain(PAN.slice(6, 12));
+    // The merchant's own text stays whole where it is stored and echoed (spec: TraceApi).
+    await flushApiRequestLog();
+    const row = await db().apiRequest.findFirstOrThrow({ where: { traceApi: `order-${PAN}` } });
+    expect(row).toMatchObject({ method: "POST", path: "/api/initdynamic", statusCode: 200, merchantId: merchant.merchantId });
+  });
+});
+
+describe("the batched request log", () => {
+  it("stores every request's row with its fields, nulls and time as Prisma did", async () => {
+    const started = new Date();
+    const ok = await api.call("POST", "/api/initdynamic", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, amount: 100, currency: "DKK", reference: "r" },
+    });
+    const refused = await api.call("POST", "/api/initdynamic", { apiKey: "cps_unknown", body: {} });
+    expect(refused.status).toBe(400);
+    await flushApiRequestLog();
+    const rows = await db().apiRequest.findMany({ where: { createdAt: { gte: new Date(started.getTime() - 1000) } }, orderBy: { createdAt: "asc" } });
+    const okRow = rows.find((row) => row.id === ok.headers.get("x-request-id"));
+    expect(okRow).toMatchObject({ merchantId: merchant.merchantId, method: "POST", path: "/api/initdynamic", traceApi: null, statusCode: 200, errorCode: null });
+    expect(Math.abs(okRow!.createdAt.getTime() - started.getTime())).toBeLessThan(5_000);
+    expect(rows.some((row) => row.merchantId === null && row.statusCode === 400 && row.errorCode)).toBe(true);
+  });
+});
