@@ -53,5 +53,10 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
     const kind = operation.type === "authorize" ? "operation" : operation.type;
     return enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind, url, body, tx });
   };
-  return outer ? store(outer) : db().$transaction(store);
+  if (outer) return store(outer);
+  // Usually stored already, in the transaction that recorded the result: one read then, instead
+  // of a transaction around the same read.
+  const id = `msg_operation_${operationId}`;
+  if (await db().notification.findUnique({ where: { id }, select: { id: true } })) return id;
+  return db().$transaction(store);
 }

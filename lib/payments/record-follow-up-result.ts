@@ -3,7 +3,6 @@
 // result (the outbox row), in one transaction. Recomputing from the operations (rather than adding
 // to counters) makes a repeated call harmless.
 import { db, type Tx } from "../db";
-import type { PaymentStatus } from "../generated/prisma/enums";
 import type { ProcessorResult } from "../processors/types";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
@@ -16,25 +15,27 @@ export interface RecordFollowUpResultOptions {
 }
 
 export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<void> {
-  const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId }, select: { status: true } });
-  const approved = await tx.operation.groupBy({
-    by: ["type"],
-    where: { paymentId, status: "approved", type: { in: ["capture", "refund", "void"] } },
-    _sum: { amount: true },
-    _count: { _all: true },
-  });
-  const total = (type: string) => approved.find((row) => row.type === type)?._sum.amount ?? 0n;
-  const captured = total("capture");
-  const refunded = total("refund");
-  const voided = approved.some((row) => row.type === "void");
-  let status: PaymentStatus = payment.status;
-  if (voided) status = "VOIDED";
-  else if (refunded > 0n) status = "REFUNDED";
-  else if (captured > 0n) status = "CAPTURED";
-  await tx.payment.update({
-    where: { id: paymentId },
-    data: { capturedAmount: captured, refundedAmount: refunded, balance: captured - refunded, status },
-  });
+  // One statement (it was three through the ORM: the status, a groupBy and the update): the totals
+  // of the approved follow-ups and the status they give, written in place. The caller holds the
+  // payment's row lock, so no other operation of this payment is recorded meanwhile.
+  await tx.$executeRaw`
+    UPDATE "Payment" p SET
+      "capturedAmount" = t."captured",
+      "refundedAmount" = t."refunded",
+      "balance" = t."captured" - t."refunded",
+      "status" = CASE WHEN t."voided" THEN 'VOIDED'::"PaymentStatus"
+                      WHEN t."refunded" > 0 THEN 'REFUNDED'::"PaymentStatus"
+                      WHEN t."captured" > 0 THEN 'CAPTURED'::"PaymentStatus"
+                      ELSE p."status" END,
+      "updatedAt" = ${new Date()}
+    FROM (
+      SELECT COALESCE(SUM("amount") FILTER (WHERE "type" = 'capture'), 0)::bigint AS "captured",
+             COALESCE(SUM("amount") FILTER (WHERE "type" = 'refund'), 0)::bigint AS "refunded",
+             COALESCE(bool_or("type" = 'void'), false) AS "voided"
+      FROM "Operation"
+      WHERE "paymentId" = ${paymentId} AND "status" = 'approved' AND "type" IN ('capture', 'refund', 'void')
+    ) t
+    WHERE p."id" = ${paymentId}`;
 }
 
 /** Returns false when the operation was no longer pending (already recorded). */
