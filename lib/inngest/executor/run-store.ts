@@ -64,12 +64,19 @@ export async function fanOutEvents(options: {
     SELECT EXISTS (SELECT 1 FROM "InngestEvent" WHERE "fannedOutAt" IS NULL) AS "found"`;
   if (!pending?.found) return { started: 0, leased: [] };
   return options.database.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; payload: StoredEventPayload; receivedAt: Date }[]>`
-      SELECT "id", "payload", "receivedAt" FROM "InngestEvent"
-      WHERE "fannedOutAt" IS NULL
-      ORDER BY "receivedAt", "id"
-      LIMIT ${options.limit ?? 100}
-      FOR UPDATE SKIP LOCKED`;
+    // Taken and marked in one statement: the runs below are written in the same transaction, so
+    // a failure leaves the events not fanned out, and SKIP LOCKED keeps two executors apart.
+    const picked = await tx.$queryRaw<{ id: string; payload: StoredEventPayload; receivedAt: Date }[]>`
+      UPDATE "InngestEvent" SET "fannedOutAt" = ${utc(options.now)}
+      WHERE "id" IN (
+        SELECT "id" FROM "InngestEvent"
+        WHERE "fannedOutAt" IS NULL
+        ORDER BY "receivedAt", "id"
+        LIMIT ${options.limit ?? 100}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING "id", "payload", "receivedAt"`;
+    // In the order they arrived, as the runs were started before (RETURNING keeps no order).
+    const events = picked.sort((a, b) => new Date(a.receivedAt).getTime() - new Date(b.receivedAt).getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     let started = 0;
     const leased: LeasedWork[] = [];
     for (const event of events) {
@@ -81,24 +88,28 @@ export async function fanOutEvents(options: {
         const idempotencyKey = idempotencyKeyOf(fn.idempotency, payload);
         const concurrencyLimit = fn.concurrency?.limit ?? null;
         const concurrencyKey = fn.concurrency ? (fn.concurrency.key ? (idempotencyKeyOf(fn.concurrency.key, payload) ?? "") : "") : null;
-        // One run per function and event, and per function and idempotency key: a repeat starts nothing.
-        const inserted = await tx.$executeRaw`
-          INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "idempotencyKey", "concurrencyLimit", "concurrencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
-          VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${idempotencyKey}, ${concurrencyLimit}, ${concurrencyKey},
-            ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
-          ON CONFLICT DO NOTHING`;
-        if (inserted === 0) continue;
-        started++;
         // A function with a concurrency limit starts through the claim, which enforces the limit.
         const lease =
           options.leaseFor && !fn.concurrency && leased.length < options.leaseFor.limit
             ? newLease(options.leaseFor, options.now)
             : undefined;
         const jobId = ulid();
-        await tx.$executeRaw`
+        // One run per function and event, and per function and idempotency key: a repeat starts
+        // nothing. The run and its first job in one statement: the job only if the run was new.
+        const inserted = await tx.$executeRaw`
+          WITH "run" AS (
+            INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "idempotencyKey", "concurrencyLimit", "concurrencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
+            VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${idempotencyKey}, ${concurrencyLimit}, ${concurrencyKey},
+              ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
+            ON CONFLICT DO NOTHING
+            RETURNING "id"
+          )
           INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
-          VALUES (${jobId}, ${runId}, 'discovery', 'step', ${utc(options.now)}, ${lease?.leasedBy ?? null}, ${lease?.leaseToken ?? null},
-            ${lease ? utc(lease.leaseExpiresAt) : null})`;
+          SELECT ${jobId}, "run"."id", 'discovery'::"InngestJobKind", 'step', ${utc(options.now)}, ${lease?.leasedBy ?? null}::text,
+            ${lease?.leaseToken ?? null}::text, ${lease ? utc(lease.leaseExpiresAt) : null}::timestamp
+          FROM "run"`;
+        if (inserted === 0) continue;
+        started++;
         if (lease) {
           leased.push({
             job: { id: jobId, runId, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease.leaseToken },
@@ -118,7 +129,6 @@ export async function fanOutEvents(options: {
       }
       started += await resolveWaits(tx, { event, now: options.now });
       started += await cancelRuns(tx, { event, functions: options.functions, now: options.now });
-      await tx.$executeRaw`UPDATE "InngestEvent" SET "fannedOutAt" = ${utc(options.now)} WHERE "id" = ${event.id}`;
     }
     return { started, leased };
   }, TRANSACTION_OPTIONS);
