@@ -1,10 +1,13 @@
 // What the web-process CPU cuts of issue 14 (docs/performance.md, "Web-process CPU per request")
 // must keep: a capture's event is an outbox row of the capture's own transaction in embedded mode
-// (stored exactly once with the operation, even when the Inngest client could not send); the access
+// (stored exactly once with the operation, even when the Inngest client could not send), and with an
+// Inngest server it is still sent after the commit; the access
 // line and every other line never carry a card number a merchant put in TraceApi; the batched
 // request log still stores every request's row as before.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
+import { config, resetConfig } from "@/lib/env";
+import { capturePayment } from "@/lib/payments/capture-payment";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { captureLogs } from "@/lib/observability/logger";
@@ -48,6 +51,33 @@ describe("capture's event, an outbox row of the capture's transaction (embedded 
     expect(response.status).toBe(400);
     expect(await db().operation.count({ where: { paymentId, type: "capture" } })).toBe(0);
     expect(await db().inngestEvent.count()).toBe(before);
+  });
+});
+
+describe("capture's event with an Inngest server", () => {
+  it("stores the operation in the transaction and sends the event through the client after the commit", async () => {
+    const saved = process.env.INNGEST_DEV;
+    process.env.INNGEST_DEV = "http://127.0.0.1:9/";
+    resetConfig();
+    try {
+      expect(config().inngestMode).toBe("server");
+      const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
+      const sent: { id?: string; name: string; committed: number }[] = [];
+      vi.spyOn(inngest, "send").mockImplementation((async (payload: { id?: string; name: string }) => {
+        // What the server would see at the moment of the send: the operation already committed.
+        sent.push({ ...payload, committed: await db().operation.count({ where: { paymentId, type: "capture" } }) });
+        return { ids: ["server-id"] };
+      }) as never);
+      const before = await db().inngestEvent.count();
+      await capturePayment({ merchantId: merchant.merchantId, paymentRef: paymentId, responseId: "r-server-mode", input: { amount: 100 } as never });
+      const operation = await db().operation.findFirstOrThrow({ where: { paymentId, type: "capture" } });
+      expect(sent).toEqual([expect.objectContaining({ id: `follow-up-${operation.id}`, name: "payment/follow-up.requested", committed: 1 })]);
+      expect(await db().inngestEvent.count()).toBe(before);
+    } finally {
+      if (saved === undefined) delete process.env.INNGEST_DEV;
+      else process.env.INNGEST_DEV = saved;
+      resetConfig();
+    }
   });
 });
 
