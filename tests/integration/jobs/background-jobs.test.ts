@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
+import { config, resetConfig } from "@/lib/env";
 import { TestClock } from "@/lib/inngest/executor/clock";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { scheduledFunctions } from "@/lib/jobs/scheduled";
@@ -135,12 +136,25 @@ describe("lost events", () => {
     const merchant = await createTestMerchant({ defaultNotificationUrl: configured.url });
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 700n, processor: "clearhaus" });
 
-    // The event API is unreachable once: the capture is committed, its event is lost.
-    vi.spyOn(inngest, "send").mockRejectedValueOnce(new Error("event API unreachable"));
-    const response = await api.call("POST", `/api/${paymentId}/capture`, {
-      apiKey: merchant.apiKey,
-      body: { amount: 700, notificationurl: requested.url },
-    });
+    // With an Inngest server the event is sent after the commit (with the embedded executor it is
+    // an outbox row of the capture's own transaction and cannot be lost: merchant-api-cpu-cuts.test.ts).
+    // The server's event API is unreachable once: the capture is committed, its event is lost.
+    const savedDev = process.env.INNGEST_DEV;
+    process.env.INNGEST_DEV = "http://127.0.0.1:9/";
+    resetConfig();
+    let response: Awaited<ReturnType<typeof api.call<Record<string, unknown>>>>;
+    try {
+      expect(config().inngestMode).toBe("server");
+      vi.spyOn(inngest, "send").mockRejectedValueOnce(new Error("event API unreachable"));
+      response = await api.call("POST", `/api/${paymentId}/capture`, {
+        apiKey: merchant.apiKey,
+        body: { amount: 700, notificationurl: requested.url },
+      });
+    } finally {
+      if (savedDev === undefined) delete process.env.INNGEST_DEV;
+      else process.env.INNGEST_DEV = savedDev;
+      resetConfig();
+    }
     expect(response.status).toBe(200);
     const responseId = String(response.body.responseid);
     const operation = await db().operation.findFirstOrThrow({ where: { responseId } });
