@@ -258,7 +258,7 @@ async function explainHotPaths(client: pg.Client, { merchantId, paymentId }: { m
       params: [id, paymentId, id],
     },
     {
-      name: "capture: INSERT InngestEvent (accept-events.ts, after the commit)",
+      name: "capture: INSERT InngestEvent (accept-events.ts; since the outbox change, in the capture's transaction with the Operation INSERT)",
       sql: `WITH "inserted" AS (
               INSERT INTO "InngestEvent" ("id", "name", "idempotencyKey", "payload")
               VALUES ($1, 'cps/follow-up.requested', $2, '{}'::jsonb)
