@@ -27,8 +27,9 @@
 //
 // Knobs: BENCH_DATABASE_URL (a PostgreSQL server where it may create a database; else a throwaway
 // cluster from scripts/pg-test-cluster.sh on BENCH_PG_PORT), BENCH_CONNECTIONS ("50,5"),
-// BENCH_DURATION_S (10), BENCH_PORT (3950; the worker takes the next port), NEXT_DIST_DIR (the build;
-// built when missing or with BENCH_REBUILD=1), BENCH_PHASES (comma-separated subset of
+// BENCH_DURATION_S (10), BENCH_WARMUP_S (5: seconds per endpoint before the first phase),
+// BENCH_PORT (3950; the worker takes the next port), NEXT_DIST_DIR (the build; built when
+// missing or with BENCH_REBUILD=1), BENCH_PHASES (comma-separated subset of
 // baseline,json,insert,initdynamic,capture,statements,notify), BENCH_CPU_PROF=<dir> (the web
 // process runs with --cpu-prof; a summary of where its time went is printed at the end: use it
 // for profiling runs, not for the figures, which profiling slows down), BENCH_NOTIFY_SAMPLES (30),
@@ -52,6 +53,10 @@ const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "50,5").split(",").map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+// Warm-up per endpoint, at the highest connection count: 300 requests at 4 connections left a
+// process started seconds before slower in its first measured phases than after seeding, against
+// an unchanged floor (docs/performance.md, run B): V8 had not finished optimising the hot paths.
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 5);
 const PORT = Number(process.env.BENCH_PORT ?? 3950);
 const WORKER_PORT = PORT + 1;
 const NOTIFY_SAMPLES = Number(process.env.BENCH_NOTIFY_SAMPLES ?? 30);
@@ -647,11 +652,12 @@ async function main(): Promise<void> {
     };
 
     const floorUrl = (name: string) => `${base}/api/bench-floor/${name}`;
-    log("warming up");
-    for (const url of [floorUrl("json"), floorUrl("insert")]) await autocannon({ url, method: "POST", headers: floorHeaders, body: initBody, connections: 4, amount: 300 });
-    await autocannon({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody, connections: 4, amount: 300 });
-    await autocannon({ url: base, requests: [captureRequest], connections: 4, amount: 300 });
-    await autocannon({ url: baseline.url, method: "POST", headers: floorHeaders, body: initBody, connections: 4, amount: 300 });
+    const warm = { connections: Math.max(...CONNECTIONS), duration: WARMUP_S };
+    log(`warming up (${WARMUP_S} s per endpoint at ${warm.connections} connections)`);
+    for (const url of [floorUrl("json"), floorUrl("insert")]) await autocannon({ url, method: "POST", headers: floorHeaders, body: initBody, ...warm });
+    await autocannon({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody, ...warm });
+    await autocannon({ url: base, requests: [captureRequest], ...warm });
+    await autocannon({ url: baseline.url, method: "POST", headers: floorHeaders, body: initBody, ...warm });
 
     if (PHASES.has("statements")) {
       log(`round trips per request (${STATEMENT_SAMPLES} requests one at a time, pg_stat_statements)`);
@@ -699,7 +705,7 @@ async function main(): Promise<void> {
       worker = startServer("worker", WORKER_PORT);
       await waitForHealth(`http://127.0.0.1:${WORKER_PORT}`, worker);
       // The captures of the warm-up and the statement count are the worker's first work: let it finish them.
-      await waitForNoPending(db, 60_000);
+      await waitForNoPending(db, 300_000);
     }
     if (PHASES.has("capture")) {
       for (const connections of CONNECTIONS) {
@@ -827,10 +833,10 @@ async function main(): Promise<void> {
         })),
       };
       log("warming up after seeding");
-      await autocannon({ url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody, connections: 4, amount: 300 });
-      await autocannon({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody, connections: 4, amount: 300 });
-      await autocannon({ url: base, requests: [captureRequest], connections: 4, amount: 300 });
-      await waitForNoPending(db, 60_000);
+      await autocannon({ url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody, ...warm });
+      await autocannon({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody, ...warm });
+      await autocannon({ url: base, requests: [captureRequest], ...warm });
+      await waitForNoPending(db, 300_000);
       await waitForQuietQueue(setup, 120_000);
       await resetStatements(setup);
       for (const connections of CONNECTIONS) {
