@@ -1,9 +1,8 @@
 // GET/POST/PUT /api/inngest: the app's Inngest functions, called by the Inngest server or, in
-// embedded mode, by the executor inside this service (lib/inngest/executor/).
-import { serve } from "inngest/next";
-import { inngest } from "@/lib/inngest/client";
-import { functions } from "@/lib/jobs";
+// embedded mode, synced by the executor inside this service (lib/inngest/executor/), whose calls
+// go to the same handler in-process (lib/jobs/serve-functions.ts).
+import { inngestServeHandler } from "@/lib/jobs/serve-functions";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, POST, PUT } = serve({ client: inngest, functions });
+export const { GET, POST, PUT } = inngestServeHandler;

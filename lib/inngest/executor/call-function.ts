@@ -20,6 +20,29 @@ export interface CallFunctionOptions {
   stepId: string;
   body: CallRequestBody;
   timeoutMs: number;
+  /**
+   * The serve handler itself, when it lives in this process: the request is handed to it as a
+   * Request instead of going out over loopback HTTP. The same signed request and the same answer
+   * as over HTTP, without two HTTP stacks and Next's routing around it (docs/performance.md:
+   * about a fifth of a busy worker's CPU). Absent: fetch to `serveUrl`, as an Inngest server calls.
+   */
+  handler?: ServeHandler;
+}
+
+/** A serve endpoint's handler as a function: the Request an Inngest server would send, its Response. */
+export type ServeHandler = (request: Request) => Promise<Response>;
+
+/** The handler's answer, or a TimeoutError after `timeoutMs` (the handler runs on, as a server's would). */
+async function callInProcess(handler: ServeHandler, request: Request, timeoutMs: number): Promise<Response> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DOMException(`The operation was aborted due to timeout`, "TimeoutError")), timeoutMs);
+  });
+  try {
+    return await Promise.race([handler(request), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function errorFrom(value: unknown, fallback: string): SerializedError {
@@ -37,7 +60,7 @@ export async function callFunction(options: CallFunctionOptions): Promise<CallOu
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, {
+    const init: RequestInit = {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -50,9 +73,11 @@ export async function callFunction(options: CallFunctionOptions): Promise<CallOu
         "x-inngest-step-id": options.stepId,
       },
       body,
-      signal: AbortSignal.timeout(options.timeoutMs),
       redirect: "manual",
-    });
+    };
+    response = options.handler
+      ? await callInProcess(options.handler, new Request(url, init), options.timeoutMs)
+      : await fetch(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs) });
     text = await response.text();
   } catch (error) {
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { parseRetryAfter, retryDelayMs } from "./backoff";
-import { callFunction, type CallOutcome } from "./call-function";
+import { callFunction, type CallOutcome, type ServeHandler } from "./call-function";
 import { systemClock, type Clock } from "./clock";
 import { sleepWakeTime } from "./duration";
 import { parseWaitCondition } from "./wait-conditions";
@@ -46,6 +46,11 @@ export interface EmbeddedExecutorOptions {
   /** The app's serve endpoint, e.g. http://127.0.0.1:3000/api/inngest */
   serveUrl: string;
   signingKey: string;
+  /**
+   * The serve endpoint's handler when it lives in this process (start-embedded-executor.ts): calls
+   * go to it directly instead of over loopback HTTP. The function list is still learned over HTTP.
+   */
+  handler?: ServeHandler;
   clock?: Clock;
   /**
    * The safety poll: the longest an idle executor goes without looking for work. Work is found
@@ -494,6 +499,7 @@ export class EmbeddedExecutor {
         stepId: job.kind === "discovery" ? "step" : job.hashedId,
         body: this.callBody(job, run),
         timeoutMs: this.callTimeoutMs,
+        handler: this.options.handler,
       });
     } finally {
       clearInterval(renewal);

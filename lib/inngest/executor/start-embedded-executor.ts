@@ -1,6 +1,8 @@
 // The background service that runs the embedded executor inside the Next.js server process, in
-// embedded mode only. It calls this same process's /api/inngest over HTTP on the loopback
-// interface, exactly as an Inngest server would.
+// embedded mode only. It learns the functions from this same process's /api/inngest over HTTP on
+// the loopback interface, as an Inngest server would, and hands each call, the same signed
+// request an Inngest server sends, to the serve handler given by the launcher
+// (lib/jobs/start-background-services.ts); without one, calls go over HTTP too.
 import { hostname } from "node:os";
 import { reportExecutorHeartbeat } from "./status";
 import { databaseUrl, db } from "../../db";
@@ -9,6 +11,7 @@ import { embeddedSigningKey } from "../signing-key";
 import { EmbeddedExecutor } from "./embedded-executor";
 import { lazyLogger } from "../../observability/logger";
 import { listenForWork } from "./work-notifications";
+import type { ServeHandler } from "./call-function";
 
 const state = globalThis as unknown as { __cpsEmbeddedExecutor?: EmbeddedExecutor };
 
@@ -25,13 +28,14 @@ export function runningEmbeddedExecutor(): EmbeddedExecutor | undefined {
   return state.__cpsEmbeddedExecutor;
 }
 
-export async function startEmbeddedExecutor(): Promise<void> {
+export async function startEmbeddedExecutor(options: { handler?: ServeHandler } = {}): Promise<void> {
   if (config().inngestMode !== "embedded" || state.__cpsEmbeddedExecutor) return;
   const logger = lazyLogger("executor");
   const executor = new EmbeddedExecutor({
     database: db(),
     serveUrl: localServeUrl(),
     signingKey: embeddedSigningKey(),
+    handler: options.handler,
     concurrency: config().INNGEST_EMBEDDED_CONCURRENCY,
     // Woken by PostgreSQL notifications of new work from every process (web processes store the
     // events); the poll interval is only the safety net for a lost notification.
