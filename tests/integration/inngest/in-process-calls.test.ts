@@ -95,7 +95,14 @@ describe("in-process calls of the embedded executor", () => {
       signingKey: embeddedSigningKey(),
       functionId: "card-payment-service-any",
       stepId: "step",
-      body: { event: { name: "e" }, events: [{ name: "e" }], steps: {}, ctx: { run_id: "r", attempt: 0, disable_immediate_execution: true, use_api: false, stack: { stack: [], current: 0 } }, version: 2, use_api: false } as never,
+      body: {
+        event: { name: "e" },
+        events: [{ name: "e" }],
+        steps: {},
+        ctx: { run_id: "r", attempt: 0, disable_immediate_execution: true, use_api: false, stack: { stack: [], current: 0 } },
+        version: 2,
+        use_api: false,
+      } as never,
       timeoutMs: 100,
       handler: never,
     });
