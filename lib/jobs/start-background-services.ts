@@ -9,7 +9,6 @@ import { config } from "../env";
 import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
 import { startProcessorSandboxes } from "../sandboxes/acquirers/background-service";
 import { startSessionExpiryTicker } from "./session-expiry-ticker";
-import { callServeHandlerInProcess } from "./serve-functions";
 import { warmBrowserBundles } from "../cardholder/warm-browser-bundles";
 import { runsService, type ServiceRole } from "../runtime/role";
 import { installGracefulShutdown } from "../runtime/graceful-shutdown";
@@ -21,8 +20,13 @@ const services: ServiceStarter[] = [
   // (before the executor, whose jobs may call the processors).
   { name: "processor sandboxes", role: "any", start: async () => void (await startProcessorSandboxes()) },
   // Background work (Inngest): runs the app's functions in-process unless an Inngest server is configured.
-  // Its calls go to the serve handler in this process, not over loopback HTTP (serve-functions.ts).
-  { name: "embedded Inngest executor", role: "worker", start: () => startEmbeddedExecutor({ handler: callServeHandlerInProcess }) },
+  // Its calls go to the serve handler in this process, not over loopback HTTP (serve-functions.ts),
+  // imported here only: a web process need not load every function at start.
+  {
+    name: "embedded Inngest executor",
+    role: "worker",
+    start: async () => startEmbeddedExecutor({ handler: (await import("./serve-functions")).callServeHandlerInProcess }),
+  },
   // cardholder: closes expired payment windows every second and stores their time-out completion
   // notification (safe in every instance at once).
   // In every role: with an Inngest server there may be no worker process at all.
