@@ -53,9 +53,10 @@ const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? "50,5").split(",").map(Number);
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
-// Warm-up per endpoint, at the highest connection count: 300 requests at 4 connections left a
-// process started seconds before slower in its first measured phases than after seeding, against
-// an unchanged floor (docs/performance.md, run B): V8 had not finished optimising the hot paths.
+// Warm-up per endpoint, at the highest connection count: after 300 requests at 4 connections a
+// process started seconds before was slower in its first measured phases than after seeding,
+// against an unchanged floor (docs/performance.md, run B). A short warm-up was the suspect; runs
+// with this one (C and D) still differ, mostly with the machine: the floors move by about ±25%.
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 5);
 const PORT = Number(process.env.BENCH_PORT ?? 3950);
 const WORKER_PORT = PORT + 1;
