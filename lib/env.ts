@@ -37,7 +37,12 @@ const schema = z.object({
   WEBSITE_BASE_URL: optionalUrl,
   DATA_DIR: z.string().default(".data"),
   /** PostgreSQL 14+; without it the embedded database in DATA_DIR is used. */
-  DATABASE_URL: blankAsUndefined.pipe(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional()),
+  DATABASE_URL: blankAsUndefined.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
    * How long a query waits for a pooled connection before it fails (and a merchant request answers
@@ -68,6 +73,11 @@ const schema = z.object({
   INNGEST_BASE_URL: optionalUrl,
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
+  /**
+   * The origin an Inngest server reaches /api/inngest at (e.g. http://web:3000 in compose): the SDK
+   * registers and answers syncs with it. Default PUBLIC_BASE_URL; never the request's Host header.
+   */
+  INNGEST_SERVE_ORIGIN: optionalUrl,
   // Background work (Inngest): tuning of the embedded executor (unused in server mode).
   /** Calls to /api/inngest one service process makes at once. */
   INNGEST_EMBEDDED_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
@@ -120,7 +130,7 @@ const schema = z.object({
   NEXT_MANUAL_SIG_HANDLE: flag,
   /**
    * Turns on the benchmark floor routes under /api/bench-floor (npm run bench -- merchant-api): off
-   * unless set to 1, in production too; without it they answer 404 like any unknown path.
+   * unless set to 1, and refused in production; without it they answer 404 like any unknown path.
    */
   BENCH_FLOORS: flag,
   // --- end runtime
@@ -168,6 +178,8 @@ export interface AppConfig extends Env {
   inngestMode: "embedded" | "server";
   /** SHUTDOWN_DRAIN_MS with its default applied. */
   shutdownDrainMs: number;
+  /** INNGEST_SERVE_ORIGIN, else the public base URL: where the serve endpoint says it lives. */
+  inngestServeOrigin: string;
 }
 
 export class ConfigError extends Error {
@@ -205,14 +217,22 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
   }
   if (isProduction && env.INNGEST_DEV?.trim()) {
     // The Inngest SDK skips the signature check on /api/inngest in dev mode: anyone could run our jobs.
-    throw new ConfigError(["INNGEST_DEV: must not be set in production (dev mode turns off the signature check on /api/inngest); unset it and set INNGEST_SIGNING_KEY"]);
+    throw new ConfigError([
+      "INNGEST_DEV: must not be set in production (dev mode turns off the signature check on /api/inngest); unset it and set INNGEST_SIGNING_KEY",
+    ]);
   }
-  const secrets = missing.length === 0 ? (configured as LocalSecrets) : { ...loadOrCreateLocalSecrets(env.DATA_DIR), ...stripUndefined(configured) };
+  if (isProduction && env.BENCH_FLOORS) {
+    // The floors are an unauthenticated route that reads a body and writes a row: for benchmarks only.
+    throw new ConfigError([
+      "BENCH_FLOORS: must not be set in production (it opens an unauthenticated benchmark route); benchmark a local build",
+    ]);
+  }
+  const secrets =
+    missing.length === 0 ? (configured as LocalSecrets) : { ...loadOrCreateLocalSecrets(env.DATA_DIR), ...stripUndefined(configured) };
 
   const publicBaseUrl = trimSlash(env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`);
   const base = (value: string | undefined) => trimSlash(value ?? publicBaseUrl);
-  const inngestMode =
-    env.INNGEST_DEV || env.INNGEST_BASE_URL || env.INNGEST_EVENT_KEY || env.INNGEST_SIGNING_KEY ? "server" : "embedded";
+  const inngestMode = env.INNGEST_DEV || env.INNGEST_BASE_URL || env.INNGEST_EVENT_KEY || env.INNGEST_SIGNING_KEY ? "server" : "embedded";
   return {
     ...env,
     isProduction,
@@ -231,6 +251,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
     secrets,
     inngestMode,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS ?? (isProduction ? 5_000 : 0),
+    inngestServeOrigin: new URL(env.INNGEST_SERVE_ORIGIN ?? publicBaseUrl).origin,
   };
 }
 

@@ -10,6 +10,7 @@ import { Webhook } from "standardwebhooks";
 import { z } from "zod";
 import { db } from "../db";
 import { config } from "../env";
+import { BodyTooLargeError, readLimitedText } from "../http/read-limited-body";
 import { log } from "../observability/logger";
 import { demoCredentialsFile } from "./seed-demo";
 
@@ -33,10 +34,15 @@ async function demoSecret(): Promise<string | null> {
 
 export async function receiveDemoNotification(request: Request): Promise<Response> {
   if (config().isProduction) return new Response("Not found", { status: 404 });
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return answer(413, { received: false, reason: "body too large" });
-  const body = await request.text();
-  if (Buffer.byteLength(body) > MAX_BODY_BYTES) return answer(413, { received: false, reason: "body too large" });
+  // Read with a cap (a declared length over it unread, a chunked body to the cap only): the
+  // receiver answers anyone who can reach the service.
+  let body: string;
+  try {
+    body = await readLimitedText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return answer(413, { received: false, reason: "body too large" });
+    return answer(400, { received: false, reason: "body could not be read" });
+  }
   const secret = await demoSecret();
   if (!secret) return answer(503, { received: false, reason: "no demo merchant" });
   try {
