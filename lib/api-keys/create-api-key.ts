@@ -1,6 +1,7 @@
 import { db, type Tx } from "../db";
 import { newId } from "../ids";
 import { generateApiKey, hashApiKey, visiblePrefix } from "./api-key-secret";
+import { recordAuditEntry } from "../backoffice/audit";
 
 export interface CreateApiKeyOptions {
   merchantId: string;
@@ -18,8 +19,12 @@ export async function createApiKey({ merchantId, name, actorUserId = null, tx }:
     data: { id: newId(), merchantId, name, prefix: visiblePrefix(apiKey), hash: hashApiKey(apiKey) },
     select: { id: true, merchantId: true, name: true, prefix: true, createdAt: true },
   });
-  await client.auditEntry.create({
-    data: { id: newId(), merchantId, userId: actorUserId, action: "api_key.created", target: record.id, details: { name, prefix: record.prefix } },
+  await recordAuditEntry(client, {
+    merchantId,
+    userId: actorUserId,
+    action: "api_key.created",
+    target: record.id,
+    details: { name, prefix: record.prefix },
   });
   return { apiKey, record };
 }

@@ -3,6 +3,7 @@ import { db, type Tx } from "../db";
 import { newId } from "../ids";
 import { generateApiKey, hashApiKey, visiblePrefix } from "./api-key-secret";
 import { ApiKeyNotFoundError } from "./revoke-api-key";
+import { recordAuditEntry } from "../backoffice/audit";
 
 /** The grace periods offered when rolling, in seconds (as Stripe offers: now, 1 hour ... 7 days). */
 export const ROLL_GRACE_PERIODS = [
@@ -61,14 +62,17 @@ export async function rollApiKey({ merchantId, apiKeyId, graceSeconds, actorUser
       data: grace === 0 ? { revokedAt: now } : { expiresAt: oldExpiresAt },
       select: { id: true },
     });
-    await client.auditEntry.create({
-      data: {
-        id: newId(),
-        merchantId,
-        userId: actorUserId,
-        action: "api_key.rolled",
-        target: old.id,
-        details: { name: old.name, oldPrefix: old.prefix, newKeyId: record.id, newPrefix: record.prefix, oldKeyValidUntil: grace === 0 ? now.toISOString() : oldExpiresAt.toISOString() },
+    await recordAuditEntry(client, {
+      merchantId,
+      userId: actorUserId,
+      action: "api_key.rolled",
+      target: old.id,
+      details: {
+        name: old.name,
+        oldPrefix: old.prefix,
+        newKeyId: record.id,
+        newPrefix: record.prefix,
+        oldKeyValidUntil: grace === 0 ? now.toISOString() : oldExpiresAt.toISOString(),
       },
     });
     return { apiKey, record, oldKeyValidUntil: grace === 0 ? now : oldExpiresAt };

@@ -1,6 +1,6 @@
 import { db } from "../db";
-import { newId } from "../ids";
 import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
+import { recordAuditEntry } from "../backoffice/audit";
 
 export class InvalidTotpCodeError extends Error {
   constructor() {
@@ -28,7 +28,7 @@ export async function confirmTotpEnrolment({ userId, code }: { userId: string; c
       data: { totpEnabledAt: new Date(), totpLastUsedStep: step, sessionVersion: { increment: 1 } },
     });
     if (count !== 1) throw new InvalidTotpCodeError();
-    await tx.auditEntry.create({ data: { id: newId(), merchantId: user.merchantId, userId, action: "user.totp_enabled", target: userId } });
+    await recordAuditEntry(tx, { merchantId: user.merchantId, userId, action: "user.totp_enabled", target: userId });
     const { sessionVersion } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { sessionVersion: true } });
     return sessionVersion;
   });
