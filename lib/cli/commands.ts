@@ -10,6 +10,7 @@ import { rotateCardDataKey } from "../cards/rotate-card-data-key";
 import { resealTotpSecrets } from "../users/reseal-totp-secrets";
 import { resetUserPassword } from "../users/reset-user-password";
 import { recordAuditEntry } from "../backoffice/audit";
+import { resealSigningSecrets } from "../notifications/signing-secrets";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
@@ -106,7 +107,13 @@ export const COMMANDS: Record<string, CommandHandler> = {
     if (!user) throw new Error(`no back-office user with email ${email}`);
     const { temporaryPassword } = await db().$transaction(async (tx) => {
       const reset = await resetUserPassword({ tx, userId: user.id });
-      await recordAuditEntry(tx, { merchantId: user.merchantId, userId: null, action: "operator.password_reset", target: user.id, details: { email } });
+      await recordAuditEntry(tx, {
+        merchantId: user.merchantId,
+        userId: null,
+        action: "operator.password_reset",
+        target: user.id,
+        details: { email },
+      });
       return reset;
     });
     return {
@@ -133,7 +140,10 @@ Their open sessions were signed out.`,
     const minutes = z.coerce.number().min(0).default(5).parse(options["older-than-minutes"]);
     const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: minutes * 60_000 });
     return {
-      text: reconciled.length === 0 ? "no timed-out authorizations to reconcile" : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
+      text:
+        reconciled.length === 0
+          ? "no timed-out authorizations to reconcile"
+          : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
       data: reconciled,
     };
   },
@@ -141,16 +151,26 @@ Their open sessions were signed out.`,
   "cards rotate-key": async () => {
     const cards = await rotateCardDataKey();
     const totp = await resealTotpSecrets();
+    const signing = await resealSigningSecrets();
     const left = Object.entries(cards.remaining);
-    const done = left.length === 0 && totp.remaining === 0;
+    const done = left.length === 0 && totp.remaining === 0 && signing.remaining === 0;
     return {
       text: [
-        `re-encrypted ${cards.reencrypted} stored card(s) and re-sealed ${totp.resealed} TOTP secret(s) under key ${cards.keyId}`,
+        `re-encrypted ${cards.reencrypted} stored card(s), re-sealed ${totp.resealed} TOTP secret(s) and ${signing.resealed} signing secret(s) under key ${cards.keyId}`,
         done
           ? "nothing is left under other keys: the old keys can be removed from CARD_DATA_PREVIOUS_KEYS"
-          : `still under other keys: ${left.map(([id, count]) => `${count} card(s) under ${id}`).join(", ") || "none"}; ${totp.remaining} TOTP secret(s)`,
+          : `still under other keys: ${left.map(([id, count]) => `${count} card(s) under ${id}`).join(", ") || "none"}; ${totp.remaining} TOTP secret(s); ${signing.remaining} signing secret(s)`,
       ].join("\n"),
-      data: { keyid: cards.keyId, reencrypted: cards.reencrypted, remaining: cards.remaining, totpResealed: totp.resealed, totpRemaining: totp.remaining, complete: done },
+      data: {
+        keyid: cards.keyId,
+        reencrypted: cards.reencrypted,
+        remaining: cards.remaining,
+        totpResealed: totp.resealed,
+        totpRemaining: totp.remaining,
+        signingSecretsResealed: signing.resealed,
+        signingSecretsRemaining: signing.remaining,
+        complete: done,
+      },
     };
   },
 };

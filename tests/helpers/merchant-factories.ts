@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import type { PaymentStatus, Processor } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { activeSigningSecrets } from "@/lib/notifications/signing-secrets";
 
 export interface TestMerchant {
   merchantId: string;
@@ -30,6 +31,13 @@ export async function createTestMerchant(
     },
   });
   return { merchantId: merchant.id, apiKey: apiKey!, notificationSecret: merchant.notificationSecret };
+}
+
+/** The merchant's current notification signing secret in clear (stored sealed, lib/notifications/signing-secrets.ts). */
+export async function signingSecretOf(merchantId: string): Promise<string> {
+  const [current] = await activeSigningSecrets({ merchantId });
+  if (!current) throw new Error(`merchant ${merchantId} has no signing secret`);
+  return current.secret;
 }
 
 export interface TestCard {

@@ -5,6 +5,7 @@ import { hashApiKey } from "@/lib/api-keys/api-key-secret";
 import { verifyPassword } from "@/lib/auth/password";
 import { operatorCli } from "../helpers/operator-cli";
 import { useTestDatabase } from "../helpers/test-database";
+import { signingSecretOf } from "@/tests/helpers/merchant-factories";
 
 const database = useTestDatabase();
 const cli = operatorCli(() => database.current().url, "cps-cli-");
@@ -29,14 +30,12 @@ describe("npm run cli", () => {
     const json = await cli("merchant", "create", "--name", "Signed", "--json");
     expect(json.code).toBe(0);
     const output = JSON.parse(json.stdout) as { merchantid: string; notificationsecret: string };
-    const stored = await db().merchant.findUniqueOrThrow({ where: { id: output.merchantid }, select: { notificationSecret: true } });
     expect(output.notificationsecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    expect(output.notificationsecret).toBe(stored.notificationSecret);
+    expect(output.notificationsecret).toBe(await signingSecretOf(output.merchantid));
     const text = await cli("merchant", "create", "--name", "Signed text");
     expect(text.code).toBe(0);
     const merchantid = /merchantid\s+(\d{12})/.exec(text.stdout)?.[1];
-    const secret = await db().merchant.findUniqueOrThrow({ where: { id: merchantid! }, select: { notificationSecret: true } });
-    expect(text.stdout).toContain(`Notification signing secret  ${secret.notificationSecret}`);
+    expect(text.stdout).toContain(`Notification signing secret  ${await signingSecretOf(merchantid!)}`);
   });
 
   it("apikey create adds a second key for an existing merchant, and refuses an unknown merchant", async () => {
