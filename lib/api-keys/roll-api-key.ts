@@ -44,14 +44,14 @@ export async function rollApiKey({ merchantId, apiKeyId, graceSeconds, actorUser
   const run = async (client: Tx) => {
     const old = await client.apiKey.findFirst({
       where: { id: apiKeyId, merchantId },
-      select: { id: true, name: true, prefix: true, revokedAt: true, expiresAt: true },
+      select: { id: true, name: true, prefix: true, revokedAt: true, expiresAt: true, scopes: true },
     });
     if (!old) throw new ApiKeyNotFoundError();
     if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new ApiKeyNotRollableError();
 
     const apiKey = generateApiKey();
     const record = await client.apiKey.create({
-      data: { id: newId(), merchantId, name: old.name, prefix: visiblePrefix(apiKey), hash: hashApiKey(apiKey), rolledFromId: old.id },
+      data: { id: newId(), merchantId, name: old.name, prefix: visiblePrefix(apiKey), hash: hashApiKey(apiKey), rolledFromId: old.id, scopes: old.scopes },
       select: { id: true, name: true, prefix: true, createdAt: true },
     });
     const requestedEnd = new Date(now.getTime() + grace * 1000);

@@ -14,6 +14,7 @@ import { apiRouteLabel, observeApiRequest, observedRequest } from "../observabil
 import { recordApiRequest, type ApiRequestRow } from "./api-request-log";
 import { consumeRateLimit } from "./rate-limits";
 import { authenticateApiKey } from "./authenticate-api-key";
+import type { ApiKeyScope } from "../api-keys/api-key-scopes";
 import {
   claimIdempotencyKey,
   completeIdempotentRequest,
@@ -43,6 +44,8 @@ export interface MerchantRouteResult {
 }
 
 export interface MerchantRouteDefinition<Schema extends z.ZodType> {
+  /** The API-key scope the route needs (lib/api-keys/api-key-scopes.ts), checked with the key. */
+  scope: ApiKeyScope;
   schema: Schema;
   handler: (context: MerchantRequestContext<z.output<Schema>>) => Promise<MerchantRouteResult>;
 }
@@ -126,7 +129,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     try {
       // A declared body over the limit is refused before anything else, unauthenticated or not.
       if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
-      const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization") });
+      const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization"), scope: definition.scope });
       merchantId = authenticated.merchantId;
       addToRequestContext({ merchantId });
       await consumeRateLimit("api-key", authenticated.apiKeyId);

@@ -11,12 +11,20 @@ import { resealTotpSecrets } from "../users/reseal-totp-secrets";
 import { resetUserPassword } from "../users/reset-user-password";
 import { recordAuditEntry } from "../backoffice/audit";
 import { resealSigningSecrets } from "../notifications/signing-secrets";
+import { DEFAULT_NEW_KEY_SCOPES, parseScopeList } from "../api-keys/api-key-scopes";
+import { setPayoutLimit } from "../payments/set-payout-limit";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
-  merchant create --name <name>                 create a merchant; prints its merchantid and a new API key
+  merchant create --name <name> [--scopes <list>]
+                                                create a merchant; prints its merchantid, a new API key and the
+                                                notification signing secret
   merchant list                                 list merchants
-  apikey create --merchant <id> [--name <name>] create an API key for a merchant (shown once)
+  apikey create --merchant <id> [--name <name>] [--scopes <list>]
+                                                create an API key for a merchant (shown once). Scopes, comma separated:
+                                                payments, follow-ups, payouts, read (default: payments,follow-ups,read)
+  payout-limits set --merchant <id> --currency <ISO> --per-payout <minor units> --per-day <minor units>
+                                                what the merchant's keys may pay out (no limit for a currency: no payouts)
   user create --merchant <id> --email <email> --name <name> --password <password> [--role owner|developer|viewer]
                                                 create a back-office user
   user reset-password <email>                   give a back-office user a new temporary password (printed once);
@@ -42,6 +50,11 @@ function required(options: Options, name: string): string {
   return value.trim();
 }
 
+/** --scopes payments,read; default everything but payouts (asked for by name). */
+function scopesOption(options: Options) {
+  return typeof options.scopes === "string" ? parseScopeList(options.scopes) : DEFAULT_NEW_KEY_SCOPES;
+}
+
 async function merchantMustExist(merchantId: string): Promise<void> {
   const merchant = await db().merchant.findUnique({ where: { id: merchantId }, select: { id: true } });
   if (!merchant) throw new Error(`no merchant with id ${merchantId}`);
@@ -54,7 +67,7 @@ export type CommandHandler = (options: Options, args: string[]) => Promise<CliRe
 export const COMMANDS: Record<string, CommandHandler> = {
   "merchant create": async (options) => {
     const name = z.string().trim().min(1).max(100).parse(required(options, "name"));
-    const { merchant, apiKey } = await createMerchant({ name, withApiKey: true });
+    const { merchant, apiKey } = await createMerchant({ name, withApiKey: true, apiKeyScopes: scopesOption(options) });
     return {
       // The signing secret is printed too: a merchant set up from the CLI must be able to verify
       // its first notification without a back-office visit (it stays readable in Settings → API keys).
@@ -73,10 +86,24 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const name = typeof options.name === "string" && options.name.trim() ? options.name.trim() : "CLI key";
-    const { apiKey, record } = await createApiKey({ merchantId, name });
+    const { apiKey, record } = await createApiKey({ merchantId, name, scopes: scopesOption(options) });
     return {
-      text: `API key for ${merchantId}: ${apiKey}   (shown once; store it now)`,
-      data: { merchantid: merchantId, apikey: apiKey, id: record.id, prefix: record.prefix, name: record.name },
+      text: `API key for ${merchantId}: ${apiKey}   (shown once; store it now; scopes: ${record.scopes.join(", ")})`,
+      data: { merchantid: merchantId, apikey: apiKey, id: record.id, prefix: record.prefix, name: record.name, scopes: record.scopes },
+    };
+  },
+  // Payouts (review 3, M7): per currency, what the merchant's keys may pay out; audited as the operator.
+  "payout-limits set": async (options) => {
+    const merchantId = required(options, "merchant");
+    await merchantMustExist(merchantId);
+    const limit = await setPayoutLimit({
+      merchantId,
+      actorUserId: null,
+      input: { currency: required(options, "currency"), perPayout: required(options, "per-payout"), perDay: required(options, "per-day") },
+    });
+    return {
+      text: `Payout limits for ${merchantId} in ${limit.currency}: ${limit.perPayout} per payout, ${limit.perDay} per 24 hours (minor units)`,
+      data: { merchantid: merchantId, currency: limit.currency, perpayout: Number(limit.perPayout), perday: Number(limit.perDay) },
     };
   },
   "user create": async (options) => {

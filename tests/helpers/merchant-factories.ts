@@ -7,6 +7,8 @@ import { newId } from "@/lib/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { activeSigningSecrets } from "@/lib/notifications/signing-secrets";
 
+const TEST_PAYOUT_CURRENCIES = ["DKK", "EUR", "SEK", "NOK", "USD", "GBP", "JPY", "CHF", "PLN"];
+
 export interface TestMerchant {
   merchantId: string;
   apiKey: string;
@@ -29,6 +31,10 @@ export async function createTestMerchant(
       lifecycleNotificationUrl: options.lifecycleNotificationUrl ?? null,
       completionNotificationUrl: options.completionNotificationUrl ?? null,
     },
+  });
+  // Payouts are refused without a limit for the currency (review 3, M7): test merchants may pay out freely.
+  await db().payoutLimit.createMany({
+    data: TEST_PAYOUT_CURRENCIES.map((currency) => ({ merchantId: merchant.id, currency, perPayout: 10n ** 12n, perDay: 10n ** 12n })),
   });
   return { merchantId: merchant.id, apiKey: apiKey!, notificationSecret: merchant.notificationSecret };
 }

@@ -160,6 +160,7 @@ describe("TraceApi", () => {
 describe("unexpected errors", () => {
   it("answer a plain 500 with the request id and nothing of the internals", async () => {
     const failing = merchantRoute({
+      scope: "payments",
       schema: z.object({}),
       handler: async () => {
         throw new Error("connection to 10.0.0.7 refused; card 4111111111111111");

@@ -23,7 +23,8 @@ export interface NewKey {
 export async function createKeyAction(_previous: ActionState<NewKey>, formData: FormData): Promise<ActionState<NewKey>> {
   return runAction(async () => {
     const actor = await requireActor();
-    const { apiKey, record } = await createKey({ actor, input: formObject(formData) });
+    // Scopes are checkboxes: every checked value, not only the last.
+    const { apiKey, record } = await createKey({ actor, input: { ...formObject(formData), scopes: formData.getAll("scopes").map(String) } });
     revalidatePath("/backoffice/settings/api-key");
     return { message: `Key “${record.name}” created.`, data: { apiKey, name: record.name, prefix: record.prefix } };
   });

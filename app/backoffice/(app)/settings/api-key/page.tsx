@@ -84,6 +84,9 @@ export default async function ApiKeyPage() {
                       <StateBadge state={key.state} />
                     </div>
                     <p className="font-mono text-sm text-slate-700">{key.prefix}…</p>
+                    <p className="text-xs text-slate-600" data-testid="api-key-scopes">
+                      Scopes: {key.scopes.join(", ")}
+                    </p>
                     <p className="text-xs text-slate-500">
                       Created {formatDateTime(key.createdAt)} UTC · Last used{" "}
                       {key.lastUsedAt ? `${formatRelative(key.lastUsedAt)} (${formatDateTime(key.lastUsedAt)} UTC)` : "never"}
