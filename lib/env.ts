@@ -54,6 +54,12 @@ const schema = z.object({
   EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Signs back-office sessions (next-auth). */
   SESSION_SECRET: secret(32),
+  /**
+   * Back-office users must have a second factor (enrolment forced at the next sign-in; PCI DSS v4
+   * 8.4.2). Always in production (0 is refused there); locally off unless set to 1, so the README's
+   * quick start signs the demo owner in with a password alone.
+   */
+  BACKOFFICE_MFA_REQUIRED: z.enum(["0", "1", "true", "false", ""]).optional(),
   /** 32 bytes, base64: encrypts stored card numbers (AES-256-GCM). */
   CARD_DATA_KEY: z
     .string()
@@ -180,6 +186,8 @@ export interface AppConfig extends Env {
   shutdownDrainMs: number;
   /** INNGEST_SERVE_ORIGIN, else the public base URL: where the serve endpoint says it lives. */
   inngestServeOrigin: string;
+  /** BACKOFFICE_MFA_REQUIRED with its default applied (always true in production). */
+  backofficeMfaRequired: boolean;
 }
 
 export class ConfigError extends Error {
@@ -221,6 +229,9 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
       "INNGEST_DEV: must not be set in production (dev mode turns off the signature check on /api/inngest); unset it and set INNGEST_SIGNING_KEY",
     ]);
   }
+  if (isProduction && (env.BACKOFFICE_MFA_REQUIRED === "0" || env.BACKOFFICE_MFA_REQUIRED === "false")) {
+    throw new ConfigError(["BACKOFFICE_MFA_REQUIRED: cannot be turned off in production (PCI DSS v4 8.4.2 asks for MFA on all access to card data)"]);
+  }
   if (isProduction && env.BENCH_FLOORS) {
     // The floors are an unauthenticated route that reads a body and writes a row: for benchmarks only.
     throw new ConfigError([
@@ -252,6 +263,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
     inngestMode,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS ?? (isProduction ? 5_000 : 0),
     inngestServeOrigin: new URL(env.INNGEST_SERVE_ORIGIN ?? publicBaseUrl).origin,
+    backofficeMfaRequired: isProduction || env.BACKOFFICE_MFA_REQUIRED === "1" || env.BACKOFFICE_MFA_REQUIRED === "true",
   };
 }
 

@@ -1,7 +1,15 @@
 import { db } from "../db";
+import { config } from "../env";
 import { confirmIdentity, IdentityNotConfirmedError } from "./confirm-identity";
 import { InvalidTotpCodeError } from "./confirm-totp-enrolment";
 import { recordAuditEntry } from "../backoffice/audit";
+
+export class TotpRequiredError extends Error {
+  constructor() {
+    super("Two-factor authentication is required for every back-office user here; it cannot be turned off.");
+    this.name = "TotpRequiredError";
+  }
+}
 
 export class TotpAttemptsExceededError extends Error {
   constructor() {
@@ -25,6 +33,8 @@ export async function disableTotp({
   userId: string;
   input: { currentPassword?: unknown; code?: unknown };
 }): Promise<number | null> {
+  // Where every user must have a second factor, it cannot be turned off (review 3, M8).
+  if (config().backofficeMfaRequired) throw new TotpRequiredError();
   const user = await db().user.findUniqueOrThrow({
     where: { id: userId },
     select: { merchantId: true, totpSecret: true, totpEnabledAt: true },

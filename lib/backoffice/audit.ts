@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = {
   "user.password_changed": "Changed own password",
   "user.totp_enabled": "Turned on two-factor authentication",
   "user.totp_disabled": "Turned off two-factor authentication",
+  "user.recovery_code_used": "Signed in with a recovery code",
   "secret.revealed": "Revealed a secret",
   "api_key.created": "Created API key",
   "api_key.rolled": "Rolled API key",

@@ -60,7 +60,7 @@ describe("npm run cli", () => {
     expect(await verifyPassword(user.passwordHash, "correct horse battery")).toBe(true);
     const short = await cli("user", "create", "--merchant", merchantid, "--email", "b@example.com", "--name", "B", "--password", "short");
     expect(short.code).toBe(2);
-    expect(short.stderr).toContain("password: must be at least 10 characters");
+    expect(short.stderr).toContain("password: Use at least 12 characters");
     const duplicate = await cli("user", "create", "--merchant", merchantid, "--email", "ops@example.com", "--name", "Ops", "--password", "another long one");
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toContain("already exists");

@@ -52,7 +52,7 @@ describe("password change", () => {
     const before = await sessionVersion(owner.userId);
 
     await expect(changePassword({ actor: owner, input: { currentPassword: "not my password", newPassword: "a new password 1", confirmPassword: "a new password 1" } })).rejects.toBeInstanceOf(IdentityNotConfirmedError);
-    await expect(changePassword({ actor: owner, input: { currentPassword: PASSWORD, newPassword: "short", confirmPassword: "short" } })).rejects.toThrow(/at least 10 characters/);
+    await expect(changePassword({ actor: owner, input: { currentPassword: PASSWORD, newPassword: "short", confirmPassword: "short" } })).rejects.toThrow(/at least 12 characters/);
     await expect(changePassword({ actor: owner, input: { currentPassword: PASSWORD, newPassword: "a new password 1", confirmPassword: "a new password 2" } })).rejects.toThrow(/not the same/);
     await expect(changePassword({ actor: owner, input: { currentPassword: PASSWORD, newPassword: PASSWORD, confirmPassword: PASSWORD } })).rejects.toThrow(/other than your current one/);
     expect(await sessionVersion(owner.userId)).toBe(before);
