@@ -122,6 +122,13 @@ const schema = z.object({
       (value) => value.split(",").every((entry) => !entry.trim() || ipaddr.isValidCIDR(entry.trim())),
       "must be comma-separated networks in CIDR notation, such as 10.1.0.0/16,fd00::/8",
     ),
+  // --- HTTP server (lib/http/server-timeouts.ts): how long a client may take to send a request.
+  /** Time to receive a whole request, headers and body (Node's default is 300 s). */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
+  /** Time to receive a request's headers (Node's default is 60 s); at most HTTP_REQUEST_TIMEOUT_MS. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(20_000),
+  /** Open connections one process accepts; past it new ones are closed at once. 0: no cap. */
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).default(4_096),
   // --- runtime (lib/runtime): deployment role and graceful shutdown.
   /** What this process does: web (API, hosted fields, back office), worker (executor, periodic services) or all. */
   ROLE: z.enum(["web", "worker", "all"]).default("all"),

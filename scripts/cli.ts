@@ -16,9 +16,14 @@ async function main(): Promise<number> {
       name: { type: "string" },
       merchant: { type: "string" },
       email: { type: "string" },
+      // Refused with a message (a password on the command line shows in ps and shell history).
       password: { type: "string" },
       role: { type: "string" },
       limit: { type: "string" },
+      scopes: { type: "string" },
+      currency: { type: "string" },
+      "per-payout": { type: "string" },
+      "per-day": { type: "string" },
     },
   });
   if (values.help || positionals.length === 0) {

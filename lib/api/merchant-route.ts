@@ -198,18 +198,22 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     if (traceApi) headers.set(TRACE_HEADER, traceApi);
     if (replayed) headers.set("Idempotent-Replayed", "true");
     if (errorCode === "RATE_LIMITED" || errorCode === "SERVICE_UNAVAILABLE") headers.set("Retry-After", String(rateLimitRetryAfter ?? 1));
+    // The stored path and TraceApi are the merchant's free text: a card number in either is masked
+    // before it is stored and shown in the Developers area (security review 3, L4).
     const row: ApiRequestRow = {
       id: requestId,
       merchantId: merchantId ?? null,
       method: request.method,
-      path: url.pathname,
-      traceApi: traceApi ?? null,
+      path: redactCardNumbers(url.pathname),
+      traceApi: traceApi === undefined ? null : redactCardNumbers(traceApi),
       statusCode: status,
       errorCode: errorCode ?? null,
       durationMs: Date.now() - started,
       createdAt: new Date(started),
     };
-    recordApiRequest(row);
+    // A request no key identified is shown to no one: it is counted (metrics, access line), not stored,
+    // so anonymous traffic cannot fill the disk (security review 3, L2).
+    if (row.merchantId) recordApiRequest(row);
     observeApiRequest(row);
     return new Response(body!, { status, headers });
   }

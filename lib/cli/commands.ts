@@ -25,8 +25,9 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
                                                 payments, follow-ups, payouts, read (default: payments,follow-ups,read)
   payout-limits set --merchant <id> --currency <ISO> --per-payout <minor units> --per-day <minor units>
                                                 what the merchant's keys may pay out (no limit for a currency: no payouts)
-  user create --merchant <id> --email <email> --name <name> --password <password> [--role owner|developer|viewer]
-                                                create a back-office user
+  user create --merchant <id> --email <email> --name <name> [--role owner|developer|viewer]
+                                                create a back-office user; the password is typed at a prompt or read
+                                                from standard input (never an argument); recorded in the audit log
   user reset-password <email>                   give a back-office user a new temporary password (printed once);
                                                 their sessions end; recorded in the merchant's audit log
   runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error
@@ -48,6 +49,45 @@ function required(options: Options, name: string): string {
   const value = options[name];
   if (typeof value !== "string" || value.trim() === "") throw new CliUsageError(`--${name} is required`);
   return value.trim();
+}
+
+/**
+ * A new user's password: typed at a prompt without echo when standard input is a terminal, else the
+ * first line of standard input (`printf '%s\n' "$PASSWORD" | npm run cli -- user create ...`).
+ */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) {
+    const { createInterface } = await import("node:readline/promises");
+    const { Writable } = await import("node:stream");
+    let muted = false;
+    const output = new Writable({
+      write(chunk, _encoding, done) {
+        if (!muted) process.stdout.write(chunk);
+        done();
+      },
+    });
+    const prompt = createInterface({ input: process.stdin, output, terminal: true });
+    try {
+      const ask = async (question: string) => {
+        process.stdout.write(question);
+        muted = true;
+        const answer = await prompt.question("");
+        muted = false;
+        process.stdout.write("\n");
+        return answer;
+      };
+      const first = await ask("Password for the new user: ");
+      if ((await ask("The same password again: ")) !== first) throw new CliUsageError("the two passwords are not the same");
+      return first;
+    } finally {
+      prompt.close();
+    }
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const line = Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "";
+  if (!line) throw new CliUsageError("no password on standard input (or run it in a terminal to be asked)");
+  return line;
 }
 
 /** --scopes payments,read; default everything but payouts (asked for by name). */
@@ -107,15 +147,20 @@ export const COMMANDS: Record<string, CommandHandler> = {
     };
   },
   "user create": async (options) => {
+    if (options.password !== undefined) {
+      throw new CliUsageError("--password is not accepted: a command line shows in ps and in shell history. Type the password at the prompt, or pipe it on standard input.");
+    }
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const role = (typeof options.role === "string" ? options.role : "owner").toUpperCase();
-    const user = await createUser({
-      merchantId,
-      email: required(options, "email"),
-      name: required(options, "name"),
-      password: required(options, "password"),
-      role: role as "OWNER" | "DEVELOPER" | "VIEWER",
+    const email = required(options, "email");
+    const name = required(options, "name");
+    const password = await readPassword();
+    const user = await db().$transaction(async (tx) => {
+      const created = await createUser({ merchantId, email, name, password, role: role as "OWNER" | "DEVELOPER" | "VIEWER", tx });
+      // The operator's user creations are audited like an owner's (security review 3, L8).
+      await recordAuditEntry(tx, { merchantId, userId: null, action: "operator.user_created", target: created.id, details: { email: created.email, role: created.role } });
+      return created;
     });
     return {
       text: `User ${user.email} (${user.role.toLowerCase()}) created for merchant ${merchantId}`,

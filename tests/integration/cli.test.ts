@@ -52,16 +52,16 @@ describe("npm run cli", () => {
 
   it("user create stores an argon2id hash, and refuses a short password or a duplicate email", async () => {
     const { merchantid } = JSON.parse((await cli("merchant", "create", "--name", "Third", "--json")).stdout);
-    const created = await cli("user", "create", "--merchant", merchantid, "--email", "Ops@Example.com", "--name", "Ops", "--password", "correct horse battery", "--role", "developer", "--json");
+    const created = await cli.withInput("correct horse battery\n", "user", "create", "--merchant", merchantid, "--email", "Ops@Example.com", "--name", "Ops", "--role", "developer", "--json");
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ email: "ops@example.com", role: "developer", merchantid });
     const user = await db().user.findUniqueOrThrow({ where: { email: "ops@example.com" } });
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(user.passwordHash, "correct horse battery")).toBe(true);
-    const short = await cli("user", "create", "--merchant", merchantid, "--email", "b@example.com", "--name", "B", "--password", "short");
+    const short = await cli.withInput("short\n", "user", "create", "--merchant", merchantid, "--email", "b@example.com", "--name", "B");
     expect(short.code).toBe(2);
     expect(short.stderr).toContain("password: Use at least 12 characters");
-    const duplicate = await cli("user", "create", "--merchant", merchantid, "--email", "ops@example.com", "--name", "Ops", "--password", "another long one");
+    const duplicate = await cli.withInput("another long passphrase\n", "user", "create", "--merchant", merchantid, "--email", "ops@example.com", "--name", "Ops");
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toContain("already exists");
   });
