@@ -5,8 +5,12 @@ import { migrateDatabase } from "../lib/db/migrations";
 import { config } from "../lib/env";
 import { disconnectDb } from "../lib/db";
 import { runCliCommand, CLI_USAGE, CliUsageError } from "../lib/cli/commands";
+import { logToStandardError } from "../lib/observability/logger";
 
 async function main(): Promise<number> {
+  // Standard output is the command's result (--json is parsed by scripts); log lines, such as the
+  // audit log's copy of what the command did, go to standard error.
+  logToStandardError();
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
