@@ -212,7 +212,7 @@ test("password change: the current password is asked, the other session ends, th
   await page.getByLabel("New password", { exact: true }).fill("short");
   await page.getByLabel("New password again").fill("different");
   await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByText("Use at least 10 characters")).toBeVisible();
+  await expect(page.getByText("Use at least 12 characters")).toBeVisible();
   await screenshots(page, "account-password-errors");
 
   await page.locator("#change-password-current-password").fill(PASSWORD_USER.password);

@@ -265,7 +265,7 @@ test("a viewer sees keys and payments but can change nothing", async ({ page }) 
   await expect(page.getByText("Your role can see keys but not change them.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Roll key|^Revoke key/ })).toHaveCount(0);
-  await expect(page.getByText("Hidden for your role.")).toBeVisible();
+  await expect(page.getByText("Only owners can reveal or roll it.")).toBeVisible();
   expect(await page.content()).not.toContain("whsec_");
   await expect(page.getByTestId("api-key-row").first()).toBeVisible();
 
