@@ -35,7 +35,7 @@ export default async function SecureAccountPage() {
         <Card title="Choose a new password" description={`At least ${MIN_PASSWORD_LENGTH} characters, not a common password. Your temporary password is the current one.`}>
           <ChangePasswordForm action={changePasswordAction} totpEnabled={user.totpEnabled} minLength={MIN_PASSWORD_LENGTH} />
         </Card>
-      ) : user.mfaEnrolmentRequired || !user.totpEnabled ? (
+      ) : user.mfaEnrolmentRequired ? (
         <Card title="Turn on two-factor authentication" description="Scan the code with an authenticator app, confirm with a code, and store the recovery codes you are shown.">
           <EnableTotp start={startTotpAction} confirm={confirmTotpAction} />
         </Card>
