@@ -14,6 +14,7 @@ import { apiRouteLabel, observeApiRequest, observedRequest } from "../observabil
 import { recordApiRequest, type ApiRequestRow } from "./api-request-log";
 import { consumeRateLimit } from "./rate-limits";
 import { authenticateApiKey } from "./authenticate-api-key";
+import type { ApiKeyScope } from "../api-keys/api-key-scopes";
 import {
   claimIdempotencyKey,
   completeIdempotentRequest,
@@ -43,6 +44,8 @@ export interface MerchantRouteResult {
 }
 
 export interface MerchantRouteDefinition<Schema extends z.ZodType> {
+  /** The API-key scope the route needs (lib/api-keys/api-key-scopes.ts), checked with the key. */
+  scope: ApiKeyScope;
   schema: Schema;
   handler: (context: MerchantRequestContext<z.output<Schema>>) => Promise<MerchantRouteResult>;
 }
@@ -126,7 +129,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     try {
       // A declared body over the limit is refused before anything else, unauthenticated or not.
       if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
-      const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization") });
+      const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization"), scope: definition.scope });
       merchantId = authenticated.merchantId;
       addToRequestContext({ merchantId });
       await consumeRateLimit("api-key", authenticated.apiKeyId);
@@ -195,18 +198,22 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     if (traceApi) headers.set(TRACE_HEADER, traceApi);
     if (replayed) headers.set("Idempotent-Replayed", "true");
     if (errorCode === "RATE_LIMITED" || errorCode === "SERVICE_UNAVAILABLE") headers.set("Retry-After", String(rateLimitRetryAfter ?? 1));
+    // The stored path and TraceApi are the merchant's free text: a card number in either is masked
+    // before it is stored and shown in the Developers area (security review 3, L4).
     const row: ApiRequestRow = {
       id: requestId,
       merchantId: merchantId ?? null,
       method: request.method,
-      path: url.pathname,
-      traceApi: traceApi ?? null,
+      path: redactCardNumbers(url.pathname),
+      traceApi: traceApi === undefined ? null : redactCardNumbers(traceApi),
       statusCode: status,
       errorCode: errorCode ?? null,
       durationMs: Date.now() - started,
       createdAt: new Date(started),
     };
-    recordApiRequest(row);
+    // A request no key identified is shown to no one: it is counted (metrics, access line), not stored,
+    // so anonymous traffic cannot fill the disk (security review 3, L2).
+    if (row.merchantId) recordApiRequest(row);
     observeApiRequest(row);
     return new Response(body!, { status, headers });
   }
