@@ -31,12 +31,25 @@ export const AUDIT_ACTIONS = {
   "payment.capture_requested": "Requested capture",
   "payment.refund_requested": "Requested refund",
   "payment.void_requested": "Requested void",
+  "acquirer_account.created": "Added acquirer account",
+  "acquirer_account.updated": "Changed acquirer account",
+  "acquirer_account.credentials_changed": "Changed acquirer account credentials",
+  "acquirer_account.connection_tested": "Tested acquirer account connection",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
-export async function recordAudit(tx: Tx, options: { actor: Actor; action: string; target?: string | null; details?: Prisma.InputJsonObject }): Promise<void> {
-  await recordAuditEntry(tx, { merchantId: options.actor.merchantId, userId: options.actor.userId, action: options.action, target: options.target, details: options.details });
+export async function recordAudit(
+  tx: Tx,
+  options: { actor: Actor; action: string; target?: string | null; details?: Prisma.InputJsonObject },
+): Promise<void> {
+  await recordAuditEntry(tx, {
+    merchantId: options.actor.merchantId,
+    userId: options.actor.userId,
+    action: options.action,
+    target: options.target,
+    details: options.details,
+  });
 }
 
 /**
@@ -45,7 +58,13 @@ export async function recordAudit(tx: Tx, options: { actor: Actor; action: strin
  */
 export async function recordAuditEntry(
   client: Tx | ReturnType<typeof db>,
-  options: { merchantId: string; userId: string | null; action: AuditAction | (string & {}); target?: string | null; details?: Prisma.InputJsonObject },
+  options: {
+    merchantId: string;
+    userId: string | null;
+    action: AuditAction | (string & {});
+    target?: string | null;
+    details?: Prisma.InputJsonObject;
+  },
 ): Promise<void> {
   await client.auditEntry.create({
     data: {

@@ -10,6 +10,8 @@ import { rotateCardDataKey } from "../cards/rotate-card-data-key";
 import { resealTotpSecrets } from "../users/reseal-totp-secrets";
 import { resetUserPassword } from "../users/reset-user-password";
 import { recordAuditEntry } from "../backoffice/audit";
+import { resealAcquirerCredentials } from "../processors/accounts/reseal-acquirer-credentials";
+import { ACCOUNT_COMMANDS, ACCOUNT_USAGE } from "./account-commands";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
@@ -23,8 +25,10 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error
   processors reconcile [--older-than-minutes <n>]
                                                 look up timed-out authorizations at configured acquirers; void late approvals
-  cards rotate-key                              re-encrypt stored cards (and back-office TOTP secrets) under the current
-                                                CARD_DATA_KEY; the old key must be in CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
+${ACCOUNT_USAGE}
+  cards rotate-key                              re-encrypt stored cards (and back-office TOTP secrets, acquirer credentials)
+                                                under the current CARD_DATA_KEY; the old key must be in
+                                                CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
 
 export class CliUsageError extends Error {}
 
@@ -33,7 +37,7 @@ export interface CliResult {
   data: unknown;
 }
 
-type Options = Record<string, string | boolean | undefined>;
+type Options = Record<string, string | boolean | string[] | undefined>;
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -106,7 +110,13 @@ export const COMMANDS: Record<string, CommandHandler> = {
     if (!user) throw new Error(`no back-office user with email ${email}`);
     const { temporaryPassword } = await db().$transaction(async (tx) => {
       const reset = await resetUserPassword({ tx, userId: user.id });
-      await recordAuditEntry(tx, { merchantId: user.merchantId, userId: null, action: "operator.password_reset", target: user.id, details: { email } });
+      await recordAuditEntry(tx, {
+        merchantId: user.merchantId,
+        userId: null,
+        action: "operator.password_reset",
+        target: user.id,
+        details: { email },
+      });
       return reset;
     });
     return {
@@ -133,7 +143,10 @@ Their open sessions were signed out.`,
     const minutes = z.coerce.number().min(0).default(5).parse(options["older-than-minutes"]);
     const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: minutes * 60_000 });
     return {
-      text: reconciled.length === 0 ? "no timed-out authorizations to reconcile" : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
+      text:
+        reconciled.length === 0
+          ? "no timed-out authorizations to reconcile"
+          : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
       data: reconciled,
     };
   },
@@ -141,23 +154,33 @@ Their open sessions were signed out.`,
   "cards rotate-key": async () => {
     const cards = await rotateCardDataKey();
     const totp = await resealTotpSecrets();
+    const acquirer = await resealAcquirerCredentials();
     const left = Object.entries(cards.remaining);
-    const done = left.length === 0 && totp.remaining === 0;
+    const done = left.length === 0 && totp.remaining === 0 && acquirer.remaining === 0;
     return {
       text: [
-        `re-encrypted ${cards.reencrypted} stored card(s) and re-sealed ${totp.resealed} TOTP secret(s) under key ${cards.keyId}`,
+        `re-encrypted ${cards.reencrypted} stored card(s), re-sealed ${totp.resealed} TOTP secret(s) and ${acquirer.resealed} acquirer account credential(s) under key ${cards.keyId}`,
         done
           ? "nothing is left under other keys: the old keys can be removed from CARD_DATA_PREVIOUS_KEYS"
-          : `still under other keys: ${left.map(([id, count]) => `${count} card(s) under ${id}`).join(", ") || "none"}; ${totp.remaining} TOTP secret(s)`,
+          : `still under other keys: ${left.map(([id, count]) => `${count} card(s) under ${id}`).join(", ") || "none"}; ${totp.remaining} TOTP secret(s); ${acquirer.remaining} acquirer account credential(s)`,
       ].join("\n"),
-      data: { keyid: cards.keyId, reencrypted: cards.reencrypted, remaining: cards.remaining, totpResealed: totp.resealed, totpRemaining: totp.remaining, complete: done },
+      data: {
+        keyid: cards.keyId,
+        reencrypted: cards.reencrypted,
+        remaining: cards.remaining,
+        totpResealed: totp.resealed,
+        totpRemaining: totp.remaining,
+        acquirerCredentialsResealed: acquirer.resealed,
+        acquirerCredentialsRemaining: acquirer.remaining,
+        complete: done,
+      },
     };
   },
 };
 
 export async function runCliCommand(words: string[], options: Options): Promise<CliResult> {
   const key = words.slice(0, 2).join(" ");
-  const handler = COMMANDS[key];
+  const handler = COMMANDS[key] ?? ACCOUNT_COMMANDS[key];
   if (!handler) throw new CliUsageError(`unknown command: ${words.join(" ")}`);
   try {
     return await handler(options, words.slice(2));

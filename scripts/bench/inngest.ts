@@ -334,6 +334,8 @@ async function main(): Promise<void> {
   const { createMerchant } = await import("../../lib/merchants/create-merchant");
   const { newId } = await import("../../lib/ids");
   const { merchant, apiKey } = await createMerchant({ name: "Bench Shop", withApiKey: true });
+  // The sandboxes' first test account at each processor, as the demo merchant has.
+  await (await import("../../lib/sandboxes/sandbox-merchant-accounts")).addSandboxAccounts(merchant.id);
   await db().merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: receiver.url } });
   if (!apiKey) throw new Error("no API key");
   // Payments to capture, one capture each (two captures of one payment would wait for each other's lock).
@@ -397,7 +399,12 @@ async function main(): Promise<void> {
     const cpuMsPerCapture = Object.fromEntries(
       [web, worker].map((service, index) => [
         service.name,
-        Number((((cpuSeconds(service.child.pid as number) - (cpuBefore[index] as number)) * 1000) / Math.max(latencyPhase.started.size, 1)).toFixed(1)),
+        Number(
+          (
+            ((cpuSeconds(service.child.pid as number) - (cpuBefore[index] as number)) * 1000) /
+            Math.max(latencyPhase.started.size, 1)
+          ).toFixed(1),
+        ),
       ]),
     );
     log(`CPU ms per capture (phase start to drained${drained ? "" : ", NOT drained within 120 s"}): ${JSON.stringify(cpuMsPerCapture)}`);
