@@ -2,12 +2,12 @@
 // on phones (a <details> element: works without JavaScript and is keyboard-accessible).
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { ROLE_LABELS } from "@/lib/auth/roles";
+import { ROLE_LABELS, roleCan, type Permission } from "@/lib/auth/roles";
 import type { SessionUser } from "@/lib/auth/session";
 import { NavLinks } from "./nav-links";
 import { SignOutButton } from "./sign-out-button";
 
-const SECTIONS = [
+const SECTIONS: { title?: string; items: { href: string; label: string; permission?: Permission }[] }[] = [
   {
     items: [
       { href: "/backoffice", label: "Overview" },
@@ -22,6 +22,7 @@ const SECTIONS = [
       { href: "/backoffice/settings/notifications", label: "Notification URLs" },
       { href: "/backoffice/settings/hosted", label: "Hosted integrations" },
       { href: "/backoffice/settings/team", label: "Team" },
+      { href: "/backoffice/settings/acquirer-accounts", label: "Acquirer accounts", permission: "acquirer_accounts:write" },
     ],
   },
   {
@@ -32,6 +33,14 @@ const SECTIONS = [
     ],
   },
 ];
+
+/** The menu without the pages the user's role cannot open (they answer not-found). */
+function sectionsFor(user: SessionUser) {
+  return SECTIONS.map((section) => ({
+    ...section,
+    items: section.items.filter((item) => !item.permission || roleCan(user.role, item.permission)),
+  }));
+}
 
 function Brand() {
   return (
@@ -62,7 +71,10 @@ function UserBox({ user }: { user: SessionUser }) {
 export function AppShell({ user, children }: { user: SessionUser; children: ReactNode }) {
   return (
     <div className="min-h-screen lg:flex">
-      <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-semibold focus:text-indigo-700 focus:shadow">
+      <a
+        href="#content"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-semibold focus:text-indigo-700 focus:shadow"
+      >
         Skip to content
       </a>
       <aside className="hidden w-60 shrink-0 flex-col gap-6 bg-slate-900 px-3 py-5 lg:sticky lg:top-0 lg:flex lg:h-screen">
@@ -70,7 +82,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <Brand />
         </div>
         <div className="flex-1 overflow-y-auto">
-          <NavLinks sections={SECTIONS} />
+          <NavLinks sections={sectionsFor(user)} />
         </div>
         <div className="px-3">
           <UserBox user={user} />
@@ -82,11 +94,13 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <span className="rounded-md px-2 py-1 text-sm font-medium text-slate-200 ring-1 ring-slate-700">Menu</span>
         </summary>
         <div className="mt-4 space-y-4 pb-2">
-          <NavLinks sections={SECTIONS} />
+          <NavLinks sections={sectionsFor(user)} />
           <UserBox user={user} />
         </div>
       </details>
-      <main id="content" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">{children}</main>
+      <main id="content" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">
+        {children}
+      </main>
     </div>
   );
 }

@@ -11,10 +11,12 @@ export type Permission =
   /** Capture, refund, void and resend notifications. */
   | "payments:write"
   /** Add back-office users and change their roles. */
-  | "team:write";
+  | "team:write"
+  /** See and change the merchant's acquirer accounts (credentials, MID, descriptor): owners only. */
+  | "acquirer_accounts:write";
 
 const PERMISSIONS: Record<UserRole, readonly Permission[]> = {
-  OWNER: ["keys:write", "settings:write", "payments:write", "team:write"],
+  OWNER: ["keys:write", "settings:write", "payments:write", "team:write", "acquirer_accounts:write"],
   DEVELOPER: ["keys:write", "settings:write", "payments:write"],
   VIEWER: [],
 };
