@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Tx } from "../../db";
 import { parseCredentials, type ProcessorCredentials } from "../credentials";
 import type { ProcessorName } from "../types";
-import { acquirerMerchantIdProblem, describeCurrencies, descriptorProblem, type AccountFields } from "./account-input";
+import { acquirerMerchantIdProblem, describeCurrencies, descriptorProblem } from "./account-input";
 
 export class AcquirerAccountNotFoundError extends Error {
   constructor() {
@@ -36,16 +36,47 @@ export function parseCredentialInput(processor: ProcessorName, input: unknown): 
   }
 }
 
-export function checkProcessorRules(
-  processor: ProcessorName,
-  fields: Partial<Pick<AccountFields, "descriptor" | "acquirerMerchantId">>,
-): void {
+function processorRuleIssues(processor: ProcessorName, fields: { descriptor?: string; acquirerMerchantId?: string }): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
   const descriptor = fields.descriptor === undefined ? undefined : descriptorProblem(processor, fields.descriptor);
   if (descriptor) issues.push({ code: "custom", path: ["descriptor"], message: descriptor, input: fields.descriptor });
   const merchantId = fields.acquirerMerchantId === undefined ? undefined : acquirerMerchantIdProblem(processor, fields.acquirerMerchantId);
   if (merchantId) issues.push({ code: "custom", path: ["acquirerMerchantId"], message: merchantId, input: fields.acquirerMerchantId });
-  if (issues.length > 0) throw new z.ZodError(issues);
+  return issues;
+}
+
+/**
+ * Validates an account's input whole: the fields' schema, the processor's own rules (descriptor,
+ * acquirer merchant id) and its credentials' schema, every problem in one ZodError so that a form
+ * shows them all at once. `processor` undefined: only the schema (an unknown processor is its issue).
+ */
+export function validateAccountInput<TSchema extends z.ZodType>(
+  schema: TSchema,
+  processor: ProcessorName | undefined,
+  input: unknown,
+  { requireCredentials }: { requireCredentials: boolean },
+): { fields: z.infer<TSchema>; credentials?: ProcessorCredentials } {
+  const record = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === "string" ? value.trim() : undefined);
+  const issues: z.core.$ZodIssue[] = [];
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) issues.push(...parsed.error.issues);
+  let credentials: ProcessorCredentials | undefined;
+  if (processor) {
+    issues.push(
+      ...processorRuleIssues(processor, { descriptor: text(record.descriptor), acquirerMerchantId: text(record.acquirerMerchantId) }),
+    );
+    if (requireCredentials || record.credentials !== undefined) {
+      try {
+        credentials = parseCredentialInput(processor, record.credentials);
+      } catch (error) {
+        if (!(error instanceof z.ZodError)) throw error;
+        issues.push(...error.issues);
+      }
+    }
+  }
+  if (issues.length > 0 || !parsed.success) throw new z.ZodError(issues);
+  return { fields: parsed.data, credentials };
 }
 
 /** Refuses a second enabled account at the same processor for a currency one already takes. */

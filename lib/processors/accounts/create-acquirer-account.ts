@@ -5,7 +5,7 @@ import { db, type Tx } from "../../db";
 import { newId } from "../../ids";
 import { PROCESSOR_NAMES } from "../types";
 import { accountFieldsSchema } from "./account-input";
-import { checkCurrencyOverlap, checkProcessorRules, fieldError, parseCredentialInput } from "./account-rules";
+import { checkCurrencyOverlap, fieldError, validateAccountInput } from "./account-rules";
 import { ACCOUNT_VIEW_SELECT, toAccountView, type AcquirerAccountView } from "./account-view";
 import { credentialsFingerprint, sealCredentials } from "./seal-credentials";
 
@@ -22,9 +22,12 @@ export interface CreateAcquirerAccountOptions {
 }
 
 export async function createAcquirerAccount({ merchantId, input, tx }: CreateAcquirerAccountOptions): Promise<AcquirerAccountView> {
-  const { processor, credentials: rawCredentials, currencies, ...fields } = createInput.parse(input);
-  checkProcessorRules(processor, fields);
-  const credentials = parseCredentialInput(processor, rawCredentials);
+  const named = z.object({ processor: z.enum(PROCESSOR_NAMES) }).safeParse(input);
+  const validated = validateAccountInput(createInput, named.success ? named.data.processor : undefined, input, {
+    requireCredentials: true,
+  });
+  const { processor, credentials: _raw, currencies, ...fields } = validated.fields;
+  const credentials = validated.credentials!;
   const id = newId();
   const run = async (client: Tx) => {
     await checkCurrencyOverlap(client, { merchantId, processor, enabled: fields.enabled, ...currencies });

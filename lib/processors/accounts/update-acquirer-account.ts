@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { db, type Tx } from "../../db";
 import { accountFieldsUpdateSchema } from "./account-input";
-import { AcquirerAccountNotFoundError, checkCurrencyOverlap, checkProcessorRules, fieldError, parseCredentialInput } from "./account-rules";
+import { AcquirerAccountNotFoundError, checkCurrencyOverlap, fieldError, validateAccountInput } from "./account-rules";
 import { ACCOUNT_VIEW_SELECT, toAccountView, type AcquirerAccountView } from "./account-view";
 import { credentialsFingerprint, sealCredentials } from "./seal-credentials";
 
@@ -25,13 +25,13 @@ export async function updateAcquirerAccount({
   input,
   tx,
 }: UpdateAcquirerAccountOptions): Promise<{ before: AcquirerAccountView; after: AcquirerAccountView; credentialsChanged: boolean }> {
-  const { credentials: rawCredentials, currencies, ...fields } = updateInput.parse(input);
   const run = async (client: Tx) => {
     const current = await client.acquirerAccount.findFirst({ where: { id: accountId, merchantId }, select: ACCOUNT_VIEW_SELECT });
     if (!current) throw new AcquirerAccountNotFoundError();
     const before = toAccountView(current);
-    checkProcessorRules(before.processor, fields);
-    const credentials = rawCredentials === undefined ? undefined : parseCredentialInput(before.processor, rawCredentials);
+    const validated = validateAccountInput(updateInput, before.processor, input, { requireCredentials: false });
+    const { credentials: _raw, currencies, ...fields } = validated.fields;
+    const credentials = validated.credentials;
     const next = { ...before, ...fields, ...(currencies ?? {}) };
     await checkCurrencyOverlap(client, {
       id: accountId,

@@ -94,7 +94,8 @@ describe("acquirer accounts in the back office", () => {
         currentPassword: "wrong",
       }),
     }).catch((thrown: unknown) => thrown);
-    expect(fieldsOf(error)).toEqual(["bin.visa", "country", "currencies", "mcc"]);
+    // Every problem at once, under the form's field names.
+    expect(fieldsOf(error)).toEqual(["bin.visa", "country", "credential.apiKey", "currencies", "descriptor", "mcc"]);
     const credentialError = await addAcquirerAccount({ actor: owner, form: form({ "credential.apiKey": "not-a-uuid" }) }).catch(
       (thrown: unknown) => thrown,
     );
