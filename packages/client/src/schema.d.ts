@@ -619,7 +619,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -771,7 +771,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -926,7 +926,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1081,7 +1081,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1236,7 +1236,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1391,7 +1391,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1546,7 +1546,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
