@@ -12,18 +12,7 @@ import { disconnectDb } from "../lib/db";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
-const SOURCE_ROOTS = [
-  "app",
-  "components",
-  "lib",
-  "public",
-  "prisma/schema",
-  "next.config.mjs",
-  "postcss.config.mjs",
-  "package-lock.json",
-  "tsconfig.json",
-  "instrumentation.ts",
-];
+const SOURCE_ROOTS = ["app", "components", "lib", "public", "prisma/schema", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "instrumentation.ts"];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -48,12 +37,7 @@ function buildIsCurrent(): boolean {
  * Waits for the server to answer health, then gives its background services a few seconds to
  * report in (the executor's first heartbeat comes just after the server is ready).
  */
-async function waitForHealth(
-  url: string,
-  child: ReturnType<typeof spawn>,
-  timeoutMs = 90_000,
-  settleMs = 20_000,
-): Promise<{ status: number; body: unknown }> {
+async function waitForHealth(url: string, child: ReturnType<typeof spawn>, timeoutMs = 90_000, settleMs = 20_000): Promise<{ status: number; body: unknown }> {
   const deadline = Date.now() + timeoutMs;
   let firstAnswerAt: number | undefined;
   let last: { status: number; body: unknown } | undefined;
@@ -81,10 +65,7 @@ function requireBuild(): void {
 function buildIfStale(): void {
   if (buildIsCurrent()) return;
   console.log("[start] building (next build)...");
-  const build = spawnSync(process.execPath, [NEXT_BIN, "build"], {
-    stdio: "inherit",
-    env: { ...process.env, CPS_LOCAL: "1", NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, CPS_LOCAL: "1", NEXT_TELEMETRY_DISABLED: "1" } });
   if (build.status !== 0) throw new Error("next build failed");
 }
 
@@ -166,11 +147,7 @@ async function main(): Promise<void> {
   server.on("exit", (code) => void shutdown(code ?? 1));
 
   // This process's own listener, not the public base URL (a load balancer in front of several processes).
-  const localHost = ["0.0.0.0", "::", ""].includes(settings.HOST)
-    ? "127.0.0.1"
-    : settings.HOST.includes(":")
-      ? `[${settings.HOST}]`
-      : settings.HOST;
+  const localHost = ["0.0.0.0", "::", ""].includes(settings.HOST) ? "127.0.0.1" : settings.HOST.includes(":") ? `[${settings.HOST}]` : settings.HOST;
   const health = await waitForHealth(`http://${localHost}:${settings.PORT}/api/health`, server);
   const ok = health.status === 200;
   console.log(

@@ -36,10 +36,7 @@ const SECTIONS: { title?: string; items: { href: string; label: string; permissi
 
 /** The menu without the pages the user's role cannot open (they answer not-found). */
 function sectionsFor(user: SessionUser) {
-  return SECTIONS.map((section) => ({
-    ...section,
-    items: section.items.filter((item) => !item.permission || roleCan(user.role, item.permission)),
-  }));
+  return SECTIONS.map((section) => ({ ...section, items: section.items.filter((item) => !item.permission || roleCan(user.role, item.permission)) }));
 }
 
 function Brand() {
@@ -71,10 +68,7 @@ function UserBox({ user }: { user: SessionUser }) {
 export function AppShell({ user, children }: { user: SessionUser; children: ReactNode }) {
   return (
     <div className="min-h-screen lg:flex">
-      <a
-        href="#content"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-semibold focus:text-indigo-700 focus:shadow"
-      >
+      <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:font-semibold focus:text-indigo-700 focus:shadow">
         Skip to content
       </a>
       <aside className="hidden w-60 shrink-0 flex-col gap-6 bg-slate-900 px-3 py-5 lg:sticky lg:top-0 lg:flex lg:h-screen">
@@ -98,9 +92,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <UserBox user={user} />
         </div>
       </details>
-      <main id="content" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">
-        {children}
-      </main>
+      <main id="content" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-10 lg:py-8">{children}</main>
     </div>
   );
 }

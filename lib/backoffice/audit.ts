@@ -39,17 +39,8 @@ export const AUDIT_ACTIONS = {
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
-export async function recordAudit(
-  tx: Tx,
-  options: { actor: Actor; action: string; target?: string | null; details?: Prisma.InputJsonObject },
-): Promise<void> {
-  await recordAuditEntry(tx, {
-    merchantId: options.actor.merchantId,
-    userId: options.actor.userId,
-    action: options.action,
-    target: options.target,
-    details: options.details,
-  });
+export async function recordAudit(tx: Tx, options: { actor: Actor; action: string; target?: string | null; details?: Prisma.InputJsonObject }): Promise<void> {
+  await recordAuditEntry(tx, { merchantId: options.actor.merchantId, userId: options.actor.userId, action: options.action, target: options.target, details: options.details });
 }
 
 /**
@@ -58,13 +49,7 @@ export async function recordAudit(
  */
 export async function recordAuditEntry(
   client: Tx | ReturnType<typeof db>,
-  options: {
-    merchantId: string;
-    userId: string | null;
-    action: AuditAction | (string & {});
-    target?: string | null;
-    details?: Prisma.InputJsonObject;
-  },
+  options: { merchantId: string; userId: string | null; action: AuditAction | (string & {}); target?: string | null; details?: Prisma.InputJsonObject },
 ): Promise<void> {
   await client.auditEntry.create({
     data: {

@@ -110,13 +110,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
     if (!user) throw new Error(`no back-office user with email ${email}`);
     const { temporaryPassword } = await db().$transaction(async (tx) => {
       const reset = await resetUserPassword({ tx, userId: user.id });
-      await recordAuditEntry(tx, {
-        merchantId: user.merchantId,
-        userId: null,
-        action: "operator.password_reset",
-        target: user.id,
-        details: { email },
-      });
+      await recordAuditEntry(tx, { merchantId: user.merchantId, userId: null, action: "operator.password_reset", target: user.id, details: { email } });
       return reset;
     });
     return {
@@ -143,10 +137,7 @@ Their open sessions were signed out.`,
     const minutes = z.coerce.number().min(0).default(5).parse(options["older-than-minutes"]);
     const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: minutes * 60_000 });
     return {
-      text:
-        reconciled.length === 0
-          ? "no timed-out authorizations to reconcile"
-          : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
+      text: reconciled.length === 0 ? "no timed-out authorizations to reconcile" : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
       data: reconciled,
     };
   },

@@ -399,12 +399,7 @@ async function main(): Promise<void> {
     const cpuMsPerCapture = Object.fromEntries(
       [web, worker].map((service, index) => [
         service.name,
-        Number(
-          (
-            ((cpuSeconds(service.child.pid as number) - (cpuBefore[index] as number)) * 1000) /
-            Math.max(latencyPhase.started.size, 1)
-          ).toFixed(1),
-        ),
+        Number((((cpuSeconds(service.child.pid as number) - (cpuBefore[index] as number)) * 1000) / Math.max(latencyPhase.started.size, 1)).toFixed(1)),
       ]),
     );
     log(`CPU ms per capture (phase start to drained${drained ? "" : ", NOT drained within 120 s"}): ${JSON.stringify(cpuMsPerCapture)}`);

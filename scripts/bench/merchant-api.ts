@@ -184,11 +184,7 @@ async function loadSplit(
     timeouts: results.reduce((total, result) => total + result.timeouts, 0),
     cpuMsPerRequest: Number((serverCpu / answered).toFixed(2)),
     workerCpuMsPerRequest: workerPid ? Number(((cpuMs(workerPid) - before.worker) / answered).toFixed(2)) : undefined,
-    perProcess: results.map((result, index) => ({
-      connections: share(index),
-      requestsPerSecond: Math.round(result.requests.average),
-      p99Ms: result.latency.p99,
-    })),
+    perProcess: results.map((result, index) => ({ connections: share(index), requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99 })),
   };
   log(
     `  ${summary.requestsPerSecond} req/s (${summary.perProcess.map((one) => one.requestsPerSecond).join(" + ")}), p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, ` +
@@ -214,12 +210,8 @@ interface ExplainedStatement {
  * lib/payments/operation-totals.ts, lib/payments/request-follow-up.ts and
  * lib/inngest/executor/accept-events.ts. Writes and locks run inside a transaction that is rolled back.
  */
-async function explainHotPaths(
-  client: pg.Client,
-  { merchantId, paymentId }: { merchantId: string; paymentId: string },
-): Promise<ExplainedStatement[]> {
-  const keyHash = (await client.query<{ hash: string }>(`SELECT "hash" FROM "ApiKey" WHERE "merchantId" = $1 LIMIT 1`, [merchantId]))
-    .rows[0]?.hash;
+async function explainHotPaths(client: pg.Client, { merchantId, paymentId }: { merchantId: string; paymentId: string }): Promise<ExplainedStatement[]> {
+  const keyHash = (await client.query<{ hash: string }>(`SELECT "hash" FROM "ApiKey" WHERE "merchantId" = $1 LIMIT 1`, [merchantId])).rows[0]?.hash;
   const id = randomBytes(16).toString("hex");
   const statements: { name: string; sql: string; params: unknown[] }[] = [
     {
@@ -316,12 +308,7 @@ async function statementMeans(admin: pg.Client, databaseName: string): Promise<M
     return new Map(
       rows.map((row) => [
         row.queryid,
-        {
-          query: row.query.replace(/\s+/g, " ").slice(0, 140),
-          calls: Number(row.calls),
-          meanMs: Number(row.mean.toFixed(3)),
-          totalMs: Math.round(row.total),
-        },
+        { query: row.query.replace(/\s+/g, " ").slice(0, 140), calls: Number(row.calls), meanMs: Number(row.mean.toFixed(3)), totalMs: Math.round(row.total) },
       ]),
     );
   } catch {
@@ -508,12 +495,7 @@ interface RoundTrips {
  * two readings of pg_stat_statements (every statement, BEGIN and COMMIT included) and
  * pg_stat_database (committed transactions). The request log's batched INSERT is counted.
  */
-async function roundTrips(
-  admin: pg.Client,
-  databaseName: string,
-  count: number,
-  send: () => Promise<unknown>,
-): Promise<RoundTrips | undefined> {
+async function roundTrips(admin: pg.Client, databaseName: string, count: number, send: () => Promise<unknown>): Promise<RoundTrips | undefined> {
   const dbFilter = `dbid = (SELECT oid FROM pg_database WHERE datname = $1)`;
   try {
     await admin.query(`SELECT pg_stat_statements_reset()`);
@@ -560,26 +542,15 @@ function summarizeProfiles(dir: string): Record<string, unknown> {
       total += hits;
       const { url, functionName, lineNumber } = node.callFrame;
       const category = !url
-        ? functionName.startsWith("(")
-          ? functionName
-          : "native/builtin"
-        : url.includes("node_modules/.prisma") ||
-            url.includes("@prisma") ||
-            url.includes("generated/prisma") ||
-            url.includes("query_compiler")
+        ? functionName.startsWith("(") ? functionName : "native/builtin"
+        : url.includes("node_modules/.prisma") || url.includes("@prisma") || url.includes("generated/prisma") || url.includes("query_compiler")
           ? "prisma"
-          : url.includes("node_modules/pg")
-            ? "pg"
-            : url.includes("node_modules/next")
-              ? "next (node_modules)"
-              : url.includes(`${path.basename(DIST_DIR)}/server/chunks`)
-                ? "app bundle (.next chunks: our code + bundled libraries)"
-                : url.includes(path.basename(DIST_DIR))
-                  ? "next build (other)"
-                  : url.startsWith("node:")
-                    ? "node internals"
-                    : url.includes("node_modules/")
-                      ? `node_modules/${url.split("node_modules/").pop()?.split("/")[0]}`
+          : url.includes("node_modules/pg") ? "pg"
+            : url.includes("node_modules/next") ? "next (node_modules)"
+              : url.includes(`${path.basename(DIST_DIR)}/server/chunks`) ? "app bundle (.next chunks: our code + bundled libraries)"
+                : url.includes(path.basename(DIST_DIR)) ? "next build (other)"
+                  : url.startsWith("node:") ? "node internals"
+                    : url.includes("node_modules/") ? `node_modules/${url.split("node_modules/").pop()?.split("/")[0]}`
                       : "other";
       byCategory.set(category, (byCategory.get(category) ?? 0) + hits);
       const name = `${functionName || "(anonymous)"} ${url.split("/").slice(-2).join("/")}:${lineNumber + 1}`;
@@ -636,10 +607,7 @@ async function main(): Promise<void> {
   const cpus = os.cpus();
   const report: Record<string, unknown> = {
     startedAt: new Date().toISOString(),
-    machine: `${cpus.length} x ${cpus[0]?.model ?? "?"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, load average at start ${os
-      .loadavg()
-      .map((value) => value.toFixed(2))
-      .join(" ")}`,
+    machine: `${cpus.length} x ${cpus[0]?.model ?? "?"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}, load average at start ${os.loadavg().map((value) => value.toFixed(2)).join(" ")}`,
     durationSeconds: DURATION_S,
     database: `PostgreSQL ${(await setup.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version}`,
     build: DIST_DIR,
@@ -648,13 +616,7 @@ async function main(): Promise<void> {
   const baseline = await startBaseline(databaseUrl);
   const results: Record<string, Summary[]> = { baseline: [], json: [], insert: [], initdynamic: [], capture: [] };
   // The twoweb and scale phases' figures, compared with the one-process, empty-database ones above.
-  const extra: Record<string, Summary[]> = {
-    initdynamicTwoWeb: [],
-    captureTwoWeb: [],
-    insertScale: [],
-    initdynamicScale: [],
-    captureScale: [],
-  };
+  const extra: Record<string, Summary[]> = { initdynamicTwoWeb: [], captureTwoWeb: [], insertScale: [], initdynamicScale: [], captureScale: [] };
   let emptyStatements: Map<string, StatementMean> | undefined;
   let scaleStatements: Map<string, StatementMean> | undefined;
   try {
@@ -695,8 +657,7 @@ async function main(): Promise<void> {
     const floorUrl = (name: string) => `${base}/api/bench-floor/${name}`;
     const warm = { connections: Math.max(...CONNECTIONS), duration: WARMUP_S };
     log(`warming up (${WARMUP_S} s per endpoint at ${warm.connections} connections)`);
-    for (const url of [floorUrl("json"), floorUrl("insert")])
-      await autocannon({ url, method: "POST", headers: floorHeaders, body: initBody, ...warm });
+    for (const url of [floorUrl("json"), floorUrl("insert")]) await autocannon({ url, method: "POST", headers: floorHeaders, body: initBody, ...warm });
     await autocannon({ url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody, ...warm });
     await autocannon({ url: base, requests: [captureRequest], ...warm });
     await autocannon({ url: baseline.url, method: "POST", headers: floorHeaders, body: initBody, ...warm });
@@ -709,9 +670,7 @@ async function main(): Promise<void> {
         await response.arrayBuffer();
       };
       report.roundTrips = {
-        "Next.js + INSERT floor": await roundTrips(setup, databaseName, STATEMENT_SAMPLES, () =>
-          post(floorUrl("insert"), initBody, floorHeaders),
-        ),
+        "Next.js + INSERT floor": await roundTrips(setup, databaseName, STATEMENT_SAMPLES, () => post(floorUrl("insert"), initBody, floorHeaders)),
         "POST /api/initdynamic": await roundTrips(setup, databaseName, STATEMENT_SAMPLES, () => post(`${base}/api/initdynamic`, initBody)),
         "POST /api/{paymentid}/capture": await roundTrips(setup, databaseName, STATEMENT_SAMPLES, () =>
           post(`${base}/api/${paymentIds[next++ % CAPTURE_PAYMENTS]}/capture`, JSON.stringify({ amount: 1 })),
@@ -728,27 +687,19 @@ async function main(): Promise<void> {
     for (const connections of CONNECTIONS) {
       if (PHASES.has("baseline")) {
         log(`floor node:http + one INSERT, ${connections} connections, ${DURATION_S} s`);
-        results.baseline!.push(
-          await load(connections, { url: baseline.url, method: "POST", headers: floorHeaders, body: initBody }, { server: baseline.pid }),
-        );
+        results.baseline!.push(await load(connections, { url: baseline.url, method: "POST", headers: floorHeaders, body: initBody }, { server: baseline.pid }));
       }
       if (PHASES.has("json")) {
         log(`floor Next.js route handler, constant JSON, ${connections} connections`);
-        results.json!.push(
-          await load(connections, { url: floorUrl("json"), method: "POST", headers: floorHeaders, body: initBody }, { server: web.pid }),
-        );
+        results.json!.push(await load(connections, { url: floorUrl("json"), method: "POST", headers: floorHeaders, body: initBody }, { server: web.pid }));
       }
       if (PHASES.has("insert")) {
         log(`floor Next.js route handler + one INSERT (Prisma, adapter-pg), ${connections} connections`);
-        results.insert!.push(
-          await load(connections, { url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody }, { server: web.pid }),
-        );
+        results.insert!.push(await load(connections, { url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody }, { server: web.pid }));
       }
       if (PHASES.has("initdynamic")) {
         log(`POST /api/initdynamic, ${connections} connections`);
-        results.initdynamic!.push(
-          await load(connections, { url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody }, { server: web.pid }),
-        );
+        results.initdynamic!.push(await load(connections, { url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody }, { server: web.pid }));
       }
     }
 
@@ -785,8 +736,7 @@ async function main(): Promise<void> {
         authorized.push(responseid);
       }
       const deadline = Date.now() + 60_000;
-      while (authorized.some((id) => !receiver.arrivals.has(id)) && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      while (authorized.some((id) => !receiver.arrivals.has(id)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       const mitPayments = await db().payment.findMany({ where: { parentPaymentId: parentId, status: "AUTHORIZED" }, select: { id: true } });
       const latencies: number[] = [];
       for (const { id } of mitPayments.slice(0, NOTIFY_SAMPLES)) {
@@ -818,12 +768,7 @@ async function main(): Promise<void> {
       for (const connections of CONNECTIONS) {
         log(`two web processes: POST /api/initdynamic, ${connections} connections split over ports ${PORT} and ${SECOND_WEB_PORT}`);
         const options = (url: string): autocannon.Options => ({ url: `${url}/api/initdynamic`, method: "POST", headers, body: initBody });
-        extra.initdynamicTwoWeb!.push(
-          await loadSplit(connections, [
-            { options: options(base), pid: web.pid! },
-            { options: options(secondBase), pid: secondWeb.pid! },
-          ]),
-        );
+        extra.initdynamicTwoWeb!.push(await loadSplit(connections, [{ options: options(base), pid: web.pid! }, { options: options(secondBase), pid: secondWeb.pid! }]));
       }
       for (const connections of CONNECTIONS) {
         log(`two web processes: POST /api/{paymentid}/capture, ${connections} connections split (worker in its own process)`);
@@ -860,9 +805,7 @@ async function main(): Promise<void> {
         [merchant.id],
       );
       log(`closed the ${closed.rowCount} windows the earlier phases opened`);
-      log(
-        `seeding ${SCALE_PAYMENTS} payments, ${SCALE_OPERATIONS} operations over ${SCALE_MERCHANTS} merchants + the bench merchant (set-based SQL)`,
-      );
+      log(`seeding ${SCALE_PAYMENTS} payments, ${SCALE_OPERATIONS} operations over ${SCALE_MERCHANTS} merchants + the bench merchant (set-based SQL)`);
       const seed = await seedScaleData({
         client: setup,
         benchMerchantId: merchant.id,
@@ -881,10 +824,7 @@ async function main(): Promise<void> {
         operations: SCALE_OPERATIONS,
         merchants: SCALE_MERCHANTS,
         seed,
-        loadAverageAfterSeeding: os
-          .loadavg()
-          .map((value) => value.toFixed(2))
-          .join(" "),
+        loadAverageAfterSeeding: os.loadavg().map((value) => value.toFixed(2)).join(" "),
         explain: plansAfter.map((after, index) => ({
           statement: after.statement,
           executionMsBefore: plansBefore[index]?.executionMs,
@@ -905,19 +845,13 @@ async function main(): Promise<void> {
       for (const connections of CONNECTIONS) {
         // The floor again: how much the machine itself drifted since the empty-database figures.
         log(`scale: floor Next.js route handler + one INSERT, ${connections} connections (its table is not filled)`);
-        extra.insertScale!.push(
-          await load(connections, { url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody }, { server: web.pid }),
-        );
+        extra.insertScale!.push(await load(connections, { url: floorUrl("insert"), method: "POST", headers: floorHeaders, body: initBody }, { server: web.pid }));
         log(`scale: POST /api/initdynamic, ${connections} connections`);
-        extra.initdynamicScale!.push(
-          await load(connections, { url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody }, { server: web.pid }),
-        );
+        extra.initdynamicScale!.push(await load(connections, { url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody }, { server: web.pid }));
       }
       for (const connections of CONNECTIONS) {
         log(`scale: POST /api/{paymentid}/capture, ${connections} connections (worker in its own process)`);
-        extra.captureScale!.push(
-          await load(connections, { url: base, requests: [captureRequest] }, { server: web.pid, worker: worker!.pid }),
-        );
+        extra.captureScale!.push(await load(connections, { url: base, requests: [captureRequest] }, { server: web.pid, worker: worker!.pid }));
         const drainedInMs = await waitForNoPending(db, 120_000);
         log(`  the worker finished the captures' background work ${drainedInMs} ms after the load ended`);
       }
@@ -970,8 +904,7 @@ async function main(): Promise<void> {
           p99ToNextInsert: floor && ratio(summary.p99Ms, floor.p99Ms),
           throughputToNextJson: json && ratio(summary.requestsPerSecond, json.requestsPerSecond),
           throughputToNodeBaseline: bare && ratio(summary.requestsPerSecond, bare.requestsPerSecond),
-          cpuPerRequestToNextInsert:
-            floor?.cpuMsPerRequest && summary.cpuMsPerRequest && ratio(summary.cpuMsPerRequest, floor.cpuMsPerRequest),
+          cpuPerRequestToNextInsert: floor?.cpuMsPerRequest && summary.cpuMsPerRequest && ratio(summary.cpuMsPerRequest, floor.cpuMsPerRequest),
         };
       return {
         connections,
@@ -1036,9 +969,7 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(report, null, 2));
   const measured = report.results as Record<string, Summary[]> | undefined;
   if (measured) {
-    console.log(
-      "\n| what | connections | req/s | p50 ms | p99 ms | CPU ms/request | req/s ÷ Next+INSERT floor | p99 ÷ floor p99 | CPU ÷ floor CPU |",
-    );
+    console.log("\n| what | connections | req/s | p50 ms | p99 ms | CPU ms/request | req/s ÷ Next+INSERT floor | p99 ÷ floor p99 | CPU ÷ floor CPU |");
     console.log("|---|---|---|---|---|---|---|---|---|");
     const names: Record<string, string> = {
       baseline: "floor: node:http + INSERT",
@@ -1050,10 +981,7 @@ async function main(): Promise<void> {
     for (const [key, label] of Object.entries(names)) {
       for (const row of measured[key] ?? []) {
         const floor = measured.insert?.find((candidate) => candidate.connections === row.connections);
-        const cpu =
-          row.cpuMsPerRequest !== undefined
-            ? `${row.cpuMsPerRequest}${row.workerCpuMsPerRequest !== undefined ? ` (+ worker ${row.workerCpuMsPerRequest})` : ""}`
-            : "";
+        const cpu = row.cpuMsPerRequest !== undefined ? `${row.cpuMsPerRequest}${row.workerCpuMsPerRequest !== undefined ? ` (+ worker ${row.workerCpuMsPerRequest})` : ""}` : "";
         const versus = (value: number | undefined, of: number | undefined) => (value !== undefined && of ? ratio(value, of) : "");
         console.log(
           `| ${label} | ${row.connections} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${cpu} | ${versus(row.requestsPerSecond, floor?.requestsPerSecond)} | ${versus(row.p99Ms, floor?.p99Ms)} | ${versus(row.cpuMsPerRequest, floor?.cpuMsPerRequest)} |`,
@@ -1063,9 +991,7 @@ async function main(): Promise<void> {
   }
   const extraMeasured = report.extraResults as Record<string, Summary[]> | undefined;
   if (extraMeasured && Object.values(extraMeasured).some((rows) => rows.length > 0)) {
-    console.log(
-      "\n| what | connections | req/s | p50 ms | p99 ms | CPU ms/request | req/s ÷ same, one process / empty database | p99 ÷ same | CPU ÷ same |",
-    );
+    console.log("\n| what | connections | req/s | p50 ms | p99 ms | CPU ms/request | req/s ÷ same, one process / empty database | p99 ÷ same | CPU ÷ same |");
     console.log("|---|---|---|---|---|---|---|---|---|");
     const labels: Record<string, [string, string]> = {
       initdynamicTwoWeb: ["POST /api/initdynamic, two web processes", "initdynamic"],
@@ -1077,10 +1003,7 @@ async function main(): Promise<void> {
     for (const [key, [label, same]] of Object.entries(labels)) {
       for (const row of extraMeasured[key] ?? []) {
         const one = measured?.[same]?.find((candidate) => candidate.connections === row.connections);
-        const cpu =
-          row.cpuMsPerRequest !== undefined
-            ? `${row.cpuMsPerRequest}${row.workerCpuMsPerRequest !== undefined ? ` (+ worker ${row.workerCpuMsPerRequest})` : ""}`
-            : "";
+        const cpu = row.cpuMsPerRequest !== undefined ? `${row.cpuMsPerRequest}${row.workerCpuMsPerRequest !== undefined ? ` (+ worker ${row.workerCpuMsPerRequest})` : ""}` : "";
         const versus = (value: number | undefined, of: number | undefined) => (value !== undefined && of ? ratio(value, of) : "");
         console.log(
           `| ${label} | ${row.connections} | ${row.requestsPerSecond} | ${row.p50Ms} | ${row.p99Ms} | ${cpu} | ${versus(row.requestsPerSecond, one?.requestsPerSecond)} | ${versus(row.p99Ms, one?.p99Ms)} | ${versus(row.cpuMsPerRequest, one?.cpuMsPerRequest)} |`,
@@ -1088,19 +1011,12 @@ async function main(): Promise<void> {
       }
     }
   }
-  const scale = report.scale as
-    | {
-        seed: { seconds: number; steps: { step: string; seconds: number }[] };
-        explain: { statement: string; executionMsBefore?: number; executionMsAfter: number; seqScansAfter: string[] }[];
-      }
-    | undefined;
+  const scale = report.scale as { seed: { seconds: number; steps: { step: string; seconds: number }[] }; explain: { statement: string; executionMsBefore?: number; executionMsAfter: number; seqScansAfter: string[] }[] } | undefined;
   if (scale) {
     console.log(`\nscale: seeded in ${scale.seed.seconds} s (${scale.seed.steps.map((one) => `${one.step} ${one.seconds} s`).join(", ")})`);
     console.log("hot-path statements, EXPLAIN ANALYZE before → after seeding (full plans in bench-results/merchant-api.json):");
     for (const one of scale.explain) {
-      console.log(
-        `  ${one.executionMsBefore} → ${one.executionMsAfter} ms${one.seqScansAfter.length ? `, SEQ SCAN on ${one.seqScansAfter.join(", ")}` : ""}  ${one.statement}`,
-      );
+      console.log(`  ${one.executionMsBefore} → ${one.executionMsAfter} ms${one.seqScansAfter.length ? `, SEQ SCAN on ${one.seqScansAfter.join(", ")}` : ""}  ${one.statement}`);
     }
   }
   console.log("\nissue 14 merchant API targets (ratios to floors measured in this run):");

@@ -78,8 +78,7 @@ async function readiness(port: number): Promise<number | undefined> {
 async function waitReady(service: ServiceProcess, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (service.child.exitCode !== null)
-      throw new Error(`${service.name} exited with ${service.child.exitCode} while starting (${work}/${service.name}.log)`);
+    if (service.child.exitCode !== null) throw new Error(`${service.name} exited with ${service.child.exitCode} while starting (${work}/${service.name}.log)`);
     if ((await readiness(service.port)) === 200) return;
     await sleep(250);
   }
@@ -118,27 +117,7 @@ async function startReceiver(): Promise<{ base: string; received: Received[]; ce
   // that the service processes trust through NODE_EXTRA_CA_CERTS.
   const key = path.join(work, "receiver-key.pem");
   const cert = path.join(work, "receiver-cert.pem");
-  const made = spawnSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-    ],
-    { stdio: "ignore" },
-  );
+  const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
   if (made.status !== 0) throw new Error("openssl could not make the receiver's certificate");
   const received: Received[] = [];
   const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, async (req, res) => {
@@ -202,13 +181,10 @@ async function startLoadBalancer(backends: () => ServiceProcess[]): Promise<{ cl
       return;
     }
     const port = ports[next++ % ports.length]!;
-    const upstream = http.request(
-      { host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers, agent: false },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
+    const upstream = http.request({ host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers, agent: false }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
     upstream.on("error", () => {
       errors++;
       if (!res.headersSent) res.writeHead(502).end("backend error");
@@ -241,11 +217,7 @@ async function api(apiKey: string, pathName: string, body: Record<string, unknow
   for (let attempt = 1; ; attempt++) {
     const response = await fetch(`http://127.0.0.1:${PORTS.lb}${pathName}`, {
       method: "POST",
-      headers: {
-        authorization: `Basic ${apiKey}`,
-        "content-type": "application/json",
-        "idempotency-key": `${pathName}-${JSON.stringify(body).length}-${body.reference ?? body.notificationurl}`,
-      },
+      headers: { authorization: `Basic ${apiKey}`, "content-type": "application/json", "idempotency-key": `${pathName}-${JSON.stringify(body).length}-${body.reference ?? body.notificationurl}` },
       body: JSON.stringify(body),
     });
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
@@ -269,10 +241,7 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function cardholderPayment(
-  page: Page,
-  options: { index: number; merchantId: string; apiKey: string; shop: string; notify: string },
-): Promise<string> {
+async function cardholderPayment(page: Page, options: { index: number; merchantId: string; apiKey: string; shop: string; notify: string }): Promise<string> {
   const session = await api(options.apiKey, "/api/initdynamic", {
     merchantid: options.merchantId,
     amount: 1000 + options.index,
@@ -282,33 +251,19 @@ async function cardholderPayment(
     notificationurl: `${options.notify}/completion-${options.index}`,
   });
   await page.goto(`${options.shop}/?script=${encodeURIComponent(String(session.dfurlscriptinclude))}`);
-  await page.waitForFunction(
-    () => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => event.name === "jsinitsuccess"),
-    null,
-    { timeout: 60_000 },
-  );
-  for (const [id, value] of [
-    ["pan", "4111111111111111"],
-    ["expmonth", "12"],
-    ["expyear", NEXT_YEAR],
-    ["securitycode", "123"],
-  ] as const) {
+  await page.waitForFunction(() => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => event.name === "jsinitsuccess"), null, { timeout: 60_000 });
+  for (const [id, value] of [["pan", "4111111111111111"], ["expmonth", "12"], ["expyear", NEXT_YEAR], ["securitycode", "123"]] as const) {
     const input = page.frameLocator(`#${id} iframe`).locator("input");
     await input.click();
     await input.pressSequentially(value, { delay: 10 });
   }
   await page.click("#pay");
   await page.waitForFunction(
-    () =>
-      (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) =>
-        ["jspaymentsuccess", "jspaymentfailed", "jspaymenttimeout"].includes(event.name),
-      ),
+    () => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => ["jspaymentsuccess", "jspaymentfailed", "jspaymenttimeout"].includes(event.name)),
     null,
     { timeout: 120_000 },
   );
-  const events = await page.evaluate(
-    () => (window as unknown as { cpsEvents: { name: string; payload: Record<string, unknown> }[] }).cpsEvents,
-  );
+  const events = await page.evaluate(() => (window as unknown as { cpsEvents: { name: string; payload: Record<string, unknown> }[] }).cpsEvents);
   const success = events.find((event) => event.name === "jspaymentsuccess");
   if (!success) throw new Error(`payment ${options.index}: ${JSON.stringify(events.at(-1))}`);
   return String(success.payload.paymentid);
@@ -318,8 +273,7 @@ async function cardholderPayment(
 async function main(): Promise<void> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
-  for (const file of ["dist/start.js", "dist/cli.js"])
-    if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+  for (const file of ["dist/start.js", "dist/cli.js"]) if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
 
   const databaseName = `cps_cluster_${randomBytes(5).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -378,11 +332,7 @@ async function main(): Promise<void> {
       SHUTDOWN_DRAIN_MS: String(SHUTDOWN_DRAIN_MS),
       ...sandboxEnv,
     });
-    const secrets = {
-      session: randomBytes(32).toString("hex"),
-      card: randomBytes(32).toString("base64"),
-      apiKey: randomBytes(32).toString("hex"),
-    };
+    const secrets = { session: randomBytes(32).toString("hex"), card: randomBytes(32).toString("base64"), apiKey: randomBytes(32).toString("hex") };
 
     // The first process migrates the fresh database; the others find it migrated.
     const web1 = startProcess("web1", ["dist/start.js"], env("web", PORTS.web1), PORTS.web1);
@@ -397,44 +347,16 @@ async function main(): Promise<void> {
     const balancer = await startLoadBalancer(() => webs);
     closers.push(balancer.close);
 
-    const merchant = spawnSync(process.execPath, ["dist/cli.js", "merchant", "create", "--name", "Cluster shop", "--json"], {
-      env: env("all", PORTS.lb),
-      encoding: "utf8",
-    });
+    const merchant = spawnSync(process.execPath, ["dist/cli.js", "merchant", "create", "--name", "Cluster shop", "--json"], { env: env("all", PORTS.lb), encoding: "utf8" });
     if (merchant.status !== 0) throw new Error(`dist/cli.js merchant create: ${merchant.stderr}`);
     const { merchantid: merchantId, apikey: apiKey } = JSON.parse(merchant.stdout) as { merchantid: string; apikey: string };
     // Its acquirer accounts, as an operator adds them (here: the sandboxes' first test accounts).
     for (const processor of ["finaro", "clearhaus", "bambora"] as const) {
       const input = sandboxAccountInput(processor) as { acquirerMerchantId: string; credentials: Record<string, string> };
       const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
-      const added = spawnSync(
-        process.execPath,
-        [
-          "dist/cli.js",
-          "accounts",
-          "add",
-          "--merchant",
-          merchantId,
-          "--processor",
-          processor,
-          "--name",
-          processor,
-          "--acquirer-merchant-id",
-          input.acquirerMerchantId,
-          "--mcc",
-          "5999",
-          "--merchant-name",
-          "Cluster shop",
-          "--country",
-          "DK",
-          "--descriptor",
-          "Cluster shop",
-          "--currencies",
-          "any",
-          ...credentials,
-        ],
-        { env: env("all", PORTS.lb), encoding: "utf8" },
-      );
+      const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Cluster shop", "--country", "DK"];
+      const args = ["dist/cli.js", "accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", processor, ...fields];
+      const added = spawnSync(process.execPath, [...args, "--descriptor", "Cluster shop", "--currencies", "any", ...credentials], { env: env("all", PORTS.lb), encoding: "utf8" });
       if (added.status !== 0) throw new Error(`dist/cli.js accounts add ${processor}: ${added.stderr}`);
     }
 
@@ -457,31 +379,15 @@ async function main(): Promise<void> {
 
     const runOne = async (record: PaymentRecord, page: Page) => {
       try {
-        record.paymentId = await cardholderPayment(page, {
-          index: record.index,
-          merchantId,
-          apiKey,
-          shop: shop.base,
-          notify: receiver.base,
-        });
-        const capture = await api(apiKey, `/api/${record.paymentId}/capture`, {
-          amount: 1000 + record.index,
-          notificationurl: `${receiver.base}/capture-${record.index}`,
-        });
+        record.paymentId = await cardholderPayment(page, { index: record.index, merchantId, apiKey, shop: shop.base, notify: receiver.base });
+        const capture = await api(apiKey, `/api/${record.paymentId}/capture`, { amount: 1000 + record.index, notificationurl: `${receiver.base}/capture-${record.index}` });
         record.captureResponseId = String(capture.responseid);
         // Mid-load: a capture was just accepted and other payments are under way.
         if (record.index === 1) stopMidLoad();
-        await waitFor(`capture notification ${record.index}`, () =>
-          receiver.received.find((item) => item.path === `/capture-${record.index}`),
-        );
-        const refund = await api(apiKey, `/api/${record.paymentId}/refund`, {
-          amount: 1000 + record.index,
-          notificationurl: `${receiver.base}/refund-${record.index}`,
-        });
+        await waitFor(`capture notification ${record.index}`, () => receiver.received.find((item) => item.path === `/capture-${record.index}`));
+        const refund = await api(apiKey, `/api/${record.paymentId}/refund`, { amount: 1000 + record.index, notificationurl: `${receiver.base}/refund-${record.index}` });
         record.refundResponseId = String(refund.responseid);
-        await waitFor(`refund notification ${record.index}`, () =>
-          receiver.received.find((item) => item.path === `/refund-${record.index}`),
-        );
+        await waitFor(`refund notification ${record.index}`, () => receiver.received.find((item) => item.path === `/refund-${record.index}`));
         log(`payment ${record.index} (${record.paymentId}): authorized, captured, refunded`);
       } catch (error) {
         record.error = error instanceof Error ? error.message : String(error);
@@ -507,24 +413,15 @@ async function main(): Promise<void> {
         continue;
       }
       const took = exit.at - service.sigtermAt!;
-      log(
-        `${service.name}: exit code ${exit.code}, ${took} ms after SIGTERM, readiness 503 ${service.first503At ? `${exit.at - service.first503At} ms before exit` : "never seen"}`,
-      );
+      log(`${service.name}: exit code ${exit.code}, ${took} ms after SIGTERM, readiness 503 ${service.first503At ? `${exit.at - service.first503At} ms before exit` : "never seen"}`);
       // What the process said while it stopped (lib/runtime/graceful-shutdown.ts).
-      for (const line of readFileSync(path.join(work, `${service.name}.log`), "utf8").split("\n"))
-        if (line.includes("[shutdown]")) log(`  ${service.name} ${line.trim()}`);
+      for (const line of readFileSync(path.join(work, `${service.name}.log`), "utf8").split("\n")) if (line.includes("[shutdown]")) log(`  ${service.name} ${line.trim()}`);
       check(exit.code === 0, `${service.name} exited with ${exit.code ?? exit.signal}, not 0`);
       check(took <= EXIT_BOUND_MS, `${service.name} took ${took} ms to exit (bound ${EXIT_BOUND_MS} ms)`);
-      check(
-        service.first503At !== undefined && service.first503At < exit.at,
-        `${service.name}: readiness never answered 503 before the exit`,
-      );
+      check(service.first503At !== undefined && service.first503At < exit.at, `${service.name}: readiness never answered 503 before the exit`);
     }
 
-    check(
-      balancer.errors() === 0,
-      `${balancer.errors()} request(s) through the load balancer failed at a backend (cut off by a stopping process?)`,
-    );
+    check(balancer.errors() === 0, `${balancer.errors()} request(s) through the load balancer failed at a backend (cut off by a stopping process?)`);
 
     // ---- checks: every operation exactly once, and notified
     for (const record of records) check(!record.error, `payment ${record.index}: ${record.error}`);
@@ -535,9 +432,7 @@ async function main(): Promise<void> {
       // (up to 60 s) until no background run is left unfinished.
       const settleBy = Date.now() + 60_000;
       for (;;) {
-        const open = await db.query<{ count: string }>(
-          `SELECT count(*) FROM "InngestRun" WHERE status NOT IN ('completed', 'failed', 'cancelled')`,
-        );
+        const open = await db.query<{ count: string }>(`SELECT count(*) FROM "InngestRun" WHERE status NOT IN ('completed', 'failed', 'cancelled')`);
         const pending = await db.query<{ count: string }>(`SELECT count(*) FROM "Notification" WHERE status = 'pending'`);
         if ((open.rows[0]!.count === "0" && pending.rows[0]!.count === "0") || Date.now() > settleBy) break;
         await sleep(500);
@@ -562,9 +457,7 @@ async function main(): Promise<void> {
           if (got.length > ids.size) log(`payment ${record.index}: ${tag} notification delivered ${got.length} times (same webhook-id)`);
         }
       }
-      const runs = await db.query<{ status: string; count: string }>(
-        `SELECT status, count(*) FROM "InngestRun" GROUP BY status ORDER BY status`,
-      );
+      const runs = await db.query<{ status: string; count: string }>(`SELECT status, count(*) FROM "InngestRun" GROUP BY status ORDER BY status`);
       log(`background runs: ${runs.rows.map((row) => `${row.status} ${row.count}`).join(", ")}`);
       check(!runs.rows.some((row) => row.status === "failed"), "some background runs failed");
     } finally {

@@ -15,28 +15,15 @@ export const changePasswordInput = z
     newPassword: newPasswordSchema,
     confirmPassword: z.string().max(200),
   })
-  .refine((value) => value.newPassword === value.confirmPassword, {
-    path: ["confirmPassword"],
-    message: "The two new passwords are not the same",
-  });
+  .refine((value) => value.newPassword === value.confirmPassword, { path: ["confirmPassword"], message: "The two new passwords are not the same" });
 
 /** Returns the user's new session version, for the caller's own session cookie. */
-export async function changePassword({
-  actor,
-  input,
-  ipAddress = null,
-}: {
-  actor: Actor;
-  input: unknown;
-  ipAddress?: string | null;
-}): Promise<number> {
+export async function changePassword({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }): Promise<number> {
   const { newPassword } = changePasswordInput.parse(input);
   await confirmIdentity({ userId: actor.userId, input, ipAddress });
   const current = await db().user.findUniqueOrThrow({ where: { id: actor.userId }, select: { passwordHash: true } });
   if (await verifyPassword(current.passwordHash, newPassword)) {
-    throw new z.ZodError([
-      { code: "custom", path: ["newPassword"], message: "Choose a password other than your current one", input: newPassword },
-    ]);
+    throw new z.ZodError([{ code: "custom", path: ["newPassword"], message: "Choose a password other than your current one", input: newPassword }]);
   }
   const passwordHash = await hashPassword(newPassword);
   return db().$transaction(async (tx) => {

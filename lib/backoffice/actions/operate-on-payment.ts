@@ -23,12 +23,7 @@ export const operateOnPaymentInput = z.object({
     .trim()
     .optional()
     .transform((value) => (value ? value : undefined))
-    .pipe(
-      z
-        .string()
-        .regex(/^\d{1,12}(\.\d{1,4})?$/, "Enter an amount such as 12.50, or leave it empty for the full amount")
-        .optional(),
-    ),
+    .pipe(z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, "Enter an amount such as 12.50, or leave it empty for the full amount").optional()),
   note: z.string().trim().max(200, "Use at most 200 characters").optional(),
 });
 
@@ -36,8 +31,7 @@ export const operateOnPaymentInput = z.object({
 export function toMinorUnits(major: string, currency: string): bigint {
   const exponent = isCurrencyCode(currency) ? currencyExponent(currency) : 2;
   const [whole, fraction = ""] = major.split(".");
-  if (fraction.length > exponent)
-    throw new z.ZodError([{ code: "custom", path: ["amount"], message: `${currency} has ${exponent} decimals`, input: major }]);
+  if (fraction.length > exponent) throw new z.ZodError([{ code: "custom", path: ["amount"], message: `${currency} has ${exponent} decimals`, input: major }]);
   return BigInt(whole!) * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, "0") || "0");
 }
 
@@ -46,10 +40,7 @@ const USE_CASES = { capture: capturePayment, refund: refundPayment, void: voidPa
 export async function operateOnPayment({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "payments:write");
   const { paymentId, operation, amount, note } = operateOnPaymentInput.parse(input);
-  const payment = await db().payment.findFirst({
-    where: { id: paymentId, merchantId: actor.merchantId },
-    select: { id: true, currency: true },
-  });
+  const payment = await db().payment.findFirst({ where: { id: paymentId, merchantId: actor.merchantId }, select: { id: true, currency: true } });
   if (!payment) throw new NotFoundError("Payment");
   const minor = amount === undefined ? undefined : toMinorUnits(amount, payment.currency);
   const responseId = newId();
@@ -70,12 +61,8 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
     throw error;
   }
   await db().$transaction((tx) =>
-    recordAudit(tx, {
-      actor,
-      action: `payment.${operation}_requested`,
-      target: payment.id,
-      details: { responseid: result.responseid, amount: minor?.toString() ?? "full" },
-    }),
+    recordAudit(tx, { actor, action: `payment.${operation}_requested`, target: payment.id, details: { responseid: result.responseid, amount: minor?.toString() ?? "full" } }),
   );
   return result;
 }
+

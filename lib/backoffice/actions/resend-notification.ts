@@ -19,20 +19,8 @@ export async function resendNotification({ actor, input }: { actor: Actor; input
       select: { id: true, paymentId: true, kind: true, url: true, body: true },
     });
     if (!original) throw new NotFoundError("Notification");
-    const id = await enqueueNotification({
-      merchantId: actor.merchantId,
-      paymentId: original.paymentId,
-      kind: original.kind,
-      url: original.url,
-      body: JSON.parse(original.body) as object,
-      tx,
-    });
-    await recordAudit(tx, {
-      actor,
-      action: "notification.resent",
-      target: original.id,
-      details: { newNotificationId: id, url: original.url },
-    });
+    const id = await enqueueNotification({ merchantId: actor.merchantId, paymentId: original.paymentId, kind: original.kind, url: original.url, body: JSON.parse(original.body) as object, tx });
+    await recordAudit(tx, { actor, action: "notification.resent", target: original.id, details: { newNotificationId: id, url: original.url } });
     return id;
   });
   await dispatchNotification(newId);

@@ -12,15 +12,7 @@ import { recordAudit } from "../audit";
 
 export const resetTeamMemberPasswordInput = z.object({ userId: z.string().min(1).max(64) });
 
-export async function resetTeamMemberPassword({
-  actor,
-  input,
-  ipAddress = null,
-}: {
-  actor: Actor;
-  input: unknown;
-  ipAddress?: string | null;
-}) {
+export async function resetTeamMemberPassword({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {
   assertCan(actor, "team:write");
   const { userId } = resetTeamMemberPasswordInput.parse(input);
   if (userId === actor.userId) throw new UserFacingError("Change your own password on your account page.");

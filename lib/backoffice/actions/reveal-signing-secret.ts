@@ -8,16 +8,8 @@ import { recordAudit } from "../audit";
 export async function revealSigningSecret({ actor, ipAddress = null }: { actor: Actor; ipAddress?: string | null }): Promise<string> {
   assertCan(actor, "settings:write");
   return db().$transaction(async (tx) => {
-    const { notificationSecret } = await tx.merchant.findUniqueOrThrow({
-      where: { id: actor.merchantId },
-      select: { notificationSecret: true },
-    });
-    await recordAudit(tx, {
-      actor,
-      action: "secret.revealed",
-      target: actor.merchantId,
-      details: { secret: "notification signing secret", ip: ipAddress ?? "unknown" },
-    });
+    const { notificationSecret } = await tx.merchant.findUniqueOrThrow({ where: { id: actor.merchantId }, select: { notificationSecret: true } });
+    await recordAudit(tx, { actor, action: "secret.revealed", target: actor.merchantId, details: { secret: "notification signing secret", ip: ipAddress ?? "unknown" } });
     return notificationSecret;
   });
 }

@@ -26,15 +26,8 @@ const stylingJson = z.string().transform((text, context) => {
 export function hostedIntegrationInput(options: { allowHttp: boolean }) {
   const url = notificationUrlSchema(options);
   return z.object({
-    id: z
-      .string()
-      .max(64)
-      .optional()
-      .transform((value) => value || undefined),
-    hostedId: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z0-9_-]{1,64}$/, "Use 1 to 64 letters, digits, - or _ (it is sent as hostedid)"),
+    id: z.string().max(64).optional().transform((value) => value || undefined),
+    hostedId: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Use 1 to 64 letters, digits, - or _ (it is sent as hostedid)"),
     name: z.string().trim().min(1, "Give the integration a name").max(100, "Use at most 100 characters"),
     defaultNotificationUrl: url,
     completionNotificationUrl: url,
@@ -53,24 +46,16 @@ export async function saveHostedIntegration({ actor, input }: { actor: Actor; in
       if (id) {
         const existing = await tx.hostedIntegration.findFirst({ where: { id, merchantId: actor.merchantId }, select: { id: true } });
         if (!existing) throw new NotFoundError("Hosted integration");
-        const saved = await tx.hostedIntegration.update({
-          where: { id },
-          data: { ...fields, styling },
-          select: { id: true, hostedId: true },
-        });
+        const saved = await tx.hostedIntegration.update({ where: { id }, data: { ...fields, styling }, select: { id: true, hostedId: true } });
         await recordAudit(tx, { actor, action: "hosted_integration.updated", target: id, details: { ...fields, styling } });
         return saved;
       }
-      const saved = await tx.hostedIntegration.create({
-        data: { id: newId(), merchantId: actor.merchantId, ...fields, styling },
-        select: { id: true, hostedId: true },
-      });
+      const saved = await tx.hostedIntegration.create({ data: { id: newId(), merchantId: actor.merchantId, ...fields, styling }, select: { id: true, hostedId: true } });
       await recordAudit(tx, { actor, action: "hosted_integration.created", target: saved.id, details: { ...fields, styling } });
       return saved;
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
-      throw new UserFacingError(`The hostedid “${fields.hostedId}” is already used by another integration.`);
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new UserFacingError(`The hostedid “${fields.hostedId}” is already used by another integration.`);
     throw error;
   }
 }

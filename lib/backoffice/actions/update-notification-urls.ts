@@ -14,12 +14,7 @@ export async function updateNotificationUrls({ actor, input }: { actor: Actor; i
       select: { defaultNotificationUrl: true, completionNotificationUrl: true, lifecycleNotificationUrl: true },
     });
     await tx.merchant.update({ where: { id: actor.merchantId }, data: urls, select: { id: true } });
-    await recordAudit(tx, {
-      actor,
-      action: "settings.notification_urls.updated",
-      target: actor.merchantId,
-      details: { before, after: urls },
-    });
+    await recordAudit(tx, { actor, action: "settings.notification_urls.updated", target: actor.merchantId, details: { before, after: urls } });
     return urls;
   });
 }

@@ -56,9 +56,7 @@ describe("cron jobs", () => {
       const deadline = Date.now() + 30_000;
       for (;;) {
         const counts = await runsPerFunction();
-        const done = Object.values(counts)
-          .flat()
-          .filter((status) => status === "completed").length;
+        const done = Object.values(counts).flat().filter((status) => status === "completed").length;
         if (done >= scheduledFunctions.length * minute || Date.now() > deadline) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -83,12 +81,7 @@ describe("card updates", () => {
     try {
       const merchant = await createTestMerchant({ defaultNotificationUrl: lifecycle.url, lifecycleNotificationUrl: lifecycle.url });
       const par = "V0010013018036776485736361001";
-      await createTestPayment({
-        merchantId: merchant.merchantId,
-        merchantPaymentId: "cursor1",
-        processor: "clearhaus",
-        withStoredCard: { par },
-      });
+      await createTestPayment({ merchantId: merchant.merchantId, merchantPaymentId: "cursor1", processor: "clearhaus", withStoredCard: { par } });
       const report = async (body: Record<string, unknown>) => {
         const response = await fetch(`${sandboxes.urls.clearhaus}/sandbox/card-updates`, {
           method: "POST",
@@ -97,9 +90,7 @@ describe("card updates", () => {
         });
         expect(response.status).toBe(201);
       };
-      const { id: accountId } = await db().acquirerAccount.findFirstOrThrow({
-        where: { merchantId: merchant.merchantId, processor: "clearhaus" },
-      });
+      const { id: accountId } = await db().acquirerAccount.findFirstOrThrow({ where: { merchantId: merchant.merchantId, processor: "clearhaus" } });
       const cursor = async () => (await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } })).cardUpdatesSince!;
       await report({ par, kind: "expiry", newExpMonth: 9, newExpYear: 2033 });
 
@@ -120,7 +111,9 @@ describe("card updates", () => {
       await db().acquirerAccount.update({ where: { id: accountId }, data: { cardUpdatesSince: row.since } });
       const third = await advanceCardUpdateCursor({ accountId });
       expect(third).toMatchObject({ polled: true, notifications: 1 });
-      expect((await cursor()).getTime()).toBeGreaterThanOrEqual(row.since.getTime());
+      expect((await cursor()).getTime()).toBeGreaterThanOrEqual(
+        row.since.getTime(),
+      );
     } finally {
       await lifecycle.close();
     }

@@ -64,13 +64,7 @@ describe("cli cards rotate-key", () => {
     const pans = ["4111111111111111", "5555555555554444", "4000000000000002"];
     const cardIds = [];
     for (const pan of pans) cardIds.push(await createStoredCard(merchantId, { pan }));
-    const user = await createUser({
-      merchantId,
-      email: "totp@example.test",
-      name: "Totp",
-      password: "a long enough password 1",
-      role: "OWNER",
-    });
+    const user = await createUser({ merchantId, email: "totp@example.test", name: "Totp", password: "a long enough password 1", role: "OWNER" });
     await db().user.update({ where: { id: user.id }, data: { totpSecret: sealTotpSecret("JBSWY3DPEHPK3PXP", user.id) } });
     const oldKeyId = (await db().storedCard.findFirstOrThrow({ select: { keyId: true } })).keyId;
 
@@ -78,22 +72,9 @@ describe("cli cards rotate-key", () => {
     const result = await rotateKey(newKey, oldKey);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    const output = JSON.parse(result.stdout) as {
-      keyid: string;
-      reencrypted: number;
-      totpResealed: number;
-      complete: boolean;
-      remaining: object;
-    };
+    const output = JSON.parse(result.stdout) as { keyid: string; reencrypted: number; totpResealed: number; complete: boolean; remaining: object };
     // The merchant's three sandbox acquirer accounts (one per processor) are re-sealed too.
-    expect(output).toMatchObject({
-      reencrypted: 3,
-      totpResealed: 1,
-      acquirerCredentialsResealed: 3,
-      acquirerCredentialsRemaining: 0,
-      complete: true,
-      remaining: {},
-    });
+    expect(output).toMatchObject({ reencrypted: 3, totpResealed: 1, acquirerCredentialsResealed: 3, acquirerCredentialsRemaining: 0, complete: true, remaining: {} });
     expect(output.keyid).not.toBe(oldKeyId);
 
     // Step 2: the old key leaves the configuration; every card and the TOTP secret still open.
