@@ -35,6 +35,8 @@ export const ACCOUNT_USAGE = `  accounts list --merchant <id>                 a 
                                                 the account takes no new payments; its payments' captures,
                                                 refunds and voids still go to it
   accounts test --merchant <id> --account <id>  one harmless authenticated call to the acquirer with the account's credentials
+                                                (needs the acquirer's *_BASE_URL: the CLI cannot reach a service's
+                                                in-process sandboxes; locally, test from the back office)
   accounts import-env --mcc <4 digits> --merchant-name <name> --country <CC> --descriptor <text> [--mode test|live]
                [--clearhaus-merchant-id <15 digits>] [--bin-visa ...]
                                                 upgrade: every merchant gets accounts built from FINARO_*, CLEARHAUS_*,
