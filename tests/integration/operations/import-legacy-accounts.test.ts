@@ -2,6 +2,12 @@
 // that used the process-wide FINARO_*, CLEARHAUS_*, BAMBORA_* credentials get accounts built from
 // them, recorded on the payments they already have, so those payments' follow-ups still reach the
 // acquirer under the same credentials; a second run changes nothing.
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
@@ -90,6 +96,28 @@ describe("accounts import-env", () => {
       /API key must be a UUID/,
     );
     expect(await db().acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(0);
+  });
+});
+
+describe("a production start", () => {
+  it("refuses the old credential variables before anything else, naming the upgrade command", async () => {
+    const failure = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "cps-legacy-")),
+        DATABASE_URL: "postgresql://nobody@127.0.0.1:9/none",
+        SESSION_SECRET: randomBytes(32).toString("base64url"),
+        API_KEY_SECRET: randomBytes(32).toString("base64url"),
+        CARD_DATA_KEY: randomBytes(32).toString("base64"),
+        CLEARHAUS_API_KEY: legacy.clearhaus.apiKey,
+      },
+    }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toMatch(/CLEARHAUS_API_KEY: no longer read in production.*node dist\/cli\.js accounts import-env/);
   });
 });
 
