@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
+import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-detail";
 import { newId } from "@/lib/ids";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { processFollowUpOperation } from "@/lib/payments/process-follow-up-operation";
@@ -91,6 +92,11 @@ describe.each(PROCESSOR_NAMES)("two merchants with their own %s accounts", (proc
         ["refund", identity(processor, index)],
       ]);
       expect([captureId, refundId]).toHaveLength(2);
+      // The back office's payment page names the account of the payment and of each operation.
+      const detail = await getPaymentDetailOrThrow({ merchantId, paymentId });
+      const name = (await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } })).name;
+      expect(detail.acquirerAccount?.name).toBe(name);
+      expect(detail.operations.map((operation) => operation.acquirerAccount?.name)).toEqual([name, name, name]);
     }
   });
 
