@@ -1,10 +1,19 @@
 // Settings → Acquirer accounts in Chromium: the demo owner sees the sandbox accounts local mode gave
 // the demo merchant (fingerprints, never credentials), tests a connection, is refused a bad MCC and
 // descriptor with the fields named, changes an account with the step-up; a developer finds neither
-// the menu entry nor the page. Screenshots at desktop and phone widths.
-import { expect, test } from "@playwright/test";
+// the menu entry nor the page. Screenshots at 1440, 1280 and 390 px.
+import { expect, test, type Page } from "@playwright/test";
 import { demoCredentials } from "../helpers";
 import { screenshots, signIn, signOut, useServiceDatabase } from "./backoffice-fixtures";
+
+/** The suite's screenshots (desktop, phone, no sideways scroll at 390 px), plus one at 1440 px wide. */
+async function screenshotsAt1440And390(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize() ?? { width: 1280, height: 900 };
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `test-results/backoffice/${name}-1440.png`, fullPage: true });
+  await page.setViewportSize(original);
+  await screenshots(page, name);
+}
 
 test.describe.configure({ mode: "serial" });
 
@@ -24,7 +33,7 @@ test("the owner sees the merchant's accounts, tests one, is refused bad input, a
   const clearhaus = accounts.filter({ hasText: "000000000000001" });
   await clearhaus.getByRole("button", { name: "Test connection" }).click();
   await expect(clearhaus.getByTestId("connection-result")).toContainText("GET /account: HTTP 200");
-  await screenshots(page, "acquirer-accounts");
+  await screenshotsAt1440And390(page, "acquirer-accounts");
 
   const add = page.getByTestId("add-acquirer-account");
   await add.getByLabel("Acquirer", { exact: true }).selectOption("clearhaus");
@@ -40,7 +49,7 @@ test("the owner sees the merchant's accounts, tests one, is refused bad input, a
   await add.getByRole("button", { name: "Add account" }).click();
   await expect(add.getByText("must be the four digits of an ISO 18245 merchant category code")).toBeVisible();
   await expect(add.getByText("must not be all digits (Clearhaus)")).toBeVisible();
-  await screenshots(page, "acquirer-accounts-errors");
+  await screenshotsAt1440And390(page, "acquirer-accounts-errors");
   await page.reload();
   await expect(page.getByTestId("acquirer-account")).toHaveCount(3);
 

@@ -12,6 +12,7 @@ import { processFollowUpOperation } from "@/lib/payments/process-follow-up-opera
 import { updateAcquirerAccount } from "@/lib/processors/accounts/update-acquirer-account";
 import { AcquirerAccountNotFoundError } from "@/lib/processors/accounts/account-rules";
 import { testAcquirerConnection } from "@/lib/processors/accounts/test-acquirer-connection";
+import { threeDsRequestorFor } from "@/lib/processors/accounts/three-ds-requestor";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { BAMBORA_SANDBOX_ACCOUNTS, CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
 import { PROCESSOR_NAMES, type ProcessorName } from "@/lib/processors/types";
@@ -151,6 +152,23 @@ describe.each(PROCESSOR_NAMES)("two merchants with their own %s accounts", (proc
     await expect(updateAcquirerAccount({ merchantId: merchantA, accountId, input: { enabled: false } })).rejects.toBeInstanceOf(
       AcquirerAccountNotFoundError,
     );
+  });
+});
+
+describe("3-D Secure requestor data", () => {
+  it("comes from the account that will authorize: its BIN for the card's scheme, merchant id, MCC, name and numeric country", async () => {
+    const paymentId = await createPendingPayment(merchantB);
+    const requestor = await threeDsRequestorFor({ paymentId, scheme: "visa" });
+    // Merchant B's routing rule 1 starts with finaro: its account there (sandbox account 3).
+    expect(requestor).toEqual({
+      acquirerAccountId: await accountOf(merchantB, "finaro"),
+      acquirerBin: "411112",
+      acquirerMerchantId: identity("finaro", 2),
+      mcc: "5999",
+      merchantName: "Demo Shop",
+      merchantCountryCode: "208",
+    });
+    expect((await threeDsRequestorFor({ paymentId, scheme: "amex" }))?.acquirerBin).toBeUndefined();
   });
 });
 
