@@ -4,7 +4,8 @@
 import { revalidatePath } from "next/cache";
 import { requireActor } from "@/lib/auth/session";
 import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
-import { addAcquirerAccount, changeAcquirerAccount } from "@/lib/backoffice/actions/save-acquirer-account";
+import { addAcquirerAccount } from "@/lib/backoffice/actions/add-acquirer-account";
+import { changeAcquirerAccount } from "@/lib/backoffice/actions/change-acquirer-account";
 import { testAcquirerAccount } from "@/lib/backoffice/actions/test-acquirer-account";
 import type { ConnectionTest } from "@/lib/processors/accounts/test-acquirer-connection";
 
