@@ -10,6 +10,8 @@ import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { BAMBORA_SANDBOX_ACCOUNTS, CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
 import type { RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 
+import { sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
+
 export { addSandboxAccounts, sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
 
 /** The credentials of sandbox account `index` of `name`. */
@@ -52,4 +54,16 @@ export function sandboxConnector(
   { index = 0, timeoutMs = 5_000 }: { index?: number; timeoutMs?: number } = {},
 ): ProcessorConnector {
   return connectorAt(sandboxes.urls[name]!, sandboxCredentials(name, index), timeoutMs);
+}
+
+/** The operator CLI's words that give `merchantId` the sandboxes' test account `index` at `processor` (`accounts add ...`). */
+export function accountsAddArgs(merchantId: string, processor: ProcessorName, index = 0): string[] {
+  const input = sandboxAccountInputFor(processor, index);
+  const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
+  const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Test Shop", "--country", "DK"];
+  return ["accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", `${processor} sandbox`, ...fields, "--descriptor", "Test Shop", "--currencies", "any", ...credentials];
+}
+
+function sandboxAccountInputFor(processor: ProcessorName, index: number): { acquirerMerchantId: string; credentials: Record<string, string> } {
+  return sandboxAccountInput(processor, index) as { acquirerMerchantId: string; credentials: Record<string, string> };
 }
