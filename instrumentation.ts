@@ -23,6 +23,9 @@ export async function register(): Promise<void> {
     if (refuseBadlyEncodedPath(request, response)) return true;
     setBackofficeHeaders(request, response);
   });
+  // Production refuses the process-wide acquirer credentials of earlier versions (lib/env.ts).
+  const { refuseLegacyAcquirerVariables } = await import("./lib/env");
+  refuseLegacyAcquirerVariables();
   const { startBackgroundServices } = await import("./lib/jobs/start-background-services");
   await startBackgroundServices();
 }

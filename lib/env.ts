@@ -154,12 +154,16 @@ const schema = z.object({
   FINARO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
   CLEARHAUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
   BAMBORA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  /** Each acquirer's endpoint (operator configuration); credentials belong to each merchant's acquirer accounts. */
   FINARO_BASE_URL: optionalUrl,
+  CLEARHAUS_BASE_URL: optionalUrl,
+  BAMBORA_BASE_URL: optionalUrl,
+  // The process-wide acquirer credentials of earlier versions (LEGACY_ACQUIRER_VARIABLES): read only
+  // as the source of the local demo merchant's sandbox accounts and by `accounts import-env` (the
+  // upgrade); a serving process in production refuses to start while one is set.
   FINARO_MERCHANT_ID: blankAsUndefined,
   FINARO_SIGNATURE_KEY: blankAsUndefined,
-  CLEARHAUS_BASE_URL: optionalUrl,
   CLEARHAUS_API_KEY: blankAsUndefined,
-  BAMBORA_BASE_URL: optionalUrl,
   BAMBORA_ACCESS_TOKEN: blankAsUndefined,
   BAMBORA_MERCHANT_NUMBER: blankAsUndefined,
   BAMBORA_SECRET_TOKEN: blankAsUndefined,
@@ -272,6 +276,60 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
     inngestServeOrigin: new URL(env.INNGEST_SERVE_ORIGIN ?? publicBaseUrl).origin,
     backofficeMfaRequired: isProduction || env.BACKOFFICE_MFA_REQUIRED === "1" || env.BACKOFFICE_MFA_REQUIRED === "true",
   };
+}
+
+/** The process-wide acquirer credentials of earlier versions, by processor (lib/env.ts's schema above). */
+export const LEGACY_ACQUIRER_VARIABLES = {
+  finaro: { merchantId: "FINARO_MERCHANT_ID", signatureKey: "FINARO_SIGNATURE_KEY" },
+  clearhaus: { apiKey: "CLEARHAUS_API_KEY" },
+  bambora: { accessToken: "BAMBORA_ACCESS_TOKEN", merchantNumber: "BAMBORA_MERCHANT_NUMBER", secretToken: "BAMBORA_SECRET_TOKEN" },
+} as const satisfies Record<string, Record<string, keyof Env>>;
+
+export type LegacyAcquirerCredentials = {
+  [TName in keyof typeof LEGACY_ACQUIRER_VARIABLES]?: Record<keyof (typeof LEGACY_ACQUIRER_VARIABLES)[TName], string>;
+};
+
+/**
+ * The legacy credentials set, per processor whose every variable is set (raw strings; the account
+ * schemas validate them). Throws when a processor's set is incomplete: half an account is a mistake.
+ */
+export function legacyAcquirerCredentials(settings: AppConfig = config()): LegacyAcquirerCredentials {
+  const result: Record<string, Record<string, string>> = {};
+  for (const [processor, variables] of Object.entries(LEGACY_ACQUIRER_VARIABLES)) {
+    const values = Object.entries(variables).map(
+      ([key, variable]) => [key, variable, settings[variable as keyof Env] as string | undefined] as const,
+    );
+    const set = values.filter(([, , value]) => value);
+    if (set.length === 0) continue;
+    if (set.length < values.length) {
+      throw new ConfigError(
+        values
+          .filter(([, , value]) => !value)
+          .map(([, variable]) => `${variable}: required together with ${set.map(([, name]) => name).join(", ")}`),
+      );
+    }
+    result[processor] = Object.fromEntries(values.map(([key, , value]) => [key, value!]));
+  }
+  return result as LegacyAcquirerCredentials;
+}
+
+/**
+ * A serving process in production does not start while a legacy credential variable is set: they
+ * are no longer read for payments (each merchant's acquirer accounts are), and a forgotten secret in
+ * the environment should not look as if it were in use. The message names the one-time upgrade step.
+ */
+export function refuseLegacyAcquirerVariables(settings: AppConfig = config()): void {
+  if (!settings.isProduction) return;
+  const set = Object.values(LEGACY_ACQUIRER_VARIABLES)
+    .flatMap((variables) => Object.values(variables) as (keyof Env)[])
+    .filter((variable) => settings[variable]);
+  if (set.length === 0) return;
+  throw new ConfigError(
+    set.map(
+      (variable) =>
+        `${variable}: no longer read in production: acquirer credentials belong to each merchant's acquirer accounts. Run \`node dist/cli.js accounts import-env\` once with these variables set (docs/operations.md, "Upgrading to per-merchant acquirer accounts"), then remove them`,
+    ),
+  );
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

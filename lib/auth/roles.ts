@@ -16,10 +16,12 @@ export type Permission =
    * Reveal and roll the notification signing secret, set payout limits: whoever holds the secret can
    * forge "approved" notifications to the merchant, and payouts move money out (review 3, M3, M7).
    */
-  | "secrets:manage";
+  | "secrets:manage"
+  /** See and change the merchant's acquirer accounts (credentials, MID, descriptor): owners only. */
+  | "acquirer_accounts:write";
 
 const PERMISSIONS: Record<UserRole, readonly Permission[]> = {
-  OWNER: ["keys:write", "settings:write", "payments:write", "team:write", "secrets:manage"],
+  OWNER: ["keys:write", "settings:write", "payments:write", "team:write", "secrets:manage", "acquirer_accounts:write"],
   DEVELOPER: ["keys:write", "settings:write", "payments:write"],
   VIEWER: [],
 };

@@ -40,6 +40,10 @@ export const AUDIT_ACTIONS = {
   "payment.capture_requested": "Requested capture",
   "payment.refund_requested": "Requested refund",
   "payment.void_requested": "Requested void",
+  "acquirer_account.created": "Added acquirer account",
+  "acquirer_account.updated": "Changed acquirer account",
+  "acquirer_account.credentials_changed": "Changed acquirer account credentials",
+  "acquirer_account.connection_tested": "Tested acquirer account connection",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -13,6 +13,8 @@ import { recordAuditEntry } from "../backoffice/audit";
 import { resealSigningSecrets } from "../notifications/signing-secrets";
 import { DEFAULT_NEW_KEY_SCOPES, parseScopeList } from "../api-keys/api-key-scopes";
 import { setPayoutLimit } from "../payments/set-payout-limit";
+import { resealAcquirerCredentials } from "../processors/accounts/reseal-acquirer-credentials";
+import { ACCOUNT_COMMANDS, ACCOUNT_USAGE } from "./account-commands";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
@@ -33,8 +35,10 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error
   processors reconcile [--older-than-minutes <n>]
                                                 look up timed-out authorizations at configured acquirers; void late approvals
-  cards rotate-key                              re-encrypt stored cards (and back-office TOTP secrets) under the current
-                                                CARD_DATA_KEY; the old key must be in CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
+${ACCOUNT_USAGE}
+  cards rotate-key                              re-encrypt stored cards (and back-office TOTP secrets, acquirer credentials)
+                                                under the current CARD_DATA_KEY; the old key must be in
+                                                CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
 
 export class CliUsageError extends Error {}
 
@@ -43,7 +47,7 @@ export interface CliResult {
   data: unknown;
 }
 
-type Options = Record<string, string | boolean | undefined>;
+type Options = Record<string, string | boolean | string[] | undefined>;
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -224,14 +228,15 @@ Their open sessions were signed out.`,
     const cards = await rotateCardDataKey();
     const totp = await resealTotpSecrets();
     const signing = await resealSigningSecrets();
+    const acquirer = await resealAcquirerCredentials();
     const left = Object.entries(cards.remaining);
-    const done = left.length === 0 && totp.remaining === 0 && signing.remaining === 0;
+    const done = left.length === 0 && totp.remaining === 0 && signing.remaining === 0 && acquirer.remaining === 0;
     return {
       text: [
-        `re-encrypted ${cards.reencrypted} stored card(s), re-sealed ${totp.resealed} TOTP secret(s) and ${signing.resealed} signing secret(s) under key ${cards.keyId}`,
+        `re-encrypted ${cards.reencrypted} stored card(s), re-sealed ${totp.resealed} TOTP secret(s), ${signing.resealed} signing secret(s) and ${acquirer.resealed} acquirer account credential(s) under key ${cards.keyId}`,
         done
           ? "nothing is left under other keys: the old keys can be removed from CARD_DATA_PREVIOUS_KEYS"
-          : `still under other keys: ${left.map(([id, count]) => `${count} card(s) under ${id}`).join(", ") || "none"}; ${totp.remaining} TOTP secret(s); ${signing.remaining} signing secret(s)`,
+          : `still under other keys: ${left.map(([id, count]) => `${count} card(s) under ${id}`).join(", ") || "none"}; ${totp.remaining} TOTP secret(s); ${signing.remaining} signing secret(s); ${acquirer.remaining} acquirer account credential(s)`,
       ].join("\n"),
       data: {
         keyid: cards.keyId,
@@ -241,6 +246,8 @@ Their open sessions were signed out.`,
         totpRemaining: totp.remaining,
         signingSecretsResealed: signing.resealed,
         signingSecretsRemaining: signing.remaining,
+        acquirerCredentialsResealed: acquirer.resealed,
+        acquirerCredentialsRemaining: acquirer.remaining,
         complete: done,
       },
     };
@@ -249,7 +256,7 @@ Their open sessions were signed out.`,
 
 export async function runCliCommand(words: string[], options: Options): Promise<CliResult> {
   const key = words.slice(0, 2).join(" ");
-  const handler = COMMANDS[key];
+  const handler = COMMANDS[key] ?? ACCOUNT_COMMANDS[key];
   if (!handler) throw new CliUsageError(`unknown command: ${words.join(" ")}`);
   try {
     return await handler(options, words.slice(2));

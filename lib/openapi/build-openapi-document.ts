@@ -35,7 +35,7 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ApiErrorCode, string> = {
   INVALID_API_KEY: "The Authorization header is missing or names no valid key (unknown, revoked or expired). Spec 7.",
   INVALID_MERCHANTID: "merchantid does not belong to the API key. Spec 7.",
   INVALID_PARAMETER:
-    "A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.",
+    "A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.",
   IDEMPOTENCY_IN_PROGRESS: "A request with the same Idempotency-Key is still being processed; retry later (beyond the spec).",
   NOT_FOUND: "The /api/ path names no endpoint (beyond the spec).",
   METHOD_NOT_ALLOWED: "The endpoint does not take this method; the Allow header lists the ones it takes (beyond the spec).",

@@ -1,5 +1,7 @@
-// Authorizes a payment through the routing: tries the processors in order until one approves,
-// recording every attempt as an authorize Operation, then updates the Payment.
+// Authorizes a payment through the routing: tries the merchant's acquirer accounts in the routing's
+// processor order until one approves, recording every attempt as an authorize Operation with the
+// account it went out under, then updates the Payment (its processor and account: every follow-up
+// goes back to that account).
 //
 // Every processor in the order is tried when the one before declines or fails, time-outs included
 // (the spec's routing rule). A time-out is recorded as a failed attempt whose outcome is unknown
@@ -14,8 +16,9 @@ import { faultPoint } from "../faults/fault-point";
 import { operationResultFields } from "./operation-result-fields";
 import { resolvePendingAuthorizations } from "./resolve-pending-authorizations";
 import type { PaymentStatus } from "../generated/prisma/enums";
-import { getConnector, ProcessorNotConfiguredError } from "../processors/registry";
+import { ProcessorNotConfiguredError } from "../processors/registry";
 import { resolveRouting } from "../processors/routing";
+import { AcquirerAccountMissingError, getAccountForCall } from "../processors/accounts/account-connector";
 import {
   RESPONSE_CODES,
   type CredentialOnFile,
@@ -58,6 +61,7 @@ export interface AuthorizePaymentOptions {
 export interface AuthorizationAttempt {
   operationId: string;
   processor: ProcessorName;
+  acquirerAccountId: string;
   routingAttempt: number;
   result: ProcessorResult;
 }
@@ -134,6 +138,7 @@ async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult
     select: {
       id: true,
       processor: true,
+      acquirerAccountId: true,
       routingAttempt: true,
       status: true,
       responseCode: true,
@@ -156,6 +161,7 @@ async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult
       .map((operation) => ({
         operationId: operation.id,
         processor: operation.processor!,
+        acquirerAccountId: operation.acquirerAccountId ?? "",
         routingAttempt: operation.routingAttempt,
         result: {
           status: operation.status === "pending" ? "failed" : operation.status,
@@ -167,20 +173,22 @@ async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult
   };
 }
 
-async function credentialOnFile(options: AuthorizePaymentOptions, processor: ProcessorName): Promise<CredentialOnFile | undefined> {
+async function credentialOnFile(options: AuthorizePaymentOptions, acquirerAccountId: string): Promise<CredentialOnFile | undefined> {
   if (options.mit) {
     const previous = options.mit.parentPaymentId
       ? await db().operation.findFirst({
           where: { paymentId: options.mit.parentPaymentId, type: "authorize", status: "approved" },
           orderBy: { createdAt: "desc" },
-          select: { processor: true, processorReference: true, schemeTransactionId: true },
+          select: { acquirerAccountId: true, processorReference: true, schemeTransactionId: true },
         })
       : null;
     return {
       initiator: "merchant",
       paymentType: options.mit.paymentType,
       previousSchemeTransactionId: previous?.schemeTransactionId ?? undefined,
-      previousProcessorReference: previous?.processor === processor ? (previous.processorReference ?? undefined) : undefined,
+      // An acquirer's own id means something only on the account that made it.
+      previousProcessorReference:
+        previous?.acquirerAccountId === acquirerAccountId ? (previous.processorReference ?? undefined) : undefined,
     };
   }
   if (options.source.kind === "card") return { initiator: "cardholder", storeCredential: options.source.store !== false };
@@ -209,6 +217,9 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   // own reference: when the acquirer approved it, that is the authorization, and nothing is routed.
   const resolved = await resolvePendingAuthorizations({ paymentId, timeoutMs: options.timeoutMs });
   if (resolved) {
+    const acquirerAccountId = (
+      await db().operation.findUnique({ where: { id: resolved.operationId }, select: { acquirerAccountId: true } })
+    )?.acquirerAccountId;
     let storedCardId = payment.storedCardId;
     if (source.kind === "card" && source.store !== false && !storedCardId) {
       storedCardId = (await storeCard(db(), payment.merchantId, source.card)).id;
@@ -218,6 +229,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       data: {
         status: payment.amount === 0n ? "TOKENIZED" : "AUTHORIZED",
         processor: resolved.processor,
+        acquirerAccountId: acquirerAccountId ?? null,
         authorizedAmount: payment.amount,
         eci: resolved.result.eci ?? threeDs?.eci ?? null,
         sca: threeDs?.transStatus ?? null,
@@ -247,12 +259,20 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     storedCardId = source.storedCardId;
   }
 
-  const order = await resolveRouting({ merchantId: payment.merchantId, requested: options.processors, rule: options.rule });
+  // The accounts as they are now: one disabled since the session or MIT was accepted is skipped, and
+  // with none left the payment fails here, before any acquirer is called.
+  const plan = await resolveRouting({
+    merchantId: payment.merchantId,
+    currency: payment.currency,
+    requested: options.processors,
+    rule: options.rule,
+  });
+  const order = plan.kind === "route" ? plan.accounts : [];
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
   const paymentType = options.mit?.paymentType ?? payment.paymentType;
   const attempts: AuthorizationAttempt[] = [];
 
-  for (const [index, processor] of order.entries()) {
+  for (const [index, { processor, accountId }] of order.entries()) {
     const routingAttempt = earlierAttempts + index + 1;
     const operationId = newId();
     // Written before the call: if the process dies mid-call, a pending row shows the unknown outcome.
@@ -265,6 +285,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         amount: payment.amount,
         currency: payment.currency,
         processor,
+        acquirerAccountId: accountId,
         routingAttempt,
         eci: threeDs?.eci ?? null,
         responseId: options.responseId ?? null,
@@ -274,20 +295,21 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     let result: ProcessorResult;
     try {
       faultPoint("authorize.before-call");
-      const connector = getConnector(processor, { timeoutMs: options.timeoutMs });
+      const { connector, descriptor } = await getAccountForCall({ accountId, timeoutMs: options.timeoutMs });
       result = await connector.authorize({
         operationId,
         paymentId,
         amount: payment.amount,
         currency: payment.currency,
         card,
-        credentialOnFile: await credentialOnFile(options, processor),
+        credentialOnFile: await credentialOnFile(options, accountId),
         threeDs,
-        textOnStatement: payment.textOnStatement ?? undefined,
+        // The payment's own text, else the account's descriptor (Clearhaus would default to it too).
+        textOnStatement: payment.textOnStatement ?? descriptor,
         customerIp: options.customerIp,
       });
     } catch (error) {
-      if (!(error instanceof ProcessorNotConfiguredError)) throw error;
+      if (!(error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)) throw error;
       result = { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
     }
     faultPoint("authorize.after-call");
@@ -302,7 +324,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         errorMessage: result.status === "approved" ? null : [result.failure, result.message].filter(Boolean).join(": ") || null,
       },
     });
-    attempts.push({ operationId, processor, routingAttempt, result });
+    attempts.push({ operationId, processor, acquirerAccountId: accountId, routingAttempt, result });
     if (result.status === "approved") break;
   }
 
@@ -323,7 +345,8 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   const settled: AuthorizePaymentResult = {
     status: approved ? "approved" : last?.result.status === "declined" ? "declined" : "failed",
     processor: last?.processor,
-    responsecode: last?.result.responsecode ?? RESPONSE_CODES.unavailable,
+    // No account fitted (all disabled or removed since the request was accepted): nothing was sent.
+    responsecode: last?.result.responsecode ?? RESPONSE_CODES.invalidTransaction,
     authorizationcode: approved?.result.authorizationcode,
     eci: approved?.result.eci ?? threeDs?.eci,
     par,
@@ -336,6 +359,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       data: {
         status,
         processor: last?.processor ?? null,
+        acquirerAccountId: last?.acquirerAccountId ?? null,
         authorizedAmount: approved ? payment.amount : 0n,
         eci: approved ? (approved.result.eci ?? threeDs?.eci ?? null) : (threeDs?.eci ?? null),
         sca: threeDs?.transStatus ?? null,

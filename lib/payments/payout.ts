@@ -9,7 +9,9 @@ import { invalidParameter, isDatabaseOverload } from "../errors";
 import { newId } from "../ids";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
-import { getConnector, ProcessorNotConfiguredError } from "../processors/registry";
+import { ProcessorNotConfiguredError } from "../processors/registry";
+import { assertRoutable, type RoutedAccount } from "../processors/routing";
+import { AcquirerAccountMissingError, getAccountForCall } from "../processors/accounts/account-connector";
 import { RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
 import type { PayoutRequest } from "../validation/payout";
 import { dispatchNotification } from "../notifications/enqueue-notification";
@@ -34,18 +36,21 @@ export interface PayoutResponse {
   processor: string;
 }
 
-async function processorOrder(
+/**
+ * The requested processor's account, or: the account that authorized the source payment first (when
+ * it is still enabled and takes the currency), then the merchant's rule 1. Refused (nothing made)
+ * when no account fits.
+ */
+async function accountOrder(
   merchantId: string,
+  currency: string,
   requested: ProcessorName | undefined,
-  source: ProcessorName | null,
-): Promise<ProcessorName[]> {
-  if (requested) return [requested];
-  const routing = await db().processorRouting.findUnique({
-    where: { merchantId_rule: { merchantId, rule: 1 } },
-    select: { processors: true },
-  });
-  const order = [...(source ? [source] : []), ...(routing?.processors ?? [])];
-  return [...new Set(order)];
+  sourceAccountId: string | null,
+): Promise<RoutedAccount[]> {
+  const accounts = await assertRoutable({ merchantId, currency, requested: requested ? [requested] : undefined, rule: 1 });
+  if (requested) return accounts;
+  const source = accounts.find((account) => account.accountId === sourceAccountId);
+  return source ? [source, ...accounts.filter((account) => account !== source)] : accounts;
 }
 
 export async function payout({ merchantId, paymentRef, responseId, input }: PayoutOptions): Promise<PayoutResponse> {
@@ -57,12 +62,12 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       processor: true,
       paymentType: true,
       status: true,
+      acquirerAccountId: true,
       storedCard: { select: { id: true, keyId: true, panEncrypted: true, expMonth: true, expYear: true } },
     },
   });
   if (!source.storedCard) throw invalidParameter("paymentid", "the payment has no stored card data to pay out to");
-  const processors = await processorOrder(merchantId, input.processor, source.processor);
-  if (processors.length === 0) throw invalidParameter("processor", "no processor is configured for this merchant");
+  const accounts = await accountOrder(merchantId, input.currency, input.processor, source.acquirerAccountId);
 
   const paymentId = newId();
   // The source card and the merchant's payout limits are checked, and the payout recorded, in one
@@ -105,11 +110,13 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       responsecode: RESPONSE_CODES.unavailable,
       message: "no processor tried",
     };
-    let usedProcessor: ProcessorName = processors[0]!;
+    let usedProcessor: ProcessorName = accounts[0]!.processor;
+    let usedAccountId = accounts[0]!.accountId;
     let operationId = "";
     let unknown = false;
-    for (const [index, processor] of processors.entries()) {
+    for (const [index, { processor, accountId }] of accounts.entries()) {
       usedProcessor = processor;
+      usedAccountId = accountId;
       operationId = newId();
       await db().operation.create({
         data: {
@@ -119,6 +126,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
           amount: input.amount,
           currency: input.currency,
           processor,
+          acquirerAccountId: accountId,
           routingAttempt: index + 1,
           responseId,
           notificationUrl: input.notificationurl ?? null,
@@ -130,19 +138,21 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
         select: { id: true },
       });
       try {
-        result = await getConnector(processor).payout({
+        const { connector, descriptor } = await getAccountForCall({ accountId });
+        result = await connector.payout({
           operationId,
           paymentId,
           card,
           amount: input.amount,
           currency: input.currency,
-          textOnStatement: input.textonstatement,
+          textOnStatement: input.textonstatement ?? descriptor,
         });
       } catch (error) {
         result = {
           status: "failed",
           // Not configured: nothing was sent. Anything else thrown mid-call: the acquirer may have acted.
-          failure: error instanceof ProcessorNotConfiguredError ? "retryable" : "indeterminate",
+          failure:
+            error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError ? "retryable" : "indeterminate",
           responsecode: RESPONSE_CODES.unavailable,
           message: error instanceof Error ? error.message : String(error),
         };
@@ -182,6 +192,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
           where: { id: paymentId },
           data: {
             processor: usedProcessor,
+            acquirerAccountId: usedAccountId,
             status: outcome.status === "approved" ? "CAPTURED" : outcome.status === "declined" ? "DECLINED" : "FAILED",
             // Money paid out reduces what the merchant holds.
             balance: outcome.status === "approved" ? -input.amount : 0n,
@@ -191,7 +202,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       });
     } else {
       // The outcome is unknown: the reconciliation notifies the settled result.
-      await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor } });
+      await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor, acquirerAccountId: usedAccountId } });
     }
     if (notificationId) await dispatchNotification(notificationId);
     return {

@@ -1,7 +1,9 @@
 // After a call whose answer is unknown (time-out, 5xx, connection lost, crash), asks the acquirer
-// what became of the request under its ORIGINAL reference (our operation id). Never sends the
-// operation again: an acquirer without idempotency (Finaro) would act twice.
-import { getConnector, ProcessorNotConfiguredError } from "./registry";
+// what became of the request under its ORIGINAL reference (our operation id), with the credentials
+// of the acquirer account the request went out under (its transactions are kept apart from every
+// other account's). Never sends the operation again: an acquirer without idempotency (Finaro) would act twice.
+import { AcquirerAccountMissingError, getAccountConnector, operationAccountId } from "./accounts/account-connector";
+import { ProcessorNotConfiguredError } from "./registry";
 import type { LookupOperationRequest, ProcessorName, ProcessorResult } from "./types";
 
 export type OperationOutcome =
@@ -23,14 +25,19 @@ export async function lookupOperationOutcome({
   operationId,
   timeoutMs,
 }: LookupOperationOutcomeOptions): Promise<OperationOutcome> {
+  const accountId = await operationAccountId(operationId);
+  // Without the account, the acquirer cannot be asked: unknown, for an operator (never another account's look-up).
+  if (!accountId) return { kind: "unknown", message: `no acquirer account is recorded for operation ${operationId} at ${processor}` };
   try {
-    const found = await getConnector(processor, { timeoutMs }).lookupOperation({ kind, operationId });
+    const connector = await getAccountConnector({ accountId, timeoutMs });
+    const found = await connector.lookupOperation({ kind, operationId });
     if (!found) return { kind: "not_found" };
     // A look-up that itself failed (e.g. a 5xx inside the answer) settles nothing.
     if (found.status === "failed" && found.failure !== "declined") return { kind: "unknown", message: found.message ?? found.responsecode };
     return { kind: "found", result: found };
   } catch (error) {
-    if (error instanceof ProcessorNotConfiguredError) return { kind: "unknown", message: error.message };
+    if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)
+      return { kind: "unknown", message: error.message };
     return { kind: "unknown", message: error instanceof Error ? error.message : String(error) };
   }
 }

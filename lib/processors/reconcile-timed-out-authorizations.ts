@@ -4,7 +4,8 @@
 // operation id and voided. The operation keeps its status (failed, as the payment saw it); the
 // outcome is written to its errorMessage, which also marks it as reconciled.
 import { db } from "../db";
-import { getConnector, ProcessorNotConfiguredError } from "./registry";
+import { AcquirerAccountMissingError, getAccountConnector } from "./accounts/account-connector";
+import { ProcessorNotConfiguredError } from "./registry";
 import { RESPONSE_CODES, type ProcessorName } from "./types";
 
 export const RECONCILED_MARK = "reconciled:";
@@ -55,7 +56,7 @@ export async function findTimedOutAuthorizations({
 export async function reconcileTimedOutAuthorization({ operationId }: { operationId: string }): Promise<ReconciledAttempt | undefined> {
   const attempt = await db().operation.findUnique({
     where: { id: operationId },
-    select: { id: true, processor: true, amount: true, currency: true, errorMessage: true },
+    select: { id: true, processor: true, acquirerAccountId: true, amount: true, currency: true, errorMessage: true },
   });
   // Marked by an earlier run (a retried step): nothing to do twice.
   if (!attempt?.processor || attempt.errorMessage?.startsWith(RECONCILED_MARK)) return undefined;
@@ -70,11 +71,14 @@ export async function reconcileTimedOutAuthorization({ operationId }: { operatio
     });
     return { operationId: attempt.id, processor, outcome };
   };
+  // Looked up and voided under the account the attempt went out under: its transactions are its own.
+  if (!attempt.acquirerAccountId)
+    return mark("unsupported", `no acquirer account is recorded for this attempt at ${processor}; check its reports`);
   let connector;
   try {
-    connector = getConnector(processor);
+    connector = await getAccountConnector({ accountId: attempt.acquirerAccountId });
   } catch (error) {
-    if (error instanceof ProcessorNotConfiguredError) return undefined; // try again when it is configured
+    if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError) return undefined; // try again when it is configured
     throw error;
   }
   if (!connector.lookupAuthorization) return mark("unsupported", `${processor} offers no look-up by reference; check its reports`);

@@ -11,6 +11,7 @@ import { db } from "../db";
 import { config } from "../env";
 import { createMerchant } from "../merchants/create-merchant";
 import { createUser } from "../users/create-user";
+import { addSandboxAccounts } from "./sandbox-merchant-accounts";
 
 const demoSchema = z.object({
   merchantId: z.string(),
@@ -57,6 +58,8 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
     const saved = demoSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
     if (saved.success && (await db().merchant.findUnique({ where: { id: saved.data.merchantId }, select: { id: true } }))) {
       await keepDemoReceiverCurrent(saved.data.merchantId);
+      // A data folder from before acquirer accounts: the demo merchant gets its sandbox accounts now.
+      await addSandboxAccounts(saved.data.merchantId);
       return { created: false, demo: saved.data };
     }
   }
@@ -76,6 +79,7 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
     });
     return { merchantId: merchant.id, merchantName: merchant.name, apiKey: apiKey!, email, password };
   });
+  await addSandboxAccounts(demo.merchantId);
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return { created: true, demo };
 }

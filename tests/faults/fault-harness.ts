@@ -96,7 +96,7 @@ export async function authorizedPayment(world: FaultWorld, processor: ProcessorN
 /** The sandbox transaction behind the payment's approved authorization at its processor. */
 export async function acquirerAuthorization(world: FaultWorld, paymentId: string): Promise<SandboxTransaction> {
   const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
-  const transaction = world.sandboxes.ledgers[authorization.processor!]!.get(authorization.processorReference!);
+  const transaction = world.sandboxes.ledgers[authorization.processor!]!.byId(authorization.processorReference!);
   expect(transaction, "the acquirer knows the authorization").toBeDefined();
   return transaction!;
 }

@@ -12,9 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { armAcquirerFault, clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
-import { BAMBORA_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/bambora";
-import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/sandboxes/acquirers/clearhaus";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
+import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
@@ -45,14 +43,8 @@ beforeAll(async () => {
     CARD_DATA_KEY: secrets.cardDataKey,
     API_KEY_SECRET: secrets.apiKeySecret,
     FINARO_BASE_URL: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`,
-    FINARO_MERCHANT_ID: FINARO_SANDBOX_CREDENTIALS.merchantId,
-    FINARO_SIGNATURE_KEY: FINARO_SANDBOX_CREDENTIALS.signatureKey,
     CLEARHAUS_BASE_URL: sandboxes.urls.clearhaus!,
-    CLEARHAUS_API_KEY: CLEARHAUS_SANDBOX_API_KEY,
     BAMBORA_BASE_URL: sandboxes.urls.bambora!,
-    BAMBORA_ACCESS_TOKEN: BAMBORA_SANDBOX_CREDENTIALS.accessToken,
-    BAMBORA_MERCHANT_NUMBER: BAMBORA_SANDBOX_CREDENTIALS.merchantNumber,
-    BAMBORA_SECRET_TOKEN: BAMBORA_SANDBOX_CREDENTIALS.secretToken,
     // Long enough to kill the process while its call is in flight.
     PROCESSOR_TIMEOUT_MS: "30000",
     INNGEST_EMBEDDED_POLL_MS: "200",
@@ -89,7 +81,7 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 of the service mid-cal
       "approved",
     );
     const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
-    const transaction = sandboxes.ledgers[processor]!.get(authorization.processorReference!)!;
+    const transaction = sandboxes.ledgers[processor]!.byId(authorization.processorReference!)!;
 
     service = await startService({ env, dataDir, timeoutMs: 600_000 });
     armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "capture", amount });

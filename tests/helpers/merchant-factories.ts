@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import type { PaymentStatus, Processor } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { addSandboxAccounts } from "@/tests/helpers/acquirer-accounts";
 import { activeSigningSecrets } from "@/lib/notifications/signing-secrets";
 
 const TEST_PAYOUT_CURRENCIES = ["DKK", "EUR", "SEK", "NOK", "USD", "GBP", "JPY", "CHF", "PLN"];
@@ -21,9 +22,12 @@ export async function createTestMerchant(
     defaultNotificationUrl?: string | null;
     lifecycleNotificationUrl?: string | null;
     completionNotificationUrl?: string | null;
+    /** The sandboxes' test account `index` at each processor (default 0); false: no acquirer account. */
+    acquirerAccounts?: number | false;
   } = {},
 ): Promise<TestMerchant> {
   const { merchant, apiKey } = await createMerchant({ name: options.name ?? "Test Shop", withApiKey: true });
+  if (options.acquirerAccounts !== false) await addSandboxAccounts(merchant.id, { index: options.acquirerAccounts ?? 0 });
   await db().merchant.update({
     where: { id: merchant.id },
     data: {
@@ -114,6 +118,10 @@ export async function createTestPayment(options: TestPaymentOptions): Promise<{ 
   const captured = captures.reduce((sum, value) => sum + value, 0n);
   const refunded = refunds.reduce((sum, value) => sum + value, 0n);
   const paymentId = newId();
+  // The merchant's account at that processor, as an authorization would have recorded it.
+  const acquirerAccountId = processor
+    ? ((await db().acquirerAccount.findFirst({ where: { merchantId: options.merchantId, processor }, select: { id: true } }))?.id ?? null)
+    : null;
   await db().payment.create({
     data: {
       id: paymentId,
@@ -129,6 +137,7 @@ export async function createTestPayment(options: TestPaymentOptions): Promise<{ 
       balance: captured - refunded,
       reference: options.reference ?? "order-1",
       processor,
+      acquirerAccountId,
       sca: "Y",
       eci: "05",
       customerEmail: options.customer?.email ?? null,
@@ -148,6 +157,7 @@ export async function createTestPayment(options: TestPaymentOptions): Promise<{ 
     currency,
     status: "approved" as const,
     processor,
+    acquirerAccountId,
     responseCode: "00",
     authorizationCode: "123456",
     processorReference: `ref-${newId().slice(0, 8)}`,

@@ -940,7 +940,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1092,7 +1092,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1245,7 +1245,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1398,7 +1398,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1551,7 +1551,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1711,7 +1711,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1853,7 +1853,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {

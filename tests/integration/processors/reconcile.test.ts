@@ -4,7 +4,8 @@ import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
-import { getConnector } from "@/lib/processors/registry";
+import { FINARO_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/finaro";
+import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
 import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-timed-out-authorizations";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
@@ -25,24 +26,27 @@ afterAll(async () => {
 describe("look-up by our operation id", () => {
   it.each(["finaro", "bambora"] as const)("%s finds an authorization by the operation id it was sent with", async (name) => {
     const operationId = newId();
-    const authorized = await getConnector(name).authorize({
+    const connector = sandboxConnector(sandboxes, name);
+    const authorized = await connector.authorize({
       operationId,
       paymentId: newId(),
       amount: 1_000n,
       currency: "DKK",
       card: testCard("4111111111111111"),
     });
-    const found = await getConnector(name).lookupAuthorization!({ operationId });
+    const found = await connector.lookupAuthorization!({ operationId });
     expect(found).toMatchObject({
       status: "approved",
       processorReference: authorized.processorReference,
       authorizationcode: authorized.authorizationcode,
     });
-    expect(await getConnector(name).lookupAuthorization!({ operationId: newId() })).toBeUndefined();
+    expect(await connector.lookupAuthorization!({ operationId: newId() })).toBeUndefined();
+    // Another merchant account at the same acquirer does not see it.
+    expect(await sandboxConnector(sandboxes, name, { index: 1 }).lookupAuthorization!({ operationId })).toBeUndefined();
   });
 
   it("clearhaus offers no look-up by reference", () => {
-    expect(getConnector("clearhaus").lookupAuthorization).toBeUndefined();
+    expect(sandboxConnector(sandboxes, "clearhaus").lookupAuthorization).toBeUndefined();
   });
 });
 
@@ -58,7 +62,7 @@ describe("reconcileTimedOutAuthorizations", () => {
     expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
     const [timedOut] = await authorizeOperations(paymentId);
     expect(timedOut).toMatchObject({ processor: "finaro", status: "failed", responseCode: "68" });
-    const lateApproval = sandboxes.ledgers.finaro!.findByRequestId(timedOut!.id)!;
+    const lateApproval = sandboxes.ledgers.finaro!.findByRequestId(FINARO_SANDBOX_CREDENTIALS.merchantId, timedOut!.id)!;
     expect(lateApproval).toMatchObject({ approved: true, voided: false });
 
     expect(await reconcileTimedOutAuthorizations({ olderThanMs: 60_000 })).toEqual([]);

@@ -75,7 +75,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                 { term: "merchantpaymentid", value: payment.merchantPaymentId },
                 { term: "Reference", value: payment.reference },
                 { term: "Payment type", value: payout ? "Payout (money sent to the card)" : payment.paymentType },
-                { term: "Processor", value: payment.processor },
+                { term: "Processor", value: payment.acquirerAccount ? `${payment.processor} · account “${payment.acquirerAccount.name}”` : payment.processor },
                 { term: "Created (UTC)", value: formatDateTime(payment.createdAt) },
                 { term: "Authorized", value: money(payment.authorizedAmount) },
                 { term: "Captured", value: money(payment.capturedAmount) },
@@ -106,7 +106,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                       <span className="font-medium capitalize">{operation.type}</span>
                       <span className="tabular-nums">{formatMoney(operation.amount, operation.currency)}</span>
                       <StateBadge state={operation.status} />
-                      {operation.processor ? <span className="text-xs text-slate-500">via {operation.processor}{operation.routingAttempt > 1 ? ` (routing attempt ${operation.routingAttempt})` : ""}</span> : null}
+                      {operation.processor ? <span className="text-xs text-slate-500">via {operation.processor}{operation.acquirerAccount ? ` (account “${operation.acquirerAccount.name}”)` : ""}{operation.routingAttempt > 1 ? ` (routing attempt ${operation.routingAttempt})` : ""}</span> : null}
                     </div>
                     <p className="mt-0.5 break-all text-xs text-slate-500">
                       {formatDateTime(operation.createdAt)} UTC
