@@ -10,6 +10,7 @@ import { newId } from "../ids";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEventInTransaction } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
+import { deriveDisplayState, displayStateWords } from "./derive-display-state";
 import { lockFollowUpPaymentOrThrow } from "./lock-follow-up-payment";
 import { operationTotals, type OperationTotals } from "./operation-totals";
 
@@ -71,6 +72,19 @@ export async function requestFollowUp({
   return { responseid: responseId };
 }
 
-export function notInState(action: string, status: PaymentStatus): never {
-  throw invalidParameter("paymentid", `the payment cannot be ${action} in its state (${status.toLowerCase()})`);
+/**
+ * Refuses a follow-up the payment's state does not allow, naming the state as the back office and
+ * the CSV export do ("partially refunded", not the coarse stored "refunded"). The spec fixes no
+ * payment status values in answers; this text is ours.
+ */
+export function notInState(action: string, payment: FollowUpPaymentState, totals: OperationTotals): never {
+  const state = deriveDisplayState({
+    status: payment.status,
+    paymentType: "cit",
+    authorizedAmount: payment.authorizedAmount,
+    capturedAmount: totals.capturedApproved,
+    refundedAmount: totals.refundedApproved,
+    authorizationAttempted: true,
+  });
+  throw invalidParameter("paymentid", `the payment cannot be ${action} in its state (${displayStateWords(state)})`);
 }

@@ -2,7 +2,7 @@
 // StoredCard without its encrypted PAN: the back office never decrypts card numbers.
 import { db } from "../../db";
 import { NotFoundError } from "../../auth/actor";
-import { deriveDisplayState } from "../derive-display-state";
+import { deriveDisplayState } from "../../payments/derive-display-state";
 
 export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merchantId: string; paymentId: string }) {
   if (!/^[A-Za-z0-9]{1,32}$/.test(paymentId)) throw new NotFoundError("Payment");

@@ -4,7 +4,7 @@
 // every page view is what makes dashboards slow.
 import { db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
-import type { DisplayState } from "../derive-display-state";
+import type { DisplayState } from "../../payments/derive-display-state";
 import type { PaymentFilters } from "../payment-filters";
 
 export const PAGE_SIZE = 50;
@@ -44,7 +44,7 @@ async function storedCardIdsByLast4(merchantId: string, last4: string): Promise<
 }
 
 /**
- * The payments deriveDisplayState (lib/backoffice/derive-display-state.ts) shows in a state, as a
+ * The payments deriveDisplayState (lib/payments/derive-display-state.ts) shows in a state, as a
  * where clause: the same rules, read by the database (amounts compared column to column).
  * tests/integration/backoffice/payments-list.test.ts checks that every state's filter returns
  * exactly the payments the function puts in it.
@@ -137,6 +137,21 @@ export interface PaymentPage {
   previous?: string;
 }
 
+/**
+ * Adds whether an authorization was attempted, which deriveDisplayState reads for timed-out rows
+ * only (abandoned or timed out): one look-up on Operation(paymentId, ...) for those of the batch,
+ * rather than a count joined to every row. The list and the CSV export use it.
+ */
+export async function withAuthorizationAttempted<Row extends { id: string; status: string }>(rows: Row[]): Promise<(Row & { authorizationAttempted: boolean })[]> {
+  const timedOut = rows.filter((row) => row.status === "TIMED_OUT").map((row) => row.id);
+  const attempted = new Set(
+    timedOut.length === 0
+      ? []
+      : (await db().operation.findMany({ where: { paymentId: { in: timedOut }, type: "authorize" }, select: { paymentId: true }, distinct: ["paymentId"] })).map((operation) => operation.paymentId),
+  );
+  return rows.map((row) => ({ ...row, authorizationAttempted: attempted.has(row.id) }));
+}
+
 export async function listPayments(options: {
   merchantId: string;
   filters: PaymentFilters;
@@ -163,16 +178,8 @@ export async function listPayments(options: {
   if (before) rows.reverse();
   const first = rows[0];
   const last = rows[rows.length - 1];
-  // Only timed-out rows need it (abandoned or timed out): one look-up on Operation(paymentId, ...)
-  // for those of this page, rather than a count joined to every row.
-  const timedOut = rows.filter((row) => row.status === "TIMED_OUT").map((row) => row.id);
-  const attempted = new Set(
-    timedOut.length === 0
-      ? []
-      : (await db().operation.findMany({ where: { paymentId: { in: timedOut }, type: "authorize" }, select: { paymentId: true }, distinct: ["paymentId"] })).map((operation) => operation.paymentId),
-  );
   return {
-    rows: rows.map((row) => ({ ...row, authorizationAttempted: attempted.has(row.id) })),
+    rows: await withAuthorizationAttempted(rows),
     next: last && (before ? true : hasMore) ? encodeCursor(last) : undefined,
     previous: first && (before ? hasMore : Boolean(after)) ? encodeCursor(first) : undefined,
   };

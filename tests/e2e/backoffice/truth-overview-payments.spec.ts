@@ -25,7 +25,7 @@ type Status = "AUTHORIZED" | "CAPTURED" | "REFUNDED" | "VOIDED" | "TIMED_OUT" | 
 
 interface Seed {
   key: string;
-  /** The state the back office must show (lib/backoffice/derive-display-state.ts). */
+  /** The state the back office must show (lib/payments/derive-display-state.ts). */
   state: string;
   label: string;
   status: Status;

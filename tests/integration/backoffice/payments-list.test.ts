@@ -6,7 +6,7 @@ import { listPayments, type PaymentPage } from "@/lib/backoffice/queries/list-pa
 import { parsePaymentFilters, type PaymentFilters } from "@/lib/backoffice/payment-filters";
 import { csvCell, exportPaymentsCsv } from "@/lib/backoffice/queries/export-payments-csv";
 import { db } from "@/lib/db";
-import { DISPLAY_STATES, deriveDisplayState } from "@/lib/backoffice/derive-display-state";
+import { DISPLAY_STATES, deriveDisplayState } from "@/lib/payments/derive-display-state";
 
 useTestDatabase();
 
@@ -137,8 +137,24 @@ describe("exportPaymentsCsv", () => {
     const lines = csv.trim().split("\r\n");
     expect(lines[0]).toBe("paymentid,merchantpaymentid,created,status,amount,currency,captured,refunded,processor,scheme,last4,reference,paymenttype");
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(",order-mc,2026-10-05T10:00:00.000Z,CAPTURED,50000,DKK,");
+    expect(lines[1]).toContain(",order-mc,2026-10-05T10:00:00.000Z,captured,50000,DKK,");
     expect(lines[1]).toContain(",finaro,mastercard,4444,\"'=HYPERLINK(\"\"x\"\")\",");
+  });
+
+  it("writes the state the list shows, not the coarse stored status (newcomer review F8)", async () => {
+    const { merchantId: shop } = await createTestMerchant();
+    const seeded: Record<string, string> = {
+      partially_refunded: (await createTestPayment({ merchantId: shop, status: "REFUNDED", amount: 12_500n, captures: [5_000n], refunds: [1_500n], withStoredCard: false })).paymentId,
+      refunded: (await createTestPayment({ merchantId: shop, status: "REFUNDED", amount: 3_000n, captures: [3_000n], refunds: [3_000n], withStoredCard: false })).paymentId,
+      partially_captured: (await createTestPayment({ merchantId: shop, status: "CAPTURED", amount: 12_500n, captures: [5_000n], withStoredCard: false })).paymentId,
+      abandoned: (await createTestPayment({ merchantId: shop, status: "TIMED_OUT", withStoredCard: false })).paymentId,
+    };
+    let csv = "";
+    for await (const chunk of exportPaymentsCsv({ merchantId: shop, filters: {} })) csv += chunk;
+    const [header, ...lines] = csv.trim().split("\r\n");
+    const column = header!.split(",").indexOf("status");
+    const states = Object.fromEntries(lines.map((line) => [line.split(",")[0], line.split(",")[column]]));
+    for (const [state, paymentId] of Object.entries(seeded)) expect(states[paymentId], state).toBe(state);
   });
 
   it("streams every payment across batches", async () => {

@@ -4,7 +4,7 @@ import { requireUser } from "@/lib/auth/session";
 import { filtersToSearchParams, parsePaymentFilters, SCHEMES } from "@/lib/backoffice/payment-filters";
 import { listPayments } from "@/lib/backoffice/queries/list-payments";
 import { Processor } from "@/lib/generated/prisma/enums";
-import { DISPLAY_STATES, DISPLAY_STATE_LABELS, deriveDisplayState } from "@/lib/backoffice/derive-display-state";
+import { DISPLAY_STATES, DISPLAY_STATE_LABELS, deriveDisplayState } from "@/lib/payments/derive-display-state";
 import { Card, PageHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
 import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
