@@ -1,10 +1,10 @@
 "use client";
 // The allowed checkout origins of the account (or of one hosted integration): one origin per line.
-import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type SaveAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
@@ -32,9 +32,9 @@ export function CheckoutOriginsField({ id, defaultValue, error, disabled, hint =
 }
 
 export function CheckoutOriginsForm({ action, origins, disabled }: { action: SaveAction; origins: string[]; disabled: boolean }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action);
   return (
-    <form action={formAction} className="space-y-4" noValidate>
+    <form {...form} className="space-y-4" noValidate>
       <CheckoutOriginsField id="merchant-checkout-origins" defaultValue={origins.join("\n")} error={state.fieldErrors?.allowedCheckoutOrigins} disabled={disabled} />
       {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
       {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}

@@ -4,13 +4,14 @@
 // with a live preview of the real hosted fields (their own page, rendered with the styling as it
 // is typed). The styling is checked in the browser with the same zod schema the server uses.
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, TextField } from "@/components/ui/field";
 import { CheckoutOriginsField } from "@/components/backoffice/checkout-origins-form";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type Action = (previous: ActionState<{ id: string }>, formData: FormData) => Promise<ActionState<{ id: string }>>;
 
@@ -92,7 +93,7 @@ export interface HostedIntegrationValues {
 }
 
 export function HostedIntegrationEditor({ action, initial, readOnly }: { action: Action; initial: HostedIntegrationValues; readOnly: boolean }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action, { resetOnSuccess: false });
   const router = useRouter();
   const createdId = !initial.id && state.status === "success" ? state.data?.id : undefined;
   useEffect(() => {
@@ -114,7 +115,7 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
   const set = (key: string) => (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [key]: event.target.value }));
 
   return (
-    <form action={formAction} className="grid gap-6 xl:grid-cols-5" noValidate>
+    <form {...form} className="grid gap-6 xl:grid-cols-5" noValidate>
       <input type="hidden" name="id" value={initial.id ?? ""} />
       <input type="hidden" name="styling" value={stylingJson} />
       <div className="space-y-6 xl:col-span-3">

@@ -282,6 +282,7 @@ test("F9: Resend delivers the same notification (same webhook-id) and its retrie
 
 test("F11: the request log shows the error description, both bodies with card numbers masked, the key, and an idempotent replay", async ({ page }) => {
   const card = "4111 1111 1111 1111";
+  expect((await api("POST", `/api/${ids.a}/void`, { body: {}, trace: `void-log-${run}` })).status).toBe(400);
   const first = await api("POST", "/api/initdynamic", { trace: `init-1-${run}`, idempotencyKey: `clear-${run}`, body: { merchantid: merchantId, amount: 4200, currency: "DKK", reference: card } });
   expect(first.status, JSON.stringify(first.body)).toBe(200);
   const replay = await api("POST", "/api/initdynamic", { trace: `init-2-${run}`, idempotencyKey: `clear-${run}`, body: { merchantid: merchantId, amount: 4200, currency: "DKK", reference: card } });
@@ -298,7 +299,7 @@ test("F11: the request log shows the error description, both bodies with card nu
   };
   const value = (term: string) => page.locator("dt", { hasText: new RegExp(`^${term}$`) }).locator("xpath=following-sibling::dd[1]");
 
-  await open(`void-${run}`);
+  await open(`void-log-${run}`);
   await expect(value("Error description")).toHaveText("paymentid: the payment cannot be voided in its state (partially refunded)");
   await expect(page.getByTestId("response-body")).toContainText('"errordescription"');
   await expect(page.getByTestId("request-body")).toContainText("{}");
