@@ -158,7 +158,9 @@ describe("listNotifications", () => {
     const ids = async (filters: Parameters<typeof listNotifications>[0]["filters"]) => (await listNotifications({ merchantId, filters })).rows.map((row) => row.id);
     expect(await ids({ kind: "refund" })).toEqual([retrying]);
     expect(await ids({ status: "delivered" })).toEqual([delivered]);
-    expect(await ids({ status: "retrying" })).toEqual([queued, retrying]);
+    // One word per state (issue 28, F12): "retrying" was refused and will be tried again; "pending" not tried yet.
+    expect(await ids({ status: "retrying" })).toEqual([retrying]);
+    expect(await ids({ status: "pending" })).toEqual([queued]);
     expect(await ids({ status: "failed" })).toEqual([failed]);
     expect(await ids({ paymentId })).toEqual([retrying, delivered]);
     expect(await ids({ paymentId: "order-dev-1" })).toEqual([retrying, delivered]);

@@ -139,8 +139,8 @@ describe("getOverviewStats", () => {
     expect(finaro).toMatchObject({ payments: 2, approved: 1, decided: 2, approvedAmount: 1000n });
     const clearhaus = stats.rows.find((row) => row.processor === "clearhaus" && row.day === "2026-11-21")!;
     expect(clearhaus).toMatchObject({ payments: 2, approved: 1, decided: 1, approvedAmount: 2000n });
-    expect(stats.currencies).toEqual([{ currency: "DKK", approvedAmount: 3000n, payments: 4 }]);
-    expect(stats.notifications).toMatchObject({ delivered: 2, failed: 1, pending: 0, total: 3, tests: 1 });
+    expect(stats.currencies).toEqual([{ currency: "DKK", approvedAmount: 3000n, capturedAmount: 0n, refundedAmount: 0n, netAmount: 0n, payments: 4 }]);
+    expect(stats.notifications).toMatchObject({ delivered: 2, retrying: 0, failed: 1, pending: 0, total: 3, tests: 1 });
   });
 });
 

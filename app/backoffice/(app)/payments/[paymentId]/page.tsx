@@ -10,6 +10,8 @@ import { PaymentStateBadge, StateBadge } from "@/components/backoffice/status-ba
 import { formatDateTime, formatMoney, formatPaymentAmount } from "@/components/backoffice/format";
 import { PaymentOperationForm } from "@/components/backoffice/payment-operation-form";
 import { ResendNotificationButton } from "@/components/backoffice/resend-notification-button";
+import { DeliveryStateBadge } from "@/components/backoffice/delivery-state-badge";
+import { deliveryState } from "@/lib/backoffice/delivery-state";
 import { operateOnPaymentAction } from "./actions";
 import { resendNotificationAction } from "./resend-action";
 
@@ -142,7 +144,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                     <div className="flex flex-wrap items-center justify-between gap-2">
                       <div className="flex min-w-0 flex-wrap items-center gap-2">
                         <span className="font-medium">{notification.kind.replace("_", " ")}</span>
-                        <StateBadge state={notification.status} />
+                        <DeliveryStateBadge state={deliveryState(notification)} />
                         <span className="truncate text-xs text-slate-500">{notification.url}</span>
                       </div>
                       {canOperate ? <ResendNotificationButton action={resendNotificationAction} notificationId={notification.id} paymentId={payment.id} /> : null}

@@ -6,7 +6,7 @@ import { notFound } from "next/navigation";
 import { NotFoundError } from "@/lib/auth/actor";
 import { requireUser } from "@/lib/auth/session";
 import { getApiRequestOrThrow } from "@/lib/backoffice/queries/get-api-request";
-import { deliveryState } from "@/lib/backoffice/queries/list-notifications";
+import { deliveryState } from "@/lib/backoffice/delivery-state";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { HttpStatusBadge } from "@/components/backoffice/http-status-badge";
 import { DeliveryStateBadge } from "@/components/backoffice/delivery-state-badge";
