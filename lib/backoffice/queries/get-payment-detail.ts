@@ -73,9 +73,10 @@ export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merch
           nextAttemptAt: true,
           deliveredAt: true,
           createdAt: true,
+          // In the order they were made: a resend (numbered after the schedule) may come before a scheduled retry.
           attempts: {
-            orderBy: { attemptNumber: "asc" },
-            select: { id: true, attemptNumber: true, startedAt: true, durationMs: true, statusCode: true, error: true, responseBody: true },
+            orderBy: [{ startedAt: "asc" }, { attemptNumber: "asc" }],
+            select: { id: true, attemptNumber: true, resend: true, startedAt: true, durationMs: true, statusCode: true, error: true, responseBody: true },
           },
         },
       },

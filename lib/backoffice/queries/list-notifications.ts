@@ -52,10 +52,12 @@ export async function listNotifications({ merchantId, filters = {}, after }: { m
       nextAttemptAt: true,
       deliveredAt: true,
       createdAt: true,
-      attempts: { orderBy: { attemptNumber: "desc" }, take: 1, select: { attemptNumber: true, statusCode: true, error: true, startedAt: true } },
+      attempts: { orderBy: [{ startedAt: "desc" }, { attemptNumber: "desc" }], take: 1, select: { attemptNumber: true, resend: true, statusCode: true, error: true, startedAt: true } },
+      // Every attempt made, resends included (attemptCount is the schedule's position).
+      _count: { select: { attempts: true } },
     },
   });
-  const rows = found.slice(0, NOTIFICATION_PAGE_SIZE).map(({ attempts, ...row }) => ({ ...row, state: deliveryState(row), lastAttempt: attempts[0] ?? null }));
+  const rows = found.slice(0, NOTIFICATION_PAGE_SIZE).map(({ attempts, _count, ...row }) => ({ ...row, attemptsMade: _count.attempts, state: deliveryState(row), lastAttempt: attempts[0] ?? null }));
   const last = rows[rows.length - 1];
   return { rows, next: found.length > NOTIFICATION_PAGE_SIZE && last ? encodeCursor(last) : undefined };
 }

@@ -160,17 +160,55 @@ describe("getCachedOverviewStats", () => {
   });
 });
 
-describe("resendNotification", () => {
-  it("sends a stored notification again as a new one with the same URL and body", async () => {
+describe("resendNotification (newcomer review F9)", () => {
+  const webhookIds = (since: number) => receiver.received.slice(since).map((item) => String(item.headers["webhook-id"]));
+
+  it("delivers the same notification again with the same webhook-id and bytes, and its scheduled retries then send nothing", async () => {
     const { resendNotification } = await import("@/lib/backoffice/actions/resend-notification");
+    const { deliverNotificationAttempt } = await import("@/lib/notifications/deliver-notification-attempt");
     const { paymentId } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED" });
-    await db().notification.create({ data: { id: "msg_original", merchantId: owner.merchantId, paymentId, kind: "operation", url: "https://shop.example/n", body: '{"paymentid":"p","status":"approved"}', status: "failed" } });
-    const { notificationId } = await resendNotification({ actor: owner, input: { notificationId: "msg_original" } });
-    expect(notificationId).not.toBe("msg_original");
-    const copy = await db().notification.findUniqueOrThrow({ where: { id: notificationId } });
-    expect(copy).toMatchObject({ merchantId: owner.merchantId, paymentId, kind: "operation", url: "https://shop.example/n", body: '{"paymentid":"p","status":"approved"}', status: "pending" });
-    const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "notification.resent" } });
-    expect(audit).toMatchObject({ target: "msg_original", userId: owner.userId });
+    const body = '{"paymentid":"p","status":"approved"}';
+    await db().notification.create({ data: { id: "msg_retrying", merchantId: owner.merchantId, paymentId, kind: "capture", url: receiver.url, body } });
+    const before = receiver.received.length;
+    receiver.script({ status: 503 });
+    expect((await deliverNotificationAttempt({ notificationId: "msg_retrying", attemptNumber: 1 })).delivered).toBe(false);
+    expect(await db().notification.findUniqueOrThrow({ where: { id: "msg_retrying" } })).toMatchObject({ status: "pending", attemptCount: 1, nextAttemptAt: expect.any(Date) });
+
+    const result = await resendNotification({ actor: owner, input: { notificationId: "msg_retrying" } });
+    expect(result).toMatchObject({ notificationId: "msg_retrying", delivered: true, statusCode: 200 });
+    expect(webhookIds(before)).toEqual(["msg_retrying", "msg_retrying"]);
+    expect(receiver.received.at(-1)!.rawBody).toBe(body);
+    const resent = await db().notification.findUniqueOrThrow({ where: { id: "msg_retrying" }, include: { attempts: { orderBy: { attemptNumber: "asc" } } } });
+    expect(resent).toMatchObject({ status: "delivered", nextAttemptAt: null, attemptCount: 1, deliveredAt: expect.any(Date) });
+    expect(resent.attempts.map((attempt) => [attempt.attemptNumber, attempt.resend, attempt.statusCode])).toEqual([[1, false, 503], [9, true, 200]]);
+    // No copy under a new id.
+    expect(await db().notification.count({ where: { paymentId } })).toBe(1);
+
+    // The delivery function wakes for its next scheduled attempt: nothing is sent any more.
+    const afterResend = receiver.received.length;
+    expect((await deliverNotificationAttempt({ notificationId: "msg_retrying", attemptNumber: 2 })).delivered).toBe(true);
+    expect(receiver.received.length).toBe(afterResend);
+    expect(await db().notificationAttempt.count({ where: { notificationId: "msg_retrying" } })).toBe(2);
+
+    const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "notification.resent", target: "msg_retrying" } });
+    expect(audit).toMatchObject({ userId: owner.userId, details: { url: receiver.url, stateBefore: "retrying" } });
+  });
+
+  it("a refused resend leaves the schedule as it was; a delivered notification can be resent, again under its own id", async () => {
+    const { resendNotification } = await import("@/lib/backoffice/actions/resend-notification");
+    const nextAttemptAt = new Date(Date.now() + 3600_000);
+    await db().notification.create({ data: { id: "msg_refused", merchantId: owner.merchantId, kind: "capture", url: receiver.url, body: "{}", status: "pending", attemptCount: 4, nextAttemptAt } });
+    receiver.script({ status: 500 });
+    expect(await resendNotification({ actor: owner, input: { notificationId: "msg_refused" } })).toMatchObject({ delivered: false, statusCode: 500 });
+    expect(await db().notification.findUniqueOrThrow({ where: { id: "msg_refused" } })).toMatchObject({ status: "pending", attemptCount: 4, nextAttemptAt });
+
+    const before = receiver.received.length;
+    await db().notification.create({ data: { id: "msg_done", merchantId: owner.merchantId, kind: "capture", url: receiver.url, body: "{}", status: "delivered", attemptCount: 1 } });
+    expect(await resendNotification({ actor: owner, input: { notificationId: "msg_done" } })).toMatchObject({ delivered: true });
+    expect(await resendNotification({ actor: owner, input: { notificationId: "msg_done" } })).toMatchObject({ delivered: true });
+    expect(webhookIds(before)).toEqual(["msg_done", "msg_done"]);
+    const numbers = (await db().notificationAttempt.findMany({ where: { notificationId: "msg_done" }, orderBy: { attemptNumber: "asc" } })).map((attempt) => attempt.attemptNumber);
+    expect(numbers).toEqual([9, 10]);
   });
 });
 

@@ -64,7 +64,7 @@ export default async function NotificationsLogPage({ searchParams }: { searchPar
                   <span className="font-medium text-slate-900" data-testid="notification-kind">{row.kind.replace("_", " ")}</span>
                   <DeliveryStateBadge state={row.state} />
                   <span className="text-xs text-slate-600">
-                    {row.attemptCount} attempt{row.attemptCount === 1 ? "" : "s"}
+                    {row.attemptsMade} attempt{row.attemptsMade === 1 ? "" : "s"}
                     {row.state === "retrying" && row.nextAttemptAt ? ` · next ${formatDateTime(row.nextAttemptAt)}` : ""}
                   </span>
                   {row.lastAttempt ? (

@@ -167,8 +167,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                           </thead>
                           <tbody className="divide-y divide-slate-100">
                             {notification.attempts.map((attempt) => (
-                              <tr key={attempt.id}>
-                                <td className="py-1 pr-3">{attempt.attemptNumber}</td>
+                              <tr key={attempt.id} data-testid={attempt.resend ? "attempt-resend" : "attempt"}>
+                                <td className="py-1 pr-3">{attempt.resend ? "resend" : attempt.attemptNumber}</td>
                                 <td className="whitespace-nowrap py-1 pr-3">{formatDateTime(attempt.startedAt)}</td>
                                 <td className={`py-1 pr-3 font-medium ${attempt.statusCode === 200 ? "text-emerald-700" : "text-red-700"}`}>{attempt.statusCode ? `HTTP ${attempt.statusCode}` : attempt.error ?? "no answer"}</td>
                                 <td className="py-1 pr-3 tabular-nums">{attempt.durationMs} ms</td>
