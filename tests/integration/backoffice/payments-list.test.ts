@@ -82,13 +82,59 @@ describe("listPayments", () => {
     const target = created[5]!.id;
     const search = async (q: string) => (await listPayments({ merchantId, filters: filters({ q }) })).rows.map((row) => row.id);
     expect(await search(target)).toEqual([target]);
-    expect(await search("ref-5")).toEqual([target]);
+    // A reference's start finds it and every reference that starts the same (ref-50 to ref-59).
+    const refs = (await db().payment.findMany({ where: { merchantId, reference: { startsWith: "ref-5" } }, select: { id: true } })).map((row) => row.id);
+    expect(refs).toHaveLength(11);
+    expect((await search("ref-5")).sort()).toEqual(refs.sort());
+    expect(await search("ref-5")).toContain(target);
     expect((await search("order-mc")).length).toBe(1);
     expect((await search("4444")).length).toBe(1);
     expect((await search("0005")).length).toBe(1);
     expect(await search("9999")).toEqual([]);
     const theirs = await db().payment.findFirstOrThrow({ where: { merchantId: otherMerchantId }, select: { id: true } });
     expect(await search(theirs.id)).toEqual([]);
+  });
+
+  it("finds by the start of a merchantpaymentid, reference or customer email (any case), with LIKE's wildcards as plain text (issue 28)", async () => {
+    const { merchantId: shop } = await createTestMerchant();
+    const make = async (merchantPaymentId: string, reference: string, email: string | undefined) =>
+      (await createTestPayment({ merchantId: shop, merchantPaymentId, reference, customer: email ? { email } : undefined, withStoredCard: false })).paymentId;
+    const a = await make("order1001", "inv-2026-0042", "Ada.Lovelace@example.com");
+    const b = await make("order1002", "inv-2026-0043", "grace@example.com");
+    const c = await make("shop_2001", "100%-off", undefined);
+    const search = async (q: string) => (await listPayments({ merchantId: shop, filters: filters({ q }) })).rows.map((row) => row.id).sort();
+    expect(await search("order10")).toEqual([a, b].sort());
+    expect(await search("order1001")).toEqual([a]);
+    expect(await search("inv-2026-004")).toEqual([a, b].sort());
+    expect(await search("ada.lovelace@")).toEqual([a]);
+    expect(await search("ADA.LOVELACE@EXAMPLE.COM")).toEqual([a]);
+    expect(await search("rder")).toEqual([]);
+    // _ and % are characters here, not LIKE's wildcards.
+    expect(await search("shop_")).toEqual([c]);
+    expect(await search("shopx")).toEqual([]);
+    expect(await search("100%")).toEqual([c]);
+    expect(await search("1%")).toEqual([]);
+    expect(await search("%")).toEqual([]);
+  });
+
+  it("searches by prefix through the pattern indexes, not by reading every payment (EXPLAIN)", async () => {
+    const { merchantId: big } = await createTestMerchant();
+    // Enough rows that a sequential scan costs more than the indexes; statistics as in production.
+    await db().$executeRaw`
+      INSERT INTO "Payment" ("id", "merchantId", "merchantPaymentId", "status", "amount", "currency", "reference", "customerEmail", "createdAt", "updatedAt")
+      SELECT md5(${big} || i::text), ${big}, 'bulk' || i, 'CAPTURED', 1000, 'DKK', 'inv-' || i, 'buyer' || i || '@example.com', now() - (i || ' seconds')::interval, now()
+        FROM generate_series(1, 20000) AS i`;
+    await db().$executeRawUnsafe(`ANALYZE "Payment"`);
+    const { Prisma } = await import("@/lib/db");
+    const { paymentPrefixSearch } = await import("@/lib/backoffice/queries/list-payments");
+    for (const q of ["bulk1234", "inv-1999", "Buyer777@"]) {
+      const plan = (await db().$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN ${paymentPrefixSearch(big, q)}`)).map((line) => line["QUERY PLAN"]).join("\n");
+      expect(plan, q).toContain("Payment_merchantId_merchantPaymentId_prefix_idx");
+      expect(plan, q).toContain("Payment_merchantId_reference_prefix_idx");
+      expect(plan, q).toContain("Payment_merchantId_customerEmail_prefix_idx");
+      expect(plan, q).not.toMatch(/Seq Scan/);
+    }
+    expect((await listPayments({ merchantId: big, filters: filters({ q: "bulk1234" }) })).rows.map((row) => row.merchantPaymentId).sort()).toEqual(["bulk1234", ...Array.from({ length: 10 }, (_, i) => `bulk1234${i}`)].sort());
   });
 
   it("reports invalid filters instead of failing", () => {

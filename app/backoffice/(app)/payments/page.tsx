@@ -39,7 +39,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
     <>
       <PageHeader
         title="Payments"
-        description="Newest first. Search finds a paymentid, merchantpaymentid, reference or the last 4 digits of a card."
+        description="Newest first. Search finds a paymentid, the start of a merchantpaymentid, reference or customer email, or the last 4 digits of a card."
         actions={
           <a className={buttonClass("secondary")} href={`/backoffice/payments/export?${base.toString()}`} download>
             Export CSV
@@ -48,7 +48,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       />
       <Card className="mb-6">
         <form method="get" action="/backoffice/payments" role="search" aria-label="Search and filter payments" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <TextField id="q" label="Search" placeholder="paymentid, reference, last4…" defaultValue={raw("q")} className="sm:col-span-2" error={errors.q} />
+          <TextField id="q" label="Search" placeholder="order id, reference, email, last4…" defaultValue={raw("q")} className="sm:col-span-2" error={errors.q} />
           <SelectField id="status" label="Status" defaultValue={filters.status ?? ""} error={errors.status} options={[{ value: "", label: "Any status" }, ...DISPLAY_STATES.map((value) => ({ value, label: DISPLAY_STATE_LABELS[value] }))]} />
           <SelectField id="processor" label="Processor" defaultValue={raw("processor")} error={errors.processor} options={[{ value: "", label: "Any processor" }, ...Object.values(Processor).map((value) => ({ value, label: value }))]} />
           <SelectField id="scheme" label="Scheme" defaultValue={raw("scheme")} error={errors.scheme} options={[{ value: "", label: "Any scheme" }, ...SCHEMES.map((value) => ({ value, label: value }))]} />
