@@ -21,6 +21,8 @@ export async function refundPayment(options: {
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;
+  /** Why it is given, from the back office (lib/backoffice/refund-reasons.ts). */
+  reason?: string;
 }) {
   return requestFollowUp({ ...options, type: "refund", rule: refundAmountRule });
 }

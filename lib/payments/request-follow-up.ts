@@ -31,6 +31,8 @@ export interface RequestFollowUpOptions {
   input: OperationRequest;
   type: FollowUpType;
   rule: AmountRule;
+  /** Why a refund was given, when the back office asked for it (not a merchant API field). */
+  reason?: string;
 }
 
 export async function requestFollowUp({
@@ -40,6 +42,7 @@ export async function requestFollowUp({
   input,
   type,
   rule,
+  reason,
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const afterCommit = await db().$transaction(async (tx: Tx) => {
     // One round trip for the lock and every candidate notification address (lock-follow-up-payment.ts).
@@ -58,9 +61,9 @@ export async function requestFollowUp({
     // createdAt comes from this process's clock, as Prisma's would.
     const operationId = newId();
     const insertOperation = Prisma.sql`
-      INSERT INTO "Operation" ("id", "paymentId", "type", "amount", "currency", "status", "note", "tags", "responseId", "notificationUrl", "createdAt")
+      INSERT INTO "Operation" ("id", "paymentId", "type", "amount", "currency", "status", "note", "tags", "reason", "responseId", "notificationUrl", "createdAt")
       VALUES (${operationId}, ${paymentId}, ${type}::"OperationType", ${amount}, ${payment.currency}, 'pending'::"OperationStatus",
-        ${input.note ?? null}, ${input.tags ?? null}, ${responseId},
+        ${input.note ?? null}, ${input.tags ?? null}, ${reason ?? null}, ${responseId},
         -- Resolved once, here: the job and a re-sent event after a lost one notify the same address.
         ${notificationUrl}, ${new Date()})`;
     // The event that starts the background work is an outbox row of this transaction, written in

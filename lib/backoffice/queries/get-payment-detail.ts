@@ -56,6 +56,7 @@ export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merch
           outcomeUnknownSince: true,
           operatorAlertedAt: true,
           note: true,
+          reason: true,
           responseId: true,
           createdAt: true,
           completedAt: true,

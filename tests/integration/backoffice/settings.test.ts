@@ -233,4 +233,19 @@ describe("operateOnPayment", () => {
     await expect(operateOnPayment({ actor: owner, input: { paymentId, operation: "capture", amount: "1.234" } })).rejects.toThrow(/2 decimals/);
     expect(await db().operation.count({ where: { paymentId, type: "capture" } })).toBe(1);
   });
+
+  it("keeps a refund's reason with the operation, and audits the amount the rules decided with its currency and the reason (issue 28)", async () => {
+    const { operateOnPayment } = await import("@/lib/backoffice/actions/operate-on-payment");
+    const { paymentId } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED", amount: 2_000n, currency: "EUR", captures: [2_000n] });
+    const { responseid } = await operateOnPayment({ actor: owner, input: { paymentId, operation: "refund", amount: "", reason: "requested_by_customer" } });
+    expect(await db().operation.findFirstOrThrow({ where: { paymentId, type: "refund" } })).toMatchObject({ amount: 2_000n, reason: "requested_by_customer", responseId: responseid });
+    const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "payment.refund_requested", target: paymentId } });
+    expect(audit.details).toEqual({ responseid, amount: "2000", currency: "EUR", reason: "requested_by_customer" });
+    await expect(operateOnPayment({ actor: owner, input: { paymentId, operation: "refund", amount: "1", reason: "because" } })).rejects.toThrow(/Choose a reason/);
+    // The merchant API's refunds carry no reason.
+    const { paymentId: viaApi } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED", captures: [10_000n] });
+    const { refundPayment } = await import("@/lib/payments/refund-payment");
+    await refundPayment({ merchantId: owner.merchantId, paymentRef: viaApi, responseId: `r${viaApi}`.slice(0, 32), input: { amount: 100n } });
+    expect((await db().operation.findFirstOrThrow({ where: { paymentId: viaApi, type: "refund" } })).reason).toBeNull();
+  });
 });
