@@ -101,7 +101,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         <Stat label="Notifications delivered" value={percent(n.delivered, n.total)} hint={`${notificationHint}${n.tests > 0 ? `; ${n.tests} test notification${n.tests === 1 ? "" : "s"} not counted` : ""}`} testId="notification-success-rate" />
       </div>
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <Card title="Approved volume by day" description={`By processor${currency ? `, in ${currency}` : ""}${stats.currencies.length > 1 ? ` (other currencies in the table below)` : ""}; payouts not included.`}>
+        <Card className="min-w-0" title="Approved volume by day" description={`By processor${currency ? `, in ${currency}` : ""}${stats.currencies.length > 1 ? ` (other currencies in the table below)` : ""}; payouts not included.`}>
           {totals.payments === 0 || !currency ? (
             <Empty />
           ) : (
@@ -115,7 +115,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             />
           )}
         </Card>
-        <Card title="Approval rate by day" description="Each processor's authorization answers: approved among approved, declined and failed. A payment one processor declined and another approved counts for both.">
+        <Card className="min-w-0" title="Approval rate by day" description="Each processor's authorization answers: approved among approved, declined and failed. A payment one processor declined and another approved counts for both.">
           {answeredAttempts === 0 ? <Empty /> : <RateLineChart title="Approval rate by day and processor" labels={stats.days} series={approval} summary={`Overall ${percent(totals.approved, totals.decided)} of payments approved.`} />}
         </Card>
       </div>
@@ -153,8 +153,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           )}
         </Card>
       </div>
+      {/* Grid items may shrink below their tables' width (min-w-0): the tables scroll inside their cards on a phone. */}
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <Card title="By processor" description="Authorization answers of each processor, declines included, even when another processor then approved the payment.">
+        <Card className="min-w-0" title="By processor" description="Authorization answers of each processor, declines included, even when another processor then approved the payment.">
           <div className="-mx-4 overflow-x-auto sm:-mx-6">
             <table className="min-w-full text-sm" aria-label="By processor">
               <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
@@ -186,7 +187,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             </table>
           </div>
         </Card>
-        <Card title="Notification delivery" description="Notifications to your servers created in this period, by delivery state; test notifications are not counted.">
+        <Card className="min-w-0" title="Notification delivery" description="Notifications to your servers created in this period, by delivery state; test notifications are not counted.">
           <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
             <Mini label="Delivered" value={n.delivered} testId="notifications-delivered" />
             <Mini label="Retrying" value={n.retrying} testId="notifications-retrying" />

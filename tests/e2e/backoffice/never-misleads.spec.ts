@@ -160,6 +160,11 @@ test("F13, F12: the overview shows each acquirer's declines, captured, refunded 
   // One word per state: the stored "pending" after refused attempts is "retrying" on every page.
   await expect(page.getByText(/\bpending\b/i)).toHaveCount(0);
   await screenshotsAt1440And390(page, "overview-range-currencies");
+  for (const { width, height } of WIDE_AND_PHONE) {
+    await page.setViewportSize({ width, height });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `the overview scrolls sideways at ${width} px`).toBeLessThanOrEqual(1);
+  }
 
   // A range reaching back 45 days takes in the older payment.
   await page.getByLabel("From (UTC)").fill(utcDay(-45));
@@ -228,6 +233,7 @@ test("F7: a rejected settings form keeps what was typed", async ({ page }) => {
   await expect(page.getByLabel("Life-cycle URL")).toHaveValue(`${receiverUrl}/life`);
   await screenshotsAt1440And390(page, "notification-urls-rejected");
 
+  await page.goto("/backoffice/settings/hosted");
   const origins = page.getByLabel("Allowed checkout origins");
   await origins.fill("https://shop.example/checkout");
   await page.getByRole("button", { name: "Save origins" }).click();
