@@ -5,8 +5,12 @@ import { migrateDatabase } from "../lib/db/migrations";
 import { config } from "../lib/env";
 import { disconnectDb } from "../lib/db";
 import { runCliCommand, CLI_USAGE, CliUsageError } from "../lib/cli/commands";
+import { logToStandardError } from "../lib/observability/logger";
 
 async function main(): Promise<number> {
+  // Standard output is the command's result (--json is parsed by scripts); log lines, such as the
+  // audit log's copy of what the command did, go to standard error.
+  logToStandardError();
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
@@ -16,9 +20,14 @@ async function main(): Promise<number> {
       name: { type: "string" },
       merchant: { type: "string" },
       email: { type: "string" },
+      // Refused with a message (a password on the command line shows in ps and shell history).
       password: { type: "string" },
       role: { type: "string" },
       limit: { type: "string" },
+      scopes: { type: "string" },
+      currency: { type: "string" },
+      "per-payout": { type: "string" },
+      "per-day": { type: "string" },
     },
   });
   if (values.help || positionals.length === 0) {

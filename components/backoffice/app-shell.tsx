@@ -21,6 +21,7 @@ const SECTIONS = [
       { href: "/backoffice/settings/api-key", label: "API-key" },
       { href: "/backoffice/settings/notifications", label: "Notification URLs" },
       { href: "/backoffice/settings/hosted", label: "Hosted integrations" },
+      { href: "/backoffice/settings/payouts", label: "Payouts" },
       { href: "/backoffice/settings/team", label: "Team" },
     ],
   },

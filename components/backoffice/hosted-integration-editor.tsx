@@ -11,6 +11,7 @@ import { FieldFrame, TextField } from "@/components/ui/field";
 import { CheckoutOriginsField } from "@/components/backoffice/checkout-origins-form";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { frameHeights } from "@/lib/cardholder/field-frame-height";
 import { useKeptFormAction } from "./use-kept-form-action";
 
@@ -93,7 +94,17 @@ export interface HostedIntegrationValues {
   styling: HostedStyling;
 }
 
-export function HostedIntegrationEditor({ action, initial, readOnly }: { action: Action; initial: HostedIntegrationValues; readOnly: boolean }) {
+export function HostedIntegrationEditor({
+  action,
+  initial,
+  readOnly,
+  totpEnabled = false,
+}: {
+  action: Action;
+  initial: HostedIntegrationValues;
+  readOnly: boolean;
+  totpEnabled?: boolean;
+}) {
   const { state, pending, form } = useKeptFormAction(action, { resetOnSuccess: false });
   const router = useRouter();
   const createdId = !initial.id && state.status === "success" ? state.data?.id : undefined;
@@ -125,13 +136,37 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
           <h2 className="text-base font-semibold">Integration</h2>
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField id="name" label="Name" defaultValue={initial.name} error={state.fieldErrors?.name} />
-            <TextField id="hostedId" label="hostedid" hint="Sent as hostedid in initdynamic." defaultValue={initial.hostedId} error={state.fieldErrors?.hostedId} />
+            <TextField
+              id="hostedId"
+              label="hostedid"
+              hint="Sent as hostedid in initdynamic."
+              defaultValue={initial.hostedId}
+              error={state.fieldErrors?.hostedId}
+            />
           </div>
           <h3 className="pt-2 text-sm font-semibold">Notification URLs</h3>
           <p className="text-xs text-slate-500">Empty fields fall back to the account&apos;s notification URLs.</p>
-          <TextField id="defaultNotificationUrl" label="Default notification URL" type="url" defaultValue={initial.defaultNotificationUrl} error={state.fieldErrors?.defaultNotificationUrl} />
-          <TextField id="completionNotificationUrl" label="Payment completion URL" type="url" defaultValue={initial.completionNotificationUrl} error={state.fieldErrors?.completionNotificationUrl} />
-          <TextField id="lifecycleNotificationUrl" label="Life-cycle URL" type="url" defaultValue={initial.lifecycleNotificationUrl} error={state.fieldErrors?.lifecycleNotificationUrl} />
+          <TextField
+            id="defaultNotificationUrl"
+            label="Default notification URL"
+            type="url"
+            defaultValue={initial.defaultNotificationUrl}
+            error={state.fieldErrors?.defaultNotificationUrl}
+          />
+          <TextField
+            id="completionNotificationUrl"
+            label="Payment completion URL"
+            type="url"
+            defaultValue={initial.completionNotificationUrl}
+            error={state.fieldErrors?.completionNotificationUrl}
+          />
+          <TextField
+            id="lifecycleNotificationUrl"
+            label="Life-cycle URL"
+            type="url"
+            defaultValue={initial.lifecycleNotificationUrl}
+            error={state.fieldErrors?.lifecycleNotificationUrl}
+          />
           <h3 className="pt-2 text-sm font-semibold">Checkout pages</h3>
           <CheckoutOriginsField
             id="allowedCheckoutOrigins"
@@ -146,10 +181,24 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
           <h2 className="text-base font-semibold">Field styling</h2>
           <div className="grid gap-4 sm:grid-cols-2">
             {TEXT_PROPERTIES.map((property) => (
-              <TextField key={property.key} id={`styling-${property.key}`} name="" label={property.label} placeholder={property.placeholder} value={draft[property.key] ?? ""} onChange={set(property.key)} error={errorFor(property.key)} />
+              <TextField
+                key={property.key}
+                id={`styling-${property.key}`}
+                name=""
+                label={property.label}
+                placeholder={property.placeholder}
+                value={draft[property.key] ?? ""}
+                onChange={set(property.key)}
+                error={errorFor(property.key)}
+              />
             ))}
             <FieldFrame id="styling-fontWeight" label="Font weight" error={errorFor("fontWeight")}>
-              <select id="styling-fontWeight" value={draft.fontWeight ?? ""} onChange={set("fontWeight")} className="block w-full rounded-md border-0 bg-white px-3 py-2 text-sm shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600">
+              <select
+                id="styling-fontWeight"
+                value={draft.fontWeight ?? ""}
+                onChange={set("fontWeight")}
+                className="block w-full rounded-md border-0 bg-white px-3 py-2 text-sm shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600"
+              >
                 <option value="">Default</option>
                 {[300, 400, 500, 600, 700].map((weight) => (
                   <option key={weight} value={weight}>
@@ -185,7 +234,15 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             {PLACEHOLDERS.map((property) => (
-              <TextField key={property.key} id={`styling-placeholder-${property.key}`} name="" label={property.label} value={draft[`placeholders.${property.key}`] ?? ""} onChange={set(`placeholders.${property.key}`)} error={errorFor(`placeholders.${property.key}`)} />
+              <TextField
+                key={property.key}
+                id={`styling-placeholder-${property.key}`}
+                name=""
+                label={property.label}
+                value={draft[`placeholders.${property.key}`] ?? ""}
+                onChange={set(`placeholders.${property.key}`)}
+                error={errorFor(`placeholders.${property.key}`)}
+              />
             ))}
           </div>
         </fieldset>
@@ -193,17 +250,24 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
         {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
         {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
         {!readOnly ? (
-          <Button type="submit" disabled={pending || !check.success}>
-            {pending ? "Saving…" : "Save integration"}
-          </Button>
+          <>
+            <ConfirmIdentityFields idPrefix="hosted-integration" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
+            <Button type="submit" disabled={pending || !check.success}>
+              {pending ? "Saving…" : "Save integration"}
+            </Button>
+          </>
         ) : null}
       </div>
 
       <div className="xl:col-span-2">
         <div className="sticky top-6 space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
           <h2 className="text-base font-semibold">Live preview</h2>
-          <p className="text-xs text-slate-500">The real hosted fields with this styling, not connected to a payment: type in them to see text, error and valid colours.</p>
-          {!check.success ? <p className="text-xs text-amber-700">The preview shows the last valid styling until the highlighted values are fixed.</p> : null}
+          <p className="text-xs text-slate-500">
+            The real hosted fields with this styling, not connected to a payment: type in them to see text, error and valid colours.
+          </p>
+          {!check.success ? (
+            <p className="text-xs text-amber-700">The preview shows the last valid styling until the highlighted values are fixed.</p>
+          ) : null}
           <PreviewFrame field="pan" label="Card number" styling={lastGood} />
           <div className="grid grid-cols-3 gap-2">
             <PreviewFrame field="expmonth" label="Month" styling={lastGood} />

@@ -8,11 +8,27 @@ import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
 
 type StartAction = (previous: ActionState<Enrolment>, formData: FormData) => Promise<ActionState<Enrolment>>;
-type CodeAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type CodeAction = (previous: ActionState<{ recoveryCodes?: string[] }>, formData: FormData) => Promise<ActionState<{ recoveryCodes?: string[] }>>;
 
 function CodeForm({ action, label, submit, variant = "primary", askPassword = false }: { action: CodeAction; label: string; submit: string; variant?: "primary" | "danger"; askPassword?: boolean }) {
   const { state, pending, form } = useKeptFormAction(action);
-  if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
+  if (state.status === "success") {
+    return (
+      <div className="space-y-3">
+        <Alert tone="success">{state.message}</Alert>
+        {state.data?.recoveryCodes ? (
+          <div className="space-y-2 rounded-md bg-amber-50 p-4 ring-1 ring-amber-200">
+            <p className="text-sm font-semibold text-amber-900">Recovery codes: each signs you in once without your authenticator. Store them now: they are shown only this once.</p>
+            <ul className="grid grid-cols-2 gap-1 font-mono text-sm text-slate-900" data-testid="recovery-codes">
+              {state.data.recoveryCodes.map((code) => (
+                <li key={code}>{code}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+    );
+  }
   return (
     <form {...form} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
       {askPassword ? <ConfirmIdentityFields idPrefix={`totp-${variant}`} totpEnabled={false} fieldErrors={state.fieldErrors} /> : null}

@@ -15,6 +15,7 @@ import { recordApiRequest, type ApiRequestRow } from "./api-request-log";
 import { maskLoggedBody, maskLoggedValue } from "./mask-logged-body";
 import { consumeRateLimit } from "./rate-limits";
 import { authenticateApiKey } from "./authenticate-api-key";
+import type { ApiKeyScope } from "../api-keys/api-key-scopes";
 import {
   claimIdempotencyKey,
   completeIdempotentRequest,
@@ -44,6 +45,8 @@ export interface MerchantRouteResult {
 }
 
 export interface MerchantRouteDefinition<Schema extends z.ZodType> {
+  /** The API-key scope the route needs (lib/api-keys/api-key-scopes.ts), checked with the key. */
+  scope: ApiKeyScope;
   schema: Schema;
   handler: (context: MerchantRequestContext<z.output<Schema>>) => Promise<MerchantRouteResult>;
 }
@@ -133,7 +136,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     try {
       // A declared body over the limit is refused before anything else, unauthenticated or not.
       if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
-      const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization") });
+      const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization"), scope: definition.scope });
       merchantId = authenticated.merchantId;
       apiKeyId = authenticated.apiKeyId;
       addToRequestContext({ merchantId });
@@ -209,7 +212,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     /**
      * What the Developers page shows beyond the trace: the error description, both bodies with card
      * numbers masked (the merchant's own id kept readable), the key and whether the answer was a
-     * replay. Only for requests a key identified: an unauthenticated caller's bodies are kept nowhere.
+     * replay. Only for requests a key identified (the others are not stored at all, below).
      */
     function loggedExchange(): Pick<ApiRequestRow, "errorDescription" | "requestBody" | "responseBody" | "apiKeyId" | "idempotencyKey" | "idempotentReplay"> {
       const keep = merchantId ? [merchantId] : [];
@@ -219,23 +222,28 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         requestBody: !merchantId ? null : query ? (Object.keys(query).length > 0 ? maskLoggedValue(query, { keep }) : null) : maskLoggedBody(read.text, { keep }),
         responseBody: merchantId ? maskLoggedBody(body, { keep }) : null,
         apiKeyId: apiKeyId ?? null,
-        idempotencyKey: idempotencyKey ?? null,
+        // Free text of the merchant's, as the path and TraceApi below: masked the same way.
+        idempotencyKey: idempotencyKey === undefined ? null : redactCardNumbers(idempotencyKey),
         idempotentReplay: replayed,
       };
     }
+    // The stored path and TraceApi are the merchant's free text: a card number in either is masked
+    // before it is stored and shown in the Developers area (security review 3, L4).
     const row: ApiRequestRow = {
       id: requestId,
       merchantId: merchantId ?? null,
       method: request.method,
-      path: url.pathname,
-      traceApi: traceApi ?? null,
+      path: redactCardNumbers(url.pathname),
+      traceApi: traceApi === undefined ? null : redactCardNumbers(traceApi),
       statusCode: status,
       errorCode: errorCode ?? null,
       durationMs: Date.now() - started,
       createdAt: new Date(started),
       ...loggedExchange(),
     };
-    recordApiRequest(row);
+    // A request no key identified is shown to no one: it is counted (metrics, access line), not stored,
+    // so anonymous traffic cannot fill the disk (security review 3, L2).
+    if (row.merchantId) recordApiRequest(row);
     observeApiRequest(row);
     return new Response(body!, { status, headers });
   }

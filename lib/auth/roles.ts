@@ -11,10 +11,15 @@ export type Permission =
   /** Capture, refund, void and resend notifications. */
   | "payments:write"
   /** Add back-office users and change their roles. */
-  | "team:write";
+  | "team:write"
+  /**
+   * Reveal and roll the notification signing secret, set payout limits: whoever holds the secret can
+   * forge "approved" notifications to the merchant, and payouts move money out (review 3, M3, M7).
+   */
+  | "secrets:manage";
 
 const PERMISSIONS: Record<UserRole, readonly Permission[]> = {
-  OWNER: ["keys:write", "settings:write", "payments:write", "team:write"],
+  OWNER: ["keys:write", "settings:write", "payments:write", "team:write", "secrets:manage"],
   DEVELOPER: ["keys:write", "settings:write", "payments:write"],
   VIEWER: [],
 };

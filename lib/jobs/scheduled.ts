@@ -4,10 +4,12 @@ import { pollCardUpdatesJob } from "./poll-card-updates";
 import { reconcileIndeterminateOperationsJob } from "./reconcile-indeterminate-operations";
 import { reconcileTimedOutAuthorizationsJob } from "./reconcile-timed-out-authorizations";
 import { resendStalledEventsJob } from "./resend-stalled-events";
+import { pruneRequestRecordsJob } from "./prune-request-records";
 
 export const scheduledFunctions = [
   pollCardUpdatesJob,
   reconcileTimedOutAuthorizationsJob,
   reconcileIndeterminateOperationsJob,
   resendStalledEventsJob,
+  pruneRequestRecordsJob,
 ];

@@ -13,6 +13,7 @@ import { observeNotificationAttempt } from "../observability/observe-notificatio
 import { DELIVERY_SCHEDULE } from "./delivery-schedule";
 import { notificationKindHeader } from "./notification-kind-header";
 import { signNotification } from "./sign-notification";
+import { openSigningSecret } from "./signing-secrets";
 
 export interface DeliveryAttemptResult {
   delivered: boolean;
@@ -40,11 +41,22 @@ export async function deliverNotificationAttempt({
   // Raw SQL here and for the record below: one attempt runs for every notification, and the ORM
   // made eight statements of it (two reads, a batch of two writes with their existence checks);
   // these are two (docs/performance.md, the worker's cost per capture).
+  const now = new Date();
   const [notification] = await db().$queryRaw<
-    { id: string; kind: NotificationKind; url: string; body: string; status: NotificationStatus; notificationSecret: string }[]
+    {
+      id: string;
+      merchantId: string;
+      kind: NotificationKind;
+      url: string;
+      body: string;
+      status: NotificationStatus;
+      secrets: Array<{ id: string; sealed: string }>;
+    }[]
   >`
-    SELECT n."id", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status", m."notificationSecret"
-    FROM "Notification" n JOIN "Merchant" m ON m."id" = n."merchantId"
+    SELECT n."id", n."merchantId", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status",
+      COALESCE((SELECT json_agg(json_build_object('id', s."id", 'sealed', s."sealed") ORDER BY s."createdAt" DESC, s."id" DESC)
+        FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets"
+    FROM "Notification" n
     WHERE n."id" = ${notificationId}`;
   if (!notification) throw new Error(`notification ${notificationId} does not exist`);
   const resend = attemptNumber === "resend";
@@ -54,8 +66,10 @@ export async function deliverNotificationAttempt({
 
   const limitMs = timeoutMs ?? (resend ? RESEND_TIMEOUT_MS : DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs) ?? 15_000;
   const startedAt = new Date();
+  // Every secret still valid signs (a roll's overlap): one signature each in webhook-signature.
+  const secrets = await Promise.all(notification.secrets.map((row) => openSigningSecret({ ...row, merchantId: notification.merchantId })));
   const headers = signNotification({
-    secret: notification.notificationSecret,
+    secret: secrets,
     id: notification.id,
     body: notification.body,
     now: startedAt,

@@ -17,6 +17,7 @@ import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
 import { holdUnknownOutcome } from "./settle-unknown-operation";
+import { checkPayoutAllowed } from "./check-payout-allowed";
 
 export interface PayoutOptions {
   merchantId: string;
@@ -54,6 +55,8 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     select: {
       id: true,
       processor: true,
+      paymentType: true,
+      status: true,
       storedCard: { select: { id: true, keyId: true, panEncrypted: true, expMonth: true, expYear: true } },
     },
   });
@@ -62,24 +65,29 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
   if (processors.length === 0) throw invalidParameter("processor", "no processor is configured for this merchant");
 
   const paymentId = newId();
-  await db().payment.create({
-    data: {
-      id: paymentId,
-      merchantId,
-      parentPaymentId: source.id,
-      storedCardId: source.storedCard.id,
-      status: "PENDING",
-      amount: input.amount,
-      currency: input.currency,
-      paymentType: "payout",
-      textOnStatement: input.textonstatement ?? null,
-      note: input.note ?? null,
-      tags: input.tags ?? null,
-      customerEmail: input.email ?? null,
-      customerFirstName: input.firstname ?? null,
-      customerSurname: input.surename ?? null,
-    },
-    select: { id: true },
+  // The source card and the merchant's payout limits are checked, and the payout recorded, in one
+  // transaction under a lock, before any money moves (review 3, M7: ./check-payout-allowed.ts).
+  await db().$transaction(async (tx) => {
+    await checkPayoutAllowed({ tx, merchantId, source, amount: BigInt(input.amount), currency: input.currency });
+    await tx.payment.create({
+      data: {
+        id: paymentId,
+        merchantId,
+        parentPaymentId: source.id,
+        storedCardId: source.storedCard!.id,
+        status: "PENDING",
+        amount: input.amount,
+        currency: input.currency,
+        paymentType: "payout",
+        textOnStatement: input.textonstatement ?? null,
+        note: input.note ?? null,
+        tags: input.tags ?? null,
+        customerEmail: input.email ?? null,
+        customerFirstName: input.firstname ?? null,
+        customerSurname: input.surename ?? null,
+      },
+      select: { id: true },
+    });
   });
 
   // From here the payout is recorded (and money may move): a database overload is no longer "nothing

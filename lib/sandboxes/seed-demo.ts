@@ -69,6 +69,11 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
     // and void commands (and the demo shop's own windows) are notified and shown in Developers.
     await tx.merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: demoReceiverUrl() } });
     await createUser({ merchantId: merchant.id, email, name: "Demo Owner", password, role: "OWNER", tx });
+    // The README's payout example works at once: the demo may pay out up to 10,000 per payout and
+    // 50,000 a day in its usual currencies (a real merchant's owner sets its own, Settings → Payouts).
+    await tx.payoutLimit.createMany({
+      data: ["DKK", "EUR", "SEK", "NOK", "USD", "GBP"].map((currency) => ({ merchantId: merchant.id, currency, perPayout: 1_000_000n, perDay: 5_000_000n })),
+    });
     return { merchantId: merchant.id, merchantName: merchant.name, apiKey: apiKey!, email, password };
   });
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });

@@ -87,6 +87,12 @@ export const notificationUrlSchema = z
   .max(2048, "must be at most 2048 characters")
   .pipe(z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL" }))
   .superRefine((value, context) => {
+    // As the back office refuses it: a password in the address would be stored and shown (review 3, L4).
+    const parsed = URL.parse(value);
+    if (parsed && (parsed.username || parsed.password)) {
+      context.addIssue({ code: "custom", message: "must not contain a user name or password" });
+      return;
+    }
     const refused = checkMerchantUrl(value);
     if (refused) context.addIssue({ code: "custom", message: refused });
   });

@@ -5,6 +5,9 @@ import { db } from "@/lib/db";
 import type { PaymentStatus, Processor } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { activeSigningSecrets } from "@/lib/notifications/signing-secrets";
+
+const TEST_PAYOUT_CURRENCIES = ["DKK", "EUR", "SEK", "NOK", "USD", "GBP", "JPY", "CHF", "PLN"];
 
 export interface TestMerchant {
   merchantId: string;
@@ -29,7 +32,18 @@ export async function createTestMerchant(
       completionNotificationUrl: options.completionNotificationUrl ?? null,
     },
   });
+  // Payouts are refused without a limit for the currency (review 3, M7): test merchants may pay out freely.
+  await db().payoutLimit.createMany({
+    data: TEST_PAYOUT_CURRENCIES.map((currency) => ({ merchantId: merchant.id, currency, perPayout: 10n ** 12n, perDay: 10n ** 12n })),
+  });
   return { merchantId: merchant.id, apiKey: apiKey!, notificationSecret: merchant.notificationSecret };
+}
+
+/** The merchant's current notification signing secret in clear (stored sealed, lib/notifications/signing-secrets.ts). */
+export async function signingSecretOf(merchantId: string): Promise<string> {
+  const [current] = await activeSigningSecrets({ merchantId });
+  if (!current) throw new Error(`merchant ${merchantId} has no signing secret`);
+  return current.secret;
 }
 
 export interface TestCard {

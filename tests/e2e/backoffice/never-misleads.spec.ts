@@ -411,6 +411,8 @@ test("minors: the audit log shows a notification URL change from → to", async 
   await signIn(page, email, PASSWORD);
   await page.goto("/backoffice/settings/notifications");
   await page.getByLabel("Default notification URL").fill(`${receiverUrl}/v2`);
+  // Addresses change with the password again (security review 3, M3).
+  await page.locator("#notification-urls-current-password").fill(PASSWORD);
   await page.getByRole("button", { name: "Save URLs" }).click();
   await expect(page.getByText("Notification URLs saved.")).toBeVisible();
   await page.goto("/backoffice/audit-log?action=settings.notification_urls.updated");

@@ -32,6 +32,7 @@ afterAll(async () => {
 });
 
 const urls = (values: Partial<Record<"defaultNotificationUrl" | "completionNotificationUrl" | "lifecycleNotificationUrl", string>>) => ({
+  currentPassword: "long enough password",
   defaultNotificationUrl: "",
   completionNotificationUrl: "",
   lifecycleNotificationUrl: "",
@@ -88,7 +89,7 @@ describe("sendTestNotification", () => {
 });
 
 describe("hosted integrations", () => {
-  const base = { name: "Checkout", defaultNotificationUrl: "", completionNotificationUrl: "https://shop.example/done", lifecycleNotificationUrl: "" };
+  const base = { currentPassword: "long enough password", name: "Checkout", defaultNotificationUrl: "", completionNotificationUrl: "https://shop.example/done", lifecycleNotificationUrl: "" };
 
   it("creates and updates an integration with styling checked by the hosted fields' schema", async () => {
     const created = await saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "checkout-1", styling: JSON.stringify({ color: "#112233", fontSize: "18px", placeholders: { pan: "Card" } }) } });
