@@ -27,7 +27,13 @@ export type MitPaymentType = "incremental" | "scheduled" | "unscheduled";
  * - A merchant-initiated payment sends `{ initiator: "merchant", paymentType, previousSchemeTransactionId }`.
  */
 export type CredentialOnFile =
-  | { initiator: "cardholder"; storeCredential: boolean; usesStoredCredential?: boolean }
+  | {
+      initiator: "cardholder";
+      storeCredential: boolean;
+      usesStoredCredential?: boolean;
+      /** The acquirer's own id of the stored-credential series, when the series started on the same account (Bambora NA `series_id`). */
+      previousCredentialSeriesId?: string;
+    }
   | {
       initiator: "merchant";
       paymentType: MitPaymentType;
@@ -130,6 +136,11 @@ export interface ProcessorResult {
   /** Payment Account Reference, 29 alphanumeric characters, when the acquirer returned one. */
   par?: string;
   scheme?: SchemeData;
+  /**
+   * The acquirer's own id of the stored-credential series this approval started or continued
+   * (Bambora NA `card_on_file.series_id`): later payments of the series on the same account send it.
+   */
+  credentialSeriesId?: string;
   /** The acquirer's own code, verbatim (e.g. Clearhaus 40413, Finaro Z2/Z6), for the back office. */
   acquirerCode?: string;
   /** Human text for the back office; never contains card data. */
@@ -164,7 +175,7 @@ export interface LookupAuthorizationRequest {
 /** Any operation we sent, found again by our own reference (its operation id) after its answer was lost. */
 export interface LookupOperationRequest {
   kind: "authorize" | "capture" | "refund" | "void" | "payout";
-  /** The operation id the request was sent with (Finaro a1, Clearhaus reference / Idempotency-Key, Bambora order id / Idempotency-Key). */
+  /** The operation id the request was sent with (Finaro a1, Clearhaus reference / Idempotency-Key, Bambora order_number). */
   operationId: string;
 }
 

@@ -74,17 +74,19 @@ async function classify(processor: ProcessorName, request: Request): Promise<Cla
       return action ? { operation: ({ captures: "capture", refunds: "refund", voids: "void" } as const)[action as "captures"], amount } : undefined;
     }
     case "bambora": {
-      let body: { amount?: unknown; order?: { amount?: unknown } } = {};
+      // Bambora North America: decimal dollars (its accounts are CAD or USD), faults match minor units.
+      let body: { amount?: unknown } = {};
       try {
         body = text ? (JSON.parse(text) as typeof body) : {};
       } catch {
         return undefined;
       }
-      if (path === "/authorize") return { operation: "authorize", amount: number(body.order?.amount) };
-      if (path === "/payouts") return { operation: "payout", amount: number(body.order?.amount) };
-      const action = /\/(capture|credit|delete)$/.exec(path)?.[1];
+      const amount = typeof body.amount === "number" ? Math.round(body.amount * 100) : undefined;
+      if (path === "/v1/payments") return { operation: "authorize", amount };
+      if (path === "/v1/reports") return { operation: "lookup" };
+      const action = /^\/v1\/payments\/[^/]+\/(completions|returns|void)$/.exec(path)?.[1];
       return action
-        ? { operation: ({ capture: "capture", credit: "refund", delete: "void" } as const)[action as "capture"], amount: number(body.amount) }
+        ? { operation: ({ completions: "capture", returns: "refund", void: "void" } as const)[action as "completions"], amount }
         : undefined;
     }
   }

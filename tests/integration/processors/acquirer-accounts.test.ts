@@ -34,7 +34,7 @@ function identity(processor: ProcessorName, index: number): string {
     case "clearhaus":
       return CLEARHAUS_SANDBOX_ACCOUNTS[index]!.merchantId;
     case "bambora":
-      return BAMBORA_SANDBOX_ACCOUNTS[index]!.merchantNumber;
+      return BAMBORA_SANDBOX_ACCOUNTS[index]!.merchantId;
   }
 }
 
