@@ -11,11 +11,11 @@ import { legacyAcquirerCredentials, type LegacyAcquirerCredentials } from "../..
 import { parseCredentials } from "../credentials";
 import { bindConnector } from "../registry";
 import type { ProcessorName } from "../types";
+import { createAcquirerAccount } from "./create-acquirer-account";
 
 /** The processors whose earlier process-wide credentials can become accounts. */
 const LEGACY_PROCESSORS = ["finaro", "clearhaus"] as const;
 type LegacyProcessor = (typeof LEGACY_PROCESSORS)[number];
-import { createAcquirerAccount } from "./create-acquirer-account";
 
 export interface ImportLegacyAccountsOptions {
   /** The acquirer's view of the one shared account: the same for every merchant it served. */

@@ -50,12 +50,13 @@ function cardOnFile(request: AuthorizeRequest): { type: string; series_id?: numb
   // before storing it for later use by the merchant will have the 'first_unscheduled' type": the card is
   // stored for later payments whose schedule is not known when it is stored.
   if (cof.storeCredential) return { type: "first_unscheduled" };
+  // subsequent_customer_initiated: "the series ID is required to be passed in the request message",
+  // and a series id is "unique for each merchant account". A card stored at another acquirer (or
+  // account) has no series here: the indicator is left out, and "a default indicator will be
+  // assigned automatically" by Bambora, rather than sending a request it refuses (1136).
   if (cof.usesStoredCredential) {
     const series = cof.previousCredentialSeriesId ? Number(cof.previousCredentialSeriesId) : undefined;
-    return {
-      type: "subsequent_customer_initiated",
-      ...(series !== undefined && Number.isSafeInteger(series) ? { series_id: series } : {}),
-    };
+    return series !== undefined && Number.isSafeInteger(series) ? { type: "subsequent_customer_initiated", series_id: series } : undefined;
   }
   return undefined;
 }

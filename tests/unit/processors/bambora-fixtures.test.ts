@@ -90,7 +90,7 @@ describe("bambora requests match the documented ones", () => {
     expect(ours.customer_ip).toBeUndefined();
   });
 
-  it("card_on_file: first_unscheduled when the card is stored, subsequent_customer_initiated with the series when paid with it again", () => {
+  it("card_on_file: first_unscheduled when the card is stored, subsequent_customer_initiated with this account series when paid with it again, else none", () => {
     const documented = fixture("mit-first-installment");
     const first = toBamboraPayment(
       requestLike(documented.request.body, { credentialOnFile: { initiator: "cardholder", storeCredential: true } }),
@@ -107,6 +107,14 @@ describe("bambora requests match the documented ones", () => {
       }),
     );
     expect(again.card_on_file).toEqual({ type: "subsequent_customer_initiated", series_id: 2411 });
+    // A card stored without a series at this account (e.g. first paid at another acquirer): the
+    // series id is required with subsequent_customer_initiated, so the indicator is left to Bambora's default.
+    const elsewhere = toBamboraPayment(
+      requestLike(documented.request.body, {
+        credentialOnFile: { initiator: "cardholder", storeCredential: false, usesStoredCredential: true },
+      }),
+    );
+    expect(elsewhere.card_on_file).toBeUndefined();
     // The documented shape of the object: {type, series_id} with a numeric series id.
     expect(fixture("mit-subsequent-installment").request.body.card_on_file).toEqual({ type: "subsequent_installment", series_id: 2411 });
   });
