@@ -31,7 +31,8 @@ describe("look-up by our operation id", () => {
       operationId,
       paymentId: newId(),
       amount: 1_000n,
-      currency: "DKK",
+      // CAD: the one currency of bambora's sandbox account 1 (Bambora North America); finaro takes any.
+      currency: "CAD",
       card: testCard("4111111111111111"),
     });
     const found = await connector.lookupAuthorization!({ operationId });
@@ -79,7 +80,7 @@ describe("reconcileTimedOutAuthorizations", () => {
   });
 
   it("marks time-outs the acquirer never saw, and those it cannot look up", async () => {
-    const paymentId = await createPendingPayment(merchantId);
+    const paymentId = await createPendingPayment(merchantId, { currency: "CAD" });
     await authorizePayment({
       paymentId,
       source: { kind: "card", card: testCard("4000000000000119") },
