@@ -9,6 +9,7 @@ import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indet
 import { armAcquirerFault, type AcquirerFaultMode } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
 import {
+  PAYOUT_PROCESSORS,
   PROCESSORS,
   acquirerTransactionsFor,
   notificationsFor,
@@ -44,7 +45,7 @@ async function payoutOperation(sourceId: string) {
   return { payment, operations };
 }
 
-describe.each(PROCESSORS)("at %s", (processor) => {
+describe.each(PAYOUT_PROCESSORS)("at %s", (processor) => {
   for (const mode of ["502_after_acting", "answer_lost_after_acting"] as AcquirerFaultMode[]) {
     it(`${mode}: the payout is looked up, not sent to the next processor, and paid once`, async () => {
       const source = await sourcePayment(processor);
