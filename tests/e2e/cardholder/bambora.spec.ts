@@ -51,7 +51,7 @@ test("a CAD payment at bambora: approved by Bambora's test card, completed once 
   const paymentid = success.payload.paymentid as string;
   expect((await callbacks(page)).map((event) => event.name)).toEqual(["jsinitsuccess", "jspaymentstarted", "jspaymentsuccess"]);
   const paid = await receiver.waitFor("bambora-paid");
-  // Bambora's test accounts answer auth_code "TEST"; Bambora returns no PAR.
+  // Bambora's test accounts answer auth_code "TEST".
   expect(paid.body).toMatchObject({
     sessionid: sessionId,
     paymentid,
@@ -61,7 +61,6 @@ test("a CAD payment at bambora: approved by Bambora's test card, completed once 
     authorizationcode: "TEST",
     processor: "bambora",
     tcardnumber: "403000xxxxxx1234",
-    par: "",
   });
 
   const post = merchantApi(request);
