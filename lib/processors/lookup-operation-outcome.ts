@@ -3,6 +3,7 @@
 // of the acquirer account the request went out under (its transactions are kept apart from every
 // other account's). Never sends the operation again: an acquirer without idempotency (Finaro) would act twice.
 import { AcquirerAccountMissingError, getAccountConnector, operationAccountId } from "./accounts/account-connector";
+import { db } from "../db";
 import { ProcessorNotConfiguredError } from "./registry";
 import type { LookupOperationRequest, ProcessorName, ProcessorResult } from "./types";
 
@@ -30,7 +31,11 @@ export async function lookupOperationOutcome({
   if (!accountId) return { kind: "unknown", message: `no acquirer account is recorded for operation ${operationId} at ${processor}` };
   try {
     const connector = await getAccountConnector({ accountId, timeoutMs });
-    const found = await connector.lookupOperation({ kind, operationId });
+    const found = await connector.lookupOperation({
+      kind,
+      operationId,
+      ...(kind === "capture" ? { authorizationReference: await authorizationReferenceOf(operationId, accountId) } : {}),
+    });
     if (!found) return { kind: "not_found" };
     // A look-up that itself failed (e.g. a 5xx inside the answer) settles nothing.
     if (found.status === "failed" && found.failure !== "declined") return { kind: "unknown", message: found.message ?? found.responsecode };
@@ -40,6 +45,18 @@ export async function lookupOperationOutcome({
       return { kind: "unknown", message: error.message };
     return { kind: "unknown", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** The acquirer's id of the approved authorization of the operation's payment, on the same account (where a capture is found). */
+async function authorizationReferenceOf(operationId: string, accountId: string): Promise<string | undefined> {
+  const operation = await db().operation.findUnique({ where: { id: operationId }, select: { paymentId: true } });
+  if (!operation) return undefined;
+  const authorization = await db().operation.findFirst({
+    where: { paymentId: operation.paymentId, type: "authorize", status: "approved", acquirerAccountId: accountId },
+    orderBy: { createdAt: "desc" },
+    select: { processorReference: true },
+  });
+  return authorization?.processorReference ?? undefined;
 }
 
 /** True when a result leaves the acquirer's action unknown: the operation must not be closed or sent elsewhere. */

@@ -177,6 +177,11 @@ export interface LookupOperationRequest {
   kind: "authorize" | "capture" | "refund" | "void" | "payout";
   /** The operation id the request was sent with (Finaro a1, Clearhaus reference / Idempotency-Key, Bambora order_number). */
   operationId: string;
+  /**
+   * For a capture: the acquirer's id of the authorization it completes, where the acquirer finds a
+   * capture only through it (Bambora NA: a completion keeps the pre-authorization's order number).
+   */
+  authorizationReference?: string;
 }
 
 export interface CallOptions {

@@ -16,6 +16,8 @@ import {
   bamboraOrderNumber,
   bamboraPaymentResponse,
   bamboraSearchResult,
+  bamboraTransaction,
+  fromBamboraCompletion,
   fromBamboraError,
   fromBamboraPayment,
   fromBamboraSearchRecord,
@@ -41,16 +43,18 @@ type LookupKind = LookupOperationRequest["kind"];
  * voids carry our `order_number`, which the report search (POST /v1/reports, criteria field 5
  * OrderNumber) finds; "If no records are found the API will return a 200 response message with an
  * empty array" (Swagger /reports). A completion inherits the pre-authorization's order number
- * (recorded answers [BNA-AM]): no reference of ours reaches it, so it cannot be found by one.
+ * (recorded answers [BNA-AM]), so it is found through the pre-authorization instead: GET
+ * /v1/payments/{pre-auth id} lists its adjustments (`adjusted_by`, type PAC), and one pre-auth is
+ * completed once (our capture rule), so a PAC there is our completion and none means none happened.
  */
 export const BAMBORA_LOOKUPS: Record<LookupKind, { lookup: boolean; notFoundIsProof: boolean; source: string }> = {
   authorize: { lookup: true, notFoundIsProof: true, source: "Bambora NA POST /v1/reports, criteria OrderNumber [BNA]" },
   refund: { lookup: true, notFoundIsProof: true, source: "Bambora NA POST /v1/reports, criteria OrderNumber of the return [BNA]" },
   void: { lookup: true, notFoundIsProof: true, source: "Bambora NA POST /v1/reports, criteria OrderNumber of the void [BNA]" },
   capture: {
-    lookup: false,
-    notFoundIsProof: false,
-    source: "a Bambora NA completion carries the pre-authorization's order number, not one of ours [BNA-AM]",
+    lookup: true,
+    notFoundIsProof: true,
+    source: "Bambora NA GET /v1/payments/{pre-auth id}, adjusted_by[] of type PAC (one completion per pre-auth) [BNA]",
   },
   payout: { lookup: false, notFoundIsProof: false, source: "Bambora NA has no payouts" },
 };
@@ -131,9 +135,29 @@ export function createBamboraConnector(input: BamboraSettings): AcquirerConnecto
     return error.success ? fromBamboraError(error.data, eci) : unreadableAnswer("bambora", outcome.status);
   }
 
+  /** Finds our completion among the pre-authorization's adjustments (Payments API passcode). */
+  async function lookupCompletion(authorizationReference: string | undefined, call: ConnectorCall<BamboraCredentials>) {
+    if (!authorizationReference) throw new Error("bambora finds a completion through its pre-authorization, whose id was not given");
+    const outcome = await send({
+      url: `${base}/payments/${encodeURIComponent(authorizationReference)}`,
+      method: "GET",
+      headers: headersFor(call.credentials, "payments"),
+      timeoutMs: settings.timeoutMs,
+      signal: call.signal,
+    });
+    if (outcome.kind !== "response") throw new Error(`bambora transaction read failed: ${outcome.kind}`);
+    if (outcome.status !== 200) throw new Error(`bambora transaction read answered HTTP ${outcome.status}`);
+    const transaction = parseAcquirerJson(outcome.text, bamboraTransaction, "bambora transaction");
+    const completions = (transaction.adjusted_by ?? []).filter((adjustment) => adjustment.type === "PAC");
+    if (completions.length === 0) return undefined;
+    if (completions.length > 1) throw new Error(`bambora lists ${completions.length} completions of one pre-authorization`);
+    return fromBamboraCompletion(completions[0]!);
+  }
+
   /** Finds our request by its order number in the report search (Reporting API passcode). */
-  async function lookup({ kind, operationId }: LookupOperationRequest, call: ConnectorCall<BamboraCredentials>) {
-    if (kind === "capture" || kind === "payout") throw new BamboraLookupNotOfferedError(kind);
+  async function lookup({ kind, operationId, authorizationReference }: LookupOperationRequest, call: ConnectorCall<BamboraCredentials>) {
+    if (kind === "payout") throw new BamboraLookupNotOfferedError(kind);
+    if (kind === "capture") return lookupCompletion(authorizationReference, call);
     const orderNumber = bamboraOrderNumber(operationId);
     const outcome = await send({
       url: `${base}/reports`,

@@ -325,6 +325,32 @@ export const bamboraSearchResult = z.object({
 });
 export type BamboraSearchRecord = z.infer<typeof bamboraSearchResult>["records"][number];
 
+/** GET /v1/payments/{id}: a Transaction's adjustments (swagger `Transaction.adjusted_by[{id, type, approval, message, amount, created, url}]`). */
+export const bamboraTransaction = z.object({
+  id: idText,
+  adjusted_by: z
+    .array(
+      z.object({
+        id: idText,
+        type: z.string(),
+        approval: z.union([z.number(), z.string()]).optional(),
+        message: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
+export type BamboraAdjustment = NonNullable<z.infer<typeof bamboraTransaction>["adjusted_by"]>[number];
+
+/** A pre-authorization's completion found among its adjustments (type PAC), as the answer to our capture. */
+export function fromBamboraCompletion(adjustment: BamboraAdjustment): ProcessorResult {
+  const approved = String(adjustment.approval) === "1";
+  return {
+    ...(approved ? { status: "approved" as const, responsecode: RESPONSE_CODES.approved } : declined(RESPONSE_CODES.doNotHonour)),
+    processorReference: adjustment.id,
+    message: adjustment.message,
+  };
+}
+
 /** Which transaction types answer a request of ours of this kind (includes/na/response_codes/_transaction_type.md). */
 export const BAMBORA_TYPES_BY_KIND = {
   authorize: ["PA", "P"],

@@ -312,7 +312,7 @@ describe("look-ups by our reference (POST /v1/reports, criteria OrderNumber)", (
     });
   });
 
-  it("finds returns and voids by their own order numbers; completions cannot be found by one of ours", async () => {
+  it("finds returns and voids by their own order numbers, a completion through its pre-authorization", async () => {
     const reference = await preAuthorization(3_000n);
     const capture = await connector().capture(follow(reference, 3_000n));
     const refund = follow(reference, 1_000n, { captureReference: capture.processorReference });
@@ -328,8 +328,19 @@ describe("look-ups by our reference (POST /v1/reports, criteria OrderNumber)", (
       status: "approved",
       processorReference: voided.processorReference,
     });
-    expect(BAMBORA_LOOKUPS.capture.lookup).toBe(false);
-    await expect(connector().lookupOperation({ kind: "capture", operationId: newId() })).rejects.toThrow(/no look-up of its capture/);
+    // A completion keeps the pre-authorization's order number: found among the pre-auth's adjustments (GET, adjusted_by PAC).
+    expect(BAMBORA_LOOKUPS.capture).toMatchObject({ lookup: true, notFoundIsProof: true });
+    expect(await connector().lookupOperation({ kind: "capture", operationId: newId(), authorizationReference: reference })).toMatchObject({
+      status: "approved",
+      processorReference: capture.processorReference,
+    });
+    const uncaptured = await preAuthorization(1_500n);
+    expect(await connector().lookupOperation({ kind: "capture", operationId: newId(), authorizationReference: uncaptured })).toBeUndefined();
+    // Without the pre-authorization, or at another account, nothing can be said: the look-up throws (still unknown).
+    await expect(connector().lookupOperation({ kind: "capture", operationId: newId() })).rejects.toThrow(/pre-authorization/);
+    await expect(
+      connector({ index: 2 }).lookupOperation({ kind: "capture", operationId: newId(), authorizationReference: reference }),
+    ).rejects.toThrow(/HTTP 400/);
   });
 
   it("finds an authorization Bambora processed after the caller gave up (the 45-second test card)", async () => {
