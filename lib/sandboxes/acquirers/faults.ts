@@ -45,7 +45,9 @@ interface Classified {
 
 async function classify(processor: ProcessorName, request: Request): Promise<Classified | undefined> {
   const path = new URL(request.url).pathname;
-  if (request.method === "GET") return path.endsWith("/transactions") ? { operation: "lookup" } : undefined;
+  // Reads that find a request again: the sandboxes' searches, and Bambora's read of a pre-authorization (its completions).
+  if (request.method === "GET")
+    return path.endsWith("/transactions") || (processor === "bambora" && /^\/v1\/payments\/\d+$/.test(path)) ? { operation: "lookup" } : undefined;
   if (request.method !== "POST") return undefined;
   const text = await request.clone().text();
   const number = (value: unknown) => (value === undefined || value === null || value === "" ? undefined : Number(value));
