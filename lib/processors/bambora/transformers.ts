@@ -184,6 +184,10 @@ export function mapBamboraGatewayCode(code: BamboraGatewayCode): Mapped {
     // Bambora, whose answer we did not see. Never a decline: look it up by its order number.
     case 16:
     case 788:
+    // "Pre-Authorization already completed": we complete a pre-authorization once (a second capture is
+    // refused before sending), so this answers a repeat of our own completion (a retry or a duplicate
+    // on the wire) whose first answer we did not see. Look it up; never call it refused.
+    case 203:
       return failure("indeterminate", "94");
     // The processor's answer never came back, or the transaction is still in process: the card may be charged.
     case 53:
@@ -224,7 +228,6 @@ export function mapBamboraGatewayCode(code: BamboraGatewayCode): Mapped {
     case 198:
     case 200:
     case 201:
-    case 203:
     case 204:
     case 205:
     case 1134:

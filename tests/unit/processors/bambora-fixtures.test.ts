@@ -207,7 +207,7 @@ describe("bambora answers map to what they mean", () => {
   });
 
   it("duplicates and lost processor answers are unknown outcomes, never declines", () => {
-    for (const code of [16, 788, 53, 55, 56, 190, 560] as const) {
+    for (const code of [16, 203, 788, 53, 55, 56, 190, 560] as const) {
       expect(mapBamboraGatewayCode(code)).toMatchObject({ status: "failed", failure: "indeterminate" });
     }
     for (const code of [211, 310, 935] as const) expect(mapBamboraGatewayCode(code)).toMatchObject({ failure: "retryable" });

@@ -432,19 +432,22 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
   }
 
   function returnPayment(account: BamboraSandboxAccount, target: Transaction, amount: number, orderNumber: string | undefined): Response {
+    // A reused order number is refused before the business rules (this sandbox's reading: the
+    // uniqueness of order_number is checked for every transaction, 788).
+    if (orderNumber && orderNumberTaken(account, orderNumber)) return errorResponse(GATEWAY.duplicateOrderNumber);
     // "{transId} is the purchase or the completion."
     if ((target.type !== "P" && target.type !== "PAC") || !target.approved) return errorResponse(GATEWAY.cannotBeAdjusted);
     if (target.voided) return errorResponse(GATEWAY.originalVoided);
     if (amount <= 0) return errorResponse(GATEWAY.zeroOrNegative);
     const returned = adjustments(target.id, ["R"]).reduce((sum, transaction) => sum + transaction.amount, 0);
     if (amount > target.amount - returned) return errorResponse(GATEWAY.exceedsReturnLimit);
-    if (orderNumber && orderNumberTaken(account, orderNumber)) return errorResponse(GATEWAY.duplicateOrderNumber);
     const result = ledger.refund(account.merchantId, target.root, amount);
     if (!result.ok) return errorResponse(GATEWAY.cannotBeAdjusted);
     return Response.json(paymentResponse(adjustment(account, target, "R", amount, orderNumber)));
   }
 
   function voidPayment(account: BamboraSandboxAccount, target: Transaction, amount: number, orderNumber: string | undefined): Response {
+    if (orderNumber && orderNumberTaken(account, orderNumber)) return errorResponse(GATEWAY.duplicateOrderNumber);
     if (!target.approved || target.voided) return errorResponse(GATEWAY.cannotBeVoided);
     if (amount === 0 && target.amount === 0)
       return errorResponse({ ...GATEWAY.cannotBeVoided, code: 198, message: "Zero value transactions cannot be voided" });
@@ -459,7 +462,6 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     // reverse money already moved) are not simulated here.
     if (target.type !== "PA") return errorResponse(GATEWAY.cannotBeVoided);
     if (adjustments(target.id, ["PAC"]).length > 0) return errorResponse(GATEWAY.cannotBeVoided);
-    if (orderNumber && orderNumberTaken(account, orderNumber)) return errorResponse(GATEWAY.duplicateOrderNumber);
     const result = ledger.void(account.merchantId, target.root);
     if (!result.ok) return errorResponse(GATEWAY.cannotBeVoided);
     target.voided = true;
