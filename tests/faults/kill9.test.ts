@@ -74,6 +74,8 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 of the service mid-cal
       merchantId: merchant.merchantId,
       status: "PENDING",
       amount: BigInt(amount),
+      // The test merchant's bambora account is a Bambora North America CAD account.
+      currency: processor === "bambora" ? "CAD" : "DKK",
       processor: null,
       withStoredCard: { pan: "4111111111111111" },
     });
