@@ -21,7 +21,7 @@ import { lockPayment } from "./get-payment-or-throw";
 import { operationTotals } from "./operation-totals";
 import { recordFollowUpResult } from "./record-follow-up-result";
 import type { AmountRule } from "./request-follow-up";
-import { holdUnknownOutcome, type SettleResult } from "./settle-unknown-operation";
+import { holdUnknownOutcome, markCallEnded, type SettleResult } from "./settle-unknown-operation";
 import { voidAmountRule } from "./void-payment";
 
 export interface CaptureInstantlyOptions {
@@ -89,10 +89,15 @@ async function call(payment: InstantPayment, type: FollowUpOperation, operationI
     operationId,
     textOnStatement: payment.textOnStatement ?? undefined,
   });
-  faultPoint(type === "capture" ? "instant-capture.after-capture" : "instant-capture.after-void");
-  if (isOutcomeUnknown(result)) return holdUnknownOutcome({ operationId, result });
-  await recordFollowUpResult({ operationId, result, processor: payment.processor });
-  return result.status;
+  try {
+    faultPoint(type === "capture" ? "instant-capture.after-capture" : "instant-capture.after-void");
+    if (isOutcomeUnknown(result)) return await holdUnknownOutcome({ operationId, result });
+    await recordFollowUpResult({ operationId, result, processor: payment.processor });
+    return result.status;
+  } catch (error) {
+    await markCallEnded(operationId);
+    throw error;
+  }
 }
 
 export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInstantlyOptions): Promise<CaptureInstantlyResult> {

@@ -16,7 +16,7 @@ import { dispatchNotification } from "../notifications/enqueue-notification";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
-import { holdUnknownOutcome } from "./settle-unknown-operation";
+import { holdUnknownOutcome, markCallEnded, recordPayoutResult } from "./settle-unknown-operation";
 
 export interface PayoutOptions {
   merchantId: string;
@@ -98,11 +98,11 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       message: "no processor tried",
     };
     let usedProcessor: ProcessorName = processors[0]!;
-    let operationId = "";
     let unknown = false;
+    let notificationId: string | null = null;
     for (const [index, processor] of processors.entries()) {
       usedProcessor = processor;
-      operationId = newId();
+      const operationId = newId();
       await db().operation.create({
         data: {
           id: operationId,
@@ -139,53 +139,47 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
           message: error instanceof Error ? error.message : String(error),
         };
       }
-      faultPoint("payout.after-call");
+      try {
+        faultPoint("payout.after-call");
+      } catch (error) {
+        await markCallEnded(operationId);
+        throw error;
+      }
       if (isOutcomeUnknown(result)) {
         // A time-out or 5xx may have paid the money out: never try the next processor. Looked up at
-        // once; when still unknown the payout stays pending for the reconciliation, which notifies.
+        // once (a found answer is recorded, with its notification, by the look-up); when still
+        // unknown the payout stays pending for the reconciliation, which notifies.
         const settled = await holdUnknownOutcome({ operationId, result });
         if (settled === "approved" || settled === "declined" || settled === "failed") {
           const recorded = await db().operation.findUniqueOrThrow({
             where: { id: operationId },
-            select: { responseCode: true, authorizationCode: true },
+            select: { responseCode: true, authorizationCode: true, notificationUrl: true },
           });
-          unknown = false;
           result = {
             status: settled,
             responsecode: recorded.responseCode ?? result.responsecode,
             authorizationcode: recorded.authorizationCode ?? undefined,
           };
-        } else unknown = true;
+          // Stored by the look-up's record in its transaction (when the payout has an address).
+          notificationId = recorded.notificationUrl ? await notifyOperationResult({ operationId }) : null;
+        } else {
+          unknown = true;
+          await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor } });
+        }
         break;
       }
-      await db().operation.update({
-        where: { id: operationId },
-        data: operationResultFields(result),
-      });
-      // Only a failure that certainly did nothing may go on to the next processor.
-      if (result.status === "approved" || result.failure !== "retryable") break;
-    }
-    let notificationId: string | null = null;
-    if (!unknown) {
-      const outcome = result;
+      // Only a failure that certainly did nothing may go on to the next processor; that attempt is
+      // closed without touching the payout payment or notifying (the next attempt answers).
+      if (result.status !== "approved" && result.failure === "retryable" && index < processors.length - 1) {
+        await db().operation.updateMany({ where: { id: operationId, status: "pending" }, data: operationResultFields(result) });
+        continue;
+      }
       // The payout's final state and its notification row commit together (outbox); sent after.
-      notificationId = await db().$transaction(async (tx) => {
-        await tx.payment.update({
-          where: { id: paymentId },
-          data: {
-            processor: usedProcessor,
-            status: outcome.status === "approved" ? "CAPTURED" : outcome.status === "declined" ? "DECLINED" : "FAILED",
-            // Money paid out reduces what the merchant holds.
-            balance: outcome.status === "approved" ? -input.amount : 0n,
-          },
-        });
-        return input.notificationurl ? notifyOperationResult({ operationId, tx }) : null;
-      });
-    } else {
-      // The outcome is unknown: the reconciliation notifies the settled result.
-      await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor } });
+      const recorded = await recordPayoutResult({ operationId, result });
+      notificationId = recorded || null;
+      break;
     }
-    if (notificationId) await dispatchNotification(notificationId);
+    if (notificationId && !unknown) await dispatchNotification(notificationId);
     return {
       responseid: responseId,
       responsecode: result.responsecode,

@@ -8,7 +8,7 @@ import { RESPONSE_CODES } from "../processors/types";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
 import { recordFollowUpResult } from "./record-follow-up-result";
-import { holdUnknownOutcome, settleUnknownOperation } from "./settle-unknown-operation";
+import { holdUnknownOutcome, markCallEnded, settleUnknownOperation } from "./settle-unknown-operation";
 
 /** The operation's new status, or null when it was no longer pending (a retried step). */
 export async function processFollowUpOperation({ operationId }: { operationId: string }): Promise<string | null> {
@@ -43,9 +43,14 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
         textOnStatement: operation.payment.textOnStatement ?? undefined,
       })
     : { status: "failed" as const, responsecode: RESPONSE_CODES.invalidTransaction, message: "the payment has no authorizing processor" };
-  faultPoint("follow-up.after-call");
-  // Time-out, 5xx, lost connection: the acquirer may have acted. Held pending (amount reserved) and looked up.
-  if (isOutcomeUnknown(result)) return holdUnknownOutcome({ operationId, result });
-  await recordFollowUpResult({ operationId, result, processor });
-  return result.status;
+  try {
+    faultPoint("follow-up.after-call");
+    // Time-out, 5xx, lost connection: the acquirer may have acted. Held pending (amount reserved) and looked up.
+    if (isOutcomeUnknown(result)) return await holdUnknownOutcome({ operationId, result });
+    await recordFollowUpResult({ operationId, result, processor });
+    return result.status;
+  } catch (error) {
+    await markCallEnded(operationId);
+    throw error;
+  }
 }

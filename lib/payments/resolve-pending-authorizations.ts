@@ -40,15 +40,22 @@ export async function resolvePendingAuthorizations({
   for (const attempt of pending) {
     const processor = attempt.processor!;
     const outcome = await lookupOperationOutcome({ processor, kind: "authorize", operationId: attempt.id, timeoutMs });
-    if (outcome.kind === "unknown") throw new AuthorizationOutcomeUnknownError(attempt.id, processor, outcome.message);
+    if (outcome.kind === "unknown" || outcome.kind === "no_lookup")
+      throw new AuthorizationOutcomeUnknownError(attempt.id, processor, outcome.message);
+    if (outcome.kind === "not_found" && !outcome.proof) {
+      throw new AuthorizationOutcomeUnknownError(attempt.id, processor, `not found, which proves nothing at ${processor}`);
+    }
     const result: ProcessorResult =
       outcome.kind === "found"
         ? outcome.result
         : {
+            // A hold is voidable: a trusted "not found" lets the routing go on at once, and the
+            // late-approval reconciliation (which reads this "indeterminate" mark) voids the attempt
+            // if the acquirer approves it after all.
             status: "failed",
-            failure: "retryable",
+            failure: "indeterminate",
             responsecode: RESPONSE_CODES.unavailable,
-            message: `${processor} never received it (looked up before routing again)`,
+            message: `${processor} had not received it when looked up before routing again`,
           };
     await db().operation.updateMany({
       where: { id: attempt.id, status: "pending" },

@@ -6,7 +6,7 @@ import { log } from "../observability/logger";
 import { metrics } from "../observability/metrics";
 import { inSpan, SpanKind } from "../observability/tracing";
 
-const OPERATIONS = ["authorize", "capture", "refund", "void", "payout", "cardUpdates", "lookupAuthorization"] as const;
+const OPERATIONS = ["authorize", "capture", "refund", "void", "payout", "cardUpdates", "lookupOperation"] as const;
 
 function outcomeOf(result: unknown): string {
   if (result === undefined) return "not-found";
@@ -18,7 +18,7 @@ function outcomeOf(result: unknown): string {
 }
 
 export function observeConnector(connector: ProcessorConnector): ProcessorConnector {
-  const observed: Record<string, unknown> = { name: connector.name };
+  const observed: Record<string, unknown> = { name: connector.name, lookups: connector.lookups };
   // Every method, including ones added to the interface later; an optional one stays absent.
   for (const operation of new Set([...OPERATIONS, ...Object.keys(connector)])) {
     const original = (connector as unknown as Record<string, unknown>)[operation];

@@ -4,6 +4,7 @@
 // operation id and voided. The operation keeps its status (failed, as the payment saw it); the
 // outcome is written to its errorMessage, which also marks it as reconciled.
 import { db } from "../db";
+import { lookupOperationOutcome } from "./lookup-operation-outcome";
 import { getConnector, ProcessorNotConfiguredError } from "./registry";
 import { RESPONSE_CODES, type ProcessorName } from "./types";
 
@@ -77,15 +78,19 @@ export async function reconcileTimedOutAuthorization({ operationId }: { operatio
     if (error instanceof ProcessorNotConfiguredError) return undefined; // try again when it is configured
     throw error;
   }
-  if (!connector.lookupAuthorization) return mark("unsupported", `${processor} offers no look-up by reference; check its reports`);
-  let found;
-  try {
-    found = await connector.lookupAuthorization({ operationId: attempt.id });
-  } catch {
-    // Left unmarked: the next run tries again.
-    return { operationId: attempt.id, processor, outcome: "lookup_failed" };
+  const outcome = await lookupOperationOutcome({ processor, kind: "authorize", operationId: attempt.id });
+  if (outcome.kind === "no_lookup") return mark("unsupported", `${processor} offers no look-up by reference; check its reports`);
+  // Left unmarked: the next run tries again.
+  if (outcome.kind === "unknown") return { operationId: attempt.id, processor, outcome: "lookup_failed" };
+  if (outcome.kind === "not_found") {
+    return mark(
+      "not_found",
+      outcome.proof
+        ? `${processor} has no such authorization`
+        : `${processor} did not find it (which proves nothing there; check its reports)`,
+    );
   }
-  if (!found) return mark("not_found", `${processor} has no such authorization`);
+  const found = outcome.result;
   if (found.status !== "approved" || !found.processorReference) {
     return mark("declined", `${processor} declined it (${found.responsecode})`, found.processorReference);
   }

@@ -101,7 +101,7 @@ function buildConnector(name: ProcessorName, options: GetConnectorOptions): Proc
       if (!sandbox) break;
       {
         const { path, ...credentials } = sandboxCredentials("finaro");
-        return createFinaroConnector({ baseUrl: `${sandbox}${path}`, ...credentials, timeoutMs });
+        return createFinaroConnector({ baseUrl: `${sandbox}${path}`, ...credentials, timeoutMs, sandboxExtensions: true });
       }
     case "clearhaus":
       if (settings.CLEARHAUS_BASE_URL) {
@@ -112,7 +112,7 @@ function buildConnector(name: ProcessorName, options: GetConnectorOptions): Proc
         });
       }
       if (!sandbox) break;
-      return createClearhausConnector({ baseUrl: sandbox, ...sandboxCredentials("clearhaus"), timeoutMs });
+      return createClearhausConnector({ baseUrl: sandbox, ...sandboxCredentials("clearhaus"), timeoutMs, sandboxExtensions: true });
     case "bambora":
       if (settings.BAMBORA_BASE_URL) {
         return createBamboraConnector({
@@ -124,7 +124,7 @@ function buildConnector(name: ProcessorName, options: GetConnectorOptions): Proc
         });
       }
       if (!sandbox) break;
-      return createBamboraConnector({ baseUrl: sandbox, ...sandboxCredentials("bambora"), timeoutMs });
+      return createBamboraConnector({ baseUrl: sandbox, ...sandboxCredentials("bambora"), timeoutMs, sandboxExtensions: true });
   }
   throw new ProcessorNotConfiguredError(name, "its base URL is not configured and its sandbox is not running");
 }

@@ -76,48 +76,69 @@ async function until<T>(check: () => Promise<T | undefined | false>, what: strin
 }
 
 describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 of the service mid-call", { timeout: 900_000 }, () => {
-  it.each(["finaro", "bambora"] as const)("capture at %s: killed after the acquirer captured, restarted, settled once", async (processor) => {
-    const amount = 23_000 + (processor === "finaro" ? 1 : 2);
-    const { paymentId, storedCardId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      status: "PENDING",
-      amount: BigInt(amount),
-      processor: null,
-      withStoredCard: { pan: "4111111111111111" },
-    });
-    expect((await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: [processor] })).status).toBe(
-      "approved",
-    );
-    const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
-    const transaction = sandboxes.ledgers[processor]!.get(authorization.processorReference!)!;
+  it.each(["finaro", "bambora"] as const)(
+    "capture at %s: killed after the acquirer captured, restarted, settled once (by look-up where one exists, else an operator)",
+    async (processor) => {
+      const amount = 23_000 + (processor === "finaro" ? 1 : 2);
+      const { paymentId, storedCardId } = await createTestPayment({
+        merchantId: merchant.merchantId,
+        status: "PENDING",
+        amount: BigInt(amount),
+        processor: null,
+        withStoredCard: { pan: "4111111111111111" },
+      });
+      expect(
+        (await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: [processor] })).status,
+      ).toBe("approved");
+      const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
+      const transaction = sandboxes.ledgers[processor]!.get(authorization.processorReference!)!;
 
-    service = await startService({ env, dataDir, timeoutMs: 600_000 });
-    armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "capture", amount });
-    const response = await fetch(`${service.baseUrl}/api/${paymentId}/capture`, {
-      method: "POST",
-      headers: { authorization: `Basic ${merchant.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ amount }),
-    });
-    expect(response.status).toBe(200);
-    const { responseid } = (await response.json()) as { responseid: string };
-    // The acquirer captured; its answer is held back while the service waits for it.
-    await until(async () => transaction.capturedAmount === amount, "the capture at the acquirer", 120_000);
-    await service.kill9();
-    expect(await db().operation.findFirstOrThrow({ where: { responseId: responseid } })).toMatchObject({ status: "pending" });
+      service = await startService({ env, dataDir, timeoutMs: 600_000 });
+      armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "capture", amount });
+      const response = await fetch(`${service.baseUrl}/api/${paymentId}/capture`, {
+        method: "POST",
+        headers: { authorization: `Basic ${merchant.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ amount }),
+      });
+      expect(response.status).toBe(200);
+      const { responseid } = (await response.json()) as { responseid: string };
+      // The acquirer captured; its answer is held back while the service waits for it.
+      await until(async () => transaction.capturedAmount === amount, "the capture at the acquirer", 120_000);
+      await service.kill9();
+      expect(await db().operation.findFirstOrThrow({ where: { responseId: responseid } })).toMatchObject({ status: "pending" });
 
-    service = await startService({ env, dataDir, timeoutMs: 600_000 });
-    const notification = await until(
-      async () => receiver.received.find((request) => request.body.responseid === responseid),
-      "the capture's notification after the restart",
-      300_000,
-    );
-    expect(notification.body).toMatchObject({ status: "approved", paymentid: paymentId });
-    await service.stop();
-    service = undefined;
+      service = await startService({ env, dataDir, timeoutMs: 600_000 });
+      if (processor === "bambora") {
+        // Bambora's real API has no look-up by our reference (its base URL is configured here, as in
+        // production): the restarted service leaves the capture to an operator, reserved, unnotified.
+        const left = await until(
+          async () => {
+            const operation = await db().operation.findFirstOrThrow({ where: { responseId: responseid } });
+            return operation.operatorAlertedAt ? operation : undefined;
+          },
+          "the operator alert after the restart",
+          300_000,
+        );
+        expect(left).toMatchObject({ status: "pending" });
+        expect(receiver.received.filter((request) => request.body.responseid === responseid)).toHaveLength(0);
+        await service.stop();
+        service = undefined;
+        expect(transaction.children.map((child) => `${child.kind}:${child.amount}`)).toEqual([`capture:${amount}`]);
+        return;
+      }
+      const notification = await until(
+        async () => receiver.received.find((request) => request.body.responseid === responseid),
+        "the capture's notification after the restart",
+        300_000,
+      );
+      expect(notification.body).toMatchObject({ status: "approved", paymentid: paymentId });
+      await service.stop();
+      service = undefined;
 
-    expect(transaction.children.map((child) => `${child.kind}:${child.amount}`)).toEqual([`capture:${amount}`]);
-    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
-    expect(payment).toMatchObject({ status: "CAPTURED", capturedAmount: BigInt(amount) });
-    expect(receiver.received.filter((request) => request.body.responseid === responseid)).toHaveLength(1);
-  });
+      expect(transaction.children.map((child) => `${child.kind}:${child.amount}`)).toEqual([`capture:${amount}`]);
+      const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+      expect(payment).toMatchObject({ status: "CAPTURED", capturedAmount: BigInt(amount) });
+      expect(receiver.received.filter((request) => request.body.responseid === responseid)).toHaveLength(1);
+    },
+  );
 });

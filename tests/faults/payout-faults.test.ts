@@ -2,14 +2,16 @@
 // processor (it may have been paid); it is looked up under its own reference, answered or settled
 // by the reconciliation, and the money leaves exactly once.
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
 import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { armAcquirerFault, type AcquirerFaultMode } from "@/lib/sandboxes/acquirers/faults";
-import { createTestPayment } from "@/tests/helpers/merchant-factories";
 import {
   PROCESSORS,
+  afterGrace,
+  payoutOperation,
+  requestPayout as requestPayoutAt,
+  sourcePayment as sourcePaymentAt,
   acquirerTransactionsFor,
   notificationsFor,
   setUpFaultWorld,
@@ -20,29 +22,8 @@ import {
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
-/** A payment with a stored card whose own processor is `processor`; the merchant's routing lists all three after it. */
-async function sourcePayment(processor: (typeof PROCESSORS)[number]) {
-  return createTestPayment({
-    merchantId: world.merchant.merchantId,
-    status: "CAPTURED",
-    captures: [10_000n],
-    processor,
-    withStoredCard: { pan: "4111111111111111" },
-  });
-}
-
-async function requestPayout(paymentId: string, amount: number) {
-  return world.api.call("POST", `/api/${paymentId}/payout`, {
-    apiKey: world.merchant.apiKey,
-    body: { amount, currency: "DKK", notificationurl: `${world.receiver.url}/payouts` },
-  });
-}
-
-async function payoutOperation(sourceId: string) {
-  const payment = await db().payment.findFirstOrThrow({ where: { parentPaymentId: sourceId, paymentType: "payout" } });
-  const operations = await db().operation.findMany({ where: { paymentId: payment.id } });
-  return { payment, operations };
-}
+const sourcePayment = (processor: (typeof PROCESSORS)[number]) => sourcePaymentAt(world, processor);
+const requestPayout = (paymentId: string, amount: number) => requestPayoutAt(world, paymentId, amount);
 
 describe.each(PROCESSORS)("at %s", (processor) => {
   for (const mode of ["502_after_acting", "answer_lost_after_acting"] as AcquirerFaultMode[]) {
@@ -83,14 +64,18 @@ describe.each(PROCESSORS)("at %s", (processor) => {
     expect(settled.payment).toMatchObject({ status: "CAPTURED", balance: BigInt(-amount) });
   });
 
-  it("hang before acting: the look-up finds nothing, the payout failed and nothing was paid anywhere", async () => {
+  it("hang before acting: not found, pending through the grace period, then failed; nothing was paid anywhere", async () => {
     const source = await sourcePayment(processor);
     const amount = uniqueAmount();
     armAcquirerFault({ mode: "hang_before_acting", processor, operation: "payout", amount });
     const response = await requestPayout(source.paymentId, amount);
-    expect(response.body).toMatchObject({ status: "failed", processor });
+    expect(response.body).toMatchObject({ processor });
+    expect(response.body.status).not.toBe("approved");
+    expect((await payoutOperation(source.paymentId)).payment.status).toBe("PENDING");
+    await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
     expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(0);
     expect((await payoutOperation(source.paymentId)).payment.status).toBe("FAILED");
+    expect((await waitForNotification(world, String(response.body.responseid))).body).toMatchObject({ status: "failed" });
   });
 });
 
@@ -103,7 +88,9 @@ describe("crash", () => {
     expect(response.status).toBe(500);
     const { operations } = await payoutOperation(source.paymentId);
     expect(operations).toMatchObject([{ status: "pending" }]);
-    expect(await reconcileIndeterminateOperations({ olderThanMs: 0 })).toMatchObject([{ operationId: operations[0]!.id, result: "approved" }]);
+    expect(await reconcileIndeterminateOperations({ olderThanMs: 0 })).toMatchObject([
+      { operationId: operations[0]!.id, result: "approved" },
+    ]);
     expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(1);
     const notification = await waitForNotification(world, operations[0]!.responseId!);
     expect(notification.body).toMatchObject({ status: "approved" });

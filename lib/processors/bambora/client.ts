@@ -4,7 +4,15 @@ import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
 import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
-import type { CallOptions, CardUpdate, ProcessorConnector, ProcessorResult } from "../types";
+import {
+  LookupNotOfferedError,
+  everyLookupKind,
+  type CallOptions,
+  type CardUpdate,
+  type LookupKind,
+  type ProcessorConnector,
+  type ProcessorResult,
+} from "../types";
 import { bamboraResponse, fromBamboraResponse, toBamboraAuthorize, toBamboraPayout } from "./transformers";
 
 export const bamboraSettings = z.object({
@@ -13,6 +21,8 @@ export const bamboraSettings = z.object({
   merchantNumber: z.string().min(1),
   secretToken: z.string().min(1),
   timeoutMs: z.number().int().positive(),
+  /** The base URL is our sandbox (registered by the launcher): its look-up extension may be used. */
+  sandboxExtensions: z.boolean().optional(),
 });
 export type BamboraSettings = z.infer<typeof bamboraSettings>;
 
@@ -77,7 +87,8 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
 
   const ref = (id: string) => encodeURIComponent(id);
 
-  async function lookup(operationId: string, options: CallOptions | undefined): Promise<ProcessorResult | undefined> {
+  async function lookup(kind: LookupKind, operationId: string, options: CallOptions | undefined): Promise<ProcessorResult | undefined> {
+    if (!settings.sandboxExtensions) throw new LookupNotOfferedError("bambora", kind);
     const outcome = await send({
       url: `${base}/transactions?orderid=${encodeURIComponent(operationId)}`,
       method: "GET",
@@ -107,10 +118,17 @@ export function createBamboraConnector(input: BamboraSettings): ProcessorConnect
       call(`/transactions/${ref(request.authorizationReference)}/credit`, { amount: Number(request.amount) }, request.operationId, options),
     void: (request, options) => call(`/transactions/${ref(request.authorizationReference)}/delete`, {}, request.operationId, options),
     payout: (request, options) => call("/payouts", toBamboraPayout(request), request.operationId, options),
-    lookupAuthorization: ({ operationId }, options) => lookup(operationId, options),
-    // Authorizations and payouts carry our operation id as their order id; captures, credits and
-    // deletes as their Idempotency-Key: one search by that reference finds either.
-    lookupOperation: ({ operationId }, options) => lookup(operationId, options),
+    // Online Checkout v1 has no search by order id: only GET /transactions/{id} and its
+    // transactionoperations, by Bambora's own id [BB-WC][BB-MG], which a lost answer never gave us.
+    // Our sandbox serves GET /transactions?orderid= (a sandbox-only extension, docs/acquirers.md):
+    // authorizations and payouts carry our operation id as their order id, captures, credits and
+    // deletes as their Idempotency-Key. Against the real API an unknown outcome waits for an operator.
+    lookups: everyLookupKind(
+      settings.sandboxExtensions
+        ? { lookup: true, notFoundIsProof: true, source: "bambora sandbox extension GET /transactions?orderid=" }
+        : { lookup: false, notFoundIsProof: false, source: "Bambora Online Checkout v1 has no look-up by our reference [BB-WC][BB-MG]" },
+    ),
+    lookupOperation: ({ kind, operationId }, options) => lookup(kind, operationId, options),
     async cardUpdates({ since }, options): Promise<CardUpdate[]> {
       const outcome = await send({
         url: `${base}/cardupdates?since=${encodeURIComponent(since.toISOString())}`,

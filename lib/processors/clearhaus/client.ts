@@ -4,7 +4,15 @@ import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
 import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
-import { RESPONSE_CODES, type CallOptions, type CardUpdate, type ProcessorConnector, type ProcessorResult } from "../types";
+import {
+  RESPONSE_CODES,
+  LookupNotOfferedError,
+  everyLookupKind,
+  type CallOptions,
+  type CardUpdate,
+  type ProcessorConnector,
+  type ProcessorResult,
+} from "../types";
 import {
   clearhausReference,
   clearhausTransaction,
@@ -19,8 +27,13 @@ export const clearhausSettings = z.object({
   baseUrl: z.url(),
   apiKey: z.string().min(1),
   timeoutMs: z.number().int().positive(),
+  /** The base URL is our sandbox (registered by the launcher): its look-up extension may be used. */
+  sandboxExtensions: z.boolean().optional(),
 });
 export type ClearhausSettings = z.infer<typeof clearhausSettings>;
+
+/** The body of a refused request: a status without a transaction. */
+const clearhausRefusal = z.object({ status: z.object({ code: z.number().int().min(40000).max(49999), message: z.string().optional() }) });
 
 export const CLEARHAUS_MEDIA_TYPE = "application/vnd.clearhaus-gateway.hal+json; version=0.10.0";
 
@@ -80,7 +93,13 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
       return unreadableAnswer("clearhaus", outcome.status);
     }
     const parsed = clearhausTransaction.safeParse(json);
-    if (!parsed.success) return unreadableAnswer("clearhaus", outcome.status);
+    if (!parsed.success) {
+      // A 400 carries only a status, e.g. {"status":{"code":40000,"message":"parameter 'amount' is required"}}
+      // [CH-status]: the request was refused, nothing was done (a 4xx is never indeterminate).
+      const refusal = outcome.status >= 400 && outcome.status < 500 ? clearhausRefusal.safeParse(json) : undefined;
+      if (refusal?.success) return fromClearhausTransaction({ id: "", ...refusal.data }, eci);
+      return unreadableAnswer("clearhaus", outcome.status);
+    }
     return fromClearhausTransaction(parsed.data, eci);
   }
 
@@ -106,13 +125,17 @@ export function createClearhausConnector(input: ClearhausSettings): ProcessorCon
       ),
     void: (request, options) => post(`/authorizations/${ref(request.authorizationReference)}/voids`, {}, request.operationId, options),
     payout: (request, options) => post("/credits", toClearhausCredit(request), request.operationId, options),
-    /**
-     * By our reference (the `reference` field of authorizations and credits, the Idempotency-Key of
-     * captures, refunds and voids, both cut to 30 characters). Clearhaus documents no such search
-     * (docs/decisions.md, reconciliation): our sandbox serves it; against the real gateway a 404 here
-     * leaves the operation for an operator, never for a new attempt.
-     */
-    async lookupOperation({ operationId }, options) {
+    // Clearhaus documents no search by our reference: its only GET endpoints are /account and the
+    // root [CH-endpoints]. Our sandbox serves GET /transactions?reference= (a sandbox-only
+    // extension, docs/acquirers.md); against the real gateway an unknown outcome waits for an
+    // operator, who checks Clearhaus' own reports.
+    lookups: everyLookupKind(
+      settings.sandboxExtensions
+        ? { lookup: true, notFoundIsProof: true, source: "clearhaus sandbox extension GET /transactions?reference=" }
+        : { lookup: false, notFoundIsProof: false, source: "Clearhaus documents no look-up by reference [CH-endpoints]" },
+    ),
+    async lookupOperation({ kind, operationId }, options) {
+      if (!settings.sandboxExtensions) throw new LookupNotOfferedError("clearhaus", kind);
       const outcome = await send({
         url: `${base}/transactions?reference=${encodeURIComponent(clearhausReference(operationId))}`,
         method: "GET",

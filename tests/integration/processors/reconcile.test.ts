@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
+import { resetConfig } from "@/lib/env";
+import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/sandboxes/acquirers/clearhaus";
 import { newId } from "@/lib/ids";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { getConnector } from "@/lib/processors/registry";
@@ -23,27 +25,22 @@ afterAll(async () => {
 });
 
 describe("look-up by our operation id", () => {
-  it.each(["finaro", "bambora"] as const)("%s finds an authorization by the operation id it was sent with", async (name) => {
-    const operationId = newId();
-    const authorized = await getConnector(name).authorize({
-      operationId,
-      paymentId: newId(),
-      amount: 1_000n,
-      currency: "DKK",
-      card: testCard("4111111111111111"),
-    });
-    const found = await getConnector(name).lookupAuthorization!({ operationId });
-    expect(found).toMatchObject({
-      status: "approved",
-      processorReference: authorized.processorReference,
-      authorizationcode: authorized.authorizationcode,
-    });
-    expect(await getConnector(name).lookupAuthorization!({ operationId: newId() })).toBeUndefined();
-  });
-
-  it("clearhaus offers no look-up by reference", () => {
-    expect(getConnector("clearhaus").lookupAuthorization).toBeUndefined();
-  });
+  it.each(["finaro", "bambora", "clearhaus"] as const)(
+    "the %s sandbox finds an authorization by the operation id it was sent with",
+    async (name) => {
+      const operationId = newId();
+      const authorized = await getConnector(name).authorize({
+        operationId,
+        paymentId: newId(),
+        amount: 1_000n,
+        currency: "DKK",
+        card: testCard("4111111111111111"),
+      });
+      const found = await getConnector(name).lookupOperation({ kind: "authorize", operationId });
+      expect(found).toMatchObject({ status: "approved", processorReference: authorized.processorReference });
+      expect(await getConnector(name).lookupOperation({ kind: "authorize", operationId: newId() })).toBeUndefined();
+    },
+  );
 });
 
 describe("reconcileTimedOutAuthorizations", () => {
@@ -83,7 +80,18 @@ describe("reconcileTimedOutAuthorizations", () => {
       timeoutMs: 300,
     });
     const [atBambora, atClearhaus] = await authorizeOperations(paymentId);
-    const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
+    // Clearhaus as the real gateway (its base URL configured): no look-up by reference there.
+    process.env.CLEARHAUS_BASE_URL = sandboxes.urls.clearhaus;
+    process.env.CLEARHAUS_API_KEY = CLEARHAUS_SANDBOX_API_KEY;
+    resetConfig();
+    let reconciled;
+    try {
+      reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
+    } finally {
+      delete process.env.CLEARHAUS_BASE_URL;
+      delete process.env.CLEARHAUS_API_KEY;
+      resetConfig();
+    }
     expect(reconciled).toContainEqual({ operationId: atBambora!.id, processor: "bambora", outcome: "not_found" });
     expect(reconciled).toContainEqual({ operationId: atClearhaus!.id, processor: "clearhaus", outcome: "unsupported" });
     expect((await db().operation.findUniqueOrThrow({ where: { id: atClearhaus!.id } })).errorMessage).toMatch(/no look-up by reference/);
