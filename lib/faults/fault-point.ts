@@ -14,6 +14,7 @@ export const FAULT_POINTS = [
   "instant-capture.after-capture",
   "instant-capture.after-void",
   "reconcile.after-lookup",
+  "merchant-api.after-work",
 ] as const;
 export type FaultPointName = (typeof FAULT_POINTS)[number];
 

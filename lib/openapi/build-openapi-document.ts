@@ -34,12 +34,14 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ApiErrorCode, string> = {
   INVALID_MERCHANTID: "merchantid does not belong to the API key. Spec 7.",
   INVALID_PARAMETER:
     "A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.",
-  IDEMPOTENCY_IN_PROGRESS: "A request with the same Idempotency-Key is still being processed; retry later (beyond the spec).",
+  IDEMPOTENCY_IN_PROGRESS:
+    "The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec).",
   NOT_FOUND: "The /api/ path names no endpoint (beyond the spec).",
   METHOD_NOT_ALLOWED: "The endpoint does not take this method; the Allow header lists the ones it takes (beyond the spec).",
   PAYLOAD_TOO_LARGE: "The request body is over the endpoint's limit and was not read (beyond the spec).",
   RATE_LIMITED: "Too many requests for this API key; the Retry-After header says when to retry (beyond the spec).",
-  INTERNAL_ERROR: "Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec).",
+  INTERNAL_ERROR:
+    "Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec).",
   SERVICE_UNAVAILABLE:
     "The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec).",
 };
@@ -312,10 +314,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       "/api/{paymentid}/payout": postOperation({
         operationId: "payout",
         summary: "Pay out to the card behind a payment (spec 4.7)",
-        description: "Synchronous: the result is the answer.",
+        description:
+          "Synchronous: the result is the answer. When the acquirer's answer is unknown (a time-out), status is `pending`: the money may have left, so do not pay out again; the final result (approved, declined or failed) arrives as the operation notification with the same responseid. A payout whose result could reach nobody (no notificationurl and no configured address) is refused.",
         body: "PayoutRequest",
         answer: "PayoutResult",
-        answerDescription: "The payout's result.",
+        answerDescription: "The payout's result, or `pending` until the acquirer's answer is known.",
         path: true,
       }),
       "/api/{paymentid}/payment": {
@@ -372,8 +375,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       }),
       operationNotification: webhook({
         operationId: "operationNotification",
-        summary: "Result of a capture, refund or void (spec 6.4), or of a payout asked with a notificationurl",
-        description: "Sent to the request's notificationurl where given, else the payment's, else the configured address.",
+        summary: "Result of a capture, refund, void or payout (spec 6.4)",
+        description:
+          "Sent to the request's notificationurl where given, else the payment's, else the configured address. A payout's final result is always notified, also when it was answered at once.",
         schema: "OperationNotification",
         kinds: ["capture", "refund", "void", "payout", "operation"],
       }),

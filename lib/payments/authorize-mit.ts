@@ -1,7 +1,7 @@
 // POST /api/mit (spec 4.3): a merchant-initiated payment (incremental, scheduled or unscheduled) on
 // behalf of a stored payment. The new payment is created here and answered with a responseid; the
 // authorization and the notification of spec 6.3 run in the background.
-import { db } from "../db";
+import { db, type Tx } from "../db";
 import { invalidParameter } from "../errors";
 import { newId } from "../ids";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
@@ -14,12 +14,15 @@ export interface AuthorizeMitOptions {
   merchantId: string;
   input: MitRequest;
   responseId: string;
+  /** Stores the answer under the request's Idempotency-Key in the transaction that creates the payment. */
+  bindAnswer?: (tx: Tx, body: Record<string, unknown>) => Promise<void>;
 }
 
 export async function authorizeMit({
   merchantId,
   input,
   responseId,
+  bindAnswer,
 }: AuthorizeMitOptions): Promise<{ responseid: string; paymentId: string }> {
   const parentRef = input.paymentid ?? input.parentpaymentid ?? input.merchantpaymentid;
   const parentParameter = input.paymentid ? "paymentid" : input.parentpaymentid ? "parentpaymentid" : "merchantpaymentid";
@@ -72,6 +75,7 @@ export async function authorizeMit({
       },
       select: { id: true },
     });
+    await bindAnswer?.(tx, { responseid: responseId });
   });
   await sendEventAfterCommit({ type: mitRequested, data: { paymentId, responseId }, id: `mit-${paymentId}` });
   return { responseid: responseId, paymentId };

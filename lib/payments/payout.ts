@@ -1,7 +1,11 @@
 // POST /api/{paymentid}/payout (spec 4.7): sends money to the card behind a payment and answers on
 // the same connection with responseid, responsecode, authorizationcode, status and processor.
 // The payout is its own payment (paymenttype "payout", parentpaymentid the source payment) with
-// one payout operation, so it shows in the back office and in payment lookups like any other.
+// one payout operation per processor tried, so it shows in the back office and in payment lookups
+// like any other. Its final result is always notified (spec 6.4 shape) to the request's address,
+// else the merchant's default; a payout whose result could reach nobody is refused up front.
+// An unknown outcome answers status "pending": never "failed" while the money may have left
+// (docs/decisions.md, "Unknown outcomes"); the notification brings the final result.
 import { CardDetails } from "../cards/card-details";
 import { decryptPan } from "../cards/card-encryption";
 import { db } from "../db";
@@ -9,14 +13,15 @@ import { invalidParameter, isDatabaseOverload } from "../errors";
 import { newId } from "../ids";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
-import { getConnector, ProcessorNotConfiguredError } from "../processors/registry";
-import { RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
+import { getConnector, processorTimeoutMs, ProcessorNotConfiguredError } from "../processors/registry";
+import { PROCESSOR_NAMES, RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
 import type { PayoutRequest } from "../validation/payout";
 import { dispatchNotification } from "../notifications/enqueue-notification";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
-import { holdUnknownOutcome, markCallEnded, recordPayoutResult } from "./settle-unknown-operation";
+import { CALL_LEASE_MARGIN_MS, holdUnknownOutcome, markCallEnded, recordPayoutResult } from "./settle-unknown-operation";
 
 export interface PayoutOptions {
   merchantId: string;
@@ -25,12 +30,43 @@ export interface PayoutOptions {
   input: PayoutRequest;
 }
 
+/** The answer of spec 4.7; `pending`: the outcome is not known yet, the notification brings it. */
 export interface PayoutResponse {
   responseid: string;
   responsecode: string;
   authorizationcode: string;
-  status: "approved" | "declined" | "failed";
+  status: "approved" | "declined" | "failed" | "pending";
   processor: string;
+}
+
+/**
+ * How long a payout request may work: every processor tried, each call and its look-up at the
+ * longest configured time-out, plus a margin. An Idempotency-Key's holder keeps its lease that long.
+ */
+export function payoutLeaseMs(): number {
+  const longest = Math.max(...PROCESSOR_NAMES.map((name) => processorTimeoutMs(name)));
+  return PROCESSOR_NAMES.length * 2 * longest + 2 * CALL_LEASE_MARGIN_MS;
+}
+
+/**
+ * The answer a payout gives now, from its operations (the last processor tried): what the request
+ * answers at its end, and what a repeat with the same Idempotency-Key gets after the first request
+ * died or failed. Undefined when no payout carries this responseid.
+ */
+export async function payoutAnswer(responseId: string): Promise<PayoutResponse | undefined> {
+  const operation = await db().operation.findFirst({
+    where: { responseId, type: "payout" },
+    orderBy: [{ routingAttempt: "desc" }, { createdAt: "desc" }],
+    select: { status: true, responseCode: true, authorizationCode: true, processor: true },
+  });
+  if (!operation) return undefined;
+  return {
+    responseid: responseId,
+    responsecode: operation.responseCode ?? "",
+    authorizationcode: operation.status === "approved" ? (operation.authorizationCode ?? "") : "",
+    status: operation.status,
+    processor: operation.processor ?? "",
+  };
 }
 
 async function processorOrder(
@@ -60,30 +96,33 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
   if (!source.storedCard) throw invalidParameter("paymentid", "the payment has no stored card data to pay out to");
   const processors = await processorOrder(merchantId, input.processor, source.processor);
   if (processors.length === 0) throw invalidParameter("processor", "no processor is configured for this merchant");
+  // The final result has to reach the merchant (it may come after the answer): resolved once, here.
+  const notificationUrl = await resolveNotificationUrl({ merchantId, requestedUrl: input.notificationurl, purpose: "default" });
+  if (!notificationUrl) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
 
   const paymentId = newId();
-  await db().payment.create({
-    data: {
-      id: paymentId,
-      merchantId,
-      parentPaymentId: source.id,
-      storedCardId: source.storedCard.id,
-      status: "PENDING",
-      amount: input.amount,
-      currency: input.currency,
-      paymentType: "payout",
-      textOnStatement: input.textonstatement ?? null,
-      note: input.note ?? null,
-      tags: input.tags ?? null,
-      customerEmail: input.email ?? null,
-      customerFirstName: input.firstname ?? null,
-      customerSurname: input.surename ?? null,
-    },
-    select: { id: true },
-  });
+  const payment = {
+    id: paymentId,
+    merchantId,
+    parentPaymentId: source.id,
+    storedCardId: source.storedCard.id,
+    status: "PENDING" as const,
+    amount: input.amount,
+    currency: input.currency,
+    paymentType: "payout",
+    textOnStatement: input.textonstatement ?? null,
+    note: input.note ?? null,
+    tags: input.tags ?? null,
+    customerEmail: input.email ?? null,
+    customerFirstName: input.firstname ?? null,
+    customerSurname: input.surename ?? null,
+    // The request's responseid on the payout payment too: what the request did is found by it.
+    requestResponseId: responseId,
+  };
 
-  // From here the payout is recorded (and money may move): a database overload is no longer "nothing
+  // Once the payout is recorded (and money may move), a database overload is no longer "nothing
   // was done", so it must not reach the merchant API's wrapper as a retryable 503 (lib/errors.ts).
+  let recorded = false;
   try {
     const stored = source.storedCard;
     const card = new CardDetails({
@@ -97,30 +136,37 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       responsecode: RESPONSE_CODES.unavailable,
       message: "no processor tried",
     };
-    let usedProcessor: ProcessorName = processors[0]!;
-    let unknown = false;
     let notificationId: string | null = null;
     for (const [index, processor] of processors.entries()) {
-      usedProcessor = processor;
       const operationId = newId();
-      await db().operation.create({
-        data: {
-          id: operationId,
-          paymentId,
-          type: "payout",
-          amount: input.amount,
-          currency: input.currency,
-          processor,
-          routingAttempt: index + 1,
-          responseId,
-          notificationUrl: input.notificationurl ?? null,
-          note: input.note ?? null,
-          tags: input.tags ?? null,
-          // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
-          outcomeUnknownSince: new Date(),
-        },
-        select: { id: true },
-      });
+      const operation = {
+        id: operationId,
+        paymentId,
+        type: "payout" as const,
+        amount: input.amount,
+        currency: input.currency,
+        processor,
+        routingAttempt: index + 1,
+        responseId,
+        notificationUrl,
+        note: input.note ?? null,
+        tags: input.tags ?? null,
+        // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
+        outcomeUnknownSince: new Date(),
+      };
+      // The payout payment and its first attempt commit together: never one without the other.
+      if (index === 0) {
+        await db().$transaction([
+          db().payment.create({ data: { ...payment, processor }, select: { id: true } }),
+          db().operation.create({ data: operation, select: { id: true } }),
+        ]);
+        recorded = true;
+      } else {
+        await db().$transaction([
+          db().operation.create({ data: operation, select: { id: true } }),
+          db().payment.update({ where: { id: paymentId }, data: { processor }, select: { id: true } }),
+        ]);
+      }
       try {
         result = await getConnector(processor).payout({
           operationId,
@@ -148,23 +194,10 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       if (isOutcomeUnknown(result)) {
         // A time-out or 5xx may have paid the money out: never try the next processor. Looked up at
         // once (a found answer is recorded, with its notification, by the look-up); when still
-        // unknown the payout stays pending for the reconciliation, which notifies.
+        // unknown the payout stays pending for the reconciliation, which notifies its result.
         const settled = await holdUnknownOutcome({ operationId, result });
         if (settled === "approved" || settled === "declined" || settled === "failed") {
-          const recorded = await db().operation.findUniqueOrThrow({
-            where: { id: operationId },
-            select: { responseCode: true, authorizationCode: true, notificationUrl: true },
-          });
-          result = {
-            status: settled,
-            responsecode: recorded.responseCode ?? result.responsecode,
-            authorizationcode: recorded.authorizationCode ?? undefined,
-          };
-          // Stored by the look-up's record in its transaction (when the payout has an address).
-          notificationId = recorded.notificationUrl ? await notifyOperationResult({ operationId }) : null;
-        } else {
-          unknown = true;
-          await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor } });
+          notificationId = await notifyOperationResult({ operationId });
         }
         break;
       }
@@ -175,20 +208,13 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
         continue;
       }
       // The payout's final state and its notification row commit together (outbox); sent after.
-      const recorded = await recordPayoutResult({ operationId, result });
-      notificationId = recorded || null;
+      notificationId = (await recordPayoutResult({ operationId, result })) || null;
       break;
     }
-    if (notificationId && !unknown) await dispatchNotification(notificationId);
-    return {
-      responseid: responseId,
-      responsecode: result.responsecode,
-      authorizationcode: result.authorizationcode ?? "",
-      status: result.status,
-      processor: usedProcessor,
-    };
+    if (notificationId) await dispatchNotification(notificationId);
+    return (await payoutAnswer(responseId))!;
   } catch (error) {
-    if (isDatabaseOverload(error))
+    if (recorded && isDatabaseOverload(error))
       throw new Error("payout: the database was not reachable in time after the payout was recorded", { cause: error });
     throw error;
   }

@@ -49,13 +49,13 @@ export async function findDueIndeterminateOperations({
     },
     orderBy: [{ outcomeUnknownSince: "asc" }, { id: "asc" }],
     take: limit,
-    select: { id: true, type: true, notificationUrl: true },
+    select: { id: true },
   });
   const verify = await db().operation.findMany({
     where: { ...(only ? { id: { in: only } } : {}), verifyLookupAt: { lte: now }, status: { not: "pending" } },
     orderBy: [{ verifyLookupAt: "asc" }, { id: "asc" }],
     take: limit,
-    select: { id: true, type: true, notificationUrl: true },
+    select: { id: true },
   });
   return [...due, ...verify];
 }
@@ -78,9 +78,7 @@ export async function reconcileIndeterminateOperations({
     }
     const result = await settleUnknownOperation({ operationId: operation.id, maxLookups, now });
     let notificationId: string | null = null;
-    // A payout is notified only when its request named an address (as when it was answered at once).
-    const notify = operation.type !== "payout" || operation.notificationUrl !== null;
-    if (notify && (result === "approved" || result === "declined" || result === "failed")) {
+    if (result === "approved" || result === "declined" || result === "failed") {
       notificationId = await notifyOperationResult({ operationId: operation.id });
       if (notificationId) await dispatchNotification(notificationId);
     }

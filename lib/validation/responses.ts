@@ -38,7 +38,9 @@ export const payoutResponseSchema = z.object({
   responseid: z.string(),
   responsecode: z.string().describe("The acquirer's response code (ISO 8583), 00 when approved."),
   authorizationcode: z.string(),
-  status: z.enum(["approved", "declined", "failed"]),
+  status: z
+    .enum(["approved", "declined", "failed", "pending"])
+    .describe("pending: the acquirer's answer is not known yet (the money may have left); the notification brings the final result."),
   processor: z.enum(PROCESSORS),
 });
 
@@ -57,4 +59,8 @@ export const API_ERROR_CODES = Object.keys(API_ERROR_STATUS) as ApiErrorCode[];
 export const errorBodySchema = z.object({
   error: z.enum(API_ERROR_CODES as [ApiErrorCode, ...ApiErrorCode[]]),
   errordescription: z.string().describe("Names the parameter and the reason; for INTERNAL_ERROR, a request id to quote."),
+  responseid: z
+    .string()
+    .optional()
+    .describe("INTERNAL_ERROR only: the request's responseid, under which work may have been done (beyond the spec)."),
 });

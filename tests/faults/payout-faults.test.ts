@@ -2,6 +2,8 @@
 // processor (it may have been paid); it is looked up under its own reference, answered or settled
 // by the reconciliation, and the money leaves exactly once.
 import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
 import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
@@ -45,13 +47,13 @@ describe.each(PROCESSORS)("at %s", (processor) => {
     });
   }
 
-  it("answer lost and the look-up unanswered: answered failed (68) without routing on, then settled approved by the reconciliation", async () => {
+  it("answer lost and the look-up unanswered: answered pending (not failed) without routing on, then settled approved by the reconciliation", async () => {
     const source = await sourcePayment(processor);
     const amount = uniqueAmount();
     armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "payout", amount });
     armAcquirerFault({ mode: "hang_before_acting", processor, operation: "lookup" });
     const response = await requestPayout(source.paymentId, amount);
-    expect(response.body).toMatchObject({ status: "failed", responsecode: "68", processor });
+    expect(response.body).toMatchObject({ status: "pending", responsecode: "68", authorizationcode: "", processor });
     const pending = await payoutOperation(source.paymentId);
     expect(pending.payment.status).toBe("PENDING");
     expect(pending.operations).toMatchObject([{ status: "pending" }]);
@@ -69,13 +71,51 @@ describe.each(PROCESSORS)("at %s", (processor) => {
     const amount = uniqueAmount();
     armAcquirerFault({ mode: "hang_before_acting", processor, operation: "payout", amount });
     const response = await requestPayout(source.paymentId, amount);
-    expect(response.body).toMatchObject({ processor });
-    expect(response.body.status).not.toBe("approved");
+    expect(response.body).toMatchObject({ processor, status: "pending" });
     expect((await payoutOperation(source.paymentId)).payment.status).toBe("PENDING");
     await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
     expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(0);
     expect((await payoutOperation(source.paymentId)).payment.status).toBe("FAILED");
     expect((await waitForNotification(world, String(response.body.responseid))).body).toMatchObject({ status: "failed" });
+  });
+});
+
+describe("the final result reaches the merchant", () => {
+  it("an unknown payout without a notificationurl: answered pending, its result notified to the merchant's default address", async () => {
+    const source = await sourcePayment("finaro");
+    const amount = uniqueAmount();
+    armAcquirerFault({ mode: "answer_lost_after_acting", processor: "finaro", operation: "payout", amount });
+    armAcquirerFault({ mode: "hang_before_acting", processor: "finaro", operation: "lookup" });
+    const response = await world.api.call("POST", `/api/${source.paymentId}/payout`, {
+      apiKey: world.merchant.apiKey,
+      body: { amount, currency: "DKK" },
+    });
+    expect(response.body).toMatchObject({ status: "pending", processor: "finaro" });
+    await reconcileIndeterminateOperations({ olderThanMs: 0 });
+    const notification = await waitForNotification(world, String(response.body.responseid));
+    expect(notification.path).toBe("/notify"); // the merchant's default address (the receiver's own)
+    expect(notification.body).toMatchObject({ status: "approved" });
+    expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(1);
+  });
+
+  it("a payout whose result could reach nobody (no notificationurl, no configured address) is refused up front; nothing paid", async () => {
+    const bare = await createTestMerchant({});
+    const source = await createTestPayment({
+      merchantId: bare.merchantId,
+      status: "CAPTURED",
+      captures: [10_000n],
+      processor: "finaro",
+      withStoredCard: { pan: "4111111111111111" },
+    });
+    const amount = uniqueAmount();
+    const response = await world.api.call("POST", `/api/${source.paymentId}/payout`, {
+      apiKey: bare.apiKey,
+      body: { amount, currency: "DKK" },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: "INVALID_PARAMETER", errordescription: expect.stringMatching(/^notificationurl: /) });
+    expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(0);
+    expect(await db().payment.count({ where: { parentPaymentId: source.paymentId } })).toBe(0);
   });
 });
 

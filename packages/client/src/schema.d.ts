@@ -112,7 +112,7 @@ export interface paths {
     put?: never;
     /**
      * Pay out to the card behind a payment (spec 4.7)
-     * @description Synchronous: the result is the answer.
+     * @description Synchronous: the result is the answer. When the acquirer's answer is unknown (a time-out), status is `pending`: the money may have left, so do not pay out again; the final result (approved, declined or failed) arrives as the operation notification with the same responseid. A payout whose result could reach nobody (no notificationurl and no configured address) is refused.
      */
     post: operations["payout"];
     delete?: never;
@@ -229,8 +229,8 @@ export interface webhooks {
     get?: never;
     put?: never;
     /**
-     * Result of a capture, refund or void (spec 6.4), or of a payout asked with a notificationurl
-     * @description Sent to the request's notificationurl where given, else the payment's, else the configured address.
+     * Result of a capture, refund, void or payout (spec 6.4)
+     * @description Sent to the request's notificationurl where given, else the payment's, else the configured address. A payout's final result is always notified, also when it was answered at once.
      *
      *     Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).
      */
@@ -420,8 +420,11 @@ export interface components {
       /** @description The acquirer's response code (ISO 8583), 00 when approved. */
       responsecode: string;
       authorizationcode: string;
-      /** @enum {string} */
-      status: "approved" | "declined" | "failed";
+      /**
+       * @description pending: the acquirer's answer is not known yet (the money may have left); the notification brings the final result.
+       * @enum {string}
+       */
+      status: "approved" | "declined" | "failed" | "pending";
       /** @enum {string} */
       processor: "finaro" | "clearhaus" | "bambora";
     };
@@ -458,6 +461,8 @@ export interface components {
         | "SERVICE_UNAVAILABLE";
       /** @description Names the parameter and the reason; for INTERNAL_ERROR, a request id to quote. */
       errordescription: string;
+      /** @description INTERNAL_ERROR only: the request's responseid, under which work may have been done (beyond the spec). */
+      responseid?: string;
     };
     CompletionNotification: {
       sessionid: string;
@@ -639,7 +644,7 @@ export interface operations {
           };
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -697,7 +702,7 @@ export interface operations {
           };
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -791,7 +796,7 @@ export interface operations {
           };
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -849,7 +854,7 @@ export interface operations {
           };
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -946,7 +951,7 @@ export interface operations {
           };
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1004,7 +1009,7 @@ export interface operations {
           };
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1101,7 +1106,7 @@ export interface operations {
           };
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1159,7 +1164,7 @@ export interface operations {
           };
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1256,7 +1261,7 @@ export interface operations {
           };
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1314,7 +1319,7 @@ export interface operations {
           };
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1376,7 +1381,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The payout's result. */
+      /** @description The payout's result, or `pending` until the acquirer's answer is known. */
       200: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1411,7 +1416,7 @@ export interface operations {
           };
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1469,7 +1474,7 @@ export interface operations {
           };
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1605,7 +1610,7 @@ export interface operations {
           };
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];

@@ -8,8 +8,8 @@ export const dynamic = "force-dynamic";
 
 export const POST = merchantRoute({
   schema: operationRequestSchema,
-  handler: async ({ merchantId, paymentRef, responseId, input }) => ({
-    body: await capturePayment({ merchantId, paymentRef, responseId, input }),
+  handler: async ({ merchantId, paymentRef, responseId, input, bindAnswer }) => ({
+    body: await capturePayment({ merchantId, paymentRef, responseId, input, bindAnswer }),
   }),
 });
 
