@@ -15,6 +15,7 @@ export const FAULT_POINTS = [
   "instant-capture.after-void",
   "reconcile.after-lookup",
   "merchant-api.after-work",
+  "session.complete",
 ] as const;
 export type FaultPointName = (typeof FAULT_POINTS)[number];
 

@@ -48,7 +48,14 @@ interface InstantPayment {
 }
 
 /** Locks the payment, applies the merchant API's amount rule and inserts the pending operation; undefined when the rule refuses. */
-async function reserve(payment: InstantPayment, type: FollowUpOperation, rule: AmountRule, note: string, notificationUrl?: string | null) {
+async function reserve(
+  payment: InstantPayment,
+  type: FollowUpOperation,
+  rule: AmountRule,
+  note: string,
+  notificationUrl?: string | null,
+  responseId: string = newId(),
+) {
   return db().$transaction(async (tx: Tx) => {
     await lockPayment(tx, payment.id);
     const state = await tx.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { status: true, authorizedAmount: true } });
@@ -69,8 +76,9 @@ async function reserve(payment: InstantPayment, type: FollowUpOperation, rule: A
         currency: payment.currency,
         processor: payment.processor,
         note,
-        // The merchant never asked for it, so it gets its own responseid for its notification.
-        responseId: newId(),
+        // The merchant never asked for it: the instant capture carries the session's id (which the
+        // merchant has from initdynamic), a void its own responseid.
+        responseId,
         notificationUrl: notificationUrl ?? null,
         // Unknown until the answer is recorded: a crash mid-call leaves it for the look-up.
         outcomeUnknownSince: new Date(),
@@ -111,7 +119,7 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
       processor: true,
       authorizedAmount: true,
       textOnStatement: true,
-      session: { select: { notificationUrl: true, hostedIntegrationId: true } },
+      session: { select: { id: true, notificationUrl: true, hostedIntegrationId: true } },
     },
   });
   // A repeated authorize request (the window stays open after a failure) for a payment whose
@@ -120,16 +128,12 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
   if (!row.processor || row.authorizedAmount <= 0n) return { captured: false, voided: false };
   const payment: InstantPayment = { ...row, processor: row.processor };
 
-  const capture = await reserve(payment, "capture", captureAmountRule, "instantcapture");
+  const capture = await reserve(payment, "capture", captureAmountRule, "instantcapture", null, row.session?.id);
   // Refused by the amount rule: a merchant capture took the amount first (it is the capture), or
   // the payment cannot be captured any more.
   if (capture.refused) return { captured: capture.capturedOrReserved > 0n, voided: false };
   const captured = await call(payment, "capture", capture.operationId, capture.amount);
   if (captured === "approved") return { captured: true, voided: false };
-  // The capture may have happened: a void now could be refused or release money already taken.
-  if (captured === "unknown" || captured === "operator") return { captured: false, voided: false, captureUnknown: true };
-  if (!voidOnFailure) return { captured: false, voided: false };
-
   const notificationUrl =
     row.session?.notificationUrl ??
     (await resolveNotificationUrl({
@@ -137,6 +141,15 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
       hostedIntegrationId: row.session?.hostedIntegrationId,
       purpose: "default",
     }));
+  // The capture may have happened: a void now could be refused or release money already taken.
+  // Its result, when it is settled later, is notified on its own (spec 6.4, responseid = the
+  // sessionid) to the session's address, besides the window's completion.
+  if (captured === "unknown" || captured === "operator") {
+    await db().operation.update({ where: { id: capture.operationId }, data: { notificationUrl } });
+    return { captured: false, voided: false, captureUnknown: true };
+  }
+  if (!voidOnFailure) return { captured: false, voided: false };
+
   const voiding = await reserve(payment, "void", voidAmountRule, "instantcapture", notificationUrl);
   if (voiding.refused) return { captured: false, voided: false };
   const voided = await call(payment, "void", voiding.operationId, voiding.amount);
@@ -147,9 +160,34 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
   }
   // Refused or failed: a new void operation for the follow-up job, which retries it durably and
   // notifies the merchant of the result.
-  const retry = await reserve(payment, "void", voidAmountRule, "instantcapture: void retried after a failed void", notificationUrl);
-  if (retry.refused) return { captured: false, voided: false };
+  const retried = await requestInstantVoid({ paymentId, note: "instantcapture: void retried after a failed void" });
+  return { captured: false, voided: false, voidRetrying: retried };
+}
+
+/**
+ * Hands a void of the payment's authorization to the follow-up job (retried durably, its result
+ * notified to the session's address): after an instantcapture 1 capture failed and its void did
+ * not go through. Returns false when the amount rule refuses (already voided, or being voided).
+ */
+export async function requestInstantVoid({ paymentId, note }: { paymentId: string; note: string }): Promise<boolean> {
+  const row = await db().payment.findUniqueOrThrow({
+    where: { id: paymentId },
+    select: {
+      id: true,
+      merchantId: true,
+      currency: true,
+      processor: true,
+      textOnStatement: true,
+      session: { select: { notificationUrl: true, hostedIntegrationId: true } },
+    },
+  });
+  if (!row.processor) return false;
+  const notificationUrl =
+    row.session?.notificationUrl ??
+    (await resolveNotificationUrl({ merchantId: row.merchantId, hostedIntegrationId: row.session?.hostedIntegrationId, purpose: "default" }));
+  const retry = await reserve({ ...row, processor: row.processor }, "void", voidAmountRule, note, notificationUrl);
+  if (retry.refused) return false;
   await db().operation.update({ where: { id: retry.operationId }, data: { outcomeUnknownSince: null } });
   await sendEventAfterCommit({ type: followUpRequested, data: { operationId: retry.operationId }, id: `follow-up-${retry.operationId}` });
-  return { captured: false, voided: false, voidRetrying: true };
+  return true;
 }

@@ -49,13 +49,13 @@ export async function findDueIndeterminateOperations({
     },
     orderBy: [{ outcomeUnknownSince: "asc" }, { id: "asc" }],
     take: limit,
-    select: { id: true },
+    select: { id: true, notificationUrl: true },
   });
   const verify = await db().operation.findMany({
     where: { ...(only ? { id: { in: only } } : {}), verifyLookupAt: { lte: now }, status: { not: "pending" } },
     orderBy: [{ verifyLookupAt: "asc" }, { id: "asc" }],
     take: limit,
-    select: { id: true },
+    select: { id: true, notificationUrl: true },
   });
   return [...due, ...verify];
 }
@@ -78,7 +78,10 @@ export async function reconcileIndeterminateOperations({
     }
     const result = await settleUnknownOperation({ operationId: operation.id, maxLookups, now });
     let notificationId: string | null = null;
-    if (result === "approved" || result === "declined" || result === "failed") {
+    // The settled result's notification row was written with it, to the address stored when the
+    // operation was accepted; an operation without one (an instant capture settled in its
+    // goPay()) is reported by its window's completion instead.
+    if (operation.notificationUrl && (result === "approved" || result === "declined" || result === "failed")) {
       notificationId = await notifyOperationResult({ operationId: operation.id });
       if (notificationId) await dispatchNotification(notificationId);
     }

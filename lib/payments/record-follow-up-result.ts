@@ -15,6 +15,8 @@ export interface RecordFollowUpResultOptions {
   /** Who gave the answer, for the operator alert when it contradicts an earlier settlement. */
   source?: string;
   now?: Date;
+  /** The caller's transaction (an operator's settlement writes its audit entry in it); else one of its own. */
+  tx?: Tx;
 }
 
 export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<void> {
@@ -51,8 +53,9 @@ export async function recordFollowUpResult({
   processor,
   source = "the acquirer",
   now = new Date(),
+  tx: outer,
 }: RecordFollowUpResultOptions): Promise<boolean> {
-  return db().$transaction(async (tx) => {
+  const run = async (tx: Tx) => {
     const operation = await tx.operation.findUniqueOrThrow({
       where: { id: operationId },
       select: { paymentId: true, notificationUrl: true },
@@ -74,5 +77,6 @@ export async function recordFollowUpResult({
     // reported by the payment's completion notification instead.
     if (operation.notificationUrl) await notifyOperationResult({ operationId, tx });
     return true;
-  });
+  };
+  return outer ? run(outer) : db().$transaction(run);
 }

@@ -1,4 +1,4 @@
-// A capture, refund, void or payout whose acquirer answer is unknown (time-out, HTTP 5xx, lost
+// An operation (an authorization attempt, capture, refund, void or payout) whose acquirer answer is unknown (time-out, HTTP 5xx, lost
 // connection, crash) is neither approved nor failed: it stays pending, its amount stays reserved,
 // and it is settled only by the acquirer's own answer to the ORIGINAL request (a look-up by our
 // operation id) or by an operator. The rules (docs/decisions.md, "Unknown outcomes"):
@@ -11,7 +11,7 @@
 //   is alerted, and the look-ups go on with back-off (hourly, then daily);
 // - no look-up at this acquirer: an operator is alerted at once (the settle tool records the answer).
 // The merchant's notification follows the settled result.
-import { db } from "../db";
+import { db, type Tx } from "../db";
 import { faultPoint } from "../faults/fault-point";
 import { lookupOperationOutcome } from "../processors/lookup-operation-outcome";
 import { processorTimeoutMs } from "../processors/registry";
@@ -19,6 +19,7 @@ import { RESPONSE_CODES, type LookupKind, type ProcessorName, type ProcessorResu
 import { alertOperator, noteLateAnswer } from "./alert-operator";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
+import { recordAuthorizationAttempt } from "./record-authorization-attempt";
 import { recordFollowUpResult } from "./record-follow-up-result";
 
 /** Look-ups without an answer before an operator is alerted (the reconciliation job runs every minute). */
@@ -105,6 +106,8 @@ export interface RecordPayoutResultOptions {
   /** Who gave the answer, for the alert when it contradicts an earlier settlement. */
   source?: string;
   now?: Date;
+  /** The caller's transaction; else one of its own. */
+  tx?: Tx;
 }
 
 /**
@@ -118,8 +121,9 @@ export async function recordPayoutResult({
   result,
   source = "the acquirer",
   now = new Date(),
+  tx: outer,
 }: RecordPayoutResultOptions): Promise<string | null | false> {
-  return db().$transaction(async (tx) => {
+  const run = async (tx: Tx) => {
     const updated = await tx.operation.updateMany({
       where: { id: operationId, status: "pending" },
       data: operationResultFields(result, now),
@@ -142,12 +146,14 @@ export async function recordPayoutResult({
       },
     });
     return operation.notificationUrl ? notifyOperationResult({ operationId, tx }) : null;
-  });
+  };
+  return outer ? run(outer) : db().$transaction(run);
 }
 
-/** Records a settled answer on a capture, refund, void or payout (with its notification row). */
+/** Records a settled answer on an operation (with its notification row; an authorization attempt's consequence is its owner's). */
 async function record(type: string, operationId: string, processor: ProcessorName, result: ProcessorResult, source: string, now: Date) {
   if (type === "payout") await recordPayoutResult({ operationId, result, source, now });
+  else if (type === "authorize") await recordAuthorizationAttempt({ operationId, result, source, now });
   else await recordFollowUpResult({ operationId, result, processor, source, now });
 }
 
@@ -172,12 +178,11 @@ export async function settleUnknownOperation({
       operatorAlertedAt: true,
       outcomeUnknownSince: true,
       callEndedAt: true,
+      responseCode: true,
       payment: { select: { processor: true } },
     },
   });
   if (operation.status !== "pending") return operation.status;
-  if (operation.type === "authorize")
-    throw new Error(`operation ${operationId} is an authorization: resolvePendingAuthorizations settles those`);
   const processor = operation.processor ?? operation.payment.processor;
   if (!processor) {
     await record(
@@ -206,20 +211,41 @@ export async function settleUnknownOperation({
     return outcome.result.status;
   }
   if (outcome.kind === "no_lookup") {
-    await db().operation.update({
-      where: { id: operationId },
+    await db().operation.updateMany({
+      // Only while still pending: a concurrent settler (a retried step, the round) may have recorded the answer meanwhile.
+      where: { id: operationId, status: "pending" },
       data: {
-        errorMessage: `outcome unknown: ${processor} offers no look-up of a ${operation.type}; an operator checks its reports and settles it`,
+        errorMessage: `outcome unknown: ${processor} offers no look-up of its ${operation.type} operations; an operator checks its reports and settles it`,
         // Looked at again daily: a configuration that gains a look-up settles it without an operator.
         nextLookupAt: new Date(now.getTime() + 24 * HOUR_MS),
       },
     });
     await alertOperator({
       operationId,
-      reason: `${processor} offers no look-up of a ${operation.type} by our reference (${outcome.message})`,
+      reason: `${processor} offers no look-up of its ${operation.type} operations by our reference (${outcome.message})`,
       now,
     });
     return "operator";
+  }
+  if (outcome.kind === "not_found" && outcome.proof && operation.type === "authorize") {
+    // A hold is voidable: a proven "not found" closes the attempt at once (the routing may go on),
+    // and the late-approval reconciliation, which reads the "indeterminate" class, voids an
+    // approval that appears later (lib/processors/reconcile-timed-out-authorizations.ts).
+    await record(
+      operation.type,
+      operationId,
+      processor,
+      {
+        status: "failed",
+        failure: "indeterminate",
+        // The code of what happened to the call (68 time-out, 91 unavailable).
+        responsecode: operation.responseCode ?? RESPONSE_CODES.unavailable,
+        message: `${processor} had not received it when looked up; a late approval is voided`,
+      },
+      `a look-up at ${processor}`,
+      now,
+    );
+    return "failed";
   }
   if (outcome.kind === "not_found" && outcome.proof) {
     const graceEnd = new Date((ended ?? now).getTime() + NOT_FOUND_GRACE_MS);
@@ -242,8 +268,9 @@ export async function settleUnknownOperation({
       return "failed";
     }
     // Not proof yet: the acquirer may still act on a request it received late. Looked up again when the grace period ends.
-    await db().operation.update({
-      where: { id: operationId },
+    await db().operation.updateMany({
+      // Only while still pending: a concurrent settler (a retried step, the round) may have recorded the answer meanwhile.
+      where: { id: operationId, status: "pending" },
       data: {
         errorMessage: `outcome unknown: not found at ${processor} yet; closed as failed if still not found at ${graceEnd.toISOString()}`,
         nextLookupAt: graceEnd,
@@ -256,8 +283,8 @@ export async function settleUnknownOperation({
       ? `not found, which proves nothing at ${processor} (it may have acted late or its look-up is unreliable)`
       : outcome.message;
   const attempts = operation.lookupAttempts + 1;
-  await db().operation.update({
-    where: { id: operationId },
+  await db().operation.updateMany({
+    where: { id: operationId, status: "pending" },
     data: {
       lookupAttempts: attempts,
       errorMessage: `outcome unknown: ${attempts} look-up(s) at ${processor} without an answer (${detail})`,
@@ -286,8 +313,9 @@ export async function verifySettledOperation({ operationId, now = new Date() }: 
   if (outcome.kind === "unknown") {
     const settledAt = operation.completedAt ?? now;
     const giveUp = now.getTime() - settledAt.getTime() > VERIFY_FOR_MS;
-    await db().operation.update({
-      where: { id: operationId },
+    await db().operation.updateMany({
+      // Only while still pending: a concurrent settler (a retried step, the round) may have recorded the answer meanwhile.
+      where: { id: operationId, status: "pending" },
       data: { verifyLookupAt: giveUp ? null : new Date(now.getTime() + HOUR_MS) },
     });
     return false;

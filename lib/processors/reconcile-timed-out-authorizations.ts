@@ -4,6 +4,7 @@
 // operation id and voided. The operation keeps its status (failed, as the payment saw it); the
 // outcome is written to its errorMessage, which also marks it as reconciled.
 import { db } from "../db";
+import { log } from "../observability/logger";
 import { lookupOperationOutcome } from "./lookup-operation-outcome";
 import { getConnector, ProcessorNotConfiguredError } from "./registry";
 import { RESPONSE_CODES, type ProcessorName } from "./types";
@@ -107,6 +108,47 @@ export async function reconcileTimedOutAuthorization({ operationId }: { operatio
     `${processor} approved it late; the void failed (${voided.responsecode}), release it by hand`,
     found.processorReference,
   );
+}
+
+/**
+ * Voids an authorization the acquirer approved that its payment can no longer use (its window
+ * closed, its MIT was already answered otherwise): recorded on the attempt (status kept, the outcome
+ * in its errorMessage, so approvedAttemptOf no longer counts it). Undefined when already done or
+ * its processor is not configured (tried again later).
+ */
+export async function voidLateApproval({ operationId, why }: { operationId: string; why: string }): Promise<ReconciledAttempt | undefined> {
+  const attempt = await db().operation.findUnique({
+    where: { id: operationId },
+    select: { id: true, processor: true, amount: true, currency: true, errorMessage: true, processorReference: true, authorizationCode: true },
+  });
+  if (!attempt?.processor || !attempt.processorReference || attempt.errorMessage?.startsWith(RECONCILED_MARK)) return undefined;
+  let connector;
+  try {
+    connector = getConnector(attempt.processor);
+  } catch (error) {
+    if (error instanceof ProcessorNotConfiguredError) return undefined;
+    throw error;
+  }
+  const voided = await connector.void({
+    operationId: `${attempt.id.slice(0, 28)}void`,
+    authorizationReference: attempt.processorReference,
+    authorizationCode: attempt.authorizationCode ?? undefined,
+    amount: attempt.amount,
+    currency: attempt.currency,
+  });
+  const outcome: ReconcileOutcome = voided.status === "approved" ? "voided" : "void_failed";
+  const text =
+    outcome === "voided"
+      ? `${attempt.processor} approved it too late (${why}); voided`
+      : `${attempt.processor} approved it too late (${why}); the void failed (${voided.responsecode}), release it by hand`;
+  await db().operation.update({ where: { id: attempt.id }, data: { errorMessage: `${RECONCILED_MARK} ${text}` } });
+  if (outcome === "void_failed") {
+    log("processors").error(
+      { event: "operator.needed", operationId: attempt.id, processor: attempt.processor },
+      `operator needed: authorization ${attempt.id} at ${attempt.processor}: ${text}`,
+    );
+  }
+  return { operationId: attempt.id, processor: attempt.processor, outcome };
 }
 
 /** Every due attempt in turn (the cron job lib/jobs/reconcile-timed-out-authorizations.ts runs a step per attempt instead). */

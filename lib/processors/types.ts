@@ -191,7 +191,7 @@ export function everyLookupKind(capability: LookupCapability): LookupCapabilitie
 /** Thrown by a connector asked for a look-up its acquirer does not offer (see LookupCapability). */
 export class LookupNotOfferedError extends Error {
   constructor(processor: ProcessorName, kind: LookupKind) {
-    super(`${processor} offers no look-up of a ${kind} by our reference`);
+    super(`${processor} offers no look-up of its ${kind} operations by our reference`);
     this.name = "LookupNotOfferedError";
   }
 }

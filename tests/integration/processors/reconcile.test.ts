@@ -4,6 +4,7 @@ import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/sandboxes/acquirers/clearhaus";
+import { armAcquirerFault, clearAcquirerFaults, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import { newId } from "@/lib/ids";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { getConnector } from "@/lib/processors/registry";
@@ -44,7 +45,7 @@ describe("look-up by our operation id", () => {
 });
 
 describe("reconcileTimedOutAuthorizations", () => {
-  it("voids a late approval at finaro after the payment was approved by clearhaus, once", async () => {
+  it("an approval that is there when the time-out's look-up asks is the authorization: nothing is routed on", async () => {
     const paymentId = await createPendingPayment(merchantId);
     const result = await authorizePayment({
       paymentId,
@@ -52,7 +53,21 @@ describe("reconcileTimedOutAuthorizations", () => {
       processors: ["finaro", "clearhaus"],
       timeoutMs: 300,
     });
+    expect(result).toMatchObject({ status: "approved", processor: "finaro" });
+    expect((await authorizeOperations(paymentId)).map((operation) => [operation.processor, operation.status])).toEqual([["finaro", "approved"]]);
+  });
+
+  it("voids a late approval at finaro (acting after the look-up said not found) after the payment was approved by clearhaus, once", async () => {
+    const paymentId = await createPendingPayment(merchantId, { amount: 10_013n });
+    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "authorize", amount: 10_013 });
+    const result = await authorizePayment({
+      paymentId,
+      source: { kind: "card", card: testCard("4111111111111111") },
+      processors: ["finaro", "clearhaus"],
+      timeoutMs: 300,
+    });
     expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
+    await lateActsDone();
     const [timedOut] = await authorizeOperations(paymentId);
     expect(timedOut).toMatchObject({ processor: "finaro", status: "failed", responseCode: "68" });
     const lateApproval = sandboxes.ledgers.finaro!.findByRequestId(timedOut!.id)!;
@@ -65,6 +80,7 @@ describe("reconcileTimedOutAuthorizations", () => {
     const after = await db().operation.findUniqueOrThrow({ where: { id: timedOut!.id } });
     expect(after).toMatchObject({ status: "failed", processorReference: lateApproval.id });
     expect(after.errorMessage).toMatch(/^reconciled: finaro approved it late; voided/);
+    clearAcquirerFaults();
     expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("AUTHORIZED");
 
     const again = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
