@@ -19,6 +19,9 @@ async function main(): Promise<number> {
       password: { type: "string" },
       role: { type: "string" },
       limit: { type: "string" },
+      outcome: { type: "string" },
+      reference: { type: "string" },
+      reason: { type: "string" },
     },
   });
   if (values.help || positionals.length === 0) {

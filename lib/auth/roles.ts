@@ -11,10 +11,12 @@ export type Permission =
   /** Capture, refund, void and resend notifications. */
   | "payments:write"
   /** Add back-office users and change their roles. */
-  | "team:write";
+  | "team:write"
+  /** Record the acquirer's answer to an operation whose outcome is unknown (docs/operations.md). */
+  | "payments:settle";
 
 const PERMISSIONS: Record<UserRole, readonly Permission[]> = {
-  OWNER: ["keys:write", "settings:write", "payments:write", "team:write"],
+  OWNER: ["keys:write", "settings:write", "payments:write", "team:write", "payments:settle"],
   DEVELOPER: ["keys:write", "settings:write", "payments:write"],
   VIEWER: [],
 };

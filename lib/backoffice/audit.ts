@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = {
   "payment.capture_requested": "Requested capture",
   "payment.refund_requested": "Requested refund",
   "payment.void_requested": "Requested void",
+  "operation.settled_by_operator": "Settled an operation whose outcome was unknown",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { getCachedOverviewStats } from "@/lib/backoffice/queries/get-cached-overview-stats";
+import { listOperatorCases } from "@/lib/payments/settle-operation-by-operator";
 import { Card, PageHeader } from "@/components/ui/card";
 import { RateLineChart, StackedBarChart, moneyAxis } from "@/components/backoffice/charts";
 import { formatDateTime, formatMoney, percent } from "@/components/backoffice/format";
@@ -14,6 +15,7 @@ const PROCESSOR_COLORS: Record<string, string> = { finaro: "#4f46e5", clearhaus:
 export default async function OverviewPage() {
   const user = await requireUser();
   const { stats, computedAt } = await getCachedOverviewStats({ merchantId: user.merchantId, days: 30 });
+  const operatorCases = await listOperatorCases({ merchantId: user.merchantId, limit: 20 });
   // The most used currency of the period; a period without payments shows the account's own
   // (its latest payment's or payment window's), and an account that never had one shows none.
   const currency = stats.currencies[0]?.currency ?? stats.accountCurrency;
@@ -54,6 +56,23 @@ export default async function OverviewPage() {
   return (
     <>
       <PageHeader title="Overview" description={`The last 30 days (UTC), ${stats.days[0]} to ${stats.days[stats.days.length - 1]}. Figures as of ${formatDateTime(computedAt)} UTC (refreshed every minute).`} />
+      {operatorCases.length > 0 ? (
+        <div className="mb-6" data-testid="operator-cases">
+          <Card title="Operations waiting for an operator" description="The acquirer's answer is unknown and no look-up can settle it, or the acquirer contradicted a settlement. Their amounts stay reserved. Open the payment to settle (docs/operations.md, Unknown outcomes).">
+            <ul className="space-y-1 text-sm">
+              {operatorCases.map((operation) => (
+                <li key={operation.id}>
+                  <Link className="font-mono text-xs text-indigo-700 hover:underline" href={`/backoffice/payments/${operation.paymentId}#operations`}>
+                    {operation.paymentId}
+                  </Link>{" "}
+                  {operation.type} {formatMoney(operation.amount, operation.currency)} at {operation.processor ?? "—"}:{" "}
+                  {operation.status === "pending" ? `outcome unknown since ${formatDateTime(operation.operatorAlertedAt ?? operation.outcomeUnknownSince ?? new Date())} UTC` : "contradicted by the acquirer"}
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </div>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-5">
         <Stat label={currency ? `Approved volume (${currency})` : "Approved volume"} value={money(stats.currencies[0]?.approvedAmount ?? 0n)} testId="approved-volume" />
         <Stat label="Payments" value={totals.payments.toLocaleString("en")} hint="Payouts not included" testId="payment-count" />

@@ -55,6 +55,8 @@ export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merch
           errorMessage: true,
           outcomeUnknownSince: true,
           operatorAlertedAt: true,
+          lateAnswer: true,
+          lateAnswerAt: true,
           note: true,
           responseId: true,
           createdAt: true,
