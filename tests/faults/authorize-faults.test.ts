@@ -7,11 +7,13 @@ import { db } from "@/lib/db";
 import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
-import { armAcquirerFault } from "@/lib/sandboxes/acquirers/faults";
+import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-timed-out-authorizations";
+import { armAcquirerFault, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
 import {
   PROCESSORS,
   acquirerTransactionsFor,
+  asRealGateway,
   notificationsFor,
   setUpFaultWorld,
   uniqueAmount,
@@ -74,5 +76,48 @@ describe("an authorization answered 502 after the acquirer approved", () => {
     const held = acquirerTransactionsFor(world, amount).filter((entry) => entry.transaction.approved && !entry.transaction.voided);
     expect(held.map((entry) => entry.processor)).toEqual(["finaro"]);
     expect(acquirerTransactionsFor(world, amount).map((entry) => entry.processor)).toEqual(["finaro"]);
+  });
+});
+
+describe("routing on after an unknown authorization never leaves two holds (M7)", () => {
+  async function pendingPayment(amount: number) {
+    return createTestPayment({
+      merchantId: world.merchant.merchantId,
+      status: "PENDING",
+      amount: BigInt(amount),
+      processor: null,
+      withStoredCard: { pan: "4111111111111111" },
+    });
+  }
+
+  it("clearhaus (its sandbox look-up) acts after our time-out: routed on once its look-up proved nothing arrived, and its late approval is voided", async () => {
+    const amount = uniqueAmount();
+    const { paymentId, storedCardId } = await pendingPayment(amount);
+    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "clearhaus", operation: "authorize", amount });
+    const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: ["clearhaus", "finaro"] });
+    expect(result).toMatchObject({ status: "approved", processor: "finaro" });
+    await lateActsDone();
+    await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
+    const held = acquirerTransactionsFor(world, amount).filter((entry) => entry.transaction.approved && !entry.transaction.voided);
+    expect(held.map((entry) => entry.processor)).toEqual(["finaro"]);
+    expect(acquirerTransactionsFor(world, amount).find((entry) => entry.processor === "clearhaus")?.transaction).toMatchObject({ approved: true, voided: true });
+  });
+
+  it("clearhaus as the real gateway (no look-up) answers 502 after approving: the routing stops, no second hold, an operator is alerted", async () => {
+    const restore = asRealGateway(world, "clearhaus");
+    try {
+      const amount = uniqueAmount();
+      const { paymentId, storedCardId } = await pendingPayment(amount);
+      armAcquirerFault({ mode: "502_after_acting", processor: "clearhaus", operation: "authorize", amount });
+      const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: ["clearhaus", "finaro"] });
+      expect(result).toMatchObject({ status: "pending", processor: "clearhaus" });
+      expect(acquirerTransactionsFor(world, amount).map((entry) => entry.processor)).toEqual(["clearhaus"]);
+      const attempt = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize" } });
+      expect(attempt).toMatchObject({ status: "pending", processor: "clearhaus" });
+      expect(attempt.operatorAlertedAt).not.toBeNull();
+      expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("PENDING");
+    } finally {
+      restore();
+    }
   });
 });
