@@ -8,6 +8,7 @@ const state = globalThis as unknown as { __cpsFaultPoints?: Map<string, number> 
 export const FAULT_POINTS = [
   "authorize.before-call",
   "authorize.after-call",
+  "follow-up.before-call",
   "follow-up.after-call",
   "follow-up.before-notify",
   "payout.after-call",

@@ -31,9 +31,16 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
   // A retried step after an unknown outcome looks the operation up; it never sends it again.
   if (operation.outcomeUnknownSince) return settleUnknownOperation({ operationId });
   const processor = operation.payment.processor;
+  faultPoint("follow-up.before-call");
   // From here until the answer is recorded the outcome is unknown: a crash in between leaves the
-  // mark, and the retried step looks the operation up instead of sending it a second time.
-  await db().operation.updateMany({ where: { id: operationId, status: "pending" }, data: { outcomeUnknownSince: new Date() } });
+  // mark, and the retried step looks the operation up instead of sending it a second time. The mark
+  // is a claim: of two runs of one operation (a retry overlapping a slow first try, a re-driven
+  // event) only the one that set it calls the acquirer; the other looks the operation up.
+  const claimed = await db().operation.updateMany({
+    where: { id: operationId, status: "pending", outcomeUnknownSince: null },
+    data: { outcomeUnknownSince: new Date() },
+  });
+  if (claimed.count === 0) return settleUnknownOperation({ operationId });
   const result = processor
     ? await runFollowUp({
         payment: { id: operation.payment.id, currency: operation.payment.currency, processor },
