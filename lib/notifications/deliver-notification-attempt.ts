@@ -12,6 +12,8 @@ import { signNotification } from "./sign-notification";
 
 export interface DeliveryAttemptResult {
   delivered: boolean;
+  /** Not attempted: an earlier notification of the same payment is still to be delivered (order of the state changes). */
+  deferred?: boolean;
   statusCode: number | null;
   error: string | null;
   durationMs: number;
@@ -22,6 +24,20 @@ export interface DeliverNotificationAttemptOptions {
   attemptNumber: number;
   /** Defaults to the schedule's time-out for this attempt. */
   timeoutMs?: number;
+}
+
+/**
+ * The earliest notification of the same payment that was written before this one and is still to
+ * be delivered (pending), with when its next attempt is due; undefined when none holds this one back.
+ */
+export async function earlierPendingNotification(notificationId: string): Promise<{ id: string; nextAttemptAt: Date | null } | undefined> {
+  const [earlier] = await db().$queryRaw<{ id: string; nextAttemptAt: Date | null }[]>`
+    SELECT e."id", e."nextAttemptAt" FROM "Notification" n
+    JOIN "Notification" e ON e."paymentId" = n."paymentId" AND e."id" <> n."id"
+      AND (e."createdAt" < n."createdAt" OR (e."createdAt" = n."createdAt" AND e."id" < n."id"))
+    WHERE n."id" = ${notificationId} AND n."paymentId" IS NOT NULL AND e."status" = 'pending' AND e."kind" <> 'test'
+    ORDER BY e."createdAt", e."id" LIMIT 1`;
+  return earlier;
 }
 
 export async function deliverNotificationAttempt({
@@ -41,6 +57,9 @@ export async function deliverNotificationAttempt({
   if (!notification) throw new Error(`notification ${notificationId} does not exist`);
   // A repeated attempt after the notification was acknowledged (a retried step) sends nothing.
   if (notification.status === "delivered") return { delivered: true, statusCode: 200, error: null, durationMs: 0 };
+  // The merchant learns a payment's state changes in the order they happened: a capture's result
+  // never overtakes the completion that says the payment was made. Not an attempt: nothing is counted.
+  if (await earlierPendingNotification(notificationId)) return { delivered: false, deferred: true, statusCode: null, error: null, durationMs: 0 };
 
   const limitMs = timeoutMs ?? DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs ?? 15_000;
   const startedAt = new Date();
@@ -86,7 +105,9 @@ export async function deliverNotificationAttempt({
       "status" = ${status}::"NotificationStatus",
       "deliveredAt" = ${delivered ? new Date() : null},
       "nextAttemptAt" = ${delivered || isLast || !next ? null : new Date(Date.now() + next.delayMs)}
-    WHERE "id" = ${notificationId} AND EXISTS (SELECT 1 FROM "attempt")`;
+    -- A delivered notification stays delivered: a slower attempt that failed (a retried step
+    -- racing the one that got the 200) records its row but never changes the state back.
+    WHERE "id" = ${notificationId} AND "status" <> 'delivered' AND EXISTS (SELECT 1 FROM "attempt")`;
   observeNotificationAttempt({ notificationId, attemptNumber, delivered, statusCode, error, durationMs });
   return { delivered, statusCode, error, durationMs };
 }

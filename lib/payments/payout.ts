@@ -8,7 +8,7 @@
 // (docs/decisions.md, "Unknown outcomes"); the notification brings the final result.
 import { CardDetails } from "../cards/card-details";
 import { decryptPan } from "../cards/card-encryption";
-import { db } from "../db";
+import { db, Prisma } from "../db";
 import { invalidParameter, isDatabaseOverload } from "../errors";
 import { newId } from "../ids";
 import { faultPoint } from "../faults/fault-point";
@@ -69,6 +69,19 @@ export async function payoutAnswer(responseId: string): Promise<PayoutResponse |
   };
 }
 
+function payoutReferenceUsed() {
+  return invalidParameter("newmerchantpaymentid", "is already used by another payment of this merchant");
+}
+
+async function payoutReferenceTaken(merchantId: string, merchantPaymentId: string): Promise<boolean> {
+  const taken = await db().payment.findUnique({ where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId } }, select: { id: true } });
+  return taken !== null;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
 async function processorOrder(
   merchantId: string,
   requested: ProcessorName | undefined,
@@ -96,6 +109,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
   if (!source.storedCard) throw invalidParameter("paymentid", "the payment has no stored card data to pay out to");
   const processors = await processorOrder(merchantId, input.processor, source.processor);
   if (processors.length === 0) throw invalidParameter("processor", "no processor is configured for this merchant");
+  if (input.newmerchantpaymentid && (await payoutReferenceTaken(merchantId, input.newmerchantpaymentid))) throw payoutReferenceUsed();
   // The final result has to reach the merchant (it may come after the answer): resolved once, here.
   const notificationUrl = await resolveNotificationUrl({ merchantId, requestedUrl: input.notificationurl, purpose: "default" });
   if (!notificationUrl) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
@@ -118,6 +132,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     customerSurname: input.surename ?? null,
     // The request's responseid on the payout payment too: what the request did is found by it.
     requestResponseId: responseId,
+    merchantPaymentId: input.newmerchantpaymentid ?? null,
   };
 
   // Once the payout is recorded (and money may move), a database overload is no longer "nothing
@@ -156,10 +171,16 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       };
       // The payout payment and its first attempt commit together: never one without the other.
       if (index === 0) {
-        await db().$transaction([
-          db().payment.create({ data: { ...payment, processor }, select: { id: true } }),
-          db().operation.create({ data: operation, select: { id: true } }),
-        ]);
+        try {
+          await db().$transaction([
+            db().payment.create({ data: { ...payment, processor }, select: { id: true } }),
+            db().operation.create({ data: operation, select: { id: true } }),
+          ]);
+        } catch (error) {
+          // A concurrent payout took the same reference first (the unique index): refused, nothing done.
+          if (input.newmerchantpaymentid && isUniqueViolation(error)) throw payoutReferenceUsed();
+          throw error;
+        }
         recorded = true;
       } else {
         await db().$transaction([

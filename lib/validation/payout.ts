@@ -8,6 +8,7 @@ import {
   nameSchema,
   noteSchema,
   notificationUrlSchema,
+  paymentIdSchema,
   positiveAmountSchema,
   processorSchema,
   tagsSchema,
@@ -25,6 +26,13 @@ export const payoutRequestSchema = z.strictObject({
   textonstatement: labelSchema.optional(),
   notificationurl: notificationUrlSchema.optional(),
   processor: processorSchema.optional(),
+  /**
+   * Beyond the spec: the merchant's own reference for the payout (the payout payment's
+   * merchantpaymentid, unique per merchant), as `newmerchantpaymentid` names the new payment of an
+   * MIT. A repeat with the same reference is refused, so a payout is not made twice even without an
+   * Idempotency-Key.
+   */
+  newmerchantpaymentid: paymentIdSchema.optional(),
 });
 
 export type PayoutRequest = z.infer<typeof payoutRequestSchema>;

@@ -9,6 +9,8 @@ import { armFaultPoint } from "@/lib/faults/fault-point";
 import { newId } from "@/lib/ids";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
+import { operateOnPayment } from "@/lib/backoffice/actions/operate-on-payment";
+import { createUser } from "@/lib/users/create-user";
 import {
   acquirerAuthorization,
   acquirerTransactionsFor,
@@ -149,5 +151,48 @@ describe("a key whose holder died (its lease ran out)", () => {
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ responseid: holder, status: "approved" });
     expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(1);
+  });
+});
+
+describe("repeats (L3)", () => {
+  it("two MITs at once with the same newmerchantpaymentid: one accepted, the other refused 400 (not a 500), one authorization", async () => {
+    const { paymentId: parentId } = await authorizedPayment(world, "finaro");
+    const amount = uniqueAmount();
+    const body = {
+      merchantid: world.merchant.merchantId,
+      paymentid: parentId,
+      amount,
+      currency: "DKK",
+      paymenttype: "unscheduled",
+      processor: "finaro",
+      newmerchantpaymentid: `mit${amount}`,
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => world.api.call("POST", "/api/mit", { apiKey: world.merchant.apiKey, body })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400]);
+    for (const refused of answers.filter((answer) => answer.status === 400)) {
+      expect(refused.body).toMatchObject({ error: "INVALID_PARAMETER", errordescription: expect.stringMatching(/^newmerchantpaymentid: /) });
+    }
+    const accepted = answers.find((answer) => answer.status === 200)!;
+    expect((await waitForNotification(world, String(accepted.body.responseid))).body).toMatchObject({ status: "approved" });
+    expect(acquirerTransactionsFor(world, amount)).toHaveLength(1);
+  });
+
+  it("a back-office capture sent twice with the form's key (a double submit): one capture, one responseid, audited once", async () => {
+    const { paymentId, amount } = await authorizedPayment(world, "bambora");
+    const user = await createUser({ merchantId: world.merchant.merchantId, email: `ops${amount}@shop.example`, name: "Ops", password: "a long enough password", role: "DEVELOPER" });
+    const actor = { userId: user.id, merchantId: world.merchant.merchantId, role: "DEVELOPER" as const };
+    const input = { paymentId, operation: "capture", amount: "1", idempotencyKey: newId() };
+    const [first, second] = await Promise.all([operateOnPayment({ actor, input }), operateOnPayment({ actor, input })]);
+    expect(second).toEqual(first);
+    expect(await db().operation.count({ where: { paymentId, type: "capture" } })).toBe(1);
+    expect(await db().auditEntry.count({ where: { target: paymentId, action: "payment.capture_requested" } })).toBe(1);
+    await waitForNotification(world, first.responseid);
+    await settle(world, paymentId);
+    await expectTotalsMatchLedger(world, paymentId);
+    // Another operation asked for (a new key): performed.
+    const again = await operateOnPayment({ actor, input: { ...input, idempotencyKey: newId() } });
+    expect(again.responseid).not.toBe(first.responseid);
   });
 });

@@ -136,3 +136,21 @@ describe("crash", () => {
     expect(notification.body).toMatchObject({ status: "approved" });
   });
 });
+
+describe("repeats without an Idempotency-Key (L3)", () => {
+  it("a payout with a newmerchantpaymentid is made once: a repeat with the same reference is refused, also when both arrive at once", async () => {
+    const source = await sourcePayment("finaro");
+    const amount = uniqueAmount();
+    const reference = `payout${amount}`;
+    const send = () => requestPayoutAt(world, source.paymentId, amount, { newmerchantpaymentid: reference });
+    const [first, second] = await Promise.all([send(), send()]);
+    const answers = [first, second].map((response) => response.status).sort();
+    expect(answers).toEqual([200, 400]);
+    const refused = first.status === 400 ? first : second;
+    expect(refused.body).toMatchObject({ error: "INVALID_PARAMETER", errordescription: "newmerchantpaymentid: is already used by another payment of this merchant" });
+    expect((await send()).status).toBe(400);
+    expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(1);
+    const payout = await db().payment.findFirstOrThrow({ where: { merchantPaymentId: reference } });
+    expect(payout).toMatchObject({ paymentType: "payout", status: "CAPTURED" });
+  });
+});

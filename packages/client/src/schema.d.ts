@@ -414,6 +414,7 @@ export interface components {
       notificationurl?: string;
       /** @enum {string} */
       processor?: "finaro" | "clearhaus" | "bambora";
+      newmerchantpaymentid?: string;
     };
     PayoutResult: {
       responseid: string;
