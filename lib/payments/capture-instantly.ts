@@ -19,6 +19,7 @@ import type { FollowUpOperation, ProcessorName } from "../processors/types";
 import { captureAmountRule } from "./capture-payment";
 import { lockPayment } from "./get-payment-or-throw";
 import { operationTotals } from "./operation-totals";
+import { dispatchNotification } from "../notifications/enqueue-notification";
 import { recordFollowUpResult } from "./record-follow-up-result";
 import type { AmountRule } from "./request-follow-up";
 import { holdUnknownOutcome, markCallEnded, type SettleResult } from "./settle-unknown-operation";
@@ -101,6 +102,10 @@ async function call(payment: InstantPayment, type: FollowUpOperation, operationI
     faultPoint(type === "capture" ? "instant-capture.after-capture" : "instant-capture.after-void");
     if (isOutcomeUnknown(result)) return await holdUnknownOutcome({ operationId, result });
     await recordFollowUpResult({ operationId, result, processor: payment.processor });
+    // A void has the session's address, so its result was stored as a notification with it: sent now.
+    // (A capture settled here has none: the window's completion reports it.)
+    const stored = await db().notification.findUnique({ where: { id: `msg_operation_${operationId}` }, select: { id: true } });
+    if (stored) await dispatchNotification(stored.id);
     return result.status;
   } catch (error) {
     await markCallEnded(operationId);
@@ -108,8 +113,8 @@ async function call(payment: InstantPayment, type: FollowUpOperation, operationI
   }
 }
 
-export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInstantlyOptions): Promise<CaptureInstantlyResult> {
-  const row = await db().payment.findUniqueOrThrow({
+function loadInstantPayment(paymentId: string) {
+  return db().payment.findUniqueOrThrow({
     where: { id: paymentId },
     select: {
       id: true,
@@ -122,6 +127,18 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
       session: { select: { id: true, notificationUrl: true, hostedIntegrationId: true } },
     },
   });
+}
+
+/** Where the results of the window's own operations go: the session's address, else the configured one. */
+async function sessionNotificationUrl(row: Awaited<ReturnType<typeof loadInstantPayment>>): Promise<string | null> {
+  return (
+    row.session?.notificationUrl ??
+    (await resolveNotificationUrl({ merchantId: row.merchantId, hostedIntegrationId: row.session?.hostedIntegrationId, purpose: "default" }))
+  );
+}
+
+export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInstantlyOptions): Promise<CaptureInstantlyResult> {
+  const row = await loadInstantPayment(paymentId);
   // A repeated authorize request (the window stays open after a failure) for a payment whose
   // authorization was already voided here: nothing to capture, and still nothing paid.
   if (row.status === "VOIDED") return { captured: false, voided: true };
@@ -134,13 +151,7 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
   if (capture.refused) return { captured: capture.capturedOrReserved > 0n, voided: false };
   const captured = await call(payment, "capture", capture.operationId, capture.amount);
   if (captured === "approved") return { captured: true, voided: false };
-  const notificationUrl =
-    row.session?.notificationUrl ??
-    (await resolveNotificationUrl({
-      merchantId: row.merchantId,
-      hostedIntegrationId: row.session?.hostedIntegrationId,
-      purpose: "default",
-    }));
+  const notificationUrl = await sessionNotificationUrl(row);
   // The capture may have happened: a void now could be refused or release money already taken.
   // Its result, when it is settled later, is notified on its own (spec 6.4, responseid = the
   // sessionid) to the session's address, besides the window's completion.
@@ -170,21 +181,9 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
  * not go through. Returns false when the amount rule refuses (already voided, or being voided).
  */
 export async function requestInstantVoid({ paymentId, note }: { paymentId: string; note: string }): Promise<boolean> {
-  const row = await db().payment.findUniqueOrThrow({
-    where: { id: paymentId },
-    select: {
-      id: true,
-      merchantId: true,
-      currency: true,
-      processor: true,
-      textOnStatement: true,
-      session: { select: { notificationUrl: true, hostedIntegrationId: true } },
-    },
-  });
+  const row = await loadInstantPayment(paymentId);
   if (!row.processor) return false;
-  const notificationUrl =
-    row.session?.notificationUrl ??
-    (await resolveNotificationUrl({ merchantId: row.merchantId, hostedIntegrationId: row.session?.hostedIntegrationId, purpose: "default" }));
+  const notificationUrl = await sessionNotificationUrl(row);
   const retry = await reserve({ ...row, processor: row.processor }, "void", voidAmountRule, note, notificationUrl);
   if (retry.refused) return false;
   await db().operation.update({ where: { id: retry.operationId }, data: { outcomeUnknownSince: null } });

@@ -74,19 +74,27 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
       AND o."createdAt" < ${stalled}
       AND (o."createdAt" >= ${redriveBefore} OR ${redrivable(Prisma.sql`'operation:' || o."id"`, now)})
     ORDER BY o."createdAt", o."id" LIMIT ${limit}`;
-  for (const { id, createdAt } of operations) {
-    if (createdAt >= redriveBefore) {
-      await sendEvent({ type: followUpRequested, data: { operationId: id }, id: `follow-up-${id}` });
-      result.operationIds.push(id);
-      continue;
+  /** Re-sends young work under its original id; re-drives older work under a fresh one, while re-drives are left. */
+  const act = async (subject: string, what: string, young: boolean, originalId: string, send: (eventId: string) => Promise<unknown>) => {
+    if (young) {
+      await send(originalId);
+      return "resent" as const;
     }
-    const attempt = await countRedrive(`operation:${id}`, `the follow-up operation ${id}`, now);
+    const attempt = await countRedrive(subject, what, now);
     if (attempt === undefined) {
-      result.gaveUp.push(`operation:${id}`);
-      continue;
+      result.gaveUp.push(subject);
+      return "gave-up" as const;
     }
-    await sendEvent({ type: followUpRequested, data: { operationId: id }, id: `follow-up-${id}-redrive-${attempt}` });
-    result.redriven.push(`operation:${id}`);
+    await send(`${originalId}-redrive-${attempt}`);
+    result.redriven.push(subject);
+    return "redriven" as const;
+  };
+
+  for (const { id, createdAt } of operations) {
+    const send = (eventId: string) => sendEvent({ type: followUpRequested, data: { operationId: id }, id: eventId });
+    if ((await act(`operation:${id}`, `the follow-up operation ${id}`, createdAt >= redriveBefore, `follow-up-${id}`, send)) === "resent") {
+      result.operationIds.push(id);
+    }
   }
 
   // Merchant-initiated payments whose run never made an attempt (those with attempts are finished
@@ -99,19 +107,10 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
       AND (p."createdAt" >= ${redriveBefore} OR ${redrivable(Prisma.sql`'mit:' || p."id"`, now)})
     ORDER BY p."createdAt", p."id" LIMIT ${limit}`;
   for (const { id, requestResponseId, createdAt } of mits) {
-    const data = { paymentId: id, responseId: requestResponseId };
-    if (createdAt >= redriveBefore) {
-      await sendEvent({ type: mitRequested, data, id: `mit-${id}` });
+    const send = (eventId: string) => sendEvent({ type: mitRequested, data: { paymentId: id, responseId: requestResponseId }, id: eventId });
+    if ((await act(`mit:${id}`, `the merchant-initiated payment ${id}`, createdAt >= redriveBefore, `mit-${id}`, send)) === "resent") {
       result.mitPaymentIds.push(id);
-      continue;
     }
-    const attempt = await countRedrive(`mit:${id}`, `the merchant-initiated payment ${id}`, now);
-    if (attempt === undefined) {
-      result.gaveUp.push(`mit:${id}`);
-      continue;
-    }
-    await sendEvent({ type: mitRequested, data, id: `mit-${id}-redrive-${attempt}` });
-    result.redriven.push(`mit:${id}`);
   }
 
   // Outbox rows whose delivery never started (attemptCount 0), or whose next attempt is long
@@ -124,18 +123,10 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
     ORDER BY COALESCE(n."nextAttemptAt", n."createdAt"), n."id" LIMIT ${limit}`;
   for (const { id, attemptCount, due } of notifications) {
     const data = attemptCount > 0 ? { notificationId: id, fromAttempt: attemptCount + 1 } : { notificationId: id };
-    if (due >= redriveBefore) {
-      await sendEvent({ type: notificationCreated, data, id: `notification-${id}` });
+    const send = (eventId: string) => sendEvent({ type: notificationCreated, data, id: eventId });
+    if ((await act(`notification:${id}`, `the notification ${id}`, due >= redriveBefore, `notification-${id}`, send)) === "resent") {
       result.notificationIds.push(id);
-      continue;
     }
-    const attempt = await countRedrive(`notification:${id}`, `the notification ${id}`, now);
-    if (attempt === undefined) {
-      result.gaveUp.push(`notification:${id}`);
-      continue;
-    }
-    await sendEvent({ type: notificationCreated, data, id: `notification-${id}-redrive-${attempt}` });
-    result.redriven.push(`notification:${id}`);
   }
   return result;
 }

@@ -32,7 +32,11 @@ export const payoutRequestSchema = z.strictObject({
    * MIT. A repeat with the same reference is refused, so a payout is not made twice even without an
    * Idempotency-Key.
    */
-  newmerchantpaymentid: paymentIdSchema.optional(),
+  newmerchantpaymentid: paymentIdSchema
+    .optional()
+    .describe(
+      "Beyond the spec: your own reference for the payout (its payment's merchantpaymentid), unique per merchant; a repeat with the same reference is refused, so the payout is made once even without an Idempotency-Key.",
+    ),
 });
 
 export type PayoutRequest = z.infer<typeof payoutRequestSchema>;

@@ -414,6 +414,7 @@ export interface components {
       notificationurl?: string;
       /** @enum {string} */
       processor?: "finaro" | "clearhaus" | "bambora";
+      /** @description Beyond the spec: your own reference for the payout (its payment's merchantpaymentid), unique per merchant; a repeat with the same reference is refused, so the payout is made once even without an Idempotency-Key. */
       newmerchantpaymentid?: string;
     };
     PayoutResult: {
