@@ -4,7 +4,11 @@
 # One image for every role: ROLE=web | worker | all (default all) chooses what a container does.
 # Not built on the development machines (no container engine there); see README "Production".
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 24, the active LTS line (security review 3, M6: Node 20 reached end of life on 2026-04-30;
+# 22 is in maintenance until 2027-04-30). Pin it by digest where you build (docker build --build-arg
+# NODE_IMAGE=node:24-bookworm-slim@sha256:...) and rebuild with --pull at least monthly and whenever
+# Node.js publishes a security release (PCI DSS v4 6.3.3); docs/operations.md, "Keeping the image patched".
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- build: all dependencies, the build once
 FROM ${NODE_IMAGE} AS build

@@ -9,17 +9,23 @@ export async function register(): Promise<void> {
   // the back office gets its frame and transport headers at the same place, paths Next cannot
   // decode are refused there, and a connection answered before its body arrived lingers so that
   // the client reads the answer (lib/http/lingering-close.ts).
-  const [{ stampPeerAddresses }, { setBackofficeHeaders }, { refuseBadlyEncodedPath }, { lingerIfAnsweredEarly }] = await Promise.all([
+  const [{ stampPeerAddresses }, { setBackofficeHeaders }, { refuseBadlyEncodedPath }, { lingerIfAnsweredEarly }, { applyServerTimeouts }] = await Promise.all([
     import("./lib/http/peer-address"),
     import("./lib/http/backoffice-headers"),
     import("./lib/api/refuse-badly-encoded-path"),
     import("./lib/http/lingering-close"),
+    import("./lib/http/server-timeouts"),
   ]);
   stampPeerAddresses((request, response) => {
+    // Request, header and connection limits of the server (lib/http/server-timeouts.ts), set once.
+    applyServerTimeouts((request.socket as { server?: import("node:http").Server } | null)?.server);
     lingerIfAnsweredEarly(request);
     if (refuseBadlyEncodedPath(request, response)) return true;
     setBackofficeHeaders(request, response);
   });
+  // Production refuses the process-wide acquirer credentials of earlier versions (lib/env.ts).
+  const { refuseLegacyAcquirerVariables } = await import("./lib/env");
+  refuseLegacyAcquirerVariables();
   const { startBackgroundServices } = await import("./lib/jobs/start-background-services");
   await startBackgroundServices();
 }

@@ -37,7 +37,12 @@ const schema = z.object({
   WEBSITE_BASE_URL: optionalUrl,
   DATA_DIR: z.string().default(".data"),
   /** PostgreSQL 14+; without it the embedded database in DATA_DIR is used. */
-  DATABASE_URL: blankAsUndefined.pipe(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional()),
+  DATABASE_URL: blankAsUndefined.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+  ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
    * How long a query waits for a pooled connection before it fails (and a merchant request answers
@@ -49,6 +54,12 @@ const schema = z.object({
   EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Signs back-office sessions (next-auth). */
   SESSION_SECRET: secret(32),
+  /**
+   * Back-office users must have a second factor (enrolment forced at the next sign-in; PCI DSS v4
+   * 8.4.2). Always in production (0 is refused there); locally off unless set to 1, so the README's
+   * quick start signs the demo owner in with a password alone.
+   */
+  BACKOFFICE_MFA_REQUIRED: z.enum(["0", "1", "true", "false", ""]).optional(),
   /** 32 bytes, base64: encrypts stored card numbers (AES-256-GCM). */
   CARD_DATA_KEY: z
     .string()
@@ -68,6 +79,11 @@ const schema = z.object({
   INNGEST_BASE_URL: optionalUrl,
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
+  /**
+   * The origin an Inngest server reaches /api/inngest at (e.g. http://web:3000 in compose): the SDK
+   * registers and answers syncs with it. Default PUBLIC_BASE_URL; never the request's Host header.
+   */
+  INNGEST_SERVE_ORIGIN: optionalUrl,
   // Background work (Inngest): tuning of the embedded executor (unused in server mode).
   /** Calls to /api/inngest one service process makes at once. */
   INNGEST_EMBEDDED_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
@@ -106,6 +122,13 @@ const schema = z.object({
       (value) => value.split(",").every((entry) => !entry.trim() || ipaddr.isValidCIDR(entry.trim())),
       "must be comma-separated networks in CIDR notation, such as 10.1.0.0/16,fd00::/8",
     ),
+  // --- HTTP server (lib/http/server-timeouts.ts): how long a client may take to send a request.
+  /** Time to receive a whole request, headers and body (Node's default is 300 s). */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
+  /** Time to receive a request's headers (Node's default is 60 s); at most HTTP_REQUEST_TIMEOUT_MS. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(20_000),
+  /** Open connections one process accepts; past it new ones are closed at once. 0: no cap. */
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).default(4_096),
   // --- runtime (lib/runtime): deployment role and graceful shutdown.
   /** What this process does: web (API, hosted fields, back office), worker (executor, periodic services) or all. */
   ROLE: z.enum(["web", "worker", "all"]).default("all"),
@@ -120,7 +143,7 @@ const schema = z.object({
   NEXT_MANUAL_SIG_HANDLE: flag,
   /**
    * Turns on the benchmark floor routes under /api/bench-floor (npm run bench -- merchant-api): off
-   * unless set to 1, in production too; without it they answer 404 like any unknown path.
+   * unless set to 1, and refused in production; without it they answer 404 like any unknown path.
    */
   BENCH_FLOORS: flag,
   // --- end runtime
@@ -131,12 +154,16 @@ const schema = z.object({
   FINARO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
   CLEARHAUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
   BAMBORA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
+  /** Each acquirer's endpoint (operator configuration); credentials belong to each merchant's acquirer accounts. */
   FINARO_BASE_URL: optionalUrl,
+  CLEARHAUS_BASE_URL: optionalUrl,
+  BAMBORA_BASE_URL: optionalUrl,
+  // The process-wide acquirer credentials of earlier versions (LEGACY_ACQUIRER_VARIABLES): read only
+  // as the source of the local demo merchant's sandbox accounts and by `accounts import-env` (the
+  // upgrade); a serving process in production refuses to start while one is set.
   FINARO_MERCHANT_ID: blankAsUndefined,
   FINARO_SIGNATURE_KEY: blankAsUndefined,
-  CLEARHAUS_BASE_URL: optionalUrl,
   CLEARHAUS_API_KEY: blankAsUndefined,
-  BAMBORA_BASE_URL: optionalUrl,
   BAMBORA_ACCESS_TOKEN: blankAsUndefined,
   BAMBORA_MERCHANT_NUMBER: blankAsUndefined,
   BAMBORA_SECRET_TOKEN: blankAsUndefined,
@@ -168,6 +195,10 @@ export interface AppConfig extends Env {
   inngestMode: "embedded" | "server";
   /** SHUTDOWN_DRAIN_MS with its default applied. */
   shutdownDrainMs: number;
+  /** INNGEST_SERVE_ORIGIN, else the public base URL: where the serve endpoint says it lives. */
+  inngestServeOrigin: string;
+  /** BACKOFFICE_MFA_REQUIRED with its default applied (always true in production). */
+  backofficeMfaRequired: boolean;
 }
 
 export class ConfigError extends Error {
@@ -205,14 +236,25 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
   }
   if (isProduction && env.INNGEST_DEV?.trim()) {
     // The Inngest SDK skips the signature check on /api/inngest in dev mode: anyone could run our jobs.
-    throw new ConfigError(["INNGEST_DEV: must not be set in production (dev mode turns off the signature check on /api/inngest); unset it and set INNGEST_SIGNING_KEY"]);
+    throw new ConfigError([
+      "INNGEST_DEV: must not be set in production (dev mode turns off the signature check on /api/inngest); unset it and set INNGEST_SIGNING_KEY",
+    ]);
   }
-  const secrets = missing.length === 0 ? (configured as LocalSecrets) : { ...loadOrCreateLocalSecrets(env.DATA_DIR), ...stripUndefined(configured) };
+  if (isProduction && (env.BACKOFFICE_MFA_REQUIRED === "0" || env.BACKOFFICE_MFA_REQUIRED === "false")) {
+    throw new ConfigError(["BACKOFFICE_MFA_REQUIRED: cannot be turned off in production (PCI DSS v4 8.4.2 asks for MFA on all access to card data)"]);
+  }
+  if (isProduction && env.BENCH_FLOORS) {
+    // The floors are an unauthenticated route that reads a body and writes a row: for benchmarks only.
+    throw new ConfigError([
+      "BENCH_FLOORS: must not be set in production (it opens an unauthenticated benchmark route); benchmark a local build",
+    ]);
+  }
+  const secrets =
+    missing.length === 0 ? (configured as LocalSecrets) : { ...loadOrCreateLocalSecrets(env.DATA_DIR), ...stripUndefined(configured) };
 
   const publicBaseUrl = trimSlash(env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`);
   const base = (value: string | undefined) => trimSlash(value ?? publicBaseUrl);
-  const inngestMode =
-    env.INNGEST_DEV || env.INNGEST_BASE_URL || env.INNGEST_EVENT_KEY || env.INNGEST_SIGNING_KEY ? "server" : "embedded";
+  const inngestMode = env.INNGEST_DEV || env.INNGEST_BASE_URL || env.INNGEST_EVENT_KEY || env.INNGEST_SIGNING_KEY ? "server" : "embedded";
   return {
     ...env,
     isProduction,
@@ -231,7 +273,63 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
     secrets,
     inngestMode,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS ?? (isProduction ? 5_000 : 0),
+    inngestServeOrigin: new URL(env.INNGEST_SERVE_ORIGIN ?? publicBaseUrl).origin,
+    backofficeMfaRequired: isProduction || env.BACKOFFICE_MFA_REQUIRED === "1" || env.BACKOFFICE_MFA_REQUIRED === "true",
   };
+}
+
+/** The process-wide acquirer credentials of earlier versions, by processor (lib/env.ts's schema above). */
+export const LEGACY_ACQUIRER_VARIABLES = {
+  finaro: { merchantId: "FINARO_MERCHANT_ID", signatureKey: "FINARO_SIGNATURE_KEY" },
+  clearhaus: { apiKey: "CLEARHAUS_API_KEY" },
+  bambora: { accessToken: "BAMBORA_ACCESS_TOKEN", merchantNumber: "BAMBORA_MERCHANT_NUMBER", secretToken: "BAMBORA_SECRET_TOKEN" },
+} as const satisfies Record<string, Record<string, keyof Env>>;
+
+export type LegacyAcquirerCredentials = {
+  [TName in keyof typeof LEGACY_ACQUIRER_VARIABLES]?: Record<keyof (typeof LEGACY_ACQUIRER_VARIABLES)[TName], string>;
+};
+
+/**
+ * The legacy credentials set, per processor whose every variable is set (raw strings; the account
+ * schemas validate them). Throws when a processor's set is incomplete: half an account is a mistake.
+ */
+export function legacyAcquirerCredentials(settings: AppConfig = config()): LegacyAcquirerCredentials {
+  const result: Record<string, Record<string, string>> = {};
+  for (const [processor, variables] of Object.entries(LEGACY_ACQUIRER_VARIABLES)) {
+    const values = Object.entries(variables).map(
+      ([key, variable]) => [key, variable, settings[variable as keyof Env] as string | undefined] as const,
+    );
+    const set = values.filter(([, , value]) => value);
+    if (set.length === 0) continue;
+    if (set.length < values.length) {
+      throw new ConfigError(
+        values
+          .filter(([, , value]) => !value)
+          .map(([, variable]) => `${variable}: required together with ${set.map(([, name]) => name).join(", ")}`),
+      );
+    }
+    result[processor] = Object.fromEntries(values.map(([key, , value]) => [key, value!]));
+  }
+  return result as LegacyAcquirerCredentials;
+}
+
+/**
+ * A serving process in production does not start while a legacy credential variable is set: they
+ * are no longer read for payments (each merchant's acquirer accounts are), and a forgotten secret in
+ * the environment should not look as if it were in use. The message names the one-time upgrade step.
+ */
+export function refuseLegacyAcquirerVariables(settings: AppConfig = config()): void {
+  if (!settings.isProduction) return;
+  const set = Object.values(LEGACY_ACQUIRER_VARIABLES)
+    .flatMap((variables) => Object.values(variables) as (keyof Env)[])
+    .filter((variable) => settings[variable]);
+  if (set.length === 0) return;
+  throw new ConfigError(
+    set.map(
+      (variable) =>
+        `${variable}: no longer read in production: acquirer credentials belong to each merchant's acquirer accounts. Run \`node dist/cli.js accounts import-env\` once with these variables set (docs/operations.md, "Upgrading to per-merchant acquirer accounts"), then remove them`,
+    ),
+  );
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

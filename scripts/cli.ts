@@ -5,8 +5,12 @@ import { migrateDatabase } from "../lib/db/migrations";
 import { config } from "../lib/env";
 import { disconnectDb } from "../lib/db";
 import { runCliCommand, CLI_USAGE, CliUsageError } from "../lib/cli/commands";
+import { logToStandardError } from "../lib/observability/logger";
 
 async function main(): Promise<number> {
+  // Standard output is the command's result (--json is parsed by scripts); log lines, such as the
+  // audit log's copy of what the command did, go to standard error.
+  logToStandardError();
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     allowPositionals: true,
@@ -16,12 +20,35 @@ async function main(): Promise<number> {
       name: { type: "string" },
       merchant: { type: "string" },
       email: { type: "string" },
+      // Refused with a message (a password on the command line shows in ps and shell history).
       password: { type: "string" },
       role: { type: "string" },
       limit: { type: "string" },
       outcome: { type: "string" },
       reference: { type: "string" },
       reason: { type: "string" },
+      scopes: { type: "string" },
+      currency: { type: "string" },
+      "per-payout": { type: "string" },
+      "per-day": { type: "string" },
+      // accounts ... (lib/cli/account-commands.ts)
+      account: { type: "string" },
+      processor: { type: "string" },
+      "acquirer-merchant-id": { type: "string" },
+      mcc: { type: "string" },
+      "merchant-name": { type: "string" },
+      country: { type: "string" },
+      descriptor: { type: "string" },
+      currencies: { type: "string" },
+      mode: { type: "string" },
+      "bin-visa": { type: "string" },
+      "bin-mastercard": { type: "string" },
+      "bin-amex": { type: "string" },
+      enabled: { type: "boolean" },
+      disabled: { type: "boolean" },
+      "credentials-file": { type: "string" },
+      credential: { type: "string", multiple: true },
+      "clearhaus-merchant-id": { type: "string" },
     },
   });
   if (values.help || positionals.length === 0) {

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { config, resetConfig } from "../lib/env";
+import { config, refuseLegacyAcquirerVariables, resetConfig } from "../lib/env";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { migrateDatabase } from "../lib/db/migrations";
 import { disconnectDb } from "../lib/db";
@@ -77,6 +77,7 @@ async function main(): Promise<void> {
     return;
   }
   const settings = config();
+  refuseLegacyAcquirerVariables(settings);
   const log = (line: string) => console.log(`[start] ${line}`);
 
   let embedded: EmbeddedPostgres | undefined;

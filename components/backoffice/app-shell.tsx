@@ -2,12 +2,12 @@
 // on phones (a <details> element: works without JavaScript and is keyboard-accessible).
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { ROLE_LABELS } from "@/lib/auth/roles";
+import { ROLE_LABELS, roleCan, type Permission } from "@/lib/auth/roles";
 import type { SessionUser } from "@/lib/auth/session";
 import { NavLinks } from "./nav-links";
 import { SignOutButton } from "./sign-out-button";
 
-const SECTIONS = [
+const SECTIONS: { title?: string; items: { href: string; label: string; permission?: Permission }[] }[] = [
   {
     items: [
       { href: "/backoffice", label: "Overview" },
@@ -21,7 +21,9 @@ const SECTIONS = [
       { href: "/backoffice/settings/api-key", label: "API-key" },
       { href: "/backoffice/settings/notifications", label: "Notification URLs" },
       { href: "/backoffice/settings/hosted", label: "Hosted integrations" },
+      { href: "/backoffice/settings/payouts", label: "Payouts" },
       { href: "/backoffice/settings/team", label: "Team" },
+      { href: "/backoffice/settings/acquirer-accounts", label: "Acquirer accounts", permission: "acquirer_accounts:write" },
     ],
   },
   {
@@ -32,6 +34,11 @@ const SECTIONS = [
     ],
   },
 ];
+
+/** The menu without the pages the user's role cannot open (they answer not-found). */
+function sectionsFor(user: SessionUser) {
+  return SECTIONS.map((section) => ({ ...section, items: section.items.filter((item) => !item.permission || roleCan(user.role, item.permission)) }));
+}
 
 function Brand() {
   return (
@@ -70,7 +77,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <Brand />
         </div>
         <div className="flex-1 overflow-y-auto">
-          <NavLinks sections={SECTIONS} />
+          <NavLinks sections={sectionsFor(user)} />
         </div>
         <div className="px-3">
           <UserBox user={user} />
@@ -82,7 +89,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <span className="rounded-md px-2 py-1 text-sm font-medium text-slate-200 ring-1 ring-slate-700">Menu</span>
         </summary>
         <div className="mt-4 space-y-4 pb-2">
-          <NavLinks sections={SECTIONS} />
+          <NavLinks sections={sectionsFor(user)} />
           <UserBox user={user} />
         </div>
       </details>

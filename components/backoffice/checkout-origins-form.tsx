@@ -1,10 +1,11 @@
 "use client";
 // The allowed checkout origins of the account (or of one hosted integration): one origin per line.
-import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type SaveAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
@@ -12,7 +13,19 @@ export const CHECKOUT_ORIGINS_HINT =
   "One per line, written scheme://host[:port] with no path, e.g. https://shop.example. Only pages on these origins get the hosted fields; empty allows any page.";
 
 /** The textarea alone, for forms that save more than the list (the hosted integration editor). */
-export function CheckoutOriginsField({ id, defaultValue, error, disabled, hint = CHECKOUT_ORIGINS_HINT }: { id: string; defaultValue: string; error?: string; disabled?: boolean; hint?: string }) {
+export function CheckoutOriginsField({
+  id,
+  defaultValue,
+  error,
+  disabled,
+  hint = CHECKOUT_ORIGINS_HINT,
+}: {
+  id: string;
+  defaultValue: string;
+  error?: string;
+  disabled?: boolean;
+  hint?: string;
+}) {
   return (
     <FieldFrame id={id} label="Allowed checkout origins" hint={hint} error={error}>
       <textarea
@@ -31,17 +44,35 @@ export function CheckoutOriginsField({ id, defaultValue, error, disabled, hint =
   );
 }
 
-export function CheckoutOriginsForm({ action, origins, disabled }: { action: SaveAction; origins: string[]; disabled: boolean }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+export function CheckoutOriginsForm({
+  action,
+  origins,
+  disabled,
+  totpEnabled = false,
+}: {
+  action: SaveAction;
+  origins: string[];
+  disabled: boolean;
+  totpEnabled?: boolean;
+}) {
+  const { state, pending, form } = useKeptFormAction(action);
   return (
-    <form action={formAction} className="space-y-4" noValidate>
-      <CheckoutOriginsField id="merchant-checkout-origins" defaultValue={origins.join("\n")} error={state.fieldErrors?.allowedCheckoutOrigins} disabled={disabled} />
+    <form {...form} className="space-y-4" noValidate>
+      <CheckoutOriginsField
+        id="merchant-checkout-origins"
+        defaultValue={origins.join("\n")}
+        error={state.fieldErrors?.allowedCheckoutOrigins}
+        disabled={disabled}
+      />
       {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
       {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
       {!disabled ? (
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving…" : "Save origins"}
-        </Button>
+        <>
+          <ConfirmIdentityFields idPrefix="checkout-origins" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
+          <Button type="submit" disabled={pending}>
+            {pending ? "Saving…" : "Save origins"}
+          </Button>
+        </>
       ) : null}
     </form>
   );

@@ -4,13 +4,16 @@
 // with a live preview of the real hosted fields (their own page, rendered with the styling as it
 // is typed). The styling is checked in the browser with the same zod schema the server uses.
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, TextField } from "@/components/ui/field";
 import { CheckoutOriginsField } from "@/components/backoffice/checkout-origins-form";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { frameHeights } from "@/lib/cardholder/field-frame-height";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type Action = (previous: ActionState<{ id: string }>, formData: FormData) => Promise<ActionState<{ id: string }>>;
 
@@ -91,8 +94,18 @@ export interface HostedIntegrationValues {
   styling: HostedStyling;
 }
 
-export function HostedIntegrationEditor({ action, initial, readOnly }: { action: Action; initial: HostedIntegrationValues; readOnly: boolean }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+export function HostedIntegrationEditor({
+  action,
+  initial,
+  readOnly,
+  totpEnabled = false,
+}: {
+  action: Action;
+  initial: HostedIntegrationValues;
+  readOnly: boolean;
+  totpEnabled?: boolean;
+}) {
+  const { state, pending, form } = useKeptFormAction(action, { resetOnSuccess: false });
   const router = useRouter();
   const createdId = !initial.id && state.status === "success" ? state.data?.id : undefined;
   useEffect(() => {
@@ -114,7 +127,7 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
   const set = (key: string) => (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [key]: event.target.value }));
 
   return (
-    <form action={formAction} className="grid gap-6 xl:grid-cols-5" noValidate>
+    <form {...form} className="grid gap-6 xl:grid-cols-5" noValidate>
       <input type="hidden" name="id" value={initial.id ?? ""} />
       <input type="hidden" name="styling" value={stylingJson} />
       <div className="space-y-6 xl:col-span-3">
@@ -123,13 +136,37 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
           <h2 className="text-base font-semibold">Integration</h2>
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField id="name" label="Name" defaultValue={initial.name} error={state.fieldErrors?.name} />
-            <TextField id="hostedId" label="hostedid" hint="Sent as hostedid in initdynamic." defaultValue={initial.hostedId} error={state.fieldErrors?.hostedId} />
+            <TextField
+              id="hostedId"
+              label="hostedid"
+              hint="Sent as hostedid in initdynamic."
+              defaultValue={initial.hostedId}
+              error={state.fieldErrors?.hostedId}
+            />
           </div>
           <h3 className="pt-2 text-sm font-semibold">Notification URLs</h3>
           <p className="text-xs text-slate-500">Empty fields fall back to the account&apos;s notification URLs.</p>
-          <TextField id="defaultNotificationUrl" label="Default notification URL" type="url" defaultValue={initial.defaultNotificationUrl} error={state.fieldErrors?.defaultNotificationUrl} />
-          <TextField id="completionNotificationUrl" label="Payment completion URL" type="url" defaultValue={initial.completionNotificationUrl} error={state.fieldErrors?.completionNotificationUrl} />
-          <TextField id="lifecycleNotificationUrl" label="Life-cycle URL" type="url" defaultValue={initial.lifecycleNotificationUrl} error={state.fieldErrors?.lifecycleNotificationUrl} />
+          <TextField
+            id="defaultNotificationUrl"
+            label="Default notification URL"
+            type="url"
+            defaultValue={initial.defaultNotificationUrl}
+            error={state.fieldErrors?.defaultNotificationUrl}
+          />
+          <TextField
+            id="completionNotificationUrl"
+            label="Payment completion URL"
+            type="url"
+            defaultValue={initial.completionNotificationUrl}
+            error={state.fieldErrors?.completionNotificationUrl}
+          />
+          <TextField
+            id="lifecycleNotificationUrl"
+            label="Life-cycle URL"
+            type="url"
+            defaultValue={initial.lifecycleNotificationUrl}
+            error={state.fieldErrors?.lifecycleNotificationUrl}
+          />
           <h3 className="pt-2 text-sm font-semibold">Checkout pages</h3>
           <CheckoutOriginsField
             id="allowedCheckoutOrigins"
@@ -144,10 +181,24 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
           <h2 className="text-base font-semibold">Field styling</h2>
           <div className="grid gap-4 sm:grid-cols-2">
             {TEXT_PROPERTIES.map((property) => (
-              <TextField key={property.key} id={`styling-${property.key}`} name="" label={property.label} placeholder={property.placeholder} value={draft[property.key] ?? ""} onChange={set(property.key)} error={errorFor(property.key)} />
+              <TextField
+                key={property.key}
+                id={`styling-${property.key}`}
+                name=""
+                label={property.label}
+                placeholder={property.placeholder}
+                value={draft[property.key] ?? ""}
+                onChange={set(property.key)}
+                error={errorFor(property.key)}
+              />
             ))}
             <FieldFrame id="styling-fontWeight" label="Font weight" error={errorFor("fontWeight")}>
-              <select id="styling-fontWeight" value={draft.fontWeight ?? ""} onChange={set("fontWeight")} className="block w-full rounded-md border-0 bg-white px-3 py-2 text-sm shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600">
+              <select
+                id="styling-fontWeight"
+                value={draft.fontWeight ?? ""}
+                onChange={set("fontWeight")}
+                className="block w-full rounded-md border-0 bg-white px-3 py-2 text-sm shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600"
+              >
                 <option value="">Default</option>
                 {[300, 400, 500, 600, 700].map((weight) => (
                   <option key={weight} value={weight}>
@@ -183,7 +234,15 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             {PLACEHOLDERS.map((property) => (
-              <TextField key={property.key} id={`styling-placeholder-${property.key}`} name="" label={property.label} value={draft[`placeholders.${property.key}`] ?? ""} onChange={set(`placeholders.${property.key}`)} error={errorFor(`placeholders.${property.key}`)} />
+              <TextField
+                key={property.key}
+                id={`styling-placeholder-${property.key}`}
+                name=""
+                label={property.label}
+                value={draft[`placeholders.${property.key}`] ?? ""}
+                onChange={set(`placeholders.${property.key}`)}
+                error={errorFor(`placeholders.${property.key}`)}
+              />
             ))}
           </div>
         </fieldset>
@@ -191,22 +250,29 @@ export function HostedIntegrationEditor({ action, initial, readOnly }: { action:
         {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
         {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
         {!readOnly ? (
-          <Button type="submit" disabled={pending || !check.success}>
-            {pending ? "Saving…" : "Save integration"}
-          </Button>
+          <>
+            <ConfirmIdentityFields idPrefix="hosted-integration" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
+            <Button type="submit" disabled={pending || !check.success}>
+              {pending ? "Saving…" : "Save integration"}
+            </Button>
+          </>
         ) : null}
       </div>
 
       <div className="xl:col-span-2">
         <div className="sticky top-6 space-y-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6">
           <h2 className="text-base font-semibold">Live preview</h2>
-          <p className="text-xs text-slate-500">The real hosted fields with this styling, not connected to a payment: type in them to see text, error and valid colours.</p>
-          {!check.success ? <p className="text-xs text-amber-700">The preview shows the last valid styling until the highlighted values are fixed.</p> : null}
-          <PreviewFrame field="pan" label="Card number" styling={lastGood} height={draft.height} />
+          <p className="text-xs text-slate-500">
+            The real hosted fields with this styling, not connected to a payment: type in them to see text, error and valid colours.
+          </p>
+          {!check.success ? (
+            <p className="text-xs text-amber-700">The preview shows the last valid styling until the highlighted values are fixed.</p>
+          ) : null}
+          <PreviewFrame field="pan" label="Card number" styling={lastGood} />
           <div className="grid grid-cols-3 gap-2">
-            <PreviewFrame field="expmonth" label="Month" styling={lastGood} height={draft.height} />
-            <PreviewFrame field="expyear" label="Year" styling={lastGood} height={draft.height} />
-            <PreviewFrame field="securitycode" label="CVC" styling={lastGood} height={draft.height} />
+            <PreviewFrame field="expmonth" label="Month" styling={lastGood} />
+            <PreviewFrame field="expyear" label="Year" styling={lastGood} />
+            <PreviewFrame field="securitycode" label="CVC" styling={lastGood} />
           </div>
         </div>
       </div>
@@ -225,26 +291,32 @@ function useBrowserOrigin(): string | null {
   );
 }
 
-function PreviewFrame({ field, label, styling, height }: { field: string; label: string; styling: string; height?: string }) {
-  const px = /^(\d+)px$/.exec(height ?? "")?.[1];
+/**
+ * One field in the preview, framed exactly as dynamic.js frames it at checkout: the same height from
+ * the same function (lib/cardholder/field-frame-height.ts), no border on the frame itself, so what
+ * the preview shows of the field is what the cardholder sees (newcomer review F6).
+ */
+function PreviewFrame({ field, label, styling }: { field: string; label: string; styling: string }) {
   const origin = useBrowserOrigin();
-  const style = { height: `${Math.max(48, Number(px ?? 44) + 8)}px` };
+  const style = { height: `${frameHeights(JSON.parse(styling) as HostedStyling).field}px` };
   return (
     <div>
       <p className="mb-1 text-xs font-medium text-slate-600">{label}</p>
-      {origin ? (
-        <iframe
-          title={`Preview of the ${label} field`}
-          data-testid={`preview-${field}`}
-          // A relative address (whatever host name the back office is on) and the origin the field must
-          // answer to; the field script reads its channel from the hash, as dynamic.js passes it.
-          src={`/backoffice/settings/hosted/preview?field=${field}&parent=${encodeURIComponent(origin)}&styling=${encodeURIComponent(styling)}#c=backoffice-preview-${field}`}
-          className="block w-full rounded border border-dashed border-slate-300"
-          style={style}
-        />
-      ) : (
-        <div className="block w-full rounded border border-dashed border-slate-300" style={style} />
-      )}
+      <div className="rounded outline outline-1 outline-offset-2 outline-dashed outline-slate-300">
+        {origin ? (
+          <iframe
+            title={`Preview of the ${label} field`}
+            data-testid={`preview-${field}`}
+            // A relative address (whatever host name the back office is on) and the origin the field must
+            // answer to; the field script reads its channel from the hash, as dynamic.js passes it.
+            src={`/backoffice/settings/hosted/preview?field=${field}&parent=${encodeURIComponent(origin)}&styling=${encodeURIComponent(styling)}#c=backoffice-preview-${field}`}
+            className="block w-full border-0"
+            style={style}
+          />
+        ) : (
+          <div className="block w-full" style={style} />
+        )}
+      </div>
     </div>
   );
 }

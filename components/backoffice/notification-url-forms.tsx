@@ -1,10 +1,11 @@
 "use client";
-import { useActionState } from "react";
+import { useKeptFormAction } from "./use-kept-form-action";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import type { TestNotificationResult } from "@/lib/backoffice/actions/send-test-notification";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
 
 type SaveAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 type TestAction = (previous: ActionState<TestNotificationResult>, formData: FormData) => Promise<ActionState<TestNotificationResult>>;
@@ -16,35 +17,67 @@ interface UrlField {
   value: string;
 }
 
-export function NotificationUrlsForm({ action, fields, disabled, extraHidden }: { action: SaveAction; fields: UrlField[]; disabled: boolean; extraHidden?: Record<string, string> }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+export function NotificationUrlsForm({
+  action,
+  fields,
+  disabled,
+  extraHidden,
+  totpEnabled = false,
+}: {
+  action: SaveAction;
+  fields: UrlField[];
+  disabled: boolean;
+  extraHidden?: Record<string, string>;
+  totpEnabled?: boolean;
+}) {
+  const { state, pending, form } = useKeptFormAction(action);
   return (
-    <form action={formAction} className="space-y-4" noValidate>
+    <form {...form} className="space-y-4" noValidate>
       {Object.entries(extraHidden ?? {}).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {fields.map((field) => (
-        <TextField key={field.name} id={field.name} label={field.label} hint={field.hint} type="url" placeholder="https://shop.example/notifications" defaultValue={field.value} error={state.fieldErrors?.[field.name]} disabled={disabled} />
+        <TextField
+          key={field.name}
+          id={field.name}
+          label={field.label}
+          hint={field.hint}
+          type="url"
+          placeholder="https://shop.example/notifications"
+          defaultValue={field.value}
+          error={state.fieldErrors?.[field.name]}
+          disabled={disabled}
+        />
       ))}
       {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
       {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
       {!disabled ? (
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving…" : "Save URLs"}
-        </Button>
+        <>
+          <ConfirmIdentityFields idPrefix="notification-urls" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
+          <Button type="submit" disabled={pending}>
+            {pending ? "Saving…" : "Save URLs"}
+          </Button>
+        </>
       ) : null}
     </form>
   );
 }
 
 export function TestNotificationForm({ action, urls }: { action: TestAction; urls: { label: string; value: string }[] }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action, { resetOnSuccess: false });
   const result = state.data;
   if (urls.length === 0) return <p className="text-sm text-slate-600">Save a notification URL first.</p>;
   return (
     <div className="space-y-4">
-      <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <SelectField id="test-url" name="url" label="Send to" className="flex-1" options={urls.map((url) => ({ value: url.value, label: `${url.label}: ${url.value}` }))} error={state.fieldErrors?.url} />
+      <form {...form} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <SelectField
+          id="test-url"
+          name="url"
+          label="Send to"
+          className="flex-1"
+          options={urls.map((url) => ({ value: url.value, label: `${url.label}: ${url.value}` }))}
+          error={state.fieldErrors?.url}
+        />
         <Button type="submit" disabled={pending}>
           {pending ? "Sending…" : "Send test notification"}
         </Button>
@@ -57,7 +90,9 @@ export function TestNotificationForm({ action, urls }: { action: TestAction; url
           </Alert>
           <div>
             <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Receiver&apos;s answer</p>
-            <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{result.responseBody || "(empty body)"}</pre>
+            <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+              {result.responseBody || "(empty body)"}
+            </pre>
           </div>
           <div>
             <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Body sent</p>

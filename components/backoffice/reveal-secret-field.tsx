@@ -1,58 +1,108 @@
 "use client";
-// A secret the page does not hold until someone asks: "Reveal" (or "Copy") fetches it from the
-// server, which records the reveal in the audit log; "Hide" forgets it again.
-import { useState, useTransition } from "react";
+// The notification signing secret (owners only). The page does not hold it until the owner confirms
+// their password (and code): "Reveal" asks the server, which records the reveal in the audit log;
+// "Hide" forgets it again. "Roll" makes a new secret, the old one signing as well for the chosen
+// overlap (review 3, M3).
+import { useActionState, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { SelectField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { CopyField } from "./copy-field";
 
-type RevealAction = () => Promise<ActionState<{ secret: string }>>;
+export interface RevealedSecret {
+  secret: string;
+  /** ISO time until which the previous secret still signs, when a roll's overlap runs. */
+  previousValidUntil: string | null;
+}
 
-export function RevealSecretField({ label, reveal, testId }: { label: string; reveal: RevealAction; testId?: string }) {
-  const [secret, setSecret] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
-  const [pending, startTransition] = useTransition();
+type SecretAction = (previous: ActionState<RevealedSecret>, formData: FormData) => Promise<ActionState<RevealedSecret>>;
 
-  function fetchSecret(then?: (value: string) => void) {
-    startTransition(async () => {
-      const result = await reveal();
-      if (result.status !== "success" || !result.data) {
-        setError(result.message ?? "Could not reveal the secret.");
-        return;
-      }
-      setError(null);
-      setSecret(result.data.secret);
-      then?.(result.data.secret);
-    });
-  }
+function utc(iso: string): string {
+  return `${iso.replace("T", " ").slice(0, 19)} UTC`;
+}
 
-  function copy(value: string) {
-    void navigator.clipboard?.writeText(value).then(() => {
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
-    });
-  }
-
+export function RevealSecretField({
+  label,
+  reveal,
+  roll,
+  overlaps,
+  totpEnabled,
+  testId,
+}: {
+  label: string;
+  reveal: SecretAction;
+  roll: SecretAction;
+  overlaps: { seconds: number; label: string }[];
+  totpEnabled: boolean;
+  testId?: string;
+}) {
+  const [revealed, revealAction, revealing] = useActionState(reveal, { status: "idle" });
+  const [rolled, rollAction, rolling] = useActionState(roll, { status: "idle" });
+  const [hidden, setHidden] = useState(false);
+  const [mode, setMode] = useState<"idle" | "reveal" | "roll">("idle");
+  const shown = rolled.status === "success" ? rolled : revealed.status === "success" && !hidden ? revealed : undefined;
   return (
-    <div>
+    <div className="space-y-3">
       <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</p>
-      <div className="mt-1 flex flex-wrap items-center gap-2">
-        <code data-testid={testId} className="min-w-0 max-w-full break-all rounded bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900">
-          {secret ?? "•".repeat(32)}
-        </code>
-        <button type="button" className="text-sm font-medium text-indigo-700 hover:underline disabled:opacity-50" disabled={pending} onClick={() => (secret ? setSecret(null) : fetchSecret())}>
-          {secret ? "Hide" : pending ? "Revealing…" : "Reveal"}
-        </button>
-        <button type="button" className="text-sm font-medium text-indigo-700 hover:underline disabled:opacity-50" disabled={pending} onClick={() => (secret ? copy(secret) : fetchSecret(copy))}>
-          {copied ? "Copied" : "Copy"}
-        </button>
-      </div>
-      {error ? (
-        <p role="alert" className="mt-1 text-xs text-red-700">
-          {error}
-        </p>
+      {shown?.data ? (
+        <div className="space-y-2">
+          <CopyField label={label} value={shown.data.secret} testId={testId} />
+          {shown.data.previousValidUntil ? (
+            <p className="text-xs text-slate-600">The previous secret also signs until {utc(shown.data.previousValidUntil)}.</p>
+          ) : null}
+          {rolled.status === "success" ? <Alert tone="success">{rolled.message}</Alert> : null}
+          <Button variant="secondary" onClick={() => setHidden(true)}>
+            Hide
+          </Button>
+        </div>
       ) : (
-        <p className="mt-1 text-xs text-slate-500">Each reveal is recorded in the audit log.</p>
+        <code data-testid={testId} className="block rounded bg-slate-100 px-2 py-1 font-mono text-sm text-slate-900">
+          {"•".repeat(32)}
+        </code>
       )}
+      {mode === "reveal" && !(revealed.status === "success" && !hidden) ? (
+        <form
+          action={(formData) => (setHidden(false), revealAction(formData))}
+          className="flex flex-col gap-2 sm:flex-row sm:items-end"
+          noValidate
+        >
+          <ConfirmIdentityFields idPrefix="reveal-secret" totpEnabled={totpEnabled} fieldErrors={revealed.fieldErrors} />
+          <Button type="submit" disabled={revealing}>
+            {revealing ? "Revealing…" : "Reveal secret"}
+          </Button>
+        </form>
+      ) : null}
+      {mode === "roll" && rolled.status !== "success" ? (
+        <form action={rollAction} className="flex flex-col gap-2 sm:flex-row sm:items-end" noValidate>
+          <SelectField
+            id="signing-secret-overlap"
+            name="overlapSeconds"
+            label="Old secret stops signing"
+            defaultValue={String(24 * 60 * 60)}
+            options={overlaps.map((overlap) => ({ value: String(overlap.seconds), label: overlap.label }))}
+            error={rolled.fieldErrors?.overlapSeconds}
+          />
+          <ConfirmIdentityFields idPrefix="roll-secret" totpEnabled={totpEnabled} fieldErrors={rolled.fieldErrors} />
+          <Button type="submit" disabled={rolling}>
+            {rolling ? "Rolling…" : "Roll secret"}
+          </Button>
+        </form>
+      ) : null}
+      {mode === "idle" ? (
+        <div className="flex gap-2">
+          <Button variant="secondary" onClick={() => setMode("reveal")}>
+            Reveal
+          </Button>
+          <Button variant="secondary" onClick={() => setMode("roll")}>
+            Roll
+          </Button>
+        </div>
+      ) : null}
+      {revealed.status === "error" && !revealed.fieldErrors ? <Alert tone="error">{revealed.message}</Alert> : null}
+      {rolled.status === "error" && !rolled.fieldErrors ? <Alert tone="error">{rolled.message}</Alert> : null}
+      <p className="text-xs text-slate-500">Revealing and rolling ask for your password and are recorded in the audit log.</p>
     </div>
   );
 }

@@ -37,7 +37,8 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
     const errors: Record<string, string> = {};
     if (!/^\S+@\S+\.\S+$/.test(email)) errors.email = "Enter a valid email address";
     if (!password) errors.password = "Enter your password";
-    if (needsCode && !/^\d{6}$/.test(totp.replace(/\s+/g, ""))) errors.totp = "Enter the 6 digits shown in your app";
+    // Six digits, or a recovery code (xxxxx-xxxxx) when the authenticator is lost.
+    if (needsCode && !/^\d{6}$/.test(totp.replace(/\s+/g, "")) && !/^[a-z2-9]{5}-[a-z2-9]{5}$/i.test(totp)) errors.totp = "Enter the 6 digits shown in your app, or a recovery code";
     setFieldErrors(errors);
     if (Object.keys(errors).length > 0) return;
 
@@ -74,11 +75,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
           id="totp"
           ref={codeRef}
           label="Authentication code"
-          hint="The 6-digit code from your authenticator app."
-          inputMode="numeric"
+          hint="The 6-digit code from your authenticator app, or one of your recovery codes."
           autoComplete="one-time-code"
-          pattern="[0-9 ]*"
-          maxLength={7}
+          maxLength={11}
           error={fieldErrors.totp}
         />
       ) : null}

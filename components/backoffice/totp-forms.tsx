@@ -1,20 +1,36 @@
 "use client";
-import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import type { Enrolment } from "@/app/backoffice/(app)/account/actions";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type StartAction = (previous: ActionState<Enrolment>, formData: FormData) => Promise<ActionState<Enrolment>>;
-type CodeAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type CodeAction = (previous: ActionState<{ recoveryCodes?: string[] }>, formData: FormData) => Promise<ActionState<{ recoveryCodes?: string[] }>>;
 
 function CodeForm({ action, label, submit, variant = "primary", askPassword = false }: { action: CodeAction; label: string; submit: string; variant?: "primary" | "danger"; askPassword?: boolean }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
-  if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
+  const { state, pending, form } = useKeptFormAction(action);
+  if (state.status === "success") {
+    return (
+      <div className="space-y-3">
+        <Alert tone="success">{state.message}</Alert>
+        {state.data?.recoveryCodes ? (
+          <div className="space-y-2 rounded-md bg-amber-50 p-4 ring-1 ring-amber-200">
+            <p className="text-sm font-semibold text-amber-900">Recovery codes: each signs you in once without your authenticator. Store them now: they are shown only this once.</p>
+            <ul className="grid grid-cols-2 gap-1 font-mono text-sm text-slate-900" data-testid="recovery-codes">
+              {state.data.recoveryCodes.map((code) => (
+                <li key={code}>{code}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+    );
+  }
   return (
-    <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+    <form {...form} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
       {askPassword ? <ConfirmIdentityFields idPrefix={`totp-${variant}`} totpEnabled={false} fieldErrors={state.fieldErrors} /> : null}
       <TextField id={`totp-code-${variant}`} name="code" label={label} inputMode="numeric" autoComplete="one-time-code" maxLength={7} error={state.fieldErrors?.code ?? state.fieldErrors?.currentCode ?? (state.status === "error" && !state.fieldErrors?.currentPassword ? state.message : undefined)} />
       <Button type="submit" variant={variant} className="sm:mt-6" disabled={pending}>
@@ -25,10 +41,10 @@ function CodeForm({ action, label, submit, variant = "primary", askPassword = fa
 }
 
 export function EnableTotp({ start, confirm }: { start: StartAction; confirm: CodeAction }) {
-  const [state, startAction, pending] = useActionState(start, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(start);
   if (state.status !== "success" || !state.data) {
     return (
-      <form action={startAction} className="space-y-3" noValidate>
+      <form {...form} className="space-y-3" noValidate>
         {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
         <ConfirmIdentityFields idPrefix="totp-start" totpEnabled={false} fieldErrors={state.fieldErrors} />
         <Button type="submit" disabled={pending}>

@@ -1,25 +1,33 @@
 import { db, type Tx } from "../db";
 import { newId } from "../ids";
 import { generateApiKey, hashApiKey, visiblePrefix } from "./api-key-secret";
+import { recordAuditEntry } from "../backoffice/audit";
+import type { ApiKeyScope } from "./api-key-scopes";
 
 export interface CreateApiKeyOptions {
   merchantId: string;
   name: string;
-  /** The back-office user who asked for it, for the audit log. */
+  /** What the key may do (chosen by whoever makes it; see api-key-scopes.ts). */
+  scopes: readonly ApiKeyScope[];
+  /** The back-office user who asked for it, for the audit log (null: the operator CLI). */
   actorUserId?: string | null;
   tx?: Tx;
 }
 
 /** Creates an API key. The full key is in the result only: it is never stored or shown again. */
-export async function createApiKey({ merchantId, name, actorUserId = null, tx }: CreateApiKeyOptions) {
+export async function createApiKey({ merchantId, name, scopes, actorUserId = null, tx }: CreateApiKeyOptions) {
   const apiKey = generateApiKey();
   const client = tx ?? db();
   const record = await client.apiKey.create({
-    data: { id: newId(), merchantId, name, prefix: visiblePrefix(apiKey), hash: hashApiKey(apiKey) },
-    select: { id: true, merchantId: true, name: true, prefix: true, createdAt: true },
+    data: { id: newId(), merchantId, name, prefix: visiblePrefix(apiKey), hash: hashApiKey(apiKey), scopes: [...scopes] },
+    select: { id: true, merchantId: true, name: true, prefix: true, scopes: true, createdAt: true },
   });
-  await client.auditEntry.create({
-    data: { id: newId(), merchantId, userId: actorUserId, action: "api_key.created", target: record.id, details: { name, prefix: record.prefix } },
+  await recordAuditEntry(client, {
+    merchantId,
+    userId: actorUserId,
+    action: "api_key.created",
+    target: record.id,
+    details: { name, prefix: record.prefix, scopes: [...scopes] },
   });
   return { apiKey, record };
 }

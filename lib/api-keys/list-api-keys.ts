@@ -11,6 +11,8 @@ export interface ApiKeyListItem {
   revokedAt: Date | null;
   expiresAt: Date | null;
   rolledFromId: string | null;
+  /** What the key may do (api-key-scopes.ts). */
+  scopes: string[];
   state: ApiKeyState;
 }
 
@@ -25,7 +27,7 @@ export async function listApiKeys({ merchantId }: { merchantId: string }): Promi
   const keys = await db().apiKey.findMany({
     where: { merchantId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, expiresAt: true, rolledFromId: true },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, expiresAt: true, rolledFromId: true, scopes: true },
   });
   const now = new Date();
   return keys.map((key) => ({ ...key, state: apiKeyState(key, now) }));

@@ -1,5 +1,5 @@
 import { db, type Tx } from "../db";
-import { newId } from "../ids";
+import { recordAuditEntry } from "../backoffice/audit";
 
 export class ApiKeyNotFoundError extends Error {
   constructor() {
@@ -19,13 +19,20 @@ export interface RevokeApiKeyOptions {
 export async function revokeApiKey({ merchantId, apiKeyId, actorUserId = null, tx }: RevokeApiKeyOptions) {
   const run = async (client: Tx) => {
     // Scoped by merchant: another merchant's key id looks exactly like an unknown one.
-    const key = await client.apiKey.findFirst({ where: { id: apiKeyId, merchantId }, select: { id: true, prefix: true, name: true, revokedAt: true } });
+    const key = await client.apiKey.findFirst({
+      where: { id: apiKeyId, merchantId },
+      select: { id: true, prefix: true, name: true, revokedAt: true },
+    });
     if (!key) throw new ApiKeyNotFoundError();
     if (key.revokedAt) return { id: key.id, revokedAt: key.revokedAt };
     const revokedAt = new Date();
     await client.apiKey.update({ where: { id: key.id }, data: { revokedAt }, select: { id: true } });
-    await client.auditEntry.create({
-      data: { id: newId(), merchantId, userId: actorUserId, action: "api_key.revoked", target: key.id, details: { name: key.name, prefix: key.prefix } },
+    await recordAuditEntry(client, {
+      merchantId,
+      userId: actorUserId,
+      action: "api_key.revoked",
+      target: key.id,
+      details: { name: key.name, prefix: key.prefix },
     });
     return { id: key.id, revokedAt };
   };

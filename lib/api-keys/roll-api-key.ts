@@ -3,6 +3,7 @@ import { db, type Tx } from "../db";
 import { newId } from "../ids";
 import { generateApiKey, hashApiKey, visiblePrefix } from "./api-key-secret";
 import { ApiKeyNotFoundError } from "./revoke-api-key";
+import { recordAuditEntry } from "../backoffice/audit";
 
 /** The grace periods offered when rolling, in seconds (as Stripe offers: now, 1 hour ... 7 days). */
 export const ROLL_GRACE_PERIODS = [
@@ -43,14 +44,14 @@ export async function rollApiKey({ merchantId, apiKeyId, graceSeconds, actorUser
   const run = async (client: Tx) => {
     const old = await client.apiKey.findFirst({
       where: { id: apiKeyId, merchantId },
-      select: { id: true, name: true, prefix: true, revokedAt: true, expiresAt: true },
+      select: { id: true, name: true, prefix: true, revokedAt: true, expiresAt: true, scopes: true },
     });
     if (!old) throw new ApiKeyNotFoundError();
     if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new ApiKeyNotRollableError();
 
     const apiKey = generateApiKey();
     const record = await client.apiKey.create({
-      data: { id: newId(), merchantId, name: old.name, prefix: visiblePrefix(apiKey), hash: hashApiKey(apiKey), rolledFromId: old.id },
+      data: { id: newId(), merchantId, name: old.name, prefix: visiblePrefix(apiKey), hash: hashApiKey(apiKey), rolledFromId: old.id, scopes: old.scopes },
       select: { id: true, name: true, prefix: true, createdAt: true },
     });
     const requestedEnd = new Date(now.getTime() + grace * 1000);
@@ -61,14 +62,17 @@ export async function rollApiKey({ merchantId, apiKeyId, graceSeconds, actorUser
       data: grace === 0 ? { revokedAt: now } : { expiresAt: oldExpiresAt },
       select: { id: true },
     });
-    await client.auditEntry.create({
-      data: {
-        id: newId(),
-        merchantId,
-        userId: actorUserId,
-        action: "api_key.rolled",
-        target: old.id,
-        details: { name: old.name, oldPrefix: old.prefix, newKeyId: record.id, newPrefix: record.prefix, oldKeyValidUntil: grace === 0 ? now.toISOString() : oldExpiresAt.toISOString() },
+    await recordAuditEntry(client, {
+      merchantId,
+      userId: actorUserId,
+      action: "api_key.rolled",
+      target: old.id,
+      details: {
+        name: old.name,
+        oldPrefix: old.prefix,
+        newKeyId: record.id,
+        newPrefix: record.prefix,
+        oldKeyValidUntil: grace === 0 ? now.toISOString() : oldExpiresAt.toISOString(),
       },
     });
     return { apiKey, record, oldKeyValidUntil: grace === 0 ? now : oldExpiresAt };

@@ -4,6 +4,7 @@ import { API_KEY_PREFIX, digestsEqual, hashApiKey } from "../api-keys/api-key-se
 import { db } from "../db";
 import { invalidApiKey } from "../errors";
 import { log } from "../observability/logger";
+import type { ApiKeyScope } from "../api-keys/api-key-scopes";
 
 /** lastUsedAt is written at most this often per key, so that busy keys cost no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -19,6 +20,14 @@ export interface AuthenticatedMerchant {
   merchantId: string;
   apiKeyId: string;
 }
+
+/** What the routes need (api-key-scopes.ts), with the words a refusal uses. */
+const SCOPE_VERBS: Record<ApiKeyScope, string> = {
+  payments: "start payments",
+  "follow-ups": "capture, refund or void",
+  payouts: "make payouts",
+  read: "read payments",
+};
 
 /**
  * The key from the header. The spec sends the key itself after "Basic"; HTTP clients that build
@@ -41,6 +50,7 @@ interface KeyRecord {
   revokedAt: Date | null;
   expiresAt: Date | null;
   lastUsedAt: Date | null;
+  scopes: string[];
 }
 
 const cache = ((
@@ -52,7 +62,7 @@ async function findKey(hash: string, now: Date): Promise<KeyRecord | null> {
   if (cached && cached.until > now.getTime()) return cached.record;
   const record = await db().apiKey.findUnique({
     where: { hash },
-    select: { id: true, merchantId: true, hash: true, revokedAt: true, expiresAt: true, lastUsedAt: true },
+    select: { id: true, merchantId: true, hash: true, revokedAt: true, expiresAt: true, lastUsedAt: true, scopes: true },
   });
   // Unknown keys are not cached: a flood of random keys must not fill the memory.
   if (record) {
@@ -69,9 +79,12 @@ export function clearApiKeyCache(): void {
 
 export async function authenticateApiKey({
   authorization,
+  scope,
   now = new Date(),
 }: {
   authorization: string | null;
+  /** The scope the route needs (review 3, M7); a key without it is refused like a wrong key, saying why. */
+  scope?: ApiKeyScope;
   now?: Date;
 }): Promise<AuthenticatedMerchant> {
   if (!authorization?.trim()) throw invalidApiKey("missing; send Authorization: Basic <API_KEY>");
@@ -82,6 +95,9 @@ export async function authenticateApiKey({
   if (!record || !digestsEqual(record.hash, hash)) throw invalidApiKey("unknown API key");
   if (record.revokedAt) throw invalidApiKey("the API key is revoked");
   if (record.expiresAt && record.expiresAt <= now) throw invalidApiKey("the API key has expired");
+  if (scope && !record.scopes.includes(scope)) {
+    throw invalidApiKey(`this API key may not ${SCOPE_VERBS[scope]} (its scopes: ${record.scopes.join(", ") || "none"}); use a key with the ${scope} scope`);
+  }
   if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     record.lastUsedAt = now; // also in the cached copy: one write per resolution period
     // Not awaited: the request does not wait for bookkeeping, and a lost update costs nothing.

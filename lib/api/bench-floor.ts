@@ -5,14 +5,18 @@
 //  - /api/bench-floor/insert: the same, after one INSERT through the service's own Prisma client
 //    (adapter-pg, same pool), into the table `bench_floor` that the benchmark creates.
 // Nobody else may reach them: without BENCH_FLOORS=1 (lib/env.ts) every method answers 404 NOT_FOUND
-// exactly as an unknown /api/ path does (tests/integration/api/bench-floor.test.ts).
+// exactly as an unknown /api/ path does (tests/integration/api/bench-floor.test.ts), and production refuses
+// the flag at start (lib/env.ts).
 import { db } from "../db";
 import { config } from "../env";
+import { BodyTooLargeError, readLimitedText } from "../http/read-limited-body";
 import { newId } from "../ids";
 import { notFoundRoutes } from "./unmatched-api-route";
 
 const notFound = notFoundRoutes();
 const CONSTANT = JSON.stringify({ ok: true, floor: "next" });
+/** The merchant API's own cap (lib/api/merchant-route.ts): the floor reads what an API request may send. */
+const MAX_BODY_BYTES = 64 * 1024;
 
 type RouteContext = { params: Promise<{ floor?: string[] }> };
 
@@ -24,7 +28,17 @@ async function floor(request: Request, context: RouteContext): Promise<Response>
     return new Response(CONSTANT, { status: 200, headers: { "Content-Type": "application/json" } });
   }
   if (name === "insert") {
-    const body = await request.text();
+    let body: string;
+    try {
+      body = await readLimitedText(request, MAX_BODY_BYTES);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError)
+        return new Response(JSON.stringify({ error: "PAYLOAD_TOO_LARGE" }), {
+          status: 413,
+          headers: { "Content-Type": "application/json" },
+        });
+      throw error;
+    }
     const id = newId();
     await db().$executeRaw`INSERT INTO bench_floor (id, body) VALUES (${id}, ${body})`;
     return new Response(JSON.stringify({ responseid: id }), { status: 200, headers: { "Content-Type": "application/json" } });

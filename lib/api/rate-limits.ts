@@ -14,6 +14,37 @@ import { metrics } from "../observability/metrics";
 
 export type RateLimitName = "api-key" | "hosted-session";
 
+/**
+ * The most keys one in-memory limiter holds. rate-limiter-flexible's memory store keeps a record per
+ * key until its window ends, without a cap; past this bound the oldest keys are dropped (their counts
+ * start again), so a flood of distinct keys costs at most about 50,000 small records (~12 MB).
+ */
+export const MAX_MEMORY_LIMITER_KEYS = 50_000;
+
+type MemoryRecord = { timeoutId?: NodeJS.Timeout };
+
+/** A memory limiter whose store never holds more than `maxKeys` keys (oldest dropped first). */
+export function boundedMemoryLimiter(
+  options: { keyPrefix: string; points: number; duration: number },
+  maxKeys = MAX_MEMORY_LIMITER_KEYS,
+): RateLimiterMemory {
+  const limiter = new RateLimiterMemory(options);
+  // The store's Map (insertion order = oldest first); rate-limiter-flexible 11 has no bound of its own.
+  // tests/unit/rate-limit-memory-bound.test.ts fails if a new version moves it.
+  const storage = (limiter as unknown as { _memoryStorage: { _storage: Map<string, MemoryRecord> } })._memoryStorage._storage;
+  const consume = limiter.consume.bind(limiter);
+  limiter.consume = (key, points, consumeOptions) => {
+    const storeKey = limiter.getKey(key);
+    while (storage.size >= maxKeys && !storage.has(storeKey)) {
+      const [oldest, record] = storage.entries().next().value as [string, MemoryRecord];
+      clearTimeout(record.timeoutId);
+      storage.delete(oldest);
+    }
+    return consume(key, points, consumeOptions);
+  };
+  return limiter;
+}
+
 interface Limit {
   points: number;
   durationSeconds: number;
@@ -46,7 +77,7 @@ function limiter(name: RateLimitName, limit: Limit): Promise<RateLimiterAbstract
   let found = state.__cpsRateLimiters.get(cacheKey);
   if (found) return found;
   const options = { keyPrefix: name, points: limit.points, duration: limit.durationSeconds };
-  const memory = new RateLimiterMemory(options);
+  const memory = boundedMemoryLimiter(options);
   if (settings.RATE_LIMIT_STORE === "postgres" && settings.DATABASE_URL) {
     const databaseUrl = settings.DATABASE_URL;
     found = new Promise<RateLimiterAbstract>((resolve) => {
@@ -78,7 +109,10 @@ export async function consumeRateLimit(name: RateLimitName, key: string): Promis
       return;
     }
     metrics().rateLimited.inc({ limit: name });
-    throw rateLimited(Math.max(1, Math.ceil(error.msBeforeNext / 1000)), `${limit.points} requests per ${limit.durationSeconds === 1 ? "second" : "minute"}`);
+    throw rateLimited(
+      Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
+      `${limit.points} requests per ${limit.durationSeconds === 1 ? "second" : "minute"}`,
+    );
   }
 }
 

@@ -9,8 +9,12 @@ import { db } from "../db";
 import { config } from "../env";
 import { clientIp } from "../http/client-ip";
 import { authenticateUser, SignInError } from "./authenticate-user";
+import { endBackofficeSession, startBackofficeSession, touchBackofficeSession } from "./backoffice-session";
 
-/** A signed-in session lasts 8 hours of activity and is refreshed at most every 15 minutes. */
+/**
+ * The cookie lasts at most 8 hours; the session row behind it (./backoffice-session.ts) also ends
+ * after 15 minutes without a request.
+ */
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 export const SIGN_IN_PATH = "/backoffice/sign-in";
 
@@ -59,11 +63,16 @@ export function authOptions(): NextAuthOptions {
         if (user) {
           token.sub = user.id;
           token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+          // The session row: idle time-out and maximum age are kept there (./backoffice-session.ts).
+          token.sid = await startBackofficeSession({ userId: user.id });
           return token;
         }
         // Every later use of the cookie: a session issued before the user's last sign-out, role
-        // change or TOTP change (or for a removed user) comes back empty, so it signs nobody in.
-        if (!token.sub || typeof token.sv !== "number" || (await currentSessionVersion(token.sub)) !== token.sv) return {};
+        // change or TOTP change (or for a removed user) comes back empty, so it signs nobody in; so
+        // does one idle for 15 minutes or older than 8 hours (or from before session rows).
+        if (!token.sub || typeof token.sv !== "number" || typeof token.sid !== "string") return {};
+        if ((await currentSessionVersion(token.sub)) !== token.sv) return {};
+        if (!(await touchBackofficeSession({ id: token.sid, userId: token.sub }))) return {};
         return token;
       },
       async session({ session, token }) {
@@ -73,6 +82,7 @@ export function authOptions(): NextAuthOptions {
     events: {
       // Signing out ends every session of the user, on every device, not only this cookie.
       async signOut({ token }) {
+        if (typeof token?.sid === "string") await endBackofficeSession({ id: token.sid });
         if (token?.sub) await db().user.updateMany({ where: { id: token.sub }, data: { sessionVersion: { increment: 1 } } });
       },
     },

@@ -9,6 +9,7 @@ import { log } from "../observability/logger";
 import { verifyPassword } from "./password";
 import { reserveSignInAttempt, settleSignInAttempt } from "./sign-in-rate-limit";
 import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
+import { RECOVERY_CODE_PATTERN, redeemRecoveryCode } from "./recovery-codes";
 
 export const signInInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address")),
@@ -25,6 +26,7 @@ export const SIGN_IN_ERRORS = {
   TOTP_REQUIRED: "Enter the 6-digit code from your authenticator app.",
   INVALID_TOTP: "That code is not correct or has expired. Enter the current code.",
   RATE_LIMITED: "Too many failed sign-in attempts. Wait 15 minutes and try again.",
+  TEMPORARY_PASSWORD_EXPIRED: "This temporary password has expired. Ask an owner or the operator for a new one.",
 } as const;
 
 export type SignInErrorCode = keyof typeof SIGN_IN_ERRORS;
@@ -79,6 +81,8 @@ export async function authenticateUser(options: { email: string; password: strin
       totpEnabledAt: true,
       totpLastUsedStep: true,
       sessionVersion: true,
+      mustChangePassword: true,
+      temporaryPasswordExpiresAt: true,
     },
   });
   const passwordOk = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
@@ -87,6 +91,13 @@ export async function authenticateUser(options: { email: string; password: strin
     if (user) auditInBackground(() => auditSignIn({ user, email, ipAddress, outcome: "INVALID_CREDENTIALS" }));
     throw new SignInError("INVALID_CREDENTIALS");
   }
+  // A temporary password (a reset) works until it expires, and then only to set a new one (the
+  // back office sends a user with mustChangePassword to that form first; review 3, M8).
+  if (user.mustChangePassword && user.temporaryPasswordExpiresAt && user.temporaryPasswordExpiresAt <= new Date()) {
+    await settleSignInAttempt({ attemptId, outcome: "failed", userId: user.id });
+    auditInBackground(() => auditSignIn({ user, email, ipAddress, outcome: "TEMPORARY_PASSWORD_EXPIRED" }));
+    throw new SignInError("TEMPORARY_PASSWORD_EXPIRED");
+  }
   if (user.totpEnabledAt && user.totpSecret) {
     // The right password without a code is not a failure: the form asks for the code next.
     if (!totp) {
@@ -94,11 +105,15 @@ export async function authenticateUser(options: { email: string; password: strin
       throw new SignInError("TOTP_REQUIRED");
     }
     // A code already used (here or on the account page) is refused like a wrong one; the step is
-    // claimed with a conditional update so concurrent sign-ins with one code cannot both pass.
-    const step = await matchTotpStep(await openTotpSecret(user.totpSecret, user.id), totp, user.totpLastUsedStep);
+    // claimed with a conditional update so concurrent sign-ins with one code cannot both pass. A
+    // recovery code (lost authenticator) is used up the same way.
+    const recovery = RECOVERY_CODE_PATTERN.test(totp.toLowerCase()) && (await redeemRecoveryCode({ userId: user.id, code: totp }));
+    const step = recovery ? null : await matchTotpStep(await openTotpSecret(user.totpSecret, user.id), totp, user.totpLastUsedStep);
     const claimed =
-      step !== null &&
-      (await db().user.updateMany({ where: { id: user.id, ...totpStepUnused(step) }, data: { totpLastUsedStep: step } })).count === 1;
+      recovery ||
+      (step !== null &&
+        (await db().user.updateMany({ where: { id: user.id, ...totpStepUnused(step) }, data: { totpLastUsedStep: step } })).count === 1);
+    if (recovery) auditInBackground(() => recordAuditEntry(db(), { merchantId: user.merchantId, userId: user.id, action: "user.recovery_code_used", target: user.id, details: { ip: ipAddress ?? "unknown" } }));
     if (!claimed) {
       await settleSignInAttempt({ attemptId, outcome: "failed", userId: user.id });
       auditInBackground(() => auditSignIn({ user, email, ipAddress, outcome: "INVALID_TOTP" }));

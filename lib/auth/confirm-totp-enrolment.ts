@@ -1,6 +1,7 @@
 import { db } from "../db";
-import { newId } from "../ids";
 import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
+import { issueRecoveryCodes } from "./recovery-codes";
+import { recordAuditEntry } from "../backoffice/audit";
 
 export class InvalidTotpCodeError extends Error {
   constructor() {
@@ -10,8 +11,9 @@ export class InvalidTotpCodeError extends Error {
 }
 
 /**
- * Turns the second factor on once the user proves their app holds the pending secret. The user's
- * other sessions end (session version + 1); returns the new version for the caller's own session.
+ * Turns the second factor on once the user proves their app holds the pending secret, and issues
+ * ten recovery codes (shown once). The user's other sessions end (session version + 1); returns the
+ * new version for the caller's own session and the codes, or null when it was on already.
  */
 export async function confirmTotpEnrolment({ userId, code }: { userId: string; code: string }) {
   const user = await db().user.findUniqueOrThrow({
@@ -28,8 +30,9 @@ export async function confirmTotpEnrolment({ userId, code }: { userId: string; c
       data: { totpEnabledAt: new Date(), totpLastUsedStep: step, sessionVersion: { increment: 1 } },
     });
     if (count !== 1) throw new InvalidTotpCodeError();
-    await tx.auditEntry.create({ data: { id: newId(), merchantId: user.merchantId, userId, action: "user.totp_enabled", target: userId } });
+    await recordAuditEntry(tx, { merchantId: user.merchantId, userId, action: "user.totp_enabled", target: userId });
+    const recoveryCodes = await issueRecoveryCodes({ tx, userId });
     const { sessionVersion } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { sessionVersion: true } });
-    return sessionVersion;
+    return { sessionVersion, recoveryCodes };
   });
 }

@@ -1,7 +1,15 @@
 import { db } from "../db";
-import { newId } from "../ids";
+import { config } from "../env";
 import { confirmIdentity, IdentityNotConfirmedError } from "./confirm-identity";
 import { InvalidTotpCodeError } from "./confirm-totp-enrolment";
+import { recordAuditEntry } from "../backoffice/audit";
+
+export class TotpRequiredError extends Error {
+  constructor() {
+    super("Two-factor authentication is required for every back-office user here; it cannot be turned off.");
+    this.name = "TotpRequiredError";
+  }
+}
 
 export class TotpAttemptsExceededError extends Error {
   constructor() {
@@ -18,8 +26,19 @@ export class TotpAttemptsExceededError extends Error {
  * end (session version + 1); returns the new version for the caller's own session, or null when
  * the second factor was already off.
  */
-export async function disableTotp({ userId, input }: { userId: string; input: { currentPassword?: unknown; code?: unknown } }): Promise<number | null> {
-  const user = await db().user.findUniqueOrThrow({ where: { id: userId }, select: { merchantId: true, totpSecret: true, totpEnabledAt: true } });
+export async function disableTotp({
+  userId,
+  input,
+}: {
+  userId: string;
+  input: { currentPassword?: unknown; code?: unknown };
+}): Promise<number | null> {
+  // Where every user must have a second factor, it cannot be turned off (review 3, M8).
+  if (config().backofficeMfaRequired) throw new TotpRequiredError();
+  const user = await db().user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { merchantId: true, totpSecret: true, totpEnabledAt: true },
+  });
   if (!user.totpEnabledAt || !user.totpSecret) return null;
   try {
     await confirmIdentity({ userId, input: { currentPassword: input.currentPassword, currentCode: input.code } });
@@ -35,7 +54,7 @@ export async function disableTotp({ userId, input }: { userId: string; input: { 
       data: { totpEnabledAt: null, totpSecret: null, sessionVersion: { increment: 1 } },
     });
     if (count !== 1) return null;
-    await tx.auditEntry.create({ data: { id: newId(), merchantId: user.merchantId, userId, action: "user.totp_disabled", target: userId } });
+    await recordAuditEntry(tx, { merchantId: user.merchantId, userId, action: "user.totp_disabled", target: userId });
     const { sessionVersion } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { sessionVersion: true } });
     return sessionVersion;
   });

@@ -12,11 +12,18 @@ export type Permission =
   | "payments:write"
   /** Add back-office users and change their roles. */
   | "team:write"
+  /**
+   * Reveal and roll the notification signing secret, set payout limits: whoever holds the secret can
+   * forge "approved" notifications to the merchant, and payouts move money out (review 3, M3, M7).
+   */
+  | "secrets:manage"
+  /** See and change the merchant's acquirer accounts (credentials, MID, descriptor): owners only. */
+  | "acquirer_accounts:write"
   /** Record the acquirer's answer to an operation whose outcome is unknown (docs/operations.md). */
   | "payments:settle";
 
 const PERMISSIONS: Record<UserRole, readonly Permission[]> = {
-  OWNER: ["keys:write", "settings:write", "payments:write", "team:write", "payments:settle"],
+  OWNER: ["keys:write", "settings:write", "payments:write", "team:write", "secrets:manage", "acquirer_accounts:write", "payments:settle"],
   DEVELOPER: ["keys:write", "settings:write", "payments:write"],
   VIEWER: [],
 };

@@ -3,6 +3,7 @@ import { getServerSession } from "next-auth";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "../db";
+import { config } from "../env";
 import type { UserRole } from "../generated/prisma/enums";
 import { type Actor, ForbiddenError } from "./actor";
 import { authOptions, SIGN_IN_PATH } from "./auth-options";
@@ -13,6 +14,17 @@ export interface SessionUser extends Actor {
   name: string;
   totpEnabled: boolean;
   merchantName: string;
+  /** A temporary password (a reset) must be changed before anything else (PCI DSS v4 8.3.5). */
+  mustChangePassword: boolean;
+  /** MFA is required (BACKOFFICE_MFA_REQUIRED, always in production) and the user has none yet. */
+  mfaEnrolmentRequired: boolean;
+}
+
+/** Where a user whose account needs setting up (new password, second factor) is sent first. */
+export const ACCOUNT_SETUP_PATH = "/backoffice/secure-account";
+
+export function needsAccountSetup(user: Pick<SessionUser, "mustChangePassword" | "mfaEnrolmentRequired">): boolean {
+  return user.mustChangePassword || user.mfaEnrolmentRequired;
 }
 
 /** The signed-in user loaded fresh from the database (once per request: layout and page share it), or null. */
@@ -22,7 +34,17 @@ export const currentUser = cache(async function currentUser(): Promise<SessionUs
   if (!userId || typeof session.sessionVersion !== "number") return null;
   const user = await db().user.findUnique({
     where: { id: userId },
-    select: { id: true, merchantId: true, role: true, email: true, name: true, totpEnabledAt: true, sessionVersion: true, merchant: { select: { name: true } } },
+    select: {
+      id: true,
+      merchantId: true,
+      role: true,
+      email: true,
+      name: true,
+      totpEnabledAt: true,
+      sessionVersion: true,
+      mustChangePassword: true,
+      merchant: { select: { name: true } },
+    },
   });
   // The jwt callback already empties an outdated token; checked here too, on the row every page uses.
   if (!user || user.sessionVersion !== session.sessionVersion) return null;
@@ -34,13 +56,20 @@ export const currentUser = cache(async function currentUser(): Promise<SessionUs
     name: user.name,
     totpEnabled: user.totpEnabledAt !== null,
     merchantName: user.merchant.name,
+    mustChangePassword: user.mustChangePassword,
+    mfaEnrolmentRequired: config().backofficeMfaRequired && user.totpEnabledAt === null,
   };
 });
 
-/** For pages: the signed-in user, or a redirect to the sign-in page. */
-export async function requireUser(): Promise<SessionUser> {
+/**
+ * For pages: the signed-in user, or a redirect to the sign-in page; a user who must first change a
+ * temporary password or set up the second factor is sent to the account setup page (which passes
+ * `accountSetup: true`).
+ */
+export async function requireUser(options: { accountSetup?: boolean } = {}): Promise<SessionUser> {
   const user = await currentUser();
   if (!user) redirect(SIGN_IN_PATH);
+  if (!options.accountSetup && needsAccountSetup(user)) redirect(ACCOUNT_SETUP_PATH);
   return user;
 }
 
@@ -51,12 +80,20 @@ export async function requireRole(permission: Permission): Promise<SessionUser> 
   return user;
 }
 
-/** For server actions and route handlers: throws instead of redirecting. */
-export async function requireActor(permission?: Permission): Promise<SessionUser> {
+/** For server actions and route handlers: throws instead of redirecting (only setup actions pass `accountSetup`). */
+export async function requireActor(permission?: Permission, options: { accountSetup?: boolean } = {}): Promise<SessionUser> {
   const user = await currentUser();
   if (!user) throw new UnauthenticatedError();
+  if (!options.accountSetup && needsAccountSetup(user)) throw new AccountSetupRequiredError();
   if (permission && !roleCan(user.role, permission)) throw new ForbiddenError(permission);
   return user;
+}
+
+export class AccountSetupRequiredError extends Error {
+  constructor() {
+    super("Finish securing your account first: set a new password and turn on two-factor authentication.");
+    this.name = "AccountSetupRequiredError";
+  }
 }
 
 export class UnauthenticatedError extends Error {

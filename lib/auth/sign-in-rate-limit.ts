@@ -1,6 +1,8 @@
-// Sign-in throttling from the SignInAttempt rows: too many failures for one email address (someone
-// guessing a password) or from one IP address (someone trying many accounts) lock that key out
-// for the rest of the window. Successful sign-ins are recorded too, for the audit trail.
+// Sign-in throttling from the SignInAttempt rows: too many failures for one email from one address
+// (someone guessing a password), from one address (someone trying many accounts), or for one email
+// from all addresses (a guesser rotating addresses; not applied at an address the user signed in
+// from recently) lock that key out for the rest of the window. Successful sign-ins are recorded too,
+// for the audit trail and to know a user's addresses.
 //
 // An attempt is reserved before the password is checked: counting and inserting the attempt (as a
 // failure until it is settled) happen in one transaction under a lock per key, so parallel requests
@@ -12,8 +14,17 @@ import { db, type Tx } from "../db";
 import { newId } from "../ids";
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+/** Failures for one email from one address (someone guessing that user's password from there). */
 export const MAX_FAILURES_PER_EMAIL = 5;
+/** Failures from one address across accounts (someone trying many accounts). */
 export const MAX_FAILURES_PER_IP = 30;
+/**
+ * Failures for one email from all addresses together (a guesser that rotates addresses). An address
+ * the user signed in from within KNOWN_ADDRESS_MS is not held to it, so a stranger cannot lock the
+ * user out of their usual place (security review 3, L3).
+ */
+export const MAX_FAILURES_PER_EMAIL_ALL_ADDRESSES = 20;
+export const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60_000;
 
 export interface SignInThrottle {
   limited: boolean;
@@ -23,17 +34,37 @@ export interface SignInThrottle {
 
 export type SignInReservation = { limited: true; retryAt: Date } | { limited: false; attemptId: string };
 
-type ThrottleKey = { where: { email: string } | { ipAddress: string }; max: number; lock: string };
+type ThrottleKey = {
+  where: { email?: string; ipAddress?: string };
+  max: number;
+  lock: string;
+  /** The email-wide key: not counted for an address this email signed in from recently. */
+  exemptKnownAddress?: { email: string; ipAddress: string };
+};
 
+/**
+ * With an address: (email, address), address, and email-wide with the known-address exemption.
+ * Without one (no trusted client address): the email alone, as before.
+ */
 function throttleKeys(email: string, ipAddress: string | null): ThrottleKey[] {
-  const keys: ThrottleKey[] = [{ where: { email }, max: MAX_FAILURES_PER_EMAIL, lock: `sign-in:email:${email}` }];
-  if (ipAddress) keys.push({ where: { ipAddress }, max: MAX_FAILURES_PER_IP, lock: `sign-in:ip:${ipAddress}` });
-  return keys;
+  if (!ipAddress) return [{ where: { email }, max: MAX_FAILURES_PER_EMAIL, lock: `sign-in:email:${email}` }];
+  return [
+    { where: { email, ipAddress }, max: MAX_FAILURES_PER_EMAIL, lock: `sign-in:email-ip:${email}:${ipAddress}` },
+    { where: { ipAddress }, max: MAX_FAILURES_PER_IP, lock: `sign-in:ip:${ipAddress}` },
+    { where: { email }, max: MAX_FAILURES_PER_EMAIL_ALL_ADDRESSES, lock: `sign-in:email:${email}`, exemptKnownAddress: { email, ipAddress } },
+  ];
 }
 
 async function limitedKey(client: Tx | ReturnType<typeof db>, keys: ThrottleKey[], now: Date): Promise<SignInThrottle> {
   const since = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
   for (const key of keys) {
+    if (key.exemptKnownAddress) {
+      const known = await client.signInAttempt.findFirst({
+        where: { ...key.exemptKnownAddress, succeeded: true, createdAt: { gt: new Date(now.getTime() - KNOWN_ADDRESS_MS) } },
+        select: { id: true },
+      });
+      if (known) continue;
+    }
     const failures = await client.signInAttempt.findMany({
       where: { ...key.where, succeeded: false, createdAt: { gt: since } },
       orderBy: { createdAt: "desc" },
@@ -61,7 +92,7 @@ export async function reserveSignInAttempt(options: { email: string; ipAddress: 
   const now = options.now ?? new Date();
   const keys = throttleKeys(options.email, options.ipAddress);
   return db().$transaction(async (tx) => {
-    // Always in the same order (email, then IP), so two transactions cannot wait for each other.
+    // Always in the same order ((email, address), address, email), so two transactions cannot wait for each other.
     for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key.lock}, 0))`;
     const throttle = await limitedKey(tx, keys, now);
     if (throttle.limited) return { limited: true as const, retryAt: throttle.retryAt! };

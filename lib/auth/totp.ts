@@ -3,9 +3,9 @@
 // the configured card-data key with its own label: a TOTP secret is never sealed as if it were a card
 // number, and the ciphertext is bound to its user. Secrets sealed by earlier versions directly with
 // the card-data key are still read, and re-sealed under the TOTP key on that first read.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { generateSecret, generateURI, verify } from "otplib";
-import { cardKeyMaterial, decryptPan } from "../cards/card-encryption";
+import { decryptPan } from "../cards/card-encryption";
+import { isSealedFor, openSecret, sealSecret, type SealPurpose } from "../cards/sealed-secret";
 import { db } from "../db";
 
 export const TOTP_ISSUER = "Card Payment Service";
@@ -20,32 +20,11 @@ export function totpUri(secret: string, email: string): string {
   return generateURI({ issuer: TOTP_ISSUER, label: email, secret });
 }
 
-const SEALED_PREFIX = "totp1";
-const HKDF_INFO = "card-payment-service/totp-secret/v1";
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
+const TOTP_SEAL: SealPurpose = { prefix: "totp1", label: "card-payment-service/totp-secret/v1" };
 
-function totpKey(cardKey: Buffer): Buffer {
-  return Buffer.from(hkdfSync("sha256", cardKey, Buffer.alloc(0), HKDF_INFO, 32));
-}
-
-/** "totp1:<card key id>:<base64 iv|tag|ciphertext>", authenticated together with the user id. */
+/** "totp1:<card key id>:<base64 iv|tag|ciphertext>", authenticated together with the user id (lib/cards/sealed-secret.ts). */
 export function sealTotpSecret(secret: string, userId: string): string {
-  const { id, key } = cardKeyMaterial();
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", totpKey(key), iv);
-  cipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${id}:${userId}`));
-  const ciphertext = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-  return `${SEALED_PREFIX}:${id}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64")}`;
-}
-
-function openSealed(sealed: string, userId: string): string {
-  const [, keyId = "", payload = ""] = sealed.split(":");
-  const raw = Buffer.from(payload, "base64");
-  const decipher = createDecipheriv("aes-256-gcm", totpKey(cardKeyMaterial(keyId).key), raw.subarray(0, IV_BYTES));
-  decipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${keyId}:${userId}`));
-  decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+  return sealSecret(TOTP_SEAL, secret, userId);
 }
 
 /**
@@ -54,7 +33,7 @@ function openSealed(sealed: string, userId: string): string {
  * value, so a concurrent change (a new enrolment) is never overwritten.
  */
 export async function openTotpSecret(sealed: string, userId: string): Promise<string> {
-  if (sealed.startsWith(`${SEALED_PREFIX}:`)) return openSealed(sealed, userId);
+  if (isSealedFor(TOTP_SEAL, sealed)) return openSecret(TOTP_SEAL, sealed, userId);
   const separator = sealed.indexOf(":");
   const secret = decryptPan({ keyId: sealed.slice(0, separator), panEncrypted: sealed.slice(separator + 1) });
   await db().user.updateMany({ where: { id: userId, totpSecret: sealed }, data: { totpSecret: sealTotpSecret(secret, userId) } });
@@ -70,7 +49,12 @@ export async function matchTotpStep(secret: string, code: string, afterStep: num
   const token = code.replace(/\s+/g, "");
   if (!/^\d{6}$/.test(token)) return null;
   try {
-    const result = await verify({ secret, token, epochTolerance: EPOCH_TOLERANCE_SECONDS, ...(afterStep === null ? {} : { afterTimeStep: afterStep }) });
+    const result = await verify({
+      secret,
+      token,
+      epochTolerance: EPOCH_TOLERANCE_SECONDS,
+      ...(afterStep === null ? {} : { afterTimeStep: afterStep }),
+    });
     if (!result.valid || !("timeStep" in result) || typeof result.timeStep !== "number") return null;
     return afterStep === null || result.timeStep > afterStep ? result.timeStep : null;
   } catch {

@@ -2,13 +2,13 @@
 // message for the whole form. Expected failures become messages; anything else is rethrown.
 import { z } from "zod";
 import { ForbiddenError, NotFoundError } from "../auth/actor";
-import { UnauthenticatedError } from "../auth/session";
+import { AccountSetupRequiredError, UnauthenticatedError } from "../auth/session";
 import { ApiError, isDatabaseOverload } from "../errors";
 import { ApiKeyNotFoundError } from "../api-keys/revoke-api-key";
 import { ApiKeyNotRollableError } from "../api-keys/roll-api-key";
 import { IdentityNotConfirmedError } from "../auth/confirm-identity";
 import { InvalidTotpCodeError } from "../auth/confirm-totp-enrolment";
-import { TotpAttemptsExceededError } from "../auth/disable-totp";
+import { TotpAttemptsExceededError, TotpRequiredError } from "../auth/disable-totp";
 import { UserExistsError } from "../users/create-user";
 
 export interface ActionState<T = undefined> {
@@ -57,7 +57,7 @@ export async function runAction<T>(work: () => Promise<{ message: string; data?:
     if (error instanceof UserFacingError) {
       return { status: "error", message: error.message, ...(error.field ? { fieldErrors: { [error.field]: error.message } } : {}), ...(error.link ? { link: error.link } : {}) };
     }
-    if (error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof UnauthenticatedError) {
+    if (error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof UnauthenticatedError || error instanceof AccountSetupRequiredError) {
       return { status: "error", message: error.message };
     }
     // The merchant API's refusals (lib/errors.ts) name the parameter and the reason: fit for people too.
@@ -66,7 +66,7 @@ export async function runAction<T>(work: () => Promise<{ message: string; data?:
     // action may have saved part of its work before (a capture before its audit row), so it says to look.
     if (isDatabaseOverload(error)) return { status: "error", message: BUSY_MESSAGE };
     if (error instanceof UserExistsError) return { status: "error", message: "A user with this email address already exists.", fieldErrors: { email: "Already used by another user" } };
-    if (error instanceof ApiKeyNotFoundError || error instanceof ApiKeyNotRollableError || error instanceof InvalidTotpCodeError || error instanceof TotpAttemptsExceededError) {
+    if (error instanceof ApiKeyNotFoundError || error instanceof ApiKeyNotRollableError || error instanceof InvalidTotpCodeError || error instanceof TotpAttemptsExceededError || error instanceof TotpRequiredError) {
       return { status: "error", message: error.message };
     }
     throw error;

@@ -1,9 +1,14 @@
 // Audit rows for back-office changes; written in the same transaction as the change they record.
 // Also sign-ins (success and failure, with the client address the sign-in throttle uses), secret
-// reveals and operator (CLI) password resets, so the log answers "who could act as whom, and when".
+// reveals and operator (CLI) actions, so the log answers "who could act as whom, and when".
+// Each row keeps the actor as they were (id, email, name, role at the time: a removed user's history
+// stays theirs), the table is append-only (a database trigger, see its migration), and each entry is
+// also a line of the structured log (component "audit", event "audit"), so it reaches the central
+// log store even if the database is lost (security review 3, M2).
 import { db, type Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
+import { log } from "../observability/logger";
 import type { Actor } from "../auth/actor";
 
 /** Every action the log records, with its label on the audit-log page (also the filter's choices). */
@@ -13,6 +18,7 @@ export const AUDIT_ACTIONS = {
   "user.password_changed": "Changed own password",
   "user.totp_enabled": "Turned on two-factor authentication",
   "user.totp_disabled": "Turned off two-factor authentication",
+  "user.recovery_code_used": "Signed in with a recovery code",
   "secret.revealed": "Revealed a secret",
   "api_key.created": "Created API key",
   "api_key.rolled": "Rolled API key",
@@ -28,35 +34,83 @@ export const AUDIT_ACTIONS = {
   "team.user_removed": "Removed user",
   "team.password_reset": "Reset a user's password",
   "operator.password_reset": "Password reset by the operator (CLI)",
+  "operator.user_created": "User created by the operator (CLI)",
+  "secret.rolled": "Rolled the notification signing secret",
+  "settings.payout_limits.updated": "Changed payout limits",
   "payment.capture_requested": "Requested capture",
   "payment.refund_requested": "Requested refund",
   "payment.void_requested": "Requested void",
+  "acquirer_account.created": "Added acquirer account",
+  "acquirer_account.updated": "Changed acquirer account",
+  "acquirer_account.credentials_changed": "Changed acquirer account credentials",
+  "acquirer_account.connection_tested": "Tested acquirer account connection",
   "operation.settled_by_operator": "Settled an operation whose outcome was unknown",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
-export async function recordAudit(tx: Tx, options: { actor: Actor; action: string; target?: string | null; details?: Prisma.InputJsonObject }): Promise<void> {
-  await recordAuditEntry(tx, { merchantId: options.actor.merchantId, userId: options.actor.userId, action: options.action, target: options.target, details: options.details });
+export async function recordAudit(
+  tx: Tx,
+  options: { actor: Actor; action: string; target?: string | null; details?: Prisma.InputJsonObject },
+): Promise<void> {
+  await recordAuditEntry(tx, {
+    merchantId: options.actor.merchantId,
+    userId: options.actor.userId,
+    action: options.action,
+    target: options.target,
+    details: options.details,
+  });
 }
 
+/** What the log shows for an entry without a user: the operator CLI. */
+export const OPERATOR_ACTOR = { actorName: "Operator (CLI)", actorRole: "operator" } as const;
+
 /**
- * An entry that has no signed-in actor behind it: a sign-in attempt (the user it was for), or the
- * operator CLI (no user: shown as "system"). `client` is a transaction or the database itself.
+ * Any entry: `userId` is the user who acted (or whose sign-in it was); null for the operator CLI.
+ * The user's email, name and role are copied onto the row now. `client` is a transaction or the
+ * database itself.
  */
 export async function recordAuditEntry(
   client: Tx | ReturnType<typeof db>,
-  options: { merchantId: string; userId: string | null; action: AuditAction | (string & {}); target?: string | null; details?: Prisma.InputJsonObject },
+  options: {
+    merchantId: string;
+    userId: string | null;
+    action: AuditAction | (string & {});
+    target?: string | null;
+    details?: Prisma.InputJsonObject;
+  },
 ): Promise<void> {
-  await client.auditEntry.create({
-    data: {
-      id: newId(),
-      merchantId: options.merchantId,
-      userId: options.userId,
-      action: options.action,
-      target: options.target ?? null,
-      details: options.details ?? {},
+  const user = options.userId
+    ? await client.user.findUnique({ where: { id: options.userId }, select: { email: true, name: true, role: true } })
+    : null;
+  const actor = user
+    ? { actorEmail: user.email, actorName: user.name, actorRole: user.role as string }
+    : { actorEmail: null, ...OPERATOR_ACTOR };
+  const entry = {
+    id: newId(),
+    merchantId: options.merchantId,
+    userId: options.userId,
+    ...actor,
+    action: options.action,
+    target: options.target ?? null,
+    details: options.details ?? {},
+  };
+  await client.auditEntry.create({ data: entry, select: { id: true } });
+  // Also to the log pipeline, written once the row is (a change whose transaction then rolls back
+  // leaves a line without a row: the line says it was attempted).
+  log("audit").info(
+    {
+      event: "audit",
+      auditId: entry.id,
+      merchantId: entry.merchantId,
+      actorId: entry.userId,
+      actorEmail: actor.actorEmail,
+      actorName: actor.actorName,
+      actorRole: actor.actorRole,
+      action: entry.action,
+      target: entry.target,
+      details: entry.details,
     },
-    select: { id: true },
-  });
+    `audit ${entry.action}`,
+  );
 }

@@ -8,6 +8,7 @@ import { log } from "../observability/logger";
 import { ERROR_TEXTS } from "./protocol";
 import { newId } from "../ids";
 import { consumeRateLimit, rateLimitedResponse } from "../api/rate-limits";
+import { isSessionIdFormat, MALFORMED_SESSION_ANSWER } from "../validation/session-id";
 import { observeApiRequest, observedRequest } from "../observability/observe-api-request";
 
 export interface FrameRequestOptions {
@@ -38,7 +39,18 @@ function overloadedResponse(error: Error): Response {
   });
 }
 
+/** The answer to an id that cannot be a session: nothing about it is counted, logged or kept. */
+function malformedSessionResponse(): Response {
+  return new Response(MALFORMED_SESSION_ANSWER.body, {
+    status: MALFORMED_SESSION_ANSWER.status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-content-type-options": "nosniff" },
+  });
+}
+
 export function frameRequest({ request, sessionId, route }: FrameRequestOptions, handle: () => Promise<Response>): Promise<Response> {
+  // First of all: the rate limiter keys on the session id, so a malformed one (any length the URL
+  // allows, 15 KB and more) must be refused before it is counted or put on a log line (review 3, M1).
+  if (!isSessionIdFormat(sessionId)) return Promise.resolve(malformedSessionResponse());
   const requestId = newId();
   return observedRequest({ requestId, sessionId, method: request.method, route }, async () => {
     const started = performance.now();

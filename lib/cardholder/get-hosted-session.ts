@@ -2,6 +2,7 @@
 import { db } from "../db";
 import { parseStoredStyling, type HostedStyling } from "../validation/hosted-styling";
 import { effectiveCheckoutOrigins } from "./allowed-checkout-origins";
+import { isSessionIdFormat } from "../validation/session-id";
 
 export type HostedSessionState =
   /** Takes a payment. */
@@ -30,7 +31,6 @@ export const REFUSAL_REASONS: Record<Exclude<HostedSessionState, "open" | "proce
   unknown: "There is no such payment session.",
 };
 
-const SESSION_ID = /^[A-Za-z0-9]{1,64}$/;
 
 export async function getHostedSession({
   sessionId,
@@ -39,7 +39,7 @@ export async function getHostedSession({
   sessionId: string;
   now?: Date;
 }): Promise<HostedSession | undefined> {
-  if (!SESSION_ID.test(sessionId)) return undefined;
+  if (!isSessionIdFormat(sessionId)) return undefined;
   const session = await db().paymentSession.findUnique({
     where: { id: sessionId },
     select: {

@@ -18,14 +18,26 @@ import {
   type OperatorAuditEntry,
 } from "../payments/settle-operation-by-operator";
 import type { Tx } from "../db";
+import { resealSigningSecrets } from "../notifications/signing-secrets";
+import { DEFAULT_NEW_KEY_SCOPES, parseScopeList } from "../api-keys/api-key-scopes";
+import { setPayoutLimit } from "../payments/set-payout-limit";
+import { resealAcquirerCredentials } from "../processors/accounts/reseal-acquirer-credentials";
+import { ACCOUNT_COMMANDS, ACCOUNT_USAGE } from "./account-commands";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
-  merchant create --name <name>                 create a merchant; prints its merchantid and a new API key
+  merchant create --name <name> [--scopes <list>]
+                                                create a merchant; prints its merchantid, a new API key and the
+                                                notification signing secret
   merchant list                                 list merchants
-  apikey create --merchant <id> [--name <name>] create an API key for a merchant (shown once)
-  user create --merchant <id> --email <email> --name <name> --password <password> [--role owner|developer|viewer]
-                                                create a back-office user
+  apikey create --merchant <id> [--name <name>] [--scopes <list>]
+                                                create an API key for a merchant (shown once). Scopes, comma separated:
+                                                payments, follow-ups, payouts, read (default: payments,follow-ups,read)
+  payout-limits set --merchant <id> --currency <ISO> --per-payout <minor units> --per-day <minor units>
+                                                what the merchant's keys may pay out (no limit for a currency: no payouts)
+  user create --merchant <id> --email <email> --name <name> [--role owner|developer|viewer]
+                                                create a back-office user; the password is typed at a prompt or read
+                                                from standard input (never an argument); recorded in the audit log
   user reset-password <email>                   give a back-office user a new temporary password (printed once);
                                                 their sessions end; recorded in the merchant's audit log
   runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error
@@ -38,8 +50,10 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
                                                 close the alert of a settled operation an acquirer contradicted, once reconciled
   processors reconcile [--older-than-minutes <n>]
                                                 look up timed-out authorizations at configured acquirers; void late approvals
-  cards rotate-key                              re-encrypt stored cards (and back-office TOTP secrets) under the current
-                                                CARD_DATA_KEY; the old key must be in CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
+${ACCOUNT_USAGE}
+  cards rotate-key                              re-encrypt stored cards (and back-office TOTP secrets, acquirer credentials)
+                                                under the current CARD_DATA_KEY; the old key must be in
+                                                CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
 
 export class CliUsageError extends Error {}
 
@@ -52,12 +66,56 @@ export interface CliResult {
   data: unknown;
 }
 
-type Options = Record<string, string | boolean | undefined>;
+type Options = Record<string, string | boolean | string[] | undefined>;
 
 function required(options: Options, name: string): string {
   const value = options[name];
   if (typeof value !== "string" || value.trim() === "") throw new CliUsageError(`--${name} is required`);
   return value.trim();
+}
+
+/**
+ * A new user's password: typed at a prompt without echo when standard input is a terminal, else the
+ * first line of standard input (`printf '%s\n' "$PASSWORD" | npm run cli -- user create ...`).
+ */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) {
+    const { createInterface } = await import("node:readline/promises");
+    const { Writable } = await import("node:stream");
+    let muted = false;
+    const output = new Writable({
+      write(chunk, _encoding, done) {
+        if (!muted) process.stdout.write(chunk);
+        done();
+      },
+    });
+    const prompt = createInterface({ input: process.stdin, output, terminal: true });
+    try {
+      const ask = async (question: string) => {
+        process.stdout.write(question);
+        muted = true;
+        const answer = await prompt.question("");
+        muted = false;
+        process.stdout.write("\n");
+        return answer;
+      };
+      const first = await ask("Password for the new user: ");
+      if ((await ask("The same password again: ")) !== first) throw new CliUsageError("the two passwords are not the same");
+      return first;
+    } finally {
+      prompt.close();
+    }
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const line = Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "";
+  if (!line) throw new CliUsageError("no password on standard input (or run it in a terminal to be asked)");
+  return line;
+}
+
+/** --scopes payments,read; default everything but payouts (asked for by name). */
+function scopesOption(options: Options) {
+  return typeof options.scopes === "string" ? parseScopeList(options.scopes) : DEFAULT_NEW_KEY_SCOPES;
 }
 
 async function merchantMustExist(merchantId: string): Promise<void> {
@@ -72,7 +130,7 @@ export type CommandHandler = (options: Options, args: string[]) => Promise<CliRe
 export const COMMANDS: Record<string, CommandHandler> = {
   "merchant create": async (options) => {
     const name = z.string().trim().min(1).max(100).parse(required(options, "name"));
-    const { merchant, apiKey } = await createMerchant({ name, withApiKey: true });
+    const { merchant, apiKey } = await createMerchant({ name, withApiKey: true, apiKeyScopes: scopesOption(options) });
     return {
       // The signing secret is printed too: a merchant set up from the CLI must be able to verify
       // its first notification without a back-office visit (it stays readable in Settings → API keys).
@@ -91,22 +149,41 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const name = typeof options.name === "string" && options.name.trim() ? options.name.trim() : "CLI key";
-    const { apiKey, record } = await createApiKey({ merchantId, name });
+    const { apiKey, record } = await createApiKey({ merchantId, name, scopes: scopesOption(options) });
     return {
-      text: `API key for ${merchantId}: ${apiKey}   (shown once; store it now)`,
-      data: { merchantid: merchantId, apikey: apiKey, id: record.id, prefix: record.prefix, name: record.name },
+      text: `API key for ${merchantId}: ${apiKey}   (shown once; store it now; scopes: ${record.scopes.join(", ")})`,
+      data: { merchantid: merchantId, apikey: apiKey, id: record.id, prefix: record.prefix, name: record.name, scopes: record.scopes },
+    };
+  },
+  // Payouts (review 3, M7): per currency, what the merchant's keys may pay out; audited as the operator.
+  "payout-limits set": async (options) => {
+    const merchantId = required(options, "merchant");
+    await merchantMustExist(merchantId);
+    const limit = await setPayoutLimit({
+      merchantId,
+      actorUserId: null,
+      input: { currency: required(options, "currency"), perPayout: required(options, "per-payout"), perDay: required(options, "per-day") },
+    });
+    return {
+      text: `Payout limits for ${merchantId} in ${limit.currency}: ${limit.perPayout} per payout, ${limit.perDay} per 24 hours (minor units)`,
+      data: { merchantid: merchantId, currency: limit.currency, perpayout: Number(limit.perPayout), perday: Number(limit.perDay) },
     };
   },
   "user create": async (options) => {
+    if (options.password !== undefined) {
+      throw new CliUsageError("--password is not accepted: a command line shows in ps and in shell history. Type the password at the prompt, or pipe it on standard input.");
+    }
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const role = (typeof options.role === "string" ? options.role : "owner").toUpperCase();
-    const user = await createUser({
-      merchantId,
-      email: required(options, "email"),
-      name: required(options, "name"),
-      password: required(options, "password"),
-      role: role as "OWNER" | "DEVELOPER" | "VIEWER",
+    const email = required(options, "email");
+    const name = required(options, "name");
+    const password = await readPassword();
+    const user = await db().$transaction(async (tx) => {
+      const created = await createUser({ merchantId, email, name, password, role: role as "OWNER" | "DEVELOPER" | "VIEWER", tx });
+      // The operator's user creations are audited like an owner's (security review 3, L8).
+      await recordAuditEntry(tx, { merchantId, userId: null, action: "operator.user_created", target: created.id, details: { email: created.email, role: created.role } });
+      return created;
     });
     return {
       text: `User ${user.email} (${user.role.toLowerCase()}) created for merchant ${merchantId}`,
@@ -125,7 +202,13 @@ export const COMMANDS: Record<string, CommandHandler> = {
     if (!user) throw new Error(`no back-office user with email ${email}`);
     const { temporaryPassword } = await db().$transaction(async (tx) => {
       const reset = await resetUserPassword({ tx, userId: user.id });
-      await recordAuditEntry(tx, { merchantId: user.merchantId, userId: null, action: "operator.password_reset", target: user.id, details: { email } });
+      await recordAuditEntry(tx, {
+        merchantId: user.merchantId,
+        userId: null,
+        action: "operator.password_reset",
+        target: user.id,
+        details: { email },
+      });
       return reset;
     });
     return {
@@ -206,7 +289,10 @@ Their open sessions were signed out.`,
     const minutes = z.coerce.number().min(0).default(5).parse(options["older-than-minutes"]);
     const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: minutes * 60_000 });
     return {
-      text: reconciled.length === 0 ? "no timed-out authorizations to reconcile" : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
+      text:
+        reconciled.length === 0
+          ? "no timed-out authorizations to reconcile"
+          : reconciled.map((entry) => `${entry.operationId}  ${entry.processor}  ${entry.outcome}`).join("\n"),
       data: reconciled,
     };
   },
@@ -214,23 +300,36 @@ Their open sessions were signed out.`,
   "cards rotate-key": async () => {
     const cards = await rotateCardDataKey();
     const totp = await resealTotpSecrets();
+    const signing = await resealSigningSecrets();
+    const acquirer = await resealAcquirerCredentials();
     const left = Object.entries(cards.remaining);
-    const done = left.length === 0 && totp.remaining === 0;
+    const done = left.length === 0 && totp.remaining === 0 && signing.remaining === 0 && acquirer.remaining === 0;
     return {
       text: [
-        `re-encrypted ${cards.reencrypted} stored card(s) and re-sealed ${totp.resealed} TOTP secret(s) under key ${cards.keyId}`,
+        `re-encrypted ${cards.reencrypted} stored card(s), re-sealed ${totp.resealed} TOTP secret(s), ${signing.resealed} signing secret(s) and ${acquirer.resealed} acquirer account credential(s) under key ${cards.keyId}`,
         done
           ? "nothing is left under other keys: the old keys can be removed from CARD_DATA_PREVIOUS_KEYS"
-          : `still under other keys: ${left.map(([id, count]) => `${count} card(s) under ${id}`).join(", ") || "none"}; ${totp.remaining} TOTP secret(s)`,
+          : `still under other keys: ${left.map(([id, count]) => `${count} card(s) under ${id}`).join(", ") || "none"}; ${totp.remaining} TOTP secret(s); ${signing.remaining} signing secret(s); ${acquirer.remaining} acquirer account credential(s)`,
       ].join("\n"),
-      data: { keyid: cards.keyId, reencrypted: cards.reencrypted, remaining: cards.remaining, totpResealed: totp.resealed, totpRemaining: totp.remaining, complete: done },
+      data: {
+        keyid: cards.keyId,
+        reencrypted: cards.reencrypted,
+        remaining: cards.remaining,
+        totpResealed: totp.resealed,
+        totpRemaining: totp.remaining,
+        signingSecretsResealed: signing.resealed,
+        signingSecretsRemaining: signing.remaining,
+        acquirerCredentialsResealed: acquirer.resealed,
+        acquirerCredentialsRemaining: acquirer.remaining,
+        complete: done,
+      },
     };
   },
 };
 
 export async function runCliCommand(words: string[], options: Options): Promise<CliResult> {
   const key = words.slice(0, 2).join(" ");
-  const handler = COMMANDS[key];
+  const handler = COMMANDS[key] ?? ACCOUNT_COMMANDS[key];
   if (!handler) throw new CliUsageError(`unknown command: ${words.join(" ")}`);
   try {
     return await handler(options, words.slice(2));

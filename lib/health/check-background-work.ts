@@ -5,6 +5,7 @@
 import { db } from "../db";
 import { config } from "../env";
 import { backgroundStatus, type ComponentStatus } from "../inngest/executor/status";
+import { log } from "../observability/logger";
 import { runsEmbeddedExecutor } from "../runtime/role";
 
 /** Longer than several poll intervals and a busy executor's queue; shorter than any lease. */
@@ -15,7 +16,11 @@ export async function checkBackgroundWork(now = new Date(Date.now())): Promise<C
   const before = new Date(now.getTime() - UNCLAIMED_WORK_LIMIT_MS);
   try {
     const [event, job] = await Promise.all([
-      db().inngestEvent.findFirst({ where: { fannedOutAt: null, receivedAt: { lte: before } }, select: { receivedAt: true }, orderBy: { receivedAt: "asc" } }),
+      db().inngestEvent.findFirst({
+        where: { fannedOutAt: null, receivedAt: { lte: before } },
+        select: { receivedAt: true },
+        orderBy: { receivedAt: "asc" },
+      }),
       db().inngestJob.findFirst({
         where: {
           runAt: { lte: before },
@@ -34,6 +39,7 @@ export async function checkBackgroundWork(now = new Date(Date.now())): Promise<C
       msg: `background work is not being taken: due for ${Math.round((now.getTime() - oldest.getTime()) / 1000)} s (are worker processes running?)`,
     };
   } catch (error) {
-    return { status: "error", msg: `background work: ${error instanceof Error ? error.message.split("\n")[0] : "unknown"}` };
+    log("health").warn({ err: error }, "health check: background work could not be checked");
+    return { status: "error", msg: "background work: could not be checked" };
   }
 }

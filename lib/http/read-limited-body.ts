@@ -14,6 +14,33 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/**
+ * Bytes that may be held at once, across requests, by reads whose sender is not known yet (a body the
+ * Inngest SDK must parse before it can check the signature). A read that would go past it stops with
+ * BodyBudgetExhaustedError: answer 503 with Retry-After, so many concurrent uploads at the per-request
+ * cap cannot add up to more than the budget.
+ */
+export class ByteBudget {
+  private held = 0;
+  constructor(readonly maxBytes: number) {}
+  reserve(bytes: number): boolean {
+    if (this.held + bytes > this.maxBytes) return false;
+    this.held += bytes;
+    return true;
+  }
+  release(bytes: number): void {
+    this.held = Math.max(0, this.held - bytes);
+  }
+}
+
+/** The shared budget was used up by other reads: try again shortly (503). */
+export class BodyBudgetExhaustedError extends Error {
+  constructor() {
+    super("too many request bodies are being read at once");
+    this.name = "BodyBudgetExhaustedError";
+  }
+}
+
 /** True when the request declares a body larger than `maxBytes` (Content-Length). */
 export function declaresTooLargeBody(headers: Headers, maxBytes: number): boolean {
   const declared = headers.get("content-length");
@@ -28,15 +55,36 @@ export function declaresTooLargeBody(headers: Headers, maxBytes: number): boolea
  * without being cancelled or destroyed: destroying a request whose body has not arrived destroys its
  * socket, and the client would see a reset instead of the 413 (lib/http/lingering-close.ts).
  */
-export async function readLimitedStream(source: ReadableStream<Uint8Array> | NodeJS.ReadableStream | null | undefined, maxBytes: number): Promise<Buffer> {
+export async function readLimitedStream(
+  source: ReadableStream<Uint8Array> | NodeJS.ReadableStream | null | undefined,
+  maxBytes: number,
+  budget?: ByteBudget,
+): Promise<Buffer> {
   if (!source) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let length = 0;
   const take = (chunk: Uint8Array) => {
     length += chunk.byteLength;
     if (length > maxBytes) throw new BodyTooLargeError(maxBytes);
+    if (budget && !budget.reserve(chunk.byteLength)) {
+      length -= chunk.byteLength;
+      throw new BodyBudgetExhaustedError();
+    }
     chunks.push(chunk);
   };
+  try {
+    return await readChunks(source, take, chunks);
+  } finally {
+    // What was held for this read is given back once the caller has the bytes (or the read failed).
+    budget?.release(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  }
+}
+
+async function readChunks(
+  source: ReadableStream<Uint8Array> | NodeJS.ReadableStream,
+  take: (chunk: Uint8Array) => void,
+  chunks: Uint8Array[],
+): Promise<Buffer> {
   if ("getReader" in source) {
     const reader = source.getReader();
     try {
@@ -48,14 +96,14 @@ export async function readLimitedStream(source: ReadableStream<Uint8Array> | Nod
     const iterator = "iterator" in source && typeof source.iterator === "function" ? source.iterator({ destroyOnReturn: false }) : source;
     for await (const chunk of iterator as AsyncIterable<Uint8Array | string>) take(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   }
-  return Buffer.concat(chunks, length);
+  return Buffer.concat(chunks);
 }
 
 /** The request's body as bytes, at most `maxBytes`; throws BodyTooLargeError otherwise. */
-export async function readLimitedBody(request: Request, maxBytes: number): Promise<Buffer> {
+export async function readLimitedBody(request: Request, maxBytes: number, budget?: ByteBudget): Promise<Buffer> {
   // A declared length over the cap: nothing of the body is read (nor cancelled, see above).
   if (declaresTooLargeBody(request.headers, maxBytes)) throw new BodyTooLargeError(maxBytes);
-  return readLimitedStream(request.body, maxBytes);
+  return readLimitedStream(request.body, maxBytes, budget);
 }
 
 /** The request's body as UTF-8 text, at most `maxBytes`; throws BodyTooLargeError otherwise. */

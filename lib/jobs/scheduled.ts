@@ -5,6 +5,7 @@ import { pollCardUpdatesJob } from "./poll-card-updates";
 import { reconcileIndeterminateOperationsJob } from "./reconcile-indeterminate-operations";
 import { reconcileTimedOutAuthorizationsJob } from "./reconcile-timed-out-authorizations";
 import { resendStalledEventsJob } from "./resend-stalled-events";
+import { pruneRequestRecordsJob } from "./prune-request-records";
 
 export const scheduledFunctions = [
   pollCardUpdatesJob,
@@ -12,4 +13,5 @@ export const scheduledFunctions = [
   reconcileIndeterminateOperationsJob,
   resendStalledEventsJob,
   finishStuckPaymentsJob,
+  pruneRequestRecordsJob,
 ];

@@ -12,6 +12,8 @@ import { startSessionExpiryTicker } from "./session-expiry-ticker";
 import { warmBrowserBundles } from "../cardholder/warm-browser-bundles";
 import { runsService, type ServiceRole } from "../runtime/role";
 import { installGracefulShutdown } from "../runtime/graceful-shutdown";
+import { resealSigningSecrets } from "../notifications/signing-secrets";
+import { lazyLogger } from "../observability/logger";
 
 type ServiceStarter = { name: string; role: ServiceRole; start: () => Promise<void> };
 
@@ -26,6 +28,13 @@ const services: ServiceStarter[] = [
     name: "embedded Inngest executor",
     role: "worker",
     start: async () => startEmbeddedExecutor({ handler: (await import("./serve-functions")).callServeHandlerInProcess }),
+  },
+  // notifications: signing secrets copied in clear by their migration are sealed (review 3, M3); not awaited.
+  {
+    name: "signing-secret sealing",
+    role: "worker",
+    start: async () =>
+      void resealSigningSecrets().catch((error: unknown) => lazyLogger("notifications").warn("could not seal the signing secrets", error)),
   },
   // cardholder: closes expired payment windows every second and stores their time-out completion
   // notification (safe in every instance at once).

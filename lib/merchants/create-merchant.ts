@@ -1,12 +1,15 @@
-import { randomBytes } from "node:crypto";
 import { db, type Tx } from "../db";
 import { newMerchantId } from "../ids";
 import { createApiKey } from "../api-keys/create-api-key";
+import { createSigningSecret } from "../notifications/signing-secrets";
+import { API_KEY_SCOPES, type ApiKeyScope } from "../api-keys/api-key-scopes";
 
 export interface CreateMerchantOptions {
   name: string;
   /** Also create a first API key (the CLI and the demo seed do). */
   withApiKey?: boolean;
+  /** The first key's scopes; default all (the CLI chooses its own default without payouts). */
+  apiKeyScopes?: readonly ApiKeyScope[];
   tx?: Tx;
 }
 
@@ -16,17 +19,12 @@ export const DEFAULT_ROUTING = {
   2: ["bambora", "clearhaus", "finaro"],
 } as const;
 
-export function newNotificationSecret(): string {
-  return `whsec_${randomBytes(24).toString("base64")}`;
-}
-
-export async function createMerchant({ name, withApiKey = false, tx }: CreateMerchantOptions) {
+export async function createMerchant({ name, withApiKey = false, apiKeyScopes = API_KEY_SCOPES, tx }: CreateMerchantOptions) {
   const run = async (client: Tx) => {
     const merchant = await client.merchant.create({
       data: {
         id: newMerchantId(),
         name,
-        notificationSecret: newNotificationSecret(),
         routing: {
           create: [
             { rule: 1, processors: [...DEFAULT_ROUTING[1]] },
@@ -35,8 +33,10 @@ export async function createMerchant({ name, withApiKey = false, tx }: CreateMer
         },
       },
     });
-    const key = withApiKey ? await createApiKey({ merchantId: merchant.id, name: "Default key", tx: client }) : undefined;
-    return { merchant, apiKey: key?.apiKey, apiKeyRecord: key?.record };
+    // The notification signing secret: stored sealed; returned here in clear once, for the CLI to print.
+    const notificationSecret = await createSigningSecret({ merchantId: merchant.id, tx: client });
+    const key = withApiKey ? await createApiKey({ merchantId: merchant.id, name: "Default key", scopes: apiKeyScopes, tx: client }) : undefined;
+    return { merchant: { ...merchant, notificationSecret }, apiKey: key?.apiKey, apiKeyRecord: key?.record };
   };
   return tx ? run(tx) : db().$transaction(run);
 }

@@ -2,7 +2,9 @@
 // `standardwebhooks` library, the same one merchants verify with (packages/client's
 // verifyNotification), so signer and verifier cannot drift apart. The merchant's secret is "whsec_" +
 // base64 key bytes; the signature is HMAC-SHA256 over "<id>.<timestamp>.<body>", sent as
-// `webhook-signature: v1,<base64>` next to `webhook-id` and `webhook-timestamp`.
+// `webhook-signature: v1,<base64>` next to `webhook-id` and `webhook-timestamp`. While a rolled secret
+// is in its overlap the header carries one signature per valid secret, space separated, as the
+// Standard Webhooks specification allows ("v1,<new> v1,<old>"): a receiver with either verifies.
 import { timingSafeEqual } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 
@@ -26,16 +28,19 @@ export function signNotification({
   body,
   now = new Date(),
 }: {
-  secret: string;
+  /** The merchant's valid secrets (newest first), or one. */
+  secret: string | string[];
   id: string;
   body: string;
   now?: Date;
 }): SignatureHeaders {
   const timestamp = Math.floor(now.getTime() / 1000);
+  const secrets = Array.isArray(secret) ? secret : [secret];
+  if (secrets.length === 0) throw new Error("no signing secret to sign the notification with");
   return {
     "webhook-id": id,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
+    "webhook-signature": secrets.map((each) => new Webhook(each).sign(id, new Date(timestamp * 1000), body)).join(" "),
   };
 }
 

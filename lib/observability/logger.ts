@@ -84,9 +84,17 @@ const outputState = globalThis as unknown as { __cpsLogStdout?: SonicBoom };
  * stdout through pino's asynchronous writer: a synchronous write to a pipe blocks the event loop
  * whenever the reader (log agent, test runner) is slow. What is buffered is written out on exit.
  */
+/**
+ * For scripts whose standard output is their result (the operator CLI's --json): log lines go to
+ * standard error instead. Call before the first line is written.
+ */
+export function logToStandardError(): void {
+  (outputState as { __cpsLogFd?: number }).__cpsLogFd = 2;
+}
+
 function stdout(): SonicBoom {
   if (!outputState.__cpsLogStdout) {
-    const stream = pino.destination({ dest: 1, sync: false });
+    const stream = pino.destination({ dest: (outputState as { __cpsLogFd?: number }).__cpsLogFd ?? 1, sync: false });
     process.on("exit", () => {
       try {
         stream.flushSync();

@@ -2,9 +2,10 @@
 // (lib/validation) and describe answers and notifications: one source of truth, so the document
 // cannot say something the service does not do. Served at /api/openapi.json.
 import { z } from "zod";
+import type { ApiHost } from "../env";
 import { API_ERROR_STATUS, type ApiErrorCode } from "../errors";
 import { NOTIFICATION_KIND_HEADER } from "../notifications/notification-kind-header";
-import { amountSchema, positiveAmountSchema } from "../validation/common";
+import { documentedInputs } from "../validation/documented-input";
 import { initSessionRequestSchema } from "../validation/init-session";
 import { mitRequestSchema } from "../validation/mit";
 import { operationRequestSchema } from "../validation/operation";
@@ -25,6 +26,7 @@ import {
   paymentRecordSchema,
   testNotificationSchema,
 } from "../validation/notifications";
+import { ANSWER_EXAMPLES, ERROR_DESCRIPTION_EXAMPLES, NOTIFICATION_EXAMPLES, REQUEST_EXAMPLES } from "./examples";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -33,7 +35,7 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ApiErrorCode, string> = {
   INVALID_API_KEY: "The Authorization header is missing or names no valid key (unknown, revoked or expired). Spec 7.",
   INVALID_MERCHANTID: "merchantid does not belong to the API key. Spec 7.",
   INVALID_PARAMETER:
-    "A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.",
+    "A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.",
   IDEMPOTENCY_IN_PROGRESS:
     "The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec).",
   NOT_FOUND: "The /api/ path names no endpoint (beyond the spec).",
@@ -46,64 +48,75 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ApiErrorCode, string> = {
     "The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec).",
 };
 
-/**
- * Request fields whose schema transforms its input (amounts accept a number or a digit string; one
- * processor name reads as a list of one): what the merchant may send, stated for the document.
- */
-const INPUT_OVERRIDES = new Map<z.ZodType, JsonSchema>([
-  [
-    amountSchema,
-    {
-      anyOf: [
-        { type: "integer", minimum: 0, maximum: 999_999_999_999 },
-        { type: "string", pattern: "^[0-9]{1,12}$" },
-      ],
-      description: "Minor units (2.50 is sent as 250), as a JSON integer or a string of 1 to 12 digits.",
-    },
-  ],
-  [
-    positiveAmountSchema,
-    {
-      anyOf: [
-        { type: "integer", minimum: 1, maximum: 999_999_999_999 },
-        { type: "string", pattern: "^[0-9]{1,12}$" },
-      ],
-      description: "Minor units, at least 1, as a JSON integer or a string of 1 to 12 digits.",
-    },
-  ],
-  [
-    initSessionRequestSchema.shape.processor,
-    {
-      anyOf: [
-        { type: "array", items: { type: "string", enum: ["finaro", "clearhaus", "bambora"] } },
-        { type: "string", enum: ["finaro", "clearhaus", "bambora"] },
-      ],
-      description: "Processors to try in order; when one declines or fails the next is tried. Absent: the merchant's routing rule.",
-    },
-  ],
-]);
-
 export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const result = z.toJSONSchema(schema, {
     io,
     target: "draft-2020-12",
     unrepresentable: "any",
     override: (context) => {
-      const replacement = io === "input" ? INPUT_OVERRIDES.get(context.zodSchema as unknown as z.ZodType) : undefined;
-      if (!replacement) return;
-      for (const key of Object.keys(context.jsonSchema)) delete (context.jsonSchema as JsonSchema)[key];
-      Object.assign(context.jsonSchema, replacement);
+      // A request field that documents what clients should send (lib/validation/documented-input.ts):
+      // its schema replaces the derived one, and what the service also accepts joins the description.
+      const documented = io === "input" ? documentedInputs.get(context.zodSchema as unknown as z.ZodType) : undefined;
+      if (!documented) return;
+      const json = context.jsonSchema as JsonSchema;
+      const description = [json.description, documented.note].filter(Boolean).join(" ");
+      for (const key of Object.keys(json)) delete json[key];
+      Object.assign(json, structuredClone(documented.schema), description ? { description } : {});
     },
   }) as JsonSchema;
   delete result.$schema;
-  return result;
+  return constAsEnum(result) as JsonSchema;
+}
+
+/**
+ * `const: x` written as `enum: [x]`: the same in JSON Schema, and understood by generators that read
+ * OpenAPI 3.0, which has no `const`.
+ */
+function constAsEnum(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(constAsEnum);
+  if (!node || typeof node !== "object") return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "const") out.enum = [value];
+    else out[key] = constAsEnum(value);
+  }
+  return out;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * The servers the document names. A running service names its own public base (PUBLIC_BASE_URL,
+ * and per path the interface hosts of spec 4 where they differ); without one, as in the exported
+ * file and the generated client, a placeholder that resolves nowhere (RFC 2606 `.invalid`).
+ */
+export interface OpenApiServers {
+  publicBaseUrl: string;
+  apiBaseUrls?: Partial<Record<ApiHost, string>>;
+}
+
+export const OPENAPI_PLACEHOLDER_BASE_URL = "https://payments.invalid";
+
+/** Tags group the operations by resource: generated SDKs get one class or service per tag. */
+const TAGS = [
+  { name: "Payment sessions", description: "Open a payment window in which the cardholder pays with the hosted card fields (spec 4.1, 4.2)." },
+  { name: "MIT", description: "Merchant-initiated payments: charge the stored card data of an earlier payment, without the cardholder (spec 4.3)." },
+  { name: "Follow-ups", description: "Capture, refund and void a payment (spec 4.4 to 4.6); each result arrives as an operation notification." },
+  { name: "Payouts", description: "Pay money out to the card behind a payment; answered on the connection (spec 4.7)." },
+  { name: "Payment details", description: "Look a payment up, with its card facts and operations (spec 4.8)." },
+  { name: "Health", description: "Whether every interface of the service works (spec 4.9)." },
+  { name: "Reference", description: "This document." },
+  { name: "Notifications", description: "What the service POSTs to your addresses, signed as Standard Webhooks (spec 6)." },
+] as const;
+type Tag = (typeof TAGS)[number]["name"];
+
 const ERROR_STATUSES = [...new Set(Object.values(API_ERROR_STATUS))].sort((a, b) => a - b);
 /** Codes answered with Retry-After (lib/api/merchant-route.ts). */
 const RETRY_AFTER_CODES = new Set<ApiErrorCode>(["RATE_LIMITED", "SERVICE_UNAVAILABLE"]);
+
+function errorExample(code: ApiErrorCode) {
+  return { error: code, errordescription: ERROR_DESCRIPTION_EXAMPLES[code] ?? ERROR_CODE_DESCRIPTIONS[code].split(/(?<=\.) /)[0]! };
+}
 
 function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
@@ -116,13 +129,15 @@ function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
         TraceApi: { $ref: "#/components/headers/TraceApi" },
         ...(here.some((code) => RETRY_AFTER_CODES.has(code)) ? { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } : {}),
       },
+      // The codes this status carries, for tools (tests/helpers/openapi-contract.ts checks answers
+      // against it); the schema stays the one ErrorBody, so that generated clients get one error type.
+      "x-error-codes": here,
       content: {
         "application/json": {
-          schema: { allOf: [ref("ErrorBody"), { type: "object", properties: { error: { enum: here } } }] },
-          example: {
-            error: here[0],
-            errordescription: here[0] === "INVALID_PARAMETER" ? "amount: must be 1 to 12 digits (minor units)" : "...",
-          },
+          schema: ref("ErrorBody"),
+          ...(here.length === 1
+            ? { example: errorExample(here[0]!) }
+            : { examples: Object.fromEntries(here.map((code) => [code, { summary: code, value: errorExample(code) }])) }),
         },
       },
     };
@@ -146,34 +161,38 @@ const paymentIdParameter = {
   name: "paymentid",
   in: "path",
   required: true,
-  description: "The payment: its paymentid, or the merchantpaymentid the merchant gave it.",
+  description: "The payment: its paymentid, or the merchantpaymentid you gave it.",
   schema: { type: "string", pattern: "^[a-zA-Z0-9]{1,32}$" },
+  example: "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
 };
 
-function jsonBody(schemaName: string) {
-  return { required: true, content: { "application/json": { schema: ref(schemaName) } } };
-}
+type SchemaName = keyof typeof REQUEST_EXAMPLES | keyof typeof ANSWER_EXAMPLES;
+const EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ANSWER_EXAMPLES, ...NOTIFICATION_EXAMPLES };
 
-function ok(schemaName: string, description: string) {
+function ok(schemaName: SchemaName, description: string) {
   return {
     description,
     headers: { TraceApi: { $ref: "#/components/headers/TraceApi" } },
-    content: { "application/json": { schema: ref(schemaName) } },
+    content: { "application/json": { schema: ref(schemaName), example: EXAMPLES[schemaName] } },
   };
 }
 
 function postOperation(options: {
   operationId: string;
+  tag: Tag;
   summary: string;
   description: string;
-  body: string;
-  answer: string;
+  body: keyof typeof REQUEST_EXAMPLES;
+  /** False where the service reads an empty body as {} and every field is optional (capture, refund, void). */
+  bodyRequired: boolean;
+  answer: SchemaName;
   answerDescription: string;
   path?: boolean;
 }) {
   return {
     post: {
       operationId: options.operationId,
+      tags: [options.tag],
       summary: options.summary,
       description: options.description,
       parameters: [
@@ -181,7 +200,11 @@ function postOperation(options: {
         { $ref: "#/components/parameters/TraceApi" },
         { $ref: "#/components/parameters/IdempotencyKey" },
       ],
-      requestBody: jsonBody(options.body),
+      requestBody: {
+        required: options.bodyRequired,
+        description: options.bodyRequired ? "The request, as JSON." : "The request, as JSON; may be left out (every field is optional).",
+        content: { "application/json": { schema: ref(options.body), example: REQUEST_EXAMPLES[options.body] } },
+      },
       responses: { "200": ok(options.answer, options.answerDescription), ...errorResponses(POST_ERRORS) },
     },
   };
@@ -190,10 +213,11 @@ function postOperation(options: {
 /** The lookup's parameters travel in the query string (decision: docs/decisions.md). */
 function queryParameters(schema: z.ZodType): unknown[] {
   const object = jsonSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+  return Object.entries(object.properties ?? {}).map(([name, { description, ...property }]) => ({
     name,
     in: "query",
     required: object.required?.includes(name) ?? false,
+    description,
     schema: property,
   }));
 }
@@ -203,20 +227,29 @@ const SIGNATURE_HEADERS = {
     required: true,
     description: "Unique id of the notification; the same on every retry of it (Standard Webhooks).",
     schema: { type: "string" },
+    example: "msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c",
   },
   "webhook-timestamp": {
     required: true,
     description: "Unix seconds when this attempt was signed.",
     schema: { type: "string", pattern: "^[0-9]+$" },
+    example: "1772460309",
   },
   "webhook-signature": {
     required: true,
     description: 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant\'s whsec_ secret.',
     schema: { type: "string" },
+    example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
   },
 };
 
-function webhook(options: { operationId: string; summary: string; description: string; schema: string; kinds: string[] }) {
+function webhook(options: {
+  operationId: string;
+  summary: string;
+  description: string;
+  schema: keyof typeof NOTIFICATION_EXAMPLES | "PaymentRecord";
+  kinds: string[];
+}) {
   const kindHeader = {
     name: NOTIFICATION_KIND_HEADER,
     in: "header",
@@ -224,23 +257,52 @@ function webhook(options: { operationId: string; summary: string; description: s
     description:
       "What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's).",
     schema: { type: "string", enum: options.kinds },
+    example: options.kinds[0],
   };
   return {
     post: {
       operationId: options.operationId,
+      tags: ["Notifications"],
       summary: options.summary,
-      description: `${options.description}\n\nAcknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).`,
+      description: `${options.description}${options.description ? "\n\n" : ""}Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).`,
       parameters: [kindHeader, ...Object.entries(SIGNATURE_HEADERS).map(([name, header]) => ({ name, in: "header", ...header }))],
-      requestBody: { required: true, content: { "application/json": { schema: ref(options.schema) } } },
+      requestBody: {
+        required: true,
+        description: "The notification, as JSON.",
+        content: { "application/json": { schema: ref(options.schema), example: EXAMPLES[options.schema] } },
+      },
       responses: { "200": { description: "Received. Any other answer, or none within the attempt's time-out, is retried." } },
     },
   };
 }
 
-let cached: Record<string, unknown> | undefined;
+/** Which interface host of spec 4 serves each path (the document's servers per path). */
+const PATH_HOSTS: Record<string, ApiHost> = {
+  "/api/initdynamic": "cit",
+  "/api/mit": "mit",
+  "/api/{paymentid}/capture": "capture",
+  "/api/{paymentid}/refund": "refund",
+  // Spec 4.6 puts void on the refund host.
+  "/api/{paymentid}/void": "refund",
+  "/api/{paymentid}/payout": "payout",
+  "/api/{paymentid}/payment": "payment",
+  "/api/health": "health",
+};
 
-export function buildOpenApiDocument(): Record<string, unknown> {
-  if (cached) return cached;
+const cached = new Map<string, Record<string, unknown>>();
+
+/** The document; `servers` names the running service's addresses (see OpenApiServers). */
+export function buildOpenApiDocument(servers?: OpenApiServers): Record<string, unknown> {
+  const key = JSON.stringify(servers ?? null);
+  let document = cached.get(key);
+  if (!document) {
+    document = build(servers);
+    cached.set(key, document);
+  }
+  return document;
+}
+
+function build(servers: OpenApiServers | undefined): Record<string, unknown> {
   const schemas: Record<string, JsonSchema> = {
     InitDynamicRequest: jsonSchema(initSessionRequestSchema, "input"),
     PaymentSession: jsonSchema(sessionResponseSchema, "output"),
@@ -258,10 +320,153 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     LifecycleNotification: jsonSchema(lifecycleNotificationSchema, "output"),
     TestNotification: jsonSchema(testNotificationSchema, "output"),
   };
+  const SCHEMA_DESCRIPTIONS: Record<string, string> = {
+    InitDynamicRequest: "Opens a payment window (spec 4.1).",
+    PaymentSession: "The payment window: where the hosted fields are and which script mounts them (spec 2.1).",
+    MitRequest: "Charges the stored card data of an earlier payment (spec 4.3).",
+    OperationRequest: "A capture, refund or void (spec 4.4 to 4.6).",
+    PayoutRequest: "Pays money out to the card behind a payment (spec 4.7).",
+    PayoutResult: "The payout's result (spec 4.7).",
+    Accepted: "The request was accepted; its result arrives as a notification carrying this responseid.",
+    Health: "One entry per interface host, and one member for each of the back-office and website hosts (spec 4.9).",
+    ErrorBody: "Every refusal (spec 7).",
+    CompletionNotification: "The end of a payment in a payment window (spec 6.2).",
+    MitNotification: "The result of an MIT authorization (spec 6.3).",
+    OperationNotification: "The result of a capture, refund, void or payout (spec 6.4).",
+    PaymentRecord: "A payment with its card facts and operations (spec 2.2), with the lookup's responseid (spec 6.5).",
+    LifecycleNotification: "The card behind a payment was updated by its issuer (spec 6.6).",
+    TestNotification: "A test sent from the back office (beyond the spec).",
+  };
+  for (const [name, schema] of Object.entries(schemas)) schema.description ??= SCHEMA_DESCRIPTIONS[name];
   const errorTable = (Object.keys(API_ERROR_STATUS) as ApiErrorCode[])
     .map((code) => `| ${code} | ${API_ERROR_STATUS[code]} | ${ERROR_CODE_DESCRIPTIONS[code]} |`)
     .join("\n");
-  cached = {
+  const hostServers = (path: string) => {
+    const host = PATH_HOSTS[path];
+    const url = host && servers?.apiBaseUrls?.[host];
+    return url && url !== servers.publicBaseUrl ? { servers: [{ url, description: `The ${host} interface host (spec 4).` }] } : {};
+  };
+  const paths: Record<string, Record<string, unknown>> = {
+    "/api/initdynamic": postOperation({
+      operationId: "initDynamic",
+      tag: "Payment sessions",
+      summary: "Open a payment window (spec 4.1)",
+      description:
+        "Creates a payment session for the hosted fields. Include `dfurlscriptinclude` in the checkout page; the result arrives as the completion notification (webhook `completionNotification`).",
+      body: "InitDynamicRequest",
+      bodyRequired: true,
+      answer: "PaymentSession",
+      answerDescription: "The payment session (spec 2.1).",
+    }),
+    "/api/mit": postOperation({
+      operationId: "authorizeMit",
+      tag: "MIT",
+      summary: "Charge stored card data (spec 4.3)",
+      description: "Asynchronous: the result arrives as the MIT notification (webhook `mitNotification`).",
+      body: "MitRequest",
+      bodyRequired: true,
+      answer: "Accepted",
+      answerDescription: "Accepted; the notification carries the same responseid.",
+    }),
+    ...Object.fromEntries(
+      (["capture", "refund", "void"] as const).map((verb) => [
+        `/api/{paymentid}/${verb}`,
+        postOperation({
+          operationId: `${verb}Payment`,
+          tag: "Follow-ups",
+          summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a payment (spec ${verb === "capture" ? "4.4" : verb === "refund" ? "4.5" : "4.6"})`,
+          description:
+            "Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means all that is left; the body may be left out.",
+          body: "OperationRequest",
+          bodyRequired: false,
+          answer: "Accepted",
+          answerDescription: "Accepted; the notification carries the same responseid.",
+          path: true,
+        }),
+      ]),
+    ),
+    "/api/{paymentid}/payout": postOperation({
+      operationId: "payout",
+      tag: "Payouts",
+      summary: "Pay out to the card behind a payment (spec 4.7)",
+      description:
+        "Synchronous: the result is the answer. When the acquirer's answer is unknown (a time-out), status is `pending`: the money may have left, so do not pay out again; the final result (approved, declined or failed) arrives as the operation notification with the same responseid. A payout whose result could reach nobody (no notificationurl and no configured address) is refused.",
+      body: "PayoutRequest",
+      bodyRequired: true,
+      answer: "PayoutResult",
+      answerDescription: "The payout's result, or `pending` until the acquirer's answer is known.",
+      path: true,
+    }),
+    "/api/{paymentid}/payment": {
+      get: {
+        operationId: "getPaymentDetails",
+        tags: ["Payment details"],
+        summary: "Look up a payment (spec 4.8)",
+        description:
+          "Asynchronous: the payment record (spec 2.2) arrives as the payment details notification. Parameters travel in the query string. With sync=1 (beyond the spec) the record is the answer and no notification is sent.",
+        parameters: [paymentIdParameter, { $ref: "#/components/parameters/TraceApi" }, ...queryParameters(paymentDetailsRequestSchema)],
+        responses: {
+          "200": {
+            description: "Accepted (the notification carries the same responseid); with sync=1, the payment record itself.",
+            headers: { TraceApi: { $ref: "#/components/headers/TraceApi" } },
+            content: {
+              "application/json": {
+                schema: { oneOf: [ref("Accepted"), ref("PaymentRecord")] },
+                examples: {
+                  accepted: { summary: "sync=0 (the spec's lookup): accepted", value: ANSWER_EXAMPLES.Accepted },
+                  record: { summary: "sync=1: the payment record", value: ANSWER_EXAMPLES.PaymentRecord },
+                },
+              },
+            },
+          },
+          ...errorResponses(COMMON_ERRORS),
+        },
+      },
+    },
+    "/api/health": {
+      get: {
+        operationId: "health",
+        tags: ["Health"],
+        summary: "Health of every interface (spec 4.9)",
+        description: "Needs no API key. Answers 503 when a part is in error, so that a load balancer can act on the status alone.",
+        security: [],
+        responses: {
+          "200": {
+            description: "Every part is ok.",
+            headers: { TraceApi: { $ref: "#/components/headers/TraceApi" } },
+            content: { "application/json": { schema: ref("Health"), example: ANSWER_EXAMPLES.Health } },
+          },
+          "503": {
+            description: "A part is in error; `msg` says which.",
+            headers: { TraceApi: { $ref: "#/components/headers/TraceApi" } },
+            content: { "application/json": { schema: ref("Health"), example: ANSWER_EXAMPLES.HealthError } },
+          },
+        },
+      },
+    },
+    "/api/openapi.json": {
+      get: {
+        operationId: "openApiDocument",
+        tags: ["Reference"],
+        summary: "This document",
+        description: "The OpenAPI 3.1 document of the merchant API; needs no API key. Rendered for people at /reference.",
+        security: [],
+        responses: {
+          "200": {
+            description: "OpenAPI 3.1",
+            content: {
+              "application/json": {
+                schema: { type: "object", description: "An OpenAPI 3.1 document." },
+                example: { openapi: "3.1.0", info: { title: "Card Payment Service merchant API", version: "1" }, paths: {} },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+  for (const path of Object.keys(paths)) Object.assign(paths[path]!, hostServers(path));
+  return {
     openapi: "3.1.0",
     info: {
       title: "Card Payment Service merchant API",
@@ -270,6 +475,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         "Initialize hosted-field payment windows, charge stored cards, capture, refund, void, pay out and look up payments.",
         "Asynchronous requests answer with a `responseid` and report their result by a signed notification (see webhooks).",
         "",
+        "Amounts are integers of minor units (2.50 DKK is 250). Where the service reads input more leniently than the schema states (an amount as a digit string, a lower-case currency or set3ds), the field's description says so; clients should send what the schema states.",
+        "",
         "Every refusal has the body `{ error, errordescription }`:",
         "",
         "| error | HTTP status | meaning |",
@@ -277,87 +484,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         errorTable,
       ].join("\n"),
     },
-    servers: [{ url: "/", description: "This service" }],
-    security: [{ apiKey: [] }, { basicAuth: [] }],
-    paths: {
-      "/api/initdynamic": postOperation({
-        operationId: "initDynamic",
-        summary: "Open a payment window (spec 4.1)",
-        description: "Creates a payment session for the hosted fields. Include `dfurlscriptinclude` in the checkout page.",
-        body: "InitDynamicRequest",
-        answer: "PaymentSession",
-        answerDescription: "The payment session (spec 2.1).",
-      }),
-      "/api/mit": postOperation({
-        operationId: "authorizeMit",
-        summary: "Charge stored card data (spec 4.3)",
-        description: "Asynchronous: the result arrives as the MIT notification (webhook `mitNotification`).",
-        body: "MitRequest",
-        answer: "Accepted",
-        answerDescription: "Accepted; the notification carries the same responseid.",
-      }),
-      ...Object.fromEntries(
-        (["capture", "refund", "void"] as const).map((verb) => [
-          `/api/{paymentid}/${verb}`,
-          postOperation({
-            operationId: `${verb}Payment`,
-            summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a payment (spec ${verb === "capture" ? "4.4" : verb === "refund" ? "4.5" : "4.6"})`,
+    servers: servers
+      ? [{ url: servers.publicBaseUrl, description: "This service (its PUBLIC_BASE_URL)." }]
+      : [
+          {
+            url: OPENAPI_PLACEHOLDER_BASE_URL,
             description:
-              "Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means the rest.",
-            body: "OperationRequest",
-            answer: "Accepted",
-            answerDescription: "Accepted; the notification carries the same responseid.",
-            path: true,
-          }),
-        ]),
-      ),
-      "/api/{paymentid}/payout": postOperation({
-        operationId: "payout",
-        summary: "Pay out to the card behind a payment (spec 4.7)",
-        description:
-          "Synchronous: the result is the answer. When the acquirer's answer is unknown (a time-out), status is `pending`: the money may have left, so do not pay out again; the final result (approved, declined or failed) arrives as the operation notification with the same responseid. A payout whose result could reach nobody (no notificationurl and no configured address) is refused.",
-        body: "PayoutRequest",
-        answer: "PayoutResult",
-        answerDescription: "The payout's result, or `pending` until the acquirer's answer is known.",
-        path: true,
-      }),
-      "/api/{paymentid}/payment": {
-        get: {
-          operationId: "getPaymentDetails",
-          summary: "Look up a payment (spec 4.8)",
-          description:
-            "Asynchronous: the payment record (spec 2.2) arrives as the payment details notification. Parameters travel in the query string. With sync=1 (beyond the spec) the record is the answer and no notification is sent.",
-          parameters: [paymentIdParameter, { $ref: "#/components/parameters/TraceApi" }, ...queryParameters(paymentDetailsRequestSchema)],
-          responses: {
-            "200": {
-              description: "Accepted (the notification carries the same responseid); with sync=1, the payment record itself.",
-              headers: { TraceApi: { $ref: "#/components/headers/TraceApi" } },
-              content: { "application/json": { schema: { oneOf: [ref("Accepted"), ref("PaymentRecord")] } } },
-            },
-            ...errorResponses(COMMON_ERRORS),
+              "Placeholder: put your deployment's PUBLIC_BASE_URL here. The document a running service serves at /api/openapi.json names its own address.",
           },
-        },
-      },
-      "/api/health": {
-        get: {
-          operationId: "health",
-          summary: "Health of every interface (spec 4.9)",
-          security: [],
-          responses: {
-            "200": { description: "Every part is ok.", content: { "application/json": { schema: ref("Health") } } },
-            "503": { description: "A part is in error; `msg` says which.", content: { "application/json": { schema: ref("Health") } } },
-          },
-        },
-      },
-      "/api/openapi.json": {
-        get: {
-          operationId: "openApiDocument",
-          summary: "This document",
-          security: [],
-          responses: { "200": { description: "OpenAPI 3.1", content: { "application/json": { schema: { type: "object" } } } } },
-        },
-      },
-    },
+        ],
+    tags: TAGS,
+    security: [{ basicAuth: [] }],
+    paths,
     webhooks: {
       completionNotification: webhook({
         operationId: "completionNotification",
@@ -369,7 +507,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       mitNotification: webhook({
         operationId: "mitNotification",
         summary: "Result of an MIT authorization (spec 6.3)",
-        description: "",
+        description: "Sent to the request's notificationurl, else the merchant's configured address.",
         schema: "MitNotification",
         kinds: ["mit"],
       }),
@@ -384,7 +522,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       paymentDetailsNotification: webhook({
         operationId: "paymentDetailsNotification",
         summary: "The payment record asked for by a lookup (spec 6.5)",
-        description: "",
+        description: "Sent to the lookup's notificationurl, else the merchant's configured address.",
         schema: "PaymentRecord",
         kinds: ["payment-details"],
       }),
@@ -406,16 +544,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     components: {
       schemas,
       securitySchemes: {
-        apiKey: {
-          type: "apiKey",
-          in: "header",
-          name: "Authorization",
-          description: "`Basic <API_KEY>` (spec 5), the key as issued in the back office.",
-        },
+        // One scheme, so that generated clients get one way to authenticate. The spec's own form
+        // (the key itself after "Basic") is accepted too and said so here (docs/decisions.md).
         basicAuth: {
           type: "http",
           scheme: "basic",
-          description: 'HTTP Basic with the API key as the user name and an empty password (`curl -u "$KEY:"`).',
+          description:
+            'HTTP Basic with the API key as the user name and an empty password (`curl -u "$API_KEY:"`), as every HTTP client and generated SDK sends it. The spec\'s own form, `Authorization: Basic <API_KEY>` with the key itself instead of its Base64, is accepted too (spec 5).',
         },
       },
       parameters: {
@@ -425,6 +560,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           required: false,
           description: "Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).",
           schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,128}$" },
+          example: "3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f",
         },
         IdempotencyKey: {
           name: "Idempotency-Key",
@@ -433,6 +569,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           description:
             "Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).",
           schema: { type: "string", minLength: 1, maxLength: 255 },
+          example: "order10042-capture-1",
         },
       },
       headers: {
@@ -444,5 +581,4 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     },
   };
-  return cached;
 }

@@ -1,17 +1,18 @@
-// Reads one processor's card-update feed from where the last run stopped (the CardUpdateCursor
-// row, so a restart or another instance goes on from there) and applies each update. Called by the
-// cron job lib/jobs/poll-card-updates.ts, one step per processor. Applying an update twice sends
-// nothing twice (notification ids derive from the update id), so overlapping runs are harmless;
-// the cursor only ever moves forward.
+// Reads one acquirer account's card-update feed from where the last run stopped (the account's
+// cardUpdatesSince, so a restart or another instance goes on from there) and applies each update.
+// Called by the cron job lib/jobs/poll-card-updates.ts, one step per account. Applying an update
+// twice sends nothing twice (notification ids derive from the update id), so overlapping runs are
+// harmless; the cursor only ever moves forward.
 import { db } from "../db";
-import { isProcessorConfigured, sandboxUrl } from "../processors/registry";
+import { isProcessorReachable } from "../processors/registry";
 import type { ProcessorName } from "../processors/types";
 import { pollCardUpdates } from "./poll-card-updates";
 
-/** A processor's first read goes back this far. */
+/** An account's first read goes back this far. */
 export const FIRST_READ_LOOKBACK_MS = 24 * 3600_000;
 
 export interface AdvanceCardUpdateCursorResult {
+  accountId: string;
   processor: ProcessorName;
   /** False when the processor has neither a configured address nor a running sandbox. */
   polled: boolean;
@@ -21,32 +22,38 @@ export interface AdvanceCardUpdateCursorResult {
   error?: string;
 }
 
+/** The enabled accounts whose feeds the cron job reads (a disabled account's credentials may be revoked). */
+export async function listPolledAccounts(): Promise<string[]> {
+  const accounts = await db().acquirerAccount.findMany({ where: { enabled: true }, select: { id: true }, orderBy: { createdAt: "asc" } });
+  return accounts.map((account) => account.id);
+}
+
 export async function advanceCardUpdateCursor({
-  processor,
+  accountId,
   now = new Date(),
 }: {
-  processor: ProcessorName;
+  accountId: string;
   now?: Date;
 }): Promise<AdvanceCardUpdateCursorResult> {
-  if (!isProcessorConfigured(processor) && !sandboxUrl(processor)) return { processor, polled: false, since: null, notifications: 0 };
-  const cursor = await db().cardUpdateCursor.findUnique({ where: { processor }, select: { since: true } });
-  const from = cursor?.since ?? new Date(now.getTime() - FIRST_READ_LOOKBACK_MS);
-  const result = await pollCardUpdates({ since: { [processor]: from }, processors: [processor] });
-  const latest = result.latest[processor] ?? from;
-  // Forward only: a slower overlapping run must not move the cursor back.
-  await db().cardUpdateCursor.upsert({
-    where: { processor },
-    create: { processor, since: latest },
-    update: {},
-    select: { processor: true },
+  const account = await db().acquirerAccount.findUniqueOrThrow({
+    where: { id: accountId },
+    select: { processor: true, cardUpdatesSince: true },
   });
-  await db().cardUpdateCursor.updateMany({ where: { processor, since: { lt: latest } }, data: { since: latest } });
-  const error = result.errors[processor];
+  if (!isProcessorReachable(account.processor))
+    return { accountId, processor: account.processor, polled: false, since: null, notifications: 0 };
+  const from = account.cardUpdatesSince ?? new Date(now.getTime() - FIRST_READ_LOOKBACK_MS);
+  const result = await pollCardUpdates({ accountId, since: from });
+  // Forward only: a slower overlapping run must not move the cursor back.
+  await db().acquirerAccount.updateMany({
+    where: { id: accountId, OR: [{ cardUpdatesSince: null }, { cardUpdatesSince: { lt: result.latest } }] },
+    data: { cardUpdatesSince: result.latest },
+  });
   return {
-    processor,
+    accountId,
+    processor: account.processor,
     polled: true,
-    since: latest.toISOString(),
+    since: result.latest.toISOString(),
     notifications: result.notificationIds.length,
-    ...(error ? { error } : {}),
+    ...(result.error ? { error: result.error } : {}),
   };
 }

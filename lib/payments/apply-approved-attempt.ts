@@ -15,7 +15,7 @@ export async function approvedAttemptOf(paymentId: string, tx?: Tx) {
       OR: [{ errorMessage: null }, { NOT: { errorMessage: { startsWith: RECONCILED_MARK } } }],
     },
     orderBy: { createdAt: "desc" },
-    select: { id: true, processor: true, responseCode: true, authorizationCode: true, processorReference: true, eci: true },
+    select: { id: true, processor: true, acquirerAccountId: true, responseCode: true, authorizationCode: true, processorReference: true, eci: true },
   });
 }
 
@@ -30,6 +30,7 @@ export async function applyApprovedAttempt({ paymentId, tx }: { paymentId: strin
     data: {
       status: payment.amount === 0n ? "TOKENIZED" : "AUTHORIZED",
       processor: attempt.processor,
+      acquirerAccountId: attempt.acquirerAccountId,
       authorizedAmount: payment.amount,
       ...(attempt.eci ? { eci: attempt.eci } : {}),
     },

@@ -11,15 +11,17 @@ import type { CardUpdate, ProcessorName } from "../processors/types";
 
 export interface ApplyCardUpdateOptions {
   processor: ProcessorName;
+  /** The account whose feed reported it: only that account's payments (one merchant's) are touched. */
+  acquirerAccountId: string;
   update: CardUpdate;
 }
 
 /** Returns the ids of the notifications sent (none when no stored payment has that card). */
-export async function applyCardUpdate({ processor, update }: ApplyCardUpdateOptions): Promise<string[]> {
+export async function applyCardUpdate({ processor, acquirerAccountId, update }: ApplyCardUpdateOptions): Promise<string[]> {
   // The stored payments the merchant refers to later: the first payment of each card (no parent)
-  // that went through this processor. MIT children of the series are not notified one by one.
+  // that went through this account. MIT children of the series are not notified one by one.
   const payments = await db().payment.findMany({
-    where: { processor, parentPaymentId: null, storedCard: { par: update.par } },
+    where: { acquirerAccountId, parentPaymentId: null, storedCard: { par: update.par } },
     select: { id: true, merchantId: true, merchantPaymentId: true, storedCardId: true, session: { select: { hostedIntegrationId: true } } },
   });
   const storedCardIds = [...new Set(payments.map((payment) => payment.storedCardId).filter((id): id is string => Boolean(id)))];

@@ -9,6 +9,7 @@ import { mitRequested } from "../inngest/events/merchant-api";
 import { sendEventAfterCommit } from "../inngest/send-event";
 import type { MitRequest } from "../validation/mit";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
+import { assertRoutable } from "../processors/routing";
 
 export interface AuthorizeMitOptions {
   merchantId: string;
@@ -59,6 +60,8 @@ export async function authorizeMit({
       });
       if (taken) throw invalidParameter("newmerchantpaymentid", "is already used by another payment of this merchant");
     }
+    // No acquirer account of the merchant takes this payment: refused before anything is made.
+    await assertRoutable({ merchantId, currency: input.currency, requested: input.processor ? [input.processor] : undefined, tx });
     const url = await resolveNotificationUrl({ merchantId, requestedUrl: input.notificationurl, purpose: "default", tx });
     if (!url) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
     await tx.payment.create({

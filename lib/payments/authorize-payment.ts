@@ -1,5 +1,7 @@
-// Authorizes a payment through the routing: tries the processors in order until one approves,
-// recording every attempt as an authorize Operation, then updates the Payment.
+// Authorizes a payment through the routing: tries the merchant's acquirer accounts in the routing's
+// processor order until one approves, recording every attempt as an authorize Operation with the
+// account it went out under, then updates the Payment (its processor and account: every follow-up
+// goes back to that account).
 //
 // Every processor in the order is tried when the one before declines or fails, time-outs included
 // (the spec's routing rule). A time-out is recorded as a failed attempt whose outcome is unknown
@@ -17,8 +19,9 @@ import { AuthorizationOutcomeUnknownError, resolvePendingAuthorizations, type Re
 import { markCallEnded, markOutcomeUnknown, settleUnknownOperation } from "./settle-unknown-operation";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
 import type { PaymentStatus } from "../generated/prisma/enums";
-import { getConnector, ProcessorNotConfiguredError } from "../processors/registry";
+import { ProcessorNotConfiguredError } from "../processors/registry";
 import { resolveRouting } from "../processors/routing";
+import { AcquirerAccountMissingError, getAccountForCall } from "../processors/accounts/account-connector";
 import {
   RESPONSE_CODES,
   type CredentialOnFile,
@@ -61,6 +64,7 @@ export interface AuthorizePaymentOptions {
 export interface AuthorizationAttempt {
   operationId: string;
   processor: ProcessorName;
+  acquirerAccountId: string;
   routingAttempt: number;
   result: ProcessorResult;
 }
@@ -138,6 +142,7 @@ async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult
     select: {
       id: true,
       processor: true,
+      acquirerAccountId: true,
       routingAttempt: true,
       status: true,
       responseCode: true,
@@ -160,6 +165,7 @@ async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult
       .map((operation) => ({
         operationId: operation.id,
         processor: operation.processor!,
+        acquirerAccountId: operation.acquirerAccountId ?? "",
         routingAttempt: operation.routingAttempt,
         result: {
           status: operation.status === "pending" ? "failed" : operation.status,
@@ -171,20 +177,22 @@ async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult
   };
 }
 
-async function credentialOnFile(options: AuthorizePaymentOptions, processor: ProcessorName): Promise<CredentialOnFile | undefined> {
+async function credentialOnFile(options: AuthorizePaymentOptions, acquirerAccountId: string): Promise<CredentialOnFile | undefined> {
   if (options.mit) {
     const previous = options.mit.parentPaymentId
       ? await db().operation.findFirst({
           where: { paymentId: options.mit.parentPaymentId, type: "authorize", status: "approved" },
           orderBy: { createdAt: "desc" },
-          select: { processor: true, processorReference: true, schemeTransactionId: true },
+          select: { acquirerAccountId: true, processorReference: true, schemeTransactionId: true },
         })
       : null;
     return {
       initiator: "merchant",
       paymentType: options.mit.paymentType,
       previousSchemeTransactionId: previous?.schemeTransactionId ?? undefined,
-      previousProcessorReference: previous?.processor === processor ? (previous.processorReference ?? undefined) : undefined,
+      // An acquirer's own id means something only on the account that made it.
+      previousProcessorReference:
+        previous?.acquirerAccountId === acquirerAccountId ? (previous.processorReference ?? undefined) : undefined,
     };
   }
   if (options.source.kind === "card") return { initiator: "cardholder", storeCredential: options.source.store !== false };
@@ -232,6 +240,9 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     }
   }
   if (resolved) {
+    const acquirerAccountId = (
+      await db().operation.findUnique({ where: { id: resolved.operationId }, select: { acquirerAccountId: true } })
+    )?.acquirerAccountId;
     let storedCardId = payment.storedCardId;
     if (source.kind === "card" && source.store !== false && !storedCardId) {
       storedCardId = (await storeCard(db(), payment.merchantId, source.card)).id;
@@ -241,6 +252,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       data: {
         status: payment.amount === 0n ? "TOKENIZED" : "AUTHORIZED",
         processor: resolved.processor,
+        acquirerAccountId: acquirerAccountId ?? null,
         authorizedAmount: payment.amount,
         eci: resolved.result.eci ?? threeDs?.eci ?? null,
         sca: threeDs?.transStatus ?? null,
@@ -270,13 +282,21 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     storedCardId = source.storedCardId;
   }
 
-  const order = await resolveRouting({ merchantId: payment.merchantId, requested: options.processors, rule: options.rule });
+  // The accounts as they are now: one disabled since the session or MIT was accepted is skipped, and
+  // with none left the payment fails here, before any acquirer is called.
+  const plan = await resolveRouting({
+    merchantId: payment.merchantId,
+    currency: payment.currency,
+    requested: options.processors,
+    rule: options.rule,
+  });
+  const order = plan.kind === "route" ? plan.accounts : [];
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
   const paymentType = options.mit?.paymentType ?? payment.paymentType;
   const attempts: AuthorizationAttempt[] = [];
   let unresolved = false;
 
-  for (const [index, processor] of order.entries()) {
+  for (const [index, { processor, accountId }] of order.entries()) {
     const routingAttempt = earlierAttempts + index + 1;
     const operationId = newId();
     // Written before the call: if the process dies mid-call, a pending row shows the unknown outcome.
@@ -289,6 +309,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         amount: payment.amount,
         currency: payment.currency,
         processor,
+        acquirerAccountId: accountId,
         routingAttempt,
         eci: threeDs?.eci ?? null,
         responseId: options.responseId ?? null,
@@ -300,20 +321,21 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     let result: ProcessorResult;
     try {
       faultPoint("authorize.before-call");
-      const connector = getConnector(processor, { timeoutMs: options.timeoutMs });
+      const { connector, descriptor } = await getAccountForCall({ accountId, timeoutMs: options.timeoutMs });
       result = await connector.authorize({
         operationId,
         paymentId,
         amount: payment.amount,
         currency: payment.currency,
         card,
-        credentialOnFile: await credentialOnFile(options, processor),
+        credentialOnFile: await credentialOnFile(options, accountId),
         threeDs,
-        textOnStatement: payment.textOnStatement ?? undefined,
+        // The payment's own text, else the account's descriptor (Clearhaus would default to it too).
+        textOnStatement: payment.textOnStatement ?? descriptor,
         customerIp: options.customerIp,
       });
     } catch (error) {
-      if (!(error instanceof ProcessorNotConfiguredError)) {
+      if (!(error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)) {
         // Our own code failed around the call: nothing is in flight any more, so a retried step may look it up at once.
         await markCallEnded(operationId);
         throw error;
@@ -338,7 +360,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         select: { status: true, responseCode: true, authorizationCode: true, processorReference: true, eci: true },
       });
       if (settled.status === "pending") {
-        attempts.push({ operationId, processor, routingAttempt, result });
+        attempts.push({ operationId, processor, acquirerAccountId: accountId, routingAttempt, result });
         unresolved = true;
         break;
       }
@@ -363,14 +385,17 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         },
       });
     }
-    attempts.push({ operationId, processor, routingAttempt, result });
+    attempts.push({ operationId, processor, acquirerAccountId: accountId, routingAttempt, result });
     if (result.status === "approved") break;
   }
 
   if (unresolved) {
     // Not routed further and not final: the payment stays PENDING (no notification yet).
     const pendingAttempt = attempts.at(-1)!;
-    await db().payment.update({ where: { id: paymentId }, data: { processor: pendingAttempt.processor, storedCardId } });
+    await db().payment.update({
+      where: { id: paymentId },
+      data: { processor: pendingAttempt.processor, acquirerAccountId: pendingAttempt.acquirerAccountId ?? null, storedCardId },
+    });
     return { status: "pending", processor: pendingAttempt.processor, responsecode: pendingAttempt.result.responsecode, par, attempts };
   }
 
@@ -391,7 +416,8 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   const settled: AuthorizePaymentResult = {
     status: approved ? "approved" : last?.result.status === "declined" ? "declined" : "failed",
     processor: last?.processor,
-    responsecode: last?.result.responsecode ?? RESPONSE_CODES.unavailable,
+    // No account fitted (all disabled or removed since the request was accepted): nothing was sent.
+    responsecode: last?.result.responsecode ?? RESPONSE_CODES.invalidTransaction,
     authorizationcode: approved?.result.authorizationcode,
     eci: approved?.result.eci ?? threeDs?.eci,
     par,
@@ -404,6 +430,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       data: {
         status,
         processor: last?.processor ?? null,
+        acquirerAccountId: last?.acquirerAccountId ?? null,
         authorizedAmount: approved ? payment.amount : 0n,
         eci: approved ? (approved.result.eci ?? threeDs?.eci ?? null) : (threeDs?.eci ?? null),
         sca: threeDs?.transStatus ?? null,

@@ -7,6 +7,7 @@ import { newId } from "../ids";
 import type { InitSessionRequest } from "../validation/init-session";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+import { assertRoutable } from "../processors/routing";
 
 export interface InitSessionOptions {
   merchantId: string;
@@ -85,6 +86,9 @@ export async function initSession({ merchantId, input, now = new Date(), bindAns
     if (!hosted) throw invalidParameter("hostedid", "no hosted integration with this id");
     hostedIntegrationId = hosted.id;
   }
+  // A window no acquirer account of the merchant could authorize is refused now, naming the currency
+  // or the processor, rather than failing when the cardholder pays.
+  await assertRoutable({ merchantId, currency: input.currency, requested: input.processor, rule: input.rule, tx: client });
   // The completion notification has to reach the merchant: with no address anywhere the window is
   // refused now, as the other asynchronous requests are, instead of its result being dropped.
   if (!input.notificationurl && !(await resolveNotificationUrl({ merchantId, hostedIntegrationId, purpose: "completion" }))) {

@@ -13,7 +13,9 @@ import { invalidParameter, isDatabaseOverload } from "../errors";
 import { newId } from "../ids";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
-import { getConnector, processorTimeoutMs, ProcessorNotConfiguredError } from "../processors/registry";
+import { processorTimeoutMs, ProcessorNotConfiguredError } from "../processors/registry";
+import { assertRoutable, type RoutedAccount } from "../processors/routing";
+import { AcquirerAccountMissingError, getAccountForCall } from "../processors/accounts/account-connector";
 import { PROCESSOR_NAMES, RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
 import type { PayoutRequest } from "../validation/payout";
 import { dispatchNotification } from "../notifications/enqueue-notification";
@@ -22,6 +24,7 @@ import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
 import { CALL_LEASE_MARGIN_MS, holdUnknownOutcome, markCallEnded, recordPayoutResult } from "./settle-unknown-operation";
+import { checkPayoutAllowed } from "./check-payout-allowed";
 
 export interface PayoutOptions {
   merchantId: string;
@@ -82,18 +85,21 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
-async function processorOrder(
+/**
+ * The requested processor's account, or: the account that authorized the source payment first (when
+ * it is still enabled and takes the currency), then the merchant's rule 1. Refused (nothing made)
+ * when no account fits.
+ */
+async function accountOrder(
   merchantId: string,
+  currency: string,
   requested: ProcessorName | undefined,
-  source: ProcessorName | null,
-): Promise<ProcessorName[]> {
-  if (requested) return [requested];
-  const routing = await db().processorRouting.findUnique({
-    where: { merchantId_rule: { merchantId, rule: 1 } },
-    select: { processors: true },
-  });
-  const order = [...(source ? [source] : []), ...(routing?.processors ?? [])];
-  return [...new Set(order)];
+  sourceAccountId: string | null,
+): Promise<RoutedAccount[]> {
+  const accounts = await assertRoutable({ merchantId, currency, requested: requested ? [requested] : undefined, rule: 1 });
+  if (requested) return accounts;
+  const source = accounts.find((account) => account.accountId === sourceAccountId);
+  return source ? [source, ...accounts.filter((account) => account !== source)] : accounts;
 }
 
 export async function payout({ merchantId, paymentRef, responseId, input }: PayoutOptions): Promise<PayoutResponse> {
@@ -103,12 +109,14 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     select: {
       id: true,
       processor: true,
+      paymentType: true,
+      status: true,
+      acquirerAccountId: true,
       storedCard: { select: { id: true, keyId: true, panEncrypted: true, expMonth: true, expYear: true } },
     },
   });
   if (!source.storedCard) throw invalidParameter("paymentid", "the payment has no stored card data to pay out to");
-  const processors = await processorOrder(merchantId, input.processor, source.processor);
-  if (processors.length === 0) throw invalidParameter("processor", "no processor is configured for this merchant");
+  const accounts = await accountOrder(merchantId, input.currency, input.processor, source.acquirerAccountId);
   if (input.newmerchantpaymentid && (await payoutReferenceTaken(merchantId, input.newmerchantpaymentid))) throw payoutReferenceUsed();
   // The final result has to reach the merchant (it may come after the answer): resolved once, here.
   const notificationUrl = await resolveNotificationUrl({ merchantId, requestedUrl: input.notificationurl, purpose: "default" });
@@ -152,7 +160,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       message: "no processor tried",
     };
     let notificationId: string | null = null;
-    for (const [index, processor] of processors.entries()) {
+    for (const [index, { processor, accountId }] of accounts.entries()) {
       const operationId = newId();
       const operation = {
         id: operationId,
@@ -161,6 +169,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
         amount: input.amount,
         currency: input.currency,
         processor,
+        acquirerAccountId: accountId,
         routingAttempt: index + 1,
         responseId,
         notificationUrl,
@@ -169,13 +178,16 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
         // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
         outcomeUnknownSince: new Date(),
       };
-      // The payout payment and its first attempt commit together: never one without the other.
+      // The source card and the merchant's payout limits are checked, and the payout payment and
+      // its first attempt recorded, in one transaction under a lock, before any money moves (review
+      // 3, M7: ./check-payout-allowed.ts); never the payment without its attempt.
       if (index === 0) {
         try {
-          await db().$transaction([
-            db().payment.create({ data: { ...payment, processor }, select: { id: true } }),
-            db().operation.create({ data: operation, select: { id: true } }),
-          ]);
+          await db().$transaction(async (tx) => {
+            await checkPayoutAllowed({ tx, merchantId, source, amount: BigInt(input.amount), currency: input.currency });
+            await tx.payment.create({ data: { ...payment, processor, acquirerAccountId: accountId }, select: { id: true } });
+            await tx.operation.create({ data: operation, select: { id: true } });
+          });
         } catch (error) {
           // A concurrent payout took the same reference first (the unique index): refused, nothing done.
           if (input.newmerchantpaymentid && isUniqueViolation(error)) throw payoutReferenceUsed();
@@ -185,23 +197,25 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       } else {
         await db().$transaction([
           db().operation.create({ data: operation, select: { id: true } }),
-          db().payment.update({ where: { id: paymentId }, data: { processor }, select: { id: true } }),
+          db().payment.update({ where: { id: paymentId }, data: { processor, acquirerAccountId: accountId }, select: { id: true } }),
         ]);
       }
       try {
-        result = await getConnector(processor).payout({
+        const { connector, descriptor } = await getAccountForCall({ accountId });
+        result = await connector.payout({
           operationId,
           paymentId,
           card,
           amount: input.amount,
           currency: input.currency,
-          textOnStatement: input.textonstatement,
+          textOnStatement: input.textonstatement ?? descriptor,
         });
       } catch (error) {
         result = {
           status: "failed",
           // Not configured: nothing was sent. Anything else thrown mid-call: the acquirer may have acted.
-          failure: error instanceof ProcessorNotConfiguredError ? "retryable" : "indeterminate",
+          failure:
+            error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError ? "retryable" : "indeterminate",
           responsecode: RESPONSE_CODES.unavailable,
           message: error instanceof Error ? error.message : String(error),
         };
@@ -224,7 +238,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       }
       // Only a failure that certainly did nothing may go on to the next processor; that attempt is
       // closed without touching the payout payment or notifying (the next attempt answers).
-      if (result.status !== "approved" && result.failure === "retryable" && index < processors.length - 1) {
+      if (result.status !== "approved" && result.failure === "retryable" && index < accounts.length - 1) {
         await db().operation.updateMany({ where: { id: operationId, status: "pending" }, data: operationResultFields(result) });
         continue;
       }

@@ -1,40 +1,37 @@
-// Reads every available processor's card-update feed since a time and applies each update.
-import { getConnector, isProcessorConfigured, sandboxUrl } from "../processors/registry";
-import { PROCESSOR_NAMES, type ProcessorName } from "../processors/types";
+// Reads one acquirer account's card-update feed (account updater) since a time and applies each
+// update to that account's stored payments: a feed speaks for its merchant account only.
+import { AcquirerAccountMissingError, getAccountConnector } from "../processors/accounts/account-connector";
+import { ProcessorNotConfiguredError } from "../processors/registry";
+import type { ProcessorName } from "../processors/types";
 import { describeErrorForLog } from "../cards/redact-card-numbers";
 import { AcquirerDataError } from "../processors/parse-acquirer-json";
+import { db } from "../db";
 import { applyCardUpdate } from "./apply-card-update";
 
 export interface PollCardUpdatesResult {
-  /** The latest update time seen per processor: the next poll's `since`. */
-  latest: Partial<Record<ProcessorName, Date>>;
+  processor: ProcessorName;
+  /** The latest update time seen: the next poll's `since`. */
+  latest: Date;
   notificationIds: string[];
-  errors: Partial<Record<ProcessorName, string>>;
+  error?: string;
 }
 
-export async function pollCardUpdates({
-  since,
-  processors = PROCESSOR_NAMES,
-}: {
-  since: Partial<Record<ProcessorName, Date>>;
-  processors?: readonly ProcessorName[];
-}): Promise<PollCardUpdatesResult> {
-  const result: PollCardUpdatesResult = { latest: { ...since }, notificationIds: [], errors: {} };
-  for (const processor of processors) {
-    // A processor with neither a configured address nor a running sandbox has no feed to read.
-    if (!isProcessorConfigured(processor) && !sandboxUrl(processor)) continue;
-    try {
-      const from = since[processor] ?? new Date(0);
-      const updates = await getConnector(processor).cardUpdates({ since: from });
-      for (const update of [...updates].sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())) {
-        result.notificationIds.push(...(await applyCardUpdate({ processor, update })));
-        if (update.updatedAt > (result.latest[processor] ?? from)) result.latest[processor] = update.updatedAt;
-      }
-    } catch (error) {
-      // One processor's feed being down must not stop the others. The text goes to the log: never a
-      // parser's own message (it quotes the feed, card numbers included), see parse-acquirer-json.ts.
-      result.errors[processor] = error instanceof AcquirerDataError ? error.message : describeErrorForLog(error);
+export async function pollCardUpdates({ accountId, since }: { accountId: string; since: Date }): Promise<PollCardUpdatesResult> {
+  const { processor } = await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId }, select: { processor: true } });
+  const result: PollCardUpdatesResult = { processor, latest: since, notificationIds: [] };
+  try {
+    const updates = await (await getAccountConnector({ accountId })).cardUpdates({ since });
+    for (const update of [...updates].sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())) {
+      result.notificationIds.push(...(await applyCardUpdate({ processor, acquirerAccountId: accountId, update })));
+      if (update.updatedAt > result.latest) result.latest = update.updatedAt;
     }
+  } catch (error) {
+    // One feed being down must not stop the others. The text goes to the log: never a parser's own
+    // message (it quotes the feed, card numbers included), see parse-acquirer-json.ts.
+    result.error =
+      error instanceof AcquirerDataError || error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError
+        ? error.message
+        : describeErrorForLog(error);
   }
   return result;
 }

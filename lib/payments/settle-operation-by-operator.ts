@@ -9,7 +9,7 @@
 // the settlement is verified by one more look-up a day later (a contradiction alerts an operator).
 import { db, type Tx } from "../db";
 import { dispatchNotification } from "../notifications/enqueue-notification";
-import { getConnector } from "../processors/registry";
+import { getAccountConnector } from "../processors/accounts/account-connector";
 import { RESPONSE_CODES, type LookupKind, type ProcessorResult } from "../processors/types";
 import { notifyOperationResult } from "./notify-operation-result";
 import { recordAuthorizationAttempt } from "./record-authorization-attempt";
@@ -66,7 +66,15 @@ export async function settleOperationByOperator({
   if (!trimmedReason) throw new OperationNotAwaitingOperatorError(operationId, "a reason is required");
   const operation = await db().operation.findUnique({
     where: { id: operationId },
-    select: { type: true, status: true, operatorAlertedAt: true, processor: true, paymentId: true, payment: { select: { merchantId: true } } },
+    select: {
+      type: true,
+      status: true,
+      operatorAlertedAt: true,
+      processor: true,
+      acquirerAccountId: true,
+      paymentId: true,
+      payment: { select: { merchantId: true } },
+    },
   });
   // Another merchant's operation does not exist for a back-office user.
   if (!operation || (by.merchantId && operation.payment.merchantId !== by.merchantId)) throw new OperationNotAwaitingOperatorError(operationId, "no such operation");
@@ -89,7 +97,10 @@ export async function settleOperationByOperator({
   // Where a look-up exists, it checks the settlement once more later.
   let verify = false;
   try {
-    verify = Boolean(operation.processor && getConnector(operation.processor).lookups[operation.type as LookupKind].lookup);
+    verify = Boolean(
+      operation.acquirerAccountId &&
+        (await getAccountConnector({ accountId: operation.acquirerAccountId })).lookups[operation.type as LookupKind].lookup,
+    );
   } catch {
     verify = false;
   }

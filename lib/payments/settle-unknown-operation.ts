@@ -134,12 +134,13 @@ export async function recordPayoutResult({
     }
     const operation = await tx.operation.findUniqueOrThrow({
       where: { id: operationId },
-      select: { paymentId: true, amount: true, processor: true, notificationUrl: true },
+      select: { paymentId: true, amount: true, processor: true, acquirerAccountId: true, notificationUrl: true },
     });
     await tx.payment.update({
       where: { id: operation.paymentId },
       data: {
         processor: operation.processor ?? undefined,
+        acquirerAccountId: operation.acquirerAccountId ?? undefined,
         status: result.status === "approved" ? "CAPTURED" : result.status === "declined" ? "DECLINED" : "FAILED",
         // Money paid out reduces what the merchant holds.
         balance: result.status === "approved" ? -operation.amount : 0n,

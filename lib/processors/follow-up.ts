@@ -1,7 +1,10 @@
-// Follow-up operations (capture, refund, void) go to the processor that authorized the payment,
-// referring to its authorization by the acquirer's own id.
+// Follow-up operations (capture, refund, void) go to the acquirer account that authorized the
+// payment, under its credentials, even when it has been edited or disabled since (an authorization
+// made on one account cannot be captured on another), referring to the authorization by the
+// acquirer's own id. The operation records the account it went out under.
 import { db } from "../db";
-import { getConnector, ProcessorNotConfiguredError } from "./registry";
+import { AcquirerAccountMissingError, getAccountConnector } from "./accounts/account-connector";
+import { ProcessorNotConfiguredError } from "./registry";
 import { RESPONSE_CODES, type FollowUpOperation, type ProcessorName, type ProcessorResult } from "./types";
 
 export interface FollowUpPayment {
@@ -42,7 +45,12 @@ export async function runFollowUp({
   const authorization = await db().operation.findFirst({
     where: { paymentId: payment.id, type: "authorize", status: "approved", processor: payment.processor },
     orderBy: { createdAt: "desc" },
-    select: { processorReference: true, authorizationCode: true },
+    select: {
+      processorReference: true,
+      authorizationCode: true,
+      acquirerAccountId: true,
+      payment: { select: { acquirerAccountId: true } },
+    },
   });
   if (!authorization?.processorReference) {
     return {
@@ -59,14 +67,25 @@ export async function runFollowUp({
     authorizationReference: authorization.processorReference,
     authorizationCode: authorization.authorizationCode ?? undefined,
   };
+  const accountId = authorization.acquirerAccountId ?? authorization.payment.acquirerAccountId;
+  if (!accountId) {
+    // Never guessed: another account of the same processor would be another merchant account.
+    return {
+      status: "failed",
+      failure: "declined",
+      responsecode: RESPONSE_CODES.invalidTransaction,
+      message: `no acquirer account is recorded for the authorization at ${payment.processor} (see accounts import-env, docs/operations.md)`,
+    };
+  }
   let connector;
   try {
-    connector = getConnector(payment.processor, { timeoutMs });
+    connector = await getAccountConnector({ accountId, timeoutMs });
   } catch (error) {
-    if (error instanceof ProcessorNotConfiguredError)
+    if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)
       return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
     throw error;
   }
+  await db().operation.updateMany({ where: { id: operationId }, data: { acquirerAccountId: accountId } });
   switch (operation) {
     case "capture":
       return connector.capture({ ...reference, textOnStatement });

@@ -1,9 +1,12 @@
 // After a call whose answer is unknown (time-out, 5xx, connection lost, crash), asks the acquirer
-// what became of the request under its ORIGINAL reference (our operation id). Never sends the
-// operation again: an acquirer without idempotency (Finaro) would act twice. What an answer is
-// worth depends on the acquirer's look-up for that kind of operation (ProcessorConnector.lookups):
-// a "not found" proves nothing where the acquirer's look-up cannot tell "never received" apart.
-import { getConnector, ProcessorNotConfiguredError } from "./registry";
+// what became of the request under its ORIGINAL reference (our operation id), with the credentials
+// of the acquirer account the request went out under (its transactions are kept apart from every
+// other account's). Never sends the operation again: an acquirer without idempotency (Finaro) would
+// act twice. What an answer is worth depends on the acquirer's look-up for that kind of operation
+// (ProcessorConnector.lookups): a "not found" proves nothing where the acquirer's look-up cannot
+// tell "never received" apart.
+import { AcquirerAccountMissingError, getAccountConnector, operationAccountId } from "./accounts/account-connector";
+import { ProcessorNotConfiguredError } from "./registry";
 import type { LookupOperationRequest, ProcessorName, ProcessorResult } from "./types";
 
 export type OperationOutcome =
@@ -30,8 +33,11 @@ export async function lookupOperationOutcome({
   operationId,
   timeoutMs,
 }: LookupOperationOutcomeOptions): Promise<OperationOutcome> {
+  const accountId = await operationAccountId(operationId);
+  // Without the account, the acquirer cannot be asked: unknown, for an operator (never another account's look-up).
+  if (!accountId) return { kind: "unknown", message: `no acquirer account is recorded for operation ${operationId} at ${processor}` };
   try {
-    const connector = getConnector(processor, { timeoutMs });
+    const connector = await getAccountConnector({ accountId, timeoutMs });
     const capability = connector.lookups[kind];
     if (!capability.lookup) return { kind: "no_lookup", message: capability.source };
     const found = await connector.lookupOperation({ kind, operationId });
@@ -40,7 +46,8 @@ export async function lookupOperationOutcome({
     if (found.status === "failed" && found.failure !== "declined") return { kind: "unknown", message: found.message ?? found.responsecode };
     return { kind: "found", result: found };
   } catch (error) {
-    if (error instanceof ProcessorNotConfiguredError) return { kind: "unknown", message: error.message };
+    if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)
+      return { kind: "unknown", message: error.message };
     return { kind: "unknown", message: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -1,4 +1,4 @@
-// One log line, one metric sample and one span per acquirer call: processor, operation, duration
+// One log line, one metric sample and one span per acquirer call: processor, account, operation, duration
 // and outcome. Wraps the connector the registry hands out, so every connector is covered the same
 // way. Only the outcome is looked at: requests and answers (card data) never reach a line.
 import type { ProcessorConnector, ProcessorResult } from "./types";
@@ -6,7 +6,16 @@ import { log } from "../observability/logger";
 import { metrics } from "../observability/metrics";
 import { inSpan, SpanKind } from "../observability/tracing";
 
-const OPERATIONS = ["authorize", "capture", "refund", "void", "payout", "cardUpdates", "lookupOperation"] as const;
+const OPERATIONS = [
+  "authorize",
+  "capture",
+  "refund",
+  "void",
+  "payout",
+  "cardUpdates",
+  "lookupOperation",
+  "checkConnection",
+] as const;
 
 function outcomeOf(result: unknown): string {
   if (result === undefined) return "not-found";
@@ -18,7 +27,7 @@ function outcomeOf(result: unknown): string {
 }
 
 export function observeConnector(connector: ProcessorConnector): ProcessorConnector {
-  const observed: Record<string, unknown> = { name: connector.name, lookups: connector.lookups };
+  const observed: Record<string, unknown> = { name: connector.name, accountId: connector.accountId, lookups: connector.lookups };
   // Every method, including ones added to the interface later; an optional one stays absent.
   for (const operation of new Set([...OPERATIONS, ...Object.keys(connector)])) {
     const original = (connector as unknown as Record<string, unknown>)[operation];
@@ -26,7 +35,10 @@ export function observeConnector(connector: ProcessorConnector): ProcessorConnec
     observed[operation] = (...args: unknown[]) =>
       inSpan(
         `acquirer ${connector.name} ${operation}`,
-        { kind: SpanKind.CLIENT, attributes: { "cps.processor": connector.name, "cps.operation": operation } },
+        {
+          kind: SpanKind.CLIENT,
+          attributes: { "cps.processor": connector.name, "cps.operation": operation, "cps.acquirer_account": connector.accountId },
+        },
         async (span) => {
           const started = performance.now();
           let outcome = "error";
@@ -42,7 +54,15 @@ export function observeConnector(connector: ProcessorConnector): ProcessorConnec
             metrics().acquirerCalls.inc({ processor: connector.name, operation, outcome });
             metrics().acquirerDuration.observe({ processor: connector.name, operation, outcome }, durationMs / 1000);
             log("processors")[outcome === "error" || outcome === "indeterminate" ? "warn" : "info"](
-              { event: "acquirer.call", processor: connector.name, operation, outcome, durationMs: Math.round(durationMs) },
+              // The account's id, never its credentials: which merchant account the call went out under.
+              {
+                event: "acquirer.call",
+                processor: connector.name,
+                acquirerAccountId: connector.accountId,
+                operation,
+                outcome,
+                durationMs: Math.round(durationMs),
+              },
               `${connector.name} ${operation} ${outcome}`,
             );
           }

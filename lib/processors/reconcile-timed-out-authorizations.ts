@@ -5,8 +5,9 @@
 // outcome is written to its errorMessage, which also marks it as reconciled.
 import { db } from "../db";
 import { log } from "../observability/logger";
+import { AcquirerAccountMissingError, getAccountConnector } from "./accounts/account-connector";
 import { lookupOperationOutcome } from "./lookup-operation-outcome";
-import { getConnector, ProcessorNotConfiguredError } from "./registry";
+import { ProcessorNotConfiguredError } from "./registry";
 import { RESPONSE_CODES, type ProcessorName } from "./types";
 
 export const RECONCILED_MARK = "reconciled:";
@@ -57,7 +58,7 @@ export async function findTimedOutAuthorizations({
 export async function reconcileTimedOutAuthorization({ operationId }: { operationId: string }): Promise<ReconciledAttempt | undefined> {
   const attempt = await db().operation.findUnique({
     where: { id: operationId },
-    select: { id: true, processor: true, amount: true, currency: true, errorMessage: true },
+    select: { id: true, processor: true, acquirerAccountId: true, amount: true, currency: true, errorMessage: true },
   });
   // Marked by an earlier run (a retried step): nothing to do twice.
   if (!attempt?.processor || attempt.errorMessage?.startsWith(RECONCILED_MARK)) return undefined;
@@ -72,11 +73,14 @@ export async function reconcileTimedOutAuthorization({ operationId }: { operatio
     });
     return { operationId: attempt.id, processor, outcome };
   };
+  // Looked up and voided under the account the attempt went out under: its transactions are its own.
+  if (!attempt.acquirerAccountId)
+    return mark("unsupported", `no acquirer account is recorded for this attempt at ${processor}; check its reports`);
   let connector;
   try {
-    connector = getConnector(processor);
+    connector = await getAccountConnector({ accountId: attempt.acquirerAccountId });
   } catch (error) {
-    if (error instanceof ProcessorNotConfiguredError) return undefined; // try again when it is configured
+    if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError) return undefined; // try again when it is configured
     throw error;
   }
   const outcome = await lookupOperationOutcome({ processor, kind: "authorize", operationId: attempt.id });
@@ -119,14 +123,25 @@ export async function reconcileTimedOutAuthorization({ operationId }: { operatio
 export async function voidLateApproval({ operationId, why }: { operationId: string; why: string }): Promise<ReconciledAttempt | undefined> {
   const attempt = await db().operation.findUnique({
     where: { id: operationId },
-    select: { id: true, processor: true, amount: true, currency: true, errorMessage: true, processorReference: true, authorizationCode: true },
+    select: {
+      id: true,
+      processor: true,
+      amount: true,
+      currency: true,
+      errorMessage: true,
+      processorReference: true,
+      authorizationCode: true,
+      acquirerAccountId: true,
+    },
   });
   if (!attempt?.processor || !attempt.processorReference || attempt.errorMessage?.startsWith(RECONCILED_MARK)) return undefined;
+  if (!attempt.acquirerAccountId) return undefined;
   let connector;
   try {
-    connector = getConnector(attempt.processor);
+    // Voided under the account the authorization went out under: its transactions are its own.
+    connector = await getAccountConnector({ accountId: attempt.acquirerAccountId });
   } catch (error) {
-    if (error instanceof ProcessorNotConfiguredError) return undefined;
+    if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError) return undefined;
     throw error;
   }
   const voided = await connector.void({

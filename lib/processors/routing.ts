@@ -1,7 +1,12 @@
-// Which processors a payment tries, in order. The request's `processor` list wins; without one, the
-// merchant's routing settings for the requested `rule` (1 primary, 2 secondary) decide; a merchant
-// without settings for that rule falls back to rule 1, then to the service default.
+// Which acquirer accounts a payment tries, in order. The processor order comes from the request's
+// `processor` list, or without one from the merchant's routing settings for the requested `rule`
+// (1 primary, 2 secondary; a merchant without settings for that rule falls back to rule 1, then to
+// the service default). Each processor in that order is tried with the merchant's one enabled
+// account there that accepts the payment's currency; a processor without such an account is
+// skipped, and a payment for which none fits is refused before anything is made (initdynamic, mit,
+// payout), naming the currency or the processor.
 import { db, type Tx } from "../db";
+import { invalidParameter, type ApiError } from "../errors";
 import { DEFAULT_ROUTING } from "../merchants/create-merchant";
 import { isProcessorName, type ProcessorName } from "./types";
 
@@ -24,15 +29,96 @@ export function processorOrder({ requested, merchantRules, rule = 1 }: Processor
   return [...DEFAULT_ROUTING[1]];
 }
 
+/** An enabled account of the merchant that accepts the payment's currency. */
+export interface FittingAccount {
+  id: string;
+  processor: ProcessorName;
+}
+
+export interface RoutedAccount {
+  processor: ProcessorName;
+  accountId: string;
+}
+
+export type RoutingPlan = { kind: "route"; accounts: RoutedAccount[] } | { kind: "refused"; error: ApiError };
+
+/**
+ * Pure: the accounts to try. A request that names processors is refused when a named processor has
+ * no fitting account (the merchant asked for it by name); the merchant's own order skips those and
+ * is refused only when none is left.
+ */
+export function planRouting({
+  order,
+  fitting,
+  currency,
+  fromRequest,
+  rule,
+}: {
+  order: readonly ProcessorName[];
+  fitting: readonly FittingAccount[];
+  currency: string;
+  fromRequest: boolean;
+  rule: number;
+}): RoutingPlan {
+  const byProcessor = new Map<ProcessorName, string>();
+  for (const account of fitting) if (!byProcessor.has(account.processor)) byProcessor.set(account.processor, account.id);
+  if (fromRequest) {
+    const missing = order.find((processor) => !byProcessor.has(processor));
+    if (missing)
+      return {
+        kind: "refused",
+        error: invalidParameter("processor", `${missing} has no enabled acquirer account of this merchant that accepts ${currency}`),
+      };
+  }
+  const accounts = order.flatMap((processor) => {
+    const accountId = byProcessor.get(processor);
+    return accountId ? [{ processor, accountId }] : [];
+  });
+  if (accounts.length > 0) return { kind: "route", accounts };
+  return {
+    kind: "refused",
+    error: invalidParameter(
+      "currency",
+      `no enabled acquirer account of this merchant accepts ${currency}` +
+        (fromRequest ? "" : ` at the processors of routing rule ${rule} (${order.join(", ")})`),
+    ),
+  };
+}
+
 export interface ResolveRoutingOptions {
   merchantId: string;
+  currency: string;
   requested?: readonly string[];
   rule?: number;
   tx?: Tx;
 }
 
-export async function resolveRouting({ merchantId, requested, rule, tx }: ResolveRoutingOptions): Promise<ProcessorName[]> {
-  if (requested && requested.some(isProcessorName)) return processorOrder({ requested, merchantRules: new Map(), rule });
-  const rows = await (tx ?? db()).processorRouting.findMany({ where: { merchantId }, select: { rule: true, processors: true } });
-  return processorOrder({ merchantRules: new Map(rows.map((row) => [row.rule, row.processors])), rule });
+/** The merchant's enabled accounts that accept `currency`, oldest first (one per processor by the overlap rule). */
+async function fittingAccounts(client: Tx | ReturnType<typeof db>, merchantId: string, currency: string): Promise<FittingAccount[]> {
+  // Raw SQL: initdynamic runs this on the merchant API's hottest path (docs/performance.md).
+  return client.$queryRaw<FittingAccount[]>`
+    SELECT "id", "processor"::text AS "processor" FROM "AcquirerAccount"
+    WHERE "merchantId" = ${merchantId} AND "enabled" AND ("anyCurrency" OR ${currency} = ANY("currencies"))
+    ORDER BY "createdAt", "id"`;
+}
+
+/** The routing plan of a payment of `currency` for the merchant: the accounts to try, or the refusal. */
+export async function resolveRouting({ merchantId, currency, requested, rule = 1, tx }: ResolveRoutingOptions): Promise<RoutingPlan> {
+  const client = tx ?? db();
+  const fromRequest = Boolean(requested?.some(isProcessorName));
+  const [fitting, rows] = await Promise.all([
+    fittingAccounts(client, merchantId, currency),
+    fromRequest
+      ? Promise.resolve([])
+      : client.processorRouting.findMany({ where: { merchantId }, select: { rule: true, processors: true } }),
+  ]);
+  const order = processorOrder({ requested, merchantRules: new Map(rows.map((row) => [row.rule, row.processors])), rule });
+  return planRouting({ order, fitting, currency, fromRequest, rule });
+}
+
+/** For the requests that start a payment: throws the refusal (INVALID_PARAMETER) when no account fits. */
+export async function assertRoutable(options: ResolveRoutingOptions): Promise<RoutedAccount[]> {
+  const plan = await resolveRouting(options);
+  if (plan.kind === "refused") throw plan.error;
+  return plan.accounts;
 }

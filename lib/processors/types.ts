@@ -201,16 +201,36 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** The one interface of an acquirer connector. */
-export interface ProcessorConnector {
+/** One call of a connector: the credentials of the acquirer account it goes out under, every time. */
+export interface ConnectorCall<TCredentials> extends CallOptions {
+  credentials: TCredentials;
+}
+
+/** The answer of a harmless authenticated call ("test connection" of an acquirer account). */
+export interface ConnectionCheck {
+  /** The acquirer accepted the credentials. */
+  ok: boolean;
+  /** What was called and what it answered, in words (never a credential). */
+  message: string;
+  /** Account facts the acquirer reported (Clearhaus GET /account: merchant_id, mcc, descriptor ...). */
+  details?: Record<string, string>;
+}
+
+/**
+ * What each acquirer connector implements (finaro, clearhaus, bambora): stateless plumbing around
+ * pure transformers. It knows the acquirer's address and time-out; the account's credentials come
+ * with every call (lib/processors/credentials.ts has their schema per processor), so one connector
+ * serves every merchant's account at that acquirer.
+ */
+export interface AcquirerConnector<TCredentials> {
   readonly name: ProcessorName;
-  authorize(request: AuthorizeRequest, options?: CallOptions): Promise<ProcessorResult>;
-  capture(request: CaptureRequest, options?: CallOptions): Promise<ProcessorResult>;
-  refund(request: RefundRequest, options?: CallOptions): Promise<ProcessorResult>;
-  void(request: VoidRequest, options?: CallOptions): Promise<ProcessorResult>;
-  payout(request: PayoutRequest, options?: CallOptions): Promise<ProcessorResult>;
-  /** Cards updated by their issuers since a time (account updater). */
-  cardUpdates(request: CardUpdateFeedRequest, options?: CallOptions): Promise<CardUpdate[]>;
+  authorize(request: AuthorizeRequest, call: ConnectorCall<TCredentials>): Promise<ProcessorResult>;
+  capture(request: CaptureRequest, call: ConnectorCall<TCredentials>): Promise<ProcessorResult>;
+  refund(request: RefundRequest, call: ConnectorCall<TCredentials>): Promise<ProcessorResult>;
+  void(request: VoidRequest, call: ConnectorCall<TCredentials>): Promise<ProcessorResult>;
+  payout(request: PayoutRequest, call: ConnectorCall<TCredentials>): Promise<ProcessorResult>;
+  /** Cards updated by their issuers since a time (account updater), for the account of `call`. */
+  cardUpdates(request: CardUpdateFeedRequest, call: ConnectorCall<TCredentials>): Promise<CardUpdate[]>;
   /**
    * What this acquirer's look-up is worth, per kind of operation. The connectors of the real
    * gateways and of our sandboxes differ: a sandbox serves look-ups the real API lacks (sandbox-only
@@ -223,7 +243,29 @@ export interface ProcessorConnector {
    * worth: `lookups[kind].notFoundIsProof`). Throws when the look-up itself gets no usable answer
    * (the outcome stays unknown; try again later), and LookupNotOfferedError when `lookups[kind].lookup` is false.
    */
+  lookupOperation(request: LookupOperationRequest, call: ConnectorCall<TCredentials>): Promise<ProcessorResult | undefined>;
+  /** One harmless authenticated call that changes nothing at the acquirer; never throws. */
+  checkConnection(call: ConnectorCall<TCredentials>): Promise<ConnectionCheck>;
+}
+
+/**
+ * A connector bound to one acquirer account (lib/processors/accounts/account-connector.ts): what
+ * the use cases call. Every call goes out under that account's credentials.
+ */
+export interface ProcessorConnector {
+  readonly name: ProcessorName;
+  /** The acquirer account whose credentials every call carries. */
+  readonly accountId: string;
+  authorize(request: AuthorizeRequest, options?: CallOptions): Promise<ProcessorResult>;
+  capture(request: CaptureRequest, options?: CallOptions): Promise<ProcessorResult>;
+  refund(request: RefundRequest, options?: CallOptions): Promise<ProcessorResult>;
+  void(request: VoidRequest, options?: CallOptions): Promise<ProcessorResult>;
+  payout(request: PayoutRequest, options?: CallOptions): Promise<ProcessorResult>;
+  cardUpdates(request: CardUpdateFeedRequest, options?: CallOptions): Promise<CardUpdate[]>;
+  /** What the acquirer's look-up is worth per kind of operation (AcquirerConnector.lookups). */
+  readonly lookups: LookupCapabilities;
   lookupOperation(request: LookupOperationRequest, options?: CallOptions): Promise<ProcessorResult | undefined>;
+  checkConnection(options?: CallOptions): Promise<ConnectionCheck>;
 }
 
 export type FollowUpOperation = "capture" | "refund" | "void";

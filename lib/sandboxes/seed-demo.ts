@@ -11,6 +11,7 @@ import { db } from "../db";
 import { config } from "../env";
 import { createMerchant } from "../merchants/create-merchant";
 import { createUser } from "../users/create-user";
+import { addSandboxAccounts } from "./sandbox-merchant-accounts";
 
 const demoSchema = z.object({
   merchantId: z.string(),
@@ -57,6 +58,8 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
     const saved = demoSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
     if (saved.success && (await db().merchant.findUnique({ where: { id: saved.data.merchantId }, select: { id: true } }))) {
       await keepDemoReceiverCurrent(saved.data.merchantId);
+      // A data folder from before acquirer accounts: the demo merchant gets its sandbox accounts now.
+      await addSandboxAccounts(saved.data.merchantId);
       return { created: false, demo: saved.data };
     }
   }
@@ -69,8 +72,14 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
     // and void commands (and the demo shop's own windows) are notified and shown in Developers.
     await tx.merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: demoReceiverUrl() } });
     await createUser({ merchantId: merchant.id, email, name: "Demo Owner", password, role: "OWNER", tx });
+    // The README's payout example works at once: the demo may pay out up to 10,000 per payout and
+    // 50,000 a day in its usual currencies (a real merchant's owner sets its own, Settings → Payouts).
+    await tx.payoutLimit.createMany({
+      data: ["DKK", "EUR", "SEK", "NOK", "USD", "GBP"].map((currency) => ({ merchantId: merchant.id, currency, perPayout: 1_000_000n, perDay: 5_000_000n })),
+    });
     return { merchantId: merchant.id, merchantName: merchant.name, apiKey: apiKey!, email, password };
   });
+  await addSandboxAccounts(demo.merchantId);
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return { created: true, demo };
 }

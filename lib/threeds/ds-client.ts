@@ -3,6 +3,7 @@
 // the sandbox launcher registers here with its API key (production code never imports simulators).
 import { config } from "../env";
 import { ares, rreq, type AReq, type ARes, type RReq } from "./messages";
+import { BodyTooLargeError, readLimitedStream } from "../http/read-limited-body";
 
 type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -30,6 +31,9 @@ export function threeDsSandboxUrl(): string | undefined {
   return state.__cpsThreeDsSandboxUrl;
 }
 
+/** The largest DS answer read (an ARes or RReq is a few KB). */
+const MAX_ANSWER_BYTES = 256 * 1024;
+
 export class ThreeDsUnavailableError extends Error {
   constructor(message: string) {
     super(message);
@@ -53,14 +57,37 @@ function endpoint(): { url: string; apiKey: string } {
 async function post(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
   const { url, apiKey } = endpoint();
   try {
+    // No redirects: undici keeps custom headers such as `apikey` on a redirect to another origin, so a
+    // redirecting DS would hand THREEDS_API_KEY to whatever it names (security review 3, L9).
     const response = await fetch(`${url}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", apikey: apiKey },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(config().PROCESSOR_TIMEOUT_MS),
+      redirect: "manual",
     });
-    return { status: response.status, json: await response.json().catch(() => undefined) };
+    if (response.status >= 300 && response.status < 400) {
+      void response.body?.cancel().catch(() => undefined);
+      return { status: response.status, json: undefined };
+    }
+    // An ARes or RReq is a few KB; the answer is read to a cap, never whole.
+    let text: string;
+    try {
+      text = (await readLimitedStream(response.body, MAX_ANSWER_BYTES)).toString("utf8");
+    } catch (error) {
+      void response.body?.cancel().catch(() => undefined);
+      if (error instanceof BodyTooLargeError) throw new ThreeDsUnavailableError(`directory server answer larger than ${MAX_ANSWER_BYTES} bytes`);
+      throw error;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text) as unknown;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, json };
   } catch (error) {
+    if (error instanceof ThreeDsUnavailableError) throw error;
     throw new ThreeDsUnavailableError(`directory server unreachable: ${error instanceof Error ? error.name : "error"}`);
   }
 }

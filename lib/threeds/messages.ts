@@ -28,6 +28,19 @@ export const areq = z.object({
   purchaseExponent: z.string().regex(/^\d$/),
   notificationURL: httpUrl,
   threeDSRequestorChallengeInd: z.string().optional(),
+  // The merchant at the acquirer account that will authorize (lib/processors/accounts/three-ds-requestor.ts).
+  acquirerBIN: z.string().max(11).optional(),
+  acquirerMerchantID: z.string().max(35).optional(),
+  mcc: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
+  /** ISO 3166-1 numeric. */
+  merchantCountryCode: z
+    .string()
+    .regex(/^\d{3}$/)
+    .optional(),
+  merchantName: z.string().max(40).optional(),
 });
 export type AReq = z.infer<typeof areq>;
 

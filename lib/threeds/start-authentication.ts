@@ -8,6 +8,8 @@ import type { ThreeDsResult } from "../processors/types";
 import { recordedSubject } from "./authentication-binding";
 import { sendAReq, ThreeDsUnavailableError } from "./ds-client";
 import { currencyForAReq, encodeBase64Url, type CReq, type TransStatus } from "./messages";
+import { schemeFromPan } from "../cards/card-scheme";
+import { threeDsRequestorFor } from "../processors/accounts/three-ds-requestor";
 
 export const THREE_DS_MESSAGE_VERSION = "2.2.0";
 
@@ -53,6 +55,7 @@ export async function startAuthentication({
     });
     return { ...base, kind: "not_authenticated", reason: `3-D Secure does not support ${payment.currency}` };
   }
+  const requestor = await threeDsRequestorFor({ paymentId, scheme: schemeFromPan(card.bin) });
   let answer;
   try {
     answer = await sendAReq({
@@ -67,6 +70,15 @@ export async function startAuthentication({
       purchaseCurrency: currency.code,
       purchaseExponent: String(currency.exponent),
       notificationURL: notificationUrl,
+      ...(requestor
+        ? {
+            acquirerBIN: requestor.acquirerBin,
+            acquirerMerchantID: requestor.acquirerMerchantId,
+            mcc: requestor.mcc,
+            merchantCountryCode: requestor.merchantCountryCode,
+            merchantName: requestor.merchantName,
+          }
+        : {}),
     });
   } catch (error) {
     const reason = error instanceof ThreeDsUnavailableError ? error.message : "directory server error";

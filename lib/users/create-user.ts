@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { db, type Tx } from "../db";
 import { newId } from "../ids";
-import { hashPassword, MIN_PASSWORD_LENGTH } from "../auth/password";
+import { hashPassword, newPasswordSchema } from "../auth/password";
 import type { UserRole } from "../generated/prisma/enums";
 
 export const createUserInput = z.object({
   merchantId: z.string().min(1),
   email: z.email("must be an email address").transform((value) => value.toLowerCase()),
   name: z.string().trim().min(1, "is required").max(100),
-  password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(200),
+  password: newPasswordSchema,
   role: z.enum(["OWNER", "DEVELOPER", "VIEWER"]).default("OWNER"),
 });
 

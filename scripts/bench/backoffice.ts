@@ -63,7 +63,7 @@ async function seed(url: string): Promise<{ merchantId: string; sample: { id: st
   const merchantId = "100000000001";
   const otherId = "100000000002";
   for (const id of [merchantId, otherId]) {
-    await client.query(`INSERT INTO "Merchant" (id, name, "notificationSecret", "updatedAt") VALUES ($1, $2, 'whsec_bench', now())`, [id, `Bench ${id}`]);
+    await client.query(`INSERT INTO "Merchant" (id, name, "updatedAt") VALUES ($1, $2, now())`, [id, `Bench ${id}`]);
   }
   const started = Date.now();
   await client.query(`

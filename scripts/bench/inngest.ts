@@ -334,6 +334,8 @@ async function main(): Promise<void> {
   const { createMerchant } = await import("../../lib/merchants/create-merchant");
   const { newId } = await import("../../lib/ids");
   const { merchant, apiKey } = await createMerchant({ name: "Bench Shop", withApiKey: true });
+  // The sandboxes' first test account at each processor, as the demo merchant has.
+  await (await import("../../lib/sandboxes/sandbox-merchant-accounts")).addSandboxAccounts(merchant.id);
   await db().merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: receiver.url } });
   if (!apiKey) throw new Error("no API key");
   // Payments to capture, one capture each (two captures of one payment would wait for each other's lock).

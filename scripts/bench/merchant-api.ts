@@ -595,6 +595,8 @@ async function main(): Promise<void> {
   const { db, disconnectDb } = await import("../../lib/db");
   const { createMerchant } = await import("../../lib/merchants/create-merchant");
   const { merchant, apiKey } = await createMerchant({ name: "Bench Shop", withApiKey: true });
+  // The sandboxes' first test account at each processor, as the demo merchant has.
+  await (await import("../../lib/sandboxes/sandbox-merchant-accounts")).addSandboxAccounts(merchant.id);
   await db().merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: receiver.url } });
 
   const base = `http://127.0.0.1:${PORT}`;

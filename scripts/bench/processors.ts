@@ -13,6 +13,7 @@ import { createBamboraConnector } from "../../lib/processors/bambora/client";
 import { BAMBORA_SANDBOX_CREDENTIALS } from "../../lib/sandboxes/acquirers/bambora";
 import { createClearhausConnector } from "../../lib/processors/clearhaus/client";
 import { CLEARHAUS_SANDBOX_API_KEY } from "../../lib/sandboxes/acquirers/clearhaus";
+import { bindCredentials } from "../../lib/processors/registry";
 import { createFinaroConnector } from "../../lib/processors/finaro/client";
 import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../../lib/sandboxes/acquirers/finaro";
 import { startSandboxes } from "../../lib/sandboxes/acquirers/start-sandboxes";
@@ -59,12 +60,25 @@ async function withConcurrency(total: number, concurrency: number, task: () => P
 const sandboxes = await startSandboxes({ register: false, threeDs: false, hangMs: 60_000 });
 const connectorFor = (name: ProcessorName, timeoutMs: number): ProcessorConnector => {
   switch (name) {
+    // Each bound to the sandbox's first test account, as a merchant's acquirer account would be.
     case "finaro":
-      return createFinaroConnector({ baseUrl: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`, ...FINARO_SANDBOX_CREDENTIALS, timeoutMs });
+      return bindCredentials(
+        createFinaroConnector({ baseUrl: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`, timeoutMs }),
+        { ...FINARO_SANDBOX_CREDENTIALS },
+        "bench",
+      );
     case "clearhaus":
-      return createClearhausConnector({ baseUrl: sandboxes.urls.clearhaus!, apiKey: CLEARHAUS_SANDBOX_API_KEY, timeoutMs });
+      return bindCredentials(
+        createClearhausConnector({ baseUrl: sandboxes.urls.clearhaus!, timeoutMs }),
+        { apiKey: CLEARHAUS_SANDBOX_API_KEY },
+        "bench",
+      );
     case "bambora":
-      return createBamboraConnector({ baseUrl: sandboxes.urls.bambora!, ...BAMBORA_SANDBOX_CREDENTIALS, timeoutMs });
+      return bindCredentials(
+        createBamboraConnector({ baseUrl: sandboxes.urls.bambora!, timeoutMs }),
+        { ...BAMBORA_SANDBOX_CREDENTIALS },
+        "bench",
+      );
   }
 };
 

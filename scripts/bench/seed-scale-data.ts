@@ -85,8 +85,8 @@ export async function seedScaleData({ client, benchMerchantId, payments, operati
 
   await step(
     "merchants",
-    `INSERT INTO "Merchant" ("id", "name", "notificationSecret", "defaultNotificationUrl", "createdAt", "updatedAt")
-     SELECT '2' || lpad(g::text, 11, '0'), 'Scale merchant ' || g, 'whsec_' || md5('m' || g), 'http://127.0.0.1:9/notify', ${now} - interval '400 days', ${now}
+    `INSERT INTO "Merchant" ("id", "name", "defaultNotificationUrl", "createdAt", "updatedAt")
+     SELECT '2' || lpad(g::text, 11, '0'), 'Scale merchant ' || g, 'http://127.0.0.1:9/notify', ${now} - interval '400 days', ${now}
      FROM generate_series(1, $1::int) g`,
     [merchants],
   );

@@ -1,6 +1,7 @@
 // The published contract on the real Next server: the OpenAPI document, the API reference page
 // rendered in Chromium from the service's own files, and JSON refusals for unknown paths and methods.
 import { expect, test } from "@playwright/test";
+import { demoCredentials, E2E } from "./helpers";
 
 test("GET /api/openapi.json serves the OpenAPI 3.1 document of the merchant API", async ({ request }) => {
   const response = await request.get("/api/openapi.json");
@@ -11,6 +12,28 @@ test("GET /api/openapi.json serves the OpenAPI 3.1 document of the merchant API"
     expect.arrayContaining(["/api/initdynamic", "/api/mit", "/api/{paymentid}/capture", "/api/{paymentid}/payout"]),
   );
   expect(Object.keys(document.webhooks)).toContain("completionNotification");
+  // A generator takes the base address from the document: the running service names its own
+  // (PUBLIC_BASE_URL, here unset, so http://localhost:<PORT>), not the exported placeholder.
+  expect(document.servers).toEqual([{ url: E2E.baseURL, description: expect.any(String) }]);
+  expect(Object.keys(document.components.securitySchemes)).toEqual(["basicAuth"]);
+});
+
+test("the request bodies the document marks optional are optional on the service, and its documented leniency holds", async ({ request }) => {
+  const { apiKey } = demoCredentials();
+  // HTTP Basic as generated clients send it (the document's one security scheme): the key as user name.
+  const headers = { Authorization: `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}` };
+  // requestBody.required false: a capture with no body at all gets past the body to the payment lookup.
+  const empty = await request.post("/api/nosuchpayment1/capture", { headers });
+  expect(empty.status()).toBe(400);
+  expect(await empty.json()).toEqual({ error: "INVALID_PARAMETER", errordescription: "paymentid: no such payment" });
+  // requestBody.required true: initdynamic with no body names the first missing field.
+  const init = await request.post("/api/initdynamic", { headers });
+  expect(await init.json()).toEqual({ error: "INVALID_PARAMETER", errordescription: "merchantid: is required" });
+  // The amount is typed integer; a digit string is read the same (documented leniency), a decimal is refused.
+  const digits = await request.post("/api/nosuchpayment1/refund", { headers, data: { amount: "250" } });
+  expect((await digits.json()).errordescription).toBe("paymentid: no such payment");
+  const decimal = await request.post("/api/nosuchpayment1/refund", { headers, data: { amount: "2.50" } });
+  expect((await decimal.json()).errordescription).toMatch(/^amount: /);
 });
 
 test("the API reference renders the document in the browser without leaving the service", async ({ page }) => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { createPaymentClient, PaymentApiError, verifyNotification, type VerifiedNotification } from "../../packages/client/src/index";
 import { FIELDS_ORIGIN, NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
-import { demoCredentials, withServiceDatabase } from "./helpers";
+import { demoCredentials } from "./helpers";
 
 interface Delivery {
   path: string;
@@ -57,14 +57,19 @@ test("a full integration with @cps/client only: init, pay in Chromium, verified 
   page,
 }) => {
   const demo = demoCredentials();
-  // The merchant copies its signing secret from the back office (Settings → API-key); read where
-  // that page reads it.
-  const secret = await withServiceDatabase(async (db) => {
-    const { rows } = await db.query<{ notificationSecret: string }>(`SELECT "notificationSecret" FROM "Merchant" WHERE id = $1`, [
-      demo.merchantId,
-    ]);
-    return rows[0]!.notificationSecret;
-  });
+  // The merchant copies its signing secret from the back office (Settings → API-key): an owner
+  // reveals it with their password (it is stored encrypted; review 3, M3).
+  await page.goto("/backoffice/sign-in");
+  await page.getByLabel("Email").fill(demo.email);
+  await page.getByLabel("Password").fill(demo.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/backoffice$/);
+  await page.goto("/backoffice/settings/api-key");
+  await page.getByRole("button", { name: "Reveal", exact: true }).click();
+  await page.locator("#reveal-secret-current-password").fill(demo.password);
+  await page.getByRole("button", { name: "Reveal secret" }).click();
+  await expect(page.getByTestId("notification-secret")).toHaveText(/^whsec_/);
+  const secret = (await page.getByTestId("notification-secret").textContent())!;
   expect(secret).toMatch(/^whsec_/);
   const receiver = await startVerifyingReceiver(secret);
   const client = createPaymentClient({ baseUrl: FIELDS_ORIGIN, apiKey: demo.apiKey });
@@ -87,6 +92,7 @@ test("a full integration with @cps/client only: init, pay in Chromium, verified 
 
     // A refusal comes back as the typed error with the spec's body and status.
     const refusal = await client
+      // @ts-expect-error the generated type says what the service wants: an integer of minor units
       .initDynamic({ merchantid: demo.merchantId, amount: "12.50", currency: "DKK" })
       .catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(PaymentApiError);

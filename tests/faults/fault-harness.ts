@@ -10,9 +10,7 @@ import { armedFaultPoints, disarmFaultPoints } from "@/lib/faults/fault-point";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import type { ProcessorName } from "@/lib/processors/types";
 import { clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
-import { BAMBORA_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/bambora";
-import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/sandboxes/acquirers/clearhaus";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
+import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { NOT_FOUND_GRACE_MS } from "@/lib/payments/settle-unknown-operation";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import type { SandboxTransaction } from "@/lib/sandboxes/acquirers/ledger";
@@ -100,7 +98,7 @@ export async function authorizedPayment(world: FaultWorld, processor: ProcessorN
 /** The sandbox transaction behind the payment's approved authorization at its processor. */
 export async function acquirerAuthorization(world: FaultWorld, paymentId: string): Promise<SandboxTransaction> {
   const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
-  const transaction = world.sandboxes.ledgers[authorization.processor!]!.get(authorization.processorReference!);
+  const transaction = world.sandboxes.ledgers[authorization.processor!]!.byId(authorization.processorReference!);
   expect(transaction, "the acquirer knows the authorization").toBeDefined();
   return transaction!;
 }
@@ -187,19 +185,11 @@ export function afterGrace(): Date {
  */
 export function asRealGateway(world: FaultWorld, processor: ProcessorName): () => void {
   const url = world.sandboxes.urls[processor]!;
+  // Credentials belong to the merchant's acquirer accounts: only the address is configuration.
   const env: Record<string, string> = {
-    finaro: {
-      FINARO_BASE_URL: `${url}${FINARO_SANDBOX_PATH}`,
-      FINARO_MERCHANT_ID: FINARO_SANDBOX_CREDENTIALS.merchantId,
-      FINARO_SIGNATURE_KEY: FINARO_SANDBOX_CREDENTIALS.signatureKey,
-    },
-    clearhaus: { CLEARHAUS_BASE_URL: url, CLEARHAUS_API_KEY: CLEARHAUS_SANDBOX_API_KEY },
-    bambora: {
-      BAMBORA_BASE_URL: url,
-      BAMBORA_ACCESS_TOKEN: BAMBORA_SANDBOX_CREDENTIALS.accessToken,
-      BAMBORA_MERCHANT_NUMBER: BAMBORA_SANDBOX_CREDENTIALS.merchantNumber,
-      BAMBORA_SECRET_TOKEN: BAMBORA_SANDBOX_CREDENTIALS.secretToken,
-    },
+    finaro: { FINARO_BASE_URL: `${url}${FINARO_SANDBOX_PATH}` },
+    clearhaus: { CLEARHAUS_BASE_URL: url },
+    bambora: { BAMBORA_BASE_URL: url },
   }[processor];
   Object.assign(process.env, env);
   resetConfig();

@@ -5,6 +5,10 @@ import { db } from "@/lib/db";
 import type { PaymentStatus, Processor } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { addSandboxAccounts } from "@/tests/helpers/acquirer-accounts";
+import { activeSigningSecrets } from "@/lib/notifications/signing-secrets";
+
+const TEST_PAYOUT_CURRENCIES = ["DKK", "EUR", "SEK", "NOK", "USD", "GBP", "JPY", "CHF", "PLN"];
 
 export interface TestMerchant {
   merchantId: string;
@@ -18,9 +22,12 @@ export async function createTestMerchant(
     defaultNotificationUrl?: string | null;
     lifecycleNotificationUrl?: string | null;
     completionNotificationUrl?: string | null;
+    /** The sandboxes' test account `index` at each processor (default 0); false: no acquirer account. */
+    acquirerAccounts?: number | false;
   } = {},
 ): Promise<TestMerchant> {
   const { merchant, apiKey } = await createMerchant({ name: options.name ?? "Test Shop", withApiKey: true });
+  if (options.acquirerAccounts !== false) await addSandboxAccounts(merchant.id, { index: options.acquirerAccounts ?? 0 });
   await db().merchant.update({
     where: { id: merchant.id },
     data: {
@@ -29,7 +36,18 @@ export async function createTestMerchant(
       completionNotificationUrl: options.completionNotificationUrl ?? null,
     },
   });
+  // Payouts are refused without a limit for the currency (review 3, M7): test merchants may pay out freely.
+  await db().payoutLimit.createMany({
+    data: TEST_PAYOUT_CURRENCIES.map((currency) => ({ merchantId: merchant.id, currency, perPayout: 10n ** 12n, perDay: 10n ** 12n })),
+  });
   return { merchantId: merchant.id, apiKey: apiKey!, notificationSecret: merchant.notificationSecret };
+}
+
+/** The merchant's current notification signing secret in clear (stored sealed, lib/notifications/signing-secrets.ts). */
+export async function signingSecretOf(merchantId: string): Promise<string> {
+  const [current] = await activeSigningSecrets({ merchantId });
+  if (!current) throw new Error(`merchant ${merchantId} has no signing secret`);
+  return current.secret;
 }
 
 export interface TestCard {
@@ -100,6 +118,10 @@ export async function createTestPayment(options: TestPaymentOptions): Promise<{ 
   const captured = captures.reduce((sum, value) => sum + value, 0n);
   const refunded = refunds.reduce((sum, value) => sum + value, 0n);
   const paymentId = newId();
+  // The merchant's account at that processor, as an authorization would have recorded it.
+  const acquirerAccountId = processor
+    ? ((await db().acquirerAccount.findFirst({ where: { merchantId: options.merchantId, processor }, select: { id: true } }))?.id ?? null)
+    : null;
   await db().payment.create({
     data: {
       id: paymentId,
@@ -115,6 +137,7 @@ export async function createTestPayment(options: TestPaymentOptions): Promise<{ 
       balance: captured - refunded,
       reference: options.reference ?? "order-1",
       processor,
+      acquirerAccountId,
       sca: "Y",
       eci: "05",
       customerEmail: options.customer?.email ?? null,
@@ -134,6 +157,7 @@ export async function createTestPayment(options: TestPaymentOptions): Promise<{ 
     currency,
     status: "approved" as const,
     processor,
+    acquirerAccountId,
     responseCode: "00",
     authorizationCode: "123456",
     processorReference: `ref-${newId().slice(0, 8)}`,

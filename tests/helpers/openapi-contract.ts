@@ -10,7 +10,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
   addFormatsModule) as typeof addFormatsModule;
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; "x-error-codes"?: string[] }> }>>;
   webhooks: Record<string, { post: { operationId: string } }>;
 }
 
@@ -66,6 +66,11 @@ export function assertAnswerMatchesOpenApi(method: string, path: string, status:
   const response = operation.responses[String(status)];
   if (!response) throw new Error(`OpenAPI: ${method} ${template} answered ${status}, which the document does not list`);
   if (!response.content?.["application/json"]) return;
+  const codes = response["x-error-codes"];
+  const code = (body as { error?: unknown } | null)?.error;
+  if (codes && !codes.includes(code as string)) {
+    throw new Error(`OpenAPI: ${method} ${template} answered ${status} with error ${String(code)}, which the document does not list for ${status}`);
+  }
   const validate = validator(`/paths/${escape(template)}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`);
   if (!validate(body)) {
     throw new Error(

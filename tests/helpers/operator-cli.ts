@@ -1,6 +1,6 @@
 // The operator CLI (scripts/cli.ts) as an operator runs it, against a test's database, with the
 // same secrets as the test process so that keys and passwords it makes can be checked there.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,25 +15,41 @@ export interface CliResult {
   code: number;
 }
 
-/** A `cli(...args)` bound to `databaseUrl()` (read at each call) and a fresh data folder. */
-export function operatorCli(databaseUrl: () => string, dataDirPrefix = "cps-cli-"): (...args: string[]) => Promise<CliResult> {
+/**
+ * A `cli(...args)` bound to `databaseUrl()` (read at each call) and a fresh data folder;
+ * `cli.withInput(stdin, ...args)` pipes `stdin` to it (passwords are read from standard input).
+ */
+export function operatorCli(databaseUrl: () => string, dataDirPrefix = "cps-cli-"): ((...args: string[]) => Promise<CliResult>) & {
+  withInput: (stdin: string, ...args: string[]) => Promise<CliResult>;
+} {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
-  return async (...args) => {
+  const env = () => ({
+    ...process.env,
+    DATABASE_URL: databaseUrl(),
+    DATA_DIR: dataDir,
+    SESSION_SECRET: config().secrets.sessionSecret,
+    CARD_DATA_KEY: config().secrets.cardDataKey,
+    API_KEY_SECRET: config().secrets.apiKeySecret,
+  });
+  const cli = async (...args: string[]) => {
     try {
-      const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
-        env: {
-          ...process.env,
-          DATABASE_URL: databaseUrl(),
-          DATA_DIR: dataDir,
-          SESSION_SECRET: config().secrets.sessionSecret,
-          CARD_DATA_KEY: config().secrets.cardDataKey,
-          API_KEY_SECRET: config().secrets.apiKeySecret,
-        },
-      });
+      const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { env: env() });
       return { stdout, stderr, code: 0 };
     } catch (error) {
       const failure = error as CliResult;
       return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
     }
   };
+  const withInput = (stdin: string, ...args: string[]) =>
+    new Promise<CliResult>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { env: env(), stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ stdout, stderr, code: code ?? 1 }));
+      child.stdin.end(stdin);
+    });
+  return Object.assign(cli, { withInput });
 }

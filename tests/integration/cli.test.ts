@@ -5,6 +5,7 @@ import { hashApiKey } from "@/lib/api-keys/api-key-secret";
 import { verifyPassword } from "@/lib/auth/password";
 import { operatorCli } from "../helpers/operator-cli";
 import { useTestDatabase } from "../helpers/test-database";
+import { signingSecretOf } from "@/tests/helpers/merchant-factories";
 
 const database = useTestDatabase();
 const cli = operatorCli(() => database.current().url, "cps-cli-");
@@ -29,14 +30,12 @@ describe("npm run cli", () => {
     const json = await cli("merchant", "create", "--name", "Signed", "--json");
     expect(json.code).toBe(0);
     const output = JSON.parse(json.stdout) as { merchantid: string; notificationsecret: string };
-    const stored = await db().merchant.findUniqueOrThrow({ where: { id: output.merchantid }, select: { notificationSecret: true } });
     expect(output.notificationsecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    expect(output.notificationsecret).toBe(stored.notificationSecret);
+    expect(output.notificationsecret).toBe(await signingSecretOf(output.merchantid));
     const text = await cli("merchant", "create", "--name", "Signed text");
     expect(text.code).toBe(0);
     const merchantid = /merchantid\s+(\d{12})/.exec(text.stdout)?.[1];
-    const secret = await db().merchant.findUniqueOrThrow({ where: { id: merchantid! }, select: { notificationSecret: true } });
-    expect(text.stdout).toContain(`Notification signing secret  ${secret.notificationSecret}`);
+    expect(text.stdout).toContain(`Notification signing secret  ${await signingSecretOf(merchantid!)}`);
   });
 
   it("apikey create adds a second key for an existing merchant, and refuses an unknown merchant", async () => {
@@ -53,16 +52,16 @@ describe("npm run cli", () => {
 
   it("user create stores an argon2id hash, and refuses a short password or a duplicate email", async () => {
     const { merchantid } = JSON.parse((await cli("merchant", "create", "--name", "Third", "--json")).stdout);
-    const created = await cli("user", "create", "--merchant", merchantid, "--email", "Ops@Example.com", "--name", "Ops", "--password", "correct horse battery", "--role", "developer", "--json");
+    const created = await cli.withInput("correct horse battery\n", "user", "create", "--merchant", merchantid, "--email", "Ops@Example.com", "--name", "Ops", "--role", "developer", "--json");
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ email: "ops@example.com", role: "developer", merchantid });
     const user = await db().user.findUniqueOrThrow({ where: { email: "ops@example.com" } });
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     expect(await verifyPassword(user.passwordHash, "correct horse battery")).toBe(true);
-    const short = await cli("user", "create", "--merchant", merchantid, "--email", "b@example.com", "--name", "B", "--password", "short");
+    const short = await cli.withInput("short\n", "user", "create", "--merchant", merchantid, "--email", "b@example.com", "--name", "B");
     expect(short.code).toBe(2);
-    expect(short.stderr).toContain("password: must be at least 10 characters");
-    const duplicate = await cli("user", "create", "--merchant", merchantid, "--email", "ops@example.com", "--name", "Ops", "--password", "another long one");
+    expect(short.stderr).toContain("password: Use at least 12 characters");
+    const duplicate = await cli.withInput("another long passphrase\n", "user", "create", "--merchant", merchantid, "--email", "ops@example.com", "--name", "Ops");
     expect(duplicate.code).toBe(1);
     expect(duplicate.stderr).toContain("already exists");
   });

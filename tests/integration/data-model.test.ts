@@ -28,7 +28,6 @@ describe.each(availableEngines())("data model on %s", (engine) => {
       data: {
         id: merchantId,
         name: "Shop",
-        notificationSecret: "whsec_x",
         routing: { create: [{ rule: 1, processors: ["finaro", "clearhaus"] }, { rule: 2, processors: ["bambora"] }] },
       },
     });

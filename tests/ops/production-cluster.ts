@@ -20,6 +20,7 @@ import path from "node:path";
 import pg from "pg";
 import type { Page } from "@playwright/test";
 import { launchChromium } from "../helpers/chromium";
+import { sandboxAccountInput } from "../../lib/sandboxes/sandbox-merchant-accounts";
 
 const PORT_BASE = Number(process.env.CLUSTER_PORT_BASE ?? 3470);
 const PORTS = { lb: PORT_BASE, web1: PORT_BASE + 1, web2: PORT_BASE + 2, worker1: PORT_BASE + 3, worker2: PORT_BASE + 4 };
@@ -349,6 +350,15 @@ async function main(): Promise<void> {
     const merchant = spawnSync(process.execPath, ["dist/cli.js", "merchant", "create", "--name", "Cluster shop", "--json"], { env: env("all", PORTS.lb), encoding: "utf8" });
     if (merchant.status !== 0) throw new Error(`dist/cli.js merchant create: ${merchant.stderr}`);
     const { merchantid: merchantId, apikey: apiKey } = JSON.parse(merchant.stdout) as { merchantid: string; apikey: string };
+    // Its acquirer accounts, as an operator adds them (here: the sandboxes' first test accounts).
+    for (const processor of ["finaro", "clearhaus", "bambora"] as const) {
+      const input = sandboxAccountInput(processor) as { acquirerMerchantId: string; credentials: Record<string, string> };
+      const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
+      const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Cluster shop", "--country", "DK"];
+      const args = ["dist/cli.js", "accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", processor, ...fields];
+      const added = spawnSync(process.execPath, [...args, "--descriptor", "Cluster shop", "--currencies", "any", ...credentials], { env: env("all", PORTS.lb), encoding: "utf8" });
+      if (added.status !== 0) throw new Error(`dist/cli.js accounts add ${processor}: ${added.stderr}`);
+    }
 
     browser = await launchChromium();
     const records: PaymentRecord[] = Array.from({ length: PAYMENTS }, (_, index) => ({ index }));

@@ -12,10 +12,11 @@ import { describeErrorForLog, redactCardNumbers } from "@/lib/cards/redact-card-
 import { truncateCardNumber } from "@/lib/cards/truncate-card-number";
 import { completionNotificationBody } from "@/lib/notifications/bodies";
 import { captureLogs } from "@/lib/observability/logger";
-import { createBamboraConnector } from "@/lib/processors/bambora/client";
-import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
-import { createFinaroConnector } from "@/lib/processors/finaro/client";
-import type { ProcessorConnector } from "@/lib/processors/types";
+import type { ProcessorConnector, ProcessorName } from "@/lib/processors/types";
+import { connectorAt, sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
 
 const PAN = "4539578763621486";
 const AMEX = "378282246310005";
@@ -45,16 +46,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function connector(name: string): ProcessorConnector {
-  const timeoutMs = 5_000;
-  switch (name) {
-    case "finaro":
-      return createFinaroConnector({ baseUrl: `${baseUrl}/finaro/`, merchantId: "M1", signatureKey: "k".repeat(32), timeoutMs });
-    case "clearhaus":
-      return createClearhausConnector({ baseUrl: `${baseUrl}/clearhaus`, apiKey: "key", timeoutMs });
-    default:
-      return createBamboraConnector({ baseUrl: `${baseUrl}/bambora`, merchantNumber: "T1", accessToken: "a", secretToken: "s", timeoutMs } as never);
-  }
+function connector(name: ProcessorName): ProcessorConnector {
+  return connectorAt(`${baseUrl}/${name}`, sandboxCredentials(name));
 }
 
 /** Everything written to the console and through the service's logger (at every level) while `run` runs. */
@@ -92,7 +85,7 @@ describe("item 11: card data in logs", () => {
     expect(holdsPanDigits(message)).toBe(true);
   });
 
-  for (const name of ["finaro", "bambora", "clearhaus"]) {
+  for (const name of ["finaro", "bambora", "clearhaus"] as const) {
     it(`item 11: a ${name} card-update feed with a PAN next to a syntax error fails with a fixed text that holds no card digits`, async () => {
       let failure: unknown;
       const logged = await capturedConsole(async () => {
@@ -117,15 +110,21 @@ describe("item 11: card data in logs", () => {
   it("item 11: pollCardUpdates reports a broken feed with the fixed text, never the parser's message", async () => {
     const { registerSandboxUrl } = await import("@/lib/processors/registry");
     const { pollCardUpdates } = await import("@/lib/payments/poll-card-updates");
-    registerSandboxUrl("finaro", `${baseUrl}/finaro`, { path: "/", merchantId: "M1", signatureKey: "k".repeat(32) } as never);
-    let errors: Record<string, string | undefined> = {};
+    const { createMerchant } = await import("@/lib/merchants/create-merchant");
+    const { addSandboxAccounts } = await import("@/tests/helpers/acquirer-accounts");
+    const { db } = await import("@/lib/db");
+    const { merchant } = await createMerchant({ name: "Feed Shop" });
+    await addSandboxAccounts(merchant.id);
+    const { id: accountId } = await db().acquirerAccount.findFirstOrThrow({ where: { merchantId: merchant.id, processor: "finaro" } });
+    registerSandboxUrl("finaro", `${baseUrl}/finaro`, { path: "/" });
+    let error: string | undefined;
     const logged = await capturedConsole(async () => {
-      const result = await pollCardUpdates({ since: {}, processors: ["finaro"] });
-      errors = result.errors;
-      for (const [processor, message] of Object.entries(result.errors)) console.warn(`[life cycle] ${processor} card-update feed: ${message}`);
+      const result = await pollCardUpdates({ accountId, since: new Date(0) });
+      error = result.error;
+      if (result.error) console.warn(`[life cycle] ${result.processor} card-update feed: ${result.error}`);
     });
     registerSandboxUrl("finaro", undefined);
-    expect(errors.finaro).toBe("finaro card-update feed: the body is not JSON");
+    expect(error).toBe("finaro card-update feed: the body is not JSON");
     expect(holdsPanDigits(logged)).toBe(false);
   });
 

@@ -148,21 +148,21 @@ describe("item 8: checkout origins bind the hosted fields to the merchant's own 
     const owner: Actor = { userId: user.id, merchantId, role: "OWNER" };
     const viewer: Actor = { ...owner, role: "VIEWER" };
     await expect(updateCheckoutOrigins({ actor: viewer, input: { allowedCheckoutOrigins: shop.origin } })).rejects.toThrow();
-    await expect(updateCheckoutOrigins({ actor: owner, input: { allowedCheckoutOrigins: `${shop.origin}/checkout` } })).rejects.toThrow(/not an origin/);
-    expect(await updateCheckoutOrigins({ actor: owner, input: { allowedCheckoutOrigins: `${shop.origin}\n` } })).toEqual([shop.origin]);
+    await expect(updateCheckoutOrigins({ actor: owner, input: { currentPassword: "long enough password", allowedCheckoutOrigins: `${shop.origin}/checkout` } })).rejects.toThrow(/not an origin/);
+    expect(await updateCheckoutOrigins({ actor: owner, input: { currentPassword: "long enough password", allowedCheckoutOrigins: `${shop.origin}\n` } })).toEqual([shop.origin]);
     expect(await db().auditEntry.count({ where: { merchantId, action: "settings.checkout_origins.updated" } })).toBe(1);
     const session = await createTestSession(merchantId);
     expect((await dynamicJsConfig(session.id, { referer: `${evil.origin}/` })).binding).toBe("");
 
     const saved = await saveHostedIntegration({
       actor: owner,
-      input: { hostedId: "own-list", name: "Own list", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: "{}", allowedCheckoutOrigins: evil.origin },
+      input: { currentPassword: "long enough password", hostedId: "own-list", name: "Own list", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: "{}", allowedCheckoutOrigins: evil.origin },
     });
     expect((await db().hostedIntegration.findUniqueOrThrow({ where: { id: saved.id } })).allowedCheckoutOrigins).toEqual([evil.origin]);
     await expect(
       saveHostedIntegration({
         actor: owner,
-        input: { hostedId: "bad-list", name: "Bad", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: "{}", allowedCheckoutOrigins: "https://*.example" },
+        input: { currentPassword: "long enough password", hostedId: "bad-list", name: "Bad", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: "{}", allowedCheckoutOrigins: "https://*.example" },
       }),
     ).rejects.toThrow(/wildcards/);
   });

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountsAddArgs } from "@/tests/helpers/acquirer-accounts";
 import { pidListeningOn, rssBytes, sampleRss } from "@/tests/helpers/process-memory";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
 
@@ -137,6 +138,15 @@ beforeAll(async () => {
   });
   if (cli.status !== 0) throw new Error(`cli failed: ${cli.stdout}\n${cli.stderr}`);
   merchant = JSON.parse(cli.stdout.slice(cli.stdout.indexOf("{"))) as typeof merchant;
+  // Its acquirer accounts, as an operator adds them: the sandboxes' first test accounts.
+  for (const processor of ["finaro", "clearhaus", "bambora"] as const) {
+    const added = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...accountsAddArgs(merchant.merchantid, processor)], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+      encoding: "utf8",
+    });
+    if (added.status !== 0) throw new Error(`cli accounts add failed: ${added.stdout}\n${added.stderr}`);
+  }
   serverPid = pidListeningOn(service.port)!;
   expect(serverPid).toBeGreaterThan(0);
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseEnv } from "@/lib/env";
+import { ConfigError, legacyAcquirerCredentials, parseEnv, refuseLegacyAcquirerVariables } from "@/lib/env";
 
 const tmpDataDir = () => mkdtempSync(path.join(os.tmpdir(), "cps-env-"));
 
@@ -15,7 +15,11 @@ describe("parseEnv", () => {
   });
 
   it("uses a configured host for one interface and trims its trailing slash", () => {
-    const config = parseEnv({ DATA_DIR: tmpDataDir(), PUBLIC_BASE_URL: "https://pay.example.com/", MIT_BASE_URL: "https://mit.example.com/" });
+    const config = parseEnv({
+      DATA_DIR: tmpDataDir(),
+      PUBLIC_BASE_URL: "https://pay.example.com/",
+      MIT_BASE_URL: "https://mit.example.com/",
+    });
     expect(config.apiBaseUrls.mit).toBe("https://mit.example.com");
     expect(config.apiBaseUrls.cit).toBe("https://pay.example.com");
   });
@@ -55,5 +59,39 @@ describe("parseEnv", () => {
     expect(parseEnv({ DATA_DIR: tmpDataDir(), INNGEST_DEV: "1" }).inngestMode).toBe("server");
     expect(parseEnv({ DATA_DIR: tmpDataDir(), INNGEST_BASE_URL: "http://127.0.0.1:8288" }).inngestMode).toBe("server");
     expect(parseEnv({ DATA_DIR: tmpDataDir(), INNGEST_SIGNING_KEY: "signkey-prod-abc" }).inngestMode).toBe("server");
+  });
+});
+
+describe("the process-wide acquirer credentials of earlier versions", () => {
+  const production = {
+    NODE_ENV: "production",
+    SESSION_SECRET: "s".repeat(40),
+    API_KEY_SECRET: "a".repeat(40),
+    CARD_DATA_KEY: Buffer.alloc(32, 1).toString("base64"),
+  };
+
+  it("are refused by a production start, naming the upgrade command", () => {
+    const settings = parseEnv({ ...production, DATA_DIR: tmpDataDir(), CLEARHAUS_API_KEY: "2b0c4b3e-5c1f-4a8e-9d2a-6f1e0c7b9a01" });
+    expect(() => refuseLegacyAcquirerVariables(settings)).toThrow(/CLEARHAUS_API_KEY: no longer read in production.*accounts import-env/);
+    // Empty values (compose passes ${VAR:-}) are not set; the endpoints stay operator configuration.
+    expect(() =>
+      refuseLegacyAcquirerVariables(
+        parseEnv({
+          ...production,
+          DATA_DIR: tmpDataDir(),
+          CLEARHAUS_API_KEY: "",
+          CLEARHAUS_BASE_URL: "https://gateway.test.clearhaus.com",
+        }),
+      ),
+    ).not.toThrow();
+  });
+
+  it("are the source of the local sandbox accounts, and must be complete per processor", () => {
+    const local = parseEnv({ DATA_DIR: tmpDataDir(), FINARO_MERCHANT_ID: "MID1", FINARO_SIGNATURE_KEY: "key-of-mid-1" });
+    expect(() => refuseLegacyAcquirerVariables(local)).not.toThrow();
+    expect(legacyAcquirerCredentials(local)).toEqual({ finaro: { merchantId: "MID1", signatureKey: "key-of-mid-1" } });
+    expect(() => legacyAcquirerCredentials(parseEnv({ DATA_DIR: tmpDataDir(), BAMBORA_MERCHANT_NUMBER: "T1" }))).toThrow(
+      /BAMBORA_ACCESS_TOKEN: required together with BAMBORA_MERCHANT_NUMBER/,
+    );
   });
 });

@@ -7,6 +7,7 @@ import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 export const dynamic = "force-dynamic";
 
 export const POST = merchantRoute({
+  scope: "payments",
   schema: initSessionRequestSchema,
   handler: async ({ merchantId, input, bindAnswer }) => ({ body: { ...(await initSession({ merchantId, input, bindAnswer })) } }),
 });

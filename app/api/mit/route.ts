@@ -7,6 +7,7 @@ import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 export const dynamic = "force-dynamic";
 
 export const POST = merchantRoute({
+  scope: "payments",
   schema: mitRequestSchema,
   handler: async ({ merchantId, input, responseId, bindAnswer }) => {
     const { responseid } = await authorizeMit({ merchantId, input, responseId, bindAnswer });

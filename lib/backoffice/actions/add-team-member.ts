@@ -2,14 +2,14 @@ import { z } from "zod";
 import { db } from "../../db";
 import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
-import { MIN_PASSWORD_LENGTH } from "../../auth/password";
+import { newPasswordSchema } from "../../auth/password";
 import { createUser } from "../../users/create-user";
 import { recordAudit } from "../audit";
 
 export const addTeamMemberInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address")),
   name: z.string().trim().min(1, "Enter the person's name").max(100, "Use at most 100 characters"),
-  password: z.string().min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters`).max(200),
+  password: newPasswordSchema,
   role: z.enum(["OWNER", "DEVELOPER", "VIEWER"], { error: "Choose a role" }),
 });
 

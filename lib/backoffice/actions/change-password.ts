@@ -29,7 +29,7 @@ export async function changePassword({ actor, input, ipAddress = null }: { actor
   return db().$transaction(async (tx) => {
     const { sessionVersion } = await tx.user.update({
       where: { id: actor.userId },
-      data: { passwordHash, sessionVersion: { increment: 1 } },
+      data: { passwordHash, sessionVersion: { increment: 1 }, mustChangePassword: false, temporaryPasswordExpiresAt: null },
       select: { sessionVersion: true },
     });
     await recordAudit(tx, { actor, action: "user.password_changed", target: actor.userId, details: { ip: ipAddress ?? "unknown" } });

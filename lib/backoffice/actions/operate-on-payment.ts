@@ -2,7 +2,7 @@
 // so the amount rules, the processor call and the merchant notification are exactly the API's.
 import { z } from "zod";
 import { assertCan, type Actor } from "../../auth/actor";
-import { db } from "../../db";
+import { db, type Tx } from "../../db";
 import { newId } from "../../ids";
 import {
   bindIdempotentAnswer,
@@ -21,6 +21,7 @@ import { recordAudit } from "../audit";
 import { ApiError } from "../../errors";
 import { UserFacingError } from "../action-result";
 import { describeOperationError } from "../describe-operation-error";
+import { REFUND_REASONS } from "../refund-reasons";
 
 export const operateOnPaymentInput = z.object({
   paymentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/),
@@ -33,6 +34,8 @@ export const operateOnPaymentInput = z.object({
     .transform((value) => (value ? value : undefined))
     .pipe(z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, "Enter an amount such as 12.50, or leave it empty for the full amount").optional()),
   note: z.string().trim().max(200, "Use at most 200 characters").optional(),
+  /** A refund's reason (lib/backoffice/refund-reasons.ts); empty means none given. */
+  reason: z.preprocess((value) => (value === "" ? undefined : value), z.enum(REFUND_REASONS, { error: "Choose a reason from the list" }).optional()),
   /**
    * Made by the form when it is shown (one per operation): a double submit, a retry after a lost
    * answer or a second tab with the same form is answered with the first request's result, never a
@@ -56,7 +59,7 @@ const USE_CASES = { capture: capturePayment, refund: refundPayment, void: voidPa
 
 export async function operateOnPayment({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "payments:write");
-  const { paymentId, operation, amount, note, idempotencyKey } = operateOnPaymentInput.parse(input);
+  const { paymentId, operation, amount, note, reason, idempotencyKey } = operateOnPaymentInput.parse(input);
   const payment = await db().payment.findFirst({ where: { id: paymentId, merchantId: actor.merchantId }, select: { id: true, currency: true } });
   if (!payment) throw new NotFoundError("Payment");
   const minor = amount === undefined ? undefined : toMinorUnits(amount, payment.currency);
@@ -66,7 +69,11 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
   if (hold) {
     const replay = await claimIdempotencyKey({
       ...hold,
-      fingerprint: requestFingerprint("POST", `backoffice/payments/${payment.id}/${operation}`, { amount: minor?.toString() ?? null, note: note ?? null }),
+      fingerprint: requestFingerprint("POST", `backoffice/payments/${payment.id}/${operation}`, {
+        amount: minor?.toString() ?? null,
+        note: note ?? null,
+        reason: reason ?? null,
+      }),
       resolveHolderWork: resolveAcceptedRequest,
     });
     // The same form sent again: its first answer, nothing done twice (and audited once).
@@ -74,13 +81,14 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
   }
   let result: { responseid: string };
   try {
-    result = await USE_CASES[operation]({
+    const request = {
       merchantId: actor.merchantId,
       paymentRef: payment.id,
       responseId,
       input: { amount: minor, note: note || undefined },
-      bindAnswer: hold ? (tx, body) => bindIdempotentAnswer(tx, hold, { status: 200, body: JSON.stringify(body) }) : undefined,
-    });
+      bindAnswer: hold ? (tx: Tx, body: Record<string, unknown>) => bindIdempotentAnswer(tx, hold, { status: 200, body: JSON.stringify(body) }) : undefined,
+    };
+    result = operation === "refund" ? await refundPayment({ ...request, reason }) : await USE_CASES[operation](request);
   } catch (error) {
     if (hold) await (error instanceof ApiError ? releaseIdempotencyKey(hold) : keepIdempotencyKeyAfterFailure(hold)).catch(() => undefined);
     // The API's refusal, in a sentence with the field and the place to fix it (describe-operation-error.ts).
@@ -90,8 +98,16 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
     }
     throw error;
   }
+  // The amount the rules decided (an empty amount means all that is left), with its currency, so the
+  // audit log can show it in major units; and a refund's reason.
+  const requested = await db().operation.findFirst({ where: { paymentId: payment.id, responseId: result.responseid }, select: { amount: true } });
   await db().$transaction((tx) =>
-    recordAudit(tx, { actor, action: `payment.${operation}_requested`, target: payment.id, details: { responseid: result.responseid, amount: minor?.toString() ?? "full" } }),
+    recordAudit(tx, {
+      actor,
+      action: `payment.${operation}_requested`,
+      target: payment.id,
+      details: { responseid: result.responseid, amount: (requested?.amount ?? minor)?.toString() ?? "full", currency: payment.currency, ...(operation === "refund" && reason ? { reason } : {}) },
+    }),
   );
   return result;
 }

@@ -18,8 +18,13 @@ export async function resetTeamMemberPassword({ actor, input, ipAddress = null }
   if (userId === actor.userId) throw new UserFacingError("Change your own password on your account page.");
   await confirmIdentity({ userId: actor.userId, input, ipAddress });
   return db().$transaction(async (tx) => {
-    const member = await tx.user.findFirst({ where: { id: userId, merchantId: actor.merchantId }, select: { id: true, email: true } });
+    const member = await tx.user.findFirst({ where: { id: userId, merchantId: actor.merchantId }, select: { id: true, email: true, role: true, totpEnabledAt: true } });
     if (!member) throw new NotFoundError("User");
+    // An owner resetting another owner could sign in as them: only when that owner's second factor
+    // still guards their account (a reset leaves it on); otherwise the operator CLI resets it (review 3, M8).
+    if (member.role === "OWNER" && !member.totpEnabledAt) {
+      throw new UserFacingError("An owner without two-factor authentication can only be reset by the operator (npm run cli -- user reset-password).");
+    }
     const { temporaryPassword } = await resetUserPassword({ tx, userId: member.id });
     await recordAudit(tx, { actor, action: "team.password_reset", target: member.id, details: { email: member.email } });
     return { email: member.email, temporaryPassword };

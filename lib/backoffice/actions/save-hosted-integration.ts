@@ -12,6 +12,7 @@ import { checkoutOriginsSchema } from "../../validation/checkout-origins";
 import { recordAudit } from "../audit";
 import { UserFacingError } from "../action-result";
 import { notificationUrlSchema } from "../notification-url";
+import { confirmIdentity } from "../../auth/confirm-identity";
 
 /** Styling arrives as the editor's JSON text; its issues are reported under `styling.<path>`. */
 const stylingJson = z.string().transform((text, context) => {
@@ -26,8 +27,15 @@ const stylingJson = z.string().transform((text, context) => {
 export function hostedIntegrationInput(options: { allowHttp: boolean }) {
   const url = notificationUrlSchema(options);
   return z.object({
-    id: z.string().max(64).optional().transform((value) => value || undefined),
-    hostedId: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Use 1 to 64 letters, digits, - or _ (it is sent as hostedid)"),
+    id: z
+      .string()
+      .max(64)
+      .optional()
+      .transform((value) => value || undefined),
+    hostedId: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, "Use 1 to 64 letters, digits, - or _ (it is sent as hostedid)"),
     name: z.string().trim().min(1, "Give the integration a name").max(100, "Use at most 100 characters"),
     defaultNotificationUrl: url,
     completionNotificationUrl: url,
@@ -38,24 +46,42 @@ export function hostedIntegrationInput(options: { allowHttp: boolean }) {
   });
 }
 
-export async function saveHostedIntegration({ actor, input }: { actor: Actor; input: unknown }) {
+/** Step-up like the merchant's own addresses and origins: an integration has both (review 3, M3). */
+export async function saveHostedIntegration({
+  actor,
+  input,
+  ipAddress = null,
+}: {
+  actor: Actor;
+  input: unknown;
+  ipAddress?: string | null;
+}) {
   assertCan(actor, "settings:write");
   const { id, styling, ...fields } = hostedIntegrationInput({ allowHttp: !config().isProduction }).parse(input);
+  await confirmIdentity({ userId: actor.userId, input, ipAddress });
   try {
     return await db().$transaction(async (tx) => {
       if (id) {
         const existing = await tx.hostedIntegration.findFirst({ where: { id, merchantId: actor.merchantId }, select: { id: true } });
         if (!existing) throw new NotFoundError("Hosted integration");
-        const saved = await tx.hostedIntegration.update({ where: { id }, data: { ...fields, styling }, select: { id: true, hostedId: true } });
+        const saved = await tx.hostedIntegration.update({
+          where: { id },
+          data: { ...fields, styling },
+          select: { id: true, hostedId: true },
+        });
         await recordAudit(tx, { actor, action: "hosted_integration.updated", target: id, details: { ...fields, styling } });
         return saved;
       }
-      const saved = await tx.hostedIntegration.create({ data: { id: newId(), merchantId: actor.merchantId, ...fields, styling }, select: { id: true, hostedId: true } });
+      const saved = await tx.hostedIntegration.create({
+        data: { id: newId(), merchantId: actor.merchantId, ...fields, styling },
+        select: { id: true, hostedId: true },
+      });
       await recordAudit(tx, { actor, action: "hosted_integration.created", target: saved.id, details: { ...fields, styling } });
       return saved;
     });
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new UserFacingError(`The hostedid “${fields.hostedId}” is already used by another integration.`);
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+      throw new UserFacingError(`The hostedid “${fields.hostedId}” is already used by another integration.`);
     throw error;
   }
 }

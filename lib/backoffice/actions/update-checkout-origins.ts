@@ -7,12 +7,23 @@ import { db } from "../../db";
 import { config } from "../../env";
 import { checkoutOriginsSchema } from "../../validation/checkout-origins";
 import { recordAudit } from "../audit";
+import { confirmIdentity } from "../../auth/confirm-identity";
 
-export async function updateCheckoutOrigins({ actor, input }: { actor: Actor; input: unknown }): Promise<string[]> {
+/** Asks for the password again (step-up): a wider list lets more pages frame the card fields (review 3, M3). */
+export async function updateCheckoutOrigins({
+  actor,
+  input,
+  ipAddress = null,
+}: {
+  actor: Actor;
+  input: unknown;
+  ipAddress?: string | null;
+}): Promise<string[]> {
   assertCan(actor, "settings:write");
   const { allowedCheckoutOrigins } = z
     .object({ allowedCheckoutOrigins: checkoutOriginsSchema({ allowHttp: !config().isProduction }) })
     .parse(input);
+  await confirmIdentity({ userId: actor.userId, input, ipAddress });
   return db().$transaction(async (tx) => {
     const before = await tx.merchant.findUniqueOrThrow({ where: { id: actor.merchantId }, select: { allowedCheckoutOrigins: true } });
     await tx.merchant.update({ where: { id: actor.merchantId }, data: { allowedCheckoutOrigins }, select: { id: true } });

@@ -3,18 +3,37 @@ import { config } from "../../env";
 import { assertCan, type Actor } from "../../auth/actor";
 import { recordAudit } from "../audit";
 import { notificationUrlsSchema } from "../notification-url";
+import { confirmIdentity } from "../../auth/confirm-identity";
 
-/** Saves the merchant's three notification addresses; an empty field clears one. */
-export async function updateNotificationUrls({ actor, input }: { actor: Actor; input: unknown }) {
+/**
+ * Saves the merchant's three notification addresses; an empty field clears one. Asks for the password
+ * again (step-up): an address decides who receives customer emails, amounts and masked card numbers,
+ * so a session cookie alone must not move them (review 3, M3).
+ */
+export async function updateNotificationUrls({
+  actor,
+  input,
+  ipAddress = null,
+}: {
+  actor: Actor;
+  input: unknown;
+  ipAddress?: string | null;
+}) {
   assertCan(actor, "settings:write");
   const urls = notificationUrlsSchema({ allowHttp: !config().isProduction }).parse(input);
+  await confirmIdentity({ userId: actor.userId, input, ipAddress });
   return db().$transaction(async (tx) => {
     const before = await tx.merchant.findUniqueOrThrow({
       where: { id: actor.merchantId },
       select: { defaultNotificationUrl: true, completionNotificationUrl: true, lifecycleNotificationUrl: true },
     });
     await tx.merchant.update({ where: { id: actor.merchantId }, data: urls, select: { id: true } });
-    await recordAudit(tx, { actor, action: "settings.notification_urls.updated", target: actor.merchantId, details: { before, after: urls } });
+    await recordAudit(tx, {
+      actor,
+      action: "settings.notification_urls.updated",
+      target: actor.merchantId,
+      details: { before, after: urls },
+    });
     return urls;
   });
 }

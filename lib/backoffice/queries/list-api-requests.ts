@@ -7,6 +7,7 @@ import { db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
 import { API_ERROR_STATUS, type ApiErrorCode } from "../../errors";
 import { createdAtRange, decodeCursor, encodeCursor, isoDate, olderThan, optionalField, parseFilters } from "../log-filters";
+import { redactCardNumbers } from "../../cards/redact-card-numbers";
 
 export const API_REQUEST_PAGE_SIZE = 50;
 
@@ -44,7 +45,8 @@ export async function listApiRequests({ merchantId, filters = {}, after }: { mer
     ...(filters.method ? { method: filters.method } : {}),
     ...(filters.path ? { path: { contains: filters.path } } : {}),
     ...(filters.errorCode ? { errorCode: filters.errorCode } : {}),
-    ...(filters.traceApi ? { traceApi: filters.traceApi } : {}),
+    // Stored TraceApi values have card numbers masked (lib/api/merchant-route.ts): so is the search.
+    ...(filters.traceApi ? { traceApi: redactCardNumbers(filters.traceApi) } : {}),
     ...(filters.from || filters.to ? { createdAt: createdAtRange(filters.from, filters.to) } : {}),
     AND: [olderThan(decodeCursor(after))],
   };
@@ -52,7 +54,7 @@ export async function listApiRequests({ merchantId, filters = {}, after }: { mer
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: API_REQUEST_PAGE_SIZE + 1,
-    select: { id: true, method: true, path: true, statusCode: true, errorCode: true, traceApi: true, durationMs: true, createdAt: true },
+    select: { id: true, method: true, path: true, statusCode: true, errorCode: true, traceApi: true, durationMs: true, createdAt: true, idempotentReplay: true },
   });
   const rows = found.slice(0, API_REQUEST_PAGE_SIZE);
   const last = rows[rows.length - 1];

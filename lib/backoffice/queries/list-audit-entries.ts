@@ -8,7 +8,10 @@ export const AUDIT_PAGE_SIZE = 50;
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Use a date as YYYY-MM-DD")
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), "Not a real date");
+  .refine(
+    (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    "Not a real date",
+  );
 
 /**
  * The audit log's filters as they come from the query string (so a filtered view can be linked and
@@ -21,12 +24,18 @@ export const auditFiltersSchema = z
     from: day.optional(),
     to: day.optional(),
   })
-  .refine((value) => !value.from || !value.to || value.from <= value.to, { path: ["to"], message: "The end date is before the start date" });
+  .refine((value) => !value.from || !value.to || value.from <= value.to, {
+    path: ["to"],
+    message: "The end date is before the start date",
+  });
 
 export type AuditFilters = z.infer<typeof auditFiltersSchema>;
 
 /** The filters from raw search parameters: blank values are "no filter"; invalid ones are reported and dropped. */
-export function parseAuditFilters(params: Record<string, string | string[] | undefined>): { filters: AuditFilters; errors: Record<string, string> } {
+export function parseAuditFilters(params: Record<string, string | string[] | undefined>): {
+  filters: AuditFilters;
+  errors: Record<string, string>;
+} {
   const raw: Record<string, string> = {};
   for (const key of ["action", "user", "from", "to"] as const) {
     const value = params[key];
@@ -55,7 +64,15 @@ function filterWhere(filters: AuditFilters): Prisma.AuditEntryWhereInput {
 }
 
 /** The merchant's audit log, newest first, filtered, keyset-paginated by (createdAt, id). */
-export async function listAuditEntries({ merchantId, before, filters = {} }: { merchantId: string; before?: string; filters?: AuditFilters }) {
+export async function listAuditEntries({
+  merchantId,
+  before,
+  filters = {},
+}: {
+  merchantId: string;
+  before?: string;
+  filters?: AuditFilters;
+}) {
   let cursor: { createdAt: Date; id: string } | undefined;
   if (before) {
     const [iso, id] = Buffer.from(before, "base64url").toString("utf8").split("|");
@@ -65,16 +82,33 @@ export async function listAuditEntries({ merchantId, before, filters = {} }: { m
   const entries = await db().auditEntry.findMany({
     where: {
       merchantId,
-      AND: [filterWhere(filters), cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] } : {}],
+      AND: [
+        filterWhere(filters),
+        cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { id: { lt: cursor.id } }] } : {},
+      ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: AUDIT_PAGE_SIZE + 1,
-    select: { id: true, action: true, target: true, details: true, createdAt: true, user: { select: { email: true, name: true } } },
+    select: {
+      id: true,
+      action: true,
+      target: true,
+      details: true,
+      createdAt: true,
+      userId: true,
+      actorEmail: true,
+      actorName: true,
+      actorRole: true,
+    },
   });
-  const rows = entries.slice(0, AUDIT_PAGE_SIZE);
+  // The actor as the row recorded them (a removed user's entries still name them).
+  const rows = entries.slice(0, AUDIT_PAGE_SIZE).map(({ userId, ...entry }) => ({ ...entry, actorId: userId }));
   const last = rows[rows.length - 1];
   return {
     rows,
-    next: entries.length > AUDIT_PAGE_SIZE && last ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString("base64url") : undefined,
+    next:
+      entries.length > AUDIT_PAGE_SIZE && last
+        ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString("base64url")
+        : undefined,
   };
 }

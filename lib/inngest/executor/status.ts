@@ -30,6 +30,7 @@ export function backgroundStatus(now = Date.now()): ComponentStatus {
   if (now - beat > HEARTBEAT_STALE_MS) {
     return { status: "error", msg: `background executor has not polled for ${Math.round((now - beat) / 1000)} s` };
   }
-  if (state.__cpsExecutorError) return { status: "error", msg: `background executor: ${state.__cpsExecutorError}` };
+  // The error itself is in the executor's log; the public health answer names no internals.
+  if (state.__cpsExecutorError) return { status: "error", msg: "background executor: its last poll failed" };
   return { status: "ok", msg: "" };
 }

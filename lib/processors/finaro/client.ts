@@ -1,10 +1,12 @@
 // Finaro connector: plumbing around the pure transformers. One endpoint, form-urlencoded key=value
-// requests signed with `K`, url-encoded key=value answers.
+// requests signed with `K`, url-encoded key=value answers. The account's MID (`M`) and signature key
+// come with each call (lib/processors/credentials.ts): one connector serves every merchant's MID.
 import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
 import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
-import { everyLookupKind, type CallOptions, type CardUpdate, type ProcessorConnector, type ProcessorResult } from "../types";
+import type { FinaroCredentials } from "../credentials";
+import { everyLookupKind, type AcquirerConnector, type CardUpdate, type ConnectorCall, type ProcessorResult } from "../types";
 import { randomUUID } from "node:crypto";
 import { finaroSignature } from "./signature";
 import {
@@ -22,8 +24,6 @@ import {
 export const finaroSettings = z.object({
   /** The gateway endpoint, e.g. https://intconsole.credorax.com/intenv/service/gateway */
   baseUrl: z.url(),
-  merchantId: z.string().min(1),
-  signatureKey: z.string().min(1),
   timeoutMs: z.number().int().positive(),
   /** The base URL is our sandbox (registered by the launcher): its look-up conventions may be relied on. */
   sandboxExtensions: z.boolean().optional(),
@@ -44,24 +44,30 @@ const cardUpdateFeed = z.object({
   ),
 });
 
-export function createFinaroConnector(input: FinaroSettings): ProcessorConnector {
+/**
+ * Z2 codes of a refused merchant: -1 to -3 account errors and -8 a bad signature (the Z2 list of the
+ * ePower implementation guide, as metaps-koike/active_merchant's credorax.rb carries it).
+ */
+const CREDENTIALS_REFUSED = new Set(["-1", "-2", "-3", "-8"]);
+
+export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<FinaroCredentials> {
   const settings = finaroSettings.parse(input);
 
   /** One signed form POST to the gateway (every Finaro call is one). */
-  function sendSigned(fields: Record<string, string>, options: CallOptions | undefined) {
-    const signed = { ...fields, K: finaroSignature(fields, settings.signatureKey) };
+  function sendSigned(fields: Record<string, string>, call: ConnectorCall<FinaroCredentials>) {
+    const signed = { ...fields, K: finaroSignature(fields, call.credentials.signatureKey) };
     return send({
       url: settings.baseUrl,
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams(signed).toString(),
       timeoutMs: settings.timeoutMs,
-      signal: options?.signal,
+      signal: call.signal,
     });
   }
 
-  async function post(fields: Record<string, string>, options: CallOptions | undefined, eci?: string): Promise<ProcessorResult> {
-    const outcome = await sendSigned(fields, options);
+  async function post(fields: Record<string, string>, call: ConnectorCall<FinaroCredentials>, eci?: string): Promise<ProcessorResult> {
+    const outcome = await sendSigned(fields, call);
     if (outcome.kind !== "response") return failureFromOutcome(outcome, "finaro", settings.timeoutMs);
     const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
     if (!parsed) return unreadableAnswer("finaro", outcome.status);
@@ -69,9 +75,9 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
   }
 
   /** O=101 past-transaction retrieval by the `a1` of the original request. */
-  async function retrieve(operationId: string, options: CallOptions | undefined): Promise<ProcessorResult | undefined> {
-    const fields = toFinaroRetrieve(operationId, settings.merchantId, randomUUID().replace(/-/g, ""));
-    const outcome = await sendSigned(fields, options);
+  async function retrieve(operationId: string, call: ConnectorCall<FinaroCredentials>): Promise<ProcessorResult | undefined> {
+    const fields = toFinaroRetrieve(operationId, call.credentials.merchantId, randomUUID().replace(/-/g, ""));
+    const outcome = await sendSigned(fields, call);
     if (outcome.kind !== "response") throw new Error(`finaro retrieval failed: ${outcome.kind}`);
     const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
     if (!parsed) throw new Error(`finaro retrieval answered HTTP ${outcome.status} with a body we could not read`);
@@ -86,11 +92,11 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
 
   return {
     name: "finaro",
-    authorize: (request, options) => post(toFinaroAuthorize(request, settings.merchantId), options, request.threeDs?.eci),
-    capture: (request, options) => post(toFinaroCapture(request, settings.merchantId), options),
-    refund: (request, options) => post(toFinaroRefund(request, settings.merchantId), options),
-    void: (request, options) => post(toFinaroVoid(request, settings.merchantId), options),
-    payout: (request, options) => post(toFinaroPayout(request, settings.merchantId), options),
+    authorize: (request, call) => post(toFinaroAuthorize(request, call.credentials.merchantId), call, request.threeDs?.eci),
+    capture: (request, call) => post(toFinaroCapture(request, call.credentials.merchantId), call),
+    refund: (request, call) => post(toFinaroRefund(request, call.credentials.merchantId), call),
+    void: (request, call) => post(toFinaroVoid(request, call.credentials.merchantId), call),
+    payout: (request, call) => post(toFinaroPayout(request, call.credentials.merchantId), call),
     // O=101 is known by name only [MK-CR]; Finaro publishes no "not found" answer to it, so only
     // our sandbox's (docs/acquirers.md) proves that a request never arrived.
     lookups: everyLookupKind(
@@ -102,16 +108,36 @@ export function createFinaroConnector(input: FinaroSettings): ProcessorConnector
             source: "Finaro O=101 retrieval by the original a1 [MK-CR]; no published not-found code",
           },
     ),
-    lookupOperation: ({ operationId }, options) => retrieve(operationId, options),
-    async cardUpdates({ since }, options): Promise<CardUpdate[]> {
-      const fields = { M: settings.merchantId, since: since.toISOString() };
-      const query = new URLSearchParams({ ...fields, K: finaroSignature(fields, settings.signatureKey) });
+    lookupOperation: ({ operationId }, call) => retrieve(operationId, call),
+    /**
+     * Finaro publishes no account endpoint: every call is an operation. The harmless one is a
+     * past-transaction retrieval (O=101) of a reference that was never used: signed like any request,
+     * it moves nothing. A merchant or signature refusal (Z2 -1..-3, -8) means the credentials are
+     * wrong; any other answer, "not found" included, means the gateway accepted them.
+     */
+    async checkConnection(call) {
+      const fields = toFinaroRetrieve(randomUUID().replace(/-/g, ""), call.credentials.merchantId, randomUUID().replace(/-/g, ""));
+      const outcome = await sendSigned(fields, call);
+      if (outcome.kind !== "response") return { ok: false, message: `retrieval (O=101): no answer (${outcome.kind})` };
+      const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
+      if (!parsed) return { ok: false, message: `retrieval (O=101): HTTP ${outcome.status} with a body we could not read` };
+      const text = parsed.Z3 ? ` (${parsed.Z3})` : "";
+      if (CREDENTIALS_REFUSED.has(parsed.Z2 ?? ""))
+        return { ok: false, message: `retrieval (O=101): Z2=${parsed.Z2}${text}: Finaro refused the merchant id or signature` };
+      return {
+        ok: true,
+        message: `retrieval (O=101) of an unused reference: Z2=${parsed.Z2 ?? ""}${text}; the merchant id and signature are accepted`,
+      };
+    },
+    async cardUpdates({ since }, call): Promise<CardUpdate[]> {
+      const fields = { M: call.credentials.merchantId, since: since.toISOString() };
+      const query = new URLSearchParams({ ...fields, K: finaroSignature(fields, call.credentials.signatureKey) });
       const outcome = await send({
         url: `${settings.baseUrl.replace(/\/+$/, "")}/account-updater?${query}`,
         method: "GET",
-        headers: { accept: "application/json", authorization: basicAuth(settings.merchantId, "") },
+        headers: { accept: "application/json", authorization: basicAuth(call.credentials.merchantId, "") },
         timeoutMs: settings.timeoutMs,
-        signal: options?.signal,
+        signal: call.signal,
       });
       if (outcome.kind !== "response" || outcome.status !== 200) throw new Error("finaro card-update feed unavailable");
       const feed = parseAcquirerJson(outcome.text, cardUpdateFeed, "finaro card-update feed");

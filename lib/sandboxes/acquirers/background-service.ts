@@ -1,7 +1,7 @@
 // The background service that starts the sandboxes inside the Next server process for every
 // processor (and the 3-D Secure DS) whose base URL is not configured.
 import { config } from "../../env";
-import { getConnector, isProcessorConfigured } from "../../processors/registry";
+import { isProcessorConfigured } from "../../processors/registry";
 import { PROCESSOR_NAMES } from "../../processors/types";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
 import { THREEDS_SANDBOX_MOUNT } from "../threeds/mount";
@@ -25,9 +25,6 @@ export function sandboxesEnabled(): boolean {
 /** Returns the running sandboxes (undefined when every processor is configured), so tests can close them. */
 export async function startProcessorSandboxes(): Promise<RunningSandboxes | undefined> {
   const settings = config();
-  // A configured processor with missing credentials stops the start here, with the variable named,
-  // rather than failing every payment later.
-  for (const name of PROCESSOR_NAMES.filter(isProcessorConfigured)) getConnector(name);
   if (!sandboxesEnabled()) return undefined;
   const processors = PROCESSOR_NAMES.filter((name) => !isProcessorConfigured(name));
   const threeDs = !settings.THREEDS_DS_URL;

@@ -1,5 +1,6 @@
 // Bambora sandbox: /authorize, /payouts, /transactions/:id/{capture,credit,delete}, /transactions/:id
-// with Basic `accesstoken@merchantnumber:secrettoken`, JSON bodies and `meta.result` answers.
+// with Basic `accesstoken@merchantnumber:secrettoken`, JSON bodies and `meta.result` answers. Each
+// merchant number is a merchant account, which sees and refers to its own transactions only.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "./test-cards";
@@ -9,16 +10,14 @@ import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } 
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "./scheme-data";
 import type { BamboraGatewayError } from "../../processors/bambora/transformers";
 
-export const BAMBORA_SANDBOX_CREDENTIALS = {
-  accessToken: "bambora-sandbox-access",
-  merchantNumber: "T000000001",
-  secretToken: "bambora-sandbox-secret",
-} as const;
+import { BAMBORA_SANDBOX_ACCOUNTS, type BamboraSandboxAccount } from "./sandbox-accounts";
+
+/** The first sandbox account (the demo merchant's). */
+export const BAMBORA_SANDBOX_CREDENTIALS = BAMBORA_SANDBOX_ACCOUNTS[0]!;
 
 export interface BamboraSandboxOptions {
-  accessToken?: string;
-  merchantNumber?: string;
-  secretToken?: string;
+  /** The merchant accounts it knows (default BAMBORA_SANDBOX_ACCOUNTS). */
+  accounts?: readonly BamboraSandboxAccount[];
   hangMs?: number;
 }
 
@@ -66,21 +65,19 @@ function gatewayError(type: BamboraGatewayError, code: string, text: string, sta
 }
 
 export function createBamboraSandbox(options: BamboraSandboxOptions = {}): BamboraSandbox {
-  const credentials = {
-    accessToken: options.accessToken ?? BAMBORA_SANDBOX_CREDENTIALS.accessToken,
-    merchantNumber: options.merchantNumber ?? BAMBORA_SANDBOX_CREDENTIALS.merchantNumber,
-    secretToken: options.secretToken ?? BAMBORA_SANDBOX_CREDENTIALS.secretToken,
-  };
+  const accounts = options.accounts ?? BAMBORA_SANDBOX_ACCOUNTS;
   const hangMs = options.hangMs ?? DEFAULT_HANG_MS;
   const ledger = new SandboxLedger();
   const cardUpdates = new SandboxCardUpdates();
   /** Approved authorizations of a card whose captures are declined (test card 4000000000000341), by id. */
   const captureDeclines = new Map<string, SandboxDeclineCode>();
-  const expected = `${credentials.accessToken}@${credentials.merchantNumber}:${credentials.secretToken}`;
-
-  function authorized(request: Request): boolean {
+  /** The merchant number whose tokens the request carried. */
+  function accountOf(request: Request): string | undefined {
     const header = request.headers.get("authorization") ?? "";
-    return header.startsWith("Basic ") && sameSecret(Buffer.from(header.slice(6), "base64").toString(), expected);
+    if (!header.startsWith("Basic ")) return undefined;
+    const presented = Buffer.from(header.slice(6), "base64").toString();
+    return accounts.find((account) => sameSecret(presented, `${account.accessToken}@${account.merchantNumber}:${account.secretToken}`))
+      ?.merchantNumber;
   }
 
   function ledgerAnswer(result: LedgerResult): Response {
@@ -102,7 +99,12 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     });
   }
 
-  async function authorizeOrPayout(json: unknown, kind: "authorization" | "payout", signal: AbortSignal): Promise<Response | "hang"> {
+  async function authorizeOrPayout(
+    account: string,
+    json: unknown,
+    kind: "authorization" | "payout",
+    signal: AbortSignal,
+  ): Promise<Response | "hang"> {
     const parsed = authorizeBody.safeParse(json);
     if (!parsed.success) return gatewayError("InvalidRequest", "100", "Invalid request body", 400);
     const body = parsed.data;
@@ -119,6 +121,7 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
       return "hang";
     }
     const transaction = ledger.record({
+      account,
       kind,
       amount: body.order.amount,
       currency: body.order.currency,
@@ -160,12 +163,13 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
       if (!parsed.success) return Response.json({ error: parsed.error.message }, { status: 400 });
       return Response.json(cardUpdates.add(parsed.data), { status: 201 });
     }
-    if (!authorized(request)) return gatewayError("Unauthorized", "401", "Invalid credentials", 401);
+    const account = accountOf(request);
+    if (!account) return gatewayError("Unauthorized", "401", "Invalid credentials", 401);
     if (request.method === "GET" && url.pathname === "/cardupdates") {
       const since = new Date(url.searchParams.get("since") ?? 0);
       return Response.json({
         meta: meta(true, { code: "000", source: "ePay", type: "Approved" }),
-        cardupdates: cardUpdates.since(since).map((update) => ({
+        cardupdates: cardUpdates.since(since, account).map((update) => ({
           id: update.id,
           paymentaccountreference: update.par,
           kind: update.kind,
@@ -178,7 +182,7 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     }
     if (request.method === "GET" && url.pathname === "/transactions") {
       // Look-up by the merchant's order id (our operation id), the reconciliation path after a time-out.
-      const found = ledger.findByRequestId(url.searchParams.get("orderid") ?? "");
+      const found = ledger.findByRequestId(account, url.searchParams.get("orderid") ?? "");
       return Response.json({
         meta: meta(true, { code: "000", source: "ePay", type: "Approved" }),
         transactions: found
@@ -197,7 +201,7 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     }
     const operationMatch = /^\/transactions\/([^/]+)$/.exec(url.pathname);
     if (request.method === "GET" && operationMatch) {
-      const transaction = ledger.get(operationMatch[1]!);
+      const transaction = ledger.get(account, operationMatch[1]!);
       if (!transaction) return gatewayError("NotFound", "104", "Transaction not found", 404);
       return Response.json({
         meta: meta(true, { code: "000", source: "ePay", type: "Approved" }),
@@ -221,7 +225,7 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
       }
     }
     if (url.pathname === "/authorize" || url.pathname === "/payouts") {
-      const answer = await authorizeOrPayout(json, url.pathname === "/payouts" ? "payout" : "authorization", request.signal);
+      const answer = await authorizeOrPayout(account, json, url.pathname === "/payouts" ? "payout" : "authorization", request.signal);
       return answer === "hang" ? new Response(null, { status: 504 }) : answer;
     }
     const match = /^\/transactions\/([^/]+)\/(capture|credit|delete)$/.exec(url.pathname);
@@ -231,7 +235,7 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     if (!amount.success) return gatewayError("InvalidAmount", "111", "Invalid amount", 400);
     switch (action) {
       case "capture": {
-        const authorization = ledger.get(id);
+        const authorization = ledger.get(account, id);
         const declineCode = authorization?.approved && !authorization.voided ? captureDeclines.get(id) : undefined;
         if (declineCode) {
           // Declined with the issuer's ISO code in meta.action, as an authorization is; nothing captured.
@@ -248,12 +252,12 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
             ],
           });
         }
-        return ledgerAnswer(ledger.capture(id, amount.data.amount, amount.data.currency));
+        return ledgerAnswer(ledger.capture(account, id, amount.data.amount, amount.data.currency));
       }
       case "credit":
-        return ledgerAnswer(ledger.refund(id, amount.data.amount));
+        return ledgerAnswer(ledger.refund(account, id, amount.data.amount));
       default:
-        return ledgerAnswer(ledger.void(id));
+        return ledgerAnswer(ledger.void(account, id));
     }
   };
 
@@ -261,16 +265,17 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
   const answersByKey = new Map<string, { id: string; approved: boolean; authorizationcode?: string }>();
   const withLookup: FetchHandler = async (request) => {
     const url = new URL(request.url);
-    if (request.method === "GET" && url.pathname === "/transactions" && authorized(request)) {
-      const noted = answersByKey.get(url.searchParams.get("orderid") ?? "");
+    const account = accountOf(request);
+    if (request.method === "GET" && url.pathname === "/transactions" && account) {
+      const noted = answersByKey.get(`${account}\n${url.searchParams.get("orderid") ?? ""}`);
       if (noted) return Response.json({ meta: meta(true, { code: "000", source: "ePay", type: "Approved" }), transactions: [noted] });
     }
     const key = request.headers.get("idempotency-key");
     const followUp = request.method === "POST" && /^\/transactions\/[^/]+\/(capture|credit|delete)$/.test(url.pathname);
     const response = await handler(request);
-    if (followUp && key && response.status < 500 && response.status !== 401 && !answersByKey.has(key)) {
+    if (followUp && key && account && response.status < 500 && response.status !== 401 && !answersByKey.has(`${account}\n${key}`)) {
       const body = (await response.clone().json()) as { meta?: { result?: boolean }; transactionoperations?: { id?: string }[] };
-      answersByKey.set(key, { id: body.transactionoperations?.[0]?.id ?? key, approved: body.meta?.result === true });
+      answersByKey.set(`${account}\n${key}`, { id: body.transactionoperations?.[0]?.id ?? key, approved: body.meta?.result === true });
     }
     return response;
   };

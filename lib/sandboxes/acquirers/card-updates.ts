@@ -12,6 +12,8 @@ export const sandboxCardUpdateInput = z.object({
     .string()
     .regex(/^\d{12,19}$/)
     .optional(),
+  /** The merchant account whose feed lists it (Finaro MID, Clearhaus merchant_id, Bambora merchant number); absent: every account's. */
+  account: z.string().min(1).optional(),
 });
 export type SandboxCardUpdateInput = z.infer<typeof sandboxCardUpdateInput>;
 
@@ -29,7 +31,10 @@ export class SandboxCardUpdates {
     return update;
   }
 
-  since(since: Date): SandboxCardUpdate[] {
-    return this.#updates.filter((update) => update.updatedAt.getTime() > since.getTime());
+  /** `account`'s feed: its own updates and those reported for every account. */
+  since(since: Date, account: string): SandboxCardUpdate[] {
+    return this.#updates.filter(
+      (update) => update.updatedAt.getTime() > since.getTime() && (!update.account || update.account === account),
+    );
   }
 }

@@ -1,5 +1,7 @@
-// Clearhaus sandbox: /authorizations, /authorizations/:id/{captures,refunds,voids}, /credits with
-// Basic auth (API key, empty password), bracketed form bodies and HAL JSON answers, over its own ledger.
+// Clearhaus sandbox: /authorizations, /authorizations/:id/{captures,refunds,voids}, /credits and
+// GET /account with Basic auth (API key, empty password), bracketed form bodies and HAL JSON answers,
+// over its own ledger. An API key points to one merchant account, which sees and refers to its own
+// transactions only: another account's authorization is not found (accounts_and_keys).
 import { randomUUID } from "node:crypto";
 import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "./test-cards";
 import { SandboxLedger, type LedgerError, type LedgerResult } from "./ledger";
@@ -9,10 +11,14 @@ import { DEFAULT_HANG_MS, sandboxPar } from "./scheme-data";
 import { CLEARHAUS_MEDIA_TYPE } from "../../processors/clearhaus/client";
 import { clearhausCodeForIso, type ClearhausStatusCode } from "../../processors/clearhaus/transformers";
 
-export const CLEARHAUS_SANDBOX_API_KEY = "clearhaus-sandbox-api-key";
+import { CLEARHAUS_SANDBOX_ACCOUNTS, type ClearhausSandboxAccount } from "./sandbox-accounts";
+
+/** The API key of the first sandbox account (the demo merchant's). */
+export const CLEARHAUS_SANDBOX_API_KEY = CLEARHAUS_SANDBOX_ACCOUNTS[0]!.apiKey;
 
 export interface ClearhausSandboxOptions {
-  apiKey?: string;
+  /** The merchant accounts it knows (default CLEARHAUS_SANDBOX_ACCOUNTS). */
+  accounts?: readonly ClearhausSandboxAccount[];
   hangMs?: number;
 }
 
@@ -48,18 +54,20 @@ function transactionBody(id: string, code: ClearhausStatusCode, extra: Record<st
 }
 
 export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): ClearhausSandbox {
-  const apiKey = options.apiKey ?? CLEARHAUS_SANDBOX_API_KEY;
+  const accounts = options.accounts ?? CLEARHAUS_SANDBOX_ACCOUNTS;
   const hangMs = options.hangMs ?? DEFAULT_HANG_MS;
   const ledger = new SandboxLedger();
   const cardUpdates = new SandboxCardUpdates();
   /** Approved authorizations of a card whose captures are declined (test card 4000000000000341), by id. */
   const captureDeclines = new Map<string, SandboxDeclineCode>();
 
-  function authorized(request: Request): boolean {
+  /** The merchant account the request's API key points to. */
+  function accountOf(request: Request): ClearhausSandboxAccount | undefined {
     const header = request.headers.get("authorization") ?? "";
-    if (!header.startsWith("Basic ")) return false;
+    if (!header.startsWith("Basic ")) return undefined;
     const [user = "", password = ""] = Buffer.from(header.slice(6), "base64").toString().split(":");
-    return sameSecret(user, apiKey) && password === "";
+    if (password !== "") return undefined;
+    return accounts.find((account) => sameSecret(user, account.apiKey));
   }
 
   function ledgerAnswer(result: LedgerResult, parentLink: string): Response {
@@ -77,6 +85,7 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
   }
 
   async function authorizeOrCredit(
+    account: string,
     fields: Record<string, string>,
     kind: "authorization" | "payout",
     signal: AbortSignal,
@@ -108,6 +117,7 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     }
     const amount = Number(fields.amount);
     const transaction = ledger.record({
+      account,
       kind,
       amount,
       currency: fields.currency!,
@@ -154,13 +164,29 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
       if (!parsed.success) return Response.json({ error: parsed.error.message }, { status: 400 });
       return Response.json(cardUpdates.add(parsed.data), { status: 201 });
     }
-    if (!authorized(request)) return hal({ status: { code: 40000, message: "unauthorized" } }, 401);
+    const merchant = accountOf(request);
+    if (!merchant) return hal({ status: { code: 40000, message: "unauthorized" } }, 401);
+    const account = merchant.merchantId;
+    if (request.method === "GET" && url.pathname === "/account") {
+      return hal(
+        {
+          merchant_id: merchant.merchantId,
+          descriptor: merchant.descriptor,
+          name: merchant.name,
+          country: merchant.country,
+          currency: merchant.currency,
+          mcc: merchant.mcc,
+          transaction_rules: "",
+        },
+        200,
+      );
+    }
     if (request.method === "GET" && url.pathname === "/card_updates") {
       const since = new Date(url.searchParams.get("since") ?? 0);
       return hal(
         {
           _embedded: {
-            card_updates: cardUpdates.since(since).map((update) => ({
+            card_updates: cardUpdates.since(since, account).map((update) => ({
               id: update.id,
               payment_account_reference: update.par,
               kind: update.kind,
@@ -178,7 +204,7 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     const fields = Object.fromEntries(new URLSearchParams(await request.text()));
     const amount = fields.amount !== undefined && fields.amount !== "" ? Number(fields.amount) : undefined;
     if (url.pathname === "/authorizations" || url.pathname === "/credits") {
-      const answer = await authorizeOrCredit(fields, url.pathname === "/credits" ? "payout" : "authorization", request.signal);
+      const answer = await authorizeOrCredit(account, fields, url.pathname === "/credits" ? "payout" : "authorization", request.signal);
       return answer === "hang" ? new Response(null, { status: 504 }) : answer;
     }
     const match = /^\/authorizations\/([^/]+)\/(captures|refunds|voids)$/.exec(url.pathname);
@@ -186,10 +212,11 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     const [, id = "", action] = match;
     const parentLink = `/authorizations/${id}`;
     // Clearhaus' id of a capture is not an authorization: follow-ups must name the authorization.
-    if (!ledger.get(id)) return hal({ status: { code: 40000, message: LEDGER_ERRORS.not_found } }, 404);
+    // Another account's authorization is not found, as on the real gateway.
+    const authorization = ledger.get(account, id);
+    if (!authorization) return hal({ status: { code: 40000, message: LEDGER_ERRORS.not_found } }, 404);
     switch (action) {
       case "captures": {
-        const authorization = ledger.get(id)!;
         const declineCode = authorization.approved && !authorization.voided ? captureDeclines.get(id) : undefined;
         if (declineCode) {
           // A declined capture: 201 with a status code other than 20000, the authorization unchanged.
@@ -206,12 +233,12 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
             ),
           );
         }
-        return ledgerAnswer(ledger.capture(id, amount), parentLink);
+        return ledgerAnswer(ledger.capture(account, id, amount), parentLink);
       }
       case "refunds":
-        return ledgerAnswer(ledger.refund(id, amount), parentLink);
+        return ledgerAnswer(ledger.refund(account, id, amount), parentLink);
       default:
-        return ledgerAnswer(ledger.void(id), parentLink);
+        return ledgerAnswer(ledger.void(account, id), parentLink);
     }
   };
 
@@ -224,11 +251,12 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
   const withLookup: FetchHandler = async (request) => {
     const url = new URL(request.url);
     if (request.method === "GET" && url.pathname === "/transactions") {
-      if (!authorized(request)) return hal({ status: { code: 40000, message: "unauthorized" } }, 401);
+      const merchant = accountOf(request);
+      if (!merchant) return hal({ status: { code: 40000, message: "unauthorized" } }, 401);
       const reference = url.searchParams.get("reference") ?? "";
-      const answered = answersByReference.get(reference);
+      const answered = answersByReference.get(`${merchant.merchantId}\n${reference}`);
       if (answered) return hal(answered as Record<string, unknown>, 200);
-      const found = ledger.findByRequestId(reference);
+      const found = ledger.findByRequestId(merchant.merchantId, reference);
       if (!found) return hal({ status: { code: 40000, message: "transaction not found" } }, 404);
       return hal(
         transactionBody(found.id, found.approved ? 20000 : 40410, {
@@ -242,8 +270,9 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     const key = request.headers.get("idempotency-key");
     const followUp = request.method === "POST" && /^\/authorizations\/[^/]+\/(captures|refunds|voids)$/.test(url.pathname);
     const response = await handler(request);
-    if (followUp && key && response.status < 500 && response.status !== 401) {
-      const reference = key.slice(0, 30);
+    const merchant = accountOf(request);
+    if (followUp && key && merchant && response.status < 500 && response.status !== 401) {
+      const reference = `${merchant.merchantId}\n${key.slice(0, 30)}`;
       if (!answersByReference.has(reference)) answersByReference.set(reference, await response.clone().json());
     }
     return response;

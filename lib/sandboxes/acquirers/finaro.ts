@@ -1,5 +1,7 @@
 // Finaro (Credorax) sandbox: the gateway endpoint with its `M`/`K` authentication, `O` operation codes
 // and url-encoded Z-field answers, over its own ledger. A repeated `a1` request id gets the first answer.
+// Each MID it knows is a merchant account: a request is signed with that MID's key, and it sees and
+// refers to that MID's transactions only.
 import { randomUUID } from "node:crypto";
 import { captureDeclineCode, decideAuthorization, type SandboxDeclineCode } from "./test-cards";
 import { SandboxLedger, type LedgerError, type LedgerResult } from "./ledger";
@@ -8,6 +10,7 @@ import { holdUntilAborted, sameSecret, type FetchHandler } from "./serve";
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "./scheme-data";
 import { finaroSignature } from "../../processors/finaro/signature";
 import { FINARO_OPERATION } from "../../processors/finaro/transformers";
+import { FINARO_SANDBOX_ACCOUNTS, type FinaroSandboxAccount } from "./sandbox-accounts";
 
 export const FINARO_SANDBOX_PATH = "/intenv/service/gateway";
 /**
@@ -16,11 +19,12 @@ export const FINARO_SANDBOX_PATH = "/intenv/service/gateway";
  * response from gateway" [MK-CR], which this sandbox never uses for "not found".
  */
 const RETRIEVAL_NOT_FOUND = "-100";
-export const FINARO_SANDBOX_CREDENTIALS = { merchantId: "SANDBOXFINARO1", signatureKey: "finaro-sandbox-signature-key" } as const;
+/** The first sandbox account (the demo merchant's). */
+export const FINARO_SANDBOX_CREDENTIALS = FINARO_SANDBOX_ACCOUNTS[0]!;
 
 export interface FinaroSandboxOptions {
-  merchantId?: string;
-  signatureKey?: string;
+  /** The MIDs it knows (default FINARO_SANDBOX_ACCOUNTS). */
+  accounts?: readonly FinaroSandboxAccount[];
   hangMs?: number;
 }
 
@@ -58,8 +62,7 @@ function reply(answer: Answer): Response {
 }
 
 export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroSandbox {
-  const merchantId = options.merchantId ?? FINARO_SANDBOX_CREDENTIALS.merchantId;
-  const signatureKey = options.signatureKey ?? FINARO_SANDBOX_CREDENTIALS.signatureKey;
+  const keys = new Map((options.accounts ?? FINARO_SANDBOX_ACCOUNTS).map((account) => [account.merchantId, account.signatureKey]));
   const hangMs = options.hangMs ?? DEFAULT_HANG_MS;
   const ledger = new SandboxLedger();
   const cardUpdates = new SandboxCardUpdates();
@@ -67,8 +70,8 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
   const captureDeclines = new Map<string, SandboxDeclineCode>();
 
   /** The code a capture referring to `reference` is declined with, while its authorization is still open. */
-  function captureDeclinedWith(reference: string): SandboxDeclineCode | undefined {
-    const transaction = ledger.resolve(reference);
+  function captureDeclinedWith(mid: string, reference: string): SandboxDeclineCode | undefined {
+    const transaction = ledger.resolve(mid, reference);
     if (!transaction?.approved || transaction.voided) return undefined;
     return captureDeclines.get(transaction.id);
   }
@@ -90,7 +93,9 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
     };
   }
 
+  /** `fields.M` is a MID this sandbox knows and the request was signed with its key (checked by the handler). */
   async function process(fields: Answer, signal: AbortSignal): Promise<Answer | "hang"> {
+    const mid = fields.M!;
     const amount = Number(fields.a4 ?? "");
     const amountValid = /^\d{1,12}$/.test(fields.a4 ?? "");
     switch (fields.O) {
@@ -113,6 +118,7 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
         }
         const isPayout = fields.O === FINARO_OPERATION.payout;
         const transaction = ledger.record({
+          account: mid,
           kind: isPayout ? "payout" : "authorization",
           amount,
           currency: fields.a5!,
@@ -133,7 +139,7 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
             Z6: decision.code,
           };
         }
-        if (fields.O === FINARO_OPERATION.sale) ledger.capture(transaction.id, amount);
+        if (fields.O === FINARO_OPERATION.sale) ledger.capture(mid, transaction.id, amount);
         const declinesCapture = fields.O === FINARO_OPERATION.authorize ? captureDeclineCode(fields.b1) : undefined;
         if (declinesCapture) captureDeclines.set(transaction.id, declinesCapture);
         const answer: Answer = {
@@ -154,9 +160,9 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
       }
       case FINARO_OPERATION.retrieve: {
         // Past-transaction retrieval by the a1 of the original request: authorizations, payouts and follow-ups alike.
-        const found = fields.g4 ? ledger.lookupRequest(fields.g4) : undefined;
+        const found = fields.g4 ? ledger.lookupRequest(mid, fields.g4) : undefined;
         if (!found) return gatewayError(fields, RETRIEVAL_NOT_FOUND, "12", "Transaction not found");
-        const voided = found.kind === "authorization" && ledger.get(found.id)?.voided;
+        const voided = found.kind === "authorization" && ledger.get(mid, found.id)?.voided;
         return {
           A1: fields.a1 ?? "",
           O: fields.O,
@@ -169,7 +175,7 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
       }
       case FINARO_OPERATION.capture: {
         if (!fields.g2) return gatewayError(fields, "-9", "30", "Parameter g2 is missing");
-        const declineCode = captureDeclinedWith(fields.g2);
+        const declineCode = captureDeclinedWith(mid, fields.g2);
         if (declineCode) {
           // Declined like an authorization: positive Z2, the ISO code in Z6; the ledger is unchanged.
           return {
@@ -181,14 +187,14 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
             Z6: declineCode,
           };
         }
-        return fromLedger(fields, ledger.capture(fields.g2, fields.a4 ? amount : undefined, fields.a5));
+        return fromLedger(fields, ledger.capture(mid, fields.g2, fields.a4 ? amount : undefined, fields.a5));
       }
       case FINARO_OPERATION.refund:
         if (!fields.g2) return gatewayError(fields, "-9", "30", "Parameter g2 is missing");
-        return fromLedger(fields, ledger.refund(fields.g2, fields.a4 ? amount : undefined, fields.a5));
+        return fromLedger(fields, ledger.refund(mid, fields.g2, fields.a4 ? amount : undefined, fields.a5));
       case FINARO_OPERATION.void:
         if (!fields.g2) return gatewayError(fields, "-9", "30", "Parameter g2 is missing");
-        return fromLedger(fields, ledger.void(fields.g2));
+        return fromLedger(fields, ledger.void(mid, fields.g2));
       default:
         return gatewayError(fields, "-9", "30", "Parameter O is invalid");
     }
@@ -204,11 +210,12 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
     if (request.method === "GET" && url.pathname === `${FINARO_SANDBOX_PATH}/account-updater`) {
       const query = Object.fromEntries(url.searchParams);
       const { K: presented = "", ...signed } = query;
-      if (signed.M !== merchantId || !sameSecret(presented, finaroSignature(signed, signatureKey)))
+      const key = keys.get(signed.M ?? "");
+      if (!key || !sameSecret(presented, finaroSignature(signed, key)))
         return Response.json({ error: "invalid signature" }, { status: 403 });
       const since = new Date(signed.since ?? 0);
       return Response.json({
-        updates: cardUpdates.since(since).map((update) => ({
+        updates: cardUpdates.since(since, signed.M!).map((update) => ({
           id: update.id,
           par: update.par,
           kind: update.kind,
@@ -222,16 +229,18 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
     if (request.method !== "POST" || url.pathname !== FINARO_SANDBOX_PATH) return new Response("not found", { status: 404 });
     const fields = Object.fromEntries(new URLSearchParams(await request.text()));
     const { K: presented = "", ...signed } = fields;
-    if (signed.M !== merchantId) return reply(gatewayError(signed, "-1", "03", "Invalid merchant"));
-    if (!sameSecret(presented, finaroSignature(signed, signatureKey))) return reply(gatewayError(signed, "-1", "03", "Invalid signature"));
+    const key = keys.get(signed.M ?? "");
+    if (!key) return reply(gatewayError(signed, "-1", "03", "Invalid merchant"));
+    if (!sameSecret(presented, finaroSignature(signed, key))) return reply(gatewayError(signed, "-8", "03", "Invalid signature"));
+    const mid = signed.M!;
     const requestKey = signed.a1 ? `${signed.O}:${signed.a1}` : undefined;
-    const earlier = requestKey ? ledger.answered<Answer>(requestKey) : undefined;
+    const earlier = requestKey ? ledger.answered<Answer>(mid, requestKey) : undefined;
     if (earlier) return reply(earlier);
     const answer = await process(signed, request.signal);
     if (answer === "hang") return new Response(null, { status: 504 });
     const followUp = FOLLOW_UP_KIND[signed.O ?? ""];
     if (followUp) {
-      ledger.noteRequest(signed.a1, {
+      ledger.noteRequest(mid, signed.a1, {
         kind: followUp,
         id: answer.Z1 ?? "",
         approved: answer.Z2 === "0",
@@ -240,7 +249,7 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
         amount: signed.a4 ? Number(signed.a4) : undefined,
       });
     }
-    return reply(requestKey ? ledger.remember(requestKey, answer) : answer);
+    return reply(requestKey ? ledger.remember(mid, requestKey, answer) : answer);
   };
 
   return { handler, ledger, cardUpdates };

@@ -2,10 +2,15 @@
 // payouts. Amount rules as the acquirers document them: several partial captures up to the
 // authorized amount, several partial refunds up to the captured amount (a refund does not free
 // capturable amount), a void only while nothing is captured, and each at most once once final.
+// Every transaction belongs to the merchant account whose credentials made it, and only that account
+// can see it, capture, refund or void it, or find it by reference, as at the real acquirers ("an
+// authorization made on one merchant account cannot be captured on another", Clearhaus accounts_and_keys).
 import { randomBytes, randomUUID } from "node:crypto";
 
 export interface SandboxTransaction {
   id: string;
+  /** The acquirer's own id of the merchant account that made it (Finaro MID, Clearhaus merchant_id, Bambora merchant number). */
+  account: string;
   kind: "authorization" | "payout";
   amount: number;
   currency: string;
@@ -22,6 +27,8 @@ export interface SandboxTransaction {
 export interface SandboxOperation {
   id: string;
   parentId: string;
+  /** The account whose credentials the request carried (always the parent's: another account is refused). */
+  account: string;
   kind: "capture" | "refund" | "void";
   amount: number;
   createdAt: Date;
@@ -67,6 +74,7 @@ export class SandboxLedger {
   readonly #answered = new Map<string, unknown>();
 
   record(input: {
+    account: string;
     kind: SandboxTransaction["kind"];
     amount: number;
     currency: string;
@@ -77,6 +85,7 @@ export class SandboxLedger {
   }): SandboxTransaction {
     const transaction: SandboxTransaction = {
       id: input.id ?? randomUUID(),
+      account: input.account,
       kind: input.kind,
       amount: input.amount,
       currency: input.currency,
@@ -89,25 +98,25 @@ export class SandboxLedger {
       createdAt: new Date(),
     };
     this.#transactions.set(transaction.id, transaction);
-    if (input.requestId) this.#byRequestId.set(input.requestId, transaction);
+    if (input.requestId) this.#byRequestId.set(scoped(input.account, input.requestId), transaction);
     return transaction;
   }
 
-  /** The transaction the caller created with this reference of its own. */
-  findByRequestId(requestId: string): SandboxTransaction | undefined {
-    return this.#byRequestId.get(requestId);
+  /** The transaction `account` created with this reference of its own. */
+  findByRequestId(account: string, requestId: string): SandboxTransaction | undefined {
+    return this.#byRequestId.get(scoped(account, requestId));
   }
 
-  /** Remembers what a request of the caller's did, for a later look-up by its reference. Kept once: a repeat changes nothing. */
-  noteRequest(requestId: string | undefined | null, outcome: RequestOutcome): void {
-    if (requestId && !this.#requests.has(requestId)) this.#requests.set(requestId, outcome);
+  /** Remembers what a request of `account` did, for a later look-up by its reference. Kept once: a repeat changes nothing. */
+  noteRequest(account: string, requestId: string | undefined | null, outcome: RequestOutcome): void {
+    if (requestId && !this.#requests.has(scoped(account, requestId))) this.#requests.set(scoped(account, requestId), outcome);
   }
 
-  /** The outcome of the caller's request with this reference: a noted follow-up or payout, else an authorization. */
-  lookupRequest(requestId: string): RequestOutcome | undefined {
-    const noted = this.#requests.get(requestId);
+  /** The outcome of `account`'s request with this reference: a noted follow-up or payout, else an authorization. */
+  lookupRequest(account: string, requestId: string): RequestOutcome | undefined {
+    const noted = this.#requests.get(scoped(account, requestId));
     if (noted) return noted;
-    const transaction = this.#byRequestId.get(requestId);
+    const transaction = this.#byRequestId.get(scoped(account, requestId));
     if (!transaction) return undefined;
     return {
       kind: transaction.kind,
@@ -124,36 +133,49 @@ export class SandboxLedger {
     return [...this.#transactions.values()];
   }
 
-  get(id: string): SandboxTransaction | undefined {
+  /** Any account's transaction with this id: for tests that compare the service's books with the acquirer's. */
+  byId(id: string): SandboxTransaction | undefined {
     return this.#transactions.get(id);
   }
 
-  /** The authorization an id names: itself, or the parent of a capture/refund/void id. */
-  resolve(id: string): SandboxTransaction | undefined {
-    const direct = this.#transactions.get(id);
-    if (direct) return direct;
-    const operation = this.#operations.get(id);
-    return operation ? this.#transactions.get(operation.parentId) : undefined;
+  /** `account`'s transaction with this id; another account's is not found, as at the acquirer. */
+  get(account: string, id: string): SandboxTransaction | undefined {
+    const transaction = this.#transactions.get(id);
+    return transaction?.account === account ? transaction : undefined;
   }
 
-  remember<T>(requestId: string, answer: T): T {
-    this.#answered.set(requestId, answer);
+  /** The authorization an id names for `account`: itself, or the parent of a capture/refund/void id. */
+  resolve(account: string, id: string): SandboxTransaction | undefined {
+    const operation = this.#operations.get(id);
+    const transaction = this.#transactions.get(id) ?? (operation ? this.#transactions.get(operation.parentId) : undefined);
+    return transaction?.account === account ? transaction : undefined;
+  }
+
+  remember<T>(account: string, requestId: string, answer: T): T {
+    this.#answered.set(scoped(account, requestId), answer);
     return answer;
   }
 
-  answered<T>(requestId: string): T | undefined {
-    return this.#answered.get(requestId) as T | undefined;
+  answered<T>(account: string, requestId: string): T | undefined {
+    return this.#answered.get(scoped(account, requestId)) as T | undefined;
   }
 
   #child(transaction: SandboxTransaction, kind: SandboxOperation["kind"], amount: number): SandboxOperation {
-    const operation: SandboxOperation = { id: randomUUID(), parentId: transaction.id, kind, amount, createdAt: new Date() };
+    const operation: SandboxOperation = {
+      id: randomUUID(),
+      parentId: transaction.id,
+      account: transaction.account,
+      kind,
+      amount,
+      createdAt: new Date(),
+    };
     transaction.children.push(operation);
     this.#operations.set(operation.id, operation);
     return operation;
   }
 
-  #usable(id: string, currency?: string): SandboxTransaction | LedgerError {
-    const transaction = this.resolve(id);
+  #usable(account: string, id: string, currency?: string): SandboxTransaction | LedgerError {
+    const transaction = this.resolve(account, id);
     if (!transaction || transaction.kind !== "authorization") return "not_found";
     if (!transaction.approved) return "not_approved";
     if (currency !== undefined && currency !== transaction.currency) return "currency_mismatch";
@@ -162,8 +184,8 @@ export class SandboxLedger {
   }
 
   /** `amount` undefined: the remaining authorized amount. */
-  capture(id: string, amount: number | undefined, currency?: string): LedgerResult {
-    const transaction = this.#usable(id, currency);
+  capture(account: string, id: string, amount: number | undefined, currency?: string): LedgerResult {
+    const transaction = this.#usable(account, id, currency);
     if (typeof transaction === "string") return { ok: false, error: transaction };
     const remaining = transaction.amount - transaction.capturedAmount;
     const value = amount ?? remaining;
@@ -173,8 +195,8 @@ export class SandboxLedger {
     return { ok: true, operation: this.#child(transaction, "capture", value), transaction };
   }
 
-  refund(id: string, amount: number | undefined, currency?: string): LedgerResult {
-    const transaction = this.resolve(id);
+  refund(account: string, id: string, amount: number | undefined, currency?: string): LedgerResult {
+    const transaction = this.resolve(account, id);
     if (!transaction || transaction.kind !== "authorization") return { ok: false, error: "not_found" };
     if (currency !== undefined && currency !== transaction.currency) return { ok: false, error: "currency_mismatch" };
     if (transaction.capturedAmount === 0) return { ok: false, error: "nothing_captured" };
@@ -186,11 +208,16 @@ export class SandboxLedger {
     return { ok: true, operation: this.#child(transaction, "refund", value), transaction };
   }
 
-  void(id: string): LedgerResult {
-    const transaction = this.#usable(id);
+  void(account: string, id: string): LedgerResult {
+    const transaction = this.#usable(account, id);
     if (typeof transaction === "string") return { ok: false, error: transaction };
     if (transaction.capturedAmount > 0) return { ok: false, error: "already_captured" };
     transaction.voided = true;
     return { ok: true, operation: this.#child(transaction, "void", transaction.amount), transaction };
   }
+}
+
+/** Keys of per-account maps: one account's references never meet another's. */
+function scoped(account: string, key: string): string {
+  return `${account}\n${key}`;
 }

@@ -1,9 +1,9 @@
 // Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and points the connectors
 // (and the 3DS server) at them. The service does this for every processor whose base URL is not
 // configured; tests and `npm run sandbox` start them explicitly.
-import { BAMBORA_SANDBOX_CREDENTIALS, createBamboraSandbox } from "./bambora";
-import { CLEARHAUS_SANDBOX_API_KEY, createClearhausSandbox } from "./clearhaus";
-import { createFinaroSandbox, FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "./finaro";
+import { createBamboraSandbox } from "./bambora";
+import { createClearhausSandbox } from "./clearhaus";
+import { createFinaroSandbox, FINARO_SANDBOX_PATH } from "./finaro";
 import { registerSandboxUrl } from "../../processors/registry";
 import type { ProcessorName } from "../../processors/types";
 import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "../threeds/directory-server";
@@ -13,16 +13,13 @@ import type { SandboxLedger } from "./ledger";
 import { DEFAULT_HANG_MS } from "./scheme-data";
 import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
 
-/** Registers a running sandbox's address and credentials with the connectors' registry (configuration). */
+/**
+ * Registers a running sandbox's address with the connectors' registry (configuration). Credentials
+ * are not registered: each merchant's acquirer account carries its own (sandbox-accounts.ts lists
+ * the ones the sandboxes know).
+ */
 function registerSandboxWithRegistry(name: ProcessorName, url: string): void {
-  switch (name) {
-    case "finaro":
-      return registerSandboxUrl("finaro", url, { ...FINARO_SANDBOX_CREDENTIALS, path: FINARO_SANDBOX_PATH });
-    case "clearhaus":
-      return registerSandboxUrl("clearhaus", url, { apiKey: CLEARHAUS_SANDBOX_API_KEY });
-    case "bambora":
-      return registerSandboxUrl("bambora", url, BAMBORA_SANDBOX_CREDENTIALS);
-  }
+  registerSandboxUrl(name, url, name === "finaro" ? { path: FINARO_SANDBOX_PATH } : {});
 }
 
 export interface StartSandboxesOptions {

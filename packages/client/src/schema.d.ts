@@ -12,7 +12,7 @@ export interface paths {
     put?: never;
     /**
      * Open a payment window (spec 4.1)
-     * @description Creates a payment session for the hosted fields. Include `dfurlscriptinclude` in the checkout page.
+     * @description Creates a payment session for the hosted fields. Include `dfurlscriptinclude` in the checkout page; the result arrives as the completion notification (webhook `completionNotification`).
      */
     post: operations["initDynamic"];
     delete?: never;
@@ -52,7 +52,7 @@ export interface paths {
     put?: never;
     /**
      * Capture a payment (spec 4.4)
-     * @description Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means the rest.
+     * @description Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means all that is left; the body may be left out.
      */
     post: operations["capturePayment"];
     delete?: never;
@@ -72,7 +72,7 @@ export interface paths {
     put?: never;
     /**
      * Refund a payment (spec 4.5)
-     * @description Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means the rest.
+     * @description Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means all that is left; the body may be left out.
      */
     post: operations["refundPayment"];
     delete?: never;
@@ -92,7 +92,7 @@ export interface paths {
     put?: never;
     /**
      * Void a payment (spec 4.6)
-     * @description Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means the rest.
+     * @description Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means all that is left; the body may be left out.
      */
     post: operations["voidPayment"];
     delete?: never;
@@ -148,7 +148,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Health of every interface (spec 4.9) */
+    /**
+     * Health of every interface (spec 4.9)
+     * @description Needs no API key. Answers 503 when a part is in error, so that a load balancer can act on the status alone.
+     */
     get: operations["health"];
     put?: never;
     post?: never;
@@ -165,7 +168,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** This document */
+    /**
+     * This document
+     * @description The OpenAPI 3.1 document of the merchant API; needs no API key. Rendered for people at /reference.
+     */
     get: operations["openApiDocument"];
     put?: never;
     post?: never;
@@ -210,7 +216,9 @@ export interface webhooks {
     put?: never;
     /**
      * Result of an MIT authorization (spec 6.3)
-     * @description Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).
+     * @description Sent to the request's notificationurl, else the merchant's configured address.
+     *
+     *     Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).
      */
     post: operations["mitNotification"];
     delete?: never;
@@ -252,7 +260,9 @@ export interface webhooks {
     put?: never;
     /**
      * The payment record asked for by a lookup (spec 6.5)
-     * @description Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).
+     * @description Sent to the lookup's notificationurl, else the merchant's configured address.
+     *
+     *     Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).
      */
     post: operations["paymentDetailsNotification"];
     delete?: never;
@@ -308,148 +318,315 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    /** @description Opens a payment window (spec 4.1). */
     InitDynamicRequest: {
+      /** @description Your merchant id; it must be the API key's merchant. */
       merchantid: string;
+      /** @description Your reference for the new payment, unique among your payments; later calls (capture, refund, void, payout, lookup) may name the payment by it instead of its paymentid. With `newmerchantpaymentid` it names instead the stored payment whose card data pays (spec 4.1). */
       merchantpaymentid?: string;
+      /** @description When paying with the stored card data of an earlier payment (named by `paymentid` or `merchantpaymentid`): your reference for the new payment. */
       newmerchantpaymentid?: string;
-      /** @description Minor units (2.50 is sent as 250), as a JSON integer or a string of 1 to 12 digits. */
-      amount: number | string;
+      /**
+       * Format: int64
+       * @description Amount in minor units of `currency` (2.50 DKK is sent as 250). 0 authorizes nothing and only stores the card for later payments (a token). Leniency: a string of 1 to 12 digits ("250") is read as the same integer; decimals, signs and separators are refused.
+       */
+      amount: number;
+      /** @description Currency of the amount. An ISO 4217 alpha-3 code in circulation (the amount's minor units follow its exponent: 2 for DKK, 0 for JPY); codes out of circulation are refused. Leniency: lower case is read as upper case. */
       currency: string;
+      /** @description Your order reference: 0 to 32 characters of a-z A-Z 0-9, hyphen and space. */
       reference?: string;
-      /** @default pan */
+      /**
+       * @description Id of the element on your checkout page that receives the card number field.
+       * @default pan
+       */
       idpan?: string;
-      /** @default expmonth */
+      /**
+       * @description Id of the element on your checkout page that receives the expiry month field.
+       * @default expmonth
+       */
       idexpmonth?: string;
-      /** @default expyear */
+      /**
+       * @description Id of the element on your checkout page that receives the expiry year field.
+       * @default expyear
+       */
       idexpyear?: string;
-      /** @default securitycode */
+      /**
+       * @description Id of the element on your checkout page that receives the security code (CVV/CVC) field.
+       * @default securitycode
+       */
       idsecuritycode?: string;
-      set3ds?: string;
-      rule?: number | string;
-      timeout?: number | string;
+      /**
+       * @description How 3-D Secure is used. SKIP_3DS: not tried, the merchant carries the full liability. FORCE_3DS: the full flow, with a challenge when the issuer asks for one. FALLBACK_3DS: when the issuer asks for a challenge, authorize without 3-D Secure first, and run the challenge only if that authorization fails. Leniency: any letter case is accepted (force_3ds).
+       * @default FORCE_3DS
+       * @enum {string}
+       */
+      set3ds?: "SKIP_3DS" | "FORCE_3DS" | "FALLBACK_3DS";
+      /**
+       * @description Which of your routing rules picks the processor when `processor` is absent: 1 the primary rule, 2 the secondary rule. Leniency: a string of digits ("1") is read as the same integer.
+       * @default 1
+       * @enum {integer}
+       */
+      rule?: 1 | 2;
+      /**
+       * @description Seconds the payment window stays open; when they elapse the window closes and the completion notification reports status timeout. Leniency: a string of digits ("1") is read as the same integer.
+       * @default 900
+       */
+      timeout?: number;
+      /** @description Pay with the stored card data of this earlier payment: the cardholder is not asked for card details. */
       paymentid?: string;
+      /** @description Which of your hosted-field integrations (back office, Hosted fields) gives the notification addresses and the styling. */
       hostedid?: string;
-      instantcapture?: number | string;
-      /** @description Processors to try in order; when one declines or fails the next is tried. Absent: the merchant's routing rule. */
-      processor?: ("finaro" | "clearhaus" | "bambora")[] | ("finaro" | "clearhaus" | "bambora");
+      /**
+       * @description Capture right after an approved authorization. 0: no, capture later with POST /api/{paymentid}/capture. 1: capture at once, and void the authorization if the capture fails. 2: capture at once, and keep the authorization if the capture fails (capture it later yourself). Leniency: a string of digits ("1") is read as the same integer.
+       * @default 0
+       * @enum {integer}
+       */
+      instantcapture?: 0 | 1 | 2;
+      /** @description Processors to try, in order: when one declines or fails, the next is tried. Empty or absent: your routing rule (`rule`) decides. Leniency: one name as a plain string ("finaro") is read as a list of one. */
+      processor?: ("finaro" | "clearhaus" | "bambora")[];
+      /** @description Your data, returned unchanged in the completion notification; Base64 is recommended. */
       merchantdata?: string;
+      /** @description Text on the cardholder's bank statement: 0 to 32 characters of a-z A-Z 0-9, hyphen and space. */
       textonstatement?: string;
+      /**
+       * Format: uri
+       * @description Where the completion notification is sent; absent: the hosted integration's or your configured address. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses).
+       */
       notificationurl?: string;
+      /**
+       * Format: uri
+       * @description Your page for an approved payment; stored with the session and echoed in the answer. The service does not redirect: your page does, from the browser callbacks. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses).
+       */
       accepturl?: string;
+      /**
+       * Format: uri
+       * @description Your page for a cancelled payment; stored with the session and echoed in the answer. The service does not redirect: your page does, from the browser callbacks. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses).
+       */
       cancelurl?: string;
     };
+    /** @description The payment window: where the hosted fields are and which script mounts them (spec 2.1). */
     PaymentSession: {
+      /** @description Your merchant id. */
       merchantid: string;
       /** @description The merchant's reference, empty when none was sent. */
       merchantpaymentid: string;
+      /** @description Id of the payment window; the completion notification and the browser callbacks carry it. */
       sessionid: string;
+      /** @description The request's accepturl, empty when none was sent. */
       accepturl: string;
+      /** @description The request's cancelurl, empty when none was sent. */
       cancelurl: string;
+      /** @description The request's notificationurl, empty when none was sent (the configured address is used). */
       notificationurl: string;
       /** @description Minor units. */
       amount: number;
+      /** @description ISO 4217 alpha-3 code, upper case. */
       currency: string;
+      /** @description The request's reference, empty when none was sent. */
       reference: string;
+      /** @description Id of the page element that receives the card number field. */
       idpan: string;
+      /** @description Id of the page element that receives the expiry month field. */
       idexpmonth: string;
+      /** @description Id of the page element that receives the expiry year field. */
       idexpyear: string;
+      /** @description Id of the page element that receives the security code field. */
       idsecuritycode: string;
-      /** Format: uri */
+      /**
+       * Format: uri
+       * @description Address of the hosted card number frame ({cit_base_url}/dynamic/<sessionid>/...).
+       */
       dfurlpan: string;
-      /** Format: uri */
+      /**
+       * Format: uri
+       * @description Address of the hosted expiry month frame ({cit_base_url}/dynamic/<sessionid>/...).
+       */
       dfurlexpmonth: string;
-      /** Format: uri */
+      /**
+       * Format: uri
+       * @description Address of the hosted expiry year frame ({cit_base_url}/dynamic/<sessionid>/...).
+       */
       dfurlexpyear: string;
-      /** Format: uri */
+      /**
+       * Format: uri
+       * @description Address of the hosted security code frame ({cit_base_url}/dynamic/<sessionid>/...).
+       */
       dfurlsecuritycode: string;
-      /** Format: uri */
+      /**
+       * Format: uri
+       * @description Address of the hosted single-strip card (number, expiry and security code in one) frame ({cit_base_url}/dynamic/<sessionid>/...).
+       */
       dfurlccsingle: string;
-      /** Format: uri */
+      /**
+       * Format: uri
+       * @description The script your checkout page includes (as a script element's src); it mounts the fields and defines initDynamic() and goPay().
+       */
       dfurlscriptinclude: string;
     };
+    /** @description Charges the stored card data of an earlier payment (spec 4.3). */
     MitRequest: {
+      /** @description Your merchant id; it must be the API key's merchant. */
       merchantid: string;
+      /** @description The earlier payment whose stored card data is charged. One of paymentid, parentpaymentid or merchantpaymentid is required. */
       paymentid?: string;
+      /** @description Another name for `paymentid` (the record's field name); when both are sent they must agree. */
       parentpaymentid?: string;
+      /** @description Your reference of the earlier payment, in place of its paymentid; with paymentid, it must name the same payment. */
       merchantpaymentid?: string;
+      /** @description Your reference for the new payment, unique among your payments. */
       newmerchantpaymentid?: string;
-      /** @description Minor units, at least 1, as a JSON integer or a string of 1 to 12 digits. */
-      amount: number | string;
+      /**
+       * Format: int64
+       * @description Amount to authorize, in minor units of `currency` (at least 1). Leniency: a string of 1 to 12 digits ("250") is read as the same integer; decimals, signs and separators are refused.
+       */
+      amount: number;
+      /** @description Currency of the amount. An ISO 4217 alpha-3 code in circulation (the amount's minor units follow its exponent: 2 for DKK, 0 for JPY); codes out of circulation are refused. Leniency: lower case is read as upper case. */
       currency: string;
+      /** @description Your order reference: 0 to 32 characters of a-z A-Z 0-9, hyphen and space. */
       reference?: string;
-      /** @enum {string} */
+      /**
+       * @description Why the stored card is charged without the cardholder: incremental (adds to an earlier authorization), scheduled (a recurring payment on a fixed schedule), unscheduled (a later charge at no fixed time).
+       * @enum {string}
+       */
       paymenttype: "incremental" | "scheduled" | "unscheduled";
-      /** @enum {string} */
+      /**
+       * @description Processor to use; absent: your routing rule decides.
+       * @enum {string}
+       */
       processor?: "finaro" | "clearhaus" | "bambora";
+      /** @description Text on the cardholder's bank statement: 0 to 32 characters of a-z A-Z 0-9, hyphen and space. */
       textonstatement?: string;
+      /** @description Your note, stored with the payment (up to 1024 characters). */
       note?: string;
+      /** @description Space-separated tags of a-z A-Z 0-9, underscore and hyphen, stored with the payment. */
       tags?: string;
+      /** @description The cardholder, as far as you know them; stored with the payment and shown in its record. */
       customer?: {
+        /** @description The cardholder's email address. */
         email?: string;
+        /** @description The cardholder's first name. */
         firstname?: string;
+        /** @description The cardholder's surname (the spec spells the field this way). */
         surename?: string;
+        /** @description The cardholder's IP address. An IPv4 (192.0.2.10) or IPv6 (2001:db8::1) address; anything else is refused. */
         ipaddress?: string;
       };
+      /**
+       * Format: uri
+       * @description Where the MIT notification is sent; absent: your configured address. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses).
+       */
       notificationurl?: string;
     };
+    /** @description A capture, refund or void (spec 4.4 to 4.6). */
     OperationRequest: {
+      /** @description Your merchant id; when sent, it must be the API key's merchant. */
       merchantid?: string;
-      /** @description Minor units, at least 1, as a JSON integer or a string of 1 to 12 digits. */
-      amount?: number | string;
+      /**
+       * Format: int64
+       * @description Amount in minor units of the payment's currency (at least 1). Absent: all that is left (capture: the authorized amount not yet captured; refund: the captured amount not yet refunded; void: the whole authorization, and a sent amount must equal the authorized amount). Leniency: a string of 1 to 12 digits ("250") is read as the same integer; decimals, signs and separators are refused.
+       */
+      amount?: number;
+      /** @description Your note, stored with the operation (up to 1024 characters). */
       note?: string;
+      /** @description Space-separated tags of a-z A-Z 0-9, underscore and hyphen, stored with the operation. */
       tags?: string;
+      /**
+       * Format: uri
+       * @description Where the operation notification is sent; absent: the payment's address, else your configured address. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses).
+       */
       notificationurl?: string;
     };
+    /** @description Pays money out to the card behind a payment (spec 4.7). */
     PayoutRequest: {
+      /** @description Your merchant id; when sent, it must be the API key's merchant. */
       merchantid?: string;
-      /** @description Minor units, at least 1, as a JSON integer or a string of 1 to 12 digits. */
-      amount: number | string;
+      /**
+       * Format: int64
+       * @description Amount to pay out, in minor units of `currency` (at least 1). Leniency: a string of 1 to 12 digits ("250") is read as the same integer; decimals, signs and separators are refused.
+       */
+      amount: number;
+      /** @description Currency of the payout. An ISO 4217 alpha-3 code in circulation (the amount's minor units follow its exponent: 2 for DKK, 0 for JPY); codes out of circulation are refused. Leniency: lower case is read as upper case. */
       currency: string;
+      /** @description Email address of the cardholder who receives the funds. */
       email?: string;
+      /** @description First name of the cardholder who receives the funds. */
       firstname?: string;
+      /** @description Surname of the cardholder who receives the funds (the spec spells the field this way). */
       surename?: string;
+      /** @description Your note, stored with the payout (up to 1024 characters). */
       note?: string;
+      /** @description Space-separated tags of a-z A-Z 0-9, underscore and hyphen, stored with the payout. */
       tags?: string;
+      /** @description Text on the cardholder's bank statement: 0 to 32 characters of a-z A-Z 0-9, hyphen and space. */
       textonstatement?: string;
+      /**
+       * Format: uri
+       * @description Where the payout's result is notified (an operation notification, also when answered at once); absent: your configured default address. A payout whose result could reach nobody is refused. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses).
+       */
       notificationurl?: string;
-      /** @enum {string} */
+      /**
+       * @description Processor to pay out through; absent: the payment's processor, then those of your primary routing rule.
+       * @enum {string}
+       */
       processor?: "finaro" | "clearhaus" | "bambora";
       /** @description Beyond the spec: your own reference for the payout (its payment's merchantpaymentid), unique per merchant; a repeat with the same reference is refused, so the payout is made once even without an Idempotency-Key. */
       newmerchantpaymentid?: string;
     };
+    /** @description The payout's result (spec 4.7). */
     PayoutResult: {
+      /** @description Identifies this payout; its operation notification carries the same value. */
       responseid: string;
       /** @description The acquirer's response code (ISO 8583), 00 when approved. */
       responsecode: string;
+      /** @description The acquirer's authorization code, empty when none was given. */
       authorizationcode: string;
       /**
-       * @description pending: the acquirer's answer is not known yet (the money may have left); the notification brings the final result.
+       * @description approved: paid out. declined: the acquirer refused. failed: it could not be done (nothing was paid out). pending: the acquirer's answer is not known yet and the money may have left: do not pay out again; the operation notification brings the final result.
        * @enum {string}
        */
       status: "approved" | "declined" | "failed" | "pending";
-      /** @enum {string} */
+      /**
+       * @description The processor that handled the payout.
+       * @enum {string}
+       */
       processor: "finaro" | "clearhaus" | "bambora";
     };
+    /** @description The request was accepted; its result arrives as a notification carrying this responseid. */
     Accepted: {
       /** @description Identifies this request; the notification of its result carries the same value. */
       responseid: string;
     };
+    /** @description One entry per interface host, and one member for each of the back-office and website hosts (spec 4.9). */
     Health: {
+      /** @description One entry per interface host (cit, mit, capture, refund, payout, payment). */
       api: {
+        /** @description The interface: cit, mit, capture, refund, payout or payment. */
         api: string;
-        /** @enum {string} */
+        /**
+         * @description ok, or error when the part does not work.
+         * @enum {string}
+         */
         status: "ok" | "error";
+        /** @description Empty when ok; otherwise what is wrong. */
         msg: string;
       }[];
     } & {
       [key: string]: {
-        /** @enum {string} */
+        /**
+         * @description ok, or error when the part does not work.
+         * @enum {string}
+         */
         status: "ok" | "error";
+        /** @description Empty when ok; otherwise what is wrong. */
         msg: string;
       };
     };
+    /** @description Every refusal (spec 7). */
     ErrorBody: {
-      /** @enum {string} */
+      /**
+       * @description What went wrong; the codes are listed in the description of the API.
+       * @enum {string}
+       */
       error:
         | "INVALID_API_KEY"
         | "INVALID_MERCHANTID"
@@ -466,110 +643,198 @@ export interface components {
       /** @description INTERNAL_ERROR only: the request's responseid, under which work may have been done (beyond the spec). */
       responseid?: string;
     };
+    /** @description The end of a payment in a payment window (spec 6.2). */
     CompletionNotification: {
+      /** @description The payment window's id, as answered by initdynamic. */
       sessionid: string;
+      /** @description The payment's id; empty when no payment was made (time-out before paying). */
       paymentid: string;
+      /** @description The initialization's merchantpaymentid, empty when none was sent. */
       merchantpaymentid: string;
+      /** @description The initialization's newmerchantpaymentid (a payment with stored card data), empty when none. */
       newmerchantpaymentid: string;
-      /** @enum {string} */
+      /**
+       * @description approved, timeout (the window closed unpaid), declined or failed.
+       * @enum {string}
+       */
       status: "approved" | "timeout" | "declined" | "failed";
+      /** @description The processor's response code (ISO 8583, 2 or 3 characters, 00 when approved); empty when none. */
       responsecode: string;
+      /** @description The authorization code from the acquirer, empty when none. */
       authorizationcode: string;
+      /** @description The processor that handled it: finaro, clearhaus or bambora; empty when none was reached. */
       processor: string;
       /** @description 6 digits, 4 or more x, 4 digits; empty when no card was used. */
       tcardnumber: string;
-      /** @description ECI level, or empty when none applies. */
+      /** @description ECI (Electronic Commerce Indicator) level used towards the processor, 0 to 2 digits; empty when none applies. */
       eci: number | "";
+      /** @description The initialization's merchantdata, unchanged. */
       merchantdata: string;
+      /** @description Payment Account Reference of the card (29 characters), empty when the acquirer gave none. */
       par: string;
     };
+    /** @description The result of an MIT authorization (spec 6.3). */
     MitNotification: {
+      /** @description The responseid the request was answered with. */
       responseid: string;
+      /** @description The id of the new payment. */
       paymentid: string;
+      /** @description The request's newmerchantpaymentid, empty when none was sent. */
       newmerchantpaymentid: string;
+      /** @description The processor's response code (ISO 8583, 2 or 3 characters, 00 when approved); empty when none. */
       responsecode: string;
+      /** @description The authorization code from the acquirer, empty when none. */
       authorizationcode: string;
-      /** @enum {string} */
+      /**
+       * @description approved, declined (refused by the acquirer) or failed (not done).
+       * @enum {string}
+       */
       status: "approved" | "declined" | "failed";
+      /** @description The processor that handled it: finaro, clearhaus or bambora; empty when none was reached. */
       processor: string;
-      /** @description ECI level, or empty when none applies. */
+      /** @description ECI (Electronic Commerce Indicator) level used towards the processor, 0 to 2 digits; empty when none applies. */
       eci: number | "";
+      /** @description Payment Account Reference of the card (29 characters), empty when the acquirer gave none. */
       par: string;
     };
+    /** @description The result of a capture, refund, void or payout (spec 6.4). */
     OperationNotification: {
+      /** @description The responseid the request was answered with. */
       responseid: string;
+      /** @description The payment's id. */
       paymentid: string;
+      /** @description Your reference of the payment, empty when it has none. */
       merchantpaymentid: string;
+      /** @description The processor's response code (ISO 8583, 2 or 3 characters, 00 when approved); empty when none. */
       responsecode: string;
+      /** @description The authorization code from the acquirer, empty when none. */
       authorizationcode: string;
-      /** @enum {string} */
+      /**
+       * @description approved, declined (refused by the acquirer) or failed (not done).
+       * @enum {string}
+       */
       status: "approved" | "declined" | "failed";
     };
+    /** @description A payment with its card facts and operations (spec 2.2), with the lookup's responseid (spec 6.5). */
     PaymentRecord: {
+      /** @description Your merchant id. */
       merchantid: string;
+      /** @description The payment's id. */
       paymentid: string;
+      /** @description Your reference of the payment, empty when it has none. */
       merchantpaymentid: string;
+      /** @description For a payment made with the stored card data of an earlier one: that payment's id; else empty. */
       parentpaymentid: string;
+      /** @description The responseid the lookup was answered with. */
       responseid: string;
+      /** @description Authorized amount, in minor units. */
       amount: number;
+      /** @description Captured amount less refunded amount, in minor units (a payout's is negative once paid out). */
       balance: number;
+      /** @description ISO 4217 alpha-3 code. */
       currency: string;
+      /** @description Your order reference, empty when none. */
       reference: string;
+      /** @description cit (paid by the cardholder in a payment window), incremental, scheduled or unscheduled (MIT), or payout. */
       paymenttype: string;
+      /** @description The processor that authorized the payment: finaro, clearhaus or bambora; empty when none did. */
       processor: string;
+      /** @description Text on the cardholder's bank statement, empty when none was set. */
       textonstatement: string;
+      /** @description Your note, empty when none. */
       note: string;
+      /** @description Your space-separated tags, empty when none. */
       tags: string;
+      /** @description Strong customer authentication: the 3-D Secure result (transStatus, such as Y or A) when the cardholder was authenticated; empty when not. */
       sca: string;
+      /** @description Card scheme: visa, mastercard or amex; empty when unknown. */
       scheme: string;
+      /** @description Owner type of the card: consumer, business, commercial, government or other; empty when unknown. */
       segment: string;
+      /** @description Name of the issuing bank (the spec spells the key with a capital I). */
       Issuer: string;
-      /** @description MM/YYYY, empty without a card. */
+      /** @description MM/YYYY, empty without a card (the spec's key contains a space). */
       "Expiry date": string;
+      /** @description Last four digits of the card number, empty without a card. */
       last4: string;
+      /** @description credit, debit, prepaid, charge or defereddebit; empty when unknown. */
       funding: string;
+      /** @description dpan (a network token) or fpan (the card number itself); empty when unknown. */
       pantype: string;
+      /** @description The cardholder, as far as known. */
       customer: {
+        /** @description The cardholder's email address, empty when unknown. */
         email: string;
+        /** @description The cardholder's first name, empty when unknown. */
         firstname: string;
+        /** @description The cardholder's surname (the spec spells the field this way), empty when unknown. */
         surename: string;
+        /** @description The cardholder's IP address, empty when unknown. */
         ipaddress: string;
       };
+      /** @description The payment's operations, oldest first; only the one named by operationid when the lookup gave one. */
       operations: {
+        /** @description The operation's id. */
         operationid: string;
+        /** @description authorize, capture, refund, void or payout. */
         operationtype: string;
         /** @description Present on authorize operations. */
         paymenttype?: string;
         /** @description Minor units, as a string (spec 2.3). */
         amount: string;
+        /** @description ISO 4217 alpha-3 code. */
         currency: string;
         /** @description UTC, YYYY-MM-DD HH:MM:SS. */
         created: string;
+        /** @description The operation's note, empty when none. */
         note: string;
+        /** @description The processor's response code (ISO 8583, 2 or 3 characters, 00 when approved); empty when none. */
         responsecode: string;
+        /** @description The authorization code from the acquirer, empty when none. */
         authorizationcode: string;
+        /** @description approved, declined, failed or pending. */
         status: string;
       }[];
+      /** @description The card image (spec 2.4); present only when the lookup asked for it with gfx=1. */
       gfx?: {
+        /** @description The card image: a PNG, Base64 encoded. */
         b64image: string;
-        /** @constant */
+        /**
+         * @description Always image/png.
+         * @enum {string}
+         */
         mimetype: "image/png";
+        /** @description Height of the image in pixels. */
         height: number;
+        /** @description Width of the image in pixels. */
         width: number;
+        /** @description Expiry month of the card, 1 to 12. */
         expmonth: number;
+        /** @description Expiry year of the card, four digits. */
         expyear: number;
+        /** @description Last four digits of the card number. */
         last4: string;
+        /** @description Name of the issuing bank, empty when unknown. */
         issuer: string;
       };
     };
+    /** @description The card behind a payment was updated by its issuer (spec 6.6). */
     LifecycleNotification: {
+      /** @description The payment whose stored card was updated; look it up (GET /api/{paymentid}/payment) for the new details. */
       paymentid: string;
+      /** @description Your reference of the payment, empty when it has none. */
       merchantpaymentid: string;
     };
+    /** @description A test sent from the back office (beyond the spec). */
     TestNotification: {
-      /** @constant */
+      /**
+       * @description Always test.
+       * @enum {string}
+       */
       type: "test";
+      /** @description Your merchant id. */
       merchantid: string;
+      /** @description A human-readable line saying this is a test. */
       message: string;
       /** @description UTC, YYYY-MM-DD HH:MM:SS. */
       created: string;
@@ -577,9 +842,15 @@ export interface components {
   };
   responses: never;
   parameters: {
-    /** @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5). */
+    /**
+     * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+     * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+     */
     TraceApi: string;
-    /** @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER). */
+    /**
+     * @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).
+     * @example order10042-capture-1
+     */
     IdempotencyKey: string;
   };
   requestBodies: never;
@@ -597,16 +868,40 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5). */
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
         TraceApi?: components["parameters"]["TraceApi"];
-        /** @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER). */
+        /**
+         * @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).
+         * @example order10042-capture-1
+         */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
       cookie?: never;
     };
+    /** @description The request, as JSON. */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "merchantid": "100000000042",
+         *       "merchantpaymentid": "order10042",
+         *       "amount": 12500,
+         *       "currency": "DKK",
+         *       "reference": "Order 10042",
+         *       "set3ds": "FORCE_3DS",
+         *       "instantcapture": 0,
+         *       "processor": [
+         *         "clearhaus",
+         *         "finaro"
+         *       ],
+         *       "textonstatement": "Webshop 10042",
+         *       "notificationurl": "https://shop.example.org/payments/notify"
+         *     }
+         */
         "application/json": components["schemas"]["InitDynamicRequest"];
       };
     };
@@ -618,6 +913,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "merchantid": "100000000042",
+           *       "merchantpaymentid": "order10042",
+           *       "sessionid": "0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a",
+           *       "accepturl": "",
+           *       "cancelurl": "",
+           *       "notificationurl": "https://shop.example.org/payments/notify",
+           *       "amount": 12500,
+           *       "currency": "DKK",
+           *       "reference": "Order 10042",
+           *       "idpan": "pan",
+           *       "idexpmonth": "expmonth",
+           *       "idexpyear": "expyear",
+           *       "idsecuritycode": "securitycode",
+           *       "dfurlpan": "https://pay.your-psp.example/dynamic/0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a/pan",
+           *       "dfurlexpmonth": "https://pay.your-psp.example/dynamic/0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a/expmonth",
+           *       "dfurlexpyear": "https://pay.your-psp.example/dynamic/0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a/expyear",
+           *       "dfurlsecuritycode": "https://pay.your-psp.example/dynamic/0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a/securitycode",
+           *       "dfurlccsingle": "https://pay.your-psp.example/dynamic/0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a/ccsingle",
+           *       "dfurlscriptinclude": "https://pay.your-psp.example/dynamic/0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a/dynamic.js"
+           *     }
+           */
           "application/json": components["schemas"]["PaymentSession"];
         };
       };
@@ -626,7 +944,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -634,16 +952,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "error": "INVALID_API_KEY",
-           *       "errordescription": "..."
-           *     }
-           */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INVALID_API_KEY" | "INVALID_MERCHANTID" | "INVALID_PARAMETER";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
@@ -656,13 +965,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "IDEMPOTENCY_IN_PROGRESS",
-           *       "errordescription": "..."
+           *       "errordescription": "Idempotency-Key: a request with this key is still being processed; retry later"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "IDEMPOTENCY_IN_PROGRESS";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
@@ -675,13 +981,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "PAYLOAD_TOO_LARGE",
-           *       "errordescription": "..."
+           *       "errordescription": "body: must be at most 65536 bytes"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "PAYLOAD_TOO_LARGE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
@@ -695,13 +998,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "RATE_LIMITED",
-           *       "errordescription": "..."
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "RATE_LIMITED";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
@@ -714,13 +1014,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "INTERNAL_ERROR",
-           *       "errordescription": "..."
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INTERNAL_ERROR";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
@@ -734,13 +1031,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "SERVICE_UNAVAILABLE",
-           *       "errordescription": "..."
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "SERVICE_UNAVAILABLE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -749,16 +1043,35 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5). */
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
         TraceApi?: components["parameters"]["TraceApi"];
-        /** @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER). */
+        /**
+         * @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).
+         * @example order10042-capture-1
+         */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
       cookie?: never;
     };
+    /** @description The request, as JSON. */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "merchantid": "100000000042",
+         *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
+         *       "newmerchantpaymentid": "sub10042m2",
+         *       "amount": 9900,
+         *       "currency": "DKK",
+         *       "reference": "Subscription March",
+         *       "paymenttype": "scheduled",
+         *       "notificationurl": "https://shop.example.org/payments/notify"
+         *     }
+         */
         "application/json": components["schemas"]["MitRequest"];
       };
     };
@@ -770,6 +1083,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "responseid": "7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f"
+           *     }
+           */
           "application/json": components["schemas"]["Accepted"];
         };
       };
@@ -778,7 +1096,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -786,16 +1104,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "error": "INVALID_API_KEY",
-           *       "errordescription": "..."
-           *     }
-           */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INVALID_API_KEY" | "INVALID_MERCHANTID" | "INVALID_PARAMETER";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
@@ -808,13 +1117,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "IDEMPOTENCY_IN_PROGRESS",
-           *       "errordescription": "..."
+           *       "errordescription": "Idempotency-Key: a request with this key is still being processed; retry later"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "IDEMPOTENCY_IN_PROGRESS";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
@@ -827,13 +1133,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "PAYLOAD_TOO_LARGE",
-           *       "errordescription": "..."
+           *       "errordescription": "body: must be at most 65536 bytes"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "PAYLOAD_TOO_LARGE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
@@ -847,13 +1150,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "RATE_LIMITED",
-           *       "errordescription": "..."
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "RATE_LIMITED";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
@@ -866,13 +1166,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "INTERNAL_ERROR",
-           *       "errordescription": "..."
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INTERNAL_ERROR";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
@@ -886,13 +1183,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "SERVICE_UNAVAILABLE",
-           *       "errordescription": "..."
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "SERVICE_UNAVAILABLE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -901,19 +1195,36 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5). */
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
         TraceApi?: components["parameters"]["TraceApi"];
-        /** @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER). */
+        /**
+         * @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).
+         * @example order10042-capture-1
+         */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The payment: its paymentid, or the merchantpaymentid the merchant gave it. */
+        /**
+         * @description The payment: its paymentid, or the merchantpaymentid you gave it.
+         * @example 5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b
+         */
         paymentid: string;
       };
       cookie?: never;
     };
-    requestBody: {
+    /** @description The request, as JSON; may be left out (every field is optional). */
+    requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "amount": 5000,
+         *       "note": "First shipment",
+         *       "notificationurl": "https://shop.example.org/payments/notify"
+         *     }
+         */
         "application/json": components["schemas"]["OperationRequest"];
       };
     };
@@ -925,6 +1236,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "responseid": "7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f"
+           *     }
+           */
           "application/json": components["schemas"]["Accepted"];
         };
       };
@@ -933,7 +1249,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -941,16 +1257,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "error": "INVALID_API_KEY",
-           *       "errordescription": "..."
-           *     }
-           */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INVALID_API_KEY" | "INVALID_MERCHANTID" | "INVALID_PARAMETER";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
@@ -963,13 +1270,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "IDEMPOTENCY_IN_PROGRESS",
-           *       "errordescription": "..."
+           *       "errordescription": "Idempotency-Key: a request with this key is still being processed; retry later"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "IDEMPOTENCY_IN_PROGRESS";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
@@ -982,13 +1286,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "PAYLOAD_TOO_LARGE",
-           *       "errordescription": "..."
+           *       "errordescription": "body: must be at most 65536 bytes"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "PAYLOAD_TOO_LARGE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
@@ -1002,13 +1303,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "RATE_LIMITED",
-           *       "errordescription": "..."
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "RATE_LIMITED";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
@@ -1021,13 +1319,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "INTERNAL_ERROR",
-           *       "errordescription": "..."
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INTERNAL_ERROR";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
@@ -1041,13 +1336,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "SERVICE_UNAVAILABLE",
-           *       "errordescription": "..."
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "SERVICE_UNAVAILABLE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -1056,19 +1348,36 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5). */
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
         TraceApi?: components["parameters"]["TraceApi"];
-        /** @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER). */
+        /**
+         * @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).
+         * @example order10042-capture-1
+         */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The payment: its paymentid, or the merchantpaymentid the merchant gave it. */
+        /**
+         * @description The payment: its paymentid, or the merchantpaymentid you gave it.
+         * @example 5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b
+         */
         paymentid: string;
       };
       cookie?: never;
     };
-    requestBody: {
+    /** @description The request, as JSON; may be left out (every field is optional). */
+    requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "amount": 5000,
+         *       "note": "First shipment",
+         *       "notificationurl": "https://shop.example.org/payments/notify"
+         *     }
+         */
         "application/json": components["schemas"]["OperationRequest"];
       };
     };
@@ -1080,6 +1389,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "responseid": "7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f"
+           *     }
+           */
           "application/json": components["schemas"]["Accepted"];
         };
       };
@@ -1088,7 +1402,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1096,16 +1410,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "error": "INVALID_API_KEY",
-           *       "errordescription": "..."
-           *     }
-           */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INVALID_API_KEY" | "INVALID_MERCHANTID" | "INVALID_PARAMETER";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
@@ -1118,13 +1423,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "IDEMPOTENCY_IN_PROGRESS",
-           *       "errordescription": "..."
+           *       "errordescription": "Idempotency-Key: a request with this key is still being processed; retry later"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "IDEMPOTENCY_IN_PROGRESS";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
@@ -1137,13 +1439,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "PAYLOAD_TOO_LARGE",
-           *       "errordescription": "..."
+           *       "errordescription": "body: must be at most 65536 bytes"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "PAYLOAD_TOO_LARGE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
@@ -1157,13 +1456,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "RATE_LIMITED",
-           *       "errordescription": "..."
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "RATE_LIMITED";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
@@ -1176,13 +1472,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "INTERNAL_ERROR",
-           *       "errordescription": "..."
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INTERNAL_ERROR";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
@@ -1196,13 +1489,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "SERVICE_UNAVAILABLE",
-           *       "errordescription": "..."
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "SERVICE_UNAVAILABLE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -1211,19 +1501,36 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5). */
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
         TraceApi?: components["parameters"]["TraceApi"];
-        /** @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER). */
+        /**
+         * @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).
+         * @example order10042-capture-1
+         */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The payment: its paymentid, or the merchantpaymentid the merchant gave it. */
+        /**
+         * @description The payment: its paymentid, or the merchantpaymentid you gave it.
+         * @example 5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b
+         */
         paymentid: string;
       };
       cookie?: never;
     };
-    requestBody: {
+    /** @description The request, as JSON; may be left out (every field is optional). */
+    requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "amount": 5000,
+         *       "note": "First shipment",
+         *       "notificationurl": "https://shop.example.org/payments/notify"
+         *     }
+         */
         "application/json": components["schemas"]["OperationRequest"];
       };
     };
@@ -1235,6 +1542,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "responseid": "7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f"
+           *     }
+           */
           "application/json": components["schemas"]["Accepted"];
         };
       };
@@ -1243,7 +1555,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1251,16 +1563,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "error": "INVALID_API_KEY",
-           *       "errordescription": "..."
-           *     }
-           */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INVALID_API_KEY" | "INVALID_MERCHANTID" | "INVALID_PARAMETER";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
@@ -1273,13 +1576,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "IDEMPOTENCY_IN_PROGRESS",
-           *       "errordescription": "..."
+           *       "errordescription": "Idempotency-Key: a request with this key is still being processed; retry later"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "IDEMPOTENCY_IN_PROGRESS";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
@@ -1292,13 +1592,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "PAYLOAD_TOO_LARGE",
-           *       "errordescription": "..."
+           *       "errordescription": "body: must be at most 65536 bytes"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "PAYLOAD_TOO_LARGE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
@@ -1312,13 +1609,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "RATE_LIMITED",
-           *       "errordescription": "..."
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "RATE_LIMITED";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
@@ -1331,13 +1625,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "INTERNAL_ERROR",
-           *       "errordescription": "..."
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INTERNAL_ERROR";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
@@ -1351,13 +1642,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "SERVICE_UNAVAILABLE",
-           *       "errordescription": "..."
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "SERVICE_UNAVAILABLE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -1366,19 +1654,39 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5). */
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
         TraceApi?: components["parameters"]["TraceApi"];
-        /** @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER). */
+        /**
+         * @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).
+         * @example order10042-capture-1
+         */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The payment: its paymentid, or the merchantpaymentid the merchant gave it. */
+        /**
+         * @description The payment: its paymentid, or the merchantpaymentid you gave it.
+         * @example 5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b
+         */
         paymentid: string;
       };
       cookie?: never;
     };
+    /** @description The request, as JSON. */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "amount": 2500,
+         *       "currency": "DKK",
+         *       "email": "jane.doe@example.org",
+         *       "firstname": "Jane",
+         *       "surename": "Doe",
+         *       "textonstatement": "Winnings 10042"
+         *     }
+         */
         "application/json": components["schemas"]["PayoutRequest"];
       };
     };
@@ -1390,6 +1698,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "responseid": "7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f",
+           *       "responsecode": "00",
+           *       "authorizationcode": "482913",
+           *       "status": "approved",
+           *       "processor": "clearhaus"
+           *     }
+           */
           "application/json": components["schemas"]["PayoutResult"];
         };
       };
@@ -1398,7 +1715,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1406,16 +1723,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "error": "INVALID_API_KEY",
-           *       "errordescription": "..."
-           *     }
-           */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INVALID_API_KEY" | "INVALID_MERCHANTID" | "INVALID_PARAMETER";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
@@ -1428,13 +1736,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "IDEMPOTENCY_IN_PROGRESS",
-           *       "errordescription": "..."
+           *       "errordescription": "Idempotency-Key: a request with this key is still being processed; retry later"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "IDEMPOTENCY_IN_PROGRESS";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
@@ -1447,13 +1752,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "PAYLOAD_TOO_LARGE",
-           *       "errordescription": "..."
+           *       "errordescription": "body: must be at most 65536 bytes"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "PAYLOAD_TOO_LARGE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
@@ -1467,13 +1769,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "RATE_LIMITED",
-           *       "errordescription": "..."
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "RATE_LIMITED";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
@@ -1486,13 +1785,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "INTERNAL_ERROR",
-           *       "errordescription": "..."
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INTERNAL_ERROR";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
@@ -1506,13 +1802,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "SERVICE_UNAVAILABLE",
-           *       "errordescription": "..."
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "SERVICE_UNAVAILABLE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -1520,18 +1813,29 @@ export interface operations {
   getPaymentDetails: {
     parameters: {
       query?: {
+        /** @description Your merchant id; when sent, it must be the API key's merchant. */
         merchantid?: string;
+        /** @description Where the payment details notification is sent; absent: your configured address. Not used with sync=1. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses). */
         notificationurl?: string;
+        /** @description 1 adds the card image (`gfx`) to the record. */
         gfx?: "0" | "1";
+        /** @description Only this operation in `operations`; absent: all of them. The rest of the record is always complete. */
         operationid?: string;
+        /** @description Beyond the spec. 0: the record arrives as the payment details notification (spec 4.8). 1: the record is the answer, and no notification is sent. */
         sync?: "0" | "1";
       };
       header?: {
-        /** @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5). */
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
         TraceApi?: components["parameters"]["TraceApi"];
       };
       path: {
-        /** @description The payment: its paymentid, or the merchantpaymentid the merchant gave it. */
+        /**
+         * @description The payment: its paymentid, or the merchantpaymentid you gave it.
+         * @example 5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b
+         */
         paymentid: string;
       };
       cookie?: never;
@@ -1553,7 +1857,7 @@ export interface operations {
        *
        *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
        *
-       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7.
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
        */
       400: {
         headers: {
@@ -1561,16 +1865,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "error": "INVALID_API_KEY",
-           *       "errordescription": "..."
-           *     }
-           */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INVALID_API_KEY" | "INVALID_MERCHANTID" | "INVALID_PARAMETER";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
@@ -1583,13 +1878,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "PAYLOAD_TOO_LARGE",
-           *       "errordescription": "..."
+           *       "errordescription": "body: must be at most 65536 bytes"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "PAYLOAD_TOO_LARGE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
@@ -1603,13 +1895,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "RATE_LIMITED",
-           *       "errordescription": "..."
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "RATE_LIMITED";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
@@ -1622,13 +1911,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "INTERNAL_ERROR",
-           *       "errordescription": "..."
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "INTERNAL_ERROR";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
@@ -1642,13 +1928,10 @@ export interface operations {
           /**
            * @example {
            *       "error": "SERVICE_UNAVAILABLE",
-           *       "errordescription": "..."
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
            *     }
            */
-          "application/json": components["schemas"]["ErrorBody"] & {
-            /** @enum {unknown} */
-            error?: "SERVICE_UNAVAILABLE";
-          };
+          "application/json": components["schemas"]["ErrorBody"];
         };
       };
     };
@@ -1665,18 +1948,108 @@ export interface operations {
       /** @description Every part is ok. */
       200: {
         headers: {
+          TraceApi: components["headers"]["TraceApi"];
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "api": [
+           *         {
+           *           "api": "cit",
+           *           "status": "ok",
+           *           "msg": ""
+           *         },
+           *         {
+           *           "api": "mit",
+           *           "status": "ok",
+           *           "msg": ""
+           *         },
+           *         {
+           *           "api": "capture",
+           *           "status": "ok",
+           *           "msg": ""
+           *         },
+           *         {
+           *           "api": "refund",
+           *           "status": "ok",
+           *           "msg": ""
+           *         },
+           *         {
+           *           "api": "payout",
+           *           "status": "ok",
+           *           "msg": ""
+           *         },
+           *         {
+           *           "api": "payment",
+           *           "status": "ok",
+           *           "msg": ""
+           *         }
+           *       ],
+           *       "backoffice": {
+           *         "status": "ok",
+           *         "msg": ""
+           *       },
+           *       "website": {
+           *         "status": "ok",
+           *         "msg": ""
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Health"];
         };
       };
       /** @description A part is in error; `msg` says which. */
       503: {
         headers: {
+          TraceApi: components["headers"]["TraceApi"];
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "api": [
+           *         {
+           *           "api": "cit",
+           *           "status": "error",
+           *           "msg": "database: no answer within 2000 ms"
+           *         },
+           *         {
+           *           "api": "mit",
+           *           "status": "error",
+           *           "msg": "database: no answer within 2000 ms"
+           *         },
+           *         {
+           *           "api": "capture",
+           *           "status": "error",
+           *           "msg": "database: no answer within 2000 ms"
+           *         },
+           *         {
+           *           "api": "refund",
+           *           "status": "error",
+           *           "msg": "database: no answer within 2000 ms"
+           *         },
+           *         {
+           *           "api": "payout",
+           *           "status": "error",
+           *           "msg": "database: no answer within 2000 ms"
+           *         },
+           *         {
+           *           "api": "payment",
+           *           "status": "error",
+           *           "msg": "database: no answer within 2000 ms"
+           *         }
+           *       ],
+           *       "backoffice": {
+           *         "status": "error",
+           *         "msg": "database: no answer within 2000 ms"
+           *       },
+           *       "website": {
+           *         "status": "ok",
+           *         "msg": ""
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Health"];
         };
       };
@@ -1697,6 +2070,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "openapi": "3.1.0",
+           *       "info": {
+           *         "title": "Card Payment Service merchant API",
+           *         "version": "1"
+           *       },
+           *       "paths": {}
+           *     }
+           */
           "application/json": Record<string, never>;
         };
       };
@@ -1706,20 +2089,49 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's). */
+        /**
+         * @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's).
+         * @example completion
+         */
         "X-CPS-Notification-Kind": "completion";
-        /** @description Unique id of the notification; the same on every retry of it (Standard Webhooks). */
+        /**
+         * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
+         * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
+         */
         "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed. */
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1772460309
+         */
         "webhook-timestamp": string;
-        /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret. */
+        /**
+         * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
         "webhook-signature": string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description The notification, as JSON. */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "sessionid": "0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a",
+         *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
+         *       "merchantpaymentid": "order10042",
+         *       "newmerchantpaymentid": "",
+         *       "status": "approved",
+         *       "responsecode": "00",
+         *       "authorizationcode": "482913",
+         *       "processor": "clearhaus",
+         *       "tcardnumber": "411111xxxxxx1111",
+         *       "eci": 5,
+         *       "merchantdata": "eyJjYXJ0IjoxMDA0Mn0=",
+         *       "par": "V0010013018209876543210987654"
+         *     }
+         */
         "application/json": components["schemas"]["CompletionNotification"];
       };
     };
@@ -1737,20 +2149,46 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's). */
+        /**
+         * @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's).
+         * @example mit
+         */
         "X-CPS-Notification-Kind": "mit";
-        /** @description Unique id of the notification; the same on every retry of it (Standard Webhooks). */
+        /**
+         * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
+         * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
+         */
         "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed. */
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1772460309
+         */
         "webhook-timestamp": string;
-        /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret. */
+        /**
+         * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
         "webhook-signature": string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description The notification, as JSON. */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "responseid": "7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f",
+         *       "paymentid": "9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d",
+         *       "newmerchantpaymentid": "sub10042m2",
+         *       "responsecode": "00",
+         *       "authorizationcode": "573024",
+         *       "status": "approved",
+         *       "processor": "clearhaus",
+         *       "eci": "",
+         *       "par": "V0010013018209876543210987654"
+         *     }
+         */
         "application/json": components["schemas"]["MitNotification"];
       };
     };
@@ -1768,20 +2206,43 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's). */
+        /**
+         * @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's).
+         * @example capture
+         */
         "X-CPS-Notification-Kind": "capture" | "refund" | "void" | "payout" | "operation";
-        /** @description Unique id of the notification; the same on every retry of it (Standard Webhooks). */
+        /**
+         * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
+         * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
+         */
         "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed. */
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1772460309
+         */
         "webhook-timestamp": string;
-        /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret. */
+        /**
+         * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
         "webhook-signature": string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description The notification, as JSON. */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "responseid": "7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f",
+         *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
+         *       "merchantpaymentid": "order10042",
+         *       "responsecode": "00",
+         *       "authorizationcode": "482913",
+         *       "status": "approved"
+         *     }
+         */
         "application/json": components["schemas"]["OperationNotification"];
       };
     };
@@ -1799,20 +2260,90 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's). */
+        /**
+         * @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's).
+         * @example payment-details
+         */
         "X-CPS-Notification-Kind": "payment-details";
-        /** @description Unique id of the notification; the same on every retry of it (Standard Webhooks). */
+        /**
+         * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
+         * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
+         */
         "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed. */
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1772460309
+         */
         "webhook-timestamp": string;
-        /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret. */
+        /**
+         * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
         "webhook-signature": string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description The notification, as JSON. */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "merchantid": "100000000042",
+         *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
+         *       "merchantpaymentid": "order10042",
+         *       "parentpaymentid": "",
+         *       "responseid": "7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f",
+         *       "amount": 12500,
+         *       "balance": 5000,
+         *       "currency": "DKK",
+         *       "reference": "Order 10042",
+         *       "paymenttype": "cit",
+         *       "processor": "clearhaus",
+         *       "textonstatement": "Webshop 10042",
+         *       "note": "",
+         *       "tags": "",
+         *       "sca": "Y",
+         *       "scheme": "visa",
+         *       "segment": "consumer",
+         *       "Issuer": "Example Bank",
+         *       "Expiry date": "12/2030",
+         *       "last4": "1111",
+         *       "funding": "credit",
+         *       "pantype": "fpan",
+         *       "customer": {
+         *         "email": "jane.doe@example.org",
+         *         "firstname": "Jane",
+         *         "surename": "Doe",
+         *         "ipaddress": "192.0.2.10"
+         *       },
+         *       "operations": [
+         *         {
+         *           "operationid": "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d",
+         *           "operationtype": "authorize",
+         *           "paymenttype": "cit",
+         *           "amount": "12500",
+         *           "currency": "DKK",
+         *           "created": "2026-03-02 14:05:09",
+         *           "note": "",
+         *           "responsecode": "00",
+         *           "authorizationcode": "482913",
+         *           "status": "approved"
+         *         },
+         *         {
+         *           "operationid": "2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e",
+         *           "operationtype": "capture",
+         *           "amount": "5000",
+         *           "currency": "DKK",
+         *           "created": "2026-03-03 09:12:44",
+         *           "note": "First shipment",
+         *           "responsecode": "00",
+         *           "authorizationcode": "482913",
+         *           "status": "approved"
+         *         }
+         *       ]
+         *     }
+         */
         "application/json": components["schemas"]["PaymentRecord"];
       };
     };
@@ -1830,20 +2361,39 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's). */
+        /**
+         * @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's).
+         * @example lifecycle
+         */
         "X-CPS-Notification-Kind": "lifecycle";
-        /** @description Unique id of the notification; the same on every retry of it (Standard Webhooks). */
+        /**
+         * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
+         * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
+         */
         "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed. */
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1772460309
+         */
         "webhook-timestamp": string;
-        /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret. */
+        /**
+         * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
         "webhook-signature": string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description The notification, as JSON. */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
+         *       "merchantpaymentid": "order10042"
+         *     }
+         */
         "application/json": components["schemas"]["LifecycleNotification"];
       };
     };
@@ -1861,20 +2411,41 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's). */
+        /**
+         * @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's).
+         * @example test
+         */
         "X-CPS-Notification-Kind": "test";
-        /** @description Unique id of the notification; the same on every retry of it (Standard Webhooks). */
+        /**
+         * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
+         * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
+         */
         "webhook-id": string;
-        /** @description Unix seconds when this attempt was signed. */
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1772460309
+         */
         "webhook-timestamp": string;
-        /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret. */
+        /**
+         * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
         "webhook-signature": string;
       };
       path?: never;
       cookie?: never;
     };
+    /** @description The notification, as JSON. */
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "type": "test",
+         *       "merchantid": "100000000042",
+         *       "message": "Test notification from the back office: your endpoint received and can verify signed notifications.",
+         *       "created": "2026-03-02 14:05:09"
+         *     }
+         */
         "application/json": components["schemas"]["TestNotification"];
       };
     };

@@ -55,6 +55,8 @@ test("notification URLs: validation, saving, and a test notification showing the
   await expect(page.getByText("Enter a full address such as https://shop.example/notifications")).toBeVisible();
   await page.getByLabel("Default notification URL").fill(receiver.url("default"));
   await page.getByLabel("Payment completion URL").fill(receiver.url("completion"));
+  // Addresses change with the password again (review 3, M3).
+  await page.locator("#notification-urls-current-password").fill(demo().password);
   await page.getByRole("button", { name: "Save URLs" }).click();
   await expect(page.getByText("Notification URLs saved.")).toBeVisible();
   await page.reload();
@@ -145,6 +147,7 @@ test("hosted integration: styling shows in the live preview and in the real host
   await page.getByLabel("Font size").fill("18px");
   await expect(preview).toHaveCSS("font-size", "18px");
   await screenshots(page, "hosted-integration");
+  await page.locator("#hosted-integration-current-password").fill(demo().password);
   await page.getByRole("button", { name: "Save integration" }).click();
   await expect(page).toHaveURL(/\/backoffice\/settings\/hosted\/[0-9a-f]{32}$/);
   await expect(page.getByLabel("Text colour", { exact: true })).toHaveValue("#c2410c");
@@ -262,7 +265,7 @@ test("a viewer sees keys and payments but can change nothing", async ({ page }) 
   await expect(page.getByText("Your role can see keys but not change them.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Roll key|^Revoke key/ })).toHaveCount(0);
-  await expect(page.getByText("Hidden for your role.")).toBeVisible();
+  await expect(page.getByText("Only owners can reveal or roll it.")).toBeVisible();
   expect(await page.content()).not.toContain("whsec_");
   await expect(page.getByTestId("api-key-row").first()).toBeVisible();
 

@@ -47,6 +47,16 @@ afterAll(async () => {
   await sandboxes?.close();
 });
 
+/** The merchant's Clearhaus account: the feed the updates are read from. */
+async function clearhausAccountId(): Promise<string> {
+  return (
+    await db().acquirerAccount.findFirstOrThrow({
+      where: { merchantId: merchant.merchantId, processor: "clearhaus" },
+      select: { id: true },
+    })
+  ).id;
+}
+
 async function reportCardUpdate(body: Record<string, unknown>) {
   const response = await fetch(`${sandboxes.urls.clearhaus}/sandbox/card-updates`, {
     method: "POST",
@@ -80,8 +90,8 @@ describe("life cycle", () => {
     });
     await reportCardUpdate({ par, kind: "expiry", newExpMonth: 9, newExpYear: 2033 });
     const since = new Date(Date.now() - 60_000);
-    const result = await pollCardUpdates({ since: { clearhaus: since }, processors: ["clearhaus"] });
-    expect(result.errors).toEqual({});
+    const result = await pollCardUpdates({ accountId: await clearhausAccountId(), since: since });
+    expect(result.error).toBeUndefined();
     expect(result.notificationIds).toHaveLength(1);
     const [notification] = await lifecycle.waitFor(1);
     expect(notification!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "sub1" });
@@ -89,7 +99,7 @@ describe("life cycle", () => {
     expect([card.expMonth, card.expYear]).toEqual([9, 2033]);
 
     // Polling the same feed again sends nothing twice.
-    const again = await pollCardUpdates({ since: { clearhaus: since }, processors: ["clearhaus"] });
+    const again = await pollCardUpdates({ accountId: await clearhausAccountId(), since: since });
     expect(again.notificationIds).toHaveLength(0);
     expect(general.received).toHaveLength(0);
   });
@@ -103,7 +113,7 @@ describe("life cycle", () => {
     });
     const received = lifecycle.received.length;
     await reportCardUpdate({ par, kind: "pan", newPan: "5555555555554444", newExpMonth: 1, newExpYear: 2031 });
-    await pollCardUpdates({ since: { clearhaus: new Date(Date.now() - 60_000) }, processors: ["clearhaus"] });
+    await pollCardUpdates({ accountId: await clearhausAccountId(), since: new Date(Date.now() - 60_000) });
     // The merchant hears of the new card too (a payment without merchantpaymentid: the field is empty).
     await lifecycle.waitFor(received + 1);
     expect(lifecycle.received.at(-1)!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "" });
@@ -125,7 +135,7 @@ describe("life cycle", () => {
     await reportCardUpdate({ par, kind: "closed" });
     await reportCardUpdate({ par: "V0010013018036776485736369998", kind: "expiry", newExpMonth: 1, newExpYear: 2035 });
     const received = lifecycle.received.length;
-    const result = await pollCardUpdates({ since: { clearhaus: new Date(Date.now() - 60_000) }, processors: ["clearhaus"] });
+    const result = await pollCardUpdates({ accountId: await clearhausAccountId(), since: new Date(Date.now() - 60_000) });
     expect(result.notificationIds).toHaveLength(1);
     await lifecycle.waitFor(received + 1);
     expect(lifecycle.received).toHaveLength(received + 1);

@@ -12,7 +12,7 @@ import { listAuditEntries, parseAuditFilters } from "@/lib/backoffice/queries/li
 import { db } from "@/lib/db";
 import type { UserRole } from "@/lib/generated/prisma/enums";
 import { createUser } from "@/lib/users/create-user";
-import { createTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, signingSecretOf } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
@@ -52,7 +52,7 @@ describe("password change", () => {
     const before = await sessionVersion(owner.userId);
 
     await expect(changePassword({ actor: owner, input: { currentPassword: "not my password", newPassword: "a new password 1", confirmPassword: "a new password 1" } })).rejects.toBeInstanceOf(IdentityNotConfirmedError);
-    await expect(changePassword({ actor: owner, input: { currentPassword: PASSWORD, newPassword: "short", confirmPassword: "short" } })).rejects.toThrow(/at least 10 characters/);
+    await expect(changePassword({ actor: owner, input: { currentPassword: PASSWORD, newPassword: "short", confirmPassword: "short" } })).rejects.toThrow(/at least 12 characters/);
     await expect(changePassword({ actor: owner, input: { currentPassword: PASSWORD, newPassword: "a new password 1", confirmPassword: "a new password 2" } })).rejects.toThrow(/not the same/);
     await expect(changePassword({ actor: owner, input: { currentPassword: PASSWORD, newPassword: PASSWORD, confirmPassword: PASSWORD } })).rejects.toThrow(/other than your current one/);
     expect(await sessionVersion(owner.userId)).toBe(before);
@@ -122,14 +122,13 @@ describe("audit of sign-ins and secret reveals", () => {
     expect(await db().auditEntry.count()).toBe(entriesBefore + 2);
   });
 
-  it("reveals the signing secret to roles that change settings only, each time audited", async () => {
+  it("reveals the signing secret to owners only, after their password, each time audited", async () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
     const viewer = await actorFor(merchantId, "VIEWER");
-    await expect(revealSigningSecret({ actor: viewer })).rejects.toBeInstanceOf(ForbiddenError);
-    const secret = await revealSigningSecret({ actor: owner, ipAddress: "203.0.113.9" });
-    const stored = await db().merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { notificationSecret: true } });
-    expect(secret).toBe(stored.notificationSecret);
+    await expect(revealSigningSecret({ actor: viewer, input: { currentPassword: PASSWORD } })).rejects.toBeInstanceOf(ForbiddenError);
+    const { secret } = await revealSigningSecret({ actor: owner, input: { currentPassword: PASSWORD }, ipAddress: "203.0.113.9" });
+    expect(secret).toBe(await signingSecretOf(merchantId));
     const audit = await db().auditEntry.findMany({ where: { merchantId, action: "secret.revealed" } });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ userId: owner.userId, details: { secret: "notification signing secret", ip: "203.0.113.9" } });

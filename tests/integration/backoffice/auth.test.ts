@@ -61,15 +61,16 @@ describe("authenticateUser", () => {
     expect(await signInError({ email: "nobody@example.com", password: PASSWORD, ipAddress: null })).toBe("INVALID_CREDENTIALS");
   });
 
-  it(`locks an email out after ${MAX_FAILURES_PER_EMAIL} failures, even for the right password`, async () => {
+  it(`locks an email out from an address after ${MAX_FAILURES_PER_EMAIL} failures there, even for the right password; not from another address (review 3, L3)`, async () => {
     await newUser("carol@example.com");
     for (let index = 0; index < MAX_FAILURES_PER_EMAIL; index++) {
       expect(await signInError({ email: "carol@example.com", password: `guess ${index}`, ipAddress: "10.0.0.2" })).toBe("INVALID_CREDENTIALS");
     }
-    expect(await signInError({ email: "carol@example.com", password: PASSWORD, ipAddress: "10.0.0.3" })).toBe("RATE_LIMITED");
+    expect(await signInError({ email: "carol@example.com", password: PASSWORD, ipAddress: "10.0.0.2" })).toBe("RATE_LIMITED");
+    expect(await signInError({ email: "carol@example.com", password: PASSWORD, ipAddress: "10.0.0.3" })).toBe("OK");
     // Failures older than the window no longer count.
     await db().signInAttempt.updateMany({ where: { email: "carol@example.com" }, data: { createdAt: new Date(Date.now() - 16 * 60_000) } });
-    expect(await signInError({ email: "carol@example.com", password: PASSWORD, ipAddress: "10.0.0.3" })).toBe("OK");
+    expect(await signInError({ email: "carol@example.com", password: PASSWORD, ipAddress: "10.0.0.2" })).toBe("OK");
   });
 
   it("locks an IP address out after many failures across accounts", async () => {

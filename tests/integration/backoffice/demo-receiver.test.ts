@@ -17,7 +17,7 @@ import { signNotification } from "@/lib/notifications/sign-notification";
 import { listNotifications } from "@/lib/backoffice/queries/list-notifications";
 import { prepareDemo } from "@/lib/sandboxes/prepare-demo";
 import { receiveDemoNotification } from "@/lib/sandboxes/demo-receiver";
-import { createTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, signingSecretOf } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { toWebRequest, writeWebResponse } from "@/tests/helpers/web-request-bridge";
 
@@ -86,7 +86,7 @@ describe("the demo merchant's notification address", () => {
   });
 
   it("the receiver refuses a forged or altered notification and another merchant's, with 401", async () => {
-    const { notificationSecret } = await db().merchant.findUniqueOrThrow({ where: { id: demo().merchantId }, select: { notificationSecret: true } });
+    const notificationSecret = await signingSecretOf(demo().merchantId);
     const body = JSON.stringify({ responseid: "x".repeat(32), status: "approved" });
     expect((await receiveDemoNotification(signedRequest(notificationSecret, body))).status).toBe(200);
     expect((await receiveDemoNotification(signedRequest(notificationSecret, body, (text) => text.replace("approved", "declined")))).status).toBe(401);
@@ -115,9 +115,9 @@ describe("the demo merchant's notification address", () => {
   it("in production there is no demo receiver", async () => {
     const secrets = { SESSION_SECRET: "s".repeat(40), CARD_DATA_KEY: Buffer.alloc(32, 7).toString("base64"), API_KEY_SECRET: "k".repeat(40) };
     const previous = { NODE_ENV: process.env.NODE_ENV, SESSION_SECRET: process.env.SESSION_SECRET, CARD_DATA_KEY: process.env.CARD_DATA_KEY, API_KEY_SECRET: process.env.API_KEY_SECRET };
+    const notificationSecret = await signingSecretOf(demo().merchantId);
     setEnv({ NODE_ENV: "production", ...secrets });
     try {
-      const { notificationSecret } = await db().merchant.findUniqueOrThrow({ where: { id: demo().merchantId }, select: { notificationSecret: true } });
       expect((await receiveDemoNotification(signedRequest(notificationSecret, "{}"))).status).toBe(404);
     } finally {
       setEnv(previous);

@@ -54,10 +54,10 @@ beforeAll(async () => {
   theirUserEmail = `owner-${theirs}@example.com`;
   const theirOwner = await actorFor(theirs, "OWNER");
   theirPaymentId = (await createTestPayment({ merchantId: theirs, status: "AUTHORIZED", merchantPaymentId: "their-order", reference: "their-ref" })).paymentId;
-  theirIntegrationId = (await saveHostedIntegration({ actor: theirOwner, input: { hostedId: "their-shop", name: "Their shop", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: '{"color":"#111111"}' } })).id;
+  theirIntegrationId = (await saveHostedIntegration({ actor: theirOwner, input: { currentPassword: "long enough password", hostedId: "their-shop", name: "Their shop", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: '{"color":"#111111"}' } })).id;
   theirNotificationId = "msg_theirs";
   await db().notification.create({ data: { id: theirNotificationId, merchantId: theirs, paymentId: theirPaymentId, kind: "operation", url: receiver.url, body: '{"paymentid":"x"}', status: "delivered" } });
-  await updateNotificationUrls({ actor: theirOwner, input: { defaultNotificationUrl: receiver.url, completionNotificationUrl: "", lifecycleNotificationUrl: "" } });
+  await updateNotificationUrls({ actor: theirOwner, input: { currentPassword: "long enough password", defaultNotificationUrl: receiver.url, completionNotificationUrl: "", lifecycleNotificationUrl: "" } });
 });
 
 afterAll(async () => {
@@ -87,7 +87,7 @@ describe("merchant isolation", () => {
   });
 
   it("changes none of the other merchant's data through any action", async () => {
-    await expect(saveHostedIntegration({ actor: owner, input: { id: theirIntegrationId, hostedId: "stolen", name: "Stolen", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: "{}" } })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(saveHostedIntegration({ actor: owner, input: { currentPassword: "long enough password", id: theirIntegrationId, hostedId: "stolen", name: "Stolen", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: "{}" } })).rejects.toBeInstanceOf(NotFoundError);
     expect((await db().hostedIntegration.findUniqueOrThrow({ where: { id: theirIntegrationId } })).name).toBe("Their shop");
 
     for (const operation of ["capture", "void", "refund"] as const) {
@@ -99,7 +99,7 @@ describe("merchant isolation", () => {
     expect(await db().notification.count({ where: { merchantId: theirs } })).toBe(1);
 
     // Saving my URLs touches only my merchant row.
-    await updateNotificationUrls({ actor: owner, input: { defaultNotificationUrl: "https://mine.example/n", completionNotificationUrl: "", lifecycleNotificationUrl: "" } });
+    await updateNotificationUrls({ actor: owner, input: { currentPassword: "long enough password", defaultNotificationUrl: "https://mine.example/n", completionNotificationUrl: "", lifecycleNotificationUrl: "" } });
     expect((await getMerchantSettings({ merchantId: theirs })).defaultNotificationUrl).toBe(receiver.url);
 
     // Their users can be neither demoted nor removed.

@@ -245,7 +245,7 @@ describe("instantcapture when the capture is declined (test card 400000000000034
 
   async function sandboxAuthorization(paymentId: string, processor: "finaro" | "clearhaus" | "bambora") {
     const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
-    return sandboxes.ledgers[processor]!.get(authorization.processorReference!)!;
+    return sandboxes.ledgers[processor]!.byId(authorization.processorReference!)!;
   }
 
   it.each(["finaro", "clearhaus", "bambora"] as const)(

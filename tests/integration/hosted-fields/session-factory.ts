@@ -3,10 +3,13 @@
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { addSandboxAccounts } from "@/tests/helpers/acquirer-accounts";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
+/** A merchant with the sandboxes' first test account at each processor. */
 export async function createTestMerchant(name = "Hosted Fields Test Shop") {
   const { merchant } = await createMerchant({ name });
+  await addSandboxAccounts(merchant.id);
   return merchant;
 }
 

@@ -77,7 +77,7 @@ describe("cron jobs", () => {
 });
 
 describe("card updates", () => {
-  it("read on from the cursor row in the database, so a restarted or second instance does not start over", async () => {
+  it("read on from the account's cursor in the database, so a restarted or second instance does not start over", async () => {
     const lifecycle = await startNotificationReceiver();
     try {
       const merchant = await createTestMerchant({ defaultNotificationUrl: lifecycle.url, lifecycleNotificationUrl: lifecycle.url });
@@ -91,27 +91,28 @@ describe("card updates", () => {
         });
         expect(response.status).toBe(201);
       };
-      await db().cardUpdateCursor.deleteMany({}); // the cron test above may have read the feed already
+      const { id: accountId } = await db().acquirerAccount.findFirstOrThrow({ where: { merchantId: merchant.merchantId, processor: "clearhaus" } });
+      const cursor = async () => (await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } })).cardUpdatesSince!;
       await report({ par, kind: "expiry", newExpMonth: 9, newExpYear: 2033 });
 
-      const first = await advanceCardUpdateCursor({ processor: "clearhaus" });
+      const first = await advanceCardUpdateCursor({ accountId });
       expect(first).toMatchObject({ processor: "clearhaus", polled: true, notifications: 1 });
-      const row = await db().cardUpdateCursor.findUniqueOrThrow({ where: { processor: "clearhaus" } });
+      const row = { since: await cursor() };
       expect(row.since.toISOString()).toBe(first.since);
 
       // Another instance (or this one after a restart) read the feed up to an hour from now: the
       // next run reads on from that row, so an update reported meanwhile is not read again from the start.
       const ahead = new Date(Date.now() + 3600_000);
-      await db().cardUpdateCursor.update({ where: { processor: "clearhaus" }, data: { since: ahead } });
+      await db().acquirerAccount.update({ where: { id: accountId }, data: { cardUpdatesSince: ahead } });
       await report({ par, kind: "closed" });
-      const second = await advanceCardUpdateCursor({ processor: "clearhaus" });
+      const second = await advanceCardUpdateCursor({ accountId });
       expect(second).toMatchObject({ polled: true, notifications: 0, since: ahead.toISOString() });
 
       // Moved back to where the first run stopped, it picks the new update up, and the cursor never moves back.
-      await db().cardUpdateCursor.update({ where: { processor: "clearhaus" }, data: { since: row.since } });
-      const third = await advanceCardUpdateCursor({ processor: "clearhaus" });
+      await db().acquirerAccount.update({ where: { id: accountId }, data: { cardUpdatesSince: row.since } });
+      const third = await advanceCardUpdateCursor({ accountId });
       expect(third).toMatchObject({ polled: true, notifications: 1 });
-      expect((await db().cardUpdateCursor.findUniqueOrThrow({ where: { processor: "clearhaus" } })).since.getTime()).toBeGreaterThanOrEqual(
+      expect((await cursor()).getTime()).toBeGreaterThanOrEqual(
         row.since.getTime(),
       );
     } finally {

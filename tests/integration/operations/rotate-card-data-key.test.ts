@@ -13,6 +13,7 @@ import { config, resetConfig } from "@/lib/env";
 import { CardKeyUnavailableError, decryptPan } from "@/lib/cards/card-encryption";
 import { openTotpSecret, sealTotpSecret } from "@/lib/auth/totp";
 import { createUser } from "@/lib/users/create-user";
+import { openCredentials } from "@/lib/processors/accounts/seal-credentials";
 import { createStoredCard, createTestMerchant } from "../../helpers/merchant-factories";
 import { useTestDatabase } from "../../helpers/test-database";
 
@@ -57,7 +58,7 @@ async function rotateKey(current: string, previous: string): Promise<{ stdout: s
 }
 
 describe("cli cards rotate-key", () => {
-  it("re-encrypts every stored card and TOTP secret under the new key; afterwards the old key is not needed", async () => {
+  it("re-encrypts every stored card, TOTP secret and acquirer account's credentials under the new key; afterwards the old key is not needed", async () => {
     useKeys(oldKey);
     const { merchantId } = await createTestMerchant();
     const pans = ["4111111111111111", "5555555555554444", "4000000000000002"];
@@ -72,7 +73,8 @@ describe("cli cards rotate-key", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout) as { keyid: string; reencrypted: number; totpResealed: number; complete: boolean; remaining: object };
-    expect(output).toMatchObject({ reencrypted: 3, totpResealed: 1, complete: true, remaining: {} });
+    // The merchant's three sandbox acquirer accounts (one per processor) are re-sealed too.
+    expect(output).toMatchObject({ reencrypted: 3, totpResealed: 1, acquirerCredentialsResealed: 3, acquirerCredentialsRemaining: 0, complete: true, remaining: {} });
     expect(output.keyid).not.toBe(oldKeyId);
 
     // Step 2: the old key leaves the configuration; every card and the TOTP secret still open.
@@ -84,10 +86,13 @@ describe("cli cards rotate-key", () => {
     const sealed = (await db().user.findUniqueOrThrow({ where: { id: user.id } })).totpSecret!;
     expect(sealed.startsWith(`totp1:${output.keyid}:`)).toBe(true);
     expect(await openTotpSecret(sealed, user.id)).toBe("JBSWY3DPEHPK3PXP");
+    const accounts = await db().acquirerAccount.findMany({ where: { merchantId } });
+    expect(accounts.map((account) => account.credentialsKeyId)).toEqual([output.keyid, output.keyid, output.keyid]);
+    for (const account of accounts) expect(openCredentials(account, account.id).processor).toBe(account.processor);
 
     // Running it again finds nothing to do.
     const again = JSON.parse((await rotateKey(newKey, oldKey)).stdout) as { reencrypted: number; totpResealed: number; complete: boolean };
-    expect(again).toMatchObject({ reencrypted: 0, totpResealed: 0, complete: true });
+    expect(again).toMatchObject({ reencrypted: 0, totpResealed: 0, acquirerCredentialsResealed: 0, complete: true });
   });
 
   it("refuses, changing nothing, when the key a card is under is not configured", async () => {

@@ -180,12 +180,12 @@ describe("follow-up operations go to the authorizing processor", () => {
 
     const capture = await runFollowUp({ payment, operation: "capture", amount: 6_000n, operationId: newId() });
     expect(capture).toMatchObject({ status: "approved", responsecode: "00" });
-    expect(sandboxes.ledgers.clearhaus!.get(reference)!.capturedAmount).toBe(6_000);
-    expect(sandboxes.ledgers.finaro!.get(reference)).toBeUndefined();
+    expect(sandboxes.ledgers.clearhaus!.byId(reference)!.capturedAmount).toBe(6_000);
+    expect(sandboxes.ledgers.finaro!.byId(reference)).toBeUndefined();
 
     const refund = await runFollowUp({ payment, operation: "refund", amount: 2_000n, operationId: newId() });
     expect(refund.status).toBe("approved");
-    expect(sandboxes.ledgers.clearhaus!.get(reference)!.refundedAmount).toBe(2_000);
+    expect(sandboxes.ledgers.clearhaus!.byId(reference)!.refundedAmount).toBe(2_000);
   });
 
   it("voids at bambora when bambora authorized", async () => {
@@ -196,7 +196,7 @@ describe("follow-up operations go to the authorizing processor", () => {
     });
     const voided = await runFollowUp({ payment, operation: "void", amount: 10_000n, operationId: newId() });
     expect(voided.status).toBe("approved");
-    expect(sandboxes.ledgers.bambora!.get(result.attempts.at(-1)!.result.processorReference!)!.voided).toBe(true);
+    expect(sandboxes.ledgers.bambora!.byId(result.attempts.at(-1)!.result.processorReference!)!.voided).toBe(true);
   });
 
   it("fails a follow-up for a payment without an approved authorization", async () => {

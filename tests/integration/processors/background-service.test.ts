@@ -1,10 +1,15 @@
 // The service starts sandboxes only for processors whose base URL is not configured.
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/env";
-import { getConnector, sandboxUrl } from "@/lib/processors/registry";
+import { bindConnector, sandboxUrl } from "@/lib/processors/registry";
+import type { ProcessorName } from "@/lib/processors/types";
+import { sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 import { startProcessorSandboxes } from "@/lib/sandboxes/acquirers/background-service";
 import { startSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
+import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
+
+/** The connector of `name` under the sandboxes' first test account (where the registry points it). */
+const getConnector = (name: ProcessorName) => bindConnector({ id: "test-account", ...sandboxCredentials(name) });
 import { threeDsSandboxUrl } from "@/lib/threeds/ds-client";
 import { CardDetails } from "@/lib/cards/card-details";
 import { newId } from "@/lib/ids";
@@ -52,8 +57,6 @@ describe("processor sandboxes as a background service", () => {
     try {
       process.env.LOG_LEVEL = "silent";
       process.env.FINARO_BASE_URL = `${outside.urls.finaro}${FINARO_SANDBOX_PATH}`;
-      process.env.FINARO_MERCHANT_ID = FINARO_SANDBOX_CREDENTIALS.merchantId;
-      process.env.FINARO_SIGNATURE_KEY = FINARO_SANDBOX_CREDENTIALS.signatureKey;
       resetConfig();
       const running = await startProcessorSandboxes();
       try {
@@ -66,7 +69,7 @@ describe("processor sandboxes as a background service", () => {
           card,
         });
         expect(result.status).toBe("approved");
-        expect(outside.ledgers.finaro!.get(result.processorReference!)).toBeDefined();
+        expect(outside.ledgers.finaro!.byId(result.processorReference!)).toBeDefined();
       } finally {
         await running?.close();
       }
@@ -141,11 +144,16 @@ describe("processor sandboxes as a background service", () => {
     }
   });
 
-  it("refuses a configured base URL without its credentials, already at start", async () => {
+  it("needs no process-wide credentials for a configured base URL: each account carries its own", async () => {
     process.env.CLEARHAUS_BASE_URL = "https://gateway.test.clearhaus.com";
+    process.env.LOG_LEVEL = "silent";
     resetConfig();
-    expect(() => getConnector("clearhaus")).toThrow(/CLEARHAUS_API_KEY is required/);
-    await expect(startProcessorSandboxes()).rejects.toThrow(/CLEARHAUS_API_KEY is required/);
-    expect(sandboxUrl("finaro")).toBeUndefined();
+    const running = await startProcessorSandboxes();
+    try {
+      expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "finaro", "threeds"]);
+      expect(getConnector("clearhaus")).toMatchObject({ name: "clearhaus", accountId: "test-account" });
+    } finally {
+      await running?.close();
+    }
   });
 });

@@ -3,13 +3,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CardDetails } from "@/lib/cards/card-details";
-import { createBamboraConnector } from "@/lib/processors/bambora/client";
-import { BAMBORA_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/bambora";
-import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
-import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/sandboxes/acquirers/clearhaus";
-import { createFinaroConnector } from "@/lib/processors/finaro/client";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
+import { connectorAt, sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 import type { ProcessorConnector, ProcessorName } from "@/lib/processors/types";
 import { newId } from "@/lib/ids";
 
@@ -23,30 +18,15 @@ afterAll(async () => {
   await sandboxes.close();
 });
 
+/** The sandbox's first test account; `secret` replaces its secret (signature key, API key, secret token). */
 function connectorFor(name: ProcessorName, overrides: { secret?: string; timeoutMs?: number } = {}): ProcessorConnector {
-  const timeoutMs = overrides.timeoutMs ?? TIMEOUT_MS;
-  switch (name) {
-    case "finaro":
-      return createFinaroConnector({
-        baseUrl: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`,
-        merchantId: FINARO_SANDBOX_CREDENTIALS.merchantId,
-        signatureKey: overrides.secret ?? FINARO_SANDBOX_CREDENTIALS.signatureKey,
-        timeoutMs,
-      });
-    case "clearhaus":
-      return createClearhausConnector({
-        baseUrl: sandboxes.urls.clearhaus!,
-        apiKey: overrides.secret ?? CLEARHAUS_SANDBOX_API_KEY,
-        timeoutMs,
-      });
-    case "bambora":
-      return createBamboraConnector({
-        baseUrl: sandboxes.urls.bambora!,
-        ...BAMBORA_SANDBOX_CREDENTIALS,
-        secretToken: overrides.secret ?? BAMBORA_SANDBOX_CREDENTIALS.secretToken,
-        timeoutMs,
-      });
+  const account = sandboxCredentials(name);
+  if (overrides.secret) {
+    if (account.processor === "finaro") account.credentials.signatureKey = overrides.secret;
+    if (account.processor === "clearhaus") account.credentials.apiKey = overrides.secret;
+    if (account.processor === "bambora") account.credentials.secretToken = overrides.secret;
   }
+  return connectorAt(sandboxes.urls[name]!, account, overrides.timeoutMs ?? TIMEOUT_MS);
 }
 
 const nextYear = new Date().getUTCFullYear() + 2;
@@ -176,7 +156,7 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
     const repeated = await connector().capture({ operationId, authorizationReference: reference, amount: 4_000n, currency: "DKK" });
     expect(first.status).toBe("approved");
     expect(repeated).toEqual(first);
-    expect(sandboxes.ledgers[name]!.get(reference)!.capturedAmount).toBe(4_000);
+    expect(sandboxes.ledgers[name]!.byId(reference)!.capturedAmount).toBe(4_000);
   });
 
   it("refunds partially and repeatedly up to the captured amount, not beyond", async () => {
@@ -236,13 +216,13 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
     expect(
       await connector().capture({ operationId: newId(), authorizationReference: reference, amount: 1_000n, currency: "DKK" }),
     ).toMatchObject({ status: "declined", responsecode: "05" });
-    expect(sandboxes.ledgers[name]!.get(reference)!.capturedAmount).toBe(0);
+    expect(sandboxes.ledgers[name]!.byId(reference)!.capturedAmount).toBe(0);
     expect(
       (await connector().refund({ operationId: newId(), authorizationReference: reference, amount: 100n, currency: "DKK" })).status,
     ).toBe("failed");
     const voided = await connector().void({ operationId: newId(), authorizationReference: reference, amount: 10_000n, currency: "DKK" });
     expect(voided).toMatchObject({ status: "approved", responsecode: "00" });
-    expect(sandboxes.ledgers[name]!.get(reference)!.voided).toBe(true);
+    expect(sandboxes.ledgers[name]!.byId(reference)!.voided).toBe(true);
     // After the void a capture fails on the voided authorization (not the card's decline).
     expect(await capture()).toMatchObject({ status: "failed", failure: "declined" });
   });
@@ -308,12 +288,7 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
       });
     });
     const closed = `http://127.0.0.1:${closedPort}`;
-    const unreachable =
-      name === "finaro"
-        ? createFinaroConnector({ baseUrl: `${closed}/gateway`, merchantId: "x", signatureKey: "y", timeoutMs: 1_000 })
-        : name === "clearhaus"
-          ? createClearhausConnector({ baseUrl: closed, apiKey: "x", timeoutMs: 1_000 })
-          : createBamboraConnector({ baseUrl: closed, accessToken: "a", merchantNumber: "b", secretToken: "c", timeoutMs: 1_000 });
+    const unreachable = connectorAt(closed, sandboxCredentials(name), 1_000);
     expect(await authorize(unreachable, "4111111111111111")).toMatchObject({ status: "failed", failure: "retryable", responsecode: "91" });
   });
 });

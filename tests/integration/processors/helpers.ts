@@ -3,9 +3,12 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { CardDetails } from "@/lib/cards/card-details";
+import { addSandboxAccounts } from "@/tests/helpers/acquirer-accounts";
 
-export async function createProcessorTestMerchant(): Promise<string> {
+/** A merchant with the default routing rules and the sandboxes' first test account at each processor (or account `index`). */
+export async function createProcessorTestMerchant({ accountIndex = 0 }: { accountIndex?: number } = {}): Promise<string> {
   const { merchant } = await createMerchant({ name: "Processor Test Shop" });
+  await addSandboxAccounts(merchant.id, { index: accountIndex });
   return merchant.id;
 }
 

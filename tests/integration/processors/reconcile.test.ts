@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
-import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/sandboxes/acquirers/clearhaus";
 import { armAcquirerFault, clearAcquirerFaults, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import { newId } from "@/lib/ids";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
-import { getConnector } from "@/lib/processors/registry";
+import { FINARO_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/finaro";
+import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
 import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-timed-out-authorizations";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
@@ -26,22 +26,22 @@ afterAll(async () => {
 });
 
 describe("look-up by our operation id", () => {
-  it.each(["finaro", "bambora", "clearhaus"] as const)(
-    "the %s sandbox finds an authorization by the operation id it was sent with",
-    async (name) => {
-      const operationId = newId();
-      const authorized = await getConnector(name).authorize({
-        operationId,
-        paymentId: newId(),
-        amount: 1_000n,
-        currency: "DKK",
-        card: testCard("4111111111111111"),
-      });
-      const found = await getConnector(name).lookupOperation({ kind: "authorize", operationId });
-      expect(found).toMatchObject({ status: "approved", processorReference: authorized.processorReference });
-      expect(await getConnector(name).lookupOperation({ kind: "authorize", operationId: newId() })).toBeUndefined();
-    },
-  );
+  it.each(["finaro", "bambora", "clearhaus"] as const)("the %s sandbox finds an authorization by the operation id it was sent with", async (name) => {
+    const operationId = newId();
+    const connector = sandboxConnector(sandboxes, name);
+    const authorized = await connector.authorize({
+      operationId,
+      paymentId: newId(),
+      amount: 1_000n,
+      currency: "DKK",
+      card: testCard("4111111111111111"),
+    });
+    const found = await connector.lookupOperation({ kind: "authorize", operationId });
+    expect(found).toMatchObject({ status: "approved", processorReference: authorized.processorReference });
+    expect(await connector.lookupOperation({ kind: "authorize", operationId: newId() })).toBeUndefined();
+    // Another merchant account at the same acquirer does not see it.
+    expect(await sandboxConnector(sandboxes, name, { index: 1 }).lookupOperation({ kind: "authorize", operationId })).toBeUndefined();
+  });
 });
 
 describe("reconcileTimedOutAuthorizations", () => {
@@ -70,7 +70,7 @@ describe("reconcileTimedOutAuthorizations", () => {
     await lateActsDone();
     const [timedOut] = await authorizeOperations(paymentId);
     expect(timedOut).toMatchObject({ processor: "finaro", status: "failed", responseCode: "68" });
-    const lateApproval = sandboxes.ledgers.finaro!.findByRequestId(timedOut!.id)!;
+    const lateApproval = sandboxes.ledgers.finaro!.findByRequestId(FINARO_SANDBOX_CREDENTIALS.merchantId, timedOut!.id)!;
     expect(lateApproval).toMatchObject({ approved: true, voided: false });
 
     expect(await reconcileTimedOutAuthorizations({ olderThanMs: 60_000 })).toEqual([]);
@@ -98,14 +98,12 @@ describe("reconcileTimedOutAuthorizations", () => {
     const [atBambora, atClearhaus] = await authorizeOperations(paymentId);
     // Clearhaus as the real gateway (its base URL configured): no look-up by reference there.
     process.env.CLEARHAUS_BASE_URL = sandboxes.urls.clearhaus;
-    process.env.CLEARHAUS_API_KEY = CLEARHAUS_SANDBOX_API_KEY;
     resetConfig();
     let reconciled;
     try {
       reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
     } finally {
       delete process.env.CLEARHAUS_BASE_URL;
-      delete process.env.CLEARHAUS_API_KEY;
       resetConfig();
     }
     expect(reconciled).toContainEqual({ operationId: atBambora!.id, processor: "bambora", outcome: "not_found" });

@@ -7,6 +7,7 @@ import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 export const dynamic = "force-dynamic";
 
 export const GET = merchantRoute({
+  scope: "read",
   schema: paymentDetailsRequestSchema,
   handler: async ({ merchantId, paymentRef, responseId, input }) => ({
     body: await requestPaymentDetails({ merchantId, paymentRef, responseId, input }),

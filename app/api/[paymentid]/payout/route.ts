@@ -7,6 +7,7 @@ import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 export const dynamic = "force-dynamic";
 
 export const POST = merchantRoute({
+  scope: "payouts",
   schema: payoutRequestSchema,
   handler: async ({ merchantId, paymentRef, responseId, input }) => ({
     body: { ...(await payout({ merchantId, paymentRef, responseId, input })) },

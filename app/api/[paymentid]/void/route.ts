@@ -7,6 +7,7 @@ import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 export const dynamic = "force-dynamic";
 
 export const POST = merchantRoute({
+  scope: "follow-ups",
   schema: operationRequestSchema,
   handler: async ({ merchantId, paymentRef, responseId, input, bindAnswer }) => ({
     body: await voidPayment({ merchantId, paymentRef, responseId, input, bindAnswer }),

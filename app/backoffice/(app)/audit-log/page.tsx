@@ -10,15 +10,10 @@ import { buttonClass } from "@/components/ui/button";
 import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
 import { SelectField, TextField } from "@/components/ui/field";
 import { formatDateTime } from "@/components/backoffice/format";
+import { describeAuditDetails } from "@/components/backoffice/audit-details";
 
 export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
-
-function summary(details: unknown): string {
-  if (!details || typeof details !== "object") return "";
-  const entries = Object.entries(details as Record<string, unknown>).filter(([, value]) => value !== null && value !== undefined && typeof value !== "object");
-  return entries.map(([key, value]) => `${key}: ${String(value)}`).join(" · ");
-}
 
 const ACTION_LABELS: Record<string, string> = AUDIT_ACTIONS;
 
@@ -35,14 +30,22 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
   const params = await searchParams;
   const before = typeof params.before === "string" ? params.before : undefined;
   const { filters, errors } = parseAuditFilters(params);
-  const [{ rows, next }, team] = await Promise.all([listAuditEntries({ merchantId: user.merchantId, before, filters }), listTeam({ merchantId: user.merchantId })]);
+  const [{ rows, next }, team] = await Promise.all([
+    listAuditEntries({ merchantId: user.merchantId, before, filters }),
+    listTeam({ merchantId: user.merchantId }),
+  ]);
   const filtered = Object.values(filters).some(Boolean);
   return (
     <>
       <PageHeader title="Audit log" description="Who signed in, changed keys and settings or revealed a secret, and when. Newest first." />
       <Card className="mb-6">
         {/* A GET form: the filters live in the address, so the view can be bookmarked and shared. */}
-        <form method="get" action="/backoffice/audit-log" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter the audit log">
+        <form
+          method="get"
+          action="/backoffice/audit-log"
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+          aria-label="Filter the audit log"
+        >
           <SelectField
             id="audit-action"
             name="action"
@@ -57,11 +60,21 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
             label="User"
             defaultValue={filters.user ?? ""}
             error={errors.user}
-            options={[{ value: "", label: "All users" }, ...team.map((member) => ({ value: member.id, label: member.email })), { value: "system", label: "System / operator" }]}
+            options={[
+              { value: "", label: "All users" },
+              ...team.map((member) => ({ value: member.id, label: member.email })),
+              { value: "system", label: "System / operator" },
+            ]}
           />
           <TextField id="audit-from" name="from" label="From (UTC)" type="date" defaultValue={filters.from ?? ""} error={errors.from} />
           <TextField id="audit-to" name="to" label="To (UTC)" type="date" defaultValue={filters.to ?? ""} error={errors.to} />
-          <FilterFormActions clearHref="/backoffice/audit-log" filtered={filtered} submitLabel="Filter" clearVariant="secondary" className="flex gap-2" />
+          <FilterFormActions
+            clearHref="/backoffice/audit-log"
+            filtered={filtered}
+            submitLabel="Filter"
+            clearVariant="secondary"
+            className="flex gap-2"
+          />
         </form>
         {Object.keys(errors).length > 0 ? (
           <div className="mt-4">
@@ -77,21 +90,38 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
             <table className="min-w-full text-sm" aria-label="Audit log">
               <thead className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-4 py-2 sm:px-6">When (UTC)</th>
-                  <th scope="col" className="px-4 py-2">Who</th>
-                  <th scope="col" className="px-4 py-2">What</th>
-                  <th scope="col" className="hidden px-4 py-2 md:table-cell sm:pr-6">Details</th>
+                  <th scope="col" className="px-4 py-2 sm:px-6">
+                    When (UTC)
+                  </th>
+                  <th scope="col" className="px-4 py-2">
+                    Who
+                  </th>
+                  <th scope="col" className="px-4 py-2">
+                    What
+                  </th>
+                  <th scope="col" className="hidden px-4 py-2 md:table-cell sm:pr-6">
+                    Details
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {rows.map((entry) => (
                   <tr key={entry.id} data-testid="audit-row">
                     <td className="whitespace-nowrap px-4 py-2 text-slate-600 sm:px-6">{formatDateTime(entry.createdAt)}</td>
-                    <td className="px-4 py-2">{entry.user?.email ?? "system"}</td>
-                    <td className="px-4 py-2 font-medium">{ACTION_LABELS[entry.action] ?? entry.action}</td>
-                    <td className="hidden max-w-md truncate px-4 py-2 text-xs text-slate-500 md:table-cell sm:pr-6" title={summary(entry.details)}>
-                      {summary(entry.details)}
+                    <td
+                      className="px-4 py-2"
+                      title={
+                        entry.actorName ? `${entry.actorName}${entry.actorRole ? ` (${entry.actorRole.toLowerCase()})` : ""}` : undefined
+                      }
+                    >
+                      {entry.actorEmail ?? entry.actorName ?? "system"}
                     </td>
+                    <td className="px-4 py-2 font-medium">
+                      {ACTION_LABELS[entry.action] ?? entry.action}
+                      {/* On a phone the details come under the action; from md on they have their column. */}
+                      <span className="block break-all text-xs font-normal text-slate-500 md:hidden">{describeAuditDetails(entry.details)}</span>
+                    </td>
+                    <td className="hidden max-w-md break-all px-4 py-2 text-xs text-slate-500 md:table-cell sm:pr-6">{describeAuditDetails(entry.details)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { cache } from "react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { NotFoundError } from "@/lib/auth/actor";
@@ -10,23 +11,36 @@ import { PaymentStateBadge, StateBadge } from "@/components/backoffice/status-ba
 import { formatDateTime, formatMoney, formatPaymentAmount } from "@/components/backoffice/format";
 import { PaymentOperationForm } from "@/components/backoffice/payment-operation-form";
 import { ResendNotificationButton } from "@/components/backoffice/resend-notification-button";
+import { DeliveryStateBadge } from "@/components/backoffice/delivery-state-badge";
+import { deliveryState } from "@/lib/backoffice/delivery-state";
+import { refundReasonLabel } from "@/lib/backoffice/refund-reasons";
 import { SettleOperationForm } from "@/components/backoffice/settle-operation-form";
 import { operateOnPaymentAction, settleOperationAction } from "./actions";
 import { resendNotificationAction } from "./resend-action";
 
-export const metadata: Metadata = { title: "Payment" };
 export const dynamic = "force-dynamic";
 
-export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
+type Params = { params: Promise<{ paymentId: string }> };
+
+/** One look-up per request, shared by the page and its title. */
+const loadPayment = cache(async (paymentId: string) => {
   const user = await requireUser();
-  const { paymentId } = await params;
-  let payment;
   try {
-    payment = await getPaymentDetailOrThrow({ merchantId: user.merchantId, paymentId });
+    return { user, payment: await getPaymentDetailOrThrow({ merchantId: user.merchantId, paymentId }) };
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;
   }
+});
+
+/** The merchant's own id names the page (the browser tab, history and bookmarks), as the heading does. */
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const { payment } = await loadPayment((await params).paymentId);
+  return { title: payment.merchantPaymentId ? `${payment.merchantPaymentId} · Payment` : "Payment" };
+}
+
+export default async function PaymentPage({ params }: Params) {
+  const { user, payment } = await loadPayment((await params).paymentId);
   const money = (value: bigint) => formatMoney(value, payment.currency);
   const card = payment.storedCard;
   const canOperate = roleCan(user.role, "payments:write");
@@ -48,7 +62,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
         </Link>
       </nav>
       <PageHeader
-        title={payout ? `Payout ${formatPaymentAmount(payment)}` : money(payment.amount)}
+        // The order number the merchant knows the payment by leads; the hex paymentid is under it.
+        title={[payment.merchantPaymentId, payout ? `Payout ${formatPaymentAmount(payment)}` : money(payment.amount)].filter(Boolean).join(" · ")}
         description={
           <span className="flex flex-wrap items-center gap-2">
             <PaymentStateBadge state={payment.displayState} />
@@ -77,7 +92,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                 { term: "merchantpaymentid", value: payment.merchantPaymentId },
                 { term: "Reference", value: payment.reference },
                 { term: "Payment type", value: payout ? "Payout (money sent to the card)" : payment.paymentType },
-                { term: "Processor", value: payment.processor },
+                { term: "Processor", value: payment.acquirerAccount ? `${payment.processor} · account “${payment.acquirerAccount.name}”` : payment.processor },
                 { term: "Created (UTC)", value: formatDateTime(payment.createdAt) },
                 { term: "Authorized", value: money(payment.authorizedAmount) },
                 { term: "Captured", value: money(payment.capturedAmount) },
@@ -108,7 +123,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                       <span className="font-medium capitalize">{operation.type}</span>
                       <span className="tabular-nums">{formatMoney(operation.amount, operation.currency)}</span>
                       <StateBadge state={operation.status} />
-                      {operation.processor ? <span className="text-xs text-slate-500">via {operation.processor}{operation.routingAttempt > 1 ? ` (routing attempt ${operation.routingAttempt})` : ""}</span> : null}
+                      {operation.processor ? <span className="text-xs text-slate-500">via {operation.processor}{operation.acquirerAccount ? ` (account “${operation.acquirerAccount.name}”)` : ""}{operation.routingAttempt > 1 ? ` (routing attempt ${operation.routingAttempt})` : ""}</span> : null}
                     </div>
                     <p className="mt-0.5 break-all text-xs text-slate-500">
                       {formatDateTime(operation.createdAt)} UTC
@@ -137,6 +152,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                     ) : operation.status === "pending" && operation.outcomeUnknownSince && operation.errorMessage ? (
                       <p className="mt-1 text-xs text-amber-800">Outcome unknown: being looked up at the acquirer (amount reserved).</p>
                     ) : null}
+                    {operation.reason ? <p className="mt-0.5 text-xs text-slate-600">Reason: {refundReasonLabel(operation.reason)}</p> : null}
                     {operation.note ? <p className="mt-0.5 text-xs text-slate-600">Note: {operation.note}</p> : null}
                   </li>
                 ))}
@@ -155,7 +171,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                     <div className="flex flex-wrap items-center justify-between gap-2">
                       <div className="flex min-w-0 flex-wrap items-center gap-2">
                         <span className="font-medium">{notification.kind.replace("_", " ")}</span>
-                        <StateBadge state={notification.status} />
+                        <DeliveryStateBadge state={deliveryState(notification)} />
                         <span className="truncate text-xs text-slate-500">{notification.url}</span>
                       </div>
                       {canOperate ? <ResendNotificationButton action={resendNotificationAction} notificationId={notification.id} paymentId={payment.id} /> : null}
@@ -178,8 +194,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                           </thead>
                           <tbody className="divide-y divide-slate-100">
                             {notification.attempts.map((attempt) => (
-                              <tr key={attempt.id}>
-                                <td className="py-1 pr-3">{attempt.attemptNumber}</td>
+                              <tr key={attempt.id} data-testid={attempt.resend ? "attempt-resend" : "attempt"}>
+                                <td className="py-1 pr-3">{attempt.resend ? "resend" : attempt.attemptNumber}</td>
                                 <td className="whitespace-nowrap py-1 pr-3">{formatDateTime(attempt.startedAt)}</td>
                                 <td className={`py-1 pr-3 font-medium ${attempt.statusCode === 200 ? "text-emerald-700" : "text-red-700"}`}>{attempt.statusCode ? `HTTP ${attempt.statusCode}` : attempt.error ?? "no answer"}</td>
                                 <td className="py-1 pr-3 tabular-nums">{attempt.durationMs} ms</td>

@@ -9,6 +9,8 @@ import { revokeKey } from "@/lib/backoffice/actions/revoke-key";
 import { rollKey } from "@/lib/backoffice/actions/roll-key";
 import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
 import { revealSigningSecret } from "@/lib/backoffice/actions/reveal-signing-secret";
+import { rollSigningSecret } from "@/lib/backoffice/actions/roll-signing-secret";
+import type { RevealedSecret } from "@/components/backoffice/reveal-secret-field";
 import { clientIp } from "@/lib/http/client-ip";
 
 export interface NewKey {
@@ -21,7 +23,8 @@ export interface NewKey {
 export async function createKeyAction(_previous: ActionState<NewKey>, formData: FormData): Promise<ActionState<NewKey>> {
   return runAction(async () => {
     const actor = await requireActor();
-    const { apiKey, record } = await createKey({ actor, input: formObject(formData) });
+    // Scopes are checkboxes: every checked value, not only the last.
+    const { apiKey, record } = await createKey({ actor, input: { ...formObject(formData), scopes: formData.getAll("scopes").map(String) } });
     revalidatePath("/backoffice/settings/api-key");
     return { message: `Key “${record.name}” created.`, data: { apiKey, name: record.name, prefix: record.prefix } };
   });
@@ -48,10 +51,39 @@ export async function revokeKeyAction(_previous: ActionState, formData: FormData
   });
 }
 
-export async function revealSigningSecretAction(): Promise<ActionState<{ secret: string }>> {
+export async function revealSigningSecretAction(
+  _previous: ActionState<RevealedSecret>,
+  formData: FormData,
+): Promise<ActionState<RevealedSecret>> {
   return runAction(async () => {
     const actor = await requireActor();
-    const secret = await revealSigningSecret({ actor, ipAddress: clientIp(await headers()) });
-    return { message: "Revealed (recorded in the audit log).", data: { secret } };
+    const { secret, previousValidUntil } = await revealSigningSecret({
+      actor,
+      input: formObject(formData),
+      ipAddress: clientIp(await headers()),
+    });
+    return {
+      message: "Revealed (recorded in the audit log).",
+      data: { secret, previousValidUntil: previousValidUntil?.toISOString() ?? null },
+    };
+  });
+}
+
+export async function rollSigningSecretAction(
+  _previous: ActionState<RevealedSecret>,
+  formData: FormData,
+): Promise<ActionState<RevealedSecret>> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const { secret, previousValidUntil } = await rollSigningSecret({
+      actor,
+      input: formObject(formData),
+      ipAddress: clientIp(await headers()),
+    });
+    revalidatePath("/backoffice/settings/api-key");
+    return {
+      message: "New secret made: it signs every notification from now on. Put it in your receiver.",
+      data: { secret, previousValidUntil: previousValidUntil.toISOString() },
+    };
   });
 }

@@ -11,7 +11,8 @@ import { RevealSecretField } from "@/components/backoffice/reveal-secret-field";
 import { CreateKeyForm, RevokeKeyForm, RollKeyForm } from "@/components/backoffice/api-key-forms";
 import { StateBadge } from "@/components/backoffice/status-badge";
 import { formatDateTime, formatRelative } from "@/components/backoffice/format";
-import { createKeyAction, revealSigningSecretAction, revokeKeyAction, rollKeyAction } from "./actions";
+import { SIGNING_SECRET_OVERLAPS } from "@/lib/backoffice/actions/roll-signing-secret";
+import { createKeyAction, revealSigningSecretAction, revokeKeyAction, rollKeyAction, rollSigningSecretAction } from "./actions";
 
 export const metadata: Metadata = { title: "API-key" };
 export const dynamic = "force-dynamic";
@@ -19,28 +20,42 @@ export const dynamic = "force-dynamic";
 // Settings → API-key (spec section 5): the keys sent as "Authorization: Basic <API_KEY>".
 export default async function ApiKeyPage() {
   const user = await requireUser();
-  const [keys, merchant] = await Promise.all([listApiKeys({ merchantId: user.merchantId }), getMerchantSettings({ merchantId: user.merchantId })]);
+  const [keys, merchant] = await Promise.all([
+    listApiKeys({ merchantId: user.merchantId }),
+    getMerchantSettings({ merchantId: user.merchantId }),
+  ]);
   const canWrite = roleCan(user.role, "keys:write");
   return (
     <>
-      <PageHeader title="API-key" description="Keys for your servers' calls to the merchant API, sent as “Authorization: Basic <API_KEY>”." />
+      <PageHeader
+        title="API-key"
+        description="Keys for your servers' calls to the merchant API, sent as “Authorization: Basic <API_KEY>”."
+      />
       <div className="space-y-6">
         <Card title="Account" description="Identify your account in API calls and verify the notifications we send you.">
           <div className="grid gap-4 md:grid-cols-2">
             <CopyField label="Merchant id (merchantid)" value={merchant.id} testId="merchant-id" />
-            {/* The secret lets its holder forge notifications to the merchant: only roles that change settings get it,
-                and only on request, each reveal audited (never in the page's HTML). */}
-            {roleCan(user.role, "settings:write") ? (
-              <RevealSecretField label="Notification signing secret" reveal={revealSigningSecretAction} testId="notification-secret" />
+            {/* The secret lets its holder forge notifications to the merchant: owners only, after their password,
+                each reveal and roll audited (never in the page's HTML). */}
+            {roleCan(user.role, "secrets:manage") ? (
+              <RevealSecretField
+                label="Notification signing secret"
+                reveal={revealSigningSecretAction}
+                roll={rollSigningSecretAction}
+                overlaps={[...SIGNING_SECRET_OVERLAPS]}
+                totpEnabled={user.totpEnabled}
+                testId="notification-secret"
+              />
             ) : (
               <div>
                 <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Notification signing secret</p>
-                <p className="mt-1 text-sm text-slate-600">Hidden for your role.</p>
+                <p className="mt-1 text-sm text-slate-600">Only owners can reveal or roll it.</p>
               </div>
             )}
           </div>
           <p className="mt-3 text-xs text-slate-500">
-            Every notification carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks, HMAC-SHA256 with this secret).
+            Every notification carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks, HMAC-SHA256 with this
+            secret).
           </p>
         </Card>
 
@@ -58,22 +73,36 @@ export default async function ApiKeyPage() {
           ) : (
             <ul className="divide-y divide-slate-200" aria-label="API keys">
               {keys.map((key) => (
-                <li key={key.id} className="flex flex-col gap-3 py-4 md:flex-row md:items-center md:justify-between" data-testid="api-key-row">
+                <li
+                  key={key.id}
+                  className="flex flex-col gap-3 py-4 md:flex-row md:items-center md:justify-between"
+                  data-testid="api-key-row"
+                >
                   <div className="min-w-0 space-y-1">
                     <div className="flex flex-wrap items-center gap-2">
                       <span className="font-medium text-slate-900">{key.name}</span>
                       <StateBadge state={key.state} />
                     </div>
                     <p className="font-mono text-sm text-slate-700">{key.prefix}…</p>
+                    <p className="text-xs text-slate-600" data-testid="api-key-scopes">
+                      Scopes: {key.scopes.join(", ")}
+                    </p>
                     <p className="text-xs text-slate-500">
-                      Created {formatDateTime(key.createdAt)} UTC · Last used {key.lastUsedAt ? `${formatRelative(key.lastUsedAt)} (${formatDateTime(key.lastUsedAt)} UTC)` : "never"}
+                      Created {formatDateTime(key.createdAt)} UTC · Last used{" "}
+                      {key.lastUsedAt ? `${formatRelative(key.lastUsedAt)} (${formatDateTime(key.lastUsedAt)} UTC)` : "never"}
                       {key.expiresAt ? ` · ${key.state === "expired" ? "Expired" : "Expires"} ${formatDateTime(key.expiresAt)} UTC` : ""}
                       {key.revokedAt ? ` · Revoked ${formatDateTime(key.revokedAt)} UTC` : ""}
                     </p>
                   </div>
                   {canWrite && (key.state === "active" || key.state === "expiring") ? (
                     <div className="flex flex-wrap items-start gap-2 md:justify-end">
-                      <RollKeyForm action={rollKeyAction} apiKeyId={key.id} keyName={key.name} gracePeriods={[...ROLL_GRACE_PERIODS]} totpEnabled={user.totpEnabled} />
+                      <RollKeyForm
+                        action={rollKeyAction}
+                        apiKeyId={key.id}
+                        keyName={key.name}
+                        gracePeriods={[...ROLL_GRACE_PERIODS]}
+                        totpEnabled={user.totpEnabled}
+                      />
                       <RevokeKeyForm action={revokeKeyAction} apiKeyId={key.id} keyName={key.name} />
                     </div>
                   ) : null}

@@ -35,12 +35,19 @@ export default async function HostedIntegrationsPage() {
           title="Allowed checkout origins"
           description="The pages that may show your hosted fields, for every session; a hostedid with its own list uses that list instead. Without a list, any page that loads a session's dynamic.js can show its fields."
         >
-          <CheckoutOriginsForm action={saveCheckoutOriginsAction} origins={merchant.allowedCheckoutOrigins} disabled={!roleCan(user.role, "settings:write")} />
+          <CheckoutOriginsForm
+            action={saveCheckoutOriginsAction}
+            origins={merchant.allowedCheckoutOrigins}
+            disabled={!roleCan(user.role, "settings:write")}
+            totpEnabled={user.totpEnabled}
+          />
         </Card>
       </div>
       <Card>
         {integrations.length === 0 ? (
-          <p className="py-6 text-center text-sm text-slate-600">No hosted integrations yet. Sessions without hostedid use the account&apos;s URLs and the default field styling.</p>
+          <p className="py-6 text-center text-sm text-slate-600">
+            No hosted integrations yet. Sessions without hostedid use the account&apos;s URLs and the default field styling.
+          </p>
         ) : (
           <ul className="divide-y divide-slate-200">
             {integrations.map((integration) => (
@@ -51,10 +58,14 @@ export default async function HostedIntegrationsPage() {
                   </Link>
                   <p className="text-xs text-slate-500">
                     hostedid <span className="font-mono">{integration.hostedId}</span> · updated {formatDateTime(integration.updatedAt)} UTC
-                    {integration.allowedCheckoutOrigins.length > 0 ? ` · ${integration.allowedCheckoutOrigins.length} own checkout origin${integration.allowedCheckoutOrigins.length === 1 ? "" : "s"}` : ""}
+                    {integration.allowedCheckoutOrigins.length > 0
+                      ? ` · ${integration.allowedCheckoutOrigins.length} own checkout origin${integration.allowedCheckoutOrigins.length === 1 ? "" : "s"}`
+                      : ""}
                   </p>
                 </div>
-                <p className="max-w-full truncate text-xs text-slate-500">{integration.completionNotificationUrl ?? integration.defaultNotificationUrl ?? "Account notification URLs"}</p>
+                <p className="max-w-full truncate text-xs text-slate-500">
+                  {integration.completionNotificationUrl ?? integration.defaultNotificationUrl ?? "Account notification URLs"}
+                </p>
               </li>
             ))}
           </ul>

@@ -18,15 +18,24 @@ export default async function NotificationUrlsPage() {
   const fields = NOTIFICATION_URL_FIELDS.map((name) => ({ name, ...NOTIFICATION_URL_LABELS[name], value: merchant[name] ?? "" }));
   return (
     <>
-      <PageHeader title="Notification URLs" description="Where the service POSTs results to your servers. A request's own notificationurl, then a hosted integration's URLs, take precedence." />
+      <PageHeader
+        title="Notification URLs"
+        description="Where the service POSTs results to your servers. A request's own notificationurl, then a hosted integration's URLs, take precedence."
+      />
       <div className="space-y-6">
         {!canWrite ? <Alert tone="info">Your role can see these settings but not change them.</Alert> : null}
         <Card title="Addresses">
-          <NotificationUrlsForm action={saveNotificationUrlsAction} fields={fields} disabled={!canWrite} />
+          <NotificationUrlsForm action={saveNotificationUrlsAction} fields={fields} disabled={!canWrite} totpEnabled={user.totpEnabled} />
         </Card>
         {canWrite ? (
-          <Card title="Send a test notification" description="One signed POST, not retried; shows what your server answered. Only HTTP 200 acknowledges.">
-            <TestNotificationForm action={sendTestNotificationAction} urls={fields.filter((field) => field.value).map((field) => ({ label: field.label, value: field.value }))} />
+          <Card
+            title="Send a test notification"
+            description="One signed POST, not retried; shows what your server answered. Only HTTP 200 acknowledges."
+          >
+            <TestNotificationForm
+              action={sendTestNotificationAction}
+              urls={fields.filter((field) => field.value).map((field) => ({ label: field.label, value: field.value }))}
+            />
           </Card>
         ) : null}
       </div>

@@ -20,7 +20,15 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
   let initial: HostedIntegrationValues;
   if (integrationId === "new") {
     if (!canWrite) notFound();
-    initial = { hostedId: "", name: "", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", allowedCheckoutOrigins: "", styling: {} };
+    initial = {
+      hostedId: "",
+      name: "",
+      defaultNotificationUrl: "",
+      completionNotificationUrl: "",
+      lifecycleNotificationUrl: "",
+      allowedCheckoutOrigins: "",
+      styling: {},
+    };
   } else {
     try {
       const integration = await getHostedIntegrationOrThrow({ merchantId: user.merchantId, id: integrationId });
@@ -46,8 +54,11 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
           ← Hosted integrations
         </Link>
       </nav>
-      <PageHeader title={initial.id ? initial.name : "New hosted integration"} description={initial.id ? `hostedid ${initial.hostedId}` : "Choose the hostedid your server will send in initdynamic."} />
-      <HostedIntegrationEditor action={saveHostedIntegrationAction} initial={initial} readOnly={!canWrite} />
+      <PageHeader
+        title={initial.id ? initial.name : "New hosted integration"}
+        description={initial.id ? `hostedid ${initial.hostedId}` : "Choose the hostedid your server will send in initdynamic."}
+      />
+      <HostedIntegrationEditor action={saveHostedIntegrationAction} initial={initial} readOnly={!canWrite} totpEnabled={user.totpEnabled} />
     </>
   );
 }

@@ -1,0 +1,62 @@
+// Secrets that are not card data but are kept encrypted under the card-data key's protection: each
+// purpose gets its own AES-256-GCM key, derived with HKDF-SHA256 from the configured card-data key
+// and a label, so a sealed secret is never "a card number" to the card code and one purpose's
+// ciphertext cannot be opened as another's. The card key's id and a caller-chosen binding (the user
+// or row it belongs to) are authenticated with it, so a sealed value cannot be moved to another row.
+// Form: "<prefix>:<card key id>:<base64 iv|tag|ciphertext>". Card-key rotation keeps working: the
+// previous keys in CARD_DATA_PREVIOUS_KEYS derive their keys too.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { cardKeyMaterial } from "./card-encryption";
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export interface SealPurpose {
+  /** Stored in front of the value, e.g. "totp1". */
+  prefix: string;
+  /** The HKDF label, e.g. "card-payment-service/totp-secret/v1". */
+  label: string;
+}
+
+const derived = new Map<string, Buffer>();
+
+function purposeKey(purpose: SealPurpose, keyId: string | undefined): { id: string; key: Buffer } {
+  const cardKey = cardKeyMaterial(keyId);
+  const cacheKey = `${purpose.label}\u0000${cardKey.id}\u0000${cardKey.key.toString("base64")}`;
+  let key = derived.get(cacheKey);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", cardKey.key, Buffer.alloc(0), purpose.label, 32));
+    derived.set(cacheKey, key);
+  }
+  return { id: cardKey.id, key };
+}
+
+/** Seals `secret` for `purpose`, bound to `boundTo`, under the current card-data key. */
+export function sealSecret(purpose: SealPurpose, secret: string, boundTo: string): string {
+  const { id, key } = purposeKey(purpose, undefined);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  cipher.setAAD(Buffer.from(`${purpose.prefix}:${id}:${boundTo}`));
+  const ciphertext = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+  return `${purpose.prefix}:${id}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64")}`;
+}
+
+/** Whether `value` was sealed for `purpose` (under any card key). */
+export function isSealedFor(purpose: SealPurpose, value: string): boolean {
+  return value.startsWith(`${purpose.prefix}:`);
+}
+
+/** The card key id `value` was sealed under. */
+export function sealedKeyId(value: string): string {
+  return value.split(":")[1] ?? "";
+}
+
+/** Opens a value sealed by `sealSecret` with the same purpose and binding; throws when it was altered or moved. */
+export function openSecret(purpose: SealPurpose, sealed: string, boundTo: string): string {
+  const [, keyId = "", payload = ""] = sealed.split(":");
+  const raw = Buffer.from(payload, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", purposeKey(purpose, keyId).key, raw.subarray(0, IV_BYTES));
+  decipher.setAAD(Buffer.from(`${purpose.prefix}:${keyId}:${boundTo}`));
+  decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+}

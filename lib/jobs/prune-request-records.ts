@@ -1,0 +1,15 @@
+// Cron, daily at 03:17 UTC: deletes request-log rows and sign-in attempts past their retention
+// (lib/observability/prune-request-records.ts). One run per day across all instances.
+import { z } from "zod";
+import { inngest } from "../inngest/client";
+import { pruneRequestRecords } from "../observability/prune-request-records";
+
+const cronPayload = z.object({ cron: z.string().optional() }).loose();
+
+export const pruneRequestRecordsJob = inngest.createFunction(
+  { id: "prune-request-records", retries: 2, triggers: [{ cron: "17 3 * * *" }] },
+  async ({ event, step }) => {
+    cronPayload.parse(event.data ?? {});
+    return step.run("prune", () => pruneRequestRecords());
+  },
+);

@@ -1,0 +1,74 @@
+// The connector for one acquirer account: its row read, its credentials opened (and validated by
+// their processor's schema), bound to every call. Follow-ups, look-ups and reconciliation ask for the
+// account that authorized, whatever has happened to it since: a disabled or edited account still
+// serves the payments it already holds.
+import { db, type Tx } from "../../db";
+import { bindConnector, type GetConnectorOptions } from "../registry";
+import type { ProcessorConnector, ProcessorName } from "../types";
+import { openCredentials } from "./seal-credentials";
+
+export const SEALED_ACCOUNT_SELECT = { id: true, processor: true, credentialsSealed: true, credentialsKeyId: true } as const;
+
+export interface SealedAccountRow {
+  id: string;
+  processor: ProcessorName;
+  credentialsSealed: string;
+  credentialsKeyId: string;
+}
+
+export class AcquirerAccountMissingError extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = "AcquirerAccountMissingError";
+  }
+}
+
+/** The bound connector of an account row already read (with SEALED_ACCOUNT_SELECT). */
+export function accountConnector(row: SealedAccountRow, options: GetConnectorOptions = {}): ProcessorConnector {
+  const opened = openCredentials(row, row.id);
+  if (opened.processor !== row.processor)
+    throw new Error(`acquirer account ${row.id}: sealed credentials are for ${opened.processor}, not ${row.processor}`);
+  return bindConnector({ id: row.id, ...opened }, options);
+}
+
+export interface AccountForCall {
+  connector: ProcessorConnector;
+  /** The account's statement descriptor: sent where a payment names none of its own. */
+  descriptor: string;
+}
+
+/** The bound connector of the account `accountId` (enabled or not), with its descriptor. */
+export async function getAccountForCall({
+  accountId,
+  timeoutMs,
+  tx,
+}: {
+  accountId: string;
+  timeoutMs?: number;
+  tx?: Tx;
+}): Promise<AccountForCall> {
+  const row = await (tx ?? db()).acquirerAccount.findUnique({
+    where: { id: accountId },
+    select: { ...SEALED_ACCOUNT_SELECT, descriptor: true },
+  });
+  if (!row) throw new AcquirerAccountMissingError(`acquirer account ${accountId} does not exist`);
+  return { connector: accountConnector(row, { timeoutMs }), descriptor: row.descriptor };
+}
+
+/** The bound connector of the account `accountId` (enabled or not). */
+export async function getAccountConnector(options: { accountId: string; timeoutMs?: number; tx?: Tx }): Promise<ProcessorConnector> {
+  return (await getAccountForCall(options)).connector;
+}
+
+/**
+ * The account an operation went out under: its own record, else its payment's (operations written
+ * before the operation carried one). Undefined when neither has one (a payment from before accounts
+ * existed whose merchant was never given accounts by `accounts import-env`).
+ */
+export async function operationAccountId(operationId: string): Promise<string | undefined> {
+  const operation = await db().operation.findUnique({
+    where: { id: operationId },
+    select: { acquirerAccountId: true, payment: { select: { acquirerAccountId: true } } },
+  });
+  return operation?.acquirerAccountId ?? operation?.payment.acquirerAccountId ?? undefined;
+}

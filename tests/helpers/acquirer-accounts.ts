@@ -1,0 +1,69 @@
+// Acquirer accounts for tests: the sandboxes' own test accounts (lib/sandboxes/acquirers/sandbox-accounts.ts)
+// as merchant accounts in the database, and connectors bound to them for contract tests.
+import { createBamboraConnector } from "@/lib/processors/bambora/client";
+import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
+import type { ProcessorCredentials } from "@/lib/processors/credentials";
+import { createFinaroConnector } from "@/lib/processors/finaro/client";
+import { bindCredentials } from "@/lib/processors/registry";
+import type { ProcessorConnector, ProcessorName } from "@/lib/processors/types";
+import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
+import { BAMBORA_SANDBOX_ACCOUNTS, CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
+import type { RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
+
+import { sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
+
+export { addSandboxAccounts, sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
+
+/** The credentials of sandbox account `index` of `name`. */
+export function sandboxCredentials(name: ProcessorName, index = 0): ProcessorCredentials {
+  switch (name) {
+    case "finaro":
+      return { processor: name, credentials: { ...FINARO_SANDBOX_ACCOUNTS[index]! } };
+    case "clearhaus":
+      return { processor: name, credentials: { apiKey: CLEARHAUS_SANDBOX_ACCOUNTS[index]!.apiKey } };
+    case "bambora":
+      return { processor: name, credentials: { ...BAMBORA_SANDBOX_ACCOUNTS[index]! } };
+  }
+}
+
+/** A connector at `baseUrl` (a running sandbox: Finaro's gateway path is added) bound to `account`'s credentials. */
+export function connectorAt(
+  baseUrl: string,
+  account: ProcessorCredentials,
+  timeoutMs = 5_000,
+  accountId = "test-account",
+): ProcessorConnector {
+  switch (account.processor) {
+    case "finaro":
+      return bindCredentials(
+        createFinaroConnector({ baseUrl: `${baseUrl}${FINARO_SANDBOX_PATH}`, timeoutMs }),
+        account.credentials,
+        accountId,
+      );
+    case "clearhaus":
+      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs }), account.credentials, accountId);
+    case "bambora":
+      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs }), account.credentials, accountId);
+  }
+}
+
+/** The connector of `name`'s running sandbox under its sandbox account `index`. */
+export function sandboxConnector(
+  sandboxes: RunningSandboxes,
+  name: ProcessorName,
+  { index = 0, timeoutMs = 5_000 }: { index?: number; timeoutMs?: number } = {},
+): ProcessorConnector {
+  return connectorAt(sandboxes.urls[name]!, sandboxCredentials(name, index), timeoutMs);
+}
+
+/** The operator CLI's words that give `merchantId` the sandboxes' test account `index` at `processor` (`accounts add ...`). */
+export function accountsAddArgs(merchantId: string, processor: ProcessorName, index = 0): string[] {
+  const input = sandboxAccountInputFor(processor, index);
+  const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
+  const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Test Shop", "--country", "DK"];
+  return ["accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", `${processor} sandbox`, ...fields, "--descriptor", "Test Shop", "--currencies", "any", ...credentials];
+}
+
+function sandboxAccountInputFor(processor: ProcessorName, index: number): { acquirerMerchantId: string; credentials: Record<string, string> } {
+  return sandboxAccountInput(processor, index) as { acquirerMerchantId: string; credentials: Record<string, string> };
+}

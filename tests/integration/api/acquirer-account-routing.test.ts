@@ -1,0 +1,86 @@
+// A payment no acquirer account of the merchant can take is refused where it starts (initdynamic,
+// mit, payout) with the spec's error body naming the currency or the processor, and nothing is made.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { updateAcquirerAccount } from "@/lib/processors/accounts/update-acquirer-account";
+import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+
+useTestDatabase();
+
+let api: MerchantApiHarness;
+/** Accounts at every processor, then narrowed per test. */
+let merchant: TestMerchant;
+/** No acquirer account at all. */
+let bare: TestMerchant;
+
+beforeAll(async () => {
+  api = await startMerchantApi();
+  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
+  bare = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default", acquirerAccounts: false });
+  // Finaro takes EUR only, Clearhaus DKK only, Bambora is disabled.
+  const accounts = await db().acquirerAccount.findMany({ where: { merchantId: merchant.merchantId } });
+  for (const account of accounts) {
+    const input = { finaro: { currencies: "EUR" }, clearhaus: { currencies: "DKK" }, bambora: { enabled: false } }[account.processor];
+    await updateAcquirerAccount({ merchantId: merchant.merchantId, accountId: account.id, input });
+  }
+});
+afterAll(async () => api?.close());
+
+const init = (who: TestMerchant, body: Record<string, unknown>) =>
+  api.call("POST", "/api/initdynamic", { apiKey: who.apiKey, body: { merchantid: who.merchantId, amount: 250, currency: "DKK", ...body } });
+
+describe("initdynamic", () => {
+  it("is refused for a merchant without acquirer accounts, naming the currency, and no session is made", async () => {
+    const response = await init(bare, {});
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: "INVALID_PARAMETER",
+      errordescription:
+        "currency: no enabled acquirer account of this merchant accepts DKK at the processors of routing rule 1 (finaro, clearhaus, bambora)",
+    });
+    expect(await db().paymentSession.count({ where: { merchantId: bare.merchantId } })).toBe(0);
+  });
+
+  it("is refused for a currency no enabled account takes, and accepted for one that one takes", async () => {
+    expect((await init(merchant, { currency: "SEK" })).body).toMatchObject({
+      error: "INVALID_PARAMETER",
+      errordescription: expect.stringMatching(/^currency: .* accepts SEK/),
+    });
+    expect((await init(merchant, { currency: "EUR" })).status).toBe(200);
+    expect((await init(merchant, { currency: "DKK" })).status).toBe(200);
+  });
+
+  it("is refused when the request names a processor without a fitting account (disabled, or another currency)", async () => {
+    expect((await init(merchant, { processor: ["bambora"] })).body).toEqual({
+      error: "INVALID_PARAMETER",
+      errordescription: "processor: bambora has no enabled acquirer account of this merchant that accepts DKK",
+    });
+    expect((await init(merchant, { processor: ["clearhaus", "finaro"] })).body).toMatchObject({
+      errordescription: "processor: finaro has no enabled acquirer account of this merchant that accepts DKK",
+    });
+    expect((await init(merchant, { processor: ["clearhaus"] })).status).toBe(200);
+  });
+});
+
+describe("mit and payout", () => {
+  it("refuse a payment no account takes before making it", async () => {
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, processor: "clearhaus" });
+    const before = await db().payment.count({ where: { merchantId: merchant.merchantId } });
+    const mit = await api.call("POST", "/api/mit", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, paymentid: paymentId, amount: 100, currency: "SEK", paymenttype: "unscheduled" },
+    });
+    expect(mit.body).toMatchObject({ error: "INVALID_PARAMETER", errordescription: expect.stringMatching(/^currency: .* accepts SEK/) });
+    const payout = await api.call("POST", `/api/${paymentId}/payout`, {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, amount: 100, currency: "DKK", processor: "bambora" },
+    });
+    expect(payout.body).toMatchObject({
+      error: "INVALID_PARAMETER",
+      errordescription: "processor: bambora has no enabled acquirer account of this merchant that accepts DKK",
+    });
+    expect(await db().payment.count({ where: { merchantId: merchant.merchantId } })).toBe(before);
+  });
+});

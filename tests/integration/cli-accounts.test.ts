@@ -1,0 +1,179 @@
+// `npm run cli -- accounts ...` run as an operator runs it, against a test database: add, list,
+// update, disable and test a merchant's acquirer accounts; bad input is a field error and saves
+// nothing; credentials are never printed; every change is in the merchant's audit log.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { createMerchant } from "@/lib/merchants/create-merchant";
+import { CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
+import { operatorCli } from "../helpers/operator-cli";
+import { useTestDatabase } from "../helpers/test-database";
+
+const database = useTestDatabase();
+const cli = operatorCli(() => database.current().url, "cps-cli-accounts-");
+const finaro = FINARO_SANDBOX_ACCOUNTS[1]!;
+
+const addFinaro = (merchantId: string, extra: string[] = []) =>
+  cli(
+    "accounts",
+    "add",
+    "--merchant",
+    merchantId,
+    "--processor",
+    "finaro",
+    "--name",
+    "Finaro EUR",
+    "--acquirer-merchant-id",
+    finaro.merchantId,
+    "--mcc",
+    "5999",
+    "--merchant-name",
+    "Shop",
+    "--country",
+    "DK",
+    "--descriptor",
+    "Shop",
+    "--currencies",
+    "EUR",
+    "--bin-visa",
+    "411111",
+    "--credential",
+    `merchantId=${finaro.merchantId}`,
+    "--credential",
+    `signatureKey=${finaro.signatureKey}`,
+    "--json",
+    ...extra,
+  );
+
+describe("npm run cli -- accounts", () => {
+  it("adds, lists, updates and disables an account; never prints its credentials; audits each change", async () => {
+    const { merchant } = await createMerchant({ name: "CLI Shop" });
+    const added = await addFinaro(merchant.id);
+    expect(added.stderr).toBe("");
+    expect(added.code).toBe(0);
+    expect(added.stdout).not.toContain(finaro.signatureKey);
+    const account = JSON.parse(added.stdout) as { id: string; credentialsFingerprint: string; currencies: string[]; enabled: boolean };
+    expect(account).toMatchObject({ currencies: ["EUR"], enabled: true, credentialsFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+
+    const listed = await cli("accounts", "list", "--merchant", merchant.id);
+    expect(listed.stdout).toContain("Finaro EUR");
+    expect(listed.stdout).toContain(account.credentialsFingerprint);
+    expect(listed.stdout).not.toContain(finaro.signatureKey);
+
+    const updated = await cli(
+      "accounts",
+      "update",
+      "--merchant",
+      merchant.id,
+      "--account",
+      account.id,
+      "--currencies",
+      "EUR,DKK",
+      "--json",
+    );
+    expect(JSON.parse(updated.stdout)).toMatchObject({ before: { currencies: ["EUR"] }, after: { currencies: ["DKK", "EUR"] } });
+    const disabled = await cli("accounts", "disable", "--merchant", merchant.id, "--account", account.id, "--json");
+    expect(JSON.parse(disabled.stdout)).toMatchObject({ after: { enabled: false } });
+
+    const audit = await db().auditEntry.findMany({ where: { merchantId: merchant.id }, orderBy: { createdAt: "asc" } });
+    expect(audit.map((entry) => entry.action)).toEqual([
+      "acquirer_account.created",
+      "acquirer_account.updated",
+      "acquirer_account.updated",
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(finaro.signatureKey);
+  });
+
+  it("takes credentials from a file, and refuses bad input with the field named, saving nothing", async () => {
+    const { merchant } = await createMerchant({ name: "Bad Input Shop" });
+    const dir = mkdtempSync(path.join(os.tmpdir(), "cps-credentials-"));
+    const file = path.join(dir, "clearhaus.json");
+    writeFileSync(file, JSON.stringify({ apiKey: "not-a-uuid" }), { mode: 0o600 });
+    const base = [
+      "accounts",
+      "add",
+      "--merchant",
+      merchant.id,
+      "--processor",
+      "clearhaus",
+      "--name",
+      "CH",
+      "--merchant-name",
+      "Shop",
+      "--country",
+      "DK",
+      "--currencies",
+      "DKK",
+    ];
+    const badCredentials = await cli(
+      ...base,
+      "--acquirer-merchant-id",
+      CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId,
+      "--mcc",
+      "5999",
+      "--descriptor",
+      "Shop",
+      "--credentials-file",
+      file,
+    );
+    expect(badCredentials.code).toBe(2);
+    expect(badCredentials.stderr).toMatch(/credential\.apiKey: API key must be a UUID/);
+    const badFields = await cli(
+      ...base,
+      "--acquirer-merchant-id",
+      "123",
+      "--mcc",
+      "59x9",
+      "--descriptor",
+      "12345",
+      "--credential",
+      `apiKey=${CLEARHAUS_SANDBOX_ACCOUNTS[0]!.apiKey}`,
+    );
+    expect(badFields.code).toBe(2);
+    expect(badFields.stderr).toMatch(/mcc: /);
+    writeFileSync(file, JSON.stringify({ apiKey: CLEARHAUS_SANDBOX_ACCOUNTS[0]!.apiKey }));
+    const badDescriptor = await cli(
+      ...base,
+      "--acquirer-merchant-id",
+      CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId,
+      "--mcc",
+      "5999",
+      "--descriptor",
+      "12345",
+      "--credentials-file",
+      file,
+    );
+    expect(badDescriptor.stderr).toMatch(/descriptor: must not be all digits \(Clearhaus\)/);
+    expect(await db().acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(0);
+    expect(await db().auditEntry.count({ where: { merchantId: merchant.id } })).toBe(0);
+
+    const good = await cli(
+      ...base,
+      "--acquirer-merchant-id",
+      CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId,
+      "--mcc",
+      "5999",
+      "--descriptor",
+      "Shop",
+      "--credentials-file",
+      file,
+    );
+    expect(good.code).toBe(0);
+    // A second enabled account at the same processor for the same currency is refused.
+    const overlap = await cli(
+      ...base.map((word) => (word === "CH" ? "CH 2" : word)),
+      "--acquirer-merchant-id",
+      CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId,
+      "--mcc",
+      "5999",
+      "--descriptor",
+      "Shop",
+      "--credentials-file",
+      file,
+    );
+    expect(overlap.stderr).toMatch(/currencies: the enabled clearhaus account “CH” already takes DKK/);
+    expect(await db().acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(1);
+  });
+});

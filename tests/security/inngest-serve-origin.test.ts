@@ -1,0 +1,116 @@
+// Security review 3, M4: with an Inngest server (server mode), an unsigned `PUT /api/inngest` made the
+// SDK register the app with the Inngest server at a URL built from the request's Host header, so
+// anyone could send every function call (signed, with event payloads) to their own host. Against the
+// real service in server mode, with a stand-in Inngest server on loopback that records what it is
+// sent: an unsigned PUT changes nothing and registers nothing, and a signed in-band sync answers
+// with the configured serve origin whatever the Host header and the body say.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import canonicalize from "canonicalize";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signatureHeader } from "@/lib/inngest/executor/signature";
+import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SIGNING_KEY = `signkey-test-${randomBytes(32).toString("hex")}`;
+
+let service: ServiceProcess;
+let inngestServer: http.Server;
+const received: Array<{ method: string; url: string; body: string }> = [];
+const dataDir = path.join(ROOT, ".data-test", `serve-origin-${process.pid}-${Date.now()}`);
+
+/** A raw request with any Host header (fetch does not let a caller set it). */
+function request(method: string, pathname: string, headers: Record<string, string>, body = ""): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      {
+        host: "127.0.0.1",
+        port: service.port,
+        path: pathname,
+        method,
+        headers: { ...headers, "content-length": Buffer.byteLength(body) },
+        agent: false,
+      },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+beforeAll(async () => {
+  inngestServer = http.createServer((incoming, response) => {
+    let body = "";
+    incoming.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    incoming.on("end", () => {
+      received.push({ method: incoming.method ?? "", url: incoming.url ?? "", body });
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, modified: true }));
+    });
+  });
+  await new Promise<void>((resolve) => inngestServer.listen(0, "127.0.0.1", resolve));
+  const inngestUrl = `http://127.0.0.1:${(inngestServer.address() as AddressInfo).port}`;
+  service = await startService({
+    dataDir,
+    env: { INNGEST_BASE_URL: inngestUrl, INNGEST_SIGNING_KEY: SIGNING_KEY, INNGEST_EVENT_KEY: "test-event-key" },
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await service?.stop();
+  await new Promise<void>((resolve) => inngestServer?.close(() => resolve()));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("M4: the serve handler's URL comes from configuration", () => {
+  it("M4: an unsigned PUT with a forged Host is refused 401 and registers nothing with the Inngest server", async () => {
+    received.length = 0;
+    const answer = await request("PUT", "/api/inngest?deployId=attacker", { host: "attacker.example" });
+    expect(answer.status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(received.filter((entry) => entry.url.includes("/fn/register"))).toEqual([]);
+    expect(received.map((entry) => entry.body).join("\n")).not.toContain("attacker.example");
+  });
+
+  it("M4: an out-of-band PUT that says it is in-band but carries no valid signature changes nothing either", async () => {
+    received.length = 0;
+    const body = canonicalize({ url: "https://attacker.example/api/inngest" })!;
+    const forged = `t=${Math.floor(Date.now() / 1000)}&s=${"cd".repeat(32)}`;
+    const answer = await request(
+      "PUT",
+      "/api/inngest",
+      { host: "attacker.example", "content-type": "application/json", "x-inngest-sync-kind": "in_band", "x-inngest-signature": forged },
+      body,
+    );
+    expect(answer.status).toBe(401);
+    expect(received).toEqual([]);
+  });
+
+  it("M4: a signed in-band sync is answered with the configured origin, not the Host header's nor the body's", async () => {
+    const body = canonicalize({ url: "https://attacker.example/api/inngest" })!;
+    const answer = await request(
+      "PUT",
+      "/api/inngest",
+      {
+        host: "attacker.example",
+        "content-type": "application/json",
+        "x-inngest-sync-kind": "in_band",
+        "x-inngest-server-kind": "cloud",
+        "x-inngest-signature": signatureHeader({ body, signingKey: SIGNING_KEY, now: new Date() }),
+      },
+      body,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).not.toContain("attacker.example");
+    const synced = JSON.parse(answer.body) as { url: string; functions: Array<{ steps: Record<string, { runtime: { url: string } }> }> };
+    expect(new URL(synced.url).origin).toBe(new URL(service.baseUrl).origin);
+    for (const fn of synced.functions)
+      for (const step of Object.values(fn.steps)) expect(new URL(step.runtime.url).origin).toBe(new URL(service.baseUrl).origin);
+  });
+});
