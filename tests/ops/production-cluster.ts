@@ -305,7 +305,7 @@ async function main(): Promise<void> {
         .map((match) => [match[1]!, match[2]!.trim()])
         // Only where the sandboxes are: their credentials belong to the merchant's acquirer accounts
         // (added below with `accounts add`), and a production start refuses them as variables.
-        .filter(([name]) => name.endsWith("_BASE_URL") || name.startsWith("THREEDS_")),
+        .filter(([name]) => name!.endsWith("_BASE_URL") || name!.startsWith("THREEDS_")),
     );
 
     const receiver = await startReceiver();
