@@ -36,6 +36,13 @@ interface ArmedFault extends AcquirerFault {
   hits: number;
 }
 
+/**
+ * How long after the caller gave up a late act happens, unless the test says. Long enough that the
+ * caller's own follow-up (its look-up right after the time-out) comes first even on a loaded CI
+ * machine: 300 ms was not, and the look-up then found the act, which hides the late-act case.
+ */
+const LATE_ACT_DELAY_MS = 2_000;
+
 const state = globalThis as unknown as { __cpsAcquirerFaults?: ArmedFault[]; __cpsLateActs?: Set<Promise<unknown>> };
 
 /** Tests only. Returns a handle telling how often the fault fired. */
@@ -156,7 +163,7 @@ export function withAcquirerFaults(processor: ProcessorName, handler: FetchHandl
         const body = request.method === "GET" ? undefined : await request.clone().text();
         const late = new Request(request.url, { method: request.method, headers: request.headers, body });
         await holdUntilAborted(request.signal, hangMs);
-        const act = new Promise((resolve) => setTimeout(resolve, fault.actDelayMs ?? 300)).then(() => handler(late));
+        const act = new Promise((resolve) => setTimeout(resolve, fault.actDelayMs ?? LATE_ACT_DELAY_MS)).then(() => handler(late));
         (state.__cpsLateActs ??= new Set()).add(act);
         const forget = () => state.__cpsLateActs?.delete(act);
         act.then(forget, forget);
