@@ -1,6 +1,9 @@
 // What each acquirer's API can do, where that differs between them (docs/acquirers.md). The routing
 // skips an acquirer for what it cannot do, a request that names it for that is refused up front,
 // and the follow-up rules refuse what its API would refuse, so nothing is sent only to fail.
+// The one capability that is not here is the look-up after a lost answer: it differs between an
+// acquirer's real API and our sandbox of it, so each connector declares it (`lookups`,
+// LookupCapability in ./types.ts, docs/decisions.md "Unknown outcomes").
 import type { ProcessorName } from "./types";
 
 export interface ProcessorCapabilities {

@@ -9,7 +9,15 @@ import { z } from "zod";
 import { failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { BamboraCredentials } from "../credentials";
 import { parseAcquirerJson } from "../parse-acquirer-json";
-import { RESPONSE_CODES, type AcquirerConnector, type ConnectorCall, type LookupOperationRequest, type ProcessorResult } from "../types";
+import {
+  LookupNotOfferedError,
+  RESPONSE_CODES,
+  type AcquirerConnector,
+  type ConnectorCall,
+  type LookupCapabilities,
+  type LookupOperationRequest,
+  type ProcessorResult,
+} from "../types";
 import {
   BAMBORA_TYPES_BY_KIND,
   bamboraErrorResponse,
@@ -32,10 +40,13 @@ export const bamboraSettings = z.object({
   /** https://api.na.bambora.com (the API's paths start with /v1), or a sandbox. */
   baseUrl: z.url(),
   timeoutMs: z.number().int().positive(),
+  /**
+   * Set by the registry for a sandbox it started. Bambora North America's look-ups are the real API's
+   * (the report search, a transaction's adjustments), so the sandbox is asked exactly as Bambora is.
+   */
+  sandboxExtensions: z.boolean().optional(),
 });
 export type BamboraSettings = z.infer<typeof bamboraSettings>;
-
-type LookupKind = LookupOperationRequest["kind"];
 
 /**
  * What a look-up by our reference is worth at Bambora North America, per kind of operation (the
@@ -47,7 +58,7 @@ type LookupKind = LookupOperationRequest["kind"];
  * /v1/payments/{pre-auth id} lists its adjustments (`adjusted_by`, type PAC), and one pre-auth is
  * completed once (our capture rule), so a PAC there is our completion and none means none happened.
  */
-export const BAMBORA_LOOKUPS: Record<LookupKind, { lookup: boolean; notFoundIsProof: boolean; source: string }> = {
+export const BAMBORA_LOOKUPS: LookupCapabilities = {
   authorize: { lookup: true, notFoundIsProof: true, source: "Bambora NA POST /v1/reports, criteria OrderNumber [BNA]" },
   refund: { lookup: true, notFoundIsProof: true, source: "Bambora NA POST /v1/reports, criteria OrderNumber of the return [BNA]" },
   void: { lookup: true, notFoundIsProof: true, source: "Bambora NA POST /v1/reports, criteria OrderNumber of the void [BNA]" },
@@ -58,14 +69,6 @@ export const BAMBORA_LOOKUPS: Record<LookupKind, { lookup: boolean; notFoundIsPr
   },
   payout: { lookup: false, notFoundIsProof: false, source: "Bambora NA has no payouts" },
 };
-
-/** Thrown by a look-up Bambora North America does not offer (BAMBORA_LOOKUPS). */
-export class BamboraLookupNotOfferedError extends Error {
-  constructor(kind: LookupKind) {
-    super(`bambora offers no look-up of its ${kind} operations by our reference: ${BAMBORA_LOOKUPS[kind].source}`);
-    this.name = "BamboraLookupNotOfferedError";
-  }
-}
 
 /** How far back the report search looks for one of our order numbers: its dates are in the account's own time zone, which we do not know. */
 const SEARCH_WINDOW_DAYS = 400;
@@ -156,7 +159,7 @@ export function createBamboraConnector(input: BamboraSettings): AcquirerConnecto
 
   /** Finds our request by its order number in the report search (Reporting API passcode). */
   async function lookup({ kind, operationId, authorizationReference }: LookupOperationRequest, call: ConnectorCall<BamboraCredentials>) {
-    if (kind === "payout") throw new BamboraLookupNotOfferedError(kind);
+    if (kind === "payout") throw new LookupNotOfferedError("bambora", kind);
     if (kind === "capture") return lookupCompletion(authorizationReference, call);
     const orderNumber = bamboraOrderNumber(operationId);
     const outcome = await send({
@@ -214,7 +217,7 @@ export function createBamboraConnector(input: BamboraSettings): AcquirerConnecto
     // Bambora North America has no account updater: the card-update job never polls bambora accounts
     // (lib/processors/capabilities.ts); a call here is a mistake.
     cardUpdates: () => Promise.reject(new Error("bambora: Bambora North America has no account-updater feed")),
-    lookupAuthorization: ({ operationId }, call) => lookup({ kind: "authorize", operationId }, call),
+    lookups: BAMBORA_LOOKUPS,
     lookupOperation: (request, call) => lookup(request, call),
     /**
      * Two reads that change nothing: GET /v1/payments/{id} of a transaction that does not exist
