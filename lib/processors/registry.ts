@@ -87,13 +87,17 @@ export function getAcquirerConnector<TName extends ProcessorName>(
   name: TName,
   options: GetConnectorOptions = {},
 ): AcquirerConnector<CredentialsOf<TName>> {
-  const baseUrl = configuredBaseUrl(name) ?? sandboxEndpoint(name);
+  const configured = configuredBaseUrl(name);
+  const baseUrl = configured ?? sandboxEndpoint(name);
   if (!baseUrl) throw new ProcessorNotConfiguredError(name, "its base URL is not configured and its sandbox is not running");
   const timeoutMs = options.timeoutMs ?? processorTimeoutMs(name);
+  // Only a sandbox the launcher registered may be relied on for its sandbox-only look-ups; a
+  // configured base URL is the acquirer's (or stands for it), with the acquirer's real capabilities.
+  const sandboxExtensions = !configured;
   const connectors: { [N in ProcessorName]: () => AcquirerConnector<CredentialsOf<N>> } = {
-    finaro: () => createFinaroConnector({ baseUrl, timeoutMs }),
-    clearhaus: () => createClearhausConnector({ baseUrl, timeoutMs }),
-    bambora: () => createBamboraConnector({ baseUrl, timeoutMs }),
+    finaro: () => createFinaroConnector({ baseUrl, timeoutMs, sandboxExtensions }),
+    clearhaus: () => createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions }),
+    bambora: () => createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions }),
   };
   return connectors[name]() as AcquirerConnector<CredentialsOf<TName>>;
 }
@@ -105,7 +109,6 @@ export function bindCredentials<TCredentials>(
   accountId: string,
 ): ProcessorConnector {
   const call = (options?: CallOptions): ConnectorCall<TCredentials> => ({ credentials, signal: options?.signal });
-  const { lookupAuthorization } = connector;
   return {
     name: connector.name,
     accountId,
@@ -115,9 +118,7 @@ export function bindCredentials<TCredentials>(
     void: (request, options) => connector.void(request, call(options)),
     payout: (request, options) => connector.payout(request, call(options)),
     cardUpdates: (request, options) => connector.cardUpdates(request, call(options)),
-    ...(lookupAuthorization
-      ? { lookupAuthorization: (request, options) => lookupAuthorization.call(connector, request, call(options)) }
-      : {}),
+    lookups: connector.lookups,
     lookupOperation: (request, options) => connector.lookupOperation(request, call(options)),
     checkConnection: (options) => connector.checkConnection(call(options)),
   };

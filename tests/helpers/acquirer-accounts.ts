@@ -32,18 +32,20 @@ export function connectorAt(
   account: ProcessorCredentials,
   timeoutMs = 5_000,
   accountId = "test-account",
+  /** Our sandboxes' own look-ups (sandbox-only extensions) may be used: true for a sandbox of ours. */
+  sandboxExtensions = true,
 ): ProcessorConnector {
   switch (account.processor) {
     case "finaro":
       return bindCredentials(
-        createFinaroConnector({ baseUrl: `${baseUrl}${FINARO_SANDBOX_PATH}`, timeoutMs }),
+        createFinaroConnector({ baseUrl: `${baseUrl}${FINARO_SANDBOX_PATH}`, timeoutMs, sandboxExtensions }),
         account.credentials,
         accountId,
       );
     case "clearhaus":
-      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs }), account.credentials, accountId);
+      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions }), account.credentials, accountId);
     case "bambora":
-      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs }), account.credentials, accountId);
+      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions }), account.credentials, accountId);
   }
 }
 
