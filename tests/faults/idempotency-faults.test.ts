@@ -181,7 +181,8 @@ describe("repeats (L3)", () => {
   });
 
   it("a back-office capture sent twice with the form's key (a double submit): one capture, one responseid, audited once", async () => {
-    const { paymentId, amount } = await authorizedPayment(world, "bambora");
+    // Finaro: the case ends with a second, partial capture, which Bambora North America does not take (issue 26).
+    const { paymentId, amount } = await authorizedPayment(world, "finaro");
     const user = await createUser({ merchantId: world.merchant.merchantId, email: `ops${amount}@shop.example`, name: "Ops", password: "a long enough password", role: "DEVELOPER" });
     const actor = { userId: user.id, merchantId: world.merchant.merchantId, role: "DEVELOPER" as const };
     const input = { paymentId, operation: "capture", amount: "1", idempotencyKey: newId() };
