@@ -164,6 +164,7 @@ const schema = z.object({
   FINARO_MERCHANT_ID: blankAsUndefined,
   FINARO_SIGNATURE_KEY: blankAsUndefined,
   CLEARHAUS_API_KEY: blankAsUndefined,
+  // Retired (RETIRED_ACQUIRER_VARIABLES): Bambora Online Checkout credentials, refused in production.
   BAMBORA_ACCESS_TOKEN: blankAsUndefined,
   BAMBORA_MERCHANT_NUMBER: blankAsUndefined,
   BAMBORA_SECRET_TOKEN: blankAsUndefined,
@@ -282,8 +283,14 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
 export const LEGACY_ACQUIRER_VARIABLES = {
   finaro: { merchantId: "FINARO_MERCHANT_ID", signatureKey: "FINARO_SIGNATURE_KEY" },
   clearhaus: { apiKey: "CLEARHAUS_API_KEY" },
-  bambora: { accessToken: "BAMBORA_ACCESS_TOKEN", merchantNumber: "BAMBORA_MERCHANT_NUMBER", secretToken: "BAMBORA_SECRET_TOKEN" },
 } as const satisfies Record<string, Record<string, keyof Env>>;
+
+/**
+ * Bambora Online Checkout credentials of earlier versions. The bambora connector now speaks Bambora
+ * North America's Payments API (docs/decisions.md), which takes a merchant id and passcodes: these
+ * cannot be turned into an account, are read for nothing, and a production start refuses them.
+ */
+export const RETIRED_ACQUIRER_VARIABLES = ["BAMBORA_ACCESS_TOKEN", "BAMBORA_MERCHANT_NUMBER", "BAMBORA_SECRET_TOKEN"] as const satisfies readonly (keyof Env)[];
 
 export type LegacyAcquirerCredentials = {
   [TName in keyof typeof LEGACY_ACQUIRER_VARIABLES]?: Record<keyof (typeof LEGACY_ACQUIRER_VARIABLES)[TName], string>;
@@ -323,13 +330,18 @@ export function refuseLegacyAcquirerVariables(settings: AppConfig = config()): v
   const set = Object.values(LEGACY_ACQUIRER_VARIABLES)
     .flatMap((variables) => Object.values(variables) as (keyof Env)[])
     .filter((variable) => settings[variable]);
-  if (set.length === 0) return;
-  throw new ConfigError(
-    set.map(
+  const retired = RETIRED_ACQUIRER_VARIABLES.filter((variable) => settings[variable]);
+  if (set.length === 0 && retired.length === 0) return;
+  throw new ConfigError([
+    ...set.map(
       (variable) =>
         `${variable}: no longer read in production: acquirer credentials belong to each merchant's acquirer accounts. Run \`node dist/cli.js accounts import-env\` once with these variables set (docs/operations.md, "Upgrading to per-merchant acquirer accounts"), then remove them`,
     ),
-  );
+    ...retired.map(
+      (variable) =>
+        `${variable}: a Bambora Online Checkout credential, which this version does not use: bambora accounts are Bambora North America accounts (merchant id and passcodes, docs/operations.md, "Bambora North America"). Remove it`,
+    ),
+  ]);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -35,11 +35,12 @@ FINARO_SIGNATURE_KEY=${FINARO_SANDBOX_CREDENTIALS.signatureKey}
 CLEARHAUS_BASE_URL=${urls.clearhaus}
 CLEARHAUS_API_KEY=${CLEARHAUS_SANDBOX_API_KEY}
 BAMBORA_BASE_URL=${urls.bambora}
-BAMBORA_ACCESS_TOKEN=${BAMBORA_SANDBOX_CREDENTIALS.accessToken}
-BAMBORA_MERCHANT_NUMBER=${BAMBORA_SANDBOX_CREDENTIALS.merchantNumber}
-BAMBORA_SECRET_TOKEN=${BAMBORA_SANDBOX_CREDENTIALS.secretToken}
 THREEDS_DS_URL=${urls.threeds}
 THREEDS_API_KEY=${THREEDS_SANDBOX_API_KEY}
+
+Bambora North America test account (local mode gives it to the demo merchant; elsewhere: accounts add
+--processor bambora --currencies CAD --credential merchantId=... and the two passcodes):
+merchantId=${BAMBORA_SANDBOX_CREDENTIALS.merchantId} paymentsPasscode=${BAMBORA_SANDBOX_CREDENTIALS.paymentsPasscode} reportingPasscode=${BAMBORA_SANDBOX_CREDENTIALS.reportingPasscode}
 `);
 const stop = async () => {
   await running.close();

@@ -34,7 +34,7 @@ export interface EditableAccount {
 const PROCESSORS: { value: ProcessorName; label: string }[] = [
   { value: "clearhaus", label: "Clearhaus" },
   { value: "finaro", label: "Finaro" },
-  { value: "bambora", label: "Bambora" },
+  { value: "bambora", label: "Bambora North America (CAD, USD)" },
 ];
 
 function FormMessage({ state }: { state: ActionState<unknown> }) {

@@ -200,7 +200,12 @@ export const ACCOUNT_COMMANDS: Record<string, CommandHandler> = {
       ),
     ]);
     return {
-      text: (lines.length > 0 ? lines : ["none of FINARO_*, CLEARHAUS_* or BAMBORA_* credentials is set: nothing to import"]).join("\n"),
+      text: (lines.length > 0
+        ? lines
+        : [
+            "neither FINARO_* nor CLEARHAUS_* credentials are set: nothing to import (BAMBORA_* Online Checkout credentials cannot be imported: docs/operations.md)",
+          ]
+      ).join("\n"),
       data: results,
     };
   },

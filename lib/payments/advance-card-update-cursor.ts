@@ -4,6 +4,7 @@
 // twice sends nothing twice (notification ids derive from the update id), so overlapping runs are
 // harmless; the cursor only ever moves forward.
 import { db } from "../db";
+import { processorsWith } from "../processors/capabilities";
 import { isProcessorReachable } from "../processors/registry";
 import type { ProcessorName } from "../processors/types";
 import { pollCardUpdates } from "./poll-card-updates";
@@ -22,9 +23,16 @@ export interface AdvanceCardUpdateCursorResult {
   error?: string;
 }
 
-/** The enabled accounts whose feeds the cron job reads (a disabled account's credentials may be revoked). */
+/**
+ * The enabled accounts whose feeds the cron job reads (a disabled account's credentials may be
+ * revoked), at acquirers that have an account updater (Bambora North America has none).
+ */
 export async function listPolledAccounts(): Promise<string[]> {
-  const accounts = await db().acquirerAccount.findMany({ where: { enabled: true }, select: { id: true }, orderBy: { createdAt: "asc" } });
+  const accounts = await db().acquirerAccount.findMany({
+    where: { enabled: true, processor: { in: processorsWith("cardUpdates") } },
+    select: { id: true },
+    orderBy: { createdAt: "asc" },
+  });
   return accounts.map((account) => account.id);
 }
 

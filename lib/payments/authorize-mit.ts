@@ -61,7 +61,13 @@ export async function authorizeMit({
       if (taken) throw invalidParameter("newmerchantpaymentid", "is already used by another payment of this merchant");
     }
     // No acquirer account of the merchant takes this payment: refused before anything is made.
-    await assertRoutable({ merchantId, currency: input.currency, requested: input.processor ? [input.processor] : undefined, tx });
+    await assertRoutable({
+      merchantId,
+      currency: input.currency,
+      requested: input.processor ? [input.processor] : undefined,
+      purpose: "mit",
+      tx,
+    });
     const url = await resolveNotificationUrl({ merchantId, requestedUrl: input.notificationurl, purpose: "default", tx });
     if (!url) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
     await tx.payment.create({

@@ -177,7 +177,11 @@ async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult
   };
 }
 
-async function credentialOnFile(options: AuthorizePaymentOptions, acquirerAccountId: string): Promise<CredentialOnFile | undefined> {
+async function credentialOnFile(
+  options: AuthorizePaymentOptions,
+  acquirerAccountId: string,
+  parentPaymentId: string | null,
+): Promise<CredentialOnFile | undefined> {
   if (options.mit) {
     const previous = options.mit.parentPaymentId
       ? await db().operation.findFirst({
@@ -196,8 +200,21 @@ async function credentialOnFile(options: AuthorizePaymentOptions, acquirerAccoun
     };
   }
   if (options.source.kind === "card") return { initiator: "cardholder", storeCredential: options.source.store !== false };
-  // The cardholder pays with card data stored earlier (a payment on behalf of a stored payment).
-  return { initiator: "cardholder", storeCredential: false, usesStoredCredential: true };
+  // The cardholder pays with card data stored earlier (a payment on behalf of a stored payment). An
+  // acquirer's own series id (Bambora NA) means something only on the account that started the series.
+  const first = parentPaymentId
+    ? await db().operation.findFirst({
+        where: { paymentId: parentPaymentId, type: "authorize", status: "approved", acquirerAccountId, credentialSeriesId: { not: null } },
+        orderBy: { createdAt: "desc" },
+        select: { credentialSeriesId: true },
+      })
+    : null;
+  return {
+    initiator: "cardholder",
+    storeCredential: false,
+    usesStoredCredential: true,
+    ...(first?.credentialSeriesId ? { previousCredentialSeriesId: first.credentialSeriesId } : {}),
+  };
 }
 
 export async function authorizePayment(options: AuthorizePaymentOptions): Promise<AuthorizePaymentResult> {
@@ -213,6 +230,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       storedCardId: true,
       paymentType: true,
       textOnStatement: true,
+      parentPaymentId: true,
     },
   });
   if (ALREADY_AUTHORIZED.includes(payment.status)) return recordedResult(paymentId);
@@ -289,6 +307,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     currency: payment.currency,
     requested: options.processors,
     rule: options.rule,
+    purpose: options.mit ? "mit" : "payment",
   });
   const order = plan.kind === "route" ? plan.accounts : [];
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
@@ -328,7 +347,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         amount: payment.amount,
         currency: payment.currency,
         card,
-        credentialOnFile: await credentialOnFile(options, accountId),
+        credentialOnFile: await credentialOnFile(options, accountId, payment.parentPaymentId),
         threeDs,
         // The payment's own text, else the account's descriptor (Clearhaus would default to it too).
         textOnStatement: payment.textOnStatement ?? descriptor,
@@ -378,6 +397,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         data: {
           ...operationResultFields(result),
           schemeTransactionId: result.scheme?.schemeTransactionId ?? null,
+          credentialSeriesId: result.credentialSeriesId ?? null,
           eci: result.eci ?? threeDs?.eci ?? null,
           // Authorization attempts also name the failure class: it tells the back office whether an
           // unanswered acquirer may still have acted (indeterminate) or surely did not (declined, retryable).

@@ -59,7 +59,10 @@ async function reserve(
 ) {
   return db().$transaction(async (tx: Tx) => {
     await lockPayment(tx, payment.id);
-    const state = await tx.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { status: true, authorizedAmount: true } });
+    const state = await tx.payment.findUniqueOrThrow({
+      where: { id: payment.id },
+      select: { status: true, authorizedAmount: true, processor: true },
+    });
     const totals = await operationTotals(tx, payment.id);
     let amount: bigint;
     try {

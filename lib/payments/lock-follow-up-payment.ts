@@ -10,9 +10,12 @@
 // pending operation of a concurrent request that held the lock (lib/payments/operation-totals.ts).
 import type { Tx } from "../db";
 import { unknownPayment } from "../errors";
+import type { ProcessorName } from "../processors/types";
 import { PAYMENT_REF, type LockedPayment } from "./get-payment-or-throw";
 
 export interface LockedFollowUpPayment extends LockedPayment {
+  /** The processor that authorized it (null before an authorization). */
+  processor: ProcessorName | null;
   /** The notification address for a follow-up when the request names none, or null. */
   configuredNotificationUrl: string | null;
 }
@@ -20,6 +23,7 @@ export interface LockedFollowUpPayment extends LockedPayment {
 interface Row {
   id: string;
   status: LockedPayment["status"];
+  processor: ProcessorName | null;
   authorizedAmount: bigint | number | string;
   currency: string;
   hostedUrl: string | null;
@@ -43,7 +47,7 @@ export async function lockFollowUpPaymentOrThrow({
   // The paymentid wins when a paymentid equals another payment's merchantpaymentid. Only the
   // payment's row is locked (FOR UPDATE OF p); the joined rows are read as they are.
   const rows = await tx.$queryRaw<Row[]>`
-    SELECT p."id", p."status"::text AS "status", p."authorizedAmount", p."currency",
+    SELECT p."id", p."status"::text AS "status", p."processor"::text AS "processor", p."authorizedAmount", p."currency",
            h."defaultNotificationUrl" AS "hostedUrl", m."defaultNotificationUrl" AS "merchantUrl",
            s."notificationUrl" AS "sessionUrl", p."notificationUrl" AS "paymentUrl"
     FROM "Payment" p
@@ -59,6 +63,7 @@ export async function lockFollowUpPaymentOrThrow({
   return {
     id: row.id,
     status: row.status,
+    processor: row.processor,
     authorizedAmount: BigInt(row.authorizedAmount),
     currency: row.currency,
     // The order of lib/notifications/resolve-notification-url.ts for purpose "default" with a fallback.

@@ -96,7 +96,13 @@ async function accountOrder(
   requested: ProcessorName | undefined,
   sourceAccountId: string | null,
 ): Promise<RoutedAccount[]> {
-  const accounts = await assertRoutable({ merchantId, currency, requested: requested ? [requested] : undefined, rule: 1 });
+  const accounts = await assertRoutable({
+    merchantId,
+    currency,
+    requested: requested ? [requested] : undefined,
+    rule: 1,
+    purpose: "payout",
+  });
   if (requested) return accounts;
   const source = accounts.find((account) => account.accountId === sourceAccountId);
   return source ? [source, ...accounts.filter((account) => account !== source)] : accounts;

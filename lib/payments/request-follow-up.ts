@@ -6,6 +6,7 @@
 import { db, Prisma, type Tx } from "../db";
 import { invalidParameter } from "../errors";
 import type { PaymentStatus } from "../generated/prisma/enums";
+import type { ProcessorName } from "../processors/types";
 import { newId } from "../ids";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEventInTransaction } from "../inngest/send-event";
@@ -19,6 +20,8 @@ export type FollowUpType = "capture" | "refund" | "void";
 export interface FollowUpPaymentState {
   status: PaymentStatus;
   authorizedAmount: bigint;
+  /** The processor that authorized it: what its API allows (lib/processors/capabilities.ts). */
+  processor?: ProcessorName | null;
 }
 
 /** Decides the amount of a follow-up, or throws INVALID_PARAMETER naming the broken rule. */

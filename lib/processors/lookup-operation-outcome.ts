@@ -6,6 +6,7 @@
 // (ProcessorConnector.lookups): a "not found" proves nothing where the acquirer's look-up cannot
 // tell "never received" apart.
 import { AcquirerAccountMissingError, getAccountConnector, operationAccountId } from "./accounts/account-connector";
+import { db } from "../db";
 import { ProcessorNotConfiguredError } from "./registry";
 import type { LookupOperationRequest, ProcessorName, ProcessorResult } from "./types";
 
@@ -40,7 +41,11 @@ export async function lookupOperationOutcome({
     const connector = await getAccountConnector({ accountId, timeoutMs });
     const capability = connector.lookups[kind];
     if (!capability.lookup) return { kind: "no_lookup", message: capability.source };
-    const found = await connector.lookupOperation({ kind, operationId });
+    const found = await connector.lookupOperation({
+      kind,
+      operationId,
+      ...(kind === "capture" ? { authorizationReference: await authorizationReferenceOf(operationId, accountId) } : {}),
+    });
     if (!found) return { kind: "not_found", proof: capability.notFoundIsProof };
     // A look-up that itself failed (e.g. a 5xx inside the answer) settles nothing.
     if (found.status === "failed" && found.failure !== "declined") return { kind: "unknown", message: found.message ?? found.responsecode };
@@ -50,6 +55,18 @@ export async function lookupOperationOutcome({
       return { kind: "unknown", message: error.message };
     return { kind: "unknown", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** The acquirer's id of the approved authorization of the operation's payment, on the same account (where a capture is found). */
+async function authorizationReferenceOf(operationId: string, accountId: string): Promise<string | undefined> {
+  const operation = await db().operation.findUnique({ where: { id: operationId }, select: { paymentId: true } });
+  if (!operation) return undefined;
+  const authorization = await db().operation.findFirst({
+    where: { paymentId: operation.paymentId, type: "authorize", status: "approved", acquirerAccountId: accountId },
+    orderBy: { createdAt: "desc" },
+    select: { processorReference: true },
+  });
+  return authorization?.processorReference ?? undefined;
 }
 
 /** True when a result leaves the acquirer's action unknown: the operation must not be closed or sent elsewhere. */

@@ -4,10 +4,13 @@
 // the service default). Each processor in that order is tried with the merchant's one enabled
 // account there that accepts the payment's currency; a processor without such an account is
 // skipped, and a payment for which none fits is refused before anything is made (initdynamic, mit,
-// payout), naming the currency or the processor.
+// payout), naming the currency or the processor. A processor whose API cannot do what the payment
+// asks (payouts, merchant-initiated authorizations: lib/processors/capabilities.ts) is skipped the
+// same way, and refused when the request names it.
 import { db, type Tx } from "../db";
 import { invalidParameter, type ApiError } from "../errors";
 import { DEFAULT_ROUTING } from "../merchants/create-merchant";
+import { unsupportedPurpose, type RoutingPurpose } from "./capabilities";
 import { isProcessorName, type ProcessorName } from "./types";
 
 export interface ProcessorOrderOptions {
@@ -53,24 +56,29 @@ export function planRouting({
   currency,
   fromRequest,
   rule,
+  purpose = "payment",
 }: {
   order: readonly ProcessorName[];
   fitting: readonly FittingAccount[];
   currency: string;
   fromRequest: boolean;
   rule: number;
+  purpose?: RoutingPurpose;
 }): RoutingPlan {
   const byProcessor = new Map<ProcessorName, string>();
   for (const account of fitting) if (!byProcessor.has(account.processor)) byProcessor.set(account.processor, account.id);
+  const unable = order.map((processor) => unsupportedPurpose(processor, purpose)).filter((reason): reason is string => Boolean(reason));
+  if (fromRequest && unable.length > 0) return { kind: "refused", error: invalidParameter("processor", unable[0]!) };
+  const able = order.filter((processor) => !unsupportedPurpose(processor, purpose));
   if (fromRequest) {
-    const missing = order.find((processor) => !byProcessor.has(processor));
+    const missing = able.find((processor) => !byProcessor.has(processor));
     if (missing)
       return {
         kind: "refused",
         error: invalidParameter("processor", `${missing} has no enabled acquirer account of this merchant that accepts ${currency}`),
       };
   }
-  const accounts = order.flatMap((processor) => {
+  const accounts = able.flatMap((processor) => {
     const accountId = byProcessor.get(processor);
     return accountId ? [{ processor, accountId }] : [];
   });
@@ -80,7 +88,8 @@ export function planRouting({
     error: invalidParameter(
       "currency",
       `no enabled acquirer account of this merchant accepts ${currency}` +
-        (fromRequest ? "" : ` at the processors of routing rule ${rule} (${order.join(", ")})`),
+        (fromRequest ? "" : ` at the processors of routing rule ${rule} (${order.join(", ")})`) +
+        (unable.length > 0 ? ` (${unable.join("; ")})` : ""),
     ),
   };
 }
@@ -88,6 +97,8 @@ export function planRouting({
 export interface ResolveRoutingOptions {
   merchantId: string;
   currency: string;
+  /** What the payment asks of its acquirer (default a cardholder payment). */
+  purpose?: RoutingPurpose;
   requested?: readonly string[];
   rule?: number;
   tx?: Tx;
@@ -103,7 +114,14 @@ async function fittingAccounts(client: Tx | ReturnType<typeof db>, merchantId: s
 }
 
 /** The routing plan of a payment of `currency` for the merchant: the accounts to try, or the refusal. */
-export async function resolveRouting({ merchantId, currency, requested, rule = 1, tx }: ResolveRoutingOptions): Promise<RoutingPlan> {
+export async function resolveRouting({
+  merchantId,
+  currency,
+  requested,
+  rule = 1,
+  purpose,
+  tx,
+}: ResolveRoutingOptions): Promise<RoutingPlan> {
   const client = tx ?? db();
   const fromRequest = Boolean(requested?.some(isProcessorName));
   const [fitting, rows] = await Promise.all([
@@ -113,7 +131,7 @@ export async function resolveRouting({ merchantId, currency, requested, rule = 1
       : client.processorRouting.findMany({ where: { merchantId }, select: { rule: true, processors: true } }),
   ]);
   const order = processorOrder({ requested, merchantRules: new Map(rows.map((row) => [row.rule, row.processors])), rule });
-  return planRouting({ order, fitting, currency, fromRequest, rule });
+  return planRouting({ order, fitting, currency, fromRequest, rule, purpose });
 }
 
 /** For the requests that start a payment: throws the refusal (INVALID_PARAMETER) when no account fits. */

@@ -27,7 +27,13 @@ export type MitPaymentType = "incremental" | "scheduled" | "unscheduled";
  * - A merchant-initiated payment sends `{ initiator: "merchant", paymentType, previousSchemeTransactionId }`.
  */
 export type CredentialOnFile =
-  | { initiator: "cardholder"; storeCredential: boolean; usesStoredCredential?: boolean }
+  | {
+      initiator: "cardholder";
+      storeCredential: boolean;
+      usesStoredCredential?: boolean;
+      /** The acquirer's own id of the stored-credential series, when the series started on the same account (Bambora NA `series_id`). */
+      previousCredentialSeriesId?: string;
+    }
   | {
       initiator: "merchant";
       paymentType: MitPaymentType;
@@ -130,6 +136,11 @@ export interface ProcessorResult {
   /** Payment Account Reference, 29 alphanumeric characters, when the acquirer returned one. */
   par?: string;
   scheme?: SchemeData;
+  /**
+   * The acquirer's own id of the stored-credential series this approval started or continued
+   * (Bambora NA `card_on_file.series_id`): later payments of the series on the same account send it.
+   */
+  credentialSeriesId?: string;
   /** The acquirer's own code, verbatim (e.g. Clearhaus 40413, Finaro Z2/Z6), for the back office. */
   acquirerCode?: string;
   /** Human text for the back office; never contains card data. */
@@ -163,8 +174,13 @@ export type LookupKind = (typeof LOOKUP_KINDS)[number];
 /** Any operation we sent, found again by our own reference (its operation id) after its answer was lost. */
 export interface LookupOperationRequest {
   kind: LookupKind;
-  /** The operation id the request was sent with (Finaro a1; in the sandboxes also Clearhaus reference and Bambora order id). */
+  /** The operation id the request was sent with (Finaro a1, Bambora order_number; in the sandboxes also Clearhaus reference). */
   operationId: string;
+  /**
+   * For a capture: the acquirer's id of the authorization it completes, where the acquirer finds a
+   * capture only through it (Bambora NA: a completion keeps the pre-authorization's order number).
+   */
+  authorizationReference?: string;
 }
 
 /**

@@ -1,13 +1,18 @@
 // Local mode: the demo merchant gets an acquirer account at each processor, under the first sandbox
 // account's credentials (lib/sandboxes/acquirers/sandbox-accounts.ts), or under the process-wide
-// FINARO_*, CLEARHAUS_*, BAMBORA_* variables when they are set (an outside `npm run sandbox`, or a
+// FINARO_*, CLEARHAUS_* variables when they are set (an outside `npm run sandbox`, or a
 // test account of the real acquirer). Those variables are read for nothing else, and a production
 // start refuses them (lib/env.ts). Processors where the merchant already has an account are left alone.
 import { db } from "../db";
 import { legacyAcquirerCredentials, type LegacyAcquirerCredentials } from "../env";
 import { createAcquirerAccount } from "../processors/accounts/create-acquirer-account";
 import { PROCESSOR_NAMES, type ProcessorName } from "../processors/types";
-import { BAMBORA_SANDBOX_ACCOUNTS, CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "./acquirers/sandbox-accounts";
+import {
+  BAMBORA_SANDBOX_ACCOUNTS,
+  CLEARHAUS_SANDBOX_ACCOUNTS,
+  FINARO_SANDBOX_ACCOUNTS,
+  bamboraSandboxCredentials,
+} from "./acquirers/sandbox-accounts";
 
 /** The sandbox account `index` (0, 1 or 2) of `processor` as account input: credentials and the acquirer's view of it. */
 export function sandboxAccountInput(processor: ProcessorName, index = 0, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -38,9 +43,17 @@ export function sandboxAccountInput(processor: ProcessorName, index = 0, overrid
         ...overrides,
       };
     }
+    // A Bambora North America account takes its one currency (CAD or USD), in its country.
     case "bambora": {
       const account = BAMBORA_SANDBOX_ACCOUNTS[index]!;
-      return { ...common, acquirerMerchantId: account.merchantNumber, credentials: { ...account }, ...overrides };
+      return {
+        ...common,
+        acquirerMerchantId: account.merchantId,
+        country: "CA",
+        currencies: account.currency,
+        credentials: bamboraSandboxCredentials(account),
+        ...overrides,
+      };
     }
   }
 }
@@ -52,8 +65,10 @@ function legacyOverrides(processor: ProcessorName, legacy: LegacyAcquirerCredent
       return legacy.finaro ? { credentials: legacy.finaro, acquirerMerchantId: legacy.finaro.merchantId } : {};
     case "clearhaus":
       return legacy.clearhaus ? { credentials: legacy.clearhaus } : {};
+    // BAMBORA_* of earlier versions were Bambora Online Checkout credentials, which the North
+    // America API does not take: the sandbox account's stand.
     case "bambora":
-      return legacy.bambora ? { credentials: legacy.bambora, acquirerMerchantId: legacy.bambora.merchantNumber } : {};
+      return {};
   }
 }
 

@@ -111,6 +111,8 @@ const NUMERIC_CURRENCY: Record<string, { code: string; exponent: number }> = {
   DKK: { code: "208", exponent: 2 },
   EUR: { code: "978", exponent: 2 },
   USD: { code: "840", exponent: 2 },
+  // Bambora North America accounts settle CAD (or USD): their cardholders authenticate in CAD.
+  CAD: { code: "124", exponent: 2 },
   SEK: { code: "752", exponent: 2 },
   NOK: { code: "578", exponent: 2 },
   GBP: { code: "826", exponent: 2 },

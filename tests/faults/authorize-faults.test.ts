@@ -11,6 +11,7 @@ import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-time
 import { armAcquirerFault, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
 import {
+  MIT_PROCESSORS,
   PROCESSORS,
   acquirerTransactionsFor,
   asRealGateway,
@@ -39,7 +40,7 @@ async function requestMit(processor: (typeof PROCESSORS)[number], amount: number
   return String(response.body.responseid);
 }
 
-describe.each(PROCESSORS)("MIT at %s", (processor) => {
+describe.each(MIT_PROCESSORS)("MIT at %s", (processor) => {
   for (const point of ["authorize.after-call", "authorize.before-call"] as const) {
     it(`crash at ${point}: the retried step holds the card once and notifies once`, async () => {
       const amount = uniqueAmount();

@@ -8,6 +8,7 @@ import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { armedFaultPoints, disarmFaultPoints } from "@/lib/faults/fault-point";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
+import { PROCESSOR_CAPABILITIES } from "@/lib/processors/capabilities";
 import type { ProcessorName } from "@/lib/processors/types";
 import { clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
@@ -24,6 +25,14 @@ import type { InngestFunction } from "inngest";
 /** Short enough to keep the suite quick, long enough for a loaded 2-core machine to answer in time. */
 export const PROCESSOR_TIMEOUT_MS = 1_000;
 export const PROCESSORS: readonly ProcessorName[] = ["finaro", "clearhaus", "bambora"];
+/** The processors whose APIs take merchant-initiated authorizations, and payouts (bambora has neither: lib/processors/capabilities.ts). */
+export const MIT_PROCESSORS: readonly ProcessorName[] = PROCESSORS.filter((name) => PROCESSOR_CAPABILITIES[name].merchantInitiated);
+export const PAYOUT_PROCESSORS: readonly ProcessorName[] = PROCESSORS.filter((name) => PROCESSOR_CAPABILITIES[name].payouts);
+
+/** A currency the test merchant's account at `processor` takes: its bambora account is a Bambora North America CAD account. */
+export function currencyAt(processor: ProcessorName): string {
+  return processor === "bambora" ? "CAD" : "DKK";
+}
 
 export interface FaultWorld {
   api: MerchantApiHarness;
@@ -87,6 +96,7 @@ export async function authorizedPayment(world: FaultWorld, processor: ProcessorN
     merchantId: world.merchant.merchantId,
     status: "PENDING",
     amount: BigInt(amount),
+    currency: currencyAt(processor),
     processor: null,
     withStoredCard: { pan: "4111111111111111" },
   });

@@ -81,7 +81,8 @@ describe("a same-key retry after a 500", () => {
   });
 
   it("MIT, a failure after the MIT was accepted: the retry gets the accepted responseid, one payment and one authorization", async () => {
-    const { paymentId: parentId } = await authorizedPayment(world, "bambora");
+    // Clearhaus: Bambora North America takes no merchant-initiated authorizations (issue 26).
+    const { paymentId: parentId } = await authorizedPayment(world, "clearhaus");
     const amount = uniqueAmount();
     const key = `mit-${newId()}`;
     const body = {
@@ -90,7 +91,7 @@ describe("a same-key retry after a 500", () => {
       amount,
       currency: "DKK",
       paymenttype: "unscheduled",
-      processor: "bambora",
+      processor: "clearhaus",
     };
     armFaultPoint("merchant-api.after-work");
     const first = await post("/api/mit", body, key);
@@ -180,7 +181,8 @@ describe("repeats (L3)", () => {
   });
 
   it("a back-office capture sent twice with the form's key (a double submit): one capture, one responseid, audited once", async () => {
-    const { paymentId, amount } = await authorizedPayment(world, "bambora");
+    // Finaro: the case ends with a second, partial capture, which Bambora North America does not take (issue 26).
+    const { paymentId, amount } = await authorizedPayment(world, "finaro");
     const user = await createUser({ merchantId: world.merchant.merchantId, email: `ops${amount}@shop.example`, name: "Ops", password: "a long enough password", role: "DEVELOPER" });
     const actor = { userId: user.id, merchantId: world.merchant.merchantId, role: "DEVELOPER" as const };
     const input = { paymentId, operation: "capture", amount: "1", idempotencyKey: newId() };

@@ -14,6 +14,7 @@ import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integr
 import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
 import {
   PROCESSORS,
+  currencyAt,
   acquirerAuthorization,
   expectTotalsMatchLedger,
   nudge,
@@ -48,6 +49,7 @@ async function post(path: string, body: unknown) {
 async function pay(options: { instantCapture: 1 | 2; processor: (typeof PROCESSORS)[number]; amount: number; pan?: string }) {
   const session = await createTestSession(world.merchant.merchantId, {
     amount: BigInt(options.amount),
+    currency: currencyAt(options.processor),
     instantCapture: options.instantCapture,
     processors: [options.processor],
     notificationUrl: `${world.receiver.url}/completion`,
@@ -106,6 +108,7 @@ describe("the gap between the authorization and the instant capture", () => {
       merchantId: world.merchant.merchantId,
       status: "PENDING",
       amount: BigInt(amount),
+      currency: currencyAt(processor),
       processor: null,
       withStoredCard: { pan: "4111111111111111" },
     });

@@ -9,6 +9,7 @@ import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { armAcquirerFault, type AcquirerFaultMode } from "@/lib/sandboxes/acquirers/faults";
 import {
+  PAYOUT_PROCESSORS,
   PROCESSORS,
   afterGrace,
   payoutOperation,
@@ -27,7 +28,7 @@ const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFu
 const sourcePayment = (processor: (typeof PROCESSORS)[number]) => sourcePaymentAt(world, processor);
 const requestPayout = (paymentId: string, amount: number) => requestPayoutAt(world, paymentId, amount);
 
-describe.each(PROCESSORS)("at %s", (processor) => {
+describe.each(PAYOUT_PROCESSORS)("at %s", (processor) => {
   for (const mode of ["502_after_acting", "answer_lost_after_acting"] as AcquirerFaultMode[]) {
     it(`${mode}: the payout is looked up, not sent to the next processor, and paid once`, async () => {
       const source = await sourcePayment(processor);

@@ -16,7 +16,9 @@ import { createTestPayment } from "@/tests/helpers/merchant-factories";
 import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
 import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
 import {
+  MIT_PROCESSORS,
   PROCESSORS,
+  currencyAt,
   acquirerTransactionsFor,
   expectTotalsMatchLedger,
   notificationsFor,
@@ -52,6 +54,7 @@ async function post(path: string, body: unknown) {
 async function openWindow(processor: (typeof PROCESSORS)[number], amount: number, options: { instantCapture?: number; timeout?: number } = {}) {
   const session = await createTestSession(world.merchant.merchantId, {
     amount: BigInt(amount),
+    currency: currencyAt(processor),
     processors: [processor],
     notificationUrl: `${world.receiver.url}/completion`,
     ...(options.instantCapture ? { instantCapture: options.instantCapture } : {}),
@@ -151,7 +154,7 @@ describe("a goPay() that could not finish its window", () => {
 });
 
 describe("an MIT whose authorization stays unknown through its run", () => {
-  it.each(PROCESSORS)("at %s: the run ends without routing on or notifying; the job resolves the attempt, one MIT notification, one hold", async (processor) => {
+  it.each(MIT_PROCESSORS)("at %s: the run ends without routing on or notifying; the job resolves the attempt, one MIT notification, one hold", async (processor) => {
     const amount = uniqueAmount();
     const parent = await createTestPayment({
       merchantId: world.merchant.merchantId,

@@ -7,7 +7,12 @@ import { createFinaroConnector } from "@/lib/processors/finaro/client";
 import { bindCredentials } from "@/lib/processors/registry";
 import type { ProcessorConnector, ProcessorName } from "@/lib/processors/types";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
-import { BAMBORA_SANDBOX_ACCOUNTS, CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
+import {
+  BAMBORA_SANDBOX_ACCOUNTS,
+  CLEARHAUS_SANDBOX_ACCOUNTS,
+  FINARO_SANDBOX_ACCOUNTS,
+  bamboraSandboxCredentials,
+} from "@/lib/sandboxes/acquirers/sandbox-accounts";
 import type { RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 
 import { sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
@@ -22,7 +27,7 @@ export function sandboxCredentials(name: ProcessorName, index = 0): ProcessorCre
     case "clearhaus":
       return { processor: name, credentials: { apiKey: CLEARHAUS_SANDBOX_ACCOUNTS[index]!.apiKey } };
     case "bambora":
-      return { processor: name, credentials: { ...BAMBORA_SANDBOX_ACCOUNTS[index]! } };
+      return { processor: name, credentials: bamboraSandboxCredentials(BAMBORA_SANDBOX_ACCOUNTS[index]!) };
   }
 }
 
@@ -63,9 +68,12 @@ export function accountsAddArgs(merchantId: string, processor: ProcessorName, in
   const input = sandboxAccountInputFor(processor, index);
   const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
   const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Test Shop", "--country", "DK"];
-  return ["accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", `${processor} sandbox`, ...fields, "--descriptor", "Test Shop", "--currencies", "any", ...credentials];
+  return ["accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", `${processor} sandbox`, ...fields, "--descriptor", "Test Shop", "--currencies", input.currencies, ...credentials];
 }
 
-function sandboxAccountInputFor(processor: ProcessorName, index: number): { acquirerMerchantId: string; credentials: Record<string, string> } {
-  return sandboxAccountInput(processor, index) as { acquirerMerchantId: string; credentials: Record<string, string> };
+function sandboxAccountInputFor(
+  processor: ProcessorName,
+  index: number,
+): { acquirerMerchantId: string; currencies: string; credentials: Record<string, string> } {
+  return sandboxAccountInput(processor, index) as { acquirerMerchantId: string; currencies: string; credentials: Record<string, string> };
 }

@@ -85,7 +85,8 @@ describe("item 11: card data in logs", () => {
     expect(holdsPanDigits(message)).toBe(true);
   });
 
-  for (const name of ["finaro", "bambora", "clearhaus"] as const) {
+  // Bambora North America has no account-updater feed (its connector refuses the call without one).
+  for (const name of ["finaro", "clearhaus"] as const) {
     it(`item 11: a ${name} card-update feed with a PAN next to a syntax error fails with a fixed text that holds no card digits`, async () => {
       let failure: unknown;
       const logged = await capturedConsole(async () => {

@@ -90,8 +90,16 @@ describe("the process-wide acquirer credentials of earlier versions", () => {
     const local = parseEnv({ DATA_DIR: tmpDataDir(), FINARO_MERCHANT_ID: "MID1", FINARO_SIGNATURE_KEY: "key-of-mid-1" });
     expect(() => refuseLegacyAcquirerVariables(local)).not.toThrow();
     expect(legacyAcquirerCredentials(local)).toEqual({ finaro: { merchantId: "MID1", signatureKey: "key-of-mid-1" } });
-    expect(() => legacyAcquirerCredentials(parseEnv({ DATA_DIR: tmpDataDir(), BAMBORA_MERCHANT_NUMBER: "T1" }))).toThrow(
-      /BAMBORA_ACCESS_TOKEN: required together with BAMBORA_MERCHANT_NUMBER/,
+    expect(() => legacyAcquirerCredentials(parseEnv({ DATA_DIR: tmpDataDir(), FINARO_MERCHANT_ID: "MID1" }))).toThrow(
+      /FINARO_SIGNATURE_KEY: required together with FINARO_MERCHANT_ID/,
+    );
+  });
+
+  it("Bambora Online Checkout credentials of earlier versions are read for nothing and refused by a production start", () => {
+    const bambora = { BAMBORA_MERCHANT_NUMBER: "T1", BAMBORA_ACCESS_TOKEN: "a", BAMBORA_SECRET_TOKEN: "s" };
+    expect(legacyAcquirerCredentials(parseEnv({ DATA_DIR: tmpDataDir(), ...bambora }))).toEqual({});
+    expect(() => refuseLegacyAcquirerVariables(parseEnv({ ...production, DATA_DIR: tmpDataDir(), ...bambora }))).toThrow(
+      /BAMBORA_ACCESS_TOKEN: a Bambora Online Checkout credential, which this version does not use/,
     );
   });
 });

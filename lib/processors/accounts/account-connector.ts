@@ -2,18 +2,27 @@
 // their processor's schema), bound to every call. Follow-ups, look-ups and reconciliation ask for the
 // account that authorized, whatever has happened to it since: a disabled or edited account still
 // serves the payments it already holds.
+import { z } from "zod";
 import { db, type Tx } from "../../db";
 import { bindConnector, type GetConnectorOptions } from "../registry";
 import type { ProcessorConnector, ProcessorName } from "../types";
 import { openCredentials } from "./seal-credentials";
 
-export const SEALED_ACCOUNT_SELECT = { id: true, processor: true, credentialsSealed: true, credentialsKeyId: true } as const;
+export const SEALED_ACCOUNT_SELECT = {
+  id: true,
+  processor: true,
+  credentialsSealed: true,
+  credentialsKeyId: true,
+  credentialsNeeded: true,
+} as const;
 
 export interface SealedAccountRow {
   id: string;
   processor: ProcessorName;
   credentialsSealed: string;
   credentialsKeyId: string;
+  /** Set when the stored credentials are of an API the connector no longer speaks (bambora before issue 26). */
+  credentialsNeeded: string | null;
 }
 
 export class AcquirerAccountMissingError extends Error {
@@ -23,9 +32,22 @@ export class AcquirerAccountMissingError extends Error {
   }
 }
 
-/** The bound connector of an account row already read (with SEALED_ACCOUNT_SELECT). */
+/**
+ * The bound connector of an account row already read (with SEALED_ACCOUNT_SELECT). An account whose
+ * credentials must be entered again cannot call its acquirer: AcquirerAccountMissingError, which
+ * every caller treats as "nothing was sent".
+ */
 export function accountConnector(row: SealedAccountRow, options: GetConnectorOptions = {}): ProcessorConnector {
-  const opened = openCredentials(row, row.id);
+  if (row.credentialsNeeded) throw new AcquirerAccountMissingError(`acquirer account ${row.id}: ${row.credentialsNeeded}`);
+  let opened;
+  try {
+    opened = openCredentials(row, row.id);
+  } catch (error) {
+    if (!(error instanceof z.ZodError)) throw error;
+    throw new AcquirerAccountMissingError(
+      `acquirer account ${row.id}: its stored ${row.processor} credentials are not of the kind the connector takes now; enter them again`,
+    );
+  }
   if (opened.processor !== row.processor)
     throw new Error(`acquirer account ${row.id}: sealed credentials are for ${opened.processor}, not ${row.processor}`);
   return bindConnector({ id: row.id, ...opened }, options);

@@ -6,6 +6,7 @@ import countries from "i18n-iso-countries";
 import { z } from "zod";
 import { CARD_SCHEMES } from "../../cards/card-scheme";
 import { isCurrencyCode } from "../../validation/currency";
+import { isBamboraCurrency } from "../bambora/transformers";
 import type { ProcessorName } from "../types";
 
 const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
@@ -31,20 +32,38 @@ export function descriptorProblem(processor: ProcessorName, descriptor: string):
     // schemes' merchant-name field on the statement holds 25 characters, so no more is kept.
     case "finaro":
       return descriptor.length < 1 || descriptor.length > 25 ? "must be 1 to 25 characters for Finaro" : undefined;
-    // Bambora's textonstatement: no published limit either; 22 like the other Nordic acquirer.
+    // Bambora North America takes no descriptor with a payment (PaymentRequest has none; it is set
+    // when the account is boarded): the account's text is kept for the back office, within the
+    // schemes' 25 characters.
     case "bambora":
-      return descriptor.length < 1 || descriptor.length > 22 ? "must be 1 to 22 characters for Bambora" : undefined;
+      return descriptor.length < 1 || descriptor.length > 25 ? "must be 1 to 25 characters for Bambora" : undefined;
   }
 }
 
 /** Why an acquirer merchant id is refused for `processor`, or undefined. */
 export function acquirerMerchantIdProblem(processor: ProcessorName, value: string): string | undefined {
+  // Bambora North America merchant ids are 9 digits ("300200578").
+  if (processor === "bambora") return /^\d{9}$/.test(value) ? undefined : "must be the 9 digits of the Bambora merchant id";
   // Clearhaus GET /account: merchant_id [0-9]{15}, "for 3-D Secure it is important to represent this
   // number with leading zeros".
   if (processor === "clearhaus")
     return /^\d{15}$/.test(value) ? undefined : "must be the 15 digits of the Clearhaus merchant_id (with leading zeros)";
   // EMV 3DS acquirerMerchantID: at most 35 characters.
   return /^[\x21-\x7E](?:[\x20-\x7E]{0,33}[\x21-\x7E])?$/.test(value) ? undefined : "must be 1 to 35 printable ASCII characters";
+}
+
+/**
+ * Why the currencies an account takes are refused for `processor`, or undefined: a Bambora North
+ * America account settles its processor's one currency, CAD or USD (the API has no currency field).
+ */
+export function currenciesProblem(
+  processor: ProcessorName,
+  value: { anyCurrency: boolean; currencies: readonly string[] },
+): string | undefined {
+  if (processor !== "bambora") return undefined;
+  if (value.anyCurrency || value.currencies.length !== 1 || !isBamboraCurrency(value.currencies[0]!))
+    return "a Bambora North America account takes its one currency, CAD or USD: name it (e.g. CAD)";
+  return undefined;
 }
 
 /** Acquirer BIN per scheme: EMV 3DS acquirerBIN is at most 11 characters; acquirer BINs are 6 to 11 digits. */

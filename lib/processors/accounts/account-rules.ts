@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Tx } from "../../db";
 import { parseCredentials, type ProcessorCredentials } from "../credentials";
 import type { ProcessorName } from "../types";
-import { acquirerMerchantIdProblem, describeCurrencies, descriptorProblem } from "./account-input";
+import { acquirerMerchantIdProblem, currenciesProblem, currenciesSchema, describeCurrencies, descriptorProblem } from "./account-input";
 
 export class AcquirerAccountNotFoundError extends Error {
   constructor() {
@@ -36,8 +36,14 @@ export function parseCredentialInput(processor: ProcessorName, input: unknown): 
   }
 }
 
-function processorRuleIssues(processor: ProcessorName, fields: { descriptor?: string; acquirerMerchantId?: string }): z.core.$ZodIssue[] {
+function processorRuleIssues(
+  processor: ProcessorName,
+  fields: { descriptor?: string; acquirerMerchantId?: string; currencies?: unknown },
+): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
+  const currencies = fields.currencies === undefined ? undefined : currenciesSchema.safeParse(fields.currencies);
+  const currencyProblem = currencies?.success ? currenciesProblem(processor, currencies.data) : undefined;
+  if (currencyProblem) issues.push({ code: "custom", path: ["currencies"], message: currencyProblem, input: fields.currencies });
   const descriptor = fields.descriptor === undefined ? undefined : descriptorProblem(processor, fields.descriptor);
   if (descriptor) issues.push({ code: "custom", path: ["descriptor"], message: descriptor, input: fields.descriptor });
   const merchantId = fields.acquirerMerchantId === undefined ? undefined : acquirerMerchantIdProblem(processor, fields.acquirerMerchantId);
@@ -64,7 +70,11 @@ export function validateAccountInput<TSchema extends z.ZodType>(
   let credentials: ProcessorCredentials | undefined;
   if (processor) {
     issues.push(
-      ...processorRuleIssues(processor, { descriptor: text(record.descriptor), acquirerMerchantId: text(record.acquirerMerchantId) }),
+      ...processorRuleIssues(processor, {
+        descriptor: text(record.descriptor),
+        acquirerMerchantId: text(record.acquirerMerchantId),
+        currencies: record.currencies,
+      }),
     );
     if (requireCredentials || record.credentials !== undefined) {
       try {

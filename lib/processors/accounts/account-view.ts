@@ -21,6 +21,7 @@ export const ACCOUNT_VIEW_SELECT = {
   mode: true,
   credentialsFingerprint: true,
   credentialsSetAt: true,
+  credentialsNeeded: true,
   createdAt: true,
   updatedAt: true,
 } as const satisfies Prisma.AcquirerAccountSelect;

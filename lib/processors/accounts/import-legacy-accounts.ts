@@ -1,6 +1,7 @@
 // The upgrade to per-merchant acquirer accounts (`accounts import-env`, docs/operations.md): before,
-// every merchant's payments went to one process-wide account per processor (FINARO_*, CLEARHAUS_*,
-// BAMBORA_*). This gives every merchant that has no account at a processor one built from those
+// every merchant's payments went to one process-wide account per processor (FINARO_*, CLEARHAUS_*;
+// the BAMBORA_* Online Checkout credentials of those versions are not importable: lib/env.ts,
+// RETIRED_ACQUIRER_VARIABLES). This gives every merchant that has no account at a processor one built from those
 // variables, taking every currency as before, and records it on the payments and operations the
 // merchant already made there, so their captures, refunds, voids and look-ups keep working. SQL
 // cannot read the environment, so the migration that adds the accounts names this command instead.
@@ -9,8 +10,12 @@ import { db } from "../../db";
 import { legacyAcquirerCredentials, type LegacyAcquirerCredentials } from "../../env";
 import { parseCredentials } from "../credentials";
 import { bindConnector } from "../registry";
-import { PROCESSOR_NAMES, type ProcessorName } from "../types";
+import type { ProcessorName } from "../types";
 import { createAcquirerAccount } from "./create-acquirer-account";
+
+/** The processors whose earlier process-wide credentials can become accounts. */
+const LEGACY_PROCESSORS = ["finaro", "clearhaus"] as const;
+type LegacyProcessor = (typeof LEGACY_PROCESSORS)[number];
 
 export interface ImportLegacyAccountsOptions {
   /** The acquirer's view of the one shared account: the same for every merchant it served. */
@@ -37,15 +42,13 @@ export interface ImportedProcessor {
 
 /** The acquirer merchant id the schemes know the shared account by. */
 async function acquirerMerchantId(
-  processor: ProcessorName,
+  processor: LegacyProcessor,
   credentials: Record<string, string>,
   options: ImportLegacyAccountsOptions,
 ): Promise<string> {
   switch (processor) {
     case "finaro":
       return credentials.merchantId!;
-    case "bambora":
-      return credentials.merchantNumber!;
     case "clearhaus": {
       if (options.fields.clearhausMerchantId) return options.fields.clearhausMerchantId;
       const parsed = parseCredentials("clearhaus", credentials);
@@ -62,7 +65,7 @@ export async function importLegacyAccounts(options: ImportLegacyAccountsOptions)
   const legacy = options.legacy ?? legacyAcquirerCredentials();
   const merchants = await db().merchant.findMany({ select: { id: true }, orderBy: { createdAt: "asc" } });
   const results: ImportedProcessor[] = [];
-  for (const processor of PROCESSOR_NAMES) {
+  for (const processor of LEGACY_PROCESSORS) {
     const credentials = legacy[processor] as Record<string, string> | undefined;
     if (!credentials) continue;
     // Validated once, before any merchant gets an account: a bad value stops the import whole.

@@ -5,7 +5,7 @@
 // never overwritten; running it again (or twice at once) is harmless.
 import { cardKeyMaterial } from "../../cards/card-encryption";
 import { db } from "../../db";
-import { openCredentials, sealCredentials } from "./seal-credentials";
+import { resealCredentials } from "./seal-credentials";
 
 export async function resealAcquirerCredentials(): Promise<{ resealed: number; remaining: number }> {
   const keyId = cardKeyMaterial().id;
@@ -16,7 +16,7 @@ export async function resealAcquirerCredentials(): Promise<{ resealed: number; r
   let resealed = 0;
   for (const row of rows) {
     // Throws CardKeyUnavailableError when the old key is not configured: nothing is changed then.
-    const sealed = sealCredentials(openCredentials(row, row.id), row.id);
+    const sealed = resealCredentials(row, row.id);
     const updated = await db().acquirerAccount.updateMany({
       where: { id: row.id, credentialsSealed: row.credentialsSealed, credentialsKeyId: row.credentialsKeyId },
       data: sealed,

@@ -23,6 +23,10 @@ export interface SealedCredentials {
 
 /** "acq1:<base64 iv|tag|ciphertext>" of the credentials' JSON, authenticated with the key id and the account id. */
 export function sealCredentials(value: ProcessorCredentials, accountId: string): SealedCredentials {
+  return sealPayload(value, accountId);
+}
+
+function sealPayload(value: SealedPayload, accountId: string): SealedCredentials {
   const { id, key } = cardKeyMaterial();
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", credentialsKey(key), iv);
@@ -34,18 +38,36 @@ export function sealCredentials(value: ProcessorCredentials, accountId: string):
   };
 }
 
+/** What is sealed: the processor and its credentials, as they were valid when sealed. */
+interface SealedPayload {
+  processor: ProcessorCredentials["processor"];
+  credentials: unknown;
+}
+
 /** The credentials in clear, validated again by their processor's schema (a row never bypasses it). */
 export function openCredentials(sealed: SealedCredentials, accountId: string): ProcessorCredentials {
+  const json = openPayload(sealed, accountId);
+  return parseCredentials(json.processor, json.credentials);
+}
+
+/**
+ * The same payload sealed under the current key, without validating it: a key rotation must carry
+ * over credentials its processor's schema no longer takes (bambora accounts from before issue 26)
+ * as well as valid ones.
+ */
+export function resealCredentials(sealed: SealedCredentials, accountId: string): SealedCredentials {
+  return sealPayload(openPayload(sealed, accountId), accountId);
+}
+
+function openPayload(sealed: SealedCredentials, accountId: string): SealedPayload {
   const payload = sealed.credentialsSealed.slice(`${SEALED_PREFIX}:`.length);
   const raw = Buffer.from(payload, "base64");
   const decipher = createDecipheriv("aes-256-gcm", credentialsKey(cardKeyMaterial(sealed.credentialsKeyId).key), raw.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${sealed.credentialsKeyId}:${accountId}`));
   decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  const json = JSON.parse(Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8")) as {
-    processor: ProcessorCredentials["processor"];
-    credentials: unknown;
-  };
-  return parseCredentials(json.processor, json.credentials);
+  return JSON.parse(
+    Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8"),
+  ) as SealedPayload;
 }
 
 /**

@@ -1,11 +1,11 @@
 // "Test connection" of an acquirer account: one harmless authenticated call its acquirer offers
 // (Clearhaus GET /account, Finaro a retrieval of an unused reference, Bambora a read of an unknown
-// transaction; each connector's checkConnection says why), with the account's own credentials.
+// transaction and a report search; each connector's checkConnection says why), with the account's own credentials.
 // Where the acquirer reports the account's facts (Clearhaus), they are compared with what is stored.
 import { db } from "../../db";
 import type { ConnectionCheck } from "../types";
 import { ProcessorNotConfiguredError } from "../registry";
-import { accountConnector, SEALED_ACCOUNT_SELECT } from "./account-connector";
+import { AcquirerAccountMissingError, accountConnector, SEALED_ACCOUNT_SELECT } from "./account-connector";
 import { AcquirerAccountNotFoundError } from "./account-rules";
 
 export interface ConnectionTest extends ConnectionCheck {
@@ -31,7 +31,7 @@ export async function testAcquirerConnection({
   try {
     check = await accountConnector(row, { timeoutMs }).checkConnection();
   } catch (error) {
-    if (!(error instanceof ProcessorNotConfiguredError)) throw error;
+    if (!(error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)) throw error;
     return { ok: false, message: error.message, mismatches: [] };
   }
   const reported = check.details ?? {};

@@ -3,7 +3,7 @@
 // already authorized keep using it for their follow-ups, whatever changes here.
 import { z } from "zod";
 import { db, type Tx } from "../../db";
-import { accountFieldsUpdateSchema } from "./account-input";
+import { accountFieldsUpdateSchema, currenciesProblem } from "./account-input";
 import { AcquirerAccountNotFoundError, checkCurrencyOverlap, fieldError, validateAccountInput } from "./account-rules";
 import { ACCOUNT_VIEW_SELECT, toAccountView, type AcquirerAccountView } from "./account-view";
 import { credentialsFingerprint, sealCredentials } from "./seal-credentials";
@@ -33,6 +33,12 @@ export async function updateAcquirerAccount({
     const { credentials: _raw, currencies, ...fields } = validated.fields;
     const credentials = validated.credentials;
     const next = { ...before, ...fields, ...(currencies ?? {}) };
+    // Credentials of an API the connector no longer speaks (bambora before issue 26): the account
+    // stays disabled until new ones are entered, and then must take a currency its processor settles.
+    if (next.enabled && before.credentialsNeeded && !credentials)
+      throw fieldError("enabled", `enter the account's credentials first: ${before.credentialsNeeded}`);
+    const currencyProblem = next.enabled ? currenciesProblem(before.processor, next) : undefined;
+    if (currencyProblem) throw fieldError("currencies", currencyProblem);
     await checkCurrencyOverlap(client, {
       id: accountId,
       merchantId,
@@ -58,6 +64,7 @@ export async function updateAcquirerAccount({
               ...sealCredentials(credentials, accountId),
               credentialsFingerprint: credentialsFingerprint(credentials),
               credentialsSetAt: new Date(),
+              credentialsNeeded: null,
             }
           : {}),
       },

@@ -7,6 +7,7 @@
 import type { ProcessorName } from "../../processors/types";
 import { FINARO_OPERATION } from "../../processors/finaro/transformers";
 import { holdUntilAborted, type FetchHandler } from "./serve";
+import { GATEWAY } from "./bambora/reference";
 
 export type AcquirerFaultMode =
   | "answer_lost_after_acting"
@@ -14,7 +15,7 @@ export type AcquirerFaultMode =
   | "hang_before_acting"
   /** Holds the request until the caller gives up (its time-out), then acts `actDelayMs` later; nobody hears the answer. */
   | "act_after_caller_gave_up"
-  /** Answers the acquirer's own refusal without acting (Finaro Z2=-9, Clearhaus 40000, Bambora InvalidRequest): e.g. a look-up refused. */
+  /** Answers the acquirer's own refusal without acting (Finaro Z2=-9, Clearhaus 40000, Bambora 314): e.g. a look-up refused. */
   | "refused"
   | "duplicate_request";
 export type AcquirerOperation = "authorize" | "capture" | "refund" | "void" | "payout" | "lookup";
@@ -68,7 +69,9 @@ interface Classified {
 
 async function classify(processor: ProcessorName, request: Request): Promise<Classified | undefined> {
   const path = new URL(request.url).pathname;
-  if (request.method === "GET") return path.endsWith("/transactions") ? { operation: "lookup" } : undefined;
+  // Reads that find a request again: the sandboxes' searches, and Bambora's read of a pre-authorization (its completions).
+  if (request.method === "GET")
+    return path.endsWith("/transactions") || (processor === "bambora" && /^\/v1\/payments\/\d+$/.test(path)) ? { operation: "lookup" } : undefined;
   if (request.method !== "POST") return undefined;
   const text = await request.clone().text();
   const number = (value: unknown) => (value === undefined || value === null || value === "" ? undefined : Number(value));
@@ -99,20 +102,19 @@ async function classify(processor: ProcessorName, request: Request): Promise<Cla
         : undefined;
     }
     case "bambora": {
-      let body: { amount?: unknown; order?: { amount?: unknown } } = {};
+      // Bambora North America: decimal dollars (its accounts are CAD or USD), faults match minor units.
+      let body: { amount?: unknown } = {};
       try {
         body = text ? (JSON.parse(text) as typeof body) : {};
       } catch {
         return undefined;
       }
-      if (path === "/authorize") return { operation: "authorize", amount: number(body.order?.amount) };
-      if (path === "/payouts") return { operation: "payout", amount: number(body.order?.amount) };
-      const action = /\/(capture|credit|delete)$/.exec(path)?.[1];
+      const amount = typeof body.amount === "number" ? Math.round(body.amount * 100) : undefined;
+      if (path === "/v1/payments") return { operation: "authorize", amount };
+      if (path === "/v1/reports") return { operation: "lookup" };
+      const action = /^\/v1\/payments\/[^/]+\/(completions|returns|void)$/.exec(path)?.[1];
       return action
-        ? {
-            operation: ({ capture: "capture", credit: "refund", delete: "void" } as const)[action as "capture"],
-            amount: number(body.amount),
-          }
+        ? { operation: ({ completions: "capture", returns: "refund", void: "void" } as const)[action as "completions"], amount }
         : undefined;
     }
   }
@@ -143,7 +145,11 @@ function refusal(processor: ProcessorName): Response {
     case "clearhaus":
       return Response.json({ status: { code: 40000, message: "parameter is invalid" } }, { status: 400 });
     case "bambora":
-      return Response.json({ meta: { result: false, action: { code: "100", source: "ePay", type: "InvalidRequest" } } }, { status: 400 });
+      // Bambora North America's ErrorResponse for a malformed request (gateway code 314, category 3).
+      return Response.json(
+        { code: GATEWAY.missingOrInvalid.code, category: GATEWAY.missingOrInvalid.category, message: GATEWAY.missingOrInvalid.message, reference: "" },
+        { status: GATEWAY.missingOrInvalid.status },
+      );
   }
 }
 

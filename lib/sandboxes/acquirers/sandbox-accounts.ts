@@ -20,10 +20,18 @@ export interface ClearhausSandboxAccount {
   mcc: string;
 }
 
+/**
+ * A Bambora North America test account: its merchant id, one passcode per API, and what Bambora
+ * boarded it with (one currency, CAD or USD; the time zone its report dates are in; the largest
+ * amount it takes: "Max value is account specific. Default max value is 1000").
+ */
 export interface BamboraSandboxAccount {
-  accessToken: string;
-  merchantNumber: string;
-  secretToken: string;
+  merchantId: string;
+  paymentsPasscode: string;
+  reportingPasscode: string;
+  currency: "CAD" | "USD";
+  timeZone: string;
+  maxAmount: number;
 }
 
 export const FINARO_SANDBOX_ACCOUNTS: readonly FinaroSandboxAccount[] = [
@@ -63,7 +71,33 @@ export const CLEARHAUS_SANDBOX_ACCOUNTS: readonly ClearhausSandboxAccount[] = [
 ];
 
 export const BAMBORA_SANDBOX_ACCOUNTS: readonly BamboraSandboxAccount[] = [
-  { accessToken: "BamboraSandboxAccess1", merchantNumber: "T000000001", secretToken: "BamboraSandboxSecret1" },
-  { accessToken: "BamboraSandboxAccess2", merchantNumber: "T000000002", secretToken: "BamboraSandboxSecret2" },
-  { accessToken: "BamboraSandboxAccess3", merchantNumber: "T000000003", secretToken: "BamboraSandboxSecret3" },
+  {
+    merchantId: "300000001",
+    paymentsPasscode: "BamboraSandboxPayments1",
+    reportingPasscode: "BamboraSandboxReporting1",
+    currency: "CAD",
+    timeZone: "America/Vancouver",
+    maxAmount: 100_000,
+  },
+  {
+    merchantId: "300000002",
+    paymentsPasscode: "BamboraSandboxPayments2",
+    reportingPasscode: "BamboraSandboxReporting2",
+    currency: "USD",
+    timeZone: "America/New_York",
+    maxAmount: 100_000,
+  },
+  {
+    merchantId: "300000003",
+    paymentsPasscode: "BamboraSandboxPayments3",
+    reportingPasscode: "BamboraSandboxReporting3",
+    currency: "CAD",
+    timeZone: "America/Toronto",
+    maxAmount: 100_000,
+  },
 ];
+
+/** The credentials of a Bambora sandbox account, as an acquirer account holds them. */
+export function bamboraSandboxCredentials(account: BamboraSandboxAccount) {
+  return { merchantId: account.merchantId, paymentsPasscode: account.paymentsPasscode, reportingPasscode: account.reportingPasscode };
+}

@@ -53,7 +53,8 @@ function sandboxFor(name: ProcessorName, hangMs: number | undefined): { handler:
     case "clearhaus":
       return createClearhausSandbox({ hangMs });
     case "bambora":
-      return createBamboraSandbox({ hangMs });
+      // The service's own test cards (README) work at every sandbox the service starts.
+      return createBamboraSandbox({ hangMs, sharedTestCards: true });
   }
 }
 

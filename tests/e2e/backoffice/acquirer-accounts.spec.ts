@@ -53,14 +53,14 @@ test("the owner sees the merchant's accounts, tests one, is refused bad input, a
   await page.reload();
   await expect(page.getByTestId("acquirer-account")).toHaveCount(3);
 
-  const bambora = page.getByTestId("acquirer-account").filter({ hasText: "T000000001" });
+  const bambora = page.getByTestId("acquirer-account").filter({ hasText: "300000001" });
   await bambora.getByRole("button", { name: /^Change account/ }).click();
   await bambora.getByLabel("Statement descriptor", { exact: true }).fill("Demo Shop DK");
   await bambora.getByLabel("Your password", { exact: true }).fill(demo().password);
   await bambora.getByRole("button", { name: "Save" }).click();
   await expect(bambora.getByText(/saved\.$/)).toBeVisible();
   await page.reload();
-  await expect(page.getByTestId("acquirer-account").filter({ hasText: "T000000001" })).toContainText("Demo Shop DK");
+  await expect(page.getByTestId("acquirer-account").filter({ hasText: "300000001" })).toContainText("Demo Shop DK");
   await signOut(page);
 });
 

@@ -77,9 +77,22 @@ describe("mit and payout", () => {
       apiKey: merchant.apiKey,
       body: { merchantid: merchant.merchantId, amount: 100, currency: "DKK", processor: "bambora" },
     });
-    expect(payout.body).toMatchObject({
+    // Bambora North America has no payouts: said before anything about its accounts.
+    expect(payout.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "processor: bambora offers no payouts" });
+    expect(await db().payment.count({ where: { merchantId: merchant.merchantId } })).toBe(before);
+  });
+
+  it("refuse an MIT that names bambora, whose merchant-initiated payments are purchases only", async () => {
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, processor: "clearhaus" });
+    const before = await db().payment.count({ where: { merchantId: merchant.merchantId } });
+    const mit = await api.call("POST", "/api/mit", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, paymentid: paymentId, amount: 100, currency: "DKK", paymenttype: "unscheduled", processor: "bambora" },
+    });
+    expect(mit.status).toBe(400);
+    expect(mit.body).toEqual({
       error: "INVALID_PARAMETER",
-      errordescription: "processor: bambora has no enabled acquirer account of this merchant that accepts DKK",
+      errordescription: "processor: bambora takes merchant-initiated payments only as immediate purchases, not as authorizations to capture later",
     });
     expect(await db().payment.count({ where: { merchantId: merchant.merchantId } })).toBe(before);
   });

@@ -95,7 +95,8 @@ describe("a new session", () => {
   it("accepts the options within their ranges, a lower-case set3ds and a digit-string amount", async () => {
     const response = await init({
       amount: "0",
-      currency: "eur",
+      // The one currency of the merchant's bambora account (Bambora North America), in lower case.
+      currency: "cad",
       set3ds: "fallback_3ds",
       rule: 2,
       timeout: 1200,
@@ -108,7 +109,7 @@ describe("a new session", () => {
     const stored = await db().paymentSession.findUniqueOrThrow({ where: { id: String(response.body.sessionid) } });
     expect(stored).toMatchObject({
       amount: 0n,
-      currency: "EUR",
+      currency: "CAD",
       set3ds: "FALLBACK_3DS",
       rule: 2,
       timeoutSeconds: 1200,

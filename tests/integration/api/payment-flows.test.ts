@@ -385,9 +385,9 @@ describe("payout", () => {
     const source = await storedPaymentWithCard("4000000000000002");
     const declined = await api.call("POST", `/api/${source.paymentId}/payout`, {
       apiKey: merchant.apiKey,
-      body: { amount: 100, currency: "DKK", processor: "bambora" },
+      body: { amount: 100, currency: "DKK", processor: "finaro" },
     });
-    expect(declined.body).toMatchObject({ status: "declined", responsecode: "05", authorizationcode: "", processor: "bambora" });
+    expect(declined.body).toMatchObject({ status: "declined", responsecode: "05", authorizationcode: "", processor: "finaro" });
     const bad = await api.call("POST", `/api/${source.paymentId}/payout`, {
       apiKey: merchant.apiKey,
       body: { amount: 100, currency: "DKK", email: "ann@@x" },

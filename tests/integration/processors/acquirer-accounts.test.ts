@@ -34,8 +34,13 @@ function identity(processor: ProcessorName, index: number): string {
     case "clearhaus":
       return CLEARHAUS_SANDBOX_ACCOUNTS[index]!.merchantId;
     case "bambora":
-      return BAMBORA_SANDBOX_ACCOUNTS[index]!.merchantNumber;
+      return BAMBORA_SANDBOX_ACCOUNTS[index]!.merchantId;
   }
+}
+
+/** The currency sandbox account `index` takes: any at finaro and clearhaus, the account's one currency at Bambora North America. */
+function currencyOf(processor: ProcessorName, index: number): string {
+  return processor === "bambora" ? BAMBORA_SANDBOX_ACCOUNTS[index]!.currency : "DKK";
 }
 
 async function accountOf(merchantId: string, processor: ProcessorName): Promise<string> {
@@ -44,7 +49,8 @@ async function accountOf(merchantId: string, processor: ProcessorName): Promise<
 
 async function followUp(paymentId: string, type: "capture" | "refund" | "void", amount: bigint): Promise<string> {
   const operationId = newId();
-  await db().operation.create({ data: { id: operationId, paymentId, type, amount, currency: "DKK" } });
+  const { currency } = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { currency: true } });
+  await db().operation.create({ data: { id: operationId, paymentId, type, amount, currency } });
   await processFollowUpOperation({ operationId });
   return operationId;
 }
@@ -65,7 +71,7 @@ describe.each(PROCESSOR_NAMES)("two merchants with their own %s accounts", (proc
       [merchantB, 2],
     ] as const) {
       const accountId = await accountOf(merchantId, processor);
-      const paymentId = await createPendingPayment(merchantId);
+      const paymentId = await createPendingPayment(merchantId, { currency: currencyOf(processor, index) });
       const result = await authorizePayment({
         paymentId,
         source: { kind: "card", card: testCard("4111111111111111") },
@@ -102,12 +108,13 @@ describe.each(PROCESSOR_NAMES)("two merchants with their own %s accounts", (proc
   });
 
   it("neither merchant's account can capture, refund, void or find the other's authorization", async () => {
-    const paymentId = await createPendingPayment(merchantA);
+    const currency = currencyOf(processor, 1);
+    const paymentId = await createPendingPayment(merchantA, { currency });
     await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4111111111111111") }, processors: [processor] });
     const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
     const reference = authorization.processorReference!;
     const other = sandboxConnector(sandboxes, processor, { index: 2 });
-    const request = { operationId: newId(), authorizationReference: reference, amount: 1_000n, currency: "DKK" };
+    const request = { operationId: newId(), authorizationReference: reference, amount: 1_000n, currency };
     expect(await other.capture(request)).toMatchObject({ status: "failed" });
     expect(await other.void({ ...request, operationId: newId() })).toMatchObject({ status: "failed" });
     expect(await other.lookupOperation({ kind: "authorize", operationId: authorization.id })).toBeUndefined();
@@ -122,7 +129,7 @@ describe.each(PROCESSOR_NAMES)("two merchants with their own %s accounts", (proc
 
   it("captures with the account that authorized after the merchant disabled and renamed it", async () => {
     const accountId = await accountOf(merchantA, processor);
-    const paymentId = await createPendingPayment(merchantA);
+    const paymentId = await createPendingPayment(merchantA, { currency: currencyOf(processor, 1) });
     await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4111111111111111") }, processors: [processor] });
     await updateAcquirerAccount({ merchantId: merchantA, accountId, input: { enabled: false, name: `${processor} old` } });
     try {
@@ -130,7 +137,7 @@ describe.each(PROCESSOR_NAMES)("two merchants with their own %s accounts", (proc
       const capture = await db().operation.findUniqueOrThrow({ where: { id: captureId } });
       expect(capture).toMatchObject({ status: "approved", acquirerAccountId: accountId });
       // A new payment has no account left at this processor: refused before any acquirer call.
-      const next = await createPendingPayment(merchantA);
+      const next = await createPendingPayment(merchantA, { currency: currencyOf(processor, 1) });
       const refused = await authorizePayment({
         paymentId: next,
         source: { kind: "card", card: testCard("4111111111111111") },

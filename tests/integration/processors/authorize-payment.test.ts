@@ -23,8 +23,14 @@ afterAll(async () => {
   await sandboxes.close();
 });
 
+/**
+ * CAD: the one currency of the merchant's bambora account (Bambora North America accounts settle CAD
+ * or USD); its finaro and clearhaus accounts take any. So every processor can be routed to.
+ */
+const CURRENCY = "CAD";
+
 async function authorizeCard(pan: string, options: Partial<Parameters<typeof authorizePayment>[0]> = {}) {
-  const paymentId = await createPendingPayment(merchantId);
+  const paymentId = await createPendingPayment(merchantId, { currency: CURRENCY });
   const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, timeoutMs: 5_000, ...options });
   return { paymentId, result };
 }
@@ -93,7 +99,8 @@ describe("authorizePayment: request processor list", () => {
 
   it("tries every processor for a card they all decline and declines the payment with the last code", async () => {
     const { paymentId, result } = await authorizeCard("4000000000009995", { processors: ["finaro", "clearhaus", "bambora"] });
-    expect(result).toMatchObject({ status: "declined", responsecode: "51", processor: "bambora" });
+    // Bambora's test environment answers every decline with its emulator's code 7 "DECLINE" (05), not the issuer's 51.
+    expect(result).toMatchObject({ status: "declined", responsecode: "05", processor: "bambora" });
     const operations = await authorizeOperations(paymentId);
     expect(operations.map((operation) => operation.status)).toEqual(["declined", "declined", "declined"]);
     const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
@@ -159,7 +166,7 @@ describe("authorizePayment: the merchant's routing rules", () => {
       where: { merchantId_rule: { merchantId: merchant, rule: 1 } },
       data: { processors: ["clearhaus", "bambora"] },
     });
-    const paymentId = await createPendingPayment(merchant);
+    const paymentId = await createPendingPayment(merchant, { currency: CURRENCY });
     const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard("4000000000002008") }, timeoutMs: 5_000 });
     expect(result.attempts.map((attempt) => [attempt.processor, attempt.result.status])).toEqual([
       ["clearhaus", "declined"],
@@ -225,6 +232,7 @@ describe("merchant-initiated payments with the stored card", () => {
 
     const childId = await createPendingPayment(merchantId, {
       amount: 2_500n,
+      currency: CURRENCY,
       paymentType: "unscheduled",
       parentPaymentId: parentId,
       storedCardId: parent.storedCardId!,
@@ -233,12 +241,42 @@ describe("merchant-initiated payments with the stored card", () => {
       paymentId: childId,
       source: { kind: "stored", storedCardId: parent.storedCardId! },
       mit: { paymentType: "unscheduled", parentPaymentId: parentId },
-      processors: ["bambora"],
+      processors: ["clearhaus"],
     });
-    expect(result).toMatchObject({ status: "approved", processor: "bambora" });
+    expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
     const child = await db().payment.findUniqueOrThrow({ where: { id: childId } });
     expect(child).toMatchObject({ status: "AUTHORIZED", authorizedAmount: 2_500n, storedCardId: parent.storedCardId, sca: null });
     expect((await authorizeOperations(childId))[0]).toMatchObject({ paymentType: "unscheduled", status: "approved" });
+  });
+
+  it("never sends an MIT to bambora (its merchant-initiated payments are purchases only): skipped by the rules, refused by name", async () => {
+    const { paymentId: parentId } = await authorizeCard("4111111111111111", { processors: ["finaro"] });
+    const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
+    const child = () =>
+      createPendingPayment(merchantId, {
+        amount: 2_500n,
+        currency: CURRENCY,
+        paymentType: "unscheduled",
+        parentPaymentId: parentId,
+        storedCardId: parent.storedCardId!,
+      });
+    const mit = { paymentType: "unscheduled" as const, parentPaymentId: parentId };
+    const atBambora = sandboxes.ledgers.bambora!.transactions().length;
+    // Rule 2 of the default routing starts with bambora (bambora, clearhaus, finaro): bambora is skipped.
+    const ruled = await child();
+    const skipped = await authorizePayment({ paymentId: ruled, source: { kind: "stored", storedCardId: parent.storedCardId! }, mit, rule: 2 });
+    expect(skipped).toMatchObject({ status: "approved", processor: "clearhaus" });
+    expect(skipped.attempts.map((attempt) => attempt.processor)).toEqual(["clearhaus"]);
+    const named = await child();
+    const refused = await authorizePayment({
+      paymentId: named,
+      source: { kind: "stored", storedCardId: parent.storedCardId! },
+      mit,
+      processors: ["bambora", "finaro"],
+    });
+    expect(refused).toMatchObject({ status: "failed", attempts: [] });
+    expect(await db().operation.count({ where: { paymentId: named } })).toBe(0);
+    expect(sandboxes.ledgers.bambora!.transactions()).toHaveLength(atBambora);
   });
 
   it("refuses a stored card of another merchant", async () => {

@@ -40,7 +40,8 @@ describe("processor sandboxes as a background service", () => {
           operationId: newId(),
           paymentId: newId(),
           amount: 100n,
-          currency: "EUR",
+          // CAD: the currency of the sandbox's first bambora account (Bambora North America); the others take any.
+          currency: "CAD",
           card,
         });
         expect(result.status, name).toBe("approved");

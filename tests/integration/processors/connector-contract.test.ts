@@ -18,13 +18,12 @@ afterAll(async () => {
   await sandboxes.close();
 });
 
-/** The sandbox's first test account; `secret` replaces its secret (signature key, API key, secret token). */
+/** The sandbox's first test account; `secret` replaces its secret (signature key, API key). */
 function connectorFor(name: ProcessorName, overrides: { secret?: string; timeoutMs?: number } = {}): ProcessorConnector {
   const account = sandboxCredentials(name);
   if (overrides.secret) {
     if (account.processor === "finaro") account.credentials.signatureKey = overrides.secret;
     if (account.processor === "clearhaus") account.credentials.apiKey = overrides.secret;
-    if (account.processor === "bambora") account.credentials.secretToken = overrides.secret;
   }
   return connectorAt(sandboxes.urls[name]!, account, overrides.timeoutMs ?? TIMEOUT_MS);
 }
@@ -48,7 +47,9 @@ async function approvedAuthorization(connector: ProcessorConnector, amount = 10_
   return result.processorReference!;
 }
 
-describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against its sandbox", (name) => {
+// Bambora North America speaks another API with its own rules (CAD/USD, one completion, no payouts,
+// its own test cards): tests/integration/processors/bambora-connector.test.ts.
+describe.each(["finaro", "clearhaus"] as const)("%s connector against its sandbox", (name) => {
   const connector = () => connectorFor(name);
 
   it("approves the approval cards with an authorization code, a reference and a PAR", async () => {
@@ -94,8 +95,7 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
     const declinedByFinaroOnly = await authorize(connector(), "4000000000001000");
     const declinedByTwo = await authorize(connector(), "4000000000002008");
     expect(declinedByFinaroOnly.status).toBe(name === "finaro" ? "declined" : "approved");
-    expect(declinedByTwo.status).toBe(name === "bambora" ? "approved" : "declined");
-    if (declinedByTwo.status === "declined") expect(declinedByTwo.responsecode).toBe("05");
+    expect(declinedByTwo).toMatchObject({ status: "declined", responsecode: "05" });
   });
 
   it("declines the authentication-required card with 1A without 3-D Secure and approves it with a full authentication", async () => {

@@ -33,7 +33,8 @@ describe("look-up by our operation id", () => {
       operationId,
       paymentId: newId(),
       amount: 1_000n,
-      currency: "DKK",
+      // CAD: the one currency of bambora's first sandbox account (Bambora North America); the others take any.
+      currency: "CAD",
       card: testCard("4111111111111111"),
     });
     const found = await connector.lookupOperation({ kind: "authorize", operationId });
@@ -88,7 +89,7 @@ describe("reconcileTimedOutAuthorizations", () => {
   });
 
   it("marks time-outs the acquirer never saw, and those it cannot look up", async () => {
-    const paymentId = await createPendingPayment(merchantId);
+    const paymentId = await createPendingPayment(merchantId, { currency: "CAD" });
     await authorizePayment({
       paymentId,
       source: { kind: "card", card: testCard("4000000000000119") },

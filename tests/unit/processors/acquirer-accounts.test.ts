@@ -8,6 +8,7 @@ import { parseCredentials } from "@/lib/processors/credentials";
 import {
   accountFieldsSchema,
   acquirerMerchantIdProblem,
+  currenciesProblem,
   currenciesSchema,
   descriptorProblem,
   numericCountryCode,
@@ -45,11 +46,16 @@ describe("credentials per processor", () => {
       "merchantId",
       "signatureKey",
     ]);
-    // "@" and ":" would break Bambora's Basic `accesstoken@merchantnumber:secrettoken`.
-    expect(issues(() => parseCredentials("bambora", { accessToken: "a@b", merchantNumber: "T1", secretToken: "x:y" }))).toEqual([
-      "accessToken",
-      "secretToken",
+    // Bambora North America: a 9-digit merchant id and one passcode per API; ":" would break `Passcode base64(merchant_id:passcode)`.
+    expect(
+      parseCredentials("bambora", { merchantId: "300200578", paymentsPasscode: "Pay1", reportingPasscode: "Rep1" }).processor,
+    ).toBe("bambora");
+    expect(issues(() => parseCredentials("bambora", { merchantId: "T1", paymentsPasscode: "x:y", reportingPasscode: "ok" }))).toEqual([
+      "merchantId",
+      "paymentsPasscode",
     ]);
+    // The Online Checkout credentials of earlier versions are not bambora credentials any more.
+    expect(issues(() => parseCredentials("bambora", { accessToken: "a", merchantNumber: "T1", secretToken: "s" })).length).toBeGreaterThan(0);
     // Another processor's credentials are refused (unknown keys).
     expect(issues(() => parseCredentials("bambora", { apiKey: "2b0c4b3e-5c1f-4a8e-9d2a-6f1e0c7b9a01" })).length).toBeGreaterThan(0);
   });
@@ -81,10 +87,19 @@ describe("statement descriptors by each acquirer's rules", () => {
       expect(descriptorProblem("clearhaus", bad), bad).toBeDefined();
   });
 
-  it("Finaro up to 25, Bambora up to 22 characters", () => {
+  it("Finaro and Bambora up to 25 characters", () => {
     expect(descriptorProblem("finaro", "x".repeat(25))).toBeUndefined();
     expect(descriptorProblem("finaro", "x".repeat(26))).toBeDefined();
-    expect(descriptorProblem("bambora", "x".repeat(23))).toBeDefined();
+    expect(descriptorProblem("bambora", "x".repeat(25))).toBeUndefined();
+    expect(descriptorProblem("bambora", "x".repeat(26))).toBeDefined();
+  });
+
+  it("a Bambora North America account takes exactly one currency, CAD or USD", () => {
+    expect(currenciesProblem("bambora", { anyCurrency: false, currencies: ["CAD"] })).toBeUndefined();
+    expect(currenciesProblem("bambora", { anyCurrency: false, currencies: ["USD"] })).toBeUndefined();
+    for (const bad of [{ anyCurrency: true, currencies: [] }, { anyCurrency: false, currencies: ["DKK"] }, { anyCurrency: false, currencies: ["CAD", "USD"] }])
+      expect(currenciesProblem("bambora", bad), JSON.stringify(bad)).toMatch(/CAD or USD/);
+    expect(currenciesProblem("finaro", { anyCurrency: true, currencies: [] })).toBeUndefined();
   });
 });
 
@@ -156,6 +171,22 @@ describe("the routing plan over accounts", () => {
         { processor: "bambora", accountId: "acc-bambora" },
       ],
     });
+  });
+
+  it("skips bambora for payouts and MITs, and refuses a request that names it for them, in the API's words", () => {
+    expect(planRouting({ order: ["bambora", "clearhaus"], fitting, currency: "CAD", fromRequest: false, rule: 2, purpose: "payout" })).toEqual({
+      kind: "route",
+      accounts: [{ processor: "clearhaus", accountId: "acc-clearhaus" }],
+    });
+    expect(planRouting({ order: ["bambora"], fitting, currency: "CAD", fromRequest: true, rule: 1, purpose: "payout" })).toMatchObject({
+      kind: "refused",
+      error: { message: "processor: bambora offers no payouts" },
+    });
+    expect(planRouting({ order: ["bambora"], fitting, currency: "CAD", fromRequest: false, rule: 2, purpose: "mit" })).toMatchObject({
+      kind: "refused",
+      error: { message: expect.stringMatching(/^currency: .*\(bambora takes merchant-initiated payments only as immediate purchases/) },
+    });
+    expect(planRouting({ order: ["bambora"], fitting, currency: "CAD", fromRequest: true, rule: 1 })).toMatchObject({ kind: "route" });
   });
 
   it("refuses a request that names a processor without an account, naming it; and a payment no account takes, naming the currency", () => {

@@ -1,10 +1,11 @@
 // What each acquirer's look-up is worth (docs/decisions.md, "Unknown outcomes"): against a real
-// base URL Clearhaus and Bambora offer no look-up by our reference and never call the sandbox-only
-// endpoints; Finaro's retrieval exists but its "not found" proves nothing; only our sandboxes'
-// look-ups are complete. And the answers that leave an outcome unknown are classed as such.
+// base URL Clearhaus offers no look-up by our reference and never calls the sandbox-only endpoint;
+// Bambora North America's are its real API's (issue 26), trusted for every operation it has;
+// Finaro's retrieval exists but its "not found" proves nothing; our sandboxes' look-ups are complete.
+// And the answers that leave an outcome unknown are classed as such.
 import { describe, expect, it } from "vitest";
 import { createBamboraConnector } from "@/lib/processors/bambora/client";
-import { fromBamboraResponse } from "@/lib/processors/bambora/transformers";
+import { fromBamboraError } from "@/lib/processors/bambora/transformers";
 import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
 import { fromClearhausTransaction } from "@/lib/processors/clearhaus/transformers";
 import { createFinaroConnector } from "@/lib/processors/finaro/client";
@@ -17,7 +18,7 @@ const REAL = {
     createClearhausConnector({ baseUrl: "https://gateway.test.clearhaus.com", timeoutMs: 1_000, sandboxExtensions }),
   bambora: (sandboxExtensions?: boolean) =>
     createBamboraConnector({
-      baseUrl: "https://transaction-v1.api-eu.bambora.com",
+      baseUrl: "https://api.na.bambora.com",
       timeoutMs: 1_000,
       sandboxExtensions,
     }),
@@ -40,13 +41,16 @@ describe("look-up capabilities against the real gateways", () => {
     }
   });
 
-  it("bambora offers no look-up of any operation, and never calls the sandbox's search", async () => {
-    const connector = REAL.bambora();
-    const credentials = { accessToken: "a", merchantNumber: "m", secretToken: "s" };
-    for (const kind of LOOKUP_KINDS) {
-      expect(connector.lookups[kind], kind).toMatchObject({ lookup: false, notFoundIsProof: false });
-      await expect(connector.lookupOperation({ kind, operationId: "op1" }, { credentials })).rejects.toBeInstanceOf(LookupNotOfferedError);
+  it("bambora (North America) finds every operation it has by our reference, trusted, the same against its sandbox; payouts it has none of", async () => {
+    for (const connector of [REAL.bambora(), REAL.bambora(true)]) {
+      for (const kind of ["authorize", "capture", "refund", "void"] as const)
+        expect(connector.lookups[kind], kind).toMatchObject({ lookup: true, notFoundIsProof: true });
+      expect(connector.lookups.payout).toMatchObject({ lookup: false });
     }
+    const credentials = { merchantId: "300200578", paymentsPasscode: "p", reportingPasscode: "r" };
+    await expect(REAL.bambora().lookupOperation({ kind: "payout", operationId: "op1" }, { credentials })).rejects.toBeInstanceOf(
+      LookupNotOfferedError,
+    );
   });
 
   it("finaro's O=101 retrieval exists but its 'not found' is no proof (no published not-found code; -7 is 'no response from gateway')", () => {
@@ -54,7 +58,7 @@ describe("look-up capabilities against the real gateways", () => {
     for (const kind of LOOKUP_KINDS) expect(connector.lookups[kind], kind).toMatchObject({ lookup: true, notFoundIsProof: false });
   });
 
-  it.each(["clearhaus", "bambora", "finaro"] as const)("our %s sandbox's look-up (a sandbox-only extension) is complete", (name) => {
+  it.each(["clearhaus", "finaro"] as const)("our %s sandbox's look-up (a sandbox-only extension) is complete", (name) => {
     const connector = REAL[name](true);
     for (const kind of LOOKUP_KINDS) expect(connector.lookups[kind], kind).toMatchObject({ lookup: true, notFoundIsProof: true });
   });
@@ -71,8 +75,9 @@ describe("answers that leave the outcome unknown are never declines", () => {
     expect(fromClearhausTransaction({ id: "x", status: { code: 50000 } })).toMatchObject({ status: "failed", failure: "indeterminate" });
   });
 
-  it("bambora SystemError inside an answer is indeterminate", () => {
-    expect(fromBamboraResponse({ meta: { result: false, action: { code: "999", source: "ePay", type: "SystemError" } } })).toMatchObject({
+  it("bambora's technical failures (category 4) and lost processor answers are indeterminate", () => {
+    expect(fromBamboraError({ code: 9999, category: 4, message: "System error" })).toMatchObject({ status: "failed", failure: "indeterminate" });
+    expect(fromBamboraError({ code: 55, category: 1, message: "Transaction timeout - No transaction Response" })).toMatchObject({
       status: "failed",
       failure: "indeterminate",
     });

@@ -13,7 +13,7 @@ import { addAcquirerAccountAction, changeAcquirerAccountAction, testAcquirerAcco
 export const metadata: Metadata = { title: "Acquirer accounts" };
 export const dynamic = "force-dynamic";
 
-const PROCESSOR_LABELS = { finaro: "Finaro", clearhaus: "Clearhaus", bambora: "Bambora" } as const;
+const PROCESSOR_LABELS = { finaro: "Finaro", clearhaus: "Clearhaus", bambora: "Bambora North America" } as const;
 
 // Settings → Acquirer accounts (owners only; others get the not-found page): where this merchant's
 // payments settle. Credentials are write-only: only their fingerprint and when they were set show.
@@ -41,6 +41,7 @@ export default async function AcquirerAccountsPage() {
             }
           >
             <div data-testid="acquirer-account" className="space-y-4">
+              {account.credentialsNeeded ? <Alert tone="warning">{account.credentialsNeeded}</Alert> : null}
               <DescriptionList
                 items={[
                   { term: "Acquirer merchant id", value: <span className="font-mono">{account.acquirerMerchantId}</span> },
