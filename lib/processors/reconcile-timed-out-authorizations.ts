@@ -97,6 +97,7 @@ export async function reconcileTimedOutAuthorization({ operationId }: { operatio
     operationId: `${attempt.id.slice(0, 28)}void`,
     authorizationReference: found.processorReference,
     authorizationCode: found.authorizationcode,
+    authorizationOperationId: attempt.id,
     amount: attempt.amount,
     currency: attempt.currency,
   });

@@ -38,7 +38,7 @@ export function setUpFaultWorld(options: { functions: () => Promise<InngestFunct
   beforeAll(async () => {
     process.env.PROCESSOR_TIMEOUT_MS = String(PROCESSOR_TIMEOUT_MS);
     resetConfig();
-    world.sandboxes = await startSandboxes({ hangMs: PROCESSOR_TIMEOUT_MS * 4 });
+    world.sandboxes = await startSandboxes({ hangMs: PROCESSOR_TIMEOUT_MS * 4, extensions: true });
     world.api = await startMerchantApi();
     world.receiver = await startNotificationReceiver();
     world.harness = await startInngestHarness({

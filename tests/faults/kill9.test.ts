@@ -33,7 +33,7 @@ const dataDir = path.join(ROOT, ".data-test", `faults-kill9-${process.pid}`);
 beforeAll(async () => {
   if (process.env.FAULTS_KILL9 !== "1") return;
   mkdirSync(dataDir, { recursive: true });
-  sandboxes = await startSandboxes({ threeDs: false, hangMs: 120_000 });
+  sandboxes = await startSandboxes({ threeDs: false, hangMs: 120_000, extensions: true });
   receiver = await startNotificationReceiver();
   merchant = await createTestMerchant({ defaultNotificationUrl: receiver.url });
   const secrets = config().secrets;

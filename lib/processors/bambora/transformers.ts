@@ -45,7 +45,7 @@ export function toBamboraAuthorize(request: AuthorizeRequest) {
           },
         }
       : {}),
-    ...(request.textOnStatement ? { textonstatement: request.textOnStatement } : {}),
+    ...(request.textOnStatement || request.descriptor ? { textonstatement: request.textOnStatement ?? request.descriptor } : {}),
     ...(request.customerIp ? { customer: { ip: request.customerIp } } : {}),
   };
 }
@@ -55,7 +55,7 @@ export function toBamboraPayout(request: PayoutRequest) {
     order: { id: request.operationId, amount: Number(request.amount), currency: request.currency },
     reference: request.paymentId,
     card: cardBody(request.card, false),
-    ...(request.textOnStatement ? { textonstatement: request.textOnStatement } : {}),
+    ...(request.textOnStatement || request.descriptor ? { textonstatement: request.textOnStatement ?? request.descriptor } : {}),
   };
 }
 

@@ -8,7 +8,8 @@ import { SandboxLedger, type LedgerError, type LedgerResult } from "./ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "./card-updates";
 import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "./serve";
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "./scheme-data";
-import type { BamboraGatewayError } from "../../processors/bambora/transformers";
+/** The sandbox's `meta.action.type` values of an error answer (issue 26 rebuilds this sandbox from its reference). */
+type BamboraGatewayError = "InvalidRequest" | "InvalidAmount" | "InvalidState" | "NotFound" | "Unauthorized" | "SystemError";
 
 import { BAMBORA_SANDBOX_ACCOUNTS, type BamboraSandboxAccount } from "./sandbox-accounts";
 
@@ -54,6 +55,7 @@ const LEDGER_ERRORS: Record<LedgerError, { type: BamboraGatewayError; code: stri
   nothing_captured: { type: "InvalidState", code: "110", text: "Nothing is captured" },
   invalid_amount: { type: "InvalidAmount", code: "111", text: "Invalid amount" },
   currency_mismatch: { type: "InvalidRequest", code: "112", text: "Currency differs from the transaction" },
+  not_a_capture: { type: "NotFound", code: "104", text: "Transaction not found" },
 };
 
 function meta(result: boolean, action: { code: string; source: string; type: string }, merchant = "") {

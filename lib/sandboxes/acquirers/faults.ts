@@ -1,11 +1,24 @@
-// Fault modes of the acquirer sandboxes, armed per test (tests/faults/): the acquirer acts and the
+// Fault modes of the acquirer sandboxes (a sandbox-only extension: wrapped only when the sandboxes
+// run with their extensions on), armed per test (tests/faults/): the acquirer acts and the
 // answer is lost, acts and answers 502, hangs past the caller's time-out before acting, or receives
 // the request twice (a duplicate on the wire) and answers the second. A fault matches a request by
 // processor, operation and amount, and fires a given number of times. Nothing arms a fault unless a
 // test does; unarmed, the wrapper only classifies the request.
-import type { ProcessorName } from "../../processors/types";
-import { FINARO_OPERATION } from "../../processors/finaro/transformers";
+import type { AcquirerName } from "./acquirer-name";
 import { holdUntilAborted, type FetchHandler } from "./serve";
+
+type ProcessorName = AcquirerName;
+
+/** Finaro's `O` codes ([AM-CR] ACTIONS; 101 the retrieval) as the operations a fault matches. */
+const FINARO_OPERATIONS: Record<string, AcquirerOperation> = {
+  "1": "authorize",
+  "2": "authorize",
+  "3": "capture",
+  "4": "void",
+  "5": "refund",
+  "35": "payout",
+  "101": "lookup",
+};
 
 export type AcquirerFaultMode = "answer_lost_after_acting" | "502_after_acting" | "hang_before_acting" | "duplicate_request";
 export type AcquirerOperation = "authorize" | "capture" | "refund" | "void" | "payout" | "lookup";
@@ -52,17 +65,7 @@ async function classify(processor: ProcessorName, request: Request): Promise<Cla
   switch (processor) {
     case "finaro": {
       const fields = Object.fromEntries(new URLSearchParams(text));
-      const operation = (
-        {
-          [FINARO_OPERATION.authorize]: "authorize",
-          [FINARO_OPERATION.sale]: "authorize",
-          [FINARO_OPERATION.capture]: "capture",
-          [FINARO_OPERATION.refund]: "refund",
-          [FINARO_OPERATION.void]: "void",
-          [FINARO_OPERATION.payout]: "payout",
-          [FINARO_OPERATION.retrieve]: "lookup",
-        } as Record<string, AcquirerOperation>
-      )[fields.O ?? ""];
+      const operation = FINARO_OPERATIONS[fields.O ?? ""];
       return operation ? { operation, amount: number(fields.a4) } : undefined;
     }
     case "clearhaus": {

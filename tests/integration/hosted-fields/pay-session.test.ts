@@ -25,7 +25,7 @@ let sandboxes: RunningSandboxes;
 let merchantId: string;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ hangMs: 3000 });
+  sandboxes = await startSandboxes({ hangMs: 3000, extensions: true });
   server = await startHostedFieldsServer();
   merchantId = (await createTestMerchant()).id;
 });

@@ -16,7 +16,7 @@ let sandboxes: RunningSandboxes;
 let merchantId: string;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ threeDs: false, hangMs: 20_000 });
+  sandboxes = await startSandboxes({ threeDs: false, hangMs: 20_000, extensions: true });
   merchantId = await createProcessorTestMerchant();
 });
 afterAll(async () => {
@@ -216,7 +216,7 @@ describe("merchant-initiated payments with the stored card", () => {
   it("authorizes an MIT from the parent's stored card and refers to the first payment's scheme transaction id", async () => {
     const { paymentId: parentId } = await authorizeCard("4000000000003006", {
       processors: ["finaro"],
-      threeDs: { eci: "05", authenticationValue: "AAABBB", version: "2.2.0", transStatus: "Y" },
+      threeDs: { eci: "05", authenticationValue: "AAABBBCCCDDDEEEFFF012345678=", version: "2.2.0", transStatus: "Y", messageType: "ARes" },
     });
     const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
     expect(parent.status).toBe("AUTHORIZED");
