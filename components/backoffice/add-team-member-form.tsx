@@ -1,17 +1,17 @@
 "use client";
-import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
 export function AddTeamMemberForm({ action, totpEnabled }: { action: Action; totpEnabled: boolean }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action);
   return (
-    <form action={formAction} className="grid gap-4 sm:grid-cols-2" noValidate>
+    <form {...form} className="grid gap-4 sm:grid-cols-2" noValidate>
       <TextField id="member-name" name="name" label="Name" error={state.fieldErrors?.name} />
       <TextField id="member-email" name="email" label="Email" type="email" error={state.fieldErrors?.email} />
       <TextField id="member-password" name="password" label="First password" type="password" autoComplete="new-password" hint="At least 10 characters. Hand it over securely." error={state.fieldErrors?.password} />

@@ -10,6 +10,7 @@ import type { NewKey } from "@/app/backoffice/(app)/settings/api-key/actions";
 import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, DEFAULT_NEW_KEY_SCOPES } from "@/lib/api-keys/api-key-scopes";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { CopyField } from "./copy-field";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type KeyAction = (previous: ActionState<NewKey>, formData: FormData) => Promise<ActionState<NewKey>>;
 type PlainAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
@@ -30,10 +31,10 @@ function NewKeyNotice({ state }: { state: ActionState<NewKey> }) {
 }
 
 export function CreateKeyForm({ action, totpEnabled }: { action: KeyAction; totpEnabled: boolean }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action);
   return (
     <div className="space-y-4">
-      <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-start" noValidate>
+      <form {...form} className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-start" noValidate>
         <TextField id="name" label="Key name" placeholder="e.g. Web shop production" className="flex-1" error={state.fieldErrors?.name} maxLength={80} />
         {/* What the key may do (review 3, M7): payouts only when the system that holds it pays out. */}
         <fieldset className="w-full space-y-1 sm:order-last" aria-describedby="scopes-hint">
@@ -74,7 +75,7 @@ export function RollKeyForm({
   totpEnabled: boolean;
 }) {
   const [open, setOpen] = useState(false);
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action);
   if (!open && state.status !== "success") {
     return (
       <Button variant="secondary" onClick={() => setOpen(true)} aria-label={`Roll key ${keyName}`}>
@@ -85,7 +86,7 @@ export function RollKeyForm({
   return (
     <div className="w-full space-y-3">
       {state.status !== "success" ? (
-        <form action={formAction} className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <form {...form} className="flex flex-col gap-2 sm:flex-row sm:items-end">
           <input type="hidden" name="apiKeyId" value={apiKeyId} />
           <SelectField
             id={`grace-${apiKeyId}`}

@@ -1,18 +1,18 @@
 "use client";
 // The account page's password change: current password (and code) first, then the new one twice.
-import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
 export function ChangePasswordForm({ action, totpEnabled, minLength }: { action: Action; totpEnabled: boolean; minLength: number }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action);
   return (
-    <form action={formAction} className="grid gap-4 sm:max-w-md" noValidate>
+    <form {...form} className="grid gap-4 sm:max-w-md" noValidate>
       <ConfirmIdentityFields idPrefix="change-password" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       <TextField
         id="new-password"

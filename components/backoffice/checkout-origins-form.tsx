@@ -1,11 +1,11 @@
 "use client";
 // The allowed checkout origins of the account (or of one hosted integration): one origin per line.
-import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type SaveAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
@@ -55,9 +55,9 @@ export function CheckoutOriginsForm({
   disabled: boolean;
   totpEnabled?: boolean;
 }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action);
   return (
-    <form action={formAction} className="space-y-4" noValidate>
+    <form {...form} className="space-y-4" noValidate>
       <CheckoutOriginsField
         id="merchant-checkout-origins"
         defaultValue={origins.join("\n")}

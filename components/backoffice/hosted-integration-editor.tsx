@@ -4,7 +4,7 @@
 // with a live preview of the real hosted fields (their own page, rendered with the styling as it
 // is typed). The styling is checked in the browser with the same zod schema the server uses.
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, TextField } from "@/components/ui/field";
@@ -12,6 +12,8 @@ import { CheckoutOriginsField } from "@/components/backoffice/checkout-origins-f
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { frameHeights } from "@/lib/cardholder/field-frame-height";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type Action = (previous: ActionState<{ id: string }>, formData: FormData) => Promise<ActionState<{ id: string }>>;
 
@@ -103,7 +105,7 @@ export function HostedIntegrationEditor({
   readOnly: boolean;
   totpEnabled?: boolean;
 }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action, { resetOnSuccess: false });
   const router = useRouter();
   const createdId = !initial.id && state.status === "success" ? state.data?.id : undefined;
   useEffect(() => {
@@ -125,7 +127,7 @@ export function HostedIntegrationEditor({
   const set = (key: string) => (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [key]: event.target.value }));
 
   return (
-    <form action={formAction} className="grid gap-6 xl:grid-cols-5" noValidate>
+    <form {...form} className="grid gap-6 xl:grid-cols-5" noValidate>
       <input type="hidden" name="id" value={initial.id ?? ""} />
       <input type="hidden" name="styling" value={stylingJson} />
       <div className="space-y-6 xl:col-span-3">
@@ -266,11 +268,11 @@ export function HostedIntegrationEditor({
           {!check.success ? (
             <p className="text-xs text-amber-700">The preview shows the last valid styling until the highlighted values are fixed.</p>
           ) : null}
-          <PreviewFrame field="pan" label="Card number" styling={lastGood} height={draft.height} />
+          <PreviewFrame field="pan" label="Card number" styling={lastGood} />
           <div className="grid grid-cols-3 gap-2">
-            <PreviewFrame field="expmonth" label="Month" styling={lastGood} height={draft.height} />
-            <PreviewFrame field="expyear" label="Year" styling={lastGood} height={draft.height} />
-            <PreviewFrame field="securitycode" label="CVC" styling={lastGood} height={draft.height} />
+            <PreviewFrame field="expmonth" label="Month" styling={lastGood} />
+            <PreviewFrame field="expyear" label="Year" styling={lastGood} />
+            <PreviewFrame field="securitycode" label="CVC" styling={lastGood} />
           </div>
         </div>
       </div>
@@ -289,26 +291,32 @@ function useBrowserOrigin(): string | null {
   );
 }
 
-function PreviewFrame({ field, label, styling, height }: { field: string; label: string; styling: string; height?: string }) {
-  const px = /^(\d+)px$/.exec(height ?? "")?.[1];
+/**
+ * One field in the preview, framed exactly as dynamic.js frames it at checkout: the same height from
+ * the same function (lib/cardholder/field-frame-height.ts), no border on the frame itself, so what
+ * the preview shows of the field is what the cardholder sees (newcomer review F6).
+ */
+function PreviewFrame({ field, label, styling }: { field: string; label: string; styling: string }) {
   const origin = useBrowserOrigin();
-  const style = { height: `${Math.max(48, Number(px ?? 44) + 8)}px` };
+  const style = { height: `${frameHeights(JSON.parse(styling) as HostedStyling).field}px` };
   return (
     <div>
       <p className="mb-1 text-xs font-medium text-slate-600">{label}</p>
-      {origin ? (
-        <iframe
-          title={`Preview of the ${label} field`}
-          data-testid={`preview-${field}`}
-          // A relative address (whatever host name the back office is on) and the origin the field must
-          // answer to; the field script reads its channel from the hash, as dynamic.js passes it.
-          src={`/backoffice/settings/hosted/preview?field=${field}&parent=${encodeURIComponent(origin)}&styling=${encodeURIComponent(styling)}#c=backoffice-preview-${field}`}
-          className="block w-full rounded border border-dashed border-slate-300"
-          style={style}
-        />
-      ) : (
-        <div className="block w-full rounded border border-dashed border-slate-300" style={style} />
-      )}
+      <div className="rounded outline outline-1 outline-offset-2 outline-dashed outline-slate-300">
+        {origin ? (
+          <iframe
+            title={`Preview of the ${label} field`}
+            data-testid={`preview-${field}`}
+            // A relative address (whatever host name the back office is on) and the origin the field must
+            // answer to; the field script reads its channel from the hash, as dynamic.js passes it.
+            src={`/backoffice/settings/hosted/preview?field=${field}&parent=${encodeURIComponent(origin)}&styling=${encodeURIComponent(styling)}#c=backoffice-preview-${field}`}
+            className="block w-full border-0"
+            style={style}
+          />
+        ) : (
+          <div className="block w-full" style={style} />
+        )}
+      </div>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 "use client";
-import { useActionState } from "react";
+import { useKeptFormAction } from "./use-kept-form-action";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
@@ -30,9 +30,9 @@ export function NotificationUrlsForm({
   extraHidden?: Record<string, string>;
   totpEnabled?: boolean;
 }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action);
   return (
-    <form action={formAction} className="space-y-4" noValidate>
+    <form {...form} className="space-y-4" noValidate>
       {Object.entries(extraHidden ?? {}).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -64,12 +64,12 @@ export function NotificationUrlsForm({
 }
 
 export function TestNotificationForm({ action, urls }: { action: TestAction; urls: { label: string; value: string }[] }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action, { resetOnSuccess: false });
   const result = state.data;
   if (urls.length === 0) return <p className="text-sm text-slate-600">Save a notification URL first.</p>;
   return (
     <div className="space-y-4">
-      <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-end">
+      <form {...form} className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <SelectField
           id="test-url"
           name="url"

@@ -3,8 +3,9 @@ import Link from "next/link";
 import { startTransition, useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { TextField } from "@/components/ui/field";
+import { SelectField, TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
+import { REFUND_REASON_LABELS, REFUND_REASONS } from "@/lib/backoffice/refund-reasons";
 
 type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
@@ -76,6 +77,17 @@ export function PaymentOperationForm({
       ) : (
         <p className="text-sm text-slate-600">Releases the authorization of {maxLabel}.</p>
       )}
+      {operation === "refund" ? (
+        <SelectField
+          id="refund-reason"
+          name="reason"
+          label="Reason"
+          hint="Kept with the refund and in the audit log."
+          defaultValue=""
+          error={state.fieldErrors?.reason}
+          options={[{ value: "", label: "No reason given" }, ...REFUND_REASONS.map((value) => ({ value, label: REFUND_REASON_LABELS[value] }))]}
+        />
+      ) : null}
       {confirming ? (
         <div role="group" aria-label={`Confirm ${operation}`} className="space-y-2 rounded-md bg-slate-50 p-3 ring-1 ring-inset ring-slate-200" data-testid={`confirm-${operation}`}>
           <p className="text-sm font-medium text-slate-900">

@@ -1,5 +1,5 @@
 import { Badge, type Tone } from "@/components/ui/badge";
-import { DISPLAY_STATE_LABELS, type DisplayState } from "@/lib/backoffice/derive-display-state";
+import { DISPLAY_STATE_LABELS, type DisplayState } from "@/lib/payments/derive-display-state";
 
 const DISPLAY_TONES: Record<DisplayState, Tone> = {
   pending: "slate",

@@ -1,8 +1,8 @@
 "use client";
-import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 type ResetAction = (previous: ActionState<{ temporaryPassword: string }>, formData: FormData) => Promise<ActionState<{ temporaryPassword: string }>>;
@@ -26,16 +26,16 @@ export function TeamMemberControls({
   role: string;
   totpEnabled: boolean;
 }) {
-  const [roleState, roleAction, rolePending] = useActionState(action, { status: "idle" });
-  const [removeState, removeAction, removePending] = useActionState(action, { status: "idle" });
-  const [resetState, resetFormAction, resetPending] = useActionState(resetAction, { status: "idle" });
+  const { state: roleState, pending: rolePending, form: roleForm } = useKeptFormAction(action);
+  const { state: removeState, pending: removePending, form: removeForm } = useKeptFormAction(action);
+  const { state: resetState, pending: resetPending, form: resetForm } = useKeptFormAction(resetAction);
   // The step-up fields are compact (no room for their own message): their errors are the message.
   const stepUpError = (state: ActionState<unknown>) => state.fieldErrors?.currentPassword ?? state.fieldErrors?.currentCode;
   const message = stepUpError(removeState) ?? removeState.message ?? stepUpError(resetState) ?? resetState.message ?? stepUpError(roleState) ?? roleState.message;
   const failed = removeState.status === "error" || resetState.status === "error" || roleState.status === "error";
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <form action={roleAction} className="flex items-center gap-2">
+      <form {...roleForm} className="flex items-center gap-2">
         <input type="hidden" name="change" value="role" />
         <input type="hidden" name="userId" value={userId} />
         <label htmlFor={`role-${userId}`} className="sr-only">
@@ -52,10 +52,11 @@ export function TeamMemberControls({
         </Button>
       </form>
       <form
-        action={resetFormAction}
+        action={resetForm.action}
         className="flex items-center gap-2"
         onSubmit={(event) => {
           if (!window.confirm(`Give ${email} a new temporary password? Their current password stops working and they are signed out.`)) event.preventDefault();
+          resetForm.onSubmit(event);
         }}
       >
         <input type="hidden" name="userId" value={userId} />
@@ -65,10 +66,11 @@ export function TeamMemberControls({
         </Button>
       </form>
       <form
-        action={removeAction}
+        action={removeForm.action}
         className="flex items-center gap-2"
         onSubmit={(event) => {
           if (!window.confirm(`Remove ${email}? They can no longer sign in.`)) event.preventDefault();
+          removeForm.onSubmit(event);
         }}
       >
         <input type="hidden" name="change" value="remove" />

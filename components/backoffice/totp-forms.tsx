@@ -1,17 +1,17 @@
 "use client";
-import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import type { Enrolment } from "@/app/backoffice/(app)/account/actions";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { useKeptFormAction } from "./use-kept-form-action";
 
 type StartAction = (previous: ActionState<Enrolment>, formData: FormData) => Promise<ActionState<Enrolment>>;
 type CodeAction = (previous: ActionState<{ recoveryCodes?: string[] }>, formData: FormData) => Promise<ActionState<{ recoveryCodes?: string[] }>>;
 
 function CodeForm({ action, label, submit, variant = "primary", askPassword = false }: { action: CodeAction; label: string; submit: string; variant?: "primary" | "danger"; askPassword?: boolean }) {
-  const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(action);
   if (state.status === "success") {
     return (
       <div className="space-y-3">
@@ -30,7 +30,7 @@ function CodeForm({ action, label, submit, variant = "primary", askPassword = fa
     );
   }
   return (
-    <form action={formAction} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
+    <form {...form} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
       {askPassword ? <ConfirmIdentityFields idPrefix={`totp-${variant}`} totpEnabled={false} fieldErrors={state.fieldErrors} /> : null}
       <TextField id={`totp-code-${variant}`} name="code" label={label} inputMode="numeric" autoComplete="one-time-code" maxLength={7} error={state.fieldErrors?.code ?? state.fieldErrors?.currentCode ?? (state.status === "error" && !state.fieldErrors?.currentPassword ? state.message : undefined)} />
       <Button type="submit" variant={variant} className="sm:mt-6" disabled={pending}>
@@ -41,10 +41,10 @@ function CodeForm({ action, label, submit, variant = "primary", askPassword = fa
 }
 
 export function EnableTotp({ start, confirm }: { start: StartAction; confirm: CodeAction }) {
-  const [state, startAction, pending] = useActionState(start, { status: "idle" });
+  const { state, pending, form } = useKeptFormAction(start);
   if (state.status !== "success" || !state.data) {
     return (
-      <form action={startAction} className="space-y-3" noValidate>
+      <form {...form} className="space-y-3" noValidate>
         {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
         <ConfirmIdentityFields idPrefix="totp-start" totpEnabled={false} fieldErrors={state.fieldErrors} />
         <Button type="submit" disabled={pending}>

@@ -18,6 +18,13 @@ export interface ApiRequestRow {
   errorCode: string | null;
   durationMs: number;
   createdAt: Date;
+  /** What the Developers page shows of the request (lib/api/mask-logged-body.ts masks the bodies). */
+  errorDescription: string | null;
+  requestBody: string | null;
+  responseBody: string | null;
+  apiKeyId: string | null;
+  idempotencyKey: string | null;
+  idempotentReplay: boolean;
 }
 
 const FLUSH_INTERVAL_MS = 50;
@@ -58,9 +65,12 @@ function insertRows(rows: ApiRequestRow[]): Promise<number> {
   const column = <K extends keyof ApiRequestRow>(key: K) => rows.map((row) => row[key]);
   // createdAt as ISO text into timestamp(3): the column holds UTC wall time, as Prisma writes it.
   return db().$executeRaw`
-    INSERT INTO "ApiRequest" ("id", "merchantId", "method", "path", "traceApi", "statusCode", "errorCode", "durationMs", "createdAt")
+    INSERT INTO "ApiRequest" ("id", "merchantId", "method", "path", "traceApi", "statusCode", "errorCode", "durationMs", "createdAt",
+      "errorDescription", "requestBody", "responseBody", "apiKeyId", "idempotencyKey", "idempotentReplay")
     SELECT * FROM unnest(${column("id")}::text[], ${column("merchantId")}::text[], ${column("method")}::text[], ${column("path")}::text[],
       ${column("traceApi")}::text[], ${column("statusCode")}::int[], ${column("errorCode")}::text[], ${column("durationMs")}::int[],
-      ${rows.map((row) => row.createdAt.toISOString())}::timestamp(3)[])
+      ${rows.map((row) => row.createdAt.toISOString())}::timestamp(3)[],
+      ${column("errorDescription")}::text[], ${column("requestBody")}::text[], ${column("responseBody")}::text[], ${column("apiKeyId")}::text[],
+      ${column("idempotencyKey")}::text[], ${column("idempotentReplay")}::boolean[])
     ON CONFLICT ("id") DO NOTHING`;
 }

@@ -12,6 +12,7 @@ import { addToRequestContext, requestContext } from "../observability/request-co
 import { log } from "../observability/logger";
 import { apiRouteLabel, observeApiRequest, observedRequest } from "../observability/observe-api-request";
 import { recordApiRequest, type ApiRequestRow } from "./api-request-log";
+import { maskLoggedBody, maskLoggedValue } from "./mask-logged-body";
 import { consumeRateLimit } from "./rate-limits";
 import { authenticateApiKey } from "./authenticate-api-key";
 import type { ApiKeyScope } from "../api-keys/api-key-scopes";
@@ -71,11 +72,13 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? Number(item) : item));
 }
 
-async function readInput(request: Request, url: URL): Promise<unknown> {
+/** The body as parsed input; `read.text` keeps the text as sent, for the request log. */
+async function readInput(request: Request, url: URL, read: { text?: string }): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return Object.fromEntries(url.searchParams);
   let text: string;
   try {
     text = await readLimitedText(request, MAX_BODY_BYTES);
+    read.text = text;
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw payloadTooLarge();
     // The client went away or sent a broken body: its problem, not an internal error.
@@ -121,6 +124,10 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     let status = 500;
     let body: string;
     let errorCode: string | undefined;
+    let errorDescription: string | undefined;
+    let apiKeyId: string | undefined;
+    let idempotencyKey: string | undefined;
+    const read: { text?: string } = {};
     let replayed = false;
     /** Set once the handler has returned: its work is done, so no later failure may say otherwise. */
     let performed = false;
@@ -131,9 +138,10 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
       const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization"), scope: definition.scope });
       merchantId = authenticated.merchantId;
+      apiKeyId = authenticated.apiKeyId;
       addToRequestContext({ merchantId });
       await consumeRateLimit("api-key", authenticated.apiKeyId);
-      const rawInput = await readInput(request, url);
+      const rawInput = await readInput(request, url, read);
       if (request.headers.get(TRACE_HEADER) !== null && !traceApi) {
         throw invalidParameter(TRACE_HEADER, "must be 1 to 128 visible ASCII characters, a UUID is recommended");
       }
@@ -151,6 +159,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       const paymentRef = typeof params.paymentid === "string" ? params.paymentid : undefined;
 
       const key = request.method === "POST" ? parseIdempotencyKey(request.headers.get("idempotency-key")) : undefined;
+      idempotencyKey = key;
       if (key) {
         const stored = await claimIdempotencyKey({
           merchantId,
@@ -183,14 +192,16 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         rateLimitRetryAfter = error.retryAfterSeconds;
         status = error.status;
         errorCode = error.code;
+        errorDescription = error.message;
         body = toJson(error.toBody());
       } else {
         // Unexpected: the message may carry internals, so it goes to the log with the request id
         // and the merchant gets the id only.
         status = 500;
         errorCode = "INTERNAL_ERROR";
+        errorDescription = `unexpected error; quote request id ${requestId}`;
         log("merchant-api").error({ error: errorForLog(error) }, `request ${requestId} ${request.method} ${url.pathname} failed`);
-        body = toJson({ error: "INTERNAL_ERROR", errordescription: `unexpected error; quote request id ${requestId}` });
+        body = toJson({ error: "INTERNAL_ERROR", errordescription: errorDescription });
       }
       if (idempotency) await releaseIdempotencyKey(idempotency).catch(() => undefined);
     }
@@ -198,6 +209,24 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     if (traceApi) headers.set(TRACE_HEADER, traceApi);
     if (replayed) headers.set("Idempotent-Replayed", "true");
     if (errorCode === "RATE_LIMITED" || errorCode === "SERVICE_UNAVAILABLE") headers.set("Retry-After", String(rateLimitRetryAfter ?? 1));
+    /**
+     * What the Developers page shows beyond the trace: the error description, both bodies with card
+     * numbers masked (the merchant's own id kept readable), the key and whether the answer was a
+     * replay. Only for requests a key identified (the others are not stored at all, below).
+     */
+    function loggedExchange(): Pick<ApiRequestRow, "errorDescription" | "requestBody" | "responseBody" | "apiKeyId" | "idempotencyKey" | "idempotentReplay"> {
+      const keep = merchantId ? [merchantId] : [];
+      const query = request.method === "GET" || request.method === "HEAD" ? Object.fromEntries(url.searchParams) : undefined;
+      return {
+        errorDescription: errorDescription ?? null,
+        requestBody: !merchantId ? null : query ? (Object.keys(query).length > 0 ? maskLoggedValue(query, { keep }) : null) : maskLoggedBody(read.text, { keep }),
+        responseBody: merchantId ? maskLoggedBody(body, { keep }) : null,
+        apiKeyId: apiKeyId ?? null,
+        // Free text of the merchant's, as the path and TraceApi below: masked the same way.
+        idempotencyKey: idempotencyKey === undefined ? null : redactCardNumbers(idempotencyKey),
+        idempotentReplay: replayed,
+      };
+    }
     // The stored path and TraceApi are the merchant's free text: a card number in either is masked
     // before it is stored and shown in the Developers area (security review 3, L4).
     const row: ApiRequestRow = {
@@ -210,6 +239,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       errorCode: errorCode ?? null,
       durationMs: Date.now() - started,
       createdAt: new Date(started),
+      ...loggedExchange(),
     };
     // A request no key identified is shown to no one: it is counted (metrics, access line), not stored,
     // so anonymous traffic cannot fill the disk (security review 3, L2).

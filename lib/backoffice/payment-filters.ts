@@ -2,7 +2,7 @@
 // bookmarked, shared and exported), parsed with zod at the boundary.
 import { z } from "zod";
 import { Processor } from "../generated/prisma/enums";
-import { DISPLAY_STATES } from "./derive-display-state";
+import { DISPLAY_STATES } from "../payments/derive-display-state";
 import { blank, isoDate, optionalField as optional } from "./log-filters";
 
 /** A money amount typed in major units ("12.50") becomes minor units; the list filters on minor units. */
@@ -19,7 +19,7 @@ export const SCHEMES = ["visa", "mastercard", "amex"] as const;
 
 export const paymentFiltersSchema = z.object({
   q: optional(z.string().trim().max(64)),
-  /** A displayed state (lib/backoffice/derive-display-state.ts); older links used the stored status in capitals. */
+  /** A displayed state (lib/payments/derive-display-state.ts); older links used the stored status in capitals. */
   status: z.preprocess((value) => (typeof value === "string" ? blank(value.trim().toLowerCase()) : value), z.enum(DISPLAY_STATES).optional()),
   processor: optional(z.enum(Object.values(Processor) as [Processor, ...Processor[]])),
   scheme: optional(z.enum(SCHEMES)),

@@ -216,6 +216,8 @@ export const scriptConfigSchema = w.object({
   closedReason: w.optional(w.string()),
   /** A payment on behalf of a stored paymentid: no card fields are shown. */
   onBehalf: w.boolean(),
+  /** Pixel heights of the field frames for the session's styling (lib/cardholder/field-frame-height.ts). */
+  frameHeights: w.optional(w.object({ field: w.number(), single: w.number() })),
 });
 export type ScriptConfig = w.Infer<typeof scriptConfigSchema>;
 

@@ -1,5 +1,6 @@
 // dynamic.js for one session: the bundled script and, in front of it, the session's configuration
-// (element ids, time left in the window, and the signed binding to the page origin that loads it).
+// (element ids, time left in the window, the signed binding to the page origin that loads it, and
+// the field frames' heights for the session's styling).
 import { config } from "../env";
 import { browserBundle } from "./browser-bundles";
 import { scriptJson } from "./frame-page";
@@ -7,6 +8,7 @@ import { getHostedSession, REFUSAL_REASONS } from "./get-hosted-session";
 import { createOriginBinding, pageOriginFromHeaders } from "./origin-binding";
 import { isCheckoutOriginAllowed } from "./allowed-checkout-origins";
 import { ERROR_TEXTS, type ScriptConfig } from "./protocol";
+import { frameHeights } from "./field-frame-height";
 import { isDatabaseOverload, OVERLOAD_RETRY_AFTER_SECONDS } from "../errors";
 
 const DEFAULT_SINGLE_ID = "ccsingle";
@@ -63,6 +65,7 @@ export async function serveDynamicScript(request: Request, sessionId: string): P
     expiresInMs: session.expiresAt.getTime() - Date.now(),
     ...(closedReason ? { closedReason } : {}),
     onBehalf: session.onBehalf,
+    frameHeights: frameHeights(session.styling),
   };
   const { code } = await browserBundle("dynamic");
   return scriptResponse(dynamicScriptBody(code, scriptConfig));

@@ -1,6 +1,10 @@
 // One delivery attempt of a stored notification: sign, POST the stored JSON, wait at most the
 // attempt's time-out, and record the attempt (time, status code, duration, error) for the back office.
 // Only HTTP 200 acknowledges (spec 6.2 rule 1); redirects are not followed and count as failures.
+// A resend (the back office's "Resend") is one more attempt of the same notification: the same
+// webhook-id and bytes, numbered after the schedule, sent even when it was delivered before. It
+// does not move the schedule: acknowledged, the notification is delivered and the scheduled
+// attempts still to come send nothing; refused, the schedule goes on as it was.
 import { db } from "../db";
 import type { NotificationKind, NotificationStatus } from "../generated/prisma/enums";
 import { postToMerchant } from "../egress/post-to-merchant";
@@ -20,10 +24,14 @@ export interface DeliveryAttemptResult {
 
 export interface DeliverNotificationAttemptOptions {
   notificationId: string;
-  attemptNumber: number;
+  /** The scheduled attempt (1 to 8), or "resend" for an attempt outside the schedule. */
+  attemptNumber: number | "resend";
   /** Defaults to the schedule's time-out for this attempt. */
   timeoutMs?: number;
 }
+
+/** How long a resend waits for the receiver: the schedule's longest, as a person is waiting. */
+const RESEND_TIMEOUT_MS = 15_000;
 
 export async function deliverNotificationAttempt({
   notificationId,
@@ -51,10 +59,12 @@ export async function deliverNotificationAttempt({
     FROM "Notification" n
     WHERE n."id" = ${notificationId}`;
   if (!notification) throw new Error(`notification ${notificationId} does not exist`);
-  // A repeated attempt after the notification was acknowledged (a retried step) sends nothing.
-  if (notification.status === "delivered") return { delivered: true, statusCode: 200, error: null, durationMs: 0 };
+  const resend = attemptNumber === "resend";
+  // A repeated attempt after the notification was acknowledged (a retried step, or a scheduled
+  // attempt after a successful resend) sends nothing.
+  if (!resend && notification.status === "delivered") return { delivered: true, statusCode: 200, error: null, durationMs: 0 };
 
-  const limitMs = timeoutMs ?? DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs ?? 15_000;
+  const limitMs = timeoutMs ?? (resend ? RESEND_TIMEOUT_MS : DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs) ?? 15_000;
   const startedAt = new Date();
   // Every secret still valid signs (a roll's overlap): one signature each in webhook-signature.
   const secrets = await Promise.all(notification.secrets.map((row) => openSigningSecret({ ...row, merchantId: notification.merchantId })));
@@ -80,6 +90,26 @@ export async function deliverNotificationAttempt({
   const error = answer.error ?? (statusCode !== 200 ? `answered HTTP ${statusCode}; only 200 acknowledges` : null);
   const durationMs = Date.now() - startedAt.getTime();
   const delivered = statusCode === 200;
+  if (resend) {
+    await recordResendAttempt({ notificationId, startedAt, durationMs, statusCode, error, responseBody, delivered });
+  } else {
+    await recordScheduledAttempt({ notificationId, attemptNumber, startedAt, durationMs, statusCode, error, responseBody, delivered });
+  }
+  observeNotificationAttempt({ notificationId, attemptNumber, delivered, statusCode, error, durationMs });
+  return { delivered, statusCode, error, durationMs };
+}
+
+interface AttemptRecord {
+  notificationId: string;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  delivered: boolean;
+}
+
+async function recordScheduledAttempt({ notificationId, attemptNumber, startedAt, durationMs, statusCode, error, responseBody, delivered }: AttemptRecord & { attemptNumber: number }): Promise<void> {
   const isLast = attemptNumber >= DELIVERY_SCHEDULE.length;
   const next = DELIVERY_SCHEDULE[attemptNumber];
 
@@ -101,6 +131,27 @@ export async function deliverNotificationAttempt({
       "deliveredAt" = ${delivered ? new Date() : null},
       "nextAttemptAt" = ${delivered || isLast || !next ? null : new Date(Date.now() + next.delayMs)}
     WHERE "id" = ${notificationId} AND EXISTS (SELECT 1 FROM "attempt")`;
-  observeNotificationAttempt({ notificationId, attemptNumber, delivered, statusCode, error, durationMs });
-  return { delivered, statusCode, error, durationMs };
+}
+
+/**
+ * A resend's attempt row, numbered after the schedule and after any earlier resend (9, 10, ...), so
+ * that a scheduled attempt still to come never overwrites it. attemptCount stays the schedule's
+ * position (the stalled-work job resumes the schedule from it). Acknowledged, the notification is
+ * delivered and has no next attempt; refused, its state and next attempt stay as they were.
+ */
+async function recordResendAttempt({ notificationId, startedAt, durationMs, statusCode, error, responseBody, delivered }: AttemptRecord): Promise<void> {
+  await db().$executeRaw`
+    WITH "attempt" AS (
+      INSERT INTO "NotificationAttempt" ("id", "notificationId", "attemptNumber", "startedAt", "durationMs", "statusCode", "error", "responseBody", "resend")
+      SELECT ${newId()}, ${notificationId},
+             GREATEST(COALESCE(max("attemptNumber"), 0), ${DELIVERY_SCHEDULE.length}) + 1,
+             ${startedAt}, ${durationMs}, ${statusCode}, ${error}, ${responseBody}, true
+        FROM "NotificationAttempt" WHERE "notificationId" = ${notificationId}
+      RETURNING 1
+    )
+    UPDATE "Notification" SET
+      "status" = CASE WHEN ${delivered} THEN 'delivered'::"NotificationStatus" ELSE "status" END,
+      "deliveredAt" = CASE WHEN ${delivered} THEN ${new Date().toISOString()}::timestamp(3) ELSE "deliveredAt" END,
+      "nextAttemptAt" = CASE WHEN ${delivered} THEN NULL ELSE "nextAttemptAt" END
+    WHERE "id" = ${notificationId} AND EXISTS (SELECT 1 FROM "attempt")`;
 }

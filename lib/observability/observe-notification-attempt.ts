@@ -8,7 +8,8 @@ import { SpanKind, SpanStatusCode } from "./tracing";
 
 export interface ObservedNotificationAttempt {
   notificationId: string;
-  attemptNumber: number;
+  /** The scheduled attempt, or "resend" for one made from the back office. */
+  attemptNumber: number | "resend";
   delivered: boolean;
   statusCode: number | null;
   error: string | null;

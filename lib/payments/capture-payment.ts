@@ -7,7 +7,7 @@ import { notInState, requestFollowUp, type AmountRule } from "./request-follow-u
 const CAPTURABLE = new Set(["AUTHORIZED", "CAPTURED", "REFUNDED"]);
 
 export const captureAmountRule: AmountRule = (payment, totals, requested) => {
-  if (!CAPTURABLE.has(payment.status) || totals.voidedOrVoiding) notInState("captured", payment.status);
+  if (!CAPTURABLE.has(payment.status) || totals.voidedOrVoiding) notInState("captured", payment, totals);
   const remaining = payment.authorizedAmount - totals.capturedOrReserved;
   if (remaining <= 0n) throw invalidParameter("paymentid", "the authorized amount is already captured in full (or being captured)");
   const amount = requested ?? remaining;

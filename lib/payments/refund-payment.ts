@@ -8,7 +8,7 @@ import { notInState, requestFollowUp, type AmountRule } from "./request-follow-u
 const REFUNDABLE = new Set(["CAPTURED", "REFUNDED"]);
 
 export const refundAmountRule: AmountRule = (payment, totals, requested) => {
-  if (!REFUNDABLE.has(payment.status) && totals.capturedApproved === 0n) notInState("refunded", payment.status);
+  if (!REFUNDABLE.has(payment.status) && totals.capturedApproved === 0n) notInState("refunded", payment, totals);
   const remaining = totals.capturedApproved - totals.refundedOrReserved;
   if (remaining <= 0n) throw invalidParameter("paymentid", "the captured amount is already refunded in full (or being refunded)");
   const amount = requested ?? remaining;
@@ -21,6 +21,8 @@ export async function refundPayment(options: {
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;
+  /** Why it is given, from the back office (lib/backoffice/refund-reasons.ts). */
+  reason?: string;
 }) {
   return requestFollowUp({ ...options, type: "refund", rule: refundAmountRule });
 }

@@ -10,6 +10,7 @@ import { newId } from "../ids";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEventInTransaction } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
+import { deriveDisplayState, displayStateWords } from "./derive-display-state";
 import { lockFollowUpPaymentOrThrow } from "./lock-follow-up-payment";
 import { operationTotals, type OperationTotals } from "./operation-totals";
 
@@ -30,6 +31,8 @@ export interface RequestFollowUpOptions {
   input: OperationRequest;
   type: FollowUpType;
   rule: AmountRule;
+  /** Why a refund was given, when the back office asked for it (not a merchant API field). */
+  reason?: string;
 }
 
 export async function requestFollowUp({
@@ -39,6 +42,7 @@ export async function requestFollowUp({
   input,
   type,
   rule,
+  reason,
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const afterCommit = await db().$transaction(async (tx: Tx) => {
     // One round trip for the lock and every candidate notification address (lock-follow-up-payment.ts).
@@ -57,9 +61,9 @@ export async function requestFollowUp({
     // createdAt comes from this process's clock, as Prisma's would.
     const operationId = newId();
     const insertOperation = Prisma.sql`
-      INSERT INTO "Operation" ("id", "paymentId", "type", "amount", "currency", "status", "note", "tags", "responseId", "notificationUrl", "createdAt")
+      INSERT INTO "Operation" ("id", "paymentId", "type", "amount", "currency", "status", "note", "tags", "reason", "responseId", "notificationUrl", "createdAt")
       VALUES (${operationId}, ${paymentId}, ${type}::"OperationType", ${amount}, ${payment.currency}, 'pending'::"OperationStatus",
-        ${input.note ?? null}, ${input.tags ?? null}, ${responseId},
+        ${input.note ?? null}, ${input.tags ?? null}, ${reason ?? null}, ${responseId},
         -- Resolved once, here: the job and a re-sent event after a lost one notify the same address.
         ${notificationUrl}, ${new Date()})`;
     // The event that starts the background work is an outbox row of this transaction, written in
@@ -71,6 +75,19 @@ export async function requestFollowUp({
   return { responseid: responseId };
 }
 
-export function notInState(action: string, status: PaymentStatus): never {
-  throw invalidParameter("paymentid", `the payment cannot be ${action} in its state (${status.toLowerCase()})`);
+/**
+ * Refuses a follow-up the payment's state does not allow, naming the state as the back office and
+ * the CSV export do ("partially refunded", not the coarse stored "refunded"). The spec fixes no
+ * payment status values in answers; this text is ours.
+ */
+export function notInState(action: string, payment: FollowUpPaymentState, totals: OperationTotals): never {
+  const state = deriveDisplayState({
+    status: payment.status,
+    paymentType: "cit",
+    authorizedAmount: payment.authorizedAmount,
+    capturedAmount: totals.capturedApproved,
+    refundedAmount: totals.refundedApproved,
+    authorizationAttempted: true,
+  });
+  throw invalidParameter("paymentid", `the payment cannot be ${action} in its state (${displayStateWords(state)})`);
 }

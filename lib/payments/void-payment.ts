@@ -5,7 +5,7 @@ import type { OperationRequest } from "../validation/operation";
 import { notInState, requestFollowUp, type AmountRule } from "./request-follow-up";
 
 export const voidAmountRule: AmountRule = (payment, totals, requested) => {
-  if (payment.status !== "AUTHORIZED" || totals.voidedOrVoiding) notInState("voided", payment.status);
+  if (payment.status !== "AUTHORIZED" || totals.voidedOrVoiding) notInState("voided", payment, totals);
   if (totals.capturedOrReserved > 0n) throw invalidParameter("paymentid", "a captured payment cannot be voided; refund it instead");
   if (requested !== undefined && requested !== payment.authorizedAmount) {
     throw invalidParameter("amount", `a void releases the whole authorization: omit amount or send ${payment.authorizedAmount}`);

@@ -2,7 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { getCachedOverviewStats } from "@/lib/backoffice/queries/get-cached-overview-stats";
+import { parseOverviewRange } from "@/lib/backoffice/overview-range";
 import { Card, PageHeader } from "@/components/ui/card";
+import { TextField } from "@/components/ui/field";
+import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
 import { RateLineChart, StackedBarChart, moneyAxis } from "@/components/backoffice/charts";
 import { formatDateTime, formatMoney, percent } from "@/components/backoffice/format";
 
@@ -11,15 +14,20 @@ export const dynamic = "force-dynamic";
 
 const PROCESSOR_COLORS: Record<string, string> = { finaro: "#4f46e5", clearhaus: "#0891b2", bambora: "#d97706", none: "#94a3b8" };
 
-export default async function OverviewPage() {
+type SearchParams = Record<string, string | string[] | undefined>;
+
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
-  const { stats, computedAt } = await getCachedOverviewStats({ merchantId: user.merchantId, days: 30 });
-  // The most used currency of the period; a period without payments shows the account's own
-  // (its latest payment's or payment window's), and an account that never had one shows none.
-  const currency = stats.currencies[0]?.currency ?? stats.accountCurrency;
+  const { range, chosen, errors } = parseOverviewRange(await searchParams);
+  const { stats, computedAt } = await getCachedOverviewStats({ merchantId: user.merchantId, range });
+  // The most used currency of the range leads the figures; every currency is totalled in the
+  // "Volume by currency" table. A range without payments shows the account's own currency (its
+  // latest payment's or payment window's), and an account that never had one shows none.
+  const main = stats.currencies[0];
+  const currency = main?.currency ?? stats.accountCurrency;
   const money = (minor: bigint) => (currency ? formatMoney(minor, currency) : "—");
   const payouts = stats.payouts.find((entry) => entry.currency === currency) ?? stats.payouts[0];
-  const processors = [...new Set(stats.rows.map((row) => row.processor))].sort();
+  const processors = [...new Set([...stats.rows.map((row) => row.processor), ...stats.attempts.map((row) => row.processor)])].filter((name) => name !== "none").sort();
   const dayIndex = new Map(stats.days.map((day, index) => [day, index]));
 
   const volume = processors.map((processor) => {
@@ -27,52 +35,73 @@ export default async function OverviewPage() {
     for (const row of stats.rows) if (row.processor === processor && row.currency === currency) values[dayIndex.get(row.day) ?? 0]! += Number(row.approvedAmount);
     return { name: processor, color: PROCESSOR_COLORS[processor] ?? "#64748b", values };
   });
+  // Each acquirer's own answers (lib/backoffice/queries/overview-stats.ts): a payment one acquirer
+  // declined and another approved counts for both.
   const approval = processors.map((processor) => {
     const approved = stats.days.map(() => 0);
-    const decided = stats.days.map(() => 0);
-    for (const row of stats.rows) {
+    const answered = stats.days.map(() => 0);
+    for (const row of stats.attempts) {
       if (row.processor !== processor) continue;
       const index = dayIndex.get(row.day) ?? 0;
       approved[index]! += row.approved;
-      decided[index]! += row.decided;
+      answered[index]! += row.approved + row.declined + row.failed;
     }
-    return { name: processor, color: PROCESSOR_COLORS[processor] ?? "#64748b", values: decided.map((count, index) => (count === 0 ? null : approved[index]! / count)) };
+    return { name: processor, color: PROCESSOR_COLORS[processor] ?? "#64748b", values: answered.map((count, index) => (count === 0 ? null : approved[index]! / count)) };
   });
   const totals = stats.rows.reduce((sum, row) => ({ payments: sum.payments + row.payments, approved: sum.approved + row.approved, decided: sum.decided + row.decided }), { payments: 0, approved: 0, decided: 0 });
   const byProcessor = processors.map((processor) => {
-    const rows = stats.rows.filter((row) => row.processor === processor);
+    const attempts = stats.attempts.filter((row) => row.processor === processor);
+    const approved = attempts.reduce((sum, row) => sum + row.approved, 0);
+    const declined = attempts.reduce((sum, row) => sum + row.declined + row.failed, 0);
     return {
       processor,
-      payments: rows.reduce((sum, row) => sum + row.payments, 0),
-      approved: rows.reduce((sum, row) => sum + row.approved, 0),
-      decided: rows.reduce((sum, row) => sum + row.decided, 0),
-      volume: rows.filter((row) => row.currency === currency).reduce((sum, row) => sum + row.approvedAmount, 0n),
+      attempts: approved + declined,
+      approved,
+      declined,
+      volume: stats.rows.filter((row) => row.processor === processor && row.currency === currency).reduce((sum, row) => sum + row.approvedAmount, 0n),
     };
   });
+  const answeredAttempts = byProcessor.reduce((sum, row) => sum + row.attempts, 0);
   const n = stats.notifications;
+  const notificationHint = [
+    `${n.delivered} of ${n.total} delivered`,
+    `${n.retrying} retrying`,
+    `${n.failed} failed`,
+    ...(n.pending > 0 ? [`${n.pending} pending`] : []),
+  ].join(" · ");
+  const period = `${range.from} to ${range.to} (UTC)`;
 
   return (
     <>
-      <PageHeader title="Overview" description={`The last 30 days (UTC), ${stats.days[0]} to ${stats.days[stats.days.length - 1]}. Figures as of ${formatDateTime(computedAt)} UTC (refreshed every minute).`} />
-      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-5">
-        <Stat label={currency ? `Approved volume (${currency})` : "Approved volume"} value={money(stats.currencies[0]?.approvedAmount ?? 0n)} testId="approved-volume" />
+      <PageHeader
+        title="Overview"
+        description={`${chosen ? "" : "The last 30 days, "}${period}: the payments and notifications created in these days. Figures as of ${formatDateTime(computedAt)} UTC (refreshed every minute).`}
+      />
+      <Card className="mb-6">
+        {/* A GET form: the range lives in the address, so a view can be bookmarked and shared. */}
+        <form method="get" action="/backoffice" aria-label="Choose the period" className="grid gap-4 sm:grid-cols-3 lg:grid-cols-4">
+          <TextField id="from" label="From (UTC)" type="date" defaultValue={range.from} error={errors.from} />
+          <TextField id="to" label="To (UTC)" type="date" defaultValue={range.to} error={errors.to} />
+          <FilterFormActions clearHref="/backoffice" filtered={chosen} />
+        </form>
+      </Card>
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <Stat label={currency ? `Approved volume (${currency})` : "Approved volume"} value={money(main?.approvedAmount ?? 0n)} hint="Authorizations approved, whatever happened to them later" testId="approved-volume" />
+        <Stat label={currency ? `Captured (${currency})` : "Captured"} value={money(main?.capturedAmount ?? 0n)} hint="Taken from the cards so far" testId="captured-volume" />
+        <Stat label={currency ? `Refunded (${currency})` : "Refunded"} value={money(main?.refundedAmount ?? 0n)} hint="Given back to the cards so far" testId="refunded-volume" />
+        <Stat label={currency ? `Net volume (${currency})` : "Net volume"} value={money(main?.netAmount ?? 0n)} hint={stats.currencies.length > 1 ? "Captured minus refunded; other currencies below" : "Captured minus refunded"} testId="net-volume" />
         <Stat label="Payments" value={totals.payments.toLocaleString("en")} hint="Payouts not included" testId="payment-count" />
-        <Stat label="Approval rate" value={percent(totals.approved, totals.decided)} hint={`${totals.approved} of ${totals.decided} decided`} testId="approval-rate" />
+        <Stat label="Approval rate" value={percent(totals.approved, totals.decided)} hint={`${totals.approved} of ${totals.decided} payments decided`} testId="approval-rate" />
         <Stat
           label={payouts ? `Payouts (${payouts.currency})` : "Payouts"}
           value={payouts ? formatMoney(-payouts.amount, payouts.currency) : money(0n)}
           hint={`${payouts?.count ?? 0} sent to cards${stats.payouts.length > 1 ? `; also ${stats.payouts.filter((entry) => entry !== payouts).map((entry) => formatMoney(-entry.amount, entry.currency)).join(", ")}` : ""}`}
           testId="payouts"
         />
-        <Stat
-          label="Notifications delivered"
-          value={percent(n.delivered, n.delivered + n.failed)}
-          hint={`${n.delivered} delivered, ${n.failed} failed, ${n.pending} pending${n.tests > 0 ? `; ${n.tests} test notification${n.tests === 1 ? "" : "s"} not counted` : ""}`}
-          testId="notification-success-rate"
-        />
+        <Stat label="Notifications delivered" value={percent(n.delivered, n.total)} hint={`${notificationHint}${n.tests > 0 ? `; ${n.tests} test notification${n.tests === 1 ? "" : "s"} not counted` : ""}`} testId="notification-success-rate" />
       </div>
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <Card title="Approved volume by day" description={`By processor${currency ? `, in ${currency}` : ""}${stats.currencies.length > 1 ? ` (other currencies: ${stats.currencies.slice(1).map((c) => c.currency).join(", ")})` : ""}; payouts not included.`}>
+        <Card className="min-w-0" title="Approved volume by day" description={`By processor${currency ? `, in ${currency}` : ""}${stats.currencies.length > 1 ? ` (other currencies in the table below)` : ""}; payouts not included.`}>
           {totals.payments === 0 || !currency ? (
             <Empty />
           ) : (
@@ -82,38 +111,75 @@ export default async function OverviewPage() {
               series={volume}
               formatValue={moneyAxis(currency)}
               formatExact={(value) => formatMoney(BigInt(Math.round(value)), currency)}
-              summary={`Total ${money(stats.currencies[0]?.approvedAmount ?? 0n)}.`}
+              summary={`Total ${money(main?.approvedAmount ?? 0n)}.`}
             />
           )}
         </Card>
-        <Card title="Approval rate by day" description="Approved authorizations among decided ones (approved, declined, failed), by processor.">
-          {totals.decided === 0 ? <Empty /> : <RateLineChart title="Approval rate by day and processor" labels={stats.days} series={approval} summary={`Overall ${percent(totals.approved, totals.decided)}.`} />}
+        <Card className="min-w-0" title="Approval rate by day" description="Each processor's authorization answers: approved among approved, declined and failed. A payment one processor declined and another approved counts for both.">
+          {answeredAttempts === 0 ? <Empty /> : <RateLineChart title="Approval rate by day and processor" labels={stats.days} series={approval} summary={`Overall ${percent(totals.approved, totals.decided)} of payments approved.`} />}
         </Card>
       </div>
+      <div className="mt-6">
+        <Card title="Volume by currency" description="Captured and refunded so far of the payments created in the period; net is captured minus refunded. Payouts not included.">
+          {stats.currencies.length === 0 ? (
+            <Empty />
+          ) : (
+            <div className="-mx-4 overflow-x-auto sm:-mx-6">
+              <table className="min-w-full text-sm" aria-label="Volume by currency">
+                <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
+                  <tr>
+                    <th scope="col" className="px-4 py-2 sm:pl-6">Currency</th>
+                    <th scope="col" className="px-4 py-2 text-right">Payments</th>
+                    <th scope="col" className="px-4 py-2 text-right">Approved</th>
+                    <th scope="col" className="px-4 py-2 text-right">Captured</th>
+                    <th scope="col" className="px-4 py-2 text-right">Refunded</th>
+                    <th scope="col" className="px-4 py-2 text-right sm:pr-6">Net</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {stats.currencies.map((row) => (
+                    <tr key={row.currency} data-testid="currency-row" data-currency={row.currency}>
+                      <td className="px-4 py-2 font-medium sm:pl-6">{row.currency}</td>
+                      <td className="px-4 py-2 text-right tabular-nums">{row.payments}</td>
+                      <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" data-testid="currency-approved">{formatMoney(row.approvedAmount, row.currency)}</td>
+                      <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" data-testid="currency-captured">{formatMoney(row.capturedAmount, row.currency)}</td>
+                      <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" data-testid="currency-refunded">{formatMoney(row.refundedAmount, row.currency)}</td>
+                      <td className="whitespace-nowrap px-4 py-2 text-right font-medium tabular-nums sm:pr-6" data-testid="currency-net">{formatMoney(row.netAmount, row.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+      </div>
+      {/* Grid items may shrink below their tables' width (min-w-0): the tables scroll inside their cards on a phone. */}
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
-        <Card title="By processor">
-          <div className="overflow-x-auto">
-            <table className="min-w-full text-sm">
+        <Card className="min-w-0" title="By processor" description="Authorization answers of each processor, declines included, even when another processor then approved the payment.">
+          <div className="-mx-4 overflow-x-auto sm:-mx-6">
+            <table className="min-w-full text-sm" aria-label="By processor">
               <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="py-2 pr-4">Processor</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Payments</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Approval rate</th>
-                  <th scope="col" className="py-2 text-right">{currency ? `Volume (${currency})` : "Volume"}</th>
+                  <th scope="col" className="px-4 py-2 sm:pl-6">Processor</th>
+                  <th scope="col" className="px-4 py-2 text-right">Approved</th>
+                  <th scope="col" className="px-4 py-2 text-right">Declined</th>
+                  <th scope="col" className="px-4 py-2 text-right">Approval rate</th>
+                  <th scope="col" className="px-4 py-2 text-right sm:pr-6">{currency ? `Volume (${currency})` : "Volume"}</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {byProcessor.length === 0 ? (
                   <tr>
-                    <td colSpan={4} className="py-3 text-slate-500">No payments in this period.</td>
+                    <td colSpan={5} className="px-4 py-3 text-slate-500 sm:px-6">No payments in this period.</td>
                   </tr>
                 ) : (
                   byProcessor.map((row) => (
-                    <tr key={row.processor}>
-                      <td className="py-2 pr-4 font-medium">{row.processor}</td>
-                      <td className="py-2 pr-4 text-right tabular-nums">{row.payments}</td>
-                      <td className="py-2 pr-4 text-right tabular-nums">{percent(row.approved, row.decided)}</td>
-                      <td className="py-2 text-right tabular-nums">{money(row.volume)}</td>
+                    <tr key={row.processor} data-testid="processor-row">
+                      <td className="px-4 py-2 font-medium sm:pl-6">{row.processor}</td>
+                      <td className="px-4 py-2 text-right tabular-nums">{row.approved}</td>
+                      <td className="px-4 py-2 text-right tabular-nums" data-testid="processor-declined">{row.declined}</td>
+                      <td className="px-4 py-2 text-right tabular-nums" data-testid="processor-approval-rate">{percent(row.approved, row.attempts)}</td>
+                      <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums sm:pr-6">{money(row.volume)}</td>
                     </tr>
                   ))
                 )}
@@ -121,16 +187,16 @@ export default async function OverviewPage() {
             </table>
           </div>
         </Card>
-        <Card title="Notification delivery" description="Notifications to your servers created in this period; test notifications are not counted.">
+        <Card className="min-w-0" title="Notification delivery" description="Notifications to your servers created in this period, by delivery state; test notifications are not counted.">
           <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
             <Mini label="Delivered" value={n.delivered} testId="notifications-delivered" />
+            <Mini label="Retrying" value={n.retrying} testId="notifications-retrying" />
             <Mini label="Failed" value={n.failed} testId="notifications-failed" />
-            <Mini label="Pending" value={n.pending} />
             <Mini label="Attempts answered 200" value={`${percent(n.successfulAttempts, n.attempts)}`} />
           </dl>
           <p className="mt-4 text-sm">
-            <Link className="font-medium text-indigo-700 hover:underline" href="/backoffice/settings/notifications">
-              Notification URLs and test notification →
+            <Link className="font-medium text-indigo-700 hover:underline" href="/backoffice/developers/notifications?status=retrying">
+              Notifications retrying →
             </Link>
           </p>
         </Card>

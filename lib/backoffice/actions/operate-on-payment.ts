@@ -13,6 +13,7 @@ import { recordAudit } from "../audit";
 import { ApiError } from "../../errors";
 import { UserFacingError } from "../action-result";
 import { describeOperationError } from "../describe-operation-error";
+import { REFUND_REASONS } from "../refund-reasons";
 
 export const operateOnPaymentInput = z.object({
   paymentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/),
@@ -25,6 +26,8 @@ export const operateOnPaymentInput = z.object({
     .transform((value) => (value ? value : undefined))
     .pipe(z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, "Enter an amount such as 12.50, or leave it empty for the full amount").optional()),
   note: z.string().trim().max(200, "Use at most 200 characters").optional(),
+  /** A refund's reason (lib/backoffice/refund-reasons.ts); empty means none given. */
+  reason: z.preprocess((value) => (value === "" ? undefined : value), z.enum(REFUND_REASONS, { error: "Choose a reason from the list" }).optional()),
 });
 
 /** "12.5" in a currency with exponent 2 is 1250 minor units; more decimals than the currency has are refused. */
@@ -39,19 +42,15 @@ const USE_CASES = { capture: capturePayment, refund: refundPayment, void: voidPa
 
 export async function operateOnPayment({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "payments:write");
-  const { paymentId, operation, amount, note } = operateOnPaymentInput.parse(input);
+  const { paymentId, operation, amount, note, reason } = operateOnPaymentInput.parse(input);
   const payment = await db().payment.findFirst({ where: { id: paymentId, merchantId: actor.merchantId }, select: { id: true, currency: true } });
   if (!payment) throw new NotFoundError("Payment");
   const minor = amount === undefined ? undefined : toMinorUnits(amount, payment.currency);
   const responseId = newId();
   let result: { responseid: string };
   try {
-    result = await USE_CASES[operation]({
-      merchantId: actor.merchantId,
-      paymentRef: payment.id,
-      responseId,
-      input: { amount: minor, note: note || undefined },
-    });
+    const request = { merchantId: actor.merchantId, paymentRef: payment.id, responseId, input: { amount: minor, note: note || undefined } };
+    result = operation === "refund" ? await refundPayment({ ...request, reason }) : await USE_CASES[operation](request);
   } catch (error) {
     // The API's refusal, in a sentence with the field and the place to fix it (describe-operation-error.ts).
     if (error instanceof ApiError) {
@@ -60,8 +59,16 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
     }
     throw error;
   }
+  // The amount the rules decided (an empty amount means all that is left), with its currency, so the
+  // audit log can show it in major units; and a refund's reason.
+  const requested = await db().operation.findFirst({ where: { paymentId: payment.id, responseId: result.responseid }, select: { amount: true } });
   await db().$transaction((tx) =>
-    recordAudit(tx, { actor, action: `payment.${operation}_requested`, target: payment.id, details: { responseid: result.responseid, amount: minor?.toString() ?? "full" } }),
+    recordAudit(tx, {
+      actor,
+      action: `payment.${operation}_requested`,
+      target: payment.id,
+      details: { responseid: result.responseid, amount: (requested?.amount ?? minor)?.toString() ?? "full", currency: payment.currency, ...(operation === "refund" && reason ? { reason } : {}) },
+    }),
   );
   return result;
 }

@@ -1,28 +1,43 @@
-// "Resend" on the payment page: the stored notification is sent again as a new notification with
-// the same URL and the same JSON body, through the regular delivery function (immediate attempt,
-// then the spec's retry schedule). It gets a new webhook-id on purpose: a merchant who presses
-// resend wants it processed, and a receiver that drops repeated webhook-ids would drop a copy.
+// "Resend" on the payment page and under Developers > Notifications: one more attempt of the same
+// notification, now, with the same webhook-id and the same bytes (as Stripe's resend keeps the event
+// id). A receiver that drops repeated webhook-ids, as the README asks, then processes it at most
+// once, and no copy under a new id exists to be processed twice (newcomer review F9). Acknowledged,
+// the notification is delivered and its scheduled retries send nothing; refused, they go on.
 import { z } from "zod";
 import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
 import { db } from "../../db";
-import { dispatchNotification, enqueueNotification } from "../../notifications/enqueue-notification";
+import { deliverNotificationAttempt } from "../../notifications/deliver-notification-attempt";
 import { recordAudit } from "../audit";
+import { deliveryState } from "../delivery-state";
 
 export const resendNotificationInput = z.object({ notificationId: z.string().min(1).max(64) });
 
-export async function resendNotification({ actor, input }: { actor: Actor; input: unknown }) {
+export interface ResendResult {
+  notificationId: string;
+  delivered: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+export async function resendNotification({ actor, input }: { actor: Actor; input: unknown }): Promise<ResendResult> {
   assertCan(actor, "payments:write");
   const { notificationId } = resendNotificationInput.parse(input);
-  const newId = await db().$transaction(async (tx) => {
-    const original = await tx.notification.findFirst({
-      where: { id: notificationId, merchantId: actor.merchantId },
-      select: { id: true, paymentId: true, kind: true, url: true, body: true },
-    });
-    if (!original) throw new NotFoundError("Notification");
-    const id = await enqueueNotification({ merchantId: actor.merchantId, paymentId: original.paymentId, kind: original.kind, url: original.url, body: JSON.parse(original.body) as object, tx });
-    await recordAudit(tx, { actor, action: "notification.resent", target: original.id, details: { newNotificationId: id, url: original.url } });
-    return id;
+  const original = await db().notification.findFirst({
+    where: { id: notificationId, merchantId: actor.merchantId },
+    select: { id: true, url: true, status: true, attemptCount: true },
   });
-  await dispatchNotification(newId);
-  return { notificationId: newId };
+  if (!original) throw new NotFoundError("Notification");
+  await db().$transaction((tx) =>
+    recordAudit(tx, { actor, action: "notification.resent", target: original.id, details: { url: original.url, stateBefore: deliveryState(original) } }),
+  );
+  const attempt = await deliverNotificationAttempt({ notificationId: original.id, attemptNumber: "resend" });
+  return { notificationId: original.id, delivered: attempt.delivered, statusCode: attempt.statusCode, error: attempt.error };
+}
+
+/** The sentence shown next to the button. */
+export function describeResend(result: ResendResult): string {
+  const answer = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? "no answer");
+  return result.delivered
+    ? `Delivered again with webhook-id ${result.notificationId} (the receiver answered ${answer}).`
+    : `Sent again with webhook-id ${result.notificationId}, but the receiver answered ${answer}; scheduled retries go on.`;
 }

@@ -1,8 +1,11 @@
 // CSV export of the filtered payments list, streamed in keyset batches so memory stays flat
-// however many rows match. Amounts are integers of minor units, as in the API.
+// however many rows match. Amounts are integers of minor units, as in the API. The status is the
+// state the list shows (lib/payments/derive-display-state.ts: partially_refunded, not the stored
+// REFUNDED), in the list filter's spelling, so an accountant books what really happened.
 import { db } from "../../db";
 import type { PaymentFilters } from "../payment-filters";
-import { keysetWhere, paymentListSelect, paymentWhere, type PaymentListRow } from "./list-payments";
+import { deriveDisplayState } from "../../payments/derive-display-state";
+import { keysetWhere, paymentListSelect, paymentWhere, withAuthorizationAttempted, type PaymentListRow } from "./list-payments";
 
 const BATCH = 1000;
 
@@ -30,12 +33,12 @@ export function csvCell(value: string | number | bigint | null | undefined): str
   return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function row(payment: PaymentListRow): string {
+function row(payment: PaymentListRow & { authorizationAttempted: boolean }): string {
   return [
     payment.id,
     payment.merchantPaymentId,
     payment.createdAt.toISOString(),
-    payment.status,
+    deriveDisplayState(payment),
     payment.amount,
     payment.currency,
     payment.capturedAmount,
@@ -62,7 +65,7 @@ export async function* exportPaymentsCsv({ merchantId, filters }: { merchantId: 
       select: paymentListSelect,
     });
     if (batch.length === 0) return;
-    yield batch.map((payment) => `${row(payment)}\r\n`).join("");
+    yield (await withAuthorizationAttempted(batch)).map((payment) => `${row(payment)}\r\n`).join("");
     if (batch.length < BATCH) return;
     const last = batch[batch.length - 1]!;
     cursor = { createdAt: last.createdAt, id: last.id };

@@ -2,7 +2,7 @@
 // StoredCard without its encrypted PAN: the back office never decrypts card numbers.
 import { db } from "../../db";
 import { NotFoundError } from "../../auth/actor";
-import { deriveDisplayState } from "../derive-display-state";
+import { deriveDisplayState } from "../../payments/derive-display-state";
 
 export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merchantId: string; paymentId: string }) {
   if (!/^[A-Za-z0-9]{1,32}$/.test(paymentId)) throw new NotFoundError("Payment");
@@ -58,6 +58,7 @@ export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merch
           outcomeUnknownSince: true,
           operatorAlertedAt: true,
           note: true,
+          reason: true,
           responseId: true,
           createdAt: true,
           completedAt: true,
@@ -75,9 +76,10 @@ export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merch
           nextAttemptAt: true,
           deliveredAt: true,
           createdAt: true,
+          // In the order they were made: a resend (numbered after the schedule) may come before a scheduled retry.
           attempts: {
-            orderBy: { attemptNumber: "asc" },
-            select: { id: true, attemptNumber: true, startedAt: true, durationMs: true, statusCode: true, error: true, responseBody: true },
+            orderBy: [{ startedAt: "asc" }, { attemptNumber: "asc" }],
+            select: { id: true, attemptNumber: true, resend: true, startedAt: true, durationMs: true, statusCode: true, error: true, responseBody: true },
           },
         },
       },

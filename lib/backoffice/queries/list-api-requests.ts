@@ -54,7 +54,7 @@ export async function listApiRequests({ merchantId, filters = {}, after }: { mer
     where,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: API_REQUEST_PAGE_SIZE + 1,
-    select: { id: true, method: true, path: true, statusCode: true, errorCode: true, traceApi: true, durationMs: true, createdAt: true },
+    select: { id: true, method: true, path: true, statusCode: true, errorCode: true, traceApi: true, durationMs: true, createdAt: true, idempotentReplay: true },
   });
   const rows = found.slice(0, API_REQUEST_PAGE_SIZE);
   const last = rows[rows.length - 1];

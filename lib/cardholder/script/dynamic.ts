@@ -13,6 +13,7 @@ import {
   type FrameToPage,
   type ScriptConfig,
 } from "../protocol";
+import { DEFAULT_FRAME_HEIGHTS } from "../field-frame-height";
 
 type Payload = Record<string, string | boolean | null>;
 type Callback = (payload: Payload) => void;
@@ -62,6 +63,8 @@ interface Mounted {
 
 export function boot(config: ScriptConfig): void {
   const { sessionid, origin } = config;
+  // Sized to the styled input (field-frame-height.ts), so its borders and corners are never cut off.
+  const heights = config.frameHeights ?? DEFAULT_FRAME_HEIGHTS;
   const channel = randomChannel();
   let callbacks: InitOptions = {};
   const frames = new Map<FrameName, Mounted>();
@@ -105,7 +108,7 @@ export function boot(config: ScriptConfig): void {
         ? "position:absolute;width:0;height:0;border:0;visibility:hidden"
         : name === "challenge"
           ? "display:block;width:100%;min-height:420px;border:0"
-          : `display:block;width:100%;height:${name === "ccsingle" ? 48 : 44}px;border:0;overflow:hidden`;
+          : `display:block;width:100%;height:${name === "ccsingle" ? heights.single : heights.field}px;border:0;overflow:hidden`;
     if (name === "controller") iframe.setAttribute("aria-hidden", "true");
     const mounted: Mounted = {
       name,

@@ -46,3 +46,27 @@ export async function useServiceDatabase(): Promise<void> {
   process.env.DATABASE_URL = embedded.url;
   resetConfig();
 }
+
+export const WIDE_AND_PHONE = [
+  { name: "1440", width: 1440, height: 900 },
+  { name: "390", width: 390, height: 844 },
+] as const;
+
+/**
+ * Full-page screenshots at 1440 and 390 px under test-results/screenshots/<name>-<width>.png, kept as
+ * artifacts; a screenshot that cannot be taken never fails the run, and the viewport is put back.
+ */
+export async function screenshotsAt1440And390(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize();
+  await page.mouse.move(0, 0);
+  for (const { name: width, ...size } of WIDE_AND_PHONE) {
+    try {
+      mkdirSync("test-results/screenshots", { recursive: true });
+      await page.setViewportSize(size);
+      await page.screenshot({ path: path.join("test-results/screenshots", `${name}-${width}.png`), fullPage: true });
+    } catch (error) {
+      console.warn(`screenshot ${name}-${width} not taken: ${String(error)}`);
+    }
+  }
+  if (original) await page.setViewportSize(original);
+}

@@ -25,7 +25,7 @@ type Status = "AUTHORIZED" | "CAPTURED" | "REFUNDED" | "VOIDED" | "TIMED_OUT" | 
 
 interface Seed {
   key: string;
-  /** The state the back office must show (lib/backoffice/derive-display-state.ts). */
+  /** The state the back office must show (lib/payments/derive-display-state.ts). */
   state: string;
   label: string;
   status: Status;
@@ -273,7 +273,7 @@ test("payment page: partially refunded says so; a payout is a payout with no cap
   await expect(page.locator("dt", { hasText: /^Refunded$/ }).locator("..")).toContainText(formatMoney(1_000n, CURRENCY));
 
   await page.goto(`/backoffice/payments/${ids.payout}`);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Payout ${formatMoney(-4_000n, CURRENCY)}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`truth-payout · Payout ${formatMoney(-4_000n, CURRENCY)}`);
   await expect(page.getByTestId("payment-state")).toHaveText("Payout");
   await expect(page.getByText("Payout (money sent to the card)")).toBeVisible();
   await expect(page.getByRole("button", { name: /^(Capture|Refund|Void)$/ })).toHaveCount(0);

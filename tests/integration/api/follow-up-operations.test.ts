@@ -165,6 +165,14 @@ describe("void", () => {
     );
     expect(await operationsOf(captured.paymentId, "void")).toHaveLength(0);
   });
+
+  it("names a partially refunded payment's state as the back office does, not the stored REFUNDED (newcomer review F8)", async () => {
+    const partly = await createTestPayment({ merchantId: merchant.merchantId, amount: 12_500n, captures: [5_000n], refunds: [1_500n], status: "REFUNDED" });
+    expect((await post(partly.paymentId, "void")).body.errordescription).toBe(
+      "paymentid: the payment cannot be voided in its state (partially refunded)",
+    );
+    expect(await operationsOf(partly.paymentId, "void")).toHaveLength(0);
+  });
 });
 
 describe("path and parameters", () => {

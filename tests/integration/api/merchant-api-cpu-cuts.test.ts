@@ -82,7 +82,7 @@ describe("capture's event with an Inngest server", () => {
 });
 
 describe("card numbers in TraceApi", () => {
-  it("never reach the access line or the request's other lines; the stored trace row keeps the merchant's text", async () => {
+  it("never reach the access line, the request's other lines or the stored trace row (security review 3, L4)", async () => {
     const logs = captureLogs({ level: "debug" });
     let response;
     try {
@@ -100,10 +100,11 @@ describe("card numbers in TraceApi", () => {
     expect(access).toMatchObject({ route: "/api/initdynamic", status: 200, merchantId: merchant.merchantId });
     expect(String(access?.traceApi)).toContain("order-");
     expect(lines.join("\n")).not.toContain(PAN.slice(6, 12));
-    // The merchant's own text stays whole where it is stored and echoed (spec: TraceApi).
+    // Echoed whole (spec: TraceApi), stored masked like the path and the bodies.
+    expect(response.headers.get("traceapi")).toBe(`order-${PAN}`);
     await flushApiRequestLog();
-    const row = await db().apiRequest.findFirstOrThrow({ where: { traceApi: `order-${PAN}` } });
-    expect(row).toMatchObject({ method: "POST", path: "/api/initdynamic", statusCode: 200, merchantId: merchant.merchantId });
+    const row = await db().apiRequest.findFirstOrThrow({ where: { merchantId: merchant.merchantId, traceApi: { startsWith: "order-" } }, orderBy: { createdAt: "desc" } });
+    expect(row).toMatchObject({ method: "POST", path: "/api/initdynamic", statusCode: 200, traceApi: "order-[redacted digits]" });
   });
 });
 
@@ -114,13 +115,18 @@ describe("the batched request log", () => {
       apiKey: merchant.apiKey,
       body: { merchantid: merchant.merchantId, amount: 100, currency: "DKK", reference: "r" },
     });
-    const refused = await api.call("POST", "/api/initdynamic", { apiKey: "cps_unknown", body: {} });
+    const refused = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, amount: -1, currency: "DKK" } });
     expect(refused.status).toBe(400);
+    const anonymous = await api.call("POST", "/api/initdynamic", { apiKey: "cps_unknown", body: {} });
+    expect(anonymous.status).toBe(400);
     await flushApiRequestLog();
     const rows = await db().apiRequest.findMany({ where: { createdAt: { gte: new Date(started.getTime() - 1000) } }, orderBy: { createdAt: "asc" } });
     const okRow = rows.find((row) => row.id === ok.headers.get("x-request-id"));
-    expect(okRow).toMatchObject({ merchantId: merchant.merchantId, method: "POST", path: "/api/initdynamic", traceApi: null, statusCode: 200, errorCode: null });
+    expect(okRow).toMatchObject({ merchantId: merchant.merchantId, method: "POST", path: "/api/initdynamic", traceApi: null, statusCode: 200, errorCode: null, errorDescription: null, idempotencyKey: null, idempotentReplay: false, apiKeyId: expect.any(String) });
+    expect(JSON.parse(okRow!.requestBody!)).toEqual({ merchantid: merchant.merchantId, amount: 100, currency: "DKK", reference: "r" });
     expect(Math.abs(okRow!.createdAt.getTime() - started.getTime())).toBeLessThan(5_000);
-    expect(rows.some((row) => row.merchantId === null && row.statusCode === 400 && row.errorCode)).toBe(true);
+    expect(rows.find((row) => row.id === refused.headers.get("x-request-id"))).toMatchObject({ statusCode: 400, errorCode: "INVALID_PARAMETER", errorDescription: refused.body.errordescription });
+    // A request no key identified is counted, not stored (security review 3, L2).
+    expect(rows.some((row) => row.merchantId === null)).toBe(false);
   });
 });

@@ -65,6 +65,45 @@ describe("listApiRequests", () => {
     expect((await listApiRequests({ merchantId: mine.merchantId, filters: { errorCode: "INVALID_PARAMETER" } })).rows).toHaveLength(1);
   });
 
+  it("keeps the error description, both bodies with card numbers masked, the key and an idempotent replay (newcomer review F11)", async () => {
+    const card = "4111 1111 1111 1111";
+    const body = { merchantid: mine.merchantId, amount: 4200, currency: "DKK", reference: card };
+    const first = await api.call<Record<string, unknown>>("POST", "/api/initdynamic", { apiKey: mine.apiKey, headers: { TraceApi: "f11-first", "Idempotency-Key": "f11-key" }, body });
+    const replay = await api.call<Record<string, unknown>>("POST", "/api/initdynamic", { apiKey: mine.apiKey, headers: { TraceApi: "f11-replay", "Idempotency-Key": "f11-key" }, body });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    const refused = await api.call<Record<string, unknown>>("POST", "/api/not-a-payment/void", { apiKey: mine.apiKey, headers: { TraceApi: "f11-refused" }, body: {} });
+    expect(refused.status).toBe(400);
+    const lookup = await api.call<Record<string, unknown>>("GET", `/api/not-a-payment/payment?notificationurl=${encodeURIComponent("http://127.0.0.1:9/x")}`, { apiKey: mine.apiKey, headers: { TraceApi: "f11-get" } });
+    await api.call("POST", "/api/initdynamic", { apiKey: "cps_not_a_key", headers: { TraceApi: "f11-anonymous" }, body: { reference: "kept nowhere" } });
+    await flushApiRequestLog();
+    const row = (traceApi: string) => db().apiRequest.findFirstOrThrow({ where: { traceApi } });
+    const key = await db().apiKey.findFirstOrThrow({ where: { merchantId: mine.merchantId }, select: { id: true } });
+
+    const stored = await row("f11-first");
+    expect(stored).toMatchObject({ apiKeyId: key.id, idempotencyKey: "f11-key", idempotentReplay: false, errorDescription: null });
+    expect(JSON.parse(stored.requestBody!)).toEqual({ merchantid: mine.merchantId, amount: 4200, currency: "DKK", reference: "[redacted digits]" });
+    expect(JSON.parse(stored.responseBody!)).toMatchObject({ sessionid: first.body.sessionid, merchantid: mine.merchantId, reference: "[redacted digits]" });
+    for (const text of [stored.requestBody, stored.responseBody]) {
+      expect(text).not.toContain(card);
+      expect(text).not.toContain(card.replaceAll(" ", ""));
+    }
+    expect(await row("f11-replay")).toMatchObject({ idempotentReplay: true, idempotencyKey: "f11-key", apiKeyId: key.id });
+
+    const refusedRow = await row("f11-refused");
+    expect(refusedRow).toMatchObject({ errorCode: refused.body.error, errorDescription: refused.body.errordescription, requestBody: "{}" });
+    expect(JSON.parse(refusedRow.responseBody!)).toEqual(refused.body);
+    // The refusal carried no responseid: the page names none; the lookup's answer did.
+    expect((await getApiRequestOrThrow({ merchantId: mine.merchantId, requestId: refusedRow.id })).responseId).toBeNull();
+    const getRow = await row("f11-get");
+    expect(JSON.parse(getRow.requestBody!)).toEqual({ notificationurl: "http://127.0.0.1:9/x" });
+    if (lookup.status === 200) expect((await getApiRequestOrThrow({ merchantId: mine.merchantId, requestId: getRow.id })).responseId).toBe(lookup.body.responseid);
+    const shown = await getApiRequestOrThrow({ merchantId: mine.merchantId, requestId: stored.id });
+    expect(shown.apiKey).toMatchObject({ name: "Default key" });
+
+    // A caller no key identified: nothing of what it sent is kept (its request is not stored at all).
+    expect(await db().apiRequest.count({ where: { traceApi: "f11-anonymous" } })).toBe(0);
+  });
+
   it("never shows another merchant's rows, nor rows with no merchant, whatever the filters", async () => {
     const theirRows = await db().apiRequest.findMany({ where: { OR: [{ merchantId: theirs.merchantId }, { merchantId: null }] }, select: { id: true } });
     // (Refused requests that no key identified are not stored at all since review 3, L2.)
@@ -159,7 +198,9 @@ describe("listNotifications", () => {
     const ids = async (filters: Parameters<typeof listNotifications>[0]["filters"]) => (await listNotifications({ merchantId, filters })).rows.map((row) => row.id);
     expect(await ids({ kind: "refund" })).toEqual([retrying]);
     expect(await ids({ status: "delivered" })).toEqual([delivered]);
-    expect(await ids({ status: "retrying" })).toEqual([queued, retrying]);
+    // One word per state (issue 28, F12): "retrying" was refused and will be tried again; "pending" not tried yet.
+    expect(await ids({ status: "retrying" })).toEqual([retrying]);
+    expect(await ids({ status: "pending" })).toEqual([queued]);
     expect(await ids({ status: "failed" })).toEqual([failed]);
     expect(await ids({ paymentId })).toEqual([retrying, delivered]);
     expect(await ids({ paymentId: "order-dev-1" })).toEqual([retrying, delivered]);

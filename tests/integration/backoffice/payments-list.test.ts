@@ -6,7 +6,7 @@ import { listPayments, type PaymentPage } from "@/lib/backoffice/queries/list-pa
 import { parsePaymentFilters, type PaymentFilters } from "@/lib/backoffice/payment-filters";
 import { csvCell, exportPaymentsCsv } from "@/lib/backoffice/queries/export-payments-csv";
 import { db } from "@/lib/db";
-import { DISPLAY_STATES, deriveDisplayState } from "@/lib/backoffice/derive-display-state";
+import { DISPLAY_STATES, deriveDisplayState } from "@/lib/payments/derive-display-state";
 
 useTestDatabase();
 
@@ -82,13 +82,59 @@ describe("listPayments", () => {
     const target = created[5]!.id;
     const search = async (q: string) => (await listPayments({ merchantId, filters: filters({ q }) })).rows.map((row) => row.id);
     expect(await search(target)).toEqual([target]);
-    expect(await search("ref-5")).toEqual([target]);
+    // A reference's start finds it and every reference that starts the same (ref-50 to ref-59).
+    const refs = (await db().payment.findMany({ where: { merchantId, reference: { startsWith: "ref-5" } }, select: { id: true } })).map((row) => row.id);
+    expect(refs).toHaveLength(11);
+    expect((await search("ref-5")).sort()).toEqual(refs.sort());
+    expect(await search("ref-5")).toContain(target);
     expect((await search("order-mc")).length).toBe(1);
     expect((await search("4444")).length).toBe(1);
     expect((await search("0005")).length).toBe(1);
     expect(await search("9999")).toEqual([]);
     const theirs = await db().payment.findFirstOrThrow({ where: { merchantId: otherMerchantId }, select: { id: true } });
     expect(await search(theirs.id)).toEqual([]);
+  });
+
+  it("finds by the start of a merchantpaymentid, reference or customer email (any case), with LIKE's wildcards as plain text (issue 28)", async () => {
+    const { merchantId: shop } = await createTestMerchant();
+    const make = async (merchantPaymentId: string, reference: string, email: string | undefined) =>
+      (await createTestPayment({ merchantId: shop, merchantPaymentId, reference, customer: email ? { email } : undefined, withStoredCard: false })).paymentId;
+    const a = await make("order1001", "inv-2026-0042", "Ada.Lovelace@example.com");
+    const b = await make("order1002", "inv-2026-0043", "grace@example.com");
+    const c = await make("shop_2001", "100%-off", undefined);
+    const search = async (q: string) => (await listPayments({ merchantId: shop, filters: filters({ q }) })).rows.map((row) => row.id).sort();
+    expect(await search("order10")).toEqual([a, b].sort());
+    expect(await search("order1001")).toEqual([a]);
+    expect(await search("inv-2026-004")).toEqual([a, b].sort());
+    expect(await search("ada.lovelace@")).toEqual([a]);
+    expect(await search("ADA.LOVELACE@EXAMPLE.COM")).toEqual([a]);
+    expect(await search("rder")).toEqual([]);
+    // _ and % are characters here, not LIKE's wildcards.
+    expect(await search("shop_")).toEqual([c]);
+    expect(await search("shopx")).toEqual([]);
+    expect(await search("100%")).toEqual([c]);
+    expect(await search("1%")).toEqual([]);
+    expect(await search("%")).toEqual([]);
+  });
+
+  it("searches by prefix through the pattern indexes, not by reading every payment (EXPLAIN)", async () => {
+    const { merchantId: big } = await createTestMerchant();
+    // Enough rows that a sequential scan costs more than the indexes; statistics as in production.
+    await db().$executeRaw`
+      INSERT INTO "Payment" ("id", "merchantId", "merchantPaymentId", "status", "amount", "currency", "reference", "customerEmail", "createdAt", "updatedAt")
+      SELECT md5(${big} || i::text), ${big}, 'bulk' || i, 'CAPTURED', 1000, 'DKK', 'inv-' || i, 'buyer' || i || '@example.com', now() - (i || ' seconds')::interval, now()
+        FROM generate_series(1, 20000) AS i`;
+    await db().$executeRawUnsafe(`ANALYZE "Payment"`);
+    const { Prisma } = await import("@/lib/db");
+    const { paymentPrefixSearch } = await import("@/lib/backoffice/queries/list-payments");
+    for (const q of ["bulk1234", "inv-1999", "Buyer777@"]) {
+      const plan = (await db().$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN ${paymentPrefixSearch(big, q)}`)).map((line) => line["QUERY PLAN"]).join("\n");
+      expect(plan, q).toContain("Payment_merchantId_merchantPaymentId_prefix_idx");
+      expect(plan, q).toContain("Payment_merchantId_reference_prefix_idx");
+      expect(plan, q).toContain("Payment_merchantId_customerEmail_prefix_idx");
+      expect(plan, q).not.toMatch(/Seq Scan/);
+    }
+    expect((await listPayments({ merchantId: big, filters: filters({ q: "bulk1234" }) })).rows.map((row) => row.merchantPaymentId).sort()).toEqual(["bulk1234", ...Array.from({ length: 10 }, (_, i) => `bulk1234${i}`)].sort());
   });
 
   it("reports invalid filters instead of failing", () => {
@@ -137,8 +183,24 @@ describe("exportPaymentsCsv", () => {
     const lines = csv.trim().split("\r\n");
     expect(lines[0]).toBe("paymentid,merchantpaymentid,created,status,amount,currency,captured,refunded,processor,scheme,last4,reference,paymenttype");
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(",order-mc,2026-10-05T10:00:00.000Z,CAPTURED,50000,DKK,");
+    expect(lines[1]).toContain(",order-mc,2026-10-05T10:00:00.000Z,captured,50000,DKK,");
     expect(lines[1]).toContain(",finaro,mastercard,4444,\"'=HYPERLINK(\"\"x\"\")\",");
+  });
+
+  it("writes the state the list shows, not the coarse stored status (newcomer review F8)", async () => {
+    const { merchantId: shop } = await createTestMerchant();
+    const seeded: Record<string, string> = {
+      partially_refunded: (await createTestPayment({ merchantId: shop, status: "REFUNDED", amount: 12_500n, captures: [5_000n], refunds: [1_500n], withStoredCard: false })).paymentId,
+      refunded: (await createTestPayment({ merchantId: shop, status: "REFUNDED", amount: 3_000n, captures: [3_000n], refunds: [3_000n], withStoredCard: false })).paymentId,
+      partially_captured: (await createTestPayment({ merchantId: shop, status: "CAPTURED", amount: 12_500n, captures: [5_000n], withStoredCard: false })).paymentId,
+      abandoned: (await createTestPayment({ merchantId: shop, status: "TIMED_OUT", withStoredCard: false })).paymentId,
+    };
+    let csv = "";
+    for await (const chunk of exportPaymentsCsv({ merchantId: shop, filters: {} })) csv += chunk;
+    const [header, ...lines] = csv.trim().split("\r\n");
+    const column = header!.split(",").indexOf("status");
+    const states = Object.fromEntries(lines.map((line) => [line.split(",")[0], line.split(",")[column]]));
+    for (const [state, paymentId] of Object.entries(seeded)) expect(states[paymentId], state).toBe(state);
   });
 
   it("streams every payment across batches", async () => {

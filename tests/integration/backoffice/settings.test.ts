@@ -140,8 +140,8 @@ describe("getOverviewStats", () => {
     expect(finaro).toMatchObject({ payments: 2, approved: 1, decided: 2, approvedAmount: 1000n });
     const clearhaus = stats.rows.find((row) => row.processor === "clearhaus" && row.day === "2026-11-21")!;
     expect(clearhaus).toMatchObject({ payments: 2, approved: 1, decided: 1, approvedAmount: 2000n });
-    expect(stats.currencies).toEqual([{ currency: "DKK", approvedAmount: 3000n, payments: 4 }]);
-    expect(stats.notifications).toMatchObject({ delivered: 2, failed: 1, pending: 0, total: 3, tests: 1 });
+    expect(stats.currencies).toEqual([{ currency: "DKK", approvedAmount: 3000n, capturedAmount: 0n, refundedAmount: 0n, netAmount: 0n, payments: 4 }]);
+    expect(stats.notifications).toMatchObject({ delivered: 2, retrying: 0, failed: 1, pending: 0, total: 3, tests: 1 });
   });
 });
 
@@ -161,17 +161,55 @@ describe("getCachedOverviewStats", () => {
   });
 });
 
-describe("resendNotification", () => {
-  it("sends a stored notification again as a new one with the same URL and body", async () => {
+describe("resendNotification (newcomer review F9)", () => {
+  const webhookIds = (since: number) => receiver.received.slice(since).map((item) => String(item.headers["webhook-id"]));
+
+  it("delivers the same notification again with the same webhook-id and bytes, and its scheduled retries then send nothing", async () => {
     const { resendNotification } = await import("@/lib/backoffice/actions/resend-notification");
+    const { deliverNotificationAttempt } = await import("@/lib/notifications/deliver-notification-attempt");
     const { paymentId } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED" });
-    await db().notification.create({ data: { id: "msg_original", merchantId: owner.merchantId, paymentId, kind: "operation", url: "https://shop.example/n", body: '{"paymentid":"p","status":"approved"}', status: "failed" } });
-    const { notificationId } = await resendNotification({ actor: owner, input: { notificationId: "msg_original" } });
-    expect(notificationId).not.toBe("msg_original");
-    const copy = await db().notification.findUniqueOrThrow({ where: { id: notificationId } });
-    expect(copy).toMatchObject({ merchantId: owner.merchantId, paymentId, kind: "operation", url: "https://shop.example/n", body: '{"paymentid":"p","status":"approved"}', status: "pending" });
-    const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "notification.resent" } });
-    expect(audit).toMatchObject({ target: "msg_original", userId: owner.userId });
+    const body = '{"paymentid":"p","status":"approved"}';
+    await db().notification.create({ data: { id: "msg_retrying", merchantId: owner.merchantId, paymentId, kind: "capture", url: receiver.url, body } });
+    const before = receiver.received.length;
+    receiver.script({ status: 503 });
+    expect((await deliverNotificationAttempt({ notificationId: "msg_retrying", attemptNumber: 1 })).delivered).toBe(false);
+    expect(await db().notification.findUniqueOrThrow({ where: { id: "msg_retrying" } })).toMatchObject({ status: "pending", attemptCount: 1, nextAttemptAt: expect.any(Date) });
+
+    const result = await resendNotification({ actor: owner, input: { notificationId: "msg_retrying" } });
+    expect(result).toMatchObject({ notificationId: "msg_retrying", delivered: true, statusCode: 200 });
+    expect(webhookIds(before)).toEqual(["msg_retrying", "msg_retrying"]);
+    expect(receiver.received.at(-1)!.rawBody).toBe(body);
+    const resent = await db().notification.findUniqueOrThrow({ where: { id: "msg_retrying" }, include: { attempts: { orderBy: { attemptNumber: "asc" } } } });
+    expect(resent).toMatchObject({ status: "delivered", nextAttemptAt: null, attemptCount: 1, deliveredAt: expect.any(Date) });
+    expect(resent.attempts.map((attempt) => [attempt.attemptNumber, attempt.resend, attempt.statusCode])).toEqual([[1, false, 503], [9, true, 200]]);
+    // No copy under a new id.
+    expect(await db().notification.count({ where: { paymentId } })).toBe(1);
+
+    // The delivery function wakes for its next scheduled attempt: nothing is sent any more.
+    const afterResend = receiver.received.length;
+    expect((await deliverNotificationAttempt({ notificationId: "msg_retrying", attemptNumber: 2 })).delivered).toBe(true);
+    expect(receiver.received.length).toBe(afterResend);
+    expect(await db().notificationAttempt.count({ where: { notificationId: "msg_retrying" } })).toBe(2);
+
+    const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "notification.resent", target: "msg_retrying" } });
+    expect(audit).toMatchObject({ userId: owner.userId, details: { url: receiver.url, stateBefore: "retrying" } });
+  });
+
+  it("a refused resend leaves the schedule as it was; a delivered notification can be resent, again under its own id", async () => {
+    const { resendNotification } = await import("@/lib/backoffice/actions/resend-notification");
+    const nextAttemptAt = new Date(Date.now() + 3600_000);
+    await db().notification.create({ data: { id: "msg_refused", merchantId: owner.merchantId, kind: "capture", url: receiver.url, body: "{}", status: "pending", attemptCount: 4, nextAttemptAt } });
+    receiver.script({ status: 500 });
+    expect(await resendNotification({ actor: owner, input: { notificationId: "msg_refused" } })).toMatchObject({ delivered: false, statusCode: 500 });
+    expect(await db().notification.findUniqueOrThrow({ where: { id: "msg_refused" } })).toMatchObject({ status: "pending", attemptCount: 4, nextAttemptAt });
+
+    const before = receiver.received.length;
+    await db().notification.create({ data: { id: "msg_done", merchantId: owner.merchantId, kind: "capture", url: receiver.url, body: "{}", status: "delivered", attemptCount: 1 } });
+    expect(await resendNotification({ actor: owner, input: { notificationId: "msg_done" } })).toMatchObject({ delivered: true });
+    expect(await resendNotification({ actor: owner, input: { notificationId: "msg_done" } })).toMatchObject({ delivered: true });
+    expect(webhookIds(before)).toEqual(["msg_done", "msg_done"]);
+    const numbers = (await db().notificationAttempt.findMany({ where: { notificationId: "msg_done" }, orderBy: { attemptNumber: "asc" } })).map((attempt) => attempt.attemptNumber);
+    expect(numbers).toEqual([9, 10]);
   });
 });
 
@@ -195,5 +233,20 @@ describe("operateOnPayment", () => {
     expect(tooMuch.message).toBe("The amount is more than the 87.50 DKK left to capture. Enter at most that, or leave the amount empty to capture it all.");
     await expect(operateOnPayment({ actor: owner, input: { paymentId, operation: "capture", amount: "1.234" } })).rejects.toThrow(/2 decimals/);
     expect(await db().operation.count({ where: { paymentId, type: "capture" } })).toBe(1);
+  });
+
+  it("keeps a refund's reason with the operation, and audits the amount the rules decided with its currency and the reason (issue 28)", async () => {
+    const { operateOnPayment } = await import("@/lib/backoffice/actions/operate-on-payment");
+    const { paymentId } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED", amount: 2_000n, currency: "EUR", captures: [2_000n] });
+    const { responseid } = await operateOnPayment({ actor: owner, input: { paymentId, operation: "refund", amount: "", reason: "requested_by_customer" } });
+    expect(await db().operation.findFirstOrThrow({ where: { paymentId, type: "refund" } })).toMatchObject({ amount: 2_000n, reason: "requested_by_customer", responseId: responseid });
+    const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "payment.refund_requested", target: paymentId } });
+    expect(audit.details).toEqual({ responseid, amount: "2000", currency: "EUR", reason: "requested_by_customer" });
+    await expect(operateOnPayment({ actor: owner, input: { paymentId, operation: "refund", amount: "1", reason: "because" } })).rejects.toThrow(/Choose a reason/);
+    // The merchant API's refunds carry no reason.
+    const { paymentId: viaApi } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED", captures: [10_000n] });
+    const { refundPayment } = await import("@/lib/payments/refund-payment");
+    await refundPayment({ merchantId: owner.merchantId, paymentRef: viaApi, responseId: `r${viaApi}`.slice(0, 32), input: { amount: 100n } });
+    expect((await db().operation.findFirstOrThrow({ where: { paymentId: viaApi, type: "refund" } })).reason).toBeNull();
   });
 });

@@ -68,3 +68,21 @@ describe("void", () => {
     expect(refusal(() => voidAmountRule({ ...authorized, status: "CAPTURED" }, none, undefined))).toMatch(/^paymentid: /);
   });
 });
+
+describe("refusals name the state as the back office shows it (newcomer review F8)", () => {
+  it("says partially refunded, partially captured and timed out rather than the coarse stored status", () => {
+    const refunded = { status: "REFUNDED" as const, authorizedAmount: 12_500n };
+    expect(refusal(() => voidAmountRule(refunded, { ...none, capturedApproved: 5_000n, refundedApproved: 1_500n }, undefined))).toBe(
+      "paymentid: the payment cannot be voided in its state (partially refunded)",
+    );
+    expect(refusal(() => voidAmountRule(refunded, { ...none, capturedApproved: 5_000n, refundedApproved: 5_000n }, undefined))).toBe(
+      "paymentid: the payment cannot be voided in its state (refunded)",
+    );
+    expect(refusal(() => voidAmountRule({ status: "CAPTURED", authorizedAmount: 12_500n }, { ...none, capturedApproved: 5_000n }, undefined))).toBe(
+      "paymentid: the payment cannot be voided in its state (partially captured)",
+    );
+    expect(refusal(() => captureAmountRule({ status: "TIMED_OUT", authorizedAmount: 0n }, none, undefined))).toBe(
+      "paymentid: the payment cannot be captured in its state (timed out)",
+    );
+  });
+});

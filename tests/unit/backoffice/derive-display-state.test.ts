@@ -1,6 +1,6 @@
 // The state the back office shows follows what the operations did, not the coarse stored status.
 import { describe, expect, it } from "vitest";
-import { DISPLAY_STATES, DISPLAY_STATE_LABELS, deriveDisplayState, type DisplayStateInput } from "@/lib/backoffice/derive-display-state";
+import { DISPLAY_STATES, DISPLAY_STATE_LABELS, deriveDisplayState, type DisplayStateInput } from "@/lib/payments/derive-display-state";
 import { parsePaymentFilters } from "@/lib/backoffice/payment-filters";
 
 const payment = (overrides: Partial<DisplayStateInput>): DisplayStateInput => ({

@@ -20,7 +20,7 @@ describe("describeOperationError", () => {
   });
 
   it("names the state a payment cannot be operated in, with a link to its operations", () => {
-    const described = describeOperationError(invalidParameter("paymentid", "the payment cannot be voided in its state (timed_out)"), { operation: "void", currency: "DKK" });
+    const described = describeOperationError(invalidParameter("paymentid", "the payment cannot be voided in its state (timed out)"), { operation: "void", currency: "DKK" });
     expect(described.message).toBe("This payment cannot be voided while it is timed out: see the operations of this payment.");
     expect(described.link?.href).toBe("#operations");
   });

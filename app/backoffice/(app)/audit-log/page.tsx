@@ -10,17 +10,10 @@ import { buttonClass } from "@/components/ui/button";
 import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
 import { SelectField, TextField } from "@/components/ui/field";
 import { formatDateTime } from "@/components/backoffice/format";
+import { describeAuditDetails } from "@/components/backoffice/audit-details";
 
 export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
-
-function summary(details: unknown): string {
-  if (!details || typeof details !== "object") return "";
-  const entries = Object.entries(details as Record<string, unknown>).filter(
-    ([, value]) => value !== null && value !== undefined && typeof value !== "object",
-  );
-  return entries.map(([key, value]) => `${key}: ${String(value)}`).join(" · ");
-}
 
 const ACTION_LABELS: Record<string, string> = AUDIT_ACTIONS;
 
@@ -123,13 +116,12 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
                     >
                       {entry.actorEmail ?? entry.actorName ?? "system"}
                     </td>
-                    <td className="px-4 py-2 font-medium">{ACTION_LABELS[entry.action] ?? entry.action}</td>
-                    <td
-                      className="hidden max-w-md truncate px-4 py-2 text-xs text-slate-500 md:table-cell sm:pr-6"
-                      title={summary(entry.details)}
-                    >
-                      {summary(entry.details)}
+                    <td className="px-4 py-2 font-medium">
+                      {ACTION_LABELS[entry.action] ?? entry.action}
+                      {/* On a phone the details come under the action; from md on they have their column. */}
+                      <span className="block break-all text-xs font-normal text-slate-500 md:hidden">{describeAuditDetails(entry.details)}</span>
                     </td>
+                    <td className="hidden max-w-md break-all px-4 py-2 text-xs text-slate-500 md:table-cell sm:pr-6">{describeAuditDetails(entry.details)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -74,6 +74,7 @@ export default async function ApiRequestsPage({ searchParams }: { searchParams: 
                         {row.method} {row.path}
                       </Link>
                       {row.errorCode ? <span className="block text-xs text-amber-800 md:hidden">{row.errorCode}</span> : null}
+                      {row.idempotentReplay ? <span className="block text-xs text-slate-500">idempotent replay</span> : null}
                     </td>
                     <td className="hidden px-4 py-2.5 font-mono text-xs md:table-cell">{row.errorCode ?? "—"}</td>
                     <td className="hidden max-w-[12rem] truncate px-4 py-2.5 font-mono text-xs lg:table-cell" title={row.traceApi ?? undefined}>

@@ -5,7 +5,8 @@ import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { roleCan } from "@/lib/auth/roles";
 import { filtersToSearchParams } from "@/lib/backoffice/log-filters";
-import { DELIVERY_STATES, listNotifications, parseNotificationFilters } from "@/lib/backoffice/queries/list-notifications";
+import { listNotifications, parseNotificationFilters } from "@/lib/backoffice/queries/list-notifications";
+import { DELIVERY_STATES, DELIVERY_STATE_MEANINGS } from "@/lib/backoffice/delivery-state";
 import { NotificationKind } from "@/lib/generated/prisma/enums";
 import { Card, PageHeader } from "@/components/ui/card";
 import { buttonClass } from "@/components/ui/button";
@@ -44,7 +45,7 @@ export default async function NotificationsLogPage({ searchParams }: { searchPar
       <Card className="mb-6">
         <form method="get" action="/backoffice/developers/notifications" role="search" aria-label="Filter notifications" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <SelectField id="kind" label="Kind" defaultValue={raw("kind")} error={errors.kind} options={[{ value: "", label: "Any kind" }, ...Object.values(NotificationKind).map((value) => ({ value, label: value.replace("_", " ") }))]} />
-          <SelectField id="status" label="Delivery" defaultValue={raw("status")} error={errors.status} options={[{ value: "", label: "Any state" }, ...DELIVERY_STATES.map((value) => ({ value, label: value }))]} />
+          <SelectField id="status" label="Delivery" defaultValue={raw("status")} error={errors.status} options={[{ value: "", label: "Any state" }, ...DELIVERY_STATES.map((value) => ({ value, label: `${value}: ${DELIVERY_STATE_MEANINGS[value]}` }))]} />
           <TextField id="paymentId" label="Payment" placeholder="paymentid or merchantpaymentid" defaultValue={raw("paymentId")} error={errors.paymentId} />
           <TextField id="from" label="From (UTC)" type="date" defaultValue={raw("from")} error={errors.from} />
           <TextField id="to" label="To (UTC)" type="date" defaultValue={raw("to")} error={errors.to} />
@@ -63,7 +64,7 @@ export default async function NotificationsLogPage({ searchParams }: { searchPar
                   <span className="font-medium text-slate-900" data-testid="notification-kind">{row.kind.replace("_", " ")}</span>
                   <DeliveryStateBadge state={row.state} />
                   <span className="text-xs text-slate-600">
-                    {row.attemptCount} attempt{row.attemptCount === 1 ? "" : "s"}
+                    {row.attemptsMade} attempt{row.attemptsMade === 1 ? "" : "s"}
                     {row.state === "retrying" && row.nextAttemptAt ? ` · next ${formatDateTime(row.nextAttemptAt)}` : ""}
                   </span>
                   {row.lastAttempt ? (

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { cache } from "react";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { NotFoundError } from "@/lib/auth/actor";
@@ -10,22 +11,35 @@ import { PaymentStateBadge, StateBadge } from "@/components/backoffice/status-ba
 import { formatDateTime, formatMoney, formatPaymentAmount } from "@/components/backoffice/format";
 import { PaymentOperationForm } from "@/components/backoffice/payment-operation-form";
 import { ResendNotificationButton } from "@/components/backoffice/resend-notification-button";
+import { DeliveryStateBadge } from "@/components/backoffice/delivery-state-badge";
+import { deliveryState } from "@/lib/backoffice/delivery-state";
+import { refundReasonLabel } from "@/lib/backoffice/refund-reasons";
 import { operateOnPaymentAction } from "./actions";
 import { resendNotificationAction } from "./resend-action";
 
-export const metadata: Metadata = { title: "Payment" };
 export const dynamic = "force-dynamic";
 
-export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
+type Params = { params: Promise<{ paymentId: string }> };
+
+/** One look-up per request, shared by the page and its title. */
+const loadPayment = cache(async (paymentId: string) => {
   const user = await requireUser();
-  const { paymentId } = await params;
-  let payment;
   try {
-    payment = await getPaymentDetailOrThrow({ merchantId: user.merchantId, paymentId });
+    return { user, payment: await getPaymentDetailOrThrow({ merchantId: user.merchantId, paymentId }) };
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;
   }
+});
+
+/** The merchant's own id names the page (the browser tab, history and bookmarks), as the heading does. */
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const { payment } = await loadPayment((await params).paymentId);
+  return { title: payment.merchantPaymentId ? `${payment.merchantPaymentId} · Payment` : "Payment" };
+}
+
+export default async function PaymentPage({ params }: Params) {
+  const { user, payment } = await loadPayment((await params).paymentId);
   const money = (value: bigint) => formatMoney(value, payment.currency);
   const card = payment.storedCard;
   const canOperate = roleCan(user.role, "payments:write");
@@ -46,7 +60,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
         </Link>
       </nav>
       <PageHeader
-        title={payout ? `Payout ${formatPaymentAmount(payment)}` : money(payment.amount)}
+        // The order number the merchant knows the payment by leads; the hex paymentid is under it.
+        title={[payment.merchantPaymentId, payout ? `Payout ${formatPaymentAmount(payment)}` : money(payment.amount)].filter(Boolean).join(" · ")}
         description={
           <span className="flex flex-wrap items-center gap-2">
             <PaymentStateBadge state={payment.displayState} />
@@ -124,6 +139,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                     ) : operation.status === "pending" && operation.outcomeUnknownSince && operation.errorMessage ? (
                       <p className="mt-1 text-xs text-amber-800">Outcome unknown: being looked up at the acquirer (amount reserved).</p>
                     ) : null}
+                    {operation.reason ? <p className="mt-0.5 text-xs text-slate-600">Reason: {refundReasonLabel(operation.reason)}</p> : null}
                     {operation.note ? <p className="mt-0.5 text-xs text-slate-600">Note: {operation.note}</p> : null}
                   </li>
                 ))}
@@ -142,7 +158,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                     <div className="flex flex-wrap items-center justify-between gap-2">
                       <div className="flex min-w-0 flex-wrap items-center gap-2">
                         <span className="font-medium">{notification.kind.replace("_", " ")}</span>
-                        <StateBadge state={notification.status} />
+                        <DeliveryStateBadge state={deliveryState(notification)} />
                         <span className="truncate text-xs text-slate-500">{notification.url}</span>
                       </div>
                       {canOperate ? <ResendNotificationButton action={resendNotificationAction} notificationId={notification.id} paymentId={payment.id} /> : null}
@@ -165,8 +181,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                           </thead>
                           <tbody className="divide-y divide-slate-100">
                             {notification.attempts.map((attempt) => (
-                              <tr key={attempt.id}>
-                                <td className="py-1 pr-3">{attempt.attemptNumber}</td>
+                              <tr key={attempt.id} data-testid={attempt.resend ? "attempt-resend" : "attempt"}>
+                                <td className="py-1 pr-3">{attempt.resend ? "resend" : attempt.attemptNumber}</td>
                                 <td className="whitespace-nowrap py-1 pr-3">{formatDateTime(attempt.startedAt)}</td>
                                 <td className={`py-1 pr-3 font-medium ${attempt.statusCode === 200 ? "text-emerald-700" : "text-red-700"}`}>{attempt.statusCode ? `HTTP ${attempt.statusCode}` : attempt.error ?? "no answer"}</td>
                                 <td className="py-1 pr-3 tabular-nums">{attempt.durationMs} ms</td>

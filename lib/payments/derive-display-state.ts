@@ -1,9 +1,10 @@
-// The state the back office shows for a payment, derived from what its operations did. The stored
-// status is coarse on purpose (CAPTURED means "some or all captured", REFUNDED "some or all
-// refunded", a payout is stored CAPTURED): a payment captured 50 and refunded 10 of 125 is stored
+// The state a payment is in, in words, derived from what its operations did: what the back office
+// shows, the CSV export writes and the merchant API's refusals name. The stored status is coarse on
+// purpose (CAPTURED means "some or all captured", REFUNDED "some or all refunded", a payout is
+// stored CAPTURED): a payment captured 50 and refunded 10 of 125 is stored
 // REFUNDED, but it is partially refunded, and a merchant reading "refunded" would think the money
-// went back. The list, its state filter (lib/backoffice/queries/list-payments.ts) and the payment
-// page all read this one function.
+// went back. The list, its state filter (lib/backoffice/queries/list-payments.ts), the payment
+// page, the CSV export and the API's "cannot be ... in its state (...)" all read this one function.
 
 export const DISPLAY_STATES = [
   "pending",
@@ -83,6 +84,11 @@ export function deriveDisplayState(payment: DisplayStateInput): DisplayState {
     default:
       return "pending";
   }
+}
+
+/** The state as words inside a sentence: "partially refunded", "card stored". */
+export function displayStateWords(state: DisplayState): string {
+  return DISPLAY_STATE_LABELS[state].toLowerCase();
 }
 
 /** The sign a payment's amount is shown with: a payout is money leaving the merchant. */

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "NotificationAttempt" ADD COLUMN     "resend" BOOLEAN NOT NULL DEFAULT false;
