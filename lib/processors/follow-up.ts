@@ -124,7 +124,13 @@ async function captureToRefund(
 ): Promise<{ chosen?: ReferencedOperation; latest?: ReferencedOperation }> {
   const [captures, refunds] = await Promise.all([
     db().operation.findMany({
-      where: { paymentId: payment.id, type: "capture", status: "approved", processor: payment.processor, processorReference: { not: null } },
+      where: {
+        paymentId: payment.id,
+        type: "capture",
+        status: "approved",
+        processor: payment.processor,
+        processorReference: { not: null },
+      },
       orderBy: { createdAt: "desc" },
       select: { id: true, amount: true, processorReference: true, authorizationCode: true },
     }),
@@ -135,7 +141,8 @@ async function captureToRefund(
   ]);
   const given = new Map<string, bigint>();
   for (const refund of refunds) {
-    if (refund.referencedOperationId) given.set(refund.referencedOperationId, (given.get(refund.referencedOperationId) ?? 0n) + refund.amount);
+    if (refund.referencedOperationId)
+      given.set(refund.referencedOperationId, (given.get(refund.referencedOperationId) ?? 0n) + refund.amount);
   }
   const asReference = (capture: (typeof captures)[number]): ReferencedOperation => ({
     operationId: capture.id,

@@ -118,7 +118,12 @@ export function createClearhausConnector(input: ClearhausSettings): AcquirerConn
     // Only a path the API does not have answers 404 (an unknown authorization id reads "invalid
     // transaction id" in a 400 body): a wrong base URL, nothing done.
     if (outcome.status === 404)
-      return { status: "failed", failure: "declined", responsecode: RESPONSE_NOT_FOUND, message: `clearhaus has no ${path.replace(/\/[0-9a-f-]{36}\//, "/:id/")}` };
+      return {
+        status: "failed",
+        failure: "declined",
+        responsecode: RESPONSE_NOT_FOUND,
+        message: `clearhaus has no ${path.replace(/\/[0-9a-f-]{36}\//, "/:id/")}`,
+      };
     // A refusal carries a status and no transaction: "parameter 'amount' is required" (HTTP 400),
     // "invalid transaction id", "invalid signing api-key". Nothing was done.
     return fromClearhausAnswer(outcome.text, eci) ?? unreadableAnswer("clearhaus", outcome.status);
@@ -131,7 +136,11 @@ export function createClearhausConnector(input: ClearhausSettings): AcquirerConn
    * on it ([CH] changes.md): it is voided at once. Voided, nothing is held and the payment may go to
    * the next acquirer; otherwise the outcome stays unknown (the money rules take over).
    */
-  async function voidErrorAuthorization(result: ProcessorResult, call: ConnectorCall<ClearhausCredentials>, operationId: string): Promise<ProcessorResult> {
+  async function voidErrorAuthorization(
+    result: ProcessorResult,
+    call: ConnectorCall<ClearhausCredentials>,
+    operationId: string,
+  ): Promise<ProcessorResult> {
     if (result.acquirerCode !== "50000" || !result.processorReference) return result;
     const voided = await post(`/authorizations/${ref(result.processorReference)}/voids`, {}, `${operationId.slice(0, 28)}void`, call);
     if (voided.status === "approved") {

@@ -34,7 +34,10 @@ type CardArgument = AuthorizeRequest["card"];
 function clearhausScheme(card: CardArgument, currency: string): "visa" | "mastercard" {
   const scheme = schemeFromPan(card.revealPan());
   if (scheme !== "visa" && scheme !== "mastercard") {
-    throw new RequestNotFormedError(`clearhaus takes Visa and Mastercard cards only, not ${scheme ?? "this card"}`, NOT_SENT_CODES.notPermitted);
+    throw new RequestNotFormedError(
+      `clearhaus takes Visa and Mastercard cards only, not ${scheme ?? "this card"}`,
+      NOT_SENT_CODES.notPermitted,
+    );
   }
   if (NOT_RECOGNIZED[scheme].includes(currency)) {
     throw new RequestNotFormedError(`clearhaus does not take ${currency} on ${scheme} cards (currencies.md)`, NOT_SENT_CODES.notPermitted);
@@ -44,7 +47,10 @@ function clearhausScheme(card: CardArgument, currency: string): "visa" | "master
 
 function amountField(amount: bigint, { zero }: { zero: boolean }): string {
   if (amount < (zero ? 0n : 1n) || amount > MAX_AMOUNT) {
-    throw new RequestNotFormedError(`amount ${amount} is outside clearhaus' range (${zero ? 0 : 1} to ${MAX_AMOUNT} minor units)`, RESPONSE_CODES.invalidAmount);
+    throw new RequestNotFormedError(
+      `amount ${amount} is outside clearhaus' range (${zero ? 0 : 1} to ${MAX_AMOUNT} minor units)`,
+      RESPONSE_CODES.invalidAmount,
+    );
   }
   return amount.toString();
 }

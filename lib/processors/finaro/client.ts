@@ -147,12 +147,16 @@ export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<
         ),
       call,
     );
-    if (voided.status === "approved") return { ...result, message: "finaro approved only part of the amount (Z2=10); the partial hold is voided" };
+    if (voided.status === "approved")
+      return { ...result, message: "finaro approved only part of the amount (Z2=10); the partial hold is voided" };
     log("processors").error(
       { event: "operator.needed", processor: "finaro", operationId },
       `operator needed: finaro partially approved authorization ${result.processorReference} and its void failed (${voided.responsecode}); release the hold by hand`,
     );
-    return { ...result, message: `finaro approved only part of the amount (Z2=10); voiding the partial hold failed (${voided.responsecode})` };
+    return {
+      ...result,
+      message: `finaro approved only part of the amount (Z2=10); voiding the partial hold failed (${voided.responsecode})`,
+    };
   }
 
   /** O=101 past-transaction retrieval by the `a1` of the original request. */

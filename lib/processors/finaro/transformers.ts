@@ -55,9 +55,13 @@ const EXPONENT_UNVERIFIED = new Set(["UGX", "UYI", "CLF", "UYW"]);
 /** `a4` `[0-9]{1,10}` ([SDK-CR]). */
 function amountField(amount: bigint, currency: string): string {
   if (EXPONENT_UNVERIFIED.has(currency)) {
-    throw new RequestNotFormedError(`finaro's minor unit for ${currency} is not published (ActiveMerchant and ISO 4217 differ)`, NOT_SENT_CODES.notPermitted);
+    throw new RequestNotFormedError(
+      `finaro's minor unit for ${currency} is not published (ActiveMerchant and ISO 4217 differ)`,
+      NOT_SENT_CODES.notPermitted,
+    );
   }
-  if (amount < 0n || amount > 9_999_999_999n) throw new RequestNotFormedError(`amount ${amount} does not fit finaro's a4 (10 digits)`, RESPONSE_CODES.invalidAmount);
+  if (amount < 0n || amount > 9_999_999_999n)
+    throw new RequestNotFormedError(`amount ${amount} does not fit finaro's a4 (10 digits)`, RESPONSE_CODES.invalidAmount);
   return amount.toString();
 }
 
@@ -168,7 +172,12 @@ export function toFinaroAuthorize(request: AuthorizeRequest, merchantId: string)
 }
 
 /** g2/g3/g4 of the referenced operation: its z1, its z4 and its a1 ([AM-CR] add_reference; "Parameter [g4] cannot be empty" without). */
-function referenceFields(what: string, reference: string, approvalCode: string | undefined, requestId: string | undefined): Record<string, string> {
+function referenceFields(
+  what: string,
+  reference: string,
+  approvalCode: string | undefined,
+  requestId: string | undefined,
+): Record<string, string> {
   if (!approvalCode) throw new RequestNotFormedError(`the ${what}'s approval code (g3) is not recorded`);
   if (!requestId) throw new RequestNotFormedError(`the ${what}'s request id (g4) is not known`);
   return { g2: reference, g3: approvalCode, g4: requestId };

@@ -371,13 +371,20 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     return { authorization_code: transaction.authorizationCode, payment_account_reference: sandboxPar(pan) };
   }
 
-  async function authorize(account: ClearhausSandboxAccount, fields: Fields, signed: boolean, signal: AbortSignal): Promise<Response | "hang"> {
+  async function authorize(
+    account: ClearhausSandboxAccount,
+    fields: Fields,
+    signed: boolean,
+    signal: AbortSignal,
+  ): Promise<Response | "hang"> {
     const common = readCommon(fields, { zeroAmount: true });
     if (common instanceof Response) return common;
     for (const method of ["applepay", "googlepay", "mobilepayonline", "moto", "token", "vipps"]) {
-      if (Object.keys(fields).some((key) => key.startsWith(`${method}[`))) return inputError(`payment method '${method}' is not available for this account`);
+      if (Object.keys(fields).some((key) => key.startsWith(`${method}[`)))
+        return inputError(`payment method '${method}' is not available for this account`);
     }
-    if (fields.credential_on_file !== undefined && !["store", "use"].includes(fields.credential_on_file)) return invalid("credential_on_file");
+    if (fields.credential_on_file !== undefined && !["store", "use"].includes(fields.credential_on_file))
+      return invalid("credential_on_file");
     if (fields.initiator !== undefined && !["cardholder", "merchant"].includes(fields.initiator)) return invalid("initiator");
     const seriesType = fields["series[type]"];
     const previousId = fields["series[previous][id]"];
@@ -392,15 +399,18 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     const subsequent = previousId !== undefined;
     const initiator = fields.initiator ?? (subsequent ? "merchant" : "cardholder");
     const credentialOnFile = fields.credential_on_file ?? (subsequent ? "use" : seriesType ? "store" : undefined);
-    if (subsequent && initiator === "cardholder") return inputError("initiator cardholder is invalid for a subsequent-in-series authorization");
-    if (initiator === "merchant" && credentialOnFile === "store") return inputError("credential_on_file store is invalid with initiator merchant");
+    if (subsequent && initiator === "cardholder")
+      return inputError("initiator cardholder is invalid for a subsequent-in-series authorization");
+    if (initiator === "merchant" && credentialOnFile === "store")
+      return inputError("credential_on_file store is invalid with initiator merchant");
     // The CSC is required unless a trusted partner signed the request, and forbidden on a subsequent-in-series.
     const card = readCard(fields, { cscRequired: !subsequent && !signed });
     if (card instanceof Response) return card;
     if (subsequent && card.csc !== undefined) return inputError("card[csc] cannot be given on a subsequent-in-series authorization");
     const threeDs = readThreeDs(fields, card.scheme);
     if (threeDs instanceof Response) return threeDs;
-    if (subsequent && threeDs?.messageType === "RReq") return inputError("card[3dsecure][v2][rreq] cannot be given on a subsequent-in-series authorization");
+    if (subsequent && threeDs?.messageType === "RReq")
+      return inputError("card[3dsecure][v2][rreq] cannot be given on a subsequent-in-series authorization");
     let series: SandboxTransaction["series"];
     if (subsequent) {
       const previous = ledger.get(account.merchantId, previousId);
@@ -585,7 +595,9 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
     if (debits) return inputError("debits are available to AFT and FT merchants only");
     if (followUpPath) return followUp(account, decodeURIComponent(followUpPath[1]!), followUpPath[2]!, fields);
     const answer =
-      path === "/credits" ? await credit(account, fields, request.signal) : await authorize(account, fields, signature.signed, request.signal);
+      path === "/credits"
+        ? await credit(account, fields, request.signal)
+        : await authorize(account, fields, signature.signed, request.signal);
     return answer === "hang" ? new Response(null, { status: 504 }) : answer;
   };
 

@@ -205,13 +205,20 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
     }
     if (fields.a9 !== undefined && !TRANSACTION_TYPES.has(fields.a9)) return badParameter(fields, "a9");
     if (fields.a5 !== undefined && !Intl.supportedValuesOf("currency").includes(fields.a5)) {
-      return answer(fields, { a4: fields.a4 ?? "-", a5: fields.a5, z1: "1A-1", z2: "-11", z3: "Currency is not supported for the given merchant" });
+      return answer(fields, {
+        a4: fields.a4 ?? "-",
+        a5: fields.a5,
+        z1: "1A-1",
+        z2: "-11",
+        z3: "Currency is not supported for the given merchant",
+      });
     }
     if (fields.i8 !== undefined) {
       // "<eci>:<cavv|none>:<xid|none>" ([AM-CR] build_i8; [AM-CR-R] L320-351: "Parameter i8 is invalid").
       const [eci, cavv, xid, extra] = fields.i8.split(":");
       const value = (part: string | undefined) => part === "none" || /^[A-Za-z0-9+/]{27}=$|^[A-Za-z0-9+/]{28}$/.test(part ?? "");
-      if (extra !== undefined || !/^[0-9]{2}$/.test(eci ?? "") || !value(cavv) || !value(xid)) return malformed(fields, "Parameter i8 is invalid");
+      if (extra !== undefined || !/^[0-9]{2}$/.test(eci ?? "") || !value(cavv) || !value(xid))
+        return malformed(fields, "Parameter i8 is invalid");
     }
     return undefined;
   }
@@ -254,7 +261,10 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
   }
 
   /** What the test gateway answers for this card ([AM-CR-R], [PL]), with the scenario cards when extended. */
-  function decide(fields: Fields, amount: number):
+  function decide(
+    fields: Fields,
+    amount: number,
+  ):
     | { kind: "approve"; amount: number; declinesCapture?: boolean }
     | { kind: "decline"; z2: string; z6: string }
     | { kind: "unknown_card" }
@@ -376,7 +386,8 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
       }
     } else if (decision.kind === "decline") {
       body.z2 = decision.z2;
-      body.z3 = decision.z2 === "9" ? "Transaction has been denied by the Gate due to the LUHN check failure" : "Transaction has been declined.";
+      body.z3 =
+        decision.z2 === "9" ? "Transaction has been denied by the Gate due to the LUHN check failure" : "Transaction has been declined.";
       body.z5 = "0";
       body.z6 = decision.z6;
     }
@@ -397,7 +408,9 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
     const earlier = referenced(mid, fields);
     if (!("operation" in earlier)) return { answer: earlier };
     const transaction: SandboxTransaction | undefined = earlier.transactionId ? ledger.get(mid, earlier.transactionId) : undefined;
-    const notFound = () => ({ answer: malformed(fields, `Successful referred transaction [${fields.g4}/${fields.g2}] has not been found.`) });
+    const notFound = () => ({
+      answer: malformed(fields, `Successful referred transaction [${fields.g4}/${fields.g2}] has not been found.`),
+    });
     if (!transaction) return notFound();
     const amount = fields.a4 === undefined ? undefined : Number(fields.a4);
     switch (fields.O) {
@@ -409,7 +422,10 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
           return { answer: answer(fields, { a4: fields.a4!, z1: responseId(), z2: "05", z3: "Transaction has been declined.", z6: "05" }) };
         }
         const result = followUpAnswer(fields, ledger.capture(mid, transaction.id, amount, fields.a5), transaction.authorizationCode);
-        return { answer: result.answer, created: { transactionId: transaction.id, captureId: result.captureId, successful: result.answer.z2 === "0" } };
+        return {
+          answer: result.answer,
+          created: { transactionId: transaction.id, captureId: result.captureId, successful: result.answer.z2 === "0" },
+        };
       }
       case O.authorizationVoid: {
         if (earlier.operation !== O.authorize) return notFound();
@@ -419,7 +435,11 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
       default: {
         // A refund names the capture (or sale) it refunds ([AM-CR] refund with the capture's authorization string).
         if (!earlier.captureId) return notFound();
-        const result = followUpAnswer(fields, ledger.refundCapture(mid, earlier.captureId, amount, fields.a5), transaction.authorizationCode);
+        const result = followUpAnswer(
+          fields,
+          ledger.refundCapture(mid, earlier.captureId, amount, fields.a5),
+          transaction.authorizationCode,
+        );
         return { answer: result.answer, created: { transactionId: transaction.id, successful: false } };
       }
     }
@@ -515,7 +535,8 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
       const query = Object.fromEntries(url.searchParams);
       const { K: presented = "", ...signed } = query;
       const key = keys.get(signed.M ?? "");
-      if (!key || !sameSecret(presented, finaroSandboxSignature(signed, key))) return Response.json({ error: "invalid signature" }, { status: 403 });
+      if (!key || !sameSecret(presented, finaroSandboxSignature(signed, key)))
+        return Response.json({ error: "invalid signature" }, { status: 403 });
       const since = new Date(signed.since ?? 0);
       return Response.json({
         updates: cardUpdates.since(since, signed.M!).map((update) => ({

@@ -38,7 +38,11 @@ export const TEST_CARDS: readonly TestCard[] = [
   // Clearhaus' own test PAN for Mastercard (test_card_numbers.md); 5555555555554444 is one of its
   // amount-as-status PANs, so it is not an "approved" card there.
   { pan: "2221000000000009", description: "mastercard, approved, frictionless", threeDs: "frictionless" },
-  { pan: "378282246310005", description: "amex, approved (not sent to clearhaus, which takes visa and mastercard only)", threeDs: "frictionless" },
+  {
+    pan: "378282246310005",
+    description: "amex, approved (not sent to clearhaus, which takes visa and mastercard only)",
+    threeDs: "frictionless",
+  },
   {
     pan: "4000000000000002",
     description: "declined by every processor, response code 05",

@@ -73,7 +73,11 @@ describe("clearhaus connector against the strict sandbox", () => {
   });
 
   it("applies the test rules: amount as status for 420000…0000, Luhn-valid numbers declined with 40110", async () => {
-    expect(await authorize({ card: card("4200000000000000"), amount: 40_413n })).toMatchObject({ status: "declined", responsecode: "51", acquirerCode: "40413" });
+    expect(await authorize({ card: card("4200000000000000"), amount: 40_413n })).toMatchObject({
+      status: "declined",
+      responsecode: "51",
+      acquirerCode: "40413",
+    });
     expect(await authorize({ card: card("4200000000000000"), amount: 100n })).toMatchObject({ status: "declined", acquirerCode: "40110" });
     expect(await authorize({ card: card("4018810000100036") })).toMatchObject({ status: "declined", acquirerCode: "40110" });
   });
@@ -87,20 +91,24 @@ describe("clearhaus connector against the strict sandbox", () => {
 
   it("captures partially and several times, refunds partially and several times, voids", async () => {
     const reference = await approvedAuthorization(10_000n);
-    const capture = (amount: bigint) => connector().capture({ operationId: newId(), authorizationReference: reference, amount, currency: "EUR" });
+    const capture = (amount: bigint) =>
+      connector().capture({ operationId: newId(), authorizationReference: reference, amount, currency: "EUR" });
     expect(await capture(3_000n)).toMatchObject({ status: "approved" });
     expect(await capture(5_000n)).toMatchObject({ status: "approved" });
     expect(await capture(2_001n)).toMatchObject({ status: "failed", failure: "declined", acquirerCode: "40200" });
-    const refund = (amount: bigint) => connector().refund({ operationId: newId(), authorizationReference: reference, amount, currency: "EUR" });
+    const refund = (amount: bigint) =>
+      connector().refund({ operationId: newId(), authorizationReference: reference, amount, currency: "EUR" });
     expect(await refund(4_000n)).toMatchObject({ status: "approved" });
     expect(await refund(4_000n)).toMatchObject({ status: "approved" });
     expect(await refund(1n)).toMatchObject({ status: "failed", failure: "declined" });
     expect(ledger().byId(reference)).toMatchObject({ capturedAmount: 8_000, refundedAmount: 8_000 });
 
     const other = await approvedAuthorization();
-    expect(await connector().void({ operationId: newId(), authorizationReference: other, amount: 10_000n, currency: "EUR" })).toMatchObject({
-      status: "approved",
-    });
+    expect(await connector().void({ operationId: newId(), authorizationReference: other, amount: 10_000n, currency: "EUR" })).toMatchObject(
+      {
+        status: "approved",
+      },
+    );
     expect(ledger().byId(other)!.voided).toBe(true);
   });
 
@@ -165,7 +173,11 @@ describe("clearhaus connector against the strict sandbox", () => {
   it("a series the sandbox does not know is refused by it as an input error (HTTP 400), read as a refusal", async () => {
     const result = await authorize({
       card: storedCard(VISA),
-      credentialOnFile: { initiator: "merchant", paymentType: "scheduled", previousProcessorReference: "0c5a5a4e-3c1d-4e4a-9c8e-1f2e3d4c5b6a" },
+      credentialOnFile: {
+        initiator: "merchant",
+        paymentType: "scheduled",
+        previousProcessorReference: "0c5a5a4e-3c1d-4e4a-9c8e-1f2e3d4c5b6a",
+      },
     });
     expect(result).toMatchObject({ status: "failed", failure: "declined", acquirerCode: "40000" });
   });
@@ -189,7 +201,9 @@ describe("clearhaus connector against the strict sandbox", () => {
     const stored = storedCard(VISA);
     const use = { initiator: "cardholder", storeCredential: false, usesStoredCredential: true } as const;
     expect(await authorize({ card: stored, credentialOnFile: use })).toMatchObject({ status: "failed", failure: "retryable" });
-    expect(await authorize({ card: stored, credentialOnFile: use }, connector(clearhausSigningCredentials()))).toMatchObject({ status: "approved" });
+    expect(await authorize({ card: stored, credentialOnFile: use }, connector(clearhausSigningCredentials()))).toMatchObject({
+      status: "approved",
+    });
   });
 
   it("reads a Signature that does not verify as the refusal it is", async () => {

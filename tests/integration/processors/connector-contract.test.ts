@@ -78,7 +78,8 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
 
   it("approves the approval cards with an authorization code, a reference and a PAR", async () => {
     // Clearhaus takes Visa and Mastercard only: American Express is not sent there.
-    const cards = name === "clearhaus" ? ["4111111111111111", "2221000000000009"] : ["4111111111111111", "2221000000000009", "378282246310005"];
+    const cards =
+      name === "clearhaus" ? ["4111111111111111", "2221000000000009"] : ["4111111111111111", "2221000000000009", "378282246310005"];
     for (const pan of cards) {
       const result = await authorize(connector(), pan);
       expect(result, pan).toMatchObject({ status: "approved", responsecode: "00" });
@@ -231,7 +232,10 @@ describe.each(["finaro", "clearhaus", "bambora"] as const)("%s connector against
     const reference = authorization.authorizationReference;
     const capture = () => connector().capture({ operationId: newId(), ...authorization, amount: 10_000n });
     // Clearhaus' captures cannot answer an issuer's code: its decline is a rule violation (40200).
-    const declinedCapture = name === "clearhaus" ? { status: "failed", failure: "declined", acquirerCode: "40200" } : { status: "declined", failure: "declined", responsecode: "05" };
+    const declinedCapture =
+      name === "clearhaus"
+        ? { status: "failed", failure: "declined", acquirerCode: "40200" }
+        : { status: "declined", failure: "declined", responsecode: "05" };
     const declined = await capture();
     expect(declined).toMatchObject(declinedCapture);
     expect(declined.authorizationcode).toBeUndefined();

@@ -26,7 +26,8 @@ const year = new Date().getUTCFullYear() + 2;
 const APPROVES = "4018810000100036";
 /** [AM-CR-R] L10: approves with external 3-D Secure data. */
 const MASTERCARD = "5223450000000007";
-const card = (pan = APPROVES, securityCode = pan === MASTERCARD ? "090" : "123") => new CardDetails({ pan, expMonth: 12, expYear: year, securityCode });
+const card = (pan = APPROVES, securityCode = pan === MASTERCARD ? "090" : "123") =>
+  new CardDetails({ pan, expMonth: 12, expYear: year, securityCode });
 const storedCard = (pan = APPROVES) => new CardDetails({ pan, expMonth: 12, expYear: year });
 
 function authorize(extra: Partial<Parameters<ProcessorConnector["authorize"]>[0]> = {}, using = connector()) {
@@ -122,7 +123,9 @@ describe("finaro connector against the strict sandbox", () => {
 
   it("voids an authorization with g2/g3/g4 and no amount", async () => {
     const authorization = await approved();
-    expect(await connector().void({ operationId: newId(), amount: 10_000n, ...follow(authorization) })).toMatchObject({ status: "approved" });
+    expect(await connector().void({ operationId: newId(), amount: 10_000n, ...follow(authorization) })).toMatchObject({
+      status: "approved",
+    });
     expect(ledger().byId(authorization.result.processorReference!)!.voided).toBe(true);
   });
 
@@ -136,7 +139,9 @@ describe("finaro connector against the strict sandbox", () => {
       customer: { email: "jane.doe@example.org", firstName: "Jane", surname: "Doe" },
     });
     expect(result).toMatchObject({ status: "approved" });
-    expect(await connector().payout({ operationId: newId(), paymentId: newId(), amount: 2_500n, currency: "EUR", card: storedCard() })).toMatchObject({
+    expect(
+      await connector().payout({ operationId: newId(), paymentId: newId(), amount: 2_500n, currency: "EUR", card: storedCard() }),
+    ).toMatchObject({
       status: "approved",
     });
   });
@@ -162,7 +167,11 @@ describe("finaro connector against the strict sandbox", () => {
       card: storedCard(),
       credentialOnFile: { initiator: "merchant", paymentType: "scheduled", previousSchemeTransactionId: "606944188282" },
     });
-    expect(z13).toMatchObject({ status: "failed", failure: "declined", message: "2. At least one of input parameters is malformed.: Parameter g6 is invalid" });
+    expect(z13).toMatchObject({
+      status: "failed",
+      failure: "declined",
+      message: "2. At least one of input parameters is malformed.: Parameter g6 is invalid",
+    });
   });
 
   it("sends no b2 for a brand the references do not list (American Express)", async () => {

@@ -208,9 +208,7 @@ describe("clearhaus", () => {
     expect(() => toClearhausAuthorize({ ...base, credentialOnFile: { initiator: "merchant", paymentType: "scheduled" } })).toThrow(
       RequestNotFormedError,
     );
-    expect(
-      toClearhausCredit({ operationId: "o", paymentId: "p", card, amount: 1n, currency: "DKK" })["card[csc]"],
-    ).toBeUndefined();
+    expect(toClearhausCredit({ operationId: "o", paymentId: "p", card, amount: 1n, currency: "DKK" })["card[csc]"]).toBeUndefined();
   });
 
   it("maps every documented status code; only 20000 approves; 50000 is an unknown outcome", () => {
