@@ -16,7 +16,7 @@
 import { createHash, createPublicKey, randomInt, randomUUID, verify } from "node:crypto";
 import { isIP } from "node:net";
 import { captureDeclineCode, decideAuthorization, findTestCard, type SandboxDeclineCode } from "./test-cards";
-import { SandboxLedger, type LedgerError, type LedgerResult, type SandboxTransaction } from "./ledger";
+import { pick, SandboxLedger, type LedgerError, type LedgerResult, type SandboxTransaction } from "./ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "./card-updates";
 import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "./serve";
 import { DEFAULT_HANG_MS, sandboxPar } from "./scheme-data";
@@ -442,6 +442,7 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
       requestId: fields.reference,
       cardKey: cardKey(card.pan),
       series: code === STATUS.approved ? series : undefined,
+      storedCredential: pick(fields, ["initiator", "credential_on_file", "series[type]", "series[previous][id]"]),
     });
     if (decision.kind === "approve_late") {
       await holdUntilAborted(signal, hangMs);

@@ -15,7 +15,7 @@
 // how Finaro signs answers is not public, so that is the sandbox's reading.
 import { createHash, randomInt } from "node:crypto";
 import { decideAuthorization, captureDeclineCode, findTestCard } from "./test-cards";
-import { SandboxLedger, type LedgerResult, type SandboxTransaction } from "./ledger";
+import { pick, SandboxLedger, type LedgerResult, type SandboxTransaction } from "./ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "./card-updates";
 import { holdUntilAborted, sameSecret, type FetchHandler } from "./serve";
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "./scheme-data";
@@ -350,6 +350,7 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
       approved,
       requestId: fields.a1,
       authorizationCode: approvalCode,
+      storedCredential: pick(fields, ["a9", "g6"]),
     });
     // The transaction's id is its z1.
     let captureId: string | undefined;

@@ -25,6 +25,11 @@ export interface SandboxTransaction {
   cardKey?: string;
   /** Clearhaus: the series this authorization belongs to; `first` on the first-in-series. */
   series?: { type: "recurring" | "unscheduled"; first: boolean };
+  /**
+   * The stored-credential fields the request carried, under the acquirer's own names (Clearhaus
+   * `series[previous][id]`, Finaro `a9`, `g6`): what a test reads to see which payment a MIT named.
+   */
+  storedCredential?: Record<string, string>;
   capturedAmount: number;
   refundedAmount: number;
   voided: boolean;
@@ -103,6 +108,7 @@ export class SandboxLedger {
     requestId?: string;
     cardKey?: string;
     series?: SandboxTransaction["series"];
+    storedCredential?: SandboxTransaction["storedCredential"];
     /** Finaro: the answer's z4 (the approval code), else one is made up. */
     authorizationCode?: string;
   }): SandboxTransaction {
@@ -117,6 +123,7 @@ export class SandboxLedger {
       authorizationCode: input.approved ? (input.authorizationCode ?? newAuthorizationCode()) : undefined,
       cardKey: input.cardKey,
       series: input.series,
+      storedCredential: input.storedCredential,
       capturedAmount: 0,
       refundedAmount: 0,
       voided: false,
@@ -271,4 +278,9 @@ export class SandboxLedger {
 /** Keys of per-account maps: one account's references never meet another's. */
 function scoped(account: string, key: string): string {
   return `${account}\n${key}`;
+}
+
+/** The request's fields among `names` that it carried. */
+export function pick(fields: Record<string, string | undefined>, names: string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (fields[name] === undefined ? [] : [[name, fields[name]!]])));
 }
