@@ -2,7 +2,7 @@
 // authorized amount. An omitted amount captures everything still uncaptured.
 import { invalidParameter } from "../errors";
 import type { OperationRequest } from "../validation/operation";
-import { notInState, requestFollowUp, type AmountRule } from "./request-follow-up";
+import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptions } from "./request-follow-up";
 
 const CAPTURABLE = new Set(["AUTHORIZED", "CAPTURED", "REFUNDED"]);
 
@@ -20,6 +20,7 @@ export async function capturePayment(options: {
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;
+  bindAnswer?: RequestFollowUpOptions["bindAnswer"];
 }) {
   return requestFollowUp({ ...options, type: "capture", rule: captureAmountRule });
 }

@@ -2,7 +2,7 @@
 // whole authorization: an amount, when sent, must be the authorized amount.
 import { invalidParameter } from "../errors";
 import type { OperationRequest } from "../validation/operation";
-import { notInState, requestFollowUp, type AmountRule } from "./request-follow-up";
+import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptions } from "./request-follow-up";
 
 export const voidAmountRule: AmountRule = (payment, totals, requested) => {
   if (payment.status !== "AUTHORIZED" || totals.voidedOrVoiding) notInState("voided", payment, totals);
@@ -18,6 +18,7 @@ export async function voidPayment(options: {
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;
+  bindAnswer?: RequestFollowUpOptions["bindAnswer"];
 }) {
   return requestFollowUp({ ...options, type: "void", rule: voidAmountRule });
 }

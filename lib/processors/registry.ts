@@ -113,7 +113,9 @@ export function getAcquirerConnector<TName extends ProcessorName>(
         verifyAnswerSignature: sandbox !== undefined || config().FINARO_ANSWER_SIGNATURE === "verify",
       }),
     clearhaus: () => createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions }),
-    bambora: () => createBamboraConnector({ baseUrl, timeoutMs }),
+    // Bambora's sandbox is not split into strict and extensions yet (issue 26): its look-up is
+    // relied on whenever it is the registered sandbox, never against a configured base URL.
+    bambora: () => createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions: sandbox !== undefined }),
   };
   return connectors[name]() as AcquirerConnector<CredentialsOf<TName>>;
 }
@@ -125,7 +127,6 @@ export function bindCredentials<TCredentials>(
   accountId: string,
 ): ProcessorConnector {
   const call = (options?: CallOptions): ConnectorCall<TCredentials> => ({ credentials, signal: options?.signal });
-  const { lookupAuthorization } = connector;
   return {
     name: connector.name,
     accountId,
@@ -135,9 +136,7 @@ export function bindCredentials<TCredentials>(
     void: (request, options) => connector.void(request, call(options)),
     payout: (request, options) => connector.payout(request, call(options)),
     cardUpdates: (request, options) => connector.cardUpdates(request, call(options)),
-    ...(lookupAuthorization
-      ? { lookupAuthorization: (request, options) => lookupAuthorization.call(connector, request, call(options)) }
-      : {}),
+    lookups: connector.lookups,
     lookupOperation: (request, options) => connector.lookupOperation(request, call(options)),
     checkConnection: (options) => connector.checkConnection(call(options)),
   };

@@ -71,7 +71,7 @@ export function connectorAt(
     case "clearhaus":
       return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions: extensions }), account.credentials, accountId);
     case "bambora":
-      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs }), account.credentials, accountId);
+      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions: extensions }), account.credentials, accountId);
   }
 }
 

@@ -57,6 +57,8 @@ export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merch
           errorMessage: true,
           outcomeUnknownSince: true,
           operatorAlertedAt: true,
+          lateAnswer: true,
+          lateAnswerAt: true,
           note: true,
           reason: true,
           responseId: true,

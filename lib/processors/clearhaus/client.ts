@@ -11,7 +11,14 @@ import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { ClearhausCredentials } from "../credentials";
 import { formed } from "../request-not-formed";
-import type { AcquirerConnector, CardUpdate, ConnectorCall, ProcessorResult } from "../types";
+import {
+  LookupNotOfferedError,
+  everyLookupKind,
+  type AcquirerConnector,
+  type CardUpdate,
+  type ConnectorCall,
+  type ProcessorResult,
+} from "../types";
 import {
   clearhausReference,
   clearhausTransaction,
@@ -205,14 +212,17 @@ export function createClearhausConnector(input: ClearhausSettings): AcquirerConn
       );
       return { ok: true, message: "GET /account: HTTP 200, the API key is accepted", details };
     },
-    /**
-     * Clearhaus documents no search by our reference: its only GET endpoints are /account and the
-     * root [CH-endpoints]. Our sandbox with its extensions serves GET /transactions?reference= (the
-     * `reference` of authorizations and credits, the Idempotency-Key of captures, refunds and voids,
-     * cut to 30); against the real gateway nothing is sent and the outcome stays unknown for an operator.
-     */
-    async lookupOperation({ operationId }, call) {
-      if (!settings.sandboxExtensions) throw new Error("clearhaus offers no look-up by our reference (docs/acquirers.md)");
+    // Clearhaus documents no search by our reference: its only GET endpoints are /account and the
+    // root [CH-endpoints]. Our sandbox serves GET /transactions?reference= (a sandbox-only
+    // extension, docs/acquirers.md); against the real gateway an unknown outcome waits for an
+    // operator, who checks Clearhaus' own reports.
+    lookups: everyLookupKind(
+      settings.sandboxExtensions
+        ? { lookup: true, notFoundIsProof: true, source: "clearhaus sandbox extension GET /transactions?reference=" }
+        : { lookup: false, notFoundIsProof: false, source: "Clearhaus documents no look-up by reference [CH-endpoints]" },
+    ),
+    async lookupOperation({ kind, operationId }, call) {
+      if (!settings.sandboxExtensions) throw new LookupNotOfferedError("clearhaus", kind);
       const outcome = await send({
         url: `${base}/transactions?reference=${encodeURIComponent(clearhausReference(operationId))}`,
         method: "GET",

@@ -8,7 +8,7 @@ import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { FinaroCredentials } from "../credentials";
 import { formed } from "../request-not-formed";
-import { RESPONSE_CODES, type AcquirerConnector, type CardUpdate, type ConnectorCall, type ProcessorResult } from "../types";
+import { RESPONSE_CODES, everyLookupKind, type AcquirerConnector, type CardUpdate, type ConnectorCall, type ProcessorResult } from "../types";
 import { randomUUID } from "node:crypto";
 import { checkFinaroAnswerSignature, finaroSignature } from "./signature";
 import {
@@ -188,7 +188,15 @@ export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<
     payout: async (request, call) => (await postFormed(() => toFinaroPayout(request, call.credentials.merchantId), call)).result,
     // O=101 is known by name only [MK-CR]; Finaro publishes no "not found" answer to it, so only
     // our sandbox's (docs/acquirers.md) proves that a request never arrived.
-    lookupAuthorization: ({ operationId }, call) => retrieve(operationId, call),
+    lookups: everyLookupKind(
+      settings.sandboxExtensions
+        ? { lookup: true, notFoundIsProof: true, source: "finaro sandbox: O=101 answers Z2=-100 for an a1 it never received" }
+        : {
+            lookup: true,
+            notFoundIsProof: false,
+            source: "Finaro O=101 retrieval by the original a1 [MK-CR]; no published not-found code",
+          },
+    ),
     lookupOperation: ({ operationId }, call) => retrieve(operationId, call),
     /**
      * Finaro publishes no account endpoint: every call is an operation. The harmless one is a

@@ -23,14 +23,17 @@ import { FINARO_SANDBOX_ACCOUNTS, type FinaroSandboxAccount } from "./sandbox-ac
 
 /** The test environment's path ([AM-CR] test_url `https://intconsole.credorax.com/intenv/service/gateway`). */
 export const FINARO_SANDBOX_PATH = "/intenv/service/gateway";
+/**
+ * Z2 of a retrieval (O=101) for an a1 this sandbox never received: a sandbox-only convention
+ * (docs/acquirers.md, "Sandbox-only extensions"). Finaro publishes no such code; -7 is its "no
+ * response from gateway" [MK-CR], which this sandbox never uses for "not found".
+ */
+const RETRIEVAL_NOT_FOUND = "-100";
 /** The first sandbox account (the demo merchant's). */
 export const FINARO_SANDBOX_CREDENTIALS = FINARO_SANDBOX_ACCOUNTS[0]!;
 
 /** `O`: [AM-CR] ACTIONS, [MK-CR]. Only these are served; 101 only with the extensions. */
 const O = { sale: "1", authorize: "2", capture: "3", authorizationVoid: "4", refund: "5", credit: "35", retrieval: "101" } as const;
-
-/** `z2` of a retrieval that found no request with that `a1`: the sandbox's own code (Finaro publishes none). */
-const RETRIEVAL_NOT_FOUND = "-100";
 
 /** `b2` card types the references know: 1 Visa, 2 Mastercard, 9 Maestro ([AM-CR] CARD_TYPES). */
 const CARD_TYPES: Record<string, string> = { visa: "1", mastercard: "2", maestro: "9" };

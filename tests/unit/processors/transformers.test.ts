@@ -211,7 +211,7 @@ describe("clearhaus", () => {
     expect(toClearhausCredit({ operationId: "o", paymentId: "p", card, amount: 1n, currency: "DKK" })["card[csc]"]).toBeUndefined();
   });
 
-  it("maps every documented status code; only 20000 approves; 50000 is an unknown outcome", () => {
+  it("maps every documented status code; only 20000 approves; a server problem (50000) leaves the outcome unknown", () => {
     for (const code of CLEARHAUS_STATUS_CODES) {
       const mapped = mapClearhausStatus(code);
       expect(mapped.status === "approved", String(code)).toBe(code === 20000);
