@@ -41,6 +41,16 @@ const config = [
                 "Only the launcher (lib/jobs/start-background-services.ts, scripts/) imports the sandboxes; they register their addresses and credentials as configuration.",
             },
             {
+              // The simulators are written from the acquirers' public references (docs/acquirers.md),
+              // never from our connectors, so that they catch a connector that drifts from the real
+              // API; and no connector leans on a simulator. Local-mode seeding (seed-demo.ts,
+              // sandbox-merchant-accounts.ts) is launcher work and creates accounts through lib/processors.
+              target: ["./lib/sandboxes/acquirers/**", "./lib/sandboxes/threeds/**", "./lib/sandboxes/demo-*.ts"],
+              from: "./lib/processors",
+              message:
+                "A sandbox is written from its acquirer's public reference, never from our connectors: no imports from lib/processors (its own field names and constants).",
+            },
+            {
               // The service serves two sandbox pages itself in development (the demo shop and the 3DS
               // challenge page); no other route imports a simulator.
               target: "./app/!(demo-shop|sandbox)/**",

@@ -158,6 +158,12 @@ const schema = z.object({
   FINARO_BASE_URL: optionalUrl,
   CLEARHAUS_BASE_URL: optionalUrl,
   BAMBORA_BASE_URL: optionalUrl,
+  /**
+   * Whether the Finaro connector checks the `K` of Finaro's answers with the request algorithm:
+   * "verify" or "ignore" (default). Finaro does not publish how it signs answers; turn it on once
+   * Finaro confirms the algorithm for the MIDs (docs/acquirers.md). Our sandbox's answers are always checked.
+   */
+  FINARO_ANSWER_SIGNATURE: z.enum(["verify", "ignore"]).default("ignore"),
   // The process-wide acquirer credentials of earlier versions (LEGACY_ACQUIRER_VARIABLES): read only
   // as the source of the local demo merchant's sandbox accounts and by `accounts import-env` (the
   // upgrade); a serving process in production refuses to start while one is set.

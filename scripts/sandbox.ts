@@ -1,10 +1,15 @@
 // npm run sandbox: the three acquirer sandboxes and the 3-D Secure sandbox on their own, so a
 // service elsewhere can point FINARO_BASE_URL / CLEARHAUS_BASE_URL / BAMBORA_BASE_URL / THREEDS_DS_URL
 // at them. Ports: --finaro N --clearhaus N --bambora N --threeds N (default 4101-4104).
+// By default the Clearhaus and Finaro sandboxes answer as their public references say and nothing
+// more (docs/acquirers.md); --extensions adds the sandbox-only conveniences (scenario cards, look-ups
+// by our reference, card-update feeds). A service that reaches them through a configured base URL
+// treats them as the real gateway and never uses those extensions.
 import { parseArgs } from "node:util";
 import { startSandboxes } from "../lib/sandboxes/acquirers/start-sandboxes";
 import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../lib/sandboxes/acquirers/finaro";
 import { CLEARHAUS_SANDBOX_API_KEY } from "../lib/sandboxes/acquirers/clearhaus";
+import { CLEARHAUS_SANDBOX_SIGNING_PARTNERS } from "../lib/sandboxes/acquirers/sandbox-accounts";
 import { BAMBORA_SANDBOX_CREDENTIALS } from "../lib/sandboxes/acquirers/bambora";
 import { THREEDS_SANDBOX_API_KEY } from "../lib/sandboxes/threeds/directory-server";
 
@@ -14,11 +19,13 @@ const { values } = parseArgs({
     clearhaus: { type: "string", default: "4102" },
     bambora: { type: "string", default: "4103" },
     threeds: { type: "string", default: "4104" },
+    extensions: { type: "boolean", default: false },
   },
 });
 
 const running = await startSandboxes({
   register: false,
+  extensions: values.extensions,
   ports: {
     finaro: Number(values.finaro),
     clearhaus: Number(values.clearhaus),
@@ -27,7 +34,11 @@ const running = await startSandboxes({
   },
 });
 const { urls } = running;
-console.log(`Sandboxes running. Point the service at them with:
+const partner = CLEARHAUS_SANDBOX_SIGNING_PARTNERS[0]!;
+console.log(`Sandboxes running (${values.extensions ? "with their sandbox-only extensions" : "strict: the references only"}).
+A Clearhaus account may also sign as the sandbox's partner: signing API key ${partner.signingApiKey},
+the private key printed in Clearhaus' docs (lib/sandboxes/acquirers/sandbox-accounts.ts).
+Point the service at them with:
 
 FINARO_BASE_URL=${urls.finaro}${FINARO_SANDBOX_PATH}
 FINARO_MERCHANT_ID=${FINARO_SANDBOX_CREDENTIALS.merchantId}

@@ -123,6 +123,8 @@ async function unusedChallengeResult(paymentId: string, card: CardDetails): Prom
     acsTransId: authentication.acsTransId ?? undefined,
     version: authentication.messageVersion,
     transStatus: authentication.transStatus,
+    // A completed challenge: its result came in the RReq.
+    messageType: "RReq",
   };
 }
 

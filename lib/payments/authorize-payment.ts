@@ -177,26 +177,46 @@ async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult
   };
 }
 
+const MIT_TYPES = ["incremental", "scheduled", "unscheduled"];
+
 async function credentialOnFile(
   options: AuthorizePaymentOptions,
   acquirerAccountId: string,
   parentPaymentId: string | null,
 ): Promise<CredentialOnFile | undefined> {
   if (options.mit) {
-    const previous = options.mit.parentPaymentId
+    const parentId = options.mit.parentPaymentId;
+    // The series' first payment: the cardholder's, whose network transaction id later MITs name
+    // (Finaro g6 "must be the first transaction's z50").
+    const first = parentId
       ? await db().operation.findFirst({
-          where: { paymentId: options.mit.parentPaymentId, type: "authorize", status: "approved" },
+          where: { paymentId: parentId, type: "authorize", status: "approved" },
           orderBy: { createdAt: "desc" },
-          select: { acquirerAccountId: true, processorReference: true, schemeTransactionId: true },
+          select: { schemeTransactionId: true },
+        })
+      : null;
+    // The latest approved authorization of the series on this very account (the first payment or
+    // an earlier MIT of it): Clearhaus' series[previous][id]. An acquirer's own id means something
+    // only on the account that made it.
+    const latest = parentId
+      ? await db().operation.findFirst({
+          where: {
+            type: "authorize",
+            status: "approved",
+            acquirerAccountId,
+            processorReference: { not: null },
+            OR: [{ paymentId: parentId }, { payment: { parentPaymentId: parentId, paymentType: { in: MIT_TYPES } } }],
+            paymentId: { not: options.paymentId },
+          },
+          orderBy: { createdAt: "desc" },
+          select: { processorReference: true },
         })
       : null;
     return {
       initiator: "merchant",
       paymentType: options.mit.paymentType,
-      previousSchemeTransactionId: previous?.schemeTransactionId ?? undefined,
-      // An acquirer's own id means something only on the account that made it.
-      previousProcessorReference:
-        previous?.acquirerAccountId === acquirerAccountId ? (previous.processorReference ?? undefined) : undefined,
+      previousSchemeTransactionId: first?.schemeTransactionId ?? undefined,
+      previousProcessorReference: latest?.processorReference ?? undefined,
     };
   }
   if (options.source.kind === "card") return { initiator: "cardholder", storeCredential: options.source.store !== false };
@@ -231,6 +251,10 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       paymentType: true,
       textOnStatement: true,
       parentPaymentId: true,
+      customerEmail: true,
+      customerFirstName: true,
+      customerSurname: true,
+      customerIpAddress: true,
     },
   });
   if (ALREADY_AUTHORIZED.includes(payment.status)) return recordedResult(paymentId);
@@ -349,9 +373,16 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         card,
         credentialOnFile: await credentialOnFile(options, accountId, payment.parentPaymentId),
         threeDs,
-        // The payment's own text, else the account's descriptor (Clearhaus would default to it too).
-        textOnStatement: payment.textOnStatement ?? descriptor,
-        customerIp: options.customerIp,
+        textOnStatement: payment.textOnStatement ?? undefined,
+        // The account's descriptor: the statement text without one of the payment's own.
+        descriptor,
+        // The cardholder's browser (CIT), else the `customer.ipaddress` of the request (MIT).
+        customerIp: options.customerIp ?? payment.customerIpAddress ?? undefined,
+        customer: {
+          email: payment.customerEmail ?? undefined,
+          firstName: payment.customerFirstName ?? undefined,
+          surname: payment.customerSurname ?? undefined,
+        },
       });
     } catch (error) {
       if (!(error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)) {

@@ -214,7 +214,10 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
           card,
           amount: input.amount,
           currency: input.currency,
-          textOnStatement: input.textonstatement ?? descriptor,
+          textOnStatement: input.textonstatement,
+          descriptor,
+          // The recipient, as the payout names them (Clearhaus card[name], Finaro c1/c3/j5/j13).
+          customer: { email: input.email, firstName: input.firstname, surname: input.surename },
         });
       } catch (error) {
         result = {

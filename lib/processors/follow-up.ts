@@ -5,7 +5,7 @@
 import { db } from "../db";
 import { AcquirerAccountMissingError, getAccountConnector } from "./accounts/account-connector";
 import { ProcessorNotConfiguredError } from "./registry";
-import { RESPONSE_CODES, type FollowUpOperation, type ProcessorName, type ProcessorResult } from "./types";
+import { RESPONSE_CODES, type FollowUpOperation, type ProcessorName, type ProcessorResult, type ReferencedOperation } from "./types";
 
 export interface FollowUpPayment {
   id: string;
@@ -46,10 +46,11 @@ export async function runFollowUp({
     where: { paymentId: payment.id, type: "authorize", status: "approved", processor: payment.processor },
     orderBy: { createdAt: "desc" },
     select: {
+      id: true,
       processorReference: true,
       authorizationCode: true,
       acquirerAccountId: true,
-      payment: { select: { acquirerAccountId: true } },
+      payment: { select: { acquirerAccountId: true, customerIpAddress: true } },
     },
   });
   if (!authorization?.processorReference) {
@@ -66,6 +67,9 @@ export async function runFollowUp({
     currency: payment.currency,
     authorizationReference: authorization.processorReference,
     authorizationCode: authorization.authorizationCode ?? undefined,
+    // What the authorization was sent with (Finaro names it as g4).
+    authorizationOperationId: authorization.id,
+    customerIp: authorization.payment.customerIpAddress ?? undefined,
   };
   const accountId = authorization.acquirerAccountId ?? authorization.payment.acquirerAccountId;
   if (!accountId) {
@@ -85,19 +89,66 @@ export async function runFollowUp({
       return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
     throw error;
   }
-  await db().operation.updateMany({ where: { id: operationId }, data: { acquirerAccountId: accountId } });
+  const capture = operation === "refund" ? await captureToRefund(payment, operationId, amount) : undefined;
+  // Recorded before the call: what this operation names at the acquirer (a later refund counts what
+  // each capture has given back).
+  await db().operation.updateMany({
+    where: { id: operationId },
+    data: { acquirerAccountId: accountId, referencedOperationId: capture?.chosen?.operationId ?? authorization.id },
+  });
   switch (operation) {
     case "capture":
       return connector.capture({ ...reference, textOnStatement });
-    case "refund": {
-      const capture = await db().operation.findFirst({
-        where: { paymentId: payment.id, type: "capture", status: "approved", processor: payment.processor },
-        orderBy: { createdAt: "desc" },
-        select: { processorReference: true },
+    case "refund":
+      return connector.refund({
+        ...reference,
+        captureReference: (capture?.chosen ?? capture?.latest)?.processorReference,
+        capture: capture?.chosen,
+        textOnStatement,
       });
-      return connector.refund({ ...reference, captureReference: capture?.processorReference ?? undefined, textOnStatement });
-    }
     case "void":
       return connector.void(reference);
   }
+}
+
+/**
+ * The capture a refund names, for acquirers whose refunds give back one capture (Finaro): the
+ * latest approved capture that still holds the whole amount, counting what earlier refunds that
+ * named it took back (pending ones included). None when no single capture can (the refund is then
+ * refused before it is sent, docs/decisions.md); `latest` is the latest capture either way.
+ */
+async function captureToRefund(
+  payment: FollowUpPayment,
+  refundId: string,
+  amount: bigint,
+): Promise<{ chosen?: ReferencedOperation; latest?: ReferencedOperation }> {
+  const [captures, refunds] = await Promise.all([
+    db().operation.findMany({
+      where: {
+        paymentId: payment.id,
+        type: "capture",
+        status: "approved",
+        processor: payment.processor,
+        processorReference: { not: null },
+      },
+      orderBy: { createdAt: "desc" },
+      select: { id: true, amount: true, processorReference: true, authorizationCode: true },
+    }),
+    db().operation.findMany({
+      where: { paymentId: payment.id, type: "refund", status: { in: ["pending", "approved"] }, id: { not: refundId } },
+      select: { amount: true, referencedOperationId: true },
+    }),
+  ]);
+  const given = new Map<string, bigint>();
+  for (const refund of refunds) {
+    if (refund.referencedOperationId)
+      given.set(refund.referencedOperationId, (given.get(refund.referencedOperationId) ?? 0n) + refund.amount);
+  }
+  const asReference = (capture: (typeof captures)[number]): ReferencedOperation => ({
+    operationId: capture.id,
+    processorReference: capture.processorReference!,
+    authorizationCode: capture.authorizationCode ?? undefined,
+  });
+  const chosen = captures.find((capture) => capture.amount - (given.get(capture.id) ?? 0n) >= amount);
+  return { chosen: chosen && asReference(chosen), latest: captures[0] && asReference(captures[0]) };
 }

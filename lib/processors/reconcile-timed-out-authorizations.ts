@@ -103,6 +103,7 @@ export async function reconcileTimedOutAuthorization({ operationId }: { operatio
     operationId: `${attempt.id.slice(0, 28)}void`,
     authorizationReference: found.processorReference,
     authorizationCode: found.authorizationcode,
+    authorizationOperationId: attempt.id,
     amount: attempt.amount,
     currency: attempt.currency,
   });
@@ -148,6 +149,8 @@ export async function voidLateApproval({ operationId, why }: { operationId: stri
     operationId: `${attempt.id.slice(0, 28)}void`,
     authorizationReference: attempt.processorReference,
     authorizationCode: attempt.authorizationCode ?? undefined,
+    // The attempt's own id is what the authorization was sent with (Finaro names it as g4).
+    authorizationOperationId: attempt.id,
     amount: attempt.amount,
     currency: attempt.currency,
   });

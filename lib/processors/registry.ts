@@ -1,8 +1,9 @@
 // The typed registry of connectors: each is built from its configured address (the acquirer's
 // endpoint, operator configuration: FINARO_BASE_URL ...) or, when that is not configured, pointed at
 // its sandbox. Credentials are not configuration here: they belong to each merchant's acquirer
-// account and come with every call (bindConnector). The sandbox launcher (lib/sandboxes) registers
-// the sandbox's address here as configuration: production code never imports the simulators.
+// account and come with every call (bindConnector). The sandbox launcher (lib/sandboxes) records each
+// sandbox's address in lib/runtime/sandbox-addresses.ts, where this registry reads it: configuration,
+// not imports (production code never imports the simulators, and they never import the connectors).
 import { config } from "../env";
 import { createBamboraConnector } from "./bambora/client";
 import { createClearhausConnector } from "./clearhaus/client";
@@ -10,39 +11,47 @@ import { createFinaroConnector } from "./finaro/client";
 import type { CredentialsOf, ProcessorCredentials } from "./credentials";
 import type { AcquirerConnector, CallOptions, ConnectorCall, ProcessorConnector, ProcessorName } from "./types";
 import { observeConnector } from "./observe-connector";
+import { registerSandboxAddress, sandboxAddress, type SandboxAddress } from "../runtime/sandbox-addresses";
 
-/** What a sandbox needs besides its address: Finaro's gateway path. */
+const state = globalThis as unknown as { __cpsSandboxRemembered?: Partial<Record<ProcessorName, SandboxAddress>> };
+
+/** What a sandbox needs besides its address: Finaro's gateway path, and whether its extensions are on. */
 export interface SandboxEndpoint {
   path?: string;
+  extensions?: boolean;
 }
 
-const state = globalThis as unknown as {
-  __cpsSandboxUrls?: Partial<Record<ProcessorName, string>>;
-  __cpsSandboxPaths?: Partial<Record<ProcessorName, string>>;
-};
-
 /**
- * Called by the sandbox launcher: the connector of `name` talks to the sandbox at `baseUrl` (plus
- * `endpoint.path`, kept when omitted, so a test can point the connector elsewhere and back);
- * undefined removes it.
+ * Points the connector of `name` at a sandbox at `baseUrl` (plus `endpoint.path`, kept when omitted,
+ * so a test can point the connector elsewhere and back); undefined removes it. The sandbox launcher
+ * registers its sandboxes through lib/runtime/sandbox-addresses.ts directly; tests call this.
  */
 export function registerSandboxUrl(name: ProcessorName, baseUrl: string | undefined, endpoint: SandboxEndpoint = {}): void {
-  state.__cpsSandboxUrls ??= {};
-  state.__cpsSandboxPaths ??= {};
-  if (endpoint.path !== undefined) state.__cpsSandboxPaths[name] = endpoint.path;
-  if (baseUrl) state.__cpsSandboxUrls[name] = baseUrl.replace(/\/+$/, "");
-  else delete state.__cpsSandboxUrls[name];
+  const earlier = sandboxAddress(name);
+  if (!baseUrl) {
+    // The path and extensions stay known for the next registration of the same sandbox.
+    state.__cpsSandboxRemembered ??= {};
+    if (earlier) state.__cpsSandboxRemembered[name] = earlier;
+    registerSandboxAddress(name, undefined);
+    return;
+  }
+  const remembered = earlier ?? state.__cpsSandboxRemembered?.[name];
+  registerSandboxAddress(name, {
+    url: baseUrl,
+    path: endpoint.path ?? remembered?.path ?? "",
+    extensions: endpoint.extensions ?? remembered?.extensions ?? true,
+  });
 }
 
 /** The registered sandbox address of `name`, if one runs. */
 export function sandboxUrl(name: ProcessorName): string | undefined {
-  return state.__cpsSandboxUrls?.[name];
+  return sandboxAddress(name)?.url;
 }
 
-/** Where calls to `name`'s sandbox go: its address and path (Finaro's gateway endpoint). */
-function sandboxEndpoint(name: ProcessorName): string | undefined {
-  const url = sandboxUrl(name);
-  return url ? `${url}${state.__cpsSandboxPaths?.[name] ?? ""}` : undefined;
+/** Where calls to `name`'s sandbox go: its address and path (Finaro's gateway endpoint), and whether its extensions are on. */
+function sandboxEndpoint(name: ProcessorName): { url: string; extensions: boolean } | undefined {
+  const address = sandboxAddress(name);
+  return address ? { url: `${address.url}${address.path}`, extensions: address.extensions } : undefined;
 }
 
 export class ProcessorNotConfiguredError extends Error {
@@ -88,16 +97,25 @@ export function getAcquirerConnector<TName extends ProcessorName>(
   options: GetConnectorOptions = {},
 ): AcquirerConnector<CredentialsOf<TName>> {
   const configured = configuredBaseUrl(name);
-  const baseUrl = configured ?? sandboxEndpoint(name);
+  const sandbox = configured ? undefined : sandboxEndpoint(name);
+  const baseUrl = configured ?? sandbox?.url;
   if (!baseUrl) throw new ProcessorNotConfiguredError(name, "its base URL is not configured and its sandbox is not running");
   const timeoutMs = options.timeoutMs ?? processorTimeoutMs(name);
-  // Only a sandbox the launcher registered may be relied on for its sandbox-only look-ups; a
-  // configured base URL is the acquirer's (or stands for it), with the acquirer's real capabilities.
-  const sandboxExtensions = !configured;
+  // The sandbox-only extensions (a look-up the real API lacks, card-update feeds) are used only
+  // against a sandbox this process registered with them on, never against a configured base URL.
+  const sandboxExtensions = sandbox?.extensions ?? false;
   const connectors: { [N in ProcessorName]: () => AcquirerConnector<CredentialsOf<N>> } = {
-    finaro: () => createFinaroConnector({ baseUrl, timeoutMs, sandboxExtensions }),
+    finaro: () =>
+      createFinaroConnector({
+        baseUrl,
+        timeoutMs,
+        sandboxExtensions,
+        verifyAnswerSignature: sandbox !== undefined || config().FINARO_ANSWER_SIGNATURE === "verify",
+      }),
     clearhaus: () => createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions }),
-    bambora: () => createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions }),
+    // Bambora's sandbox is not split into strict and extensions yet (issue 26): its look-up is
+    // relied on whenever it is the registered sandbox, never against a configured base URL.
+    bambora: () => createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions: sandbox !== undefined }),
   };
   return connectors[name]() as AcquirerConnector<CredentialsOf<TName>>;
 }

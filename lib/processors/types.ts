@@ -56,6 +56,15 @@ export interface ThreeDsResult {
   version: string;
   /** Y or A (only those are sent to an acquirer). */
   transStatus: "Y" | "A";
+  /** The message the result came in: the ARes (frictionless) or the RReq (after a challenge). */
+  messageType: "ARes" | "RReq";
+}
+
+/** What we know of the cardholder (or, for a payout, the recipient): the spec's `customer` object, the payout's names. */
+export interface CustomerData {
+  email?: string;
+  firstName?: string;
+  surname?: string;
 }
 
 export interface AuthorizeRequest extends Money {
@@ -67,8 +76,23 @@ export interface AuthorizeRequest extends Money {
   card: CardDetails;
   credentialOnFile?: CredentialOnFile;
   threeDs?: ThreeDsResult;
+  /** The payment's own text on the cardholder's statement (absent: the account's descriptor applies). */
   textOnStatement?: string;
+  /** The acquirer account's descriptor (the merchant's name as the cardholder sees it, Finaro's DBA). */
+  descriptor?: string;
+  /** The cardholder's IP address: their browser's for a CIT, the request's `customer.ipaddress` for an MIT. */
   customerIp?: string;
+  customer?: CustomerData;
+}
+
+/** An earlier operation of ours that a follow-up names at the acquirer (Finaro: g2 its reference, g3 its code, g4 its a1). */
+export interface ReferencedOperation {
+  /** Our operation id: what it was sent with (Finaro a1). */
+  operationId: string;
+  /** The acquirer's id of it. */
+  processorReference: string;
+  /** The approval code its answer carried. */
+  authorizationCode?: string;
 }
 
 export interface CaptureRequest extends Money {
@@ -76,7 +100,11 @@ export interface CaptureRequest extends Money {
   /** The acquirer's id of the authorization (Operation.processorReference of the approved authorize). */
   authorizationReference: string;
   authorizationCode?: string;
+  /** Our operation id of the authorization (what it was sent with). */
+  authorizationOperationId?: string;
   textOnStatement?: string;
+  /** The cardholder's IP address when the payment recorded one. */
+  customerIp?: string;
 }
 
 export interface RefundRequest extends Money {
@@ -84,14 +112,23 @@ export interface RefundRequest extends Money {
   authorizationReference: string;
   /** The acquirer's id of the capture, for acquirers that refund a capture rather than an authorization. */
   captureReference?: string;
+  /**
+   * The capture this refund names, for acquirers whose refunds name one capture (Finaro): the latest
+   * approved capture that can still take the whole amount back; absent when none can.
+   */
+  capture?: ReferencedOperation;
   authorizationCode?: string;
+  authorizationOperationId?: string;
   textOnStatement?: string;
+  customerIp?: string;
 }
 
 export interface VoidRequest extends Money {
   operationId: string;
   authorizationReference: string;
   authorizationCode?: string;
+  authorizationOperationId?: string;
+  customerIp?: string;
 }
 
 /** Sends money to a card (an original credit). Payouts never carry the security code. */
@@ -100,7 +137,10 @@ export interface PayoutRequest extends Money {
   paymentId: string;
   card: CardDetails;
   textOnStatement?: string;
+  descriptor?: string;
   customerIp?: string;
+  /** The recipient: the payout's email, firstname and surename. */
+  customer?: CustomerData;
 }
 
 /**

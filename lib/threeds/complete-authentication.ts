@@ -65,6 +65,8 @@ export async function completeAuthentication({
         acsTransId: result.acsTransID,
         version: result.messageVersion,
         transStatus: result.transStatus as "Y" | "A",
+        // The result came in the RReq (after the challenge): Clearhaus wants to know which.
+        messageType: "RReq",
       },
     };
   }

@@ -127,6 +127,8 @@ export async function startAuthentication({
         acsTransId: answer.acsTransID,
         version: answer.messageVersion,
         transStatus: answer.transStatus as "Y" | "A",
+        // The result came in the ARes (frictionless): Clearhaus wants to know which.
+        messageType: "ARes",
       },
     };
   }

@@ -59,7 +59,7 @@ async function withConcurrency(total: number, concurrency: number, task: () => P
   return latencies;
 }
 
-const sandboxes = await startSandboxes({ register: false, threeDs: false, hangMs: 60_000 });
+const sandboxes = await startSandboxes({ register: false, threeDs: false, hangMs: 60_000, extensions: true });
 const connectorFor = (name: ProcessorName, timeoutMs: number): ProcessorConnector => {
   switch (name) {
     // Each bound to the sandbox's first test account, as a merchant's acquirer account would be.

@@ -14,6 +14,8 @@ import {
   MIT_PROCESSORS,
   PROCESSORS,
   acquirerTransactionsFor,
+  authorizedPayment,
+  cardholderCard,
   asRealGateway,
   notificationsFor,
   setUpFaultWorld,
@@ -24,14 +26,13 @@ import {
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
-async function requestMit(processor: (typeof PROCESSORS)[number], amount: number) {
-  const parent = await createTestPayment({
-    merchantId: world.merchant.merchantId,
-    status: "CAPTURED",
-    captures: [10_000n],
-    processor,
-    withStoredCard: { pan: "4111111111111111" },
-  });
+/** A real first payment at the processor: an MIT continues what the cardholder's payment started there. */
+async function mitParent(processor: (typeof PROCESSORS)[number]) {
+  return (await authorizedPayment(world, processor)).paymentId;
+}
+
+async function requestMit(processor: (typeof PROCESSORS)[number], amount: number, parentId: string) {
+  const parent = { paymentId: parentId };
   const response = await world.api.call("POST", "/api/mit", {
     apiKey: world.merchant.apiKey,
     body: { merchantid: world.merchant.merchantId, paymentid: parent.paymentId, amount, currency: "DKK", paymenttype: "unscheduled", processor },
@@ -44,8 +45,9 @@ describe.each(MIT_PROCESSORS)("MIT at %s", (processor) => {
   for (const point of ["authorize.after-call", "authorize.before-call"] as const) {
     it(`crash at ${point}: the retried step holds the card once and notifies once`, async () => {
       const amount = uniqueAmount();
+      const parentId = await mitParent(processor);
       armFaultPoint(point);
-      const responseId = await requestMit(processor, amount);
+      const responseId = await requestMit(processor, amount, parentId);
       const notification = await waitForNotification(world, responseId);
       expect(notification.body).toMatchObject({ status: "approved", processor });
       const held = acquirerTransactionsFor(world, amount).filter((entry) => entry.transaction.approved && !entry.transaction.voided);
@@ -64,7 +66,7 @@ describe.each(MIT_PROCESSORS)("MIT at %s", (processor) => {
 describe("an authorization answered 502 after the acquirer approved", () => {
   it("is resolved at its acquirer before routing on: approved there, one hold, nothing routed to the next processor", async () => {
     const amount = uniqueAmount();
-    const { paymentId, storedCardId } = await createTestPayment({
+    const { paymentId } = await createTestPayment({
       merchantId: world.merchant.merchantId,
       status: "PENDING",
       amount: BigInt(amount),
@@ -72,7 +74,7 @@ describe("an authorization answered 502 after the acquirer approved", () => {
       withStoredCard: { pan: "4111111111111111" },
     });
     armAcquirerFault({ mode: "502_after_acting", processor: "finaro", operation: "authorize", amount });
-    const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: ["finaro", "clearhaus"] });
+    const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: ["finaro", "clearhaus"] });
     expect(result).toMatchObject({ status: "approved", processor: "finaro" });
     const held = acquirerTransactionsFor(world, amount).filter((entry) => entry.transaction.approved && !entry.transaction.voided);
     expect(held.map((entry) => entry.processor)).toEqual(["finaro"]);
@@ -93,9 +95,9 @@ describe("routing on after an unknown authorization never leaves two holds (M7)"
 
   it("clearhaus (its sandbox look-up) acts after our time-out: routed on once its look-up proved nothing arrived, and its late approval is voided", async () => {
     const amount = uniqueAmount();
-    const { paymentId, storedCardId } = await pendingPayment(amount);
+    const { paymentId } = await pendingPayment(amount);
     armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "clearhaus", operation: "authorize", amount });
-    const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: ["clearhaus", "finaro"] });
+    const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: ["clearhaus", "finaro"] });
     expect(result).toMatchObject({ status: "approved", processor: "finaro" });
     await lateActsDone();
     await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
@@ -108,9 +110,9 @@ describe("routing on after an unknown authorization never leaves two holds (M7)"
     const restore = asRealGateway(world, "clearhaus");
     try {
       const amount = uniqueAmount();
-      const { paymentId, storedCardId } = await pendingPayment(amount);
+      const { paymentId } = await pendingPayment(amount);
       armAcquirerFault({ mode: "502_after_acting", processor: "clearhaus", operation: "authorize", amount });
-      const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: ["clearhaus", "finaro"] });
+      const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: ["clearhaus", "finaro"] });
       expect(result).toMatchObject({ status: "pending", processor: "clearhaus" });
       expect(acquirerTransactionsFor(world, amount).map((entry) => entry.processor)).toEqual(["clearhaus"]);
       const attempt = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize" } });

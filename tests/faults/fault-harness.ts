@@ -21,6 +21,7 @@ import { createTestMerchant, createTestPayment, type TestMerchant } from "@/test
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import type { InngestFunction } from "inngest";
+import { CardDetails } from "@/lib/cards/card-details";
 
 /** Short enough to keep the suite quick, long enough for a loaded 2-core machine to answer in time. */
 export const PROCESSOR_TIMEOUT_MS = 1_000;
@@ -49,7 +50,7 @@ export function setUpFaultWorld(options: { functions: () => Promise<InngestFunct
   beforeAll(async () => {
     process.env.PROCESSOR_TIMEOUT_MS = String(PROCESSOR_TIMEOUT_MS);
     resetConfig();
-    world.sandboxes = await startSandboxes({ hangMs: PROCESSOR_TIMEOUT_MS * 4 });
+    world.sandboxes = await startSandboxes({ hangMs: PROCESSOR_TIMEOUT_MS * 4, extensions: true });
     world.api = await startMerchantApi();
     world.receiver = await startNotificationReceiver();
     world.harness = await startInngestHarness({
@@ -90,18 +91,29 @@ export function uniqueAmount(): number {
   return amountCounter;
 }
 
-/** A payment authorized for real at `processor`'s sandbox (stored Visa card, no 3-D Secure). */
+/**
+ * The card a cardholder types in: Visa with its security code. The acquirers' references refuse a
+ * cardholder payment without one (Finaro z2=-12; Clearhaus unless a signing partner signs), so a
+ * stored card without its CSC is for merchant-initiated payments only (docs/acquirers.md).
+ */
+export function cardholderCard(pan = "4111111111111111"): CardDetails {
+  return new CardDetails({ pan, expMonth: 12, expYear: new Date().getFullYear() + 3, securityCode: "123" });
+}
+
+/**
+ * A payment authorized for real at `processor`'s sandbox (the cardholder's Visa, no 3-D Secure),
+ * which stores the card: the parent of an MIT (at Clearhaus the first of its series).
+ */
 export async function authorizedPayment(world: FaultWorld, processor: ProcessorName, amount = uniqueAmount()) {
-  const { paymentId, storedCardId } = await createTestPayment({
+  const { paymentId } = await createTestPayment({
     merchantId: world.merchant.merchantId,
     status: "PENDING",
     amount: BigInt(amount),
     currency: currencyAt(processor),
     processor: null,
-    withStoredCard: { pan: "4111111111111111" },
   });
-  const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: [processor] });
-  expect(result.status).toBe("approved");
+  const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: [processor] });
+  expect(result.status, JSON.stringify(result)).toBe("approved");
   return { paymentId, amount };
 }
 

@@ -16,6 +16,7 @@ import {
   PROCESSORS,
   currencyAt,
   acquirerAuthorization,
+  cardholderCard,
   expectTotalsMatchLedger,
   nudge,
   settle,
@@ -104,7 +105,7 @@ describe.each(PROCESSORS)("at %s", (processor) => {
 describe("the gap between the authorization and the instant capture", () => {
   it.each(PROCESSORS)("at %s: a merchant capture accepted in the gap is the only capture", async (processor) => {
     const amount = uniqueAmount();
-    const { paymentId, storedCardId } = await createTestPayment({
+    const { paymentId } = await createTestPayment({
       merchantId: world.merchant.merchantId,
       status: "PENDING",
       amount: BigInt(amount),
@@ -114,7 +115,7 @@ describe("the gap between the authorization and the instant capture", () => {
     });
     await db().payment.update({ where: { id: paymentId }, data: { instantCapture: 1 } });
     expect(
-      (await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: [processor] })).status,
+      (await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: [processor] })).status,
     ).toBe("approved");
     const merchantCapture = await world.api.call("POST", `/api/${paymentId}/capture`, { apiKey: world.merchant.apiKey, body: {} });
     expect(merchantCapture.status).toBe(200);

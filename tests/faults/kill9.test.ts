@@ -21,6 +21,7 @@ import { createTestMerchant, createTestPayment, type TestMerchant } from "@/test
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { cardholderCard } from "./fault-harness";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const database = useTestDatabase();
@@ -35,7 +36,7 @@ const dataDir = path.join(ROOT, ".data-test", `faults-kill9-${process.pid}`);
 beforeAll(async () => {
   if (process.env.FAULTS_KILL9 !== "1") return;
   mkdirSync(dataDir, { recursive: true });
-  sandboxes = await startSandboxes({ threeDs: false, hangMs: 120_000 });
+  sandboxes = await startSandboxes({ threeDs: false, hangMs: 120_000, extensions: true });
   receiver = await startNotificationReceiver();
   merchant = await createTestMerchant({ defaultNotificationUrl: receiver.url });
   const secrets = config().secrets;
@@ -76,7 +77,7 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 of the service mid-cal
     "capture at %s: killed after the acquirer captured, restarted, settled once by the look-up",
     async (processor) => {
     const amount = 23_000 + (processor === "finaro" ? 1 : 2);
-    const { paymentId, storedCardId } = await createTestPayment({
+    const { paymentId } = await createTestPayment({
       merchantId: merchant.merchantId,
       status: "PENDING",
       amount: BigInt(amount),
@@ -85,7 +86,7 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 of the service mid-cal
       processor: null,
       withStoredCard: { pan: "4111111111111111" },
     });
-    expect((await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: [processor] })).status).toBe(
+    expect((await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: [processor] })).status).toBe(
       "approved",
     );
     const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });

@@ -17,6 +17,7 @@ import {
   acquirerAuthorization,
   acquirerTransactionsFor,
   asRealGateway,
+  authorizedPayment,
   expectTotalsMatchLedger,
   notificationsFor,
   operationFor,
@@ -104,8 +105,9 @@ describe("operations settle (CLI)", () => {
   });
 
   it("an MIT whose Clearhaus authorization waits for an operator, settled approved: the MIT is authorized and notified once", async () => {
+    // A real first payment at Clearhaus (its series), then Clearhaus as the real gateway.
+    const parent = await authorizedPayment(world, "clearhaus");
     restore = asRealGateway(world, "clearhaus");
-    const parent = await sourcePayment(world, "clearhaus");
     const amount = uniqueAmount();
     armAcquirerFault({ mode: "answer_lost_after_acting", processor: "clearhaus", operation: "authorize", amount });
     const response = await world.api.call("POST", "/api/mit", {

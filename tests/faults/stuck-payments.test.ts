@@ -12,7 +12,6 @@ import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { armAcquirerFault, clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
-import { createTestPayment } from "@/tests/helpers/merchant-factories";
 import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
 import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
 import {
@@ -20,6 +19,7 @@ import {
   PROCESSORS,
   currencyAt,
   acquirerTransactionsFor,
+  authorizedPayment,
   expectTotalsMatchLedger,
   notificationsFor,
   nudge,
@@ -156,13 +156,8 @@ describe("a goPay() that could not finish its window", () => {
 describe("an MIT whose authorization stays unknown through its run", () => {
   it.each(MIT_PROCESSORS)("at %s: the run ends without routing on or notifying; the job resolves the attempt, one MIT notification, one hold", async (processor) => {
     const amount = uniqueAmount();
-    const parent = await createTestPayment({
-      merchantId: world.merchant.merchantId,
-      status: "CAPTURED",
-      captures: [10_000n],
-      processor,
-      withStoredCard: { pan: "4111111111111111" },
-    });
+    // A real first payment at the processor: an MIT continues what the cardholder's payment started there.
+    const parent = await authorizedPayment(world, processor);
     armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "authorize", amount });
     armAcquirerFault({ mode: "hang_before_acting", processor, operation: "lookup", times: 5 });
     const response = await world.api.call("POST", "/api/mit", {

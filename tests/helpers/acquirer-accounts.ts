@@ -10,6 +10,7 @@ import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import {
   BAMBORA_SANDBOX_ACCOUNTS,
   CLEARHAUS_SANDBOX_ACCOUNTS,
+  CLEARHAUS_SANDBOX_SIGNING_PARTNERS,
   FINARO_SANDBOX_ACCOUNTS,
   bamboraSandboxCredentials,
 } from "@/lib/sandboxes/acquirers/sandbox-accounts";
@@ -31,26 +32,47 @@ export function sandboxCredentials(name: ProcessorName, index = 0): ProcessorCre
   }
 }
 
-/** A connector at `baseUrl` (a running sandbox: Finaro's gateway path is added) bound to `account`'s credentials. */
+/** Clearhaus sandbox account `index` signing as the sandbox's partner (the docs' demo key). */
+export function clearhausSigningCredentials(index = 0): ProcessorCredentials {
+  const partner = CLEARHAUS_SANDBOX_SIGNING_PARTNERS[0]!;
+  return {
+    processor: "clearhaus",
+    credentials: {
+      apiKey: CLEARHAUS_SANDBOX_ACCOUNTS[index]!.apiKey,
+      signingApiKey: partner.signingApiKey,
+      signingPrivateKey: partner.privateKeyPem,
+    },
+  };
+}
+
+/**
+ * A connector at `baseUrl` (a running sandbox: Finaro's gateway path is added) bound to `account`'s
+ * credentials. `extensions`: the sandbox runs with its extensions and the connector may use them (as
+ * the registry allows for a registered sandbox); false: the connector treats it as the real gateway.
+ */
 export function connectorAt(
   baseUrl: string,
   account: ProcessorCredentials,
   timeoutMs = 5_000,
   accountId = "test-account",
-  /** Our sandboxes' own look-ups (sandbox-only extensions) may be used: true for a sandbox of ours. */
-  sandboxExtensions = true,
+  { extensions = true }: { extensions?: boolean } = {},
 ): ProcessorConnector {
   switch (account.processor) {
     case "finaro":
       return bindCredentials(
-        createFinaroConnector({ baseUrl: `${baseUrl}${FINARO_SANDBOX_PATH}`, timeoutMs, sandboxExtensions }),
+        createFinaroConnector({
+          baseUrl: `${baseUrl}${FINARO_SANDBOX_PATH}`,
+          timeoutMs,
+          sandboxExtensions: extensions,
+          verifyAnswerSignature: true,
+        }),
         account.credentials,
         accountId,
       );
     case "clearhaus":
-      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions }), account.credentials, accountId);
+      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions: extensions }), account.credentials, accountId);
     case "bambora":
-      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions }), account.credentials, accountId);
+      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions: extensions }), account.credentials, accountId);
   }
 }
 

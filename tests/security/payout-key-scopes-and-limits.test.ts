@@ -23,7 +23,7 @@ let sandboxes: RunningSandboxes;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false });
+  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false, extensions: true });
   api = await startMerchantApi();
   merchant = await createTestMerchant();
 });

@@ -30,7 +30,7 @@ let merchantId: string;
 beforeAll(async () => {
   server = await startHostedFieldsServer();
   // As the service starts it: the challenge pages are served on the service's own origin.
-  sandboxes = await startSandboxes({ threeDsPublicUrl: `${server.origin}/sandbox/threeds` });
+  sandboxes = await startSandboxes({ threeDsPublicUrl: `${server.origin}/sandbox/threeds`, extensions: true });
   browser = await launchChromium();
   merchantId = (await createTestMerchant("3DS sandbox shop")).id;
 });

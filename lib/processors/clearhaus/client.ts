@@ -1,15 +1,17 @@
 // Clearhaus connector: Basic auth with the account's API key as user name and an empty password, form
-// bodies with bracketed keys, HAL JSON answers. A decline is HTTP 2xx with a status code other than
-// 20000. The credentials come with each call (lib/processors/credentials.ts): one connector serves
+// bodies with bracketed keys, HAL JSON answers ([CH] clearhaus/gateway-api-docs; docs/acquirers.md).
+// A decline is HTTP 2xx with a status code other than 20000; a refused request is HTTP 400 with a
+// status and no transaction. The credentials come with each call (lib/processors/credentials.ts): one connector serves
 // every merchant account; signing partners also sign each POST body (RS256-hex, getting_started/rsa_signature).
 import { createPrivateKey, sign } from "node:crypto";
 import { z } from "zod";
 import { CardDetails } from "../../cards/card-details";
+import { log } from "../../observability/logger";
 import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { ClearhausCredentials } from "../credentials";
+import { formed } from "../request-not-formed";
 import {
-  RESPONSE_CODES,
   LookupNotOfferedError,
   everyLookupKind,
   type AcquirerConnector,
@@ -20,6 +22,7 @@ import {
 import {
   clearhausReference,
   clearhausTransaction,
+  fromClearhausAnswer,
   fromClearhausTransaction,
   toClearhausAmount,
   toClearhausAuthorize,
@@ -30,13 +33,13 @@ export const clearhausSettings = z.object({
   /** https://gateway.clearhaus.com, or https://gateway.test.clearhaus.com */
   baseUrl: z.url(),
   timeoutMs: z.number().int().positive(),
-  /** The base URL is our sandbox (registered by the launcher): its look-up extension may be used. */
+  /**
+   * The base URL is our sandbox with its extensions on (the registry knows): its look-up by our
+   * reference and its card-update feed may be used. Never true for a configured base URL.
+   */
   sandboxExtensions: z.boolean().optional(),
 });
 export type ClearhausSettings = z.infer<typeof clearhausSettings>;
-
-/** The body of a refused request: a status without a transaction. */
-const clearhausRefusal = z.object({ status: z.object({ code: z.number().int().min(40000).max(49999), message: z.string().optional() }) });
 
 export const CLEARHAUS_MEDIA_TYPE = "application/vnd.clearhaus-gateway.hal+json; version=0.10.0";
 
@@ -65,22 +68,33 @@ const accountBody = z.object({
   mcc: z.string().optional(),
 });
 
+/** ISO 8583 "invalid transaction" for a path the API does not have. */
+const RESPONSE_NOT_FOUND = "12";
+
 function headersFor(credentials: ClearhausCredentials) {
   return { authorization: basicAuth(credentials.apiKey, ""), accept: CLEARHAUS_MEDIA_TYPE };
 }
 
 /** "Signature: <signing-api-key> RS256-hex <hex>" over the body, for signing partners (absent otherwise). */
-function signatureHeader(credentials: ClearhausCredentials, body: string): Record<string, string> {
+export function clearhausSignatureHeader(credentials: ClearhausCredentials, body: string): Record<string, string> {
   if (!credentials.signingApiKey || !credentials.signingPrivateKey) return {};
   const signature = sign("sha256", Buffer.from(body), createPrivateKey(credentials.signingPrivateKey)).toString("hex");
   return { signature: `${credentials.signingApiKey} RS256-hex ${signature}` };
+}
+
+/** The account signs as a partner (its requests may leave out the CSC, [CH] card.md). */
+function isSigning(credentials: ClearhausCredentials): boolean {
+  return Boolean(credentials.signingApiKey && credentials.signingPrivateKey);
 }
 
 export function createClearhausConnector(input: ClearhausSettings): AcquirerConnector<ClearhausCredentials> {
   const settings = clearhausSettings.parse(input);
   const base = settings.baseUrl.replace(/\/+$/, "");
 
-  /** `operationId` goes out as Idempotency-Key: a retried call after a lost answer must not act twice. */
+  /**
+   * One POST. `operationId` also goes out as Idempotency-Key, which Clearhaus documents nowhere and
+   * ignores (only our sandbox's extensions replay on it): nothing of ours relies on it.
+   */
   async function post(
     path: string,
     fields: Record<string, string>,
@@ -94,7 +108,7 @@ export function createClearhausConnector(input: ClearhausSettings): AcquirerConn
       method: "POST",
       headers: {
         ...headersFor(call.credentials),
-        ...signatureHeader(call.credentials, body),
+        ...clearhausSignatureHeader(call.credentials, body),
         "content-type": "application/x-www-form-urlencoded",
         "idempotency-key": operationId,
       },
@@ -105,53 +119,76 @@ export function createClearhausConnector(input: ClearhausSettings): AcquirerConn
     if (outcome.kind !== "response") return failureFromOutcome(outcome, "clearhaus", settings.timeoutMs);
     // Whatever a 5xx body says, the acquirer may have acted: indeterminate.
     if (outcome.status >= 500) return unreadableAnswer("clearhaus", outcome.status);
+    // "401 Not Authorized", no body ([CH] authentication.md): refused, nothing done.
     if (outcome.status === 401)
       return { status: "failed", failure: "declined", responsecode: "03", message: "clearhaus refused the API key" };
+    // Only a path the API does not have answers 404 (an unknown authorization id reads "invalid
+    // transaction id" in a 400 body): a wrong base URL, nothing done.
     if (outcome.status === 404)
       return {
         status: "failed",
         failure: "declined",
-        responsecode: RESPONSE_CODES.invalidTransaction,
-        message: "clearhaus: transaction not found",
+        responsecode: RESPONSE_NOT_FOUND,
+        message: `clearhaus has no ${path.replace(/\/[0-9a-f-]{36}\//, "/:id/")}`,
       };
-    let json: unknown;
-    try {
-      json = JSON.parse(outcome.text);
-    } catch {
-      return unreadableAnswer("clearhaus", outcome.status);
-    }
-    const parsed = clearhausTransaction.safeParse(json);
-    if (!parsed.success) {
-      // A 400 carries only a status, e.g. {"status":{"code":40000,"message":"parameter 'amount' is required"}}
-      // [CH-status]: the request was refused, nothing was done (a 4xx is never indeterminate).
-      const refusal = outcome.status >= 400 && outcome.status < 500 ? clearhausRefusal.safeParse(json) : undefined;
-      if (refusal?.success) return fromClearhausTransaction({ id: "", ...refusal.data }, eci);
-      return unreadableAnswer("clearhaus", outcome.status);
-    }
-    return fromClearhausTransaction(parsed.data, eci);
+    // A refusal carries a status and no transaction: "parameter 'amount' is required" (HTTP 400),
+    // "invalid transaction id", "invalid signing api-key". Nothing was done.
+    return fromClearhausAnswer(outcome.text, eci) ?? unreadableAnswer("clearhaus", outcome.status);
   }
 
   const ref = (id: string) => encodeURIComponent(id);
 
+  /**
+   * A 50000 authorization ("Clearhaus error") may hold the cardholder's funds, and voids are allowed
+   * on it ([CH] changes.md): it is voided at once. Voided, nothing is held and the payment may go to
+   * the next acquirer; otherwise the outcome stays unknown (the money rules take over).
+   */
+  async function voidErrorAuthorization(
+    result: ProcessorResult,
+    call: ConnectorCall<ClearhausCredentials>,
+    operationId: string,
+  ): Promise<ProcessorResult> {
+    if (result.acquirerCode !== "50000" || !result.processorReference) return result;
+    const voided = await post(`/authorizations/${ref(result.processorReference)}/voids`, {}, `${operationId.slice(0, 28)}void`, call);
+    if (voided.status === "approved") {
+      return {
+        ...result,
+        failure: "retryable",
+        message: `clearhaus answered 50000 (Clearhaus error)${result.message ? `: ${result.message}` : ""}; its authorization is voided`,
+      };
+    }
+    log("processors").error(
+      { event: "operator.needed", processor: "clearhaus", operationId },
+      `operator needed: clearhaus authorization ${result.processorReference} answered 50000 and its void failed (${voided.responsecode}); it may hold funds`,
+    );
+    return { ...result, message: `clearhaus answered 50000 and the void of its authorization failed (${voided.responsecode})` };
+  }
+
   return {
     name: "clearhaus",
-    authorize: (request, call) => post("/authorizations", toClearhausAuthorize(request), request.operationId, call, request.threeDs?.eci),
-    capture: (request, call) =>
-      post(
-        `/authorizations/${ref(request.authorizationReference)}/captures`,
-        toClearhausAmount(request.amount, request.textOnStatement),
-        request.operationId,
-        call,
-      ),
-    refund: (request, call) =>
-      post(
-        `/authorizations/${ref(request.authorizationReference)}/refunds`,
-        toClearhausAmount(request.amount, request.textOnStatement),
-        request.operationId,
-        call,
-      ),
+    async authorize(request, call) {
+      const fields = formed("clearhaus", () => toClearhausAuthorize(request, { signed: isSigning(call.credentials) }));
+      if (!fields.ok) return fields.result;
+      const result = await post("/authorizations", fields.value, request.operationId, call, request.threeDs?.eci);
+      return voidErrorAuthorization(result, call, request.operationId);
+    },
+    async capture(request, call) {
+      const fields = formed("clearhaus", () => toClearhausAmount(request));
+      if (!fields.ok) return fields.result;
+      return post(`/authorizations/${ref(request.authorizationReference)}/captures`, fields.value, request.operationId, call);
+    },
+    async refund(request, call) {
+      const fields = formed("clearhaus", () => toClearhausAmount(request));
+      if (!fields.ok) return fields.result;
+      return post(`/authorizations/${ref(request.authorizationReference)}/refunds`, fields.value, request.operationId, call);
+    },
+    // "No parameters are needed" ([CH] voids.md).
     void: (request, call) => post(`/authorizations/${ref(request.authorizationReference)}/voids`, {}, request.operationId, call),
-    payout: (request, call) => post("/credits", toClearhausCredit(request), request.operationId, call),
+    async payout(request, call) {
+      const fields = formed("clearhaus", () => toClearhausCredit(request));
+      if (!fields.ok) return fields.result;
+      return post("/credits", fields.value, request.operationId, call);
+    },
     /** GET /account: the one read-only resource of the Gateway API (api_resources/account). */
     async checkConnection(call) {
       const outcome = await send({
@@ -199,7 +236,9 @@ export function createClearhausConnector(input: ClearhausSettings): AcquirerConn
       // Fixed texts only: JSON.parse's own message would quote the body (lib/processors/parse-acquirer-json.ts).
       return fromClearhausTransaction(parseAcquirerJson(outcome.text, clearhausTransaction, "clearhaus look-up"));
     },
+    /** A sandbox extension: Clearhaus publishes no account-updater feed. */
     async cardUpdates({ since }, call): Promise<CardUpdate[]> {
+      if (!settings.sandboxExtensions) return [];
       const outcome = await send({
         url: `${base}/card_updates?since=${encodeURIComponent(since.toISOString())}`,
         method: "GET",

@@ -1,8 +1,9 @@
 // The background service that starts the sandboxes inside the Next server process for every
-// processor (and the 3-D Secure DS) whose base URL is not configured.
+// processor (and the 3-D Secure DS) whose base URL is not configured. Local mode is a test bench:
+// its sandboxes run with their extensions on (look-ups, card-update feeds, fault modes, scenario
+// cards), which the connectors use only because the registry knows the address is a sandbox's.
 import { config } from "../../env";
-import { isProcessorConfigured } from "../../processors/registry";
-import { PROCESSOR_NAMES } from "../../processors/types";
+import { ACQUIRER_NAMES } from "./acquirer-name";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
 import { THREEDS_SANDBOX_MOUNT } from "../threeds/mount";
 import { log } from "../../observability/logger";
@@ -26,7 +27,8 @@ export function sandboxesEnabled(): boolean {
 export async function startProcessorSandboxes(): Promise<RunningSandboxes | undefined> {
   const settings = config();
   if (!sandboxesEnabled()) return undefined;
-  const processors = PROCESSOR_NAMES.filter((name) => !isProcessorConfigured(name));
+  const configured = { finaro: settings.FINARO_BASE_URL, clearhaus: settings.CLEARHAUS_BASE_URL, bambora: settings.BAMBORA_BASE_URL };
+  const processors = ACQUIRER_NAMES.filter((name) => !configured[name]);
   const threeDs = !settings.THREEDS_DS_URL;
   if (processors.length === 0 && !threeDs) return undefined;
   // The challenge page is served by the service itself (app/sandbox/threeds), so a browser that can
@@ -36,6 +38,7 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
     threeDs,
     ports: { threeds: settings.THREEDS_SANDBOX_PORT },
     threeDsPublicUrl: `${settings.apiBaseUrls.cit}${THREEDS_SANDBOX_MOUNT}`,
+    extensions: true,
   });
   if (settings.LOG_LEVEL !== "silent") {
     log("processors").info(

@@ -1,13 +1,26 @@
-// Fault modes of the acquirer sandboxes, armed per test (tests/faults/): the acquirer acts and the
-// answer is lost, acts and answers 502, hangs past the caller's time-out before acting, acts only
-// after the caller gave up (a late act: Clearhaus' and Finaro's documented slow answers), or
-// receives the request twice (a duplicate on the wire) and answers the second. A fault matches a
-// request by processor, operation and amount, and fires a given number of times. Nothing arms a
-// fault unless a test does; unarmed, the wrapper only classifies the request.
-import type { ProcessorName } from "../../processors/types";
-import { FINARO_OPERATION } from "../../processors/finaro/transformers";
+// Fault modes of the acquirer sandboxes (a sandbox-only extension: wrapped only when the sandboxes
+// run with their extensions on), armed per test (tests/faults/): the acquirer acts and the answer is
+// lost, acts and answers 502, hangs past the caller's time-out before acting, acts only after the
+// caller gave up (a late act: Clearhaus' and Finaro's documented slow answers), or receives the
+// request twice (a duplicate on the wire) and answers the second. A fault matches a request by
+// processor, operation and amount, and fires a given number of times. Nothing arms a fault unless a
+// test does; unarmed, the wrapper only classifies the request.
+import type { AcquirerName } from "./acquirer-name";
 import { holdUntilAborted, type FetchHandler } from "./serve";
 import { GATEWAY } from "./bambora/reference";
+
+type ProcessorName = AcquirerName;
+
+/** Finaro's `O` codes ([AM-CR] ACTIONS; 101 the retrieval) as the operations a fault matches. */
+const FINARO_OPERATIONS: Record<string, AcquirerOperation> = {
+  "1": "authorize",
+  "2": "authorize",
+  "3": "capture",
+  "4": "void",
+  "5": "refund",
+  "35": "payout",
+  "101": "lookup",
+};
 
 export type AcquirerFaultMode =
   | "answer_lost_after_acting"
@@ -15,7 +28,7 @@ export type AcquirerFaultMode =
   | "hang_before_acting"
   /** Holds the request until the caller gives up (its time-out), then acts `actDelayMs` later; nobody hears the answer. */
   | "act_after_caller_gave_up"
-  /** Answers the acquirer's own refusal without acting (Finaro Z2=-9, Clearhaus 40000, Bambora 314): e.g. a look-up refused. */
+  /** Answers the acquirer's own refusal without acting (Finaro z2=-9, Clearhaus 40000, Bambora 314): e.g. a look-up refused. */
   | "refused"
   | "duplicate_request";
 export type AcquirerOperation = "authorize" | "capture" | "refund" | "void" | "payout" | "lookup";
@@ -78,17 +91,7 @@ async function classify(processor: ProcessorName, request: Request): Promise<Cla
   switch (processor) {
     case "finaro": {
       const fields = Object.fromEntries(new URLSearchParams(text));
-      const operation = (
-        {
-          [FINARO_OPERATION.authorize]: "authorize",
-          [FINARO_OPERATION.sale]: "authorize",
-          [FINARO_OPERATION.capture]: "capture",
-          [FINARO_OPERATION.refund]: "refund",
-          [FINARO_OPERATION.void]: "void",
-          [FINARO_OPERATION.payout]: "payout",
-          [FINARO_OPERATION.retrieve]: "lookup",
-        } as Record<string, AcquirerOperation>
-      )[fields.O ?? ""];
+      const operation = FINARO_OPERATIONS[fields.O ?? ""];
       return operation ? { operation, amount: number(fields.a4) } : undefined;
     }
     case "clearhaus": {
@@ -138,7 +141,8 @@ function take(processor: ProcessorName, request: Classified): ArmedFault | undef
 function refusal(processor: ProcessorName): Response {
   switch (processor) {
     case "finaro":
-      return new Response(new URLSearchParams({ Z2: "-9", Z3: "Request is malformed", Z6: "30" }).toString(), {
+      // Finaro's recorded refusals: lower-case keys, no K ([AM-CR-U] "Card cannot be identified").
+      return new Response(new URLSearchParams({ z2: "-9", z3: "Request is malformed" }).toString(), {
         status: 200,
         headers: { "content-type": "application/x-www-form-urlencoded" },
       });

@@ -15,7 +15,21 @@ export interface SandboxTransaction {
   amount: number;
   currency: string;
   approved: boolean;
+  /**
+   * Not approved, yet holding the cardholder's funds until voided: Clearhaus allows voids on
+   * 50000 authorizations ([CH] changes.md).
+   */
+  holds: boolean;
   authorizationCode?: string;
+  /** A hash of the card (never the number): links a stored-credential series to its card. */
+  cardKey?: string;
+  /** Clearhaus: the series this authorization belongs to; `first` on the first-in-series. */
+  series?: { type: "recurring" | "unscheduled"; first: boolean };
+  /**
+   * The stored-credential fields the request carried, under the acquirer's own names (Clearhaus
+   * `series[previous][id]`, Finaro `a9`, `g6`): what a test reads to see which payment a MIT named.
+   */
+  storedCredential?: Record<string, string>;
   capturedAmount: number;
   refundedAmount: number;
   voided: boolean;
@@ -31,6 +45,8 @@ export interface SandboxOperation {
   account: string;
   kind: "capture" | "refund" | "void";
   amount: number;
+  /** Captures: what refunds that named this capture took back (Finaro refunds name a capture). */
+  refundedAmount: number;
   createdAt: Date;
 }
 
@@ -42,6 +58,7 @@ export type LedgerError =
   | "amount_exceeds_authorized"
   | "amount_exceeds_captured"
   | "nothing_captured"
+  | "not_a_capture"
   | "invalid_amount"
   | "currency_mismatch";
 
@@ -65,6 +82,12 @@ export function newAuthorizationCode(): string {
 }
 
 export class SandboxLedger {
+  /** How this acquirer's ids look (Clearhaus: UUIDs; Finaro: 32-character z1 values). */
+  readonly #newId: () => string;
+  constructor({ newId = () => randomUUID() }: { newId?: () => string } = {}) {
+    this.#newId = newId;
+  }
+
   readonly #transactions = new Map<string, SandboxTransaction>();
   readonly #operations = new Map<string, SandboxOperation>();
   readonly #byRequestId = new Map<string, SandboxTransaction>();
@@ -79,18 +102,28 @@ export class SandboxLedger {
     amount: number;
     currency: string;
     approved: boolean;
+    holds?: boolean;
     id?: string;
     /** The caller's own reference (Finaro a1, Bambora order id), for look-ups after a time-out. */
     requestId?: string;
+    cardKey?: string;
+    series?: SandboxTransaction["series"];
+    storedCredential?: SandboxTransaction["storedCredential"];
+    /** Finaro: the answer's z4 (the approval code), else one is made up. */
+    authorizationCode?: string;
   }): SandboxTransaction {
     const transaction: SandboxTransaction = {
-      id: input.id ?? randomUUID(),
+      id: input.id ?? this.#newId(),
       account: input.account,
       kind: input.kind,
       amount: input.amount,
       currency: input.currency,
       approved: input.approved,
-      authorizationCode: input.approved ? newAuthorizationCode() : undefined,
+      holds: input.holds ?? false,
+      authorizationCode: input.approved ? (input.authorizationCode ?? newAuthorizationCode()) : undefined,
+      cardKey: input.cardKey,
+      series: input.series,
+      storedCredential: input.storedCredential,
       capturedAmount: 0,
       refundedAmount: 0,
       voided: false,
@@ -162,11 +195,12 @@ export class SandboxLedger {
 
   #child(transaction: SandboxTransaction, kind: SandboxOperation["kind"], amount: number): SandboxOperation {
     const operation: SandboxOperation = {
-      id: randomUUID(),
+      id: this.#newId(),
       parentId: transaction.id,
       account: transaction.account,
       kind,
       amount,
+      refundedAmount: 0,
       createdAt: new Date(),
     };
     transaction.children.push(operation);
@@ -174,10 +208,16 @@ export class SandboxLedger {
     return operation;
   }
 
-  #usable(account: string, id: string, currency?: string): SandboxTransaction | LedgerError {
+  /** A capture of `account` by its id. */
+  captureOperation(account: string, id: string): SandboxOperation | undefined {
+    const operation = this.#operations.get(id);
+    return operation?.kind === "capture" && operation.account === account ? operation : undefined;
+  }
+
+  #usable(account: string, id: string, currency?: string, { held = false } = {}): SandboxTransaction | LedgerError {
     const transaction = this.resolve(account, id);
     if (!transaction || transaction.kind !== "authorization") return "not_found";
-    if (!transaction.approved) return "not_approved";
+    if (!transaction.approved && !(held && transaction.holds)) return "not_approved";
     if (currency !== undefined && currency !== transaction.currency) return "currency_mismatch";
     if (transaction.voided) return "voided";
     return transaction;
@@ -208,8 +248,26 @@ export class SandboxLedger {
     return { ok: true, operation: this.#child(transaction, "refund", value), transaction };
   }
 
+  /**
+   * A refund that names one capture (Finaro: g2/g3/g4 of the capture): up to what that capture
+   * still holds, and what the authorization as a whole still holds.
+   */
+  refundCapture(account: string, captureId: string, amount: number | undefined, currency?: string): LedgerResult {
+    const capture = this.captureOperation(account, captureId);
+    if (!capture) return { ok: false, error: "not_a_capture" };
+    const transaction = this.#transactions.get(capture.parentId)!;
+    if (currency !== undefined && currency !== transaction.currency) return { ok: false, error: "currency_mismatch" };
+    const remaining = Math.min(capture.amount - capture.refundedAmount, transaction.capturedAmount - transaction.refundedAmount);
+    const value = amount ?? remaining;
+    if (!Number.isInteger(value) || value <= 0) return { ok: false, error: "invalid_amount" };
+    if (value > remaining) return { ok: false, error: "amount_exceeds_captured" };
+    capture.refundedAmount += value;
+    transaction.refundedAmount += value;
+    return { ok: true, operation: this.#child(transaction, "refund", value), transaction };
+  }
+
   void(account: string, id: string): LedgerResult {
-    const transaction = this.#usable(account, id);
+    const transaction = this.#usable(account, id, undefined, { held: true });
     if (typeof transaction === "string") return { ok: false, error: transaction };
     if (transaction.capturedAmount > 0) return { ok: false, error: "already_captured" };
     transaction.voided = true;
@@ -220,4 +278,9 @@ export class SandboxLedger {
 /** Keys of per-account maps: one account's references never meet another's. */
 function scoped(account: string, key: string): string {
   return `${account}\n${key}`;
+}
+
+/** The request's fields among `names` that it carried. */
+export function pick(fields: Record<string, string | undefined>, names: string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (fields[name] === undefined ? [] : [[name, fields[name]!]])));
 }

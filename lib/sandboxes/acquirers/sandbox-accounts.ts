@@ -18,6 +18,20 @@ export interface ClearhausSandboxAccount {
   country: string;
   currency: string;
   mcc: string;
+  /** GET /account `acquirer`: the BINs the 3-D Secure AReq names ("Used for 3-D Secure"). */
+  visaBin: string;
+  mastercardBin: string;
+}
+
+/**
+ * A Clearhaus partner's signing API key with its RSA key pair: "POST requests must be signed" by a
+ * partner, with `Signature: <signing-api-key> RS256-hex <signature>` (getting_started/signing_requests).
+ * The sandbox verifies with the public key; tests and local accounts sign with the private one.
+ */
+export interface ClearhausSandboxSigningPartner {
+  signingApiKey: string;
+  publicKeyPem: string;
+  privateKeyPem: string;
 }
 
 /**
@@ -49,6 +63,8 @@ export const CLEARHAUS_SANDBOX_ACCOUNTS: readonly ClearhausSandboxAccount[] = [
     country: "DK",
     currency: "DKK",
     mcc: "5999",
+    visaBin: "438309",
+    mastercardBin: "526571",
   },
   {
     apiKey: "7d5e1f2a-3b4c-4d6e-8f90-a1b2c3d4e502",
@@ -58,6 +74,8 @@ export const CLEARHAUS_SANDBOX_ACCOUNTS: readonly ClearhausSandboxAccount[] = [
     country: "DK",
     currency: "EUR",
     mcc: "5732",
+    visaBin: "438309",
+    mastercardBin: "526571",
   },
   {
     apiKey: "c3a9e8d7-6b5a-4f4e-9d3c-2b1a0f9e8d03",
@@ -67,6 +85,23 @@ export const CLEARHAUS_SANDBOX_ACCOUNTS: readonly ClearhausSandboxAccount[] = [
     country: "SE",
     currency: "SEK",
     mcc: "5812",
+    visaBin: "438309",
+    mastercardBin: "526571",
+  },
+];
+
+/**
+ * The signing partner the Clearhaus sandbox knows: the key id and 512-bit demo key pair printed in
+ * Clearhaus' own docs (getting_started/rsa_signature/rsa_signature.md, fixture
+ * tests/fixtures/acquirers/clearhaus/signature-docs-example.json). Public on purpose; never a real key.
+ */
+export const CLEARHAUS_SANDBOX_SIGNING_PARTNERS: readonly ClearhausSandboxSigningPartner[] = [
+  {
+    signingApiKey: "4390aec7-f76a-4c2f-8597-c87c2d06cb4f",
+    publicKeyPem:
+      "-----BEGIN PUBLIC KEY-----\nMFwwDQYJKoZIhvcNAQEBBQADSwAwSAJBALYK0zmwuYkH3YWcFNLLddx5cwDxEY7G\ni1xITuQqRrU4yD3uSw+JWYKknb4Tbndb6iEHY+e6gIGD+49TojnNeIUCAwEAAQ==\n-----END PUBLIC KEY-----",
+    privateKeyPem:
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIBOwIBAAJBALYK0zmwuYkH3YWcFNLLddx5cwDxEY7Gi1xITuQqRrU4yD3uSw+J\nWYKknb4Tbndb6iEHY+e6gIGD+49TojnNeIUCAwEAAQJARyuYRRe4kcBHdPL+mSL+\nY0IAGkAlUyKAXYXPghidKD/v/oLrFaZWALGM2clv6UoYYpPnInSgbcud4sTcfeUm\nQQIhAN2JZ2qv0WGcbIopBpwpQ5jDxMGVkmkVVUEWWABGF8+pAiEA0lySxTELZm8b\nGx9UEDRghN+Qv/OuIKFldu1Ba4f8W30CIQCaQFIBtunTTVdF28r+cLzgYW9eWwbW\npEP4TdZ4WlW6AQIhAMDCTUdeUpjxlH/87BXROORozAXocBW8bvJUI486U5ctAiAd\nInviQqJd1KTGRDmWIGrE5YACVmW2JSszD9t5VKxkAA==\n-----END RSA PRIVATE KEY-----",
   },
 ];
 

@@ -1,11 +1,13 @@
-// Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and points the connectors
-// (and the 3DS server) at them. The service does this for every processor whose base URL is not
-// configured; tests and `npm run sandbox` start them explicitly.
+// Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and records where they listen
+// (lib/runtime/sandbox-addresses.ts), where the connectors' registry finds them. The service does
+// this for every processor whose base URL is not configured; tests and `npm run sandbox` start them
+// explicitly. A sandbox follows its acquirer's public reference; its sandbox-only extensions
+// (look-ups the real API lacks, card-update feeds, fault modes, scenario cards) are off unless asked for.
 import { createBamboraSandbox } from "./bambora";
 import { createClearhausSandbox } from "./clearhaus";
 import { createFinaroSandbox, FINARO_SANDBOX_PATH } from "./finaro";
-import { registerSandboxUrl } from "../../processors/registry";
-import type { ProcessorName } from "../../processors/types";
+import { registerSandboxAddress } from "../../runtime/sandbox-addresses";
+import { ACQUIRER_NAMES, type AcquirerName } from "./acquirer-name";
 import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "../threeds/directory-server";
 import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
 import { withAcquirerFaults } from "./faults";
@@ -14,24 +16,30 @@ import { DEFAULT_HANG_MS } from "./scheme-data";
 import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
 
 /**
- * Registers a running sandbox's address with the connectors' registry (configuration). Credentials
- * are not registered: each merchant's acquirer account carries its own (sandbox-accounts.ts lists
- * the ones the sandboxes know).
+ * Records a running sandbox's address as configuration for the connectors' registry. Credentials
+ * are not recorded: each merchant's acquirer account carries its own (sandbox-accounts.ts lists the
+ * ones the sandboxes know).
  */
-function registerSandboxWithRegistry(name: ProcessorName, url: string): void {
-  registerSandboxUrl(name, url, name === "finaro" ? { path: FINARO_SANDBOX_PATH } : {});
+function registerSandbox(name: AcquirerName, url: string, extensions: boolean): void {
+  registerSandboxAddress(name, { url, path: name === "finaro" ? FINARO_SANDBOX_PATH : "", extensions });
 }
 
 export interface StartSandboxesOptions {
   /** Which acquirer sandboxes to start (default all three). */
-  processors?: readonly ProcessorName[];
+  processors?: readonly AcquirerName[];
   threeDs?: boolean;
   /** Fixed ports (0 or absent: any free port). */
-  ports?: Partial<Record<ProcessorName | "threeds", number>>;
+  ports?: Partial<Record<AcquirerName | "threeds", number>>;
   /** How long the "does not answer in time" card holds a request. */
   hangMs?: number;
   /** Register the URLs with the connectors' registry (default true). */
   register?: boolean;
+  /**
+   * Turns on the sandbox-only extensions (docs/acquirers.md, "Sandbox-only extensions"): look-ups by
+   * our reference, card-update feeds, fault modes, the scenario cards, replayed repeats. Default
+   * false: the sandboxes answer as the references say, and nothing more.
+   */
+  extensions?: boolean;
   /**
    * Where the cardholder's browser reaches the 3-D Secure sandbox's challenge page, when not at the
    * sandbox's own 127.0.0.1 address (the service serves it under /sandbox/threeds).
@@ -40,18 +48,18 @@ export interface StartSandboxesOptions {
 }
 
 export interface RunningSandboxes {
-  urls: Partial<Record<ProcessorName | "threeds", string>>;
+  urls: Partial<Record<AcquirerName | "threeds", string>>;
   /** The acquirer sandboxes' state, for tests that check what reached which acquirer. */
-  ledgers: Partial<Record<ProcessorName, SandboxLedger>>;
+  ledgers: Partial<Record<AcquirerName, SandboxLedger>>;
   close(): Promise<void>;
 }
 
-function sandboxFor(name: ProcessorName, hangMs: number | undefined): { handler: FetchHandler; ledger: SandboxLedger } {
+function sandboxFor(name: AcquirerName, hangMs: number | undefined, extensions: boolean): { handler: FetchHandler; ledger: SandboxLedger } {
   switch (name) {
     case "finaro":
-      return createFinaroSandbox({ hangMs });
+      return createFinaroSandbox({ hangMs, extensions });
     case "clearhaus":
-      return createClearhausSandbox({ hangMs });
+      return createClearhausSandbox({ hangMs, extensions });
     case "bambora":
       // The service's own test cards (README) work at every sandbox the service starts.
       return createBamboraSandbox({ hangMs, sharedTestCards: true });
@@ -59,23 +67,25 @@ function sandboxFor(name: ProcessorName, hangMs: number | undefined): { handler:
 }
 
 export async function startSandboxes({
-  processors = ["finaro", "clearhaus", "bambora"],
+  processors = ACQUIRER_NAMES,
   threeDs = true,
   ports = {},
   hangMs,
   register = true,
   threeDsPublicUrl,
+  extensions = false,
 }: StartSandboxesOptions = {}): Promise<RunningSandboxes> {
-  const running: { name: ProcessorName | "threeds"; server: RunningSandbox }[] = [];
-  const ledgers: Partial<Record<ProcessorName, SandboxLedger>> = {};
+  const running: { name: AcquirerName | "threeds"; server: RunningSandbox }[] = [];
+  const ledgers: Partial<Record<AcquirerName, SandboxLedger>> = {};
   try {
     for (const name of processors) {
-      const sandbox = sandboxFor(name, hangMs);
+      const sandbox = sandboxFor(name, hangMs, extensions);
       ledgers[name] = sandbox.ledger;
-      const handler = withAcquirerFaults(name, sandbox.handler, hangMs ?? DEFAULT_HANG_MS);
+      // Fault modes are an extension: a strict sandbox never even classifies requests for them.
+      const handler = extensions ? withAcquirerFaults(name, sandbox.handler, hangMs ?? DEFAULT_HANG_MS) : sandbox.handler;
       const server = await startSandboxServer({ name, handler, port: ports[name] });
       running.push({ name, server });
-      if (register) registerSandboxWithRegistry(name, server.url);
+      if (register) registerSandbox(name, server.url, extensions);
     }
     if (threeDs) {
       const sandbox = createThreeDsSandbox({ publicUrl: threeDsPublicUrl });
@@ -99,7 +109,7 @@ export async function startSandboxes({
         if (name === "threeds") {
           registerThreeDsSandboxUrl(undefined);
           registerThreeDsSandboxHandler(undefined);
-        } else registerSandboxUrl(name, undefined);
+        } else registerSandboxAddress(name, undefined);
       }
       await Promise.all(running.map(({ server }) => server.close()));
     },

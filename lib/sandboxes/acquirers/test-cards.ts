@@ -1,9 +1,15 @@
-// The sandbox test cards: identical behaviour in every acquirer sandbox and the 3-D Secure sandbox.
-// The README section `processors` lists them.
+// The scenario test cards: a sandbox-only extension (docs/acquirers.md, "Sandbox-only extensions")
+// that our own test suites and local mode turn on. With extensions on, each acquirer sandbox gives
+// these cards the same behaviour (declines, time-outs, late approvals, challenges) on top of its
+// acquirer's own documented test cards and rules, which always apply and win where they speak
+// (Clearhaus' amount-as-status PANs, for one). The 3-D Secure sandbox reads their challenge
+// behaviour. The README section `processors` lists them.
 import { isLuhnValid } from "../../cards/luhn";
 import { isCardExpired } from "../../cards/card-expiry";
 import { schemeFromPan, securityCodeLength } from "../../cards/card-scheme";
-import type { ProcessorName } from "../../processors/types";
+import type { AcquirerName } from "./acquirer-name";
+
+type ProcessorName = AcquirerName;
 
 /** ISO 8583 codes the sandboxes decline with. */
 export type SandboxDeclineCode = "05" | "14" | "51" | "54" | "1A" | "N7";
@@ -23,12 +29,20 @@ export interface TestCard {
   requiresAuthentication?: boolean;
   /** Every processor approves the authorization but declines a capture of it with this code (void and refund work as usual). */
   declinesCapture?: SandboxDeclineCode;
+  /** These processors approve half of the amount (a partial approval, where the acquirer knows one). */
+  partialApprovalAt?: readonly ProcessorName[];
 }
 
 export const TEST_CARDS: readonly TestCard[] = [
   { pan: "4111111111111111", description: "visa, approved by every processor, frictionless 3-D Secure", threeDs: "frictionless" },
-  { pan: "5555555555554444", description: "mastercard, approved, frictionless", threeDs: "frictionless" },
-  { pan: "378282246310005", description: "amex, approved", threeDs: "frictionless" },
+  // Clearhaus' own test PAN for Mastercard (test_card_numbers.md); 5555555555554444 is one of its
+  // amount-as-status PANs, so it is not an "approved" card there.
+  { pan: "2221000000000009", description: "mastercard, approved, frictionless", threeDs: "frictionless" },
+  {
+    pan: "378282246310005",
+    description: "amex, approved (not sent to clearhaus, which takes visa and mastercard only)",
+    threeDs: "frictionless",
+  },
   {
     pan: "4000000000000002",
     description: "declined by every processor, response code 05",
@@ -79,6 +93,12 @@ export const TEST_CARDS: readonly TestCard[] = [
     requiresAuthentication: true,
   },
   {
+    pan: "4000000000000010",
+    description: "finaro approves half of the amount (Z2=10, a partial approval: voided and declined by us); approved in full elsewhere",
+    partialApprovalAt: ["finaro"],
+    threeDs: "frictionless",
+  },
+  {
     pan: "4000000000000341",
     description: "authorized (frictionless), but every processor declines its capture (05); a void of the authorization is approved",
     threeDs: "frictionless",
@@ -106,6 +126,8 @@ export type SandboxDecision =
   | { kind: "approve" }
   /** Approve, but answer only after the caller has given up. */
   | { kind: "approve_late" }
+  /** Approve this part of the amount only. */
+  | { kind: "approve_partially"; amount: number }
   | { kind: "decline"; code: SandboxDeclineCode }
   | { kind: "hang" };
 
@@ -117,6 +139,8 @@ export interface DecideAuthorizationOptions {
   authenticationValue?: string;
   /** Merchant-initiated: SCA does not apply. */
   merchantInitiated?: boolean;
+  /** Minor units: a partial approval approves half of it. */
+  amount?: number;
   now?: Date;
 }
 
@@ -129,6 +153,7 @@ export function decideAuthorization({
   eci,
   authenticationValue,
   merchantInitiated,
+  amount,
   now,
 }: DecideAuthorizationOptions): SandboxDecision {
   const testCard = findTestCard(card.pan);
@@ -146,5 +171,8 @@ export function decideAuthorization({
     if (!authenticated) return { kind: "decline", code: "1A" };
   }
   if (testCard?.approvesLateAt?.includes(processor)) return { kind: "approve_late" };
+  if (testCard?.partialApprovalAt?.includes(processor) && amount !== undefined && amount > 1) {
+    return { kind: "approve_partially", amount: Math.floor(amount / 2) };
+  }
   return { kind: "approve" };
 }

@@ -26,7 +26,7 @@ let harness: InngestHarness;
 let sandboxes: RunningSandboxes;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false });
+  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false, extensions: true });
   api = await startMerchantApi();
   [general, lifecycle, completion] = await Promise.all([
     startNotificationReceiver(),

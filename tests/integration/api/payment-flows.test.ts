@@ -25,7 +25,7 @@ let harness: InngestHarness;
 let sandboxes: RunningSandboxes;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ processors: ["finaro", "clearhaus", "bambora"], threeDs: false });
+  sandboxes = await startSandboxes({ processors: ["finaro", "clearhaus", "bambora"], threeDs: false, extensions: true });
   api = await startMerchantApi();
   receiver = await startNotificationReceiver();
   harness = await startInngestHarness({ functions: merchantApiFunctions });

@@ -24,7 +24,7 @@ let merchant: TestMerchant;
 beforeAll(async () => {
   process.env.PROCESSOR_TIMEOUT_MS = String(PROCESSOR_TIMEOUT_MS);
   resetConfig();
-  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false, hangMs: PROCESSOR_TIMEOUT_MS * 4 });
+  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false, hangMs: PROCESSOR_TIMEOUT_MS * 4, extensions: true });
   api = await startMerchantApi();
   merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
 });

@@ -22,7 +22,7 @@ let sandboxes: RunningSandboxes;
 let merchantId: string;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ hangMs: 1500 });
+  sandboxes = await startSandboxes({ hangMs: 1500, extensions: true });
   server = await startHostedFieldsServer();
   merchantId = (await createTestMerchant()).id;
 });

@@ -26,7 +26,7 @@ let sandboxes: RunningSandboxes;
 let merchantId: string;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes();
+  sandboxes = await startSandboxes({ extensions: true });
   server = await startHostedFieldsServer();
   merchantId = (await createTestMerchant()).id;
 });

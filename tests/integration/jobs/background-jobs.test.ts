@@ -22,7 +22,7 @@ useTestDatabase();
 
 let sandboxes: RunningSandboxes;
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false });
+  sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false, extensions: true });
 });
 afterAll(async () => {
   await sandboxes?.close();

@@ -79,7 +79,7 @@ beforeAll(async () => {
   resetConfig();
   collector = await startOtlpReceiver();
   startTracing({ endpoint: collector.url, exportDelayMs: 100 });
-  sandboxes = await startSandboxes({ processors: ["finaro", "clearhaus", "bambora"], threeDs: false });
+  sandboxes = await startSandboxes({ processors: ["finaro", "clearhaus", "bambora"], threeDs: false, extensions: true });
   receiver = await startNotificationReceiver();
   api = await startMerchantApi();
   hosted = await startHostedFieldsServer();

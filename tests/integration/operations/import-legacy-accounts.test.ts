@@ -23,7 +23,7 @@ useTestDatabase();
 
 let sandboxes: RunningSandboxes;
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ threeDs: false });
+  sandboxes = await startSandboxes({ threeDs: false, extensions: true });
 });
 afterAll(async () => sandboxes.close());
 

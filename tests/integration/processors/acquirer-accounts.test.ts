@@ -56,7 +56,7 @@ async function followUp(paymentId: string, type: "capture" | "refund" | "void", 
 }
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ threeDs: false });
+  sandboxes = await startSandboxes({ threeDs: false, extensions: true });
   merchantA = await createProcessorTestMerchant({ accountIndex: 1 });
   merchantB = await createProcessorTestMerchant({ accountIndex: 2 });
 });
@@ -114,7 +114,14 @@ describe.each(PROCESSOR_NAMES)("two merchants with their own %s accounts", (proc
     const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
     const reference = authorization.processorReference!;
     const other = sandboxConnector(sandboxes, processor, { index: 2 });
-    const request = { operationId: newId(), authorizationReference: reference, amount: 1_000n, currency };
+    const request = {
+      operationId: newId(),
+      authorizationReference: reference,
+      authorizationCode: authorization.authorizationCode ?? undefined,
+      authorizationOperationId: authorization.id,
+      amount: 1_000n,
+      currency,
+    };
     expect(await other.capture(request)).toMatchObject({ status: "failed" });
     expect(await other.void({ ...request, operationId: newId() })).toMatchObject({ status: "failed" });
     expect(await other.lookupOperation({ kind: "authorize", operationId: authorization.id })).toBeUndefined();

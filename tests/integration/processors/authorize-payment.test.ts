@@ -4,6 +4,7 @@ import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { runFollowUp } from "@/lib/processors/follow-up";
+import { processFollowUpOperation } from "@/lib/payments/process-follow-up-operation";
 import { registerSandboxUrl } from "@/lib/processors/registry";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { newId } from "@/lib/ids";
@@ -16,7 +17,7 @@ let sandboxes: RunningSandboxes;
 let merchantId: string;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ threeDs: false, hangMs: 20_000 });
+  sandboxes = await startSandboxes({ threeDs: false, hangMs: 20_000, extensions: true });
   merchantId = await createProcessorTestMerchant();
 });
 afterAll(async () => {
@@ -219,11 +220,125 @@ describe("follow-up operations go to the authorizing processor", () => {
   });
 });
 
+/** A follow-up as the job runs it: a pending operation row, then processFollowUpOperation. */
+async function followUp(paymentId: string, type: "capture" | "refund" | "void", amount: bigint) {
+  const operationId = newId();
+  await db().operation.create({ data: { id: operationId, paymentId, type, amount, currency: "DKK" } });
+  await processFollowUpOperation({ operationId });
+  return db().operation.findUniqueOrThrow({ where: { id: operationId } });
+}
+
+describe("what each acquirer's reference asks of a payment (issue 24)", () => {
+  it("finaro refunds name one capture each; a refund no single capture covers is not sent, and nothing moves", async () => {
+    const { paymentId, result } = await authorizeCard("4111111111111111", { processors: ["finaro"] });
+    expect(result.status).toBe("approved");
+    const first = await followUp(paymentId, "capture", 3_000n);
+    const second = await followUp(paymentId, "capture", 5_000n);
+    expect([first.status, second.status]).toEqual(["approved", "approved"]);
+    // The authorization is named by its a1 (g4): both captures name it.
+    const authorization = (await authorizeOperations(paymentId))[0]!;
+    expect([first.referencedOperationId, second.referencedOperationId]).toEqual([authorization.id, authorization.id]);
+
+    const tooLarge = await followUp(paymentId, "refund", 6_000n);
+    expect(tooLarge).toMatchObject({ status: "failed", responseCode: "13" });
+    expect(tooLarge.errorMessage).toMatch(/refund per capture/);
+    const ledger = sandboxes.ledgers.finaro!.byId(authorization.processorReference!)!;
+    expect(ledger.refundedAmount).toBe(0);
+
+    const fromSecond = await followUp(paymentId, "refund", 4_000n);
+    expect(fromSecond).toMatchObject({ status: "approved", referencedOperationId: second.id });
+    // 1 000 left in the second capture: 3 000 comes from the first.
+    const fromFirst = await followUp(paymentId, "refund", 3_000n);
+    expect(fromFirst).toMatchObject({ status: "approved", referencedOperationId: first.id });
+    const rest = await followUp(paymentId, "refund", 1_000n);
+    expect(rest).toMatchObject({ status: "approved", referencedOperationId: second.id });
+    expect(ledger).toMatchObject({ capturedAmount: 8_000, refundedAmount: 8_000 });
+    expect(ledger.children.filter((child) => child.kind === "capture").map((child) => child.refundedAmount)).toEqual([3_000, 5_000]);
+  });
+
+  it("a clearhaus 50000 authorization is voided before the payment goes on to the next processor", async () => {
+    const paymentId = await createPendingPayment(merchantId, { amount: 50_000n });
+    const result = await authorizePayment({
+      paymentId,
+      source: { kind: "card", card: testCard("4200000000000000") },
+      processors: ["clearhaus", "finaro"],
+      timeoutMs: 5_000,
+    });
+    expect(result).toMatchObject({ status: "approved", processor: "finaro" });
+    const [atClearhaus] = await authorizeOperations(paymentId);
+    expect(atClearhaus).toMatchObject({ processor: "clearhaus", status: "failed", responseCode: "96" });
+    expect(atClearhaus!.errorMessage).toMatch(/^retryable: clearhaus answered 50000.*voided/);
+    expect(sandboxes.ledgers.clearhaus!.byId(atClearhaus!.processorReference!)).toMatchObject({ holds: true, voided: true });
+  });
+
+  it("a card clearhaus does not take is not sent there: the attempt says why, and the next processor approves", async () => {
+    const { paymentId, result } = await authorizeCard("378282246310005", { processors: ["clearhaus", "finaro"] });
+    expect(result).toMatchObject({ status: "approved", processor: "finaro" });
+    const [atClearhaus] = await authorizeOperations(paymentId);
+    expect(atClearhaus).toMatchObject({ processor: "clearhaus", status: "failed", responseCode: "58", processorReference: null });
+    expect(atClearhaus!.errorMessage).toBe("retryable: not sent to clearhaus: clearhaus takes Visa and Mastercard cards only, not amex");
+  });
+
+  it("clearhaus MITs continue the series of the first payment with the latest approval; finaro's name its network id", async () => {
+    for (const processor of ["clearhaus", "finaro"] as const) {
+      const { paymentId: parentId } = await authorizeCard("4111111111111111", { processors: [processor] });
+      const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
+      const first = (await authorizeOperations(parentId))[0]!;
+      // Clearhaus' first-in-series answer carries series.tid; Finaro's z50.
+      expect(first.schemeTransactionId, processor).toMatch(/^\d{15}$/);
+      const ledger = sandboxes.ledgers[processor]!;
+      // The cardholder's payment stores the card: at Clearhaus it starts a series (credential_on_file store and
+      // initiator cardholder are its defaults), at Finaro it is a plain CIT (a9 9, not "first recurring").
+      expect(ledger.byId(first.processorReference!)!.storedCredential, processor).toEqual(
+        processor === "clearhaus" ? { "series[type]": "unscheduled" } : { a9: "9" },
+      );
+      let latest = first.processorReference!;
+      for (const paymentType of ["scheduled", "unscheduled", "scheduled"] as const) {
+        const childId = await createPendingPayment(merchantId, {
+          paymentType,
+          parentPaymentId: parentId,
+          storedCardId: parent.storedCardId!,
+        });
+        const child = await authorizePayment({
+          paymentId: childId,
+          source: { kind: "stored", storedCardId: parent.storedCardId! },
+          processors: [processor],
+          mit: { paymentType, parentPaymentId: parentId },
+          timeoutMs: 5_000,
+        });
+        expect(child, `${processor} ${paymentType}`).toMatchObject({ status: "approved", processor });
+        const [operation] = await authorizeOperations(childId);
+        const named = ledger.byId(operation!.processorReference!)!.storedCredential;
+        expect(named, `${processor} ${paymentType}`).toEqual(
+          processor === "clearhaus"
+            ? { "series[previous][id]": latest } // merchant and use are its defaults
+            : { a9: paymentType === "scheduled" ? "2" : "8", g6: first.schemeTransactionId },
+        );
+        latest = operation!.processorReference!;
+      }
+      // An incremental authorization has no code at either acquirer: not sent.
+      const incrementalId = await createPendingPayment(merchantId, {
+        paymentType: "incremental",
+        parentPaymentId: parentId,
+        storedCardId: parent.storedCardId!,
+      });
+      const incremental = await authorizePayment({
+        paymentId: incrementalId,
+        source: { kind: "stored", storedCardId: parent.storedCardId! },
+        processors: [processor],
+        mit: { paymentType: "incremental", parentPaymentId: parentId },
+        timeoutMs: 5_000,
+      });
+      expect(incremental, processor).toMatchObject({ status: "failed", responsecode: "58" });
+    }
+  });
+});
+
 describe("merchant-initiated payments with the stored card", () => {
   it("authorizes an MIT from the parent's stored card and refers to the first payment's scheme transaction id", async () => {
     const { paymentId: parentId } = await authorizeCard("4000000000003006", {
       processors: ["finaro"],
-      threeDs: { eci: "05", authenticationValue: "AAABBB", version: "2.2.0", transStatus: "Y" },
+      threeDs: { eci: "05", authenticationValue: "AAABBBCCCDDDEEEFFF012345678=", version: "2.2.0", transStatus: "Y", messageType: "ARes" },
     });
     const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
     expect(parent.status).toBe("AUTHORIZED");

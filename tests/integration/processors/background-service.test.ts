@@ -54,7 +54,7 @@ describe("processor sandboxes as a background service", () => {
   });
 
   it("leaves a configured processor alone and connects it to its configured URL", async () => {
-    const outside = await startSandboxes({ processors: ["finaro"], threeDs: false, register: false });
+    const outside = await startSandboxes({ processors: ["finaro"], threeDs: false, register: false, extensions: true });
     try {
       process.env.LOG_LEVEL = "silent";
       process.env.FINARO_BASE_URL = `${outside.urls.finaro}${FINARO_SANDBOX_PATH}`;

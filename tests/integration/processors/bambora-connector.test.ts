@@ -102,6 +102,7 @@ describe("authorizations (POST /v1/payments, card.complete false)", () => {
       dsTransId: "63aeefe8-be1f-41fa-ad52-4b5e2e16671d",
       version: "2.2.0",
       transStatus: "Y",
+      messageType: "ARes",
     } as const;
     expect(await authorize("4030000010001234", 2_213n, { threeDs })).toMatchObject({ status: "approved", eci: "05" });
     // The service's card that needs authentication (a sandbox-only convenience): 938 without it, approved with it.

@@ -18,7 +18,7 @@ let sandboxes: RunningSandboxes;
 let merchantId: string;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ threeDs: false, hangMs: 10_000 });
+  sandboxes = await startSandboxes({ threeDs: false, hangMs: 10_000, extensions: true });
   merchantId = await createProcessorTestMerchant();
 });
 afterAll(async () => {

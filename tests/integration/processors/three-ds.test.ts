@@ -20,7 +20,7 @@ let sandboxes: RunningSandboxes;
 let merchantId: string;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ hangMs: 10_000 });
+  sandboxes = await startSandboxes({ hangMs: 10_000, extensions: true });
   merchantId = await createProcessorTestMerchant();
 });
 afterAll(async () => {
@@ -248,7 +248,7 @@ describe("set3ds modes with the challenge cards", () => {
   );
 
   it("FORCE_3DS with a frictionless card authorizes without a challenge", async () => {
-    const outcome = await payWithMode("FORCE_3DS", "5555555555554444");
+    const outcome = await payWithMode("FORCE_3DS", "2221000000000009");
     expect(outcome).toMatchObject({ challenged: false, authorization: { status: "approved", eci: "02" } });
   });
 

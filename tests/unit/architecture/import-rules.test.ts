@@ -1,5 +1,6 @@
 // The lint rule that keeps the rooms as drawn (eslint.config.mjs, import/no-restricted-paths):
-// lib/inngest imports no domain, no domain imports lib/jobs, only the launcher imports lib/sandboxes.
+// lib/inngest imports no domain, no domain imports lib/jobs, only the launcher imports lib/sandboxes,
+// and the simulators in lib/sandboxes never import the connectors in lib/processors.
 // Each case lints a one-line file placed in a room, through the project's own configuration.
 import path from "node:path";
 import { ESLint } from "eslint";
@@ -33,6 +34,20 @@ describe("import rule between rooms", { timeout: 60_000 }, () => {
       expect(await restrictedImports(file, source), file).toEqual([expect.stringContaining("Only the launcher")]);
     }
     expect(await restrictedImports("lib/jobs/start-background-services.ts", source)).toEqual([]);
+  });
+
+  it("refuses the connectors in the sandboxes, and the sandboxes in the connectors", async () => {
+    const connectorImport = 'import { finaroSignature } from "../../processors/finaro/signature";\nexport const x = finaroSignature;\n';
+    for (const file of ["lib/sandboxes/acquirers/probe.ts", "lib/sandboxes/threeds/probe.ts"]) {
+      expect(await restrictedImports(file, connectorImport), file).toEqual([expect.stringContaining("never from our connectors")]);
+    }
+    const typeImport = 'import type { ProcessorName } from "@/lib/processors/types";\nexport type X = ProcessorName;\n';
+    expect(await restrictedImports("lib/sandboxes/acquirers/probe.ts", typeImport)).toEqual([expect.stringContaining("never from our connectors")]);
+    const sandboxImport = 'import { FINARO_SANDBOX_PATH } from "../../sandboxes/acquirers/finaro";\nexport const x = FINARO_SANDBOX_PATH;\n';
+    expect(await restrictedImports("lib/processors/finaro/probe.ts", sandboxImport)).toEqual([expect.stringContaining("Only the launcher")]);
+    // The neutral address book both sides use is no import between them.
+    const addresses = 'import { sandboxAddress } from "../../runtime/sandbox-addresses";\nexport const x = sandboxAddress;\n';
+    expect(await restrictedImports("lib/sandboxes/acquirers/probe.ts", addresses)).toEqual([]);
   });
 
   it("lets jobs import domains and the infrastructure, and domains send events", async () => {

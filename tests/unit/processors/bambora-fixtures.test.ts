@@ -79,6 +79,7 @@ describe("bambora requests match the documented ones", () => {
           dsTransId: String(passthrough.ds_transaction_id),
           version: "2.2.0",
           transStatus: "Y",
+          messageType: "ARes",
         },
       }),
     );

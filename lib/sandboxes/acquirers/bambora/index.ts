@@ -305,6 +305,8 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     });
     switch (decision.kind) {
       case "approve":
+      // Bambora North America documents no partial approval: the scenario card is approved in full.
+      case "approve_partially":
         return { kind: "approve" };
       case "approve_late":
         return { kind: "late" };

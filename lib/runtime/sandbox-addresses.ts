@@ -1,0 +1,33 @@
+// Where the acquirer sandboxes of this process listen, as configuration: the sandbox launcher
+// (lib/sandboxes/acquirers/start-sandboxes.ts) writes an address here when it starts one, the
+// connectors' registry (lib/processors/registry.ts) reads it. Neither room imports the other: a
+// sandbox is written from its acquirer's public reference, never from our connector (docs/acquirers.md).
+
+export interface SandboxAddress {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** The gateway path under the address (Finaro's single endpoint); "" for the others. */
+  path: string;
+  /**
+   * The sandbox-only conveniences are on (look-ups the real API lacks, card-update feeds, fault
+   * modes, scenario cards): a connector may use the look-up extension only when this is true.
+   */
+  extensions: boolean;
+}
+
+const state = globalThis as unknown as { __cpsSandboxAddresses?: Map<string, SandboxAddress> };
+
+function addresses(): Map<string, SandboxAddress> {
+  return (state.__cpsSandboxAddresses ??= new Map());
+}
+
+/** Records (or, with undefined, forgets) where the sandbox of acquirer `name` listens. */
+export function registerSandboxAddress(name: string, address: SandboxAddress | undefined): void {
+  if (address) addresses().set(name, { ...address, url: address.url.replace(/\/+$/, "") });
+  else addresses().delete(name);
+}
+
+/** The address of acquirer `name`'s sandbox in this process, if one runs. */
+export function sandboxAddress(name: string): SandboxAddress | undefined {
+  return addresses().get(name);
+}
