@@ -16,6 +16,7 @@ import { maskLoggedBody, maskLoggedValue } from "./mask-logged-body";
 import { consumeRateLimit } from "./rate-limits";
 import { authenticateApiKey } from "./authenticate-api-key";
 import type { ApiKeyScope } from "../api-keys/api-key-scopes";
+import type { Mode } from "../mode";
 import {
   claimIdempotencyKey,
   completeIdempotentRequest,
@@ -31,6 +32,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 export interface MerchantRequestContext<Input> {
   merchantId: string;
+  /** The API key's mode: the use case reads and makes only data of this mode. */
+  mode: Mode;
   input: Input;
   /** The `{paymentid}` path segment, when the route has one. */
   paymentRef?: string;
@@ -121,6 +124,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     const url = new URL(request.url);
     const traceApi = readTrace(request);
     let merchantId: string | undefined;
+    let mode: Mode | undefined;
     let status = 500;
     let body: string;
     let errorCode: string | undefined;
@@ -138,6 +142,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
       const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization"), scope: definition.scope });
       merchantId = authenticated.merchantId;
+      mode = authenticated.mode;
       apiKeyId = authenticated.apiKeyId;
       addToRequestContext({ merchantId });
       await consumeRateLimit("api-key", authenticated.apiKeyId);
@@ -163,7 +168,9 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       if (key) {
         const stored = await claimIdempotencyKey({
           merchantId,
-          key,
+          // One key namespace per mode ("test " cannot start a key: the header has no spaces), so a
+          // key used in test mode can be used again in live mode; live keys are stored as sent.
+          key: mode === "test" ? `test ${key}` : key,
           fingerprint: requestFingerprint(request.method, url.pathname, rawInput),
         });
         if (stored) {
@@ -171,11 +178,11 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
           status = stored.status;
           body = stored.body;
         } else {
-          idempotency = { merchantId, key };
+          idempotency = { merchantId, key: mode === "test" ? `test ${key}` : key };
         }
       }
       if (!replayed) {
-        const result = await definition.handler({ merchantId, input, paymentRef, responseId: requestId, traceApi });
+        const result = await definition.handler({ merchantId, mode, input, paymentRef, responseId: requestId, traceApi });
         performed = true;
         status = result.status ?? 200;
         body = toJson(result.body);
@@ -232,6 +239,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     const row: ApiRequestRow = {
       id: requestId,
       merchantId: merchantId ?? null,
+      mode: mode ?? null,
       method: request.method,
       path: redactCardNumbers(url.pathname),
       traceApi: traceApi === undefined ? null : redactCardNumbers(traceApi),

@@ -101,6 +101,7 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
     select: {
       id: true,
       merchantId: true,
+      mode: true,
       status: true,
       currency: true,
       processor: true,
@@ -129,6 +130,7 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
     row.session?.notificationUrl ??
     (await resolveNotificationUrl({
       merchantId: row.merchantId,
+      mode: row.mode,
       hostedIntegrationId: row.session?.hostedIntegrationId,
       purpose: "default",
     }));

@@ -1,6 +1,7 @@
 // Captures an authorized payment, in part or in full, once or several times, never beyond the
 // authorized amount. An omitted amount captures everything still uncaptured.
 import { invalidParameter } from "../errors";
+import type { Mode } from "../mode";
 import type { OperationRequest } from "../validation/operation";
 import { notInState, requestFollowUp, type AmountRule } from "./request-follow-up";
 
@@ -17,6 +18,7 @@ export const captureAmountRule: AmountRule = (payment, totals, requested) => {
 
 export async function capturePayment(options: {
   merchantId: string;
+  mode: Mode;
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;

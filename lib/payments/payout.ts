@@ -20,9 +20,13 @@ import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
 import { holdUnknownOutcome } from "./settle-unknown-operation";
 import { checkPayoutAllowed } from "./check-payout-allowed";
+import { isTestCardNumber } from "../cards/test-card-numbers";
+import type { Mode } from "../mode";
 
 export interface PayoutOptions {
   merchantId: string;
+  /** The API key's mode: the source payment must be of it, and the payout is. */
+  mode: Mode;
   paymentRef: string | undefined;
   responseId: string;
   input: PayoutRequest;
@@ -43,18 +47,19 @@ export interface PayoutResponse {
  */
 async function accountOrder(
   merchantId: string,
+  mode: Mode,
   currency: string,
   requested: ProcessorName | undefined,
   sourceAccountId: string | null,
 ): Promise<RoutedAccount[]> {
-  const accounts = await assertRoutable({ merchantId, currency, requested: requested ? [requested] : undefined, rule: 1 });
+  const accounts = await assertRoutable({ merchantId, mode, currency, requested: requested ? [requested] : undefined, rule: 1 });
   if (requested) return accounts;
   const source = accounts.find((account) => account.accountId === sourceAccountId);
   return source ? [source, ...accounts.filter((account) => account !== source)] : accounts;
 }
 
-export async function payout({ merchantId, paymentRef, responseId, input }: PayoutOptions): Promise<PayoutResponse> {
-  const sourceId = await getPaymentOrThrow({ merchantId, paymentRef });
+export async function payout({ merchantId, mode, paymentRef, responseId, input }: PayoutOptions): Promise<PayoutResponse> {
+  const sourceId = await getPaymentOrThrow({ merchantId, mode, paymentRef });
   const source = await db().payment.findUniqueOrThrow({
     where: { id: sourceId },
     select: {
@@ -67,17 +72,28 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     },
   });
   if (!source.storedCard) throw invalidParameter("paymentid", "the payment has no stored card data to pay out to");
-  const accounts = await accountOrder(merchantId, input.currency, input.processor, source.acquirerAccountId);
+  const stored = source.storedCard;
+  const card = new CardDetails({
+    pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
+    expMonth: stored.expMonth,
+    expYear: stored.expYear,
+  });
+  // Live money never goes to a published test card (one stored before test mode existed).
+  if (mode === "live" && isTestCardNumber(card.revealPan())) {
+    throw invalidParameter("paymentid", "the payment's card is a test card number: live payouts never go to test cards");
+  }
+  const accounts = await accountOrder(merchantId, mode, input.currency, input.processor, source.acquirerAccountId);
 
   const paymentId = newId();
   // The source card and the merchant's payout limits are checked, and the payout recorded, in one
   // transaction under a lock, before any money moves (review 3, M7: ./check-payout-allowed.ts).
   await db().$transaction(async (tx) => {
-    await checkPayoutAllowed({ tx, merchantId, source, amount: BigInt(input.amount), currency: input.currency });
+    await checkPayoutAllowed({ tx, merchantId, mode, source, amount: BigInt(input.amount), currency: input.currency });
     await tx.payment.create({
       data: {
         id: paymentId,
         merchantId,
+        mode,
         parentPaymentId: source.id,
         storedCardId: source.storedCard!.id,
         status: "PENDING",
@@ -98,12 +114,6 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
   // From here the payout is recorded (and money may move): a database overload is no longer "nothing
   // was done", so it must not reach the merchant API's wrapper as a retryable 503 (lib/errors.ts).
   try {
-    const stored = source.storedCard;
-    const card = new CardDetails({
-      pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
-      expMonth: stored.expMonth,
-      expYear: stored.expYear,
-    });
     let result: ProcessorResult = {
       status: "failed",
       failure: "retryable",

@@ -39,11 +39,12 @@ export function connectorAt(
         createFinaroConnector({ baseUrl: `${baseUrl}${FINARO_SANDBOX_PATH}`, timeoutMs }),
         account.credentials,
         accountId,
+        "test",
       );
     case "clearhaus":
-      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs }), account.credentials, accountId);
+      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs }), account.credentials, accountId, "test");
     case "bambora":
-      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs }), account.credentials, accountId);
+      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs }), account.credentials, accountId, "test");
   }
 }
 

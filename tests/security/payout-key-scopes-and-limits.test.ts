@@ -50,7 +50,7 @@ const payoutsOf = (merchantId: string) => db().payment.count({ where: { merchant
 
 describe("M7: API-key scopes", () => {
   it("M7: a key without the payouts scope cannot pay out, and nothing is recorded", async () => {
-    const { apiKey } = await createApiKey({ merchantId: merchant.merchantId, name: "web shop", scopes: ["payments", "follow-ups", "read"] });
+    const { apiKey } = await createApiKey({ merchantId: merchant.merchantId, mode: "test" as const, name: "web shop", scopes: ["payments", "follow-ups", "read"] });
     const { paymentId } = await source();
     const before = await payoutsOf(merchant.merchantId);
     const answer = await payout(paymentId, apiKey, 100);
@@ -60,7 +60,7 @@ describe("M7: API-key scopes", () => {
   });
 
   it("M7: a read-only key reads a payment but cannot start one or capture", async () => {
-    const { apiKey } = await createApiKey({ merchantId: merchant.merchantId, name: "reporting", scopes: ["read"] });
+    const { apiKey } = await createApiKey({ merchantId: merchant.merchantId, mode: "test" as const, name: "reporting", scopes: ["read"] });
     const { paymentId } = await source();
     expect((await api.call("GET", `/api/${paymentId}/payment?sync=1`, { apiKey })).status).toBe(200);
     const init = await api.call("POST", "/api/initdynamic", { apiKey, body: { merchantid: merchant.merchantId, amount: 100, currency: "DKK" } });
@@ -70,7 +70,7 @@ describe("M7: API-key scopes", () => {
 
   it("M7: key creation in the back office takes the chosen scopes and the audit log records them", async () => {
     const owner = await createUser({ merchantId: merchant.merchantId, email: `owner-${merchant.merchantId}@example.com`, name: "Owner", password: "a long enough password", role: "OWNER" });
-    const actor = { userId: owner.id, merchantId: merchant.merchantId, role: "OWNER" as const };
+    const actor = { userId: owner.id, merchantId: merchant.merchantId, role: "OWNER" as const, mode: "test" as const };
     const { record } = await createKey({ actor, input: { name: "payouts only", scopes: ["payouts"], currentPassword: "a long enough password" } });
     expect(record.scopes).toEqual(["payouts"]);
     await expect(createKey({ actor, input: { name: "nothing", scopes: [], currentPassword: "a long enough password" } })).rejects.toThrow(/at least one scope/);

@@ -43,14 +43,14 @@ async function member(merchantId: string, role: UserRole): Promise<Actor> {
     password: PASSWORD,
     role,
   });
-  return { userId: user.id, merchantId, role };
+  return { userId: user.id, merchantId, mode: "test" as const, role };
 }
 
 /** Delivers one notification of `merchantId` to the receiver; returns what the receiver got. */
 async function deliverOne(merchantId: string) {
   const before = receiver.received.length;
   const id = await enqueueNotification({
-    merchantId,
+    merchantId, mode: "test" as const,
     kind: "lifecycle",
     url: receiver.url,
     body: { paymentid: "p", merchantpaymentid: "m" },

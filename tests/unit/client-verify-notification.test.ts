@@ -27,7 +27,7 @@ const body = JSON.stringify(completion);
 /** Headers exactly as deliverNotificationAttempt sends them, as node:http hands them to a receiver. */
 function delivered({ kind = "completion", now = new Date(), sign = body } = {}): Record<string, string> {
   const headers = {
-    ...notificationKindHeader(kind as Parameters<typeof notificationKindHeader>[0]),
+    ...notificationKindHeader(kind as Parameters<typeof notificationKindHeader>[0], "test"),
     ...signNotification({ secret, id: "01JNOTIFICATIONID", body: sign, now }),
   };
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));

@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const POST = merchantRoute({
   scope: "payments",
   schema: initSessionRequestSchema,
-  handler: async ({ merchantId, input }) => ({ body: { ...(await initSession({ merchantId, input })) } }),
+  handler: async ({ merchantId, mode, input }) => ({ body: { ...(await initSession({ merchantId, mode, input })) } }),
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = methodNotAllowed(["POST"]);

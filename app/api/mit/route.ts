@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 export const POST = merchantRoute({
   scope: "payments",
   schema: mitRequestSchema,
-  handler: async ({ merchantId, input, responseId }) => {
-    const { responseid } = await authorizeMit({ merchantId, input, responseId });
+  handler: async ({ merchantId, mode, input, responseId }) => {
+    const { responseid } = await authorizeMit({ merchantId, mode, input, responseId });
     return { body: { responseid } };
   },
 });

@@ -43,13 +43,22 @@ const USE_CASES = { capture: capturePayment, refund: refundPayment, void: voidPa
 export async function operateOnPayment({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "payments:write");
   const { paymentId, operation, amount, note, reason } = operateOnPaymentInput.parse(input);
-  const payment = await db().payment.findFirst({ where: { id: paymentId, merchantId: actor.merchantId }, select: { id: true, currency: true } });
+  const payment = await db().payment.findFirst({
+    where: { id: paymentId, merchantId: actor.merchantId, mode: actor.mode },
+    select: { id: true, currency: true },
+  });
   if (!payment) throw new NotFoundError("Payment");
   const minor = amount === undefined ? undefined : toMinorUnits(amount, payment.currency);
   const responseId = newId();
   let result: { responseid: string };
   try {
-    const request = { merchantId: actor.merchantId, paymentRef: payment.id, responseId, input: { amount: minor, note: note || undefined } };
+    const request = {
+      merchantId: actor.merchantId,
+      mode: actor.mode,
+      paymentRef: payment.id,
+      responseId,
+      input: { amount: minor, note: note || undefined },
+    };
     result = operation === "refund" ? await refundPayment({ ...request, reason }) : await USE_CASES[operation](request);
   } catch (error) {
     // The API's refusal, in a sentence with the field and the place to fix it (describe-operation-error.ts).
@@ -67,7 +76,13 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
       actor,
       action: `payment.${operation}_requested`,
       target: payment.id,
-      details: { responseid: result.responseid, amount: (requested?.amount ?? minor)?.toString() ?? "full", currency: payment.currency, ...(operation === "refund" && reason ? { reason } : {}) },
+      details: {
+        responseid: result.responseid,
+        amount: (requested?.amount ?? minor)?.toString() ?? "full",
+        currency: payment.currency,
+        mode: actor.mode,
+        ...(operation === "refund" && reason ? { reason } : {}),
+      },
     }),
   );
   return result;

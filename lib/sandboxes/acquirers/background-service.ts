@@ -1,13 +1,14 @@
-// The background service that starts the sandboxes inside the Next server process for every
-// processor (and the 3-D Secure DS) whose base URL is not configured.
+// The background service that starts the sandboxes inside the Next server process for test mode:
+// for every processor (and the 3-D Secure DS) without a test endpoint (*_TEST_BASE_URL,
+// THREEDS_TEST_DS_URL). Live mode never reaches them (lib/processors/registry.ts).
 import { config } from "../../env";
-import { isProcessorConfigured } from "../../processors/registry";
+import { isTestEndpointConfigured } from "../../processors/registry";
 import { PROCESSOR_NAMES } from "../../processors/types";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
 import { THREEDS_SANDBOX_MOUNT } from "../threeds/mount";
 import { log } from "../../observability/logger";
 
-/** PROCESSOR_SANDBOXES, or by default: on unless the service runs in production. */
+/** PROCESSOR_SANDBOXES, or by default: on (they serve test mode only, in production too). */
 export function sandboxesEnabled(): boolean {
   const settings = config();
   switch (settings.PROCESSOR_SANDBOXES) {
@@ -18,16 +19,16 @@ export function sandboxesEnabled(): boolean {
     case "false":
       return false;
     default:
-      return !settings.isProduction;
+      return true;
   }
 }
 
-/** Returns the running sandboxes (undefined when every processor is configured), so tests can close them. */
+/** Returns the running sandboxes (undefined when every processor has a test endpoint), so tests can close them. */
 export async function startProcessorSandboxes(): Promise<RunningSandboxes | undefined> {
   const settings = config();
   if (!sandboxesEnabled()) return undefined;
-  const processors = PROCESSOR_NAMES.filter((name) => !isProcessorConfigured(name));
-  const threeDs = !settings.THREEDS_DS_URL;
+  const processors = PROCESSOR_NAMES.filter((name) => !isTestEndpointConfigured(name));
+  const threeDs = !settings.THREEDS_TEST_DS_URL;
   if (processors.length === 0 && !threeDs) return undefined;
   // The challenge page is served by the service itself (app/sandbox/threeds), so a browser that can
   // reach the hosted fields can reach it too, wherever the service runs.

@@ -1,10 +1,12 @@
-// Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and points the connectors
-// (and the 3DS server) at them. The service does this for every processor whose base URL is not
-// configured; tests and `npm run sandbox` start them explicitly.
+// Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and points test mode's
+// connectors (and 3DS server) at them: live mode never reaches them (lib/processors/registry.ts). The
+// service does this for every processor without a test endpoint; tests and `npm run sandbox` start
+// them explicitly.
 import { createBamboraSandbox } from "./bambora";
 import { createClearhausSandbox } from "./clearhaus";
 import { createFinaroSandbox, FINARO_SANDBOX_PATH } from "./finaro";
 import { registerSandboxUrl } from "../../processors/registry";
+import { sandboxAccountInput } from "../sandbox-merchant-accounts";
 import type { ProcessorName } from "../../processors/types";
 import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "../threeds/directory-server";
 import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
@@ -14,12 +16,16 @@ import { DEFAULT_HANG_MS } from "./scheme-data";
 import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
 
 /**
- * Registers a running sandbox's address with the connectors' registry (configuration). Credentials
- * are not registered: each merchant's acquirer account carries its own (sandbox-accounts.ts lists
- * the ones the sandboxes know).
+ * Registers a running sandbox's address with the connectors' registry (configuration), and the
+ * sandbox's first test account as the built-in test account merchants without one of their own
+ * get in test mode (lib/processors/accounts/add-built-in-sandbox-accounts.ts). Each merchant's
+ * acquirer account carries its own credentials (sandbox-accounts.ts lists the ones the sandboxes know).
  */
 function registerSandboxWithRegistry(name: ProcessorName, url: string): void {
-  registerSandboxUrl(name, url, name === "finaro" ? { path: FINARO_SANDBOX_PATH } : {});
+  registerSandboxUrl(name, url, {
+    ...(name === "finaro" ? { path: FINARO_SANDBOX_PATH } : {}),
+    builtInAccount: sandboxAccountInput(name, 0),
+  });
 }
 
 export interface StartSandboxesOptions {

@@ -104,7 +104,7 @@ test.beforeAll(async () => {
   ] as const;
   for (const [index, entry] of seeded.entries()) {
     await db().notification.create({
-      data: { id: `msg_seed${run}${index}`, merchantId, paymentId: ids.a, kind: "capture", url: `${receiverUrl}/seeded`, body: "{}", status: entry.status, attemptCount: entry.attemptCount, nextAttemptAt: "nextAttemptAt" in entry ? entry.nextAttemptAt : null },
+      data: { id: `msg_seed${run}${index}`, merchantId, mode: "test" as const, paymentId: ids.a, kind: "capture", url: `${receiverUrl}/seeded`, body: "{}", status: entry.status, attemptCount: entry.attemptCount, nextAttemptAt: "nextAttemptAt" in entry ? entry.nextAttemptAt : null },
     });
   }
   await db().$disconnect();

@@ -79,7 +79,7 @@ describe("life cycle", () => {
     await db().payment.create({
       data: {
         id: "child1",
-        merchantId: merchant.merchantId,
+        merchantId: merchant.merchantId, mode: "test" as const,
         parentPaymentId: paymentId,
         storedCardId,
         amount: 1n,

@@ -36,7 +36,7 @@ describe("notification address", () => {
     const resolve = (
       purpose: "completion" | "lifecycle" | "default",
       options: { requestedUrl?: string; hostedIntegrationId?: string } = {},
-    ) => resolveNotificationUrl({ merchantId: merchant.merchantId, purpose, ...options });
+    ) => resolveNotificationUrl({ merchantId: merchant.merchantId, mode: "test" as const, purpose, ...options });
 
     expect(await resolve("default", { requestedUrl: "https://r.example/x", hostedIntegrationId: hosted.id })).toBe("https://r.example/x");
     expect(await resolve("lifecycle", { hostedIntegrationId: hosted.id })).toBe("https://h.example/lifecycle");
@@ -46,7 +46,7 @@ describe("notification address", () => {
     expect(await resolve("lifecycle")).toBe("https://m.example/default");
     // Another merchant's hosted integration is never used.
     const other = await createTestMerchant({ defaultNotificationUrl: "https://o.example/default" });
-    expect(await resolveNotificationUrl({ merchantId: other.merchantId, purpose: "lifecycle", hostedIntegrationId: hosted.id })).toBe(
+    expect(await resolveNotificationUrl({ merchantId: other.merchantId, mode: "test" as const, purpose: "lifecycle", hostedIntegrationId: hosted.id })).toBe(
       "https://o.example/default",
     );
   });
@@ -66,7 +66,7 @@ describe("notification address", () => {
     await db().paymentSession.create({
       data: {
         id: "sessaddr1",
-        merchantId: merchant.merchantId,
+        merchantId: merchant.merchantId, mode: "test" as const,
         hostedIntegrationId: hosted.id,
         amount: 1n,
         currency: "DKK",

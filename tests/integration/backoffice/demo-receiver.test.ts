@@ -78,10 +78,10 @@ describe("the demo merchant's notification address", () => {
   it("a capture notification sent by the delivery code is verified and acknowledged, and shows delivered in the notification log", async () => {
     const merchantId = demo().merchantId;
     const url = await demoAddress();
-    const id = await enqueueNotification({ merchantId, kind: "capture", url: url!, body: { responseid: "r".repeat(32), status: "approved", amount: 5000 } });
+    const id = await enqueueNotification({ merchantId, mode: "test" as const, kind: "capture", url: url!, body: { responseid: "r".repeat(32), status: "approved", amount: 5000 } });
     const result = await deliverNotificationAttempt({ notificationId: id, attemptNumber: 1 });
     expect(result).toMatchObject({ delivered: true, statusCode: 200, error: null });
-    const { rows } = await listNotifications({ merchantId, filters: { kind: "capture" } });
+    const { rows } = await listNotifications({ merchantId, mode: "test" as const, filters: { kind: "capture" } });
     expect(rows.find((row) => row.id === id)).toMatchObject({ state: "delivered", attemptCount: 1, lastAttempt: { statusCode: 200 } });
   });
 

@@ -9,7 +9,7 @@ import { startSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 
 /** The connector of `name` under the sandboxes' first test account (where the registry points it). */
-const getConnector = (name: ProcessorName) => bindConnector({ id: "test-account", ...sandboxCredentials(name) });
+const getConnector = (name: ProcessorName) => bindConnector({ id: "test-account", mode: "test", ...sandboxCredentials(name) });
 import { threeDsSandboxUrl } from "@/lib/threeds/ds-client";
 import { CardDetails } from "@/lib/cards/card-details";
 import { newId } from "@/lib/ids";

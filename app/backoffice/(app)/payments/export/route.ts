@@ -10,7 +10,7 @@ export async function GET(request: Request): Promise<Response> {
   if (!user) return new Response("Sign in first.", { status: 401 });
   const params = Object.fromEntries(new URL(request.url).searchParams.entries());
   const { filters } = parsePaymentFilters(params);
-  const lines = exportPaymentsCsv({ merchantId: user.merchantId, filters });
+  const lines = exportPaymentsCsv({ merchantId: user.merchantId, mode: user.mode, filters });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -21,8 +21,8 @@ export const dynamic = "force-dynamic";
 export default async function ApiKeyPage() {
   const user = await requireUser();
   const [keys, merchant] = await Promise.all([
-    listApiKeys({ merchantId: user.merchantId }),
-    getMerchantSettings({ merchantId: user.merchantId }),
+    listApiKeys({ merchantId: user.merchantId, mode: user.mode }),
+    getMerchantSettings({ merchantId: user.merchantId, mode: user.mode }),
   ]);
   const canWrite = roleCan(user.role, "keys:write");
   return (

@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 
 export default async function NotificationUrlsPage() {
   const user = await requireUser();
-  const merchant = await getMerchantSettings({ merchantId: user.merchantId });
+  const merchant = await getMerchantSettings({ merchantId: user.merchantId, mode: user.mode });
   const canWrite = roleCan(user.role, "settings:write");
   const fields = NOTIFICATION_URL_FIELDS.map((name) => ({ name, ...NOTIFICATION_URL_LABELS[name], value: merchant[name] ?? "" }));
   return (

@@ -31,7 +31,7 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
     };
   } else {
     try {
-      const integration = await getHostedIntegrationOrThrow({ merchantId: user.merchantId, id: integrationId });
+      const integration = await getHostedIntegrationOrThrow({ merchantId: user.merchantId, mode: user.mode, id: integrationId });
       initial = {
         id: integration.id,
         hostedId: integration.hostedId,
