@@ -34,6 +34,7 @@ export async function getPaymentDetails({
     select: {
       id: true,
       merchantId: true,
+      mode: true,
       merchantPaymentId: true,
       parentPaymentId: true,
       amount: true,

@@ -668,6 +668,11 @@ export interface components {
       merchantdata: string;
       /** @description Payment Account Reference of the card (29 characters), empty when the acquirer gave none. */
       par: string;
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description The result of an MIT authorization (spec 6.3). */
     MitNotification: {
@@ -692,6 +697,11 @@ export interface components {
       eci: number | "";
       /** @description Payment Account Reference of the card (29 characters), empty when the acquirer gave none. */
       par: string;
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description The result of a capture, refund or void, or of a payout asked with a notificationurl (spec 6.4). */
     OperationNotification: {
@@ -710,6 +720,11 @@ export interface components {
        * @enum {string}
        */
       status: "approved" | "declined" | "failed";
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description A payment with its card facts and operations (spec 2.2), with the lookup's responseid (spec 6.5). */
     PaymentRecord: {
@@ -813,6 +828,11 @@ export interface components {
         /** @description Name of the issuing bank, empty when unknown. */
         issuer: string;
       };
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description The card behind a payment was updated by its issuer (spec 6.6). */
     LifecycleNotification: {
@@ -820,6 +840,11 @@ export interface components {
       paymentid: string;
       /** @description Your reference of the payment, empty when it has none. */
       merchantpaymentid: string;
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description A test sent from the back office (beyond the spec). */
     TestNotification: {
@@ -834,6 +859,11 @@ export interface components {
       message: string;
       /** @description UTC, YYYY-MM-DD HH:MM:SS. */
       created: string;
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
   };
   responses: never;
@@ -2091,6 +2121,11 @@ export interface operations {
          */
         "X-CPS-Notification-Kind": "completion";
         /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
+        /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
          */
@@ -2125,7 +2160,8 @@ export interface operations {
          *       "tcardnumber": "411111xxxxxx1111",
          *       "eci": 5,
          *       "merchantdata": "eyJjYXJ0IjoxMDA0Mn0=",
-         *       "par": "V0010013018209876543210987654"
+         *       "par": "V0010013018209876543210987654",
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["CompletionNotification"];
@@ -2150,6 +2186,11 @@ export interface operations {
          * @example mit
          */
         "X-CPS-Notification-Kind": "mit";
+        /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
         /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
@@ -2182,7 +2223,8 @@ export interface operations {
          *       "status": "approved",
          *       "processor": "clearhaus",
          *       "eci": "",
-         *       "par": "V0010013018209876543210987654"
+         *       "par": "V0010013018209876543210987654",
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["MitNotification"];
@@ -2207,6 +2249,11 @@ export interface operations {
          * @example capture
          */
         "X-CPS-Notification-Kind": "capture" | "refund" | "void" | "payout" | "operation";
+        /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
         /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
@@ -2236,7 +2283,8 @@ export interface operations {
          *       "merchantpaymentid": "order10042",
          *       "responsecode": "00",
          *       "authorizationcode": "482913",
-         *       "status": "approved"
+         *       "status": "approved",
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["OperationNotification"];
@@ -2261,6 +2309,11 @@ export interface operations {
          * @example payment-details
          */
         "X-CPS-Notification-Kind": "payment-details";
+        /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
         /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
@@ -2337,7 +2390,8 @@ export interface operations {
          *           "authorizationcode": "482913",
          *           "status": "approved"
          *         }
-         *       ]
+         *       ],
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["PaymentRecord"];
@@ -2363,6 +2417,11 @@ export interface operations {
          */
         "X-CPS-Notification-Kind": "lifecycle";
         /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
+        /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
          */
@@ -2387,7 +2446,8 @@ export interface operations {
         /**
          * @example {
          *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
-         *       "merchantpaymentid": "order10042"
+         *       "merchantpaymentid": "order10042",
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["LifecycleNotification"];
@@ -2412,6 +2472,11 @@ export interface operations {
          * @example test
          */
         "X-CPS-Notification-Kind": "test";
+        /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
         /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
@@ -2439,7 +2504,8 @@ export interface operations {
          *       "type": "test",
          *       "merchantid": "100000000042",
          *       "message": "Test notification from the back office: your endpoint received and can verify signed notifications.",
-         *       "created": "2026-03-02 14:05:09"
+         *       "created": "2026-03-02 14:05:09",
+         *       "mode": "test"
          *     }
          */
         "application/json": components["schemas"]["TestNotification"];

@@ -29,8 +29,10 @@ describe("notification address", () => {
         merchantId: merchant.merchantId,
         hostedId: "shop-b",
         name: "B",
-        defaultNotificationUrl: null,
-        lifecycleNotificationUrl: "https://h.example/lifecycle",
+        // Test mode's addresses (the factory's key is a test key); its live ones are elsewhere.
+        testDefaultNotificationUrl: null,
+        testLifecycleNotificationUrl: "https://h.example/lifecycle",
+        lifecycleNotificationUrl: "https://h.example/live-lifecycle",
       },
     });
     const resolve = (
@@ -44,6 +46,10 @@ describe("notification address", () => {
     expect(await resolve("completion", { hostedIntegrationId: hosted.id })).toBe("https://m.example/completion");
     expect(await resolve("default", { hostedIntegrationId: hosted.id })).toBe("https://m.example/default");
     expect(await resolve("lifecycle")).toBe("https://m.example/default");
+    // Live mode takes the integration's live addresses, never test mode's.
+    expect(await resolveNotificationUrl({ merchantId: merchant.merchantId, mode: "live", purpose: "lifecycle", hostedIntegrationId: hosted.id })).toBe(
+      "https://h.example/live-lifecycle",
+    );
     // Another merchant's hosted integration is never used.
     const other = await createTestMerchant({ defaultNotificationUrl: "https://o.example/default" });
     expect(await resolveNotificationUrl({ merchantId: other.merchantId, mode: "test" as const, purpose: "lifecycle", hostedIntegrationId: hosted.id })).toBe(
@@ -59,7 +65,7 @@ describe("notification address", () => {
         merchantId: merchant.merchantId,
         hostedId: "shop-c",
         name: "C",
-        defaultNotificationUrl: "https://h.example/default",
+        testDefaultNotificationUrl: "https://h.example/default",
       },
     });
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId });
@@ -86,7 +92,8 @@ describe("notification address", () => {
 describe("Idempotency-Key in progress", () => {
   it("a repeat waits for the first request and answers 409 IDEMPOTENCY_IN_PROGRESS when it does not finish", async () => {
     const merchant = await createTestMerchant({ defaultNotificationUrl: "https://m.example/default" });
-    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId });
+    // A live payment and key: live keys are stored as sent (test mode's have a namespace of their own).
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, mode: "live" });
     const body = { amount: 5 };
     // A first request that claimed the key and has not answered (still running, or its process died).
     const claimed = await claimIdempotencyKey({
@@ -97,7 +104,7 @@ describe("Idempotency-Key in progress", () => {
     expect(claimed).toBeUndefined();
     const started = Date.now();
     const response = await api.call("POST", `/api/${paymentId}/capture`, {
-      apiKey: merchant.apiKey,
+      apiKey: merchant.liveApiKey,
       body,
       headers: { "Idempotency-Key": "slow-1" },
     });

@@ -148,6 +148,6 @@ describe("signature", () => {
     ).toBe(false);
     const other = await createTestMerchant();
     expect(verifyNotificationSignature({ secret: other.notificationSecret, headers, body: request!.rawBody })).toBe(false);
-    expect(JSON.parse(request!.rawBody)).toEqual({ paymentid: "abc", merchantpaymentid: "ord1" });
+    expect(JSON.parse(request!.rawBody)).toEqual({ paymentid: "abc", merchantpaymentid: "ord1", mode: "test" });
   });
 });

@@ -26,7 +26,8 @@ export async function GET(request: Request): Promise<Response> {
   return new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="payments-${stamp}.csv"`,
+      // The mode in the name: a test export is never mistaken for live figures.
+      "content-disposition": `attachment; filename="payments-${user.mode}-${stamp}.csv"`,
       "cache-control": "no-store",
     },
   });

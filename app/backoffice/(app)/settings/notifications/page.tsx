@@ -20,12 +20,18 @@ export default async function NotificationUrlsPage() {
     <>
       <PageHeader
         title="Notification URLs"
-        description="Where the service POSTs results to your servers. A request's own notificationurl, then a hosted integration's URLs, take precedence."
+        description={`Where the service POSTs results of ${user.mode} payments to your servers (each mode has its own addresses; switch modes to see the other's). A request's own notificationurl, then a hosted integration's URLs, take precedence.`}
       />
       <div className="space-y-6">
         {!canWrite ? <Alert tone="info">Your role can see these settings but not change them.</Alert> : null}
-        <Card title="Addresses">
-          <NotificationUrlsForm action={saveNotificationUrlsAction} fields={fields} disabled={!canWrite} totpEnabled={user.totpEnabled} />
+        <Card title={user.mode === "test" ? "Test mode addresses" : "Live mode addresses"}>
+          <NotificationUrlsForm
+            action={saveNotificationUrlsAction}
+            fields={fields}
+            disabled={!canWrite}
+            totpEnabled={user.totpEnabled}
+            extraHidden={{ mode: user.mode }}
+          />
         </Card>
         {canWrite ? (
           <Card
