@@ -251,7 +251,6 @@ describe("MIT, capture, refund and payment details", () => {
       responsecode: "00",
       authorizationcode: expect.any(String),
       status: "approved",
-      mode: "test",
     });
     const capture = operations.find((operation) => operation.operationtype === "capture")!;
     expect(capture).toMatchObject({ amount: "2000", note: "first shipment", status: "approved" });

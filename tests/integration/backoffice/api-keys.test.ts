@@ -31,11 +31,11 @@ describe("API keys in the back office", () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
     const { apiKey, record } = await createKey({ actor: owner, input: { currentPassword: "long enough password", name: "  Web shop  " } });
-    expect(apiKey).toMatch(/^cps_[0-9A-Za-z]{40}$/);
+    expect(apiKey).toMatch(/^cps_test_[0-9A-Za-z]{40}$/);
     expect(record.name).toBe("Web shop");
     const keys = await listApiKeys({ merchantId, mode: "test" as const });
     const listed = keys.find((key) => key.id === record.id)!;
-    expect(listed).toMatchObject({ name: "Web shop", prefix: apiKey.slice(0, 12), state: "active" });
+    expect(listed).toMatchObject({ name: "Web shop", prefix: apiKey.slice(0, 16), state: "active" });
     expect(JSON.stringify(keys)).not.toContain(apiKey);
     await expect(authenticateApiKey({ authorization: basic(apiKey) })).resolves.toMatchObject({ merchantId });
     const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId, action: "api_key.created", target: record.id } });
@@ -114,7 +114,7 @@ describe("API keys in the back office", () => {
     await expect(rollKey({ actor: viewer, input: { currentPassword: "long enough password", apiKeyId: record.id, graceSeconds: 0 } })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(revokeKey({ actor: viewer, input: { apiKeyId: record.id } })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(authenticateApiKey({ authorization: basic(apiKey) })).resolves.toMatchObject({ merchantId });
-    expect((await listApiKeys({ merchantId, mode: "test" as const })).map((key) => key.name).sort()).toEqual(["Default key", "Kept"]);
+    expect((await listApiKeys({ merchantId, mode: "test" as const })).map((key) => key.name).sort()).toEqual(["Kept", "Test key"]);
   });
 
   it("never reaches another merchant's key", async () => {
@@ -125,6 +125,7 @@ describe("API keys in the back office", () => {
     await expect(revokeKey({ actor: owner, input: { apiKeyId: theirKeyId } })).rejects.toBeInstanceOf(ApiKeyNotFoundError);
     await expect(rollKey({ actor: owner, input: { currentPassword: "long enough password", apiKeyId: theirKeyId, graceSeconds: 0 } })).rejects.toBeInstanceOf(ApiKeyNotFoundError);
     await expect(authenticateApiKey({ authorization: basic(theirs.apiKey) })).resolves.toMatchObject({ merchantId: theirs.merchantId });
-    expect(await db().apiKey.count({ where: { merchantId: theirs.merchantId } })).toBe(1);
+    // Their test and live keys, and no third.
+    expect(await db().apiKey.count({ where: { merchantId: theirs.merchantId } })).toBe(2);
   });
 });

@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 const demo = () => JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { merchantId: string };
-const demoAddress = async () => (await db().merchant.findUniqueOrThrow({ where: { id: demo().merchantId }, select: { defaultNotificationUrl: true } })).defaultNotificationUrl;
+const demoAddress = async () => (await db().merchant.findUniqueOrThrow({ where: { id: demo().merchantId }, select: { testDefaultNotificationUrl: true } })).testDefaultNotificationUrl;
 
 function signedRequest(secret: string, body: string, tamper?: (body: string) => string): Request {
   const headers = signNotification({ secret, id: "msg_demo_receiver_test", body });
@@ -101,10 +101,10 @@ describe("the demo merchant's notification address", () => {
     try {
       await prepareDemo({ log: () => undefined });
       expect(await demoAddress()).toBe("http://localhost:3999/demo-shop/notifications");
-      await db().merchant.update({ where: { id: demo().merchantId }, data: { defaultNotificationUrl: "http://127.0.0.1:3998/my-receiver" } });
+      await db().merchant.update({ where: { id: demo().merchantId }, data: { testDefaultNotificationUrl: "http://127.0.0.1:3998/my-receiver" } });
       await prepareDemo({ log: () => undefined });
       expect(await demoAddress()).toBe("http://127.0.0.1:3998/my-receiver");
-      await db().merchant.update({ where: { id: demo().merchantId }, data: { defaultNotificationUrl: null } });
+      await db().merchant.update({ where: { id: demo().merchantId }, data: { testDefaultNotificationUrl: null } });
       await prepareDemo({ log: () => undefined });
       expect(await demoAddress()).toBeNull();
     } finally {

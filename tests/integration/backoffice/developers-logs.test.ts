@@ -98,7 +98,7 @@ describe("listApiRequests", () => {
     expect(JSON.parse(getRow.requestBody!)).toEqual({ notificationurl: "http://127.0.0.1:9/x" });
     if (lookup.status === 200) expect((await getApiRequestOrThrow({ merchantId: mine.merchantId, mode: "test" as const, requestId: getRow.id })).responseId).toBe(lookup.body.responseid);
     const shown = await getApiRequestOrThrow({ merchantId: mine.merchantId, mode: "test" as const, requestId: stored.id });
-    expect(shown.apiKey).toMatchObject({ name: "Default key" });
+    expect(shown.apiKey).toMatchObject({ name: "Test key" });
 
     // A caller no key identified: nothing of what it sent is kept (its request is not stored at all).
     expect(await db().apiRequest.count({ where: { traceApi: "f11-anonymous" } })).toBe(0);

@@ -83,7 +83,7 @@ describe("merchant isolation", () => {
     const audit = await listAuditEntries({ merchantId: owner.merchantId });
     expect(audit.rows.every((entry) => !JSON.stringify(entry).includes("their-shop"))).toBe(true);
     expect((await getMerchantSettings({ merchantId: owner.merchantId , mode: "test" as const})).defaultNotificationUrl).toBeNull();
-    expect((await listApiKeys({ merchantId: owner.merchantId , mode: "test" as const})).every((key) => key.name === "Default key")).toBe(true);
+    expect((await listApiKeys({ merchantId: owner.merchantId , mode: "test" as const})).every((key) => key.name === "Test key")).toBe(true);
   });
 
   it("changes none of the other merchant's data through any action", async () => {

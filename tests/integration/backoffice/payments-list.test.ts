@@ -121,8 +121,8 @@ describe("listPayments", () => {
     const { merchantId: big } = await createTestMerchant();
     // Enough rows that a sequential scan costs more than the indexes; statistics as in production.
     await db().$executeRaw`
-      INSERT INTO "Payment" ("id", "merchantId", "merchantPaymentId", "status", "amount", "currency", "reference", "customerEmail", "createdAt", "updatedAt")
-      SELECT md5(${big} || i::text), ${big}, 'bulk' || i, 'CAPTURED', 1000, 'DKK', 'inv-' || i, 'buyer' || i || '@example.com', now() - (i || ' seconds')::interval, now()
+      INSERT INTO "Payment" ("id", "merchantId", "mode", "merchantPaymentId", "status", "amount", "currency", "reference", "customerEmail", "createdAt", "updatedAt")
+      SELECT md5(${big} || i::text), ${big}, 'test', 'bulk' || i, 'CAPTURED', 1000, 'DKK', 'inv-' || i, 'buyer' || i || '@example.com', now() - (i || ' seconds')::interval, now()
         FROM generate_series(1, 20000) AS i`;
     await db().$executeRawUnsafe(`ANALYZE "Payment"`);
     const { Prisma } = await import("@/lib/db");

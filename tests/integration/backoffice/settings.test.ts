@@ -42,8 +42,9 @@ const urls = (values: Partial<Record<"defaultNotificationUrl" | "completionNotif
 describe("notification URLs", () => {
   it("saves the three addresses, clears empty ones, and audits the change", async () => {
     await updateNotificationUrls({ actor: owner, input: urls({ defaultNotificationUrl: " https://shop.example/n ", lifecycleNotificationUrl: "https://shop.example/life" }) });
+    // The owner acts in test mode: test mode's columns, the live ones untouched.
     const merchant = await db().merchant.findUniqueOrThrow({ where: { id: owner.merchantId } });
-    expect(merchant).toMatchObject({ defaultNotificationUrl: "https://shop.example/n", completionNotificationUrl: null, lifecycleNotificationUrl: "https://shop.example/life" });
+    expect(merchant).toMatchObject({ testDefaultNotificationUrl: "https://shop.example/n", testCompletionNotificationUrl: null, testLifecycleNotificationUrl: "https://shop.example/life" });
     const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "settings.notification_urls.updated" } });
     expect(audit.details).toMatchObject({ after: { defaultNotificationUrl: "https://shop.example/n" } });
   });
@@ -241,7 +242,7 @@ describe("operateOnPayment", () => {
     const { responseid } = await operateOnPayment({ actor: owner, input: { paymentId, operation: "refund", amount: "", reason: "requested_by_customer" } });
     expect(await db().operation.findFirstOrThrow({ where: { paymentId, type: "refund" } })).toMatchObject({ amount: 2_000n, reason: "requested_by_customer", responseId: responseid });
     const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "payment.refund_requested", target: paymentId } });
-    expect(audit.details).toEqual({ responseid, amount: "2000", currency: "EUR", reason: "requested_by_customer" });
+    expect(audit.details).toEqual({ responseid, amount: "2000", currency: "EUR", reason: "requested_by_customer", mode: "test" });
     await expect(operateOnPayment({ actor: owner, input: { paymentId, operation: "refund", amount: "1", reason: "because" } })).rejects.toThrow(/Choose a reason/);
     // The merchant API's refunds carry no reason.
     const { paymentId: viaApi } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED", captures: [10_000n] });
