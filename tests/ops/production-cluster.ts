@@ -302,7 +302,10 @@ async function main(): Promise<void> {
         .split("\n")
         .map((line) => line.match(/^([A-Z0-9_]+)=(.+)$/))
         .filter((match): match is RegExpMatchArray => !!match)
-        .map((match) => [match[1]!, match[2]!.trim()]),
+        .map((match) => [match[1]!, match[2]!.trim()])
+        // Only where the sandboxes are: their credentials belong to the merchant's acquirer accounts
+        // (added below with `accounts add`), and a production start refuses them as variables.
+        .filter(([name]) => name!.endsWith("_BASE_URL") || name!.startsWith("THREEDS_")),
     );
 
     const receiver = await startReceiver();

@@ -8,6 +8,7 @@ import { config, resetConfig } from "@/lib/env";
 import { TestClock } from "@/lib/inngest/executor/clock";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { scheduledFunctions } from "@/lib/jobs/scheduled";
+import { everyMinuteFunctions } from "@/tests/helpers/every-minute-functions";
 import { advanceCardUpdateCursor } from "@/lib/payments/advance-card-update-cursor";
 import { resendStalledEvents } from "@/lib/payments/resend-stalled-events";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
@@ -57,7 +58,7 @@ describe("cron jobs", () => {
       for (;;) {
         const counts = await runsPerFunction();
         const done = Object.values(counts).flat().filter((status) => status === "completed").length;
-        if (done >= scheduledFunctions.length * minute || Date.now() > deadline) break;
+        if (done >= everyMinuteFunctions.length * minute || Date.now() > deadline) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       await harness.waitUntilIdle();

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
-import { scheduledFunctions } from "@/lib/jobs/scheduled";
+import { everyMinuteFunctions } from "@/tests/helpers/every-minute-functions";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
@@ -27,7 +27,7 @@ describe("two service processes on one database", { timeout: 900_000 }, () => {
     services.push(await startService({ env, dataDir, timeoutMs: 600_000 }));
     const bothUp = new Date();
 
-    const functionIds = scheduledFunctions.map((fn) => `${inngest.id}-${fn.id()}`);
+    const functionIds = everyMinuteFunctions.map((fn) => `${inngest.id}-${fn.id()}`);
     // Fire times after both processes were up: two full minutes of them.
     const firstFull = new Date(Math.ceil(bothUp.getTime() / 60_000) * 60_000);
     const lastFull = new Date(firstFull.getTime() + 60_000);
