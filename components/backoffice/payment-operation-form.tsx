@@ -41,6 +41,14 @@ export function PaymentOperationForm({
 }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
   const [amount, setAmount] = useState("");
+  // One key per operation asked for: a second submit of the same confirmation (a double click, a
+  // retry after a lost answer) is answered with the first result; a new key after a success.
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const [keyUsedFor, setKeyUsedFor] = useState<ActionState | undefined>(undefined);
+  if (state.status === "success" && keyUsedFor !== state) {
+    setKeyUsedFor(state);
+    setIdempotencyKey(crypto.randomUUID());
+  }
   const [confirming, setConfirming] = useState(false);
   const title = TITLES[operation];
   const typed = amount.trim();
@@ -59,6 +67,7 @@ export function PaymentOperationForm({
     >
       <input type="hidden" name="paymentId" value={paymentId} />
       <input type="hidden" name="operation" value={operation} />
+      <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
       {operation !== "void" ? (
         <TextField
           id={`${operation}-amount`}

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { redactCardNumbers } from "../cards/redact-card-numbers";
 import { ApiError, invalidMerchantId, invalidParameter, isDatabaseOverload, serviceUnavailable } from "../errors";
 import { BodyTooLargeError, declaresTooLargeBody, readLimitedText } from "../http/read-limited-body";
+import { faultPoint } from "../faults/fault-point";
 import { newId } from "../ids";
 import { parseInput } from "../validation/parse-input";
 import { addToRequestContext, requestContext } from "../observability/request-context";
@@ -15,14 +16,21 @@ import { recordApiRequest, type ApiRequestRow } from "./api-request-log";
 import { maskLoggedBody, maskLoggedValue } from "./mask-logged-body";
 import { consumeRateLimit } from "./rate-limits";
 import { authenticateApiKey } from "./authenticate-api-key";
+import type { Tx } from "../db";
+import { resolveAcceptedRequest } from "./resolve-accepted-request";
 import type { ApiKeyScope } from "../api-keys/api-key-scopes";
 import type { Mode } from "../mode";
 import {
+  bindIdempotentAnswer,
   claimIdempotencyKey,
   completeIdempotentRequest,
+  DEFAULT_IDEMPOTENCY_LEASE_MS,
+  keepIdempotencyKeyAfterFailure,
   parseIdempotencyKey,
   releaseIdempotencyKey,
   requestFingerprint,
+  type IdempotencyHold,
+  type ResolveHolderWork,
 } from "./idempotency";
 
 export const TRACE_HEADER = "TraceApi";
@@ -40,6 +48,12 @@ export interface MerchantRequestContext<Input> {
   /** Unique id of this request: the spec's `responseid`, also the ApiRequest row's id. */
   responseId: string;
   traceApi?: string;
+  /**
+   * Present when the request holds an Idempotency-Key: stores the answer (status 200, this body)
+   * under the key in the transaction that writes the work, so both commit together. A use case that
+   * does not call it gets its answer stored after it returns.
+   */
+  bindAnswer?: (tx: Tx, body: Record<string, unknown>) => Promise<void>;
 }
 
 export interface MerchantRouteResult {
@@ -52,6 +66,14 @@ export interface MerchantRouteDefinition<Schema extends z.ZodType> {
   scope: ApiKeyScope;
   schema: Schema;
   handler: (context: MerchantRequestContext<z.output<Schema>>) => Promise<MerchantRouteResult>;
+  /** How long a request holding an Idempotency-Key may work before a repeat asks what it did (default 60 s). */
+  idempotencyLeaseMs?: () => number;
+  /**
+   * What the work of a request that held the key and died (or failed) answers now, found by its
+   * responseid; default: an accepted asynchronous request (an operation or payment with that
+   * responseid) answers `{responseid}`.
+   */
+  resolveHolderWork?: ResolveHolderWork;
 }
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -136,7 +158,8 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     /** Set once the handler has returned: its work is done, so no later failure may say otherwise. */
     let performed = false;
     let rateLimitRetryAfter: number | undefined;
-    let idempotency: { merchantId: string; key: string } | undefined;
+    let idempotency: IdempotencyHold | undefined;
+    let bound = false;
     try {
       // A declared body over the limit is refused before anything else, unauthenticated or not.
       if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
@@ -171,23 +194,35 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
           // One key namespace per mode ("test " cannot start a key: the header has no spaces), so a
           // key used in test mode can be used again in live mode; live keys are stored as sent.
           key: mode === "test" ? `test ${key}` : key,
+          responseId: requestId,
           fingerprint: requestFingerprint(request.method, url.pathname, rawInput),
+          leaseMs: definition.idempotencyLeaseMs?.() ?? DEFAULT_IDEMPOTENCY_LEASE_MS,
+          resolveHolderWork: definition.resolveHolderWork ?? resolveAcceptedRequest,
         });
         if (stored) {
           replayed = true;
           status = stored.status;
           body = stored.body;
         } else {
-          idempotency = { merchantId, key: mode === "test" ? `test ${key}` : key };
+          idempotency = { merchantId, key: mode === "test" ? `test ${key}` : key, responseId: requestId };
         }
       }
       if (!replayed) {
-        const result = await definition.handler({ merchantId, mode, input, paymentRef, responseId: requestId, traceApi });
+        const hold = idempotency;
+        const bindAnswer = hold
+          ? async (tx: Tx, answer: Record<string, unknown>) => {
+              await bindIdempotentAnswer(tx, hold, { status: 200, body: toJson(answer) });
+              bound = true;
+            }
+          : undefined;
+        const result = await definition.handler({ merchantId, mode, input, paymentRef, responseId: requestId, traceApi, bindAnswer });
         performed = true;
+        // A failure between the work and its answer (the key's completion, the connection).
+        faultPoint("merchant-api.after-work");
         status = result.status ?? 200;
         body = toJson(result.body);
         if (idempotency) {
-          await completeIdempotentRequest({ ...idempotency, answer: { status, body } });
+          if (!bound) await completeIdempotentRequest({ ...idempotency, answer: { status, body } });
           idempotency = undefined;
         }
       }
@@ -208,9 +243,16 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         errorCode = "INTERNAL_ERROR";
         errorDescription = `unexpected error; quote request id ${requestId}`;
         log("merchant-api").error({ error: errorForLog(error) }, `request ${requestId} ${request.method} ${url.pathname} failed`);
-        body = toJson({ error: "INTERNAL_ERROR", errordescription: errorDescription });
+        // The responseid too: work may have been done under it, and a repeat with the same
+        // Idempotency-Key is answered from that work (docs/decisions.md, "Unknown outcomes").
+        body = toJson({ error: "INTERNAL_ERROR", errordescription: errorDescription, responseid: requestId });
       }
-      if (idempotency) await releaseIdempotencyKey(idempotency).catch(() => undefined);
+      if (idempotency) {
+        // A refusal did nothing: the key is given back. Anything else may have acted: the key stays
+        // bound to this request's work, and a repeat is answered from it.
+        const settleKey = error instanceof ApiError ? releaseIdempotencyKey : keepIdempotencyKeyAfterFailure;
+        await settleKey(idempotency).catch(() => undefined);
+      }
     }
     const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store", "X-Request-Id": requestId });
     if (traceApi) headers.set(TRACE_HEADER, traceApi);

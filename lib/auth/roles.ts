@@ -18,10 +18,12 @@ export type Permission =
    */
   | "secrets:manage"
   /** See and change the merchant's acquirer accounts (credentials, MID, descriptor): owners only. */
-  | "acquirer_accounts:write";
+  | "acquirer_accounts:write"
+  /** Record the acquirer's answer to an operation whose outcome is unknown (docs/operations.md). */
+  | "payments:settle";
 
 const PERMISSIONS: Record<UserRole, readonly Permission[]> = {
-  OWNER: ["keys:write", "settings:write", "payments:write", "team:write", "secrets:manage", "acquirer_accounts:write"],
+  OWNER: ["keys:write", "settings:write", "payments:write", "team:write", "secrets:manage", "acquirer_accounts:write", "payments:settle"],
   DEVELOPER: ["keys:write", "settings:write", "payments:write"],
   VIEWER: [],
 };

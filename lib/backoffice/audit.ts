@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = {
   "acquirer_account.updated": "Changed acquirer account",
   "acquirer_account.credentials_changed": "Changed acquirer account credentials",
   "acquirer_account.connection_tested": "Tested acquirer account connection",
+  "operation.settled_by_operator": "Settled an operation whose outcome was unknown",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

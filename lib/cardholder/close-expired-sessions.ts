@@ -1,7 +1,8 @@
 // Closes payment windows whose timeout elapsed with no payment under way (spec 3: "the window is
 // closed and the integrator is notified (status timeout)") and stores their completion
 // notification in the same transaction, so a crash cannot close a window without notifying.
-// A window whose payment is being processed is left to finish; its own completion follows.
+// A window whose payment is being processed (PROCESSING) is left to its goPay() request, or, when
+// that request died or handed over, to the session finisher (lib/cardholder/finish-session-payment.ts).
 import { db, type Tx } from "../db";
 import { dispatchNotification } from "../notifications/enqueue-notification";
 import { storeCompletionNotification } from "../notifications/send-completion-notification";

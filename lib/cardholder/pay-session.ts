@@ -23,6 +23,10 @@ import type { TransStatus } from "../threeds/messages";
 import { authorizePayment, type AuthorizationCardSource } from "../payments/authorize-payment";
 import { captureInstantly } from "../payments/capture-instantly";
 import { expireSession } from "./expire-session";
+import { faultPoint } from "../faults/fault-point";
+import { log } from "../observability/logger";
+import { processorTimeoutMs } from "../processors/registry";
+import { PROCESSOR_NAMES } from "../processors/types";
 
 export interface PaySessionOptions {
   sessionId: string;
@@ -167,10 +171,11 @@ export async function paySession({
     (await db().threeDsAuthentication.count({ where: { paymentId } }));
   if (attempts >= MAX_ATTEMPTS_PER_PAYMENT && !(await unusedChallengeResult(paymentId, card))) return failed(paymentId, "TOO_MANY_ATTEMPTS");
 
-  // One attempt at a time: the window is PROCESSING only while this request runs.
+  // One attempt at a time: the window is PROCESSING, leased to this request, while it runs. A
+  // request that dies leaves the lease to run out; the session finisher then ends the window.
   const claimed = await db().paymentSession.updateMany({
     where: { id: sessionId, status: "OPEN", expiresAt: { gt: now } },
-    data: { status: "PROCESSING" },
+    data: { status: "PROCESSING", leaseUntil: new Date(Date.now() + goPayLeaseMs(session.processors.length, session.instantCapture)) },
   });
   if (claimed.count === 0) {
     const current = await loadSession(sessionId);
@@ -181,26 +186,71 @@ export async function paySession({
   try {
     result = await runPayment({ session, paymentId, source, card, binding, customerIp });
   } catch (error) {
-    await db().paymentSession.updateMany({ where: { id: sessionId, status: "PROCESSING" }, data: { status: "OPEN" } });
+    await letGo(sessionId, paymentId);
     throw error;
   }
   if (result.result === "approved") {
     // The session's end and its completion notification commit together (outbox); sent after.
-    const notificationId = await db().$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT "id" FROM "PaymentSession" WHERE "id" = ${sessionId} FOR UPDATE`;
-      await tx.paymentSession.update({ where: { id: sessionId }, data: { status: "COMPLETED", completedAt: new Date() } });
-      return storeCompletionNotification({ tx, sessionId, status: "approved" });
-    });
-    if (notificationId) await dispatchNotification(notificationId);
+    try {
+      const notificationId = await db().$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT "id" FROM "PaymentSession" WHERE "id" = ${sessionId} FOR UPDATE`;
+        faultPoint("session.complete");
+        await tx.paymentSession.update({ where: { id: sessionId }, data: { status: "COMPLETED", completedAt: new Date(), leaseUntil: null } });
+        return storeCompletionNotification({ tx, sessionId, status: "approved" });
+      });
+      if (notificationId) await dispatchNotification(notificationId);
+    } catch (error) {
+      // The payment is approved (recorded by the authorization): the cardholder is told so, and the
+      // session finisher completes the window and sends its notification.
+      log("cardholder").error({ err: error }, `session ${sessionId}: the completion after an approval failed; the session finisher completes it`);
+      await releaseLease(sessionId).catch(() => undefined);
+    }
     return result;
   }
-  await db().paymentSession.updateMany({ where: { id: sessionId, status: "PROCESSING" }, data: { status: "OPEN" } });
+  if (await needsFinisher(paymentId)) {
+    // Not over: an attempt's outcome is unknown, or an approved payment is not captured or voided as
+    // instantcapture asked. The window stays PROCESSING for the session finisher.
+    await releaseLease(sessionId);
+    return result;
+  }
+  await db().paymentSession.updateMany({ where: { id: sessionId, status: "PROCESSING" }, data: { status: "OPEN", leaseUntil: null } });
   // The window may have closed while the acquirer answered; its time-out function skipped it then.
   if (Date.now() >= session.expiresAt.getTime() && (await expireSession({ sessionId }))) {
     await sendCompletionNotification({ sessionId, status: "timeout" });
     return { result: "timeout", paymentid: paymentId };
   }
   return result;
+}
+
+/**
+ * The longest a goPay() request may work on its window: 3-D Secure, each processor's call and its
+ * look-up, the instant capture and its void with theirs, at the longest configured time-out.
+ */
+export function goPayLeaseMs(processors: number, instantCapture: number): number {
+  const longest = Math.max(...PROCESSOR_NAMES.map((name) => processorTimeoutMs(name)));
+  const calls = 2 * (processors || PROCESSOR_NAMES.length) + (instantCapture ? 4 : 0);
+  return (calls + 1) * longest + 30_000;
+}
+
+/** Hands the PROCESSING window to the session finisher now (instead of when its lease runs out). */
+async function releaseLease(sessionId: string): Promise<void> {
+  await db().paymentSession.updateMany({ where: { id: sessionId, status: "PROCESSING" }, data: { leaseUntil: new Date() } });
+}
+
+/** True when the payment is not over: an attempt unknown, or approved and not yet captured or voided as instantcapture asks. */
+async function needsFinisher(paymentId: string): Promise<boolean> {
+  const payment = await db().payment.findUnique({
+    where: { id: paymentId },
+    select: { status: true, operations: { where: { status: "pending" }, select: { type: true } } },
+  });
+  if (!payment) return false;
+  return payment.operations.length > 0 || ["AUTHORIZED", "CAPTURED", "TOKENIZED"].includes(payment.status);
+}
+
+/** After an exception: a payment that may have moved goes to the finisher, else the window reopens. */
+async function letGo(sessionId: string, paymentId: string): Promise<void> {
+  if (await needsFinisher(paymentId).catch(() => true)) await releaseLease(sessionId).catch(() => undefined);
+  else await db().paymentSession.updateMany({ where: { id: sessionId, status: "PROCESSING" }, data: { status: "OPEN", leaseUntil: null } });
 }
 
 interface RunPaymentOptions {
@@ -222,6 +272,8 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
       threeDs,
       customerIp,
     });
+    // Unknown: the card may be held; nothing is routed further and the cardholder must not pay again.
+    if (authorization.status === "pending") return failed(paymentId, "PAYMENT_PENDING");
     if (authorization.status !== "approved")
       return failed(paymentId, authorization.status === "declined" ? "PAYMENT_DECLINED" : "PAYMENT_ERROR");
     // Amount 0 ends here: the zero-amount authorization verified the card and the payment is TOKENIZED.
@@ -229,6 +281,8 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
       const capture = await captureInstantly({ paymentId, voidOnFailure: session.instantCapture === 1 });
       // instantcapture 1 is approved only when the money was taken: after a failed capture the
       // authorization is voided (or its void retried by the follow-up job, which notifies the merchant).
+      // A capture whose outcome is unknown is neither: the cardholder is told it is pending.
+      if (session.instantCapture === 1 && capture.captureUnknown) return failed(paymentId, "PAYMENT_PENDING");
       if (capture.voided || (session.instantCapture === 1 && !capture.captured)) return failed(paymentId, "PAYMENT_ERROR");
     }
     return { result: "approved", paymentid: paymentId };

@@ -10,6 +10,14 @@ import { rotateCardDataKey } from "../cards/rotate-card-data-key";
 import { resealTotpSecrets } from "../users/reseal-totp-secrets";
 import { resetUserPassword } from "../users/reset-user-password";
 import { recordAuditEntry } from "../backoffice/audit";
+import { finishAfterOperatorSettlement } from "../cardholder/finish-stuck-payments";
+import {
+  acknowledgeLateAnswer,
+  listOperatorCases,
+  settleOperationByOperator,
+  type OperatorAuditEntry,
+} from "../payments/settle-operation-by-operator";
+import type { Tx } from "../db";
 import { resealSigningSecrets } from "../notifications/signing-secrets";
 import { DEFAULT_NEW_KEY_SCOPES, parseScopeList } from "../api-keys/api-key-scopes";
 import { setPayoutLimit } from "../payments/set-payout-limit";
@@ -36,6 +44,13 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   user reset-password <email>                   give a back-office user a new temporary password (printed once);
                                                 their sessions end; recorded in the merchant's audit log
   runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error
+  operations waiting                            operations waiting for an operator (outcome unknown, no look-up settled
+                                                them) and settled ones an acquirer later contradicted (docs/operations.md)
+  operations settle <operationid> --outcome approved|declined [--reference <acquirer's id>] --reason "<what you checked>"
+                                                record the acquirer's answer to an operation waiting for an operator:
+                                                totals, merchant notification and audit entry in one transaction
+  operations acknowledge <operationid> --reason "<what you did>"
+                                                close the alert of a settled operation an acquirer contradicted, once reconciled
   processors reconcile [--older-than-minutes <n>]
                                                 look up timed-out authorizations at configured acquirers; void late approvals
 ${ACCOUNT_USAGE}
@@ -44,6 +59,10 @@ ${ACCOUNT_USAGE}
                                                 CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
 
 export class CliUsageError extends Error {}
+
+/** The audit entry of an operator's settlement from the CLI (no back-office user: shown as "system"). */
+const cliAudit = (tx: Tx, entry: OperatorAuditEntry) =>
+  recordAuditEntry(tx, { merchantId: entry.merchantId, userId: null, action: "operation.settled_by_operator", target: entry.paymentId, details: { ...entry.details } });
 
 export interface CliResult {
   text: string;
@@ -233,6 +252,60 @@ Their open sessions were signed out.`,
         nextWakeAt: run.nextWakeAt?.toISOString() ?? null,
       })),
     };
+  },
+  // Unknown outcomes left for an operator (docs/operations.md, "Unknown outcomes").
+  "operations waiting": async () => {
+    const cases = await listOperatorCases();
+    const line = (entry: (typeof cases)[number]) =>
+      entry.status === "pending"
+        ? `${entry.id}  ${entry.type} ${entry.amount} ${entry.currency} at ${entry.processor ?? "-"}  payment ${entry.paymentId}  waiting since ${entry.operatorAlertedAt?.toISOString()}  ${entry.errorMessage ?? ""}`
+        : `${entry.id}  ${entry.type} ${entry.amount} ${entry.currency} at ${entry.processor ?? "-"}  payment ${entry.paymentId}  CONTRADICTED: ${entry.lateAnswer ?? ""}`;
+    return {
+      text: cases.length === 0 ? "no operation waits for an operator" : cases.map(line).join("\n"),
+      data: cases.map((entry) => ({
+        operationid: entry.id,
+        type: entry.type,
+        status: entry.status,
+        amount: entry.amount.toString(),
+        currency: entry.currency,
+        processor: entry.processor,
+        paymentid: entry.paymentId,
+        merchantid: entry.payment.merchantId,
+        waitingsince: entry.operatorAlertedAt?.toISOString() ?? null,
+        lateanswer: entry.lateAnswer,
+        detail: entry.errorMessage,
+      })),
+    };
+  },
+  "operations settle": async (options, args) => {
+    const input = z
+      .object({
+        operationId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "the operation id (npm run cli -- operations waiting)"),
+        outcome: z.enum(["approved", "declined"], { error: "--outcome must be approved or declined" }),
+        reference: z.string().trim().max(200).optional(),
+        reason: z.string({ error: "--reason is required" }).trim().min(1, "--reason is required").max(500),
+      })
+      .parse({ operationId: args[0], outcome: options.outcome, reference: options.reference, reason: options.reason });
+    const settled = await settleOperationByOperator({
+      ...input,
+      by: { userId: null, label: "the operator CLI" },
+      audit: cliAudit,
+    });
+    const finished = await finishAfterOperatorSettlement(settled);
+    return {
+      text: `${settled.type} ${settled.operationId} of payment ${settled.paymentId} settled ${settled.status}${settled.notificationId ? "; the merchant is notified" : ""}${finished ? `; payment: ${finished}` : ""}`,
+      data: { ...settled, payment: finished ?? null },
+    };
+  },
+  "operations acknowledge": async (options, args) => {
+    const input = z
+      .object({
+        operationId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "the operation id (npm run cli -- operations waiting)"),
+        reason: z.string({ error: "--reason is required" }).trim().min(1, "--reason is required").max(500),
+      })
+      .parse({ operationId: args[0], reason: options.reason });
+    await acknowledgeLateAnswer({ ...input, by: { userId: null, label: "the operator CLI" }, audit: cliAudit });
+    return { text: `the contradiction on ${input.operationId} is marked reconciled`, data: { operationid: input.operationId } };
   },
   // processors: late approvals behind time-outs (the in-process sandboxes are not reachable from the CLI).
   "processors reconcile": async (options) => {

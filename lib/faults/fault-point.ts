@@ -8,12 +8,15 @@ const state = globalThis as unknown as { __cpsFaultPoints?: Map<string, number> 
 export const FAULT_POINTS = [
   "authorize.before-call",
   "authorize.after-call",
+  "follow-up.before-call",
   "follow-up.after-call",
   "follow-up.before-notify",
   "payout.after-call",
   "instant-capture.after-capture",
   "instant-capture.after-void",
   "reconcile.after-lookup",
+  "merchant-api.after-work",
+  "session.complete",
 ] as const;
 export type FaultPointName = (typeof FAULT_POINTS)[number];
 

@@ -42,6 +42,22 @@ export function registerDatabaseGauges(): void {
       });
     },
   });
+  new Gauge({
+    name: "cps_operations_awaiting_operator",
+    help: "Operations an operator has to settle (docs/operations.md, Unknown outcomes): outcome unknown with no look-up to settle it (reason unknown_outcome), or settled and then contradicted by the acquirer (reason contradicted). Alert on any value above 0.",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+    async collect() {
+      await safely("cps_operations_awaiting_operator", async () => {
+        const [unknown, contradicted] = await Promise.all([
+          db().operation.count({ where: { status: "pending", operatorAlertedAt: { not: null } } }),
+          db().operation.count({ where: { lateAnswerAt: { not: null } } }),
+        ]);
+        this.set({ reason: "unknown_outcome" }, unknown);
+        this.set({ reason: "contradicted" }, contradicted);
+      });
+    },
+  });
   const dueAndFree = (now: Date) => ({ runAt: { lte: now }, OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] });
   new Gauge({
     name: "cps_executor_queue_depth",

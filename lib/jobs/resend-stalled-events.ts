@@ -1,6 +1,7 @@
 // Cron, every minute: re-sends the events of committed work whose event was lost between the
-// commit and the send (pending follow-ups, MITs never authorized, outbox notifications never
-// handed to delivery): lib/payments/resend-stalled-events.ts. One run per minute across all instances.
+// commit and the send, and re-drives with a fresh event id the work whose run failed for good
+// (pending follow-ups, MITs never authorized, outbox notifications never delivered), a bounded
+// number of times: lib/payments/resend-stalled-events.ts. One run per minute across all instances.
 import { z } from "zod";
 import { inngest } from "../inngest/client";
 import { resendStalledEvents } from "../payments/resend-stalled-events";

@@ -1,5 +1,6 @@
 // The cron functions (listed in ./index.ts): each runs once per schedule across every instance,
 // in embedded mode (the executor claims the fire time in the database) and on an Inngest server.
+import { finishStuckPaymentsJob } from "./finish-stuck-payments";
 import { pollCardUpdatesJob } from "./poll-card-updates";
 import { reconcileIndeterminateOperationsJob } from "./reconcile-indeterminate-operations";
 import { reconcileTimedOutAuthorizationsJob } from "./reconcile-timed-out-authorizations";
@@ -11,5 +12,6 @@ export const scheduledFunctions = [
   reconcileTimedOutAuthorizationsJob,
   reconcileIndeterminateOperationsJob,
   resendStalledEventsJob,
+  finishStuckPaymentsJob,
   pruneRequestRecordsJob,
 ];

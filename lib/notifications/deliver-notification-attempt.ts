@@ -17,6 +17,8 @@ import { openSigningSecret } from "./signing-secrets";
 
 export interface DeliveryAttemptResult {
   delivered: boolean;
+  /** Not attempted: an earlier notification of the same payment is still to be delivered (order of the state changes). */
+  deferred?: boolean;
   statusCode: number | null;
   error: string | null;
   durationMs: number;
@@ -32,6 +34,20 @@ export interface DeliverNotificationAttemptOptions {
 
 /** How long a resend waits for the receiver: the schedule's longest, as a person is waiting. */
 const RESEND_TIMEOUT_MS = 15_000;
+
+/**
+ * The earliest notification of the same payment that was written before this one and is still to
+ * be delivered (pending), with when its next attempt is due; undefined when none holds this one back.
+ */
+export async function earlierPendingNotification(notificationId: string): Promise<{ id: string; nextAttemptAt: Date | null } | undefined> {
+  const [earlier] = await db().$queryRaw<{ id: string; nextAttemptAt: Date | null }[]>`
+    SELECT e."id", e."nextAttemptAt" FROM "Notification" n
+    JOIN "Notification" e ON e."paymentId" = n."paymentId" AND e."id" <> n."id"
+      AND (e."createdAt" < n."createdAt" OR (e."createdAt" = n."createdAt" AND e."id" < n."id"))
+    WHERE n."id" = ${notificationId} AND n."paymentId" IS NOT NULL AND e."status" = 'pending' AND e."kind" <> 'test'
+    ORDER BY e."createdAt", e."id" LIMIT 1`;
+  return earlier;
+}
 
 export async function deliverNotificationAttempt({
   notificationId,
@@ -64,6 +80,12 @@ export async function deliverNotificationAttempt({
   // A repeated attempt after the notification was acknowledged (a retried step, or a scheduled
   // attempt after a successful resend) sends nothing.
   if (!resend && notification.status === "delivered") return { delivered: true, statusCode: 200, error: null, durationMs: 0 };
+  // The merchant learns a payment's state changes in the order they happened: a capture's result
+  // never overtakes the completion that says the payment was made. Not an attempt: nothing is
+  // counted. (A resend is a person's explicit request and goes at once.)
+  if (!resend && (await earlierPendingNotification(notificationId))) {
+    return { delivered: false, deferred: true, statusCode: null, error: null, durationMs: 0 };
+  }
 
   const limitMs = timeoutMs ?? (resend ? RESEND_TIMEOUT_MS : DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs) ?? 15_000;
   const startedAt = new Date();
@@ -131,7 +153,9 @@ async function recordScheduledAttempt({ notificationId, attemptNumber, startedAt
       "status" = ${status}::"NotificationStatus",
       "deliveredAt" = ${delivered ? new Date() : null},
       "nextAttemptAt" = ${delivered || isLast || !next ? null : new Date(Date.now() + next.delayMs)}
-    WHERE "id" = ${notificationId} AND EXISTS (SELECT 1 FROM "attempt")`;
+    -- A delivered notification stays delivered: a slower attempt that failed (a retried step
+    -- racing the one that got the 200) records its row but never changes the state back.
+    WHERE "id" = ${notificationId} AND "status" <> 'delivered' AND EXISTS (SELECT 1 FROM "attempt")`;
 }
 
 /**

@@ -55,9 +55,10 @@ export async function dispatchNotification(notificationId: string): Promise<void
 export async function deliverNowOrSchedule(notificationId: string): Promise<boolean> {
   const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1 });
   if (!first.delivered) {
+    // Held back behind an earlier notification of the payment: the function makes the first attempt when its turn comes.
     await sendEventAfterCommit({
       type: notificationCreated,
-      data: { notificationId, fromAttempt: 2 },
+      data: first.deferred ? { notificationId } : { notificationId, fromAttempt: 2 },
       id: `notification-${notificationId}`,
     });
   }

@@ -36,12 +36,14 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ApiErrorCode, string> = {
   INVALID_MERCHANTID: "merchantid does not belong to the API key. Spec 7.",
   INVALID_PARAMETER:
     "A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.",
-  IDEMPOTENCY_IN_PROGRESS: "A request with the same Idempotency-Key is still being processed; retry later (beyond the spec).",
+  IDEMPOTENCY_IN_PROGRESS:
+    "The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec).",
   NOT_FOUND: "The /api/ path names no endpoint (beyond the spec).",
   METHOD_NOT_ALLOWED: "The endpoint does not take this method; the Allow header lists the ones it takes (beyond the spec).",
   PAYLOAD_TOO_LARGE: "The request body is over the endpoint's limit and was not read (beyond the spec).",
   RATE_LIMITED: "Too many requests for this API key; the Retry-After header says when to retry (beyond the spec).",
-  INTERNAL_ERROR: "Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec).",
+  INTERNAL_ERROR:
+    "Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec).",
   SERVICE_UNAVAILABLE:
     "The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec).",
 };
@@ -339,7 +341,7 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
     ErrorBody: "Every refusal (spec 7).",
     CompletionNotification: "The end of a payment in a payment window (spec 6.2).",
     MitNotification: "The result of an MIT authorization (spec 6.3).",
-    OperationNotification: "The result of a capture, refund or void, or of a payout asked with a notificationurl (spec 6.4).",
+    OperationNotification: "The result of a capture, refund, void or payout (spec 6.4).",
     PaymentRecord: "A payment with its card facts and operations (spec 2.2), with the lookup's responseid (spec 6.5).",
     LifecycleNotification: "The card behind a payment was updated by its issuer (spec 6.6).",
     TestNotification: "A test sent from the back office (beyond the spec).",
@@ -396,11 +398,12 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
       operationId: "payout",
       tag: "Payouts",
       summary: "Pay out to the card behind a payment (spec 4.7)",
-      description: "Synchronous: the result is the answer.",
+      description:
+        "Synchronous: the result is the answer. When the acquirer's answer is unknown (a time-out), status is `pending`: the money may have left, so do not pay out again; the final result (approved, declined or failed) arrives as the operation notification with the same responseid. A payout whose result could reach nobody (no notificationurl and no configured address) is refused.",
       body: "PayoutRequest",
       bodyRequired: true,
       answer: "PayoutResult",
-      answerDescription: "The payout's result.",
+      answerDescription: "The payout's result, or `pending` until the acquirer's answer is known.",
       path: true,
     }),
     "/api/{paymentid}/payment": {
@@ -519,8 +522,9 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
       }),
       operationNotification: webhook({
         operationId: "operationNotification",
-        summary: "Result of a capture, refund or void (spec 6.4), or of a payout asked with a notificationurl",
-        description: "Sent to the request's notificationurl where given, else the payment's, else the configured address.",
+        summary: "Result of a capture, refund, void or payout (spec 6.4)",
+        description:
+          "Sent to the request's notificationurl where given, else the payment's, else the configured address. A payout's final result is always notified, also when it was answered at once.",
         schema: "OperationNotification",
         kinds: ["capture", "refund", "void", "payout", "operation"],
       }),

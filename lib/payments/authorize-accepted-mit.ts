@@ -25,20 +25,24 @@ async function recordedDecline(paymentId: string): Promise<MitOutcome | undefine
   };
 }
 
-/** Returns the outcome and the id of the stored notification (null without an address): dispatch it after. */
+/**
+ * Returns the outcome and the id of the stored notification (null without an address, or while the
+ * outcome is pending): dispatch it after. Pending: an attempt's outcome is unknown; nothing is routed
+ * further and nothing notified; the resolver job (lib/jobs/finish-stuck-payments.ts) finishes it.
+ */
 export async function authorizeAcceptedMit({
   paymentId,
   responseId,
 }: {
   paymentId: string;
   responseId: string;
-}): Promise<{ status: MitOutcome["status"]; notificationId: string | null }> {
+}): Promise<{ status: MitOutcome["status"] | "pending"; notificationId: string | null }> {
   const payment = await db().payment.findUniqueOrThrow({
     where: { id: paymentId },
     select: { storedCardId: true, paymentType: true, parentPaymentId: true, customerIpAddress: true, requestedProcessor: true },
   });
-  const outcomeOf = (result: MitOutcome): MitOutcome => ({
-    status: result.status,
+  const outcomeOf = (result: Omit<MitOutcome, "status"> & { status: MitOutcome["status"] | "pending" }): MitOutcome => ({
+    status: result.status === "pending" ? "failed" : result.status,
     processor: result.processor,
     responsecode: result.responsecode,
     authorizationcode: result.authorizationcode,
@@ -61,6 +65,7 @@ export async function authorizeAcceptedMit({
         notificationId = await notifyMitResult({ paymentId, responseId, outcome: outcomeOf(settled), tx });
       },
     }));
+  if (result.status === "pending") return { status: "pending", notificationId: null };
   // An outcome recorded by an earlier try (its row is there already: the id is deterministic).
   if (notificationId === undefined) notificationId = await notifyMitResult({ paymentId, responseId, outcome: outcomeOf(result) });
   return { status: result.status, notificationId };

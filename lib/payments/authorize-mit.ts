@@ -1,7 +1,7 @@
 // POST /api/mit (spec 4.3): a merchant-initiated payment (incremental, scheduled or unscheduled) on
 // behalf of a stored payment. The new payment is created here and answered with a responseid; the
 // authorization and the notification of spec 6.3 run in the background.
-import { db } from "../db";
+import { db, Prisma, type Tx } from "../db";
 import { invalidParameter } from "../errors";
 import { newId } from "../ids";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
@@ -18,6 +18,20 @@ export interface AuthorizeMitOptions {
   mode: Mode;
   input: MitRequest;
   responseId: string;
+  /** Stores the answer under the request's Idempotency-Key in the transaction that creates the payment. */
+  bindAnswer?: (tx: Tx, body: Record<string, unknown>) => Promise<void>;
+}
+
+/** Runs the creating transaction; two MITs racing for one newmerchantpaymentid: the loser is refused as such (400), not a 500. */
+async function createMitPayment(create: () => Promise<void>, newMerchantPaymentId: string | undefined): Promise<void> {
+  try {
+    await create();
+  } catch (error) {
+    if (newMerchantPaymentId && error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw invalidParameter("newmerchantpaymentid", "is already used by another payment of this merchant");
+    }
+    throw error;
+  }
 }
 
 export async function authorizeMit({
@@ -25,6 +39,7 @@ export async function authorizeMit({
   mode,
   input,
   responseId,
+  bindAnswer,
 }: AuthorizeMitOptions): Promise<{ responseid: string; paymentId: string }> {
   const parentRef = input.paymentid ?? input.parentpaymentid ?? input.merchantpaymentid;
   const parentParameter = input.paymentid ? "paymentid" : input.parentpaymentid ? "parentpaymentid" : "merchantpaymentid";
@@ -34,7 +49,7 @@ export async function authorizeMit({
   }
 
   const paymentId = newId();
-  await db().$transaction(async (tx) => {
+  await createMitPayment(async () => db().$transaction(async (tx) => {
     const parentId = await getPaymentOrThrow({ merchantId, mode, paymentRef: parentRef, parameter: parentParameter, tx });
     if (input.merchantpaymentid && parentParameter !== "merchantpaymentid") {
       const named = await getPaymentOrThrow({ merchantId, mode, paymentRef: input.merchantpaymentid, parameter: "merchantpaymentid", tx });
@@ -80,7 +95,8 @@ export async function authorizeMit({
       },
       select: { id: true },
     });
-  });
+    await bindAnswer?.(tx, { responseid: responseId });
+  }), input.newmerchantpaymentid);
   await sendEventAfterCommit({ type: mitRequested, data: { paymentId, responseId }, id: `mit-${paymentId}` });
   return { responseid: responseId, paymentId };
 }

@@ -16,7 +16,10 @@ import { db, type Tx } from "../db";
 import { newId } from "../ids";
 import { faultPoint } from "../faults/fault-point";
 import { operationResultFields } from "./operation-result-fields";
-import { resolvePendingAuthorizations } from "./resolve-pending-authorizations";
+import { approvedAttemptOf } from "./apply-approved-attempt";
+import { AuthorizationOutcomeUnknownError, resolvePendingAuthorizations, type ResolvedAuthorization } from "./resolve-pending-authorizations";
+import { markCallEnded, markOutcomeUnknown, settleUnknownOperation } from "./settle-unknown-operation";
+import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import { ProcessorNotConfiguredError } from "../processors/registry";
 import { resolveRouting } from "../processors/routing";
@@ -69,7 +72,8 @@ export interface AuthorizationAttempt {
 }
 
 export interface AuthorizePaymentResult {
-  status: "approved" | "declined" | "failed";
+  /** pending: an attempt's outcome is unknown and unresolved; nothing is routed further and nothing notified yet. */
+  status: "approved" | "declined" | "failed" | "pending";
   /** The processor that approved, or the last one tried. */
   processor?: ProcessorName;
   responsecode: string;
@@ -219,7 +223,26 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   if (!AUTHORIZABLE.includes(payment.status)) throw new PaymentNotAuthorizableError(paymentId, payment.status);
   // An attempt whose answer was never recorded (a crash, a lost answer) is settled first, under its
   // own reference: when the acquirer approved it, that is the authorization, and nothing is routed.
-  const resolved = await resolvePendingAuthorizations({ paymentId, timeoutMs: options.timeoutMs });
+  let resolved: ResolvedAuthorization | undefined;
+  try {
+    resolved = await resolvePendingAuthorizations({ paymentId });
+  } catch (error) {
+    if (!(error instanceof AuthorizationOutcomeUnknownError)) throw error;
+    // Still unknown: nothing is routed (the card may be held already); the resolver job settles it.
+    return { status: "pending", processor: error.processor, responsecode: RESPONSE_CODES.timeout, attempts: [] };
+  }
+  // An attempt settled approved after its request ended (the resolver job, an operator): that is
+  // the authorization; nothing is routed.
+  if (!resolved) {
+    const approvedEarlier = await approvedAttemptOf(paymentId);
+    if (approvedEarlier?.processor) {
+      resolved = {
+        operationId: approvedEarlier.id,
+        processor: approvedEarlier.processor,
+        result: { status: "approved", responsecode: approvedEarlier.responseCode ?? RESPONSE_CODES.approved, eci: approvedEarlier.eci ?? undefined },
+      };
+    }
+  }
   if (resolved) {
     const acquirerAccountId = (
       await db().operation.findUnique({ where: { id: resolved.operationId }, select: { acquirerAccountId: true } })
@@ -281,6 +304,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
   const paymentType = options.mit?.paymentType ?? payment.paymentType;
   const attempts: AuthorizationAttempt[] = [];
+  let unresolved = false;
 
   for (const [index, { processor, accountId }] of order.entries()) {
     const routingAttempt = earlierAttempts + index + 1;
@@ -299,6 +323,8 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         routingAttempt,
         eci: threeDs?.eci ?? null,
         responseId: options.responseId ?? null,
+        // The call's lease starts here: a crash mid-call leaves a pending attempt that is looked up, never sent again.
+        outcomeUnknownSince: new Date(),
       },
       select: { id: true },
     });
@@ -319,23 +345,68 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         customerIp: options.customerIp,
       });
     } catch (error) {
-      if (!(error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)) throw error;
+      if (!(error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)) {
+        // Our own code failed around the call: nothing is in flight any more, so a retried step may look it up at once.
+        await markCallEnded(operationId);
+        throw error;
+      }
       result = { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
     }
-    faultPoint("authorize.after-call");
-    await db().operation.update({
-      where: { id: operationId },
-      data: {
-        ...operationResultFields(result),
-        schemeTransactionId: result.scheme?.schemeTransactionId ?? null,
-        eci: result.eci ?? threeDs?.eci ?? null,
-        // Authorization attempts also name the failure class: it tells the back office whether an
-        // unanswered acquirer may still have acted (indeterminate) or surely did not (declined, retryable).
-        errorMessage: result.status === "approved" ? null : [result.failure, result.message].filter(Boolean).join(": ") || null,
-      },
-    });
+    try {
+      faultPoint("authorize.after-call");
+    } catch (error) {
+      await markCallEnded(operationId);
+      throw error;
+    }
+    if (isOutcomeUnknown(result)) {
+      // The acquirer may hold the card: before routing on, the attempt is resolved under its own
+      // reference. Found approved: that is the authorization. Found declined, or proven never
+      // received: the routing goes on. Otherwise it stays pending and the routing stops (no second
+      // hold); the resolver job (lib/jobs/finish-stuck-payments.ts) or an operator settles it.
+      await markOutcomeUnknown({ operationId, result });
+      await settleUnknownOperation({ operationId });
+      const settled = await db().operation.findUniqueOrThrow({
+        where: { id: operationId },
+        select: { status: true, responseCode: true, authorizationCode: true, processorReference: true, eci: true },
+      });
+      if (settled.status === "pending") {
+        attempts.push({ operationId, processor, acquirerAccountId: accountId, routingAttempt, result });
+        unresolved = true;
+        break;
+      }
+      result = {
+        status: settled.status,
+        failure: settled.status === "approved" ? undefined : result.failure,
+        responsecode: settled.responseCode ?? result.responsecode,
+        authorizationcode: settled.authorizationCode ?? undefined,
+        processorReference: settled.processorReference ?? undefined,
+        eci: settled.eci ?? undefined,
+      };
+    } else {
+      await db().operation.update({
+        where: { id: operationId },
+        data: {
+          ...operationResultFields(result),
+          schemeTransactionId: result.scheme?.schemeTransactionId ?? null,
+          eci: result.eci ?? threeDs?.eci ?? null,
+          // Authorization attempts also name the failure class: it tells the back office whether an
+          // unanswered acquirer may still have acted (indeterminate) or surely did not (declined, retryable).
+          errorMessage: result.status === "approved" ? null : [result.failure, result.message].filter(Boolean).join(": ") || null,
+        },
+      });
+    }
     attempts.push({ operationId, processor, acquirerAccountId: accountId, routingAttempt, result });
     if (result.status === "approved") break;
+  }
+
+  if (unresolved) {
+    // Not routed further and not final: the payment stays PENDING (no notification yet).
+    const pendingAttempt = attempts.at(-1)!;
+    await db().payment.update({
+      where: { id: paymentId },
+      data: { processor: pendingAttempt.processor, acquirerAccountId: pendingAttempt.acquirerAccountId ?? null, storedCardId },
+    });
+    return { status: "pending", processor: pendingAttempt.processor, responsecode: pendingAttempt.result.responsecode, par, attempts };
   }
 
   const refusal = testCardInLive ? await declineTestCardInLive(paymentId, payment, options, earlierAttempts + 1) : undefined;

@@ -19,9 +19,10 @@ import type { FollowUpOperation, ProcessorName } from "../processors/types";
 import { captureAmountRule } from "./capture-payment";
 import { lockPayment } from "./get-payment-or-throw";
 import { operationTotals } from "./operation-totals";
+import { dispatchNotification } from "../notifications/enqueue-notification";
 import { recordFollowUpResult } from "./record-follow-up-result";
 import type { AmountRule } from "./request-follow-up";
-import { holdUnknownOutcome, type SettleResult } from "./settle-unknown-operation";
+import { holdUnknownOutcome, markCallEnded, type SettleResult } from "./settle-unknown-operation";
 import { voidAmountRule } from "./void-payment";
 
 export interface CaptureInstantlyOptions {
@@ -48,7 +49,14 @@ interface InstantPayment {
 }
 
 /** Locks the payment, applies the merchant API's amount rule and inserts the pending operation; undefined when the rule refuses. */
-async function reserve(payment: InstantPayment, type: FollowUpOperation, rule: AmountRule, note: string, notificationUrl?: string | null) {
+async function reserve(
+  payment: InstantPayment,
+  type: FollowUpOperation,
+  rule: AmountRule,
+  note: string,
+  notificationUrl?: string | null,
+  responseId: string = newId(),
+) {
   return db().$transaction(async (tx: Tx) => {
     await lockPayment(tx, payment.id);
     const state = await tx.payment.findUniqueOrThrow({ where: { id: payment.id }, select: { status: true, authorizedAmount: true } });
@@ -69,8 +77,9 @@ async function reserve(payment: InstantPayment, type: FollowUpOperation, rule: A
         currency: payment.currency,
         processor: payment.processor,
         note,
-        // The merchant never asked for it, so it gets its own responseid for its notification.
-        responseId: newId(),
+        // The merchant never asked for it: the instant capture carries the session's id (which the
+        // merchant has from initdynamic), a void its own responseid.
+        responseId,
         notificationUrl: notificationUrl ?? null,
         // Unknown until the answer is recorded: a crash mid-call leaves it for the look-up.
         outcomeUnknownSince: new Date(),
@@ -89,14 +98,23 @@ async function call(payment: InstantPayment, type: FollowUpOperation, operationI
     operationId,
     textOnStatement: payment.textOnStatement ?? undefined,
   });
-  faultPoint(type === "capture" ? "instant-capture.after-capture" : "instant-capture.after-void");
-  if (isOutcomeUnknown(result)) return holdUnknownOutcome({ operationId, result });
-  await recordFollowUpResult({ operationId, result, processor: payment.processor });
-  return result.status;
+  try {
+    faultPoint(type === "capture" ? "instant-capture.after-capture" : "instant-capture.after-void");
+    if (isOutcomeUnknown(result)) return await holdUnknownOutcome({ operationId, result });
+    await recordFollowUpResult({ operationId, result, processor: payment.processor });
+    // A void has the session's address, so its result was stored as a notification with it: sent now.
+    // (A capture settled here has none: the window's completion reports it.)
+    const stored = await db().notification.findUnique({ where: { id: `msg_operation_${operationId}` }, select: { id: true } });
+    if (stored) await dispatchNotification(stored.id);
+    return result.status;
+  } catch (error) {
+    await markCallEnded(operationId);
+    throw error;
+  }
 }
 
-export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInstantlyOptions): Promise<CaptureInstantlyResult> {
-  const row = await db().payment.findUniqueOrThrow({
+function loadInstantPayment(paymentId: string) {
+  return db().payment.findUniqueOrThrow({
     where: { id: paymentId },
     select: {
       id: true,
@@ -107,33 +125,43 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
       processor: true,
       authorizedAmount: true,
       textOnStatement: true,
-      session: { select: { notificationUrl: true, hostedIntegrationId: true } },
+      session: { select: { id: true, notificationUrl: true, hostedIntegrationId: true } },
     },
   });
+}
+
+/** Where the results of the window's own operations go: the session's address, else the configured one. */
+async function sessionNotificationUrl(row: Awaited<ReturnType<typeof loadInstantPayment>>): Promise<string | null> {
+  return (
+    row.session?.notificationUrl ??
+    (await resolveNotificationUrl({ merchantId: row.merchantId, mode: row.mode, hostedIntegrationId: row.session?.hostedIntegrationId, purpose: "default" }))
+  );
+}
+
+export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInstantlyOptions): Promise<CaptureInstantlyResult> {
+  const row = await loadInstantPayment(paymentId);
   // A repeated authorize request (the window stays open after a failure) for a payment whose
   // authorization was already voided here: nothing to capture, and still nothing paid.
   if (row.status === "VOIDED") return { captured: false, voided: true };
   if (!row.processor || row.authorizedAmount <= 0n) return { captured: false, voided: false };
   const payment: InstantPayment = { ...row, processor: row.processor };
 
-  const capture = await reserve(payment, "capture", captureAmountRule, "instantcapture");
+  const capture = await reserve(payment, "capture", captureAmountRule, "instantcapture", null, row.session?.id);
   // Refused by the amount rule: a merchant capture took the amount first (it is the capture), or
   // the payment cannot be captured any more.
   if (capture.refused) return { captured: capture.capturedOrReserved > 0n, voided: false };
   const captured = await call(payment, "capture", capture.operationId, capture.amount);
   if (captured === "approved") return { captured: true, voided: false };
+  const notificationUrl = await sessionNotificationUrl(row);
   // The capture may have happened: a void now could be refused or release money already taken.
-  if (captured === "unknown" || captured === "operator") return { captured: false, voided: false, captureUnknown: true };
+  // Its result, when it is settled later, is notified on its own (spec 6.4, responseid = the
+  // sessionid) to the session's address, besides the window's completion.
+  if (captured === "unknown" || captured === "operator") {
+    await db().operation.update({ where: { id: capture.operationId }, data: { notificationUrl } });
+    return { captured: false, voided: false, captureUnknown: true };
+  }
   if (!voidOnFailure) return { captured: false, voided: false };
 
-  const notificationUrl =
-    row.session?.notificationUrl ??
-    (await resolveNotificationUrl({
-      merchantId: row.merchantId,
-      mode: row.mode,
-      hostedIntegrationId: row.session?.hostedIntegrationId,
-      purpose: "default",
-    }));
   const voiding = await reserve(payment, "void", voidAmountRule, "instantcapture", notificationUrl);
   if (voiding.refused) return { captured: false, voided: false };
   const voided = await call(payment, "void", voiding.operationId, voiding.amount);
@@ -144,9 +172,22 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
   }
   // Refused or failed: a new void operation for the follow-up job, which retries it durably and
   // notifies the merchant of the result.
-  const retry = await reserve(payment, "void", voidAmountRule, "instantcapture: void retried after a failed void", notificationUrl);
-  if (retry.refused) return { captured: false, voided: false };
+  const retried = await requestInstantVoid({ paymentId, note: "instantcapture: void retried after a failed void" });
+  return { captured: false, voided: false, voidRetrying: retried };
+}
+
+/**
+ * Hands a void of the payment's authorization to the follow-up job (retried durably, its result
+ * notified to the session's address): after an instantcapture 1 capture failed and its void did
+ * not go through. Returns false when the amount rule refuses (already voided, or being voided).
+ */
+export async function requestInstantVoid({ paymentId, note }: { paymentId: string; note: string }): Promise<boolean> {
+  const row = await loadInstantPayment(paymentId);
+  if (!row.processor) return false;
+  const notificationUrl = await sessionNotificationUrl(row);
+  const retry = await reserve({ ...row, processor: row.processor }, "void", voidAmountRule, note, notificationUrl);
+  if (retry.refused) return false;
   await db().operation.update({ where: { id: retry.operationId }, data: { outcomeUnknownSince: null } });
   await sendEventAfterCommit({ type: followUpRequested, data: { operationId: retry.operationId }, id: `follow-up-${retry.operationId}` });
-  return { captured: false, voided: false, voidRetrying: true };
+  return true;
 }

@@ -3,7 +3,7 @@
 import { invalidParameter } from "../errors";
 import type { Mode } from "../mode";
 import type { OperationRequest } from "../validation/operation";
-import { notInState, requestFollowUp, type AmountRule } from "./request-follow-up";
+import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptions } from "./request-follow-up";
 
 const CAPTURABLE = new Set(["AUTHORIZED", "CAPTURED", "REFUNDED"]);
 
@@ -22,6 +22,7 @@ export async function capturePayment(options: {
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;
+  bindAnswer?: RequestFollowUpOptions["bindAnswer"];
 }) {
   return requestFollowUp({ ...options, type: "capture", rule: captureAmountRule });
 }

@@ -1,6 +1,6 @@
 // POST /api/initdynamic (spec 4.1): opens a cardholder payment window and answers the hosted-field
 // addresses of spec 2.1. The payment itself is created later by goPay() (the cardholder flow).
-import { db } from "../db";
+import { db, Prisma, type Tx } from "../db";
 import { config } from "../env";
 import { invalidParameter } from "../errors";
 import { newId } from "../ids";
@@ -16,6 +16,8 @@ export interface InitSessionOptions {
   mode: Mode;
   input: InitSessionRequest;
   now?: Date;
+  /** Stores the answer under the request's Idempotency-Key in the transaction that creates the session. */
+  bindAnswer?: (tx: Tx, body: Record<string, unknown>) => Promise<void>;
 }
 
 /** The response body of spec 4.1 (the session fields of 2.1). */
@@ -53,7 +55,7 @@ export function hostedFieldUrls(sessionId: string) {
   };
 }
 
-export async function initSession({ merchantId, mode, input, now = new Date() }: InitSessionOptions): Promise<InitSessionResponse> {
+export async function initSession({ merchantId, mode, input, now = new Date(), bindAnswer }: InitSessionOptions): Promise<InitSessionResponse> {
   // A payment on behalf of stored card data: named by `paymentid`, or by `merchantpaymentid` when
   // the new payment's own reference is given as `newmerchantpaymentid`.
   const onBehalfRef = input.paymentid ?? (input.newmerchantpaymentid ? input.merchantpaymentid : undefined);
@@ -110,7 +112,7 @@ export async function initSession({ merchantId, mode, input, now = new Date() }:
     merchantData: input.merchantdata ?? null,
     textOnStatement: input.textonstatement ?? null,
   };
-  await client.$executeRaw`
+  const insertSession = Prisma.sql`
     INSERT INTO "PaymentSession" ("id", "merchantId", "mode", "hostedIntegrationId", "merchantPaymentId", "newMerchantPaymentId",
       "onBehalfOfPaymentId", "amount", "currency", "reference", "idPan", "idExpMonth", "idExpYear", "idSecurityCode",
       "acceptUrl", "cancelUrl", "notificationUrl", "set3ds", "rule", "timeoutSeconds", "expiresAt", "createdAt",
@@ -121,7 +123,7 @@ export async function initSession({ merchantId, mode, input, now = new Date() }:
       ${input.set3ds}::"ThreeDsMode", ${input.rule}, ${input.timeout}, ${expiresAt}, ${now}, ${input.instantcapture},
       ${input.processor}::text[]::"Processor"[], ${data.merchantData}, ${data.textOnStatement})`;
 
-  return {
+  const answer: InitSessionResponse = {
     merchantid: merchantId,
     merchantpaymentid: input.merchantpaymentid ?? "",
     sessionid: sessionId,
@@ -137,4 +139,15 @@ export async function initSession({ merchantId, mode, input, now = new Date() }:
     idsecuritycode: input.idsecuritycode,
     ...hostedFieldUrls(sessionId),
   };
+  // With an Idempotency-Key the session and the key's answer commit together; without one the
+  // INSERT stays the one statement of the request.
+  if (bindAnswer) {
+    await client.$transaction(async (tx) => {
+      await tx.$executeRaw(insertSession);
+      await bindAnswer(tx, { ...answer });
+    });
+  } else {
+    await client.$executeRaw(insertSession);
+  }
+  return answer;
 }

@@ -1,24 +1,29 @@
 // POST /api/{paymentid}/payout (spec 4.7): sends money to the card behind a payment and answers on
 // the same connection with responseid, responsecode, authorizationcode, status and processor.
 // The payout is its own payment (paymenttype "payout", parentpaymentid the source payment) with
-// one payout operation, so it shows in the back office and in payment lookups like any other.
+// one payout operation per processor tried, so it shows in the back office and in payment lookups
+// like any other. Its final result is always notified (spec 6.4 shape) to the request's address,
+// else the merchant's default; a payout whose result could reach nobody is refused up front.
+// An unknown outcome answers status "pending": never "failed" while the money may have left
+// (docs/decisions.md, "Unknown outcomes"); the notification brings the final result.
 import { CardDetails } from "../cards/card-details";
 import { decryptPan } from "../cards/card-encryption";
-import { db } from "../db";
+import { db, Prisma } from "../db";
 import { invalidParameter, isDatabaseOverload } from "../errors";
 import { newId } from "../ids";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
-import { ProcessorNotConfiguredError } from "../processors/registry";
+import { processorTimeoutMs, ProcessorNotConfiguredError } from "../processors/registry";
 import { assertRoutable, type RoutedAccount } from "../processors/routing";
 import { AcquirerAccountMissingError, getAccountForCall } from "../processors/accounts/account-connector";
-import { RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
+import { PROCESSOR_NAMES, RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
 import type { PayoutRequest } from "../validation/payout";
 import { dispatchNotification } from "../notifications/enqueue-notification";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
-import { holdUnknownOutcome } from "./settle-unknown-operation";
+import { CALL_LEASE_MARGIN_MS, holdUnknownOutcome, markCallEnded, recordPayoutResult } from "./settle-unknown-operation";
 import { checkPayoutAllowed } from "./check-payout-allowed";
 import { isTestCardNumber } from "../cards/test-card-numbers";
 import type { Mode } from "../mode";
@@ -32,12 +37,56 @@ export interface PayoutOptions {
   input: PayoutRequest;
 }
 
+/** The answer of spec 4.7; `pending`: the outcome is not known yet, the notification brings it. */
 export interface PayoutResponse {
   responseid: string;
   responsecode: string;
   authorizationcode: string;
-  status: "approved" | "declined" | "failed";
+  status: "approved" | "declined" | "failed" | "pending";
   processor: string;
+}
+
+/**
+ * How long a payout request may work: every processor tried, each call and its look-up at the
+ * longest configured time-out, plus a margin. An Idempotency-Key's holder keeps its lease that long.
+ */
+export function payoutLeaseMs(): number {
+  const longest = Math.max(...PROCESSOR_NAMES.map((name) => processorTimeoutMs(name)));
+  return PROCESSOR_NAMES.length * 2 * longest + 2 * CALL_LEASE_MARGIN_MS;
+}
+
+/**
+ * The answer a payout gives now, from its operations (the last processor tried): what the request
+ * answers at its end, and what a repeat with the same Idempotency-Key gets after the first request
+ * died or failed. Undefined when no payout carries this responseid.
+ */
+export async function payoutAnswer(responseId: string): Promise<PayoutResponse | undefined> {
+  const operation = await db().operation.findFirst({
+    where: { responseId, type: "payout" },
+    orderBy: [{ routingAttempt: "desc" }, { createdAt: "desc" }],
+    select: { status: true, responseCode: true, authorizationCode: true, processor: true },
+  });
+  if (!operation) return undefined;
+  return {
+    responseid: responseId,
+    responsecode: operation.responseCode ?? "",
+    authorizationcode: operation.status === "approved" ? (operation.authorizationCode ?? "") : "",
+    status: operation.status,
+    processor: operation.processor ?? "",
+  };
+}
+
+function payoutReferenceUsed() {
+  return invalidParameter("newmerchantpaymentid", "is already used by another payment of this merchant");
+}
+
+async function payoutReferenceTaken(merchantId: string, mode: Mode, merchantPaymentId: string): Promise<boolean> {
+  const taken = await db().payment.findUnique({ where: { merchantId_mode_merchantPaymentId: { merchantId, mode, merchantPaymentId } }, select: { id: true } });
+  return taken !== null;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
 
 /**
@@ -83,36 +132,36 @@ export async function payout({ merchantId, mode, paymentRef, responseId, input }
     throw invalidParameter("paymentid", "the payment's card is a test card number: live payouts never go to test cards");
   }
   const accounts = await accountOrder(merchantId, mode, input.currency, input.processor, source.acquirerAccountId);
+  if (input.newmerchantpaymentid && (await payoutReferenceTaken(merchantId, mode, input.newmerchantpaymentid))) throw payoutReferenceUsed();
+  // The final result has to reach the merchant (it may come after the answer): resolved once, here.
+  const notificationUrl = await resolveNotificationUrl({ merchantId, mode, requestedUrl: input.notificationurl, purpose: "default" });
+  if (!notificationUrl) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
 
   const paymentId = newId();
-  // The source card and the merchant's payout limits are checked, and the payout recorded, in one
-  // transaction under a lock, before any money moves (review 3, M7: ./check-payout-allowed.ts).
-  await db().$transaction(async (tx) => {
-    await checkPayoutAllowed({ tx, merchantId, mode, source, amount: BigInt(input.amount), currency: input.currency });
-    await tx.payment.create({
-      data: {
-        id: paymentId,
-        merchantId,
-        mode,
-        parentPaymentId: source.id,
-        storedCardId: source.storedCard!.id,
-        status: "PENDING",
-        amount: input.amount,
-        currency: input.currency,
-        paymentType: "payout",
-        textOnStatement: input.textonstatement ?? null,
-        note: input.note ?? null,
-        tags: input.tags ?? null,
-        customerEmail: input.email ?? null,
-        customerFirstName: input.firstname ?? null,
-        customerSurname: input.surename ?? null,
-      },
-      select: { id: true },
-    });
-  });
+  const payment = {
+    id: paymentId,
+    merchantId,
+    mode,
+    parentPaymentId: source.id,
+    storedCardId: source.storedCard.id,
+    status: "PENDING" as const,
+    amount: input.amount,
+    currency: input.currency,
+    paymentType: "payout",
+    textOnStatement: input.textonstatement ?? null,
+    note: input.note ?? null,
+    tags: input.tags ?? null,
+    customerEmail: input.email ?? null,
+    customerFirstName: input.firstname ?? null,
+    customerSurname: input.surename ?? null,
+    // The request's responseid on the payout payment too: what the request did is found by it.
+    requestResponseId: responseId,
+    merchantPaymentId: input.newmerchantpaymentid ?? null,
+  };
 
-  // From here the payout is recorded (and money may move): a database overload is no longer "nothing
+  // Once the payout is recorded (and money may move), a database overload is no longer "nothing
   // was done", so it must not reach the merchant API's wrapper as a retryable 503 (lib/errors.ts).
+  let recorded = false;
   try {
     let result: ProcessorResult = {
       status: "failed",
@@ -120,33 +169,47 @@ export async function payout({ merchantId, mode, paymentRef, responseId, input }
       responsecode: RESPONSE_CODES.unavailable,
       message: "no processor tried",
     };
-    let usedProcessor: ProcessorName = accounts[0]!.processor;
-    let usedAccountId = accounts[0]!.accountId;
-    let operationId = "";
-    let unknown = false;
+    let notificationId: string | null = null;
     for (const [index, { processor, accountId }] of accounts.entries()) {
-      usedProcessor = processor;
-      usedAccountId = accountId;
-      operationId = newId();
-      await db().operation.create({
-        data: {
-          id: operationId,
-          paymentId,
-          type: "payout",
-          amount: input.amount,
-          currency: input.currency,
-          processor,
-          acquirerAccountId: accountId,
-          routingAttempt: index + 1,
-          responseId,
-          notificationUrl: input.notificationurl ?? null,
-          note: input.note ?? null,
-          tags: input.tags ?? null,
-          // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
-          outcomeUnknownSince: new Date(),
-        },
-        select: { id: true },
-      });
+      const operationId = newId();
+      const operation = {
+        id: operationId,
+        paymentId,
+        type: "payout" as const,
+        amount: input.amount,
+        currency: input.currency,
+        processor,
+        acquirerAccountId: accountId,
+        routingAttempt: index + 1,
+        responseId,
+        notificationUrl,
+        note: input.note ?? null,
+        tags: input.tags ?? null,
+        // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
+        outcomeUnknownSince: new Date(),
+      };
+      // The source card and the merchant's payout limits are checked, and the payout payment and
+      // its first attempt recorded, in one transaction under a lock, before any money moves (review
+      // 3, M7: ./check-payout-allowed.ts); never the payment without its attempt.
+      if (index === 0) {
+        try {
+          await db().$transaction(async (tx) => {
+            await checkPayoutAllowed({ tx, merchantId, mode, source, amount: BigInt(input.amount), currency: input.currency });
+            await tx.payment.create({ data: { ...payment, processor, acquirerAccountId: accountId }, select: { id: true } });
+            await tx.operation.create({ data: operation, select: { id: true } });
+          });
+        } catch (error) {
+          // A concurrent payout took the same reference first (the unique index): refused, nothing done.
+          if (input.newmerchantpaymentid && isUniqueViolation(error)) throw payoutReferenceUsed();
+          throw error;
+        }
+        recorded = true;
+      } else {
+        await db().$transaction([
+          db().operation.create({ data: operation, select: { id: true } }),
+          db().payment.update({ where: { id: paymentId }, data: { processor, acquirerAccountId: accountId }, select: { id: true } }),
+        ]);
+      }
       try {
         const { connector, descriptor } = await getAccountForCall({ accountId });
         result = await connector.payout({
@@ -167,63 +230,36 @@ export async function payout({ merchantId, mode, paymentRef, responseId, input }
           message: error instanceof Error ? error.message : String(error),
         };
       }
-      faultPoint("payout.after-call");
+      try {
+        faultPoint("payout.after-call");
+      } catch (error) {
+        await markCallEnded(operationId);
+        throw error;
+      }
       if (isOutcomeUnknown(result)) {
         // A time-out or 5xx may have paid the money out: never try the next processor. Looked up at
-        // once; when still unknown the payout stays pending for the reconciliation, which notifies.
+        // once (a found answer is recorded, with its notification, by the look-up); when still
+        // unknown the payout stays pending for the reconciliation, which notifies its result.
         const settled = await holdUnknownOutcome({ operationId, result });
         if (settled === "approved" || settled === "declined" || settled === "failed") {
-          const recorded = await db().operation.findUniqueOrThrow({
-            where: { id: operationId },
-            select: { responseCode: true, authorizationCode: true },
-          });
-          unknown = false;
-          result = {
-            status: settled,
-            responsecode: recorded.responseCode ?? result.responsecode,
-            authorizationcode: recorded.authorizationCode ?? undefined,
-          };
-        } else unknown = true;
+          notificationId = await notifyOperationResult({ operationId });
+        }
         break;
       }
-      await db().operation.update({
-        where: { id: operationId },
-        data: operationResultFields(result),
-      });
-      // Only a failure that certainly did nothing may go on to the next processor.
-      if (result.status === "approved" || result.failure !== "retryable") break;
-    }
-    let notificationId: string | null = null;
-    if (!unknown) {
-      const outcome = result;
+      // Only a failure that certainly did nothing may go on to the next processor; that attempt is
+      // closed without touching the payout payment or notifying (the next attempt answers).
+      if (result.status !== "approved" && result.failure === "retryable" && index < accounts.length - 1) {
+        await db().operation.updateMany({ where: { id: operationId, status: "pending" }, data: operationResultFields(result) });
+        continue;
+      }
       // The payout's final state and its notification row commit together (outbox); sent after.
-      notificationId = await db().$transaction(async (tx) => {
-        await tx.payment.update({
-          where: { id: paymentId },
-          data: {
-            processor: usedProcessor,
-            acquirerAccountId: usedAccountId,
-            status: outcome.status === "approved" ? "CAPTURED" : outcome.status === "declined" ? "DECLINED" : "FAILED",
-            // Money paid out reduces what the merchant holds.
-            balance: outcome.status === "approved" ? -input.amount : 0n,
-          },
-        });
-        return input.notificationurl ? notifyOperationResult({ operationId, tx }) : null;
-      });
-    } else {
-      // The outcome is unknown: the reconciliation notifies the settled result.
-      await db().payment.update({ where: { id: paymentId }, data: { processor: usedProcessor, acquirerAccountId: usedAccountId } });
+      notificationId = (await recordPayoutResult({ operationId, result })) || null;
+      break;
     }
     if (notificationId) await dispatchNotification(notificationId);
-    return {
-      responseid: responseId,
-      responsecode: result.responsecode,
-      authorizationcode: result.authorizationcode ?? "",
-      status: result.status,
-      processor: usedProcessor,
-    };
+    return (await payoutAnswer(responseId))!;
   } catch (error) {
-    if (isDatabaseOverload(error))
+    if (recorded && isDatabaseOverload(error))
       throw new Error("payout: the database was not reachable in time after the payout was recorded", { cause: error });
     throw error;
   }

@@ -8,7 +8,7 @@ import { RESPONSE_CODES } from "../processors/types";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
 import { recordFollowUpResult } from "./record-follow-up-result";
-import { holdUnknownOutcome, settleUnknownOperation } from "./settle-unknown-operation";
+import { holdUnknownOutcome, markCallEnded, settleUnknownOperation } from "./settle-unknown-operation";
 
 /** The operation's new status, or null when it was no longer pending (a retried step). */
 export async function processFollowUpOperation({ operationId }: { operationId: string }): Promise<string | null> {
@@ -31,9 +31,16 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
   // A retried step after an unknown outcome looks the operation up; it never sends it again.
   if (operation.outcomeUnknownSince) return settleUnknownOperation({ operationId });
   const processor = operation.payment.processor;
+  faultPoint("follow-up.before-call");
   // From here until the answer is recorded the outcome is unknown: a crash in between leaves the
-  // mark, and the retried step looks the operation up instead of sending it a second time.
-  await db().operation.updateMany({ where: { id: operationId, status: "pending" }, data: { outcomeUnknownSince: new Date() } });
+  // mark, and the retried step looks the operation up instead of sending it a second time. The mark
+  // is a claim: of two runs of one operation (a retry overlapping a slow first try, a re-driven
+  // event) only the one that set it calls the acquirer; the other looks the operation up.
+  const claimed = await db().operation.updateMany({
+    where: { id: operationId, status: "pending", outcomeUnknownSince: null },
+    data: { outcomeUnknownSince: new Date() },
+  });
+  if (claimed.count === 0) return settleUnknownOperation({ operationId });
   const result = processor
     ? await runFollowUp({
         payment: { id: operation.payment.id, currency: operation.payment.currency, processor },
@@ -43,9 +50,14 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
         textOnStatement: operation.payment.textOnStatement ?? undefined,
       })
     : { status: "failed" as const, responsecode: RESPONSE_CODES.invalidTransaction, message: "the payment has no authorizing processor" };
-  faultPoint("follow-up.after-call");
-  // Time-out, 5xx, lost connection: the acquirer may have acted. Held pending (amount reserved) and looked up.
-  if (isOutcomeUnknown(result)) return holdUnknownOutcome({ operationId, result });
-  await recordFollowUpResult({ operationId, result, processor });
-  return result.status;
+  try {
+    faultPoint("follow-up.after-call");
+    // Time-out, 5xx, lost connection: the acquirer may have acted. Held pending (amount reserved) and looked up.
+    if (isOutcomeUnknown(result)) return await holdUnknownOutcome({ operationId, result });
+    await recordFollowUpResult({ operationId, result, processor });
+    return result.status;
+  } catch (error) {
+    await markCallEnded(operationId);
+    throw error;
+  }
 }

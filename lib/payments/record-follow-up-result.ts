@@ -4,6 +4,7 @@
 // to counters) makes a repeated call harmless.
 import { db, type Tx } from "../db";
 import type { ProcessorResult } from "../processors/types";
+import { noteLateAnswer } from "./alert-operator";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
 
@@ -11,7 +12,11 @@ export interface RecordFollowUpResultOptions {
   operationId: string;
   result: Pick<ProcessorResult, "status" | "responsecode" | "authorizationcode" | "processorReference" | "message">;
   processor: string | null;
+  /** Who gave the answer, for the operator alert when it contradicts an earlier settlement. */
+  source?: string;
   now?: Date;
+  /** The caller's transaction (an operator's settlement writes its audit entry in it); else one of its own. */
+  tx?: Tx;
 }
 
 export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<void> {
@@ -38,14 +43,19 @@ export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<voi
     WHERE p."id" = ${paymentId}`;
 }
 
-/** Returns false when the operation was no longer pending (already recorded). */
+/**
+ * Returns false when the operation was no longer pending (already recorded): an answer that
+ * contradicts the recorded one then alerts an operator with both facts, never a silent drop.
+ */
 export async function recordFollowUpResult({
   operationId,
   result,
   processor,
+  source = "the acquirer",
   now = new Date(),
+  tx: outer,
 }: RecordFollowUpResultOptions): Promise<boolean> {
-  return db().$transaction(async (tx) => {
+  const run = async (tx: Tx) => {
     const operation = await tx.operation.findUniqueOrThrow({
       where: { id: operationId },
       select: { paymentId: true, notificationUrl: true },
@@ -58,11 +68,15 @@ export async function recordFollowUpResult({
         processor: (processor as "finaro" | "clearhaus" | "bambora" | null) ?? undefined,
       },
     });
-    if (updated.count === 0) return false;
+    if (updated.count === 0) {
+      await noteLateAnswer({ operationId, answer: result, source, now, tx });
+      return false;
+    }
     await syncPaymentAmounts(tx, operation.paymentId);
     // A merchant request's operation (it has an address) is notified; an instant capture is
     // reported by the payment's completion notification instead.
     if (operation.notificationUrl) await notifyOperationResult({ operationId, tx });
     return true;
-  });
+  };
+  return outer ? run(outer) : db().$transaction(run);
 }

@@ -4,7 +4,7 @@
 import { invalidParameter } from "../errors";
 import type { Mode } from "../mode";
 import type { OperationRequest } from "../validation/operation";
-import { notInState, requestFollowUp, type AmountRule } from "./request-follow-up";
+import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptions } from "./request-follow-up";
 
 const REFUNDABLE = new Set(["CAPTURED", "REFUNDED"]);
 
@@ -23,6 +23,7 @@ export async function refundPayment(options: {
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;
+  bindAnswer?: RequestFollowUpOptions["bindAnswer"];
   /** Why it is given, from the back office (lib/backoffice/refund-reasons.ts). */
   reason?: string;
 }) {

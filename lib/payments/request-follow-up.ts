@@ -34,6 +34,8 @@ export interface RequestFollowUpOptions {
   input: OperationRequest;
   type: FollowUpType;
   rule: AmountRule;
+  /** Stores the answer under the request's Idempotency-Key in this transaction (lib/api/merchant-route.ts). */
+  bindAnswer?: (tx: Tx, body: Record<string, unknown>) => Promise<void>;
   /** Why a refund was given, when the back office asked for it (not a merchant API field). */
   reason?: string;
 }
@@ -46,6 +48,7 @@ export async function requestFollowUp({
   input,
   type,
   rule,
+  bindAnswer,
   reason,
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const afterCommit = await db().$transaction(async (tx: Tx) => {
@@ -73,7 +76,15 @@ export async function requestFollowUp({
     // The event that starts the background work is an outbox row of this transaction, written in
     // the same statement as the operation (embedded mode; send-event.ts): stored exactly when the
     // reservation is and never without it, and one round trip fewer in the transaction.
-    return sendEventInTransaction(tx, { type: followUpRequested, data: { operationId }, id: `follow-up-${operationId}`, along: insertOperation });
+    const afterCommit = await sendEventInTransaction(tx, {
+      type: followUpRequested,
+      data: { operationId },
+      id: `follow-up-${operationId}`,
+      along: insertOperation,
+    });
+    // The Idempotency-Key's answer commits with the reservation: a repeat gets this responseid, never a second operation.
+    await bindAnswer?.(tx, { responseid: responseId });
+    return afterCommit;
   });
   await afterCommit();
   return { responseid: responseId };

@@ -1,61 +1,132 @@
-// The state change and its event are not one transaction (the event goes to Inngest after the
-// commit), so an event is lost when the process dies or the send fails between the two. This
-// re-sends the events of work that should have started by now: pending captures/refunds/voids,
-// merchant-initiated payments never authorized, and notifications never attempted (the outbox
-// rows). Events carry ids only and everything else (the notification address included) is read
-// from the rows, so a re-sent event does exactly what the lost one would have. Resending is
-// harmless: the event ids are deterministic and an id Inngest has seen before starts nothing.
-// Run by the cron job lib/jobs/resend-stalled-events.ts.
+// Work committed to the database whose background run never happened or failed for good: a
+// pending capture, refund or void never sent to its acquirer, a merchant-initiated payment never
+// authorized, a notification never attempted or long overdue. Run by the cron job
+// lib/jobs/resend-stalled-events.ts every minute.
+// - A lost event (the state change committed, the send failed; Inngest-server mode) is re-sent
+//   under its ORIGINAL id while the work is young: an id Inngest has seen starts nothing new, so
+//   work whose run is alive is not started twice.
+// - A run that failed for good (or an event deduplicated away) cannot be repaired by its original
+//   id: once the work is older than REDRIVE_AFTER_MS (every retry of the first run has ended) it
+//   is re-driven with a FRESH event id, `<original>-redrive-<n>`, at most MAX_REDRIVES times with
+//   growing back-off; then an operator is alerted and the row is left alone. The services are
+//   idempotent (a follow-up's call is claimed by its outcome mark, an MIT answers what was
+//   recorded, a delivery attempt is a row), so a re-drive repeats nothing that happened.
+// Rows that another owner handles are not touched: a follow-up whose call was made (its outcome
+// is the reconciliation's), an MIT with authorization attempts (finish-stuck-payments). Each query
+// is ordered oldest first and skips rows it cannot act on now, so they never fill its batch.
 import { db } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import { followUpRequested, mitRequested, notificationCreated } from "../inngest/events/merchant-api";
 import { sendEvent } from "../inngest/send-event";
+import { log } from "../observability/logger";
 
 /** Work younger than this is left alone: its own event is normally on its way. */
 export const STALLED_AFTER_MS = 60_000;
+/** Older than this, the first run (with every retry) has ended: the work is re-driven with a fresh event id. */
+export const REDRIVE_AFTER_MS = 10 * 60_000;
+/** Re-drives of one row before an operator is alerted. */
+export const MAX_REDRIVES = 5;
 
-export async function resendStalledEvents({ now = new Date(), limit = 200 }: { now?: Date; limit?: number } = {}): Promise<{
+export interface ResendStalledEventsResult {
   operationIds: string[];
   mitPaymentIds: string[];
   notificationIds: string[];
-}> {
-  const before = new Date(now.getTime() - STALLED_AFTER_MS);
-  const operations = await db().operation.findMany({
-    where: { status: "pending", type: { in: ["capture", "refund", "void"] }, createdAt: { lt: before } },
-    select: { id: true },
-    take: limit,
-  });
-  for (const { id } of operations) {
-    await sendEvent({ type: followUpRequested, data: { operationId: id }, id: `follow-up-${id}` });
-  }
-  const mits = await db().payment.findMany({
-    where: { status: "PENDING", requestResponseId: { not: null }, operations: { none: {} }, createdAt: { lt: before } },
-    select: { id: true, requestResponseId: true },
-    take: limit,
-  });
-  for (const { id, requestResponseId } of mits) {
-    await sendEvent({ type: mitRequested, data: { paymentId: id, responseId: requestResponseId! }, id: `mit-${id}` });
-  }
-  // Outbox rows whose delivery never started (attemptCount 0), or whose immediate attempt failed
-  // and whose next attempt is long overdue (the hand-over to the delivery function was lost).
-  const notifications = await db().notification.findMany({
-    where: {
-      status: "pending",
-      kind: { not: "test" }, // a back-office test is one attempt, settled on the spot
-      OR: [
-        { attemptCount: 0, createdAt: { lt: before } },
-        { attemptCount: { gt: 0 }, nextAttemptAt: { lt: before } },
-      ],
-    },
-    select: { id: true, attemptCount: true },
-    take: limit,
-  });
-  for (const { id, attemptCount } of notifications) {
-    const data = attemptCount > 0 ? { notificationId: id, fromAttempt: attemptCount + 1 } : { notificationId: id };
-    await sendEvent({ type: notificationCreated, data, id: `notification-${id}` });
-  }
-  return {
-    operationIds: operations.map(({ id }) => id),
-    mitPaymentIds: mits.map(({ id }) => id),
-    notificationIds: notifications.map(({ id }) => id),
+  /** Re-driven with a fresh event id, by subject (`operation:<id>`, `mit:<id>`, `notification:<id>`). */
+  redriven: string[];
+  /** Subjects whose last re-drive was used up now (alerted once). */
+  gaveUp: string[];
+}
+
+/** A subject may be re-driven: not given up, and its last re-drive long enough ago (back-off: REDRIVE_AFTER_MS × attempts). */
+function redrivable(subject: Prisma.Sql, now: Date): Prisma.Sql {
+  return Prisma.sql`NOT EXISTS (
+    SELECT 1 FROM "StalledWorkRedrive" r WHERE r."subject" = ${subject}
+      AND (r."gaveUpAt" IS NOT NULL OR r."lastAt" > ${now}::timestamp - make_interval(secs => ${REDRIVE_AFTER_MS / 1000} * r."attempts"))
+  )`;
+}
+
+/** Counts one re-drive of `subject`; returns its number, or undefined when they are used up (alerted once). */
+async function countRedrive(subject: string, what: string, now: Date): Promise<number | undefined> {
+  const [row] = await db().$queryRaw<{ attempts: number }[]>`
+    INSERT INTO "StalledWorkRedrive" ("subject", "attempts", "lastAt") VALUES (${subject}, 1, ${now})
+    ON CONFLICT ("subject") DO UPDATE SET "attempts" = "StalledWorkRedrive"."attempts" + 1, "lastAt" = ${now}
+    WHERE "StalledWorkRedrive"."gaveUpAt" IS NULL
+    RETURNING "attempts"`;
+  if (!row) return undefined;
+  if (row.attempts <= MAX_REDRIVES) return row.attempts;
+  await db().stalledWorkRedrive.update({ where: { subject }, data: { gaveUpAt: now } });
+  log("jobs").error(
+    { event: "operator.needed", subject },
+    `operator needed: ${what} was re-driven ${MAX_REDRIVES} times and its run still did not finish; look at its runs (npm run cli -- runs list) and the error they end with`,
+  );
+  return undefined;
+}
+
+export async function resendStalledEvents({ now = new Date(), limit = 200 }: { now?: Date; limit?: number } = {}): Promise<ResendStalledEventsResult> {
+  const stalled = new Date(now.getTime() - STALLED_AFTER_MS);
+  const redriveBefore = new Date(now.getTime() - REDRIVE_AFTER_MS);
+  const result: ResendStalledEventsResult = { operationIds: [], mitPaymentIds: [], notificationIds: [], redriven: [], gaveUp: [] };
+
+  // Follow-ups never sent to their acquirer (no outcome mark: a call was never started).
+  const operations = await db().$queryRaw<{ id: string; createdAt: Date }[]>`
+    SELECT o."id", o."createdAt" FROM "Operation" o
+    WHERE o."status" = 'pending' AND o."type" IN ('capture', 'refund', 'void') AND o."outcomeUnknownSince" IS NULL
+      AND o."createdAt" < ${stalled}
+      AND (o."createdAt" >= ${redriveBefore} OR ${redrivable(Prisma.sql`'operation:' || o."id"`, now)})
+    ORDER BY o."createdAt", o."id" LIMIT ${limit}`;
+  /** Re-sends young work under its original id; re-drives older work under a fresh one, while re-drives are left. */
+  const act = async (subject: string, what: string, young: boolean, originalId: string, send: (eventId: string) => Promise<unknown>) => {
+    if (young) {
+      await send(originalId);
+      return "resent" as const;
+    }
+    const attempt = await countRedrive(subject, what, now);
+    if (attempt === undefined) {
+      result.gaveUp.push(subject);
+      return "gave-up" as const;
+    }
+    await send(`${originalId}-redrive-${attempt}`);
+    result.redriven.push(subject);
+    return "redriven" as const;
   };
+
+  for (const { id, createdAt } of operations) {
+    const send = (eventId: string) => sendEvent({ type: followUpRequested, data: { operationId: id }, id: eventId });
+    if ((await act(`operation:${id}`, `the follow-up operation ${id}`, createdAt >= redriveBefore, `follow-up-${id}`, send)) === "resent") {
+      result.operationIds.push(id);
+    }
+  }
+
+  // Merchant-initiated payments whose run never made an attempt (those with attempts are finished
+  // by lib/jobs/finish-stuck-payments.ts).
+  const mits = await db().$queryRaw<{ id: string; requestResponseId: string; createdAt: Date }[]>`
+    SELECT p."id", p."requestResponseId", p."createdAt" FROM "Payment" p
+    WHERE p."status" = 'PENDING' AND p."requestResponseId" IS NOT NULL AND p."paymentType" <> 'payout'
+      AND NOT EXISTS (SELECT 1 FROM "Operation" o WHERE o."paymentId" = p."id")
+      AND p."createdAt" < ${stalled}
+      AND (p."createdAt" >= ${redriveBefore} OR ${redrivable(Prisma.sql`'mit:' || p."id"`, now)})
+    ORDER BY p."createdAt", p."id" LIMIT ${limit}`;
+  for (const { id, requestResponseId, createdAt } of mits) {
+    const send = (eventId: string) => sendEvent({ type: mitRequested, data: { paymentId: id, responseId: requestResponseId }, id: eventId });
+    if ((await act(`mit:${id}`, `the merchant-initiated payment ${id}`, createdAt >= redriveBefore, `mit-${id}`, send)) === "resent") {
+      result.mitPaymentIds.push(id);
+    }
+  }
+
+  // Outbox rows whose delivery never started (attemptCount 0), or whose next attempt is long
+  // overdue (the hand-over to the delivery function was lost, or its run failed for good).
+  const notifications = await db().$queryRaw<{ id: string; attemptCount: number; due: Date }[]>`
+    SELECT n."id", n."attemptCount", COALESCE(n."nextAttemptAt", n."createdAt") AS "due" FROM "Notification" n
+    WHERE n."status" = 'pending' AND n."kind" <> 'test'
+      AND ((n."attemptCount" = 0 AND n."createdAt" < ${stalled}) OR (n."attemptCount" > 0 AND n."nextAttemptAt" < ${stalled}))
+      AND (COALESCE(n."nextAttemptAt", n."createdAt") >= ${redriveBefore} OR ${redrivable(Prisma.sql`'notification:' || n."id"`, now)})
+    ORDER BY COALESCE(n."nextAttemptAt", n."createdAt"), n."id" LIMIT ${limit}`;
+  for (const { id, attemptCount, due } of notifications) {
+    const data = attemptCount > 0 ? { notificationId: id, fromAttempt: attemptCount + 1 } : { notificationId: id };
+    const send = (eventId: string) => sendEvent({ type: notificationCreated, data, id: eventId });
+    if ((await act(`notification:${id}`, `the notification ${id}`, due >= redriveBefore, `notification-${id}`, send)) === "resent") {
+      result.notificationIds.push(id);
+    }
+  }
+  return result;
 }

@@ -1,14 +1,18 @@
 // Before a payment is routed again (a retried MIT step, the cardholder's next goPay() after a
-// crash), every authorization attempt still pending is resolved with its acquirer under its
-// ORIGINAL reference: a pending row means the call was sent and its answer never recorded, so the
-// card may already be held. Routing again under new references would hold it a second time.
+// crash), every authorization attempt still pending is settled under its ORIGINAL reference by the
+// rules of lib/payments/settle-unknown-operation.ts (lease, capabilities): a pending row means the
+// call was sent and its answer never recorded, so the card may already be held. Routing again
+// under new references would hold it a second time.
 import { db } from "../db";
-import { lookupOperationOutcome } from "../processors/lookup-operation-outcome";
-import { RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
-import { operationResultFields } from "./operation-result-fields";
+import type { ProcessorName, ProcessorResult } from "../processors/types";
+import { settleUnknownOperation } from "./settle-unknown-operation";
 
 export class AuthorizationOutcomeUnknownError extends Error {
-  constructor(operationId: string, processor: ProcessorName, detail: string) {
+  constructor(
+    readonly operationId: string,
+    readonly processor: ProcessorName,
+    detail: string,
+  ) {
     super(`the authorization attempt ${operationId} at ${processor} is still unknown (${detail}); the payment is not routed again`);
     this.name = "AuthorizationOutcomeUnknownError";
   }
@@ -24,41 +28,30 @@ export interface ResolvedAuthorization {
  * Settles the payment's pending authorization attempts. Returns the one the acquirer approved, if
  * any; throws AuthorizationOutcomeUnknownError when a look-up gets no answer (try again later).
  */
-export async function resolvePendingAuthorizations({
-  paymentId,
-  timeoutMs,
-}: {
-  paymentId: string;
-  timeoutMs?: number;
-}): Promise<ResolvedAuthorization | undefined> {
+export async function resolvePendingAuthorizations({ paymentId }: { paymentId: string }): Promise<ResolvedAuthorization | undefined> {
   const pending = await db().operation.findMany({
     where: { paymentId, type: "authorize", status: "pending", processor: { not: null } },
     orderBy: { createdAt: "asc" },
-    select: { id: true, processor: true, eci: true },
+    select: { id: true, processor: true },
   });
   let approved: ResolvedAuthorization | undefined;
   for (const attempt of pending) {
     const processor = attempt.processor!;
-    const outcome = await lookupOperationOutcome({ processor, kind: "authorize", operationId: attempt.id, timeoutMs });
-    if (outcome.kind === "unknown") throw new AuthorizationOutcomeUnknownError(attempt.id, processor, outcome.message);
-    const result: ProcessorResult =
-      outcome.kind === "found"
-        ? outcome.result
-        : {
-            status: "failed",
-            failure: "retryable",
-            responsecode: RESPONSE_CODES.unavailable,
-            message: `${processor} never received it (looked up before routing again)`,
-          };
-    await db().operation.updateMany({
-      where: { id: attempt.id, status: "pending" },
-      data: {
-        ...operationResultFields(result),
-        eci: result.eci ?? attempt.eci,
-        errorMessage: result.status === "approved" ? null : [result.failure, result.message].filter(Boolean).join(": ") || null,
-      },
+    const settled = await settleUnknownOperation({ operationId: attempt.id });
+    if (settled === "unknown" || settled === "operator") throw new AuthorizationOutcomeUnknownError(attempt.id, processor, settled);
+    if (settled !== "approved" || approved) continue;
+    const row = await db().operation.findUniqueOrThrow({
+      where: { id: attempt.id },
+      select: { responseCode: true, authorizationCode: true, processorReference: true, eci: true },
     });
-    if (result.status === "approved" && !approved) approved = { operationId: attempt.id, processor, result };
+    const result: ProcessorResult = {
+      status: "approved",
+      responsecode: row.responseCode ?? "00",
+      authorizationcode: row.authorizationCode ?? undefined,
+      processorReference: row.processorReference ?? undefined,
+      eci: row.eci ?? undefined,
+    };
+    approved = { operationId: attempt.id, processor, result };
   }
   return approved;
 }

@@ -3,7 +3,7 @@
 import { invalidParameter } from "../errors";
 import type { Mode } from "../mode";
 import type { OperationRequest } from "../validation/operation";
-import { notInState, requestFollowUp, type AmountRule } from "./request-follow-up";
+import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptions } from "./request-follow-up";
 
 export const voidAmountRule: AmountRule = (payment, totals, requested) => {
   if (payment.status !== "AUTHORIZED" || totals.voidedOrVoiding) notInState("voided", payment, totals);
@@ -20,6 +20,7 @@ export async function voidPayment(options: {
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;
+  bindAnswer?: RequestFollowUpOptions["bindAnswer"];
 }) {
   return requestFollowUp({ ...options, type: "void", rule: voidAmountRule });
 }

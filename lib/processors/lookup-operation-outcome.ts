@@ -1,7 +1,10 @@
 // After a call whose answer is unknown (time-out, 5xx, connection lost, crash), asks the acquirer
 // what became of the request under its ORIGINAL reference (our operation id), with the credentials
 // of the acquirer account the request went out under (its transactions are kept apart from every
-// other account's). Never sends the operation again: an acquirer without idempotency (Finaro) would act twice.
+// other account's). Never sends the operation again: an acquirer without idempotency (Finaro) would
+// act twice. What an answer is worth depends on the acquirer's look-up for that kind of operation
+// (ProcessorConnector.lookups): a "not found" proves nothing where the acquirer's look-up cannot
+// tell "never received" apart.
 import { AcquirerAccountMissingError, getAccountConnector, operationAccountId } from "./accounts/account-connector";
 import { ProcessorNotConfiguredError } from "./registry";
 import type { LookupOperationRequest, ProcessorName, ProcessorResult } from "./types";
@@ -9,9 +12,14 @@ import type { LookupOperationRequest, ProcessorName, ProcessorResult } from "./t
 export type OperationOutcome =
   /** The acquirer has it: its answer (approved or declined). */
   | { kind: "found"; result: ProcessorResult }
-  /** The acquirer never received it: nothing happened, the operation may be closed as failed. */
-  | { kind: "not_found" }
-  /** The look-up itself got no answer: still unknown, try again later. */
+  /**
+   * The acquirer has no such request. `proof`: its look-up is reliable for this kind, so (once the
+   * call's grace period has passed) the acquirer never received it; without proof it settles nothing.
+   */
+  | { kind: "not_found"; proof: boolean }
+  /** The acquirer offers no look-up for this kind of operation: only an operator can settle it. */
+  | { kind: "no_lookup"; message: string }
+  /** The look-up itself got no usable answer: still unknown, try again later. */
   | { kind: "unknown"; message: string };
 
 export interface LookupOperationOutcomeOptions extends LookupOperationRequest {
@@ -30,8 +38,10 @@ export async function lookupOperationOutcome({
   if (!accountId) return { kind: "unknown", message: `no acquirer account is recorded for operation ${operationId} at ${processor}` };
   try {
     const connector = await getAccountConnector({ accountId, timeoutMs });
+    const capability = connector.lookups[kind];
+    if (!capability.lookup) return { kind: "no_lookup", message: capability.source };
     const found = await connector.lookupOperation({ kind, operationId });
-    if (!found) return { kind: "not_found" };
+    if (!found) return { kind: "not_found", proof: capability.notFoundIsProof };
     // A look-up that itself failed (e.g. a 5xx inside the answer) settles nothing.
     if (found.status === "failed" && found.failure !== "declined") return { kind: "unknown", message: found.message ?? found.responsecode };
     return { kind: "found", result: found };

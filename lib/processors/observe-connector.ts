@@ -13,7 +13,6 @@ const OPERATIONS = [
   "void",
   "payout",
   "cardUpdates",
-  "lookupAuthorization",
   "lookupOperation",
   "checkConnection",
 ] as const;
@@ -28,7 +27,7 @@ function outcomeOf(result: unknown): string {
 }
 
 export function observeConnector(connector: ProcessorConnector): ProcessorConnector {
-  const observed: Record<string, unknown> = { name: connector.name, accountId: connector.accountId, mode: connector.mode };
+  const observed: Record<string, unknown> = { name: connector.name, accountId: connector.accountId, mode: connector.mode, lookups: connector.lookups };
   // Every method, including ones added to the interface later; an optional one stays absent.
   for (const operation of new Set([...OPERATIONS, ...Object.keys(connector)])) {
     const original = (connector as unknown as Record<string, unknown>)[operation];

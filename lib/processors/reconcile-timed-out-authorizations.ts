@@ -4,7 +4,9 @@
 // operation id and voided. The operation keeps its status (failed, as the payment saw it); the
 // outcome is written to its errorMessage, which also marks it as reconciled.
 import { db } from "../db";
+import { log } from "../observability/logger";
 import { AcquirerAccountMissingError, getAccountConnector } from "./accounts/account-connector";
+import { lookupOperationOutcome } from "./lookup-operation-outcome";
 import { ProcessorNotConfiguredError } from "./registry";
 import { RESPONSE_CODES, type ProcessorName } from "./types";
 
@@ -81,15 +83,19 @@ export async function reconcileTimedOutAuthorization({ operationId }: { operatio
     if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError) return undefined; // try again when it is configured
     throw error;
   }
-  if (!connector.lookupAuthorization) return mark("unsupported", `${processor} offers no look-up by reference; check its reports`);
-  let found;
-  try {
-    found = await connector.lookupAuthorization({ operationId: attempt.id });
-  } catch {
-    // Left unmarked: the next run tries again.
-    return { operationId: attempt.id, processor, outcome: "lookup_failed" };
+  const outcome = await lookupOperationOutcome({ processor, kind: "authorize", operationId: attempt.id });
+  if (outcome.kind === "no_lookup") return mark("unsupported", `${processor} offers no look-up by reference; check its reports`);
+  // Left unmarked: the next run tries again.
+  if (outcome.kind === "unknown") return { operationId: attempt.id, processor, outcome: "lookup_failed" };
+  if (outcome.kind === "not_found") {
+    return mark(
+      "not_found",
+      outcome.proof
+        ? `${processor} has no such authorization`
+        : `${processor} did not find it (which proves nothing there; check its reports)`,
+    );
   }
-  if (!found) return mark("not_found", `${processor} has no such authorization`);
+  const found = outcome.result;
   if (found.status !== "approved" || !found.processorReference) {
     return mark("declined", `${processor} declined it (${found.responsecode})`, found.processorReference);
   }
@@ -106,6 +112,58 @@ export async function reconcileTimedOutAuthorization({ operationId }: { operatio
     `${processor} approved it late; the void failed (${voided.responsecode}), release it by hand`,
     found.processorReference,
   );
+}
+
+/**
+ * Voids an authorization the acquirer approved that its payment can no longer use (its window
+ * closed, its MIT was already answered otherwise): recorded on the attempt (status kept, the outcome
+ * in its errorMessage, so approvedAttemptOf no longer counts it). Undefined when already done or
+ * its processor is not configured (tried again later).
+ */
+export async function voidLateApproval({ operationId, why }: { operationId: string; why: string }): Promise<ReconciledAttempt | undefined> {
+  const attempt = await db().operation.findUnique({
+    where: { id: operationId },
+    select: {
+      id: true,
+      processor: true,
+      amount: true,
+      currency: true,
+      errorMessage: true,
+      processorReference: true,
+      authorizationCode: true,
+      acquirerAccountId: true,
+    },
+  });
+  if (!attempt?.processor || !attempt.processorReference || attempt.errorMessage?.startsWith(RECONCILED_MARK)) return undefined;
+  if (!attempt.acquirerAccountId) return undefined;
+  let connector;
+  try {
+    // Voided under the account the authorization went out under: its transactions are its own.
+    connector = await getAccountConnector({ accountId: attempt.acquirerAccountId });
+  } catch (error) {
+    if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError) return undefined;
+    throw error;
+  }
+  const voided = await connector.void({
+    operationId: `${attempt.id.slice(0, 28)}void`,
+    authorizationReference: attempt.processorReference,
+    authorizationCode: attempt.authorizationCode ?? undefined,
+    amount: attempt.amount,
+    currency: attempt.currency,
+  });
+  const outcome: ReconcileOutcome = voided.status === "approved" ? "voided" : "void_failed";
+  const text =
+    outcome === "voided"
+      ? `${attempt.processor} approved it too late (${why}); voided`
+      : `${attempt.processor} approved it too late (${why}); the void failed (${voided.responsecode}), release it by hand`;
+  await db().operation.update({ where: { id: attempt.id }, data: { errorMessage: `${RECONCILED_MARK} ${text}` } });
+  if (outcome === "void_failed") {
+    log("processors").error(
+      { event: "operator.needed", operationId: attempt.id, processor: attempt.processor },
+      `operator needed: authorization ${attempt.id} at ${attempt.processor}: ${text}`,
+    );
+  }
+  return { operationId: attempt.id, processor: attempt.processor, outcome };
 }
 
 /** Every due attempt in turn (the cron job lib/jobs/reconcile-timed-out-authorizations.ts runs a step per attempt instead). */

@@ -124,6 +124,7 @@ export function getAcquirerConnector<TName extends ProcessorName>(
   mode: Mode,
   options: GetConnectorOptions = {},
 ): AcquirerConnector<CredentialsOf<TName>> {
+  const configured = configuredBaseUrl(name, mode);
   const baseUrl = endpointFor(name, mode);
   if (!baseUrl)
     throw new ProcessorNotConfiguredError(
@@ -133,10 +134,13 @@ export function getAcquirerConnector<TName extends ProcessorName>(
         : `its test endpoint (${name.toUpperCase()}_TEST_BASE_URL) is not configured and its sandbox is not running`,
     );
   const timeoutMs = options.timeoutMs ?? processorTimeoutMs(name);
+  // Only a sandbox the launcher registered may be relied on for its sandbox-only look-ups; a
+  // configured base URL is the acquirer's (or stands for it), with the acquirer's real capabilities.
+  const sandboxExtensions = !configured;
   const connectors: { [N in ProcessorName]: () => AcquirerConnector<CredentialsOf<N>> } = {
-    finaro: () => createFinaroConnector({ baseUrl, timeoutMs }),
-    clearhaus: () => createClearhausConnector({ baseUrl, timeoutMs }),
-    bambora: () => createBamboraConnector({ baseUrl, timeoutMs }),
+    finaro: () => createFinaroConnector({ baseUrl, timeoutMs, sandboxExtensions }),
+    clearhaus: () => createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions }),
+    bambora: () => createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions }),
   };
   return connectors[name]() as AcquirerConnector<CredentialsOf<TName>>;
 }
@@ -149,7 +153,6 @@ export function bindCredentials<TCredentials>(
   mode: Mode,
 ): ProcessorConnector {
   const call = (options?: CallOptions): ConnectorCall<TCredentials> => ({ credentials, signal: options?.signal });
-  const { lookupAuthorization } = connector;
   return {
     name: connector.name,
     accountId,
@@ -160,9 +163,7 @@ export function bindCredentials<TCredentials>(
     void: (request, options) => connector.void(request, call(options)),
     payout: (request, options) => connector.payout(request, call(options)),
     cardUpdates: (request, options) => connector.cardUpdates(request, call(options)),
-    ...(lookupAuthorization
-      ? { lookupAuthorization: (request, options) => lookupAuthorization.call(connector, request, call(options)) }
-      : {}),
+    lookups: connector.lookups,
     lookupOperation: (request, options) => connector.lookupOperation(request, call(options)),
     checkConnection: (options) => connector.checkConnection(call(options)),
   };

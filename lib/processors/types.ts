@@ -157,16 +157,44 @@ export interface CardUpdateFeedRequest {
   since: Date;
 }
 
-export interface LookupAuthorizationRequest {
-  /** The operation id the authorization was sent with. */
-  operationId: string;
-}
+/** What can be looked up after an answer was lost: every operation we send. */
+export const LOOKUP_KINDS = ["authorize", "capture", "refund", "void", "payout"] as const;
+export type LookupKind = (typeof LOOKUP_KINDS)[number];
 
 /** Any operation we sent, found again by our own reference (its operation id) after its answer was lost. */
 export interface LookupOperationRequest {
-  kind: "authorize" | "capture" | "refund" | "void" | "payout";
-  /** The operation id the request was sent with (Finaro a1, Clearhaus reference / Idempotency-Key, Bambora order id / Idempotency-Key). */
+  kind: LookupKind;
+  /** The operation id the request was sent with (Finaro a1; in the sandboxes also Clearhaus reference and Bambora order id). */
   operationId: string;
+}
+
+/**
+ * What an acquirer's look-up of one kind of operation is worth (docs/decisions.md, "Unknown outcomes").
+ * - `lookup`: the acquirer offers a look-up by our reference. Without one, an unknown outcome waits
+ *   for an operator (who checks the acquirer's own reports) and keeps its reservation.
+ * - `notFoundIsProof`: its "not found" proves the acquirer never received the request (once the
+ *   grace period after the call has passed). When false a "not found" settles nothing.
+ * - `source`: where that is documented (docs/acquirers.md), or why it is not.
+ */
+export interface LookupCapability {
+  lookup: boolean;
+  notFoundIsProof: boolean;
+  source: string;
+}
+
+export type LookupCapabilities = Record<LookupKind, LookupCapability>;
+
+/** The same capability for every kind of operation. */
+export function everyLookupKind(capability: LookupCapability): LookupCapabilities {
+  return Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, capability])) as LookupCapabilities;
+}
+
+/** Thrown by a connector asked for a look-up its acquirer does not offer (see LookupCapability). */
+export class LookupNotOfferedError extends Error {
+  constructor(processor: ProcessorName, kind: LookupKind) {
+    super(`${processor} offers no look-up of its ${kind} operations by our reference`);
+    this.name = "LookupNotOfferedError";
+  }
 }
 
 export interface CallOptions {
@@ -205,15 +233,16 @@ export interface AcquirerConnector<TCredentials> {
   /** Cards updated by their issuers since a time (account updater), for the account of `call`. */
   cardUpdates(request: CardUpdateFeedRequest, call: ConnectorCall<TCredentials>): Promise<CardUpdate[]>;
   /**
-   * Finds an authorization by our operation id after a call whose outcome is unknown (a time-out).
-   * Undefined when the acquirer has no such transaction. Absent when the acquirer offers no such
-   * look-up (Clearhaus): those time-outs need the acquirer's own reports.
+   * What this acquirer's look-up is worth, per kind of operation. The connectors of the real
+   * gateways and of our sandboxes differ: a sandbox serves look-ups the real API lacks (sandbox-only
+   * extensions), which production code never relies on against a real base URL.
    */
-  lookupAuthorization?(request: LookupAuthorizationRequest, call: ConnectorCall<TCredentials>): Promise<ProcessorResult | undefined>;
+  readonly lookups: LookupCapabilities;
   /**
    * What became of one request of ours whose answer was lost (time-out, 5xx, connection reset):
-   * the acquirer's answer to it, or undefined when the acquirer never received it. Throws when the
-   * look-up itself gets no answer (the outcome stays unknown; try again later).
+   * the acquirer's answer to it, or undefined when the acquirer has no such request (what that is
+   * worth: `lookups[kind].notFoundIsProof`). Throws when the look-up itself gets no usable answer
+   * (the outcome stays unknown; try again later), and LookupNotOfferedError when `lookups[kind].lookup` is false.
    */
   lookupOperation(request: LookupOperationRequest, call: ConnectorCall<TCredentials>): Promise<ProcessorResult | undefined>;
   /** One harmless authenticated call that changes nothing at the acquirer; never throws. */
@@ -236,7 +265,8 @@ export interface ProcessorConnector {
   void(request: VoidRequest, options?: CallOptions): Promise<ProcessorResult>;
   payout(request: PayoutRequest, options?: CallOptions): Promise<ProcessorResult>;
   cardUpdates(request: CardUpdateFeedRequest, options?: CallOptions): Promise<CardUpdate[]>;
-  lookupAuthorization?(request: LookupAuthorizationRequest, options?: CallOptions): Promise<ProcessorResult | undefined>;
+  /** What the acquirer's look-up is worth per kind of operation (AcquirerConnector.lookups). */
+  readonly lookups: LookupCapabilities;
   lookupOperation(request: LookupOperationRequest, options?: CallOptions): Promise<ProcessorResult | undefined>;
   checkConnection(options?: CallOptions): Promise<ConnectionCheck>;
 }

@@ -37,10 +37,14 @@ export const responseIdResponseSchema = z.object({
 
 /** Spec 4.7: a payout is answered on the connection. */
 export const payoutResponseSchema = z.object({
-  responseid: z.string().describe("Identifies this payout; an operation notification, when asked for, carries the same value."),
+  responseid: z.string().describe("Identifies this payout; its operation notification carries the same value."),
   responsecode: z.string().describe("The acquirer's response code (ISO 8583), 00 when approved."),
   authorizationcode: z.string().describe("The acquirer's authorization code, empty when none was given."),
-  status: z.enum(["approved", "declined", "failed"]).describe("approved: paid out. declined: the acquirer refused. failed: it could not be done (nothing was paid out)."),
+  status: z
+    .enum(["approved", "declined", "failed", "pending"])
+    .describe(
+      "approved: paid out. declined: the acquirer refused. failed: it could not be done (nothing was paid out). pending: the acquirer's answer is not known yet and the money may have left: do not pay out again; the operation notification brings the final result.",
+    ),
   processor: z.enum(PROCESSORS).describe("The processor that handled the payout."),
 });
 
@@ -73,4 +77,8 @@ export const API_ERROR_CODES = Object.keys(API_ERROR_STATUS) as ApiErrorCode[];
 export const errorBodySchema = z.object({
   error: z.enum(API_ERROR_CODES as [ApiErrorCode, ...ApiErrorCode[]]).describe("What went wrong; the codes are listed in the description of the API."),
   errordescription: z.string().describe("Names the parameter and the reason; for INTERNAL_ERROR, a request id to quote."),
+  responseid: z
+    .string()
+    .optional()
+    .describe("INTERNAL_ERROR only: the request's responseid, under which work may have been done (beyond the spec)."),
 });

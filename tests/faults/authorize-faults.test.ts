@@ -1,21 +1,19 @@
-// Authorizations and MITs when the service fails around the acquirer call: a retried MIT step, or
-// the cardholder's next goPay(), first resolves the pending attempt under its original reference,
-// so the card is held once. A crash before the call leaves an attempt the acquirer never saw: the
-// look-up says so and the payment is routed as usual.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Authorizations and MITs when the service fails around the acquirer call: a retried MIT step first
+// resolves the pending attempt under its original reference, so the card is held once. A crash
+// before the call leaves an attempt the acquirer never saw: the look-up says so and the payment is
+// routed as usual. An unknown answer is resolved at its acquirer before the routing goes on (M7).
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-timed-out-authorizations";
-import { armAcquirerFault } from "@/lib/sandboxes/acquirers/faults";
+import { armAcquirerFault, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
 import {
   PROCESSORS,
   acquirerTransactionsFor,
+  asRealGateway,
   notificationsFor,
   setUpFaultWorld,
   uniqueAmount,
@@ -24,13 +22,6 @@ import {
 } from "./fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
-const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
-
-let server: HostedFieldsServer;
-beforeAll(async () => {
-  server = await startHostedFieldsServer();
-});
-afterAll(async () => server?.close());
 
 async function requestMit(processor: (typeof PROCESSORS)[number], amount: number) {
   const parent = await createTestPayment({
@@ -67,42 +58,10 @@ describe.each(PROCESSORS)("MIT at %s", (processor) => {
   }
 });
 
-describe.each(PROCESSORS)("cardholder payment at %s", (processor) => {
-  it("crash after the acquirer approved: the next goPay() finds that authorization instead of holding the card again", async () => {
-    const amount = uniqueAmount();
-    const session = await createTestSession(world.merchant.merchantId, {
-      amount: BigInt(amount),
-      processors: [processor],
-      notificationUrl: `${world.receiver.url}/completion`,
-    });
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${server.origin}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: server.origin },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
-    };
-    const binding = createOriginBinding(session.id, "http://shop.example");
-    const card = { pan: "4111111111111111", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" };
-    armFaultPoint("authorize.after-call");
-    const paymentId = String((await post(`/dynamic/${session.id}/payments`, {})).body.paymentid);
-    const crashed = await post(`/dynamic/${session.id}/payments/${paymentId}/authorize`, { card, binding });
-    expect(crashed.body.result).not.toBe("approved");
-    // The cardholder presses pay again.
-    expect((await post(`/dynamic/${session.id}/payments`, {})).body).toMatchObject({ result: "started", paymentid: paymentId });
-    const again = await post(`/dynamic/${session.id}/payments/${paymentId}/authorize`, { card, binding });
-    expect(again.body).toMatchObject({ result: "approved", paymentid: paymentId });
-    const held = acquirerTransactionsFor(world, amount).filter((entry) => entry.transaction.approved);
-    expect(held).toHaveLength(1);
-    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
-    expect(payment).toMatchObject({ status: "AUTHORIZED", authorizedAmount: BigInt(amount) });
-    expect(payment.storedCardId).not.toBeNull();
-  });
-});
+// A crash mid-goPay() is finished by the session finisher: tests/faults/stuck-payments.test.ts.
 
 describe("an authorization answered 502 after the acquirer approved", () => {
-  it("routes on (the spec's routing rule) and the late-approval reconciliation voids the first hold", async () => {
+  it("is resolved at its acquirer before routing on: approved there, one hold, nothing routed to the next processor", async () => {
     const amount = uniqueAmount();
     const { paymentId, storedCardId } = await createTestPayment({
       merchantId: world.merchant.merchantId,
@@ -113,10 +72,52 @@ describe("an authorization answered 502 after the acquirer approved", () => {
     });
     armAcquirerFault({ mode: "502_after_acting", processor: "finaro", operation: "authorize", amount });
     const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: ["finaro", "clearhaus"] });
-    expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
+    expect(result).toMatchObject({ status: "approved", processor: "finaro" });
+    const held = acquirerTransactionsFor(world, amount).filter((entry) => entry.transaction.approved && !entry.transaction.voided);
+    expect(held.map((entry) => entry.processor)).toEqual(["finaro"]);
+    expect(acquirerTransactionsFor(world, amount).map((entry) => entry.processor)).toEqual(["finaro"]);
+  });
+});
+
+describe("routing on after an unknown authorization never leaves two holds (M7)", () => {
+  async function pendingPayment(amount: number) {
+    return createTestPayment({
+      merchantId: world.merchant.merchantId,
+      status: "PENDING",
+      amount: BigInt(amount),
+      processor: null,
+      withStoredCard: { pan: "4111111111111111" },
+    });
+  }
+
+  it("clearhaus (its sandbox look-up) acts after our time-out: routed on once its look-up proved nothing arrived, and its late approval is voided", async () => {
+    const amount = uniqueAmount();
+    const { paymentId, storedCardId } = await pendingPayment(amount);
+    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "clearhaus", operation: "authorize", amount });
+    const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: ["clearhaus", "finaro"] });
+    expect(result).toMatchObject({ status: "approved", processor: "finaro" });
+    await lateActsDone();
     await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
     const held = acquirerTransactionsFor(world, amount).filter((entry) => entry.transaction.approved && !entry.transaction.voided);
-    expect(held.map((entry) => entry.processor)).toEqual(["clearhaus"]);
-    expect(acquirerTransactionsFor(world, amount).find((entry) => entry.processor === "finaro")?.transaction.voided).toBe(true);
+    expect(held.map((entry) => entry.processor)).toEqual(["finaro"]);
+    expect(acquirerTransactionsFor(world, amount).find((entry) => entry.processor === "clearhaus")?.transaction).toMatchObject({ approved: true, voided: true });
+  });
+
+  it("clearhaus as the real gateway (no look-up) answers 502 after approving: the routing stops, no second hold, an operator is alerted", async () => {
+    const restore = asRealGateway(world, "clearhaus");
+    try {
+      const amount = uniqueAmount();
+      const { paymentId, storedCardId } = await pendingPayment(amount);
+      armAcquirerFault({ mode: "502_after_acting", processor: "clearhaus", operation: "authorize", amount });
+      const result = await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: ["clearhaus", "finaro"] });
+      expect(result).toMatchObject({ status: "pending", processor: "clearhaus" });
+      expect(acquirerTransactionsFor(world, amount).map((entry) => entry.processor)).toEqual(["clearhaus"]);
+      const attempt = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize" } });
+      expect(attempt).toMatchObject({ status: "pending", processor: "clearhaus" });
+      expect(attempt.operatorAlertedAt).not.toBeNull();
+      expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("PENDING");
+    } finally {
+      restore();
+    }
   });
 });

@@ -10,6 +10,8 @@ import { armedFaultPoints, disarmFaultPoints } from "@/lib/faults/fault-point";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import type { ProcessorName } from "@/lib/processors/types";
 import { clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
+import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
+import { NOT_FOUND_GRACE_MS } from "@/lib/payments/settle-unknown-operation";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import type { SandboxTransaction } from "@/lib/sandboxes/acquirers/ledger";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
@@ -169,4 +171,99 @@ export async function expectTotalsMatchLedger(world: FaultWorld, paymentId: stri
 
 export async function statusOf(paymentId: string) {
   return (await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { status: true } })).status;
+}
+
+/** A time past the grace period of a "not found" for calls that ended now. */
+export function afterGrace(): Date {
+  return new Date(Date.now() + NOT_FOUND_GRACE_MS + 60_000);
+}
+
+/**
+ * Points `processor`'s connector at its sandbox through the base-URL settings, as an operator
+ * points it at the real gateway: the real gateway's look-up capabilities apply (no sandbox-only
+ * extensions). Returns the function that restores the sandbox registration.
+ */
+export function asRealGateway(world: FaultWorld, processor: ProcessorName): () => void {
+  const url = world.sandboxes.urls[processor]!;
+  // Credentials belong to the merchant's acquirer accounts: only the address is configuration.
+  const env: Record<string, string> = {
+    finaro: { FINARO_BASE_URL: `${url}${FINARO_SANDBOX_PATH}` },
+    clearhaus: { CLEARHAUS_BASE_URL: url },
+    bambora: { BAMBORA_BASE_URL: url },
+  }[processor];
+  Object.assign(process.env, env);
+  resetConfig();
+  return () => {
+    for (const key of Object.keys(env)) delete process.env[key];
+    resetConfig();
+  };
+}
+
+export type FollowUp = "capture" | "refund" | "void";
+
+/** A capture, refund or void through the merchant API (accepted: 200); its responseid. */
+export async function requestFollowUp(world: FaultWorld, paymentId: string, type: FollowUp, amount?: number): Promise<string> {
+  const response = await world.api.call("POST", `/api/${paymentId}/${type}`, {
+    apiKey: world.merchant.apiKey,
+    body: amount === undefined ? {} : { amount },
+  });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return String(response.body.responseid);
+}
+
+export async function operationFor(responseId: string) {
+  return db().operation.findFirstOrThrow({ where: { responseId } });
+}
+
+/** Waits for the follow-up job to have run (the operation settled, or left unknown after its call). */
+export async function waitForJob(world: FaultWorld, responseId: string) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const run = await db().inngestRun.findFirst({
+      where: { functionId: { endsWith: "run-follow-up-operation" }, status: { in: ["completed", "failed"] } },
+      orderBy: { startedAt: "desc" },
+    });
+    const operation = await operationFor(responseId);
+    if (run && (operation.status !== "pending" || operation.callEndedAt)) {
+      const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
+      if (active === 0) return operation;
+    }
+    if (Date.now() > deadline) throw new Error(`the follow-up ${responseId} did not run`);
+    await nudge(world);
+  }
+}
+
+/** A payment ready for `type`: authorized (capture, void) or captured in full (refund). */
+export async function paymentFor(world: FaultWorld, type: FollowUp, processor: ProcessorName) {
+  const { paymentId, amount } = await authorizedPayment(world, processor);
+  if (type === "refund") {
+    const capture = await requestFollowUp(world, paymentId, "capture");
+    await waitForNotification(world, capture);
+    await settle(world, paymentId);
+  }
+  return { paymentId, amount };
+}
+
+/** A payment with a stored card whose own processor is `processor`; the merchant's routing lists all three after it. */
+export async function sourcePayment(world: FaultWorld, processor: ProcessorName) {
+  return createTestPayment({
+    merchantId: world.merchant.merchantId,
+    status: "CAPTURED",
+    captures: [10_000n],
+    processor,
+    withStoredCard: { pan: "4111111111111111" },
+  });
+}
+
+export async function requestPayout(world: FaultWorld, paymentId: string, amount: number, extra: Record<string, unknown> = {}) {
+  return world.api.call("POST", `/api/${paymentId}/payout`, {
+    apiKey: world.merchant.apiKey,
+    body: { amount, currency: "DKK", notificationurl: `${world.receiver.url}/payouts`, ...extra },
+  });
+}
+
+export async function payoutOperation(sourceId: string) {
+  const payment = await db().payment.findFirstOrThrow({ where: { parentPaymentId: sourceId, paymentType: "payout" } });
+  const operations = await db().operation.findMany({ where: { paymentId: payment.id } });
+  return { payment, operations };
 }

@@ -71,9 +71,9 @@ async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs 
 }
 
 describe.each(PROCESSORS)("at %s", (processor) => {
-  it("instantcapture 1: capture declined and the void fails too: not approved; the void is retried durably and notified", async () => {
+  it("instantcapture 1: capture declined and the void refused too: not approved; the void is retried durably and notified", async () => {
     const amount = uniqueAmount();
-    armAcquirerFault({ mode: "hang_before_acting", processor, operation: "void" });
+    armAcquirerFault({ mode: "refused", processor, operation: "void" });
     const { paymentId, result } = await pay({ instantCapture: 1, processor, amount, pan: CAPTURE_DECLINED.pan });
     expect(result).toMatchObject({ result: "failed", paymentid: paymentId, errorcode: "PAYMENT_ERROR" });
     // The retried void releases the authorization at the acquirer.
@@ -110,9 +110,9 @@ describe("the gap between the authorization and the instant capture", () => {
       withStoredCard: { pan: "4111111111111111" },
     });
     await db().payment.update({ where: { id: paymentId }, data: { instantCapture: 1 } });
-    expect((await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: [processor] })).status).toBe(
-      "approved",
-    );
+    expect(
+      (await authorizePayment({ paymentId, source: { kind: "stored", storedCardId: storedCardId! }, processors: [processor] })).status,
+    ).toBe("approved");
     const merchantCapture = await world.api.call("POST", `/api/${paymentId}/capture`, { apiKey: world.merchant.apiKey, body: {} });
     expect(merchantCapture.status).toBe(200);
     // The instant capture runs now, while the merchant's capture holds the whole amount.

@@ -32,19 +32,21 @@ export function connectorAt(
   account: ProcessorCredentials,
   timeoutMs = 5_000,
   accountId = "test-account",
+  /** Our sandboxes' own look-ups (sandbox-only extensions) may be used: true for a sandbox of ours. */
+  sandboxExtensions = true,
 ): ProcessorConnector {
   switch (account.processor) {
     case "finaro":
       return bindCredentials(
-        createFinaroConnector({ baseUrl: `${baseUrl}${FINARO_SANDBOX_PATH}`, timeoutMs }),
+        createFinaroConnector({ baseUrl: `${baseUrl}${FINARO_SANDBOX_PATH}`, timeoutMs, sandboxExtensions }),
         account.credentials,
         accountId,
         "test",
       );
     case "clearhaus":
-      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs }), account.credentials, accountId, "test");
+      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions }), account.credentials, accountId, "test");
     case "bambora":
-      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs }), account.credentials, accountId, "test");
+      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions }), account.credentials, accountId, "test");
   }
 }
 

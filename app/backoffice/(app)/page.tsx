@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { getCachedOverviewStats } from "@/lib/backoffice/queries/get-cached-overview-stats";
+import { listOperatorCases } from "@/lib/payments/settle-operation-by-operator";
 import { parseOverviewRange } from "@/lib/backoffice/overview-range";
 import { Card, PageHeader } from "@/components/ui/card";
 import { TextField } from "@/components/ui/field";
@@ -25,6 +26,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   // latest payment's or payment window's), and an account that never had one shows none.
   const main = stats.currencies[0];
   const currency = main?.currency ?? stats.accountCurrency;
+  const operatorCases = await listOperatorCases({ merchantId: user.merchantId, limit: 20 });
   const money = (minor: bigint) => (currency ? formatMoney(minor, currency) : "—");
   const payouts = stats.payouts.find((entry) => entry.currency === currency) ?? stats.payouts[0];
   const processors = [...new Set([...stats.rows.map((row) => row.processor), ...stats.attempts.map((row) => row.processor)])].filter((name) => name !== "none").sort();
@@ -77,6 +79,23 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         title="Overview"
         description={`${chosen ? "" : "The last 30 days, "}${period}: the payments and notifications created in these days. Figures as of ${formatDateTime(computedAt)} UTC (refreshed every minute).`}
       />
+      {operatorCases.length > 0 ? (
+        <div className="mb-6" data-testid="operator-cases">
+          <Card title="Operations waiting for an operator" description="The acquirer's answer is unknown and no look-up can settle it, or the acquirer contradicted a settlement. Their amounts stay reserved. Open the payment to settle (docs/operations.md, Unknown outcomes).">
+            <ul className="space-y-1 text-sm">
+              {operatorCases.map((operation) => (
+                <li key={operation.id}>
+                  <Link className="font-mono text-xs text-indigo-700 hover:underline" href={`/backoffice/payments/${operation.paymentId}#operations`}>
+                    {operation.paymentId}
+                  </Link>{" "}
+                  {operation.type} {formatMoney(operation.amount, operation.currency)} at {operation.processor ?? "—"}:{" "}
+                  {operation.status === "pending" ? `outcome unknown since ${formatDateTime(operation.operatorAlertedAt ?? operation.outcomeUnknownSince ?? new Date())} UTC` : "contradicted by the acquirer"}
+                </li>
+              ))}
+            </ul>
+          </Card>
+        </div>
+      ) : null}
       <Card className="mb-6">
         {/* A GET form: the range lives in the address, so a view can be bookmarked and shared. */}
         <form method="get" action="/backoffice" aria-label="Choose the period" className="grid gap-4 sm:grid-cols-3 lg:grid-cols-4">

@@ -2,8 +2,16 @@
 // so the amount rules, the processor call and the merchant notification are exactly the API's.
 import { z } from "zod";
 import { assertCan, type Actor } from "../../auth/actor";
-import { db } from "../../db";
+import { db, type Tx } from "../../db";
 import { newId } from "../../ids";
+import {
+  bindIdempotentAnswer,
+  claimIdempotencyKey,
+  keepIdempotencyKeyAfterFailure,
+  releaseIdempotencyKey,
+  requestFingerprint,
+} from "../../api/idempotency";
+import { resolveAcceptedRequest } from "../../api/resolve-accepted-request";
 import { capturePayment } from "../../payments/capture-payment";
 import { refundPayment } from "../../payments/refund-payment";
 import { voidPayment } from "../../payments/void-payment";
@@ -28,6 +36,15 @@ export const operateOnPaymentInput = z.object({
   note: z.string().trim().max(200, "Use at most 200 characters").optional(),
   /** A refund's reason (lib/backoffice/refund-reasons.ts); empty means none given. */
   reason: z.preprocess((value) => (value === "" ? undefined : value), z.enum(REFUND_REASONS, { error: "Choose a reason from the list" }).optional()),
+  /**
+   * Made by the form when it is shown (one per operation): a double submit, a retry after a lost
+   * answer or a second tab with the same form is answered with the first request's result, never a
+   * second capture, refund or void (the merchant API's Idempotency-Key, lib/api/idempotency.ts).
+   */
+  idempotencyKey: z
+    .string()
+    .regex(/^[\x21-\x7e]{8,100}$/)
+    .optional(),
 });
 
 /** "12.5" in a currency with exponent 2 is 1250 minor units; more decimals than the currency has are refused. */
@@ -42,7 +59,7 @@ const USE_CASES = { capture: capturePayment, refund: refundPayment, void: voidPa
 
 export async function operateOnPayment({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "payments:write");
-  const { paymentId, operation, amount, note, reason } = operateOnPaymentInput.parse(input);
+  const { paymentId, operation, amount, note, reason, idempotencyKey } = operateOnPaymentInput.parse(input);
   const payment = await db().payment.findFirst({
     where: { id: paymentId, merchantId: actor.merchantId, mode: actor.mode },
     select: { id: true, currency: true },
@@ -50,6 +67,21 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
   if (!payment) throw new NotFoundError("Payment");
   const minor = amount === undefined ? undefined : toMinorUnits(amount, payment.currency);
   const responseId = newId();
+  // The key of the back office lives beside the merchant's own keys, under a prefix they cannot send.
+  const hold = idempotencyKey ? { merchantId: actor.merchantId, key: `backoffice:${idempotencyKey}`, responseId } : undefined;
+  if (hold) {
+    const replay = await claimIdempotencyKey({
+      ...hold,
+      fingerprint: requestFingerprint("POST", `backoffice/payments/${payment.id}/${operation}`, {
+        amount: minor?.toString() ?? null,
+        note: note ?? null,
+        reason: reason ?? null,
+      }),
+      resolveHolderWork: resolveAcceptedRequest,
+    });
+    // The same form sent again: its first answer, nothing done twice (and audited once).
+    if (replay) return JSON.parse(replay.body) as { responseid: string };
+  }
   let result: { responseid: string };
   try {
     const request = {
@@ -58,9 +90,11 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
       paymentRef: payment.id,
       responseId,
       input: { amount: minor, note: note || undefined },
+      bindAnswer: hold ? (tx: Tx, body: Record<string, unknown>) => bindIdempotentAnswer(tx, hold, { status: 200, body: JSON.stringify(body) }) : undefined,
     };
     result = operation === "refund" ? await refundPayment({ ...request, reason }) : await USE_CASES[operation](request);
   } catch (error) {
+    if (hold) await (error instanceof ApiError ? releaseIdempotencyKey(hold) : keepIdempotencyKeyAfterFailure(hold)).catch(() => undefined);
     // The API's refusal, in a sentence with the field and the place to fix it (describe-operation-error.ts).
     if (error instanceof ApiError) {
       const { message, field, link } = describeOperationError(error, { operation, currency: payment.currency });

@@ -60,6 +60,8 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
           errorMessage: true,
           outcomeUnknownSince: true,
           operatorAlertedAt: true,
+          lateAnswer: true,
+          lateAnswerAt: true,
           note: true,
           reason: true,
           responseId: true,

@@ -7,12 +7,22 @@ import { CardDetails } from "../../cards/card-details";
 import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { BamboraCredentials } from "../credentials";
-import type { AcquirerConnector, CardUpdate, ConnectorCall, ProcessorResult } from "../types";
+import {
+  LookupNotOfferedError,
+  everyLookupKind,
+  type AcquirerConnector,
+  type CardUpdate,
+  type ConnectorCall,
+  type LookupKind,
+  type ProcessorResult,
+} from "../types";
 import { bamboraResponse, fromBamboraResponse, toBamboraAuthorize, toBamboraPayout } from "./transformers";
 
 export const bamboraSettings = z.object({
   baseUrl: z.url(),
   timeoutMs: z.number().int().positive(),
+  /** The base URL is our sandbox (registered by the launcher): its look-up extension may be used. */
+  sandboxExtensions: z.boolean().optional(),
 });
 export type BamboraSettings = z.infer<typeof bamboraSettings>;
 
@@ -80,7 +90,8 @@ export function createBamboraConnector(input: BamboraSettings): AcquirerConnecto
 
   const ref = (id: string) => encodeURIComponent(id);
 
-  async function lookup(operationId: string, call: ConnectorCall<BamboraCredentials>): Promise<ProcessorResult | undefined> {
+  async function lookup(kind: LookupKind, operationId: string, call: ConnectorCall<BamboraCredentials>): Promise<ProcessorResult | undefined> {
+    if (!settings.sandboxExtensions) throw new LookupNotOfferedError("bambora", kind);
     const outcome = await send({
       url: `${base}/transactions?orderid=${encodeURIComponent(operationId)}`,
       method: "GET",
@@ -110,10 +121,17 @@ export function createBamboraConnector(input: BamboraSettings): AcquirerConnecto
       call(`/transactions/${ref(request.authorizationReference)}/credit`, { amount: Number(request.amount) }, request.operationId, account),
     void: (request, account) => call(`/transactions/${ref(request.authorizationReference)}/delete`, {}, request.operationId, account),
     payout: (request, account) => call("/payouts", toBamboraPayout(request), request.operationId, account),
-    lookupAuthorization: ({ operationId }, account) => lookup(operationId, account),
-    // Authorizations and payouts carry our operation id as their order id; captures, credits and
-    // deletes as their Idempotency-Key: one search by that reference finds either.
-    lookupOperation: ({ operationId }, account) => lookup(operationId, account),
+    // Online Checkout v1 has no search by order id: only GET /transactions/{id} and its
+    // transactionoperations, by Bambora's own id [BB-WC][BB-MG], which a lost answer never gave us.
+    // Our sandbox serves GET /transactions?orderid= (a sandbox-only extension, docs/acquirers.md):
+    // authorizations and payouts carry our operation id as their order id, captures, credits and
+    // deletes as their Idempotency-Key. Against the real API an unknown outcome waits for an operator.
+    lookups: everyLookupKind(
+      settings.sandboxExtensions
+        ? { lookup: true, notFoundIsProof: true, source: "bambora sandbox extension GET /transactions?orderid=" }
+        : { lookup: false, notFoundIsProof: false, source: "Bambora Online Checkout v1 has no look-up by our reference [BB-WC][BB-MG]" },
+    ),
+    lookupOperation: ({ kind, operationId }, account) => lookup(kind, operationId, account),
     /**
      * A read of a transaction that does not exist (merchant-v1 GET /transactions/{id}, as the
      * official plugins read one): authenticated, moves nothing. HTTP 401 means the tokens or the

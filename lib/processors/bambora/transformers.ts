@@ -102,8 +102,9 @@ export function mapBamboraGatewayError(type: BamboraGatewayError): Pick<Processo
       return { status: "failed", failure: "declined", responsecode: RESPONSE_CODES.invalidTransaction };
     case "Unauthorized":
       return { status: "failed", failure: "declined", responsecode: "03" };
+    // A system error inside a normal answer does not say that nothing happened: unknown.
     case "SystemError":
-      return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.systemError };
+      return { status: "failed", failure: "indeterminate", responsecode: RESPONSE_CODES.systemError };
     default: {
       const unhandled: never = type;
       throw new Error(`unhandled Bambora error type ${String(unhandled)}`);

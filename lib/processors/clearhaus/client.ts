@@ -8,7 +8,15 @@ import { CardDetails } from "../../cards/card-details";
 import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { ClearhausCredentials } from "../credentials";
-import { RESPONSE_CODES, type AcquirerConnector, type CardUpdate, type ConnectorCall, type ProcessorResult } from "../types";
+import {
+  RESPONSE_CODES,
+  LookupNotOfferedError,
+  everyLookupKind,
+  type AcquirerConnector,
+  type CardUpdate,
+  type ConnectorCall,
+  type ProcessorResult,
+} from "../types";
 import {
   clearhausReference,
   clearhausTransaction,
@@ -22,8 +30,13 @@ export const clearhausSettings = z.object({
   /** https://gateway.clearhaus.com, or https://gateway.test.clearhaus.com */
   baseUrl: z.url(),
   timeoutMs: z.number().int().positive(),
+  /** The base URL is our sandbox (registered by the launcher): its look-up extension may be used. */
+  sandboxExtensions: z.boolean().optional(),
 });
 export type ClearhausSettings = z.infer<typeof clearhausSettings>;
+
+/** The body of a refused request: a status without a transaction. */
+const clearhausRefusal = z.object({ status: z.object({ code: z.number().int().min(40000).max(49999), message: z.string().optional() }) });
 
 export const CLEARHAUS_MEDIA_TYPE = "application/vnd.clearhaus-gateway.hal+json; version=0.10.0";
 
@@ -108,7 +121,13 @@ export function createClearhausConnector(input: ClearhausSettings): AcquirerConn
       return unreadableAnswer("clearhaus", outcome.status);
     }
     const parsed = clearhausTransaction.safeParse(json);
-    if (!parsed.success) return unreadableAnswer("clearhaus", outcome.status);
+    if (!parsed.success) {
+      // A 400 carries only a status, e.g. {"status":{"code":40000,"message":"parameter 'amount' is required"}}
+      // [CH-status]: the request was refused, nothing was done (a 4xx is never indeterminate).
+      const refusal = outcome.status >= 400 && outcome.status < 500 ? clearhausRefusal.safeParse(json) : undefined;
+      if (refusal?.success) return fromClearhausTransaction({ id: "", ...refusal.data }, eci);
+      return unreadableAnswer("clearhaus", outcome.status);
+    }
     return fromClearhausTransaction(parsed.data, eci);
   }
 
@@ -156,13 +175,17 @@ export function createClearhausConnector(input: ClearhausSettings): AcquirerConn
       );
       return { ok: true, message: "GET /account: HTTP 200, the API key is accepted", details };
     },
-    /**
-     * By our reference (the `reference` field of authorizations and credits, the Idempotency-Key of
-     * captures, refunds and voids, both cut to 30 characters). Clearhaus documents no such search
-     * (docs/decisions.md, reconciliation): our sandbox serves it; against the real gateway a 404 here
-     * leaves the operation for an operator, never for a new attempt.
-     */
-    async lookupOperation({ operationId }, call) {
+    // Clearhaus documents no search by our reference: its only GET endpoints are /account and the
+    // root [CH-endpoints]. Our sandbox serves GET /transactions?reference= (a sandbox-only
+    // extension, docs/acquirers.md); against the real gateway an unknown outcome waits for an
+    // operator, who checks Clearhaus' own reports.
+    lookups: everyLookupKind(
+      settings.sandboxExtensions
+        ? { lookup: true, notFoundIsProof: true, source: "clearhaus sandbox extension GET /transactions?reference=" }
+        : { lookup: false, notFoundIsProof: false, source: "Clearhaus documents no look-up by reference [CH-endpoints]" },
+    ),
+    async lookupOperation({ kind, operationId }, call) {
+      if (!settings.sandboxExtensions) throw new LookupNotOfferedError("clearhaus", kind);
       const outcome = await send({
         url: `${base}/transactions?reference=${encodeURIComponent(clearhausReference(operationId))}`,
         method: "GET",

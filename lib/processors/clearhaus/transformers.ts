@@ -142,8 +142,11 @@ export function mapClearhausStatus(code: ClearhausStatusCode): Mapped {
       return declined("1A");
     case 40420:
       return declined("R1");
+    // "Status code 20000 is the only code for which the transaction is approved", yet a void is
+    // allowed on a 50000 authorization [CH-status][CH-changes]: the acquirer may hold the funds, so
+    // whether it acted is unknown (never sent elsewhere as if nothing happened).
     case 50000:
-      return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.systemError };
+      return { status: "failed", failure: "indeterminate", responsecode: RESPONSE_CODES.systemError };
     default: {
       const unhandled: never = code;
       throw new Error(`unhandled Clearhaus status ${String(unhandled)}`);
@@ -155,10 +158,10 @@ export function fromClearhausTransaction(transaction: ClearhausTransaction, eci?
   const code = transaction.status.code;
   const mapped: Mapped = isKnownStatus(code)
     ? mapClearhausStatus(code)
-    : { status: "failed", failure: code >= 50000 ? "retryable" : "declined", responsecode: RESPONSE_CODES.systemError };
+    : { status: "failed", failure: code >= 50000 ? "indeterminate" : "declined", responsecode: RESPONSE_CODES.systemError };
   return {
     ...mapped,
-    processorReference: transaction.id,
+    processorReference: transaction.id || undefined,
     authorizationcode: mapped.status === "approved" ? transaction.authorization_code : undefined,
     eci: mapped.status === "failed" ? undefined : eci,
     par: mapped.status === "approved" ? transaction.payment_account_reference : undefined,

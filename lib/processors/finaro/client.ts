@@ -6,11 +6,11 @@ import { CardDetails } from "../../cards/card-details";
 import { parseAcquirerJson } from "../parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../http";
 import type { FinaroCredentials } from "../credentials";
-import type { AcquirerConnector, CardUpdate, ConnectorCall, ProcessorResult } from "../types";
+import { everyLookupKind, type AcquirerConnector, type CardUpdate, type ConnectorCall, type ProcessorResult } from "../types";
 import { randomUUID } from "node:crypto";
 import { finaroSignature } from "./signature";
 import {
-  FINARO_NOT_FOUND,
+  FINARO_SANDBOX_NOT_FOUND,
   toFinaroRetrieve,
   fromFinaroResponse,
   parseFinaroBody,
@@ -25,6 +25,8 @@ export const finaroSettings = z.object({
   /** The gateway endpoint, e.g. https://intconsole.credorax.com/intenv/service/gateway */
   baseUrl: z.url(),
   timeoutMs: z.number().int().positive(),
+  /** The base URL is our sandbox (registered by the launcher): its look-up conventions may be relied on. */
+  sandboxExtensions: z.boolean().optional(),
 });
 export type FinaroSettings = z.infer<typeof finaroSettings>;
 
@@ -79,7 +81,12 @@ export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<
     if (outcome.kind !== "response") throw new Error(`finaro retrieval failed: ${outcome.kind}`);
     const parsed = outcome.status === 200 ? parseFinaroBody(outcome.text) : undefined;
     if (!parsed) throw new Error(`finaro retrieval answered HTTP ${outcome.status} with a body we could not read`);
-    if (parsed.Z2 === FINARO_NOT_FOUND) return undefined;
+    if (Number(parsed.Z2) < 0) {
+      if (settings.sandboxExtensions && parsed.Z2 === FINARO_SANDBOX_NOT_FOUND) return undefined;
+      // The retrieval itself was refused (-9 malformed, -8 signature, -7 no response from gateway, ...):
+      // that says nothing about the original request, whose outcome stays unknown.
+      throw new Error(`finaro retrieval refused (Z2=${parsed.Z2})`);
+    }
     return fromFinaroResponse(parsed);
   }
 
@@ -90,7 +97,17 @@ export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<
     refund: (request, call) => post(toFinaroRefund(request, call.credentials.merchantId), call),
     void: (request, call) => post(toFinaroVoid(request, call.credentials.merchantId), call),
     payout: (request, call) => post(toFinaroPayout(request, call.credentials.merchantId), call),
-    lookupAuthorization: ({ operationId }, call) => retrieve(operationId, call),
+    // O=101 is known by name only [MK-CR]; Finaro publishes no "not found" answer to it, so only
+    // our sandbox's (docs/acquirers.md) proves that a request never arrived.
+    lookups: everyLookupKind(
+      settings.sandboxExtensions
+        ? { lookup: true, notFoundIsProof: true, source: "finaro sandbox: O=101 answers Z2=-100 for an a1 it never received" }
+        : {
+            lookup: true,
+            notFoundIsProof: false,
+            source: "Finaro O=101 retrieval by the original a1 [MK-CR]; no published not-found code",
+          },
+    ),
     lookupOperation: ({ operationId }, call) => retrieve(operationId, call),
     /**
      * Finaro publishes no account endpoint: every call is an operation. The harmless one is a

@@ -16,8 +16,13 @@ import {
 
 export const FINARO_OPERATION = { sale: "1", authorize: "2", capture: "3", void: "4", refund: "5", payout: "35", retrieve: "101" } as const;
 
-/** Z2 of a retrieval (O=101) that found nothing. Finaro's code list is not public: our choice, kept by our sandbox. */
-export const FINARO_NOT_FOUND = "-7";
+/**
+ * Z2 of the SANDBOX's retrieval (O=101) that found no request with that a1: a sandbox-only
+ * convention (docs/acquirers.md). Finaro publishes no not-found code for O=101, and -7 is its
+ * "no response from gateway" [MK-CR]: against the real gateway a retrieval's "not found" does not exist
+ * for us, and every refused retrieval leaves the outcome unknown.
+ */
+export const FINARO_SANDBOX_NOT_FOUND = "-100";
 
 /** Past-transaction retrieval by the `a1` of the original request (Finaro's path after a time-out). */
 export function toFinaroRetrieve(originalRequestId: string, merchantId: string, requestId: string): Record<string, string> {
@@ -186,6 +191,11 @@ export function fromFinaroResponse(response: FinaroResponse, eci?: string): Proc
       par: response.PAR,
       scheme: response.Z50 ? { schemeTransactionId: response.Z50 } : undefined,
     };
+  }
+  // Z2 4 "interchange timeout" and -7 "no response from gateway" [MK-CR]: the issuer's answer never
+  // came back, so whether the card was charged is unknown: never a decline (STYLE principle 5).
+  if (z2 === 4 || z2 === -7) {
+    return { ...base, status: "failed", failure: "indeterminate", responsecode: RESPONSE_CODES.timeout };
   }
   if (z2 > 0) {
     return { ...base, status: "declined", failure: "declined", responsecode: response.Z6 ?? String(z2).padStart(2, "0"), eci };

@@ -9,10 +9,16 @@ import { SandboxCardUpdates, sandboxCardUpdateInput } from "./card-updates";
 import { holdUntilAborted, sameSecret, type FetchHandler } from "./serve";
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "./scheme-data";
 import { finaroSignature } from "../../processors/finaro/signature";
-import { FINARO_NOT_FOUND, FINARO_OPERATION } from "../../processors/finaro/transformers";
+import { FINARO_OPERATION } from "../../processors/finaro/transformers";
 import { FINARO_SANDBOX_ACCOUNTS, type FinaroSandboxAccount } from "./sandbox-accounts";
 
 export const FINARO_SANDBOX_PATH = "/intenv/service/gateway";
+/**
+ * Z2 of a retrieval (O=101) for an a1 this sandbox never received: a sandbox-only convention
+ * (docs/acquirers.md, "Sandbox-only extensions"). Finaro publishes no such code; -7 is its "no
+ * response from gateway" [MK-CR], which this sandbox never uses for "not found".
+ */
+const RETRIEVAL_NOT_FOUND = "-100";
 /** The first sandbox account (the demo merchant's). */
 export const FINARO_SANDBOX_CREDENTIALS = FINARO_SANDBOX_ACCOUNTS[0]!;
 
@@ -155,7 +161,7 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
       case FINARO_OPERATION.retrieve: {
         // Past-transaction retrieval by the a1 of the original request: authorizations, payouts and follow-ups alike.
         const found = fields.g4 ? ledger.lookupRequest(mid, fields.g4) : undefined;
-        if (!found) return gatewayError(fields, FINARO_NOT_FOUND, "12", "Transaction not found");
+        if (!found) return gatewayError(fields, RETRIEVAL_NOT_FOUND, "12", "Transaction not found");
         const voided = found.kind === "authorization" && ledger.get(mid, found.id)?.voided;
         return {
           A1: fields.a1 ?? "",

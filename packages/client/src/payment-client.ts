@@ -29,9 +29,10 @@ export interface RequestOptions {
 }
 
 /**
- * Refusals that the service gives when it did nothing and the same request may simply be sent again
- * (with the same Idempotency-Key): overload (503), rate limit (429), the first request with this key
- * still running (409).
+ * Answers after which the same request may simply be sent again with the same Idempotency-Key:
+ * overload (503) and rate limit (429), where nothing was done; and 409, where the first request with
+ * this key is still running and MAY ALREADY HAVE ACTED: sending it again with the same key later
+ * gets that first request's answer, never a second operation. (Without a key, a 409 cannot occur.)
  */
 const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(["SERVICE_UNAVAILABLE", "RATE_LIMITED", "IDEMPOTENCY_IN_PROGRESS"]);
 
@@ -47,8 +48,8 @@ function retryAfterSecondsOf(header: string | null | undefined, now = Date.now()
  * Any answer other than 200: `status` is the HTTP status and `body` the spec's `{ error,
  * errordescription }` (undefined when something between you and the service answered with another
  * shape, such as a proxy's HTML page). `traceApi` is the TraceApi the service echoed, if any.
- * `retryable` is true when the service said it did nothing and the same request (same
- * Idempotency-Key) may be sent again, after `retryAfterSeconds` when it sent Retry-After.
+ * `retryable` is true when the same request (same Idempotency-Key) may be sent again, after
+ * `retryAfterSeconds` when it sent Retry-After: see RETRYABLE_CODES for what each one means.
  */
 export class PaymentApiError extends Error {
   override readonly name = "PaymentApiError";
@@ -56,7 +57,12 @@ export class PaymentApiError extends Error {
   readonly body: ErrorBody | undefined;
   readonly code: ErrorCode | undefined;
   readonly traceApi: string | undefined;
-  /** SERVICE_UNAVAILABLE, RATE_LIMITED or IDEMPOTENCY_IN_PROGRESS: nothing was done, send the same request again. */
+  /**
+   * SERVICE_UNAVAILABLE or RATE_LIMITED (nothing was done), or IDEMPOTENCY_IN_PROGRESS (the first
+   * request with this key may have acted and is still running): send the same request again with the
+   * same Idempotency-Key. After an INTERNAL_ERROR work may have been done under `body.responseid`;
+   * with an Idempotency-Key, the same request again answers what was done, never a second operation.
+   */
   readonly retryable: boolean;
   /** The Retry-After header in seconds, when the service sent one. */
   readonly retryAfterSeconds: number | undefined;

@@ -112,7 +112,7 @@ export interface paths {
     put?: never;
     /**
      * Pay out to the card behind a payment (spec 4.7)
-     * @description Synchronous: the result is the answer.
+     * @description Synchronous: the result is the answer. When the acquirer's answer is unknown (a time-out), status is `pending`: the money may have left, so do not pay out again; the final result (approved, declined or failed) arrives as the operation notification with the same responseid. A payout whose result could reach nobody (no notificationurl and no configured address) is refused.
      */
     post: operations["payout"];
     delete?: never;
@@ -237,8 +237,8 @@ export interface webhooks {
     get?: never;
     put?: never;
     /**
-     * Result of a capture, refund or void (spec 6.4), or of a payout asked with a notificationurl
-     * @description Sent to the request's notificationurl where given, else the payment's, else the configured address.
+     * Result of a capture, refund, void or payout (spec 6.4)
+     * @description Sent to the request's notificationurl where given, else the payment's, else the configured address. A payout's final result is always notified, also when it was answered at once.
      *
      *     Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).
      */
@@ -561,7 +561,7 @@ export interface components {
       textonstatement?: string;
       /**
        * Format: uri
-       * @description When given, the payout's result is also sent there as an operation notification. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses).
+       * @description Where the payout's result is notified (an operation notification, also when answered at once); absent: your configured default address. A payout whose result could reach nobody is refused. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses).
        */
       notificationurl?: string;
       /**
@@ -569,20 +569,22 @@ export interface components {
        * @enum {string}
        */
       processor?: "finaro" | "clearhaus" | "bambora";
+      /** @description Beyond the spec: your own reference for the payout (its payment's merchantpaymentid), unique per merchant; a repeat with the same reference is refused, so the payout is made once even without an Idempotency-Key. */
+      newmerchantpaymentid?: string;
     };
     /** @description The payout's result (spec 4.7). */
     PayoutResult: {
-      /** @description Identifies this payout; an operation notification, when asked for, carries the same value. */
+      /** @description Identifies this payout; its operation notification carries the same value. */
       responseid: string;
       /** @description The acquirer's response code (ISO 8583), 00 when approved. */
       responsecode: string;
       /** @description The acquirer's authorization code, empty when none was given. */
       authorizationcode: string;
       /**
-       * @description approved: paid out. declined: the acquirer refused. failed: it could not be done (nothing was paid out).
+       * @description approved: paid out. declined: the acquirer refused. failed: it could not be done (nothing was paid out). pending: the acquirer's answer is not known yet and the money may have left: do not pay out again; the operation notification brings the final result.
        * @enum {string}
        */
-      status: "approved" | "declined" | "failed";
+      status: "approved" | "declined" | "failed" | "pending";
       /**
        * @description The processor that handled the payout.
        * @enum {string}
@@ -638,6 +640,8 @@ export interface components {
         | "SERVICE_UNAVAILABLE";
       /** @description Names the parameter and the reason; for INTERNAL_ERROR, a request id to quote. */
       errordescription: string;
+      /** @description INTERNAL_ERROR only: the request's responseid, under which work may have been done (beyond the spec). */
+      responseid?: string;
     };
     /** @description The end of a payment in a payment window (spec 6.2). */
     CompletionNotification: {
@@ -703,7 +707,7 @@ export interface components {
        */
       mode: "test" | "live";
     };
-    /** @description The result of a capture, refund or void, or of a payout asked with a notificationurl (spec 6.4). */
+    /** @description The result of a capture, refund, void or payout (spec 6.4). */
     OperationNotification: {
       /** @description The responseid the request was answered with. */
       responseid: string;
@@ -981,7 +985,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1030,7 +1034,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1133,7 +1137,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1182,7 +1186,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1286,7 +1290,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1335,7 +1339,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1439,7 +1443,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1488,7 +1492,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1592,7 +1596,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1641,7 +1645,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1717,7 +1721,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The payout's result. */
+      /** @description The payout's result, or `pending` until the acquirer's answer is known. */
       200: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1752,7 +1756,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description IDEMPOTENCY_IN_PROGRESS: A request with the same Idempotency-Key is still being processed; retry later (beyond the spec). */
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
       409: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1801,7 +1805,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];
@@ -1927,7 +1931,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description INTERNAL_ERROR: Something unexpected failed; errordescription carries a request id to quote to support (beyond the spec). */
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
       500: {
         headers: {
           TraceApi: components["headers"]["TraceApi"];

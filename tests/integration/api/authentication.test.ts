@@ -157,7 +157,7 @@ describe("TraceApi", () => {
 });
 
 describe("unexpected errors", () => {
-  it("answer a plain 500 with the request id and nothing of the internals", async () => {
+  it("answer a plain 500 with the request id (also as its responseid) and nothing of the internals", async () => {
     const failing = merchantRoute({
       scope: "payments",
       schema: z.object({}),
@@ -176,7 +176,11 @@ describe("unexpected errors", () => {
       const text = await response.text();
       const requestId = response.headers.get("x-request-id");
       expect(response.status).toBe(500);
-      expect(JSON.parse(text)).toEqual({ error: "INTERNAL_ERROR", errordescription: `unexpected error; quote request id ${requestId}` });
+      expect(JSON.parse(text)).toEqual({
+        error: "INTERNAL_ERROR",
+        errordescription: `unexpected error; quote request id ${requestId}`,
+        responseid: requestId,
+      });
       expect(text).not.toMatch(/10\.0\.0\.7|4111/);
       const logLine = logged.lines().join("\n");
       expect(logLine).toContain(requestId!);

@@ -90,7 +90,7 @@ describe("notification address", () => {
 });
 
 describe("Idempotency-Key in progress", () => {
-  it("a repeat waits for the first request and answers 409 IDEMPOTENCY_IN_PROGRESS when it does not finish", async () => {
+  it("a repeat waits for the first request and answers 409 IDEMPOTENCY_IN_PROGRESS while the first holds its lease", async () => {
     const merchant = await createTestMerchant({ defaultNotificationUrl: "https://m.example/default" });
     // A live payment and key: live keys are stored as sent (test mode's have a namespace of their own).
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, mode: "live" });
@@ -99,6 +99,7 @@ describe("Idempotency-Key in progress", () => {
     const claimed = await claimIdempotencyKey({
       merchantId: merchant.merchantId,
       key: "slow-1",
+      responseId: "first-request",
       fingerprint: requestFingerprint("POST", `/api/${paymentId}/capture`, body),
     });
     expect(claimed).toBeUndefined();
@@ -112,7 +113,8 @@ describe("Idempotency-Key in progress", () => {
     expect(response.status).toBe(409);
     expect(response.body).toEqual({
       error: "IDEMPOTENCY_IN_PROGRESS",
-      errordescription: "Idempotency-Key: a request with this key is still being processed; retry later",
+      errordescription:
+        "Idempotency-Key: the first request with this key is still being processed and may already have acted; send the same request again later to get its answer",
     });
     expect(await db().operation.count({ where: { paymentId, type: "capture" } })).toBe(0);
   }, 30_000);

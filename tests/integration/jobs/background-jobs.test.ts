@@ -72,6 +72,7 @@ describe("cron jobs", () => {
       "reconcile-timed-out-authorizations": completedThrice,
       "reconcile-indeterminate-operations": completedThrice,
       "resend-stalled-events": completedThrice,
+      "finish-stuck-payments": completedThrice,
     });
   });
 });

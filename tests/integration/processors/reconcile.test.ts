@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
+import { resetConfig } from "@/lib/env";
+import { armAcquirerFault, clearAcquirerFaults, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import { newId } from "@/lib/ids";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { FINARO_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/finaro";
@@ -24,7 +26,7 @@ afterAll(async () => {
 });
 
 describe("look-up by our operation id", () => {
-  it.each(["finaro", "bambora"] as const)("%s finds an authorization by the operation id it was sent with", async (name) => {
+  it.each(["finaro", "bambora", "clearhaus"] as const)("the %s sandbox finds an authorization by the operation id it was sent with", async (name) => {
     const operationId = newId();
     const connector = sandboxConnector(sandboxes, name);
     const authorized = await connector.authorize({
@@ -34,24 +36,16 @@ describe("look-up by our operation id", () => {
       currency: "DKK",
       card: testCard("4111111111111111"),
     });
-    const found = await connector.lookupAuthorization!({ operationId });
-    expect(found).toMatchObject({
-      status: "approved",
-      processorReference: authorized.processorReference,
-      authorizationcode: authorized.authorizationcode,
-    });
-    expect(await connector.lookupAuthorization!({ operationId: newId() })).toBeUndefined();
+    const found = await connector.lookupOperation({ kind: "authorize", operationId });
+    expect(found).toMatchObject({ status: "approved", processorReference: authorized.processorReference });
+    expect(await connector.lookupOperation({ kind: "authorize", operationId: newId() })).toBeUndefined();
     // Another merchant account at the same acquirer does not see it.
-    expect(await sandboxConnector(sandboxes, name, { index: 1 }).lookupAuthorization!({ operationId })).toBeUndefined();
-  });
-
-  it("clearhaus offers no look-up by reference", () => {
-    expect(sandboxConnector(sandboxes, "clearhaus").lookupAuthorization).toBeUndefined();
+    expect(await sandboxConnector(sandboxes, name, { index: 1 }).lookupOperation({ kind: "authorize", operationId })).toBeUndefined();
   });
 });
 
 describe("reconcileTimedOutAuthorizations", () => {
-  it("voids a late approval at finaro after the payment was approved by clearhaus, once", async () => {
+  it("an approval that is there when the time-out's look-up asks is the authorization: nothing is routed on", async () => {
     const paymentId = await createPendingPayment(merchantId);
     const result = await authorizePayment({
       paymentId,
@@ -59,7 +53,21 @@ describe("reconcileTimedOutAuthorizations", () => {
       processors: ["finaro", "clearhaus"],
       timeoutMs: 300,
     });
+    expect(result).toMatchObject({ status: "approved", processor: "finaro" });
+    expect((await authorizeOperations(paymentId)).map((operation) => [operation.processor, operation.status])).toEqual([["finaro", "approved"]]);
+  });
+
+  it("voids a late approval at finaro (acting after the look-up said not found) after the payment was approved by clearhaus, once", async () => {
+    const paymentId = await createPendingPayment(merchantId, { amount: 10_013n });
+    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "authorize", amount: 10_013 });
+    const result = await authorizePayment({
+      paymentId,
+      source: { kind: "card", card: testCard("4111111111111111") },
+      processors: ["finaro", "clearhaus"],
+      timeoutMs: 300,
+    });
     expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
+    await lateActsDone();
     const [timedOut] = await authorizeOperations(paymentId);
     expect(timedOut).toMatchObject({ processor: "finaro", status: "failed", responseCode: "68" });
     const lateApproval = sandboxes.ledgers.finaro!.findByRequestId(FINARO_SANDBOX_CREDENTIALS.merchantId, timedOut!.id)!;
@@ -72,6 +80,7 @@ describe("reconcileTimedOutAuthorizations", () => {
     const after = await db().operation.findUniqueOrThrow({ where: { id: timedOut!.id } });
     expect(after).toMatchObject({ status: "failed", processorReference: lateApproval.id });
     expect(after.errorMessage).toMatch(/^reconciled: finaro approved it late; voided/);
+    clearAcquirerFaults();
     expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("AUTHORIZED");
 
     const again = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
@@ -87,7 +96,16 @@ describe("reconcileTimedOutAuthorizations", () => {
       timeoutMs: 300,
     });
     const [atBambora, atClearhaus] = await authorizeOperations(paymentId);
-    const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
+    // Clearhaus as the real gateway (its base URL configured): no look-up by reference there.
+    process.env.CLEARHAUS_BASE_URL = sandboxes.urls.clearhaus;
+    resetConfig();
+    let reconciled;
+    try {
+      reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
+    } finally {
+      delete process.env.CLEARHAUS_BASE_URL;
+      resetConfig();
+    }
     expect(reconciled).toContainEqual({ operationId: atBambora!.id, processor: "bambora", outcome: "not_found" });
     expect(reconciled).toContainEqual({ operationId: atClearhaus!.id, processor: "clearhaus", outcome: "unsupported" });
     expect((await db().operation.findUniqueOrThrow({ where: { id: atClearhaus!.id } })).errorMessage).toMatch(/no look-up by reference/);

@@ -173,7 +173,7 @@ describe("clearhaus", () => {
     expect(toClearhausCredit({ operationId: "o", paymentId: "p", card, amount: 1n, currency: "DKK" })["card[csc]"]).toBeUndefined();
   });
 
-  it("maps every documented status code; only 20000 approves; server problems are retryable", () => {
+  it("maps every documented status code; only 20000 approves; a server problem (50000) leaves the outcome unknown", () => {
     for (const code of CLEARHAUS_STATUS_CODES) {
       const mapped = mapClearhausStatus(code);
       expect(mapped.status === "approved", String(code)).toBe(code === 20000);
@@ -182,7 +182,7 @@ describe("clearhaus", () => {
     expect(mapClearhausStatus(40413)).toMatchObject({ status: "declined", responsecode: "51" });
     expect(mapClearhausStatus(40135)).toMatchObject({ status: "declined", responsecode: "54" });
     expect(mapClearhausStatus(40416)).toMatchObject({ status: "declined", responsecode: "1A" });
-    expect(mapClearhausStatus(50000)).toMatchObject({ status: "failed", failure: "retryable" });
+    expect(mapClearhausStatus(50000)).toMatchObject({ status: "failed", failure: "indeterminate" });
     expect(fromClearhausTransaction({ id: "x", status: { code: 41999 } })).toMatchObject({
       status: "failed",
       responsecode: "96",

@@ -14,7 +14,8 @@ import { ResendNotificationButton } from "@/components/backoffice/resend-notific
 import { DeliveryStateBadge } from "@/components/backoffice/delivery-state-badge";
 import { deliveryState } from "@/lib/backoffice/delivery-state";
 import { refundReasonLabel } from "@/lib/backoffice/refund-reasons";
-import { operateOnPaymentAction } from "./actions";
+import { SettleOperationForm } from "@/components/backoffice/settle-operation-form";
+import { operateOnPaymentAction, settleOperationAction } from "./actions";
 import { resendNotificationAction } from "./resend-action";
 
 export const dynamic = "force-dynamic";
@@ -43,6 +44,7 @@ export default async function PaymentPage({ params }: Params) {
   const money = (value: bigint) => formatMoney(value, payment.currency);
   const card = payment.storedCard;
   const canOperate = roleCan(user.role, "payments:write");
+  const canSettle = roleCan(user.role, "payments:settle");
   const uncaptured = payment.authorizedAmount - payment.capturedAmount;
   const refundable = payment.capturedAmount - payment.refundedAmount;
   // A payout sent money to the card: there is nothing to capture, refund or void.
@@ -132,9 +134,20 @@ export default async function PaymentPage({ params }: Params) {
                     </p>
                     {operation.errorMessage ? <p className="mt-0.5 text-xs text-red-700">{operation.errorMessage}</p> : null}
                     {operation.status === "pending" && operation.operatorAlertedAt ? (
-                      <p className="mt-1 rounded bg-red-50 px-2 py-1 text-xs font-medium text-red-800" data-testid="operator-needed">
-                        Operator needed: the acquirer&apos;s answer is unknown since {formatDateTime(operation.outcomeUnknownSince ?? operation.createdAt)} UTC and
-                        look-ups got no answer. The amount stays reserved; check the acquirer&apos;s report and settle it by hand.
+                      <div className="mt-1 rounded bg-red-50 px-2 py-1 text-xs text-red-800" data-testid="operator-needed">
+                        <p className="font-medium">
+                          Operator needed: the acquirer&apos;s answer is unknown since {formatDateTime(operation.outcomeUnknownSince ?? operation.createdAt)} UTC and
+                          no look-up settled it. The amount stays reserved; check the acquirer&apos;s report and settle it (docs/operations.md, &quot;Unknown outcomes&quot;).
+                        </p>
+                        {canSettle ? (
+                          <SettleOperationForm action={settleOperationAction} operationId={operation.id} operationType={operation.type} totpEnabled={user.totpEnabled} />
+                        ) : (
+                          <p className="mt-1">An owner of the account can settle it here.</p>
+                        )}
+                      </div>
+                    ) : operation.lateAnswerAt ? (
+                      <p className="mt-1 rounded bg-red-50 px-2 py-1 text-xs font-medium text-red-800" data-testid="late-answer">
+                        Operator needed: the acquirer contradicts how this operation was settled: {operation.lateAnswer}
                       </p>
                     ) : operation.status === "pending" && operation.outcomeUnknownSince && operation.errorMessage ? (
                       <p className="mt-1 text-xs text-amber-800">Outcome unknown: being looked up at the acquirer (amount reserved).</p>

@@ -1,0 +1,32 @@
+// Every minute: no payment is left stuck (docs/decisions.md, "Unknown outcomes", item 5). Pending
+// authorization attempts are looked up when due and their payment finished by its owner (an MIT
+// with its one result notification, a cardholder window with its one completion notification, or
+// its late hold voided); windows whose goPay() request died or handed over are finished; MITs whose
+// run died between its attempts and its result are finished. One step per row, so a crash repeats
+// no look-up or void (lib/cardholder/finish-stuck-payments.ts is the same round as plain services).
+import { z } from "zod";
+import { inngest } from "../inngest/client";
+import { finishAttempt } from "../cardholder/finish-stuck-payments";
+import { findUnfinishedSessions, finishSessionPayment } from "../cardholder/finish-session-payment";
+import { findDueAuthorizationAttempts, findUnfinishedMits } from "../payments/find-stuck-payments";
+import { finishMitAuthorization } from "../payments/finish-mit-authorization";
+
+const cronPayload = z.object({ cron: z.string().optional() }).loose();
+
+export const finishStuckPaymentsJob = inngest.createFunction(
+  { id: "finish-stuck-payments", retries: 2, concurrency: { limit: 1 }, triggers: [{ cron: "* * * * *" }] },
+  async ({ event, step }) => {
+    cronPayload.parse(event.data ?? {});
+    const done: Record<string, string> = {};
+    for (const attempt of await step.run("find-attempts", () => findDueAuthorizationAttempts())) {
+      done[attempt.id] = await step.run(`attempt-${attempt.id}`, () => finishAttempt({ operationId: attempt.id, paymentId: attempt.paymentId }));
+    }
+    for (const sessionId of await step.run("find-sessions", () => findUnfinishedSessions())) {
+      done[sessionId] = await step.run(`session-${sessionId}`, () => finishSessionPayment({ sessionId }));
+    }
+    for (const paymentId of await step.run("find-mits", () => findUnfinishedMits())) {
+      done[paymentId] = await step.run(`mit-${paymentId}`, () => finishMitAuthorization({ paymentId }));
+    }
+    return done;
+  },
+);

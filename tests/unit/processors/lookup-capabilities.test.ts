@@ -1,0 +1,80 @@
+// What each acquirer's look-up is worth (docs/decisions.md, "Unknown outcomes"): against a real
+// base URL Clearhaus and Bambora offer no look-up by our reference and never call the sandbox-only
+// endpoints; Finaro's retrieval exists but its "not found" proves nothing; only our sandboxes'
+// look-ups are complete. And the answers that leave an outcome unknown are classed as such.
+import { describe, expect, it } from "vitest";
+import { createBamboraConnector } from "@/lib/processors/bambora/client";
+import { fromBamboraResponse } from "@/lib/processors/bambora/transformers";
+import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
+import { fromClearhausTransaction } from "@/lib/processors/clearhaus/transformers";
+import { createFinaroConnector } from "@/lib/processors/finaro/client";
+import { fromFinaroResponse } from "@/lib/processors/finaro/transformers";
+import { LOOKUP_KINDS, LookupNotOfferedError } from "@/lib/processors/types";
+
+// Never reached: the connectors refuse before any request (a real host would be a network call).
+const REAL = {
+  clearhaus: (sandboxExtensions?: boolean) =>
+    createClearhausConnector({ baseUrl: "https://gateway.test.clearhaus.com", timeoutMs: 1_000, sandboxExtensions }),
+  bambora: (sandboxExtensions?: boolean) =>
+    createBamboraConnector({
+      baseUrl: "https://transaction-v1.api-eu.bambora.com",
+      timeoutMs: 1_000,
+      sandboxExtensions,
+    }),
+  finaro: (sandboxExtensions?: boolean) =>
+    createFinaroConnector({
+      baseUrl: "https://intconsole.credorax.com/intenv/service/gateway",
+      timeoutMs: 1_000,
+      sandboxExtensions,
+    }),
+};
+
+describe("look-up capabilities against the real gateways", () => {
+  it("clearhaus offers no look-up of any operation, and never calls the sandbox's search", async () => {
+    const connector = REAL.clearhaus();
+    for (const kind of LOOKUP_KINDS) {
+      expect(connector.lookups[kind], kind).toMatchObject({ lookup: false, notFoundIsProof: false });
+      await expect(connector.lookupOperation({ kind, operationId: "op1" }, { credentials: { apiKey: "k" } })).rejects.toBeInstanceOf(
+        LookupNotOfferedError,
+      );
+    }
+  });
+
+  it("bambora offers no look-up of any operation, and never calls the sandbox's search", async () => {
+    const connector = REAL.bambora();
+    const credentials = { accessToken: "a", merchantNumber: "m", secretToken: "s" };
+    for (const kind of LOOKUP_KINDS) {
+      expect(connector.lookups[kind], kind).toMatchObject({ lookup: false, notFoundIsProof: false });
+      await expect(connector.lookupOperation({ kind, operationId: "op1" }, { credentials })).rejects.toBeInstanceOf(LookupNotOfferedError);
+    }
+  });
+
+  it("finaro's O=101 retrieval exists but its 'not found' is no proof (no published not-found code; -7 is 'no response from gateway')", () => {
+    const connector = REAL.finaro();
+    for (const kind of LOOKUP_KINDS) expect(connector.lookups[kind], kind).toMatchObject({ lookup: true, notFoundIsProof: false });
+  });
+
+  it.each(["clearhaus", "bambora", "finaro"] as const)("our %s sandbox's look-up (a sandbox-only extension) is complete", (name) => {
+    const connector = REAL[name](true);
+    for (const kind of LOOKUP_KINDS) expect(connector.lookups[kind], kind).toMatchObject({ lookup: true, notFoundIsProof: true });
+  });
+});
+
+describe("answers that leave the outcome unknown are never declines", () => {
+  it("finaro Z2 -7 (no response from gateway) and 4 (interchange time-out) are indeterminate", () => {
+    expect(fromFinaroResponse({ Z2: "-7", Z1: "x" })).toMatchObject({ status: "failed", failure: "indeterminate" });
+    expect(fromFinaroResponse({ Z2: "4", Z1: "x" })).toMatchObject({ status: "failed", failure: "indeterminate" });
+    expect(fromFinaroResponse({ Z2: "-9", Z1: "x" })).toMatchObject({ status: "failed", failure: "declined" });
+  });
+
+  it("clearhaus 50000 (a void is allowed on it, so funds may be held) is indeterminate, not retryable elsewhere", () => {
+    expect(fromClearhausTransaction({ id: "x", status: { code: 50000 } })).toMatchObject({ status: "failed", failure: "indeterminate" });
+  });
+
+  it("bambora SystemError inside an answer is indeterminate", () => {
+    expect(fromBamboraResponse({ meta: { result: false, action: { code: "999", source: "ePay", type: "SystemError" } } })).toMatchObject({
+      status: "failed",
+      failure: "indeterminate",
+    });
+  });
+});
