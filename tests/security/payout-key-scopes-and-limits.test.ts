@@ -25,7 +25,8 @@ let merchant: TestMerchant;
 beforeAll(async () => {
   sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false });
   api = await startMerchantApi();
-  merchant = await createTestMerchant();
+  // Payouts need a notification address for their final result (issue 21).
+  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
 });
 afterAll(async () => {
   await api?.close();
@@ -90,7 +91,7 @@ describe("M7: payouts only to approved cardholder payments, within limits", () =
   });
 
   it("M7: over the limit per payout is refused with the limit named; within it is paid", async () => {
-    const shop = await createTestMerchant();
+    const shop = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
     await setPayoutLimit({ merchantId: shop.merchantId, actorUserId: null, input: { currency: "DKK", perPayout: 50_000, perDay: 80_000 } });
     const { paymentId } = await source({ merchantId: shop.merchantId });
     const over = await payout(paymentId, shop.apiKey, 50_001);
@@ -100,7 +101,7 @@ describe("M7: payouts only to approved cardholder payments, within limits", () =
   });
 
   it("M7: over the limit per 24 hours is refused, counting what was paid out already, also when sent at once", async () => {
-    const shop = await createTestMerchant();
+    const shop = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
     await setPayoutLimit({ merchantId: shop.merchantId, actorUserId: null, input: { currency: "DKK", perPayout: 30_000, perDay: 50_000 } });
     const { paymentId } = await source({ merchantId: shop.merchantId });
     const answers = await Promise.all([1, 2, 3].map(() => payout(paymentId, shop.apiKey, 20_000)));
@@ -112,7 +113,7 @@ describe("M7: payouts only to approved cardholder payments, within limits", () =
   });
 
   it("M7: a currency without a limit takes no payouts", async () => {
-    const shop = await createTestMerchant();
+    const shop = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
     await db().payoutLimit.deleteMany({ where: { merchantId: shop.merchantId } });
     const { paymentId } = await source({ merchantId: shop.merchantId });
     const answer = await payout(paymentId, shop.apiKey, 100);
