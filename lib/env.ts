@@ -3,6 +3,7 @@
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { loadOrCreateLocalSecrets, type LocalSecrets } from "./local-secrets";
+import type { Mode } from "./mode";
 
 /** An unset or empty variable is absent. */
 const blankAsUndefined = z
@@ -148,13 +149,14 @@ const schema = z.object({
   BENCH_FLOORS: flag,
   // --- end runtime
   // --- processors (lib/processors, lib/threeds): acquirer connectors, their sandboxes, 3-D Secure.
-  // A connector whose base URL is unset talks to its in-process sandbox (started by the service).
+  // Live acquirer accounts use *_BASE_URL only; test accounts use *_TEST_BASE_URL or, when it is
+  // unset, the in-process sandbox (started by the service). Live mode never reaches a sandbox.
   /** Time-out of one acquirer call in milliseconds; a per-processor value below overrides it. */
   PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   FINARO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
   CLEARHAUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
   BAMBORA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
-  /** Each acquirer's endpoint (operator configuration); credentials belong to each merchant's acquirer accounts. */
+  /** Each acquirer's production endpoint, for live accounts (operator configuration); credentials belong to each merchant's acquirer accounts. */
   FINARO_BASE_URL: optionalUrl,
   CLEARHAUS_BASE_URL: optionalUrl,
   BAMBORA_BASE_URL: optionalUrl,
@@ -164,6 +166,10 @@ const schema = z.object({
    * Finaro confirms the algorithm for the MIDs (docs/acquirers.md). Our sandbox's answers are always checked.
    */
   FINARO_ANSWER_SIGNATURE: z.enum(["verify", "ignore"]).default("ignore"),
+  /** Each acquirer's test endpoint, for test accounts; unset: the built-in sandbox. */
+  FINARO_TEST_BASE_URL: optionalUrl,
+  CLEARHAUS_TEST_BASE_URL: optionalUrl,
+  BAMBORA_TEST_BASE_URL: optionalUrl,
   // The process-wide acquirer credentials of earlier versions (LEGACY_ACQUIRER_VARIABLES): read only
   // as the source of the local demo merchant's sandbox accounts and by `accounts import-env` (the
   // upgrade); a serving process in production refuses to start while one is set.
@@ -174,14 +180,18 @@ const schema = z.object({
   BAMBORA_ACCESS_TOKEN: blankAsUndefined,
   BAMBORA_MERCHANT_NUMBER: blankAsUndefined,
   BAMBORA_SECRET_TOKEN: blankAsUndefined,
-  /** The 3-D Secure directory server (3DS server API); unset: the in-process sandbox DS/ACS. */
+  /** The 3-D Secure directory server (3DS server API) of live payments; unset: live payments get no 3-D Secure. */
   THREEDS_DS_URL: optionalUrl,
   THREEDS_API_KEY: blankAsUndefined,
+  /** The 3-D Secure test directory server of test payments; unset: the in-process sandbox DS/ACS. */
+  THREEDS_TEST_DS_URL: optionalUrl,
+  THREEDS_TEST_API_KEY: blankAsUndefined,
   /** Port of the 3-D Secure sandbox (its challenge page is opened by the cardholder's browser); 0 = any free port. */
   THREEDS_SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /**
-   * Start the sandboxes for processors (and 3-D Secure) that are not configured: "1" or "0".
-   * Default: on, except in production, where a forgotten base URL must not turn into a sandbox that approves.
+   * Start the built-in sandboxes for test mode, for processors (and 3-D Secure) without a test
+   * endpoint: "1" or "0". Default: on, in production too (merchants integrate in test mode on the
+   * real service); live payments never reach them, whatever is configured.
    */
   PROCESSOR_SANDBOXES: z.enum(["0", "1", "true", "false", ""]).optional(),
   // --- end processors
@@ -206,6 +216,11 @@ export interface AppConfig extends Env {
   inngestServeOrigin: string;
   /** BACKOFFICE_MFA_REQUIRED with its default applied (always true in production). */
   backofficeMfaRequired: boolean;
+  /**
+   * Live in production, test in local mode: the mode of a key made without one (CLI) and the mode
+   * existing rows took when test and live mode came (the upgrade migration).
+   */
+  defaultMode: Mode;
 }
 
 export class ConfigError extends Error {
@@ -282,6 +297,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS ?? (isProduction ? 5_000 : 0),
     inngestServeOrigin: new URL(env.INNGEST_SERVE_ORIGIN ?? publicBaseUrl).origin,
     backofficeMfaRequired: isProduction || env.BACKOFFICE_MFA_REQUIRED === "1" || env.BACKOFFICE_MFA_REQUIRED === "true",
+    defaultMode: isProduction ? "live" : "test",
   };
 }
 

@@ -57,7 +57,7 @@ async function main(): Promise<number> {
   }
   const stop = await ensureDatabaseUrl();
   try {
-    await migrateDatabase(config().DATABASE_URL!);
+    await migrateDatabase(config().DATABASE_URL!, { upgradeMode: config().defaultMode });
     const result = await runCliCommand(positionals, values);
     console.log(values.json ? JSON.stringify(result.data, null, 2) : result.text);
     return 0;

@@ -6,7 +6,7 @@ import { config } from "../lib/env";
 async function main(): Promise<void> {
   const stop = await ensureDatabaseUrl();
   try {
-    const result = await migrateDatabase(config().DATABASE_URL!, { log: (line) => console.log(line) });
+    const result = await migrateDatabase(config().DATABASE_URL!, { log: (line) => console.log(line), upgradeMode: config().defaultMode });
     console.log(`${result.applied.length} migration(s) applied, ${result.alreadyApplied.length} already applied.`);
   } finally {
     await stop();

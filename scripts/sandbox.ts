@@ -1,6 +1,8 @@
-// npm run sandbox: the three acquirer sandboxes and the 3-D Secure sandbox on their own, so a
-// service elsewhere can point FINARO_BASE_URL / CLEARHAUS_BASE_URL / BAMBORA_BASE_URL / THREEDS_DS_URL
-// at them. Ports: --finaro N --clearhaus N --bambora N --threeds N (default 4101-4104).
+// npm run sandbox: the three acquirer sandboxes and the 3-D Secure sandbox on their own, so the test
+// mode of services elsewhere can use them: FINARO_TEST_BASE_URL / CLEARHAUS_TEST_BASE_URL /
+// BAMBORA_TEST_BASE_URL / THREEDS_TEST_DS_URL (live mode never uses a sandbox; a test that makes one
+// stand in for an acquirer's production endpoint sets *_BASE_URL itself).
+// Ports: --finaro N --clearhaus N --bambora N --threeds N (default 4101-4104).
 // By default the Clearhaus and Finaro sandboxes answer as their public references say and nothing
 // more (docs/acquirers.md); --extensions adds the sandbox-only conveniences (scenario cards, look-ups
 // by our reference, card-update feeds). A service that reaches them through a configured base URL
@@ -38,16 +40,18 @@ const partner = CLEARHAUS_SANDBOX_SIGNING_PARTNERS[0]!;
 console.log(`Sandboxes running (${values.extensions ? "with their sandbox-only extensions" : "strict: the references only"}).
 A Clearhaus account may also sign as the sandbox's partner: signing API key ${partner.signingApiKey},
 the private key printed in Clearhaus' docs (lib/sandboxes/acquirers/sandbox-accounts.ts).
-Point the service at them with:
+Point the service's test mode at them with:
 
-FINARO_BASE_URL=${urls.finaro}${FINARO_SANDBOX_PATH}
+FINARO_TEST_BASE_URL=${urls.finaro}${FINARO_SANDBOX_PATH}
+CLEARHAUS_TEST_BASE_URL=${urls.clearhaus}
+BAMBORA_TEST_BASE_URL=${urls.bambora}
+THREEDS_TEST_DS_URL=${urls.threeds}
+THREEDS_TEST_API_KEY=${THREEDS_SANDBOX_API_KEY}
+
+The local demo merchant's test accounts take these credentials (local mode only):
 FINARO_MERCHANT_ID=${FINARO_SANDBOX_CREDENTIALS.merchantId}
 FINARO_SIGNATURE_KEY=${FINARO_SANDBOX_CREDENTIALS.signatureKey}
-CLEARHAUS_BASE_URL=${urls.clearhaus}
 CLEARHAUS_API_KEY=${CLEARHAUS_SANDBOX_API_KEY}
-BAMBORA_BASE_URL=${urls.bambora}
-THREEDS_DS_URL=${urls.threeds}
-THREEDS_API_KEY=${THREEDS_SANDBOX_API_KEY}
 
 Bambora North America test account (local mode gives it to the demo merchant; elsewhere: accounts add
 --processor bambora --currencies CAD --credential merchantId=... and the two passcodes):

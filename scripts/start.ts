@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     resetConfig(); // config() was read above, before the embedded database had a URL
     log(`embedded database in ${path.resolve(settings.DATA_DIR, "pglite")} on 127.0.0.1:${embedded.port}`);
   }
-  const migrations = await migrateDatabase(databaseUrl, { log: (line) => log(line) });
+  const migrations = await migrateDatabase(databaseUrl, { log: (line) => log(line), upgradeMode: config().defaultMode });
   log(`database schema up to date (${migrations.applied.length} migration(s) applied now)`);
 
   const demoLines = await (await import("../lib/sandboxes/prepare-demo")).prepareDemo({ log }); // local mode only; no secrets printed

@@ -99,11 +99,14 @@ export function HostedIntegrationEditor({
   initial,
   readOnly,
   totpEnabled = false,
+  mode,
 }: {
   action: Action;
   initial: HostedIntegrationValues;
   readOnly: boolean;
   totpEnabled?: boolean;
+  /** The mode shown: its notification addresses are edited (the rest serves both modes). */
+  mode: "test" | "live";
 }) {
   const { state, pending, form } = useKeptFormAction(action, { resetOnSuccess: false });
   const router = useRouter();
@@ -129,6 +132,7 @@ export function HostedIntegrationEditor({
   return (
     <form {...form} className="grid gap-6 xl:grid-cols-5" noValidate>
       <input type="hidden" name="id" value={initial.id ?? ""} />
+      <input type="hidden" name="mode" value={mode} />
       <input type="hidden" name="styling" value={stylingJson} />
       <div className="space-y-6 xl:col-span-3">
         <fieldset className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" disabled={readOnly}>
@@ -144,8 +148,10 @@ export function HostedIntegrationEditor({
               error={state.fieldErrors?.hostedId}
             />
           </div>
-          <h3 className="pt-2 text-sm font-semibold">Notification URLs</h3>
-          <p className="text-xs text-slate-500">Empty fields fall back to the account&apos;s notification URLs.</p>
+          <h3 className="pt-2 text-sm font-semibold">Notification URLs ({mode} mode)</h3>
+          <p className="text-xs text-slate-500">
+            For {mode} payments (switch modes to edit the other mode&apos;s). Empty fields fall back to the account&apos;s notification URLs.
+          </p>
           <TextField
             id="defaultNotificationUrl"
             label="Default notification URL"

@@ -3,13 +3,18 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { config } from "../env";
 import { randomBase62 } from "../ids";
+import type { Mode } from "../mode";
 
 export const API_KEY_PREFIX = "cps_";
-/** How many leading characters of a key are kept in clear to tell keys apart. */
-export const API_KEY_VISIBLE_CHARS = 12;
+/**
+ * How many leading characters of a key are kept in clear to tell keys apart: the mode and 7 random
+ * characters (cps_live_AbC1234). Keys from before test and live mode have no mode in them.
+ */
+export const API_KEY_VISIBLE_CHARS = 16;
 
-export function generateApiKey(): string {
-  return `${API_KEY_PREFIX}${randomBase62(40)}`;
+/** A new key of `mode`: cps_test_… or cps_live_…, so that a glance (or a secret scanner) tells them apart. */
+export function generateApiKey(mode: Mode): string {
+  return `${API_KEY_PREFIX}${mode}_${randomBase62(40)}`;
 }
 
 export function hashApiKey(apiKey: string): string {

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import type { Mode } from "../mode";
 
 export type ApiKeyState = "active" | "expiring" | "expired" | "revoked";
 
@@ -13,6 +14,7 @@ export interface ApiKeyListItem {
   rolledFromId: string | null;
   /** What the key may do (api-key-scopes.ts). */
   scopes: string[];
+  mode: Mode;
   state: ApiKeyState;
 }
 
@@ -22,12 +24,12 @@ export function apiKeyState(key: { revokedAt: Date | null; expiresAt: Date | nul
   return "active";
 }
 
-/** A merchant's API keys, newest first, with what the back office shows (never the hash). */
-export async function listApiKeys({ merchantId }: { merchantId: string }): Promise<ApiKeyListItem[]> {
+/** A merchant's API keys of one mode, newest first, with what the back office shows (never the hash). */
+export async function listApiKeys({ merchantId, mode }: { merchantId: string; mode: Mode }): Promise<ApiKeyListItem[]> {
   const keys = await db().apiKey.findMany({
-    where: { merchantId },
+    where: { merchantId, mode },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, expiresAt: true, rolledFromId: true, scopes: true },
+    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true, expiresAt: true, rolledFromId: true, scopes: true, mode: true },
   });
   const now = new Date();
   return keys.map((key) => ({ ...key, state: apiKeyState(key, now) }));

@@ -1,5 +1,6 @@
 import { db, type Tx } from "../db";
 import { recordAuditEntry } from "../backoffice/audit";
+import type { Mode } from "../mode";
 
 export class ApiKeyNotFoundError extends Error {
   constructor() {
@@ -10,17 +11,19 @@ export class ApiKeyNotFoundError extends Error {
 
 export interface RevokeApiKeyOptions {
   merchantId: string;
+  /** The mode the key must be of: a key of the other mode looks like an unknown one. */
+  mode: Mode;
   apiKeyId: string;
   actorUserId?: string | null;
   tx?: Tx;
 }
 
 /** Revokes a key at once: the API refuses it from now on. Revoking a revoked key changes nothing. */
-export async function revokeApiKey({ merchantId, apiKeyId, actorUserId = null, tx }: RevokeApiKeyOptions) {
+export async function revokeApiKey({ merchantId, mode, apiKeyId, actorUserId = null, tx }: RevokeApiKeyOptions) {
   const run = async (client: Tx) => {
     // Scoped by merchant: another merchant's key id looks exactly like an unknown one.
     const key = await client.apiKey.findFirst({
-      where: { id: apiKeyId, merchantId },
+      where: { id: apiKeyId, merchantId, mode },
       select: { id: true, prefix: true, name: true, revokedAt: true },
     });
     if (!key) throw new ApiKeyNotFoundError();

@@ -4,6 +4,7 @@ import { newId } from "../ids";
 import { generateApiKey, hashApiKey, visiblePrefix } from "./api-key-secret";
 import { ApiKeyNotFoundError } from "./revoke-api-key";
 import { recordAuditEntry } from "../backoffice/audit";
+import type { Mode } from "../mode";
 
 /** The grace periods offered when rolling, in seconds (as Stripe offers: now, 1 hour ... 7 days). */
 export const ROLL_GRACE_PERIODS = [
@@ -26,6 +27,8 @@ export class ApiKeyNotRollableError extends Error {
 
 export interface RollApiKeyOptions {
   merchantId: string;
+  /** The mode the key must be of: a key of the other mode looks like an unknown one. */
+  mode: Mode;
   apiKeyId: string;
   /** How long the old key keeps working; 0 revokes it at once. */
   graceSeconds: number;
@@ -39,19 +42,19 @@ export interface RollApiKeyOptions {
  * period ends, so the merchant can deploy the new key without downtime. The new key's full value
  * is returned once and never stored.
  */
-export async function rollApiKey({ merchantId, apiKeyId, graceSeconds, actorUserId = null, now = new Date(), tx }: RollApiKeyOptions) {
+export async function rollApiKey({ merchantId, mode, apiKeyId, graceSeconds, actorUserId = null, now = new Date(), tx }: RollApiKeyOptions) {
   const grace = graceSecondsSchema.parse(graceSeconds);
   const run = async (client: Tx) => {
     const old = await client.apiKey.findFirst({
-      where: { id: apiKeyId, merchantId },
+      where: { id: apiKeyId, merchantId, mode },
       select: { id: true, name: true, prefix: true, revokedAt: true, expiresAt: true, scopes: true },
     });
     if (!old) throw new ApiKeyNotFoundError();
     if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new ApiKeyNotRollableError();
 
-    const apiKey = generateApiKey();
+    const apiKey = generateApiKey(mode);
     const record = await client.apiKey.create({
-      data: { id: newId(), merchantId, name: old.name, prefix: visiblePrefix(apiKey), hash: hashApiKey(apiKey), rolledFromId: old.id, scopes: old.scopes },
+      data: { id: newId(), merchantId, name: old.name, prefix: visiblePrefix(apiKey), hash: hashApiKey(apiKey), rolledFromId: old.id, scopes: old.scopes, mode },
       select: { id: true, name: true, prefix: true, createdAt: true },
     });
     const requestedEnd = new Date(now.getTime() + grace * 1000);

@@ -7,10 +7,13 @@
 // request"); the raw statement costs a small fraction of that and is the same one statement.
 import { db } from "../db";
 import { log as logger } from "../observability/logger";
+import type { Mode } from "../mode";
 
 export interface ApiRequestRow {
   id: string;
   merchantId: string | null;
+  /** The key's mode; null with merchantId (no key identified the request: such rows are not stored). */
+  mode: Mode | null;
   method: string;
   path: string;
   traceApi: string | null;
@@ -65,9 +68,9 @@ function insertRows(rows: ApiRequestRow[]): Promise<number> {
   const column = <K extends keyof ApiRequestRow>(key: K) => rows.map((row) => row[key]);
   // createdAt as ISO text into timestamp(3): the column holds UTC wall time, as Prisma writes it.
   return db().$executeRaw`
-    INSERT INTO "ApiRequest" ("id", "merchantId", "method", "path", "traceApi", "statusCode", "errorCode", "durationMs", "createdAt",
+    INSERT INTO "ApiRequest" ("id", "merchantId", "mode", "method", "path", "traceApi", "statusCode", "errorCode", "durationMs", "createdAt",
       "errorDescription", "requestBody", "responseBody", "apiKeyId", "idempotencyKey", "idempotentReplay")
-    SELECT * FROM unnest(${column("id")}::text[], ${column("merchantId")}::text[], ${column("method")}::text[], ${column("path")}::text[],
+    SELECT * FROM unnest(${column("id")}::text[], ${column("merchantId")}::text[], ${column("mode")}::"Mode"[], ${column("method")}::text[], ${column("path")}::text[],
       ${column("traceApi")}::text[], ${column("statusCode")}::int[], ${column("errorCode")}::text[], ${column("durationMs")}::int[],
       ${rows.map((row) => row.createdAt.toISOString())}::timestamp(3)[],
       ${column("errorDescription")}::text[], ${column("requestBody")}::text[], ${column("responseBody")}::text[], ${column("apiKeyId")}::text[],

@@ -5,6 +5,7 @@ import { db } from "../db";
 import { invalidApiKey } from "../errors";
 import { log } from "../observability/logger";
 import type { ApiKeyScope } from "../api-keys/api-key-scopes";
+import type { Mode } from "../mode";
 
 /** lastUsedAt is written at most this often per key, so that busy keys cost no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -19,6 +20,8 @@ const MAX_KEY_LENGTH = 200;
 export interface AuthenticatedMerchant {
   merchantId: string;
   apiKeyId: string;
+  /** The key's mode: the request sees and makes only data of this mode. */
+  mode: Mode;
 }
 
 /** What the routes need (api-key-scopes.ts), with the words a refusal uses. */
@@ -51,6 +54,7 @@ interface KeyRecord {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   scopes: string[];
+  mode: Mode;
 }
 
 const cache = ((
@@ -62,7 +66,7 @@ async function findKey(hash: string, now: Date): Promise<KeyRecord | null> {
   if (cached && cached.until > now.getTime()) return cached.record;
   const record = await db().apiKey.findUnique({
     where: { hash },
-    select: { id: true, merchantId: true, hash: true, revokedAt: true, expiresAt: true, lastUsedAt: true, scopes: true },
+    select: { id: true, merchantId: true, hash: true, revokedAt: true, expiresAt: true, lastUsedAt: true, scopes: true, mode: true },
   });
   // Unknown keys are not cached: a flood of random keys must not fill the memory.
   if (record) {
@@ -108,5 +112,5 @@ export async function authenticateApiKey({
       })
       .catch((error: unknown) => log("merchant-api").warn(`could not record lastUsedAt of key ${record.id}: ${String(error)}`));
   }
-  return { merchantId: record.merchantId, apiKeyId: record.id };
+  return { merchantId: record.merchantId, apiKeyId: record.id, mode: record.mode };
 }

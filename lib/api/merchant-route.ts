@@ -19,6 +19,7 @@ import { authenticateApiKey } from "./authenticate-api-key";
 import type { Tx } from "../db";
 import { resolveAcceptedRequest } from "./resolve-accepted-request";
 import type { ApiKeyScope } from "../api-keys/api-key-scopes";
+import type { Mode } from "../mode";
 import {
   bindIdempotentAnswer,
   claimIdempotencyKey,
@@ -39,6 +40,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 export interface MerchantRequestContext<Input> {
   merchantId: string;
+  /** The API key's mode: the use case reads and makes only data of this mode. */
+  mode: Mode;
   input: Input;
   /** The `{paymentid}` path segment, when the route has one. */
   paymentRef?: string;
@@ -143,6 +146,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     const url = new URL(request.url);
     const traceApi = readTrace(request);
     let merchantId: string | undefined;
+    let mode: Mode | undefined;
     let status = 500;
     let body: string;
     let errorCode: string | undefined;
@@ -161,6 +165,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
       const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization"), scope: definition.scope });
       merchantId = authenticated.merchantId;
+      mode = authenticated.mode;
       apiKeyId = authenticated.apiKeyId;
       addToRequestContext({ merchantId });
       await consumeRateLimit("api-key", authenticated.apiKeyId);
@@ -186,7 +191,9 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       if (key) {
         const stored = await claimIdempotencyKey({
           merchantId,
-          key,
+          // One key namespace per mode ("test " cannot start a key: the header has no spaces), so a
+          // key used in test mode can be used again in live mode; live keys are stored as sent.
+          key: mode === "test" ? `test ${key}` : key,
           responseId: requestId,
           fingerprint: requestFingerprint(request.method, url.pathname, rawInput),
           leaseMs: definition.idempotencyLeaseMs?.() ?? DEFAULT_IDEMPOTENCY_LEASE_MS,
@@ -197,7 +204,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
           status = stored.status;
           body = stored.body;
         } else {
-          idempotency = { merchantId, key, responseId: requestId };
+          idempotency = { merchantId, key: mode === "test" ? `test ${key}` : key, responseId: requestId };
         }
       }
       if (!replayed) {
@@ -208,7 +215,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
               bound = true;
             }
           : undefined;
-        const result = await definition.handler({ merchantId, input, paymentRef, responseId: requestId, traceApi, bindAnswer });
+        const result = await definition.handler({ merchantId, mode, input, paymentRef, responseId: requestId, traceApi, bindAnswer });
         performed = true;
         // A failure between the work and its answer (the key's completion, the connection).
         faultPoint("merchant-api.after-work");
@@ -274,6 +281,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     const row: ApiRequestRow = {
       id: requestId,
       merchantId: merchantId ?? null,
+      mode: mode ?? null,
       method: request.method,
       path: redactCardNumbers(url.pathname),
       traceApi: traceApi === undefined ? null : redactCardNumbers(traceApi),

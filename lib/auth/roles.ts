@@ -33,3 +33,17 @@ export const ROLE_LABELS: Record<UserRole, string> = { OWNER: "Owner", DEVELOPER
 export function roleCan(role: UserRole, permission: Permission): boolean {
   return PERMISSIONS[role].includes(permission);
 }
+
+const RANK: Record<UserRole, number> = { VIEWER: 0, DEVELOPER: 1, OWNER: 2 };
+
+/**
+ * What acts on live payments, keys and addresses: limited in live mode by the merchant's owner
+ * setting (the lowest role that may act there). Team, acquirer accounts and secrets are owners'
+ * anyway, in either mode.
+ */
+const LIVE_GATED: readonly Permission[] = ["keys:write", "settings:write", "payments:write"];
+
+/** Whether `role` may use `permission` in live mode, given the merchant's lowest role for live mode. */
+export function roleMayActInLiveMode(role: UserRole, permission: Permission, liveModeMinRole: UserRole = "DEVELOPER"): boolean {
+  return !LIVE_GATED.includes(permission) || RANK[role] >= RANK[liveModeMinRole];
+}

@@ -1,5 +1,6 @@
 // The guards every back-office page, route handler and server action starts with.
 import { getServerSession } from "next-auth";
+import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "../db";
@@ -8,6 +9,16 @@ import type { UserRole } from "../generated/prisma/enums";
 import { type Actor, ForbiddenError } from "./actor";
 import { authOptions, SIGN_IN_PATH } from "./auth-options";
 import { roleCan, type Permission } from "./roles";
+import { isMode, type Mode } from "../mode";
+
+/** The back-office mode switch's cookie: which mode the pages show and the actions act in. */
+export const MODE_COOKIE = "cps_mode";
+
+/** The mode the back office shows: the switch's choice, else the service's default (live in production, test locally). */
+export async function currentMode(): Promise<Mode> {
+  const value = (await cookies()).get(MODE_COOKIE)?.value;
+  return isMode(value) ? value : config().defaultMode;
+}
 
 export interface SessionUser extends Actor {
   email: string;
@@ -43,7 +54,7 @@ export const currentUser = cache(async function currentUser(): Promise<SessionUs
       totpEnabledAt: true,
       sessionVersion: true,
       mustChangePassword: true,
-      merchant: { select: { name: true } },
+      merchant: { select: { name: true, liveModeMinRole: true } },
     },
   });
   // The jwt callback already empties an outdated token; checked here too, on the row every page uses.
@@ -56,6 +67,8 @@ export const currentUser = cache(async function currentUser(): Promise<SessionUs
     name: user.name,
     totpEnabled: user.totpEnabledAt !== null,
     merchantName: user.merchant.name,
+    mode: await currentMode(),
+    liveModeMinRole: user.merchant.liveModeMinRole as UserRole,
     mustChangePassword: user.mustChangePassword,
     mfaEnrolmentRequired: config().backofficeMfaRequired && user.totpEnabledAt === null,
   };

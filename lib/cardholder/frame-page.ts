@@ -176,16 +176,22 @@ export interface FieldPageOptions {
   styling: HostedStyling;
   script: PageScript;
   nonce: string;
+  /** A test-mode session: the card number field asks for a test card. */
+  testMode?: boolean;
 }
 
-export function fieldPageHtml({ kind, config, styling, script, nonce }: FieldPageOptions): string {
+/** A test session's card number field (unless the merchant styled its placeholder): only test cards are taken. */
+const TEST_MODE_PAN = { placeholder: "Test card: 4111 1111 1111 1111", label: "Card number (test mode: test cards only)" };
+
+export function fieldPageHtml({ kind, config, styling, script, nonce, testMode = false }: FieldPageOptions): string {
   const placeholders = styling.placeholders ?? {};
   const inputs = FIELD_PARTS[kind]
     .map((part) => {
       const spec = INPUTS[part];
-      const placeholder = placeholders[part] ?? spec.placeholder;
+      const testPan = testMode && part === "pan";
+      const placeholder = placeholders[part] ?? (testPan ? TEST_MODE_PAN.placeholder : spec.placeholder);
       return (
-        `<label class="sr" for="${spec.id}">${spec.label}</label>` +
+        `<label class="sr" for="${spec.id}">${testPan ? TEST_MODE_PAN.label : spec.label}</label>` +
         `<input id="${spec.id}" name="${spec.name}" data-part="${part}" type="text" inputmode="numeric" autocomplete="${spec.autocomplete}" ` +
         `autocorrect="off" spellcheck="false" maxlength="${spec.maxLength}" placeholder="${escapeHtml(placeholder)}" aria-invalid="false">`
       );

@@ -3,6 +3,7 @@ import { db } from "../db";
 import { parseStoredStyling, type HostedStyling } from "../validation/hosted-styling";
 import { effectiveCheckoutOrigins } from "./allowed-checkout-origins";
 import { isSessionIdFormat } from "../validation/session-id";
+import type { Mode } from "../mode";
 
 export type HostedSessionState =
   /** Takes a payment. */
@@ -22,6 +23,8 @@ export interface HostedSession {
   styling: HostedStyling;
   /** Merchant pages allowed to embed the frames (lib/cardholder/allowed-checkout-origins.ts); empty: any. */
   allowedOrigins: string[];
+  /** Test sessions take only test cards, and the card number field says so before anyone types. */
+  mode: Mode;
 }
 
 /** Why a frame is not shown, in words for the merchant's developer (reported through jsfieldloaderror). */
@@ -47,6 +50,7 @@ export async function getHostedSession({
       status: true,
       expiresAt: true,
       onBehalfOfPaymentId: true,
+      mode: true,
       idPan: true,
       idExpMonth: true,
       idExpYear: true,
@@ -72,6 +76,7 @@ export async function getHostedSession({
       merchant: session.merchant.allowedCheckoutOrigins,
       integration: session.hostedIntegration?.allowedCheckoutOrigins,
     }),
+    mode: session.mode,
   };
 }
 

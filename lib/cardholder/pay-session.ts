@@ -5,6 +5,8 @@
 // The card lives in memory only: CardDetails hides it from logs, and it is stored encrypted by
 // the authorization (lib/payments/authorize-payment.ts); the security code is never stored.
 import { CardDetails } from "../cards/card-details";
+import { isTestCardNumber } from "../cards/test-card-numbers";
+import type { Mode } from "../mode";
 import { decryptPan } from "../cards/card-encryption";
 import { db } from "../db";
 import { config } from "../env";
@@ -44,6 +46,7 @@ function loadSession(sessionId: string) {
     where: { id: sessionId },
     select: {
       id: true,
+      mode: true,
       status: true,
       expiresAt: true,
       amount: true,
@@ -72,8 +75,15 @@ const failed = (paymentid: string | null, errorcode: ErrorCode): PayResult => ({
   errortext: ERROR_TEXTS[errorcode],
 });
 
-/** The spec's missing-field codes first, then what is present but wrong. */
-export function checkCardParts(card: CardParts | undefined, now: Date = new Date()): { card: CardDetails } | { error: ErrorCode } {
+/**
+ * The spec's missing-field codes first, then what is present but wrong; in test mode, a number that
+ * is not a published test card is refused (TEST_CARD_REQUIRED): test payments never carry real cards.
+ */
+export function checkCardParts(
+  card: CardParts | undefined,
+  now: Date = new Date(),
+  mode: Mode = "live",
+): { card: CardDetails } | { error: ErrorCode } {
   const pan = digitsOnly(card?.pan ?? "");
   const month = card?.expmonth ? parseMonth(card.expmonth) : undefined;
   const year = card?.expyear ? parseYear(card.expyear) : undefined;
@@ -83,6 +93,7 @@ export function checkCardParts(card: CardParts | undefined, now: Date = new Date
   if (!card?.expyear) return { error: "EXPYEAR_MISSING" };
   if (!code) return { error: "CVC_MISSING" };
   if (!isPanValid(pan)) return { error: "PAN_INVALID" };
+  if (mode === "test" && !isTestCardNumber(pan)) return { error: "TEST_CARD_REQUIRED" };
   if (!isExpiryValid(month, year, now)) return { error: "EXPIRY_INVALID" };
   if (!isSecurityCodeValid(code, panScheme(pan))) return { error: "CVC_INVALID" };
   return { card: new CardDetails({ pan, expMonth: month!, expYear: year!, securityCode: code }) };
@@ -151,7 +162,7 @@ export async function paySession({
     if (!stored) return failed(paymentId, "PAYMENT_ERROR");
     ({ source, card } = stored);
   } else {
-    const checked = checkCardParts(parts, now);
+    const checked = checkCardParts(parts, now, session.mode);
     if ("error" in checked) return failed(paymentId, checked.error);
     card = checked.card;
     source = { kind: "card", card };
@@ -285,6 +296,9 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
 
   const afterChallenge = await unusedChallengeResult(paymentId, card);
   if (afterChallenge) return authorize(afterChallenge);
+  // A test card in live mode is declined by the authorization before any acquirer is called; no
+  // directory server is asked about it either.
+  if (session.mode === "live" && isTestCardNumber(card.revealPan())) return authorize(undefined);
 
   const first = decideThreeDsStep({ mode: session.set3ds, at: "start" });
   if (first.step !== "authenticate") return authorize(undefined);

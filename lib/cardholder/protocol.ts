@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   "TOO_MANY_ATTEMPTS",
   "ALREADY_PAID",
   "SERVICE_UNAVAILABLE",
+  "TEST_CARD_REQUIRED",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -59,6 +60,7 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
   TOO_MANY_ATTEMPTS: "Too many payment attempts in this payment window.",
   ALREADY_PAID: "This order has already been paid (its merchantpaymentid is used by another payment).",
   SERVICE_UNAVAILABLE: "The payment service is busy and nothing was charged; please try again in a moment.",
+  TEST_CARD_REQUIRED: "This is a test payment: use a test card, such as 4111 1111 1111 1111. Real cards are not accepted in test mode.",
 };
 
 const sessionId = w.string({ regex: /^[A-Za-z0-9]{1,64}$/ });

@@ -73,7 +73,7 @@ export async function serveFramePage(request: Request, sessionId: string, frame:
   }
   const fontOrigins = [...new Set((session.styling.fonts ?? []).map((font) => new URL(font.src).origin))];
   return pageResponse({
-    html: fieldPageHtml({ kind: frame, config, styling: session.styling, script, nonce }),
+    html: fieldPageHtml({ kind: frame, config, styling: session.styling, script, nonce, testMode: session.mode === "test" }),
     nonce,
     frameAncestors: [parentOrigin],
     fontOrigins,

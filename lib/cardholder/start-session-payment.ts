@@ -58,6 +58,7 @@ async function openPayment({ sessionId, now = new Date() }: StartSessionPaymentO
       select: {
         id: true,
         merchantId: true,
+        mode: true,
         status: true,
         expiresAt: true,
         merchantPaymentId: true,
@@ -103,7 +104,7 @@ async function openPayment({ sessionId, now = new Date() }: StartSessionPaymentO
     if (
       merchantPaymentId &&
       (await tx.payment.findUnique({
-        where: { merchantId_merchantPaymentId: { merchantId: session.merchantId, merchantPaymentId } },
+        where: { merchantId_mode_merchantPaymentId: { merchantId: session.merchantId, mode: session.mode, merchantPaymentId } },
         select: { id: true },
       }))
     ) {
@@ -114,6 +115,8 @@ async function openPayment({ sessionId, now = new Date() }: StartSessionPaymentO
       data: {
         id: paymentId,
         merchantId: session.merchantId,
+        // The session's mode, which is its API key's: the payment and its card belong to it.
+        mode: session.mode,
         merchantPaymentId,
         parentPaymentId: session.onBehalfOfPaymentId,
         amount: session.amount,

@@ -23,15 +23,18 @@ import { DEFAULT_NEW_KEY_SCOPES, parseScopeList } from "../api-keys/api-key-scop
 import { setPayoutLimit } from "../payments/set-payout-limit";
 import { resealAcquirerCredentials } from "../processors/accounts/reseal-acquirer-credentials";
 import { ACCOUNT_COMMANDS, ACCOUNT_USAGE } from "./account-commands";
+import { config } from "../env";
+import { modeSchema } from "../mode";
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
   merchant create --name <name> [--scopes <list>]
-                                                create a merchant; prints its merchantid, a new API key and the
-                                                notification signing secret
+                                                create a merchant; prints its merchantid, a test-mode and a live-mode
+                                                API key (cps_test_…, cps_live_…) and the notification signing secret
   merchant list                                 list merchants
-  apikey create --merchant <id> [--name <name>] [--scopes <list>]
-                                                create an API key for a merchant (shown once). Scopes, comma separated:
+  apikey create --merchant <id> [--mode test|live] [--name <name>] [--scopes <list>]
+                                                create an API key for a merchant (shown once). Mode: default live in
+                                                production, test locally. Scopes, comma separated:
                                                 payments, follow-ups, payouts, read (default: payments,follow-ups,read)
   payout-limits set --merchant <id> --currency <ISO> --per-payout <minor units> --per-day <minor units>
                                                 what the merchant's keys may pay out (no limit for a currency: no payouts)
@@ -130,12 +133,23 @@ export type CommandHandler = (options: Options, args: string[]) => Promise<CliRe
 export const COMMANDS: Record<string, CommandHandler> = {
   "merchant create": async (options) => {
     const name = z.string().trim().min(1).max(100).parse(required(options, "name"));
-    const { merchant, apiKey } = await createMerchant({ name, withApiKey: true, apiKeyScopes: scopesOption(options) });
+    const { merchant, apiKeys } = await createMerchant({ name, apiKeyModes: ["test", "live"], apiKeyScopes: scopesOption(options) });
     return {
       // The signing secret is printed too: a merchant set up from the CLI must be able to verify
       // its first notification without a back-office visit (it stays readable in Settings → API keys).
-      text: `Merchant ${merchant.name}\n  merchantid  ${merchant.id}\n  API key     ${apiKey}   (shown once; store it now)\n  Notification signing secret  ${merchant.notificationSecret}   (verifies notifications; also in the back office, Settings → API-key)`,
-      data: { merchantid: merchant.id, name: merchant.name, apikey: apiKey, notificationsecret: merchant.notificationSecret },
+      text:
+        `Merchant ${merchant.name}\n  merchantid  ${merchant.id}\n  Test API key  ${apiKeys.test}   (test mode: sandboxes and test cards; shown once)\n` +
+        `  Live API key  ${apiKeys.live}   (live mode: real cards and money; shown once; store it now)\n` +
+        `  Notification signing secret  ${merchant.notificationSecret}   (verifies notifications; also in the back office, Settings → API-key)`,
+      data: {
+        merchantid: merchant.id,
+        name: merchant.name,
+        // The key of the service's default mode (live in production, test locally), as before modes.
+        apikey: apiKeys[config().defaultMode],
+        testapikey: apiKeys.test,
+        liveapikey: apiKeys.live,
+        notificationsecret: merchant.notificationSecret,
+      },
     };
   },
   "merchant list": async () => {
@@ -149,10 +163,19 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const name = typeof options.name === "string" && options.name.trim() ? options.name.trim() : "CLI key";
-    const { apiKey, record } = await createApiKey({ merchantId, name, scopes: scopesOption(options) });
+    const mode = modeSchema.parse(typeof options.mode === "string" ? options.mode : config().defaultMode);
+    const { apiKey, record } = await createApiKey({ merchantId, name, scopes: scopesOption(options), mode });
     return {
-      text: `API key for ${merchantId}: ${apiKey}   (shown once; store it now; scopes: ${record.scopes.join(", ")})`,
-      data: { merchantid: merchantId, apikey: apiKey, id: record.id, prefix: record.prefix, name: record.name, scopes: record.scopes },
+      text: `${mode === "test" ? "Test" : "Live"} API key for ${merchantId}: ${apiKey}   (shown once; store it now; scopes: ${record.scopes.join(", ")})`,
+      data: {
+        merchantid: merchantId,
+        apikey: apiKey,
+        id: record.id,
+        prefix: record.prefix,
+        name: record.name,
+        scopes: record.scopes,
+        mode: record.mode,
+      },
     };
   },
   // Payouts (review 3, M7): per currency, what the merchant's keys may pay out; audited as the operator.

@@ -62,11 +62,20 @@ interface AppliedRow {
   rolled_back_at: Date | null;
 }
 
+export interface MigrateOptions {
+  dir?: string;
+  log?: (line: string) => void;
+  /**
+   * The mode existing rows take when a migration gives them one (test and live mode, issue 27): the
+   * service passes "test" in local mode and "live" in production; set as `cps.upgrade_mode` for each
+   * migration's transaction. Absent: migrations read no setting and choose live, as they do under
+   * `prisma migrate deploy`.
+   */
+  upgradeMode?: "test" | "live";
+}
+
 /** Applies every pending migration in name order, each in its own transaction. */
-export async function migrateDatabase(
-  connectionString: string,
-  options: { dir?: string; log?: (line: string) => void } = {},
-): Promise<MigrationResult> {
+export async function migrateDatabase(connectionString: string, options: MigrateOptions = {}): Promise<MigrationResult> {
   const log = options.log ?? (() => {});
   const migrations = readMigrations(options.dir);
   const client = new pg.Client({ connectionString });
@@ -95,7 +104,7 @@ export async function migrateDatabase(
     const result: MigrationResult = { applied: [], alreadyApplied: [...applied.keys()] };
     for (const migration of migrations) {
       if (applied.has(migration.name)) continue;
-      if (await applyOne(client, migration)) {
+      if (await applyOne(client, migration, options.upgradeMode)) {
         log(`applied ${migration.name}`);
         result.applied.push(migration.name);
       } else {
@@ -114,10 +123,11 @@ export async function migrateDatabase(
  * embedded database serves every connection from one backend, but it does serialize transactions.)
  * Returns false when another process had already applied it.
  */
-async function applyOne(client: pg.Client, migration: MigrationFile): Promise<boolean> {
+async function applyOne(client: pg.Client, migration: MigrationFile, upgradeMode: MigrateOptions["upgradeMode"]): Promise<boolean> {
   await client.query("BEGIN");
   try {
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    if (upgradeMode) await client.query("SELECT set_config('cps.upgrade_mode', $1, true)", [upgradeMode]);
     const done = await client.query(
       `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = $1 AND finished_at IS NOT NULL AND rolled_back_at IS NULL`,
       [migration.name],

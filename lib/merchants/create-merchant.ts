@@ -3,11 +3,15 @@ import { newMerchantId } from "../ids";
 import { createApiKey } from "../api-keys/create-api-key";
 import { createSigningSecret } from "../notifications/signing-secrets";
 import { API_KEY_SCOPES, type ApiKeyScope } from "../api-keys/api-key-scopes";
+import { config } from "../env";
+import type { Mode } from "../mode";
 
 export interface CreateMerchantOptions {
   name: string;
-  /** Also create a first API key (the CLI and the demo seed do). */
+  /** Also create a first API key, of the service's default mode (live in production, test locally). */
   withApiKey?: boolean;
+  /** Create a first API key of each of these modes instead (the CLI makes one of each). */
+  apiKeyModes?: readonly Mode[];
   /** The first key's scopes; default all (the CLI chooses its own default without payouts). */
   apiKeyScopes?: readonly ApiKeyScope[];
   tx?: Tx;
@@ -19,7 +23,8 @@ export const DEFAULT_ROUTING = {
   2: ["bambora", "clearhaus", "finaro"],
 } as const;
 
-export async function createMerchant({ name, withApiKey = false, apiKeyScopes = API_KEY_SCOPES, tx }: CreateMerchantOptions) {
+export async function createMerchant({ name, withApiKey = false, apiKeyModes, apiKeyScopes = API_KEY_SCOPES, tx }: CreateMerchantOptions) {
+  const modes = apiKeyModes ?? (withApiKey ? [config().defaultMode] : []);
   const run = async (client: Tx) => {
     const merchant = await client.merchant.create({
       data: {
@@ -35,8 +40,17 @@ export async function createMerchant({ name, withApiKey = false, apiKeyScopes = 
     });
     // The notification signing secret: stored sealed; returned here in clear once, for the CLI to print.
     const notificationSecret = await createSigningSecret({ merchantId: merchant.id, tx: client });
-    const key = withApiKey ? await createApiKey({ merchantId: merchant.id, name: "Default key", scopes: apiKeyScopes, tx: client }) : undefined;
-    return { merchant: { ...merchant, notificationSecret }, apiKey: key?.apiKey, apiKeyRecord: key?.record };
+    const keys: Partial<Record<Mode, Awaited<ReturnType<typeof createApiKey>>>> = {};
+    for (const mode of modes) {
+      keys[mode] = await createApiKey({ merchantId: merchant.id, name: mode === "test" ? "Test key" : "Live key", scopes: apiKeyScopes, mode, tx: client });
+    }
+    const first = modes[0] ? keys[modes[0]] : undefined;
+    return {
+      merchant: { ...merchant, notificationSecret },
+      apiKey: first?.apiKey,
+      apiKeyRecord: first?.record,
+      apiKeys: { test: keys.test?.apiKey, live: keys.live?.apiKey },
+    };
   };
   return tx ? run(tx) : db().$transaction(run);
 }

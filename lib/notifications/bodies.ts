@@ -17,8 +17,14 @@ import { eciValue, formatExpiry, formatUtcTimestamp } from "./format";
 
 export type CompletionStatus = CompletionNotificationBody["status"];
 
+/**
+ * A notification body as built here: `mode` is added when it is stored, from the notification's
+ * own mode (lib/notifications/enqueue-notification.ts), so no builder can get it wrong.
+ */
+type Built<T> = Omit<T, "mode">;
+
 /** 6.2: the end of a cardholder-initiated payment. */
-export type CompletionNotificationBody = z.infer<typeof completionNotificationSchema>;
+export type CompletionNotificationBody = Built<z.infer<typeof completionNotificationSchema>>;
 
 export interface CardFacts {
   bin: string;
@@ -65,7 +71,7 @@ export function completionNotificationBody(input: {
 export type OperationOutcome = OperationNotificationBody["status"];
 
 /** 6.3: the result of a merchant-initiated authorization. */
-export type MitNotificationBody = z.infer<typeof mitNotificationSchema>;
+export type MitNotificationBody = Built<z.infer<typeof mitNotificationSchema>>;
 
 export function mitNotificationBody(input: {
   responseId: string;
@@ -92,7 +98,7 @@ export function mitNotificationBody(input: {
 }
 
 /** 6.4: the result of a capture, refund or void. */
-export type OperationNotificationBody = z.infer<typeof operationNotificationSchema>;
+export type OperationNotificationBody = Built<z.infer<typeof operationNotificationSchema>>;
 
 export function operationNotificationBody(input: {
   responseId: string;
@@ -123,6 +129,8 @@ export type PaymentRecordBody = z.infer<typeof paymentRecordSchema>;
 
 export interface PaymentRecordInput {
   merchantId: string;
+  /** The payment's mode: the record says it (an answer of sync=1 as well as the notification). */
+  mode: "test" | "live";
   id: string;
   merchantPaymentId: string | null;
   parentPaymentId: string | null;
@@ -157,7 +165,7 @@ export interface PaymentRecordInput {
 
 export function paymentRecordBody(input: PaymentRecordInput, options: { responseId: string; gfx?: CardImage }): PaymentRecordBody {
   const card = input.card;
-  const body: PaymentRecordBody = {
+  const body: Built<PaymentRecordBody> = {
     merchantid: input.merchantId,
     paymentid: input.id,
     merchantpaymentid: input.merchantPaymentId ?? "",
@@ -202,11 +210,12 @@ export function paymentRecordBody(input: PaymentRecordInput, options: { response
   if (options.gfx && card) {
     body.gfx = { ...options.gfx, expmonth: card.expMonth, expyear: card.expYear, last4: card.last4, issuer: card.issuer ?? "" };
   }
-  return body;
+  // Last, as in every notification: the spec's members come first.
+  return { ...body, mode: input.mode };
 }
 
 /** 6.6 */
-export type LifecycleNotificationBody = z.infer<typeof lifecycleNotificationSchema>;
+export type LifecycleNotificationBody = Built<z.infer<typeof lifecycleNotificationSchema>>;
 
 export function lifecycleNotificationBody(input: { paymentId: string; merchantPaymentId: string | null }): LifecycleNotificationBody {
   return { paymentid: input.paymentId, merchantpaymentid: input.merchantPaymentId ?? "" };

@@ -62,6 +62,7 @@ export async function deliverNotificationAttempt({
     {
       id: string;
       merchantId: string;
+      mode: "test" | "live";
       kind: NotificationKind;
       url: string;
       body: string;
@@ -69,7 +70,7 @@ export async function deliverNotificationAttempt({
       secrets: Array<{ id: string; sealed: string }>;
     }[]
   >`
-    SELECT n."id", n."merchantId", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status",
+    SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status",
       COALESCE((SELECT json_agg(json_build_object('id', s."id", 'sealed', s."sealed") ORDER BY s."createdAt" DESC, s."id" DESC)
         FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets"
     FROM "Notification" n
@@ -102,7 +103,7 @@ export async function deliverNotificationAttempt({
     headers: {
       "Content-Type": "application/json",
       "User-Agent": "card-payment-service-notifications/1",
-      ...notificationKindHeader(notification.kind),
+      ...notificationKindHeader(notification.kind, notification.mode),
       ...headers,
     },
     body: notification.body,
@@ -117,7 +118,7 @@ export async function deliverNotificationAttempt({
   } else {
     await recordScheduledAttempt({ notificationId, attemptNumber, startedAt, durationMs, statusCode, error, responseBody, delivered });
   }
-  observeNotificationAttempt({ notificationId, attemptNumber, delivered, statusCode, error, durationMs });
+  observeNotificationAttempt({ notificationId, mode: notification.mode, attemptNumber, delivered, statusCode, error, durationMs });
   return { delivered, statusCode, error, durationMs };
 }
 

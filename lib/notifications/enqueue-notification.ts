@@ -9,14 +9,18 @@ import { newId } from "../ids";
 import { notificationCreated } from "../inngest/events/merchant-api";
 import { sendEventAfterCommit } from "../inngest/send-event";
 import { deliverNotificationAttempt } from "./deliver-notification-attempt";
+import type { Mode } from "../mode";
 
 export interface EnqueueNotificationOptions {
   /** A deterministic id when the caller must send at most one (default: a new one). */
   id?: string;
   merchantId: string;
+  /** The mode of what it reports: stored, added to the body as `mode` and sent in a header. */
+  mode: Mode;
   paymentId?: string | null;
   kind: NotificationKind;
   url: string;
+  /** The spec's body; `mode` is added to it (a documented extension, docs/decisions.md). */
   body: object;
   tx?: Tx;
 }
@@ -24,6 +28,7 @@ export interface EnqueueNotificationOptions {
 export async function enqueueNotification({
   id = `msg_${newId()}`,
   merchantId,
+  mode,
   paymentId,
   kind,
   url,
@@ -31,7 +36,7 @@ export async function enqueueNotification({
   tx,
 }: EnqueueNotificationOptions): Promise<string> {
   await (tx ?? db()).notification.create({
-    data: { id, merchantId, paymentId: paymentId ?? null, kind, url, body: JSON.stringify(body), nextAttemptAt: new Date() },
+    data: { id, merchantId, mode, paymentId: paymentId ?? null, kind, url, body: JSON.stringify({ ...body, mode }), nextAttemptAt: new Date() },
     select: { id: true },
   });
   return id;

@@ -1,9 +1,12 @@
 // Every notification says what it is in a header, so a receiver can route it before parsing the body
-// (the spec's bodies carry no type). The values are stable and documented in the README and the
-// OpenAPI document; the bodies stay exactly the spec's.
+// (the spec's bodies carry no type), and which mode it belongs to in the header beside it (test or
+// live; also the body's `mode` member). The values are stable and documented in the README and the
+// OpenAPI document.
 import type { NotificationKind } from "../generated/prisma/enums";
+import type { Mode } from "../mode";
 
 export const NOTIFICATION_KIND_HEADER = "X-CPS-Notification-Kind";
+export const NOTIFICATION_MODE_HEADER = "X-CPS-Notification-Mode";
 
 const HEADER_VALUES: Record<NotificationKind, string> = {
   completion: "completion",
@@ -19,6 +22,6 @@ const HEADER_VALUES: Record<NotificationKind, string> = {
   test: "test",
 };
 
-export function notificationKindHeader(kind: NotificationKind): Record<string, string> {
-  return { [NOTIFICATION_KIND_HEADER]: HEADER_VALUES[kind] };
+export function notificationKindHeader(kind: NotificationKind, mode: Mode): Record<string, string> {
+  return { [NOTIFICATION_KIND_HEADER]: HEADER_VALUES[kind], [NOTIFICATION_MODE_HEADER]: mode };
 }

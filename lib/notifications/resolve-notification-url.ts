@@ -1,15 +1,17 @@
 // Where a notification goes: the request's notificationurl; else the hosted integration's address
 // for its purpose, then its default; else the merchant's address for the purpose, then its default;
-// else, for a follow-up, the address the payment itself was started with (`fallbackUrl`).
+// else, for a follow-up, the address the payment itself was started with (`fallbackUrl`). The
+// configured addresses are those of the notification's mode: test mode has addresses of its own.
 import { db, type Tx } from "../db";
+import type { Mode } from "../mode";
 
 export type NotificationPurpose = "completion" | "lifecycle" | "default";
 
-interface Addresses {
+type Addresses = {
   defaultNotificationUrl: string | null;
   completionNotificationUrl: string | null;
   lifecycleNotificationUrl: string | null;
-}
+};
 
 function pick(addresses: Addresses | null | undefined, purpose: NotificationPurpose): string | null {
   if (!addresses) return null;
@@ -18,10 +20,46 @@ function pick(addresses: Addresses | null | undefined, purpose: NotificationPurp
   return specific ?? addresses.defaultNotificationUrl;
 }
 
-const ADDRESS_FIELDS = { defaultNotificationUrl: true, completionNotificationUrl: true, lifecycleNotificationUrl: true } as const;
+const ADDRESS_FIELDS = {
+  defaultNotificationUrl: true,
+  completionNotificationUrl: true,
+  lifecycleNotificationUrl: true,
+  testDefaultNotificationUrl: true,
+  testCompletionNotificationUrl: true,
+  testLifecycleNotificationUrl: true,
+} as const;
+
+type AddressColumns = Addresses & {
+  testDefaultNotificationUrl: string | null;
+  testCompletionNotificationUrl: string | null;
+  testLifecycleNotificationUrl: string | null;
+};
+
+/** The addresses of `mode` in a merchant or hosted-integration row (the unprefixed columns are live mode's). */
+export function addressesOf(row: AddressColumns, mode: Mode): Addresses {
+  return mode === "live"
+    ? { defaultNotificationUrl: row.defaultNotificationUrl, completionNotificationUrl: row.completionNotificationUrl, lifecycleNotificationUrl: row.lifecycleNotificationUrl }
+    : {
+        defaultNotificationUrl: row.testDefaultNotificationUrl,
+        completionNotificationUrl: row.testCompletionNotificationUrl,
+        lifecycleNotificationUrl: row.testLifecycleNotificationUrl,
+      };
+}
+
+/** The columns that hold `mode`'s addresses, for writes. */
+export function addressColumns(addresses: Addresses, mode: Mode): Partial<AddressColumns> {
+  return mode === "live"
+    ? addresses
+    : {
+        testDefaultNotificationUrl: addresses.defaultNotificationUrl,
+        testCompletionNotificationUrl: addresses.completionNotificationUrl,
+        testLifecycleNotificationUrl: addresses.lifecycleNotificationUrl,
+      };
+}
 
 export async function resolveNotificationUrl({
   merchantId,
+  mode,
   requestedUrl,
   hostedIntegrationId,
   purpose,
@@ -29,6 +67,8 @@ export async function resolveNotificationUrl({
   tx,
 }: {
   merchantId: string;
+  /** The mode of what the notification reports: its configured addresses are used. */
+  mode: Mode;
   requestedUrl?: string | null;
   /** Used when nothing is configured: the payment's own initialization (or MIT request) address. */
   fallbackUrl?: string | null;
@@ -40,9 +80,9 @@ export async function resolveNotificationUrl({
   const client = tx ?? db();
   if (hostedIntegrationId) {
     const hosted = await client.hostedIntegration.findFirst({ where: { id: hostedIntegrationId, merchantId }, select: ADDRESS_FIELDS });
-    const url = pick(hosted, purpose);
+    const url = pick(hosted && addressesOf(hosted, mode), purpose);
     if (url) return url;
   }
   const merchant = await client.merchant.findUnique({ where: { id: merchantId }, select: ADDRESS_FIELDS });
-  return pick(merchant, purpose) ?? fallbackUrl ?? null;
+  return pick(merchant && addressesOf(merchant, mode), purpose) ?? fallbackUrl ?? null;
 }

@@ -52,6 +52,7 @@ export async function storeCompletionNotification({
     select: {
       id: true,
       merchantId: true,
+      mode: true,
       status: true,
       merchantPaymentId: true,
       newMerchantPaymentId: true,
@@ -79,6 +80,7 @@ export async function storeCompletionNotification({
   if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return null;
   const url = await resolveNotificationUrl({
     merchantId: session.merchantId,
+    mode: session.mode,
     requestedUrl: session.notificationUrl,
     hostedIntegrationId: session.hostedIntegrationId,
     purpose: "completion",
@@ -104,5 +106,14 @@ export async function storeCompletionNotification({
     eci: authorization?.eci ?? payment?.eci ?? null,
     merchantData: session.merchantData,
   });
-  return enqueueNotification({ id, merchantId: session.merchantId, paymentId: payment?.id ?? null, kind: "completion", url, body, tx });
+  return enqueueNotification({
+    id,
+    merchantId: session.merchantId,
+    mode: session.mode,
+    paymentId: payment?.id ?? null,
+    kind: "completion",
+    url,
+    body,
+    tx,
+  });
 }

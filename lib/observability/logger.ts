@@ -215,6 +215,8 @@ export interface AccessLine {
   errorCode?: string;
   durationMs: number;
   merchantId?: string;
+  /** The API key's mode (test, live). */
+  mode?: "test" | "live";
   /** The merchant's TraceApi: its own text, so it is masked like a message. */
   traceApi?: string;
   requestId: string;
@@ -243,6 +245,7 @@ export function logAccess(component: string, level: "info" | "warn" | "error", l
     errorCode: line.errorCode,
     durationMs: line.durationMs,
     merchantId: line.merchantId,
+    mode: line.mode,
     traceApi: line.traceApi === undefined ? undefined : redactCardNumbers(line.traceApi),
     requestId: line.requestId,
   };

@@ -9,6 +9,8 @@ import { inSpan, SpanKind } from "./tracing";
 export interface ObservedApiRequest {
   id: string;
   merchantId: string | null;
+  /** The API key's mode (absent: hosted-field requests; null: no key identified the request). */
+  mode?: "test" | "live" | null;
   method: string;
   path: string;
   traceApi: string | null;
@@ -30,7 +32,7 @@ export function apiRouteLabel(path: string): string {
 
 export function observeApiRequest(row: ObservedApiRequest): void {
   const route = row.route ?? apiRouteLabel(row.path);
-  metrics().httpRequests.inc({ route, method: row.method, status: String(row.statusCode), error: row.errorCode ?? "" });
+  metrics().httpRequests.inc({ route, method: row.method, status: String(row.statusCode), error: row.errorCode ?? "", mode: row.mode ?? "" });
   metrics().httpDuration.observe({ route, method: row.method, status_class: `${Math.floor(row.statusCode / 100)}xx` }, row.durationMs / 1000);
   const line = {
     event: "http.access" as const,
@@ -40,6 +42,7 @@ export function observeApiRequest(row: ObservedApiRequest): void {
     errorCode: row.errorCode ?? undefined,
     durationMs: row.durationMs,
     merchantId: row.merchantId ?? undefined,
+    mode: row.mode ?? undefined,
     traceApi: row.traceApi ?? undefined,
     requestId: row.id,
   };

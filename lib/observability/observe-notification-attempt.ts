@@ -8,6 +8,8 @@ import { SpanKind, SpanStatusCode } from "./tracing";
 
 export interface ObservedNotificationAttempt {
   notificationId: string;
+  /** The notification's mode (a metric label). */
+  mode: "test" | "live";
   /** The scheduled attempt, or "resend" for one made from the back office. */
   attemptNumber: number | "resend";
   delivered: boolean;
@@ -18,8 +20,8 @@ export interface ObservedNotificationAttempt {
 
 export function observeNotificationAttempt(attempt: ObservedNotificationAttempt): void {
   const outcome = attempt.delivered ? "delivered" : "failed";
-  metrics().notificationAttempts.inc({ outcome });
-  metrics().notificationDuration.observe({ outcome }, attempt.durationMs / 1000);
+  metrics().notificationAttempts.inc({ outcome, mode: attempt.mode });
+  metrics().notificationDuration.observe({ outcome, mode: attempt.mode }, attempt.durationMs / 1000);
   // The span is made after the fact, with the attempt's own start time, under the active span.
   const span = trace
     .getTracer("card-payment-service")

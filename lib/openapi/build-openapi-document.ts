@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { ApiHost } from "../env";
 import { API_ERROR_STATUS, type ApiErrorCode } from "../errors";
-import { NOTIFICATION_KIND_HEADER } from "../notifications/notification-kind-header";
+import { NOTIFICATION_KIND_HEADER, NOTIFICATION_MODE_HEADER } from "../notifications/notification-kind-header";
 import { documentedInputs } from "../validation/documented-input";
 import { initSessionRequestSchema } from "../validation/init-session";
 import { mitRequestSchema } from "../validation/mit";
@@ -259,13 +259,22 @@ function webhook(options: {
     schema: { type: "string", enum: options.kinds },
     example: options.kinds[0],
   };
+  const modeHeader = {
+    name: NOTIFICATION_MODE_HEADER,
+    in: "header",
+    required: true,
+    description:
+      "test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.",
+    schema: { type: "string", enum: ["test", "live"] },
+    example: "live",
+  };
   return {
     post: {
       operationId: options.operationId,
       tags: ["Notifications"],
       summary: options.summary,
       description: `${options.description}${options.description ? "\n\n" : ""}Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).`,
-      parameters: [kindHeader, ...Object.entries(SIGNATURE_HEADERS).map(([name, header]) => ({ name, in: "header", ...header }))],
+      parameters: [kindHeader, modeHeader, ...Object.entries(SIGNATURE_HEADERS).map(([name, header]) => ({ name, in: "header", ...header }))],
       requestBody: {
         required: true,
         description: "The notification, as JSON.",

@@ -129,6 +129,7 @@ export const ANSWER_EXAMPLES = {
         status: "approved",
       },
     ],
+    mode: "live",
   },
 } as const;
 
@@ -146,6 +147,7 @@ export const NOTIFICATION_EXAMPLES = {
     eci: 5,
     merchantdata: "eyJjYXJ0IjoxMDA0Mn0=",
     par: "V0010013018209876543210987654",
+    mode: "live",
   },
   MitNotification: {
     responseid: RESPONSE,
@@ -157,6 +159,7 @@ export const NOTIFICATION_EXAMPLES = {
     processor: "clearhaus",
     eci: "",
     par: "V0010013018209876543210987654",
+    mode: "live",
   },
   OperationNotification: {
     responseid: RESPONSE,
@@ -165,13 +168,15 @@ export const NOTIFICATION_EXAMPLES = {
     responsecode: "00",
     authorizationcode: "482913",
     status: "approved",
+    mode: "live",
   },
-  LifecycleNotification: { paymentid: PAYMENT, merchantpaymentid: "order10042" },
+  LifecycleNotification: { paymentid: PAYMENT, merchantpaymentid: "order10042", mode: "live" },
   TestNotification: {
     type: "test",
     merchantid: MERCHANT,
     message: "Test notification from the back office: your endpoint received and can verify signed notifications.",
     created: "2026-03-02 14:05:09",
+    mode: "test",
   },
 } as const;
 

@@ -45,9 +45,9 @@ export async function advanceCardUpdateCursor({
 }): Promise<AdvanceCardUpdateCursorResult> {
   const account = await db().acquirerAccount.findUniqueOrThrow({
     where: { id: accountId },
-    select: { processor: true, cardUpdatesSince: true },
+    select: { processor: true, mode: true, cardUpdatesSince: true },
   });
-  if (!isProcessorReachable(account.processor))
+  if (!isProcessorReachable(account.processor, account.mode))
     return { accountId, processor: account.processor, polled: false, since: null, notifications: 0 };
   const from = account.cardUpdatesSince ?? new Date(now.getTime() - FIRST_READ_LOOKBACK_MS);
   const result = await pollCardUpdates({ accountId, since: from });

@@ -22,7 +22,14 @@ export async function applyCardUpdate({ processor, acquirerAccountId, update }: 
   // that went through this account. MIT children of the series are not notified one by one.
   const payments = await db().payment.findMany({
     where: { acquirerAccountId, parentPaymentId: null, storedCard: { par: update.par } },
-    select: { id: true, merchantId: true, merchantPaymentId: true, storedCardId: true, session: { select: { hostedIntegrationId: true } } },
+    select: {
+      id: true,
+      merchantId: true,
+      mode: true,
+      merchantPaymentId: true,
+      storedCardId: true,
+      session: { select: { hostedIntegrationId: true } },
+    },
   });
   const storedCardIds = [...new Set(payments.map((payment) => payment.storedCardId).filter((id): id is string => Boolean(id)))];
   const ids = await db().$transaction(async (tx) => {
@@ -52,6 +59,7 @@ export async function applyCardUpdate({ processor, acquirerAccountId, update }: 
       if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) continue;
       const url = await resolveNotificationUrl({
         merchantId: payment.merchantId,
+        mode: payment.mode,
         hostedIntegrationId: payment.session?.hostedIntegrationId,
         purpose: "lifecycle",
         tx,
@@ -59,7 +67,7 @@ export async function applyCardUpdate({ processor, acquirerAccountId, update }: 
       if (!url) continue;
       const body = lifecycleNotificationBody({ paymentId: payment.id, merchantPaymentId: payment.merchantPaymentId });
       created.push(
-        await enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind: "lifecycle", url, body, tx }),
+        await enqueueNotification({ id, merchantId: payment.merchantId, mode: payment.mode, paymentId: payment.id, kind: "lifecycle", url, body, tx }),
       );
     }
     return created;

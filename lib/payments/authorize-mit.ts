@@ -10,9 +10,12 @@ import { sendEventAfterCommit } from "../inngest/send-event";
 import type { MitRequest } from "../validation/mit";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { assertRoutable } from "../processors/routing";
+import type { Mode } from "../mode";
 
 export interface AuthorizeMitOptions {
   merchantId: string;
+  /** The API key's mode: the stored payment must be of it, and the new payment is. */
+  mode: Mode;
   input: MitRequest;
   responseId: string;
   /** Stores the answer under the request's Idempotency-Key in the transaction that creates the payment. */
@@ -33,6 +36,7 @@ async function createMitPayment(create: () => Promise<void>, newMerchantPaymentI
 
 export async function authorizeMit({
   merchantId,
+  mode,
   input,
   responseId,
   bindAnswer,
@@ -46,16 +50,16 @@ export async function authorizeMit({
 
   const paymentId = newId();
   await createMitPayment(async () => db().$transaction(async (tx) => {
-    const parentId = await getPaymentOrThrow({ merchantId, paymentRef: parentRef, parameter: parentParameter, tx });
+    const parentId = await getPaymentOrThrow({ merchantId, mode, paymentRef: parentRef, parameter: parentParameter, tx });
     if (input.merchantpaymentid && parentParameter !== "merchantpaymentid") {
-      const named = await getPaymentOrThrow({ merchantId, paymentRef: input.merchantpaymentid, parameter: "merchantpaymentid", tx });
+      const named = await getPaymentOrThrow({ merchantId, mode, paymentRef: input.merchantpaymentid, parameter: "merchantpaymentid", tx });
       if (named !== parentId) throw invalidParameter("merchantpaymentid", "names another payment than paymentid");
     }
     const parent = await tx.payment.findUniqueOrThrow({ where: { id: parentId }, select: { storedCardId: true } });
     if (!parent.storedCardId) throw invalidParameter(parentParameter, "the payment has no stored card data to charge");
     if (input.newmerchantpaymentid) {
       const taken = await tx.payment.findUnique({
-        where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId: input.newmerchantpaymentid } },
+        where: { merchantId_mode_merchantPaymentId: { merchantId, mode, merchantPaymentId: input.newmerchantpaymentid } },
         select: { id: true },
       });
       if (taken) throw invalidParameter("newmerchantpaymentid", "is already used by another payment of this merchant");
@@ -63,17 +67,19 @@ export async function authorizeMit({
     // No acquirer account of the merchant takes this payment: refused before anything is made.
     await assertRoutable({
       merchantId,
+      mode,
       currency: input.currency,
       requested: input.processor ? [input.processor] : undefined,
       purpose: "mit",
       tx,
     });
-    const url = await resolveNotificationUrl({ merchantId, requestedUrl: input.notificationurl, purpose: "default", tx });
+    const url = await resolveNotificationUrl({ merchantId, mode, requestedUrl: input.notificationurl, purpose: "default", tx });
     if (!url) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
     await tx.payment.create({
       data: {
         id: paymentId,
         merchantId,
+        mode,
         merchantPaymentId: input.newmerchantpaymentid ?? null,
         parentPaymentId: parentId,
         storedCardId: parent.storedCardId,

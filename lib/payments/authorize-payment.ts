@@ -9,6 +9,8 @@
 import { CardDetails } from "../cards/card-details";
 import { decryptPan, encryptPan, panFingerprint } from "../cards/card-encryption";
 import { cardFacts } from "../cards/card-facts";
+import { isTestCardNumber } from "../cards/test-card-numbers";
+import type { Mode } from "../mode";
 import { config } from "../env";
 import { db, type Tx } from "../db";
 import { newId } from "../ids";
@@ -96,13 +98,14 @@ function parKey(): string {
   return `par-derivation:${config().secrets.apiKeySecret}`;
 }
 
-async function storeCard(tx: Tx, merchantId: string, card: CardDetails): Promise<{ id: string; par: string | null }> {
+async function storeCard(tx: Tx, merchantId: string, mode: Mode, card: CardDetails): Promise<{ id: string; par: string | null }> {
   const facts = cardFacts({ card, parKey: parKey() });
   const encrypted = encryptPan(card.revealPan());
   return tx.storedCard.create({
     data: {
       id: newId(),
       merchantId,
+      mode,
       ...encrypted,
       panFingerprint: panFingerprint(card.revealPan()),
       bin: facts.bin,
@@ -120,12 +123,12 @@ async function storeCard(tx: Tx, merchantId: string, card: CardDetails): Promise
   });
 }
 
-async function loadStoredCard(merchantId: string, storedCardId: string): Promise<{ card: CardDetails; par: string | null }> {
+async function loadStoredCard(merchantId: string, mode: Mode, storedCardId: string): Promise<{ card: CardDetails; par: string | null }> {
   const stored = await db().storedCard.findFirst({
-    where: { id: storedCardId, merchantId },
+    where: { id: storedCardId, merchantId, mode },
     select: { keyId: true, panEncrypted: true, expMonth: true, expYear: true, par: true },
   });
-  if (!stored) throw new Error(`stored card ${storedCardId} does not belong to the payment's merchant`);
+  if (!stored) throw new Error(`stored card ${storedCardId} does not belong to the payment's merchant and mode`);
   const card = new CardDetails({
     pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
     expMonth: stored.expMonth,
@@ -244,6 +247,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     select: {
       id: true,
       merchantId: true,
+      mode: true,
       amount: true,
       currency: true,
       status: true,
@@ -287,7 +291,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     )?.acquirerAccountId;
     let storedCardId = payment.storedCardId;
     if (source.kind === "card" && source.store !== false && !storedCardId) {
-      storedCardId = (await storeCard(db(), payment.merchantId, source.card)).id;
+      storedCardId = (await storeCard(db(), payment.merchantId, payment.mode, source.card)).id;
     }
     await db().payment.update({
       where: { id: paymentId },
@@ -310,7 +314,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   if (source.kind === "card") {
     card = source.card;
     if (source.store !== false && !storedCardId) {
-      const stored = await storeCard(db(), payment.merchantId, card);
+      const stored = await storeCard(db(), payment.merchantId, payment.mode, card);
       storedCardId = stored.id;
       par = stored.par ?? undefined;
       await db().payment.update({ where: { id: paymentId }, data: { storedCardId } });
@@ -318,22 +322,28 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       par = cardFacts({ card, parKey: parKey() }).par;
     }
   } else {
-    const stored = await loadStoredCard(payment.merchantId, source.storedCardId);
+    const stored = await loadStoredCard(payment.merchantId, payment.mode, source.storedCardId);
     card = stored.card;
     par = stored.par ?? undefined;
     storedCardId = source.storedCardId;
   }
 
+  // A live payment with a published test card is declined here, before any acquirer is called: one
+  // authorization attempt without a processor says why (docs/decisions.md, "Test mode and live mode").
+  const testCardInLive = payment.mode === "live" && isTestCardNumber(card.revealPan());
   // The accounts as they are now: one disabled since the session or MIT was accepted is skipped, and
   // with none left the payment fails here, before any acquirer is called.
-  const plan = await resolveRouting({
-    merchantId: payment.merchantId,
-    currency: payment.currency,
-    requested: options.processors,
-    rule: options.rule,
-    purpose: options.mit ? "mit" : "payment",
-  });
-  const order = plan.kind === "route" ? plan.accounts : [];
+  const plan = testCardInLive
+    ? undefined
+    : await resolveRouting({
+        merchantId: payment.merchantId,
+        mode: payment.mode,
+        currency: payment.currency,
+        requested: options.processors,
+        rule: options.rule,
+        purpose: options.mit ? "mit" : "payment",
+      });
+  const order = plan?.kind === "route" ? plan.accounts : [];
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
   const paymentType = options.mit?.paymentType ?? payment.paymentType;
   const attempts: AuthorizationAttempt[] = [];
@@ -450,7 +460,9 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     return { status: "pending", processor: pendingAttempt.processor, responsecode: pendingAttempt.result.responsecode, par, attempts };
   }
 
+  const refusal = testCardInLive ? await declineTestCardInLive(paymentId, payment, options, earlierAttempts + 1) : undefined;
   const last = attempts.at(-1);
+  const lastResult = last?.result ?? refusal;
   const approved = last?.result.status === "approved" ? last : undefined;
   if (approved?.result.par && storedCardId) {
     // The scheme's own PAR (returned by the acquirer) replaces the one the gateway derived.
@@ -461,14 +473,14 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     ? payment.amount === 0n
       ? "TOKENIZED"
       : "AUTHORIZED"
-    : last?.result.status === "declined"
+    : lastResult?.status === "declined"
       ? "DECLINED"
       : "FAILED";
   const settled: AuthorizePaymentResult = {
-    status: approved ? "approved" : last?.result.status === "declined" ? "declined" : "failed",
+    status: approved ? "approved" : lastResult?.status === "declined" ? "declined" : "failed",
     processor: last?.processor,
     // No account fitted (all disabled or removed since the request was accepted): nothing was sent.
-    responsecode: last?.result.responsecode ?? RESPONSE_CODES.invalidTransaction,
+    responsecode: lastResult?.responsecode ?? RESPONSE_CODES.invalidTransaction,
     authorizationcode: approved?.result.authorizationcode,
     eci: approved?.result.eci ?? threeDs?.eci,
     par,
@@ -491,4 +503,40 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     await options.recordOutcome?.(tx, settled);
   });
   return settled;
+}
+
+/** The refusal of a test card in live mode, recorded as a declined attempt that reached no acquirer. */
+const TEST_CARD_IN_LIVE = "declined: a published test card number; live payments never take test cards (use a real card, or a test-mode key)";
+
+async function declineTestCardInLive(
+  paymentId: string,
+  payment: { amount: bigint; currency: string; paymentType: string },
+  options: AuthorizePaymentOptions,
+  routingAttempt: number,
+): Promise<ProcessorResult> {
+  const result: ProcessorResult = {
+    status: "declined",
+    failure: "declined",
+    responsecode: RESPONSE_CODES.invalidCardNumber,
+    message: TEST_CARD_IN_LIVE,
+  };
+  const operationId = newId();
+  await db().operation.create({
+    data: {
+      id: operationId,
+      paymentId,
+      type: "authorize",
+      paymentType: options.mit?.paymentType ?? payment.paymentType,
+      amount: payment.amount,
+      currency: payment.currency,
+      status: "declined",
+      routingAttempt,
+      responseCode: result.responsecode,
+      errorMessage: TEST_CARD_IN_LIVE,
+      responseId: options.responseId ?? null,
+      completedAt: new Date(),
+    },
+    select: { id: true },
+  });
+  return result;
 }

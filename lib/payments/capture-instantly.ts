@@ -122,6 +122,7 @@ function loadInstantPayment(paymentId: string) {
     select: {
       id: true,
       merchantId: true,
+      mode: true,
       status: true,
       currency: true,
       processor: true,
@@ -136,7 +137,7 @@ function loadInstantPayment(paymentId: string) {
 async function sessionNotificationUrl(row: Awaited<ReturnType<typeof loadInstantPayment>>): Promise<string | null> {
   return (
     row.session?.notificationUrl ??
-    (await resolveNotificationUrl({ merchantId: row.merchantId, hostedIntegrationId: row.session?.hostedIntegrationId, purpose: "default" }))
+    (await resolveNotificationUrl({ merchantId: row.merchantId, mode: row.mode, hostedIntegrationId: row.session?.hostedIntegrationId, purpose: "default" }))
   );
 }
 

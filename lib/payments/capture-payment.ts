@@ -3,6 +3,7 @@
 // authorized amount. An omitted amount captures everything still uncaptured.
 import { invalidParameter } from "../errors";
 import { PROCESSOR_CAPABILITIES } from "../processors/capabilities";
+import type { Mode } from "../mode";
 import type { OperationRequest } from "../validation/operation";
 import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptions } from "./request-follow-up";
 
@@ -27,6 +28,7 @@ export const captureAmountRule: AmountRule = (payment, totals, requested) => {
 
 export async function capturePayment(options: {
   merchantId: string;
+  mode: Mode;
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;

@@ -3,8 +3,11 @@
 // only within the merchant's payout limits for the currency: per payout, and over any 24 hours
 // counting every payout not declined or failed. Called inside the transaction that records the
 // payout, under a per-merchant-and-currency lock, so two payouts at once cannot both fit in what is
-// left of the day's limit. A refusal is the spec's INVALID_PARAMETER naming the field.
+// left of the day's limit. The limits apply in both modes; the day's total counts the payouts of
+// the payout's own mode (test payouts never use up live limits). A refusal is the spec's
+// INVALID_PARAMETER naming the field.
 import type { Tx } from "../db";
+import type { Mode } from "../mode";
 import { invalidParameter } from "../errors";
 import { formatMinorAmount as formatMinor } from "./format-minor-amount";
 
@@ -14,6 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export async function checkPayoutAllowed({
   tx,
   merchantId,
+  mode,
   source,
   amount,
   currency,
@@ -21,6 +25,7 @@ export async function checkPayoutAllowed({
 }: {
   tx: Tx;
   merchantId: string;
+  mode: Mode;
   source: { paymentType: string; status: string };
   amount: bigint;
   currency: string;
@@ -29,12 +34,12 @@ export async function checkPayoutAllowed({
   if (source.paymentType !== "cit" || !(APPROVED_STATUSES as readonly string[]).includes(source.status)) {
     throw invalidParameter("paymentid", "a payout goes only to the card of an approved cardholder payment");
   }
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`payout-limit:${merchantId}:${currency}`}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`payout-limit:${merchantId}:${mode}:${currency}`}, 0))`;
   const limit = await tx.payoutLimit.findUnique({ where: { merchantId_currency: { merchantId, currency } }, select: { perPayout: true, perDay: true } });
   if (!limit) throw invalidParameter("currency", `no payout limit is set for ${currency}: an owner sets one in the back office (Settings → Payouts)`);
   if (amount > limit.perPayout) throw invalidParameter("amount", `over the payout limit of ${formatMinor(limit.perPayout, currency)} per payout`);
   const { _sum } = await tx.payment.aggregate({
-    where: { merchantId, paymentType: "payout", currency, createdAt: { gt: new Date(now.getTime() - DAY_MS) }, status: { notIn: ["DECLINED", "FAILED"] } },
+    where: { merchantId, mode, paymentType: "payout", currency, createdAt: { gt: new Date(now.getTime() - DAY_MS) }, status: { notIn: ["DECLINED", "FAILED"] } },
     _sum: { amount: true },
   });
   const paidToday = _sum.amount ?? 0n;

@@ -4,9 +4,11 @@ import { invalidParameter } from "../errors";
 import { paymentRecordBody, type PaymentRecordBody } from "../notifications/bodies";
 import { drawCardImage } from "../notifications/card-image";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
+import type { Mode } from "../mode";
 
 export interface GetPaymentDetailsOptions {
   merchantId: string;
+  mode: Mode;
   paymentRef: string | undefined;
   /** The lookup request's responseid, carried in the record. */
   responseId: string;
@@ -18,6 +20,7 @@ export interface GetPaymentDetailsOptions {
 
 export async function getPaymentDetails({
   merchantId,
+  mode,
   paymentRef,
   responseId,
   gfx = false,
@@ -25,12 +28,13 @@ export async function getPaymentDetails({
   tx,
 }: GetPaymentDetailsOptions): Promise<PaymentRecordBody> {
   const client = tx ?? db();
-  const paymentId = await getPaymentOrThrow({ merchantId, paymentRef, tx });
+  const paymentId = await getPaymentOrThrow({ merchantId, mode, paymentRef, tx });
   const payment = await client.payment.findUniqueOrThrow({
     where: { id: paymentId },
     select: {
       id: true,
       merchantId: true,
+      mode: true,
       merchantPaymentId: true,
       parentPaymentId: true,
       amount: true,

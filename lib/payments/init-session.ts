@@ -8,9 +8,12 @@ import type { InitSessionRequest } from "../validation/init-session";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { assertRoutable } from "../processors/routing";
+import type { Mode } from "../mode";
 
 export interface InitSessionOptions {
   merchantId: string;
+  /** The API key's mode: the session, its payment, card and notifications are of this mode. */
+  mode: Mode;
   input: InitSessionRequest;
   now?: Date;
   /** Stores the answer under the request's Idempotency-Key in the transaction that creates the session. */
@@ -52,7 +55,7 @@ export function hostedFieldUrls(sessionId: string) {
   };
 }
 
-export async function initSession({ merchantId, input, now = new Date(), bindAnswer }: InitSessionOptions): Promise<InitSessionResponse> {
+export async function initSession({ merchantId, mode, input, now = new Date(), bindAnswer }: InitSessionOptions): Promise<InitSessionResponse> {
   // A payment on behalf of stored card data: named by `paymentid`, or by `merchantpaymentid` when
   // the new payment's own reference is given as `newmerchantpaymentid`.
   const onBehalfRef = input.paymentid ?? (input.newmerchantpaymentid ? input.merchantpaymentid : undefined);
@@ -66,13 +69,13 @@ export async function initSession({ merchantId, input, now = new Date(), bindAns
   const client = db();
   let onBehalfOfPaymentId: string | null = null;
   if (onBehalfRef) {
-    onBehalfOfPaymentId = await getPaymentOrThrow({ merchantId, paymentRef: onBehalfRef, parameter: onBehalfParameter });
+    onBehalfOfPaymentId = await getPaymentOrThrow({ merchantId, mode, paymentRef: onBehalfRef, parameter: onBehalfParameter });
     const stored = await client.payment.findUniqueOrThrow({ where: { id: onBehalfOfPaymentId }, select: { storedCardId: true } });
     if (!stored.storedCardId) throw invalidParameter(onBehalfParameter, "the payment has no stored card data to pay with");
   }
   if (newPaymentReference) {
     const taken = await client.payment.findUnique({
-      where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId: newPaymentReference } },
+      where: { merchantId_mode_merchantPaymentId: { merchantId, mode, merchantPaymentId: newPaymentReference } },
       select: { id: true },
     });
     if (taken) throw invalidParameter(newReferenceParameter, "is already used by another payment of this merchant");
@@ -88,10 +91,10 @@ export async function initSession({ merchantId, input, now = new Date(), bindAns
   }
   // A window no acquirer account of the merchant could authorize is refused now, naming the currency
   // or the processor, rather than failing when the cardholder pays.
-  await assertRoutable({ merchantId, currency: input.currency, requested: input.processor, rule: input.rule, tx: client });
+  await assertRoutable({ merchantId, mode, currency: input.currency, requested: input.processor, rule: input.rule, tx: client });
   // The completion notification has to reach the merchant: with no address anywhere the window is
   // refused now, as the other asynchronous requests are, instead of its result being dropped.
-  if (!input.notificationurl && !(await resolveNotificationUrl({ merchantId, hostedIntegrationId, purpose: "completion" }))) {
+  if (!input.notificationurl && !(await resolveNotificationUrl({ merchantId, mode, hostedIntegrationId, purpose: "completion" }))) {
     throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
   }
   // The one write of initdynamic, in raw SQL rather than `paymentSession.create`: measured in
@@ -110,11 +113,11 @@ export async function initSession({ merchantId, input, now = new Date(), bindAns
     textOnStatement: input.textonstatement ?? null,
   };
   const insertSession = Prisma.sql`
-    INSERT INTO "PaymentSession" ("id", "merchantId", "hostedIntegrationId", "merchantPaymentId", "newMerchantPaymentId",
+    INSERT INTO "PaymentSession" ("id", "merchantId", "mode", "hostedIntegrationId", "merchantPaymentId", "newMerchantPaymentId",
       "onBehalfOfPaymentId", "amount", "currency", "reference", "idPan", "idExpMonth", "idExpYear", "idSecurityCode",
       "acceptUrl", "cancelUrl", "notificationUrl", "set3ds", "rule", "timeoutSeconds", "expiresAt", "createdAt",
       "instantCapture", "processors", "merchantData", "textOnStatement")
-    VALUES (${sessionId}, ${merchantId}, ${hostedIntegrationId}, ${data.merchantPaymentId}, ${data.newMerchantPaymentId},
+    VALUES (${sessionId}, ${merchantId}, ${mode}::"Mode", ${hostedIntegrationId}, ${data.merchantPaymentId}, ${data.newMerchantPaymentId},
       ${onBehalfOfPaymentId}, ${input.amount}, ${input.currency}, ${data.reference}, ${input.idpan}, ${input.idexpmonth},
       ${input.idexpyear}, ${input.idsecuritycode}, ${data.acceptUrl}, ${data.cancelUrl}, ${data.notificationUrl},
       ${input.set3ds}::"ThreeDsMode", ${input.rule}, ${input.timeout}, ${expiresAt}, ${now}, ${input.instantcapture},

@@ -12,6 +12,7 @@ import type { Tx } from "../db";
 import { unknownPayment } from "../errors";
 import type { ProcessorName } from "../processors/types";
 import { PAYMENT_REF, type LockedPayment } from "./get-payment-or-throw";
+import type { Mode } from "../mode";
 
 export interface LockedFollowUpPayment extends LockedPayment {
   /** The processor that authorized it (null before an authorization). */
@@ -35,26 +36,31 @@ interface Row {
 export async function lockFollowUpPaymentOrThrow({
   tx,
   merchantId,
+  mode,
   paymentRef,
   parameter = "paymentid",
 }: {
   tx: Tx;
   merchantId: string;
+  /** The key's mode: a payment of the other mode is not found, as another merchant's is not. */
+  mode: Mode;
   paymentRef: string | undefined;
   parameter?: string;
 }): Promise<LockedFollowUpPayment> {
   if (!paymentRef || !PAYMENT_REF.test(paymentRef)) throw unknownPayment(parameter);
   // The paymentid wins when a paymentid equals another payment's merchantpaymentid. Only the
-  // payment's row is locked (FOR UPDATE OF p); the joined rows are read as they are.
+  // payment's row is locked (FOR UPDATE OF p); the joined rows are read as they are. The configured
+  // addresses are the payment's mode's (the unprefixed columns are live mode's).
   const rows = await tx.$queryRaw<Row[]>`
     SELECT p."id", p."status"::text AS "status", p."processor"::text AS "processor", p."authorizedAmount", p."currency",
-           h."defaultNotificationUrl" AS "hostedUrl", m."defaultNotificationUrl" AS "merchantUrl",
+           CASE WHEN p."mode" = 'live' THEN h."defaultNotificationUrl" ELSE h."testDefaultNotificationUrl" END AS "hostedUrl",
+           CASE WHEN p."mode" = 'live' THEN m."defaultNotificationUrl" ELSE m."testDefaultNotificationUrl" END AS "merchantUrl",
            s."notificationUrl" AS "sessionUrl", p."notificationUrl" AS "paymentUrl"
     FROM "Payment" p
     JOIN "Merchant" m ON m."id" = p."merchantId"
     LEFT JOIN "PaymentSession" s ON s."paymentId" = p."id"
     LEFT JOIN "HostedIntegration" h ON h."id" = s."hostedIntegrationId" AND h."merchantId" = p."merchantId"
-    WHERE p."merchantId" = ${merchantId} AND (p."id" = ${paymentRef} OR p."merchantPaymentId" = ${paymentRef})
+    WHERE p."merchantId" = ${merchantId} AND p."mode" = ${mode}::"Mode" AND (p."id" = ${paymentRef} OR p."merchantPaymentId" = ${paymentRef})
     ORDER BY (p."id" = ${paymentRef}) DESC
     LIMIT 1
     FOR UPDATE OF p`;

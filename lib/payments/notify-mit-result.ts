@@ -31,10 +31,11 @@ export async function notifyMitResult({
     if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return id;
     const payment = await tx.payment.findUniqueOrThrow({
       where: { id: paymentId },
-      select: { merchantId: true, merchantPaymentId: true, notificationUrl: true, storedCard: { select: { par: true } } },
+      select: { merchantId: true, mode: true, merchantPaymentId: true, notificationUrl: true, storedCard: { select: { par: true } } },
     });
     // Stored when the request was accepted; payments from before that resolve it now.
-    const url = payment.notificationUrl ?? (await resolveNotificationUrl({ merchantId: payment.merchantId, purpose: "default", tx }));
+    const url =
+      payment.notificationUrl ?? (await resolveNotificationUrl({ merchantId: payment.merchantId, mode: payment.mode, purpose: "default", tx }));
     if (!url) return null;
     const body = mitNotificationBody({
       responseId,
@@ -47,7 +48,7 @@ export async function notifyMitResult({
       eci: outcome.eci ?? null,
       par: outcome.par ?? payment.storedCard?.par ?? null,
     });
-    return enqueueNotification({ id, merchantId: payment.merchantId, paymentId, kind: "mit", url, body, tx });
+    return enqueueNotification({ id, merchantId: payment.merchantId, mode: payment.mode, paymentId, kind: "mit", url, body, tx });
   };
   return outer ? store(outer) : db().$transaction(store);
 }

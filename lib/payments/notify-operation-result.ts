@@ -24,7 +24,9 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
         authorizationCode: true,
         responseId: true,
         notificationUrl: true,
-        payment: { select: { id: true, merchantId: true, merchantPaymentId: true, session: { select: { hostedIntegrationId: true } } } },
+        payment: {
+          select: { id: true, merchantId: true, mode: true, merchantPaymentId: true, session: { select: { hostedIntegrationId: true } } },
+        },
       },
     });
     // Still pending (its outcome unknown): the reconciliation notifies the settled result, once.
@@ -35,6 +37,7 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
       operation.notificationUrl ??
       (await resolveNotificationUrl({
         merchantId: payment.merchantId,
+        mode: payment.mode,
         hostedIntegrationId: payment.session?.hostedIntegrationId,
         purpose: "default",
         tx,
@@ -51,7 +54,7 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
     });
     // The notification's kind is the operation's: capture, refund, void or payout (its X-CPS-Notification-Kind header).
     const kind = operation.type === "authorize" ? "operation" : operation.type;
-    return enqueueNotification({ id, merchantId: payment.merchantId, paymentId: payment.id, kind, url, body, tx });
+    return enqueueNotification({ id, merchantId: payment.merchantId, mode: payment.mode, paymentId: payment.id, kind, url, body, tx });
   };
   if (outer) return store(outer);
   // Usually stored already, in the transaction that recorded the result: one read then, instead

@@ -25,9 +25,13 @@ import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
 import { CALL_LEASE_MARGIN_MS, holdUnknownOutcome, markCallEnded, recordPayoutResult } from "./settle-unknown-operation";
 import { checkPayoutAllowed } from "./check-payout-allowed";
+import { isTestCardNumber } from "../cards/test-card-numbers";
+import type { Mode } from "../mode";
 
 export interface PayoutOptions {
   merchantId: string;
+  /** The API key's mode: the source payment must be of it, and the payout is. */
+  mode: Mode;
   paymentRef: string | undefined;
   responseId: string;
   input: PayoutRequest;
@@ -76,8 +80,8 @@ function payoutReferenceUsed() {
   return invalidParameter("newmerchantpaymentid", "is already used by another payment of this merchant");
 }
 
-async function payoutReferenceTaken(merchantId: string, merchantPaymentId: string): Promise<boolean> {
-  const taken = await db().payment.findUnique({ where: { merchantId_merchantPaymentId: { merchantId, merchantPaymentId } }, select: { id: true } });
+async function payoutReferenceTaken(merchantId: string, mode: Mode, merchantPaymentId: string): Promise<boolean> {
+  const taken = await db().payment.findUnique({ where: { merchantId_mode_merchantPaymentId: { merchantId, mode, merchantPaymentId } }, select: { id: true } });
   return taken !== null;
 }
 
@@ -92,12 +96,14 @@ function isUniqueViolation(error: unknown): boolean {
  */
 async function accountOrder(
   merchantId: string,
+  mode: Mode,
   currency: string,
   requested: ProcessorName | undefined,
   sourceAccountId: string | null,
 ): Promise<RoutedAccount[]> {
   const accounts = await assertRoutable({
     merchantId,
+    mode,
     currency,
     requested: requested ? [requested] : undefined,
     rule: 1,
@@ -108,8 +114,8 @@ async function accountOrder(
   return source ? [source, ...accounts.filter((account) => account !== source)] : accounts;
 }
 
-export async function payout({ merchantId, paymentRef, responseId, input }: PayoutOptions): Promise<PayoutResponse> {
-  const sourceId = await getPaymentOrThrow({ merchantId, paymentRef });
+export async function payout({ merchantId, mode, paymentRef, responseId, input }: PayoutOptions): Promise<PayoutResponse> {
+  const sourceId = await getPaymentOrThrow({ merchantId, mode, paymentRef });
   const source = await db().payment.findUniqueOrThrow({
     where: { id: sourceId },
     select: {
@@ -122,16 +128,27 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
     },
   });
   if (!source.storedCard) throw invalidParameter("paymentid", "the payment has no stored card data to pay out to");
-  const accounts = await accountOrder(merchantId, input.currency, input.processor, source.acquirerAccountId);
-  if (input.newmerchantpaymentid && (await payoutReferenceTaken(merchantId, input.newmerchantpaymentid))) throw payoutReferenceUsed();
+  const stored = source.storedCard;
+  const card = new CardDetails({
+    pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
+    expMonth: stored.expMonth,
+    expYear: stored.expYear,
+  });
+  // Live money never goes to a published test card (one stored before test mode existed).
+  if (mode === "live" && isTestCardNumber(card.revealPan())) {
+    throw invalidParameter("paymentid", "the payment's card is a test card number: live payouts never go to test cards");
+  }
+  const accounts = await accountOrder(merchantId, mode, input.currency, input.processor, source.acquirerAccountId);
+  if (input.newmerchantpaymentid && (await payoutReferenceTaken(merchantId, mode, input.newmerchantpaymentid))) throw payoutReferenceUsed();
   // The final result has to reach the merchant (it may come after the answer): resolved once, here.
-  const notificationUrl = await resolveNotificationUrl({ merchantId, requestedUrl: input.notificationurl, purpose: "default" });
+  const notificationUrl = await resolveNotificationUrl({ merchantId, mode, requestedUrl: input.notificationurl, purpose: "default" });
   if (!notificationUrl) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
 
   const paymentId = newId();
   const payment = {
     id: paymentId,
     merchantId,
+    mode,
     parentPaymentId: source.id,
     storedCardId: source.storedCard.id,
     status: "PENDING" as const,
@@ -153,12 +170,6 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
   // was done", so it must not reach the merchant API's wrapper as a retryable 503 (lib/errors.ts).
   let recorded = false;
   try {
-    const stored = source.storedCard;
-    const card = new CardDetails({
-      pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
-      expMonth: stored.expMonth,
-      expYear: stored.expYear,
-    });
     let result: ProcessorResult = {
       status: "failed",
       failure: "retryable",
@@ -190,7 +201,7 @@ export async function payout({ merchantId, paymentRef, responseId, input }: Payo
       if (index === 0) {
         try {
           await db().$transaction(async (tx) => {
-            await checkPayoutAllowed({ tx, merchantId, source, amount: BigInt(input.amount), currency: input.currency });
+            await checkPayoutAllowed({ tx, merchantId, mode, source, amount: BigInt(input.amount), currency: input.currency });
             await tx.payment.create({ data: { ...payment, processor, acquirerAccountId: accountId }, select: { id: true } });
             await tx.operation.create({ data: operation, select: { id: true } });
           });

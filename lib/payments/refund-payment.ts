@@ -2,6 +2,7 @@
 // (approved captures only: a capture still in flight cannot be refunded yet). An omitted amount
 // refunds everything still unrefunded.
 import { invalidParameter } from "../errors";
+import type { Mode } from "../mode";
 import type { OperationRequest } from "../validation/operation";
 import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptions } from "./request-follow-up";
 
@@ -18,6 +19,7 @@ export const refundAmountRule: AmountRule = (payment, totals, requested) => {
 
 export async function refundPayment(options: {
   merchantId: string;
+  mode: Mode;
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;

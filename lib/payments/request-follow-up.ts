@@ -14,6 +14,7 @@ import type { OperationRequest } from "../validation/operation";
 import { deriveDisplayState, displayStateWords } from "./derive-display-state";
 import { lockFollowUpPaymentOrThrow } from "./lock-follow-up-payment";
 import { operationTotals, type OperationTotals } from "./operation-totals";
+import type { Mode } from "../mode";
 
 export type FollowUpType = "capture" | "refund" | "void";
 
@@ -29,6 +30,8 @@ export type AmountRule = (payment: FollowUpPaymentState, totals: OperationTotals
 
 export interface RequestFollowUpOptions {
   merchantId: string;
+  /** The key's (or back-office view's) mode: only payments of this mode are found. */
+  mode: Mode;
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;
@@ -42,6 +45,7 @@ export interface RequestFollowUpOptions {
 
 export async function requestFollowUp({
   merchantId,
+  mode,
   paymentRef,
   responseId,
   input,
@@ -52,7 +56,7 @@ export async function requestFollowUp({
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const afterCommit = await db().$transaction(async (tx: Tx) => {
     // One round trip for the lock and every candidate notification address (lock-follow-up-payment.ts).
-    const payment = await lockFollowUpPaymentOrThrow({ tx, merchantId, paymentRef });
+    const payment = await lockFollowUpPaymentOrThrow({ tx, merchantId, mode, paymentRef });
     const paymentId = payment.id;
     const totals = await operationTotals(tx, paymentId);
     const amount = rule(payment, totals, input.amount);

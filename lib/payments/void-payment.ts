@@ -1,6 +1,7 @@
 // Voids (cancels) an authorization that has no capture, approved or pending. A void releases the
 // whole authorization: an amount, when sent, must be the authorized amount.
 import { invalidParameter } from "../errors";
+import type { Mode } from "../mode";
 import type { OperationRequest } from "../validation/operation";
 import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptions } from "./request-follow-up";
 
@@ -15,6 +16,7 @@ export const voidAmountRule: AmountRule = (payment, totals, requested) => {
 
 export async function voidPayment(options: {
   merchantId: string;
+  mode: Mode;
   paymentRef: string | undefined;
   responseId: string;
   input: OperationRequest;

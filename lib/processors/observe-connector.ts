@@ -27,7 +27,7 @@ function outcomeOf(result: unknown): string {
 }
 
 export function observeConnector(connector: ProcessorConnector): ProcessorConnector {
-  const observed: Record<string, unknown> = { name: connector.name, accountId: connector.accountId, lookups: connector.lookups };
+  const observed: Record<string, unknown> = { name: connector.name, accountId: connector.accountId, mode: connector.mode, lookups: connector.lookups };
   // Every method, including ones added to the interface later; an optional one stays absent.
   for (const operation of new Set([...OPERATIONS, ...Object.keys(connector)])) {
     const original = (connector as unknown as Record<string, unknown>)[operation];
@@ -51,14 +51,16 @@ export function observeConnector(connector: ProcessorConnector): ProcessorConnec
           } finally {
             const durationMs = performance.now() - started;
             span.setAttribute("cps.outcome", outcome);
-            metrics().acquirerCalls.inc({ processor: connector.name, operation, outcome });
-            metrics().acquirerDuration.observe({ processor: connector.name, operation, outcome }, durationMs / 1000);
+            const labels = { processor: connector.name, operation, outcome, mode: connector.mode };
+            metrics().acquirerCalls.inc(labels);
+            metrics().acquirerDuration.observe(labels, durationMs / 1000);
             log("processors")[outcome === "error" || outcome === "indeterminate" ? "warn" : "info"](
               // The account's id, never its credentials: which merchant account the call went out under.
               {
                 event: "acquirer.call",
                 processor: connector.name,
                 acquirerAccountId: connector.accountId,
+                mode: connector.mode,
                 operation,
                 outcome,
                 durationMs: Math.round(durationMs),

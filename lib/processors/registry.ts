@@ -1,9 +1,11 @@
-// The typed registry of connectors: each is built from its configured address (the acquirer's
-// endpoint, operator configuration: FINARO_BASE_URL ...) or, when that is not configured, pointed at
-// its sandbox. Credentials are not configuration here: they belong to each merchant's acquirer
-// account and come with every call (bindConnector). The sandbox launcher (lib/sandboxes) records each
-// sandbox's address in lib/runtime/sandbox-addresses.ts, where this registry reads it: configuration,
-// not imports (production code never imports the simulators, and they never import the connectors).
+// The typed registry of connectors. Where an acquirer account's calls go depends on its mode
+// (docs/decisions.md, "Test mode and live mode"): a live account's go to the acquirer's production
+// endpoint (FINARO_BASE_URL ...), never to a sandbox; a test account's go to the acquirer's test
+// endpoint (FINARO_TEST_BASE_URL ...) or, when none is configured, to the built-in sandbox. Endpoints
+// are operator configuration; credentials belong to each merchant's acquirer account and come with
+// every call (bindConnector). The sandbox launcher (lib/sandboxes) records each sandbox's address in
+// lib/runtime/sandbox-addresses.ts, where this registry reads it: configuration, not imports
+// (production code never imports the simulators, and they never import the connectors).
 import { config } from "../env";
 import { createBamboraConnector } from "./bambora/client";
 import { createClearhausConnector } from "./clearhaus/client";
@@ -12,13 +14,15 @@ import type { CredentialsOf, ProcessorCredentials } from "./credentials";
 import type { AcquirerConnector, CallOptions, ConnectorCall, ProcessorConnector, ProcessorName } from "./types";
 import { observeConnector } from "./observe-connector";
 import { registerSandboxAddress, sandboxAddress, type SandboxAddress } from "../runtime/sandbox-addresses";
+import type { Mode } from "../mode";
 
 const state = globalThis as unknown as { __cpsSandboxRemembered?: Partial<Record<ProcessorName, SandboxAddress>> };
 
-/** What a sandbox needs besides its address: Finaro's gateway path, and whether its extensions are on. */
+/** What a sandbox needs besides its address: Finaro's gateway path, whether its extensions are on, its built-in test account. */
 export interface SandboxEndpoint {
   path?: string;
   extensions?: boolean;
+  builtInAccount?: Record<string, unknown>;
 }
 
 /**
@@ -40,7 +44,16 @@ export function registerSandboxUrl(name: ProcessorName, baseUrl: string | undefi
     url: baseUrl,
     path: endpoint.path ?? remembered?.path ?? "",
     extensions: endpoint.extensions ?? remembered?.extensions ?? true,
+    builtInAccount: endpoint.builtInAccount ?? remembered?.builtInAccount,
   });
+}
+
+/**
+ * The built-in test account of `name`'s sandbox, when test accounts of `name` go to a running sandbox
+ * that registered one (undefined with a configured test endpoint: merchants bring their own account).
+ */
+export function builtInSandboxAccount(name: ProcessorName): Record<string, unknown> | undefined {
+  return testModeUsesSandbox(name) ? sandboxAddress(name)?.builtInAccount : undefined;
 }
 
 /** The registered sandbox address of `name`, if one runs. */
@@ -70,20 +83,35 @@ export function processorTimeoutMs(name: ProcessorName): number {
   return specific ?? settings.PROCESSOR_TIMEOUT_MS;
 }
 
-/** The configured address of `name` (a real acquirer or an outside sandbox), if any. */
-function configuredBaseUrl(name: ProcessorName): string | undefined {
+/** The configured endpoint of `name` for `mode`'s accounts (the acquirer's production or test endpoint), if any. */
+function configuredBaseUrl(name: ProcessorName, mode: Mode): string | undefined {
   const settings = config();
-  return { finaro: settings.FINARO_BASE_URL, clearhaus: settings.CLEARHAUS_BASE_URL, bambora: settings.BAMBORA_BASE_URL }[name];
+  if (mode === "live") return { finaro: settings.FINARO_BASE_URL, clearhaus: settings.CLEARHAUS_BASE_URL, bambora: settings.BAMBORA_BASE_URL }[name];
+  return { finaro: settings.FINARO_TEST_BASE_URL, clearhaus: settings.CLEARHAUS_TEST_BASE_URL, bambora: settings.BAMBORA_TEST_BASE_URL }[name];
 }
 
-/** True when the base URL of `name` is configured (a real acquirer or an outside sandbox). */
-export function isProcessorConfigured(name: ProcessorName): boolean {
-  return Boolean(configuredBaseUrl(name));
+/** True when test accounts of `name` go to a configured test endpoint (so the built-in sandbox is not needed). */
+export function isTestEndpointConfigured(name: ProcessorName): boolean {
+  return Boolean(configuredBaseUrl(name, "test"));
 }
 
-/** True when calls to `name` have somewhere to go: its configured address or a running sandbox. */
-export function isProcessorReachable(name: ProcessorName): boolean {
-  return isProcessorConfigured(name) || Boolean(sandboxUrl(name));
+/**
+ * Where `mode`'s accounts of `name` send their calls: live only to the configured production
+ * endpoint, never a sandbox (a forgotten variable must not turn live payments into simulated ones);
+ * test to the configured test endpoint, else the built-in sandbox when it runs.
+ */
+function endpointFor(name: ProcessorName, mode: Mode): string | undefined {
+  return configuredBaseUrl(name, mode) ?? (mode === "test" ? sandboxEndpoint(name)?.url : undefined);
+}
+
+/** True when calls of `mode`'s accounts of `name` have somewhere to go. */
+export function isProcessorReachable(name: ProcessorName, mode: Mode): boolean {
+  return Boolean(endpointFor(name, mode));
+}
+
+/** True when test accounts of `name` go to the built-in sandbox (no test endpoint configured, the sandbox runs). */
+export function testModeUsesSandbox(name: ProcessorName): boolean {
+  return !isTestEndpointConfigured(name) && Boolean(sandboxUrl(name));
 }
 
 export interface GetConnectorOptions {
@@ -91,15 +119,22 @@ export interface GetConnectorOptions {
   timeoutMs?: number;
 }
 
-/** The connector of `name` at its configured address or sandbox; calls need an account's credentials. */
+/** The connector of `name` at the endpoint of `mode`'s accounts; calls need an account's credentials. */
 export function getAcquirerConnector<TName extends ProcessorName>(
   name: TName,
+  mode: Mode,
   options: GetConnectorOptions = {},
 ): AcquirerConnector<CredentialsOf<TName>> {
-  const configured = configuredBaseUrl(name);
-  const sandbox = configured ? undefined : sandboxEndpoint(name);
+  const configured = configuredBaseUrl(name, mode);
+  const sandbox = configured || mode === "live" ? undefined : sandboxEndpoint(name);
   const baseUrl = configured ?? sandbox?.url;
-  if (!baseUrl) throw new ProcessorNotConfiguredError(name, "its base URL is not configured and its sandbox is not running");
+  if (!baseUrl)
+    throw new ProcessorNotConfiguredError(
+      name,
+      mode === "live"
+        ? `its live endpoint (${name.toUpperCase()}_BASE_URL) is not configured`
+        : `its test endpoint (${name.toUpperCase()}_TEST_BASE_URL) is not configured and its sandbox is not running`,
+    );
   const timeoutMs = options.timeoutMs ?? processorTimeoutMs(name);
   // The sandbox-only extensions (a look-up the real API lacks, card-update feeds) are used only
   // against a sandbox this process registered with them on, never against a configured base URL.
@@ -125,11 +160,13 @@ export function bindCredentials<TCredentials>(
   connector: AcquirerConnector<TCredentials>,
   credentials: TCredentials,
   accountId: string,
+  mode: Mode,
 ): ProcessorConnector {
   const call = (options?: CallOptions): ConnectorCall<TCredentials> => ({ credentials, signal: options?.signal });
   return {
     name: connector.name,
     accountId,
+    mode,
     authorize: (request, options) => connector.authorize(request, call(options)),
     capture: (request, options) => connector.capture(request, call(options)),
     refund: (request, options) => connector.refund(request, call(options)),
@@ -143,17 +180,21 @@ export function bindCredentials<TCredentials>(
 }
 
 /**
- * The connector of an acquirer account's processor, every call carrying that account's credentials,
- * logged, counted and traced (lib/observability). Throws ProcessorNotConfiguredError when the
- * processor has neither an address nor a sandbox.
+ * The connector of an acquirer account's processor at its mode's endpoint, every call carrying that
+ * account's credentials, logged, counted and traced (lib/observability). Throws
+ * ProcessorNotConfiguredError when the mode has no endpoint for the processor.
  */
-export function bindConnector(account: { id: string } & ProcessorCredentials, options: GetConnectorOptions = {}): ProcessorConnector {
+export function bindConnector(
+  account: { id: string; mode: Mode } & ProcessorCredentials,
+  options: GetConnectorOptions = {},
+): ProcessorConnector {
+  const { id, mode } = account;
   switch (account.processor) {
     case "finaro":
-      return observeConnector(bindCredentials(getAcquirerConnector("finaro", options), account.credentials, account.id));
+      return observeConnector(bindCredentials(getAcquirerConnector("finaro", mode, options), account.credentials, id, mode));
     case "clearhaus":
-      return observeConnector(bindCredentials(getAcquirerConnector("clearhaus", options), account.credentials, account.id));
+      return observeConnector(bindCredentials(getAcquirerConnector("clearhaus", mode, options), account.credentials, id, mode));
     case "bambora":
-      return observeConnector(bindCredentials(getAcquirerConnector("bambora", options), account.credentials, account.id));
+      return observeConnector(bindCredentials(getAcquirerConnector("bambora", mode, options), account.credentials, id, mode));
   }
 }

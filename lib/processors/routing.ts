@@ -2,15 +2,19 @@
 // `processor` list, or without one from the merchant's routing settings for the requested `rule`
 // (1 primary, 2 secondary; a merchant without settings for that rule falls back to rule 1, then to
 // the service default). Each processor in that order is tried with the merchant's one enabled
-// account there that accepts the payment's currency; a processor without such an account is
-// skipped, and a payment for which none fits is refused before anything is made (initdynamic, mit,
-// payout), naming the currency or the processor. A processor whose API cannot do what the payment
-// asks (payouts, merchant-initiated authorizations: lib/processors/capabilities.ts) is skipped the
-// same way, and refused when the request names it.
+// account there of the payment's mode that accepts its currency: a test payment only ever goes to a
+// test account (the merchant's own, or the built-in sandbox's), a live one only to a live account. A
+// processor without such an account is skipped, and a payment for which none fits is refused before
+// anything is made (initdynamic, mit, payout), naming the currency or the processor. A processor
+// whose API cannot do what the payment asks (payouts, merchant-initiated authorizations:
+// lib/processors/capabilities.ts) is skipped the same way, and refused when the request names it.
 import { db, type Tx } from "../db";
 import { invalidParameter, type ApiError } from "../errors";
 import { DEFAULT_ROUTING } from "../merchants/create-merchant";
+import type { Mode } from "../mode";
+import { addBuiltInSandboxAccounts } from "./accounts/add-built-in-sandbox-accounts";
 import { unsupportedPurpose, type RoutingPurpose } from "./capabilities";
+import { builtInSandboxAccount } from "./registry";
 import { isProcessorName, type ProcessorName } from "./types";
 
 export interface ProcessorOrderOptions {
@@ -57,6 +61,7 @@ export function planRouting({
   fromRequest,
   rule,
   purpose = "payment",
+  mode = "live",
 }: {
   order: readonly ProcessorName[];
   fitting: readonly FittingAccount[];
@@ -64,6 +69,8 @@ export function planRouting({
   fromRequest: boolean;
   rule: number;
   purpose?: RoutingPurpose;
+  /** Named in a refusal (the accounts in `fitting` are of this mode). */
+  mode?: Mode;
 }): RoutingPlan {
   const byProcessor = new Map<ProcessorName, string>();
   for (const account of fitting) if (!byProcessor.has(account.processor)) byProcessor.set(account.processor, account.id);
@@ -75,7 +82,7 @@ export function planRouting({
     if (missing)
       return {
         kind: "refused",
-        error: invalidParameter("processor", `${missing} has no enabled acquirer account of this merchant that accepts ${currency}`),
+        error: invalidParameter("processor", `${missing} has no enabled ${mode} acquirer account of this merchant that accepts ${currency}`),
       };
   }
   const accounts = able.flatMap((processor) => {
@@ -87,7 +94,7 @@ export function planRouting({
     kind: "refused",
     error: invalidParameter(
       "currency",
-      `no enabled acquirer account of this merchant accepts ${currency}` +
+      `no enabled ${mode} acquirer account of this merchant accepts ${currency}` +
         (fromRequest ? "" : ` at the processors of routing rule ${rule} (${order.join(", ")})`) +
         (unable.length > 0 ? ` (${unable.join("; ")})` : ""),
     ),
@@ -96,6 +103,8 @@ export function planRouting({
 
 export interface ResolveRoutingOptions {
   merchantId: string;
+  /** The payment's mode: only accounts of this mode are tried. */
+  mode: Mode;
   currency: string;
   /** What the payment asks of its acquirer (default a cardholder payment). */
   purpose?: RoutingPurpose;
@@ -104,18 +113,19 @@ export interface ResolveRoutingOptions {
   tx?: Tx;
 }
 
-/** The merchant's enabled accounts that accept `currency`, oldest first (one per processor by the overlap rule). */
-async function fittingAccounts(client: Tx | ReturnType<typeof db>, merchantId: string, currency: string): Promise<FittingAccount[]> {
+/** The merchant's enabled accounts of `mode` that accept `currency`, oldest first (one per processor by the overlap rule). */
+async function fittingAccounts(client: Tx | ReturnType<typeof db>, merchantId: string, mode: Mode, currency: string): Promise<FittingAccount[]> {
   // Raw SQL: initdynamic runs this on the merchant API's hottest path (docs/performance.md).
   return client.$queryRaw<FittingAccount[]>`
     SELECT "id", "processor"::text AS "processor" FROM "AcquirerAccount"
-    WHERE "merchantId" = ${merchantId} AND "enabled" AND ("anyCurrency" OR ${currency} = ANY("currencies"))
+    WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}::"Mode" AND "enabled" AND ("anyCurrency" OR ${currency} = ANY("currencies"))
     ORDER BY "createdAt", "id"`;
 }
 
-/** The routing plan of a payment of `currency` for the merchant: the accounts to try, or the refusal. */
+/** The routing plan of a payment of `mode` and `currency` for the merchant: the accounts to try, or the refusal. */
 export async function resolveRouting({
   merchantId,
+  mode,
   currency,
   requested,
   rule = 1,
@@ -125,13 +135,21 @@ export async function resolveRouting({
   const client = tx ?? db();
   const fromRequest = Boolean(requested?.some(isProcessorName));
   const [fitting, rows] = await Promise.all([
-    fittingAccounts(client, merchantId, currency),
+    fittingAccounts(client, merchantId, mode, currency),
     fromRequest
       ? Promise.resolve([])
       : client.processorRouting.findMany({ where: { merchantId }, select: { rule: true, processors: true } }),
   ]);
   const order = processorOrder({ requested, merchantRules: new Map(rows.map((row) => [row.rule, row.processors])), rule });
-  return planRouting({ order, fitting, currency, fromRequest, rule, purpose });
+  if (mode === "test") {
+    // Test mode needs no set-up: a processor in the order without a test account of the merchant's
+    // gets the built-in sandbox's (once; an account of the merchant's own there is never replaced).
+    const missing = order.filter((processor) => !fitting.some((account) => account.processor === processor) && builtInSandboxAccount(processor));
+    if (missing.length > 0 && (await addBuiltInSandboxAccounts({ merchantId, processors: missing, tx })).length > 0) {
+      return planRouting({ order, fitting: await fittingAccounts(client, merchantId, mode, currency), currency, fromRequest, rule, purpose, mode });
+    }
+  }
+  return planRouting({ order, fitting, currency, fromRequest, rule, purpose, mode });
 }
 
 /** For the requests that start a payment: throws the refusal (INVALID_PARAMETER) when no account fits. */

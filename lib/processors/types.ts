@@ -1,6 +1,7 @@
 // The ONE connector interface every acquirer connector implements (finaro, clearhaus, bambora).
 // Requests are in our shape; each connector maps them to its acquirer's wire format and maps the
 // answer back to ProcessorResult. Connectors are stateless plumbing around pure transformers.
+import type { Mode } from "../mode";
 import type { CardDetails } from "../cards/card-details";
 
 /** The processors the spec names; the same values as the Prisma enum `Processor`. */
@@ -312,6 +313,8 @@ export interface ProcessorConnector {
   readonly name: ProcessorName;
   /** The acquirer account whose credentials every call carries. */
   readonly accountId: string;
+  /** The account's mode: which endpoint the calls go to (lib/processors/registry.ts). */
+  readonly mode: Mode;
   authorize(request: AuthorizeRequest, options?: CallOptions): Promise<ProcessorResult>;
   capture(request: CaptureRequest, options?: CallOptions): Promise<ProcessorResult>;
   refund(request: RefundRequest, options?: CallOptions): Promise<ProcessorResult>;
@@ -341,4 +344,6 @@ export const RESPONSE_CODES = {
   systemError: "96",
   invalidTransaction: "12",
   invalidAmount: "13",
+  /** Invalid card number: also a published test card in live mode, refused before any acquirer call. */
+  invalidCardNumber: "14",
 } as const;

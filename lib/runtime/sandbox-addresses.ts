@@ -13,6 +13,13 @@ export interface SandboxAddress {
    * modes, scenario cards): a connector may use the look-up extension only when this is true.
    */
   extensions: boolean;
+  /**
+   * The account input (processor, credentials, the acquirer's view of the account) of the test
+   * account merchants get at this sandbox when they have no test account of their own there
+   * (lib/processors/accounts/add-built-in-sandbox-accounts.ts): what makes test mode work on any
+   * deployment without setting anything up.
+   */
+  builtInAccount?: Record<string, unknown>;
 }
 
 const state = globalThis as unknown as { __cpsSandboxAddresses?: Map<string, SandboxAddress> };

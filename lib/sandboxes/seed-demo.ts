@@ -1,7 +1,8 @@
 // The demo merchant that `npm start` creates on first run, so a fresh clone can be tried at once.
 // Its credentials are kept in DATA_DIR/demo.json (git-ignored, mode 0600), which the start banner
 // names instead of printing them (a log is no place for a password or a live key): the database
-// itself only holds hashes. Its default notification address is the service's own demo receiver.
+// itself only holds hashes. Its key is a test-mode key (sandboxes, test cards) and its test-mode
+// default notification address is the service's own demo receiver.
 // Never called in production (lib/sandboxes/prepare-demo.ts).
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -40,8 +41,8 @@ export function demoReceiverUrl(publicBaseUrl: string = config().publicBaseUrl):
 async function keepDemoReceiverCurrent(merchantId: string): Promise<void> {
   const current = demoReceiverUrl();
   await db().merchant.updateMany({
-    where: { id: merchantId, defaultNotificationUrl: { endsWith: DEMO_RECEIVER_PATH, not: current } },
-    data: { defaultNotificationUrl: current },
+    where: { id: merchantId, testDefaultNotificationUrl: { endsWith: DEMO_RECEIVER_PATH, not: current } },
+    data: { testDefaultNotificationUrl: current },
   });
 }
 
@@ -67,10 +68,10 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
   const email = existingUser ? `demo+${randomBytes(3).toString("hex")}@example.com` : DEMO_EMAIL;
   const password = randomBytes(9).toString("base64url");
   const demo = await db().$transaction(async (tx) => {
-    const { merchant, apiKey } = await createMerchant({ name: "Demo Shop", withApiKey: true, tx });
+    const { merchant, apiKey } = await createMerchant({ name: "Demo Shop", apiKeyModes: ["test"], tx });
     // Somewhere sensible for its notifications from the first minute: the README's capture, refund
     // and void commands (and the demo shop's own windows) are notified and shown in Developers.
-    await tx.merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: demoReceiverUrl() } });
+    await tx.merchant.update({ where: { id: merchant.id }, data: { testDefaultNotificationUrl: demoReceiverUrl() } });
     await createUser({ merchantId: merchant.id, email, name: "Demo Owner", password, role: "OWNER", tx });
     // The README's payout example works at once: the demo may pay out up to 10,000 per payout and
     // 50,000 a day in its usual currencies (a real merchant's owner sets its own, Settings → Payouts).

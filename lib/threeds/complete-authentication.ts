@@ -34,10 +34,13 @@ export async function completeAuthentication({
   threeDsServerTransId,
   paymentId,
 }: CompleteAuthenticationOptions): Promise<CompleteAuthenticationResult> {
-  const authentication = await db().threeDsAuthentication.findUnique({ where: { threeDsServerTransId } });
+  const authentication = await db().threeDsAuthentication.findUnique({
+    where: { threeDsServerTransId },
+    include: { payment: { select: { mode: true } } },
+  });
   if (!authentication || (paymentId && authentication.paymentId !== paymentId)) throw new UnknownAuthenticationError();
   const base = { authenticationId: authentication.id };
-  const result = await fetchResult(threeDsServerTransId);
+  const result = await fetchResult(threeDsServerTransId, authentication.payment.mode);
   if (!result) return { ...base, kind: "pending" };
   const cancelled = result.challengeCancel === "01";
   const authenticated = (result.transStatus === "Y" || result.transStatus === "A") && Boolean(result.eci);

@@ -1,7 +1,10 @@
 // The gateway's 3DS server side towards the directory server: AReq -> ARes, and the RReq result after
-// a challenge. The DS URL is configured (THREEDS_DS_URL) or that of the in-process sandbox, which
-// the sandbox launcher registers here with its API key (production code never imports simulators).
+// a challenge. Which one depends on the payment's mode: live payments go to THREEDS_DS_URL only,
+// never to the sandbox; test payments to THREEDS_TEST_DS_URL or, when unset, to the in-process
+// sandbox, which the sandbox launcher registers here with its API key (production code never
+// imports simulators).
 import { config } from "../env";
+import type { Mode } from "../mode";
 import { ares, rreq, type AReq, type ARes, type RReq } from "./messages";
 import { BodyTooLargeError, readLimitedStream } from "../http/read-limited-body";
 
@@ -41,21 +44,26 @@ export class ThreeDsUnavailableError extends Error {
   }
 }
 
-function endpoint(): { url: string; apiKey: string } {
+function endpoint(mode: Mode): { url: string; apiKey: string } {
   const settings = config();
-  if (settings.THREEDS_DS_URL) {
-    if (!settings.THREEDS_API_KEY) throw new ThreeDsUnavailableError("THREEDS_API_KEY is required when THREEDS_DS_URL is set");
-    return { url: settings.THREEDS_DS_URL.replace(/\/+$/, ""), apiKey: settings.THREEDS_API_KEY };
+  const [url, key, names] =
+    mode === "live"
+      ? [settings.THREEDS_DS_URL, settings.THREEDS_API_KEY, ["THREEDS_DS_URL", "THREEDS_API_KEY"]]
+      : [settings.THREEDS_TEST_DS_URL, settings.THREEDS_TEST_API_KEY, ["THREEDS_TEST_DS_URL", "THREEDS_TEST_API_KEY"]];
+  if (url) {
+    if (!key) throw new ThreeDsUnavailableError(`${names[1]} is required when ${names[0]} is set`);
+    return { url: url.replace(/\/+$/, ""), apiKey: key };
   }
+  if (mode === "live") throw new ThreeDsUnavailableError("THREEDS_DS_URL is not configured (live payments never use the 3-D Secure sandbox)");
   const sandbox = threeDsSandboxUrl();
-  if (!sandbox) throw new ThreeDsUnavailableError("THREEDS_DS_URL is not configured and the 3-D Secure sandbox is not running");
+  if (!sandbox) throw new ThreeDsUnavailableError("THREEDS_TEST_DS_URL is not configured and the 3-D Secure sandbox is not running");
   const apiKey = state.__cpsThreeDsSandboxApiKey;
   if (!apiKey) throw new ThreeDsUnavailableError("the 3-D Secure sandbox was registered without its API key");
   return { url: sandbox, apiKey };
 }
 
-async function post(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  const { url, apiKey } = endpoint();
+async function post(mode: Mode, path: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  const { url, apiKey } = endpoint(mode);
   try {
     // No redirects: undici keeps custom headers such as `apikey` on a redirect to another origin, so a
     // redirecting DS would hand THREEDS_API_KEY to whatever it names (security review 3, L9).
@@ -92,16 +100,17 @@ async function post(path: string, body: unknown): Promise<{ status: number; json
   }
 }
 
-export async function sendAReq(message: AReq): Promise<ARes> {
-  const { status, json } = await post("/auth", message);
+/** The AReq of a payment of `mode` to that mode's directory server. */
+export async function sendAReq(message: AReq, mode: Mode): Promise<ARes> {
+  const { status, json } = await post(mode, "/auth", message);
   const parsed = ares.safeParse(json);
   if (status !== 200 || !parsed.success) throw new ThreeDsUnavailableError(`directory server answered HTTP ${status} without an ARes`);
   return parsed.data;
 }
 
 /** The RReq of a finished challenge, or undefined while the challenge is still open. */
-export async function fetchResult(threeDSServerTransID: string): Promise<RReq | undefined> {
-  const { status, json } = await post("/postauth", { threeDSServerTransID });
+export async function fetchResult(threeDSServerTransID: string, mode: Mode): Promise<RReq | undefined> {
+  const { status, json } = await post(mode, "/postauth", { threeDSServerTransID });
   if (status === 409) return undefined;
   const parsed = rreq.safeParse(json);
   if (status !== 200 || !parsed.success) throw new ThreeDsUnavailableError(`directory server answered HTTP ${status} without an RReq`);

@@ -33,7 +33,7 @@ export async function startAuthentication({
   notificationUrl,
   challengeWindowSize = "05",
 }: StartAuthenticationOptions): Promise<StartAuthenticationResult> {
-  const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { amount: true, currency: true } });
+  const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { amount: true, currency: true, mode: true } });
   const threeDsServerTransId = randomUUID();
   const authentication = await db().threeDsAuthentication.create({
     data: {
@@ -79,7 +79,7 @@ export async function startAuthentication({
             merchantName: requestor.merchantName,
           }
         : {}),
-    });
+    }, payment.mode);
   } catch (error) {
     const reason = error instanceof ThreeDsUnavailableError ? error.message : "directory server error";
     await db().threeDsAuthentication.update({

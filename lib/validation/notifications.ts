@@ -1,8 +1,17 @@
 // The JSON bodies of the notifications of spec 6.2 to 6.6, as zod schemas: the one source of their
 // types (lib/notifications/bodies.ts builds them) and of the OpenAPI document's webhooks. Field
 // names and types are the spec's: `surename`, `Issuer`, `Expiry date`, operation amounts as strings,
-// ECI as a number or "". Every field is always present; an unknown value is "".
+// ECI as a number or "". Every field is always present; an unknown value is "". Beyond the spec,
+// every notification (and the payment record) carries `mode`, test or live (docs/decisions.md, "Test
+// mode and live mode"): added last, so a receiver that reads the spec's fields is not affected.
 import { z } from "zod";
+
+/** Beyond the spec: the mode of what the body reports (also in the X-CPS-Notification-Mode header). */
+export const modeMemberSchema = z
+  .enum(["test", "live"])
+  .describe(
+    "Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.",
+  );
 
 const eciSchema = z
   .union([z.number().int().min(0).max(99), z.literal("")])
@@ -30,6 +39,7 @@ export const completionNotificationSchema = z.object({
   eci: eciSchema,
   merchantdata: z.string().max(4096).describe("The initialization's merchantdata, unchanged."),
   par,
+  mode: modeMemberSchema,
 });
 
 /** 6.3: the result of a merchant-initiated authorization. */
@@ -43,6 +53,7 @@ export const mitNotificationSchema = z.object({
   processor: processorName,
   eci: eciSchema,
   par,
+  mode: modeMemberSchema,
 });
 
 /** 6.4: the result of a capture, refund or void. */
@@ -53,6 +64,7 @@ export const operationNotificationSchema = z.object({
   responsecode: responseCode,
   authorizationcode: authorizationCode,
   status: outcomeSchema,
+  mode: modeMemberSchema,
 });
 
 /** 2.3: one operation of a payment record. */
@@ -119,12 +131,14 @@ export const paymentRecordSchema = z.object({
     .describe("The cardholder, as far as known."),
   operations: z.array(operationRecordSchema).describe("The payment's operations, oldest first; only the one named by operationid when the lookup gave one."),
   gfx: cardImageRecordSchema.optional(),
+  mode: modeMemberSchema,
 });
 
 /** 6.6: the card behind a payment was updated by its issuer. */
 export const lifecycleNotificationSchema = z.object({
   paymentid: z.string().describe("The payment whose stored card was updated; look it up (GET /api/{paymentid}/payment) for the new details."),
   merchantpaymentid: merchantPaymentId,
+  mode: modeMemberSchema,
 });
 
 /** The back office's "send test notification" (beyond the spec): says nothing about a payment. */
@@ -133,4 +147,5 @@ export const testNotificationSchema = z.object({
   merchantid: z.string().describe("Your merchant id."),
   message: z.string().describe("A human-readable line saying this is a test."),
   created: z.string().describe("UTC, YYYY-MM-DD HH:MM:SS."),
+  mode: modeMemberSchema,
 });

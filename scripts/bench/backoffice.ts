@@ -221,25 +221,25 @@ async function main(): Promise<void> {
   const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
 
   const scenarios: { name: string; run: () => Promise<unknown>; targetMs?: number }[] = [
-    { name: "list: first page", run: () => listPayments({ merchantId, filters: {} }) },
-    { name: "list: page 2,000 (keyset)", run: () => listPayments({ merchantId, filters: {}, after: deepCursor }) },
-    { name: "list: newer page from deep", run: () => listPayments({ merchantId, filters: {}, before: deepCursor }) },
-    { name: "filter: status DECLINED", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ status: "DECLINED" }).filters }) },
-    { name: "filter: processor bambora", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ processor: "bambora" }).filters }) },
-    { name: "filter: scheme amex", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ scheme: "amex" }).filters }) },
-    { name: "filter: last 7 days", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ from: weekAgo, to: today }).filters }) },
-    { name: "filter: amount 100.00-200.00", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ minAmount: "100", maxAmount: "200" }).filters }) },
-    { name: "filter: status+processor+scheme", run: () => listPayments({ merchantId, filters: parsePaymentFilters({ status: "CAPTURED", processor: "finaro", scheme: "visa" }).filters }) },
-    { name: "search: paymentid", run: () => listPayments({ merchantId, filters: { q: sample.id } }) },
-    { name: "search: merchantpaymentid", run: () => listPayments({ merchantId, filters: { q: sample.merchantPaymentId } }) },
-    { name: "search: reference", run: () => listPayments({ merchantId, filters: { q: sample.reference } }) },
-    { name: "search: last4", run: () => listPayments({ merchantId, filters: { q: sample.last4 } }) },
-    { name: "search: no match", run: () => listPayments({ merchantId, filters: { q: "nothing-like-this" } }) },
+    { name: "list: first page", run: () => listPayments({ merchantId, mode: "test", filters: {} }) },
+    { name: "list: page 2,000 (keyset)", run: () => listPayments({ merchantId, mode: "test", filters: {}, after: deepCursor }) },
+    { name: "list: newer page from deep", run: () => listPayments({ merchantId, mode: "test", filters: {}, before: deepCursor }) },
+    { name: "filter: status DECLINED", run: () => listPayments({ merchantId, mode: "test", filters: parsePaymentFilters({ status: "DECLINED" }).filters }) },
+    { name: "filter: processor bambora", run: () => listPayments({ merchantId, mode: "test", filters: parsePaymentFilters({ processor: "bambora" }).filters }) },
+    { name: "filter: scheme amex", run: () => listPayments({ merchantId, mode: "test", filters: parsePaymentFilters({ scheme: "amex" }).filters }) },
+    { name: "filter: last 7 days", run: () => listPayments({ merchantId, mode: "test", filters: parsePaymentFilters({ from: weekAgo, to: today }).filters }) },
+    { name: "filter: amount 100.00-200.00", run: () => listPayments({ merchantId, mode: "test", filters: parsePaymentFilters({ minAmount: "100", maxAmount: "200" }).filters }) },
+    { name: "filter: status+processor+scheme", run: () => listPayments({ merchantId, mode: "test", filters: parsePaymentFilters({ status: "CAPTURED", processor: "finaro", scheme: "visa" }).filters }) },
+    { name: "search: paymentid", run: () => listPayments({ merchantId, mode: "test", filters: { q: sample.id } }) },
+    { name: "search: merchantpaymentid", run: () => listPayments({ merchantId, mode: "test", filters: { q: sample.merchantPaymentId } }) },
+    { name: "search: reference", run: () => listPayments({ merchantId, mode: "test", filters: { q: sample.reference } }) },
+    { name: "search: last4", run: () => listPayments({ merchantId, mode: "test", filters: { q: sample.last4 } }) },
+    { name: "search: no match", run: () => listPayments({ merchantId, mode: "test", filters: { q: "nothing-like-this" } }) },
     {
       name: "csv: first 1,000 rows",
       targetMs: CSV_BATCH_TARGET_P95_MS,
       run: async () => {
-        const lines = exportPaymentsCsv({ merchantId, filters: {} });
+        const lines = exportPaymentsCsv({ merchantId, mode: "test", filters: {} });
         await lines.next();
         await lines.next();
         await lines.return(undefined);

@@ -336,7 +336,7 @@ async function main(): Promise<void> {
   const { merchant, apiKey } = await createMerchant({ name: "Bench Shop", withApiKey: true });
   // The sandboxes' first test account at each processor, as the demo merchant has.
   await (await import("../../lib/sandboxes/sandbox-merchant-accounts")).addSandboxAccounts(merchant.id);
-  await db().merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: receiver.url } });
+  await db().merchant.update({ where: { id: merchant.id }, data: { testDefaultNotificationUrl: receiver.url } });
   if (!apiKey) throw new Error("no API key");
   // Payments to capture, one capture each (two captures of one payment would wait for each other's lock).
   const paymentIds = Array.from({ length: Math.round(RATE * PHASE_S * 2 + 400) }, () => newId());
@@ -344,6 +344,7 @@ async function main(): Promise<void> {
     data: paymentIds.map((id) => ({
       id,
       merchantId: merchant.id,
+      mode: "test" as const,
       status: "AUTHORIZED" as const,
       amount: 1000n,
       authorizedAmount: 1000n,

@@ -221,28 +221,29 @@ async function explainHotPaths(client: pg.Client, { merchantId, paymentId }: { m
     },
     {
       name: "initdynamic: INSERT PaymentSession (init-session.ts)",
-      sql: `INSERT INTO "PaymentSession" ("id", "merchantId", "amount", "currency", "reference", "idPan", "idExpMonth", "idExpYear", "idSecurityCode",
+      sql: `INSERT INTO "PaymentSession" ("id", "merchantId", "mode", "amount", "currency", "reference", "idPan", "idExpMonth", "idExpYear", "idSecurityCode",
               "notificationUrl", "set3ds", "rule", "timeoutSeconds", "expiresAt", "createdAt", "instantCapture", "processors")
-            VALUES ($1, $2, 12500, 'DKK', 'Bench order', 'pan', 'm', 'y', 'c', 'http://127.0.0.1:9/notify', 'FORCE_3DS', 1, 900,
+            VALUES ($1, $2, 'test', 12500, 'DKK', 'Bench order', 'pan', 'm', 'y', 'c', 'http://127.0.0.1:9/notify', 'FORCE_3DS', 1, 900,
               now() + interval '15 minutes', now(), 0, ARRAY[]::text[]::"Processor"[])`,
       params: [id, merchantId],
     },
     {
       name: "request log: INSERT ApiRequest ... ON CONFLICT DO NOTHING (api-request-log.ts)",
-      sql: `INSERT INTO "ApiRequest" ("id", "merchantId", "method", "path", "traceApi", "statusCode", "errorCode", "durationMs", "createdAt")
-            VALUES ($1, $2, 'POST', '/api/initdynamic', NULL, 200, NULL, 5, now()) ON CONFLICT DO NOTHING`,
+      sql: `INSERT INTO "ApiRequest" ("id", "merchantId", "mode", "method", "path", "traceApi", "statusCode", "errorCode", "durationMs", "createdAt")
+            VALUES ($1, $2, 'test', 'POST', '/api/initdynamic', NULL, 200, NULL, 5, now()) ON CONFLICT DO NOTHING`,
       params: [id, merchantId],
     },
     {
       name: "capture: lock the payment + notification addresses (lock-follow-up-payment.ts)",
       sql: `SELECT p."id", p."status"::text AS "status", p."authorizedAmount", p."currency",
-                   h."defaultNotificationUrl" AS "hostedUrl", m."defaultNotificationUrl" AS "merchantUrl",
+                   CASE WHEN p."mode" = 'live' THEN h."defaultNotificationUrl" ELSE h."testDefaultNotificationUrl" END AS "hostedUrl",
+                   CASE WHEN p."mode" = 'live' THEN m."defaultNotificationUrl" ELSE m."testDefaultNotificationUrl" END AS "merchantUrl",
                    s."notificationUrl" AS "sessionUrl", p."notificationUrl" AS "paymentUrl"
             FROM "Payment" p
             JOIN "Merchant" m ON m."id" = p."merchantId"
             LEFT JOIN "PaymentSession" s ON s."paymentId" = p."id"
             LEFT JOIN "HostedIntegration" h ON h."id" = s."hostedIntegrationId" AND h."merchantId" = p."merchantId"
-            WHERE p."merchantId" = $1 AND (p."id" = $2 OR p."merchantPaymentId" = $2)
+            WHERE p."merchantId" = $1 AND p."mode" = 'test' AND (p."id" = $2 OR p."merchantPaymentId" = $2)
             ORDER BY (p."id" = $2) DESC
             LIMIT 1
             FOR UPDATE OF p`,
@@ -461,6 +462,7 @@ async function createStoredPayment(merchantId: string): Promise<string> {
     data: {
       id: storedCardId,
       merchantId,
+      mode: "test",
       ...encryptPan(pan),
       panFingerprint: panFingerprint(pan),
       bin: "411111",
@@ -472,7 +474,7 @@ async function createStoredPayment(merchantId: string): Promise<string> {
   });
   const paymentId = newId();
   await db().payment.create({
-    data: { id: paymentId, merchantId, storedCardId, status: "CAPTURED", amount: 100n, currency: "DKK", processor: "clearhaus" },
+    data: { id: paymentId, merchantId, mode: "test", storedCardId, status: "CAPTURED", amount: 100n, currency: "DKK", processor: "clearhaus" },
   });
   return paymentId;
 }
@@ -597,7 +599,7 @@ async function main(): Promise<void> {
   const { merchant, apiKey } = await createMerchant({ name: "Bench Shop", withApiKey: true });
   // The sandboxes' first test account at each processor, as the demo merchant has.
   await (await import("../../lib/sandboxes/sandbox-merchant-accounts")).addSandboxAccounts(merchant.id);
-  await db().merchant.update({ where: { id: merchant.id }, data: { defaultNotificationUrl: receiver.url } });
+  await db().merchant.update({ where: { id: merchant.id }, data: { testDefaultNotificationUrl: receiver.url } });
 
   const base = `http://127.0.0.1:${PORT}`;
   if (CPU_PROF_DIR) mkdirSync(CPU_PROF_DIR, { recursive: true });
@@ -638,6 +640,7 @@ async function main(): Promise<void> {
         data: paymentIds.slice(start, start + 5_000).map((id) => ({
           id,
           merchantId: merchant.id,
+          mode: "test" as const,
           status: "AUTHORIZED" as const,
           amount: 999_999_999n,
           authorizedAmount: 999_999_999n,

@@ -68,18 +68,21 @@ const connectorFor = (name: ProcessorName, timeoutMs: number): ProcessorConnecto
         createFinaroConnector({ baseUrl: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`, timeoutMs }),
         { ...FINARO_SANDBOX_CREDENTIALS },
         "bench",
+        "test",
       );
     case "clearhaus":
       return bindCredentials(
         createClearhausConnector({ baseUrl: sandboxes.urls.clearhaus!, timeoutMs }),
         { apiKey: CLEARHAUS_SANDBOX_API_KEY },
         "bench",
+        "test",
       );
     case "bambora":
       return bindCredentials(
         createBamboraConnector({ baseUrl: sandboxes.urls.bambora!, timeoutMs }),
         { ...BAMBORA_SANDBOX_CREDENTIALS },
         "bench",
+        "test",
       );
   }
 };

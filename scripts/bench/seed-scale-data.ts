@@ -92,17 +92,17 @@ export async function seedScaleData({ client, benchMerchantId, payments, operati
   );
   await step(
     "API keys",
-    `INSERT INTO "ApiKey" ("id", "merchantId", "name", "prefix", "hash", "createdAt")
-     SELECT md5('k' || g), '2' || lpad(g::text, 11, '0'), 'Default', 'cps_' || left(md5('k' || g), 6), encode(sha256(('k' || g)::bytea), 'hex'), ${now} - interval '400 days'
+    `INSERT INTO "ApiKey" ("id", "merchantId", "mode", "name", "prefix", "hash", "createdAt")
+     SELECT md5('k' || g), '2' || lpad(g::text, 11, '0'), 'test', 'Default', 'cps_' || left(md5('k' || g), 6), encode(sha256(('k' || g)::bytea), 'hex'), ${now} - interval '400 days'
      FROM generate_series(1, $1::int) g`,
     [merchants],
   );
   await step(
     "payments",
-    `INSERT INTO "Payment" ("id", "merchantId", "merchantPaymentId", "parentPaymentId", "status", "amount", "currency",
+    `INSERT INTO "Payment" ("id", "merchantId", "mode", "merchantPaymentId", "parentPaymentId", "status", "amount", "currency",
        "authorizedAmount", "capturedAmount", "refundedAmount", "balance", "reference", "paymentType", "processor",
        "notificationUrl", "createdAt", "updatedAt")
-     SELECT md5('p' || g), ${merchantOf},
+     SELECT md5('p' || g), ${merchantOf}, 'test',
        CASE WHEN g % 10 <> 0 THEN 'order-' || g END,
        CASE WHEN g % 3 = 0 AND g > 5 THEN md5('p' || (g - 5)) END,
        s::"PaymentStatus", a, 'DKK',
@@ -147,9 +147,9 @@ export async function seedScaleData({ client, benchMerchantId, payments, operati
   const sessionStatus = `CASE WHEN ${statusOf("g")} IN ('DECLINED', 'FAILED') THEN 'FAILED' ELSE 'COMPLETED' END`;
   await step(
     "sessions (paid)",
-    `INSERT INTO "PaymentSession" ("id", "merchantId", "merchantPaymentId", "amount", "currency", "reference", "idPan", "idExpMonth",
+    `INSERT INTO "PaymentSession" ("id", "merchantId", "mode", "merchantPaymentId", "amount", "currency", "reference", "idPan", "idExpMonth",
        "idExpYear", "idSecurityCode", "notificationUrl", "expiresAt", "status", "paymentId", "createdAt", "completedAt")
-     SELECT md5('s' || g), ${merchantOf}, CASE WHEN g % 10 <> 0 THEN 'order-' || g END, ${amountOf("g")}, 'DKK', 'Order ' || g,
+     SELECT md5('s' || g), ${merchantOf}, 'test', CASE WHEN g % 10 <> 0 THEN 'order-' || g END, ${amountOf("g")}, 'DKK', 'Order ' || g,
        'pan', 'month', 'year', 'cvc', 'http://127.0.0.1:9/notify', ${paymentCreatedAt("g")} + interval '14 minutes',
        (${sessionStatus})::"SessionStatus", md5('p' || g), ${paymentCreatedAt("g")} - interval '1 minute', ${paymentCreatedAt("g")}
      FROM generate_series(1, $3::int) g WHERE g % 3 <> 0`,
@@ -157,9 +157,9 @@ export async function seedScaleData({ client, benchMerchantId, payments, operati
   );
   await step(
     "sessions (abandoned)",
-    `INSERT INTO "PaymentSession" ("id", "merchantId", "amount", "currency", "reference", "idPan", "idExpMonth",
+    `INSERT INTO "PaymentSession" ("id", "merchantId", "mode", "amount", "currency", "reference", "idPan", "idExpMonth",
        "idExpYear", "idSecurityCode", "notificationUrl", "expiresAt", "status", "createdAt", "completedAt")
-     SELECT md5('sa' || g), ${merchantOf}, ${amountOf("g")}, 'DKK', 'Order ' || g, 'pan', 'month', 'year', 'cvc',
+     SELECT md5('sa' || g), ${merchantOf}, 'test', ${amountOf("g")}, 'DKK', 'Order ' || g, 'pan', 'month', 'year', 'cvc',
        'http://127.0.0.1:9/notify', ${paymentCreatedAt("g")} + interval '15 minutes', 'TIMED_OUT', ${paymentCreatedAt("g")},
        ${paymentCreatedAt("g")} + interval '15 minutes'
      FROM generate_series(1, $3::int, 3) g`,
@@ -167,8 +167,8 @@ export async function seedScaleData({ client, benchMerchantId, payments, operati
   );
   await step(
     "notifications",
-    `INSERT INTO "Notification" ("id", "merchantId", "paymentId", "kind", "url", "body", "status", "attemptCount", "deliveredAt", "createdAt")
-     SELECT md5('n' || g), ${merchantOf}, md5('p' || g), (CASE WHEN g % 3 = 0 THEN 'mit' ELSE 'completion' END)::"NotificationKind",
+    `INSERT INTO "Notification" ("id", "merchantId", "mode", "paymentId", "kind", "url", "body", "status", "attemptCount", "deliveredAt", "createdAt")
+     SELECT md5('n' || g), ${merchantOf}, 'test', md5('p' || g), (CASE WHEN g % 3 = 0 THEN 'mit' ELSE 'completion' END)::"NotificationKind",
        'http://127.0.0.1:9/notify',
        '{"responseid":"' || md5('r' || g) || '","paymentid":"' || md5('p' || g) || '","merchantpaymentid":"order-' || g ||
          '","status":"' || lower(${statusOf("g")}) || '","amount":' || ${amountOf("g")} || ',"currency":"DKK"}',
@@ -185,8 +185,8 @@ export async function seedScaleData({ client, benchMerchantId, payments, operati
   );
   await step(
     "request log",
-    `INSERT INTO "ApiRequest" ("id", "merchantId", "method", "path", "traceApi", "statusCode", "durationMs", "createdAt")
-     SELECT md5('q' || j), ${merchantOf}, 'POST', CASE WHEN j % 2 = 0 THEN '/api/initdynamic' ELSE '/api/' || md5('p' || g) || '/capture' END,
+    `INSERT INTO "ApiRequest" ("id", "merchantId", "mode", "method", "path", "traceApi", "statusCode", "durationMs", "createdAt")
+     SELECT md5('q' || j), ${merchantOf}, 'test', 'POST', CASE WHEN j % 2 = 0 THEN '/api/initdynamic' ELSE '/api/' || md5('p' || g) || '/capture' END,
        CASE WHEN j % 4 = 0 THEN 'trace-' || j END, 200, 20 + j % 100, ${paymentCreatedAt("g")} + (j % 2) * interval '1 minute'
      FROM generate_series(1, 2 * $3::int) j, LATERAL (SELECT (j + 1) / 2 AS g) x`,
     [benchMerchantId, merchants, payments],

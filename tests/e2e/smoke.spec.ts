@@ -11,5 +11,5 @@ test("the home page links to the back office and to health", async ({ page }) =>
 test("the demo merchant seeded at start exists in the data folder", async () => {
   const demo = demoCredentials();
   expect(demo.merchantId).toMatch(/^\d{12}$/);
-  expect(demo.apiKey).toMatch(/^cps_[0-9A-Za-z]{40}$/);
+  expect(demo.apiKey).toMatch(/^cps_test_[0-9A-Za-z]{40}$/);
 });

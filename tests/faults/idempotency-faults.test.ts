@@ -184,7 +184,7 @@ describe("repeats (L3)", () => {
     // Finaro: the case ends with a second, partial capture, which Bambora North America does not take (issue 26).
     const { paymentId, amount } = await authorizedPayment(world, "finaro");
     const user = await createUser({ merchantId: world.merchant.merchantId, email: `ops${amount}@shop.example`, name: "Ops", password: "a long enough password", role: "DEVELOPER" });
-    const actor = { userId: user.id, merchantId: world.merchant.merchantId, role: "DEVELOPER" as const };
+    const actor = { userId: user.id, merchantId: world.merchant.merchantId, role: "DEVELOPER" as const, mode: "test" as const };
     const input = { paymentId, operation: "capture", amount: "1", idempotencyKey: newId() };
     const [first, second] = await Promise.all([operateOnPayment({ actor, input }), operateOnPayment({ actor, input })]);
     expect(second).toEqual(first);

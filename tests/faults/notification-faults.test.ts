@@ -46,7 +46,7 @@ describe("order and repeats (L2)", () => {
   it("a delivered notification never returns to pending: a slower attempt that failed does not undo the 200 of a faster one", async () => {
     const { paymentId } = await authorizedPayment(world, "finaro");
     const id = `msg_${newId()}`;
-    await enqueueNotification({ id, merchantId: world.merchant.merchantId, paymentId, kind: "capture", url: world.receiver.url, body: { probe: id } });
+    await enqueueNotification({ id, merchantId: world.merchant.merchantId, mode: "test", paymentId, kind: "capture", url: world.receiver.url, body: { probe: id } });
     // The first attempt hangs, then fails; a retried attempt meanwhile gets the 200.
     world.receiver.script({ status: 500, delayMs: 1_000 }, { status: 200 });
     const slow = deliverNotificationAttempt({ notificationId: id, attemptNumber: 1 });
@@ -63,6 +63,7 @@ describe("order and repeats (L2)", () => {
     await enqueueNotification({
       id: completion,
       merchantId: world.merchant.merchantId,
+      mode: "test",
       paymentId,
       kind: "completion",
       url: `${world.receiver.url}/completion`,

@@ -41,9 +41,9 @@ let developer: Actor;
 
 beforeAll(async () => {
   const user = await createUser({ merchantId: world.merchant.merchantId, email: "owner@shop.example", name: "Owner", password: PASSWORD, role: "OWNER" });
-  owner = { userId: user.id, merchantId: world.merchant.merchantId, role: "OWNER" };
+  owner = { userId: user.id, merchantId: world.merchant.merchantId, role: "OWNER", mode: "test" };
   const dev = await createUser({ merchantId: world.merchant.merchantId, email: "dev@shop.example", name: "Dev", password: PASSWORD, role: "DEVELOPER" });
-  developer = { userId: dev.id, merchantId: world.merchant.merchantId, role: "DEVELOPER" };
+  developer = { userId: dev.id, merchantId: world.merchant.merchantId, role: "DEVELOPER", mode: "test" };
 });
 
 let restore: (() => void) | undefined;

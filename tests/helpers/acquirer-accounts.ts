@@ -68,11 +68,12 @@ export function connectorAt(
         }),
         account.credentials,
         accountId,
+        "test",
       );
     case "clearhaus":
-      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions: extensions }), account.credentials, accountId);
+      return bindCredentials(createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions: extensions }), account.credentials, accountId, "test");
     case "bambora":
-      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions: extensions }), account.credentials, accountId);
+      return bindCredentials(createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions: extensions }), account.credentials, accountId, "test");
   }
 }
 

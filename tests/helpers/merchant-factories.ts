@@ -7,12 +7,16 @@ import { newId } from "@/lib/ids";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { addSandboxAccounts } from "@/tests/helpers/acquirer-accounts";
 import { activeSigningSecrets } from "@/lib/notifications/signing-secrets";
+import type { Mode } from "@/lib/mode";
 
 const TEST_PAYOUT_CURRENCIES = ["DKK", "EUR", "SEK", "NOK", "USD", "GBP", "JPY", "CHF", "PLN"];
 
 export interface TestMerchant {
   merchantId: string;
+  /** A test-mode key (cps_test_…): what most tests use, with the sandboxes' test accounts. */
   apiKey: string;
+  /** A live-mode key of the same merchant (cps_live_…). */
+  liveApiKey: string;
   notificationSecret: string;
 }
 
@@ -26,21 +30,28 @@ export async function createTestMerchant(
     acquirerAccounts?: number | false;
   } = {},
 ): Promise<TestMerchant> {
-  const { merchant, apiKey } = await createMerchant({ name: options.name ?? "Test Shop", withApiKey: true });
+  const { merchant, apiKeys } = await createMerchant({ name: options.name ?? "Test Shop", apiKeyModes: ["test", "live"] });
   if (options.acquirerAccounts !== false) await addSandboxAccounts(merchant.id, { index: options.acquirerAccounts ?? 0 });
+  // The same addresses in both modes (a test about modes sets each mode's own).
+  const addresses = {
+    defaultNotificationUrl: options.defaultNotificationUrl ?? null,
+    lifecycleNotificationUrl: options.lifecycleNotificationUrl ?? null,
+    completionNotificationUrl: options.completionNotificationUrl ?? null,
+  };
   await db().merchant.update({
     where: { id: merchant.id },
     data: {
-      defaultNotificationUrl: options.defaultNotificationUrl ?? null,
-      lifecycleNotificationUrl: options.lifecycleNotificationUrl ?? null,
-      completionNotificationUrl: options.completionNotificationUrl ?? null,
+      ...addresses,
+      testDefaultNotificationUrl: addresses.defaultNotificationUrl,
+      testLifecycleNotificationUrl: addresses.lifecycleNotificationUrl,
+      testCompletionNotificationUrl: addresses.completionNotificationUrl,
     },
   });
   // Payouts are refused without a limit for the currency (review 3, M7): test merchants may pay out freely.
   await db().payoutLimit.createMany({
     data: TEST_PAYOUT_CURRENCIES.map((currency) => ({ merchantId: merchant.id, currency, perPayout: 10n ** 12n, perDay: 10n ** 12n })),
   });
-  return { merchantId: merchant.id, apiKey: apiKey!, notificationSecret: merchant.notificationSecret };
+  return { merchantId: merchant.id, apiKey: apiKeys.test!, liveApiKey: apiKeys.live!, notificationSecret: merchant.notificationSecret };
 }
 
 /** The merchant's current notification signing secret in clear (stored sealed, lib/notifications/signing-secrets.ts). */
@@ -61,13 +72,14 @@ export interface TestCard {
   par?: string;
 }
 
-export async function createStoredCard(merchantId: string, card: TestCard = {}): Promise<string> {
+export async function createStoredCard(merchantId: string, card: TestCard = {}, mode: Mode = "test"): Promise<string> {
   const pan = card.pan ?? "4111111111111111";
   const id = newId();
   await db().storedCard.create({
     data: {
       id,
       merchantId,
+      mode,
       ...encryptPan(pan),
       panFingerprint: panFingerprint(pan),
       bin: pan.slice(0, 6),
@@ -86,6 +98,8 @@ export async function createStoredCard(merchantId: string, card: TestCard = {}):
 
 export interface TestPaymentOptions {
   merchantId: string;
+  /** Default test, as the factory's default key. */
+  mode?: Mode;
   merchantPaymentId?: string | null;
   status?: PaymentStatus;
   amount?: bigint;
@@ -112,7 +126,7 @@ export async function createTestPayment(options: TestPaymentOptions): Promise<{ 
   const storedCardId =
     options.withStoredCard === false
       ? null
-      : await createStoredCard(options.merchantId, typeof options.withStoredCard === "object" ? options.withStoredCard : {});
+      : await createStoredCard(options.merchantId, typeof options.withStoredCard === "object" ? options.withStoredCard : {}, options.mode ?? "test");
   const captures = options.captures ?? [];
   const refunds = options.refunds ?? [];
   const captured = captures.reduce((sum, value) => sum + value, 0n);
@@ -120,12 +134,13 @@ export async function createTestPayment(options: TestPaymentOptions): Promise<{ 
   const paymentId = newId();
   // The merchant's account at that processor, as an authorization would have recorded it.
   const acquirerAccountId = processor
-    ? ((await db().acquirerAccount.findFirst({ where: { merchantId: options.merchantId, processor }, select: { id: true } }))?.id ?? null)
+    ? ((await db().acquirerAccount.findFirst({ where: { merchantId: options.merchantId, processor, mode: options.mode ?? "test" }, select: { id: true } }))?.id ?? null)
     : null;
   await db().payment.create({
     data: {
       id: paymentId,
       merchantId: options.merchantId,
+      mode: options.mode ?? "test",
       merchantPaymentId: options.merchantPaymentId ?? null,
       storedCardId,
       status,

@@ -173,7 +173,7 @@ describe("npm run cli -- accounts", () => {
       "--credentials-file",
       file,
     );
-    expect(overlap.stderr).toMatch(/currencies: the enabled clearhaus account “CH” already takes DKK/);
+    expect(overlap.stderr).toMatch(/currencies: the enabled test clearhaus account “CH” already takes DKK/);
     expect(await db().acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(1);
   });
 });

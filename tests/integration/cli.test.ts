@@ -11,17 +11,20 @@ const database = useTestDatabase();
 const cli = operatorCli(() => database.current().url, "cps-cli-");
 
 describe("npm run cli", () => {
-  it("merchant create --json prints a merchant id and an API key that authenticates as that merchant", async () => {
+  it("merchant create --json prints a merchant id and a test and a live API key that authenticate as that merchant", async () => {
     const result = await cli("merchant", "create", "--name", "Shop", "--json");
     expect(result.code).toBe(0);
-    const output = JSON.parse(result.stdout) as { merchantid: string; apikey: string; name: string };
+    const output = JSON.parse(result.stdout) as { merchantid: string; apikey: string; testapikey: string; liveapikey: string; name: string };
     expect(output.merchantid).toMatch(/^\d{12}$/);
-    expect(output.apikey).toMatch(/^cps_[0-9A-Za-z]{40}$/);
+    expect(output.testapikey).toMatch(/^cps_test_[0-9A-Za-z]{40}$/);
+    expect(output.liveapikey).toMatch(/^cps_live_[0-9A-Za-z]{40}$/);
+    // `apikey` is the key of the service's default mode: test locally (live in production).
+    expect(output.apikey).toBe(output.testapikey);
     expect(output.name).toBe("Shop");
-    const key = await db().apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(output.apikey) } });
-    expect(key.merchantId).toBe(output.merchantid);
-    expect(key.revokedAt).toBeNull();
-    expect(key.prefix).toBe(output.apikey.slice(0, 12));
+    for (const [apiKey, mode] of [[output.testapikey, "test"], [output.liveapikey, "live"]] as const) {
+      const key = await db().apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(apiKey) } });
+      expect(key).toMatchObject({ merchantId: output.merchantid, revokedAt: null, mode, prefix: apiKey.slice(0, 16) });
+    }
     const routing = await db().processorRouting.findMany({ where: { merchantId: output.merchantid }, orderBy: { rule: "asc" } });
     expect(routing.map((r) => r.rule)).toEqual([1, 2]);
   });
@@ -42,9 +45,14 @@ describe("npm run cli", () => {
     const { merchantid } = JSON.parse((await cli("merchant", "create", "--name", "Second", "--json")).stdout);
     const created = await cli("apikey", "create", "--merchant", merchantid, "--name", "ci", "--json");
     expect(created.code).toBe(0);
-    const { apikey, prefix } = JSON.parse(created.stdout);
+    const { apikey, prefix, mode } = JSON.parse(created.stdout);
     expect(apikey.startsWith(prefix)).toBe(true);
-    expect(await db().apiKey.count({ where: { merchantId: merchantid } })).toBe(2);
+    expect(mode).toBe("test");
+    const live = JSON.parse((await cli("apikey", "create", "--merchant", merchantid, "--mode", "live", "--json")).stdout);
+    expect(live).toMatchObject({ mode: "live", apikey: expect.stringMatching(/^cps_live_/) });
+    // The merchant's test and live keys, and the two made here.
+    expect(await db().apiKey.count({ where: { merchantId: merchantid } })).toBe(4);
+    expect((await cli("apikey", "create", "--merchant", merchantid, "--mode", "staging")).code).not.toBe(0);
     const unknown = await cli("apikey", "create", "--merchant", "000000000000");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no merchant with id 000000000000");

@@ -37,7 +37,7 @@ describe.each(availableEngines())("data model on %s", (engine) => {
     });
     await prisma.user.update({ where: { id: user.id }, data: { role: "VIEWER", lastSignInAt: new Date() } });
     await prisma.signInAttempt.create({ data: { id: newId(), email: user.email, userId: user.id, succeeded: false, ipAddress: "127.0.0.1" } });
-    const key = await prisma.apiKey.create({ data: { id: newId(), merchantId, name: "k", prefix: "cps_abcdefgh", hash: newId() + newId() } });
+    const key = await prisma.apiKey.create({ data: { id: newId(), merchantId, mode: "test" as const, name: "k", prefix: "cps_abcdefgh", hash: newId() + newId() } });
     await prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(), revokedAt: new Date() } });
     const hosted = await prisma.hostedIntegration.create({
       data: { id: newId(), merchantId, hostedId: "shop-eu", name: "EU shop", styling: { color: "#111" } },
@@ -66,7 +66,7 @@ describe.each(availableEngines())("data model on %s", (engine) => {
     await prisma.storedCard.create({
       data: {
         id: cardId,
-        merchantId,
+        merchantId, mode: "test" as const,
         ...encryptPan(pan),
         panFingerprint: panFingerprint(pan),
         bin: "411111",
@@ -95,7 +95,7 @@ describe.each(availableEngines())("data model on %s", (engine) => {
     await prisma.payment.create({
       data: {
         id: paymentId,
-        merchantId,
+        merchantId, mode: "test" as const,
         merchantPaymentId: "order-1",
         amount: 250n,
         currency: "DKK",
@@ -107,7 +107,7 @@ describe.each(availableEngines())("data model on %s", (engine) => {
     await prisma.paymentSession.create({
       data: {
         id: sessionId,
-        merchantId,
+        merchantId, mode: "test" as const,
         amount: 250n,
         currency: "DKK",
         expiresAt: new Date(Date.now() + 900_000),
@@ -132,7 +132,7 @@ describe.each(availableEngines())("data model on %s", (engine) => {
       data: { id: newId(), paymentId, threeDsServerTransId: newId(), transStatus: "Y", eci: "05", state: "completed" },
     });
     const child = await prisma.payment.create({
-      data: { id: newId(), merchantId, parentPaymentId: paymentId, amount: 999_999_999_999n, currency: "EUR", paymentType: "unscheduled" },
+      data: { id: newId(), merchantId, mode: "test" as const, parentPaymentId: paymentId, amount: 999_999_999_999n, currency: "EUR", paymentType: "unscheduled" },
     });
 
     const payment = await prisma.payment.findUniqueOrThrow({
@@ -147,13 +147,13 @@ describe.each(availableEngines())("data model on %s", (engine) => {
     expect(payment.storedCard?.last4).toBe("1111");
     expect(payment.authentications[0]!.eci).toBe("05");
     await expect(
-      prisma.payment.create({ data: { id: newId(), merchantId, merchantPaymentId: "order-1", amount: 1n, currency: "DKK" } }),
+      prisma.payment.create({ data: { id: newId(), merchantId, mode: "test" as const, merchantPaymentId: "order-1", amount: 1n, currency: "DKK" } }),
     ).rejects.toThrow(/Unique constraint/);
   });
 
   it("notifications with their delivery attempts, API requests and idempotency records", async () => {
     const notification = await prisma.notification.create({
-      data: { id: newId(), merchantId, paymentId, kind: "operation", url: "https://shop.example/n", body: '{"status":"approved"}' },
+      data: { id: newId(), merchantId, mode: "test" as const, paymentId, kind: "operation", url: "https://shop.example/n", body: '{"status":"approved"}' },
     });
     await prisma.notificationAttempt.create({
       data: { id: newId(), notificationId: notification.id, attemptNumber: 1, startedAt: new Date(), durationMs: 5000, error: "timed out after 5 s" },
@@ -163,7 +163,7 @@ describe.each(availableEngines())("data model on %s", (engine) => {
     });
     await prisma.notification.update({ where: { id: notification.id }, data: { status: "delivered", attemptCount: 2, deliveredAt: new Date() } });
     const requestId = newId();
-    await prisma.apiRequest.create({ data: { id: requestId, merchantId, method: "POST", path: "/api/x/capture", traceApi: "5f0c...", statusCode: 200, durationMs: 3 } });
+    await prisma.apiRequest.create({ data: { id: requestId, merchantId, mode: "test" as const, method: "POST", path: "/api/x/capture", traceApi: "5f0c...", statusCode: 200, durationMs: 3 } });
     await prisma.apiRequest.update({ where: { id: requestId }, data: { statusCode: 400, errorCode: "INVALID_PARAMETER" } });
     await prisma.idempotencyRecord.create({ data: { merchantId, key: "k-1", requestHash: "h" } });
     await prisma.idempotencyRecord.update({ where: { merchantId_key: { merchantId, key: "k-1" } }, data: { statusCode: 200, responseBody: "{}" } });

@@ -352,14 +352,15 @@ async function main(): Promise<void> {
 
     const merchant = spawnSync(process.execPath, ["dist/cli.js", "merchant", "create", "--name", "Cluster shop", "--json"], { env: env("all", PORTS.lb), encoding: "utf8" });
     if (merchant.status !== 0) throw new Error(`dist/cli.js merchant create: ${merchant.stderr}`);
-    const { merchantid: merchantId, apikey: apiKey } = JSON.parse(merchant.stdout) as { merchantid: string; apikey: string };
-    // Its acquirer accounts, as an operator adds them (here: the sandboxes' first test accounts).
+    // Test mode (issue 27): the sandboxes are test endpoints (*_TEST_BASE_URL) and take test cards only.
+    const { merchantid: merchantId, testapikey: apiKey } = JSON.parse(merchant.stdout) as { merchantid: string; testapikey: string };
+    // Its test acquirer accounts, as an operator adds them (here: the sandboxes' first test accounts).
     for (const processor of ["finaro", "clearhaus", "bambora"] as const) {
       // currencies: "any" at finaro and clearhaus; the one currency of the Bambora North America account.
       const input = sandboxAccountInput(processor) as { acquirerMerchantId: string; currencies: string; credentials: Record<string, string> };
       const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
       const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Cluster shop", "--country", "DK"];
-      const args = ["dist/cli.js", "accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", processor, ...fields];
+      const args = ["dist/cli.js", "accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", processor, "--mode", "test", ...fields];
       const added = spawnSync(process.execPath, [...args, "--descriptor", "Cluster shop", "--currencies", input.currencies, ...credentials], { env: env("all", PORTS.lb), encoding: "utf8" });
       if (added.status !== 0) throw new Error(`dist/cli.js accounts add ${processor}: ${added.stderr}`);
     }

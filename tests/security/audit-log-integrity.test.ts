@@ -25,7 +25,7 @@ const STEP_UP = { currentPassword: PASSWORD };
 async function member(merchantId: string, role: UserRole, name: string): Promise<Actor & { email: string; name: string }> {
   const email = `${name.toLowerCase().replace(/\s+/g, ".")}-${merchantId}@example.com`;
   const user = await createUser({ merchantId, email, name, password: PASSWORD, role });
-  return { userId: user.id, merchantId, role, email, name };
+  return { userId: user.id, merchantId, mode: "test" as const, role, email, name };
 }
 
 describe("M2: the audit log keeps who did what", () => {

@@ -30,7 +30,7 @@ let count = 0;
 async function member(merchantId: string, role: UserRole): Promise<Actor & { email: string }> {
   const email = `req8-${++count}-${merchantId}@example.com`;
   const user = await createUser({ merchantId, email, name: role, password: PASSWORD, role });
-  return { userId: user.id, merchantId, role, email };
+  return { userId: user.id, merchantId, mode: "test" as const, role, email };
 }
 
 async function signInCode(email: string, password: string, totp?: string): Promise<string> {

@@ -145,7 +145,7 @@ describe("item 8: checkout origins bind the hosted fields to the merchant's own 
   it("item 8: the back office saves the merchant's and a hostedid's lists (owner only, audited), and dynamic.js follows them", async () => {
     const merchantId = await merchantListing([]);
     const user = await createUser({ merchantId, email: `owner-${merchantId}@example.com`, name: "Owner", password: "long enough password", role: "OWNER" });
-    const owner: Actor = { userId: user.id, merchantId, role: "OWNER" };
+    const owner: Actor = { userId: user.id, merchantId, mode: "test" as const, role: "OWNER" };
     const viewer: Actor = { ...owner, role: "VIEWER" };
     await expect(updateCheckoutOrigins({ actor: viewer, input: { allowedCheckoutOrigins: shop.origin } })).rejects.toThrow();
     await expect(updateCheckoutOrigins({ actor: owner, input: { currentPassword: "long enough password", allowedCheckoutOrigins: `${shop.origin}/checkout` } })).rejects.toThrow(/not an origin/);

@@ -66,7 +66,7 @@ async function tcpListener(onConnection: (socket: net.Socket) => void = () => un
 }
 
 async function deliver(url: string, timeoutMs = 5_000) {
-  const notificationId = await enqueueNotification({ merchantId: merchant.merchantId, kind: "test", url, body: { type: "test" } });
+  const notificationId = await enqueueNotification({ merchantId: merchant.merchantId, mode: "test" as const, kind: "test", url, body: { type: "test" } });
   const outcome = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, timeoutMs });
   const attempt = await db().notificationAttempt.findFirstOrThrow({ where: { notificationId }, select: { error: true, responseBody: true, statusCode: true } });
   return { ...outcome, responseBody: attempt.responseBody, storedError: attempt.error };

@@ -25,7 +25,8 @@ let merchant: TestMerchant;
 beforeAll(async () => {
   sandboxes = await startSandboxes({ processors: ["clearhaus"], threeDs: false, extensions: true });
   api = await startMerchantApi();
-  merchant = await createTestMerchant();
+  // Payouts need a notification address for their final result (issue 21).
+  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
 });
 afterAll(async () => {
   await api?.close();
@@ -50,7 +51,7 @@ const payoutsOf = (merchantId: string) => db().payment.count({ where: { merchant
 
 describe("M7: API-key scopes", () => {
   it("M7: a key without the payouts scope cannot pay out, and nothing is recorded", async () => {
-    const { apiKey } = await createApiKey({ merchantId: merchant.merchantId, name: "web shop", scopes: ["payments", "follow-ups", "read"] });
+    const { apiKey } = await createApiKey({ merchantId: merchant.merchantId, mode: "test" as const, name: "web shop", scopes: ["payments", "follow-ups", "read"] });
     const { paymentId } = await source();
     const before = await payoutsOf(merchant.merchantId);
     const answer = await payout(paymentId, apiKey, 100);
@@ -60,7 +61,7 @@ describe("M7: API-key scopes", () => {
   });
 
   it("M7: a read-only key reads a payment but cannot start one or capture", async () => {
-    const { apiKey } = await createApiKey({ merchantId: merchant.merchantId, name: "reporting", scopes: ["read"] });
+    const { apiKey } = await createApiKey({ merchantId: merchant.merchantId, mode: "test" as const, name: "reporting", scopes: ["read"] });
     const { paymentId } = await source();
     expect((await api.call("GET", `/api/${paymentId}/payment?sync=1`, { apiKey })).status).toBe(200);
     const init = await api.call("POST", "/api/initdynamic", { apiKey, body: { merchantid: merchant.merchantId, amount: 100, currency: "DKK" } });
@@ -70,7 +71,7 @@ describe("M7: API-key scopes", () => {
 
   it("M7: key creation in the back office takes the chosen scopes and the audit log records them", async () => {
     const owner = await createUser({ merchantId: merchant.merchantId, email: `owner-${merchant.merchantId}@example.com`, name: "Owner", password: "a long enough password", role: "OWNER" });
-    const actor = { userId: owner.id, merchantId: merchant.merchantId, role: "OWNER" as const };
+    const actor = { userId: owner.id, merchantId: merchant.merchantId, role: "OWNER" as const, mode: "test" as const };
     const { record } = await createKey({ actor, input: { name: "payouts only", scopes: ["payouts"], currentPassword: "a long enough password" } });
     expect(record.scopes).toEqual(["payouts"]);
     await expect(createKey({ actor, input: { name: "nothing", scopes: [], currentPassword: "a long enough password" } })).rejects.toThrow(/at least one scope/);
@@ -90,7 +91,7 @@ describe("M7: payouts only to approved cardholder payments, within limits", () =
   });
 
   it("M7: over the limit per payout is refused with the limit named; within it is paid", async () => {
-    const shop = await createTestMerchant();
+    const shop = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
     await setPayoutLimit({ merchantId: shop.merchantId, actorUserId: null, input: { currency: "DKK", perPayout: 50_000, perDay: 80_000 } });
     const { paymentId } = await source({ merchantId: shop.merchantId });
     const over = await payout(paymentId, shop.apiKey, 50_001);
@@ -100,7 +101,7 @@ describe("M7: payouts only to approved cardholder payments, within limits", () =
   });
 
   it("M7: over the limit per 24 hours is refused, counting what was paid out already, also when sent at once", async () => {
-    const shop = await createTestMerchant();
+    const shop = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
     await setPayoutLimit({ merchantId: shop.merchantId, actorUserId: null, input: { currency: "DKK", perPayout: 30_000, perDay: 50_000 } });
     const { paymentId } = await source({ merchantId: shop.merchantId });
     const answers = await Promise.all([1, 2, 3].map(() => payout(paymentId, shop.apiKey, 20_000)));
@@ -112,7 +113,7 @@ describe("M7: payouts only to approved cardholder payments, within limits", () =
   });
 
   it("M7: a currency without a limit takes no payouts", async () => {
-    const shop = await createTestMerchant();
+    const shop = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
     await db().payoutLimit.deleteMany({ where: { merchantId: shop.merchantId } });
     const { paymentId } = await source({ merchantId: shop.merchantId });
     const answer = await payout(paymentId, shop.apiKey, 100);

@@ -73,13 +73,22 @@ async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[]
 }
 
 /** A merchant and API key made with the service's own code and secrets (an operator runs `npm run cli -- merchant create`). */
-function createMerchant(): { merchantid: string; apikey: string } {
+function createMerchant(): { merchantid: string; apikey: string; testapikey: string; liveapikey: string } {
   const output = execFileSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cli.ts", "merchant", "create", "--name", "Prod Shop", "--json"], {
     cwd: ROOT,
     env: { ...process.env, ...productionEnv(), DATA_DIR: dataDir } as NodeJS.ProcessEnv,
     encoding: "utf8",
   });
-  return JSON.parse(output) as { merchantid: string; apikey: string };
+  return JSON.parse(output) as { merchantid: string; apikey: string; testapikey: string; liveapikey: string };
+}
+
+/** The operator CLI against the production database (`npm run cli -- …`). */
+function cli(args: string[], extra: Record<string, string | undefined> = {}): string {
+  return execFileSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...productionEnv(extra), DATA_DIR: dataDir } as NodeJS.ProcessEnv,
+    encoding: "utf8",
+  });
 }
 
 beforeAll(async () => {
@@ -119,16 +128,18 @@ describe("a production start", () => {
   it("done when: the start prints no credentials", () => {
     const output = service.output();
     expect(output).toContain("Card Payment Service is running");
-    expect(output).not.toMatch(/cps_[0-9A-Za-z]{8}/);
+    // Keys of either mode (cps_test_…, cps_live_…) and keys from before modes (cps_…).
+    expect(output).not.toMatch(/cps_(?:test_|live_)?[0-9A-Za-z]{7}/);
     expect(output).not.toMatch(/demo\.json|Demo sign-in|Demo shop|password/i);
     for (const value of Object.values(secrets)) expect(output).not.toContain(value);
   });
 
-  it("done when: sandboxes do not start unless explicitly enabled", async () => {
-    expect(service.output()).not.toMatch(/sandboxes: /);
+  it("issue 27: the built-in sandboxes run for test mode by default (live mode never reaches them)", async () => {
+    await waitForOutput(service, /sandboxes: /, 60_000);
+    expect(service.output()).toMatch(/sandboxes: /);
     const threeDs = await request(`http://127.0.0.1:${service.port}/sandbox/threeds/auth`, { method: "POST", body: "{}" });
-    expect(threeDs.status).toBe(404);
-    expect(await threeDs.text()).toBe("no 3-D Secure sandbox runs in this service");
+    // The directory server answers (and refuses a request without its key) instead of the mount's 404.
+    expect(threeDs.status).toBe(401);
   });
 
   it("done when: http and private notification addresses are refused with INVALID_PARAMETER", async () => {
@@ -167,25 +178,149 @@ describe("a production start", () => {
     }
   });
 
-  it("done when: with PROCESSOR_SANDBOXES=1 the same production start runs the sandboxes", async () => {
+  it("done when: with PROCESSOR_SANDBOXES=0 the same production start runs no sandbox", async () => {
     const secondDataDir = mkdtempSync(path.join(tmpdir(), "cps-prod-data-"));
-    const withSandboxes = await startService({
-      env: productionEnv({ PROCESSOR_SANDBOXES: "1" }),
+    const withoutSandboxes = await startService({
+      env: productionEnv({ PROCESSOR_SANDBOXES: "0" }),
       dataDir: secondDataDir,
       waitFor: "answer",
       timeoutMs: 240_000,
     });
     try {
-      const deadline = Date.now() + 60_000;
-      while (!/sandboxes: /.test(withSandboxes.output()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(withSandboxes.output()).toMatch(/sandboxes: /);
-      const threeDs = await request(`http://127.0.0.1:${withSandboxes.port}/sandbox/threeds/auth`, { method: "POST", body: "{}" });
-      // The directory server answers (and refuses a request without its key) instead of the mount's 404.
-      expect(threeDs.status).toBe(401);
-      expect(await threeDs.text()).not.toBe("no 3-D Secure sandbox runs in this service");
+      await waitForOutput(withoutSandboxes, /Card Payment Service is running/);
+      expect(withoutSandboxes.output()).not.toMatch(/sandboxes: /);
+      const threeDs = await request(`http://127.0.0.1:${withoutSandboxes.port}/sandbox/threeds/auth`, { method: "POST", body: "{}" });
+      expect(threeDs.status).toBe(404);
+      expect(await threeDs.text()).toBe("no 3-D Secure sandbox runs in this service");
     } finally {
-      await withSandboxes.stop();
+      await withoutSandboxes.stop();
       rmSync(secondDataDir, { recursive: true, force: true });
     }
   }, 400_000);
+});
+
+// Issue 27, "Done when": a production start (PostgreSQL, no sandbox standing in for an acquirer's
+// production endpoint) serves test-mode payments end to end in Chromium through the built-in
+// sandboxes, and live-mode payments only through the merchant's live accounts, at the acquirer's
+// production endpoint (CLEARHAUS_BASE_URL: here a recording stand-in in front of a Clearhaus
+// sandbox of this test process, so every call that reaches "production" is seen).
+describe("test mode and live mode on a production start", () => {
+  /** A Luhn-valid Visa number that is no published test card. */
+  const REAL_LOOKING_CARD = "4571999900000120";
+  const NEXT_YEAR = String(new Date().getUTCFullYear() + 1).slice(2);
+
+  it("test mode pays through the sandboxes in Chromium; live mode only through a live account, and refuses test cards", async () => {
+    const { startSandboxes } = await import("@/lib/sandboxes/acquirers/start-sandboxes");
+    const { launchChromium } = await import("@/tests/helpers/chromium");
+    const { accountsAddArgs } = await import("@/tests/helpers/acquirer-accounts");
+    const http = await import("node:http");
+    const acquirer = await startSandboxes({ processors: ["clearhaus"], threeDs: false });
+    const hits: string[] = [];
+    const target = new URL(acquirer.urls.clearhaus!);
+    const production = http.createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    const shop = http.createServer((req, res) => {
+      const script = new URL(req.url ?? "/", "http://127.0.0.1").searchParams.get("script") ?? "";
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(
+        `<!doctype html><html><head><meta charset="utf-8"><title>shop</title></head><body>` +
+          `<div id="pan"></div><div id="expmonth"></div><div id="expyear"></div><div id="securitycode"></div><div id="challenge"></div>` +
+          `<button id="pay">Pay</button><script src="${script.replace(/"/g, "")}" referrerpolicy="origin"></script>` +
+          `<script>var events = window.cpsEvents = []; var callbacks = {};` +
+          `["jsinitsuccess","jspaymentsuccess","jspaymentfailed","jspaymenttimeout","jsfieldloaderror"].forEach(function(n){ callbacks[n] = function(p){ events.push({ name: n, payload: p }); }; });` +
+          `initDynamic(callbacks); document.getElementById("pay").addEventListener("click", function(){ goPay(); });</script></body></html>`,
+      );
+    });
+    await Promise.all([production, shop].map((server) => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))));
+    const port = (server: import("node:http").Server) => (server.address() as import("node:net").AddressInfo).port;
+    const productionEndpoint = { CLEARHAUS_BASE_URL: `http://127.0.0.1:${port(production)}` };
+    const secondDataDir = mkdtempSync(path.join(tmpdir(), "cps-prod-data-"));
+    const modes = await startService({ env: productionEnv(productionEndpoint), dataDir: secondDataDir, waitFor: "healthy", timeoutMs: 240_000 });
+    const browser = await launchChromium();
+    try {
+      const { merchantid, testapikey, liveapikey } = createMerchant();
+      expect(testapikey).toMatch(/^cps_test_/);
+      expect(liveapikey).toMatch(/^cps_live_/);
+      const api = async (apiKey: string, body: Record<string, unknown>) => {
+        const response = await request(`${modes.baseUrl}/api/initdynamic`, {
+          method: "POST",
+          headers: { authorization: `Basic ${apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ merchantid, currency: "DKK", set3ds: "SKIP_3DS", notificationurl: "https://shop.example/notify", ...body }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      const pay = async (apiKey: string, amount: number, pan: string) => {
+        const session = await api(apiKey, { amount });
+        expect(session.status, JSON.stringify(session.body)).toBe(200);
+        const page = await browser.context.newPage();
+        await page.goto(`http://127.0.0.1:${port(shop)}/?script=${encodeURIComponent(String(session.body.dfurlscriptinclude))}`);
+        await page.waitForFunction(() => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => event.name === "jsinitsuccess"), null, {
+          timeout: 60_000,
+        });
+        for (const [id, value] of [["pan", pan], ["expmonth", "12"], ["expyear", NEXT_YEAR], ["securitycode", "123"]] as const) {
+          const input = page.frameLocator(`#${id} iframe`).locator("input");
+          await input.click();
+          await input.pressSequentially(value, { delay: 5 });
+        }
+        await page.click("#pay");
+        await page.waitForFunction(
+          () => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => ["jspaymentsuccess", "jspaymentfailed", "jspaymenttimeout"].includes(event.name)),
+          null,
+          { timeout: 120_000 },
+        );
+        const events = await page.evaluate(() => (window as unknown as { cpsEvents: { name: string; payload: Record<string, unknown> }[] }).cpsEvents);
+        await page.close();
+        return events.at(-1)!;
+      };
+      const payment = async (paymentid: unknown) =>
+        (
+          await query<{ mode: string; status: string; account_mode: string | null; processor: string | null }>(
+            `SELECT p.mode, p.status, a.mode AS account_mode, p.processor FROM "Payment" p LEFT JOIN "AcquirerAccount" a ON a.id = p."acquirerAccountId" WHERE p.id = $1`,
+            [paymentid],
+          )
+        )[0];
+
+      // Test mode: no account set up; the built-in sandbox's test account takes the test card.
+      const testPaid = await pay(testapikey, 1500, "4111111111111111");
+      expect(testPaid.name, JSON.stringify(testPaid)).toBe("jspaymentsuccess");
+      expect(await payment(testPaid.payload.paymentid)).toMatchObject({ mode: "test", status: "AUTHORIZED", account_mode: "test" });
+      // A real card is refused in test mode, and the fields say why.
+      const realInTest = await pay(testapikey, 1600, REAL_LOOKING_CARD);
+      expect(realInTest).toMatchObject({ name: "jspaymentfailed", payload: { errorcode: "TEST_CARD_REQUIRED" } });
+      expect(hits).toEqual([]);
+
+      // Live mode: without a live account nothing is routed (never to the sandboxes).
+      const refused = await api(liveapikey, { amount: 1700 });
+      expect(refused).toMatchObject({ status: 400, body: { error: "INVALID_PARAMETER", errordescription: expect.stringMatching(/live acquirer account/) } });
+      // The operator adds the merchant's live Clearhaus account (its calls go to CLEARHAUS_BASE_URL).
+      cli([...accountsAddArgs(merchantid, "clearhaus"), "--mode", "live"], productionEndpoint);
+      const livePaid = await pay(liveapikey, 1800, REAL_LOOKING_CARD);
+      expect(livePaid.name, JSON.stringify(livePaid)).toBe("jspaymentsuccess");
+      expect(await payment(livePaid.payload.paymentid)).toMatchObject({ mode: "live", status: "AUTHORIZED", account_mode: "live", processor: "clearhaus" });
+      expect(hits.length).toBeGreaterThan(0);
+      // A published test card in live mode: declined before any acquirer call (no authorization is
+      // sent; background look-ups of the live payment above may still reach the endpoint).
+      const authorizations = () => hits.filter((hit) => hit.startsWith("POST /authorizations")).length;
+      const before = authorizations();
+      expect(before).toBe(1);
+      const testCardInLive = await pay(liveapikey, 1900, "4111111111111111");
+      expect(testCardInLive.name).toBe("jspaymentfailed");
+      expect(await payment(testCardInLive.payload.paymentid)).toMatchObject({ mode: "live", status: "DECLINED", processor: null });
+      expect(authorizations()).toBe(before);
+      // The start log names no key of either mode.
+      expect(modes.output()).not.toMatch(/cps_(?:test_|live_)?[0-9A-Za-z]{7}/);
+    } finally {
+      await browser.close();
+      await modes.stop();
+      await acquirer.close();
+      production.close();
+      shop.close();
+      rmSync(secondDataDir, { recursive: true, force: true });
+    }
+  }, 600_000);
 });

@@ -46,7 +46,7 @@ describe("L2: anonymous requests leave no rows; old rows go", () => {
   it("L2: the retention job deletes request-log rows after 90 days and sign-in attempts after a day, and keeps newer ones", async () => {
     const now = new Date();
     const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
-    const row = (createdAt: Date) => ({ id: newId(), merchantId: merchant.merchantId, method: "POST", path: "/api/initdynamic", statusCode: 200, durationMs: 1, createdAt });
+    const row = (createdAt: Date) => ({ id: newId(), merchantId: merchant.merchantId, mode: "test" as const, method: "POST", path: "/api/initdynamic", statusCode: 200, durationMs: 1, createdAt });
     await db().apiRequest.createMany({ data: [row(daysAgo(91)), row(daysAgo(89))] });
     await db().signInAttempt.createMany({
       data: [

@@ -43,14 +43,14 @@ async function member(merchantId: string, role: UserRole): Promise<Actor> {
     password: PASSWORD,
     role,
   });
-  return { userId: user.id, merchantId, role };
+  return { userId: user.id, merchantId, mode: "test" as const, role };
 }
 
 /** Delivers one notification of `merchantId` to the receiver; returns what the receiver got. */
 async function deliverOne(merchantId: string) {
   const before = receiver.received.length;
   const id = await enqueueNotification({
-    merchantId,
+    merchantId, mode: "test" as const,
     kind: "lifecycle",
     url: receiver.url,
     body: { paymentid: "p", merchantpaymentid: "m" },
@@ -152,10 +152,11 @@ describe("M3: notification addresses and checkout origins need step-up", () => {
       completionNotificationUrl: "",
       lifecycleNotificationUrl: "",
     };
+    // The developer acts in test mode: test mode's addresses (issue 27).
     await expect(updateNotificationUrls({ actor: developer, input })).rejects.toThrow();
-    expect((await db().merchant.findUniqueOrThrow({ where: { id: merchantId } })).defaultNotificationUrl).toBeNull();
+    expect((await db().merchant.findUniqueOrThrow({ where: { id: merchantId } })).testDefaultNotificationUrl).toBeNull();
     await updateNotificationUrls({ actor: developer, input: { ...input, ...STEP_UP } });
-    expect((await db().merchant.findUniqueOrThrow({ where: { id: merchantId } })).defaultNotificationUrl).toBe(
+    expect((await db().merchant.findUniqueOrThrow({ where: { id: merchantId } })).testDefaultNotificationUrl).toBe(
       "https://attacker.example/notify",
     );
   });

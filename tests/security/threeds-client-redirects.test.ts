@@ -69,12 +69,12 @@ const AREQ = { messageType: "AReq", threeDSServerTransID: "00000000-0000-4000-80
 describe("L9: the 3-D Secure client", () => {
   it("L9: follows no redirect, so the API key never reaches another address", async () => {
     mode = "redirect";
-    await expect(sendAReq(AREQ)).rejects.toBeInstanceOf(ThreeDsUnavailableError);
+    await expect(sendAReq(AREQ, "live")).rejects.toBeInstanceOf(ThreeDsUnavailableError);
     expect(heardElsewhere).toEqual([]);
   });
 
   it("L9: refuses an answer past its cap instead of reading 20 MB", async () => {
     mode = "huge";
-    await expect(sendAReq(AREQ)).rejects.toThrow(/larger than/);
+    await expect(sendAReq(AREQ, "live")).rejects.toThrow(/larger than/);
   });
 });

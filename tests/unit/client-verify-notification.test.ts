@@ -21,13 +21,14 @@ const completion = {
   eci: "",
   merchantdata: "",
   par: "A".repeat(29),
+  mode: "test",
 };
 const body = JSON.stringify(completion);
 
 /** Headers exactly as deliverNotificationAttempt sends them, as node:http hands them to a receiver. */
 function delivered({ kind = "completion", now = new Date(), sign = body } = {}): Record<string, string> {
   const headers = {
-    ...notificationKindHeader(kind as Parameters<typeof notificationKindHeader>[0]),
+    ...notificationKindHeader(kind as Parameters<typeof notificationKindHeader>[0], "test"),
     ...signNotification({ secret, id: "01JNOTIFICATIONID", body: sign, now }),
   };
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
@@ -39,6 +40,7 @@ describe("verifyNotification (packages/client)", () => {
     expect(verified.kind).toBe("completion");
     expect(verified.webhook).toBe("completionNotification");
     expect(verified.id).toBe("01JNOTIFICATIONID");
+    expect(verified.mode).toBe("test");
     expect(verified.body).toEqual(completion);
     if (verified.kind === "completion") expect(verified.body.tcardnumber).toBe("411111xxxxxx1111");
   });
@@ -74,6 +76,14 @@ describe("verifyNotification (packages/client)", () => {
     expect(() => verifyNotification({ secret, headers: { ...delivered(), "x-cps-notification-kind": "chargeback" }, body })).toThrow(
       /kind/,
     );
+  });
+
+  it("says the notification's mode from the signed body, and refuses a body without one", () => {
+    const live = JSON.stringify({ ...completion, mode: "live" });
+    expect(verifyNotification({ secret, headers: delivered({ sign: live }), body: live }).mode).toBe("live");
+    const { mode: _mode, ...modeless } = completion;
+    const old = JSON.stringify(modeless);
+    expect(() => verifyNotification({ secret, headers: delivered({ sign: old }), body: old })).toThrow(/mode/);
   });
 
   it("maps every kind the service sends to its webhook entry", () => {

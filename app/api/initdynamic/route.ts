@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const POST = merchantRoute({
   scope: "payments",
   schema: initSessionRequestSchema,
-  handler: async ({ merchantId, input, bindAnswer }) => ({ body: { ...(await initSession({ merchantId, input, bindAnswer })) } }),
+  handler: async ({ merchantId, mode, input, bindAnswer }) => ({ body: { ...(await initSession({ merchantId, mode, input, bindAnswer })) } }),
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE } = methodNotAllowed(["POST"]);

@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 export const POST = merchantRoute({
   scope: "payments",
   schema: mitRequestSchema,
-  handler: async ({ merchantId, input, responseId, bindAnswer }) => {
-    const { responseid } = await authorizeMit({ merchantId, input, responseId, bindAnswer });
+  handler: async ({ merchantId, mode, input, responseId, bindAnswer }) => {
+    const { responseid } = await authorizeMit({ merchantId, mode, input, responseId, bindAnswer });
     return { body: { responseid } };
   },
 });

@@ -20,7 +20,7 @@ type SearchParams = Record<string, string | string[] | undefined>;
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
   const { range, chosen, errors } = parseOverviewRange(await searchParams);
-  const { stats, computedAt } = await getCachedOverviewStats({ merchantId: user.merchantId, range });
+  const { stats, computedAt } = await getCachedOverviewStats({ merchantId: user.merchantId, mode: user.mode, range });
   // The most used currency of the range leads the figures; every currency is totalled in the
   // "Volume by currency" table. A range without payments shows the account's own currency (its
   // latest payment's or payment window's), and an account that never had one shows none.

@@ -11,10 +11,10 @@ export const createKeyInput = z.object({
   scopes: z.preprocess((value) => (value === undefined ? [...DEFAULT_NEW_KEY_SCOPES] : Array.isArray(value) ? value : [value]), apiKeyScopesSchema),
 });
 
-/** Creates an API key for the actor's merchant; the full key is returned once. Asks for the password again (step-up). */
+/** Creates an API key of the mode the back office shows; the full key is returned once. Asks for the password again (step-up). */
 export async function createKey({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "keys:write");
   const { name, scopes } = createKeyInput.parse(input);
   await confirmIdentity({ userId: actor.userId, input });
-  return db().$transaction((tx) => createApiKey({ merchantId: actor.merchantId, name, scopes, actorUserId: actor.userId, tx }));
+  return db().$transaction((tx) => createApiKey({ merchantId: actor.merchantId, name, scopes, mode: actor.mode, actorUserId: actor.userId, tx }));
 }

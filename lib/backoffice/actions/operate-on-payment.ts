@@ -60,7 +60,10 @@ const USE_CASES = { capture: capturePayment, refund: refundPayment, void: voidPa
 export async function operateOnPayment({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "payments:write");
   const { paymentId, operation, amount, note, reason, idempotencyKey } = operateOnPaymentInput.parse(input);
-  const payment = await db().payment.findFirst({ where: { id: paymentId, merchantId: actor.merchantId }, select: { id: true, currency: true } });
+  const payment = await db().payment.findFirst({
+    where: { id: paymentId, merchantId: actor.merchantId, mode: actor.mode },
+    select: { id: true, currency: true },
+  });
   if (!payment) throw new NotFoundError("Payment");
   const minor = amount === undefined ? undefined : toMinorUnits(amount, payment.currency);
   const responseId = newId();
@@ -83,6 +86,7 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
   try {
     const request = {
       merchantId: actor.merchantId,
+      mode: actor.mode,
       paymentRef: payment.id,
       responseId,
       input: { amount: minor, note: note || undefined },
@@ -106,7 +110,13 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
       actor,
       action: `payment.${operation}_requested`,
       target: payment.id,
-      details: { responseid: result.responseid, amount: (requested?.amount ?? minor)?.toString() ?? "full", currency: payment.currency, ...(operation === "refund" && reason ? { reason } : {}) },
+      details: {
+        responseid: result.responseid,
+        amount: (requested?.amount ?? minor)?.toString() ?? "full",
+        currency: payment.currency,
+        mode: actor.mode,
+        ...(operation === "refund" && reason ? { reason } : {}),
+      },
     }),
   );
   return result;

@@ -23,7 +23,7 @@ export async function resendNotification({ actor, input }: { actor: Actor; input
   assertCan(actor, "payments:write");
   const { notificationId } = resendNotificationInput.parse(input);
   const original = await db().notification.findFirst({
-    where: { id: notificationId, merchantId: actor.merchantId },
+    where: { id: notificationId, merchantId: actor.merchantId, mode: actor.mode },
     select: { id: true, url: true, status: true, attemptCount: true },
   });
   if (!original) throw new NotFoundError("Notification");

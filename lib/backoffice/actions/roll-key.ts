@@ -11,7 +11,7 @@ export async function rollKey({ actor, input }: { actor: Actor; input: unknown }
   assertCan(actor, "keys:write");
   const { apiKeyId, graceSeconds } = rollKeyInput.parse(input);
   await confirmIdentity({ userId: actor.userId, input });
-  const result = await rollApiKey({ merchantId: actor.merchantId, apiKeyId, graceSeconds, actorUserId: actor.userId });
+  const result = await rollApiKey({ merchantId: actor.merchantId, mode: actor.mode, apiKeyId, graceSeconds, actorUserId: actor.userId });
   // The API keeps keys it checked for 2 s; this process (the back office runs in the API's process)
   // forgets them now, so the change applies to the next request here.
   clearApiKeyCache();

@@ -13,6 +13,8 @@ import { recordAudit } from "../audit";
 import { UserFacingError } from "../action-result";
 import { notificationUrlSchema } from "../notification-url";
 import { confirmIdentity } from "../../auth/confirm-identity";
+import { addressColumns } from "../../notifications/resolve-notification-url";
+import { assertFormMode } from "../form-mode";
 
 /** Styling arrives as the editor's JSON text; its issues are reported under `styling.<path>`. */
 const stylingJson = z.string().transform((text, context) => {
@@ -46,7 +48,10 @@ export function hostedIntegrationInput(options: { allowHttp: boolean }) {
   });
 }
 
-/** Step-up like the merchant's own addresses and origins: an integration has both (review 3, M3). */
+/**
+ * Step-up like the merchant's own addresses and origins: an integration has both (review 3, M3). The
+ * integration serves both modes; the addresses saved are the shown mode's (test mode has its own).
+ */
 export async function saveHostedIntegration({
   actor,
   input,
@@ -56,8 +61,15 @@ export async function saveHostedIntegration({
   input: unknown;
   ipAddress?: string | null;
 }) {
-  assertCan(actor, "settings:write");
-  const { id, styling, ...fields } = hostedIntegrationInput({ allowHttp: !config().isProduction }).parse(input);
+  // Its styling, origins and hostedid serve live checkouts too: a change counts as acting in live mode.
+  assertCan({ ...actor, mode: "live" }, "settings:write");
+  assertFormMode(actor, input);
+  const { id, styling, defaultNotificationUrl, completionNotificationUrl, lifecycleNotificationUrl, ...shared } = hostedIntegrationInput({
+    allowHttp: !config().isProduction,
+  }).parse(input);
+  const addresses = { defaultNotificationUrl, completionNotificationUrl, lifecycleNotificationUrl };
+  const fields = { ...shared, ...addressColumns(addresses, actor.mode) };
+  const audited = { ...shared, mode: actor.mode, ...addresses, styling };
   await confirmIdentity({ userId: actor.userId, input, ipAddress });
   try {
     return await db().$transaction(async (tx) => {
@@ -69,14 +81,14 @@ export async function saveHostedIntegration({
           data: { ...fields, styling },
           select: { id: true, hostedId: true },
         });
-        await recordAudit(tx, { actor, action: "hosted_integration.updated", target: id, details: { ...fields, styling } });
+        await recordAudit(tx, { actor, action: "hosted_integration.updated", target: id, details: audited });
         return saved;
       }
       const saved = await tx.hostedIntegration.create({
         data: { id: newId(), merchantId: actor.merchantId, ...fields, styling },
         select: { id: true, hostedId: true },
       });
-      await recordAudit(tx, { actor, action: "hosted_integration.created", target: saved.id, details: { ...fields, styling } });
+      await recordAudit(tx, { actor, action: "hosted_integration.created", target: saved.id, details: audited });
       return saved;
     });
   } catch (error) {

@@ -31,7 +31,8 @@ export async function sendTestNotification({ actor, input }: { actor: Actor; inp
   if (!parsed.url) throw new z.ZodError([{ code: "custom", path: ["url"], message: "Enter an address to send the test to", input: "" }]);
   const url = parsed.url;
   const body = { type: "test", merchantid: actor.merchantId, message: "Test notification from the back office", created: formatUtcTimestamp(new Date()) };
-  const notificationId = await enqueueNotification({ merchantId: actor.merchantId, kind: "test", url, body });
+  // Of the mode the back office shows: it is listed with that mode's notifications, and says its mode.
+  const notificationId = await enqueueNotification({ merchantId: actor.merchantId, mode: actor.mode, kind: "test", url, body });
   const outcome = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, timeoutMs: TEST_TIMEOUT_MS });
   const [attempt] = await db().$transaction(async (tx) => {
     // Not retried: settle it now so it never waits in the retry queue.
@@ -39,5 +40,5 @@ export async function sendTestNotification({ actor, input }: { actor: Actor; inp
     await recordAudit(tx, { actor, action: "notification.test_sent", target: notificationId, details: { url, statusCode: outcome.statusCode, delivered: outcome.delivered } });
     return tx.notificationAttempt.findMany({ where: { notificationId }, select: { responseBody: true }, take: 1 });
   });
-  return { notificationId, url, ...outcome, responseBody: attempt?.responseBody ?? null, body: JSON.stringify(body) };
+  return { notificationId, url, ...outcome, responseBody: attempt?.responseBody ?? null, body: JSON.stringify({ ...body, mode: actor.mode }) };
 }

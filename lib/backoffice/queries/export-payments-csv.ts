@@ -2,6 +2,7 @@
 // however many rows match. Amounts are integers of minor units, as in the API. The status is the
 // state the list shows (lib/payments/derive-display-state.ts: partially_refunded, not the stored
 // REFUNDED), in the list filter's spelling, so an accountant books what really happened.
+import type { Mode } from "../../mode";
 import { db } from "../../db";
 import type { PaymentFilters } from "../payment-filters";
 import { deriveDisplayState } from "../../payments/derive-display-state";
@@ -53,9 +54,18 @@ function row(payment: PaymentListRow & { authorizationAttempted: boolean }): str
     .join(",");
 }
 
-export async function* exportPaymentsCsv({ merchantId, filters }: { merchantId: string; filters: PaymentFilters }): AsyncGenerator<string> {
+/** The payments of one merchant and mode (the mode the back office shows), as CSV. */
+export async function* exportPaymentsCsv({
+  merchantId,
+  mode,
+  filters,
+}: {
+  merchantId: string;
+  mode: Mode;
+  filters: PaymentFilters;
+}): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(",")}\r\n`;
-  const where = await paymentWhere(merchantId, filters);
+  const where = await paymentWhere(merchantId, mode, filters);
   let cursor: { createdAt: Date; id: string } | undefined;
   for (;;) {
     const batch = await db().payment.findMany({

@@ -2,6 +2,7 @@
 // as masked when stored, the key that made it and whether it was an idempotent replay), and the
 // notifications that report its outcome (an asynchronous operation's notification carries the
 // responseid of the answer). Only the signed-in merchant's rows: another merchant's id is "not found".
+import type { Mode } from "../../mode";
 import { NotFoundError } from "../../auth/actor";
 import { db } from "../../db";
 
@@ -17,10 +18,10 @@ export function answeredResponseId(responseBody: string | null): string | null {
   }
 }
 
-export async function getApiRequestOrThrow({ merchantId, requestId }: { merchantId: string; requestId: string }) {
+export async function getApiRequestOrThrow({ merchantId, mode, requestId }: { merchantId: string; mode: Mode; requestId: string }) {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(requestId)) throw new NotFoundError("API request");
   const request = await db().apiRequest.findFirst({
-    where: { id: requestId, merchantId },
+    where: { id: requestId, merchantId, mode },
     select: {
       id: true,
       method: true,
@@ -45,7 +46,7 @@ export async function getApiRequestOrThrow({ merchantId, requestId }: { merchant
     // The body is the exact JSON text sent; the responseid appears in it as `"responseid":"<id>"`.
     // A replay's answer carries the first request's responseid: its notifications are that one's.
     db().notification.findMany({
-      where: { merchantId, body: { contains: `"responseid":"${responseId ?? request.id}"` } },
+      where: { merchantId, mode, body: { contains: `"responseid":"${responseId ?? request.id}"` } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       take: 20,
       select: { id: true, kind: true, status: true, attemptCount: true, paymentId: true, createdAt: true },

@@ -2,6 +2,7 @@
 // a scan of every payment in them (2 s at a million payments on a busy machine, see
 // scripts/bench/backoffice.ts); like Stripe's and Adyen's dashboards, the overview may trail by a
 // minute, and the page says when its numbers were computed.
+import type { Mode } from "../../mode";
 import { getOverviewStats, lastDays, type DayRange, type OverviewStats } from "./overview-stats";
 
 export const OVERVIEW_CACHE_MS = 60_000;
@@ -14,13 +15,25 @@ interface Entry {
 
 const cache = ((globalThis as unknown as { __cpsOverviewCache?: Map<string, Entry> }).__cpsOverviewCache ??= new Map());
 
-export async function getCachedOverviewStats({ merchantId, days = 30, now = new Date(), range = lastDays(days, now) }: { merchantId: string; days?: number; now?: Date; range?: DayRange }): Promise<{ stats: OverviewStats; computedAt: Date }> {
-  const key = `${merchantId}:${range.from}:${range.to}`;
+export async function getCachedOverviewStats({
+  merchantId,
+  mode,
+  days = 30,
+  now = new Date(),
+  range = lastDays(days, now),
+}: {
+  merchantId: string;
+  mode: Mode;
+  days?: number;
+  now?: Date;
+  range?: DayRange;
+}): Promise<{ stats: OverviewStats; computedAt: Date }> {
+  const key = `${merchantId}:${mode}:${range.from}:${range.to}`;
   const hit = cache.get(key);
   if (hit && now.getTime() - hit.computedAt.getTime() < OVERVIEW_CACHE_MS) return { stats: await hit.stats, computedAt: hit.computedAt };
   if (cache.size >= MAX_ENTRIES) cache.clear();
   // The promise is cached, so concurrent views of one merchant share one computation.
-  const entry: Entry = { stats: getOverviewStats({ merchantId, range }), computedAt: now };
+  const entry: Entry = { stats: getOverviewStats({ merchantId, mode, range }), computedAt: now };
   cache.set(key, entry);
   try {
     return { stats: await entry.stats, computedAt: entry.computedAt };

@@ -1,11 +1,22 @@
 import { db } from "../../db";
+import type { Mode } from "../../mode";
+import { addressesOf } from "../../notifications/resolve-notification-url";
 
 /**
- * The merchant's id, name, notification addresses and allowed checkout origins, and when its signing
- * secrets end (the secrets themselves only through the audited, step-up reveal).
+ * The merchant's id, name, notification addresses of `mode` (test mode has its own), allowed
+ * checkout origins, who may act in live mode, and when its signing secrets end (the secrets
+ * themselves only through the audited, step-up reveal).
  */
-export async function getMerchantSettings({ merchantId }: { merchantId: string }) {
-  return db().merchant.findUniqueOrThrow({
+export async function getMerchantSettings({ merchantId, mode }: { merchantId: string; mode: Mode }) {
+  const {
+    testDefaultNotificationUrl,
+    testCompletionNotificationUrl,
+    testLifecycleNotificationUrl,
+    defaultNotificationUrl,
+    completionNotificationUrl,
+    lifecycleNotificationUrl,
+    ...merchant
+  } = await db().merchant.findUniqueOrThrow({
     where: { id: merchantId },
     select: {
       signingSecrets: {
@@ -18,7 +29,23 @@ export async function getMerchantSettings({ merchantId }: { merchantId: string }
       defaultNotificationUrl: true,
       completionNotificationUrl: true,
       lifecycleNotificationUrl: true,
+      testDefaultNotificationUrl: true,
+      testCompletionNotificationUrl: true,
+      testLifecycleNotificationUrl: true,
       allowedCheckoutOrigins: true,
+      liveModeMinRole: true,
     },
   });
+  const addresses = addressesOf(
+    {
+      defaultNotificationUrl,
+      completionNotificationUrl,
+      lifecycleNotificationUrl,
+      testDefaultNotificationUrl,
+      testCompletionNotificationUrl,
+      testLifecycleNotificationUrl,
+    },
+    mode,
+  );
+  return { ...merchant, ...addresses, mode };
 }

@@ -1,16 +1,19 @@
-// Everything the payment page shows, for one payment of one merchant. Card facts come from
-// StoredCard without its encrypted PAN: the back office never decrypts card numbers.
+// Everything the payment page shows, for one payment of one merchant in the mode the back office
+// shows (the other mode's payment is not found). Card facts come from StoredCard without its
+// encrypted PAN: the back office never decrypts card numbers.
 import { db } from "../../db";
+import type { Mode } from "../../mode";
 import { NotFoundError } from "../../auth/actor";
 import { deriveDisplayState } from "../../payments/derive-display-state";
 
-export async function getPaymentDetailOrThrow({ merchantId, paymentId }: { merchantId: string; paymentId: string }) {
+export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: { merchantId: string; mode: Mode; paymentId: string }) {
   if (!/^[A-Za-z0-9]{1,32}$/.test(paymentId)) throw new NotFoundError("Payment");
   const payment = await db().payment.findFirst({
-    where: { id: paymentId, merchantId },
+    where: { id: paymentId, merchantId, mode },
     select: {
       id: true,
       merchantId: true,
+      mode: true,
       merchantPaymentId: true,
       parentPaymentId: true,
       status: true,

@@ -2,6 +2,7 @@
 // wrapper for every request its key authenticated), newest first, keyset-paginated by (createdAt,
 // id), filtered by status class, path, error code, TraceApi and UTC days. Requests refused before
 // a merchant was known (a wrong key) have no merchant and are shown to no one.
+import type { Mode } from "../../mode";
 import { z } from "zod";
 import { db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
@@ -38,9 +39,21 @@ function statusRange(status: ApiRequestFilters["status"]): Prisma.IntFilter | un
   return { gte: floor, lt: floor + 100 };
 }
 
-export async function listApiRequests({ merchantId, filters = {}, after }: { merchantId: string; filters?: ApiRequestFilters; after?: string }) {
+/** The requests of one mode: those its keys made. */
+export async function listApiRequests({
+  merchantId,
+  mode,
+  filters = {},
+  after,
+}: {
+  merchantId: string;
+  mode: Mode;
+  filters?: ApiRequestFilters;
+  after?: string;
+}) {
   const where: Prisma.ApiRequestWhereInput = {
     merchantId,
+    mode,
     ...(filters.status ? { statusCode: statusRange(filters.status) } : {}),
     ...(filters.method ? { method: filters.method } : {}),
     ...(filters.path ? { path: { contains: filters.path } } : {}),

@@ -1,6 +1,7 @@
-// Developers > Notifications: every notification of the signed-in merchant across payments (and the
-// test notifications, which have none), newest first, keyset-paginated by (createdAt, id). The
+// Developers > Notifications: every notification of the signed-in merchant in the mode shown across
+// payments (and the test notifications, which have none), newest first, keyset-paginated by (createdAt, id). The
 // delivery state shown is the row's own, in the words of lib/backoffice/delivery-state.ts.
+import type { Mode } from "../../mode";
 import { z } from "zod";
 import { db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
@@ -27,9 +28,20 @@ export function parseNotificationFilters(params: Record<string, string | string[
   return parseFilters(notificationFiltersSchema, params);
 }
 
-export async function listNotifications({ merchantId, filters = {}, after }: { merchantId: string; filters?: NotificationFilters; after?: string }) {
+export async function listNotifications({
+  merchantId,
+  mode,
+  filters = {},
+  after,
+}: {
+  merchantId: string;
+  mode: Mode;
+  filters?: NotificationFilters;
+  after?: string;
+}) {
   const where: Prisma.NotificationWhereInput = {
     merchantId,
+    mode,
     ...(filters.kind ? { kind: filters.kind } : {}),
     ...(filters.status ? deliveryStateWhere(filters.status) : {}),
     ...(filters.from || filters.to ? { createdAt: createdAtRange(filters.from, filters.to) } : {}),

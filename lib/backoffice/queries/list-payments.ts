@@ -1,8 +1,9 @@
-// The payments list: search, filters and keyset pagination over (createdAt, id) descending, which
-// the index Payment(merchantId, createdAt DESC, id DESC) serves directly; filtered views use the
-// (merchantId, status|processor, createdAt) indexes. No total count: counting a million rows on
-// every page view is what makes dashboards slow.
+// The payments list of one mode: search, filters and keyset pagination over (createdAt, id)
+// descending, which the index Payment(merchantId, mode, createdAt DESC, id DESC) serves directly;
+// filtered views use the (merchantId, status|processor, createdAt) indexes. No total count: counting
+// a million rows on every page view is what makes dashboards slow.
 import { db, Prisma } from "../../db";
+import type { Mode } from "../../mode";
 import type { DisplayState } from "../../payments/derive-display-state";
 import type { PaymentFilters } from "../payment-filters";
 
@@ -36,9 +37,9 @@ export function keysetWhere(cursor: PaymentCursor, direction: "older" | "newer")
     : { createdAt: { gte: cursor.createdAt }, OR: [{ createdAt: { gt: cursor.createdAt } }, { id: { gt: cursor.id } }] };
 }
 
-/** Ids of the merchant's stored cards ending in these four digits (StoredCard(merchantId, last4) index). */
-async function storedCardIdsByLast4(merchantId: string, last4: string): Promise<string[]> {
-  const cards = await db().storedCard.findMany({ where: { merchantId, last4 }, select: { id: true }, take: 5000 });
+/** Ids of the merchant's stored cards of `mode` ending in these four digits (StoredCard(merchantId, last4) index). */
+async function storedCardIdsByLast4(merchantId: string, mode: Mode, last4: string): Promise<string[]> {
+  const cards = await db().storedCard.findMany({ where: { merchantId, mode, last4 }, select: { id: true }, take: 5000 });
   return cards.map((card) => card.id);
 }
 
@@ -101,19 +102,19 @@ function likePrefix(text: string): string {
  * scan took 490 ms). A prefix shared by most payments is read from the (merchantId, createdAt)
  * index instead, which the planner chooses for itself.
  */
-export function paymentPrefixSearch(merchantId: string, q: string): Prisma.Sql {
+export function paymentPrefixSearch(merchantId: string, mode: Mode, q: string): Prisma.Sql {
   const prefix = likePrefix(q);
   return Prisma.sql`
     SELECT "id" FROM "Payment"
-     WHERE "merchantId" = ${merchantId}
+     WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}::"Mode"
        AND ("merchantPaymentId" LIKE ${prefix} OR "reference" LIKE ${prefix} OR lower("customerEmail") LIKE ${likePrefix(q.toLowerCase())})
      ORDER BY "createdAt" DESC, "id" DESC
      LIMIT ${SEARCH_CANDIDATES}`;
 }
 
-/** The where clause of the filtered list for one merchant (shared by the list and the CSV export). */
-export async function paymentWhere(merchantId: string, filters: PaymentFilters): Promise<Prisma.PaymentWhereInput> {
-  const and: Prisma.PaymentWhereInput[] = [{ merchantId }];
+/** The where clause of the filtered list for one merchant and mode (shared by the list and the CSV export). */
+export async function paymentWhere(merchantId: string, mode: Mode, filters: PaymentFilters): Promise<Prisma.PaymentWhereInput> {
+  const and: Prisma.PaymentWhereInput[] = [{ merchantId, mode }];
   if (filters.status) and.push(displayStateWhere(filters.status));
   if (filters.processor) and.push({ processor: filters.processor });
   if (filters.currency) and.push({ currency: filters.currency });
@@ -127,11 +128,11 @@ export async function paymentWhere(merchantId: string, filters: PaymentFilters):
     // Each is an index lookup: the paymentid (primary key), a prefix of the merchantpaymentid, the
     // reference or the customer's email (paymentPrefixSearch), the last 4 digits of a card.
     const any: Prisma.PaymentWhereInput[] = [{ id: q }];
-    const byPrefix = (await db().$queryRaw<{ id: string }[]>(paymentPrefixSearch(merchantId, q))).map((row) => row.id);
+    const byPrefix = (await db().$queryRaw<{ id: string }[]>(paymentPrefixSearch(merchantId, mode, q))).map((row) => row.id);
     if (byPrefix.length > 0) any.push({ id: { in: byPrefix } });
     // last4 is looked up first, so the payment side is a plain IN on the storedCardId index.
     if (/^\d{4}$/.test(q)) {
-      const cardIds = await storedCardIdsByLast4(merchantId, q);
+      const cardIds = await storedCardIdsByLast4(merchantId, mode, q);
       if (cardIds.length > 0) any.push({ storedCardId: { in: cardIds } });
     }
     and.push({ OR: any });
@@ -183,6 +184,7 @@ export async function withAuthorizationAttempted<Row extends { id: string; statu
 
 export async function listPayments(options: {
   merchantId: string;
+  mode: Mode;
   filters: PaymentFilters;
   /** Payments older than this cursor. */
   after?: string;
@@ -193,7 +195,7 @@ export async function listPayments(options: {
   const pageSize = options.pageSize ?? PAGE_SIZE;
   const after = decodeCursor(options.after);
   const before = after ? undefined : decodeCursor(options.before);
-  const where = await paymentWhere(options.merchantId, options.filters);
+  const where = await paymentWhere(options.merchantId, options.mode, options.filters);
   const keyset = after ? keysetWhere(after, "older") : before ? keysetWhere(before, "newer") : undefined;
   const direction = before ? "asc" : "desc";
   const found = await db().payment.findMany({

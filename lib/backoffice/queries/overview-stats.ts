@@ -10,7 +10,9 @@
 // Payouts (money sent to a card, stored CAPTURED) are not approved volume: they are counted on
 // their own. Test notifications (Settings → Notifications) are not deliveries of payment news:
 // they are left out of the delivery figures, so a failed test does not read as a delivery failure.
+// Every figure is of one mode (the back office's mode switch): test payments never count as live.
 import { db } from "../../db";
+import type { Mode } from "../../mode";
 
 /** Payments whose authorization was approved (whatever happened to them afterwards). */
 const APPROVED = ["AUTHORIZED", "CAPTURED", "REFUNDED", "VOIDED"] as const;
@@ -94,7 +96,19 @@ export function lastDays(days: number, now = new Date()): DayRange {
   return { from: new Date(today - (days - 1) * 86_400_000).toISOString().slice(0, 10), to: new Date(today).toISOString().slice(0, 10) };
 }
 
-export async function getOverviewStats({ merchantId, days = 30, now = new Date(), range = lastDays(days, now) }: { merchantId: string; days?: number; now?: Date; range?: DayRange }): Promise<OverviewStats> {
+export async function getOverviewStats({
+  merchantId,
+  mode,
+  days = 30,
+  now = new Date(),
+  range = lastDays(days, now),
+}: {
+  merchantId: string;
+  mode: Mode;
+  days?: number;
+  now?: Date;
+  range?: DayRange;
+}): Promise<OverviewStats> {
   const from = new Date(`${range.from}T00:00:00Z`);
   const to = new Date(new Date(`${range.to}T00:00:00Z`).getTime() + 86_400_000);
   const dayCount = Math.round((to.getTime() - from.getTime()) / 86_400_000);
@@ -111,7 +125,7 @@ export async function getOverviewStats({ merchantId, days = 30, now = new Date()
            sum("capturedAmount")::bigint AS captured_amount,
            sum("refundedAmount")::bigint AS refunded_amount
       FROM "Payment"
-     WHERE "merchantId" = ${merchantId} AND "createdAt" >= ${from} AND "createdAt" < ${to} AND "paymentType" <> 'payout'
+     WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}::"Mode" AND "createdAt" >= ${from} AND "createdAt" < ${to} AND "paymentType" <> 'payout'
      GROUP BY 1, 2, 3
      ORDER BY 1, 2, 3`;
   const [attemptRows, notificationRows, attemptCounts, payoutRows, accountCurrency] = await Promise.all([
@@ -124,7 +138,7 @@ export async function getOverviewStats({ merchantId, days = 30, now = new Date()
              count(*) FILTER (WHERE o."status" = 'declined') AS declined,
              count(*) FILTER (WHERE o."status" = 'failed') AS failed
         FROM "Payment" p JOIN "Operation" o ON o."paymentId" = p."id"
-       WHERE p."merchantId" = ${merchantId} AND p."createdAt" >= ${from} AND p."createdAt" < ${to} AND p."paymentType" <> 'payout'
+       WHERE p."merchantId" = ${merchantId} AND p."mode" = ${mode}::"Mode" AND p."createdAt" >= ${from} AND p."createdAt" < ${to} AND p."paymentType" <> 'payout'
          AND o."type" = 'authorize' AND o."status" <> 'pending'
        GROUP BY 1, 2
        ORDER BY 1, 2`,
@@ -135,17 +149,17 @@ export async function getOverviewStats({ merchantId, days = 30, now = new Date()
              count(*) FILTER (WHERE "kind" <> 'test' AND "status" = 'failed') AS failed,
              count(*) FILTER (WHERE "kind" = 'test') AS tests
         FROM "Notification"
-       WHERE "merchantId" = ${merchantId} AND "createdAt" >= ${from} AND "createdAt" < ${to}`,
+       WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}::"Mode" AND "createdAt" >= ${from} AND "createdAt" < ${to}`,
     db().$queryRaw<{ attempts: bigint; successful: bigint }[]>`
       SELECT count(*) AS attempts, count(*) FILTER (WHERE a."statusCode" = 200) AS successful
         FROM "NotificationAttempt" a JOIN "Notification" n ON n."id" = a."notificationId"
-       WHERE n."merchantId" = ${merchantId} AND n."createdAt" >= ${from} AND n."createdAt" < ${to} AND n."kind"::text <> 'test'`,
+       WHERE n."merchantId" = ${merchantId} AND n."mode" = ${mode}::"Mode" AND n."createdAt" >= ${from} AND n."createdAt" < ${to} AND n."kind"::text <> 'test'`,
     db().$queryRaw<{ currency: string; amount: bigint | null; count: bigint }[]>`
       SELECT "currency", sum("amount")::bigint AS amount, count(*) AS count
         FROM "Payment"
-       WHERE "merchantId" = ${merchantId} AND "createdAt" >= ${from} AND "createdAt" < ${to} AND "paymentType" = 'payout' AND "status" = 'CAPTURED'
+       WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}::"Mode" AND "createdAt" >= ${from} AND "createdAt" < ${to} AND "paymentType" = 'payout' AND "status" = 'CAPTURED'
        GROUP BY 1`,
-    findAccountCurrency(merchantId),
+    findAccountCurrency(merchantId, mode),
   ]);
   const mapped: DayProcessorRow[] = rows.map((row) => ({
     day: new Date(row.day).toISOString().slice(0, 10),
@@ -201,10 +215,10 @@ export async function getOverviewStats({ merchantId, days = 30, now = new Date()
   };
 }
 
-/** Two index reads: Payment(merchantId, createdAt DESC) and PaymentSession(merchantId, createdAt). */
-async function findAccountCurrency(merchantId: string): Promise<string | null> {
-  const payment = await db().payment.findFirst({ where: { merchantId }, orderBy: { createdAt: "desc" }, select: { currency: true } });
+/** Two index reads: Payment(merchantId, mode, createdAt DESC) and PaymentSession(merchantId, createdAt). */
+async function findAccountCurrency(merchantId: string, mode: Mode): Promise<string | null> {
+  const payment = await db().payment.findFirst({ where: { merchantId, mode }, orderBy: { createdAt: "desc" }, select: { currency: true } });
   if (payment) return payment.currency;
-  const session = await db().paymentSession.findFirst({ where: { merchantId }, orderBy: { createdAt: "desc" }, select: { currency: true } });
+  const session = await db().paymentSession.findFirst({ where: { merchantId, mode }, orderBy: { createdAt: "desc" }, select: { currency: true } });
   return session?.currency ?? null;
 }

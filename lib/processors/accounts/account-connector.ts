@@ -7,10 +7,12 @@ import { db, type Tx } from "../../db";
 import { bindConnector, type GetConnectorOptions } from "../registry";
 import type { ProcessorConnector, ProcessorName } from "../types";
 import { openCredentials } from "./seal-credentials";
+import type { Mode } from "../../mode";
 
 export const SEALED_ACCOUNT_SELECT = {
   id: true,
   processor: true,
+  mode: true,
   credentialsSealed: true,
   credentialsKeyId: true,
   credentialsNeeded: true,
@@ -19,6 +21,8 @@ export const SEALED_ACCOUNT_SELECT = {
 export interface SealedAccountRow {
   id: string;
   processor: ProcessorName;
+  /** Where the calls go: a live account's to the acquirer's production endpoint, never a sandbox. */
+  mode: Mode;
   credentialsSealed: string;
   credentialsKeyId: string;
   /** Set when the stored credentials are of an API the connector no longer speaks (bambora before issue 26). */
@@ -50,7 +54,7 @@ export function accountConnector(row: SealedAccountRow, options: GetConnectorOpt
   }
   if (opened.processor !== row.processor)
     throw new Error(`acquirer account ${row.id}: sealed credentials are for ${opened.processor}, not ${row.processor}`);
-  return bindConnector({ id: row.id, ...opened }, options);
+  return bindConnector({ id: row.id, mode: row.mode, ...opened }, options);
 }
 
 export interface AccountForCall {

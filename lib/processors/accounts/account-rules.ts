@@ -1,13 +1,14 @@
 // The rules every save of an acquirer account checks (lib/processors/accounts/create-*.ts and
 // update-*.ts): input is validated whole before anything is written, so a bad MCC, descriptor,
 // currency, BIN or credentials of the wrong shape is a field error (a ZodError whose path names the
-// field) and nothing is saved. At most one enabled account per processor takes a given currency, so
-// the routing never has to guess between two merchant accounts; that check runs under the
-// merchant's row lock.
+// field) and nothing is saved. At most one enabled account per processor and mode takes a given
+// currency, so the routing never has to guess between two merchant accounts; that check runs under
+// the merchant's row lock.
 import { z } from "zod";
 import type { Tx } from "../../db";
 import { parseCredentials, type ProcessorCredentials } from "../credentials";
 import type { ProcessorName } from "../types";
+import type { Mode } from "../../mode";
 import { acquirerMerchantIdProblem, currenciesProblem, currenciesSchema, describeCurrencies, descriptorProblem } from "./account-input";
 
 export class AcquirerAccountNotFoundError extends Error {
@@ -89,16 +90,25 @@ export function validateAccountInput<TSchema extends z.ZodType>(
   return { fields: parsed.data, credentials };
 }
 
-/** Refuses a second enabled account at the same processor for a currency one already takes. */
+/** Refuses a second enabled account of the same mode at the same processor for a currency one already takes. */
 export async function checkCurrencyOverlap(
   tx: Tx,
-  account: { id?: string; merchantId: string; processor: ProcessorName; enabled: boolean; anyCurrency: boolean; currencies: string[] },
+  account: {
+    id?: string;
+    merchantId: string;
+    mode: Mode;
+    processor: ProcessorName;
+    enabled: boolean;
+    anyCurrency: boolean;
+    currencies: string[];
+  },
 ): Promise<void> {
   if (!account.enabled) return;
   await tx.$queryRaw`SELECT "id" FROM "Merchant" WHERE "id" = ${account.merchantId} FOR UPDATE`;
   const others = await tx.acquirerAccount.findMany({
     where: {
       merchantId: account.merchantId,
+      mode: account.mode,
       processor: account.processor,
       enabled: true,
       ...(account.id ? { id: { not: account.id } } : {}),
@@ -111,7 +121,7 @@ export async function checkCurrencyOverlap(
     if (account.anyCurrency || other.anyCurrency || shared) {
       throw fieldError(
         "currencies",
-        `the enabled ${account.processor} account “${other.name}” already takes ${shared || describeCurrencies(other)}: one enabled account per processor and currency (disable it or narrow its currencies first)`,
+        `the enabled ${account.mode} ${account.processor} account “${other.name}” already takes ${shared || describeCurrencies(other)}: one enabled account per processor, mode and currency (disable it or narrow its currencies first)`,
       );
     }
   }

@@ -30,7 +30,7 @@ export async function createAcquirerAccount({ merchantId, input, tx }: CreateAcq
   const credentials = validated.credentials!;
   const id = newId();
   const run = async (client: Tx) => {
-    await checkCurrencyOverlap(client, { merchantId, processor, enabled: fields.enabled, ...currencies });
+    await checkCurrencyOverlap(client, { merchantId, mode: fields.mode, processor, enabled: fields.enabled, ...currencies });
     if (await client.acquirerAccount.findUnique({ where: { merchantId_name: { merchantId, name: fields.name } }, select: { id: true } })) {
       throw fieldError("name", "another acquirer account of this merchant has this name");
     }

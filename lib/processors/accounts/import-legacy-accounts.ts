@@ -52,7 +52,7 @@ async function acquirerMerchantId(
     case "clearhaus": {
       if (options.fields.clearhausMerchantId) return options.fields.clearhausMerchantId;
       const parsed = parseCredentials("clearhaus", credentials);
-      const check = await bindConnector({ id: "legacy-import", ...parsed }).checkConnection();
+      const check = await bindConnector({ id: "legacy-import", mode: options.fields.mode, ...parsed }).checkConnection();
       const merchantId = check.details?.merchant_id;
       if (!check.ok || !merchantId)
         throw new Error(`Clearhaus did not give its merchant_id (${check.message}): pass --clearhaus-merchant-id`);

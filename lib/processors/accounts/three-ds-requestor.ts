@@ -27,11 +27,12 @@ export async function threeDsRequestorFor({
 }): Promise<ThreeDsRequestor | undefined> {
   const payment = await db().payment.findUnique({
     where: { id: paymentId },
-    select: { merchantId: true, currency: true, session: { select: { processors: true, rule: true } } },
+    select: { merchantId: true, mode: true, currency: true, session: { select: { processors: true, rule: true } } },
   });
   if (!payment) return undefined;
   const plan = await resolveRouting({
     merchantId: payment.merchantId,
+    mode: payment.mode,
     currency: payment.currency,
     requested: payment.session?.processors,
     rule: payment.session?.rule,

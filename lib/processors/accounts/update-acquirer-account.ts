@@ -39,9 +39,15 @@ export async function updateAcquirerAccount({
       throw fieldError("enabled", `enter the account's credentials first: ${before.credentialsNeeded}`);
     const currencyProblem = next.enabled ? currenciesProblem(before.processor, next) : undefined;
     if (currencyProblem) throw fieldError("currencies", currencyProblem);
+    // An account's payments belong to its mode, and their follow-ups go where the mode says: a live
+    // account with payments cannot become a test one (its captures would reach a sandbox), nor the reverse.
+    if (next.mode !== before.mode && (await client.payment.count({ where: { acquirerAccountId: accountId }, take: 1 })) > 0) {
+      throw fieldError("mode", `this account has ${before.mode} payments, so it stays ${before.mode}: add a new account for ${next.mode} mode`);
+    }
     await checkCurrencyOverlap(client, {
       id: accountId,
       merchantId,
+      mode: next.mode,
       processor: before.processor,
       enabled: next.enabled,
       anyCurrency: next.anyCurrency,

@@ -1,14 +1,15 @@
-// The background service that starts the sandboxes inside the Next server process for every
-// processor (and the 3-D Secure DS) whose base URL is not configured. Local mode is a test bench:
-// its sandboxes run with their extensions on (look-ups, card-update feeds, fault modes, scenario
-// cards), which the connectors use only because the registry knows the address is a sandbox's.
+// The background service that starts the sandboxes inside the Next server process for test mode:
+// for every processor (and the 3-D Secure DS) without a test endpoint (*_TEST_BASE_URL,
+// THREEDS_TEST_DS_URL). Live mode never reaches them (lib/processors/registry.ts). Its sandboxes run
+// with their extensions on (look-ups, card-update feeds, fault modes, scenario cards), which the
+// connectors use only because the registry knows the address is a sandbox's.
 import { config } from "../../env";
 import { ACQUIRER_NAMES } from "./acquirer-name";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
 import { THREEDS_SANDBOX_MOUNT } from "../threeds/mount";
 import { log } from "../../observability/logger";
 
-/** PROCESSOR_SANDBOXES, or by default: on unless the service runs in production. */
+/** PROCESSOR_SANDBOXES, or by default: on (they serve test mode only, in production too). */
 export function sandboxesEnabled(): boolean {
   const settings = config();
   switch (settings.PROCESSOR_SANDBOXES) {
@@ -19,17 +20,17 @@ export function sandboxesEnabled(): boolean {
     case "false":
       return false;
     default:
-      return !settings.isProduction;
+      return true;
   }
 }
 
-/** Returns the running sandboxes (undefined when every processor is configured), so tests can close them. */
+/** Returns the running sandboxes (undefined when every processor has a test endpoint), so tests can close them. */
 export async function startProcessorSandboxes(): Promise<RunningSandboxes | undefined> {
   const settings = config();
   if (!sandboxesEnabled()) return undefined;
-  const configured = { finaro: settings.FINARO_BASE_URL, clearhaus: settings.CLEARHAUS_BASE_URL, bambora: settings.BAMBORA_BASE_URL };
-  const processors = ACQUIRER_NAMES.filter((name) => !configured[name]);
-  const threeDs = !settings.THREEDS_DS_URL;
+  const testEndpoints = { finaro: settings.FINARO_TEST_BASE_URL, clearhaus: settings.CLEARHAUS_TEST_BASE_URL, bambora: settings.BAMBORA_TEST_BASE_URL };
+  const processors = ACQUIRER_NAMES.filter((name) => !testEndpoints[name]);
+  const threeDs = !settings.THREEDS_TEST_DS_URL;
   if (processors.length === 0 && !threeDs) return undefined;
   // The challenge page is served by the service itself (app/sandbox/threeds), so a browser that can
   // reach the hosted fields can reach it too, wherever the service runs.

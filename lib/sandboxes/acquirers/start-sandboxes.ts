@@ -1,12 +1,14 @@
 // Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and records where they listen
-// (lib/runtime/sandbox-addresses.ts), where the connectors' registry finds them. The service does
-// this for every processor whose base URL is not configured; tests and `npm run sandbox` start them
-// explicitly. A sandbox follows its acquirer's public reference; its sandbox-only extensions
-// (look-ups the real API lacks, card-update feeds, fault modes, scenario cards) are off unless asked for.
+// (lib/runtime/sandbox-addresses.ts), where the connectors' registry finds them for test mode's
+// accounts: live mode never reaches them (lib/processors/registry.ts). The service does this for
+// every processor without a test endpoint; tests and `npm run sandbox` start them explicitly. A
+// sandbox follows its acquirer's public reference; its sandbox-only extensions (look-ups the real API
+// lacks, card-update feeds, fault modes, scenario cards) are off unless asked for.
 import { createBamboraSandbox } from "./bambora";
 import { createClearhausSandbox } from "./clearhaus";
 import { createFinaroSandbox, FINARO_SANDBOX_PATH } from "./finaro";
 import { registerSandboxAddress } from "../../runtime/sandbox-addresses";
+import { sandboxAccountInput } from "../sandbox-merchant-accounts";
 import { ACQUIRER_NAMES, type AcquirerName } from "./acquirer-name";
 import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "../threeds/directory-server";
 import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
@@ -16,12 +18,18 @@ import { DEFAULT_HANG_MS } from "./scheme-data";
 import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
 
 /**
- * Records a running sandbox's address as configuration for the connectors' registry. Credentials
- * are not recorded: each merchant's acquirer account carries its own (sandbox-accounts.ts lists the
- * ones the sandboxes know).
+ * Records a running sandbox's address as configuration for the connectors' registry, with the
+ * sandbox's first test account as the built-in test account merchants without one of their own get
+ * in test mode (lib/processors/accounts/add-built-in-sandbox-accounts.ts). Each merchant's acquirer
+ * account carries its own credentials (sandbox-accounts.ts lists the ones the sandboxes know).
  */
 function registerSandbox(name: AcquirerName, url: string, extensions: boolean): void {
-  registerSandboxAddress(name, { url, path: name === "finaro" ? FINARO_SANDBOX_PATH : "", extensions });
+  registerSandboxAddress(name, {
+    url,
+    path: name === "finaro" ? FINARO_SANDBOX_PATH : "",
+    extensions,
+    builtInAccount: sandboxAccountInput(name, 0),
+  });
 }
 
 export interface StartSandboxesOptions {

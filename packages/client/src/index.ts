@@ -20,10 +20,12 @@ export {
 } from "./payment-client.js";
 export {
   NOTIFICATION_KIND_HEADER,
+  NOTIFICATION_MODE_HEADER,
   verifyNotification,
   WebhookVerificationError,
   type HeaderBag,
   type NotificationKind,
+  type NotificationMode,
   type VerifiedNotification,
   type VerifyNotificationOptions,
 } from "./verify-notification.js";

@@ -672,6 +672,11 @@ export interface components {
       merchantdata: string;
       /** @description Payment Account Reference of the card (29 characters), empty when the acquirer gave none. */
       par: string;
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description The result of an MIT authorization (spec 6.3). */
     MitNotification: {
@@ -696,6 +701,11 @@ export interface components {
       eci: number | "";
       /** @description Payment Account Reference of the card (29 characters), empty when the acquirer gave none. */
       par: string;
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description The result of a capture, refund, void or payout (spec 6.4). */
     OperationNotification: {
@@ -714,6 +724,11 @@ export interface components {
        * @enum {string}
        */
       status: "approved" | "declined" | "failed";
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description A payment with its card facts and operations (spec 2.2), with the lookup's responseid (spec 6.5). */
     PaymentRecord: {
@@ -817,6 +832,11 @@ export interface components {
         /** @description Name of the issuing bank, empty when unknown. */
         issuer: string;
       };
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description The card behind a payment was updated by its issuer (spec 6.6). */
     LifecycleNotification: {
@@ -824,6 +844,11 @@ export interface components {
       paymentid: string;
       /** @description Your reference of the payment, empty when it has none. */
       merchantpaymentid: string;
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
     /** @description A test sent from the back office (beyond the spec). */
     TestNotification: {
@@ -838,6 +863,11 @@ export interface components {
       message: string;
       /** @description UTC, YYYY-MM-DD HH:MM:SS. */
       created: string;
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
     };
   };
   responses: never;
@@ -2095,6 +2125,11 @@ export interface operations {
          */
         "X-CPS-Notification-Kind": "completion";
         /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
+        /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
          */
@@ -2129,7 +2164,8 @@ export interface operations {
          *       "tcardnumber": "411111xxxxxx1111",
          *       "eci": 5,
          *       "merchantdata": "eyJjYXJ0IjoxMDA0Mn0=",
-         *       "par": "V0010013018209876543210987654"
+         *       "par": "V0010013018209876543210987654",
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["CompletionNotification"];
@@ -2154,6 +2190,11 @@ export interface operations {
          * @example mit
          */
         "X-CPS-Notification-Kind": "mit";
+        /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
         /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
@@ -2186,7 +2227,8 @@ export interface operations {
          *       "status": "approved",
          *       "processor": "clearhaus",
          *       "eci": "",
-         *       "par": "V0010013018209876543210987654"
+         *       "par": "V0010013018209876543210987654",
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["MitNotification"];
@@ -2211,6 +2253,11 @@ export interface operations {
          * @example capture
          */
         "X-CPS-Notification-Kind": "capture" | "refund" | "void" | "payout" | "operation";
+        /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
         /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
@@ -2240,7 +2287,8 @@ export interface operations {
          *       "merchantpaymentid": "order10042",
          *       "responsecode": "00",
          *       "authorizationcode": "482913",
-         *       "status": "approved"
+         *       "status": "approved",
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["OperationNotification"];
@@ -2265,6 +2313,11 @@ export interface operations {
          * @example payment-details
          */
         "X-CPS-Notification-Kind": "payment-details";
+        /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
         /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
@@ -2341,7 +2394,8 @@ export interface operations {
          *           "authorizationcode": "482913",
          *           "status": "approved"
          *         }
-         *       ]
+         *       ],
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["PaymentRecord"];
@@ -2367,6 +2421,11 @@ export interface operations {
          */
         "X-CPS-Notification-Kind": "lifecycle";
         /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
+        /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
          */
@@ -2391,7 +2450,8 @@ export interface operations {
         /**
          * @example {
          *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
-         *       "merchantpaymentid": "order10042"
+         *       "merchantpaymentid": "order10042",
+         *       "mode": "live"
          *     }
          */
         "application/json": components["schemas"]["LifecycleNotification"];
@@ -2416,6 +2476,11 @@ export interface operations {
          * @example test
          */
         "X-CPS-Notification-Kind": "test";
+        /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
         /**
          * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
          * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
@@ -2443,7 +2508,8 @@ export interface operations {
          *       "type": "test",
          *       "merchantid": "100000000042",
          *       "message": "Test notification from the back office: your endpoint received and can verify signed notifications.",
-         *       "created": "2026-03-02 14:05:09"
+         *       "created": "2026-03-02 14:05:09",
+         *       "mode": "test"
          *     }
          */
         "application/json": components["schemas"]["TestNotification"];

@@ -1,13 +1,19 @@
 // Checks that a notification comes from the service (Standard Webhooks signature, with the
 // `standardwebhooks` library the service signs with) and types its body by the
-// X-CPS-Notification-Kind header. The kinds and bodies are read from the generated OpenAPI types
-// (the document's `webhooks`), so a kind the document adds fails to compile here until it is mapped.
+// X-CPS-Notification-Kind header, and says its mode (test or live) from the signed body. The kinds and
+// bodies are read from the generated OpenAPI types (the document's `webhooks`), so a kind the
+// document adds fails to compile here until it is mapped.
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import type { webhooks } from "./schema.js";
 
 export { WebhookVerificationError };
 
 export const NOTIFICATION_KIND_HEADER = "x-cps-notification-kind";
+/** test or live, as the body's `mode` says (the body is what the signature covers). */
+export const NOTIFICATION_MODE_HEADER = "x-cps-notification-mode";
+
+/** A notification's mode: test (a test key made it: no money moved) or live. */
+export type NotificationMode = "test" | "live";
 
 type WebhookName = keyof webhooks;
 type WebhookOperation<W extends WebhookName> = NonNullable<webhooks[W]["post"]>;
@@ -28,6 +34,11 @@ export type VerifiedNotification = {
       id: string;
       /** When this attempt was signed (webhook-timestamp). */
       timestamp: Date;
+      /**
+       * test or live, from the signed body's `mode`: act on live notifications only in production
+       * (a test notification reports test cards and sandboxes, never money that moved).
+       */
+      mode: NotificationMode;
       body: BodyOf<W>;
     };
   }[KindOf<W>];
@@ -84,11 +95,15 @@ export function verifyNotification({ secret, headers, body }: VerifyNotification
   const kind = header(headers, NOTIFICATION_KIND_HEADER) as NotificationKind | undefined;
   if (!kind || !Object.hasOwn(WEBHOOK_OF_KIND, kind)) throw new WebhookVerificationError(`Unknown notification kind: ${kind ?? "(none)"}`);
   if (typeof parsed !== "object" || parsed === null) throw new WebhookVerificationError("The body is not a JSON object");
+  // The mode is read from the signed body; the header beside it only routes, as the kind's does.
+  const mode = (parsed as { mode?: unknown }).mode;
+  if (mode !== "test" && mode !== "live") throw new WebhookVerificationError(`Unknown notification mode: ${String(mode)}`);
   return {
     kind,
     webhook: WEBHOOK_OF_KIND[kind],
     id,
     timestamp: new Date(Number(timestamp) * 1000),
+    mode,
     body: parsed,
   } as VerifiedNotification;
 }

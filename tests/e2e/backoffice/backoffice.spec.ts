@@ -85,7 +85,7 @@ test("Settings → API-key: create a key, call the API with it, roll it, revoke 
   await page.locator("#create-key-current-password").fill(demo().password);
   await page.getByRole("button", { name: "Create key" }).click();
   const firstKey = (await page.getByTestId("new-api-key").textContent())!;
-  expect(firstKey).toMatch(/^cps_[0-9A-Za-z]{40}$/);
+  expect(firstKey).toMatch(/^cps_test_[0-9A-Za-z]{40}$/);
   const row = page.getByTestId("api-key-row").filter({ hasText: firstKey.slice(0, 12) });
   await expect(row).toContainText("E2E shop");
   await expect(row).toContainText("Last used never");
@@ -272,7 +272,7 @@ test("a viewer sees keys and payments but can change nothing", async ({ page }) 
   // The revoke server action itself, called with the viewer's session on the demo's default key: refused.
   await useServiceDatabase();
   const { db } = await import("@/lib/db");
-  const defaultKey = await db().apiKey.findFirstOrThrow({ where: { merchantId: demo().merchantId, name: "Default key" }, select: { id: true } });
+  const defaultKey = await db().apiKey.findFirstOrThrow({ where: { merchantId: demo().merchantId, name: "Test key" }, select: { id: true } });
   expect(recordedRevoke).toBeDefined();
   const revokedId = /[0-9a-f]{32}/.exec(recordedRevoke!.body.toString("latin1"))![0];
   const body = Buffer.from(recordedRevoke!.body.toString("latin1").replaceAll(revokedId, defaultKey.id), "latin1");

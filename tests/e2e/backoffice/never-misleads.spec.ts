@@ -104,7 +104,7 @@ test.beforeAll(async () => {
   ] as const;
   for (const [index, entry] of seeded.entries()) {
     await db().notification.create({
-      data: { id: `msg_seed${run}${index}`, merchantId, paymentId: ids.a, kind: "capture", url: `${receiverUrl}/seeded`, body: "{}", status: entry.status, attemptCount: entry.attemptCount, nextAttemptAt: "nextAttemptAt" in entry ? entry.nextAttemptAt : null },
+      data: { id: `msg_seed${run}${index}`, merchantId, mode: "test" as const, paymentId: ids.a, kind: "capture", url: `${receiverUrl}/seeded`, body: "{}", status: entry.status, attemptCount: entry.attemptCount, nextAttemptAt: "nextAttemptAt" in entry ? entry.nextAttemptAt : null },
     });
   }
   await db().$disconnect();
@@ -309,7 +309,7 @@ test("F11: the request log shows the error description, both bodies with card nu
   await expect(value("Error description")).toHaveText("paymentid: the payment cannot be voided in its state (partially refunded)");
   await expect(page.getByTestId("response-body")).toContainText('"errordescription"');
   await expect(page.getByTestId("request-body")).toContainText("{}");
-  await expect(value("API key")).toContainText("Default key");
+  await expect(value("API key")).toContainText("Test key");
   await expect(value("Idempotent replay")).toHaveText("No");
   // The refusal carried no responseid, so none is shown as if the client had received one.
   await expect(page.locator("dt", { hasText: /^responseid$/ })).toHaveCount(0);

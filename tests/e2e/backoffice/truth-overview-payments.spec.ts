@@ -126,7 +126,7 @@ test.beforeAll(async () => {
     ids[seed.key] = paymentId;
   }
   await db().notification.createMany({
-    data: NOTIFICATIONS.map((entry, index) => ({ id: `truth${suffix}${index}`, merchantId, paymentId: entry.kind === "test" ? null : ids.captured!, kind: entry.kind, url: "https://shop.example/n", body: "{}", status: entry.status })),
+    data: NOTIFICATIONS.map((entry, index) => ({ id: `truth${suffix}${index}`, merchantId, mode: "test" as const, paymentId: entry.kind === "test" ? null : ids.captured!, kind: entry.kind, url: "https://shop.example/n", body: "{}", status: entry.status })),
   });
 
   // An account whose only payment is older than the overview's 30 days, in NOK.

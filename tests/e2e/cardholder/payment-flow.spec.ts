@@ -77,6 +77,7 @@ test("a successful payment: formatting, state classes, callbacks with their exac
     eci: "",
     merchantdata: "eyJjYXJ0IjoiNDIifQ==",
     par: expect.stringMatching(/^[A-Za-z0-9]{29}$/),
+    mode: "test",
   });
   expect(notification.headers["content-type"]).toMatch(/^application\/json/);
 });

@@ -52,6 +52,7 @@ test("the window times out: callback, locked fields, PAYMENT_TIMEOUT and the not
     eci: "",
     merchantdata: "timeout-test",
     par: "",
+    mode: "test",
   });
   expect((await callbacks(page)).map((event) => event.name)).toEqual(["jsinitsuccess", "jspaymenttimeout", "jspaymentfailed"]);
 });

@@ -38,7 +38,7 @@ describe("initdynamic", () => {
     expect(response.body).toEqual({
       error: "INVALID_PARAMETER",
       errordescription:
-        "currency: no enabled acquirer account of this merchant accepts DKK at the processors of routing rule 1 (finaro, clearhaus, bambora)",
+        "currency: no enabled test acquirer account of this merchant accepts DKK at the processors of routing rule 1 (finaro, clearhaus, bambora)",
     });
     expect(await db().paymentSession.count({ where: { merchantId: bare.merchantId } })).toBe(0);
   });
@@ -55,10 +55,10 @@ describe("initdynamic", () => {
   it("is refused when the request names a processor without a fitting account (disabled, or another currency)", async () => {
     expect((await init(merchant, { processor: ["bambora"] })).body).toEqual({
       error: "INVALID_PARAMETER",
-      errordescription: "processor: bambora has no enabled acquirer account of this merchant that accepts DKK",
+      errordescription: "processor: bambora has no enabled test acquirer account of this merchant that accepts DKK",
     });
     expect((await init(merchant, { processor: ["clearhaus", "finaro"] })).body).toMatchObject({
-      errordescription: "processor: finaro has no enabled acquirer account of this merchant that accepts DKK",
+      errordescription: "processor: finaro has no enabled test acquirer account of this merchant that accepts DKK",
     });
     expect((await init(merchant, { processor: ["clearhaus"] })).status).toBe(200);
   });

@@ -69,7 +69,7 @@ describe("capture's event with an Inngest server", () => {
         return { ids: ["server-id"] };
       }) as never);
       const before = await db().inngestEvent.count();
-      await capturePayment({ merchantId: merchant.merchantId, paymentRef: paymentId, responseId: "r-server-mode", input: { amount: 100 } as never });
+      await capturePayment({ merchantId: merchant.merchantId, mode: "test" as const, paymentRef: paymentId, responseId: "r-server-mode", input: { amount: 100 } as never });
       const operation = await db().operation.findFirstOrThrow({ where: { paymentId, type: "capture" } });
       expect(sent).toEqual([expect.objectContaining({ id: `follow-up-${operation.id}`, name: "payment/follow-up.requested", committed: 1 })]);
       expect(await db().inngestEvent.count()).toBe(before);

@@ -29,14 +29,16 @@ describe("notification address", () => {
         merchantId: merchant.merchantId,
         hostedId: "shop-b",
         name: "B",
-        defaultNotificationUrl: null,
-        lifecycleNotificationUrl: "https://h.example/lifecycle",
+        // Test mode's addresses (the factory's key is a test key); its live ones are elsewhere.
+        testDefaultNotificationUrl: null,
+        testLifecycleNotificationUrl: "https://h.example/lifecycle",
+        lifecycleNotificationUrl: "https://h.example/live-lifecycle",
       },
     });
     const resolve = (
       purpose: "completion" | "lifecycle" | "default",
       options: { requestedUrl?: string; hostedIntegrationId?: string } = {},
-    ) => resolveNotificationUrl({ merchantId: merchant.merchantId, purpose, ...options });
+    ) => resolveNotificationUrl({ merchantId: merchant.merchantId, mode: "test" as const, purpose, ...options });
 
     expect(await resolve("default", { requestedUrl: "https://r.example/x", hostedIntegrationId: hosted.id })).toBe("https://r.example/x");
     expect(await resolve("lifecycle", { hostedIntegrationId: hosted.id })).toBe("https://h.example/lifecycle");
@@ -44,9 +46,13 @@ describe("notification address", () => {
     expect(await resolve("completion", { hostedIntegrationId: hosted.id })).toBe("https://m.example/completion");
     expect(await resolve("default", { hostedIntegrationId: hosted.id })).toBe("https://m.example/default");
     expect(await resolve("lifecycle")).toBe("https://m.example/default");
+    // Live mode takes the integration's live addresses, never test mode's.
+    expect(await resolveNotificationUrl({ merchantId: merchant.merchantId, mode: "live", purpose: "lifecycle", hostedIntegrationId: hosted.id })).toBe(
+      "https://h.example/live-lifecycle",
+    );
     // Another merchant's hosted integration is never used.
     const other = await createTestMerchant({ defaultNotificationUrl: "https://o.example/default" });
-    expect(await resolveNotificationUrl({ merchantId: other.merchantId, purpose: "lifecycle", hostedIntegrationId: hosted.id })).toBe(
+    expect(await resolveNotificationUrl({ merchantId: other.merchantId, mode: "test" as const, purpose: "lifecycle", hostedIntegrationId: hosted.id })).toBe(
       "https://o.example/default",
     );
   });
@@ -59,14 +65,14 @@ describe("notification address", () => {
         merchantId: merchant.merchantId,
         hostedId: "shop-c",
         name: "C",
-        defaultNotificationUrl: "https://h.example/default",
+        testDefaultNotificationUrl: "https://h.example/default",
       },
     });
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId });
     await db().paymentSession.create({
       data: {
         id: "sessaddr1",
-        merchantId: merchant.merchantId,
+        merchantId: merchant.merchantId, mode: "test" as const,
         hostedIntegrationId: hosted.id,
         amount: 1n,
         currency: "DKK",
@@ -86,7 +92,8 @@ describe("notification address", () => {
 describe("Idempotency-Key in progress", () => {
   it("a repeat waits for the first request and answers 409 IDEMPOTENCY_IN_PROGRESS while the first holds its lease", async () => {
     const merchant = await createTestMerchant({ defaultNotificationUrl: "https://m.example/default" });
-    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId });
+    // A live payment and key: live keys are stored as sent (test mode's have a namespace of their own).
+    const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, mode: "live" });
     const body = { amount: 5 };
     // A first request that claimed the key and has not answered (still running, or its process died).
     const claimed = await claimIdempotencyKey({
@@ -98,7 +105,7 @@ describe("Idempotency-Key in progress", () => {
     expect(claimed).toBeUndefined();
     const started = Date.now();
     const response = await api.call("POST", `/api/${paymentId}/capture`, {
-      apiKey: merchant.apiKey,
+      apiKey: merchant.liveApiKey,
       body,
       headers: { "Idempotency-Key": "slow-1" },
     });

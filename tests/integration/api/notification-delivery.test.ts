@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 async function send(body: object = { paymentid: "p1", merchantpaymentid: "m1" }): Promise<string> {
-  const id = await enqueueNotification({ merchantId: merchant.merchantId, kind: "lifecycle", url: receiver.url, body });
+  const id = await enqueueNotification({ merchantId: merchant.merchantId, mode: "test" as const, kind: "lifecycle", url: receiver.url, body });
   await dispatchNotification(id);
   return id;
 }
@@ -116,7 +116,7 @@ describe("delivery schedule", () => {
     const closed = await startNotificationReceiver();
     await closed.close();
     const id = await enqueueNotification({
-      merchantId: merchant.merchantId,
+      merchantId: merchant.merchantId, mode: "test" as const,
       kind: "lifecycle",
       url: closed.url,
       body: { paymentid: "x", merchantpaymentid: "" },
@@ -148,6 +148,6 @@ describe("signature", () => {
     ).toBe(false);
     const other = await createTestMerchant();
     expect(verifyNotificationSignature({ secret: other.notificationSecret, headers, body: request!.rawBody })).toBe(false);
-    expect(JSON.parse(request!.rawBody)).toEqual({ paymentid: "abc", merchantpaymentid: "ord1" });
+    expect(JSON.parse(request!.rawBody)).toEqual({ paymentid: "abc", merchantpaymentid: "ord1", mode: "test" });
   });
 });

@@ -34,7 +34,7 @@ describe("with no notification address configured", () => {
     await db().paymentSession.create({
       data: {
         id: "sessfallback1",
-        merchantId: merchant.merchantId,
+        merchantId: merchant.merchantId, mode: "test" as const,
         amount: 1000n,
         currency: "DKK",
         expiresAt: new Date(),

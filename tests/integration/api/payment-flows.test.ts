@@ -116,6 +116,7 @@ describe("MIT, capture, refund and payment details", () => {
       processor: expect.stringMatching(/^(finaro|clearhaus|bambora)$/),
       eci: expect.anything(),
       par: payment.storedCard?.par ?? "",
+      mode: "test",
     });
     expect(typeof notification.body.eci === "number" || notification.body.eci === "").toBe(true);
   });
@@ -136,6 +137,7 @@ describe("MIT, capture, refund and payment details", () => {
       responsecode: "00",
       authorizationcode: expect.any(String),
       status: "approved",
+      mode: "test",
     });
     const payment = await db().payment.findUniqueOrThrow({ where: { id: mitPaymentId } });
     expect(payment).toMatchObject({ status: "CAPTURED", capturedAmount: 2000n, balance: 2000n });
@@ -158,6 +160,7 @@ describe("MIT, capture, refund and payment details", () => {
         responsecode: "00",
         authorizationcode: expect.any(String),
         status: "approved",
+        mode: "test",
       });
       await harness.waitUntilIdle();
       const payment = await db().payment.findUniqueOrThrow({ where: { id: mitPaymentId } });
@@ -205,6 +208,7 @@ describe("MIT, capture, refund and payment details", () => {
         "customer",
         "operations",
         "gfx",
+        "mode",
       ].sort(),
     );
     expect(body).toMatchObject({

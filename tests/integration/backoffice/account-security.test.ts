@@ -21,7 +21,7 @@ const PASSWORD = "long enough password";
 
 async function actorFor(merchantId: string, role: UserRole, email = `${role.toLowerCase()}-${merchantId}@example.com`): Promise<Actor & { email: string }> {
   const user = await createUser({ merchantId, email, name: role, password: PASSWORD, role });
-  return { userId: user.id, merchantId, role, email };
+  return { userId: user.id, merchantId, mode: "test" as const, role, email };
 }
 
 async function signInCode(email: string, password: string, ipAddress: string | null = "192.0.2.10"): Promise<string> {

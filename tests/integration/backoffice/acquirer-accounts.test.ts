@@ -27,7 +27,7 @@ async function actorFor(merchantId: string, role: UserRole): Promise<Actor> {
     password: PASSWORD,
     role,
   });
-  return { userId: user.id, merchantId, role };
+  return { userId: user.id, merchantId, mode: "test" as const, role };
 }
 
 const sandbox = CLEARHAUS_SANDBOX_ACCOUNTS[1]!;

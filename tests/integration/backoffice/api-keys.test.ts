@@ -21,7 +21,7 @@ useTestDatabase();
 
 async function actorFor(merchantId: string, role: UserRole): Promise<Actor> {
   const user = await createUser({ merchantId, email: `${role.toLowerCase()}-${merchantId}-${Math.random().toString(36).slice(2)}@example.com`, name: role, password: "long enough password", role });
-  return { userId: user.id, merchantId, role };
+  return { userId: user.id, merchantId, mode: "test" as const, role };
 }
 
 const basic = (key: string) => `Basic ${key}`;
@@ -31,11 +31,11 @@ describe("API keys in the back office", () => {
     const { merchantId } = await createTestMerchant();
     const owner = await actorFor(merchantId, "OWNER");
     const { apiKey, record } = await createKey({ actor: owner, input: { currentPassword: "long enough password", name: "  Web shop  " } });
-    expect(apiKey).toMatch(/^cps_[0-9A-Za-z]{40}$/);
+    expect(apiKey).toMatch(/^cps_test_[0-9A-Za-z]{40}$/);
     expect(record.name).toBe("Web shop");
-    const keys = await listApiKeys({ merchantId });
+    const keys = await listApiKeys({ merchantId, mode: "test" as const });
     const listed = keys.find((key) => key.id === record.id)!;
-    expect(listed).toMatchObject({ name: "Web shop", prefix: apiKey.slice(0, 12), state: "active" });
+    expect(listed).toMatchObject({ name: "Web shop", prefix: apiKey.slice(0, 16), state: "active" });
     expect(JSON.stringify(keys)).not.toContain(apiKey);
     await expect(authenticateApiKey({ authorization: basic(apiKey) })).resolves.toMatchObject({ merchantId });
     const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId, action: "api_key.created", target: record.id } });
@@ -70,7 +70,7 @@ describe("API keys in the back office", () => {
     await expect(authenticateApiKey({ authorization: basic(oldKey) })).resolves.toMatchObject({ merchantId });
     // After the grace period the old key is refused.
     await expect(authenticateApiKey({ authorization: basic(oldKey), now: new Date(before + 3601_000 + 1000) })).rejects.toBeInstanceOf(ApiError);
-    const keys = await listApiKeys({ merchantId });
+    const keys = await listApiKeys({ merchantId, mode: "test" as const });
     expect(keys.find((key) => key.id === record.id)?.state).toBe("expiring");
     expect(keys.find((key) => key.id === rolled.record.id)).toMatchObject({ state: "active", rolledFromId: record.id, name: "Rolling" });
     const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId, action: "api_key.rolled" } });
@@ -101,7 +101,7 @@ describe("API keys in the back office", () => {
     await expect(authenticateApiKey({ authorization: basic(apiKey) })).resolves.toMatchObject({ merchantId });
     await revokeKey({ actor: owner, input: { apiKeyId: record.id } });
     await expect(authenticateApiKey({ authorization: basic(apiKey) })).rejects.toThrow(/revoked/);
-    expect((await listApiKeys({ merchantId })).find((key) => key.id === record.id)?.state).toBe("revoked");
+    expect((await listApiKeys({ merchantId, mode: "test" as const })).find((key) => key.id === record.id)?.state).toBe("revoked");
     expect(await db().auditEntry.count({ where: { merchantId, action: "api_key.revoked", target: record.id, userId: owner.userId } })).toBe(1);
   });
 
@@ -114,17 +114,18 @@ describe("API keys in the back office", () => {
     await expect(rollKey({ actor: viewer, input: { currentPassword: "long enough password", apiKeyId: record.id, graceSeconds: 0 } })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(revokeKey({ actor: viewer, input: { apiKeyId: record.id } })).rejects.toBeInstanceOf(ForbiddenError);
     await expect(authenticateApiKey({ authorization: basic(apiKey) })).resolves.toMatchObject({ merchantId });
-    expect((await listApiKeys({ merchantId })).map((key) => key.name).sort()).toEqual(["Default key", "Kept"]);
+    expect((await listApiKeys({ merchantId, mode: "test" as const })).map((key) => key.name).sort()).toEqual(["Kept", "Test key"]);
   });
 
   it("never reaches another merchant's key", async () => {
     const mine = await createTestMerchant();
     const theirs = await createTestMerchant();
     const owner = await actorFor(mine.merchantId, "OWNER");
-    const theirKeyId = (await listApiKeys({ merchantId: theirs.merchantId }))[0]!.id;
+    const theirKeyId = (await listApiKeys({ merchantId: theirs.merchantId , mode: "test" as const}))[0]!.id;
     await expect(revokeKey({ actor: owner, input: { apiKeyId: theirKeyId } })).rejects.toBeInstanceOf(ApiKeyNotFoundError);
     await expect(rollKey({ actor: owner, input: { currentPassword: "long enough password", apiKeyId: theirKeyId, graceSeconds: 0 } })).rejects.toBeInstanceOf(ApiKeyNotFoundError);
     await expect(authenticateApiKey({ authorization: basic(theirs.apiKey) })).resolves.toMatchObject({ merchantId: theirs.merchantId });
-    expect(await db().apiKey.count({ where: { merchantId: theirs.merchantId } })).toBe(1);
+    // Their test and live keys, and no third.
+    expect(await db().apiKey.count({ where: { merchantId: theirs.merchantId } })).toBe(2);
   });
 });

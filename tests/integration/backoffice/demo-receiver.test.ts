@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 const demo = () => JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { merchantId: string };
-const demoAddress = async () => (await db().merchant.findUniqueOrThrow({ where: { id: demo().merchantId }, select: { defaultNotificationUrl: true } })).defaultNotificationUrl;
+const demoAddress = async () => (await db().merchant.findUniqueOrThrow({ where: { id: demo().merchantId }, select: { testDefaultNotificationUrl: true } })).testDefaultNotificationUrl;
 
 function signedRequest(secret: string, body: string, tamper?: (body: string) => string): Request {
   const headers = signNotification({ secret, id: "msg_demo_receiver_test", body });
@@ -78,10 +78,10 @@ describe("the demo merchant's notification address", () => {
   it("a capture notification sent by the delivery code is verified and acknowledged, and shows delivered in the notification log", async () => {
     const merchantId = demo().merchantId;
     const url = await demoAddress();
-    const id = await enqueueNotification({ merchantId, kind: "capture", url: url!, body: { responseid: "r".repeat(32), status: "approved", amount: 5000 } });
+    const id = await enqueueNotification({ merchantId, mode: "test" as const, kind: "capture", url: url!, body: { responseid: "r".repeat(32), status: "approved", amount: 5000 } });
     const result = await deliverNotificationAttempt({ notificationId: id, attemptNumber: 1 });
     expect(result).toMatchObject({ delivered: true, statusCode: 200, error: null });
-    const { rows } = await listNotifications({ merchantId, filters: { kind: "capture" } });
+    const { rows } = await listNotifications({ merchantId, mode: "test" as const, filters: { kind: "capture" } });
     expect(rows.find((row) => row.id === id)).toMatchObject({ state: "delivered", attemptCount: 1, lastAttempt: { statusCode: 200 } });
   });
 
@@ -101,10 +101,10 @@ describe("the demo merchant's notification address", () => {
     try {
       await prepareDemo({ log: () => undefined });
       expect(await demoAddress()).toBe("http://localhost:3999/demo-shop/notifications");
-      await db().merchant.update({ where: { id: demo().merchantId }, data: { defaultNotificationUrl: "http://127.0.0.1:3998/my-receiver" } });
+      await db().merchant.update({ where: { id: demo().merchantId }, data: { testDefaultNotificationUrl: "http://127.0.0.1:3998/my-receiver" } });
       await prepareDemo({ log: () => undefined });
       expect(await demoAddress()).toBe("http://127.0.0.1:3998/my-receiver");
-      await db().merchant.update({ where: { id: demo().merchantId }, data: { defaultNotificationUrl: null } });
+      await db().merchant.update({ where: { id: demo().merchantId }, data: { testDefaultNotificationUrl: null } });
       await prepareDemo({ log: () => undefined });
       expect(await demoAddress()).toBeNull();
     } finally {

@@ -32,7 +32,7 @@ afterAll(async () => api?.close());
 async function insertRequest(merchantId: string | null, row: Partial<{ method: string; path: string; statusCode: number; errorCode: string | null; traceApi: string | null; createdAt: Date }>) {
   const id = newId();
   await db().apiRequest.create({
-    data: { id, merchantId, method: row.method ?? "POST", path: row.path ?? "/api/initdynamic", statusCode: row.statusCode ?? 200, errorCode: row.errorCode ?? null, traceApi: row.traceApi ?? null, durationMs: 7, createdAt: row.createdAt ?? new Date() },
+    data: { id, merchantId, mode: "test" as const, method: row.method ?? "POST", path: row.path ?? "/api/initdynamic", statusCode: row.statusCode ?? 200, errorCode: row.errorCode ?? null, traceApi: row.traceApi ?? null, durationMs: 7, createdAt: row.createdAt ?? new Date() },
   });
   return id;
 }
@@ -52,17 +52,17 @@ describe("listApiRequests", () => {
     await api.call("POST", "/api/initdynamic", { apiKey: "cps_not_a_key", headers: { TraceApi: TRACE }, body: {} });
     await flushApiRequestLog();
 
-    const { rows } = await listApiRequests({ merchantId: mine.merchantId });
+    const { rows } = await listApiRequests({ merchantId: mine.merchantId , mode: "test" as const});
     expect(rows).toHaveLength(2);
     const [newest, oldest] = rows;
     expect(oldest).toMatchObject({ method: "POST", path: "/api/initdynamic", statusCode: 200, errorCode: null, traceApi: TRACE });
     expect(newest).toMatchObject({ statusCode: 400, errorCode: "INVALID_PARAMETER", traceApi: `${TRACE}-bad` });
     expect(newest!.durationMs).toBeGreaterThanOrEqual(0);
 
-    const byTrace = await listApiRequests({ merchantId: mine.merchantId, filters: { traceApi: TRACE } });
+    const byTrace = await listApiRequests({ merchantId: mine.merchantId, mode: "test" as const, filters: { traceApi: TRACE } });
     expect(byTrace.rows.map((row) => row.statusCode)).toEqual([200]);
-    expect((await listApiRequests({ merchantId: mine.merchantId, filters: { status: "4xx" } })).rows.map((row) => row.errorCode)).toEqual(["INVALID_PARAMETER"]);
-    expect((await listApiRequests({ merchantId: mine.merchantId, filters: { errorCode: "INVALID_PARAMETER" } })).rows).toHaveLength(1);
+    expect((await listApiRequests({ merchantId: mine.merchantId, mode: "test" as const, filters: { status: "4xx" } })).rows.map((row) => row.errorCode)).toEqual(["INVALID_PARAMETER"]);
+    expect((await listApiRequests({ merchantId: mine.merchantId, mode: "test" as const, filters: { errorCode: "INVALID_PARAMETER" } })).rows).toHaveLength(1);
   });
 
   it("keeps the error description, both bodies with card numbers masked, the key and an idempotent replay (newcomer review F11)", async () => {
@@ -93,12 +93,12 @@ describe("listApiRequests", () => {
     expect(refusedRow).toMatchObject({ errorCode: refused.body.error, errorDescription: refused.body.errordescription, requestBody: "{}" });
     expect(JSON.parse(refusedRow.responseBody!)).toEqual(refused.body);
     // The refusal carried no responseid: the page names none; the lookup's answer did.
-    expect((await getApiRequestOrThrow({ merchantId: mine.merchantId, requestId: refusedRow.id })).responseId).toBeNull();
+    expect((await getApiRequestOrThrow({ merchantId: mine.merchantId, mode: "test" as const, requestId: refusedRow.id })).responseId).toBeNull();
     const getRow = await row("f11-get");
     expect(JSON.parse(getRow.requestBody!)).toEqual({ notificationurl: "http://127.0.0.1:9/x" });
-    if (lookup.status === 200) expect((await getApiRequestOrThrow({ merchantId: mine.merchantId, requestId: getRow.id })).responseId).toBe(lookup.body.responseid);
-    const shown = await getApiRequestOrThrow({ merchantId: mine.merchantId, requestId: stored.id });
-    expect(shown.apiKey).toMatchObject({ name: "Default key" });
+    if (lookup.status === 200) expect((await getApiRequestOrThrow({ merchantId: mine.merchantId, mode: "test" as const, requestId: getRow.id })).responseId).toBe(lookup.body.responseid);
+    const shown = await getApiRequestOrThrow({ merchantId: mine.merchantId, mode: "test" as const, requestId: stored.id });
+    expect(shown.apiKey).toMatchObject({ name: "Test key" });
 
     // A caller no key identified: nothing of what it sent is kept (its request is not stored at all).
     expect(await db().apiRequest.count({ where: { traceApi: "f11-anonymous" } })).toBe(0);
@@ -109,10 +109,10 @@ describe("listApiRequests", () => {
     // (Refused requests that no key identified are not stored at all since review 3, L2.)
     expect(theirRows.length).toBeGreaterThanOrEqual(1);
     for (const filters of [{}, { traceApi: TRACE }, { status: "4xx" as const }, { errorCode: "INVALID_API_KEY" as const }, { path: "/api" }]) {
-      const { rows } = await listApiRequests({ merchantId: mine.merchantId, filters });
+      const { rows } = await listApiRequests({ merchantId: mine.merchantId, mode: "test" as const, filters });
       for (const row of rows) expect(theirRows.map((their) => their.id)).not.toContain(row.id);
     }
-    await expect(getApiRequestOrThrow({ merchantId: mine.merchantId, requestId: theirRows[0]!.id })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getApiRequestOrThrow({ merchantId: mine.merchantId, mode: "test" as const, requestId: theirRows[0]!.id })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("filters by status class, method, path, error code and UTC days, and pages by keyset without gaps or repeats", async () => {
@@ -121,7 +121,7 @@ describe("listApiRequests", () => {
     await insertRequest(merchantId, { statusCode: 200, path: "/api/abc/capture", createdAt: day("2026-03-01") });
     await insertRequest(merchantId, { statusCode: 429, errorCode: "RATE_LIMITED", path: "/api/abc/refund", createdAt: day("2026-03-02") });
     await insertRequest(merchantId, { statusCode: 500, errorCode: "INTERNAL_ERROR", method: "GET", path: "/api/abc/payment", createdAt: day("2026-03-03") });
-    const statuses = async (filters: Parameters<typeof listApiRequests>[0]["filters"]) => (await listApiRequests({ merchantId, filters })).rows.map((row) => row.statusCode);
+    const statuses = async (filters: Parameters<typeof listApiRequests>[0]["filters"]) => (await listApiRequests({ merchantId, mode: "test" as const, filters })).rows.map((row) => row.statusCode);
     expect(await statuses({ status: "2xx" })).toEqual([200]);
     expect(await statuses({ status: "4xx" })).toEqual([429]);
     expect(await statuses({ status: "5xx" })).toEqual([500]);
@@ -135,10 +135,10 @@ describe("listApiRequests", () => {
     // Many rows in the same millisecond: the id breaks the tie, so no row is skipped or shown twice.
     const sameInstant = new Date("2026-04-01T00:00:00Z");
     for (let index = 0; index < API_REQUEST_PAGE_SIZE + 7; index += 1) await insertRequest(merchantId, { path: "/api/paged/capture", createdAt: sameInstant });
-    const first = await listApiRequests({ merchantId, filters: { path: "/api/paged" } });
+    const first = await listApiRequests({ merchantId, mode: "test" as const, filters: { path: "/api/paged" } });
     expect(first.rows).toHaveLength(API_REQUEST_PAGE_SIZE);
     expect(first.next).toBeDefined();
-    const second = await listApiRequests({ merchantId, filters: { path: "/api/paged" }, after: first.next });
+    const second = await listApiRequests({ merchantId, mode: "test" as const, filters: { path: "/api/paged" }, after: first.next });
     expect(second.rows).toHaveLength(7);
     expect(second.next).toBeUndefined();
     expect(new Set([...first.rows, ...second.rows].map((row) => row.id)).size).toBe(API_REQUEST_PAGE_SIZE + 7);
@@ -157,7 +157,7 @@ describe("listNotifications", () => {
     await db().notification.create({
       data: {
         id,
-        merchantId,
+        merchantId, mode: "test" as const,
         paymentId: row.paymentId ?? null,
         kind: row.kind,
         url: "http://127.0.0.1:9/receiver",
@@ -187,7 +187,7 @@ describe("listNotifications", () => {
     const queued = await insertNotification(merchantId, { kind: "test", status: "pending", attemptCount: 0, createdAt: new Date("2026-05-04T10:00:00Z") });
     const theirs = await insertNotification(other.merchantId, { kind: "capture", status: "delivered", attemptCount: 1, paymentId: otherPayment, lastStatusCode: 200 });
 
-    const all = await listNotifications({ merchantId });
+    const all = await listNotifications({ merchantId, mode: "test" as const });
     expect(all.rows.map((row) => row.id)).toEqual([queued, failed, retrying, delivered]);
     expect(all.rows.map((row) => row.state)).toEqual(["pending", "failed", "retrying", "delivered"]);
     expect(all.rows.find((row) => row.id === delivered)).toMatchObject({ kind: "capture", attemptCount: 2, lastAttempt: { attemptNumber: 2, statusCode: 200 } });
@@ -195,7 +195,7 @@ describe("listNotifications", () => {
     expect(all.rows.find((row) => row.id === failed)!.lastAttempt).toMatchObject({ attemptNumber: 8, statusCode: null });
     expect(all.rows.find((row) => row.id === queued)!.lastAttempt).toBeNull();
 
-    const ids = async (filters: Parameters<typeof listNotifications>[0]["filters"]) => (await listNotifications({ merchantId, filters })).rows.map((row) => row.id);
+    const ids = async (filters: Parameters<typeof listNotifications>[0]["filters"]) => (await listNotifications({ merchantId, mode: "test" as const, filters })).rows.map((row) => row.id);
     expect(await ids({ kind: "refund" })).toEqual([retrying]);
     expect(await ids({ status: "delivered" })).toEqual([delivered]);
     // One word per state (issue 28, F12): "retrying" was refused and will be tried again; "pending" not tried yet.
@@ -209,7 +209,7 @@ describe("listNotifications", () => {
     // Another merchant's notification never shows, not even when asked for by its payment.
     expect(await ids({ paymentId: otherPayment })).toEqual([]);
     expect(await ids({ kind: "capture" })).toEqual([delivered]);
-    expect((await listNotifications({ merchantId })).rows.map((row) => row.id)).not.toContain(theirs);
+    expect((await listNotifications({ merchantId, mode: "test" as const })).rows.map((row) => row.id)).not.toContain(theirs);
   });
 
   it("parses the query string with zod: a bad field is reported and dropped", () => {
@@ -222,8 +222,8 @@ describe("listNotifications", () => {
     const { merchantId } = await createTestMerchant();
     const requestId = await insertRequest(merchantId, { path: "/api/x/capture" });
     const notificationId = newId();
-    await db().notification.create({ data: { id: notificationId, merchantId, kind: "capture", url: "http://127.0.0.1:9/r", body: JSON.stringify({ responseid: requestId, status: "approved" }) } });
-    const { request, notifications } = await getApiRequestOrThrow({ merchantId, requestId });
+    await db().notification.create({ data: { id: notificationId, merchantId, mode: "test" as const, kind: "capture", url: "http://127.0.0.1:9/r", body: JSON.stringify({ responseid: requestId, status: "approved" }) } });
+    const { request, notifications } = await getApiRequestOrThrow({ merchantId, mode: "test" as const, requestId });
     expect(request.id).toBe(requestId);
     expect(notifications.map((notification) => notification.id)).toEqual([notificationId]);
   });

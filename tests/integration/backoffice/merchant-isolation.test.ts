@@ -42,7 +42,7 @@ let theirUserEmail: string;
 async function actorFor(merchantId: string, role: UserRole): Promise<Actor> {
   const email = `${role.toLowerCase()}-${merchantId}@example.com`;
   const user = await createUser({ merchantId, email, name: role, password: "long enough password", role });
-  return { userId: user.id, merchantId, role };
+  return { userId: user.id, merchantId, mode: "test" as const, role };
 }
 
 beforeAll(async () => {
@@ -56,7 +56,7 @@ beforeAll(async () => {
   theirPaymentId = (await createTestPayment({ merchantId: theirs, status: "AUTHORIZED", merchantPaymentId: "their-order", reference: "their-ref" })).paymentId;
   theirIntegrationId = (await saveHostedIntegration({ actor: theirOwner, input: { currentPassword: "long enough password", hostedId: "their-shop", name: "Their shop", defaultNotificationUrl: "", completionNotificationUrl: "", lifecycleNotificationUrl: "", styling: '{"color":"#111111"}' } })).id;
   theirNotificationId = "msg_theirs";
-  await db().notification.create({ data: { id: theirNotificationId, merchantId: theirs, paymentId: theirPaymentId, kind: "operation", url: receiver.url, body: '{"paymentid":"x"}', status: "delivered" } });
+  await db().notification.create({ data: { id: theirNotificationId, merchantId: theirs, mode: "test" as const, paymentId: theirPaymentId, kind: "operation", url: receiver.url, body: '{"paymentid":"x"}', status: "delivered" } });
   await updateNotificationUrls({ actor: theirOwner, input: { currentPassword: "long enough password", defaultNotificationUrl: receiver.url, completionNotificationUrl: "", lifecycleNotificationUrl: "" } });
 });
 
@@ -66,24 +66,24 @@ afterAll(async () => {
 
 describe("merchant isolation", () => {
   it("shows none of the other merchant's data in any query", async () => {
-    await expect(getPaymentDetailOrThrow({ merchantId: owner.merchantId, paymentId: theirPaymentId })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(getPaymentDetailOrThrow({ merchantId: owner.merchantId, mode: "test" as const, paymentId: theirPaymentId })).rejects.toBeInstanceOf(NotFoundError);
     for (const q of [theirPaymentId, "their-order", "their-ref", "1111"]) {
-      expect((await listPayments({ merchantId: owner.merchantId, filters: { q } })).rows).toEqual([]);
+      expect((await listPayments({ merchantId: owner.merchantId, mode: "test" as const, filters: { q } })).rows).toEqual([]);
     }
-    expect((await listPayments({ merchantId: owner.merchantId, filters: {} })).rows).toEqual([]);
+    expect((await listPayments({ merchantId: owner.merchantId, mode: "test" as const, filters: {} })).rows).toEqual([]);
     let csv = "";
-    for await (const chunk of exportPaymentsCsv({ merchantId: owner.merchantId, filters: {} })) csv += chunk;
+    for await (const chunk of exportPaymentsCsv({ merchantId: owner.merchantId, mode: "test" as const, filters: {} })) csv += chunk;
     expect(csv.trim().split("\r\n")).toHaveLength(1);
-    const stats = await getOverviewStats({ merchantId: owner.merchantId });
+    const stats = await getOverviewStats({ merchantId: owner.merchantId , mode: "test" as const});
     expect(stats.rows).toEqual([]);
     expect(stats.notifications.total).toBe(0);
-    await expect(getHostedIntegrationOrThrow({ merchantId: owner.merchantId, id: theirIntegrationId })).rejects.toBeInstanceOf(NotFoundError);
-    expect(await listHostedIntegrations({ merchantId: owner.merchantId })).toEqual([]);
+    await expect(getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: theirIntegrationId })).rejects.toBeInstanceOf(NotFoundError);
+    expect(await listHostedIntegrations({ merchantId: owner.merchantId , mode: "test" as const})).toEqual([]);
     expect((await listTeam({ merchantId: owner.merchantId })).map((user) => user.email)).not.toContain(theirUserEmail);
     const audit = await listAuditEntries({ merchantId: owner.merchantId });
     expect(audit.rows.every((entry) => !JSON.stringify(entry).includes("their-shop"))).toBe(true);
-    expect((await getMerchantSettings({ merchantId: owner.merchantId })).defaultNotificationUrl).toBeNull();
-    expect((await listApiKeys({ merchantId: owner.merchantId })).every((key) => key.name === "Default key")).toBe(true);
+    expect((await getMerchantSettings({ merchantId: owner.merchantId , mode: "test" as const})).defaultNotificationUrl).toBeNull();
+    expect((await listApiKeys({ merchantId: owner.merchantId , mode: "test" as const})).every((key) => key.name === "Test key")).toBe(true);
   });
 
   it("changes none of the other merchant's data through any action", async () => {
@@ -100,7 +100,7 @@ describe("merchant isolation", () => {
 
     // Saving my URLs touches only my merchant row.
     await updateNotificationUrls({ actor: owner, input: { currentPassword: "long enough password", defaultNotificationUrl: "https://mine.example/n", completionNotificationUrl: "", lifecycleNotificationUrl: "" } });
-    expect((await getMerchantSettings({ merchantId: theirs })).defaultNotificationUrl).toBe(receiver.url);
+    expect((await getMerchantSettings({ merchantId: theirs , mode: "test" as const})).defaultNotificationUrl).toBe(receiver.url);
 
     // Their users can be neither demoted nor removed.
     const theirOwner = await db().user.findUniqueOrThrow({ where: { email: theirUserEmail }, select: { id: true } });
@@ -127,7 +127,7 @@ describe("merchant isolation", () => {
       changeTeamMember({ actor: viewer, input: { currentPassword: "long enough password", change: "remove", userId: owner.userId } }),
     ];
     for (const attempt of attempts) await expect(attempt).rejects.toBeInstanceOf(ForbiddenError);
-    expect((await getMerchantSettings({ merchantId: mine })).defaultNotificationUrl).toBe("https://mine.example/n");
+    expect((await getMerchantSettings({ merchantId: mine , mode: "test" as const})).defaultNotificationUrl).toBe("https://mine.example/n");
     expect(await db().user.count({ where: { email: "v2@example.com" } })).toBe(0);
     expect(receiver.received).toHaveLength(0);
   });

@@ -14,7 +14,7 @@ describe("getOverviewStats", () => {
     await createTestPayment({ merchantId, status: "CAPTURED", amount: 12_500n, captures: [12_500n], withStoredCard: false });
     const { paymentId: payoutId } = await createTestPayment({ merchantId, status: "CAPTURED", amount: 4_000n, authorizedAmount: 0n, withStoredCard: false });
     await db().payment.update({ where: { id: payoutId }, data: { paymentType: "payout", balance: -4_000n } });
-    const stats = await getOverviewStats({ merchantId });
+    const stats = await getOverviewStats({ merchantId, mode: "test" as const });
     expect(stats.currencies).toEqual([{ currency: "DKK", approvedAmount: 12_500n, capturedAmount: 12_500n, refundedAmount: 0n, netAmount: 12_500n, payments: 1 }]);
     expect(stats.rows.reduce((sum, row) => sum + row.approved, 0)).toBe(1);
     expect(stats.payouts).toEqual([{ currency: "DKK", amount: 4_000n, count: 1 }]);
@@ -24,8 +24,8 @@ describe("getOverviewStats", () => {
     const { merchantId } = await createTestMerchant();
     await db().notification.createMany({
       data: [
-        { id: "ot-real", merchantId, kind: "completion", url: "https://x", body: "{}", status: "delivered" },
-        { id: "ot-test", merchantId, kind: "test", url: "https://x", body: "{}", status: "failed" },
+        { id: "ot-real", merchantId, mode: "test" as const, kind: "completion", url: "https://x", body: "{}", status: "delivered" },
+        { id: "ot-test", merchantId, mode: "test" as const, kind: "test", url: "https://x", body: "{}", status: "failed" },
       ],
     });
     await db().notificationAttempt.createMany({
@@ -34,18 +34,18 @@ describe("getOverviewStats", () => {
         { id: "ot-a2", notificationId: "ot-test", attemptNumber: 1, startedAt: new Date(), durationMs: 5, statusCode: 500 },
       ],
     });
-    const stats = await getOverviewStats({ merchantId });
+    const stats = await getOverviewStats({ merchantId, mode: "test" as const });
     expect(stats.notifications).toEqual({ delivered: 1, retrying: 0, failed: 0, pending: 0, total: 1, attempts: 1, successfulAttempts: 1, tests: 1 });
   });
 
   it("gives an account without payments in the period its own currency, and none to an account that never had one", async () => {
     const { merchantId } = await createTestMerchant();
-    expect((await getOverviewStats({ merchantId })).accountCurrency).toBeNull();
-    await db().paymentSession.create({ data: { id: "ot-session", merchantId, amount: 100n, currency: "SEK", expiresAt: new Date() } });
-    expect((await getOverviewStats({ merchantId })).accountCurrency).toBe("SEK");
+    expect((await getOverviewStats({ merchantId, mode: "test" as const })).accountCurrency).toBeNull();
+    await db().paymentSession.create({ data: { id: "ot-session", merchantId, mode: "test" as const, amount: 100n, currency: "SEK", expiresAt: new Date() } });
+    expect((await getOverviewStats({ merchantId, mode: "test" as const })).accountCurrency).toBe("SEK");
     const { paymentId } = await createTestPayment({ merchantId, currency: "NOK", withStoredCard: false });
     await db().payment.update({ where: { id: paymentId }, data: { createdAt: new Date("2020-01-01T00:00:00Z") } });
-    const stats = await getOverviewStats({ merchantId });
+    const stats = await getOverviewStats({ merchantId, mode: "test" as const });
     expect(stats.currencies).toEqual([]);
     expect(stats.accountCurrency).toBe("NOK");
   });
@@ -58,14 +58,14 @@ describe("getOverviewStats over a range (issue 28)", () => {
     const { merchantId } = await createTestMerchant();
     await db().notification.createMany({
       data: [
-        { id: "ov-d1", merchantId, kind: "completion", url: "https://x", body: "{}", status: "delivered", attemptCount: 1 },
-        { id: "ov-r1", merchantId, kind: "capture", url: "https://x", body: "{}", status: "pending", attemptCount: 4, nextAttemptAt: new Date(Date.now() + 3600_000) },
-        { id: "ov-r2", merchantId, kind: "refund", url: "https://x", body: "{}", status: "pending", attemptCount: 2, nextAttemptAt: new Date(Date.now() + 3000) },
-        { id: "ov-p1", merchantId, kind: "refund", url: "https://x", body: "{}", status: "pending", attemptCount: 0 },
-        { id: "ov-f1", merchantId, kind: "void", url: "https://x", body: "{}", status: "failed", attemptCount: 8 },
+        { id: "ov-d1", merchantId, mode: "test" as const, kind: "completion", url: "https://x", body: "{}", status: "delivered", attemptCount: 1 },
+        { id: "ov-r1", merchantId, mode: "test" as const, kind: "capture", url: "https://x", body: "{}", status: "pending", attemptCount: 4, nextAttemptAt: new Date(Date.now() + 3600_000) },
+        { id: "ov-r2", merchantId, mode: "test" as const, kind: "refund", url: "https://x", body: "{}", status: "pending", attemptCount: 2, nextAttemptAt: new Date(Date.now() + 3000) },
+        { id: "ov-p1", merchantId, mode: "test" as const, kind: "refund", url: "https://x", body: "{}", status: "pending", attemptCount: 0 },
+        { id: "ov-f1", merchantId, mode: "test" as const, kind: "void", url: "https://x", body: "{}", status: "failed", attemptCount: 8 },
       ],
     });
-    const { notifications } = await getOverviewStats({ merchantId });
+    const { notifications } = await getOverviewStats({ merchantId, mode: "test" as const });
     expect(notifications).toMatchObject({ delivered: 1, retrying: 2, pending: 1, failed: 1, total: 5 });
   });
 
@@ -76,7 +76,7 @@ describe("getOverviewStats over a range (issue 28)", () => {
     const declined = (await createTestPayment({ merchantId, status: "DECLINED", processor: "finaro", withStoredCard: false })).paymentId;
     await db().operation.create({ data: { id: `od${declined}`.slice(0, 32), paymentId: declined, type: "authorize", amount: 10_000n, currency: "DKK", status: "declined", processor: "finaro" } });
     await createTestPayment({ merchantId, status: "AUTHORIZED", processor: "finaro", withStoredCard: false });
-    const stats = await getOverviewStats({ merchantId });
+    const stats = await getOverviewStats({ merchantId, mode: "test" as const });
     const answers = (processor: string) =>
       stats.attempts.filter((row) => row.processor === processor).reduce((sum, row) => ({ approved: sum.approved + row.approved, declined: sum.declined + row.declined }), { approved: 0, declined: 0 });
     expect(answers("finaro")).toEqual({ approved: 1, declined: 2 });
@@ -93,18 +93,18 @@ describe("getOverviewStats over a range (issue 28)", () => {
     const old = (await createTestPayment({ merchantId, status: "CAPTURED", amount: 1_000n, captures: [1_000n], withStoredCard: false })).paymentId;
     await db().payment.update({ where: { id: old }, data: { createdAt: new Date(Date.now() - 40 * 86_400_000) } });
 
-    const recent = await getOverviewStats({ merchantId });
+    const recent = await getOverviewStats({ merchantId, mode: "test" as const });
     expect(recent.currencies).toEqual([
       { currency: "DKK", approvedAmount: 20_500n, capturedAmount: 5_000n, refundedAmount: 1_500n, netAmount: 3_500n, payments: 2 },
       { currency: "EUR", approvedAmount: 2_000n, capturedAmount: 2_000n, refundedAmount: 0n, netAmount: 2_000n, payments: 1 },
     ]);
     const today = new Date().toISOString().slice(0, 10);
     const from = new Date(Date.now() - 45 * 86_400_000).toISOString().slice(0, 10);
-    const wide = await getOverviewStats({ merchantId, range: { from, to: today } });
+    const wide = await getOverviewStats({ merchantId, mode: "test" as const, range: { from, to: today } });
     expect(wide.days).toHaveLength(46);
     expect(wide.days[0]).toBe(from);
     expect(wide.currencies.find((entry) => entry.currency === "DKK")).toMatchObject({ capturedAmount: 6_000n, netAmount: 4_500n, payments: 3 });
-    const before = await getOverviewStats({ merchantId, range: { from, to: new Date(Date.now() - 35 * 86_400_000).toISOString().slice(0, 10) } });
+    const before = await getOverviewStats({ merchantId, mode: "test" as const, range: { from, to: new Date(Date.now() - 35 * 86_400_000).toISOString().slice(0, 10) } });
     expect(before.currencies).toEqual([{ currency: "DKK", approvedAmount: 1_000n, capturedAmount: 1_000n, refundedAmount: 0n, netAmount: 1_000n, payments: 1 }]);
   });
 });

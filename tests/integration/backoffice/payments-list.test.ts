@@ -49,7 +49,7 @@ describe("listPayments", () => {
     const pages: PaymentPage[] = [];
     let after: string | undefined;
     do {
-      const page = await listPayments({ merchantId, filters: {}, after, pageSize: 7 });
+      const page = await listPayments({ merchantId, mode: "test" as const, filters: {}, after, pageSize: 7 });
       pages.push(page);
       seen.push(...page.rows.map((row) => row.id));
       after = page.next;
@@ -57,17 +57,17 @@ describe("listPayments", () => {
     expect(seen).toEqual(expectedOrder());
     expect(pages[0]!.previous).toBeUndefined();
     // From the third page, "newer" gives back exactly the second page.
-    const back = await listPayments({ merchantId, filters: {}, before: pages[2]!.previous, pageSize: 7 });
+    const back = await listPayments({ merchantId, mode: "test" as const, filters: {}, before: pages[2]!.previous, pageSize: 7 });
     expect(back.rows.map((row) => row.id)).toEqual(pages[1]!.rows.map((row) => row.id));
     expect(back.next).toBeDefined();
     expect(back.previous).toBeDefined();
-    const first = await listPayments({ merchantId, filters: {}, before: pages[1]!.previous, pageSize: 7 });
+    const first = await listPayments({ merchantId, mode: "test" as const, filters: {}, before: pages[1]!.previous, pageSize: 7 });
     expect(first.rows.map((row) => row.id)).toEqual(pages[0]!.rows.map((row) => row.id));
     expect(first.previous).toBeUndefined();
   });
 
   it("filters by status, processor, scheme, date range and amount", async () => {
-    const ids = async (params: Record<string, string>) => (await listPayments({ merchantId, filters: filters(params) })).rows.map((row) => row.merchantPaymentId ?? row.reference);
+    const ids = async (params: Record<string, string>) => (await listPayments({ merchantId, mode: "test" as const, filters: filters(params) })).rows.map((row) => row.merchantPaymentId ?? row.reference);
     expect(await ids({ status: "captured" })).toEqual(["order-mc"]);
     expect(await ids({ processor: "bambora" })).toEqual(["order-amex"]);
     expect(await ids({ scheme: "amex" })).toEqual(["order-amex"]);
@@ -80,7 +80,7 @@ describe("listPayments", () => {
 
   it("finds a payment by paymentid, merchantpaymentid, reference and last4, never another merchant's", async () => {
     const target = created[5]!.id;
-    const search = async (q: string) => (await listPayments({ merchantId, filters: filters({ q }) })).rows.map((row) => row.id);
+    const search = async (q: string) => (await listPayments({ merchantId, mode: "test" as const, filters: filters({ q }) })).rows.map((row) => row.id);
     expect(await search(target)).toEqual([target]);
     // A reference's start finds it and every reference that starts the same (ref-50 to ref-59).
     const refs = (await db().payment.findMany({ where: { merchantId, reference: { startsWith: "ref-5" } }, select: { id: true } })).map((row) => row.id);
@@ -102,7 +102,7 @@ describe("listPayments", () => {
     const a = await make("order1001", "inv-2026-0042", "Ada.Lovelace@example.com");
     const b = await make("order1002", "inv-2026-0043", "grace@example.com");
     const c = await make("shop_2001", "100%-off", undefined);
-    const search = async (q: string) => (await listPayments({ merchantId: shop, filters: filters({ q }) })).rows.map((row) => row.id).sort();
+    const search = async (q: string) => (await listPayments({ merchantId: shop, mode: "test" as const, filters: filters({ q }) })).rows.map((row) => row.id).sort();
     expect(await search("order10")).toEqual([a, b].sort());
     expect(await search("order1001")).toEqual([a]);
     expect(await search("inv-2026-004")).toEqual([a, b].sort());
@@ -121,20 +121,20 @@ describe("listPayments", () => {
     const { merchantId: big } = await createTestMerchant();
     // Enough rows that a sequential scan costs more than the indexes; statistics as in production.
     await db().$executeRaw`
-      INSERT INTO "Payment" ("id", "merchantId", "merchantPaymentId", "status", "amount", "currency", "reference", "customerEmail", "createdAt", "updatedAt")
-      SELECT md5(${big} || i::text), ${big}, 'bulk' || i, 'CAPTURED', 1000, 'DKK', 'inv-' || i, 'buyer' || i || '@example.com', now() - (i || ' seconds')::interval, now()
+      INSERT INTO "Payment" ("id", "merchantId", "mode", "merchantPaymentId", "status", "amount", "currency", "reference", "customerEmail", "createdAt", "updatedAt")
+      SELECT md5(${big} || i::text), ${big}, 'test', 'bulk' || i, 'CAPTURED', 1000, 'DKK', 'inv-' || i, 'buyer' || i || '@example.com', now() - (i || ' seconds')::interval, now()
         FROM generate_series(1, 20000) AS i`;
     await db().$executeRawUnsafe(`ANALYZE "Payment"`);
     const { Prisma } = await import("@/lib/db");
     const { paymentPrefixSearch } = await import("@/lib/backoffice/queries/list-payments");
     for (const q of ["bulk1234", "inv-1999", "Buyer777@"]) {
-      const plan = (await db().$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN ${paymentPrefixSearch(big, q)}`)).map((line) => line["QUERY PLAN"]).join("\n");
+      const plan = (await db().$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN ${paymentPrefixSearch(big, "test", q)}`)).map((line) => line["QUERY PLAN"]).join("\n");
       expect(plan, q).toContain("Payment_merchantId_merchantPaymentId_prefix_idx");
       expect(plan, q).toContain("Payment_merchantId_reference_prefix_idx");
       expect(plan, q).toContain("Payment_merchantId_customerEmail_prefix_idx");
       expect(plan, q).not.toMatch(/Seq Scan/);
     }
-    expect((await listPayments({ merchantId: big, filters: filters({ q: "bulk1234" }) })).rows.map((row) => row.merchantPaymentId).sort()).toEqual(["bulk1234", ...Array.from({ length: 10 }, (_, i) => `bulk1234${i}`)].sort());
+    expect((await listPayments({ merchantId: big, mode: "test" as const, filters: filters({ q: "bulk1234" }) })).rows.map((row) => row.merchantPaymentId).sort()).toEqual(["bulk1234", ...Array.from({ length: 10 }, (_, i) => `bulk1234${i}`)].sort());
   });
 
   it("reports invalid filters instead of failing", () => {
@@ -166,9 +166,9 @@ describe("the state filter", () => {
       declined: await seed({ status: "DECLINED" }),
       pending: await seed({ status: "PENDING" }),
     };
-    const all = (await listPayments({ merchantId: shop, filters: {} })).rows;
+    const all = (await listPayments({ merchantId: shop, mode: "test" as const, filters: {} })).rows;
     for (const state of DISPLAY_STATES) {
-      const filtered = (await listPayments({ merchantId: shop, filters: filters({ status: state }) })).rows.map((row) => row.id);
+      const filtered = (await listPayments({ merchantId: shop, mode: "test" as const, filters: filters({ status: state }) })).rows.map((row) => row.id);
       const derived = all.filter((row) => deriveDisplayState(row) === state).map((row) => row.id);
       expect(filtered, state).toEqual(derived);
       expect(filtered, state).toEqual(expected[state] ? [expected[state]] : []);
@@ -179,7 +179,7 @@ describe("the state filter", () => {
 describe("exportPaymentsCsv", () => {
   it("exports the filtered list with amounts in minor units and defused formulas", async () => {
     let csv = "";
-    for await (const chunk of exportPaymentsCsv({ merchantId, filters: filters({ scheme: "mastercard" }) })) csv += chunk;
+    for await (const chunk of exportPaymentsCsv({ merchantId, mode: "test" as const, filters: filters({ scheme: "mastercard" }) })) csv += chunk;
     const lines = csv.trim().split("\r\n");
     expect(lines[0]).toBe("paymentid,merchantpaymentid,created,status,amount,currency,captured,refunded,processor,scheme,last4,reference,paymenttype");
     expect(lines).toHaveLength(2);
@@ -196,7 +196,7 @@ describe("exportPaymentsCsv", () => {
       abandoned: (await createTestPayment({ merchantId: shop, status: "TIMED_OUT", withStoredCard: false })).paymentId,
     };
     let csv = "";
-    for await (const chunk of exportPaymentsCsv({ merchantId: shop, filters: {} })) csv += chunk;
+    for await (const chunk of exportPaymentsCsv({ merchantId: shop, mode: "test" as const, filters: {} })) csv += chunk;
     const [header, ...lines] = csv.trim().split("\r\n");
     const column = header!.split(",").indexOf("status");
     const states = Object.fromEntries(lines.map((line) => [line.split(",")[0], line.split(",")[column]]));
@@ -205,7 +205,7 @@ describe("exportPaymentsCsv", () => {
 
   it("streams every payment across batches", async () => {
     let rows = 0;
-    for await (const chunk of exportPaymentsCsv({ merchantId, filters: {} })) rows += chunk.split("\r\n").filter(Boolean).length;
+    for await (const chunk of exportPaymentsCsv({ merchantId, mode: "test" as const, filters: {} })) rows += chunk.split("\r\n").filter(Boolean).length;
     expect(rows).toBe(created.length + 1);
   });
 

@@ -24,7 +24,7 @@ beforeAll(async () => {
   const merchant = await createTestMerchant();
   secret = merchant.notificationSecret;
   const user = await createUser({ merchantId: merchant.merchantId, email: "owner@example.com", name: "Owner", password: "long enough password", role: "OWNER" });
-  owner = { userId: user.id, merchantId: merchant.merchantId, role: "OWNER" };
+  owner = { userId: user.id, merchantId: merchant.merchantId, mode: "test" as const, role: "OWNER" };
 });
 
 afterAll(async () => {
@@ -42,8 +42,9 @@ const urls = (values: Partial<Record<"defaultNotificationUrl" | "completionNotif
 describe("notification URLs", () => {
   it("saves the three addresses, clears empty ones, and audits the change", async () => {
     await updateNotificationUrls({ actor: owner, input: urls({ defaultNotificationUrl: " https://shop.example/n ", lifecycleNotificationUrl: "https://shop.example/life" }) });
+    // The owner acts in test mode: test mode's columns, the live ones untouched.
     const merchant = await db().merchant.findUniqueOrThrow({ where: { id: owner.merchantId } });
-    expect(merchant).toMatchObject({ defaultNotificationUrl: "https://shop.example/n", completionNotificationUrl: null, lifecycleNotificationUrl: "https://shop.example/life" });
+    expect(merchant).toMatchObject({ testDefaultNotificationUrl: "https://shop.example/n", testCompletionNotificationUrl: null, testLifecycleNotificationUrl: "https://shop.example/life" });
     const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "settings.notification_urls.updated" } });
     expect(audit.details).toMatchObject({ after: { defaultNotificationUrl: "https://shop.example/n" } });
   });
@@ -93,10 +94,10 @@ describe("hosted integrations", () => {
 
   it("creates and updates an integration with styling checked by the hosted fields' schema", async () => {
     const created = await saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "checkout-1", styling: JSON.stringify({ color: "#112233", fontSize: "18px", placeholders: { pan: "Card" } }) } });
-    let stored = await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, id: created.id });
+    let stored = await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id });
     expect(stored).toMatchObject({ hostedId: "checkout-1", completionNotificationUrl: "https://shop.example/done", styling: { color: "#112233", fontSize: "18px", placeholders: { pan: "Card" } } });
     await saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "checkout-1", styling: JSON.stringify({ backgroundColor: "rgb(1, 2, 3)" }) } });
-    stored = await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, id: created.id });
+    stored = await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id });
     expect(stored.styling).toEqual({ backgroundColor: "rgb(1, 2, 3)" });
     expect(await db().auditEntry.count({ where: { merchantId: owner.merchantId, target: created.id } })).toBe(2);
   });
@@ -126,14 +127,14 @@ describe("getOverviewStats", () => {
     await make("CAPTURED", "finaro", 999n, new Date("2026-09-01T00:00:00Z")); // outside the 30 days
     await db().notification.createMany({
       data: [
-        { id: "n1", merchantId, kind: "completion", url: "https://x", body: "{}", status: "delivered", createdAt: day1 },
-        { id: "n2", merchantId, kind: "completion", url: "https://x", body: "{}", status: "failed", createdAt: day1 },
-        { id: "n3", merchantId, kind: "capture", url: "https://x", body: "{}", status: "delivered", createdAt: day2 },
+        { id: "n1", merchantId, mode: "test" as const, kind: "completion", url: "https://x", body: "{}", status: "delivered", createdAt: day1 },
+        { id: "n2", merchantId, mode: "test" as const, kind: "completion", url: "https://x", body: "{}", status: "failed", createdAt: day1 },
+        { id: "n3", merchantId, mode: "test" as const, kind: "capture", url: "https://x", body: "{}", status: "delivered", createdAt: day2 },
         // A failed test notification (Settings → Notifications) is no delivery failure: counted apart.
-        { id: "n4", merchantId, kind: "test", url: "https://x", body: "{}", status: "failed", createdAt: day2 },
+        { id: "n4", merchantId, mode: "test" as const, kind: "test", url: "https://x", body: "{}", status: "failed", createdAt: day2 },
       ],
     });
-    const stats = await getOverviewStats({ merchantId, now });
+    const stats = await getOverviewStats({ merchantId, mode: "test" as const, now });
     expect(stats.days).toHaveLength(30);
     expect(stats.days[29]).toBe("2026-11-21");
     const finaro = stats.rows.find((row) => row.processor === "finaro" && row.day === "2026-11-20")!;
@@ -150,13 +151,13 @@ describe("getCachedOverviewStats", () => {
     const { getCachedOverviewStats, OVERVIEW_CACHE_MS } = await import("@/lib/backoffice/queries/get-cached-overview-stats");
     const merchantId = (await createTestMerchant()).merchantId;
     const start = new Date();
-    const first = await getCachedOverviewStats({ merchantId, now: start });
+    const first = await getCachedOverviewStats({ merchantId, mode: "test" as const, now: start });
     expect(first.stats.rows).toEqual([]);
     await createTestPayment({ merchantId, status: "CAPTURED", withStoredCard: false });
-    const cached = await getCachedOverviewStats({ merchantId, now: new Date(start.getTime() + 1000) });
+    const cached = await getCachedOverviewStats({ merchantId, mode: "test" as const, now: new Date(start.getTime() + 1000) });
     expect(cached.computedAt).toEqual(start);
     expect(cached.stats.rows).toEqual([]);
-    const fresh = await getCachedOverviewStats({ merchantId, now: new Date(start.getTime() + OVERVIEW_CACHE_MS + 1) });
+    const fresh = await getCachedOverviewStats({ merchantId, mode: "test" as const, now: new Date(start.getTime() + OVERVIEW_CACHE_MS + 1) });
     expect(fresh.stats.rows.reduce((sum, row) => sum + row.payments, 0)).toBe(1);
   });
 });
@@ -169,7 +170,7 @@ describe("resendNotification (newcomer review F9)", () => {
     const { deliverNotificationAttempt } = await import("@/lib/notifications/deliver-notification-attempt");
     const { paymentId } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED" });
     const body = '{"paymentid":"p","status":"approved"}';
-    await db().notification.create({ data: { id: "msg_retrying", merchantId: owner.merchantId, paymentId, kind: "capture", url: receiver.url, body } });
+    await db().notification.create({ data: { id: "msg_retrying", merchantId: owner.merchantId, mode: "test" as const, paymentId, kind: "capture", url: receiver.url, body } });
     const before = receiver.received.length;
     receiver.script({ status: 503 });
     expect((await deliverNotificationAttempt({ notificationId: "msg_retrying", attemptNumber: 1 })).delivered).toBe(false);
@@ -198,13 +199,13 @@ describe("resendNotification (newcomer review F9)", () => {
   it("a refused resend leaves the schedule as it was; a delivered notification can be resent, again under its own id", async () => {
     const { resendNotification } = await import("@/lib/backoffice/actions/resend-notification");
     const nextAttemptAt = new Date(Date.now() + 3600_000);
-    await db().notification.create({ data: { id: "msg_refused", merchantId: owner.merchantId, kind: "capture", url: receiver.url, body: "{}", status: "pending", attemptCount: 4, nextAttemptAt } });
+    await db().notification.create({ data: { id: "msg_refused", merchantId: owner.merchantId, mode: "test" as const, kind: "capture", url: receiver.url, body: "{}", status: "pending", attemptCount: 4, nextAttemptAt } });
     receiver.script({ status: 500 });
     expect(await resendNotification({ actor: owner, input: { notificationId: "msg_refused" } })).toMatchObject({ delivered: false, statusCode: 500 });
     expect(await db().notification.findUniqueOrThrow({ where: { id: "msg_refused" } })).toMatchObject({ status: "pending", attemptCount: 4, nextAttemptAt });
 
     const before = receiver.received.length;
-    await db().notification.create({ data: { id: "msg_done", merchantId: owner.merchantId, kind: "capture", url: receiver.url, body: "{}", status: "delivered", attemptCount: 1 } });
+    await db().notification.create({ data: { id: "msg_done", merchantId: owner.merchantId, mode: "test" as const, kind: "capture", url: receiver.url, body: "{}", status: "delivered", attemptCount: 1 } });
     expect(await resendNotification({ actor: owner, input: { notificationId: "msg_done" } })).toMatchObject({ delivered: true });
     expect(await resendNotification({ actor: owner, input: { notificationId: "msg_done" } })).toMatchObject({ delivered: true });
     expect(webhookIds(before)).toEqual(["msg_done", "msg_done"]);
@@ -241,12 +242,12 @@ describe("operateOnPayment", () => {
     const { responseid } = await operateOnPayment({ actor: owner, input: { paymentId, operation: "refund", amount: "", reason: "requested_by_customer" } });
     expect(await db().operation.findFirstOrThrow({ where: { paymentId, type: "refund" } })).toMatchObject({ amount: 2_000n, reason: "requested_by_customer", responseId: responseid });
     const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: owner.merchantId, action: "payment.refund_requested", target: paymentId } });
-    expect(audit.details).toEqual({ responseid, amount: "2000", currency: "EUR", reason: "requested_by_customer" });
+    expect(audit.details).toEqual({ responseid, amount: "2000", currency: "EUR", reason: "requested_by_customer", mode: "test" });
     await expect(operateOnPayment({ actor: owner, input: { paymentId, operation: "refund", amount: "1", reason: "because" } })).rejects.toThrow(/Choose a reason/);
     // The merchant API's refunds carry no reason.
     const { paymentId: viaApi } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED", captures: [10_000n] });
     const { refundPayment } = await import("@/lib/payments/refund-payment");
-    await refundPayment({ merchantId: owner.merchantId, paymentRef: viaApi, responseId: `r${viaApi}`.slice(0, 32), input: { amount: 100n } });
+    await refundPayment({ merchantId: owner.merchantId, mode: "test" as const, paymentRef: viaApi, responseId: `r${viaApi}`.slice(0, 32), input: { amount: 100n } });
     expect((await db().operation.findFirstOrThrow({ where: { paymentId: viaApi, type: "refund" } })).reason).toBeNull();
   });
 });

@@ -85,8 +85,18 @@ describe("dynamic.js", () => {
 });
 
 describe("field pages", () => {
+  it("a test session's card number field asks for a test card before anyone types; a live one does not", async () => {
+    const test = await (await fetch(frameUrl((await createTestSession(merchantId)).id, "pan"))).text();
+    expect(test).toContain('placeholder="Test card: 4111 1111 1111 1111"');
+    const live = await (await fetch(frameUrl((await createTestSession(merchantId, { mode: "live" })).id, "pan"))).text();
+    expect(live).toContain('placeholder="1234 1234 1234 1234"');
+    expect(live).toMatch(/<label class="sr" for="\w+">Card number<\/label>/);
+    expect(live).not.toContain("Test card:");
+  });
+
   it.each([
-    ["pan", "cc-number", "Card number"],
+    // A test session's card number field asks for a test card (issue 27); a live one: below.
+    ["pan", "cc-number", "Card number \\(test mode: test cards only\\)"],
     ["expmonth", "cc-exp-month", "Expiry month"],
     ["expyear", "cc-exp-year", "Expiry year"],
     ["securitycode", "cc-csc", "Security code"],

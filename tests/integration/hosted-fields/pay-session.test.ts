@@ -139,6 +139,7 @@ describe("cardholder payment without 3-D Secure (SKIP_3DS)", () => {
       eci: expect.anything(),
       merchantdata: "b3JkZXI9NDI=",
       par: expect.stringMatching(/^[A-Za-z0-9]{29}$/),
+      mode: "test",
     });
     // A second goPay() on a completed session does not pay twice.
     expect((await post(`/dynamic/${created.id}/payments`, {})).body).toMatchObject({ result: "failed", errorcode: "PAYMENT_ERROR" });

@@ -21,6 +21,7 @@ export async function createTestSession(merchantId: string, overrides: SessionOv
     data: {
       id: newId(),
       merchantId,
+      mode: "test",
       amount: 12500n,
       currency: "DKK",
       reference: "order-1",

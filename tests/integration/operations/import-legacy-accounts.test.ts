@@ -42,7 +42,7 @@ describe("accounts import-env", () => {
     await db().payment.create({
       data: {
         id: paymentId,
-        merchantId: merchant.id,
+        merchantId: merchant.id, mode: "test" as const,
         amount: 10_000n,
         currency: "DKK",
         status: "AUTHORIZED",

@@ -100,7 +100,7 @@ describe.each(PROCESSOR_NAMES)("two merchants with their own %s accounts", (proc
       ]);
       expect([captureId, refundId]).toHaveLength(2);
       // The back office's payment page names the account of the payment and of each operation.
-      const detail = await getPaymentDetailOrThrow({ merchantId, paymentId });
+      const detail = await getPaymentDetailOrThrow({ merchantId, mode: "test" as const, paymentId });
       const name = (await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } })).name;
       expect(detail.acquirerAccount?.name).toBe(name);
       expect(detail.operations.map((operation) => operation.acquirerAccount?.name)).toEqual([name, name, name]);

@@ -1,4 +1,5 @@
-// The service starts sandboxes only for processors whose base URL is not configured.
+// The service starts sandboxes for test mode, only for processors whose test endpoint (*_TEST_BASE_URL)
+// is not configured; live accounts never reach them (issue 27).
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/env";
 import { bindConnector, sandboxUrl } from "@/lib/processors/registry";
@@ -9,7 +10,7 @@ import { startSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 
 /** The connector of `name` under the sandboxes' first test account (where the registry points it). */
-const getConnector = (name: ProcessorName) => bindConnector({ id: "test-account", ...sandboxCredentials(name) });
+const getConnector = (name: ProcessorName) => bindConnector({ id: "test-account", mode: "test", ...sandboxCredentials(name) });
 import { threeDsSandboxUrl } from "@/lib/threeds/ds-client";
 import { CardDetails } from "@/lib/cards/card-details";
 import { newId } from "@/lib/ids";
@@ -53,11 +54,11 @@ describe("processor sandboxes as a background service", () => {
     expect(() => getConnector("finaro")).toThrow(/not configured/);
   });
 
-  it("leaves a configured processor alone and connects it to its configured URL", async () => {
+  it("leaves a processor with a test endpoint alone and connects its test accounts to it", async () => {
     const outside = await startSandboxes({ processors: ["finaro"], threeDs: false, register: false, extensions: true });
     try {
       process.env.LOG_LEVEL = "silent";
-      process.env.FINARO_BASE_URL = `${outside.urls.finaro}${FINARO_SANDBOX_PATH}`;
+      process.env.FINARO_TEST_BASE_URL = `${outside.urls.finaro}${FINARO_SANDBOX_PATH}`;
       resetConfig();
       const running = await startProcessorSandboxes();
       try {
@@ -122,7 +123,7 @@ describe("processor sandboxes as a background service", () => {
     expect(none.status).toBe(404);
   });
 
-  it("starts no sandbox in production unless PROCESSOR_SANDBOXES=1 asks for it", async () => {
+  it("runs the sandboxes for test mode in production too, never for live accounts; PROCESSOR_SANDBOXES=0 turns them off", async () => {
     Object.assign(process.env, {
       NODE_ENV: "production",
       CPS_LOCAL: "",
@@ -132,21 +133,24 @@ describe("processor sandboxes as a background service", () => {
       CARD_DATA_KEY: Buffer.alloc(32, 7).toString("base64"),
     });
     resetConfig();
-    expect(await startProcessorSandboxes()).toBeUndefined();
-    expect(sandboxUrl("finaro")).toBeUndefined();
-    expect(() => getConnector("bambora")).toThrow(/not configured/);
-    process.env.PROCESSOR_SANDBOXES = "1";
-    resetConfig();
     const running = await startProcessorSandboxes();
     try {
       expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "clearhaus", "finaro", "threeds"]);
+      expect(getConnector("bambora")).toMatchObject({ name: "bambora", mode: "test" });
+      // A live account with no production endpoint configured: not configured, the sandbox is no fallback.
+      expect(() => bindConnector({ id: "live-account", mode: "live", ...sandboxCredentials("bambora") })).toThrow(/BAMBORA_BASE_URL\) is not configured/);
     } finally {
       await running?.close();
     }
+    process.env.PROCESSOR_SANDBOXES = "0";
+    resetConfig();
+    expect(await startProcessorSandboxes()).toBeUndefined();
+    expect(sandboxUrl("finaro")).toBeUndefined();
+    expect(() => getConnector("bambora")).toThrow(/not configured/);
   });
 
   it("needs no process-wide credentials for a configured base URL: each account carries its own", async () => {
-    process.env.CLEARHAUS_BASE_URL = "https://gateway.test.clearhaus.com";
+    process.env.CLEARHAUS_TEST_BASE_URL = "https://gateway.test.clearhaus.com";
     process.env.LOG_LEVEL = "silent";
     resetConfig();
     const running = await startProcessorSandboxes();

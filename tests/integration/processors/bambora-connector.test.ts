@@ -35,6 +35,7 @@ function connector(options: { index?: number; credentials?: Partial<BamboraCrede
     createBamboraConnector({ baseUrl: options.baseUrl ?? server.url, timeoutMs: options.timeoutMs ?? 5_000 }),
     { ...credentials(options.index), ...options.credentials },
     "account-1",
+    "test",
   );
 }
 

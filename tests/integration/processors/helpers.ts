@@ -14,13 +14,14 @@ export async function createProcessorTestMerchant({ accountIndex = 0 }: { accoun
 
 export async function createPendingPayment(
   merchantId: string,
-  options: { amount?: bigint; currency?: string; paymentType?: string; parentPaymentId?: string; storedCardId?: string } = {},
+  options: { amount?: bigint; currency?: string; paymentType?: string; parentPaymentId?: string; storedCardId?: string; mode?: "test" | "live" } = {},
 ): Promise<string> {
   const id = newId();
   await db().payment.create({
     data: {
       id,
       merchantId,
+      mode: options.mode ?? "test",
       amount: options.amount ?? 10_000n,
       currency: options.currency ?? "DKK",
       paymentType: options.paymentType ?? "cit",

@@ -99,6 +99,7 @@ describe("bodies", () => {
     const record = paymentRecordBody(
       {
         merchantId: "m",
+        mode: "test",
         id: "p",
         merchantPaymentId: null,
         parentPaymentId: null,

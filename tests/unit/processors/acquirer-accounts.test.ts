@@ -190,15 +190,15 @@ describe("the routing plan over accounts", () => {
   });
 
   it("refuses a request that names a processor without an account, naming it; and a payment no account takes, naming the currency", () => {
-    const named = planRouting({ order: ["finaro", "clearhaus"], fitting, currency: "DKK", fromRequest: true, rule: 1 });
+    const named = planRouting({ order: ["finaro", "clearhaus"], fitting, currency: "DKK", fromRequest: true, rule: 1, mode: "live" });
     expect(named).toMatchObject({
       kind: "refused",
-      error: { code: "INVALID_PARAMETER", message: "processor: finaro has no enabled acquirer account of this merchant that accepts DKK" },
+      error: { code: "INVALID_PARAMETER", message: "processor: finaro has no enabled live acquirer account of this merchant that accepts DKK" },
     });
-    const none = planRouting({ order: ["finaro"], fitting: [], currency: "SEK", fromRequest: false, rule: 2 });
+    const none = planRouting({ order: ["finaro"], fitting: [], currency: "SEK", fromRequest: false, rule: 2, mode: "test" });
     expect(none).toMatchObject({
       kind: "refused",
-      error: { message: "currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 2 (finaro)" },
+      error: { message: "currency: no enabled test acquirer account of this merchant accepts SEK at the processors of routing rule 2 (finaro)" },
     });
   });
 });

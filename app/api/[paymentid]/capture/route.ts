@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 export const POST = merchantRoute({
   scope: "follow-ups",
   schema: operationRequestSchema,
-  handler: async ({ merchantId, paymentRef, responseId, input, bindAnswer }) => ({
-    body: await capturePayment({ merchantId, paymentRef, responseId, input, bindAnswer }),
+  handler: async ({ merchantId, mode, paymentRef, responseId, input, bindAnswer }) => ({
+    body: await capturePayment({ merchantId, mode, paymentRef, responseId, input, bindAnswer }),
   }),
 });
 

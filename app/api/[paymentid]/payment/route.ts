@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 export const GET = merchantRoute({
   scope: "read",
   schema: paymentDetailsRequestSchema,
-  handler: async ({ merchantId, paymentRef, responseId, input }) => ({
-    body: await requestPaymentDetails({ merchantId, paymentRef, responseId, input }),
+  handler: async ({ merchantId, mode, paymentRef, responseId, input }) => ({
+    body: await requestPaymentDetails({ merchantId, mode, paymentRef, responseId, input }),
   }),
 });
 

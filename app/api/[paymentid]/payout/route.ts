@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 export const POST = merchantRoute({
   scope: "payouts",
   schema: payoutRequestSchema,
-  handler: async ({ merchantId, paymentRef, responseId, input }) => ({
-    body: { ...(await payout({ merchantId, paymentRef, responseId, input })) },
+  handler: async ({ merchantId, mode, paymentRef, responseId, input }) => ({
+    body: { ...(await payout({ merchantId, mode, paymentRef, responseId, input })) },
   }),
   // A repeat with the same Idempotency-Key waits while the first request may still be calling acquirers,
   // then gets the payout's state from its operations (pending until settled), never a second payout.

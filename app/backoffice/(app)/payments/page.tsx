@@ -25,7 +25,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
   const user = await requireUser();
   const params = await searchParams;
   const { filters, errors } = parsePaymentFilters(params);
-  const page = await listPayments({ merchantId: user.merchantId, filters, after: one(params.after), before: one(params.before) });
+  const page = await listPayments({ merchantId: user.merchantId, mode: user.mode, filters, after: one(params.after), before: one(params.before) });
   const base = filtersToSearchParams(filters);
   const link = (extra: Record<string, string>) => {
     const query = new URLSearchParams(base);

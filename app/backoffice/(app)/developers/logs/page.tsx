@@ -22,7 +22,7 @@ export default async function ApiRequestsPage({ searchParams }: { searchParams: 
   const user = await requireUser();
   const params = await searchParams;
   const { filters, errors } = parseApiRequestFilters(params);
-  const page = await listApiRequests({ merchantId: user.merchantId, filters, after: one(params.after) });
+  const page = await listApiRequests({ merchantId: user.merchantId, mode: user.mode, filters, after: one(params.after) });
   const base = filtersToSearchParams(filters);
   const filtered = base.toString() !== "";
   const older = page.next ? `/backoffice/developers/logs?${new URLSearchParams([...base, ["after", page.next]]).toString()}` : undefined;

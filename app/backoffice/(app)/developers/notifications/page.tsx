@@ -29,7 +29,7 @@ export default async function NotificationsLogPage({ searchParams }: { searchPar
   const user = await requireUser();
   const params = await searchParams;
   const { filters, errors } = parseNotificationFilters(params);
-  const page = await listNotifications({ merchantId: user.merchantId, filters, after: one(params.after) });
+  const page = await listNotifications({ merchantId: user.merchantId, mode: user.mode, filters, after: one(params.after) });
   const base = filtersToSearchParams(filters);
   const filtered = base.toString() !== "";
   const older = page.next ? `/backoffice/developers/notifications?${new URLSearchParams([...base, ["after", page.next]]).toString()}` : undefined;

@@ -26,7 +26,7 @@ type Params = { params: Promise<{ paymentId: string }> };
 const loadPayment = cache(async (paymentId: string) => {
   const user = await requireUser();
   try {
-    return { user, payment: await getPaymentDetailOrThrow({ merchantId: user.merchantId, paymentId }) };
+    return { user, payment: await getPaymentDetailOrThrow({ merchantId: user.merchantId, mode: user.mode, paymentId }) };
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

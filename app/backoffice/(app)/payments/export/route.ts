@@ -10,7 +10,7 @@ export async function GET(request: Request): Promise<Response> {
   if (!user) return new Response("Sign in first.", { status: 401 });
   const params = Object.fromEntries(new URL(request.url).searchParams.entries());
   const { filters } = parsePaymentFilters(params);
-  const lines = exportPaymentsCsv({ merchantId: user.merchantId, filters });
+  const lines = exportPaymentsCsv({ merchantId: user.merchantId, mode: user.mode, filters });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -26,7 +26,8 @@ export async function GET(request: Request): Promise<Response> {
   return new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="payments-${stamp}.csv"`,
+      // The mode in the name: a test export is never mistaken for live figures.
+      "content-disposition": `attachment; filename="payments-${user.mode}-${stamp}.csv"`,
       "cache-control": "no-store",
     },
   });

@@ -21,8 +21,8 @@ export const dynamic = "force-dynamic";
 export default async function ApiKeyPage() {
   const user = await requireUser();
   const [keys, merchant] = await Promise.all([
-    listApiKeys({ merchantId: user.merchantId }),
-    getMerchantSettings({ merchantId: user.merchantId }),
+    listApiKeys({ merchantId: user.merchantId, mode: user.mode }),
+    getMerchantSettings({ merchantId: user.merchantId, mode: user.mode }),
   ]);
   const canWrite = roleCan(user.role, "keys:write");
   return (
@@ -60,14 +60,24 @@ export default async function ApiKeyPage() {
         </Card>
 
         {canWrite ? (
-          <Card title="Create a key" description="Use one key per system, so you can roll or revoke one without touching the others.">
+          <Card
+            title={user.mode === "test" ? "Create a test key" : "Create a live key"}
+            description={`Use one key per system, so you can roll or revoke one without touching the others. ${
+              user.mode === "test"
+                ? "A test key (cps_test_…) sees and makes test data only: sandboxes and test cards, no money moves."
+                : "A live key (cps_live_…) sees and makes live data only: real cards and real money."
+            }`}
+          >
             <CreateKeyForm action={createKeyAction} totpEnabled={user.totpEnabled} />
           </Card>
         ) : (
           <Alert tone="info">Your role can see keys but not change them. Ask an owner or developer.</Alert>
         )}
 
-        <Card title="Keys" description="The full key is shown only when it is created; afterwards only its first characters.">
+        <Card
+          title={user.mode === "test" ? "Test keys" : "Live keys"}
+          description="The full key is shown only when it is created; afterwards only its first characters. Switch modes to see the other mode's keys."
+        >
           {keys.length === 0 ? (
             <p className="text-sm text-slate-600">No keys yet.</p>
           ) : (

@@ -15,8 +15,8 @@ export const dynamic = "force-dynamic";
 
 export default async function HostedIntegrationsPage() {
   const user = await requireUser();
-  const integrations = await listHostedIntegrations({ merchantId: user.merchantId });
-  const merchant = await getMerchantSettings({ merchantId: user.merchantId });
+  const integrations = await listHostedIntegrations({ merchantId: user.merchantId, mode: user.mode });
+  const merchant = await getMerchantSettings({ merchantId: user.merchantId, mode: user.mode });
   return (
     <>
       <PageHeader

@@ -13,19 +13,25 @@ export const dynamic = "force-dynamic";
 
 export default async function NotificationUrlsPage() {
   const user = await requireUser();
-  const merchant = await getMerchantSettings({ merchantId: user.merchantId });
+  const merchant = await getMerchantSettings({ merchantId: user.merchantId, mode: user.mode });
   const canWrite = roleCan(user.role, "settings:write");
   const fields = NOTIFICATION_URL_FIELDS.map((name) => ({ name, ...NOTIFICATION_URL_LABELS[name], value: merchant[name] ?? "" }));
   return (
     <>
       <PageHeader
         title="Notification URLs"
-        description="Where the service POSTs results to your servers. A request's own notificationurl, then a hosted integration's URLs, take precedence."
+        description={`Where the service POSTs results of ${user.mode} payments to your servers (each mode has its own addresses; switch modes to see the other's). A request's own notificationurl, then a hosted integration's URLs, take precedence.`}
       />
       <div className="space-y-6">
         {!canWrite ? <Alert tone="info">Your role can see these settings but not change them.</Alert> : null}
-        <Card title="Addresses">
-          <NotificationUrlsForm action={saveNotificationUrlsAction} fields={fields} disabled={!canWrite} totpEnabled={user.totpEnabled} />
+        <Card title={user.mode === "test" ? "Test mode addresses" : "Live mode addresses"}>
+          <NotificationUrlsForm
+            action={saveNotificationUrlsAction}
+            fields={fields}
+            disabled={!canWrite}
+            totpEnabled={user.totpEnabled}
+            extraHidden={{ mode: user.mode }}
+          />
         </Card>
         {canWrite ? (
           <Card

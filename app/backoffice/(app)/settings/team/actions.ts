@@ -7,6 +7,16 @@ import { changeTeamMember } from "@/lib/backoffice/actions/change-team-member";
 import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
 import { resetTeamMemberPassword } from "@/lib/backoffice/actions/reset-team-member-password";
 import { clientIp } from "@/lib/http/client-ip";
+import { setLiveModeRole } from "@/lib/backoffice/actions/set-live-mode-role";
+
+export async function setLiveModeRoleAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const { liveModeMinRole } = await setLiveModeRole({ actor, input: formObject(formData), ipAddress: clientIp(await headers()) });
+    revalidatePath("/backoffice/settings/team");
+    return { message: liveModeMinRole === "OWNER" ? "Only owners may act in live mode now." : "Owners and developers may act in live mode." };
+  });
+}
 
 export async function addTeamMemberAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   return runAction(async () => {

@@ -7,7 +7,8 @@ import { Badge } from "@/components/ui/badge";
 import { AddTeamMemberForm } from "@/components/backoffice/add-team-member-form";
 import { formatDateTime } from "@/components/backoffice/format";
 import { TeamMemberControls } from "@/components/backoffice/team-member-controls";
-import { addTeamMemberAction, changeTeamMemberAction, resetTeamMemberPasswordAction } from "./actions";
+import { LiveModeRoleForm } from "@/components/backoffice/live-mode-role-form";
+import { addTeamMemberAction, changeTeamMemberAction, resetTeamMemberPasswordAction, setLiveModeRoleAction } from "./actions";
 
 export const metadata: Metadata = { title: "Team" };
 export const dynamic = "force-dynamic";
@@ -43,6 +44,17 @@ export default async function TeamPage() {
             <AddTeamMemberForm action={addTeamMemberAction} totpEnabled={user.totpEnabled} />
           </Card>
         ) : null}
+        <Card title="Live mode">
+          {canManage ? (
+            <LiveModeRoleForm action={setLiveModeRoleAction} current={user.liveModeMinRole ?? "DEVELOPER"} totpEnabled={user.totpEnabled} />
+          ) : (
+            <p className="text-sm text-slate-600">
+              {user.liveModeMinRole === "OWNER"
+                ? "Only owners may act in live mode (capture, refund, void, resend, live keys and addresses). Roles apply in test mode as shown."
+                : "Owners and developers may act in live mode, as in test mode."}
+            </p>
+          )}
+        </Card>
       </div>
     </>
   );

@@ -22,7 +22,7 @@ export default async function ApiRequestPage({ params }: { params: Promise<{ req
   const { requestId } = await params;
   let found: Awaited<ReturnType<typeof getApiRequestOrThrow>>;
   try {
-    found = await getApiRequestOrThrow({ merchantId: user.merchantId, requestId });
+    found = await getApiRequestOrThrow({ merchantId: user.merchantId, mode: user.mode, requestId });
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

@@ -31,7 +31,7 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
     };
   } else {
     try {
-      const integration = await getHostedIntegrationOrThrow({ merchantId: user.merchantId, id: integrationId });
+      const integration = await getHostedIntegrationOrThrow({ merchantId: user.merchantId, mode: user.mode, id: integrationId });
       initial = {
         id: integration.id,
         hostedId: integration.hostedId,
@@ -58,7 +58,7 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
         title={initial.id ? initial.name : "New hosted integration"}
         description={initial.id ? `hostedid ${initial.hostedId}` : "Choose the hostedid your server will send in initdynamic."}
       />
-      <HostedIntegrationEditor action={saveHostedIntegrationAction} initial={initial} readOnly={!canWrite} totpEnabled={user.totpEnabled} />
+      <HostedIntegrationEditor action={saveHostedIntegrationAction} initial={initial} readOnly={!canWrite} totpEnabled={user.totpEnabled} mode={user.mode} />
     </>
   );
 }
