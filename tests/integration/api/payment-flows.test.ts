@@ -300,7 +300,7 @@ describe("MIT, capture, refund and payment details", () => {
     expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("VOIDED");
   });
 
-  it("MIT declined by every processor is notified as declined with its response code", async () => {
+  it("MIT declined by its processor is notified as declined with its response code", async () => {
     const parent = await storedPaymentWithCard("4000000000000002");
     const response = await api.call("POST", "/api/mit", {
       apiKey: merchant.apiKey,
@@ -309,7 +309,10 @@ describe("MIT, capture, refund and payment details", () => {
         merchantpaymentid: (await db().payment.findUniqueOrThrow({ where: { id: parent.paymentId } })).merchantPaymentId,
         amount: 100,
         currency: "DKK",
-        paymenttype: "incremental",
+        paymenttype: "unscheduled",
+        // The parent here is made in the database, with no series at any acquirer: Clearhaus would
+        // refuse its series[previous][id] and Bambora takes no MIT authorizations (issues 24, 26).
+        processor: "finaro",
       },
     });
     const notification = await notificationFor(String(response.body.responseid));

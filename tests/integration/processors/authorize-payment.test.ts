@@ -356,16 +356,19 @@ describe("merchant-initiated payments with the stored card", () => {
       paymentId: childId,
       source: { kind: "stored", storedCardId: parent.storedCardId! },
       mit: { paymentType: "unscheduled", parentPaymentId: parentId },
-      processors: ["clearhaus"],
+      // At the acquirer of the first payment: a Clearhaus MIT names an earlier approval on its own
+      // account (series[previous][id]), so one after a Finaro first payment is refused before sending.
+      processors: ["finaro"],
     });
-    expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
+    expect(result).toMatchObject({ status: "approved", processor: "finaro" });
     const child = await db().payment.findUniqueOrThrow({ where: { id: childId } });
     expect(child).toMatchObject({ status: "AUTHORIZED", authorizedAmount: 2_500n, storedCardId: parent.storedCardId, sca: null });
     expect((await authorizeOperations(childId))[0]).toMatchObject({ paymentType: "unscheduled", status: "approved" });
   });
 
   it("never sends an MIT to bambora (its merchant-initiated payments are purchases only): skipped by the rules, refused by name", async () => {
-    const { paymentId: parentId } = await authorizeCard("4111111111111111", { processors: ["finaro"] });
+    // The first payment at clearhaus, which its MITs then continue (series[previous][id]).
+    const { paymentId: parentId } = await authorizeCard("4111111111111111", { processors: ["clearhaus"] });
     const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
     const child = () =>
       createPendingPayment(merchantId, {
