@@ -1,5 +1,5 @@
 // An operator settles what needs one (issue 21, M6): operations whose outcome is unknown at an
-// acquirer without a look-up (Clearhaus and Bambora with their base URLs configured, as in
+// acquirer without a look-up (Clearhaus with its base URL configured, as in
 // production) wait for an operator, who records the acquirer's answer with
 // `npm run cli -- operations settle` or on the payment's back-office page (owner, step-up). One
 // transaction records the answer, the totals and the notification, and the audit entry; the
@@ -53,7 +53,7 @@ afterEach(() => {
 });
 
 /** A capture at `processor` (as the real gateway) whose answer was lost after the acquirer captured: waits for an operator. */
-async function captureWaitingForOperator(processor: "clearhaus" | "bambora") {
+async function captureWaitingForOperator(processor: "clearhaus") {
   restore = asRealGateway(world, processor);
   const { paymentId, amount } = await paymentFor(world, "capture", processor);
   armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "capture", amount });
@@ -79,24 +79,39 @@ describe("operations settle (CLI)", () => {
     });
     expect(settled.data).toMatchObject({ operationId: operation.id, status: "approved" });
     expect((await waitForNotification(world, responseId)).body).toMatchObject({ responseid: responseId, status: "approved" });
-    expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: "CAPTURED", capturedAmount: BigInt(amount) });
+    expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
+      status: "CAPTURED",
+      capturedAmount: BigInt(amount),
+    });
     await settle(world, paymentId);
     await expectTotalsMatchLedger(world, paymentId);
     expect(notificationsFor(world, responseId)).toHaveLength(1);
-    const audit = await db().auditEntry.findFirstOrThrow({ where: { merchantId: world.merchant.merchantId, action: "operation.settled_by_operator", target: paymentId } });
-    expect(audit.details).toMatchObject({ operationid: operation.id, outcome: "approved", reference: capturedThere.id, reason: "capture found in the Clearhaus dashboard" });
+    const audit = await db().auditEntry.findFirstOrThrow({
+      where: { merchantId: world.merchant.merchantId, action: "operation.settled_by_operator", target: paymentId },
+    });
+    expect(audit.details).toMatchObject({
+      operationid: operation.id,
+      outcome: "approved",
+      reference: capturedThere.id,
+      reason: "capture found in the Clearhaus dashboard",
+    });
     expect((await runCliCommand(["operations", "waiting"], {})).text).not.toContain(operation.id);
   });
 
-  it("a Bambora payout waiting for an operator, settled declined: the payout payment fails and the merchant is told once", async () => {
-    restore = asRealGateway(world, "bambora");
-    const source = await sourcePayment(world, "bambora");
+  // Clearhaus has no look-up, so a payout whose answer never came waits for an operator (Bambora North
+  // America, issue 26, has no payouts, and its look-ups are real).
+  it("a Clearhaus payout (credit) waiting for an operator, settled declined: the payout payment fails and the merchant is told once", async () => {
+    restore = asRealGateway(world, "clearhaus");
+    const source = await sourcePayment(world, "clearhaus");
     const amount = uniqueAmount();
-    armAcquirerFault({ mode: "hang_before_acting", processor: "bambora", operation: "payout", amount });
+    armAcquirerFault({ mode: "hang_before_acting", processor: "clearhaus", operation: "payout", amount });
     const response = await requestPayout(world, source.paymentId, amount);
     expect(response.body).toMatchObject({ status: "pending" });
     const { operations } = await payoutOperation(source.paymentId);
-    await runCliCommand(["operations", "settle", operations[0]!.id], { outcome: "declined", reason: "not in the Bambora report after two days" });
+    await runCliCommand(["operations", "settle", operations[0]!.id], {
+      outcome: "declined",
+      reason: "not in the Clearhaus settlement after two days",
+    });
     const responseId = String(response.body.responseid);
     expect((await waitForNotification(world, responseId)).body).toMatchObject({ status: "declined" });
     expect((await payoutOperation(source.paymentId)).payment).toMatchObject({ status: "DECLINED", balance: 0n });
@@ -112,7 +127,14 @@ describe("operations settle (CLI)", () => {
     armAcquirerFault({ mode: "answer_lost_after_acting", processor: "clearhaus", operation: "authorize", amount });
     const response = await world.api.call("POST", "/api/mit", {
       apiKey: world.merchant.apiKey,
-      body: { merchantid: world.merchant.merchantId, paymentid: parent.paymentId, amount, currency: "DKK", paymenttype: "unscheduled", processor: "clearhaus" },
+      body: {
+        merchantid: world.merchant.merchantId,
+        paymentid: parent.paymentId,
+        amount,
+        currency: "DKK",
+        paymenttype: "unscheduled",
+        processor: "clearhaus",
+      },
     });
     const responseId = String(response.body.responseid);
     const payment = await db().payment.findFirstOrThrow({ where: { requestResponseId: responseId } });
@@ -125,9 +147,16 @@ describe("operations settle (CLI)", () => {
     expect(notificationsFor(world, responseId)).toHaveLength(0);
     const held = acquirerTransactionsFor(world, amount);
     expect(held.map((entry) => entry.processor)).toEqual(["clearhaus"]);
-    await runCliCommand(["operations", "settle", attempt!.id], { outcome: "approved", reference: held[0]!.transaction.id, reason: "authorization in the Clearhaus dashboard" });
+    await runCliCommand(["operations", "settle", attempt!.id], {
+      outcome: "approved",
+      reference: held[0]!.transaction.id,
+      reason: "authorization in the Clearhaus dashboard",
+    });
     expect((await waitForNotification(world, responseId)).body).toMatchObject({ status: "approved", processor: "clearhaus" });
-    expect(await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({ status: "AUTHORIZED", authorizedAmount: BigInt(amount) });
+    expect(await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
+      status: "AUTHORIZED",
+      authorizedAmount: BigInt(amount),
+    });
     expect(notificationsFor(world, responseId)).toHaveLength(1);
   });
 
@@ -138,31 +167,48 @@ describe("operations settle (CLI)", () => {
     armAcquirerFault({ mode: "hang_before_acting", processor: "finaro", operation: "lookup", times: 3 });
     const responseId = await requestFollowUp(world, paymentId, "capture", amount);
     const looking = await waitForJob(world, responseId);
-    await expect(runCliCommand(["operations", "settle", looking.id], { outcome: "declined", reason: "guess" })).rejects.toThrow(/is not waiting for an operator: its outcome is still being looked up/);
+    await expect(runCliCommand(["operations", "settle", looking.id], { outcome: "declined", reason: "guess" })).rejects.toThrow(
+      /is not waiting for an operator: its outcome is still being looked up/,
+    );
     const { operation: waiting } = await captureWaitingForOperator("clearhaus");
-    await expect(runCliCommand(["operations", "settle", waiting.id], { outcome: "approved", reason: "no reference" })).rejects.toThrow(/needs the acquirer's reference/);
-    await expect(runCliCommand(["operations", "settle", waiting.id], { outcome: "maybe", reason: "x" })).rejects.toThrow(/approved or declined/);
+    await expect(runCliCommand(["operations", "settle", waiting.id], { outcome: "approved", reason: "no reference" })).rejects.toThrow(
+      /needs the acquirer's reference/,
+    );
+    await expect(runCliCommand(["operations", "settle", waiting.id], { outcome: "maybe", reason: "x" })).rejects.toThrow(
+      /approved or declined/,
+    );
     expect(await operationFor(waiting.responseId!)).toMatchObject({ status: "pending" });
-    expect(await db().auditEntry.count({ where: { action: "operation.settled_by_operator", details: { path: ["operationid"], equals: waiting.id } } })).toBe(0);
+    expect(
+      await db().auditEntry.count({
+        where: { action: "operation.settled_by_operator", details: { path: ["operationid"], equals: waiting.id } },
+      }),
+    ).toBe(0);
   });
 });
 
 describe("the payment page's settle action (back office)", () => {
   it("an owner settles after confirming their password; a developer may not; a wrong password changes nothing", async () => {
-    const { paymentId, amount, responseId, operation } = await captureWaitingForOperator("bambora");
-    const input = { operationId: operation.id, outcome: "declined", reason: "not in the Bambora report", currentPassword: PASSWORD };
+    const { paymentId, amount, responseId, operation } = await captureWaitingForOperator("clearhaus");
+    const input = { operationId: operation.id, outcome: "declined", reason: "not in the Clearhaus dashboard", currentPassword: PASSWORD };
     await expect(settleOperation({ actor: developer, input })).rejects.toThrow(/role does not allow/);
-    await expect(settleOperation({ actor: owner, input: { ...input, currentPassword: "wrong" } })).rejects.toThrow(/password is not correct/);
+    await expect(settleOperation({ actor: owner, input: { ...input, currentPassword: "wrong" } })).rejects.toThrow(
+      /password is not correct/,
+    );
     expect(await operationFor(responseId)).toMatchObject({ status: "pending" });
-    // The capture did reach Bambora (its answer was lost): the owner records what the report says.
+    // The capture did reach Clearhaus (its answer was lost): the owner records what the report says.
     const captured = (await acquirerAuthorization(world, paymentId)).children.find((child) => child.kind === "capture")!;
-    await settleOperation({ actor: owner, input: { ...input, outcome: "approved", reference: captured.id, reason: "capture in the Bambora report" } });
+    await settleOperation({
+      actor: owner,
+      input: { ...input, outcome: "approved", reference: captured.id, reason: "capture in the Clearhaus dashboard" },
+    });
     expect((await waitForNotification(world, responseId)).body).toMatchObject({ status: "approved" });
     expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ capturedAmount: BigInt(amount) });
     const audit = await db().auditEntry.findFirstOrThrow({ where: { action: "operation.settled_by_operator", target: paymentId } });
     expect(audit.userId).toBe(owner.userId);
     await settle(world, paymentId);
     await expectTotalsMatchLedger(world, paymentId);
-    await expect(settleOperation({ actor: owner, input: { ...input, outcome: "approved", reference: captured.id } })).rejects.toThrow(/settled already/);
+    await expect(settleOperation({ actor: owner, input: { ...input, outcome: "approved", reference: captured.id } })).rejects.toThrow(
+      /settled already/,
+    );
   });
 });

@@ -382,7 +382,12 @@ describe("merchant-initiated payments with the stored card", () => {
     const atBambora = sandboxes.ledgers.bambora!.transactions().length;
     // Rule 2 of the default routing starts with bambora (bambora, clearhaus, finaro): bambora is skipped.
     const ruled = await child();
-    const skipped = await authorizePayment({ paymentId: ruled, source: { kind: "stored", storedCardId: parent.storedCardId! }, mit, rule: 2 });
+    const skipped = await authorizePayment({
+      paymentId: ruled,
+      source: { kind: "stored", storedCardId: parent.storedCardId! },
+      mit,
+      rule: 2,
+    });
     expect(skipped).toMatchObject({ status: "approved", processor: "clearhaus" });
     expect(skipped.attempts.map((attempt) => attempt.processor)).toEqual(["clearhaus"]);
     const named = await child();
