@@ -36,15 +36,21 @@ export interface DeliverNotificationAttemptOptions {
 const RESEND_TIMEOUT_MS = 15_000;
 
 /**
- * The earliest notification of the same payment that was written before this one and is still to
- * be delivered (pending), with when its next attempt is due; undefined when none holds this one back.
+ * The earliest notification of the same payment to the same receiver (the address's origin: scheme,
+ * host and port) that was written before this one and is still to be delivered (pending), with when
+ * its next attempt is due; undefined when none holds this one back. The order is the one a receiver
+ * sees the payment's state changes in (a completion path and a default path of one shop are one
+ * receiver); another receiver that refuses does not hold this one back for its whole schedule, and
+ * payment details (an answer to a query, not a state change) neither wait nor hold anything back.
  */
 export async function earlierPendingNotification(notificationId: string): Promise<{ id: string; nextAttemptAt: Date | null } | undefined> {
   const [earlier] = await db().$queryRaw<{ id: string; nextAttemptAt: Date | null }[]>`
     SELECT e."id", e."nextAttemptAt" FROM "Notification" n
     JOIN "Notification" e ON e."paymentId" = n."paymentId" AND e."id" <> n."id"
       AND (e."createdAt" < n."createdAt" OR (e."createdAt" = n."createdAt" AND e."id" < n."id"))
-    WHERE n."id" = ${notificationId} AND n."paymentId" IS NOT NULL AND e."status" = 'pending' AND e."kind" <> 'test'
+      AND substring(e."url" from '^[A-Za-z]+://[^/?#]+') = substring(n."url" from '^[A-Za-z]+://[^/?#]+')
+    WHERE n."id" = ${notificationId} AND n."paymentId" IS NOT NULL AND e."status" = 'pending'
+      AND e."kind" NOT IN ('test', 'payment_details') AND n."kind" NOT IN ('test', 'payment_details')
     ORDER BY e."createdAt", e."id" LIMIT 1`;
   return earlier;
 }
