@@ -210,9 +210,13 @@ describe("cardholder payment without 3-D Secure (SKIP_3DS)", () => {
   });
 
   it("pays on behalf of a stored payment without card data, with newmerchantpaymentid as the new reference", async () => {
-    const first = await session({ merchantPaymentId: "sub-1" });
+    // In CAD, so at Bambora North America: it takes a later cardholder payment with the stored card
+    // and no security code (subsequent_customer_initiated, its series id). Finaro's reference wants
+    // the security code on every cardholder-initiated payment (b5), and Clearhaus one without a signing
+    // partner (issue 24), so a DKK payment without card data finds no acquirer there.
+    const first = await session({ merchantPaymentId: "sub-1", currency: "CAD" });
     const parent = await pay(first.id);
-    const onBehalf = await session({ onBehalfOfPaymentId: parent.paymentId, newMerchantPaymentId: "sub-2", merchantPaymentId: "sub-1" });
+    const onBehalf = await session({ onBehalfOfPaymentId: parent.paymentId, newMerchantPaymentId: "sub-2", merchantPaymentId: "sub-1", currency: "CAD" });
     const { paymentId, result } = await pay(onBehalf.id, undefined);
     expect(result).toEqual({ result: "approved", paymentid: paymentId });
     const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
