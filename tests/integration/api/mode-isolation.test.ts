@@ -13,6 +13,9 @@ import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { createAcquirerAccount } from "@/lib/processors/accounts/create-acquirer-account";
+import { authorizePayment } from "@/lib/payments/authorize-payment";
+import { flushApiRequestLog } from "@/lib/api/api-request-log";
+import { createPendingPayment, testCard } from "@/tests/integration/processors/helpers";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
@@ -38,16 +41,40 @@ let strangerPaymentId: string;
 let liveAccountId: string;
 
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ processors: ["finaro", "clearhaus", "bambora"], threeDs: false });
+  sandboxes = await startSandboxes({ processors: ["finaro", "clearhaus", "bambora"], threeDs: false, extensions: true }); // extensions: the stand-in for a production endpoint approves a real-looking card
   api = await startMerchantApi();
   receiver = await startNotificationReceiver();
   harness = await startInngestHarness({ functions: merchantApiFunctions });
   merchant = await createTestMerchant({ defaultNotificationUrl: receiver.url });
   stranger = await createTestMerchant({ defaultNotificationUrl: receiver.url });
   // The same order number in both modes: allowed, as an order used while testing can be used live.
-  livePaymentId = (await createTestPayment({ merchantId: merchant.merchantId, mode: "live", merchantPaymentId: "order7", status: "CAPTURED", captures: [10_000n] })).paymentId;
-  testPaymentId = (await createTestPayment({ merchantId: merchant.merchantId, mode: "test", merchantPaymentId: "order7", status: "CAPTURED", captures: [10_000n] })).paymentId;
-  strangerPaymentId = (await createTestPayment({ merchantId: stranger.merchantId, mode: "live", merchantPaymentId: "order8", status: "CAPTURED", captures: [10_000n] })).paymentId;
+  livePaymentId = (
+    await createTestPayment({
+      merchantId: merchant.merchantId,
+      mode: "live",
+      merchantPaymentId: "order7",
+      status: "CAPTURED",
+      captures: [10_000n],
+    })
+  ).paymentId;
+  testPaymentId = (
+    await createTestPayment({
+      merchantId: merchant.merchantId,
+      mode: "test",
+      merchantPaymentId: "order7",
+      status: "CAPTURED",
+      captures: [10_000n],
+    })
+  ).paymentId;
+  strangerPaymentId = (
+    await createTestPayment({
+      merchantId: stranger.merchantId,
+      mode: "live",
+      merchantPaymentId: "order8",
+      status: "CAPTURED",
+      captures: [10_000n],
+    })
+  ).paymentId;
   // Before it has a live acquirer account, a live payment has nowhere to go: the test accounts (the
   // factory's sandbox accounts) are never a fallback.
   const refused = await api.call("POST", "/api/initdynamic", {
@@ -77,7 +104,10 @@ async function callEveryPaymentEndpoint(apiKey: string, merchantId: string, ref:
     await api.call("POST", `/api/${ref}/void`, { apiKey, body: {} }),
     await api.call("POST", `/api/${ref}/payout`, { apiKey, body: { amount: 100, currency: "DKK" } }),
     await api.call("GET", `/api/${ref}/payment?gfx=1`, { apiKey }),
-    await api.call("POST", "/api/mit", { apiKey, body: { merchantid: merchantId, paymentid: ref, amount: 1, currency: "DKK", paymenttype: "scheduled" } }),
+    await api.call("POST", "/api/mit", {
+      apiKey,
+      body: { merchantid: merchantId, paymentid: ref, amount: 1, currency: "DKK", paymenttype: "scheduled" },
+    }),
     await api.call("POST", "/api/initdynamic", { apiKey, body: { merchantid: merchantId, paymentid: ref, amount: 1, currency: "DKK" } }),
   ];
   return responses.map((response) => ({ status: response.status, body: response.body }));
@@ -121,7 +151,9 @@ describe("a key never reaches the other mode's payments", () => {
       for (const ref of [paymentId, "order7"]) {
         const response = await api.call("GET", `/api/${ref}/payment`, { apiKey });
         expect(response.status, `${mode} ${ref}`).toBe(200);
-        const [notification] = await db().notification.findMany({ where: { kind: "payment_details", body: { contains: String(response.body.responseid) } } });
+        const [notification] = await db().notification.findMany({
+          where: { kind: "payment_details", body: { contains: String(response.body.responseid) } },
+        });
         expect(notification, `${mode} ${ref}`).toMatchObject({ paymentId, mode });
         expect(JSON.parse(notification!.body)).toMatchObject({ paymentid: paymentId, mode });
       }
@@ -137,12 +169,19 @@ describe("a key never reaches the other mode's payments", () => {
     expect([test.status, live.status]).toEqual([200, 200]);
     // The same Idempotency-Key in the other mode is a new request, not a replay of test mode's answer.
     expect(live.body.sessionid).not.toBe(test.body.sessionid);
-    const sessions = await db().paymentSession.findMany({ where: { merchantId: merchant.merchantId, merchantPaymentId: "cart9" }, select: { id: true, mode: true } });
+    const sessions = await db().paymentSession.findMany({
+      where: { merchantId: merchant.merchantId, merchantPaymentId: "cart9" },
+      select: { id: true, mode: true },
+    });
     expect(Object.fromEntries(sessions.map((session) => [session.id, session.mode]))).toEqual({
       [String(test.body.sessionid)]: "test",
       [String(live.body.sessionid)]: "live",
     });
-    const logged = await db().apiRequest.findMany({ where: { merchantId: merchant.merchantId, path: "/api/initdynamic", createdAt: { gte: since } }, select: { mode: true } });
+    await flushApiRequestLog();
+    const logged = await db().apiRequest.findMany({
+      where: { merchantId: merchant.merchantId, path: "/api/initdynamic", createdAt: { gte: since } },
+      select: { mode: true },
+    });
     expect(logged.map((row) => row.mode).sort()).toEqual(["live", "test"]);
   });
 });
@@ -162,18 +201,38 @@ describe("live mode goes only to live accounts", () => {
     const target = new URL(sandboxes.urls.clearhaus!);
     const server = http.createServer((req, res) => {
       hits.push(`${req.method} ${req.url}`);
-      const upstream = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      hits,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  /** A cardholder payment of `mode` authorized at clearhaus with the card and its security code. */
+  async function authorizeIn(mode: "test" | "live", pan: string) {
+    const paymentId = await createPendingPayment(merchant.merchantId, { mode });
+    await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, processors: ["clearhaus"] });
+    return db().payment.findUniqueOrThrow({ where: { id: paymentId } });
   }
 
   async function liveMit(pan: string) {
-    const parent = await createTestPayment({ merchantId: merchant.merchantId, mode: "live", status: "CAPTURED", captures: [500n], withStoredCard: { pan } });
+    const parent = await createTestPayment({
+      merchantId: merchant.merchantId,
+      mode: "live",
+      status: "CAPTURED",
+      captures: [500n],
+      withStoredCard: { pan },
+    });
     const response = await api.call("POST", "/api/mit", {
       apiKey: merchant.liveApiKey,
       body: { merchantid: merchant.merchantId, paymentid: parent.paymentId, amount: 700, currency: "DKK", paymenttype: "unscheduled" },
@@ -195,21 +254,14 @@ describe("live mode goes only to live accounts", () => {
     standIn = await startProductionStandIn();
     process.env.CLEARHAUS_BASE_URL = standIn.url;
     resetConfig();
-    const approved = await liveMit(REAL_LOOKING_CARD);
-    expect(approved.payment).toMatchObject({ mode: "live", status: "AUTHORIZED", acquirerAccountId: liveAccountId });
+    // A cardholder payment (an MIT at Clearhaus would need an earlier approval of the series there).
+    const approved = await authorizeIn("live", REAL_LOOKING_CARD);
+    expect(approved).toMatchObject({ mode: "live", status: "AUTHORIZED", acquirerAccountId: liveAccountId });
     expect(standIn.hits.length).toBeGreaterThan(0);
 
     // Test mode meanwhile still goes to the built-in sandbox, not to the production endpoint.
     const hits = standIn.hits.length;
-    const parent = await createTestPayment({ merchantId: merchant.merchantId, mode: "test", status: "CAPTURED", captures: [500n] });
-    const testResponse = await api.call("POST", "/api/mit", {
-      apiKey: merchant.apiKey,
-      body: { merchantid: merchant.merchantId, paymentid: parent.paymentId, amount: 700, currency: "DKK", paymenttype: "unscheduled", processor: "clearhaus" },
-    });
-    expect(testResponse.status, JSON.stringify(testResponse.body)).toBe(200);
-    await harness.waitUntilIdle();
-    const testMit = await db().payment.findFirstOrThrow({ where: { parentPaymentId: parent.paymentId } });
-    expect(testMit).toMatchObject({ mode: "test", status: "AUTHORIZED" });
+    expect(await authorizeIn("test", "4111111111111111")).toMatchObject({ mode: "test", status: "AUTHORIZED" });
     expect(standIn.hits.length).toBe(hits);
   });
 

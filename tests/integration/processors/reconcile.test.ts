@@ -97,14 +97,14 @@ describe("reconcileTimedOutAuthorizations", () => {
       timeoutMs: 300,
     });
     const [atBambora, atClearhaus] = await authorizeOperations(paymentId);
-    // Clearhaus as the real gateway (its base URL configured): no look-up by reference there.
-    process.env.CLEARHAUS_BASE_URL = sandboxes.urls.clearhaus;
+    // Clearhaus as the real gateway (the test account's endpoint configured): no look-up by reference there.
+    process.env.CLEARHAUS_TEST_BASE_URL = sandboxes.urls.clearhaus;
     resetConfig();
     let reconciled;
     try {
       reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
     } finally {
-      delete process.env.CLEARHAUS_BASE_URL;
+      delete process.env.CLEARHAUS_TEST_BASE_URL;
       resetConfig();
     }
     expect(reconciled).toContainEqual({ operationId: atBambora!.id, processor: "bambora", outcome: "not_found" });
