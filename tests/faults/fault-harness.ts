@@ -209,9 +209,10 @@ export function asRealGateway(world: FaultWorld, processor: ProcessorName): () =
   const url = world.sandboxes.urls[processor]!;
   // Credentials belong to the merchant's acquirer accounts: only the address is configuration.
   const env: Record<string, string> = {
-    finaro: { FINARO_BASE_URL: `${url}${FINARO_SANDBOX_PATH}` },
-    clearhaus: { CLEARHAUS_BASE_URL: url },
-    bambora: { BAMBORA_BASE_URL: url },
+    // The fault world's accounts are test accounts: their configured endpoint is the test one.
+    finaro: { FINARO_TEST_BASE_URL: `${url}${FINARO_SANDBOX_PATH}` },
+    clearhaus: { CLEARHAUS_TEST_BASE_URL: url },
+    bambora: { BAMBORA_TEST_BASE_URL: url },
   }[processor];
   Object.assign(process.env, env);
   resetConfig();

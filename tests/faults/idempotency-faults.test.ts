@@ -114,7 +114,8 @@ describe("a key whose holder died (its lease ran out)", () => {
     // The holder claimed the key and died before its transaction committed: no operation carries its responseid.
     await claimIdempotencyKey({
       merchantId: world.merchant.merchantId,
-      key,
+      // As the merchant route stores a test-mode key (the fault world's key is a test key).
+      key: `test ${key}`,
       responseId: newId(),
       fingerprint: requestFingerprint("POST", `/api/${paymentId}/capture`, body),
       leaseMs: 1,
@@ -142,7 +143,8 @@ describe("a key whose holder died (its lease ran out)", () => {
     // ... and whose key record still says "in progress" (the holder died before completing it).
     await claimIdempotencyKey({
       merchantId: world.merchant.merchantId,
-      key,
+      // As the merchant route stores a test-mode key (the fault world's key is a test key).
+      key: `test ${key}`,
       responseId: holder,
       fingerprint: requestFingerprint("POST", `/api/${source.paymentId}/payout`, body),
       leaseMs: 1,

@@ -45,9 +45,10 @@ beforeAll(async () => {
     SESSION_SECRET: secrets.sessionSecret,
     CARD_DATA_KEY: secrets.cardDataKey,
     API_KEY_SECRET: secrets.apiKeySecret,
-    FINARO_BASE_URL: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`,
-    CLEARHAUS_BASE_URL: sandboxes.urls.clearhaus!,
-    BAMBORA_BASE_URL: sandboxes.urls.bambora!,
+    // The merchant's accounts are test accounts (the factory's key is a test key): their endpoints are the test ones.
+    FINARO_TEST_BASE_URL: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`,
+    CLEARHAUS_TEST_BASE_URL: sandboxes.urls.clearhaus!,
+    BAMBORA_TEST_BASE_URL: sandboxes.urls.bambora!,
     // Long enough to kill the process while its call is in flight.
     PROCESSOR_TIMEOUT_MS: "30000",
     INNGEST_EMBEDDED_POLL_MS: "200",

@@ -252,7 +252,7 @@ async function cardholderPayment(page: Page, options: { index: number; merchantI
   });
   await page.goto(`${options.shop}/?script=${encodeURIComponent(String(session.dfurlscriptinclude))}`);
   await page.waitForFunction(() => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => event.name === "jsinitsuccess"), null, { timeout: 60_000 });
-  for (const [id, value] of [["pan", "4111111111111111"], ["expmonth", "12"], ["expyear", NEXT_YEAR], ["securitycode", "123"]] as const) {
+  for (const [id, value] of [["pan", "4018810000100036"], ["expmonth", "12"], ["expyear", NEXT_YEAR], ["securitycode", "123"]] as const) {
     const input = page.frameLocator(`#${id} iframe`).locator("input");
     await input.click();
     await input.pressSequentially(value, { delay: 10 });
@@ -296,7 +296,7 @@ async function main(): Promise<void> {
     processes.push(sandbox);
     let sandboxOutput = "";
     sandbox.child.stdout!.on("data", (chunk: Buffer) => (sandboxOutput += chunk.toString("utf8")));
-    await waitFor("the sandboxes", () => (sandboxOutput.includes("THREEDS_API_KEY=") ? true : undefined), 60_000);
+    await waitFor("the sandboxes", () => (sandboxOutput.includes("THREEDS_TEST_API_KEY=") ? true : undefined), 60_000);
     const sandboxEnv = Object.fromEntries(
       sandboxOutput
         .split("\n")

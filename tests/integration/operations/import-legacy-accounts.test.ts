@@ -11,7 +11,9 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
+import { resetConfig } from "@/lib/env";
 import { createMerchant } from "@/lib/merchants/create-merchant";
+import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { processFollowUpOperation } from "@/lib/payments/process-follow-up-operation";
 import { importLegacyAccounts } from "@/lib/processors/accounts/import-legacy-accounts";
 import { sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
@@ -24,8 +26,17 @@ useTestDatabase();
 let sandboxes: RunningSandboxes;
 beforeAll(async () => {
   sandboxes = await startSandboxes({ threeDs: false, extensions: true });
+  // A deployment that upgrades is a production one: its live endpoints are configured (here: the sandboxes).
+  process.env.FINARO_BASE_URL = `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`;
+  process.env.CLEARHAUS_BASE_URL = sandboxes.urls.clearhaus;
+  resetConfig();
 });
-afterAll(async () => sandboxes.close());
+afterAll(async () => {
+  delete process.env.FINARO_BASE_URL;
+  delete process.env.CLEARHAUS_BASE_URL;
+  resetConfig();
+  await sandboxes.close();
+});
 
 const legacy = {
   finaro: { merchantId: "SANDBOXFINARO1", signatureKey: "finaro-sandbox-signature-key" },
@@ -42,7 +53,8 @@ describe("accounts import-env", () => {
     await db().payment.create({
       data: {
         id: paymentId,
-        merchantId: merchant.id, mode: "test" as const,
+        merchantId: merchant.id,
+        mode: "live",
         amount: 10_000n,
         currency: "DKK",
         status: "AUTHORIZED",
