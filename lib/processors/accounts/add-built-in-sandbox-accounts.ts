@@ -39,7 +39,9 @@ export async function addBuiltInSandboxAccounts({
       if (existing) return false;
       await createAcquirerAccount({
         merchantId,
-        input: { ...input, processor, name, mode: "test", currencies: "any", enabled: true },
+        // The sandbox's own currencies: a Bambora North America account settles one (CAD or USD),
+        // and "any" is refused for it (issue 26).
+        input: { currencies: "any", ...input, processor, name, mode: "test", enabled: true },
         tx,
       });
       return true;
