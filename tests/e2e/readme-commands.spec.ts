@@ -67,7 +67,9 @@ test.beforeAll(async () => {
   // with no address configured.
   await withServiceDatabase((client) =>
     client.query(
-      `UPDATE "Merchant" SET "defaultNotificationUrl" = NULL, "completionNotificationUrl" = NULL, "lifecycleNotificationUrl" = NULL WHERE "id" = $1`,
+      // Both modes' addresses: the demo key is a test-mode key (issue 27), whose addresses are the test ones.
+      `UPDATE "Merchant" SET "defaultNotificationUrl" = NULL, "completionNotificationUrl" = NULL, "lifecycleNotificationUrl" = NULL,
+         "testDefaultNotificationUrl" = NULL, "testCompletionNotificationUrl" = NULL, "testLifecycleNotificationUrl" = NULL WHERE "id" = $1`,
       [demoCredentials().merchantId],
     ),
   );
