@@ -214,7 +214,9 @@ describe("test mode and live mode on a production start", () => {
     const { launchChromium } = await import("@/tests/helpers/chromium");
     const { accountsAddArgs } = await import("@/tests/helpers/acquirer-accounts");
     const http = await import("node:http");
-    const acquirer = await startSandboxes({ processors: ["clearhaus"], threeDs: false });
+    // With its extensions: the stand-in for a production endpoint approves a real-looking card (the
+    // strict Clearhaus sandbox approves only Clearhaus' published test PANs, which live mode refuses).
+    const acquirer = await startSandboxes({ processors: ["clearhaus"], threeDs: false, extensions: true });
     const hits: string[] = [];
     const target = new URL(acquirer.urls.clearhaus!);
     const production = http.createServer((req, res) => {
