@@ -7,10 +7,11 @@ import { runFollowUp } from "../processors/follow-up";
 import { RESPONSE_CODES } from "../processors/types";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
+import { claimRefundAfterCaptures } from "./claim-refund-after-captures";
 import { recordFollowUpResult } from "./record-follow-up-result";
 import { holdUnknownOutcome, markCallEnded, settleUnknownOperation } from "./settle-unknown-operation";
 
-/** The operation's new status, or null when it was no longer pending (a retried step). */
+/** The operation's new status, "waiting" (a refund waiting for its capture), or null when it was no longer pending (a retried step). */
 export async function processFollowUpOperation({ operationId }: { operationId: string }): Promise<string | null> {
   const operation = await db().operation.findUnique({
     where: { id: operationId },
@@ -36,11 +37,20 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
   // mark, and the retried step looks the operation up instead of sending it a second time. The mark
   // is a claim: of two runs of one operation (a retry overlapping a slow first try, a re-driven
   // event) only the one that set it calls the acquirer; the other looks the operation up.
-  const claimed = await db().operation.updateMany({
-    where: { id: operationId, status: "pending", outcomeUnknownSince: null },
-    data: { outcomeUnknownSince: new Date() },
-  });
-  if (claimed.count === 0) return settleUnknownOperation({ operationId });
+  // A refund accepted while its capture was pending goes out only once the capture is approved
+  // (claim-refund-after-captures.ts): it may wait, or fail with the capture's reason.
+  if (operation.type === "refund") {
+    const claim = await claimRefundAfterCaptures({ operationId });
+    if (claim.kind === "waiting") return "waiting";
+    if (claim.kind === "capture-failed") return claim.status;
+    if (claim.kind === "taken") return settleUnknownOperation({ operationId });
+  } else {
+    const claimed = await db().operation.updateMany({
+      where: { id: operationId, status: "pending", outcomeUnknownSince: null },
+      data: { outcomeUnknownSince: new Date() },
+    });
+    if (claimed.count === 0) return settleUnknownOperation({ operationId });
+  }
   const result = processor
     ? await runFollowUp({
         payment: { id: operation.payment.id, currency: operation.payment.currency, processor },

@@ -7,6 +7,7 @@ import type { ProcessorResult } from "../processors/types";
 import { noteLateAnswer } from "./alert-operator";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
+import { wakeWaitingRefunds } from "./wake-waiting-refunds";
 
 export interface RecordFollowUpResultOptions {
   operationId: string;
@@ -55,10 +56,11 @@ export async function recordFollowUpResult({
   now = new Date(),
   tx: outer,
 }: RecordFollowUpResultOptions): Promise<boolean> {
+  let afterCommit: (() => Promise<void>) | undefined;
   const run = async (tx: Tx) => {
     const operation = await tx.operation.findUniqueOrThrow({
       where: { id: operationId },
-      select: { paymentId: true, notificationUrl: true },
+      select: { paymentId: true, notificationUrl: true, type: true },
     });
     await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "id" = ${operation.paymentId} FOR UPDATE`;
     const updated = await tx.operation.updateMany({
@@ -73,10 +75,19 @@ export async function recordFollowUpResult({
       return false;
     }
     await syncPaymentAmounts(tx, operation.paymentId);
+    // Refunds accepted while this capture was pending run now, or fail with its reason.
+    if (operation.type === "capture") {
+      afterCommit = await wakeWaitingRefunds(tx, { paymentId: operation.paymentId, captureOperationId: operationId });
+    }
     // A merchant request's operation (it has an address) is notified; an instant capture is
     // reported by the payment's completion notification instead.
     if (operation.notificationUrl) await notifyOperationResult({ operationId, tx });
     return true;
   };
-  return outer ? run(outer) : db().$transaction(run);
+  // In the caller's transaction the wake-up's outbox rows commit with it (embedded mode); with an
+  // Inngest server the stalled-work job sends a waiting refund's event within a minute instead.
+  if (outer) return run(outer);
+  const recorded = await db().$transaction(run);
+  await afterCommit?.();
+  return recorded;
 }

@@ -1,6 +1,7 @@
-// Refunds a captured payment, in part or in full, several times, never beyond the captured amount
-// (approved captures only: a capture still in flight cannot be refunded yet). An omitted amount
-// refunds everything still unrefunded.
+// Refunds a captured payment, in part or in full, several times, never beyond the captured amount.
+// A capture still pending counts: a refund sent right after it is accepted and runs once that
+// capture is approved, or fails with its reason (lib/payments/claim-refund-after-captures.ts). An
+// omitted amount refunds everything captured (or being captured) and not yet refunded.
 import { invalidParameter } from "../errors";
 import type { Mode } from "../mode";
 import type { OperationRequest } from "../validation/operation";
@@ -9,8 +10,8 @@ import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptio
 const REFUNDABLE = new Set(["CAPTURED", "REFUNDED"]);
 
 export const refundAmountRule: AmountRule = (payment, totals, requested) => {
-  if (!REFUNDABLE.has(payment.status) && totals.capturedApproved === 0n) notInState("refunded", payment, totals);
-  const remaining = totals.capturedApproved - totals.refundedOrReserved;
+  if (!REFUNDABLE.has(payment.status) && totals.capturedOrReserved === 0n) notInState("refunded", payment, totals);
+  const remaining = totals.capturedOrReserved - totals.refundedOrReserved;
   if (remaining <= 0n) throw invalidParameter("paymentid", "the captured amount is already refunded in full (or being refunded)");
   const amount = requested ?? remaining;
   if (amount > remaining) throw invalidParameter("amount", `exceeds the captured amount left to refund (${remaining})`);

@@ -12,8 +12,9 @@
 //   idempotent (a follow-up's call is claimed by its outcome mark, an MIT answers what was
 //   recorded, a delivery attempt is a row), so a re-drive repeats nothing that happened.
 // Rows that another owner handles are not touched: a follow-up whose call was made (its outcome
-// is the reconciliation's), an MIT with authorization attempts (finish-stuck-payments). Each query
-// is ordered oldest first and skips rows it cannot act on now, so they never fill its batch.
+// is the reconciliation's), a refund waiting for a pending capture (the capture's record wakes
+// it), an MIT with authorization attempts (finish-stuck-payments). Each query is ordered oldest
+// first and skips rows it cannot act on now, so they never fill its batch.
 import { db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { followUpRequested, mitRequested, notificationCreated } from "../inngest/events/merchant-api";
@@ -68,10 +69,20 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
   const result: ResendStalledEventsResult = { operationIds: [], mitPaymentIds: [], notificationIds: [], redriven: [], gaveUp: [] };
 
   // Follow-ups never sent to their acquirer (no outcome mark: a call was never started).
-  const operations = await db().$queryRaw<{ id: string; createdAt: Date }[]>`
-    SELECT o."id", o."createdAt" FROM "Operation" o
+  const operations = await db().$queryRaw<{ id: string; createdAt: Date; wokenBy: string | null }[]>`
+    SELECT o."id", o."createdAt",
+      -- A waiting refund's first event is spent: its wake-up went under the id of the capture that
+      -- settled last (wake-waiting-refunds.ts), which is its original id here.
+      CASE WHEN o."waitingSince" IS NOT NULL THEN (
+        SELECT c."id" FROM "Operation" c WHERE c."paymentId" = o."paymentId" AND c."type" = 'capture'
+        ORDER BY c."completedAt" DESC NULLS LAST, c."createdAt" DESC LIMIT 1) END AS "wokenBy"
+    FROM "Operation" o
     WHERE o."status" = 'pending' AND o."type" IN ('capture', 'refund', 'void') AND o."outcomeUnknownSince" IS NULL
       AND o."createdAt" < ${stalled}
+      -- A refund waiting for a pending capture is not stalled: recording the capture wakes it
+      -- (lib/payments/wake-waiting-refunds.ts). Once no capture is pending, a lost wake-up is repaired here.
+      AND NOT (o."waitingSince" IS NOT NULL AND EXISTS (
+        SELECT 1 FROM "Operation" c WHERE c."paymentId" = o."paymentId" AND c."type" = 'capture' AND c."status" = 'pending'))
       AND (o."createdAt" >= ${redriveBefore} OR ${redrivable(Prisma.sql`'operation:' || o."id"`, now)})
     ORDER BY o."createdAt", o."id" LIMIT ${limit}`;
   /** Re-sends young work under its original id; re-drives older work under a fresh one, while re-drives are left. */
@@ -90,9 +101,10 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
     return "redriven" as const;
   };
 
-  for (const { id, createdAt } of operations) {
+  for (const { id, createdAt, wokenBy } of operations) {
     const send = (eventId: string) => sendEvent({ type: followUpRequested, data: { operationId: id }, id: eventId });
-    if ((await act(`operation:${id}`, `the follow-up operation ${id}`, createdAt >= redriveBefore, `follow-up-${id}`, send)) === "resent") {
+    const originalId = wokenBy ? `follow-up-${id}-after-${wokenBy}` : `follow-up-${id}`;
+    if ((await act(`operation:${id}`, `the follow-up operation ${id}`, createdAt >= redriveBefore, originalId, send)) === "resent") {
       result.operationIds.push(id);
     }
   }

@@ -121,13 +121,13 @@ describe("refund", () => {
     expect(none.body.errordescription).toMatch(/^paymentid: the captured amount is already refunded/);
   });
 
-  it("does not count a capture still in flight as refundable", async () => {
+  it("accepts a refund while its capture is in flight, up to what is being captured (it runs after the capture: tests/faults/chained-follow-ups.test.ts)", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 3_000n });
-    await post(paymentId, "capture", { amount: 3000 });
-    const early = await post(paymentId, "refund", { amount: 100 });
-    expect(early.body.error).toBe("INVALID_PARAMETER");
-    await approvePending(paymentId);
-    expect((await post(paymentId, "refund", { amount: 100 })).status).toBe(200);
+    await post(paymentId, "capture", { amount: 2000 });
+    const over = await post(paymentId, "refund", { amount: 2001 });
+    expect(over.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "amount: exceeds the captured amount left to refund (2000)" });
+    expect((await post(paymentId, "refund", { amount: 1500 })).status).toBe(200);
+    expect((await operationsOf(paymentId, "refund")).map((operation) => [operation.amount, operation.status])).toEqual([[1500n, "pending"]]);
   });
 
   it("refuses an authorized payment with no capture", async () => {
@@ -156,6 +156,10 @@ describe("void", () => {
   it("refuses a payment with a capture, pending or approved, and a captured payment", async () => {
     const pending = await createTestPayment({ merchantId: merchant.merchantId });
     await post(pending.paymentId, "capture", { amount: 10 });
+    expect((await post(pending.paymentId, "void")).body.errordescription).toBe(
+      "paymentid: a capture of this payment is in progress, and a void cannot follow it: refund the payment instead (a refund waits for the capture)",
+    );
+    await approvePending(pending.paymentId);
     expect((await post(pending.paymentId, "void")).body.errordescription).toBe(
       "paymentid: a captured payment cannot be voided; refund it instead",
     );

@@ -47,12 +47,15 @@ describe("capture", () => {
 });
 
 describe("refund", () => {
-  it("refunds up to the approved captured amount less refunds approved or pending", () => {
+  it("refunds up to the captured amount, approved or being captured, less refunds approved or pending", () => {
     const captured = { status: "CAPTURED" as const, authorizedAmount: 1000n };
-    expect(refundAmountRule(captured, { ...none, capturedApproved: 700n, refundedOrReserved: 200n }, undefined)).toBe(500n);
-    expect(refusal(() => refundAmountRule(captured, { ...none, capturedApproved: 700n, refundedOrReserved: 200n }, 501n))).toBe(
-      "amount: exceeds the captured amount left to refund (500)",
-    );
+    const totals = { ...none, capturedApproved: 700n, capturedOrReserved: 700n, refundedOrReserved: 200n };
+    expect(refundAmountRule(captured, totals, undefined)).toBe(500n);
+    expect(refusal(() => refundAmountRule(captured, totals, 501n))).toBe("amount: exceeds the captured amount left to refund (500)");
+    // A capture still pending counts (the refund waits for it: newcomer review F1).
+    const capturing = { ...none, capturedOrReserved: 300n, pendingCaptures: 1 };
+    expect(refundAmountRule(authorized, capturing, undefined)).toBe(300n);
+    expect(refusal(() => refundAmountRule(authorized, capturing, 301n))).toBe("amount: exceeds the captured amount left to refund (300)");
     expect(refusal(() => refundAmountRule(authorized, none, 1n))).toBe(
       "paymentid: the payment cannot be refunded in its state (authorized)",
     );
@@ -64,7 +67,10 @@ describe("void", () => {
     expect(voidAmountRule(authorized, none, undefined)).toBe(1000n);
     expect(voidAmountRule(authorized, none, 1000n)).toBe(1000n);
     expect(refusal(() => voidAmountRule(authorized, none, 999n))).toMatch(/^amount: a void releases the whole authorization/);
-    expect(refusal(() => voidAmountRule(authorized, { ...none, capturedOrReserved: 1n }, undefined))).toMatch(/refund it instead/);
+    expect(refusal(() => voidAmountRule(authorized, { ...none, capturedOrReserved: 1n, capturedApproved: 1n }, undefined))).toMatch(/refund it instead/);
+    expect(refusal(() => voidAmountRule(authorized, { ...none, capturedOrReserved: 1n, pendingCaptures: 1 }, undefined))).toBe(
+      "paymentid: a capture of this payment is in progress, and a void cannot follow it: refund the payment instead (a refund waits for the capture)",
+    );
     expect(refusal(() => voidAmountRule({ ...authorized, status: "CAPTURED" }, none, undefined))).toMatch(/^paymentid: /);
   });
 });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Operation" ADD COLUMN     "waitingSince" TIMESTAMP(3);
