@@ -100,8 +100,15 @@ export function isTestEndpointConfigured(name: ProcessorName): boolean {
  * endpoint, never a sandbox (a forgotten variable must not turn live payments into simulated ones);
  * test to the configured test endpoint, else the built-in sandbox when it runs.
  */
-function endpointFor(name: ProcessorName, mode: Mode): string | undefined {
-  return configuredBaseUrl(name, mode) ?? (mode === "test" ? sandboxEndpoint(name)?.url : undefined);
+/**
+ * Where calls of `mode`'s accounts of `name` go: the configured base URL, else (test mode only) the
+ * built-in sandbox this process registered, returned as `sandbox` too (its extensions may be used).
+ */
+function endpointFor(name: ProcessorName, mode: Mode): { url: string; sandbox?: ReturnType<typeof sandboxEndpoint> } | undefined {
+  const configured = configuredBaseUrl(name, mode);
+  if (configured) return { url: configured };
+  const sandbox = mode === "test" ? sandboxEndpoint(name) : undefined;
+  return sandbox ? { url: sandbox.url, sandbox } : undefined;
 }
 
 /** True when calls of `mode`'s accounts of `name` have somewhere to go. */
@@ -125,16 +132,15 @@ export function getAcquirerConnector<TName extends ProcessorName>(
   mode: Mode,
   options: GetConnectorOptions = {},
 ): AcquirerConnector<CredentialsOf<TName>> {
-  const configured = configuredBaseUrl(name, mode);
-  const sandbox = configured || mode === "live" ? undefined : sandboxEndpoint(name);
-  const baseUrl = configured ?? sandbox?.url;
-  if (!baseUrl)
+  const endpoint = endpointFor(name, mode);
+  if (!endpoint)
     throw new ProcessorNotConfiguredError(
       name,
       mode === "live"
         ? `its live endpoint (${name.toUpperCase()}_BASE_URL) is not configured`
         : `its test endpoint (${name.toUpperCase()}_TEST_BASE_URL) is not configured and its sandbox is not running`,
     );
+  const { url: baseUrl, sandbox } = endpoint;
   const timeoutMs = options.timeoutMs ?? processorTimeoutMs(name);
   // The sandbox-only extensions (a look-up the real API lacks, card-update feeds) are used only
   // against a sandbox this process registered with them on, never against a configured base URL.
