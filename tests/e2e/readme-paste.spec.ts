@@ -89,7 +89,9 @@ test("the README marks its pasteable blocks: open a payment window, capture/refu
 
 test("the README's health block, pasted, answers the health report", async () => {
   const [health] = await paste(block("Health"), environment());
-  expect(health).toMatchObject({ status: expect.any(String) });
+  // The spec's report: each API with its status, and the back office and website.
+  expect((health!.api as { api: string; status: string }[]).map((api) => api.api)).toEqual(expect.arrayContaining(["cit", "mit", "capture", "refund", "payout", "payment"]));
+  expect(health).toMatchObject({ backoffice: { status: "ok" }, website: { status: "ok" } });
 });
 
 test("the README's open-a-payment-window block, pasted, answers a session with the hosted-field addresses", async () => {
@@ -101,8 +103,9 @@ test("the README's open-a-payment-window block, pasted, answers a session with t
 });
 
 // F1 (issue 28, the lead's follow-ups that chain): pasted at once, the refund reaches the service
-// while the capture is still pending and is refused today. Remove the fixme when F1 lands.
-test("the README's capture-then-refund block, pasted at once after two paid windows, is answered and notified", async ({ page }) => {
+// while the capture is still pending and is refused today ("the payment cannot be refunded in its
+// state (authorized)"). Remove the fixme when F1 lands.
+test.fixme("the README's capture-then-refund block, pasted at once after two paid windows, is answered and notified", async ({ page }) => {
   test.setTimeout(180_000);
   const env = environment();
   const unique = Date.now().toString(36);
