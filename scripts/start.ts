@@ -9,6 +9,7 @@ import { config, refuseLegacyAcquirerVariables, resetConfig } from "../lib/env";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { migrateDatabase } from "../lib/db/migrations";
 import { disconnectDb } from "../lib/db";
+import { log as serviceLog } from "../lib/observability/logger";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
@@ -78,7 +79,10 @@ async function main(): Promise<void> {
   }
   const settings = config();
   refuseLegacyAcquirerVariables(settings);
-  const log = (line: string) => console.log(`[start] ${line}`);
+  // LOG_FORMAT=json (the production default): every line on stdout is one JSON object, this
+  // script's own lines, the migrations' and the start summary included, for a log pipeline.
+  const jsonOutput = (settings.LOG_FORMAT ?? (settings.isProduction ? "json" : "pretty")) === "json";
+  const log = (line: string) => (jsonOutput ? serviceLog("start").info({ event: "start.step" }, line) : console.log(`[start] ${line}`));
 
   let embedded: EmbeddedPostgres | undefined;
   let databaseUrl = settings.DATABASE_URL;
@@ -116,9 +120,24 @@ async function main(): Promise<void> {
     NEXT_MANUAL_SIG_HANDLE: dev ? "" : "1",
   };
   const server = spawn(process.execPath, [NEXT_BIN, dev ? "dev" : "start", "-H", settings.HOST, "-p", String(settings.PORT)], {
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", jsonOutput ? "pipe" : "inherit", "inherit"],
     env: childEnv,
   });
+  if (jsonOutput && server.stdout) {
+    // The service's own lines are JSON already; Next.js's banner ("▲ Next.js", "✓ Ready") is not,
+    // so each such line becomes one JSON line of its own.
+    let pending = "";
+    server.stdout.setEncoding("utf8");
+    server.stdout.on("data", (chunk: string) => {
+      const lines = (pending + chunk).split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        if (line.trim() === "") continue;
+        if (line.startsWith("{")) process.stdout.write(`${line}\n`);
+        else serviceLog("next").info({ event: "next.output" }, line.trim());
+      }
+    });
+  }
   let stopping = false;
   // On SIGTERM / SIGINT the server gets SIGTERM, drains within SHUTDOWN_TIMEOUT_MS and exits 0; this
   // process then exits with the server's code (killed and 1 if it overstays its bound by 5 s).
@@ -150,6 +169,21 @@ async function main(): Promise<void> {
   const localHost = ["0.0.0.0", "::", ""].includes(settings.HOST) ? "127.0.0.1" : settings.HOST.includes(":") ? `[${settings.HOST}]` : settings.HOST;
   const health = await waitForHealth(`http://${localHost}:${settings.PORT}/api/health`, server);
   const ok = health.status === 200;
+  if (jsonOutput) {
+    serviceLog("start").info(
+      {
+        event: "start.ready",
+        baseUrl: settings.publicBaseUrl,
+        backofficeUrl: `${settings.backofficeBaseUrl}/backoffice`,
+        healthUrl: `${settings.apiBaseUrls.health}/api/health`,
+        healthy: ok,
+        ...(ok ? {} : { health: health.body }),
+        demo: demoLines.map((line) => line.trim()),
+      },
+      "Card Payment Service is running",
+    );
+    return;
+  }
   console.log(
     [
       "",

@@ -26,7 +26,7 @@ import { ACCOUNT_COMMANDS, ACCOUNT_USAGE } from "./account-commands";
 import { config } from "../env";
 import { modeSchema } from "../mode";
 
-export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
+export const CLI_USAGE = `usage: npm run -s cli -- <command> [options] [--json]
 
   merchant create --name <name> [--scopes <list>]
                                                 create a merchant; prints its merchantid, a test-mode and a live-mode

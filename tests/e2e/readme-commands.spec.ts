@@ -18,9 +18,9 @@ const run = promisify(execFile);
 
 /** The ```bash blocks that follow the paragraph starting with `heading` in the merchant-API section. */
 function bashBlockAfter(readme: string, heading: string): string {
-  const section = readme.slice(readme.indexOf("<!-- section:merchant-api -->"), readme.indexOf("<!-- /section:merchant-api -->"));
+  const section = readme.slice(readme.indexOf("<!-- section:walkthrough -->"), readme.indexOf("<!-- /section:walkthrough -->"));
   const start = section.indexOf(heading);
-  expect(start, `README merchant-API section has "${heading}"`).toBeGreaterThan(-1);
+  expect(start, `README walkthrough section has "${heading}"`).toBeGreaterThan(-1);
   const block = /```bash\n([\s\S]*?)```/.exec(section.slice(start));
   expect(block, `a bash block after "${heading}"`).not.toBeNull();
   return block![1]!;

@@ -1,4 +1,4 @@
-// The README's merchant page, its checkout.js and its Content-Security-Policy, copied from README.md
+// The README's merchant page, its checkout.js and its Content-Security-Policy, copied from docs/integration.md
 // and served together from another loopback origin (127.0.0.1 on a port of its own; the fields are
 // on localhost): the hosted fields must initialize (jsinitsuccess) with no policy violation.
 // Substitutions, and only these: {cit} → the service's origin, DFURLSCRIPTINCLUDE → the session's
@@ -36,7 +36,7 @@ document.addEventListener("securitypolicyviolation", (e) => {
 `;
 
 test("the README's page, checkout.js and Content-Security-Policy work together: fields initialize, nothing is blocked", async ({ page }) => {
-  const section = cardholderSection(readFileSync(path.resolve("README.md"), "utf8"));
+  const section = cardholderSection(readFileSync(path.resolve("docs/integration.md"), "utf8"));
   const html = blockAfter(section, "### Integration", "html");
   const checkout = blockAfter(section, "### Integration", "js");
   const cspLine = blockAfter(section, "### Content-Security-Policy for your page", "").trim();

@@ -18,6 +18,8 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
+  /** What it wrote to stdout alone. */
+  stdout(): string;
   /** Sends `signal` to the process group and waits for the exit; SIGKILL after `timeoutMs`. Resolves to the exit code (null when killed). */
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
   /** `kill -9` of the whole process group, as a crash would. */
@@ -104,7 +106,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const pid = child.pid!;
@@ -121,6 +127,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     pid,
     child,
     output: () => output,
+    stdout: () => stdout,
     async stop(signal = "SIGTERM", timeoutMs = 30_000) {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       signalGroup(signal);

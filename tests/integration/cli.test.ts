@@ -1,4 +1,6 @@
 // The operator CLI, run as a user runs it, against a test database.
+import { exec } from "node:child_process";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { hashApiKey } from "@/lib/api-keys/api-key-secret";
@@ -7,6 +9,7 @@ import { operatorCli } from "../helpers/operator-cli";
 import { useTestDatabase } from "../helpers/test-database";
 import { signingSecretOf } from "@/tests/helpers/merchant-factories";
 
+const runShell = promisify(exec);
 const database = useTestDatabase();
 const cli = operatorCli(() => database.current().url, "cps-cli-");
 
@@ -74,10 +77,25 @@ describe("npm run cli", () => {
     expect(duplicate.stderr).toContain("already exists");
   });
 
+  it("npm run -s cli -- merchant list --json piped into a JSON parser gets JSON only (log lines on standard error)", async () => {
+    // As the README writes it, through npm and a shell pipe: npm's banner (-s) and the service's log
+    // lines (merchant create logs an audit line per key) must stay off standard output.
+    const parse = `node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).merchantid))'`;
+    const created = await runShell(`npm run -s cli -- merchant create --name Piped --json | ${parse}`, {
+      env: { ...process.env, DATABASE_URL: database.current().url },
+    });
+    expect(created.stdout.trim()).toMatch(/^\d{12}$/);
+    const { stdout } = await runShell(
+      `npm run -s cli -- merchant list --json | node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.stringify(JSON.parse(s).map((m) => m.name))))'`,
+      { env: { ...process.env, DATABASE_URL: database.current().url } },
+    );
+    expect(JSON.parse(stdout)).toContain("Piped");
+  });
+
   it("explains its usage for an unknown command", async () => {
     const result = await cli("merchant", "explode");
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown command: merchant explode");
-    expect(result.stderr).toContain("usage: npm run cli");
+    expect(result.stderr).toContain("usage: npm run -s cli");
   });
 });

@@ -3,7 +3,7 @@
 // these cards the same behaviour (declines, time-outs, late approvals, challenges) on top of its
 // acquirer's own documented test cards and rules, which always apply and win where they speak
 // (Clearhaus' amount-as-status PANs, for one). The 3-D Secure sandbox reads their challenge
-// behaviour. The README section `processors` lists them.
+// behaviour. docs/integration.md, "Processors, sandboxes and 3-D Secure", lists them.
 import { isLuhnValid } from "../../cards/luhn";
 import { isCardExpired } from "../../cards/card-expiry";
 import { schemeFromPan, securityCodeLength } from "../../cards/card-scheme";

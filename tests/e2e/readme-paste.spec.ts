@@ -1,0 +1,137 @@
+// The README's shell blocks as a merchant uses them: each block marked `<!-- readme-test:paste -->`
+// is pasted at once into `bash -e` (no waiting between its commands, unlike readme-commands.spec.ts,
+// which runs one command at a time), against this suite's fresh `npm start`. Only the README's
+// variables are set (BASE, KEY, MID, NOTIFY_URL) and only the order numbers are made unique.
+// Every curl's answer must be JSON without an error, and every follow-up must be notified approved.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { expect, test } from "@playwright/test";
+import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "../helpers/notification-receiver";
+import { E2E, demoCredentials, withServiceDatabase } from "./helpers";
+import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
+
+const run = promisify(execFile);
+const MARK = "<!-- readme-test:paste -->";
+
+/** The bash blocks that follow a paste mark, each with the paragraph before it (for messages). */
+export function pasteBlocks(readme: string): { title: string; script: string }[] {
+  const blocks: { title: string; script: string }[] = [];
+  const pattern = new RegExp(`${MARK.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n\`\`\`bash\\n([\\s\\S]*?)\`\`\``, "g");
+  for (const match of readme.matchAll(pattern)) {
+    const before = readme.slice(0, match.index).trimEnd().split("\n\n").pop() ?? "";
+    const title = /\*\*([^*]+)\*\*/.exec(before)?.[1] ?? before.slice(0, 60);
+    blocks.push({ title, script: match[1]! });
+  }
+  return blocks;
+}
+
+/** A paste's output: curl prints each answer without a newline, so answers may touch (`}{`). */
+function answers(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .replace(/}\s*{/g, "}\n{")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function paste(script: string, env: Record<string, string>): Promise<Record<string, unknown>[]> {
+  // Nothing of this process's environment but PATH: the README's variables only.
+  const childEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env } as unknown as NodeJS.ProcessEnv;
+  const { stdout } = await run("bash", ["-e", "-c", script], { env: childEnv });
+  return answers(stdout);
+}
+
+async function notified(receiver: NotificationReceiver, predicate: (n: ReceivedNotification) => boolean, what: string): Promise<ReceivedNotification> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const found = receiver.received.find(predicate);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no ${what} notification; received: ${receiver.received.map((n) => n.rawBody).join("\n")}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const readme = readFileSync(path.resolve("README.md"), "utf8");
+const blocks = pasteBlocks(readme);
+const block = (title: string) => {
+  const found = blocks.find((b) => b.title.startsWith(title));
+  if (!found) throw new Error(`README: no ${MARK} block after "**${title}**" (found: ${blocks.map((b) => b.title).join(", ")})`);
+  return found.script;
+};
+
+let receiver: NotificationReceiver;
+test.beforeAll(async () => {
+  receiver = await startNotificationReceiver();
+  // As in readme-commands.spec.ts: the demo merchant's configured addresses (both modes) cleared, so
+  // follow-ups go to the README's NOTIFY_URL, this test's receiver.
+  await withServiceDatabase((client) =>
+    client.query(
+      `UPDATE "Merchant" SET "defaultNotificationUrl" = NULL, "completionNotificationUrl" = NULL, "lifecycleNotificationUrl" = NULL,
+         "testDefaultNotificationUrl" = NULL, "testCompletionNotificationUrl" = NULL, "testLifecycleNotificationUrl" = NULL WHERE "id" = $1`,
+      [demoCredentials().merchantId],
+    ),
+  );
+});
+test.afterAll(async () => {
+  await receiver.close();
+});
+
+function environment(): Record<string, string> {
+  const demo = demoCredentials();
+  return { BASE: E2E.baseURL, KEY: demo.apiKey, MID: demo.merchantId, NOTIFY_URL: receiver.url };
+}
+
+test("the README marks its pasteable blocks: open a payment window, capture/refund/void, health", () => {
+  expect(blocks.map((b) => b.title)).toEqual([expect.stringMatching(/^Open a payment window/), expect.stringMatching(/^Capture, refund, void/), expect.stringMatching(/^Health/)]);
+});
+
+test("the README's health block, pasted, answers the health report", async () => {
+  const [health] = await paste(block("Health"), environment());
+  // The spec's report: each API with its status, and the back office and website.
+  expect((health!.api as { api: string; status: string }[]).map((api) => api.api)).toEqual(expect.arrayContaining(["cit", "mit", "capture", "refund", "payout", "payment"]));
+  expect(health).toMatchObject({ backoffice: { status: "ok" }, website: { status: "ok" } });
+});
+
+test("the README's open-a-payment-window block, pasted, answers a session with the hosted-field addresses", async () => {
+  const order = `order1001w${Date.now().toString(36)}`;
+  const [session] = await paste(block("Open a payment window").replace(/order1001/g, order), environment());
+  expect(session, JSON.stringify(session)).not.toHaveProperty("error");
+  expect(session).toMatchObject({ merchantpaymentid: order, sessionid: expect.any(String) });
+  expect(String(session!.dfurlscriptinclude)).toContain(`/dynamic/${String(session!.sessionid)}/dynamic.js`);
+});
+
+// F1 (issue 28, the lead's follow-ups that chain): pasted at once, the refund reaches the service
+// while the capture is still pending and is refused today ("the payment cannot be refunded in its
+// state (authorized)"). Remove the fixme when F1 lands.
+test.fixme("the README's capture-then-refund block, pasted at once after two paid windows, is answered and notified", async ({ page }) => {
+  test.setTimeout(180_000);
+  const env = environment();
+  const unique = Date.now().toString(36);
+  const orders: Record<string, string> = { order1001: `order1001p${unique}`, order1002: `order1002p${unique}` };
+  const withOrders = (script: string) => script.replace(/order100[12]/g, (order) => orders[order]!);
+
+  // The open-a-window block, pasted once per order; the cardholder pays each on the demo shop.
+  for (const order of ["order1001", "order1002"]) {
+    const [session] = await paste(block("Open a payment window").replace(/order1001/g, orders[order]!), env);
+    expect(session, JSON.stringify(session)).not.toHaveProperty("error");
+    expect(session!.merchantpaymentid).toBe(orders[order]);
+    await page.goto(`${SHOP_ORIGIN}/demo-shop?${new URLSearchParams({ sessionid: String(session!.sessionid), amount: "12500", currency: "DKK", reference: "Order 1001" })}`);
+    await waitForCallback(page, "jsinitsuccess");
+    await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" });
+    await pay(page);
+    await waitForCallback(page, "jspaymentsuccess");
+    await notified(receiver, (n) => n.headers["x-cps-notification-kind"] === "completion" && n.body.merchantpaymentid === orders[order], `completion for ${order}`);
+  }
+
+  const results = await paste(withOrders(block("Capture, refund, void")), env);
+  expect(results).toHaveLength(3);
+  for (const [index, kind] of (["capture", "refund", "void"] as const).entries()) {
+    const answer = results[index]!;
+    expect(answer.responseid, `${kind}: ${JSON.stringify(answer)}`).toEqual(expect.any(String));
+    const notification = await notified(receiver, (n) => n.body.responseid === answer.responseid, kind);
+    expect(notification.headers["x-cps-notification-kind"]).toBe(kind);
+    expect(notification.body.status, `${kind}: ${notification.rawBody}`).toBe("approved");
+  }
+});
