@@ -5,7 +5,7 @@
 // (lib/notifications/enqueue-notification.ts). Endpoints are disabled, never deleted: the copies
 // already sent keep their endpoint in the notification log.
 import { z } from "zod";
-import type { Tx } from "../db";
+import { db, type Tx } from "../db";
 import { checkMerchantUrl } from "../egress/check-merchant-url";
 import { config } from "../env";
 import { NotificationKind } from "../generated/prisma/enums";
@@ -76,8 +76,8 @@ export async function createWebhookEndpoint({ merchantId, input, tx }: { merchan
   return { endpoint: endpoint as WebhookEndpointView, secret };
 }
 
-export async function listWebhookEndpoints({ merchantId, tx }: { merchantId: string; tx: Tx }): Promise<WebhookEndpointView[]> {
-  return (await tx.webhookEndpoint.findMany({ where: { merchantId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: VIEW })) as WebhookEndpointView[];
+export async function listWebhookEndpoints({ merchantId, mode, tx }: { merchantId: string; mode?: Mode; tx?: Tx }): Promise<WebhookEndpointView[]> {
+  return (await (tx ?? db()).webhookEndpoint.findMany({ where: { merchantId, mode }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: VIEW })) as WebhookEndpointView[];
 }
 
 async function endpointOf(tx: Tx, merchantId: string, endpointId: string) {

@@ -2,7 +2,13 @@
 // kinds, each signed with its own secret, on top of the spec's configured address. Real receivers
 // on 127.0.0.1, the real embedded executor, the operator CLI's commands.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "@/lib/auth/actor";
+import { addWebhookEndpoint } from "@/lib/backoffice/actions/add-webhook-endpoint";
+import { disableWebhookEndpoint } from "@/lib/backoffice/actions/disable-webhook-endpoint";
+import { rollWebhookEndpointSecret } from "@/lib/backoffice/actions/roll-webhook-endpoint-secret";
 import { runCliCommand } from "@/lib/cli/commands";
+import { listWebhookEndpoints } from "@/lib/notifications/webhook-endpoints";
+import { createUser } from "@/lib/users/create-user";
 import { db } from "@/lib/db";
 import { deliverNotification } from "@/lib/jobs/deliver-notification";
 import { dispatchNotification, enqueueNotification } from "@/lib/notifications/enqueue-notification";
@@ -159,5 +165,50 @@ describe("webhook endpoints", () => {
     await harness.waitUntilIdle();
     expect(captures.received).toHaveLength(count + 1);
     await expect(cli("webhooks disable", { endpoint: "nosuchendpoint" })).rejects.toThrow(/no such endpoint/);
+  });
+});
+
+describe("webhook endpoints from the back office", () => {
+  const password = "long enough password";
+  let owner: Actor;
+  let developer: Actor;
+  let viewer: Actor;
+
+  beforeAll(async () => {
+    const make = async (role: "OWNER" | "DEVELOPER" | "VIEWER") => {
+      const user = await createUser({ merchantId: merchant.merchantId, email: `${role.toLowerCase()}-wh@example.com`, name: role, password, role });
+      return { userId: user.id, merchantId: merchant.merchantId, mode: "test" as const, role };
+    };
+    owner = await make("OWNER");
+    developer = await make("DEVELOPER");
+    viewer = await make("VIEWER");
+  });
+
+  it("adds an endpoint of the shown mode after the password, audited with the user; a wrong password or a viewer adds nothing", async () => {
+    const before = await db().webhookEndpoint.count({ where: { merchantId: merchant.merchantId } });
+    const input = { mode: "test", url: everything.url, kinds: ["refund"], description: "from the back office" };
+    await expect(addWebhookEndpoint({ actor: developer, input: { ...input, currentPassword: "wrong password!" } })).rejects.toThrow();
+    await expect(addWebhookEndpoint({ actor: viewer, input: { ...input, currentPassword: password } })).rejects.toThrow();
+    await expect(addWebhookEndpoint({ actor: developer, input: { ...input, url: "http://10.0.0.1/x", currentPassword: password } })).rejects.toThrow();
+    expect(await db().webhookEndpoint.count({ where: { merchantId: merchant.merchantId } })).toBe(before);
+    const { endpoint, secret } = await addWebhookEndpoint({ actor: developer, input: { ...input, currentPassword: password } });
+    expect(endpoint).toMatchObject({ mode: "test", kinds: ["refund"], enabled: true });
+    expect(secret).toMatch(/^whsec_/);
+    const audit = await db().auditEntry.findFirstOrThrow({ where: { target: endpoint.id, action: "webhook_endpoint.created" } });
+    expect(audit.userId).toBe(developer.userId);
+  });
+
+  it("rolls a secret for owners only, and never touches another merchant's or mode's endpoint", async () => {
+    const [endpoint] = await listWebhookEndpoints({ merchantId: merchant.merchantId, mode: "test" });
+    await expect(rollWebhookEndpointSecret({ actor: developer, input: { endpointId: endpoint!.id, overlapSeconds: 0, currentPassword: password } })).rejects.toThrow();
+    const rolled = await rollWebhookEndpointSecret({ actor: owner, input: { endpointId: endpoint!.id, overlapSeconds: 0, currentPassword: password } });
+    expect(rolled.secret).toMatch(/^whsec_/);
+    const stranger = await createTestMerchant();
+    const strangerUser = await createUser({ merchantId: stranger.merchantId, email: "stranger-wh@example.com", name: "S", password, role: "OWNER" });
+    const strangerActor = { userId: strangerUser.id, merchantId: stranger.merchantId, mode: "test" as const, role: "OWNER" as const };
+    await expect(disableWebhookEndpoint({ actor: strangerActor, input: { endpointId: endpoint!.id } })).rejects.toThrow(/No such endpoint/);
+    const [liveEndpoint] = await listWebhookEndpoints({ merchantId: merchant.merchantId, mode: "live" });
+    await expect(disableWebhookEndpoint({ actor: owner, input: { endpointId: liveEndpoint!.id } })).rejects.toThrow(/No such endpoint/);
+    expect((await disableWebhookEndpoint({ actor: developer, input: { endpointId: endpoint!.id } })).enabled).toBe(false);
   });
 });
