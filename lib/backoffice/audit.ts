@@ -45,6 +45,9 @@ export const AUDIT_ACTIONS = {
   "acquirer_account.credentials_changed": "Changed acquirer account credentials",
   "acquirer_account.connection_tested": "Tested acquirer account connection",
   "operation.settled_by_operator": "Settled an operation whose outcome was unknown",
+  "webhook_endpoint.created": "Added webhook endpoint",
+  "webhook_endpoint.disabled": "Disabled webhook endpoint",
+  "webhook_endpoint.secret_rolled": "Rolled a webhook endpoint's signing secret",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -23,6 +23,7 @@ import { DEFAULT_NEW_KEY_SCOPES, parseScopeList } from "../api-keys/api-key-scop
 import { setPayoutLimit } from "../payments/set-payout-limit";
 import { resealAcquirerCredentials } from "../processors/accounts/reseal-acquirer-credentials";
 import { ACCOUNT_COMMANDS, ACCOUNT_USAGE } from "./account-commands";
+import { WEBHOOK_COMMANDS, WEBHOOK_USAGE } from "./webhook-commands";
 import { config } from "../env";
 import { modeSchema } from "../mode";
 
@@ -54,6 +55,7 @@ export const CLI_USAGE = `usage: npm run -s cli -- <command> [options] [--json]
   processors reconcile [--older-than-minutes <n>]
                                                 look up timed-out authorizations at configured acquirers; void late approvals
 ${ACCOUNT_USAGE}
+${WEBHOOK_USAGE}
   cards rotate-key                              re-encrypt stored cards (and back-office TOTP secrets, acquirer credentials)
                                                 under the current CARD_DATA_KEY; the old key must be in
                                                 CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
@@ -352,7 +354,7 @@ Their open sessions were signed out.`,
 
 export async function runCliCommand(words: string[], options: Options): Promise<CliResult> {
   const key = words.slice(0, 2).join(" ");
-  const handler = COMMANDS[key] ?? ACCOUNT_COMMANDS[key];
+  const handler = COMMANDS[key] ?? ACCOUNT_COMMANDS[key] ?? WEBHOOK_COMMANDS[key];
   if (!handler) throw new CliUsageError(`unknown command: ${words.join(" ")}`);
   try {
     return await handler(options, words.slice(2));

@@ -78,7 +78,8 @@ export async function deliverNotificationAttempt({
   >`
     SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status",
       COALESCE((SELECT json_agg(json_build_object('id', s."id", 'sealed', s."sealed") ORDER BY s."createdAt" DESC, s."id" DESC)
-        FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets"
+        FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND s."endpointId" IS NOT DISTINCT FROM n."endpointId"
+          AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets"
     FROM "Notification" n
     WHERE n."id" = ${notificationId}`;
   if (!notification) throw new Error(`notification ${notificationId} does not exist`);
@@ -95,7 +96,8 @@ export async function deliverNotificationAttempt({
 
   const limitMs = timeoutMs ?? (resend ? RESEND_TIMEOUT_MS : DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs) ?? 15_000;
   const startedAt = new Date();
-  // Every secret still valid signs (a roll's overlap): one signature each in webhook-signature.
+  // Every secret still valid signs (a roll's overlap): one signature each in webhook-signature. A
+  // webhook endpoint's copy is signed with that endpoint's secrets only, never the merchant's.
   const secrets = await Promise.all(notification.secrets.map((row) => openSigningSecret({ ...row, merchantId: notification.merchantId })));
   const headers = signNotification({
     secret: secrets,

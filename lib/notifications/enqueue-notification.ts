@@ -35,16 +35,43 @@ export async function enqueueNotification({
   body,
   tx,
 }: EnqueueNotificationOptions): Promise<string> {
-  await (tx ?? db()).notification.create({
-    data: { id, merchantId, mode, paymentId: paymentId ?? null, kind, url, body: JSON.stringify({ ...body, mode }), nextAttemptAt: new Date() },
-    select: { id: true },
-  });
+  const text = JSON.stringify({ ...body, mode });
+  const now = new Date();
+  // The notification and, in the same statement, a copy for each enabled webhook endpoint of its
+  // merchant and mode subscribed to its kind (an endpoint at the notification's own address gets
+  // none: one POST per address). Each copy is a notification of its own: its id (webhook-id),
+  // schedule and the endpoint's secrets. A test notification goes to the configured address only.
+  await (tx ?? db()).$executeRaw`
+    WITH "notification" AS (
+      INSERT INTO "Notification" ("id", "merchantId", "mode", "paymentId", "kind", "url", "body", "nextAttemptAt")
+      VALUES (${id}, ${merchantId}, ${mode}::"Mode", ${paymentId ?? null}, ${kind}::"NotificationKind", ${url}, ${text}, ${now})
+      RETURNING "id"
+    )
+    INSERT INTO "Notification" ("id", "merchantId", "mode", "paymentId", "kind", "url", "body", "nextAttemptAt", "endpointId", "copyOfId")
+    SELECT n."id" || '_' || e."id", e."merchantId", e."mode", ${paymentId ?? null}, ${kind}::"NotificationKind", e."url", ${text}, ${now}, e."id", n."id"
+    FROM "WebhookEndpoint" e CROSS JOIN "notification" n
+    WHERE e."merchantId" = ${merchantId} AND e."mode" = ${mode}::"Mode" AND e."enabled" AND e."url" <> ${url}
+      AND ${kind}::"NotificationKind" <> 'test' AND (cardinality(e."kinds") = 0 OR ${kind}::"NotificationKind" = ANY(e."kinds"))`;
   return id;
+}
+
+/** The webhook endpoints' copies of a notification not yet attempted (their delivery starts with it). */
+async function copiesToStart(notificationId: string): Promise<string[]> {
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Notification" WHERE "copyOfId" = ${notificationId} AND "attemptCount" = 0 AND "status" = 'pending'`;
+  return rows.map((row) => row.id);
+}
+
+async function dispatchCopies(notificationId: string): Promise<void> {
+  for (const copyId of await copiesToStart(notificationId)) {
+    await sendEventAfterCommit({ type: notificationCreated, data: { notificationId: copyId }, id: `notification-${copyId}` });
+  }
 }
 
 /** Starts delivery of a stored notification (its first attempt is immediate). */
 export async function dispatchNotification(notificationId: string): Promise<void> {
   await sendEventAfterCommit({ type: notificationCreated, data: { notificationId }, id: `notification-${notificationId}` });
+  await dispatchCopies(notificationId);
 }
 
 /**
@@ -53,6 +80,7 @@ export async function dispatchNotification(notificationId: string): Promise<void
  * use it to save the executor hop of a separate run (the result reaches the merchant sooner).
  */
 export async function deliverNowOrSchedule(notificationId: string): Promise<boolean> {
+  await dispatchCopies(notificationId);
   const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1 });
   if (!first.delivered) {
     // Held back behind an earlier notification of the payment: the function makes the first attempt when its turn comes.

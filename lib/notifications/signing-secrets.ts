@@ -25,17 +25,20 @@ const bindingOf = (row: { id: string; merchantId: string }) => `${row.merchantId
 /** Stores a new secret for the merchant, valid from now; returns it in clear (shown once by callers that need it). */
 export async function createSigningSecret({
   merchantId,
+  endpointId = null,
   tx,
   now = new Date(),
 }: {
   merchantId: string;
+  /** A webhook endpoint's secret; null: the merchant's own. */
+  endpointId?: string | null;
   tx?: Tx;
   now?: Date;
 }): Promise<string> {
   const secret = newSigningSecret();
   const id = newId();
   await (tx ?? db()).signingSecret.create({
-    data: { id, merchantId, sealed: sealSecret(SIGNING_SECRET_SEAL, secret, bindingOf({ id, merchantId })), createdAt: now },
+    data: { id, merchantId, endpointId, sealed: sealSecret(SIGNING_SECRET_SEAL, secret, bindingOf({ id, merchantId })), createdAt: now },
     select: { id: true },
   });
   return secret;
@@ -59,15 +62,18 @@ const stillValid = (now: Date) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt
 /** The merchant's valid secrets in clear, newest first (the first is the one a reveal shows). */
 export async function activeSigningSecrets({
   merchantId,
+  endpointId = null,
   now = new Date(),
   client = db(),
 }: {
   merchantId: string;
+  /** A webhook endpoint's secrets; null: the merchant's own. */
+  endpointId?: string | null;
   now?: Date;
   client?: Client;
 }): Promise<Array<{ secret: string; createdAt: Date; expiresAt: Date | null }>> {
   const rows = await client.signingSecret.findMany({
-    where: { merchantId, ...stillValid(now) },
+    where: { merchantId, endpointId, ...stillValid(now) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: { id: true, merchantId: true, sealed: true, createdAt: true, expiresAt: true },
   });
@@ -82,11 +88,14 @@ export async function activeSigningSecrets({
  */
 export async function rollSigningSecretRows({
   merchantId,
+  endpointId = null,
   overlapSeconds,
   tx,
   now = new Date(),
 }: {
   merchantId: string;
+  /** A webhook endpoint's secrets; null: the merchant's own. */
+  endpointId?: string | null;
   overlapSeconds: number;
   tx: Tx;
   now?: Date;
@@ -96,13 +105,13 @@ export async function rollSigningSecretRows({
   }
   const previousValidUntil = new Date(now.getTime() + overlapSeconds * 1000);
   // Serializes two rolls of one merchant: each sees the other's new row.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`signing-secret:${merchantId}`}, 0))`;
-  await tx.signingSecret.updateMany({ where: { merchantId, expiresAt: null }, data: { expiresAt: previousValidUntil } });
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`signing-secret:${merchantId}:${endpointId ?? ""}`}, 0))`;
+  await tx.signingSecret.updateMany({ where: { merchantId, endpointId, expiresAt: null }, data: { expiresAt: previousValidUntil } });
   await tx.signingSecret.updateMany({
-    where: { merchantId, expiresAt: { gt: previousValidUntil } },
+    where: { merchantId, endpointId, expiresAt: { gt: previousValidUntil } },
     data: { expiresAt: previousValidUntil },
   });
-  const secret = await createSigningSecret({ merchantId, tx, now });
+  const secret = await createSigningSecret({ merchantId, endpointId, tx, now });
   return { secret, previousValidUntil };
 }
 

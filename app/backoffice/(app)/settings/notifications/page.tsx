@@ -6,14 +6,38 @@ import { NOTIFICATION_URL_FIELDS, NOTIFICATION_URL_LABELS } from "@/lib/backoffi
 import { Card, PageHeader } from "@/components/ui/card";
 import { Alert } from "@/components/ui/alert";
 import { NotificationUrlsForm, TestNotificationForm } from "@/components/backoffice/notification-url-forms";
-import { saveNotificationUrlsAction, sendTestNotificationAction } from "./actions";
+import { AddWebhookEndpointForm, DisableWebhookEndpointForm, RollWebhookEndpointSecretForm } from "@/components/backoffice/webhook-endpoint-forms";
+import { SUBSCRIBABLE_KINDS, listWebhookEndpoints } from "@/lib/notifications/webhook-endpoints";
+import { SIGNING_SECRET_OVERLAPS } from "@/lib/backoffice/actions/roll-signing-secret";
+import {
+  addWebhookEndpointAction,
+  disableWebhookEndpointAction,
+  rollWebhookEndpointSecretAction,
+  saveNotificationUrlsAction,
+  sendTestNotificationAction,
+} from "./actions";
+
+const KIND_LABELS: Record<string, string> = {
+  completion: "Payment completion",
+  mit: "MIT result",
+  capture: "Capture",
+  refund: "Refund",
+  void: "Void",
+  payout: "Payout",
+  payment_details: "Payment details",
+  lifecycle: "Life-cycle",
+};
 
 export const metadata: Metadata = { title: "Notification URLs" };
 export const dynamic = "force-dynamic";
 
 export default async function NotificationUrlsPage() {
   const user = await requireUser();
-  const merchant = await getMerchantSettings({ merchantId: user.merchantId, mode: user.mode });
+  const [merchant, endpoints] = await Promise.all([
+    getMerchantSettings({ merchantId: user.merchantId, mode: user.mode }),
+    listWebhookEndpoints({ merchantId: user.merchantId, mode: user.mode }),
+  ]);
+  const canRoll = roleCan(user.role, "secrets:manage");
   const canWrite = roleCan(user.role, "settings:write");
   const fields = NOTIFICATION_URL_FIELDS.map((name) => ({ name, ...NOTIFICATION_URL_LABELS[name], value: merchant[name] ?? "" }));
   return (
@@ -44,6 +68,54 @@ export default async function NotificationUrlsPage() {
             />
           </Card>
         ) : null}
+        <Card
+          title="Webhook endpoints"
+          description="More receivers, each with its own signing secret: every notification of the kinds an endpoint subscribes to is copied to it (its own webhook-id and retries). The addresses above still receive every notification."
+        >
+          {endpoints.length === 0 ? (
+            <p className="text-sm text-slate-600">No endpoints in {user.mode} mode.</p>
+          ) : (
+            <ul className="divide-y divide-slate-200" aria-label="Webhook endpoints">
+              {endpoints.map((endpoint) => (
+                <li key={endpoint.id} className="space-y-2 py-4" data-testid="webhook-endpoint-row">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="break-all font-mono text-sm text-slate-900">{endpoint.url}</span>
+                    <span className={endpoint.enabled ? "text-xs font-medium text-emerald-700" : "text-xs font-medium text-slate-500"}>
+                      {endpoint.enabled ? "Enabled" : "Disabled"}
+                    </span>
+                  </div>
+                  <p className="text-xs text-slate-600">
+                    {endpoint.kinds.length > 0 ? endpoint.kinds.map((kind) => KIND_LABELS[kind] ?? kind).join(", ") : "Every kind"}
+                    {endpoint.description ? ` · ${endpoint.description}` : ""}
+                  </p>
+                  {endpoint.enabled && canWrite ? (
+                    <div className="flex flex-col gap-3 md:flex-row md:items-end">
+                      {canRoll ? (
+                        <RollWebhookEndpointSecretForm
+                          action={rollWebhookEndpointSecretAction}
+                          endpointId={endpoint.id}
+                          overlaps={[...SIGNING_SECRET_OVERLAPS]}
+                          totpEnabled={user.totpEnabled}
+                        />
+                      ) : null}
+                      <DisableWebhookEndpointForm action={disableWebhookEndpointAction} endpointId={endpoint.id} />
+                    </div>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+          {canWrite ? (
+            <div className="mt-6 border-t border-slate-200 pt-6">
+              <AddWebhookEndpointForm
+                action={addWebhookEndpointAction}
+                kinds={SUBSCRIBABLE_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] ?? kind }))}
+                mode={user.mode}
+                totpEnabled={user.totpEnabled}
+              />
+            </div>
+          ) : null}
+        </Card>
       </div>
     </>
   );

@@ -1,0 +1,29 @@
+// Settings → Notifications → Webhook endpoints: an owner or developer adds an endpoint of the mode the
+// back office shows, after confirming their password (an endpoint receives customer emails, amounts
+// and masked card numbers, as an address does: review 3, M3). Its secret is shown once; audited.
+import { assertCan, type Actor } from "../../auth/actor";
+import { confirmIdentity } from "../../auth/confirm-identity";
+import { db } from "../../db";
+import { createWebhookEndpoint, webhookEndpointInput } from "../../notifications/webhook-endpoints";
+import { recordAudit } from "../audit";
+import { assertFormMode } from "../form-mode";
+
+export async function addWebhookEndpoint({ actor, input, ipAddress = null }: { actor: Actor; input: Record<string, unknown>; ipAddress?: string | null }) {
+  assertCan(actor, "settings:write");
+  assertFormMode(actor, input);
+  const kinds = ([] as unknown[]).concat(input.kinds ?? []).map(String).filter(Boolean);
+  const fields = { mode: actor.mode, url: input.url, kinds, description: typeof input.description === "string" && input.description.trim() ? input.description : undefined };
+  // Checked before the password is: a typo in the address is answered without spending an attempt.
+  webhookEndpointInput.parse(fields);
+  await confirmIdentity({ userId: actor.userId, input, ipAddress });
+  return db().$transaction(async (tx) => {
+    const created = await createWebhookEndpoint({ merchantId: actor.merchantId, input: fields, tx });
+    await recordAudit(tx, {
+      actor,
+      action: "webhook_endpoint.created",
+      target: created.endpoint.id,
+      details: { url: created.endpoint.url, mode: created.endpoint.mode, kinds: created.endpoint.kinds },
+    });
+    return created;
+  });
+}

@@ -1,0 +1,103 @@
+// `webhooks ...`: the operator's commands for merchants' webhook endpoints (docs/decisions.md,
+// "Webhook endpoints"). A new or rolled secret is printed once, as `merchant create` prints the
+// merchant's own; every change is audited.
+import { z } from "zod";
+import { db } from "../db";
+import { recordAuditEntry } from "../backoffice/audit";
+import {
+  SUBSCRIBABLE_KINDS,
+  createWebhookEndpoint,
+  disableWebhookEndpoint,
+  listWebhookEndpoints,
+  rollWebhookEndpointSecret,
+  type WebhookEndpointView,
+} from "../notifications/webhook-endpoints";
+import type { CommandHandler } from "./commands";
+
+type Options = Record<string, string | boolean | string[] | undefined>;
+
+export const WEBHOOK_USAGE = `  webhooks list --merchant <id>                 a merchant's webhook endpoints (never their secrets)
+  webhooks add --merchant <id> --mode test|live --url <https://...> [--kinds ${SUBSCRIBABLE_KINDS.join(",")}]
+               [--description <text>]          an endpoint that gets a copy of every notification of those kinds
+                                                (all kinds when --kinds is left out), signed with its own secret,
+                                                printed once
+  webhooks disable --merchant <id> --endpoint <id>
+  webhooks roll-secret --merchant <id> --endpoint <id> [--overlap-seconds 0..86400]
+                                                a new secret, printed once; the old one signs too until the overlap ends`;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value === "string" && value.trim() !== "") return value.trim();
+  throw new z.ZodError([{ code: "custom", path: [name], message: `--${name} is required`, input: undefined }]);
+}
+
+async function merchantMustExist(merchantId: string): Promise<void> {
+  if (!(await db().merchant.findUnique({ where: { id: merchantId }, select: { id: true } }))) throw new Error(`no merchant with id ${merchantId}`);
+}
+
+function describe(endpoint: WebhookEndpointView): string {
+  const kinds = endpoint.kinds.length > 0 ? endpoint.kinds.join(", ") : "every kind";
+  return `${endpoint.id}  ${endpoint.mode}  ${endpoint.enabled ? "enabled" : "disabled"}  ${endpoint.url}  (${kinds})${endpoint.description ? `  “${endpoint.description}”` : ""}`;
+}
+
+const data = (endpoint: WebhookEndpointView) => ({ ...endpoint, createdAt: endpoint.createdAt.toISOString() });
+
+export const WEBHOOK_COMMANDS: Record<string, CommandHandler> = {
+  "webhooks list": async (options) => {
+    const merchantId = required(options, "merchant");
+    await merchantMustExist(merchantId);
+    const endpoints = await db().$transaction((tx) => listWebhookEndpoints({ merchantId, tx }));
+    return { text: endpoints.map(describe).join("\n") || "no webhook endpoints", data: endpoints.map(data) };
+  },
+  "webhooks add": async (options) => {
+    const merchantId = required(options, "merchant");
+    await merchantMustExist(merchantId);
+    const kinds = typeof options.kinds === "string" ? options.kinds.split(",").map((kind) => kind.trim()).filter(Boolean) : [];
+    const input = { mode: required(options, "mode"), url: required(options, "url"), kinds, description: options.description };
+    const { endpoint, secret } = await db().$transaction(async (tx) => {
+      const created = await createWebhookEndpoint({ merchantId, input, tx });
+      await recordAuditEntry(tx, {
+        merchantId,
+        userId: null,
+        action: "webhook_endpoint.created",
+        target: created.endpoint.id,
+        details: { by: "operator (CLI)", url: created.endpoint.url, mode: created.endpoint.mode, kinds: created.endpoint.kinds },
+      });
+      return created;
+    });
+    return {
+      text: `Webhook endpoint added:\n${describe(endpoint)}\n  Signing secret  ${secret}   (shown once: verify this endpoint's notifications with it)`,
+      data: { ...data(endpoint), signingsecret: secret },
+    };
+  },
+  "webhooks disable": async (options) => {
+    const merchantId = required(options, "merchant");
+    const endpointId = required(options, "endpoint");
+    const endpoint = await db().$transaction(async (tx) => {
+      const disabled = await disableWebhookEndpoint({ merchantId, endpointId, tx });
+      await recordAuditEntry(tx, { merchantId, userId: null, action: "webhook_endpoint.disabled", target: endpointId, details: { by: "operator (CLI)" } });
+      return disabled;
+    });
+    return { text: `Webhook endpoint disabled:\n${describe(endpoint)}`, data: data(endpoint) };
+  },
+  "webhooks roll-secret": async (options) => {
+    const merchantId = required(options, "merchant");
+    const endpointId = required(options, "endpoint");
+    const overlapSeconds = typeof options["overlap-seconds"] === "string" ? Number(options["overlap-seconds"]) : 24 * 60 * 60;
+    const rolled = await db().$transaction(async (tx) => {
+      const result = await rollWebhookEndpointSecret({ merchantId, endpointId, overlapSeconds, tx });
+      await recordAuditEntry(tx, {
+        merchantId,
+        userId: null,
+        action: "webhook_endpoint.secret_rolled",
+        target: endpointId,
+        details: { by: "operator (CLI)", previousValidUntil: result.previousValidUntil.toISOString() },
+      });
+      return result;
+    });
+    return {
+      text: `New signing secret for ${endpointId}: ${rolled.secret}   (shown once; the previous one also signs until ${rolled.previousValidUntil.toISOString()})`,
+      data: { endpointid: endpointId, signingsecret: rolled.secret, previousvaliduntil: rolled.previousValidUntil.toISOString() },
+    };
+  },
+};
