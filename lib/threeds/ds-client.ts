@@ -1,6 +1,6 @@
 // The gateway's 3DS server side towards the directory server: AReq -> ARes, and the RReq result after
-// a challenge. Which one depends on the payment's mode: live payments go to THREEDS_DS_URL only,
-// never to the sandbox; test payments to THREEDS_TEST_DS_URL or, when unset, to the in-process
+// a challenge. Which one depends on the payment's mode: live payments go to THREEDS_SERVER_URL only,
+// never to the sandbox; test payments to THREEDS_TEST_SERVER_URL or, when unset, to the in-process
 // sandbox, which the sandbox launcher registers here with its API key (production code never
 // imports simulators).
 import { config } from "../env";
@@ -48,15 +48,15 @@ function endpoint(mode: Mode): { url: string; apiKey: string } {
   const settings = config();
   const [url, key, names] =
     mode === "live"
-      ? [settings.THREEDS_DS_URL, settings.THREEDS_API_KEY, ["THREEDS_DS_URL", "THREEDS_API_KEY"]]
-      : [settings.THREEDS_TEST_DS_URL, settings.THREEDS_TEST_API_KEY, ["THREEDS_TEST_DS_URL", "THREEDS_TEST_API_KEY"]];
+      ? [settings.THREEDS_SERVER_URL, settings.THREEDS_API_KEY, ["THREEDS_SERVER_URL", "THREEDS_API_KEY"]]
+      : [settings.THREEDS_TEST_SERVER_URL, settings.THREEDS_TEST_API_KEY, ["THREEDS_TEST_SERVER_URL", "THREEDS_TEST_API_KEY"]];
   if (url) {
     if (!key) throw new ThreeDsUnavailableError(`${names[1]} is required when ${names[0]} is set`);
     return { url: url.replace(/\/+$/, ""), apiKey: key };
   }
-  if (mode === "live") throw new ThreeDsUnavailableError("THREEDS_DS_URL is not configured (live payments never use the 3-D Secure sandbox)");
+  if (mode === "live") throw new ThreeDsUnavailableError("THREEDS_SERVER_URL is not configured (live payments never use the 3-D Secure sandbox)");
   const sandbox = threeDsSandboxUrl();
-  if (!sandbox) throw new ThreeDsUnavailableError("THREEDS_TEST_DS_URL is not configured and the 3-D Secure sandbox is not running");
+  if (!sandbox) throw new ThreeDsUnavailableError("THREEDS_TEST_SERVER_URL is not configured and the 3-D Secure sandbox is not running");
   const apiKey = state.__cpsThreeDsSandboxApiKey;
   if (!apiKey) throw new ThreeDsUnavailableError("the 3-D Secure sandbox was registered without its API key");
   return { url: sandbox, apiKey };
