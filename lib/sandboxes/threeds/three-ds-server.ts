@@ -16,8 +16,9 @@
 //   condition holds) for a browser payment is there in its format. The ARes follows the test card.
 // - POST /acs/challenge (the ACS URL): the challenge page for transStatus C; its CRes goes to the
 //   AReq's notificationURL and the RReq into the /postauth cache.
-// - POST /postauth {threeDSServerTransID}: the cached RReq (300 s after it arrived); anything else,
-//   including a challenge not yet finished, is Erro 203 "Unknown threeDSServerTransID".
+// - POST /postauth {threeDSServerTransID}: the cached RReq (300 s after it arrived); before the
+//   challenge ends Erro 305 "No RReq has been received" (decoupled_authentication.rst); after 300 s or
+//   for an id it does not know Erro 203 "Unknown threeDSServerTransID". There is no HTTP 409.
 //
 // Test cards (sandbox.rst, "Browser Tests"): the last four digits of the PAN decide.
 //   1st: protocol versions  0 = 2.1.0, 2.2.0, 2.3.1  1 = 2.1.0  2 = 2.2.0  3 = 2.3.1
@@ -113,7 +114,7 @@ const browserAReq = z.object({
   browserAcceptHeader: maxText(2048),
   browserUserAgent: maxText(2048),
   browserLanguage: maxText(8),
-  browserJavascriptEnabled: z.boolean(),
+  browserJavascriptEnabled: z.boolean().optional(),
   browserJavaEnabled: z.boolean().optional(),
   browserColorDepth: z.enum(["1", "4", "8", "15", "16", "24", "32", "48"]).optional(),
   browserScreenHeight: numeric(/^[0-9]{1,6}$/).optional(),
@@ -364,10 +365,13 @@ export function createThreeDsServerSandbox(options: ThreeDsServerSandboxOptions 
     const version = typeof object.messageVersion === "string" ? object.messageVersion : "2.2.0";
     const context = { errorMessageType: "AReq", messageVersion: version, threeDSServerTransID: transId };
     // Missing required elements first (201), then their formats (203), as erro_220 distinguishes them.
+    // 2.1.0 has no browserJavascriptEnabled and requires the JavaScript facts plainly (_static/areq_210.html).
+    const v210 = version === "2.1.0";
     const missing = Object.entries(browserAReq.shape as Record<string, z.ZodType>)
       .filter(([key, schema]) => object[key] === undefined && !schema.safeParse(undefined).success)
       .map(([key]) => key);
-    if (object.browserJavascriptEnabled === true) missing.push(...JAVASCRIPT_FIELDS.filter((key) => object[key] === undefined));
+    if (!v210 && object.browserJavascriptEnabled === undefined) missing.push("browserJavascriptEnabled");
+    if (v210 || object.browserJavascriptEnabled === true) missing.push(...JAVASCRIPT_FIELDS.filter((key) => object[key] === undefined));
     if (missing.length > 0)
       return erro({ ...context, errorCode: "201", errorDescription: "Required Data Element Missing", errorDetail: missing.join(",") });
     const parsed = browserAReq.safeParse(json);
@@ -545,7 +549,16 @@ ${error ? `<p role="alert">${escapeHtml(error)}</p>` : ""}
         ? ((json as Record<string, unknown>).threeDSServerTransID as string)
         : undefined;
     const cached = transId ? rreqCache.get(transId) : undefined;
-    // postauth.rst: after 300 s (and for any id without an RReq) the answer is Erro 203 "Unknown threeDSServerTransID".
+    const authentication = transId ? authentications.get(transId) : undefined;
+    // decoupled_authentication.rst: before the RReq arrives the answer is Erro 305 "No RReq has been received".
+    if (!cached && authentication && authentication.card.outcome === "C")
+      return erro({
+        errorCode: "305",
+        errorDescription: "No RReq has been received",
+        errorDetail: "No response from directory server yet",
+        threeDSServerTransID: transId,
+      });
+    // postauth.rst: after 300 s (and for an id it does not know) the answer is Erro 203 "Unknown threeDSServerTransID".
     if (!cached || now() - cached.at > POSTAUTH_CACHE_TTL_MS) {
       if (transId) rreqCache.delete(transId);
       return erro({

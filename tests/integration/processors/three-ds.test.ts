@@ -100,7 +100,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
     const row = await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: started.authenticationId } });
     expect(row).toMatchObject({ state: "challenge", transStatus: "C", challengeRequired: true, acsTransId: creq!.acsTransID });
     // Nothing is decided until the cardholder finishes.
-    expect((await completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId })).kind).toBe("pending");
+    expect((await completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId })).kind).toBe("no_result");
   });
 
   it.each([
@@ -138,7 +138,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
       challengeCompletionInd: "Y",
     });
     expect(threeDsServerTransIdFromCres(forged)).toBe(started.threeDsServerTransId);
-    expect((await completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId })).kind).toBe("pending");
+    expect((await completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId })).kind).toBe("no_result");
   });
 
   it("refuses to complete an authentication for another payment", async () => {

@@ -163,14 +163,18 @@ describe("strict 3DS Server sandbox (3dsecure.io reference)", () => {
     expect(answer.json).toMatchObject({ messageType: "Erro", errorCode: "203", errorDescription: "Unknown threeDSServerTransID" });
   });
 
-  it("refuses main's /postauth convention: an unfinished challenge is Erro 203, never a 409 'still pending'", async () => {
+  it("refuses main's /postauth convention: an unfinished challenge is Erro 305 'No RReq has been received', never a 409", async () => {
     const sandbox = createThreeDsServerSandbox();
     const pan = "4000100511112072";
     const { transId, compInd } = await preauthAndMethod(sandbox, pan);
     expect((await api(sandbox, "/auth", fullAReq(pan, transId, compInd))).json).toMatchObject({ transStatus: "C" });
     const pending = await api(sandbox, "/postauth", { threeDSServerTransID: transId });
     expect(pending.status).not.toBe(409);
-    expect(pending.json).toMatchObject({ messageType: "Erro", errorCode: "203", errorDescription: "Unknown threeDSServerTransID" });
+    expect(pending.json).toMatchObject({ messageType: "Erro", errorCode: "305", errorDescription: "No RReq has been received" });
+    expect((await api(sandbox, "/postauth", { threeDSServerTransID: randomUUID() })).json).toMatchObject({
+      errorCode: "203",
+      errorDescription: "Unknown threeDSServerTransID",
+    });
   });
 
   it.each([
