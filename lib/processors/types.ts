@@ -59,6 +59,8 @@ export interface ThreeDsResult {
   transStatus: "Y" | "A";
   /** The message the result came in: the ARes (frictionless) or the RReq (after a challenge). */
   messageType: "ARes" | "RReq";
+  /** The acquirer account whose BIN and merchant id the AReq carried: the only one this result may authorize at. */
+  acquirerAccountId?: string;
 }
 
 /** What we know of the cardholder (or, for a payout, the recipient): the spec's `customer` object, the payout's names. */

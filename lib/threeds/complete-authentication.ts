@@ -78,6 +78,7 @@ export async function completeAuthentication({
         transStatus: result.transStatus as "Y" | "A",
         // The result came in the RReq (after the challenge): Clearhaus wants to know which.
         messageType: "RReq",
+        acquirerAccountId: authentication.acquirerAccountId ?? undefined,
       },
     };
   }

@@ -94,7 +94,10 @@ export async function startAuthentication({
   // The browser /auth must use the id /preauth gave (preauth.rst).
   threeDsServerTransId = cardRange.threeDSServerTransID;
   base = { ...base, threeDsServerTransId };
-  await db().threeDsAuthentication.update({ where: { id: authentication.id }, data: { threeDsServerTransId, messageVersion } });
+  await db().threeDsAuthentication.update({
+    where: { id: authentication.id },
+    data: { threeDsServerTransId, messageVersion, acquirerAccountId: requestor?.acquirerAccountId },
+  });
   let answer;
   try {
     answer = await sendAReq(
@@ -175,6 +178,7 @@ export async function startAuthentication({
         transStatus: answer.transStatus as "Y" | "A",
         // The result came in the ARes (frictionless): Clearhaus wants to know which.
         messageType: "ARes",
+        acquirerAccountId: requestor?.acquirerAccountId,
       },
     };
   }
