@@ -139,6 +139,7 @@ async function unusedChallengeResult(paymentId: string, card: CardDetails): Prom
     transStatus: authentication.transStatus,
     // A completed challenge: its result came in the RReq.
     messageType: "RReq",
+    message: authentication.resultMessage ? JSON.stringify(authentication.resultMessage) : undefined,
     acquirerAccountId: authentication.acquirerAccountId ?? undefined,
   };
 }

@@ -1,6 +1,7 @@
 // Finishes a challenged 3-D Secure authentication: the result comes from the directory server (the
 // RReq), never from what the browser posted, and is recorded on the authentication.
 import { db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
 import type { ThreeDsResult } from "../processors/types";
 import { fetchResult, ThreeDsUnavailableError } from "./ds-client";
 import { cres, decodeBase64Url } from "./messages";
@@ -60,6 +61,7 @@ export async function completeAuthentication({
       eci: result.eci,
       authenticationValue: result.authenticationValue,
       dsTransId: result.dsTransID,
+      resultMessage: result.message as Prisma.InputJsonObject,
       state: authenticated ? "completed" : cancelled ? "aborted" : "failed",
       completedAt: new Date(),
     },
@@ -78,6 +80,7 @@ export async function completeAuthentication({
         transStatus: result.transStatus as "Y" | "A",
         // The result came in the RReq (after the challenge): Clearhaus wants to know which.
         messageType: "RReq",
+        message: JSON.stringify(result.message),
         acquirerAccountId: authentication.acquirerAccountId ?? undefined,
       },
     };

@@ -130,21 +130,29 @@ export async function sendPreauth(acctNumber: string, mode: Mode): Promise<Crd> 
   return parsed.data;
 }
 
-/** The AReq of a payment of `mode` to that mode's 3DS Server. */
-export async function sendAReq(message: AReq, mode: Mode): Promise<ARes> {
+/** Card data that must not be kept with a stored message (an ARes or RReq carries none; this is a guard). */
+const CARD_FIELDS = new Set(["acctNumber", "cardExpiryDate", "cardholderName"]);
+
+/** The message as the 3DS Server sent it, every field kept but card data: what Clearhaus takes whole. */
+export function storableMessage(json: unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(json as Record<string, unknown>).filter(([key]) => !CARD_FIELDS.has(key)));
+}
+
+/** The AReq of a payment of `mode` to that mode's 3DS Server; the ARes parsed, and whole (`message`). */
+export async function sendAReq(message: AReq, mode: Mode): Promise<ARes & { message: Record<string, unknown> }> {
   const { status, json } = await post(mode, "/auth", message);
   const parsed = ares.safeParse(json);
   if (status !== 200 || !parsed.success) throw refusal("/auth", status, json);
-  return parsed.data;
+  return { ...parsed.data, message: storableMessage(json) };
 }
 
 /**
  * The RReq of a finished challenge (postauth.rst). The 3DS Server has no "still pending" answer: an
  * RReq not (yet, or any more: it is cached 300 s) there is Erro 203 "Unknown threeDSServerTransID".
  */
-export async function fetchResult(threeDSServerTransID: string, mode: Mode): Promise<RReq> {
+export async function fetchResult(threeDSServerTransID: string, mode: Mode): Promise<RReq & { message: Record<string, unknown> }> {
   const { status, json } = await post(mode, "/postauth", { threeDSServerTransID });
   const parsed = rreq.safeParse(json);
   if (status !== 200 || !parsed.success) throw refusal("/postauth", status, json);
-  return parsed.data;
+  return { ...parsed.data, message: storableMessage(json) };
 }

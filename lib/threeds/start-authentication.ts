@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { CardDetails } from "../cards/card-details";
 import { db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import type { ThreeDsResult } from "../processors/types";
 import { recordedSubject } from "./authentication-binding";
@@ -149,6 +150,7 @@ export async function startAuthentication({
       transStatusReason: answer.transStatusReason,
       eci: answer.eci,
       authenticationValue: answer.authenticationValue,
+      resultMessage: answer.message as Prisma.InputJsonObject,
       challengeRequired: challenge,
       state: challenge ? "challenge" : authenticated ? "completed" : "failed",
       completedAt: challenge ? undefined : new Date(),
@@ -178,6 +180,7 @@ export async function startAuthentication({
         transStatus: answer.transStatus as "Y" | "A",
         // The result came in the ARes (frictionless): Clearhaus wants to know which.
         messageType: "ARes",
+        message: JSON.stringify(answer.message),
         acquirerAccountId: requestor?.acquirerAccountId,
       },
     };

@@ -67,6 +67,10 @@ describe("our client against the strict 3DS Server sandbox", () => {
     expect(started).toMatchObject({ kind: "authenticated", threeDs: { transStatus: status, messageType: "ARes" } });
     expect(row).toMatchObject({ state: "completed", transStatus: status, threeDsServerTransId: started.threeDsServerTransId });
     expect(row.messageVersion).toBe(pan.endsWith("1003") ? "2.1.0" : "2.2.0");
+    // The ARes is kept whole (for Clearhaus), without card data.
+    expect(row.resultMessage).toMatchObject({ messageType: "ARes", transStatus: status, dsTransID: expect.any(String) });
+    expect(JSON.stringify(row.resultMessage)).not.toContain(pan);
+    if (started.kind === "authenticated") expect(JSON.parse(started.threeDs.message!)).toEqual(row.resultMessage);
   });
 
   it.each([
@@ -102,6 +106,8 @@ describe("our client against the strict 3DS Server sandbox", () => {
     expect(await page.text()).toContain(NOTIFICATION_URL);
     const done = await completeAuthentication({ threeDsServerTransId: auto.started.threeDsServerTransId, paymentId: auto.paymentId });
     expect(done).toMatchObject({ kind: "authenticated", threeDs: { transStatus: "Y", messageType: "RReq" } });
+    const stored = await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: auto.started.authenticationId } });
+    expect(stored.resultMessage).toMatchObject({ messageType: "RReq", transStatus: "Y", interactionCounter: "01" });
   });
 
   it("reports a card that is not enrolled, and a DS time-out, with the 3DS Server's Erro", async () => {
