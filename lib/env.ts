@@ -180,12 +180,18 @@ const schema = z.object({
   BAMBORA_ACCESS_TOKEN: blankAsUndefined,
   BAMBORA_MERCHANT_NUMBER: blankAsUndefined,
   BAMBORA_SECRET_TOKEN: blankAsUndefined,
-  /** The 3-D Secure directory server (3DS server API) of live payments; unset: live payments get no 3-D Secure. */
-  THREEDS_DS_URL: optionalUrl,
+  /**
+   * The 3DS Server (the 3dsecure.io API: /preauth, /auth, /postauth) of live payments; unset: live
+   * payments get no 3-D Secure. It is a 3DS Server as a service, not a directory server.
+   */
+  THREEDS_SERVER_URL: optionalUrl,
   THREEDS_API_KEY: blankAsUndefined,
-  /** The 3-D Secure test directory server of test payments; unset: the in-process sandbox DS/ACS. */
-  THREEDS_TEST_DS_URL: optionalUrl,
+  /** The 3DS Server of test payments; unset: the in-process sandbox. */
+  THREEDS_TEST_SERVER_URL: optionalUrl,
   THREEDS_TEST_API_KEY: blankAsUndefined,
+  /** Old names of THREEDS_SERVER_URL and THREEDS_TEST_SERVER_URL, still read (with a warning) when the new one is unset. */
+  THREEDS_DS_URL: optionalUrl,
+  THREEDS_TEST_DS_URL: optionalUrl,
   /** Port of the 3-D Secure sandbox (its challenge page is opened by the cardholder's browser); 0 = any free port. */
   THREEDS_SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /**
@@ -234,12 +240,31 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
+/** Renamed variables: [old, new]. The old name is read when the new one is unset; both set and different is an error. */
+export const RENAMED_THREEDS_VARIABLES = [
+  ["THREEDS_DS_URL", "THREEDS_SERVER_URL"],
+  ["THREEDS_TEST_DS_URL", "THREEDS_TEST_SERVER_URL"],
+] as const;
+
+function renameThreeDsServerVariables(env: Env): Env {
+  const renamed = { ...env };
+  for (const [oldName, newName] of RENAMED_THREEDS_VARIABLES) {
+    const oldValue = env[oldName];
+    if (!oldValue) continue;
+    if (env[newName] && env[newName] !== oldValue)
+      throw new ConfigError([`${oldName}: renamed to ${newName}, and both are set to different addresses; remove ${oldName}`]);
+    console.warn(`${oldName} is deprecated: it names the 3DS Server (3dsecure.io API), rename it to ${newName}`);
+    renamed[newName] = oldValue;
+  }
+  return renamed;
+}
+
 export function parseEnv(source: Record<string, string | undefined>): AppConfig {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
-  const env = parsed.data;
+  const env = renameThreeDsServerVariables(parsed.data);
   const isProduction = env.NODE_ENV === "production" && !env.CPS_LOCAL;
   const configured = {
     sessionSecret: env.SESSION_SECRET,
@@ -263,7 +288,9 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
     ]);
   }
   if (isProduction && (env.BACKOFFICE_MFA_REQUIRED === "0" || env.BACKOFFICE_MFA_REQUIRED === "false")) {
-    throw new ConfigError(["BACKOFFICE_MFA_REQUIRED: cannot be turned off in production (PCI DSS v4 8.4.2 asks for MFA on all access to card data)"]);
+    throw new ConfigError([
+      "BACKOFFICE_MFA_REQUIRED: cannot be turned off in production (PCI DSS v4 8.4.2 asks for MFA on all access to card data)",
+    ]);
   }
   if (isProduction && env.BENCH_FLOORS) {
     // The floors are an unauthenticated route that reads a body and writes a row: for benchmarks only.
@@ -312,7 +339,11 @@ export const LEGACY_ACQUIRER_VARIABLES = {
  * North America's Payments API (docs/decisions.md), which takes a merchant id and passcodes: these
  * cannot be turned into an account, are read for nothing, and a production start refuses them.
  */
-export const RETIRED_ACQUIRER_VARIABLES = ["BAMBORA_ACCESS_TOKEN", "BAMBORA_MERCHANT_NUMBER", "BAMBORA_SECRET_TOKEN"] as const satisfies readonly (keyof Env)[];
+export const RETIRED_ACQUIRER_VARIABLES = [
+  "BAMBORA_ACCESS_TOKEN",
+  "BAMBORA_MERCHANT_NUMBER",
+  "BAMBORA_SECRET_TOKEN",
+] as const satisfies readonly (keyof Env)[];
 
 export type LegacyAcquirerCredentials = {
   [TName in keyof typeof LEGACY_ACQUIRER_VARIABLES]?: Record<keyof (typeof LEGACY_ACQUIRER_VARIABLES)[TName], string>;

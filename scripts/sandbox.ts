@@ -1,6 +1,6 @@
 // npm run sandbox: the three acquirer sandboxes and the 3-D Secure sandbox on their own, so the test
 // mode of services elsewhere can use them: FINARO_TEST_BASE_URL / CLEARHAUS_TEST_BASE_URL /
-// BAMBORA_TEST_BASE_URL / THREEDS_TEST_DS_URL (live mode never uses a sandbox; a test that makes one
+// BAMBORA_TEST_BASE_URL / THREEDS_TEST_SERVER_URL (live mode never uses a sandbox; a test that makes one
 // stand in for an acquirer's production endpoint sets *_BASE_URL itself).
 // Ports: --finaro N --clearhaus N --bambora N --threeds N (default 4101-4104).
 // By default the Clearhaus and Finaro sandboxes answer as their public references say and nothing
@@ -45,7 +45,7 @@ Point the service's test mode at them with:
 FINARO_TEST_BASE_URL=${urls.finaro}${FINARO_SANDBOX_PATH}
 CLEARHAUS_TEST_BASE_URL=${urls.clearhaus}
 BAMBORA_TEST_BASE_URL=${urls.bambora}
-THREEDS_TEST_DS_URL=${urls.threeds}
+THREEDS_TEST_SERVER_URL=${urls.threeds}
 THREEDS_TEST_API_KEY=${THREEDS_SANDBOX_API_KEY}
 
 The local demo merchant's test accounts take these credentials (local mode only):

@@ -4,6 +4,8 @@ import type { WireSchema } from "./wire-schema";
 import { config } from "../env";
 import { BodyTooLargeError, payloadTooLargeResponse, readLimitedText } from "../http/read-limited-body";
 import { clientIp as trustedClientIp } from "../http/client-ip";
+import type { CardholderBrowser } from "../threeds/browser-areq";
+import type { BrowserInfo } from "./protocol";
 
 export function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), {
@@ -54,4 +56,15 @@ export async function readJsonBody<T>(request: Request, schema: WireSchema<T>): 
  */
 export function clientIp(request: Request): string | undefined {
   return trustedClientIp(request.headers) ?? undefined;
+}
+
+/** The cardholder's browser for the 3-D Secure AReq: its request's headers and IP, and what the frame read. */
+export function cardholderBrowser(request: Request, info: BrowserInfo | undefined): CardholderBrowser {
+  return {
+    acceptHeader: request.headers.get("accept") ?? undefined,
+    userAgent: request.headers.get("user-agent") ?? undefined,
+    acceptLanguage: request.headers.get("accept-language") ?? undefined,
+    ip: clientIp(request),
+    info,
+  };
 }

@@ -18,6 +18,7 @@ import { dispatchNotification } from "../notifications/enqueue-notification";
 import type { ProcessorName, ThreeDsResult } from "../processors/types";
 import { decideThreeDsStep } from "../threeds/three-ds-mode";
 import { startAuthentication } from "../threeds/start-authentication";
+import type { CardholderBrowser } from "../threeds/browser-areq";
 import { authenticationMatches } from "../threeds/authentication-binding";
 import type { TransStatus } from "../threeds/messages";
 import { authorizePayment, type AuthorizationCardSource } from "../payments/authorize-payment";
@@ -36,6 +37,8 @@ export interface PaySessionOptions {
   /** The frames' origin binding (lib/cardholder/origin-binding.ts), for the 3-D Secure notification page. */
   binding?: string;
   customerIp?: string;
+  /** The cardholder's browser, for the 3-D Secure AReq. */
+  browser?: CardholderBrowser;
   now?: Date;
 }
 
@@ -136,6 +139,8 @@ async function unusedChallengeResult(paymentId: string, card: CardDetails): Prom
     transStatus: authentication.transStatus,
     // A completed challenge: its result came in the RReq.
     messageType: "RReq",
+    message: authentication.resultMessage ? JSON.stringify(authentication.resultMessage) : undefined,
+    acquirerAccountId: authentication.acquirerAccountId ?? undefined,
   };
 }
 
@@ -145,6 +150,7 @@ export async function paySession({
   card: parts,
   binding,
   customerIp,
+  browser,
   now = new Date(),
 }: PaySessionOptions): Promise<PayResult> {
   const session = await loadSession(sessionId);
@@ -171,7 +177,8 @@ export async function paySession({
   const attempts =
     (await db().operation.count({ where: { paymentId, type: "authorize" } })) +
     (await db().threeDsAuthentication.count({ where: { paymentId } }));
-  if (attempts >= MAX_ATTEMPTS_PER_PAYMENT && !(await unusedChallengeResult(paymentId, card))) return failed(paymentId, "TOO_MANY_ATTEMPTS");
+  if (attempts >= MAX_ATTEMPTS_PER_PAYMENT && !(await unusedChallengeResult(paymentId, card)))
+    return failed(paymentId, "TOO_MANY_ATTEMPTS");
 
   // One attempt at a time: the window is PROCESSING, leased to this request, while it runs. A
   // request that dies leaves the lease to run out; the session finisher then ends the window.
@@ -186,7 +193,7 @@ export async function paySession({
 
   let result: PayResult;
   try {
-    result = await runPayment({ session, paymentId, source, card, binding, customerIp });
+    result = await runPayment({ session, paymentId, source, card, binding, customerIp, browser });
   } catch (error) {
     await letGo(sessionId, paymentId);
     throw error;
@@ -197,14 +204,20 @@ export async function paySession({
       const notificationId = await db().$transaction(async (tx) => {
         await tx.$queryRaw`SELECT "id" FROM "PaymentSession" WHERE "id" = ${sessionId} FOR UPDATE`;
         faultPoint("session.complete");
-        await tx.paymentSession.update({ where: { id: sessionId }, data: { status: "COMPLETED", completedAt: new Date(), leaseUntil: null } });
+        await tx.paymentSession.update({
+          where: { id: sessionId },
+          data: { status: "COMPLETED", completedAt: new Date(), leaseUntil: null },
+        });
         return storeCompletionNotification({ tx, sessionId, status: "approved" });
       });
       if (notificationId) await dispatchNotification(notificationId);
     } catch (error) {
       // The payment is approved (recorded by the authorization): the cardholder is told so, and the
       // session finisher completes the window and sends its notification.
-      log("cardholder").error({ err: error }, `session ${sessionId}: the completion after an approval failed; the session finisher completes it`);
+      log("cardholder").error(
+        { err: error },
+        `session ${sessionId}: the completion after an approval failed; the session finisher completes it`,
+      );
       await releaseLease(sessionId).catch(() => undefined);
     }
     return result;
@@ -262,9 +275,10 @@ interface RunPaymentOptions {
   card: CardDetails;
   binding?: string;
   customerIp?: string;
+  browser?: CardholderBrowser;
 }
 
-async function runPayment({ session, paymentId, source, card, binding, customerIp }: RunPaymentOptions): Promise<PayResult> {
+async function runPayment({ session, paymentId, source, card, binding, customerIp, browser }: RunPaymentOptions): Promise<PayResult> {
   const authorize = async (threeDs: ThreeDsResult | undefined): Promise<PayResult> => {
     const authorization = await authorizePayment({
       paymentId,
@@ -304,7 +318,7 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
   if (first.step !== "authenticate") return authorize(undefined);
 
   const notificationUrl = `${config().apiBaseUrls.cit}/dynamic/${session.id}/payments/${paymentId}/challenge-notify${binding ? `?b=${encodeURIComponent(binding)}` : ""}`;
-  const started = await startAuthentication({ paymentId, card, notificationUrl });
+  const started = await startAuthentication({ paymentId, card, notificationUrl, browser });
   const challenge: PayResult | undefined =
     started.kind === "challenge"
       ? { result: "challenge", paymentid: paymentId, url: challengePagePath(session.id, paymentId, started) }

@@ -7,7 +7,7 @@
 // The authorize endpoint stays for the authorization after a 3-D Secure challenge.
 import { describeErrorForLog } from "../cards/redact-card-numbers";
 import { log } from "../observability/logger";
-import { clientIp, fromOurOrigin, jsonResponse, readJsonBody } from "./frame-api";
+import { cardholderBrowser, clientIp, fromOurOrigin, jsonResponse, readJsonBody } from "./frame-api";
 import { paySession } from "./pay-session";
 import { authorizeRequestSchema, ERROR_TEXTS, type PayResult, type StartPaymentResponse } from "./protocol";
 import { startSessionPayment } from "./start-session-payment";
@@ -46,6 +46,7 @@ export async function servePayRequest(request: Request, sessionId: string): Prom
           card: body.card,
           binding: body.binding,
           customerIp: clientIp(request),
+          browser: cardholderBrowser(request, body.browser),
         });
       } catch (error) {
         // The card must not reach a log: the message's first line only, card-number-like digits masked.

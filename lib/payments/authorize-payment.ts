@@ -17,7 +17,11 @@ import { newId } from "../ids";
 import { faultPoint } from "../faults/fault-point";
 import { operationResultFields } from "./operation-result-fields";
 import { approvedAttemptOf } from "./apply-approved-attempt";
-import { AuthorizationOutcomeUnknownError, resolvePendingAuthorizations, type ResolvedAuthorization } from "./resolve-pending-authorizations";
+import {
+  AuthorizationOutcomeUnknownError,
+  resolvePendingAuthorizations,
+  type ResolvedAuthorization,
+} from "./resolve-pending-authorizations";
 import { markCallEnded, markOutcomeUnknown, settleUnknownOperation } from "./settle-unknown-operation";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
 import type { PaymentStatus } from "../generated/prisma/enums";
@@ -281,7 +285,11 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       resolved = {
         operationId: approvedEarlier.id,
         processor: approvedEarlier.processor,
-        result: { status: "approved", responsecode: approvedEarlier.responseCode ?? RESPONSE_CODES.approved, eci: approvedEarlier.eci ?? undefined },
+        result: {
+          status: "approved",
+          responsecode: approvedEarlier.responseCode ?? RESPONSE_CODES.approved,
+          eci: approvedEarlier.eci ?? undefined,
+        },
       };
     }
   }
@@ -343,7 +351,10 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         rule: options.rule,
         purpose: options.mit ? "mit" : "payment",
       });
-  const order = plan?.kind === "route" ? plan.accounts : [];
+  // A 3-D Secure result belongs to the acquirer account its AReq named (acquirerBIN, acquirerMerchantID):
+  // it is not routed on to another account after a decline there (docs/decisions.md, issue 25).
+  const routed = plan?.kind === "route" ? plan.accounts : [];
+  const order = threeDs?.acquirerAccountId ? routed.filter((account) => account.accountId === threeDs.acquirerAccountId) : routed;
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
   const paymentType = options.mit?.paymentType ?? payment.paymentType;
   const attempts: AuthorizationAttempt[] = [];
@@ -506,7 +517,8 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
 }
 
 /** The refusal of a test card in live mode, recorded as a declined attempt that reached no acquirer. */
-const TEST_CARD_IN_LIVE = "declined: a published test card number; live payments never take test cards (use a real card, or a test-mode key)";
+const TEST_CARD_IN_LIVE =
+  "declined: a published test card number; live payments never take test cards (use a real card, or a test-mode key)";
 
 async function declineTestCardInLive(
   paymentId: string,

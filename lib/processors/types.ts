@@ -59,6 +59,10 @@ export interface ThreeDsResult {
   transStatus: "Y" | "A";
   /** The message the result came in: the ARes (frictionless) or the RReq (after a challenge). */
   messageType: "ARes" | "RReq";
+  /** The ARes or RReq whole, as JSON text (no card data): Clearhaus takes it as `card[3dsecure][v2][ares|rreq]`. */
+  message?: string;
+  /** The acquirer account whose BIN and merchant id the AReq carried: the only one this result may authorize at. */
+  acquirerAccountId?: string;
 }
 
 /** What we know of the cardholder (or, for a payout, the recipient): the spec's `customer` object, the payout's names. */

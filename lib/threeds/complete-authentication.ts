@@ -1,8 +1,9 @@
 // Finishes a challenged 3-D Secure authentication: the result comes from the directory server (the
 // RReq), never from what the browser posted, and is recorded on the authentication.
 import { db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
 import type { ThreeDsResult } from "../processors/types";
-import { fetchResult } from "./ds-client";
+import { fetchResult, ThreeDsUnavailableError } from "./ds-client";
 import { cres, decodeBase64Url } from "./messages";
 
 export interface CompleteAuthenticationOptions {
@@ -15,8 +16,11 @@ export type CompleteAuthenticationResult =
   | { kind: "authenticated"; authenticationId: string; threeDs: ThreeDsResult }
   | { kind: "failed"; authenticationId: string; transStatus: string; reason: string }
   | { kind: "cancelled"; authenticationId: string }
-  /** The cardholder has not finished the challenge yet. */
-  | { kind: "pending"; authenticationId: string };
+  /**
+   * The 3DS Server has no RReq: the challenge is not finished, its result expired (kept 300 s), or the
+   * server failed. The authentication is left as it was; nothing is authorized on it.
+   */
+  | { kind: "no_result"; authenticationId: string; reason: string };
 
 export class UnknownAuthenticationError extends Error {
   constructor() {
@@ -40,8 +44,13 @@ export async function completeAuthentication({
   });
   if (!authentication || (paymentId && authentication.paymentId !== paymentId)) throw new UnknownAuthenticationError();
   const base = { authenticationId: authentication.id };
-  const result = await fetchResult(threeDsServerTransId, authentication.payment.mode);
-  if (!result) return { ...base, kind: "pending" };
+  let result;
+  try {
+    result = await fetchResult(threeDsServerTransId, authentication.payment.mode);
+  } catch (error) {
+    if (error instanceof ThreeDsUnavailableError) return { ...base, kind: "no_result", reason: error.message };
+    throw error;
+  }
   const cancelled = result.challengeCancel === "01";
   const authenticated = (result.transStatus === "Y" || result.transStatus === "A") && Boolean(result.eci);
   await db().threeDsAuthentication.update({
@@ -52,6 +61,7 @@ export async function completeAuthentication({
       eci: result.eci,
       authenticationValue: result.authenticationValue,
       dsTransId: result.dsTransID,
+      resultMessage: result.message as Prisma.InputJsonObject,
       state: authenticated ? "completed" : cancelled ? "aborted" : "failed",
       completedAt: new Date(),
     },
@@ -70,6 +80,8 @@ export async function completeAuthentication({
         transStatus: result.transStatus as "Y" | "A",
         // The result came in the RReq (after the challenge): Clearhaus wants to know which.
         messageType: "RReq",
+        message: JSON.stringify(result.message),
+        acquirerAccountId: authentication.acquirerAccountId ?? undefined,
       },
     };
   }

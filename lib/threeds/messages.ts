@@ -41,8 +41,59 @@ export const areq = z.object({
     .regex(/^\d{3}$/)
     .optional(),
   merchantName: z.string().max(40).optional(),
+  // EMV 3DS 2.2 browser AReq (3dsecure.io _static/areq_220.html): required for channel BRW, or
+  // required by Visa / Mastercard. docs/acquirers.md, "3-D Secure AReq fields", says where each comes from.
+  /** YYYYMMDDHHMMSS, UTC. */
+  purchaseDate: z
+    .string()
+    .regex(/^\d{14}$/)
+    .optional(),
+  /** 01: goods or service purchase. */
+  transType: z
+    .string()
+    .regex(/^\d{2}$/)
+    .optional(),
+  /** Y: the 3DS Method completed, N: it did not (in time), U: the card range has no method URL. */
+  threeDSCompInd: z.enum(["Y", "N", "U"]).optional(),
+  threeDSRequestorURL: httpUrl.optional(),
+  /** 01: payment transaction. */
+  threeDSRequestorAuthenticationInd: z
+    .string()
+    .regex(/^\d{2}$/)
+    .optional(),
+  browserAcceptHeader: z.string().max(2048).optional(),
+  browserUserAgent: z.string().max(2048).optional(),
+  browserIP: z.string().max(45).optional(),
+  browserLanguage: z.string().max(8).optional(),
+  browserJavascriptEnabled: z.boolean().optional(),
+  browserJavaEnabled: z.boolean().optional(),
+  browserColorDepth: z.string().optional(),
+  browserScreenHeight: z.string().optional(),
+  browserScreenWidth: z.string().optional(),
+  browserTZ: z.string().optional(),
 });
 export type AReq = z.infer<typeof areq>;
+
+/** The /preauth answer (3dsecure.io preauth.rst): a CRD with the transaction id /auth must use. */
+export const crd = z.object({
+  messageType: z.literal("CRD"),
+  threeDSServerTransID: z.string().uuid(),
+  threeDSMethodURL: httpUrl.optional(),
+  acsProtocolVersions: z.array(z.object({ version: z.string(), threeDSMethodURL: httpUrl.optional() })).optional(),
+  acsStartProtocolVersion: z.string().optional(),
+  acsEndProtocolVersion: z.string().optional(),
+  dsProtocolVersions: z.array(z.string()).optional(),
+});
+export type Crd = z.infer<typeof crd>;
+
+/** An Erro message (3dsecure.io erro_220): JSON even on a non-200 answer. */
+export const erro = z.object({
+  messageType: z.literal("Erro"),
+  errorCode: z.string(),
+  errorDescription: z.string().optional(),
+  errorDetail: z.string().optional(),
+});
+export type Erro = z.infer<typeof erro>;
 
 export const ares = z.object({
   messageType: z.literal("ARes"),

@@ -15,7 +15,7 @@ let elsewhere: http.Server;
 let ds: http.Server;
 const heardElsewhere: Array<{ url: string; apikey: string | undefined }> = [];
 let mode: "redirect" | "huge" = "redirect";
-const saved = { url: process.env.THREEDS_DS_URL, key: process.env.THREEDS_API_KEY };
+const saved = { url: process.env.THREEDS_SERVER_URL, key: process.env.THREEDS_API_KEY };
 
 async function listen(server: http.Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -48,15 +48,15 @@ beforeAll(async () => {
     };
     pump();
   });
-  process.env.THREEDS_DS_URL = await listen(ds);
+  process.env.THREEDS_SERVER_URL = await listen(ds);
   process.env.THREEDS_API_KEY = API_KEY;
   resetConfig();
 });
 
 afterAll(async () => {
-  process.env.THREEDS_DS_URL = saved.url;
+  process.env.THREEDS_SERVER_URL = saved.url;
   process.env.THREEDS_API_KEY = saved.key;
-  if (saved.url === undefined) delete process.env.THREEDS_DS_URL;
+  if (saved.url === undefined) delete process.env.THREEDS_SERVER_URL;
   if (saved.key === undefined) delete process.env.THREEDS_API_KEY;
   resetConfig();
   ds.closeAllConnections();

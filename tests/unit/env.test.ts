@@ -1,12 +1,37 @@
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ConfigError, legacyAcquirerCredentials, parseEnv, refuseLegacyAcquirerVariables } from "@/lib/env";
 
 const tmpDataDir = () => mkdtempSync(path.join(os.tmpdir(), "cps-env-"));
 
 describe("parseEnv", () => {
+  it("reads THREEDS_SERVER_URL, and the old THREEDS_DS_URL / THREEDS_TEST_DS_URL with a warning", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const current = parseEnv({ DATA_DIR: tmpDataDir(), THREEDS_SERVER_URL: "https://service.3dsecure.io" });
+      expect(current.THREEDS_SERVER_URL).toBe("https://service.3dsecure.io");
+      expect(warn).not.toHaveBeenCalled();
+      const old = parseEnv({
+        DATA_DIR: tmpDataDir(),
+        THREEDS_DS_URL: "https://service.3dsecure.io",
+        THREEDS_TEST_DS_URL: "https://service.sandbox.3dsecure.io",
+      });
+      expect(old.THREEDS_SERVER_URL).toBe("https://service.3dsecure.io");
+      expect(old.THREEDS_TEST_SERVER_URL).toBe("https://service.sandbox.3dsecure.io");
+      expect(warn.mock.calls.map(([text]) => String(text))).toEqual([
+        expect.stringMatching(/THREEDS_DS_URL is deprecated.*THREEDS_SERVER_URL/),
+        expect.stringMatching(/THREEDS_TEST_DS_URL is deprecated.*THREEDS_TEST_SERVER_URL/),
+      ]);
+      expect(() =>
+        parseEnv({ DATA_DIR: tmpDataDir(), THREEDS_DS_URL: "https://a.example", THREEDS_SERVER_URL: "https://b.example" }),
+      ).toThrow(/THREEDS_DS_URL: renamed to THREEDS_SERVER_URL/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it("defaults every API host to the service's own origin", () => {
     const config = parseEnv({ DATA_DIR: tmpDataDir(), PORT: "4100" });
     expect(config.publicBaseUrl).toBe("http://localhost:4100");

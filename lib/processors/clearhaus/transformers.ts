@@ -157,12 +157,17 @@ export function toClearhausAuthorize(request: AuthorizeRequest, { signed = false
   return fields;
 }
 
-/** `card[3dsecure][v2][raw][...]`: every field the raw method asks for ([CH] 3dsecure_v2.md). */
+/**
+ * The 3-D Secure result ([CH] 3dsecure_v2.md): the whole ARes or RReq as `card[3dsecure][v2][ares]` or
+ * `[rreq]` (JSON text, the docs' example), the method Clearhaus documents first; the raw fields only
+ * when the message is not at hand (a result from before it was stored).
+ */
 function threeDsFields(threeDs: NonNullable<AuthorizeRequest["threeDs"]>, scheme: "visa" | "mastercard"): Record<string, string> {
   if (!threeDs.authenticationValue) throw new RequestNotFormedError("the 3-D Secure result has no authentication value (av) for clearhaus");
   if (scheme === "mastercard" && !threeDs.dsTransId) {
     throw new RequestNotFormedError("the 3-D Secure result has no ds_trans_id, which clearhaus requires for Mastercard");
   }
+  if (threeDs.message) return { [`card[3dsecure][v2][${threeDs.messageType === "RReq" ? "rreq" : "ares"}]`]: threeDs.message };
   const raw = "card[3dsecure][v2][raw]";
   return {
     [`${raw}[trans_status]`]: threeDs.transStatus,

@@ -1,6 +1,6 @@
 // The background service that starts the sandboxes inside the Next server process for test mode:
 // for every processor (and the 3-D Secure DS) without a test endpoint (*_TEST_BASE_URL,
-// THREEDS_TEST_DS_URL). Live mode never reaches them (lib/processors/registry.ts). Its sandboxes run
+// THREEDS_TEST_SERVER_URL). Live mode never reaches them (lib/processors/registry.ts). Its sandboxes run
 // with their extensions on (look-ups, card-update feeds, fault modes, scenario cards), which the
 // connectors use only because the registry knows the address is a sandbox's.
 import { config } from "../../env";
@@ -30,7 +30,7 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
   if (!sandboxesEnabled()) return undefined;
   const testEndpoints = { finaro: settings.FINARO_TEST_BASE_URL, clearhaus: settings.CLEARHAUS_TEST_BASE_URL, bambora: settings.BAMBORA_TEST_BASE_URL };
   const processors = ACQUIRER_NAMES.filter((name) => !testEndpoints[name]);
-  const threeDs = !settings.THREEDS_TEST_DS_URL;
+  const threeDs = !settings.THREEDS_TEST_SERVER_URL;
   if (processors.length === 0 && !threeDs) return undefined;
   // The challenge page is served by the service itself (app/sandbox/threeds), so a browser that can
   // reach the hosted fields can reach it too, wherever the service runs.

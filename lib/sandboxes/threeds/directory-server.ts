@@ -70,7 +70,10 @@ function escapeHtml(value: string): string {
  * per-response nonce and nothing else; forms may go only to `formAction` (the sandbox itself, or the
  * checked notification address). Real ACS pages are framed by any 3DS requestor, hence frame-ancestors *.
  */
-function html(body: (nonce: string) => string, { status = 200, formAction = "'self'" }: { status?: number; formAction?: string } = {}): Response {
+function html(
+  body: (nonce: string) => string,
+  { status = 200, formAction = "'self'" }: { status?: number; formAction?: string } = {},
+): Response {
   const nonce = randomBytes(16).toString("base64");
   const csp = [
     "default-src 'none'",
@@ -149,7 +152,8 @@ export function createThreeDsSandbox(options: ThreeDsSandboxOptions = {}): Three
   function challengePage(transaction: Transaction, sessionData: string, error?: string): Response {
     const amount = (Number(transaction.amount) / 10 ** transaction.exponent).toFixed(transaction.exponent);
     const hidden = `<input type="hidden" name="acsTransID" value="${escapeHtml(transaction.acsTransID)}"><input type="hidden" name="threeDSSessionData" value="${escapeHtml(sessionData)}">`;
-    return html(() => `<h1>Confirm your payment</h1>
+    return html(
+      () => `<h1>Confirm your payment</h1>
 <p>Sandbox bank: enter the code <strong>${SANDBOX_CHALLENGE_CODE}</strong> sent to your phone.</p>
 <dl><dt>Card</dt><dd>•••• ${escapeHtml(transaction.last4)}</dd><dt>Amount</dt><dd>${escapeHtml(amount)} ${escapeHtml(transaction.currency)}</dd></dl>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
@@ -158,7 +162,8 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 <button type="submit" name="action" value="complete">Complete</button>
 <button type="submit" name="action" value="fail">Fail authentication</button>
 <button type="submit" name="action" value="cancel">Cancel</button>
-</form>`);
+</form>`,
+    );
   }
 
   function postCres(transaction: Transaction, sessionData: string): Response {
@@ -186,13 +191,32 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
     const origin = options.publicUrl?.replace(/\/+$/, "") ?? url.origin;
     const path = url.pathname;
 
-    if (request.method === "POST" && (path === "/auth" || path === "/postauth")) {
+    if (request.method === "POST" && (path === "/auth" || path === "/postauth" || path === "/preauth")) {
       if (!sameSecret(request.headers.get("apikey") ?? "", apiKey)) return Response.json({ error: "invalid APIKey" }, { status: 401 });
       let json: unknown;
       try {
         json = await request.json();
       } catch {
         return Response.json({ messageType: "Erro", errorCode: "101", errorDescription: "message is not JSON" }, { status: 400 });
+      }
+      if (path === "/preauth") {
+        // The lenient sandbox's CRD: a fresh id, 2.1.0-2.2.0, no 3DS Method (the strict 3DS Server
+        // sandbox, three-ds-server.ts, has the reference's method and version test cards).
+        const pan = typeof json === "object" && json && "acctNumber" in json ? String(json.acctNumber) : "";
+        if (!/^\d{13,19}$/.test(pan) || !schemeFromPan(pan))
+          return Response.json(
+            { messageType: "Erro", errorCode: "305", errorComponent: "S", errorDescription: "Unknown BIN" },
+            { status: 400 },
+          );
+        return Response.json({
+          messageType: "CRD",
+          threeDSServerTransID: randomUUID(),
+          acsProtocolVersions: [{ version: "2.1.0" }, { version: "2.2.0" }],
+          acsStartProtocolVersion: "2.1.0",
+          acsEndProtocolVersion: "2.2.0",
+          dsStartProtocolVersion: "2.1.0",
+          dsEndProtocolVersion: "2.2.0",
+        });
       }
       if (path === "/postauth") {
         const id = typeof json === "object" && json && "threeDSServerTransID" in json ? String(json.threeDSServerTransID) : "";
@@ -203,10 +227,17 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
             { messageType: "Erro", errorCode: "301", errorDescription: "unknown threeDSServerTransID" },
             { status: 404 },
           );
+        // 3dsecure.io's documented answer before the RReq (decoupled_authentication.rst); there is no 409 "pending".
         if (!transaction.result)
           return Response.json(
-            { messageType: "Erro", errorCode: "402", errorDescription: "the challenge is not finished" },
-            { status: 409 },
+            {
+              messageType: "Erro",
+              errorCode: "305",
+              errorComponent: "S",
+              errorDescription: "No RReq has been received",
+              errorDetail: "No response from directory server yet",
+            },
+            { status: 400 },
           );
         return Response.json(transaction.result);
       }

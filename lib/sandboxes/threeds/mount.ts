@@ -13,7 +13,10 @@ export async function serveMountedThreeDsSandbox(request: Request): Promise<Resp
   url.pathname = url.pathname.slice(THREEDS_SANDBOX_MOUNT.length) || "/";
   let body: Uint8Array<ArrayBuffer> | undefined;
   try {
-    body = request.method === "GET" || request.method === "HEAD" ? undefined : Uint8Array.from(await readLimitedBody(request, SANDBOX_MAX_BODY_BYTES));
+    body =
+      request.method === "GET" || request.method === "HEAD"
+        ? undefined
+        : Uint8Array.from(await readLimitedBody(request, SANDBOX_MAX_BODY_BYTES));
   } catch (error) {
     if (error instanceof BodyTooLargeError) return payloadTooLargeResponse(SANDBOX_MAX_BODY_BYTES);
     throw error;

@@ -99,6 +99,8 @@ describe("MIT, capture, refund and payment details", () => {
       include: { storedCard: true },
     });
     mitPaymentId = payment.id;
+    // An MIT runs without a cardholder: no browser 3-D Secure (/preauth, /auth) is started for it (issue 25).
+    expect(await db().threeDsAuthentication.count({ where: { paymentId: payment.id } })).toBe(0);
     expect(payment).toMatchObject({
       parentPaymentId: parent.paymentId,
       paymentType: "scheduled",

@@ -216,7 +216,12 @@ describe("cardholder payment without 3-D Secure (SKIP_3DS)", () => {
     // partner (issue 24), so a DKK payment without card data finds no acquirer there.
     const first = await session({ merchantPaymentId: "sub-1", currency: "CAD" });
     const parent = await pay(first.id);
-    const onBehalf = await session({ onBehalfOfPaymentId: parent.paymentId, newMerchantPaymentId: "sub-2", merchantPaymentId: "sub-1", currency: "CAD" });
+    const onBehalf = await session({
+      onBehalfOfPaymentId: parent.paymentId,
+      newMerchantPaymentId: "sub-2",
+      merchantPaymentId: "sub-1",
+      currency: "CAD",
+    });
     const { paymentId, result } = await pay(onBehalf.id, undefined);
     expect(result).toEqual({ result: "approved", paymentid: paymentId });
     const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
@@ -423,6 +428,17 @@ describe("3-D Secure", () => {
     expect(authentication?.state).toBe("aborted");
     expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
     expect(await db().operation.count({ where: { paymentId: second.paymentId } })).toBe(0);
+  });
+
+  it("an authentication is used only at the acquirer account its AReq named: a decline there is not routed on with it", async () => {
+    // The AReq carried the first account's (Finaro's) acquirer BIN and merchant id; Clearhaus would approve this card.
+    const created = await session({ set3ds: "FORCE_3DS", processors: ["finaro", "clearhaus"] });
+    const { paymentId, result } = await pay(created.id, card("4000000000001000"));
+    expect(result).toMatchObject({ result: "failed", errorcode: "PAYMENT_DECLINED" });
+    const operations = await db().operation.findMany({ where: { paymentId, type: "authorize" }, orderBy: { routingAttempt: "asc" } });
+    expect(operations.map((operation) => [operation.processor, operation.status])).toEqual([["finaro", "declined"]]);
+    const authentication = await db().threeDsAuthentication.findFirstOrThrow({ where: { paymentId } });
+    expect(authentication.acquirerAccountId).toBe(operations[0]!.acquirerAccountId);
   });
 
   it("FALLBACK_3DS: a card the issuer would challenge is first authorized without 3-D Secure", async () => {

@@ -45,7 +45,10 @@ describe("3-D Secure sandbox", () => {
     const message = areq("4000000000003220");
     const ares = (await (await post(handler, "/auth", message)).json()) as ARes;
     expect(ares.transStatus).toBe("C");
-    expect((await post(handler, "/postauth", { threeDSServerTransID: message.threeDSServerTransID })).status).toBe(409);
+    expect(await (await post(handler, "/postauth", { threeDSServerTransID: message.threeDSServerTransID })).json()).toMatchObject({
+      messageType: "Erro",
+      errorCode: "305",
+    });
     await new Promise((resolve) => setTimeout(resolve, 80));
     const rreq = await (await post(handler, "/postauth", { threeDSServerTransID: message.threeDSServerTransID })).json();
     expect(rreq).toMatchObject({ messageType: "RReq", transStatus: "N", transStatusReason: "14" });

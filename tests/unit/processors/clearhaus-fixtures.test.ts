@@ -59,9 +59,38 @@ describe("clearhaus requests as the docs show them", () => {
     expectDocumentedFields(ours, documented);
   });
 
+  it("authorization with the whole ARes (secure_transactions.md): 3dsecure.io's ARes as JSON text in card[3dsecure][v2][ares], nothing raw", () => {
+    const documented = fixture("authorize-3ds-ares").request.form;
+    const ares = JSON.parse(
+      readFileSync(path.resolve(import.meta.dirname, "../../fixtures/acquirers/threedsecureio/auth-frictionless-Y.json"), "utf8"),
+    ).response.body;
+    const ours = toClearhausAuthorize(
+      request({
+        customerIp: "1.1.1.1",
+        threeDs: {
+          eci: ares.eci,
+          authenticationValue: ares.authenticationValue,
+          dsTransId: ares.dsTransID,
+          version: ares.messageVersion,
+          transStatus: "Y",
+          messageType: "ARes",
+          message: JSON.stringify(ares),
+        },
+      }),
+    );
+    expect(JSON.parse(ours["card[3dsecure][v2][ares]"]!)).toEqual(ares);
+    expect(Object.keys(ours).filter((key) => key.startsWith("card[3dsecure]"))).toEqual(["card[3dsecure][v2][ares]"]);
+    expectDocumentedFields(ours, documented, ["card[3dsecure][v2][ares]", "currency", "amount", "card[expire_year]", "card[expire_month]"]);
+  });
+
   it("first-in-series (repeatedly_reserve_money): series[type] with the card and CSC, 3-D Secure as raw data instead of the RReq", () => {
     const documented = fixture("authorize-series-first-recurring").request.form;
-    const ours = toClearhausAuthorize(request({ card: new CardDetails({ pan: "4111111111111111", expMonth: 6, expYear: 2026, securityCode: "123" }), credentialOnFile: { initiator: "cardholder", storeCredential: true } }));
+    const ours = toClearhausAuthorize(
+      request({
+        card: new CardDetails({ pan: "4111111111111111", expMonth: 6, expYear: 2026, securityCode: "123" }),
+        credentialOnFile: { initiator: "cardholder", storeCredential: true },
+      }),
+    );
     // A card stored by a one-off payment starts an unscheduled series (docs/decisions.md); the docs' example is a subscription.
     expect(ours["series[type]"]).toBe("unscheduled");
     expectDocumentedFields(ours, documented, ["series[type]", "card[3dsecure][v2][rreq]"]);
@@ -72,7 +101,11 @@ describe("clearhaus requests as the docs show them", () => {
     const ours = toClearhausAuthorize(
       request({
         card: new CardDetails({ pan: "4111111111111111", expMonth: 6, expYear: 2026 }),
-        credentialOnFile: { initiator: "merchant", paymentType: "scheduled", previousProcessorReference: documented["series[previous][id]"] },
+        credentialOnFile: {
+          initiator: "merchant",
+          paymentType: "scheduled",
+          previousProcessorReference: documented["series[previous][id]"],
+        },
       }),
     );
     expectDocumentedFields(ours, documented);
@@ -86,7 +119,14 @@ describe("clearhaus requests as the docs show them", () => {
 
   it("credit (payout_to_cardholder): no CSC; ip as the docs' example sends it; card[name] when we have the recipient's name", () => {
     const documented = fixture("credit-approved").request.form;
-    const credit = { operationId: "0123456789abcdef0123456789abcdef", paymentId: "p", amount: 50_000n, currency: "EUR", card: docsCard(undefined), customerIp: "1.1.1.1" };
+    const credit = {
+      operationId: "0123456789abcdef0123456789abcdef",
+      paymentId: "p",
+      amount: 50_000n,
+      currency: "EUR",
+      card: docsCard(undefined),
+      customerIp: "1.1.1.1",
+    };
     expectDocumentedFields(toClearhausCredit(credit), documented);
     expect(toClearhausCredit({ ...credit, customer: { firstName: "Jane", surname: "Doe" } })["card[name]"]).toBe("Jane Doe");
   });
@@ -95,7 +135,10 @@ describe("clearhaus requests as the docs show them", () => {
     for (const name of ["signature-docs-example", "signature-activemerchant"]) {
       const vector = fixture(name).request;
       const privateKey = fixture("signature-docs-example").request.privateKeyPem;
-      const header = clearhausSignatureHeader({ apiKey: "2b0c4b3e-5c1f-4a8e-9d2a-6f1e0c7b9a01", signingApiKey: vector.signingApiKey, signingPrivateKey: privateKey }, vector.rawBody);
+      const header = clearhausSignatureHeader(
+        { apiKey: "2b0c4b3e-5c1f-4a8e-9d2a-6f1e0c7b9a01", signingApiKey: vector.signingApiKey, signingPrivateKey: privateKey },
+        vector.rawBody,
+      );
       expect(`Signature: ${header.signature}`, name).toBe(vector.expectedSignatureHeader);
     }
   });

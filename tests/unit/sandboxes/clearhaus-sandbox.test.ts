@@ -37,7 +37,9 @@ const docsAuthorization = (): Record<string, string> => ({ ...fixture("authorize
 describe("strict clearhaus sandbox", () => {
   it("answers an unknown API key with 401 and no body, as documented", async () => {
     const { handler } = createClearhausSandbox();
-    const response = await handler(new Request("http://clearhaus.test/", { headers: { authorization: basic("00000000-0000-4000-8000-000000000000") } }));
+    const response = await handler(
+      new Request("http://clearhaus.test/", { headers: { authorization: basic("00000000-0000-4000-8000-000000000000") } }),
+    );
     expect(response.status).toBe(fixture("error-unauthorized").response.httpStatus);
     expect(await response.text()).toBe("");
   });
@@ -68,7 +70,9 @@ describe("strict clearhaus sandbox", () => {
     expect(body).toMatchObject({ status: { code: 20000 }, csc: { present: true, matches: false } });
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body).not.toHaveProperty("authorization_code");
-    const matching = await (await call(handler, "POST", "/authorizations", { form: { ...docsAuthorization(), "card[csc]": "987" } })).json();
+    const matching = await (
+      await call(handler, "POST", "/authorizations", { form: { ...docsAuthorization(), "card[csc]": "987" } })
+    ).json();
     expect(matching.csc).toEqual({ present: true, matches: true });
   });
 
@@ -83,19 +87,29 @@ describe("strict clearhaus sandbox", () => {
   it("answers the recorded test-gateway decisions: 4200000000000000 with amount 100 is 40110, currency ABC is 40140", async () => {
     const { handler } = createClearhausSandbox();
     const invalidCard = fixture("authorize-declined-invalid-card-number");
-    const card = await (await call(handler, "POST", "/authorizations", { form: { ...invalidCard.request.form, "card[expire_year]": nextYear } })).json();
+    const card = await (
+      await call(handler, "POST", "/authorizations", { form: { ...invalidCard.request.form, "card[expire_year]": nextYear } })
+    ).json();
     expect(card.status).toMatchObject(invalidCard.response.body.status);
     const currency = fixture("authorize-declined-invalid-currency");
-    const wrongCurrency = await (await call(handler, "POST", "/authorizations", { form: { ...currency.request.form, "card[expire_year]": nextYear } })).json();
+    const wrongCurrency = await (
+      await call(handler, "POST", "/authorizations", { form: { ...currency.request.form, "card[expire_year]": nextYear } })
+    ).json();
     expect(wrongCurrency.status).toEqual(currency.response.body.status);
   });
 
   it("refuses raw 3-D Secure data with only eci and av (what main sent): trans_status is required", async () => {
     const { handler } = createClearhausSandbox();
-    const form = { ...docsAuthorization(), "card[3dsecure][v2][raw][eci]": "05", "card[3dsecure][v2][raw][av]": "mK225wGt2bLnnLB0UlRky0oHLnU=" };
+    const form = {
+      ...docsAuthorization(),
+      "card[3dsecure][v2][raw][eci]": "05",
+      "card[3dsecure][v2][raw][av]": "mK225wGt2bLnnLB0UlRky0oHLnU=",
+    };
     const response = await call(handler, "POST", "/authorizations", { form });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ status: { code: 40000, message: "parameter 'card[3dsecure][v2][raw][trans_status]' is required" } });
+    expect(await response.json()).toEqual({
+      status: { code: 40000, message: "parameter 'card[3dsecure][v2][raw][trans_status]' is required" },
+    });
     const complete = { ...fixture("authorize-3ds-raw").request.form, "card[expire_year]": nextYear };
     expect((await (await call(handler, "POST", "/authorizations", { form: complete })).json()).status).toEqual({ code: 20000 });
     // A Mastercard needs ds_trans_id.
@@ -141,7 +155,13 @@ describe("strict clearhaus sandbox", () => {
   it("keeps a series: series[previous][id] must name an approved first-in-series of the same card; no CSC after it", async () => {
     const { handler } = createClearhausSandbox();
     const first = await (
-      await call(handler, "POST", "/authorizations", { form: { ...fixture("authorize-series-first-recurring").request.form, "card[3dsecure][v2][rreq]": "", "card[expire_year]": nextYear } })
+      await call(handler, "POST", "/authorizations", {
+        form: {
+          ...fixture("authorize-series-first-recurring").request.form,
+          "card[3dsecure][v2][rreq]": "",
+          "card[expire_year]": nextYear,
+        },
+      })
     ).json();
     // The docs' placeholder "<some-rreq-value>" is no RReq: the sandbox wants the whole message.
     expect(first.status.code).toBe(40000);

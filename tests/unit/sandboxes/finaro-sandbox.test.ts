@@ -18,7 +18,11 @@ const a1 = () => `req${Date.now()}${counter++}`.slice(0, 32);
 
 type Handler = (request: Request) => Promise<Response>;
 
-async function post(handler: Handler, fields: Record<string, string>, { sign = true } = {}): Promise<{ raw: string; fields: Record<string, string> }> {
+async function post(
+  handler: Handler,
+  fields: Record<string, string>,
+  { sign = true } = {},
+): Promise<{ raw: string; fields: Record<string, string> }> {
   const body = sign ? { ...fields, K: finaroSandboxSignature(fields, signatureKey) } : fields;
   const response = await handler(
     new Request(`http://finaro.test${FINARO_SANDBOX_PATH}`, {
@@ -106,9 +110,20 @@ describe("strict finaro sandbox", () => {
       ["5", "100"],
       ["4", "100"],
     ] as const) {
-      const { fields } = await post(handler, { M, O, a1: a1(), a4: amount, a5: "EUR", g2: approved.z1!, g3: approved.z4!, d1: "127.0.0.1" });
+      const { fields } = await post(handler, {
+        M,
+        O,
+        a1: a1(),
+        a4: amount,
+        a5: "EUR",
+        g2: approved.z1!,
+        g3: approved.z4!,
+        d1: "127.0.0.1",
+      });
       expect(fields, `O=${O}`).toMatchObject({ M, O, z1: recorded.z1, z2: recorded.z2, z3: recorded.z3, a4: amount, b1: recorded.b1 });
-      expect(fields.K).toBe(finaroSandboxSignature(Object.fromEntries(Object.entries(fields).filter(([key]) => key !== "K")), signatureKey));
+      expect(fields.K).toBe(
+        finaroSandboxSignature(Object.fromEntries(Object.entries(fields).filter(([key]) => key !== "K")), signatureKey),
+      );
     }
   });
 
@@ -118,7 +133,9 @@ describe("strict finaro sandbox", () => {
     const approved = (await post(handler, request)).fields;
     const reference = { g2: approved.z1!, g3: approved.z4!, g4: request.a1, d1: "127.0.0.1" };
     const wrong = await post(handler, { M, O: "3", a1: a1(), a4: "50", a5: "EUR", ...reference, g4: "1" });
-    expect(wrong.fields.z3).toBe(`2. At least one of input parameters is malformed.: Successful referred transaction [1/${approved.z1}] has not been found.`);
+    expect(wrong.fields.z3).toBe(
+      `2. At least one of input parameters is malformed.: Successful referred transaction [1/${approved.z1}] has not been found.`,
+    );
     const captured = (await post(handler, { M, O: "3", a1: a1(), a4: "50", a5: "EUR", ...reference })).fields;
     const shape = fixture("capture-approved").response.fields;
     expect(captured).toMatchObject({ z2: "0", z4: approved.z4, g2: approved.z1, g3: approved.z4, g4: request.a1 });
@@ -131,11 +148,31 @@ describe("strict finaro sandbox", () => {
     const approved = (await post(handler, request)).fields;
     const captureA1 = a1();
     const captured = (
-      await post(handler, { M, O: "3", a1: captureA1, a4: "600", a5: "EUR", g2: approved.z1!, g3: approved.z4!, g4: request.a1, d1: "127.0.0.1" })
+      await post(handler, {
+        M,
+        O: "3",
+        a1: captureA1,
+        a4: "600",
+        a5: "EUR",
+        g2: approved.z1!,
+        g3: approved.z4!,
+        g4: request.a1,
+        d1: "127.0.0.1",
+      })
     ).fields;
-    const namingAuthorization = await post(handler, { M, O: "5", a1: a1(), a4: "100", g2: approved.z1!, g3: approved.z4!, g4: request.a1, d1: "127.0.0.1" });
+    const namingAuthorization = await post(handler, {
+      M,
+      O: "5",
+      a1: a1(),
+      a4: "100",
+      g2: approved.z1!,
+      g3: approved.z4!,
+      g4: request.a1,
+      d1: "127.0.0.1",
+    });
     expect(namingAuthorization.fields.z2).toBe("-9");
-    const refund = (amount: string) => post(handler, { M, O: "5", a1: a1(), a4: amount, g2: captured.z1!, g3: captured.z4!, g4: captureA1, d1: "127.0.0.1" });
+    const refund = (amount: string) =>
+      post(handler, { M, O: "5", a1: a1(), a4: amount, g2: captured.z1!, g3: captured.z4!, g4: captureA1, d1: "127.0.0.1" });
     expect((await refund("601")).fields.z3).toBe("2. At least one of input parameters is malformed.: Parameter [a4] is invalid.");
     expect((await refund("600")).fields.z2).toBe("0");
     expect(ledger.byId(approved.z1!)).toMatchObject({ capturedAmount: 600, refundedAmount: 600 });
@@ -145,14 +182,20 @@ describe("strict finaro sandbox", () => {
     const { handler } = createFinaroSandbox();
     const request = authorization();
     await post(handler, request);
-    expect((await post(handler, request)).fields).toMatchObject({ z2: "-9", z3: "2. At least one of input parameters is malformed.: Parameter [a1] is not unique." });
+    expect((await post(handler, request)).fields).toMatchObject({
+      z2: "-9",
+      z3: "2. At least one of input parameters is malformed.: Parameter [a1] is not unique.",
+    });
     const badK = await post(handler, { ...authorization(), K: "0".repeat(64) }, { sign: false });
     expect(badK.fields).toMatchObject({ z2: "-8", z3: "Package Signature is malformed" });
     expect(badK.fields).not.toHaveProperty("K");
     const { b5: _b5, ...withoutCvv } = authorization({ a9: "2", g6: "606944188282" });
     const z13 = await post(handler, withoutCvv);
     expect(z13.fields).toMatchObject({ z2: "-9", z3: "2. At least one of input parameters is malformed.: Parameter g6 is invalid" });
-    const i8 = await post(handler, authorization({ i8: "02:jJ81HADVRtXfCBATEp01CJUAAAA=:this is not a valid xid, it will be rejected", "3ds_version": "1.0" }));
+    const i8 = await post(
+      handler,
+      authorization({ i8: "02:jJ81HADVRtXfCBATEp01CJUAAAA=:this is not a valid xid, it will be rejected", "3ds_version": "1.0" }),
+    );
     expect(i8.fields).toMatchObject({ z2: "-9", z3: "2. At least one of input parameters is malformed.: Parameter i8 is invalid" });
     expect((await post(handler, { M, O: "101", a1: a1(), g4: request.a1 })).fields.z2).toBe("-9");
     expect((await handler(new Request(`http://finaro.test${FINARO_SANDBOX_PATH}`))).status).toBe(404);

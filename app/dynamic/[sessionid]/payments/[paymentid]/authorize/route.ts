@@ -1,7 +1,7 @@
 // POST /dynamic/{sessionid}/payments/{paymentid}/authorize: the one request that carries the card (from our controller frame).
 import { describeErrorForLog } from "@/lib/cards/redact-card-numbers";
 import { authorizeRequestSchema, ERROR_TEXTS } from "@/lib/cardholder/protocol";
-import { clientIp, fromOurOrigin, jsonResponse, readJsonBody } from "@/lib/cardholder/frame-api";
+import { cardholderBrowser, clientIp, fromOurOrigin, jsonResponse, readJsonBody } from "@/lib/cardholder/frame-api";
 import { frameRequest } from "@/lib/cardholder/frame-request";
 import { paySession } from "@/lib/cardholder/pay-session";
 import { log } from "@/lib/observability/logger";
@@ -30,6 +30,7 @@ async function authorize(request: Request, sessionid: string, paymentid: string)
         card: body.card,
         binding: body.binding,
         customerIp: clientIp(request),
+        browser: cardholderBrowser(request, body.browser),
       }),
     );
   } catch (error) {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ThreeDsAuthentication" ADD COLUMN     "acquirerAccountId" TEXT;

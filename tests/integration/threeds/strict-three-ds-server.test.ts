@@ -1,0 +1,124 @@
+// Our 3-D Secure client (lib/threeds: /preauth, the browser AReq, /postauth) against the strict 3DS
+// Server sandbox written from the 3dsecure.io reference, over real HTTP with a real database: every
+// reference test card is accepted, and each outcome reaches the authentication row.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/tests/helpers/test-database";
+import { db } from "@/lib/db";
+import { resetConfig } from "@/lib/env";
+import { startSandboxServer, type RunningSandbox } from "@/lib/sandboxes/acquirers/serve";
+import { createThreeDsServerSandbox, NOT_ENROLLED_PAN } from "@/lib/sandboxes/threeds/three-ds-server";
+import { completeAuthentication } from "@/lib/threeds/complete-authentication";
+import type { CardholderBrowser } from "@/lib/threeds/browser-areq";
+import { startAuthentication } from "@/lib/threeds/start-authentication";
+import { createPendingPayment, createProcessorTestMerchant, testCard } from "../processors/helpers";
+
+useTestDatabase();
+
+const NOTIFICATION_URL = "https://pay.example/dynamic/s1/payments/p1/challenge-notify";
+const BROWSER: CardholderBrowser = {
+  acceptHeader: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36",
+  acceptLanguage: "da-DK,da;q=0.9,en;q=0.8",
+  ip: "192.0.2.10",
+  info: { language: "da-DK", colorDepth: 30, screenHeight: 1080, screenWidth: 1920, timeZoneOffset: -60, javaEnabled: false },
+};
+const saved = { url: process.env.THREEDS_TEST_SERVER_URL, key: process.env.THREEDS_TEST_API_KEY };
+let server: RunningSandbox;
+let merchantId: string;
+
+beforeAll(async () => {
+  const sandbox = createThreeDsServerSandbox();
+  server = await startSandboxServer({ name: "strict 3DS Server", handler: sandbox.handler });
+  process.env.THREEDS_TEST_SERVER_URL = server.url;
+  process.env.THREEDS_TEST_API_KEY = sandbox.apiKey;
+  resetConfig();
+  merchantId = await createProcessorTestMerchant();
+});
+
+afterAll(async () => {
+  for (const [name, value] of [
+    ["THREEDS_TEST_SERVER_URL", saved.url],
+    ["THREEDS_TEST_API_KEY", saved.key],
+  ] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetConfig();
+  await server.close();
+});
+
+async function start(pan: string, browser: CardholderBrowser = BROWSER) {
+  const paymentId = await createPendingPayment(merchantId);
+  const started = await startAuthentication({ paymentId, card: testCard(pan), notificationUrl: NOTIFICATION_URL, browser });
+  const row = await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: started.authenticationId } });
+  return { paymentId, started, row };
+}
+
+describe("our client against the strict 3DS Server sandbox", () => {
+  it.each([
+    ["frictionless Y, with a 3DS Method URL (threeDSCompInd N: the method is not run)", "4000100511112003", "Y"],
+    ["frictionless Y, Mastercard", "5100100511112003", "Y"],
+    ["frictionless Y, no 3DS Method (threeDSCompInd U)", "4000100511112103", "Y"],
+    ["frictionless Y, method that never answers", "4000100511112203", "Y"],
+    ["frictionless Y, ACS speaking 2.1.0 only", "4000100511111003", "Y"],
+    ["attempted A", "4000100511112023", "A"],
+  ])("is accepted and authenticated: %s", async (_name, pan, status) => {
+    const { started, row } = await start(pan);
+    expect(started).toMatchObject({ kind: "authenticated", threeDs: { transStatus: status, messageType: "ARes" } });
+    expect(row).toMatchObject({ state: "completed", transStatus: status, threeDsServerTransId: started.threeDsServerTransId });
+    expect(row.messageVersion).toBe(pan.endsWith("1003") ? "2.1.0" : "2.2.0");
+    // The ARes is kept whole (for Clearhaus), without card data.
+    expect(row.resultMessage).toMatchObject({ messageType: "ARes", transStatus: status, dsTransID: expect.any(String) });
+    expect(JSON.stringify(row.resultMessage)).not.toContain(pan);
+    if (started.kind === "authenticated") expect(JSON.parse(started.threeDs.message!)).toEqual(row.resultMessage);
+  });
+
+  it.each([
+    ["not authenticated N", "4000100511112013", "N"],
+    ["rejected R", "4000100511112033", "R"],
+    ["unavailable U", "4000100511112053", "U"],
+    ["informational I", "4000100511112043", "I"],
+  ])("is accepted and not authenticated: %s", async (_name, pan, status) => {
+    const { started, row } = await start(pan);
+    expect(started).toMatchObject({ kind: "not_authenticated", transStatus: status });
+    expect(row).toMatchObject({ state: "failed", transStatus: status });
+  });
+
+  it("is accepted without the frame's facts (no JavaScript): the language comes from Accept-Language", async () => {
+    const { started } = await start("4000100511112003", { ...BROWSER, info: undefined });
+    expect(started.kind).toBe("authenticated");
+  });
+
+  it("runs a challenge: ARes C, no RReq before the end (Erro 305, nothing changes), the RReq after it", async () => {
+    const { paymentId, started } = await start("4000100511112072");
+    expect(started.kind).toBe("challenge");
+    if (started.kind !== "challenge") return;
+    const early = await completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId, paymentId });
+    expect(early).toMatchObject({ kind: "no_result" });
+    if (early.kind === "no_result") expect(early.reason).toMatch(/Erro 305 No RReq has been received/);
+    expect(await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: started.authenticationId } })).toMatchObject({
+      state: "challenge",
+    });
+    // The ACS page, as the cardholder's browser posts the CReq to it; this card's challenge passes by itself.
+    const auto = await start("4000100511112070");
+    if (auto.started.kind !== "challenge") throw new Error("expected a challenge");
+    const page = await fetch(auto.started.acsUrl, { method: "POST", body: new URLSearchParams({ creq: auto.started.creq }) });
+    expect(await page.text()).toContain(NOTIFICATION_URL);
+    const done = await completeAuthentication({ threeDsServerTransId: auto.started.threeDsServerTransId, paymentId: auto.paymentId });
+    expect(done).toMatchObject({ kind: "authenticated", threeDs: { transStatus: "Y", messageType: "RReq" } });
+    const stored = await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: auto.started.authenticationId } });
+    expect(stored.resultMessage).toMatchObject({ messageType: "RReq", transStatus: "Y", interactionCounter: "01" });
+  });
+
+  it("reports a card that is not enrolled, and a DS time-out, with the 3DS Server's Erro", async () => {
+    const notEnrolled = await start(NOT_ENROLLED_PAN);
+    expect(notEnrolled.started).toMatchObject({ kind: "not_authenticated" });
+    if (notEnrolled.started.kind === "not_authenticated") expect(notEnrolled.started.reason).toMatch(/^\/preauth: .*Erro 305 Unknown BIN/);
+    expect(notEnrolled.row).toMatchObject({ state: "failed", transStatusReason: "not_enrolled" });
+    const timeout = await start("4000100511112063");
+    if (timeout.started.kind !== "not_authenticated") throw new Error("expected not_authenticated");
+    expect(timeout.started.reason).toMatch(/^\/auth: .*Erro 405 Unable to contact Directory Server/);
+    expect(timeout.row).toMatchObject({ state: "failed", transStatusReason: "ds_unavailable" });
+    expect(timeout.started.reason).not.toMatch(/\d{12,}/);
+  });
+});
