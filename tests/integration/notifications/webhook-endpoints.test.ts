@@ -143,7 +143,9 @@ describe("webhook endpoints", () => {
     expect(configured.received).toHaveLength(before.configured + 1);
     await harness.waitUntilIdle();
     await expect
-      .poll(() => db().notification.findMany({ where: { endpointId: capturesId, kind: "refund" }, select: { status: true, attemptCount: true } }))
+      .poll(() => db().notification.findMany({ where: { endpointId: capturesId, kind: "refund" }, select: { status: true, attemptCount: true } }), {
+        timeout: 15_000,
+      })
       .toEqual([{ status: "delivered", attemptCount: 2 }]);
   });
 
