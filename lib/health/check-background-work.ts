@@ -26,7 +26,7 @@ export async function checkBackgroundWork(now = new Date(Date.now())): Promise<C
           runAt: { lte: before },
           OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lte: now } }],
           // Runs held back by their function's concurrency limit wait on purpose.
-          run: { status: { notIn: ["completed", "failed", "cancelled"] }, concurrencyLimit: null },
+          run: { status: { notIn: ["completed", "failed"] }, concurrencyLimit: null },
         },
         select: { runAt: true },
         orderBy: { runAt: "asc" },

@@ -112,7 +112,7 @@ export async function startInngestHarness(options: { functions: InngestFunction.
         where: {
           runAt: { lte: now },
           OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lte: now } }],
-          run: { status: { notIn: ["completed", "failed", "cancelled"] } },
+          run: { status: { notIn: ["completed", "failed"] } },
         },
       }),
     ]);
@@ -157,7 +157,7 @@ export async function startInngestHarness(options: { functions: InngestFunction.
       for (let jump = 0; jump <= (options.maxJumps ?? 100); jump++) {
         await waitUntilIdle(options.timeoutMs);
         const pending = await db().inngestJob.findMany({
-          where: { run: { status: { notIn: ["completed", "failed", "cancelled"] } } },
+          where: { run: { status: { notIn: ["completed", "failed"] } } },
           select: { runAt: true, leaseExpiresAt: true },
         });
         if (pending.length === 0) return clock.now().getTime() - start;

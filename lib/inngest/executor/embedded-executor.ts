@@ -13,7 +13,6 @@ import { parseRetryAfter, retryDelayMs } from "./backoff";
 import { callFunction, type CallOutcome, type ServeHandler } from "./call-function";
 import { systemClock, type Clock } from "./clock";
 import { sleepWakeTime } from "./duration";
-import { parseWaitCondition } from "./wait-conditions";
 import { registerLocalExecutor } from "./local-executors";
 import type { CallRequestBody, OutgoingOp, SerializedError } from "./protocol";
 import {
@@ -33,7 +32,7 @@ import {
   type LeasedWork,
   type RunForCall,
 } from "./run-store";
-import { cronFireTimes, syncFunctions, type FunctionDefinition } from "./sync-functions";
+import { cronFireTimes, syncFunctions, UnsupportedFunctionsError, type FunctionDefinition } from "./sync-functions";
 
 export interface ExecutorLogger {
   info(message: string): void;
@@ -88,8 +87,6 @@ export interface EmbeddedExecutorOptions {
 const STARTUP_GRACE_MS = 15_000;
 const RESYNC_INTERVAL_MS = 60_000;
 const PRUNE_INTERVAL_MS = 10 * 60_000;
-/** step.invoke without a timeout waits this long (Inngest's default is one year). */
-const INVOKE_DEFAULT_TIMEOUT_MS = 365 * 86_400_000;
 
 const quietLogger: ExecutorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -246,7 +243,8 @@ export class EmbeddedExecutor {
         const message = error instanceof Error ? error.message : String(error);
         // While the server is still starting, the first sync cannot reach /api/inngest yet:
         // that is not worth an error until it lasts.
-        const starting = !this.functions && Date.now() - startedAt < STARTUP_GRACE_MS;
+        // Functions the executor refuses are never a start-up delay: they are reported at once.
+        const starting = !this.functions && Date.now() - startedAt < STARTUP_GRACE_MS && !(error instanceof UnsupportedFunctionsError);
         if (starting) {
           if (!loggedWaiting) this.logger.info(`embedded executor: waiting for ${this.options.serveUrl} (${message})`);
           loggedWaiting = true;
@@ -276,9 +274,10 @@ export class EmbeddedExecutor {
     if (!this.functions) await this.sync();
     else if (Date.now() - this.syncedAt > RESYNC_INTERVAL_MS) {
       // Picks up functions added since (a redeploy behind a shared database, next dev reloads).
-      await this.sync().catch((error: unknown) =>
-        this.logger.warn(`embedded executor: re-sync failed, keeping the known functions: ${String(error)}`),
-      );
+      await this.sync().catch((error: unknown) => {
+        if (error instanceof UnsupportedFunctionsError) throw error;
+        this.logger.warn(`embedded executor: re-sync failed, keeping the known functions: ${String(error)}`);
+      });
     }
     const now = this.clock.now();
     this.lastPassAt = now.getTime();
@@ -427,13 +426,9 @@ export class EmbeddedExecutor {
     const run = known ?? (await loadRunForCall(this.database, job.runId));
     if (!run) return undefined;
     let result: JobResult;
-    if (job.kind === "sleep" || job.kind === "wait") {
-      // A sleep that is due is over; a wait that is due timed out: both are memoized as null.
+    if (job.kind === "sleep") {
+      // A sleep that is due is over: memoized as null.
       result = { memoize: [{ hashedId: job.hashedId, name: job.name, memo: null }] };
-    } else if (job.kind === "invoke") {
-      // The invoked run did not end in time: the invoking step fails with a timeout.
-      const error = { name: "InngestInvokeTimeoutError", message: "Timed out waiting for the invoked function to complete" };
-      result = { memoize: [{ hashedId: job.hashedId, name: job.name, memo: { error } }] };
     } else {
       const outcome = await this.callWithLease(job, run);
       if (this.abandoned) return undefined;
@@ -583,44 +578,6 @@ export class EmbeddedExecutor {
           result.schedule?.push({ kind: "sleep", hashedId: op.id, name: stepName(op), runAt: wakeAt });
           break;
         }
-        case "WaitForEvent": {
-          const waitIf = typeof op.opts?.if === "string" ? op.opts.if : null;
-          const timeout = typeof op.opts?.timeout === "string" ? op.opts.timeout : undefined;
-          const timeoutAt = timeout ? parseWakeTime(timeout, now) : undefined;
-          if (!op.name || !timeoutAt || (waitIf !== null && !parseWaitCondition(waitIf))) {
-            return {
-              fail: {
-                error: {
-                  name: "UnsupportedOp",
-                  message: `the embedded executor cannot wait for ${JSON.stringify(op.name)} with timeout ${JSON.stringify(timeout)} and condition ${JSON.stringify(waitIf)} (supported: == of event./async. paths and literals joined with &&)`,
-                },
-              },
-            };
-          }
-          result.schedule?.push({ kind: "wait", hashedId: op.id, name: stepName(op), runAt: timeoutAt, waitEvent: op.name, waitIf });
-          break;
-        }
-        case "InvokeFunction": {
-          const functionId = typeof op.opts?.function_id === "string" ? op.opts.function_id : "";
-          const payload = (op.opts?.payload ?? {}) as { data?: Record<string, unknown> };
-          const timeout = typeof op.opts?.timeout === "string" ? op.opts.timeout : undefined;
-          const target = this.functions?.get(functionId);
-          if (!target) {
-            // As on Inngest, the invoking step fails (catchable), not the whole run.
-            result.memoize?.push({
-              hashedId: op.id,
-              name: stepName(op),
-              memo: { error: { name: "Error", message: `could not invoke ${JSON.stringify(functionId)}: no such function in this app` } },
-            });
-            break;
-          }
-          const timeoutAt = (timeout ? parseWakeTime(timeout, now) : undefined) ?? new Date(now.getTime() + INVOKE_DEFAULT_TIMEOUT_MS);
-          result.invoke = [
-            ...(result.invoke ?? []),
-            { hashedId: op.id, name: stepName(op), functionId, maxAttempts: target.maxAttempts, data: payload.data ?? {}, timeoutAt },
-          ];
-          break;
-        }
         case "RunComplete":
           return { complete: { output: op.data ?? null }, requestVersion };
         default:
@@ -639,14 +596,6 @@ export class EmbeddedExecutor {
 
   private retryTime(attempt: number, retryAfter: string | null, now: Date): Date {
     return parseRetryAfter(retryAfter, now) ?? new Date(now.getTime() + retryDelayMs({ attempt, jitterMs: this.retryJitterMs }));
-  }
-}
-
-function parseWakeTime(text: string, now: Date): Date | undefined {
-  try {
-    return sleepWakeTime(text, now);
-  } catch {
-    return undefined;
   }
 }
 

@@ -7,8 +7,7 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { InngestJobKind, InngestRunStatus } from "../../generated/prisma/enums";
 import type { StoredEventPayload } from "./accept-events";
 import type { SerializedError } from "./protocol";
-import { idempotencyKeyOf, triggerMatches, type FunctionDefinition } from "./sync-functions";
-import { parseWaitCondition, waitConditionHolds } from "./wait-conditions";
+import { keyOf, triggerMatches, type FunctionDefinition } from "./sync-functions";
 import { NOTIFY_WORK_SQL } from "./work-notifications";
 
 type Tx = Prisma.TransactionClient;
@@ -85,21 +84,19 @@ export async function fanOutEvents(options: {
           continue;
         const runId = ulid(options.now.getTime());
         const payload = event.payload as unknown as Record<string, unknown>;
-        const idempotencyKey = idempotencyKeyOf(fn.idempotency, payload);
         const concurrencyLimit = fn.concurrency?.limit ?? null;
-        const concurrencyKey = fn.concurrency ? (fn.concurrency.key ? (idempotencyKeyOf(fn.concurrency.key, payload) ?? "") : "") : null;
+        const concurrencyKey = fn.concurrency ? (fn.concurrency.key ? (keyOf(fn.concurrency.key, payload) ?? "") : "") : null;
         // A function with a concurrency limit starts through the claim, which enforces the limit.
         const lease =
           options.leaseFor && !fn.concurrency && leased.length < options.leaseFor.limit
             ? newLease(options.leaseFor, options.now)
             : undefined;
         const jobId = ulid();
-        // One run per function and event, and per function and idempotency key: a repeat starts
-        // nothing. The run and its first job in one statement: the job only if the run was new.
+        // One run per function and event: a repeat starts nothing. The run and its first job in one statement: the job only if the run was new.
         const inserted = await tx.$executeRaw`
           WITH "run" AS (
-            INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "idempotencyKey", "concurrencyLimit", "concurrencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
-            VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${idempotencyKey}, ${concurrencyLimit}, ${concurrencyKey},
+            INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "concurrencyLimit", "concurrencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
+            VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${concurrencyLimit}, ${concurrencyKey},
               ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
             ON CONFLICT DO NOTHING
             RETURNING "id"
@@ -127,48 +124,9 @@ export async function fanOutEvents(options: {
           });
         }
       }
-      started += await resolveWaits(tx, { event, now: options.now });
-      started += await cancelRuns(tx, { event, functions: options.functions, now: options.now });
     }
     return { started, leased };
   }, TRANSACTION_OPTIONS);
-}
-
-/**
- * Ends the waits (step.waitForEvent) that this event satisfies: the event is memoized as
- * {data: event} and the run continues. Only waits that began before the event arrived match.
- * Locks the run before the wait's job, in the same order as finishJob, so the two cannot deadlock.
- */
-async function resolveWaits(
-  tx: Tx,
-  options: { event: { id: string; payload: StoredEventPayload; receivedAt: Date }; now: Date },
-): Promise<number> {
-  const { event, now } = options;
-  const candidates = await tx.$queryRaw<
-    { id: string; runId: string; hashedId: string; name: string | null; waitIf: string | null; runEvent: unknown }[]
-  >`
-    SELECT j."id", j."runId", j."hashedId", j."name", j."waitIf", r."event" AS "runEvent"
-    FROM "InngestJob" j JOIN "InngestRun" r ON r."id" = j."runId"
-    WHERE j."kind" = 'wait' AND j."waitEvent" = ${event.payload.name} AND j."createdAt" <= ${utc(new Date(event.receivedAt))}
-      AND r."status" NOT IN ('completed', 'failed', 'cancelled')
-    ORDER BY j."createdAt"`;
-  let resolved = 0;
-  for (const wait of candidates) {
-    const condition = wait.waitIf ? parseWaitCondition(wait.waitIf) : [];
-    if (!condition || !waitConditionHolds(condition, { event: wait.runEvent, async: event.payload })) continue;
-    const [run] = await tx.$queryRaw<LockedRun[]>`
-      SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
-      FROM "InngestRun" WHERE "id" = ${wait.runId} FOR UPDATE`;
-    if (!run || hasEnded(run.status)) continue;
-    // Still waiting, and not being timed out by an executor right now?
-    const taken = await tx.$executeRaw`
-      DELETE FROM "InngestJob" WHERE "id" = ${wait.id} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" <= ${utc(now)})`;
-    if (taken === 0) continue;
-    await memoizeStep(tx, { runId: run.id, step: { hashedId: wait.hashedId, name: wait.name, memo: { data: event.payload } }, now });
-    await continueRun(tx, { run, result: {}, now });
-    resolved++;
-  }
-  return resolved;
 }
 
 /**
@@ -207,46 +165,9 @@ export async function startScheduledRun(options: {
   }, TRANSACTION_OPTIONS);
 }
 
-/** Completed, failed or cancelled: nothing more happens to the run. */
+/** Completed or failed: nothing more happens to the run. */
 export function hasEnded(status: InngestRunStatus): boolean {
-  return status === "completed" || status === "failed" || status === "cancelled";
-}
-
-/**
- * Cancels the runs that this event cancels (cancelOn): runs of a function naming the event whose
- * trigger arrived before it (event ids are time-ordered ULIDs) and whose condition holds. Pending
- * jobs go; a call in flight finishes, but its result is dropped.
- */
-async function cancelRuns(
-  tx: Tx,
-  options: { event: { id: string; payload: StoredEventPayload; receivedAt: Date }; functions: FunctionDefinition[]; now: Date },
-): Promise<number> {
-  const { event, now } = options;
-  let cancelled = 0;
-  for (const fn of options.functions) {
-    for (const cancel of fn.cancel ?? []) {
-      if (cancel.event !== event.payload.name) continue;
-      const notBefore = cancel.timeoutMs === undefined ? null : ulid(new Date(event.receivedAt).getTime() - cancel.timeoutMs);
-      const runs = await tx.$queryRaw<{ id: string; event: unknown }[]>`
-        SELECT "id", "event" FROM "InngestRun"
-        WHERE "functionId" = ${fn.id} AND "status" NOT IN ('completed', 'failed', 'cancelled')
-          AND "eventId" < ${event.id} AND (${notBefore}::text IS NULL OR "eventId" >= ${notBefore})`;
-      for (const run of runs) {
-        if (!waitConditionHolds(cancel.condition, { event: run.event, async: event.payload })) continue;
-        const [locked] = await tx.$queryRaw<
-          { status: InngestRunStatus }[]
-        >`SELECT "status" FROM "InngestRun" WHERE "id" = ${run.id} FOR UPDATE`;
-        if (!locked || hasEnded(locked.status)) continue;
-        await tx.$executeRaw`DELETE FROM "InngestJob" WHERE "runId" = ${run.id}`;
-        await tx.$executeRaw`
-          UPDATE "InngestRun" SET "status" = 'cancelled', "endedAt" = ${utc(now)}, "nextWakeAt" = NULL,
-            "lastError" = ${`cancelled by ${event.payload.name} ${event.id}`}, "updatedAt" = ${utc(new Date())}
-          WHERE "id" = ${run.id}`;
-        cancelled++;
-      }
-    }
-  }
-  return cancelled;
+  return status === "completed" || status === "failed";
 }
 
 function newLease(leaseFor: LeaseFor, now: Date): { leasedBy: string; leaseToken: string; leaseExpiresAt: Date } {
@@ -333,7 +254,7 @@ async function claimLimitedJobs(options: {
       JOIN "InngestRun" r ON r."id" = j."runId"
       WHERE j."runAt" <= ${utc(now)}
         AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(now)})
-        AND r."status" NOT IN ('completed', 'failed', 'cancelled')
+        AND r."status" IN ('queued', 'running', 'sleeping')
         AND (r."concurrencyLimit" IS NOT NULL AND r."concurrencyLimit" > (
           SELECT count(*) FROM "InngestJob" held JOIN "InngestRun" hr ON hr."id" = held."runId"
           WHERE hr."functionId" = r."functionId" AND hr."concurrencyKey" IS NOT DISTINCT FROM r."concurrencyKey"
@@ -436,14 +357,7 @@ export interface JobResult {
   /** Memoize these steps (in this order) with the value the SDK gets back. */
   memoize?: { hashedId: string; name?: string | null; memo: unknown }[];
   /** Schedule these planned steps and sleeps (skipped if already memoized or scheduled). */
-  schedule?: {
-    kind: "step" | "sleep" | "wait";
-    hashedId: string;
-    name?: string | null;
-    runAt: Date;
-    waitEvent?: string;
-    waitIf?: string | null;
-  }[];
+  schedule?: { kind: "step" | "sleep"; hashedId: string; name?: string | null; runAt: Date }[];
   /** Retry this same job later with attempt + 1 instead of removing it. */
   retryAt?: Date;
   /** The run completed with this output. */
@@ -454,15 +368,6 @@ export interface JobResult {
   requestVersion?: number;
   /** A failed call to record on the run (counts as an attempt). */
   callError?: string;
-  /** step.invoke: start a run of another function and wait for it (up to `timeoutAt`). */
-  invoke?: {
-    hashedId: string;
-    name?: string | null;
-    functionId: string;
-    maxAttempts: number;
-    data: Record<string, unknown>;
-    timeoutAt: Date;
-  }[];
 }
 
 export type FinishOutcome = "applied" | "lease-lost" | "run-ended";
@@ -493,7 +398,7 @@ export async function finishJob(options: {
   next?: LeasedWork;
   /**
    * Whether the result left work for a later pass: jobs not leased to the caller (planned steps,
-   * sleeps, a retry, an invoked run, a resumed invoker) or an event to fan out. When false, the
+   * sleeps, a retry). When false, the
    * caller's executor has no reason to look for work after this call.
    */
   createdWork?: boolean;
@@ -512,7 +417,7 @@ export async function finishJob(options: {
             "leaseToken" = NULL, "leaseExpiresAt" = NULL, "lastError" = ${result.callError ?? null}
           WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken}`
       : await tx.$executeRaw`DELETE FROM "InngestJob" WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken}`;
-    if (!run || ended) return { outcome: "run-ended" as const }; // e.g. cancelled meanwhile
+    if (!run || ended) return { outcome: "run-ended" as const }; // e.g. finished by a duplicate call
     if (held === 0) return { outcome: "lease-lost" as const };
 
     if (result.complete || result.fail) {
@@ -533,78 +438,21 @@ export async function finishJob(options: {
           "nextWakeAt" = NULL,
           "updatedAt" = ${utc(new Date())}
         WHERE "id" = ${job.runId}`;
-      if (result.fail) await emitFunctionFailed(tx, { run, error: result.fail.error, now });
-      const resumed = await resolveInvokers(tx, {
-        runId: run.id,
-        memo: result.complete ? { data: result.complete.output ?? null } : { error: result.fail?.error },
-        now,
-      });
-      return { outcome: "applied" as const, createdWork: Boolean(result.fail) || resumed > 0 };
+      return { outcome: "applied" as const, createdWork: false };
     }
 
     for (const step of result.memoize ?? []) await memoizeStep(tx, { runId: job.runId, step, now });
     for (const planned of result.schedule ?? []) {
       await tx.$executeRaw`
-        INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "name", "runAt", "waitEvent", "waitIf")
-        SELECT ${ulid()}, ${job.runId}, ${planned.kind}::"InngestJobKind", ${planned.hashedId}, ${planned.name ?? null}, ${utc(planned.runAt)},
-          ${planned.waitEvent ?? null}, ${planned.waitIf ?? null}
+        INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "name", "runAt")
+        SELECT ${ulid()}, ${job.runId}, ${planned.kind}::"InngestJobKind", ${planned.hashedId}, ${planned.name ?? null}, ${utc(planned.runAt)}
         WHERE NOT EXISTS (SELECT 1 FROM "InngestStep" WHERE "runId" = ${job.runId} AND "hashedId" = ${planned.hashedId})
         ON CONFLICT ("runId", "hashedId") DO NOTHING`;
     }
-    for (const invoke of result.invoke ?? []) await startInvokedRun(tx, { callerRunId: job.runId, invoke, now });
     const next = await continueRun(tx, { run, result, now, leaseFor: options.leaseFor });
-    const createdWork = retrying || (result.schedule?.length ?? 0) > 0 || (result.invoke?.length ?? 0) > 0 || !next;
+    const createdWork = retrying || (result.schedule?.length ?? 0) > 0 || !next;
     return { outcome: "applied" as const, next, createdWork };
   }, TRANSACTION_OPTIONS);
-}
-
-/**
- * step.invoke: starts the invoked function's run now (its event is `inngest/function.invoked` with
- * the payload's data, stored already fanned out so it triggers nothing else) and parks the caller's
- * step as an `invoke` job due at the timeout.
- */
-async function startInvokedRun(
-  tx: Tx,
-  options: { callerRunId: string; invoke: NonNullable<JobResult["invoke"]>[number]; now: Date },
-): Promise<void> {
-  const { invoke, now } = options;
-  const pending = await tx.$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "InngestJob" WHERE "runId" = ${options.callerRunId} AND "hashedId" = ${invoke.hashedId}
-    UNION ALL SELECT "hashedId" FROM "InngestStep" WHERE "runId" = ${options.callerRunId} AND "hashedId" = ${invoke.hashedId}`;
-  if (pending.length > 0) return; // reported again by an early discovery call: already started
-  const eventId = ulid(now.getTime());
-  const runId = ulid(now.getTime());
-  const payload: StoredEventPayload = { id: eventId, name: "inngest/function.invoked", data: invoke.data, ts: now.getTime() };
-  await tx.$executeRaw`
-    INSERT INTO "InngestEvent" ("id", "name", "payload", "fannedOutAt") VALUES (${eventId}, ${payload.name}, ${JSON.stringify(payload)}::jsonb, ${utc(now)})`;
-  await tx.$executeRaw`
-    INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
-    VALUES (${runId}, ${invoke.functionId}, ${eventId}, ${JSON.stringify(payload)}::jsonb, ${invoke.maxAttempts}, ${utc(now)}, ${utc(now)}, ${utc(now)})`;
-  await tx.$executeRaw`
-    INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt") VALUES (${ulid()}, ${runId}, 'discovery', 'step', ${utc(now)})`;
-  await tx.$executeRaw`
-    INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "name", "runAt", "invokedRunId")
-    VALUES (${ulid()}, ${options.callerRunId}, 'invoke', ${invoke.hashedId}, ${invoke.name ?? null}, ${utc(invoke.timeoutAt)}, ${runId})`;
-}
-
-/** A run that ended hands its output (or error) to the runs that invoked it and wait for it; returns how many. */
-async function resolveInvokers(tx: Tx, options: { runId: string; memo: unknown; now: Date }): Promise<number> {
-  const waiting = await tx.$queryRaw<{ id: string; runId: string; hashedId: string; name: string | null }[]>`
-    SELECT "id", "runId", "hashedId", "name" FROM "InngestJob" WHERE "kind" = 'invoke' AND "invokedRunId" = ${options.runId}`;
-  let resumed = 0;
-  for (const job of waiting) {
-    const [caller] = await tx.$queryRaw<LockedRun[]>`
-      SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
-      FROM "InngestRun" WHERE "id" = ${job.runId} FOR UPDATE`;
-    if (!caller || hasEnded(caller.status)) continue;
-    const taken = await tx.$executeRaw`
-      DELETE FROM "InngestJob" WHERE "id" = ${job.id} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" <= ${utc(options.now)})`;
-    if (taken === 0) continue; // being timed out right now
-    await memoizeStep(tx, { runId: caller.id, step: { hashedId: job.hashedId, name: job.name, memo: options.memo }, now: options.now });
-    await continueRun(tx, { run: caller, result: {}, now: options.now });
-    resumed++;
-  }
-  return resumed;
 }
 
 /** Memoizes one step; position = completion order; a step memoized before (a late duplicate) is left alone. */
@@ -663,7 +511,7 @@ async function continueRun(
       };
     }
   }
-  const status: InngestRunStatus = pending.every((p) => p.kind === "sleep" || p.kind === "wait" || p.kind === "invoke")
+  const status: InngestRunStatus = pending.every((p) => p.kind === "sleep")
     ? "sleeping"
     : "running";
   const nextWakeAt = new Date(Math.min(...pending.map((p) => new Date(p.runAt).getTime())));
@@ -695,7 +543,7 @@ export async function pruneHistory(options: {
   const runs = await options.database.$executeRaw`
     DELETE FROM "InngestRun" WHERE "id" IN (
       SELECT "id" FROM "InngestRun"
-      WHERE "status" IN ('completed', 'failed', 'cancelled') AND "endedAt" < ${utc(options.before)}
+      WHERE "status" IN ('completed', 'failed') AND "endedAt" < ${utc(options.before)}
       LIMIT ${batch})`;
   const events = await options.database.$executeRaw`
     DELETE FROM "InngestEvent" WHERE "id" IN (
@@ -743,25 +591,4 @@ export async function notifyWork(database: PrismaClient): Promise<void> {
 
 export function describeError(error: SerializedError): string {
   return `${error.name ?? "Error"}: ${error.message ?? ""}`.slice(0, 2000);
-}
-
-/** The event onFailure handlers are triggered by, as an Inngest server sends it. */
-async function emitFunctionFailed(
-  tx: Tx,
-  options: { run: { id: string; functionId: string; event: unknown }; error: SerializedError; now: Date },
-): Promise<void> {
-  const id = ulid(options.now.getTime());
-  const payload: StoredEventPayload = {
-    id,
-    name: "inngest/function.failed",
-    data: {
-      function_id: options.run.functionId,
-      run_id: options.run.id,
-      error: options.error,
-      event: options.run.event,
-      events: [options.run.event],
-    },
-    ts: options.now.getTime(),
-  };
-  await tx.inngestEvent.create({ data: { id, name: payload.name, payload: payload as unknown as Prisma.InputJsonValue } });
 }

@@ -84,25 +84,6 @@ describe("events", () => {
   });
 });
 
-const refundRequested = eventType("test/refund.requested", { schema: z.object({ paymentId: z.string(), attempt: z.number() }) });
-const refundsStarted: number[] = [];
-const refundOnce = inngest.createFunction(
-  { id: "refund-once", idempotency: "event.data.paymentId", triggers: [refundRequested] },
-  async ({ event, step }) => step.run("refund", () => (refundsStarted.push(event.data.attempt), event.data.attempt)),
-);
-
-describe("a function's idempotency key", () => {
-  it("starts one run per key, even for events with different ids", async () => {
-    harness = await startInngestHarness({ functions: [refundOnce] });
-    await sendEvent({ type: refundRequested, data: { paymentId: "p-1", attempt: 1 }, id: "refund-p-1-a" });
-    await sendEvent({ type: refundRequested, data: { paymentId: "p-1", attempt: 2 }, id: "refund-p-1-b" });
-    await sendEvent({ type: refundRequested, data: { paymentId: "p-2", attempt: 3 }, id: "refund-p-2-a" });
-    await harness.runUntilIdle();
-    expect(refundsStarted.sort()).toEqual([1, 3]);
-    expect(await db().inngestRun.count({ where: { functionId: "card-payment-service-refund-once" } })).toBe(2);
-  });
-});
-
 describe("the serve endpoint in embedded mode", () => {
   const body = (runId: string) =>
     canonicalize({
