@@ -1,10 +1,10 @@
 // Background work as the health check sees it. A process with an embedded executor reports on its
-// own (heartbeat, lib/inngest/executor/status.ts); in server mode the Inngest server runs the work.
+// own (heartbeat, lib/inngest/executor-status.ts); in server mode the Inngest server runs the work.
 // A web-role process has no executor: workers elsewhere run the work, and from here that shows
 // as due work being taken, so it is in error when an event or a job has waited unclaimed too long.
 import { db } from "../db";
 import { config } from "../env";
-import { backgroundStatus, type ComponentStatus } from "../inngest/executor/status";
+import { backgroundStatus, type ComponentStatus } from "../inngest/executor-status";
 import { log } from "../observability/logger";
 import { runsEmbeddedExecutor } from "../runtime/role";
 

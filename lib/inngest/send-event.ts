@@ -7,8 +7,7 @@ import { inngest } from "./client";
 import type { Prisma, Tx } from "../db";
 import { config } from "../env";
 import { currentTraceparent } from "../observability/tracing";
-import { storeEvent } from "./executor/accept-events";
-import { wakeLocalExecutors } from "./executor/local-executors";
+import { storeEvent, wakeLocalExecutors } from "@cps/inngest-embedded";
 import { log } from "../observability/logger";
 
 type AnyEventType = EventType<string, StandardSchemaV1<Record<string, unknown>>>;

@@ -6,7 +6,7 @@
 // Periodic work is not here: it is cron functions (./scheduled.ts), one run per schedule across
 // all instances; only the sub-minute session-expiry ticker runs in-process.
 import { config } from "../env";
-import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
+import { startEmbeddedExecutor } from "../inngest/start-embedded-executor";
 import { startProcessorSandboxes } from "../sandboxes/acquirers/background-service";
 import { startSessionExpiryTicker } from "./session-expiry-ticker";
 import { warmBrowserBundles } from "../cardholder/warm-browser-bundles";

@@ -12,7 +12,7 @@ import http from "node:http";
 import { config } from "../env";
 import { disconnectDb } from "../db";
 import { flushApiRequestLog } from "../api/api-request-log";
-import { drainEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
+import { drainEmbeddedExecutor } from "../inngest/start-embedded-executor";
 import { isShuttingDown, markShuttingDown } from "./shutdown-state";
 import { log as logger } from "../observability/logger";
 

@@ -6,8 +6,8 @@ import { serve } from "inngest/next";
 import { db } from "@/lib/db";
 import type { InngestRunStatus } from "@/lib/generated/prisma/enums";
 import { inngest } from "@/lib/inngest/client";
-import { TestClock } from "@/lib/inngest/executor/clock";
-import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/lib/inngest/executor/embedded-executor";
+import { TestClock } from "@cps/inngest-embedded";
+import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@cps/inngest-embedded";
 import { embeddedSigningKey } from "@/lib/inngest/signing-key";
 import { serveOnHttp } from "./serve-on-http";
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { runCliCommand } from "@/lib/cli/commands";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
-import { signatureHeader } from "@/lib/inngest/executor/signature";
+import { signatureHeader } from "@cps/inngest-embedded";
 import { listRuns } from "@/lib/inngest/list-runs";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { embeddedSigningKey } from "@/lib/inngest/signing-key";

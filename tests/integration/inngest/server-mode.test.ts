@@ -8,7 +8,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { config, resetConfig } from "@/lib/env";
 import { inngest } from "@/lib/inngest/client";
-import { runningEmbeddedExecutor, startEmbeddedExecutor } from "@/lib/inngest/executor/start-embedded-executor";
+import { runningEmbeddedExecutor, startEmbeddedExecutor } from "@/lib/inngest/start-embedded-executor";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 

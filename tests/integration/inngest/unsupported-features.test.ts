@@ -29,7 +29,10 @@ async function startReporting(functions: InngestFunction.Any[]) {
   const pollErrors: string[] = [];
   harness = await startInngestHarness({
     functions,
-    executor: { logger: { info: () => {}, warn: () => {}, error: (message) => errors.push(message) }, onPoll: (error) => void (error && pollErrors.push(error)) },
+    executor: {
+      logger: { info: () => {}, warn: () => {}, error: (message) => errors.push(message) },
+      onPoll: (error) => void (error && pollErrors.push(error)),
+    },
   });
   return { errors, pollErrors };
 }

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { config, resetConfig } from "@/lib/env";
-import { TestClock } from "@/lib/inngest/executor/clock";
+import { TestClock } from "@cps/inngest-embedded";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { scheduledFunctions } from "@/lib/jobs/scheduled";
 import { everyMinuteFunctions } from "@/tests/helpers/every-minute-functions";

@@ -185,7 +185,11 @@ function readConcurrency(synced: SyncedFunction, problems: string[]): FunctionDe
  * The executor's view of one synced function. `unsupported` lists what it uses that the executor
  * does not implement; `problems` what it ignores with a warning (a concurrency scope it cannot enforce).
  */
-export function toFunctionDefinition(synced: SyncedFunction): { definition: FunctionDefinition; problems: string[]; unsupported: string[] } {
+export function toFunctionDefinition(synced: SyncedFunction): {
+  definition: FunctionDefinition;
+  problems: string[];
+  unsupported: string[];
+} {
   const problems: string[] = [];
   const unsupported: string[] = [];
   for (const [option, name] of Object.entries(UNSUPPORTED_OPTIONS)) {

@@ -1,10 +1,10 @@
 // Pure parts of the embedded executor: durations, backoff, signatures, trigger matching.
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseRetryAfter, retryDelayMs } from "@/lib/inngest/executor/backoff";
-import { TestClock } from "@/lib/inngest/executor/clock";
-import { parseDurationMs, sleepWakeTime } from "@/lib/inngest/executor/duration";
-import { signatureHeader, verifySignature } from "@/lib/inngest/executor/signature";
+import { parseRetryAfter, retryDelayMs } from "../src/backoff";
+import { TestClock } from "../src/clock";
+import { parseDurationMs, sleepWakeTime } from "../src/duration";
+import { signatureHeader, verifySignature } from "../src/signature";
 import {
   cronFireTimes,
   keyOf,
@@ -13,7 +13,7 @@ import {
   parseTriggerExpression,
   toFunctionDefinition,
   triggerMatches,
-} from "@/lib/inngest/executor/sync-functions";
+} from "../src/sync-functions";
 
 describe("sleep durations", () => {
   it("reads the SDK's time strings", () => {
@@ -79,7 +79,11 @@ describe("signatures", () => {
 describe("function definitions from an in-band sync", () => {
   it("read retries (default 4, so 5 attempts) and event triggers; refuse unreadable crons and expressions", () => {
     const plain = toFunctionDefinition({ id: "app-a", triggers: [{ event: "x/y" }], steps: { step: {} } });
-    expect(plain).toEqual({ definition: { id: "app-a", triggers: [{ event: "x/y", conditions: [] }], maxAttempts: 5 }, problems: [], unsupported: [] });
+    expect(plain).toEqual({
+      definition: { id: "app-a", triggers: [{ event: "x/y", conditions: [] }], maxAttempts: 5 },
+      problems: [],
+      unsupported: [],
+    });
     const noRetries = toFunctionDefinition({ id: "app-b", triggers: [{ event: "x/y" }], steps: { step: { retries: { attempts: 0 } } } });
     expect(noRetries.definition.maxAttempts).toBe(1);
     const odd = toFunctionDefinition({
@@ -124,7 +128,8 @@ describe("function definitions from an in-band sync", () => {
 });
 
 describe("features the embedded executor does not implement", () => {
-  const read = (fields: Record<string, unknown>) => toFunctionDefinition({ id: "app-f", triggers: [{ event: "x/y" }], steps: { step: {} }, ...fields });
+  const read = (fields: Record<string, unknown>) =>
+    toFunctionDefinition({ id: "app-f", triggers: [{ event: "x/y" }], steps: { step: {} }, ...fields });
 
   it("are refused by name: cancelOn, run idempotency, flow control", () => {
     expect(read({ cancel: [{ event: "session/paid" }] }).unsupported).toEqual(["app-f: cancelOn"]);
