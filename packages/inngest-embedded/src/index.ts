@@ -20,3 +20,6 @@ export { formatRunsTable, listRuns, listRunsFilterSchema, type ListRunsFilter, t
 export { callFunction, type CallOutcome, type ServeHandler } from "./call-function";
 export { signatureHeader, verifySignature } from "./signature";
 export { UnsupportedFunctionsError, type FunctionDefinition } from "./sync-functions";
+
+// Server mode: the same outbox rows forwarded to an Inngest server.
+export { forwardEvents, startEventRelay, type EventRelayOptions, type SendToServer } from "./forward-events";
