@@ -18,6 +18,9 @@ COPY package.json package-lock.json ./
 COPY scripts/prisma-generate.mjs scripts/prisma-generate.mjs
 COPY prisma ./prisma
 COPY prisma.config.ts ./
+# The workspace package (its package.json for npm, its schema file, which prisma/schema links to).
+COPY packages/inngest-embedded/package.json packages/inngest-embedded/package.json
+COPY packages/inngest-embedded/prisma packages/inngest-embedded/prisma
 # As CI does: `npm ci` insists on every platform's optional binaries, `npm install` installs the locked versions.
 RUN npm install --no-audit --no-fund
 COPY . .
@@ -27,6 +30,7 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/inngest-embedded/package.json packages/inngest-embedded/package.json
 # --ignore-scripts: the only install script is `prisma generate`; the build already holds the client.
 RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund
 

@@ -5,7 +5,17 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypeScript,
   {
-    ignores: ["lib/generated/**", "dist/**", "public/_cps/**", ".next*/**", ".data*/**", "test-results/**", "playwright-report/**", "node_modules/**", "next-env.d.ts"],
+    ignores: [
+      "lib/generated/**",
+      "dist/**",
+      "public/_cps/**",
+      ".next*/**",
+      ".data*/**",
+      "test-results/**",
+      "playwright-report/**",
+      "node_modules/**",
+      "next-env.d.ts",
+    ],
   },
   {
     rules: {
@@ -17,7 +27,7 @@ const config = [
     // The rooms (docs/architecture.md): arrows run from app/ into lib/, from jobs into domains, from
     // domains into kernels. lib/inngest is infrastructure and imports no domain; no domain imports
     // lib/jobs; nothing but the launcher imports the simulators in lib/sandboxes.
-    files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "packages/inngest-embedded/**/*.ts"],
     rules: {
       "import/no-restricted-paths": [
         "error",
@@ -28,6 +38,13 @@ const config = [
               from: "./lib",
               except: ["./inngest", "./db", "./db.ts", "./env.ts", "./ids.ts", "./errors.ts", "./generated", "./observability"],
               message: "lib/inngest is infrastructure: it imports no domain (jobs live in lib/jobs and call the domains).",
+            },
+            {
+              // The embedded executor is its own package with a narrow API (packages/inngest-embedded/README.md):
+              // it reaches the app's database through the client it is given, never through lib/.
+              target: "./packages/inngest-embedded",
+              from: ["./lib", "./app", "./components", "./scripts", "./tests"],
+              message: "packages/inngest-embedded imports nothing of the app: take what it needs as an option (database, logger, clock).",
             },
             {
               target: "./lib/!(jobs|sandboxes)/**",

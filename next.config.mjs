@@ -3,6 +3,8 @@ import { PHASE_PRODUCTION_BUILD } from "next/constants.js";
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // Workspace packages ship TypeScript sources (packages/inngest-embedded).
+  transpilePackages: ["@cps/inngest-embedded"],
   poweredByHeader: false,
   // Loaded by Node at run time rather than bundled: WebAssembly and native modules; and the
   // observability packages, which keep process-wide state (pino's streams, prom-client's registry,

@@ -12,6 +12,15 @@ export default defineConfig({
         test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", sequence: { groupOrder: 0 } },
       },
       {
+        // The embedded executor's package (packages/inngest-embedded): its own suite, no app imports.
+        test: {
+          name: "inngest-embedded",
+          include: ["packages/inngest-embedded/tests/**/*.test.ts"],
+          environment: "node",
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
         resolve: { alias },
         test: {
           name: "integration",

@@ -13,7 +13,7 @@ import { log as serviceLog } from "../lib/observability/logger";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
-const SOURCE_ROOTS = ["app", "components", "lib", "public", "prisma/schema", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "instrumentation.ts"];
+const SOURCE_ROOTS = ["app", "components", "lib", "public", "prisma/schema", "packages/inngest-embedded", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "instrumentation.ts"];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

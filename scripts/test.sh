@@ -28,6 +28,7 @@ openapi_check() {
 openapi_check openapi-lint lint.sh
 openapi_check openapi-sdk sdk-check.sh
 
+npx vitest run --project inngest-embedded --reporter=default --reporter=json --outputFile.json="$results/inngest-embedded.json" || status=1
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" || status=1
 npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json" || status=1
 # The security suite hands the service private and public addresses: it runs in a network namespace

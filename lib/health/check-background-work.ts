@@ -1,10 +1,10 @@
 // Background work as the health check sees it. A process with an embedded executor reports on its
-// own (heartbeat, lib/inngest/executor/status.ts); in server mode the Inngest server runs the work.
+// own (heartbeat, lib/inngest/executor-status.ts); in server mode the Inngest server runs the work.
 // A web-role process has no executor: workers elsewhere run the work, and from here that shows
 // as due work being taken, so it is in error when an event or a job has waited unclaimed too long.
 import { db } from "../db";
 import { config } from "../env";
-import { backgroundStatus, type ComponentStatus } from "../inngest/executor/status";
+import { backgroundStatus, type ComponentStatus } from "../inngest/executor-status";
 import { log } from "../observability/logger";
 import { runsEmbeddedExecutor } from "../runtime/role";
 
@@ -26,7 +26,7 @@ export async function checkBackgroundWork(now = new Date(Date.now())): Promise<C
           runAt: { lte: before },
           OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lte: now } }],
           // Runs held back by their function's concurrency limit wait on purpose.
-          run: { status: { notIn: ["completed", "failed", "cancelled"] }, concurrencyLimit: null },
+          run: { status: { notIn: ["completed", "failed"] }, concurrencyLimit: null },
         },
         select: { runAt: true },
         orderBy: { runAt: "asc" },

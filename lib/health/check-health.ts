@@ -1,6 +1,6 @@
 // GET /api/health (spec 4.9): the state of every interface host, the back office and the public
 // website, from real checks of what each one needs.
-import type { ComponentStatus } from "../inngest/executor/status";
+import type { ComponentStatus } from "../inngest/executor-status";
 import { checkBackgroundWork } from "./check-background-work";
 import { db } from "../db";
 import { config, type ApiHost } from "../env";

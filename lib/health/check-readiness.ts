@@ -2,7 +2,7 @@
 // moment it starts shutting down, when its database is unreachable, and, for a process that runs
 // the embedded executor, when the executor has stopped polling. Liveness is separate (the
 // process answers at all): a process that drains is alive, only not ready.
-import { backgroundStatus, type ComponentStatus } from "../inngest/executor/status";
+import { backgroundStatus, type ComponentStatus } from "../inngest/executor-status";
 import { processRole, runsEmbeddedExecutor, type ProcessRole } from "../runtime/role";
 import { isShuttingDown } from "../runtime/shutdown-state";
 import { checkDatabase } from "./check-health";

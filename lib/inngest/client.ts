@@ -7,7 +7,8 @@
 // SDK reads INNGEST_* itself.
 import { Inngest } from "inngest";
 import { config } from "../env";
-import { EMBEDDED_EVENT_API_BASE_URL, EMBEDDED_EVENT_KEY, embeddedAwareFetch } from "./executor/embedded-event-api";
+import { EMBEDDED_EVENT_API_BASE_URL, EMBEDDED_EVENT_KEY, embeddedAwareFetch } from "@cps/inngest-embedded";
+import { db } from "../db";
 import { inngestSigningKey } from "./signing-key";
 import { ObservabilityMiddleware } from "../observability/inngest-middleware";
 import { lazyLogger } from "../observability/logger";
@@ -16,7 +17,7 @@ const isEmbedded = () => config().inngestMode === "embedded";
 
 export const inngest = new Inngest({
   id: "card-payment-service",
-  fetch: embeddedAwareFetch,
+  fetch: embeddedAwareFetch(db),
   // Trace context on every event, a span and a log line per function call (lib/observability).
   middleware: [ObservabilityMiddleware],
   logger: lazyLogger("inngest"),

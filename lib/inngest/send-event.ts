@@ -7,9 +7,9 @@ import { inngest } from "./client";
 import type { Prisma, Tx } from "../db";
 import { config } from "../env";
 import { currentTraceparent } from "../observability/tracing";
-import { storeEvent } from "./executor/accept-events";
-import { wakeLocalExecutors } from "./executor/local-executors";
+import { storeEvent, wakeLocalExecutors } from "@cps/inngest-embedded";
 import { log } from "../observability/logger";
+import { forwardStoredEventsNow } from "./event-relay";
 
 type AnyEventType = EventType<string, StandardSchemaV1<Record<string, unknown>>>;
 type DataOf<TType> =
@@ -54,38 +54,32 @@ export async function sendEventAfterCommit<TType extends AnyEventType>(options: 
 
 /**
  * The event of a state change written in `tx` (an outbox row), for the change's caller to finish
- * after its commit with the function this returns.
- * - Embedded mode: the event row is inserted with `tx`, so it commits or rolls back with the state
- *   change, exactly once (its id is the idempotency key), and the executors' wake-up (pg_notify)
- *   fires at commit. What is returned wakes this process's executors. This replaces the Inngest
- *   client's send after the commit, whose middleware, serialization and in-process event API cost
- *   about 0.55 ms of CPU per event more than the INSERT itself, plus a second transaction
- *   (docs/performance.md, "Web-process CPU per request").
- * - Inngest server mode: the server cannot join the transaction, so nothing is written here and
- *   what is returned sends the event after the commit (sendEventAfterCommit: a lost send is sent
- *   again by the stalled-work job).
- * The data is validated against the event's schema in both modes; a trace context is attached
- * as the client's middleware does (lib/observability/inngest-middleware.ts).
+ * after its commit with the function this returns. One path in both modes: the event row is
+ * inserted with `tx`, so it commits or rolls back with the state change, exactly once (its id is
+ * the idempotency key), and the wake-up (pg_notify) fires at commit. Then:
+ * - embedded mode: the executors fan the row out (what is returned wakes this process's ones);
+ * - Inngest server mode: the row is forwarded to the server and deleted (what is returned forwards
+ *   it now; the relay of ./event-relay.ts forwards whatever that missed), so a lost send is no longer
+ *   left to the stalled-work job.
+ * This replaces the Inngest client's send after the commit, whose middleware, serialization and
+ * in-process event API cost about 0.55 ms of CPU per event more than the INSERT itself, plus a
+ * second transaction (docs/performance.md, "Web-process CPU per request").
+ * The data is validated against the event's schema; a trace context is attached as the client's
+ * middleware does (lib/observability/inngest-middleware.ts).
  */
 export async function sendEventInTransaction<TType extends AnyEventType>(
   tx: Tx,
   options: SendEventOptions<TType> & {
-    /**
-     * The state change's own write (a data-modifying statement), run with the event's insert in one
-     * round trip in embedded mode, and on its own before the commit in server mode.
-     */
+    /** The state change's own write (a data-modifying statement), run with the event's insert in one round trip. */
     along?: Prisma.Sql;
   },
 ): Promise<() => Promise<void>> {
-  if (config().inngestMode !== "embedded") {
-    if (options.along) await tx.$executeRaw(options.along);
-    return async () => void (await sendEventAfterCommit(options));
-  }
   const created = options.type.create(options.data as never, { id: options.id });
   await created.validate();
   const data = { ...(created.data as Record<string, unknown>) };
   const traceparent = currentTraceparent();
   if (traceparent && !("traceparent" in data)) data.traceparent = traceparent;
   await storeEvent(tx, { name: created.name, data, id: options.id }, new Date(), options.along);
-  return async () => wakeLocalExecutors();
+  if (config().inngestMode === "embedded") return async () => wakeLocalExecutors();
+  return forwardStoredEventsNow;
 }

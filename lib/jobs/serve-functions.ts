@@ -1,7 +1,7 @@
 // The app's Inngest functions behind the SDK's serve handler. /api/inngest answers with it over
 // HTTP (app/api/inngest/route.ts), for an Inngest server and for the function list, behind the
 // guard of ./serve-endpoint-guard.ts; the embedded executor of this process hands its calls to the
-// same handler directly (callInProcess in lib/inngest/executor/call-function.ts), without the
+// same handler directly (callFunction in @cps/inngest-embedded), without the
 // loopback HTTP round trip.
 //
 // The handler is made at first use, not at import: its serve origin comes from the configuration

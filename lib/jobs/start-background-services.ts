@@ -6,7 +6,8 @@
 // Periodic work is not here: it is cron functions (./scheduled.ts), one run per schedule across
 // all instances; only the sub-minute session-expiry ticker runs in-process.
 import { config } from "../env";
-import { startEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
+import { startEmbeddedExecutor } from "../inngest/start-embedded-executor";
+import { startEventRelayService } from "../inngest/event-relay";
 import { startProcessorSandboxes } from "../sandboxes/acquirers/background-service";
 import { startSessionExpiryTicker } from "./session-expiry-ticker";
 import { warmBrowserBundles } from "../cardholder/warm-browser-bundles";
@@ -29,6 +30,9 @@ const services: ServiceStarter[] = [
     role: "worker",
     start: async () => startEmbeddedExecutor({ handler: (await import("./serve-functions")).callServeHandlerInProcess }),
   },
+  // Background work with an Inngest server: forwards the outbox events stored with state changes
+  // (lib/inngest/event-relay.ts); in every role, as there may be no worker process at all.
+  { name: "Inngest event relay", role: "any", start: startEventRelayService },
   // notifications: signing secrets copied in clear by their migration are sealed (review 3, M3); not awaited.
   {
     name: "signing-secret sealing",

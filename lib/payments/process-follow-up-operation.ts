@@ -4,7 +4,6 @@
 import { NonRetriableError } from "inngest";
 import { db } from "../db";
 import { runFollowUp } from "../processors/follow-up";
-import { RESPONSE_CODES } from "../processors/types";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
 import { claimRefundAfterCaptures } from "./claim-refund-after-captures";
@@ -51,15 +50,14 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
     });
     if (claimed.count === 0) return settleUnknownOperation({ operationId });
   }
-  const result = processor
-    ? await runFollowUp({
-        payment: { id: operation.payment.id, currency: operation.payment.currency, processor },
-        operation: operation.type,
-        amount: operation.amount,
-        operationId,
-        textOnStatement: operation.payment.textOnStatement ?? undefined,
-      })
-    : { status: "failed" as const, responsecode: RESPONSE_CODES.invalidTransaction, message: "the payment has no authorizing processor" };
+  // A payment without an authorizing processor is answered by runFollowUp (one place decides it).
+  const result = await runFollowUp({
+    payment: { id: operation.payment.id, currency: operation.payment.currency, processor },
+    operation: operation.type,
+    amount: operation.amount,
+    operationId,
+    textOnStatement: operation.payment.textOnStatement ?? undefined,
+  });
   try {
     faultPoint("follow-up.after-call");
     // Time-out, 5xx, lost connection: the acquirer may have acted. Held pending (amount reserved) and looked up.

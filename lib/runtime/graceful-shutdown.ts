@@ -12,7 +12,8 @@ import http from "node:http";
 import { config } from "../env";
 import { disconnectDb } from "../db";
 import { flushApiRequestLog } from "../api/api-request-log";
-import { drainEmbeddedExecutor } from "../inngest/executor/start-embedded-executor";
+import { drainEmbeddedExecutor } from "../inngest/start-embedded-executor";
+import { stopEventRelayService } from "../inngest/event-relay";
 import { isShuttingDown, markShuttingDown } from "./shutdown-state";
 import { log as logger } from "../observability/logger";
 
@@ -49,6 +50,8 @@ export async function shutDown(signal: string): Promise<void> {
       log(`executor drain failed: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }),
+    // Server mode: a forward in flight ends (or is rolled back and sent again by a successor).
+    stopEventRelayService().catch(() => {}),
   ]);
   if (executor)
     log(

@@ -208,7 +208,7 @@ interface ExplainedStatement {
  * lib/api/authenticate-api-key.ts (Prisma's findUnique by hash), lib/payments/init-session.ts,
  * lib/api/api-request-log.ts (createMany, skipDuplicates), lib/payments/lock-follow-up-payment.ts,
  * lib/payments/operation-totals.ts, lib/payments/request-follow-up.ts and
- * lib/inngest/executor/accept-events.ts. Writes and locks run inside a transaction that is rolled back.
+ * packages/inngest-embedded/src/accept-events.ts. Writes and locks run inside a transaction that is rolled back.
  */
 async function explainHotPaths(client: pg.Client, { merchantId, paymentId }: { merchantId: string; paymentId: string }): Promise<ExplainedStatement[]> {
   const keyHash = (await client.query<{ hash: string }>(`SELECT "hash" FROM "ApiKey" WHERE "merchantId" = $1 LIMIT 1`, [merchantId])).rows[0]?.hash;

@@ -1,7 +1,7 @@
 // Build step: compiles the launcher, the operator CLI and the migration runner from TypeScript to
 // plain JavaScript in dist/, so that a production start needs neither tsx nor esbuild at run time.
-// Packages stay external (they are installed as production dependencies); our own sources (lib/)
-// are bundled in. Run by `npm run build` (scripts/build/build.mjs) after `next build`; by hand: node scripts/build/server-scripts.mjs
+// Packages stay external (they are installed as production dependencies); our own sources (lib/,
+// and the workspace package packages/inngest-embedded, which ships TypeScript) are bundled in. Run by `npm run build` (scripts/build/build.mjs) after `next build`; by hand: node scripts/build/server-scripts.mjs
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -10,6 +10,16 @@ export const SERVER_SCRIPTS = {
   "cli.js": "scripts/cli.ts",
   "db-migrate.js": "scripts/db-migrate.ts",
 };
+
+/** Our workspace packages are TypeScript sources: bundled, not left to Node to load. */
+function workspaceSources(root) {
+  return {
+    name: "workspace-sources",
+    setup(build) {
+      build.onResolve({ filter: /^@cps\/inngest-embedded$/ }, () => ({ path: path.join(root, "packages/inngest-embedded/src/index.ts") }));
+    },
+  };
+}
 
 export async function buildServerScripts(root = process.cwd()) {
   const { build } = await import("esbuild");
@@ -23,6 +33,7 @@ export async function buildServerScripts(root = process.cwd()) {
       target: "node20",
       format: "esm",
       packages: "external",
+      plugins: [workspaceSources(root)],
       tsconfig: path.join(root, "tsconfig.json"),
       sourcemap: true,
       logLevel: "warning",

@@ -6,8 +6,8 @@ import { serve } from "inngest/next";
 import { db } from "@/lib/db";
 import type { InngestRunStatus } from "@/lib/generated/prisma/enums";
 import { inngest } from "@/lib/inngest/client";
-import { TestClock } from "@/lib/inngest/executor/clock";
-import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@/lib/inngest/executor/embedded-executor";
+import { TestClock } from "@cps/inngest-embedded";
+import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@cps/inngest-embedded";
 import { embeddedSigningKey } from "@/lib/inngest/signing-key";
 import { serveOnHttp } from "./serve-on-http";
 
@@ -112,7 +112,7 @@ export async function startInngestHarness(options: { functions: InngestFunction.
         where: {
           runAt: { lte: now },
           OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lte: now } }],
-          run: { status: { notIn: ["completed", "failed", "cancelled"] } },
+          run: { status: { notIn: ["completed", "failed"] } },
         },
       }),
     ]);
@@ -157,7 +157,7 @@ export async function startInngestHarness(options: { functions: InngestFunction.
       for (let jump = 0; jump <= (options.maxJumps ?? 100); jump++) {
         await waitUntilIdle(options.timeoutMs);
         const pending = await db().inngestJob.findMany({
-          where: { run: { status: { notIn: ["completed", "failed", "cancelled"] } } },
+          where: { run: { status: { notIn: ["completed", "failed"] } } },
           select: { runAt: true, leaseExpiresAt: true },
         });
         if (pending.length === 0) return clock.now().getTime() - start;

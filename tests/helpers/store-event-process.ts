@@ -2,7 +2,7 @@
 // DATABASE_URL set: stores one event through the executor's intake, as a web process does, and
 // exits. No executor runs in this process, so only a PostgreSQL notification can tell the
 // executors of other processes about the event.
-import { acceptEvents, incomingEventSchema } from "../../lib/inngest/executor/accept-events";
+import { acceptEvents, incomingEventSchema } from "@cps/inngest-embedded";
 import { db, disconnectDb } from "../../lib/db";
 
 async function main(): Promise<void> {

@@ -8,7 +8,7 @@ import { GET as ready } from "@/app/api/health/ready/route";
 import { GET as live } from "@/app/api/health/live/route";
 import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
-import { clearExecutorHeartbeat, reportExecutorHeartbeat } from "@/lib/inngest/executor/status";
+import { clearExecutorHeartbeat, reportExecutorHeartbeat } from "@/lib/inngest/executor-status";
 import { clearShutdownState, markShuttingDown } from "@/lib/runtime/shutdown-state";
 import { useTestDatabase } from "../helpers/test-database";
 

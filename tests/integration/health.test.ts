@@ -1,7 +1,7 @@
 // GET /api/health answers in the spec's shape from real checks.
 import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/health/route";
-import { clearExecutorHeartbeat, reportExecutorHeartbeat } from "@/lib/inngest/executor/status";
+import { clearExecutorHeartbeat, reportExecutorHeartbeat } from "@/lib/inngest/executor-status";
 import { disconnectDb } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { hostMemberNames } from "@/lib/health/check-health";

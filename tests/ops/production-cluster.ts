@@ -437,7 +437,7 @@ async function main(): Promise<void> {
       // (up to 60 s) until no background run is left unfinished.
       const settleBy = Date.now() + 60_000;
       for (;;) {
-        const open = await db.query<{ count: string }>(`SELECT count(*) FROM "InngestRun" WHERE status NOT IN ('completed', 'failed', 'cancelled')`);
+        const open = await db.query<{ count: string }>(`SELECT count(*) FROM "InngestRun" WHERE status NOT IN ('completed', 'failed')`);
         const pending = await db.query<{ count: string }>(`SELECT count(*) FROM "Notification" WHERE status = 'pending'`);
         if ((open.rows[0]!.count === "0" && pending.rows[0]!.count === "0") || Date.now() > settleBy) break;
         await sleep(500);

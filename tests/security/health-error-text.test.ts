@@ -3,7 +3,7 @@
 // fixed texts; the detail goes to the log only.
 import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/health/route";
-import { clearExecutorHeartbeat, reportExecutorHeartbeat } from "@/lib/inngest/executor/status";
+import { clearExecutorHeartbeat, reportExecutorHeartbeat } from "@/lib/inngest/executor-status";
 import { disconnectDb } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { useTestDatabase } from "@/tests/helpers/test-database";

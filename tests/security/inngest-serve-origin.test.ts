@@ -11,7 +11,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signatureHeader } from "@/lib/inngest/executor/signature";
+import { signatureHeader } from "@cps/inngest-embedded";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

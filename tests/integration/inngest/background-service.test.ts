@@ -4,16 +4,11 @@ import { serve } from "inngest/next";
 import { eventType } from "inngest";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { backgroundStatus, clearExecutorHeartbeat } from "@/lib/inngest/executor/status";
+import { backgroundStatus, clearExecutorHeartbeat } from "@/lib/inngest/executor-status";
 import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { inngest } from "@/lib/inngest/client";
-import {
-  localServeUrl,
-  runningEmbeddedExecutor,
-  startEmbeddedExecutor,
-  stopEmbeddedExecutor,
-} from "@/lib/inngest/executor/start-embedded-executor";
+import { localServeUrl, runningEmbeddedExecutor, startEmbeddedExecutor, stopEmbeddedExecutor } from "@/lib/inngest/start-embedded-executor";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { serveOnHttp, type MountedRoute } from "@/tests/helpers/serve-on-http";
 import { useTestDatabase } from "@/tests/helpers/test-database";

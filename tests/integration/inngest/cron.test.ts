@@ -2,7 +2,7 @@
 // executor started, and one run per fire time even with two executors.
 import { afterEach, describe, expect, it } from "vitest";
 import { inngest } from "@/lib/inngest/client";
-import { TestClock } from "@/lib/inngest/executor/clock";
+import { TestClock } from "@cps/inngest-embedded";
 import { listRuns } from "@/lib/inngest/list-runs";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";

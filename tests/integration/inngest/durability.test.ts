@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createPrismaClient, db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
-import { claimDueJobs } from "@/lib/inngest/executor/run-store";
+import { claimDueJobs } from "@/packages/inngest-embedded/src/claims";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";

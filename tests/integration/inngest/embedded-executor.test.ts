@@ -66,8 +66,8 @@ const shortNap = inngest.createFunction({ id: "short-nap", triggers: [napRequest
 
 describe("an idle executor on the real clock", () => {
   it("wakes a sleep when it falls due, not at the next poll interval", async () => {
-    const { systemClock } = await import("@/lib/inngest/executor/clock");
-    const { EmbeddedExecutor } = await import("@/lib/inngest/executor/embedded-executor");
+    const { systemClock } = await import("@cps/inngest-embedded");
+    const { EmbeddedExecutor } = await import("@cps/inngest-embedded");
     const { embeddedSigningKey } = await import("@/lib/inngest/signing-key");
     const { db } = await import("@/lib/db");
     harness = await startInngestHarness({ functions: [shortNap] });

@@ -1,5 +1,7 @@
 // With an Inngest server configured, events go to that server's event API and nothing is stored
-// for the embedded executor; the serve endpoint follows the SDK's own mode.
+// for the embedded executor; the serve endpoint follows the SDK's own mode. Outbox events
+// (sendEventInTransaction) take the same path as in embedded mode: a row committed with the change,
+// then forwarded from the table (issue 29).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eventType } from "inngest";
@@ -8,13 +10,16 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { config, resetConfig } from "@/lib/env";
 import { inngest } from "@/lib/inngest/client";
-import { runningEmbeddedExecutor, startEmbeddedExecutor } from "@/lib/inngest/executor/start-embedded-executor";
-import { sendEvent } from "@/lib/inngest/send-event";
+import { runningEmbeddedExecutor, startEmbeddedExecutor } from "@/lib/inngest/start-embedded-executor";
+import { sendEvent, sendEventInTransaction } from "@/lib/inngest/send-event";
+import { startEventRelayService, stopEventRelayService } from "@/lib/inngest/event-relay";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
 const received: { url: string; body: unknown }[] = [];
+/** While set, the fake server answers 500: the forward fails and the rows stay. */
+let serverDown = false;
 let server: http.Server;
 let saved: string | undefined;
 
@@ -22,6 +27,7 @@ beforeAll(async () => {
   server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (serverDown) return void res.writeHead(500, { "content-type": "application/json" }).end('{"error":"down"}');
     received.push({ url: req.url ?? "", body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids: ["01SERVEREVENT0000000000000"], status: 200 }));
   });
@@ -56,5 +62,42 @@ describe("server mode", () => {
   it("does not start the embedded executor", async () => {
     await startEmbeddedExecutor();
     expect(runningEmbeddedExecutor()).toBeUndefined();
+  });
+
+  it("stores an outbox event with the change, forwards it from the table after the commit, and deletes it", async () => {
+    received.length = 0;
+    const afterCommit = await db().$transaction((tx) => sendEventInTransaction(tx, { type: pinged, data: { n: 2 }, id: "ping-outbox-2" }));
+    expect(await db().inngestEvent.count({ where: { idempotencyKey: "ping-outbox-2" } })).toBe(1);
+    await afterCommit();
+    expect(received.map((request) => request.body)).toEqual([
+      [expect.objectContaining({ name: "test/ping", data: { n: 2 }, id: "ping-outbox-2" })],
+    ]);
+    expect(await db().inngestEvent.count()).toBe(0);
+  });
+
+  it("leaves the row when the server is down, and the relay forwards it once it is back", async () => {
+    received.length = 0;
+    serverDown = true;
+    const afterCommit = await db().$transaction((tx) => sendEventInTransaction(tx, { type: pinged, data: { n: 3 }, id: "ping-outbox-3" }));
+    await afterCommit(); // logged, not thrown: the change stands
+    expect(received).toEqual([]);
+    expect(await db().inngestEvent.count({ where: { idempotencyKey: "ping-outbox-3" } })).toBe(1);
+    // A change rolled back stores nothing to forward.
+    await expect(
+      db().$transaction(async (tx) => {
+        await sendEventInTransaction(tx, { type: pinged, data: { n: 4 }, id: "ping-outbox-4" });
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    serverDown = false;
+    await startEventRelayService();
+    try {
+      const deadline = Date.now() + 15_000;
+      while ((await db().inngestEvent.count()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await db().inngestEvent.count()).toBe(0);
+      expect(received.map((request) => request.body)).toEqual([[expect.objectContaining({ id: "ping-outbox-3", data: { n: 3 } })]]);
+    } finally {
+      await stopEventRelayService();
+    }
   });
 });

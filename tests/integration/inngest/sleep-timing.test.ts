@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
-import { TestClock } from "@/lib/inngest/executor/clock";
+import { TestClock } from "@cps/inngest-embedded";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
@@ -24,15 +24,18 @@ const clock = new TestClock();
 /** Set by a test: the next discovery call after the first step takes this long (test time). */
 const slowDiscovery = { ms: 0 };
 const attemptThenRetry = eventType("test/attempt-then-retry", { schema: z.object({ ref: z.string() }) });
-const retryAfterThreeSeconds = inngest.createFunction({ id: "retry-after-three-seconds", triggers: [attemptThenRetry] }, async ({ step }) => {
-  await step.run("attempt-1", () => "failed");
-  if (slowDiscovery.ms > 0) {
-    clock.advance(slowDiscovery.ms);
-    slowDiscovery.ms = 0;
-  }
-  await step.sleep("wait-before-attempt-2", "3s");
-  return step.run("attempt-2", () => "delivered");
-});
+const retryAfterThreeSeconds = inngest.createFunction(
+  { id: "retry-after-three-seconds", triggers: [attemptThenRetry] },
+  async ({ step }) => {
+    await step.run("attempt-1", () => "failed");
+    if (slowDiscovery.ms > 0) {
+      clock.advance(slowDiscovery.ms);
+      slowDiscovery.ms = 0;
+    }
+    await step.sleep("wait-before-attempt-2", "3s");
+    return step.run("attempt-2", () => "delivered");
+  },
+);
 
 describe("step.sleep on the embedded executor", () => {
   it("wakes 3 s after the step before it ended, even when the discovery call reporting the sleep took 2 s", async () => {

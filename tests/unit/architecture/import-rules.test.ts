@@ -19,12 +19,33 @@ async function restrictedImports(file: string, source: string): Promise<string[]
 
 describe("import rule between rooms", { timeout: 60_000 }, () => {
   it("refuses a domain import in lib/inngest", async () => {
-    const messages = await restrictedImports("lib/inngest/probe.ts", 'import { payout } from "../payments/payout";\nexport const x = payout;\n');
+    const messages = await restrictedImports(
+      "lib/inngest/probe.ts",
+      'import { payout } from "../payments/payout";\nexport const x = payout;\n',
+    );
     expect(messages).toEqual([expect.stringContaining("lib/inngest is infrastructure")]);
   });
 
+  it("keeps the embedded executor package free of the app", async () => {
+    for (const source of [
+      'import { db } from "../../../lib/db";\nexport const x = db;\n',
+      'import { db } from "@/lib/db";\nexport const x = db;\n',
+      'import { config } from "@/lib/env";\nexport const x = config;\n',
+    ]) {
+      expect(await restrictedImports("packages/inngest-embedded/src/probe.ts", source), source).toEqual([
+        expect.stringContaining("packages/inngest-embedded imports nothing of the app"),
+      ]);
+    }
+    expect(
+      await restrictedImports("packages/inngest-embedded/src/probe.ts", 'import { utc } from "./database";\nexport const x = utc;\n'),
+    ).toEqual([]);
+  });
+
   it("refuses lib/jobs in a domain", async () => {
-    const messages = await restrictedImports("lib/payments/probe.ts", 'import { functions } from "@/lib/jobs";\nexport const x = functions;\n');
+    const messages = await restrictedImports(
+      "lib/payments/probe.ts",
+      'import { functions } from "@/lib/jobs";\nexport const x = functions;\n',
+    );
     expect(messages).toEqual([expect.stringContaining("No domain imports lib/jobs")]);
   });
 
@@ -42,16 +63,23 @@ describe("import rule between rooms", { timeout: 60_000 }, () => {
       expect(await restrictedImports(file, connectorImport), file).toEqual([expect.stringContaining("never from our connectors")]);
     }
     const typeImport = 'import type { ProcessorName } from "@/lib/processors/types";\nexport type X = ProcessorName;\n';
-    expect(await restrictedImports("lib/sandboxes/acquirers/probe.ts", typeImport)).toEqual([expect.stringContaining("never from our connectors")]);
-    const sandboxImport = 'import { FINARO_SANDBOX_PATH } from "../../sandboxes/acquirers/finaro";\nexport const x = FINARO_SANDBOX_PATH;\n';
-    expect(await restrictedImports("lib/processors/finaro/probe.ts", sandboxImport)).toEqual([expect.stringContaining("Only the launcher")]);
+    expect(await restrictedImports("lib/sandboxes/acquirers/probe.ts", typeImport)).toEqual([
+      expect.stringContaining("never from our connectors"),
+    ]);
+    const sandboxImport =
+      'import { FINARO_SANDBOX_PATH } from "../../sandboxes/acquirers/finaro";\nexport const x = FINARO_SANDBOX_PATH;\n';
+    expect(await restrictedImports("lib/processors/finaro/probe.ts", sandboxImport)).toEqual([
+      expect.stringContaining("Only the launcher"),
+    ]);
     // The neutral address book both sides use is no import between them.
     const addresses = 'import { sandboxAddress } from "../../runtime/sandbox-addresses";\nexport const x = sandboxAddress;\n';
     expect(await restrictedImports("lib/sandboxes/acquirers/probe.ts", addresses)).toEqual([]);
   });
 
   it("lets jobs import domains and the infrastructure, and domains send events", async () => {
-    expect(await restrictedImports("lib/jobs/probe.ts", 'import { payout } from "../payments/payout";\nexport const x = payout;\n')).toEqual([]);
+    expect(
+      await restrictedImports("lib/jobs/probe.ts", 'import { payout } from "../payments/payout";\nexport const x = payout;\n'),
+    ).toEqual([]);
     expect(
       await restrictedImports("lib/payments/probe.ts", 'import { sendEvent } from "../inngest/send-event";\nexport const x = sendEvent;\n'),
     ).toEqual([]);

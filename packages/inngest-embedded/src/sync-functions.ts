@@ -3,8 +3,6 @@
 import canonicalize from "canonicalize";
 import { CronExpressionParser } from "cron-parser";
 import { z } from "zod";
-import { parseDurationMs } from "./duration";
-import { parseWaitCondition, type WaitCondition } from "./wait-conditions";
 import { inBandSyncResponseSchema, type SyncedFunction } from "./protocol";
 import { signatureHeader } from "./signature";
 
@@ -20,14 +18,10 @@ export interface FunctionDefinition {
   triggers: FunctionTrigger[];
   /** retries + 1; Inngest's default is 4 retries. */
   maxAttempts: number;
-  /** The `idempotency` expression as parts to join: event paths and text. */
-  idempotency?: IdempotencyPart[];
   /** The `concurrency` limit (function scope), with its key expression if any. */
-  concurrency?: { limit: number; key?: IdempotencyPart[] };
+  concurrency?: { limit: number; key?: KeyPart[] };
   /** Cron triggers: a run starts at each fire time. */
   crons?: CronSchedule[];
-  /** cancelOn: events that cancel a run in progress when their condition holds. */
-  cancel?: { event: string; condition: WaitCondition; timeoutMs?: number }[];
 }
 
 /** A cron trigger: the expression as written, and its time zone ("TZ=Europe/Copenhagen ..."). */
@@ -61,16 +55,41 @@ export function cronFireTimes(schedule: CronSchedule, after: Date, until: Date, 
   return times;
 }
 
-export type IdempotencyPart = { path: string[] } | { text: string };
+export type KeyPart = { path: string[] } | { text: string };
 
-/** Flow-control options an Inngest server honours and the embedded executor does not. */
-const IGNORED_OPTIONS = ["throttle", "rateLimit", "debounce", "batchEvents", "priority", "singleton", "timeouts"];
+/**
+ * Options an Inngest server honours and the embedded executor does not implement (no job uses
+ * them; docs in packages/inngest-embedded/README.md). A function that sets one is refused at sync:
+ * run it on an Inngest server, or implement the option with its tests.
+ */
+const UNSUPPORTED_OPTIONS = {
+  cancel: "cancelOn",
+  idempotency: "idempotency",
+  throttle: "throttle",
+  rateLimit: "rateLimit",
+  debounce: "debounce",
+  batchEvents: "batchEvents",
+  priority: "priority",
+  singleton: "singleton",
+  timeouts: "timeouts",
+} as const;
+
+/** The event of an onFailure handler, which the SDK registers as a function of its own. */
+const FUNCTION_FAILED_EVENT = "inngest/function.failed";
+
+/** A sync that named functions using what the embedded executor does not implement. */
+export class UnsupportedFunctionsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`the embedded executor refuses these functions (run them on an Inngest server): ${problems.join("; ")}`);
+    this.name = "UnsupportedFunctionsError";
+  }
+}
 
 export const DEFAULT_RETRIES = 4;
 
 /**
  * The subset of trigger expressions the embedded executor evaluates: `event.<path> == '<text>'`
- * joined with &&, which covers onFailure handlers. Anything else is reported as unsupported.
+ * joined with &&. Anything else is refused as unsupported.
  */
 export function parseTriggerExpression(expression: string): FunctionTrigger["conditions"] | undefined {
   const conditions: FunctionTrigger["conditions"] = [];
@@ -83,11 +102,11 @@ export function parseTriggerExpression(expression: string): FunctionTrigger["con
 }
 
 /**
- * The subset of idempotency expressions the embedded executor evaluates: event paths and quoted
+ * The subset of concurrency key expressions the embedded executor evaluates: event paths and quoted
  * text joined with +, e.g. `event.data.paymentId` or `event.data.kind + "-" + event.data.id`.
  */
-export function parseIdempotencyExpression(expression: string): IdempotencyPart[] | undefined {
-  const parts: IdempotencyPart[] = [];
+export function parseKeyExpression(expression: string): KeyPart[] | undefined {
+  const parts: KeyPart[] = [];
   for (const term of expression.split("+")) {
     const path = /^\s*event((?:\.[A-Za-z_][A-Za-z0-9_]*)+)\s*$/.exec(term);
     const text = /^\s*(?:'([^'+]*)'|"([^"+]*)")\s*$/.exec(term);
@@ -98,8 +117,8 @@ export function parseIdempotencyExpression(expression: string): IdempotencyPart[
   return parts;
 }
 
-/** The idempotency key of `event`, or null when a path is missing (then nothing is deduplicated). */
-export function idempotencyKeyOf(parts: IdempotencyPart[] | undefined, event: Record<string, unknown>): string | null {
+/** The key of `event`, or null when a path is missing. */
+export function keyOf(parts: KeyPart[] | undefined, event: Record<string, unknown>): string | null {
   if (!parts) return null;
   let key = "";
   for (const part of parts) {
@@ -148,7 +167,7 @@ function readConcurrency(synced: SyncedFunction, problems: string[]): FunctionDe
       continue;
     }
     if (entry.limit === 0) continue;
-    const key = "key" in entry && entry.key ? parseIdempotencyExpression(entry.key) : undefined;
+    const key = "key" in entry && entry.key ? parseKeyExpression(entry.key) : undefined;
     if ("key" in entry && entry.key && !key) {
       problems.push(`${synced.id}: concurrency key ${JSON.stringify(entry.key)} is not supported by the embedded executor and is ignored`);
       continue;
@@ -162,46 +181,19 @@ function readConcurrency(synced: SyncedFunction, problems: string[]): FunctionDe
   return chosen;
 }
 
-const cancelSchema = z.array(z.object({ event: z.string(), if: z.string().optional(), timeout: z.string().optional() }));
-
-/** cancelOn entries; a condition or timeout the executor cannot read is reported and skipped. */
-function readCancel(synced: SyncedFunction, problems: string[]): NonNullable<FunctionDefinition["cancel"]> {
-  if (synced.cancel === undefined) return [];
-  const parsed = cancelSchema.safeParse(synced.cancel);
-  if (!parsed.success) {
-    problems.push(`${synced.id}: cancelOn ${JSON.stringify(synced.cancel)} is not understood by the embedded executor and is ignored`);
-    return [];
-  }
-  const entries: NonNullable<FunctionDefinition["cancel"]> = [];
-  for (const entry of parsed.data) {
-    const condition = entry.if ? parseWaitCondition(entry.if) : [];
-    let timeoutMs: number | undefined;
-    try {
-      timeoutMs = entry.timeout ? parseDurationMs(entry.timeout) : undefined;
-    } catch {
-      timeoutMs = Number.NaN;
-    }
-    if (!condition || Number.isNaN(timeoutMs)) {
-      problems.push(`${synced.id}: cancelOn ${JSON.stringify(entry)} is not supported by the embedded executor and is ignored`);
-      continue;
-    }
-    entries.push({ event: entry.event, condition, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
-  }
-  return entries;
-}
-
-export function toFunctionDefinition(synced: SyncedFunction): { definition: FunctionDefinition; problems: string[] } {
+/**
+ * The executor's view of one synced function. `unsupported` lists what it uses that the executor
+ * does not implement; `problems` what it ignores with a warning (a concurrency scope it cannot enforce).
+ */
+export function toFunctionDefinition(synced: SyncedFunction): {
+  definition: FunctionDefinition;
+  problems: string[];
+  unsupported: string[];
+} {
   const problems: string[] = [];
-  for (const option of IGNORED_OPTIONS) {
-    if (synced[option] !== undefined) problems.push(`${synced.id}: "${option}" is ignored by the embedded executor`);
-  }
-  let idempotency: IdempotencyPart[] | undefined;
-  if (synced.idempotency) {
-    idempotency = parseIdempotencyExpression(synced.idempotency);
-    if (!idempotency)
-      problems.push(
-        `${synced.id}: idempotency expression ${JSON.stringify(synced.idempotency)} is not supported by the embedded executor and is ignored`,
-      );
+  const unsupported: string[] = [];
+  for (const [option, name] of Object.entries(UNSUPPORTED_OPTIONS)) {
+    if (synced[option] !== undefined && synced[option] !== null) unsupported.push(`${synced.id}: ${name}`);
   }
   const triggers: FunctionTrigger[] = [];
   const crons: CronSchedule[] = [];
@@ -209,30 +201,32 @@ export function toFunctionDefinition(synced: SyncedFunction): { definition: Func
     if (!("event" in trigger)) {
       const cron = parseCronTrigger(trigger.cron);
       if (cron) crons.push(cron);
-      else problems.push(`${synced.id}: cron ${JSON.stringify(trigger.cron)} cannot be read and is ignored`);
+      else unsupported.push(`${synced.id}: cron ${JSON.stringify(trigger.cron)} cannot be read`);
+      continue;
+    }
+    if (trigger.event === FUNCTION_FAILED_EVENT) {
+      unsupported.push(`${synced.id}: onFailure (a handler triggered by ${FUNCTION_FAILED_EVENT})`);
       continue;
     }
     const conditions = trigger.expression ? parseTriggerExpression(trigger.expression) : [];
     if (!conditions) {
-      problems.push(`${synced.id}: trigger expression ${JSON.stringify(trigger.expression)} is not supported by the embedded executor`);
+      unsupported.push(`${synced.id}: trigger expression ${JSON.stringify(trigger.expression)}`);
       continue;
     }
     triggers.push({ event: trigger.event, conditions });
   }
   const concurrency = readConcurrency(synced, problems);
-  const cancel = readCancel(synced, problems);
   const retries = Object.values(synced.steps)[0]?.retries?.attempts ?? DEFAULT_RETRIES;
   return {
     definition: {
       id: synced.id,
       triggers,
       maxAttempts: retries + 1,
-      ...(idempotency ? { idempotency } : {}),
       ...(concurrency ? { concurrency } : {}),
-      ...(cancel.length ? { cancel } : {}),
       ...(crons.length ? { crons } : {}),
     },
     problems,
+    unsupported,
   };
 }
 
@@ -256,11 +250,15 @@ export async function syncFunctions(options: { serveUrl: string; signingKey: str
   const parsed = inBandSyncResponseSchema.parse(JSON.parse(text));
   const functions: FunctionDefinition[] = [];
   const problems: string[] = [];
+  const unsupported: string[] = [];
   for (const synced of parsed.functions) {
     const result = toFunctionDefinition(synced);
     functions.push(result.definition);
     problems.push(...result.problems);
+    unsupported.push(...result.unsupported);
   }
+  // Loud, not partial: running the other functions would hide that a job silently lost a feature.
+  if (unsupported.length > 0) throw new UnsupportedFunctionsError(unsupported);
   return { functions, problems };
 }
 

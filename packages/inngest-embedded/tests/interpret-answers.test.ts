@@ -1,13 +1,14 @@
 // How the executor reads the SDK's answers (protocol note §2-§6), without HTTP or a database.
 import { describe, expect, it } from "vitest";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { TestClock } from "@/lib/inngest/executor/clock";
-import { EmbeddedExecutor } from "@/lib/inngest/executor/embedded-executor";
-import type { ClaimedJob, RunForCall } from "@/lib/inngest/executor/run-store";
+import type { ClaimedJob } from "../src/claims";
+import { TestClock } from "../src/clock";
+import type { ExecutorDatabase } from "../src/database";
+import { EmbeddedExecutor } from "../src/embedded-executor";
+import type { RunForCall } from "../src/run-progress";
 
 const clock = new TestClock(new Date("2026-01-01T00:00:00.000Z"));
 const executor = new EmbeddedExecutor({
-  database: {} as PrismaClient,
+  database: {} as ExecutorDatabase,
   serveUrl: "http://127.0.0.1:1/api/inngest",
   signingKey: "signkey-test-k",
   clock,
@@ -70,7 +71,11 @@ describe("the executor's reading of SDK answers", () => {
   });
 
   it("a Sleep counts from when the run's last step ended, not from the discovery call that reported it", () => {
-    const sleep = { kind: "ops" as const, ops: [{ id: "hs", op: "Sleep", name: "3s", displayName: "before-retry", opts: {} }], retryAfter: null };
+    const sleep = {
+      kind: "ops" as const,
+      ops: [{ id: "hs", op: "Sleep", name: "3s", displayName: "before-retry", opts: {} }],
+      retryAfter: null,
+    };
     // The step before the sleep ended 400 ms before this call answered: the sleep wakes 2.6 s from now.
     const fromStep = executor.interpret(discovery, { ...run, sleepsFrom: at(-400) }, sleep);
     expect(fromStep.schedule).toEqual([{ kind: "sleep", hashedId: "hs", name: "before-retry", runAt: at(2_600) }]);

@@ -1,7 +1,7 @@
 // What the health check knows about background work. The embedded executor reports a heartbeat
 // each time it polls for due work; in server mode the Inngest server runs the work and the
 // service only needs to be able to send events to it.
-import { config } from "../../env";
+import { config } from "../env";
 
 const HEARTBEAT_STALE_MS = 30_000;
 

@@ -8,32 +8,17 @@
 // and at a timer set to the earliest due sleep, retry, lease expiry or cron time. A slow safety
 // poll (`pollIntervalMs`) covers lost notifications; an idle executor does nothing in between.
 import { randomBytes } from "node:crypto";
-import type { PrismaClient } from "../../generated/prisma/client";
-import { parseRetryAfter, retryDelayMs } from "./backoff";
 import { callFunction, type CallOutcome, type ServeHandler } from "./call-function";
 import { systemClock, type Clock } from "./clock";
-import { sleepWakeTime } from "./duration";
-import { parseWaitCondition } from "./wait-conditions";
 import { registerLocalExecutor } from "./local-executors";
-import type { CallRequestBody, OutgoingOp, SerializedError } from "./protocol";
-import {
-  claimDueJobs,
-  describeError,
-  fanOutEvents,
-  finishJob,
-  loadRunForCall,
-  nextDueAt,
-  pruneHistory,
-  releaseLease,
-  releaseLeasesOf,
-  renewLease,
-  startScheduledRun,
-  type ClaimedJob,
-  type JobResult,
-  type LeasedWork,
-  type RunForCall,
-} from "./run-store";
-import { cronFireTimes, syncFunctions, type FunctionDefinition } from "./sync-functions";
+import type { CallRequestBody } from "./protocol";
+import type { ExecutorDatabase } from "./database";
+import { interpretOutcome } from "./interpret";
+import { claimDueJobs, nextDueAt, releaseLease, releaseLeasesOf, renewLease, type ClaimedJob } from "./claims";
+import { pruneHistory } from "./retention";
+import { finishJob, loadRunForCall, type JobResult, type LeasedWork, type RunForCall } from "./run-progress";
+import { fanOutEvents, startScheduledRun } from "./start-runs";
+import { cronFireTimes, syncFunctions, UnsupportedFunctionsError, type FunctionDefinition } from "./sync-functions";
 
 export interface ExecutorLogger {
   info(message: string): void;
@@ -42,7 +27,7 @@ export interface ExecutorLogger {
 }
 
 export interface EmbeddedExecutorOptions {
-  database: PrismaClient;
+  database: ExecutorDatabase;
   /** The app's serve endpoint, e.g. http://127.0.0.1:3000/api/inngest */
   serveUrl: string;
   signingKey: string;
@@ -88,14 +73,12 @@ export interface EmbeddedExecutorOptions {
 const STARTUP_GRACE_MS = 15_000;
 const RESYNC_INTERVAL_MS = 60_000;
 const PRUNE_INTERVAL_MS = 10 * 60_000;
-/** step.invoke without a timeout waits this long (Inngest's default is one year). */
-const INVOKE_DEFAULT_TIMEOUT_MS = 365 * 86_400_000;
 
 const quietLogger: ExecutorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 export class EmbeddedExecutor {
   readonly workerId: string;
-  private readonly database: PrismaClient;
+  private readonly database: ExecutorDatabase;
   private readonly clock: Clock;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
@@ -246,7 +229,8 @@ export class EmbeddedExecutor {
         const message = error instanceof Error ? error.message : String(error);
         // While the server is still starting, the first sync cannot reach /api/inngest yet:
         // that is not worth an error until it lasts.
-        const starting = !this.functions && Date.now() - startedAt < STARTUP_GRACE_MS;
+        // Functions the executor refuses are never a start-up delay: they are reported at once.
+        const starting = !this.functions && Date.now() - startedAt < STARTUP_GRACE_MS && !(error instanceof UnsupportedFunctionsError);
         if (starting) {
           if (!loggedWaiting) this.logger.info(`embedded executor: waiting for ${this.options.serveUrl} (${message})`);
           loggedWaiting = true;
@@ -276,9 +260,10 @@ export class EmbeddedExecutor {
     if (!this.functions) await this.sync();
     else if (Date.now() - this.syncedAt > RESYNC_INTERVAL_MS) {
       // Picks up functions added since (a redeploy behind a shared database, next dev reloads).
-      await this.sync().catch((error: unknown) =>
-        this.logger.warn(`embedded executor: re-sync failed, keeping the known functions: ${String(error)}`),
-      );
+      await this.sync().catch((error: unknown) => {
+        if (error instanceof UnsupportedFunctionsError) throw error;
+        this.logger.warn(`embedded executor: re-sync failed, keeping the known functions: ${String(error)}`);
+      });
     }
     const now = this.clock.now();
     this.lastPassAt = now.getTime();
@@ -427,13 +412,9 @@ export class EmbeddedExecutor {
     const run = known ?? (await loadRunForCall(this.database, job.runId));
     if (!run) return undefined;
     let result: JobResult;
-    if (job.kind === "sleep" || job.kind === "wait") {
-      // A sleep that is due is over; a wait that is due timed out: both are memoized as null.
+    if (job.kind === "sleep") {
+      // A sleep that is due is over: memoized as null.
       result = { memoize: [{ hashedId: job.hashedId, name: job.name, memo: null }] };
-    } else if (job.kind === "invoke") {
-      // The invoked run did not end in time: the invoking step fails with a timeout.
-      const error = { name: "InngestInvokeTimeoutError", message: "Timed out waiting for the invoked function to complete" };
-      result = { memoize: [{ hashedId: job.hashedId, name: job.name, memo: { error } }] };
     } else {
       const outcome = await this.callWithLease(job, run);
       if (this.abandoned) return undefined;
@@ -524,145 +505,10 @@ export class EmbeddedExecutor {
     };
   }
 
-  /** What an answer of the SDK means for the run (the server's rules, protocol note §2-§6). */
+  /** What an answer of the SDK means for the run (./interpret.ts). */
   interpret(job: ClaimedJob, run: RunForCall, outcome: CallOutcome): JobResult {
-    const now = this.clock.now();
-    const requestVersion = outcome.kind === "error" ? undefined : outcome.requestVersion;
-    if (outcome.kind === "complete") return { complete: { output: outcome.output }, requestVersion };
-
-    if (outcome.kind === "error") {
-      if (!outcome.retriable || job.attempt + 1 >= run.maxAttempts) {
-        // A memoized step error that the function did not catch comes back as a 400 with that
-        // same error: the attempts were counted when the step failed.
-        const reraised = run.steps.some((step) => isSameError(step.memo, outcome.error));
-        return { fail: { error: outcome.error }, callError: reraised ? undefined : describeError(outcome.error) };
-      }
-      return { retryAt: this.retryTime(job.attempt, outcome.retryAfter, now), callError: describeError(outcome.error) };
-    }
-
-    const result: JobResult = { requestVersion, memoize: [], schedule: [] };
-    if (outcome.ops.length > 1) result.forceStepPlan = true;
-    for (const op of outcome.ops) {
-      switch (op.op) {
-        case "StepRun":
-          result.memoize?.push({ hashedId: op.id, name: stepName(op), memo: { data: op.data ?? null } });
-          break;
-        case "StepFailed":
-          result.memoize?.push({ hashedId: op.id, name: stepName(op), memo: { error: stepError(op) } });
-          result.callError = describeError(stepError(op));
-          break;
-        case "StepError": {
-          // A retriable step error: the same call again, one attempt later (not memoized).
-          const error = stepError(op);
-          if (job.attempt + 1 >= run.maxAttempts) {
-            result.memoize?.push({ hashedId: op.id, name: stepName(op), memo: { error } });
-            result.callError = describeError(error);
-            break;
-          }
-          return {
-            requestVersion,
-            forceStepPlan: result.forceStepPlan,
-            retryAt: this.retryTime(job.attempt, outcome.retryAfter, now),
-            callError: describeError(error),
-          };
-        }
-        case "StepPlanned":
-          if (op.id !== job.hashedId) result.schedule?.push({ kind: "step", hashedId: op.id, name: stepName(op), runAt: now });
-          break;
-        case "Sleep": {
-          let wakeAt: Date;
-          try {
-            // Counted from when the function reached the sleep (the end of the step before it),
-            // never from a time later than now: step.sleep("3s") after a failed notification
-            // attempt wakes 3 s after that attempt, not 3 s plus this discovery call (spec 6.2).
-            const from = run.sleepsFrom && run.sleepsFrom.getTime() < now.getTime() ? run.sleepsFrom : now;
-            wakeAt = sleepWakeTime(op.name ?? "", from);
-          } catch (error) {
-            return { fail: { error: { name: "UnsupportedOp", message: (error as Error).message } } };
-          }
-          result.schedule?.push({ kind: "sleep", hashedId: op.id, name: stepName(op), runAt: wakeAt });
-          break;
-        }
-        case "WaitForEvent": {
-          const waitIf = typeof op.opts?.if === "string" ? op.opts.if : null;
-          const timeout = typeof op.opts?.timeout === "string" ? op.opts.timeout : undefined;
-          const timeoutAt = timeout ? parseWakeTime(timeout, now) : undefined;
-          if (!op.name || !timeoutAt || (waitIf !== null && !parseWaitCondition(waitIf))) {
-            return {
-              fail: {
-                error: {
-                  name: "UnsupportedOp",
-                  message: `the embedded executor cannot wait for ${JSON.stringify(op.name)} with timeout ${JSON.stringify(timeout)} and condition ${JSON.stringify(waitIf)} (supported: == of event./async. paths and literals joined with &&)`,
-                },
-              },
-            };
-          }
-          result.schedule?.push({ kind: "wait", hashedId: op.id, name: stepName(op), runAt: timeoutAt, waitEvent: op.name, waitIf });
-          break;
-        }
-        case "InvokeFunction": {
-          const functionId = typeof op.opts?.function_id === "string" ? op.opts.function_id : "";
-          const payload = (op.opts?.payload ?? {}) as { data?: Record<string, unknown> };
-          const timeout = typeof op.opts?.timeout === "string" ? op.opts.timeout : undefined;
-          const target = this.functions?.get(functionId);
-          if (!target) {
-            // As on Inngest, the invoking step fails (catchable), not the whole run.
-            result.memoize?.push({
-              hashedId: op.id,
-              name: stepName(op),
-              memo: { error: { name: "Error", message: `could not invoke ${JSON.stringify(functionId)}: no such function in this app` } },
-            });
-            break;
-          }
-          const timeoutAt = (timeout ? parseWakeTime(timeout, now) : undefined) ?? new Date(now.getTime() + INVOKE_DEFAULT_TIMEOUT_MS);
-          result.invoke = [
-            ...(result.invoke ?? []),
-            { hashedId: op.id, name: stepName(op), functionId, maxAttempts: target.maxAttempts, data: payload.data ?? {}, timeoutAt },
-          ];
-          break;
-        }
-        case "RunComplete":
-          return { complete: { output: op.data ?? null }, requestVersion };
-        default:
-          return {
-            fail: {
-              error: {
-                name: "UnsupportedOp",
-                message: `the embedded executor does not support ${op.op} (step ${stepName(op) ?? op.id}); run this function on an Inngest server`,
-              },
-            },
-          };
-      }
-    }
-    return result;
+    return interpretOutcome({ job, run, outcome, now: this.clock.now(), retryJitterMs: this.retryJitterMs });
   }
-
-  private retryTime(attempt: number, retryAfter: string | null, now: Date): Date {
-    return parseRetryAfter(retryAfter, now) ?? new Date(now.getTime() + retryDelayMs({ attempt, jitterMs: this.retryJitterMs }));
-  }
-}
-
-function parseWakeTime(text: string, now: Date): Date | undefined {
-  try {
-    return sleepWakeTime(text, now);
-  } catch {
-    return undefined;
-  }
-}
-
-function stepName(op: OutgoingOp): string | null {
-  return op.displayName ?? op.userland?.id ?? op.name ?? null;
-}
-
-function stepError(op: OutgoingOp): SerializedError {
-  const error = op.error as SerializedError | undefined;
-  return error && typeof error === "object" ? error : { name: "Error", message: "step failed" };
-}
-
-function isSameError(memo: unknown, error: SerializedError): boolean {
-  if (typeof memo !== "object" || memo === null || !("error" in memo)) return false;
-  const memoized = (memo as { error: SerializedError }).error;
-  return memoized?.name === error.name && memoized?.message === error.message;
 }
 
 /** Whether PostgreSQL refused a value itself (SQLSTATE class 22), which no retry can change. */

@@ -1,19 +1,19 @@
 // Pure parts of the embedded executor: durations, backoff, signatures, trigger matching.
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { parseRetryAfter, retryDelayMs } from "@/lib/inngest/executor/backoff";
-import { TestClock } from "@/lib/inngest/executor/clock";
-import { parseDurationMs, sleepWakeTime } from "@/lib/inngest/executor/duration";
-import { signatureHeader, verifySignature } from "@/lib/inngest/executor/signature";
+import { parseRetryAfter, retryDelayMs } from "../src/backoff";
+import { TestClock } from "../src/clock";
+import { parseDurationMs, sleepWakeTime } from "../src/duration";
+import { signatureHeader, verifySignature } from "../src/signature";
 import {
   cronFireTimes,
-  idempotencyKeyOf,
+  keyOf,
   parseCronTrigger,
-  parseIdempotencyExpression,
+  parseKeyExpression,
   parseTriggerExpression,
   toFunctionDefinition,
   triggerMatches,
-} from "@/lib/inngest/executor/sync-functions";
+} from "../src/sync-functions";
 
 describe("sleep durations", () => {
   it("reads the SDK's time strings", () => {
@@ -77,9 +77,13 @@ describe("signatures", () => {
 });
 
 describe("function definitions from an in-band sync", () => {
-  it("read retries (default 4, so 5 attempts) and event triggers; report cron and unknown expressions", () => {
+  it("read retries (default 4, so 5 attempts) and event triggers; refuse unreadable crons and expressions", () => {
     const plain = toFunctionDefinition({ id: "app-a", triggers: [{ event: "x/y" }], steps: { step: {} } });
-    expect(plain).toEqual({ definition: { id: "app-a", triggers: [{ event: "x/y", conditions: [] }], maxAttempts: 5 }, problems: [] });
+    expect(plain).toEqual({
+      definition: { id: "app-a", triggers: [{ event: "x/y", conditions: [] }], maxAttempts: 5 },
+      problems: [],
+      unsupported: [],
+    });
     const noRetries = toFunctionDefinition({ id: "app-b", triggers: [{ event: "x/y" }], steps: { step: { retries: { attempts: 0 } } } });
     expect(noRetries.definition.maxAttempts).toBe(1);
     const odd = toFunctionDefinition({
@@ -89,7 +93,7 @@ describe("function definitions from an in-band sync", () => {
     });
     expect(odd.definition.triggers).toEqual([]);
     expect(odd.definition.crons).toBeUndefined();
-    expect(odd.problems).toHaveLength(2);
+    expect(odd.unsupported).toHaveLength(2);
   });
 
   it("read cron triggers with an optional time zone and list their fire times", () => {
@@ -111,57 +115,58 @@ describe("function definitions from an in-band sync", () => {
     expect(parseCronTrigger("every day")).toBeUndefined();
   });
 
-  it("match onFailure's expression on the failed function's id", () => {
-    const conditions = parseTriggerExpression("event.data.function_id == 'app-charge'");
-    expect(conditions).toEqual([{ path: ["data", "function_id"], value: "app-charge" }]);
-    const trigger = { event: "inngest/function.failed", conditions: conditions ?? [] };
-    expect(triggerMatches(trigger, { name: "inngest/function.failed", data: { function_id: "app-charge" } })).toBe(true);
-    expect(triggerMatches(trigger, { name: "inngest/function.failed", data: { function_id: "app-other" } })).toBe(false);
-    expect(triggerMatches(trigger, { name: "inngest/function.finished", data: { function_id: "app-charge" } })).toBe(false);
+  it("match a trigger expression on event paths", () => {
+    const conditions = parseTriggerExpression("event.data.kind == 'capture'");
+    expect(conditions).toEqual([{ path: ["data", "kind"], value: "capture" }]);
+    const trigger = { event: "payment/settled", conditions: conditions ?? [] };
+    expect(triggerMatches(trigger, { name: "payment/settled", data: { kind: "capture" } })).toBe(true);
+    expect(triggerMatches(trigger, { name: "payment/settled", data: { kind: "refund" } })).toBe(false);
+    expect(triggerMatches(trigger, { name: "payment/other", data: { kind: "capture" } })).toBe(false);
     expect(parseTriggerExpression(`event.data.a == "x" && event.data.b.c == 'y'`)).toHaveLength(2);
     expect(parseTriggerExpression("event.data.a != 'x'")).toBeUndefined();
   });
 });
 
-describe("cancelOn from the sync", () => {
-  it("reads the event, the match condition and the timeout; reports what it cannot evaluate", () => {
-    const read = (cancel: unknown) => toFunctionDefinition({ id: "f", triggers: [], steps: { step: {} }, cancel });
-    const ok = read([{ event: "session/paid", if: "event.data.id == async.data.id", timeout: "1h" }]);
-    expect(ok.definition.cancel).toEqual([
-      {
-        event: "session/paid",
-        condition: [{ left: { scope: "event", path: ["data", "id"] }, right: { scope: "async", path: ["data", "id"] } }],
-        timeoutMs: 3_600_000,
-      },
-    ]);
-    expect(ok.problems).toEqual([]);
-    const odd = read([{ event: "x", if: "async.data.n > 1" }]);
-    expect(odd.definition.cancel).toBeUndefined();
-    expect(odd.problems[0]).toMatch(/cancelOn/);
+describe("features the embedded executor does not implement", () => {
+  const read = (fields: Record<string, unknown>) =>
+    toFunctionDefinition({ id: "app-f", triggers: [{ event: "x/y" }], steps: { step: {} }, ...fields });
+
+  it("are refused by name: cancelOn, run idempotency, flow control", () => {
+    expect(read({ cancel: [{ event: "session/paid" }] }).unsupported).toEqual(["app-f: cancelOn"]);
+    expect(read({ idempotency: "event.data.paymentId" }).unsupported).toEqual(["app-f: idempotency"]);
+    expect(read({ throttle: { limit: 1, period: "1m" } }).unsupported).toEqual(["app-f: throttle"]);
+    expect(read({}).unsupported).toEqual([]);
+  });
+
+  it("refuse an onFailure handler and a trigger expression it cannot evaluate", () => {
+    const onFailure = toFunctionDefinition({
+      id: "app-f-failure",
+      triggers: [{ event: "inngest/function.failed", expression: "event.data.function_id == 'app-f'" }],
+      steps: { step: {} },
+    });
+    expect(onFailure.unsupported[0]).toMatch(/^app-f-failure: onFailure/);
+    expect(read({ triggers: [{ event: "x/y", expression: "event.data.n > 1" }] }).unsupported[0]).toMatch(/trigger expression/);
   });
 });
 
-describe("idempotency expressions", () => {
+describe("concurrency keys", () => {
   it("evaluate event paths and quoted text joined with +", () => {
-    const parts = parseIdempotencyExpression(`event.data.kind + "-" + event.data.id`);
-    expect(idempotencyKeyOf(parts, { name: "x", data: { kind: "capture", id: 42 } })).toBe("capture-42");
-    expect(idempotencyKeyOf(parts, { name: "x", data: { kind: "capture" } })).toBeNull();
-    expect(idempotencyKeyOf(parseIdempotencyExpression("event.data.paymentId"), { data: { paymentId: "p1" } })).toBe("p1");
-    expect(parseIdempotencyExpression("event.data.a.size()")).toBeUndefined();
+    const parts = parseKeyExpression(`event.data.kind + "-" + event.data.id`);
+    expect(keyOf(parts, { name: "x", data: { kind: "capture", id: 42 } })).toBe("capture-42");
+    expect(keyOf(parts, { name: "x", data: { kind: "capture" } })).toBeNull();
+    expect(keyOf(parseKeyExpression("event.data.paymentId"), { data: { paymentId: "p1" } })).toBe("p1");
+    expect(parseKeyExpression("event.data.a.size()")).toBeUndefined();
   });
 
-  it("are read from the sync; flow control the executor ignores is reported", () => {
+  it("are read from the sync", () => {
     const result = toFunctionDefinition({
       id: "app-d",
       triggers: [{ event: "x/y" }],
       steps: { step: {} },
-      idempotency: "event.data.paymentId",
       concurrency: [{ limit: 1, key: "event.data.paymentId" }],
-      throttle: { limit: 1, period: "1m" },
     });
-    expect(result.definition.idempotency).toEqual([{ path: ["data", "paymentId"] }]);
     expect(result.definition.concurrency).toEqual({ limit: 1, key: [{ path: ["data", "paymentId"] }] });
-    expect(result.problems).toEqual(['app-d: "throttle" is ignored by the embedded executor']);
+    expect(result.problems).toEqual([]);
   });
 
   it("read concurrency as a number or {limit, key}; other scopes and a second limit are reported", () => {

@@ -4,14 +4,12 @@
 // request an Inngest server sends, to the serve handler given by the launcher
 // (lib/jobs/start-background-services.ts); without one, calls go over HTTP too.
 import { hostname } from "node:os";
-import { reportExecutorHeartbeat } from "./status";
-import { databaseUrl, db } from "../../db";
-import { config } from "../../env";
-import { embeddedSigningKey } from "../signing-key";
-import { EmbeddedExecutor } from "./embedded-executor";
-import { lazyLogger } from "../../observability/logger";
-import { listenForWork } from "./work-notifications";
-import type { ServeHandler } from "./call-function";
+import { EmbeddedExecutor, listenForWork, type ServeHandler } from "@cps/inngest-embedded";
+import { reportExecutorHeartbeat } from "./executor-status";
+import { databaseUrl, db } from "../db";
+import { config } from "../env";
+import { embeddedSigningKey } from "./signing-key";
+import { lazyLogger } from "../observability/logger";
 
 const state = globalThis as unknown as { __cpsEmbeddedExecutor?: EmbeddedExecutor };
 

@@ -1,7 +1,7 @@
 // The embedded executor's event intake: stores events for fan-out, dropping repeats of an event id.
 import { ulid } from "ulid";
 import { z } from "zod";
-import { Prisma, type PrismaClient } from "../../generated/prisma/client";
+import { empty, sql, type ExecutorDatabase, type QueryRunner, type Sql } from "./database";
 import { wakeLocalExecutors } from "./local-executors";
 import { WORK_CHANNEL } from "./work-notifications";
 
@@ -28,7 +28,7 @@ export interface StoredEventPayload {
  * Stores each event and returns its id, in the order given. An event whose `id` was seen before
  * is not stored again: its earlier id is returned and it starts no new run.
  */
-export async function acceptEvents(options: { database: PrismaClient; events: IncomingEvent[]; now?: Date }): Promise<string[]> {
+export async function acceptEvents(options: { database: ExecutorDatabase; events: IncomingEvent[]; now?: Date }): Promise<string[]> {
   const ids: string[] = [];
   for (const event of options.events) {
     ids.push(await storeEvent(options.database, event, options.now ?? new Date()));
@@ -40,17 +40,12 @@ export async function acceptEvents(options: { database: PrismaClient; events: In
 /**
  * Stores one event without waking this process's executors. With a transaction client the row (and
  * the executors' wake-up, which PostgreSQL delivers at commit) commits or rolls back with the caller's
- * state change: an outbox row (lib/inngest/send-event.ts sendEventInTransaction). The caller wakes
+ * state change: an outbox row (the app's outbox: sendEventInTransaction). The caller wakes
  * local executors after its commit. `along` is a data-modifying statement (the state change's own
  * INSERT) run in the same round trip, as a WITH clause that PostgreSQL executes in full whether or
  * not its result is read; it fails or succeeds with the event's insert.
  */
-export async function storeEvent(
-  database: PrismaClient | Prisma.TransactionClient,
-  event: IncomingEvent,
-  now: Date,
-  along?: Prisma.Sql,
-): Promise<string> {
+export async function storeEvent(database: QueryRunner, event: IncomingEvent, now: Date, along?: Sql): Promise<string> {
   const id = ulid(now.getTime());
   const payload: StoredEventPayload = {
     id: event.id ?? id,
@@ -62,7 +57,7 @@ export async function storeEvent(
   // The insert and the wake-up of every executor (work-notifications.ts) in one statement: the
   // notification is delivered when the row is committed, and only for an event that is new.
   const inserted = await database.$queryRaw<{ id: string }[]>`
-    WITH ${along ? Prisma.sql`"along" AS (${along}),` : Prisma.empty} "inserted" AS (
+    WITH ${along ? sql`"along" AS (${along}),` : empty} "inserted" AS (
       INSERT INTO "InngestEvent" ("id", "name", "idempotencyKey", "payload")
       VALUES (${id}, ${event.name}, ${event.id ?? null}, ${JSON.stringify(payload)}::jsonb)
       ON CONFLICT ("idempotencyKey") DO NOTHING
@@ -70,6 +65,7 @@ export async function storeEvent(
     SELECT "id", pg_notify(${WORK_CHANNEL}, '')::text AS "notified" FROM "inserted"`;
   if (inserted[0]) return inserted[0].id;
   if (!event.id) throw new Error("the event was not stored");
-  const existing = await database.inngestEvent.findUniqueOrThrow({ where: { idempotencyKey: event.id }, select: { id: true } });
+  const [existing] = await database.$queryRaw<{ id: string }[]>`SELECT "id" FROM "InngestEvent" WHERE "idempotencyKey" = ${event.id}`;
+  if (!existing) throw new Error("the event was not stored");
   return existing.id;
 }

@@ -7,17 +7,6 @@ export const serializedErrorSchema = z
   .passthrough();
 export type SerializedError = z.infer<typeof serializedErrorSchema>;
 
-export const OP_CODES = [
-  "StepRun",
-  "StepError",
-  "StepFailed",
-  "StepPlanned",
-  "Sleep",
-  "WaitForEvent",
-  "InvokeFunction",
-  "RunComplete",
-] as const;
-
 export const outgoingOpSchema = z
   .object({
     id: z.string().min(1),

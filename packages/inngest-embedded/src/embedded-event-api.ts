@@ -3,8 +3,8 @@
 // answer an Inngest server gives: {ids, status: 200}). So inngest.send and step.sendEvent work
 // from route handlers, functions and the CLI alike, with no HTTP hop and no extra port.
 import { z } from "zod";
-import { db } from "../../db";
 import { acceptEvents, incomingEventSchema } from "./accept-events";
+import type { ExecutorDatabase } from "./database";
 
 export const EMBEDDED_EVENT_API_HOST = "embedded-inngest.invalid";
 export const EMBEDDED_EVENT_API_BASE_URL = `http://${EMBEDDED_EVENT_API_HOST}/`;
@@ -17,7 +17,7 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
-export async function handleEmbeddedEventApi(url: URL, init: RequestInit | undefined): Promise<Response> {
+export async function handleEmbeddedEventApi(database: ExecutorDatabase, url: URL, init: RequestInit | undefined): Promise<Response> {
   if ((init?.method ?? "GET").toUpperCase() !== "POST" || !/^\/e\/[^/]+$/.test(url.pathname)) {
     return json(501, { error: `${url.pathname} is not available in embedded mode (only POST /e/:key is)`, status: 501 });
   }
@@ -29,13 +29,18 @@ export async function handleEmbeddedEventApi(url: URL, init: RequestInit | undef
   }
   const parsed = eventBatchSchema.safeParse(body);
   if (!parsed.success) return json(400, { error: `invalid events: ${parsed.error.issues[0]?.message}`, status: 400 });
-  const ids = await acceptEvents({ database: db(), events: parsed.data });
+  const ids = await acceptEvents({ database, events: parsed.data });
   return json(200, { ids, status: 200 });
 }
 
-/** The client's fetch: embedded event API calls are answered here, everything else goes out. */
-export const embeddedAwareFetch: typeof fetch = async (input, init) => {
-  const url = new URL(input instanceof Request ? input.url : input.toString());
-  if (url.hostname === EMBEDDED_EVENT_API_HOST) return handleEmbeddedEventApi(url, init);
-  return fetch(input, init);
-};
+/**
+ * The client's fetch: embedded event API calls are answered here by storing the events in
+ * `database()`, everything else goes out.
+ */
+export function embeddedAwareFetch(database: () => ExecutorDatabase): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input.toString());
+    if (url.hostname === EMBEDDED_EVENT_API_HOST) return handleEmbeddedEventApi(database(), url, init);
+    return fetch(input, init);
+  };
+}

@@ -1,0 +1,241 @@
+// A run's progress: the state a call needs, and the result of a job applied to its run. Every
+// change to a run happens in one transaction that first locks the run's row, so parallel steps of
+// one run (possibly in two processes) finish one at a time and exactly one of them schedules the
+// next discovery call.
+import { ulid } from "ulid";
+import { newLease, type ClaimedJob, type LeaseFor } from "./claims";
+import { utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type QueryRunner, type RunStatus, type JobKind } from "./database";
+import type { SerializedError } from "./protocol";
+
+/** A job this executor holds, with what its call needs. */
+export interface LeasedWork {
+  job: ClaimedJob;
+  run: RunForCall;
+}
+
+/** Completed or failed: nothing more happens to the run. */
+export function hasEnded(status: RunStatus): boolean {
+  return status === "completed" || status === "failed";
+}
+
+export interface RunForCall {
+  id: string;
+  functionId: string;
+  event: Record<string, unknown>;
+  status: RunStatus;
+  forceStepPlan: boolean;
+  requestVersion: number;
+  maxAttempts: number;
+  steps: { hashedId: string; memo: unknown }[];
+  /**
+   * What a Sleep op found by this call counts from: when the run's latest step ended (else when the
+   * run started). The function reached the sleep right after that step; the time the executor took
+   * to make the discovery call that reports the sleep is not the function's to wait.
+   */
+  sleepsFrom?: Date;
+}
+
+/** The latest completion among a run's steps, else `otherwise`. */
+function latestStepEnd(steps: { completedAt: Date | string }[], otherwise: Date): Date {
+  let latest: number | undefined;
+  for (const step of steps) {
+    const at = new Date(step.completedAt).getTime();
+    if (latest === undefined || at > latest) latest = at;
+  }
+  return latest === undefined ? otherwise : new Date(latest);
+}
+
+export async function loadRunForCall(database: ExecutorDatabase, runId: string): Promise<RunForCall | null> {
+  const [run] = await database.$queryRaw<
+    (Omit<RunForCall, "steps" | "sleepsFrom"> & { startedAt: Date })[]
+  >`SELECT "id", "functionId", "event", "status"::text AS "status", "forceStepPlan", "requestVersion", "maxAttempts", "startedAt"
+    FROM "InngestRun" WHERE "id" = ${runId}`;
+  if (!run) return null;
+  const steps = await database.$queryRaw<{ hashedId: string; result: { memo: unknown }; completedAt: Date }[]>`
+    SELECT "hashedId", "result", "completedAt" FROM "InngestStep" WHERE "runId" = ${runId} ORDER BY "position"`;
+  const { startedAt, ...rest } = run;
+  return {
+    ...rest,
+    steps: steps.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })),
+    sleepsFrom: latestStepEnd(steps, new Date(startedAt)),
+  };
+}
+
+/** What finishing a job does to its run; applied by `finishJob` in one transaction. */
+export interface JobResult {
+  /** Memoize these steps (in this order) with the value the SDK gets back. */
+  memoize?: { hashedId: string; name?: string | null; memo: unknown }[];
+  /** Schedule these planned steps and sleeps (skipped if already memoized or scheduled). */
+  schedule?: { kind: "step" | "sleep"; hashedId: string; name?: string | null; runAt: Date }[];
+  /** Retry this same job later with attempt + 1 instead of removing it. */
+  retryAt?: Date;
+  /** The run completed with this output. */
+  complete?: { output: unknown };
+  /** The run failed. */
+  fail?: { error: SerializedError };
+  forceStepPlan?: boolean;
+  requestVersion?: number;
+  /** A failed call to record on the run (counts as an attempt). */
+  callError?: string;
+}
+
+export type FinishOutcome = "applied" | "lease-lost" | "run-ended";
+
+interface LockedRun {
+  id: string;
+  status: RunStatus;
+  functionId: string;
+  event: Record<string, unknown>;
+  forceStepPlan: boolean;
+  requestVersion: number;
+  maxAttempts: number;
+}
+
+/**
+ * Applies a job's result if this executor still holds the job's lease. When the result makes a
+ * discovery call due now and `leaseFor` is given, that job is created leased to the caller and
+ * returned with the run's state, so the caller goes on with the run without a claim round trip.
+ */
+export async function finishJob(options: {
+  database: ExecutorDatabase;
+  job: ClaimedJob;
+  result: JobResult;
+  now: Date;
+  leaseFor?: LeaseFor;
+}): Promise<{
+  outcome: FinishOutcome;
+  next?: LeasedWork;
+  /**
+   * Whether the result left work for a later pass: jobs not leased to the caller (planned steps,
+   * sleeps, a retry). When false, the
+   * caller's executor has no reason to look for work after this call.
+   */
+  createdWork?: boolean;
+}> {
+  const { job, result, now } = options;
+  return options.database.$transaction(async (tx) => {
+    const [run] = await tx.$queryRaw<LockedRun[]>`
+      SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
+      FROM "InngestRun" WHERE "id" = ${job.runId} FOR UPDATE`;
+    const ended = !run || hasEnded(run.status);
+    const retrying = Boolean(result.retryAt) && !ended && !result.complete && !result.fail;
+    // The lease check and the job's removal (or rescheduling) in one statement.
+    const held = retrying
+      ? await tx.$executeRaw`
+          UPDATE "InngestJob" SET "attempt" = "attempt" + 1, "runAt" = ${utc(result.retryAt as Date)}, "leasedBy" = NULL,
+            "leaseToken" = NULL, "leaseExpiresAt" = NULL, "lastError" = ${result.callError ?? null}
+          WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken}`
+      : await tx.$executeRaw`DELETE FROM "InngestJob" WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken}`;
+    if (!run || ended) return { outcome: "run-ended" as const }; // e.g. finished by a duplicate call
+    if (held === 0) return { outcome: "lease-lost" as const };
+
+    if (result.complete || result.fail) {
+      // Raw SQL: this runs once per run, and the ORM's update compiles the query and reads the
+      // whole row (event, output) back for nothing (docs/performance.md, background work).
+      const lastError = result.fail ? describeError(result.fail.error) : (result.callError ?? null);
+      await tx.$executeRaw`DELETE FROM "InngestJob" WHERE "runId" = ${job.runId}`;
+      await tx.$executeRaw`
+        UPDATE "InngestRun" SET
+          "status" = ${result.complete ? "completed" : "failed"}::"InngestRunStatus",
+          "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
+          "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
+          "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
+          "output" = ${result.complete ? JSON.stringify(result.complete.output ?? null) : null}::jsonb,
+          "error" = ${result.fail ? JSON.stringify(result.fail.error ?? null) : null}::jsonb,
+          "lastError" = COALESCE(${lastError}, "lastError"),
+          "endedAt" = ${utc(now)},
+          "nextWakeAt" = NULL,
+          "updatedAt" = ${utc(new Date())}
+        WHERE "id" = ${job.runId}`;
+      return { outcome: "applied" as const, createdWork: false };
+    }
+
+    for (const step of result.memoize ?? []) await memoizeStep(tx, { runId: job.runId, step, now });
+    for (const planned of result.schedule ?? []) {
+      await tx.$executeRaw`
+        INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "name", "runAt")
+        SELECT ${ulid()}, ${job.runId}, ${planned.kind}::"InngestJobKind", ${planned.hashedId}, ${planned.name ?? null}, ${utc(planned.runAt)}
+        WHERE NOT EXISTS (SELECT 1 FROM "InngestStep" WHERE "runId" = ${job.runId} AND "hashedId" = ${planned.hashedId})
+        ON CONFLICT ("runId", "hashedId") DO NOTHING`;
+    }
+    const next = await continueRun(tx, { run, result, now, leaseFor: options.leaseFor });
+    const createdWork = retrying || (result.schedule?.length ?? 0) > 0 || !next;
+    return { outcome: "applied" as const, next, createdWork };
+  }, TRANSACTION_OPTIONS);
+}
+
+/** Memoizes one step; position = completion order; a step memoized before (a late duplicate) is left alone. */
+async function memoizeStep(
+  tx: QueryRunner,
+  options: { runId: string; step: { hashedId: string; name?: string | null; memo: unknown }; now: Date },
+): Promise<void> {
+  const { runId, step, now } = options;
+  await tx.$executeRaw`
+    INSERT INTO "InngestStep" ("runId", "hashedId", "name", "result", "position", "completedAt")
+    SELECT ${runId}, ${step.hashedId}, ${step.name ?? null}, ${JSON.stringify({ memo: step.memo })}::jsonb,
+      (SELECT count(*)::int FROM "InngestStep" WHERE "runId" = ${runId}), ${utc(now)}
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * After a job of a locked run was resolved: schedules the next discovery call once nothing of the
+ * current group is pending (leased to the caller when `leaseFor` is given) and sets the run's
+ * status and next wake-up.
+ */
+async function continueRun(
+  tx: QueryRunner,
+  options: { run: LockedRun; result: Pick<JobResult, "forceStepPlan" | "requestVersion" | "callError">; now: Date; leaseFor?: LeaseFor },
+): Promise<LeasedWork | undefined> {
+  const { run, result, now } = options;
+  const pending = await tx.$queryRaw<{ kind: JobKind; runAt: Date }[]>`
+    SELECT "kind", "runAt" FROM "InngestJob" WHERE "runId" = ${run.id}`;
+  let next: LeasedWork | undefined;
+  // A parallel group ends when nothing of it is pending: the next discovery call may run a single
+  // step inline again (the server resets its forced step planning the same way).
+  const discoveryNext = pending.length === 0;
+  if (discoveryNext) {
+    const lease = options.leaseFor ? newLease(options.leaseFor, now) : undefined;
+    const jobId = ulid();
+    await tx.$executeRaw`
+      INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
+      VALUES (${jobId}, ${run.id}, 'discovery', 'step', ${utc(now)}, ${lease?.leasedBy ?? null}, ${lease?.leaseToken ?? null},
+        ${lease ? utc(lease.leaseExpiresAt) : null})`;
+    pending.push({ kind: "discovery", runAt: now });
+    if (lease) {
+      const steps = await tx.$queryRaw<{ hashedId: string; result: { memo: unknown }; completedAt: Date }[]>`
+        SELECT "hashedId", "result", "completedAt" FROM "InngestStep" WHERE "runId" = ${run.id} ORDER BY "position"`;
+      next = {
+        job: { id: jobId, runId: run.id, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease.leaseToken },
+        run: {
+          id: run.id,
+          functionId: run.functionId,
+          event: run.event,
+          status: "running",
+          forceStepPlan: false,
+          requestVersion: result.requestVersion ?? run.requestVersion,
+          maxAttempts: run.maxAttempts,
+          steps: steps.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })),
+          sleepsFrom: latestStepEnd(steps, now),
+        },
+      };
+    }
+  }
+  const status: RunStatus = pending.every((p) => p.kind === "sleep") ? "sleeping" : "running";
+  const nextWakeAt = new Date(Math.min(...pending.map((p) => new Date(p.runAt).getTime())));
+  // Raw SQL: an ORM update would read the whole row (event, output) back for nothing.
+  await tx.$executeRaw`
+    UPDATE "InngestRun" SET
+      "status" = ${status}::"InngestRunStatus",
+      "nextWakeAt" = ${utc(nextWakeAt)},
+      "forceStepPlan" = ${discoveryNext ? false : Boolean(run.forceStepPlan || result.forceStepPlan)},
+      "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
+      "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
+      "lastError" = COALESCE(${result.callError ?? null}, "lastError"),
+      "updatedAt" = ${utc(new Date())}
+    WHERE "id" = ${run.id}`;
+  return next;
+}
+
+export function describeError(error: SerializedError): string {
+  return `${error.name ?? "Error"}: ${error.message ?? ""}`.slice(0, 2000);
+}
