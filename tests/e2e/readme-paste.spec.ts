@@ -102,10 +102,9 @@ test("the README's open-a-payment-window block, pasted, answers a session with t
   expect(String(session!.dfurlscriptinclude)).toContain(`/dynamic/${String(session!.sessionid)}/dynamic.js`);
 });
 
-// F1 (issue 28, the lead's follow-ups that chain): pasted at once, the refund reaches the service
-// while the capture is still pending and is refused today ("the payment cannot be refunded in its
-// state (authorized)"). Remove the fixme when F1 lands.
-test.fixme("the README's capture-then-refund block, pasted at once after two paid windows, is answered and notified", async ({ page }) => {
+// F1 (issue 28): pasted at once, the refund reaches the service while the capture is still
+// pending; it runs after the capture instead of being refused.
+test("the README's capture-then-refund block, pasted at once after two paid windows, is answered and notified", async ({ page }) => {
   test.setTimeout(180_000);
   const env = environment();
   const unique = Date.now().toString(36);
