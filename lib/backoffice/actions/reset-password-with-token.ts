@@ -1,0 +1,25 @@
+// The reset link's page (issue 28): the token and a new password. The token is spent in the
+// transaction that changes the password; every session of the user ends (session version + 1), and
+// a temporary password's must-change flag is cleared (the person chose this one).
+import { z } from "zod";
+import { db } from "../../db";
+import { hashPassword, newPasswordSchema } from "../../auth/password";
+import { recordAuditEntry } from "../audit";
+import { spendUserToken } from "../../users/user-tokens";
+
+export const resetPasswordWithTokenInput = z.object({ token: z.string(), password: newPasswordSchema });
+
+export async function resetPasswordWithToken({ input, now = new Date() }: { input: unknown; now?: Date }) {
+  const { token, password } = resetPasswordWithTokenInput.parse(input);
+  const passwordHash = await hashPassword(password);
+  return db().$transaction(async (tx) => {
+    const reset = await spendUserToken(tx, { token, kind: "password_reset", now });
+    const user = await tx.user.update({
+      where: { id: reset.userId! },
+      data: { passwordHash, sessionVersion: { increment: 1 }, mustChangePassword: false, temporaryPasswordExpiresAt: null },
+      select: { id: true, email: true, merchantId: true },
+    });
+    await recordAuditEntry(tx, { merchantId: user.merchantId, userId: user.id, action: "user.password_reset_by_link", target: user.id });
+    return user;
+  });
+}
