@@ -19,7 +19,7 @@ test("invite by email, join from the link, forget the password, set a new one fr
   const email = `invitee-${Date.now()}@example.com`;
   await signIn(page, demo.email, demo.password);
   await page.goto("/backoffice/settings/team");
-  await page.getByLabel("Email").first().fill(email);
+  await page.locator("#invite-email").fill(email);
   await page.locator("#invite-role").selectOption("DEVELOPER");
   await page.locator("#invite-current-password").fill(demo.password);
   await page.getByRole("button", { name: "Send invitation" }).click();
@@ -39,7 +39,7 @@ test("invite by email, join from the link, forget the password, set a new one fr
 
   await page.goto("/backoffice/sign-in");
   await page.getByRole("link", { name: "Forgot your password?" }).click();
-  await page.getByLabel("Email").fill(email);
+  await page.locator("#forgot-email").fill(email);
   await page.getByRole("button", { name: "Send a reset link" }).click();
   await expect(page.getByText("If an account has this address")).toBeVisible();
   await screenshotsAt1440And390(page, "forgot-password");
