@@ -10,6 +10,7 @@ import { config } from "../../env";
 import { newId } from "../../ids";
 import { MailNotConfiguredError, mailAvailable, sendMail } from "../../mail/send-mail";
 import { TOKEN_LIFETIME_MS, newUserToken } from "../../users/user-tokens";
+import { UserFacingError } from "../action-result";
 import { recordAudit } from "../audit";
 
 export const inviteTeamMemberInput = z.object({
@@ -46,7 +47,7 @@ export async function inviteTeamMember({ actor, input, now = new Date() }: { act
   } catch (error) {
     // A link that never reached anyone must not stay usable.
     await db().userToken.update({ where: { id }, data: { usedAt: new Date() }, select: { id: true } });
-    throw new Error(`The invitation could not be sent: ${error instanceof Error ? error.message : "mail error"}`);
+    throw new UserFacingError(`The invitation could not be sent (${error instanceof Error ? error.message : "mail error"}); nothing was kept, try again.`);
   }
   return { email, role, expiresAt };
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { db } from "../../db";
 import { hashPassword, newPasswordSchema } from "../../auth/password";
 import { recordAuditEntry } from "../audit";
-import { spendUserToken } from "../../users/user-tokens";
+import { InvalidUserTokenError, spendUserToken } from "../../users/user-tokens";
 
 export const resetPasswordWithTokenInput = z.object({ token: z.string(), password: newPasswordSchema });
 
@@ -14,11 +14,13 @@ export async function resetPasswordWithToken({ input, now = new Date() }: { inpu
   const passwordHash = await hashPassword(password);
   return db().$transaction(async (tx) => {
     const reset = await spendUserToken(tx, { token, kind: "password_reset", now });
-    const user = await tx.user.update({
-      where: { id: reset.userId! },
+    // The user may have been removed from the team since the link was sent: then the link is no good.
+    const changed = await tx.user.updateMany({
+      where: { id: reset.userId ?? "", email: reset.email },
       data: { passwordHash, sessionVersion: { increment: 1 }, mustChangePassword: false, temporaryPasswordExpiresAt: null },
-      select: { id: true, email: true, merchantId: true },
     });
+    if (changed.count === 0) throw new InvalidUserTokenError();
+    const user = await tx.user.findUniqueOrThrow({ where: { id: reset.userId! }, select: { id: true, email: true, merchantId: true } });
     await recordAuditEntry(tx, { merchantId: user.merchantId, userId: user.id, action: "user.password_reset_by_link", target: user.id });
     return user;
   });

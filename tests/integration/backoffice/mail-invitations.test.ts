@@ -99,6 +99,14 @@ describe("forgot password", () => {
     expect(actions).toEqual(expect.arrayContaining(["user.password_reset_requested", "user.password_reset_by_link"]));
   });
 
+  it("refuses a reset link of a user removed from the team since", async () => {
+    const removed = await createUser({ merchantId: owner.merchantId, email: "removed@example.com", name: "R", password: PASSWORD, role: "VIEWER" });
+    await requestPasswordReset({ input: { email: "removed@example.com" } });
+    const token = tokenOf(smtp.linkTo("removed@example.com"));
+    await db().user.delete({ where: { id: removed.id } });
+    await expect(resetPasswordWithToken({ input: { token, password: "a brand new password" } })).rejects.toThrow(/expired or was used/);
+  });
+
   it("sends at most three links per address an hour", async () => {
     const before = smtp.mails.filter((mail) => mail.to.includes("owner-mail@example.com")).length;
     for (let i = 0; i < 5; i++) await requestPasswordReset({ input: { email: "owner-mail@example.com" } });
