@@ -201,6 +201,18 @@ const schema = z.object({
    */
   PROCESSOR_SANDBOXES: z.enum(["0", "1", "true", "false", ""]).optional(),
   // --- end processors
+  /**
+   * The mail server for team invitations and "forgot password" (smtp://user:pass@host:587, or
+   * smtps://... for implicit TLS). Production: required for those features (without it they are
+   * refused, saying so); locally without it the mails are kept and shown at /backoffice/outbox.
+   */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .refine((value) => !value || /^smtps?:\/\//.test(value), "must be an smtp:// or smtps:// URL"),
+  /** The sender of those mails. */
+  MAIL_FROM: z.string().trim().min(3).default("Card Payment Service <no-reply@localhost>"),
 });
 
 export type Env = z.infer<typeof schema>;

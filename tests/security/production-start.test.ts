@@ -125,6 +125,13 @@ describe("a production start", () => {
     }
   });
 
+  it("issue 28: the local outbox of kept mails answers 404 in production; the forgot-password page is served", async () => {
+    const outbox = await request(`http://127.0.0.1:${service.port}/backoffice/outbox`);
+    expect(outbox.status).toBe(404);
+    const forgot = await request(`http://127.0.0.1:${service.port}/backoffice/forgot-password`);
+    expect(forgot.status).toBe(200);
+  });
+
   it("done when: the start prints no credentials", () => {
     const output = service.output();
     expect(output).toContain("Card Payment Service is running");

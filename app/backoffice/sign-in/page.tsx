@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/session";
 import { SignInForm } from "@/components/backoffice/sign-in-form";
@@ -24,6 +25,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <div className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
           <SignInForm callbackUrl={callbackUrl} />
         </div>
+        <p className="mt-4 text-center text-sm">
+          <Link href="/backoffice/forgot-password" className="text-indigo-700 hover:underline">
+            Forgot your password?
+          </Link>
+        </p>
       </div>
     </main>
   );

@@ -8,6 +8,9 @@ import { formObject, runAction, type ActionState } from "@/lib/backoffice/action
 import { resetTeamMemberPassword } from "@/lib/backoffice/actions/reset-team-member-password";
 import { clientIp } from "@/lib/http/client-ip";
 import { setLiveModeRole } from "@/lib/backoffice/actions/set-live-mode-role";
+import { inviteTeamMember } from "@/lib/backoffice/actions/invite-team-member";
+import { UserFacingError } from "@/lib/backoffice/action-result";
+import { MailNotConfiguredError } from "@/lib/mail/send-mail";
 
 export async function setLiveModeRoleAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   return runAction(async () => {
@@ -41,5 +44,18 @@ export async function resetTeamMemberPasswordAction(_previous: ActionState<{ tem
     const actor = await requireActor();
     const { email, temporaryPassword } = await resetTeamMemberPassword({ actor, input: formObject(formData), ipAddress: clientIp(await headers()) });
     return { message: `New temporary password for ${email}. It is shown only now: hand it over securely and ask them to change it on their account page.`, data: { temporaryPassword } };
+  });
+}
+
+export async function inviteTeamMemberAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    try {
+      const invited = await inviteTeamMember({ actor, input: formObject(formData) });
+      return { message: `Invitation sent to ${invited.email}: the link works once, for 72 hours.` };
+    } catch (error) {
+      if (error instanceof MailNotConfiguredError) throw new UserFacingError(`${error.message}. Meanwhile, add the user with a first password below.`);
+      throw error;
+    }
   });
 }

@@ -8,7 +8,8 @@ import { AddTeamMemberForm } from "@/components/backoffice/add-team-member-form"
 import { formatDateTime } from "@/components/backoffice/format";
 import { TeamMemberControls } from "@/components/backoffice/team-member-controls";
 import { LiveModeRoleForm } from "@/components/backoffice/live-mode-role-form";
-import { addTeamMemberAction, changeTeamMemberAction, resetTeamMemberPasswordAction, setLiveModeRoleAction } from "./actions";
+import { InviteTeamMemberForm } from "@/components/backoffice/mail-link-forms";
+import { addTeamMemberAction, changeTeamMemberAction, inviteTeamMemberAction, resetTeamMemberPasswordAction, setLiveModeRoleAction } from "./actions";
 
 export const metadata: Metadata = { title: "Team" };
 export const dynamic = "force-dynamic";
@@ -39,6 +40,11 @@ export default async function TeamPage() {
             ))}
           </ul>
         </Card>
+        {canManage ? (
+          <Card title="Invite by email" description="The person gets a link (once, for 72 hours) to choose their own name and password.">
+            <InviteTeamMemberForm action={inviteTeamMemberAction} totpEnabled={user.totpEnabled} />
+          </Card>
+        ) : null}
         {canManage ? (
           <Card title="Add a user">
             <AddTeamMemberForm action={addTeamMemberAction} totpEnabled={user.totpEnabled} />
