@@ -19,8 +19,9 @@ function Outcome({ state }: { state: ActionState }) {
 export function InviteTeamMemberForm({ action, totpEnabled }: { action: Action; totpEnabled: boolean }) {
   const { state, pending, form } = useKeptFormAction(action);
   return (
-    <form {...form} className="space-y-4" noValidate aria-label="Invite by email">
-      <TextField id="invite-email" name="email" label="Email" type="email" autoComplete="off" error={state.fieldErrors?.email} />
+    <form {...form} className="space-y-4" noValidate aria-label="Send an invitation">
+      {/* Not labelled "Email": the Add-a-user form below has that field, and one label per page keeps both findable. */}
+      <TextField id="invite-email" name="email" label="Address to invite" type="email" autoComplete="off" error={state.fieldErrors?.email} />
       <SelectField
         id="invite-role"
         name="role"
