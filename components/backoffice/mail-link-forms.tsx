@@ -20,12 +20,12 @@ export function InviteTeamMemberForm({ action, totpEnabled }: { action: Action; 
   const { state, pending, form } = useKeptFormAction(action);
   return (
     <form {...form} className="space-y-4" noValidate aria-label="Send an invitation">
-      {/* Not labelled "Email": the Add-a-user form below has that field, and one label per page keeps both findable. */}
+      {/* Not labelled "Email" or "Role": the Add-a-user form below has those fields, and one label per page keeps both findable. */}
       <TextField id="invite-email" name="email" label="Address to invite" type="email" autoComplete="off" error={state.fieldErrors?.email} />
       <SelectField
         id="invite-role"
         name="role"
-        label="Role"
+        label="Invited role"
         options={[
           { value: "VIEWER", label: "Viewer" },
           { value: "DEVELOPER", label: "Developer" },
