@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 
-/** The frame of the pages reached without signing in (as the sign-in page). */
-export function PublicCard({ title, children }: { title: string; children: ReactNode }) {
+/** The frame of the pages reached without signing in: the sign-in page and the mailed links' pages. */
+export function PublicCard({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">
@@ -15,9 +15,11 @@ export function PublicCard({ title, children }: { title: string; children: React
         </div>
         <div className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">{children}</div>
         <p className="mt-4 text-center text-sm">
-          <Link href="/backoffice/sign-in" className="text-indigo-700 hover:underline">
-            Back to sign in
-          </Link>
+          {footer ?? (
+            <Link href="/backoffice/sign-in" className="text-indigo-700 hover:underline">
+              Back to sign in
+            </Link>
+          )}
         </p>
       </div>
     </main>
