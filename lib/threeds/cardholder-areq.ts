@@ -49,9 +49,9 @@ export function cardholderNameForAReq(firstName?: string | null, surname?: strin
   return name.length >= 2 ? name : undefined;
 }
 
-
 /** email: "Format: email; Max length: 254" (areq_220, specification_common.rst). */
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function emailForAReq(email?: string | null): string | undefined {
   const value = email?.trim();

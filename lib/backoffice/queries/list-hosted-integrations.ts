@@ -28,7 +28,15 @@ export async function listHostedIntegrations({ merchantId, mode }: { merchantId:
   const rows = await db().hostedIntegration.findMany({
     where: { merchantId },
     orderBy: { createdAt: "asc" },
-    select: { id: true, hostedId: true, name: true, ...ADDRESSES, allowedCheckoutOrigins: true, threeDsChallengePreference: true, updatedAt: true },
+    select: {
+      id: true,
+      hostedId: true,
+      name: true,
+      ...ADDRESSES,
+      allowedCheckoutOrigins: true,
+      threeDsChallengePreference: true,
+      updatedAt: true,
+    },
   });
   return rows.map((row) => withModeAddresses(row, mode));
 }

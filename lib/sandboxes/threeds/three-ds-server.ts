@@ -403,7 +403,11 @@ export function createThreeDsServerSandbox(options: ThreeDsServerSandboxOptions 
     const parsed = browserAReq.safeParse(json);
     const malformed = parsed.success ? [] : [...new Set(parsed.error.issues.map((issue) => issue.path.join(".")))];
     // areq_210.html: threeDSRequestorChallengeInd ^(0[1-4]|[89][0-9])$ (05-09 came with 2.2.0).
-    if (v210 && typeof object.threeDSRequestorChallengeInd === "string" && !/^(0[1-4]|[89][0-9])$/.test(object.threeDSRequestorChallengeInd))
+    if (
+      v210 &&
+      typeof object.threeDSRequestorChallengeInd === "string" &&
+      !/^(0[1-4]|[89][0-9])$/.test(object.threeDSRequestorChallengeInd)
+    )
       malformed.push("threeDSRequestorChallengeInd");
     if (!parsed.success || malformed.length > 0)
       return erro({

@@ -124,7 +124,13 @@ describe("the hosted integration's challenge preference", () => {
     const { started, areq, row } = await authenticate(await sessionPayment("no_challenge"), "4000100511112170");
     expect(areq?.threeDSRequestorChallengeInd).toBe("02");
     expect(started.kind).toBe("challenge");
-    expect(row).toMatchObject({ challengeIndicator: "02", transStatus: "C", challengeRequired: true, acsChallengeMandated: "Y", state: "challenge" });
+    expect(row).toMatchObject({
+      challengeIndicator: "02",
+      transStatus: "C",
+      challengeRequired: true,
+      acsChallengeMandated: "Y",
+      state: "challenge",
+    });
   });
 
   it("a mandate (04) on a frictionless card is challenged (sandbox-only ACS behaviour), and the RReq completes it", async () => {
@@ -140,7 +146,12 @@ describe("the hosted integration's challenge preference", () => {
     expect(acsTransID).toBeTruthy();
     const submitted = await fetch(new URL("challenge/submit", started.acsUrl), {
       method: "POST",
-      body: new URLSearchParams({ acsTransID: acsTransID!, threeDSSessionData: "", action: "complete", code: THREEDS_SERVER_CHALLENGE_CODE }),
+      body: new URLSearchParams({
+        acsTransID: acsTransID!,
+        threeDSSessionData: "",
+        action: "complete",
+        code: THREEDS_SERVER_CHALLENGE_CODE,
+      }),
     });
     expect(await submitted.text()).toContain(NOTIFICATION_URL);
     const done = await completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId, paymentId });

@@ -420,8 +420,14 @@ describe("strict 3DS Server sandbox: the requestor's choices and the cardholder'
       ["billAddrPostCode", "1".repeat(17)],
       ["shipAddrCity", "c".repeat(51)],
     ] as const)
-      expect((await authWith(sandbox, pan, { [field]: value })).json, `${field} ${value}`).toMatchObject({ errorCode: "203", errorDetail: field });
-    expect((await authWith(sandbox, pan, { shipAddrState: "84" })).json).toMatchObject({ errorCode: "201", errorDetail: "shipAddrCountry" });
+      expect((await authWith(sandbox, pan, { [field]: value })).json, `${field} ${value}`).toMatchObject({
+        errorCode: "203",
+        errorDetail: field,
+      });
+    expect((await authWith(sandbox, pan, { shipAddrState: "84" })).json).toMatchObject({
+      errorCode: "201",
+      errorDetail: "shipAddrCountry",
+    });
     expect(
       (await authWith(sandbox, pan, { billAddrCountry: "208", billAddrCity: "Aarhus", shipAddrState: "84", shipAddrCountry: "208" })).json,
     ).toMatchObject({ transStatus: "Y" });
