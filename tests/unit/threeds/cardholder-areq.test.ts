@@ -2,6 +2,7 @@
 // cardholderName ASCII 2-45 (auth.rst), email an address of at most 254 (areq_220). What does not fit is
 // left out, never sent malformed.
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { cardholderAReqFields, cardholderNameForAReq, emailForAReq } from "@/lib/threeds/cardholder-areq";
 
 describe("cardholderNameForAReq", () => {
@@ -38,6 +39,27 @@ describe("emailForAReq", () => {
     expect(emailForAReq("not an address")).toBeUndefined();
     expect(emailForAReq(`${"a".repeat(250)}@example.com`)).toBeUndefined();
     expect(emailForAReq(null)).toBeUndefined();
+  });
+
+  it("keeps only addresses a strict validator (the strict sandbox's zod email) takes too: no leading, trailing or doubled dots, no odd characters", () => {
+    const candidates = [
+      "jens@example.com",
+      "a.b-c_d+e@sub.example.co.uk",
+      ".jens@example.com",
+      "jens.@example.com",
+      "je..ns@example.com",
+      "a!b@example.com",
+      "per%cent@example.com",
+      "jens@example.c1",
+      "jens@-example.com",
+      "jens@example",
+      "jens@ex_ample.com",
+      '"quoted"@example.com',
+    ];
+    for (const address of candidates) if (emailForAReq(address)) expect(z.email().safeParse(address).success, address).toBe(true);
+    expect(emailForAReq("a.b-c_d+e@sub.example.co.uk")).toBeDefined();
+    expect(emailForAReq("a!b@example.com")).toBeUndefined();
+    expect(emailForAReq("je..ns@example.com")).toBeUndefined();
   });
 });
 
