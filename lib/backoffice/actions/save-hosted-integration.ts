@@ -47,8 +47,8 @@ export function hostedIntegrationInput(options: { allowHttp: boolean }) {
     styling: stylingJson.pipe(hostedStylingSchema),
     /** Empty: the merchant's list applies (or, without one, any page). */
     allowedCheckoutOrigins: checkoutOriginsSchema(options),
-    /** The threeDSRequestorChallengeInd of this integration's AReqs; absent (older forms): no preference. */
-    threeDsChallengePreference: z.preprocess((value) => value || undefined, challengePreferenceSchema.default("no_preference")),
+    /** The threeDSRequestorChallengeInd of this integration's AReqs; absent: unchanged (a new one: no preference). */
+    threeDsChallengePreference: z.preprocess((value) => value || undefined, challengePreferenceSchema.optional()),
   });
 }
 

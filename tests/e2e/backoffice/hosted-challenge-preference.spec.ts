@@ -24,6 +24,9 @@ test("the owner sets a hostedid's challenge preference; it is kept and stored", 
   await page.reload();
   await expect(page.getByLabel("Challenge preference")).toHaveValue("challenge_mandated");
   await screenshots(page, "hosted-challenge-preference");
+  // The list says which integrations ask for something other than no preference.
+  await page.goto("/backoffice/settings/hosted");
+  await expect(page.getByRole("listitem").filter({ hasText: "Mandated checkout" })).toContainText("3-D Secure: Challenge mandated (04)");
 
   await useServiceDatabase();
   const { db } = await import("@/lib/db");

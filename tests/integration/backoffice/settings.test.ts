@@ -114,6 +114,9 @@ describe("hosted integrations", () => {
     expect((await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id })).threeDsChallengePreference).toBe("no_preference");
     await saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "challenge-1", styling: "{}", threeDsChallengePreference: "challenge_mandated" } });
     expect((await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id })).threeDsChallengePreference).toBe("challenge_mandated");
+    // A save without the field (another form) leaves it as it was.
+    await saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "challenge-1", styling: "{}" } });
+    expect((await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id })).threeDsChallengePreference).toBe("challenge_mandated");
     // 05 (risk analysis performed) is an exemption the service cannot claim (docs/decisions/0115): refused, nothing changes.
     await expect(
       saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "challenge-1", styling: "{}", threeDsChallengePreference: "tra_performed" } }),
