@@ -2,7 +2,7 @@
 // threeDSRequestorChallengeInd it puts in the AReq (EMV 3DS 2.2, 3dsecure.io _static/areq_220.html:
 // 01 No preference, 02 No challenge requested, 03 Challenge requested (3DS Requestor preference),
 // 04 Challenge requested (Mandate)). The 2.2 exemption values 05-09 are not offered:
-// docs/decisions/0115-challenge-preference-per-hosted-integration.md says why.
+// docs/decisions/0116-challenge-preference-per-hosted-integration.md says why.
 import { z } from "zod";
 
 export const CHALLENGE_PREFERENCES = ["no_preference", "no_challenge", "challenge_requested", "challenge_mandated"] as const;

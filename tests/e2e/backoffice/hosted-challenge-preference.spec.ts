@@ -1,6 +1,6 @@
 // Settings → Hosted integrations → 3-D Secure in Chromium: the owner sets a hostedid's challenge
 // preference (a mandate), it is kept, and new sessions' authentications carry it; a payment's
-// 3-D Secure card shows what was asked next to what the issuer did (docs/decisions/0115).
+// 3-D Secure card shows what was asked next to what the issuer did (docs/decisions/0116).
 import { expect, test } from "@playwright/test";
 import { demoCredentials } from "../helpers";
 import { screenshots, signIn, useServiceDatabase } from "./backoffice-fixtures";

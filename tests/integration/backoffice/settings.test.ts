@@ -117,7 +117,7 @@ describe("hosted integrations", () => {
     // A save without the field (another form) leaves it as it was.
     await saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "challenge-1", styling: "{}" } });
     expect((await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id })).threeDsChallengePreference).toBe("challenge_mandated");
-    // 05 (risk analysis performed) is an exemption the service cannot claim (docs/decisions/0115): refused, nothing changes.
+    // 05 (risk analysis performed) is an exemption the service cannot claim (docs/decisions/0116): refused, nothing changes.
     await expect(
       saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "challenge-1", styling: "{}", threeDsChallengePreference: "tra_performed" } }),
     ).rejects.toThrow(/no_preference, no_challenge, challenge_requested, challenge_mandated/);
