@@ -70,6 +70,10 @@ async function openPayment({ sessionId, now = new Date() }: StartSessionPaymentO
         textOnStatement: true,
         merchantData: true,
         instantCapture: true,
+        customerEmail: true,
+        customerFirstName: true,
+        customerSurname: true,
+        customerIpAddress: true,
         payment: { select: { id: true, status: true, storedCardId: true } },
       },
     });
@@ -126,6 +130,10 @@ async function openPayment({ sessionId, now = new Date() }: StartSessionPaymentO
         textOnStatement: session.textOnStatement,
         merchantData: session.merchantData,
         instantCapture: session.instantCapture,
+        customerEmail: session.customerEmail,
+        customerFirstName: session.customerFirstName,
+        customerSurname: session.customerSurname,
+        customerIpAddress: session.customerIpAddress,
       },
       select: { id: true },
     });

@@ -111,17 +111,23 @@ export async function initSession({ merchantId, mode, input, now = new Date(), b
     notificationUrl: input.notificationurl ?? null,
     merchantData: input.merchantdata ?? null,
     textOnStatement: input.textonstatement ?? null,
+    customerEmail: input.customer?.email ?? null,
+    customerFirstName: input.customer?.firstname ?? null,
+    customerSurname: input.customer?.surename ?? null,
+    customerIpAddress: input.customer?.ipaddress ?? null,
   };
   const insertSession = Prisma.sql`
     INSERT INTO "PaymentSession" ("id", "merchantId", "mode", "hostedIntegrationId", "merchantPaymentId", "newMerchantPaymentId",
       "onBehalfOfPaymentId", "amount", "currency", "reference", "idPan", "idExpMonth", "idExpYear", "idSecurityCode",
       "acceptUrl", "cancelUrl", "notificationUrl", "set3ds", "rule", "timeoutSeconds", "expiresAt", "createdAt",
-      "instantCapture", "processors", "merchantData", "textOnStatement")
+      "instantCapture", "processors", "merchantData", "textOnStatement",
+      "customerEmail", "customerFirstName", "customerSurname", "customerIpAddress")
     VALUES (${sessionId}, ${merchantId}, ${mode}::"Mode", ${hostedIntegrationId}, ${data.merchantPaymentId}, ${data.newMerchantPaymentId},
       ${onBehalfOfPaymentId}, ${input.amount}, ${input.currency}, ${data.reference}, ${input.idpan}, ${input.idexpmonth},
       ${input.idexpyear}, ${input.idsecuritycode}, ${data.acceptUrl}, ${data.cancelUrl}, ${data.notificationUrl},
       ${input.set3ds}::"ThreeDsMode", ${input.rule}, ${input.timeout}, ${expiresAt}, ${now}, ${input.instantcapture},
-      ${input.processor}::text[]::"Processor"[], ${data.merchantData}, ${data.textOnStatement})`;
+      ${input.processor}::text[]::"Processor"[], ${data.merchantData}, ${data.textOnStatement},
+      ${data.customerEmail}, ${data.customerFirstName}, ${data.customerSurname}, ${data.customerIpAddress})`;
 
   const answer: InitSessionResponse = {
     merchantid: merchantId,

@@ -403,6 +403,17 @@ export interface components {
        * @description Your page for a cancelled payment; stored with the session and echoed in the answer. The service does not redirect: your page does, from the browser callbacks. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses).
        */
       cancelurl?: string;
+      /** @description The cardholder, as far as you know them (the object of the MIT request and of the payment's details). Stored with the payment the window opens; its name and e-mail go to the card issuer with 3-D Secure, which Visa and Mastercard ask for. The cardholder's browser address is taken from the browser, not from `ipaddress`. */
+      customer?: {
+        /** @description The cardholder's email address. */
+        email?: string;
+        /** @description The cardholder's first name. */
+        firstname?: string;
+        /** @description The cardholder's surname (the spec spells the field this way). */
+        surename?: string;
+        /** @description The cardholder's IP address. An IPv4 (192.0.2.10) or IPv6 (2001:db8::1) address; anything else is refused. */
+        ipaddress?: string;
+      };
     };
     /** @description The payment window: where the hosted fields are and which script mounts them (spec 2.1). */
     PaymentSession: {

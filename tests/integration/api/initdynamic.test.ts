@@ -1,6 +1,7 @@
 // POST /api/initdynamic (spec 4.1, 2.1) over real HTTP: the response fields, the stored session,
 // every validation rule, and payments on behalf of stored card data.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSessionPayment } from "@/lib/cardholder/start-session-payment";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
@@ -120,6 +121,31 @@ describe("a new session", () => {
   });
 });
 
+describe("the cardholder (customer)", () => {
+  it("is kept with the session and given to the payment the window opens, where details and 3-D Secure read it", async () => {
+    const customer = { email: "jane@shop.example", firstname: "Jane", surename: "Hansen", ipaddress: "192.0.2.44" };
+    const response = await init({ customer });
+    expect(response.status).toBe(200);
+    const sessionId = String(response.body.sessionid);
+    // The spec's session (2.1) has no customer: the answer does not echo it.
+    expect(response.body).not.toHaveProperty("customer");
+    const started = await startSessionPayment({ sessionId });
+    expect(started.result).toBe("started");
+    const payment = await db().payment.findUniqueOrThrow({
+      where: { id: String(started.paymentid) },
+      select: { customerEmail: true, customerFirstName: true, customerSurname: true, customerIpAddress: true },
+    });
+    expect(payment).toEqual({ customerEmail: "jane@shop.example", customerFirstName: "Jane", customerSurname: "Hansen", customerIpAddress: "192.0.2.44" });
+  });
+
+  it("is optional: a window without it opens a payment with no customer", async () => {
+    const response = await init({});
+    const started = await startSessionPayment({ sessionId: String(response.body.sessionid) });
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: String(started.paymentid) }, select: { customerEmail: true, customerSurname: true } });
+    expect(payment).toEqual({ customerEmail: null, customerSurname: null });
+  });
+});
+
 describe("validation", () => {
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
     ["amount with a decimal comma", { amount: "12,50" }, /^amount: .*digits/],
@@ -147,6 +173,9 @@ describe("validation", () => {
     ["merchantpaymentid with symbols", { merchantpaymentid: "order-42" }, /^merchantpaymentid: .*1 to 32/],
     ["element id with a space", { idpan: "card number" }, /^idpan: /],
     ["unknown parameter", { surname: "x" }, /^surname: unknown parameter/],
+    ["customer with a malformed email", { customer: { email: "not-an-address" } }, /^customer\.email: /],
+    ["customer with an unknown field", { customer: { phone: "12345678" } }, /^customer\.phone: unknown parameter/],
+    ["customer not an object", { customer: "Jane" }, /^customer: /],
     ["unknown hostedid", { hostedid: "nope" }, /^hostedid: no hosted integration/],
     ["unknown paymentid", { paymentid: "doesnotexist" }, /^paymentid: no such payment/],
   ];
