@@ -29,11 +29,15 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 /** One HTTP request; resolves with the status code and the body text. */
 function request(url, { method = "POST", headers, body, timeoutMs = 15_000 }) {
   return new Promise((resolve) => {
-    const req = http.request(url, { method, headers: { ...headers, "content-length": Buffer.byteLength(body) }, agent, timeout: timeoutMs }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => resolve({ statusCode: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const req = http.request(
+      url,
+      { method, headers: { ...headers, "content-length": Buffer.byteLength(body) }, agent, timeout: timeoutMs },
+      (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () => resolve({ statusCode: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      },
+    );
     req.on("timeout", () => req.destroy(new Error("timed out")));
     req.on("error", (error) => resolve({ statusCode: 0, text: "", error: error.message }));
     req.end(body);

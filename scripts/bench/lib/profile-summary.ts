@@ -32,15 +32,26 @@ export function summarizeProfiles(dir: string, distDir: string, filter: (file: s
       total += hits;
       const { url, functionName, lineNumber } = node.callFrame;
       const category = !url
-        ? functionName.startsWith("(") ? functionName : "native/builtin"
-        : url.includes("node_modules/.prisma") || url.includes("@prisma") || url.includes("generated/prisma") || url.includes("query_compiler")
+        ? functionName.startsWith("(")
+          ? functionName
+          : "native/builtin"
+        : url.includes("node_modules/.prisma") ||
+            url.includes("@prisma") ||
+            url.includes("generated/prisma") ||
+            url.includes("query_compiler")
           ? "prisma"
-          : url.includes("node_modules/pg") ? "pg"
-            : url.includes("node_modules/next") ? "next (node_modules)"
-              : url.includes(`${build}/server/chunks`) ? "app bundle (.next chunks: our code + bundled libraries)"
-                : url.includes(build) ? "next build (other)"
-                  : url.startsWith("node:") ? "node internals"
-                    : url.includes("node_modules/") ? `node_modules/${url.split("node_modules/").pop()?.split("/")[0]}`
+          : url.includes("node_modules/pg")
+            ? "pg"
+            : url.includes("node_modules/next")
+              ? "next (node_modules)"
+              : url.includes(`${build}/server/chunks`)
+                ? "app bundle (.next chunks: our code + bundled libraries)"
+                : url.includes(build)
+                  ? "next build (other)"
+                  : url.startsWith("node:")
+                    ? "node internals"
+                    : url.includes("node_modules/")
+                      ? `node_modules/${url.split("node_modules/").pop()?.split("/")[0]}`
                       : "other";
       byCategory.set(category, (byCategory.get(category) ?? 0) + hits);
       const name = `${functionName || "(anonymous)"} ${url.split("/").slice(-2).join("/")}:${lineNumber + 1}`;

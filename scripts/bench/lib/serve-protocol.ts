@@ -18,7 +18,10 @@ export interface ServeProtocolCost {
 export async function measureServeProtocol(calls: number): Promise<ServeProtocolCost> {
   const signingKey = `signkey-test-${randomBytes(32).toString("hex")}`;
   const client = new Inngest({ id: "bench-serve-protocol", isDev: false, signingKey, eventKey: "bench" });
-  const noop = client.createFunction({ id: "noop", retries: 0, triggers: [{ event: "bench/noop" }] }, async ({ event }) => ({ ok: true, id: event.id }));
+  const noop = client.createFunction({ id: "noop", retries: 0, triggers: [{ event: "bench/noop" }] }, async ({ event }) => ({
+    ok: true,
+    id: event.id,
+  }));
   const handlers = serve({ client, functions: [noop], serveOrigin: "http://127.0.0.1:9", servePath: "/api/inngest" });
   const handler = (request: Request) => handlers.POST(request as NextRequest, undefined);
   const call = (index: number) => {
@@ -32,7 +35,14 @@ export async function measureServeProtocol(calls: number): Promise<ServeProtocol
         event,
         events: [event],
         steps: {},
-        ctx: { run_id: `run_${index}`, attempt: 0, max_attempts: 1, disable_immediate_execution: false, use_api: false, stack: { stack: [], current: 0 } },
+        ctx: {
+          run_id: `run_${index}`,
+          attempt: 0,
+          max_attempts: 1,
+          disable_immediate_execution: false,
+          use_api: false,
+          stack: { stack: [], current: 0 },
+        },
         version: 2,
       },
       timeoutMs: 10_000,
