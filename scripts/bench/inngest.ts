@@ -421,8 +421,9 @@ async function authorizeAtSandbox(baseUrl: string, apiKey: string, count: number
 async function roleUrl(admin: pg.Client, databaseUrl: string, role: string): Promise<string> {
   const url = new URL(databaseUrl);
   const password = decodeURIComponent(url.password);
-  await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
-  await admin.query(`CREATE ROLE ${role} LOGIN SUPERUSER${password ? ` PASSWORD '${password.replace(/'/g, "''")}'` : ""}`);
+  // Kept between runs (another run's database may hold its rows): created once, then altered.
+  const exists = (await admin.query(`SELECT 1 FROM pg_roles WHERE rolname = $1`, [role])).rowCount;
+  await admin.query(`${exists ? "ALTER" : "CREATE"} ROLE ${role} LOGIN SUPERUSER${password ? ` PASSWORD '${password.replace(/'/g, "''")}'` : ""}`);
   url.username = role;
   return url.toString();
 }
