@@ -62,10 +62,14 @@ async function copiesToStart(notificationId: string): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-async function dispatchCopies(notificationId: string): Promise<void> {
-  for (const copyId of await copiesToStart(notificationId)) {
+async function startCopies(copyIds: string[]): Promise<void> {
+  for (const copyId of copyIds) {
     await sendEventAfterCommit({ type: notificationCreated, data: { notificationId: copyId }, id: `notification-${copyId}` });
   }
+}
+
+async function dispatchCopies(notificationId: string): Promise<void> {
+  await startCopies(await copiesToStart(notificationId));
 }
 
 /** Starts delivery of a stored notification (its first attempt is immediate). */
@@ -80,8 +84,8 @@ export async function dispatchNotification(notificationId: string): Promise<void
  * use it to save the executor hop of a separate run (the result reaches the merchant sooner).
  */
 export async function deliverNowOrSchedule(notificationId: string): Promise<boolean> {
-  await dispatchCopies(notificationId);
-  const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1 });
+  // The copies start before the attempt is sent, from the attempt's own read of the notification.
+  const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, startCopies });
   if (!first.delivered) {
     // Held back behind an earlier notification of the payment: the function makes the first attempt when its turn comes.
     await sendEventAfterCommit({

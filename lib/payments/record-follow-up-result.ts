@@ -7,7 +7,7 @@ import type { ProcessorResult } from "../processors/types";
 import { noteLateAnswer } from "./alert-operator";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
-import { wakeWaitingRefunds } from "./wake-waiting-refunds";
+import { WAITING_REFUNDS_OF_P, wakeWaitingRefunds } from "./wake-waiting-refunds";
 
 export interface RecordFollowUpResultOptions {
   operationId: string;
@@ -20,11 +20,12 @@ export interface RecordFollowUpResultOptions {
   tx?: Tx;
 }
 
-export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<void> {
+/** Whether refunds of the payment wait for a capture (wake-waiting-refunds.ts), read in the same statement. */
+export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<{ refundsWaiting: boolean }> {
   // One statement (it was three through the ORM: the status, a groupBy and the update): the totals
   // of the approved follow-ups and the status they give, written in place. The caller holds the
   // payment's row lock, so no other operation of this payment is recorded meanwhile.
-  await tx.$executeRaw`
+  const [row] = await tx.$queryRaw<{ refundsWaiting: boolean }[]>`
     UPDATE "Payment" p SET
       "capturedAmount" = t."captured",
       "refundedAmount" = t."refunded",
@@ -41,7 +42,9 @@ export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<voi
       FROM "Operation"
       WHERE "paymentId" = ${paymentId} AND "status" = 'approved' AND "type" IN ('capture', 'refund', 'void')
     ) t
-    WHERE p."id" = ${paymentId}`;
+    WHERE p."id" = ${paymentId}
+    RETURNING EXISTS (${WAITING_REFUNDS_OF_P}) AS "refundsWaiting"`;
+  return { refundsWaiting: row?.refundsWaiting ?? false };
 }
 
 /**
@@ -74,9 +77,10 @@ export async function recordFollowUpResult({
       await noteLateAnswer({ operationId, answer: result, source, now, tx });
       return false;
     }
-    await syncPaymentAmounts(tx, operation.paymentId);
-    // Refunds accepted while this capture was pending run now, or fail with its reason.
-    if (operation.type === "capture") {
+    const { refundsWaiting } = await syncPaymentAmounts(tx, operation.paymentId);
+    // Refunds accepted while this capture was pending run now, or fail with its reason (the look-up
+    // only when the statement above saw one: a statement per capture saved, issue 29).
+    if (operation.type === "capture" && refundsWaiting) {
       afterCommit = await wakeWaitingRefunds(tx, { paymentId: operation.paymentId, captureOperationId: operationId });
     }
     // A merchant request's operation (it has an address) is notified; an instant capture is

@@ -38,7 +38,7 @@
 // BENCH_SCALE_MERCHANTS (1,000 merchants besides the bench's, which holds one payment in five).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import type { AddressInfo } from "node:net";
@@ -46,6 +46,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { buildIfMissing } from "./build-if-missing";
 import { seedScaleData } from "./seed-scale-data";
+import { summarizeProfiles } from "./lib/profile-summary";
 import autocannon from "autocannon";
 import pg from "pg";
 
@@ -525,52 +526,6 @@ async function roundTrips(admin: pg.Client, databaseName: string, count: number,
   };
 }
 
-/** Where the web process spent its CPU time, from its --cpu-prof profile(s): by package and by function. */
-function summarizeProfiles(dir: string): Record<string, unknown> {
-  interface Node {
-    id: number;
-    callFrame: { functionName: string; url: string; lineNumber: number };
-    hitCount?: number;
-  }
-  const files = readdirSync(dir).filter((file) => file.endsWith(".cpuprofile"));
-  const byCategory = new Map<string, number>();
-  const byFunction = new Map<string, number>();
-  let total = 0;
-  for (const file of files) {
-    const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { nodes: Node[] };
-    for (const node of profile.nodes) {
-      const hits = node.hitCount ?? 0;
-      if (!hits) continue;
-      total += hits;
-      const { url, functionName, lineNumber } = node.callFrame;
-      const category = !url
-        ? functionName.startsWith("(") ? functionName : "native/builtin"
-        : url.includes("node_modules/.prisma") || url.includes("@prisma") || url.includes("generated/prisma") || url.includes("query_compiler")
-          ? "prisma"
-          : url.includes("node_modules/pg") ? "pg"
-            : url.includes("node_modules/next") ? "next (node_modules)"
-              : url.includes(`${path.basename(DIST_DIR)}/server/chunks`) ? "app bundle (.next chunks: our code + bundled libraries)"
-                : url.includes(path.basename(DIST_DIR)) ? "next build (other)"
-                  : url.startsWith("node:") ? "node internals"
-                    : url.includes("node_modules/") ? `node_modules/${url.split("node_modules/").pop()?.split("/")[0]}`
-                      : "other";
-      byCategory.set(category, (byCategory.get(category) ?? 0) + hits);
-      const name = `${functionName || "(anonymous)"} ${url.split("/").slice(-2).join("/")}:${lineNumber + 1}`;
-      byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
-    }
-  }
-  const share = (hits: number) => Number(((100 * hits) / total).toFixed(1));
-  return {
-    files,
-    samples: total,
-    byCategoryPercent: Object.fromEntries([...byCategory].sort((a, b) => b[1] - a[1]).map(([name, hits]) => [name, share(hits)])),
-    topFunctionsSelfPercent: [...byFunction]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 30)
-      .map(([name, hits]) => `${share(hits)}% ${name}`),
-  };
-}
-
 const ratio = (value: number, floor: number) => Number((value / floor).toFixed(2));
 
 async function main(): Promise<void> {
@@ -966,7 +921,7 @@ async function main(): Promise<void> {
     await setup.end();
     await disconnectDb();
   }
-  if (CPU_PROF_DIR) report.profile = summarizeProfiles(CPU_PROF_DIR);
+  if (CPU_PROF_DIR) report.profile = summarizeProfiles(CPU_PROF_DIR, DIST_DIR);
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path.join(RESULTS_DIR, "merchant-api.json"), JSON.stringify(report, null, 2));
   console.log(JSON.stringify(report, null, 2));

@@ -11,7 +11,7 @@ import { listWebhookEndpoints } from "@/lib/notifications/webhook-endpoints";
 import { createUser } from "@/lib/users/create-user";
 import { db } from "@/lib/db";
 import { deliverNotification } from "@/lib/jobs/deliver-notification";
-import { dispatchNotification, enqueueNotification } from "@/lib/notifications/enqueue-notification";
+import { deliverNowOrSchedule, dispatchNotification, enqueueNotification } from "@/lib/notifications/enqueue-notification";
 import { lifecycleNotificationBody, operationNotificationBody } from "@/lib/notifications/bodies";
 import { formatUtcTimestamp } from "@/lib/notifications/format";
 import { verifyNotificationSignature } from "@/lib/notifications/sign-notification";
@@ -129,6 +129,22 @@ describe("webhook endpoints", () => {
     await live.waitFor(1);
     // The configured address gets the live notification too: waited for, so the next case counts from here.
     await configured.waitFor(configuredBefore + 1);
+  });
+
+  it("a notification a background function delivers at once (a capture's result) starts its copies once, from the attempt's own read", async () => {
+    const before = { configured: configured.received.length, captures: captures.received.length, everything: everything.received.length };
+    counter++;
+    const body = operationNotificationBody({ responseId: `r${counter}`, paymentId: `p${counter}`, merchantPaymentId: `m${counter}`, responseCode: "00", authorizationCode: null, status: "approved" });
+    const id = await enqueueNotification({ merchantId: merchant.merchantId, mode: "test", kind: "capture", url: configured.url, body });
+    // The immediate attempt of lib/jobs/run-follow-up-operation.ts: acknowledged by the configured address.
+    expect(await deliverNowOrSchedule(id)).toBe(true);
+    expect(configured.received).toHaveLength(before.configured + 1);
+    await captures.waitFor(before.captures + 1);
+    await everything.waitFor(before.everything + 1);
+    expect(verifies(captures.received.at(-1)!, capturesSecret)).toBe(true);
+    await harness.waitUntilIdle();
+    expect(captures.received).toHaveLength(before.captures + 1);
+    expect(everything.received).toHaveLength(before.everything + 1);
   });
 
   it("each copy has its own delivery schedule: a refusing endpoint is retried, the others are not held back", async () => {
