@@ -54,8 +54,7 @@ export async function serveMethodNotify(request: Request, sessionId: string, pay
     throw error;
   }
   const session = await db().paymentSession.findUnique({ where: { id: sessionId }, select: { paymentId: true } });
-  const outcome =
-    session?.paymentId === paymentId ? await recordMethodNotification({ paymentId, methodData }) : ("refused" as const);
+  const outcome = session?.paymentId === paymentId ? await recordMethodNotification({ paymentId, methodData }) : ("refused" as const);
   const parentOrigin = verifyOriginBinding(sessionId, new URL(request.url).searchParams.get("b"));
   const nonce = newNonce();
   return pageResponse({

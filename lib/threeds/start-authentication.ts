@@ -63,17 +63,19 @@ export async function startAuthentication({
   let threeDsServerTransId: string = randomUUID();
   const waiting = resume ? await methodAwaitingAReq(resume.authenticationId, paymentId) : undefined;
   if (waiting) threeDsServerTransId = waiting.threeDsServerTransId;
-  const authentication = waiting ?? await db().threeDsAuthentication.create({
-    data: {
-      id: newId(),
-      paymentId,
-      threeDsServerTransId,
-      messageVersion: THREE_DS_MESSAGE_VERSION,
-      state: "started",
-      // What this authentication is for: its result authorizes only this card, amount and currency.
-      ...recordedSubject({ card, amount: payment.amount, currency: payment.currency }),
-    },
-  });
+  const authentication =
+    waiting ??
+    (await db().threeDsAuthentication.create({
+      data: {
+        id: newId(),
+        paymentId,
+        threeDsServerTransId,
+        messageVersion: THREE_DS_MESSAGE_VERSION,
+        state: "started",
+        // What this authentication is for: its result authorizes only this card, amount and currency.
+        ...recordedSubject({ card, amount: payment.amount, currency: payment.currency }),
+      },
+    }));
   let base = { authenticationId: authentication.id, threeDsServerTransId };
   const fail = async (transStatusReason: string, reason: string): Promise<StartAuthenticationResult> => {
     await db().threeDsAuthentication.update({

@@ -270,6 +270,11 @@ export interface ThreeDsServerSandboxOptions {
   apiKey?: string;
   /** A clock for tests of the 80 s and 300 s limits. */
   now?: () => number;
+  /**
+   * Sees each AReq this sandbox accepted, without acctNumber (a test's window on what the 3DS Server
+   * received, e.g. threeDSCompInd; the real 3DS Server shows it in its portal, not to the requestor).
+   */
+  onAReq?: (areq: Omit<BrowserAReq, "acctNumber">) => void;
 }
 
 export interface ThreeDsServerSandbox {
@@ -413,6 +418,8 @@ export function createThreeDsServerSandbox(options: ThreeDsServerSandboxOptions 
         errorDetail: "threeDSCompInd",
       });
     entry.used = true;
+    const { acctNumber: _pan, ...withoutPan } = message;
+    options.onAReq?.(withoutPan);
     const card = entry.card;
     if (card.outcome === "timeout")
       return erro(
