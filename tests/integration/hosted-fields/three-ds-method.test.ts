@@ -67,11 +67,15 @@ async function post(path: string, body: unknown): Promise<Record<string, unknown
   return (await response.json()) as Record<string, unknown>;
 }
 
-async function payUntilMethod() {
+type Acquirer = "finaro" | "clearhaus" | "bambora";
+
+async function payUntilMethod(processor: Acquirer = "clearhaus") {
   const created = await createTestSession(merchantId, {
     notificationUrl: "http://127.0.0.1:9/notify",
     set3ds: "FORCE_3DS",
-    processors: ["clearhaus"],
+    processors: [processor],
+    // The test merchant's bambora account is a Bambora North America CAD account.
+    currency: processor === "bambora" ? "CAD" : "DKK",
   });
   const paymentId = String((await post(`/dynamic/${created.id}/payments`, {})).paymentid);
   const result = await post(`/dynamic/${created.id}/payments/${paymentId}/authorize`, { card: METHOD_CARD, binding: binding(created.id) });
@@ -98,52 +102,55 @@ const notify = (url: string, body: string) =>
 const methodData = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
 describe("the 3DS Method in the hosted fields", () => {
-  it("a card range with a method URL: our hidden page posts threeDSMethodData to the ACS, its notification makes the AReq's threeDSCompInd Y", async () => {
-    const { sessionId, paymentId, result, authentication } = await payUntilMethod();
-    expect(result).toEqual({ result: "method", paymentid: paymentId, url: `/dynamic/${sessionId}/payments/${paymentId}/method` });
-    expect(authentication).toMatchObject({ state: "method", methodUrl: `${strict.url}/method`, methodCompletedAt: null });
-    expect(received).toHaveLength(0); // no AReq before the method
-    expect(await db().operation.count({ where: { paymentId } })).toBe(0);
+  it.each(["finaro", "clearhaus", "bambora"] as const)(
+    "%s: a card range with a method URL: our hidden page posts threeDSMethodData to the ACS, its notification makes the AReq's threeDSCompInd Y",
+    async (processor) => {
+      const { sessionId, paymentId, result, authentication } = await payUntilMethod(processor);
+      expect(result).toEqual({ result: "method", paymentid: paymentId, url: `/dynamic/${sessionId}/payments/${paymentId}/method` });
+      expect(authentication).toMatchObject({ state: "method", methodUrl: `${strict.url}/method`, methodCompletedAt: null });
+      expect(received).toHaveLength(0); // no AReq before the method
+      expect(await db().operation.count({ where: { paymentId } })).toBe(0);
 
-    const page = await methodPage(sessionId, String(result.url));
-    expect(page.status).toBe(200);
-    const csp = page.headers.get("content-security-policy")!;
-    const acsOrigin = new URL(strict.url).origin;
-    expect(csp).toContain(`frame-src ${acsOrigin} 'self'`);
-    expect(csp).toContain(`form-action ${acsOrigin}`);
-    expect(csp).toContain(`frame-ancestors 'self' ${MERCHANT_ORIGIN}`);
-    const html = await page.text();
-    expect(html).not.toContain(METHOD_CARD.pan);
-    expect(formAction(html)).toBe(`${strict.url}/method`);
-    const fields = hiddenFields(html);
-    // 3dsmethod.rst: base64url without padding, the /preauth id and our notification URL.
-    expect(fields.threeDSMethodData).not.toMatch(/=/);
-    const notificationUrl = `${server.origin}/dynamic/${sessionId}/payments/${paymentId}/method-notify?b=${encodeURIComponent(binding(sessionId))}`;
-    expect(JSON.parse(Buffer.from(fields.threeDSMethodData!, "base64url").toString())).toEqual({
-      threeDSServerTransID: authentication.threeDsServerTransId,
-      threeDSMethodNotificationURL: notificationUrl,
-    });
+      const page = await methodPage(sessionId, String(result.url));
+      expect(page.status).toBe(200);
+      const csp = page.headers.get("content-security-policy")!;
+      const acsOrigin = new URL(strict.url).origin;
+      expect(csp).toContain(`frame-src ${acsOrigin} 'self'`);
+      expect(csp).toContain(`form-action ${acsOrigin}`);
+      expect(csp).toContain(`frame-ancestors 'self' ${MERCHANT_ORIGIN}`);
+      const html = await page.text();
+      expect(html).not.toContain(METHOD_CARD.pan);
+      expect(formAction(html)).toBe(`${strict.url}/method`);
+      const fields = hiddenFields(html);
+      // 3dsmethod.rst: base64url without padding, the /preauth id and our notification URL.
+      expect(fields.threeDSMethodData).not.toMatch(/=/);
+      const notificationUrl = `${server.origin}/dynamic/${sessionId}/payments/${paymentId}/method-notify?b=${encodeURIComponent(binding(sessionId))}`;
+      expect(JSON.parse(Buffer.from(fields.threeDSMethodData!, "base64url").toString())).toEqual({
+        threeDSServerTransID: authentication.threeDsServerTransId,
+        threeDSMethodNotificationURL: notificationUrl,
+      });
 
-    // The ACS's method page (in the inner frame) posts the notification back to us.
-    const acsPage = await (await fetch(formAction(html), { method: "POST", body: new URLSearchParams(fields) })).text();
-    expect(formAction(acsPage)).toBe(notificationUrl);
-    const notified = await notify(notificationUrl, new URLSearchParams(hiddenFields(acsPage)).toString());
-    expect(notified.status).toBe(200);
-    expect(notified.headers.get("content-security-policy")).toContain(`frame-ancestors 'self' ${MERCHANT_ORIGIN}`);
-    expect(await notified.text()).toContain('"type":"method-notified"');
-    expect((await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: authentication.id } })).methodCompletedAt).not.toBeNull();
+      // The ACS's method page (in the inner frame) posts the notification back to us.
+      const acsPage = await (await fetch(formAction(html), { method: "POST", body: new URLSearchParams(fields) })).text();
+      expect(formAction(acsPage)).toBe(notificationUrl);
+      const notified = await notify(notificationUrl, new URLSearchParams(hiddenFields(acsPage)).toString());
+      expect(notified.status).toBe(200);
+      expect(notified.headers.get("content-security-policy")).toContain(`frame-ancestors 'self' ${MERCHANT_ORIGIN}`);
+      expect(await notified.text()).toContain('"type":"method-notified"');
+      expect((await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: authentication.id } })).methodCompletedAt).not.toBeNull();
 
-    // The controller sends the card again: the AReq follows with the /preauth id and threeDSCompInd Y.
-    const after = await authorizeAgain(sessionId, paymentId);
-    expect(after).toEqual({ result: "approved", paymentid: paymentId });
-    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
-    expect(payment).toMatchObject({ status: "AUTHORIZED", eci: "05", sca: "Y" });
-    expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ threeDSCompInd: "Y", threeDSServerTransID: authentication.threeDsServerTransId });
-    const row = await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: authentication.id } });
-    expect(row).toMatchObject({ state: "completed", transStatus: "Y" });
-    expect(await db().threeDsAuthentication.count({ where: { paymentId } })).toBe(1);
-  });
+      // The controller sends the card again: the AReq follows with the /preauth id and threeDSCompInd Y.
+      const after = await authorizeAgain(sessionId, paymentId);
+      expect(after).toEqual({ result: "approved", paymentid: paymentId });
+      const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId } });
+      expect(payment).toMatchObject({ status: "AUTHORIZED", eci: "05", sca: "Y", processor });
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({ threeDSCompInd: "Y", threeDSServerTransID: authentication.threeDsServerTransId });
+      const row = await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: authentication.id } });
+      expect(row).toMatchObject({ state: "completed", transStatus: "Y" });
+      expect(await db().threeDsAuthentication.count({ where: { paymentId } })).toBe(1);
+    },
+  );
 
   it("a method whose notification never comes (the controller gives up after 10 s): the AReq says threeDSCompInd N, and the 3DS Server accepts it", async () => {
     const { sessionId, paymentId, authentication } = await payUntilMethod();
