@@ -10,7 +10,7 @@ import { createFinaroSandbox, FINARO_SANDBOX_PATH } from "./finaro";
 import { registerSandboxAddress } from "../../runtime/sandbox-addresses";
 import { sandboxAccountInput } from "../sandbox-merchant-accounts";
 import { ACQUIRER_NAMES, type AcquirerName } from "./acquirer-name";
-import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "../threeds/directory-server";
+import { createThreeDsSandbox } from "../threeds/directory-server";
 import { createThreeDsServerSandbox } from "../threeds/three-ds-server";
 import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
 import { withAcquirerFaults } from "./faults";
