@@ -102,6 +102,11 @@ export async function startAuthentication({
     // 3dsmethod.rst: Y when the ACS's notification arrived (lib/threeds/record-method-notification.ts), otherwise N.
     messageVersion = waiting.messageVersion;
     threeDSCompInd = waiting.methodCompletedAt ? "Y" : "N";
+    if (!waiting.methodCompletedAt)
+      log("threeds").info(
+        { paymentId, authenticationId: waiting.id },
+        `3DS Method of payment ${paymentId}: no notification from the ACS before the AReq (threeDSCompInd N)`,
+      );
     await db().threeDsAuthentication.update({ where: { id: authentication.id }, data: { state: "started" } });
   } else {
     let cardRange;
