@@ -7,10 +7,11 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { FieldFrame, TextField } from "@/components/ui/field";
+import { FieldFrame, SelectField, TextField } from "@/components/ui/field";
 import { CheckoutOriginsField } from "@/components/backoffice/checkout-origins-form";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
+import { CHALLENGE_PREFERENCE_LABELS, CHALLENGE_PREFERENCES, type ChallengePreference } from "@/lib/validation/challenge-preference";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { frameHeights } from "@/lib/cardholder/field-frame-height";
 import { useKeptFormAction } from "./use-kept-form-action";
@@ -91,6 +92,7 @@ export interface HostedIntegrationValues {
   lifecycleNotificationUrl: string;
   /** One origin per line. */
   allowedCheckoutOrigins: string;
+  threeDsChallengePreference: ChallengePreference;
   styling: HostedStyling;
 }
 
@@ -179,6 +181,15 @@ export function HostedIntegrationEditor({
             defaultValue={initial.allowedCheckoutOrigins}
             error={state.fieldErrors?.allowedCheckoutOrigins}
             hint="One per line, scheme://host[:port] with no path. When set, only these pages get this hostedid's fields, instead of the account's list (Settings → Hosted integrations)."
+          />
+          <h3 className="pt-2 text-sm font-semibold">3-D Secure</h3>
+          <SelectField
+            id="threeDsChallengePreference"
+            label="Challenge preference"
+            hint="Sent to the issuer in every authentication of this hostedid (threeDSRequestorChallengeInd). The issuer decides; a mandate asks for a challenge even where it would let the payment through without one."
+            defaultValue={initial.threeDsChallengePreference}
+            error={state.fieldErrors?.threeDsChallengePreference}
+            options={CHALLENGE_PREFERENCES.map((value) => ({ value, label: CHALLENGE_PREFERENCE_LABELS[value] }))}
           />
         </fieldset>
 

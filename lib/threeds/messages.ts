@@ -27,7 +27,11 @@ export const areq = z.object({
   purchaseCurrency: z.string().regex(/^\d{3}$/),
   purchaseExponent: z.string().regex(/^\d$/),
   notificationURL: httpUrl,
-  threeDSRequestorChallengeInd: z.string().optional(),
+  /** 01 no preference, 02 no challenge requested, 03 challenge requested, 04 mandate (lib/validation/challenge-preference.ts). */
+  threeDSRequestorChallengeInd: z.enum(["01", "02", "03", "04"]).optional(),
+  /** "Required if available" for Visa and Mastercard (lib/threeds/cardholder-areq.ts): ASCII, 2-45. */
+  cardholderName: z.string().min(2).max(45).optional(),
+  email: z.string().max(254).optional(),
   // The merchant at the acquirer account that will authorize (lib/processors/accounts/three-ds-requestor.ts).
   acquirerBIN: z.string().max(11).optional(),
   acquirerMerchantID: z.string().max(35).optional(),

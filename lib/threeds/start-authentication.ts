@@ -16,6 +16,8 @@ import { log } from "../observability/logger";
 import { currencyForAReq, encodeBase64Url, type CReq, type TransStatus } from "./messages";
 import { schemeFromPan } from "../cards/card-scheme";
 import { threeDsRequestorFor } from "../processors/accounts/three-ds-requestor";
+import { challengeIndicatorFor } from "../validation/challenge-preference";
+import { cardholderAReqFields } from "./cardholder-areq";
 
 /** The version an authentication row starts with, before /preauth names the card's versions. */
 export const THREE_DS_MESSAGE_VERSION = "2.2.0";
@@ -57,8 +59,19 @@ export async function startAuthentication({
 }: StartAuthenticationOptions): Promise<StartAuthenticationResult> {
   const payment = await db().payment.findUniqueOrThrow({
     where: { id: paymentId },
-    select: { amount: true, currency: true, mode: true, createdAt: true },
+    select: {
+      amount: true,
+      currency: true,
+      mode: true,
+      createdAt: true,
+      customerFirstName: true,
+      customerSurname: true,
+      customerEmail: true,
+      session: { select: { hostedIntegration: { select: { threeDsChallengePreference: true } } } },
+    },
   });
+  // The hosted integration's preference (01 when the session named none): recorded with what the issuer did.
+  const challengeIndicator = challengeIndicatorFor(payment.session?.hostedIntegration?.threeDsChallengePreference);
   // Until /preauth answers, the row carries an id of our own (it is replaced by the 3DS Server's).
   let threeDsServerTransId: string = randomUUID();
   const waiting = resume ? await methodAwaitingAReq(resume.authenticationId, paymentId) : undefined;
@@ -72,6 +85,7 @@ export async function startAuthentication({
         threeDsServerTransId,
         messageVersion: THREE_DS_MESSAGE_VERSION,
         state: "started",
+        challengeIndicator,
         // What this authentication is for: its result authorizes only this card, amount and currency.
         ...recordedSubject({ card, amount: payment.amount, currency: payment.currency }),
       },
@@ -158,10 +172,12 @@ export async function startAuthentication({
         // 01 goods or service purchase; 01 payment transaction (areq_220).
         transType: "01",
         threeDSRequestorAuthenticationInd: "01",
+        threeDSRequestorChallengeInd: challengeIndicator,
         threeDSRequestorURL: config().apiBaseUrls.cit,
         notificationURL: notificationUrl,
         threeDSCompInd,
         ...browserAReqFields(browser, messageVersion),
+        ...cardholderAReqFields({ firstName: payment.customerFirstName, surname: payment.customerSurname, email: payment.customerEmail }),
         ...(requestor
           ? {
               acquirerBIN: requestor.acquirerBin,
@@ -192,10 +208,24 @@ export async function startAuthentication({
       authenticationValue: answer.authenticationValue,
       resultMessage: answer.message as Prisma.InputJsonObject,
       challengeRequired: challenge,
+      acsChallengeMandated: answer.acsChallengeMandated,
       state: challenge ? "challenge" : authenticated ? "completed" : "failed",
       completedAt: challenge ? undefined : new Date(),
     },
   });
+  // The operation log: what was asked and what the issuer did (ids and indicators only, no card or cardholder data).
+  log("threeds").info(
+    {
+      paymentId,
+      authenticationId: authentication.id,
+      challengeIndicator,
+      transStatus: answer.transStatus,
+      transStatusReason: answer.transStatusReason,
+      acsChallengeMandated: answer.acsChallengeMandated,
+      eci: answer.eci,
+    },
+    `3-D Secure ARes for payment ${paymentId}: transStatus ${answer.transStatus}`,
+  );
   if (challenge) {
     const creq: CReq = {
       messageType: "CReq",

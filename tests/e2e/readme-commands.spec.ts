@@ -10,8 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "../helpers/notification-receiver";
-import { E2E, demoCredentials, withServiceDatabase } from "./helpers";
+import { notified, useReadmeReceiver } from "./readme-receiver";
 import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
 
 const run = promisify(execFile);
@@ -47,36 +46,7 @@ async function bash(command: string, env: Record<string, string>): Promise<Recor
   return answer;
 }
 
-async function notified(receiver: NotificationReceiver, predicate: (n: ReceivedNotification) => boolean, what: string): Promise<ReceivedNotification> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = receiver.received.find(predicate);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${what} notification; received: ${receiver.received.map((n) => n.rawBody).join("\n")}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-let receiver: NotificationReceiver;
-test.beforeAll(async () => {
-  receiver = await startNotificationReceiver();
-  // Follow-ups without a notificationurl go to the merchant's configured address before the
-  // payment's own: on a fresh install the demo merchant's is the service's demo receiver (that path
-  // is tests/e2e/backoffice/developers.spec.ts's), and the suite's shared service may have one from
-  // the back-office tests. Cleared, so the README's NOTIFY_URL receives them, as for a merchant
-  // with no address configured.
-  await withServiceDatabase((client) =>
-    client.query(
-      // Both modes' addresses: the demo key is a test-mode key (issue 27), whose addresses are the test ones.
-      `UPDATE "Merchant" SET "defaultNotificationUrl" = NULL, "completionNotificationUrl" = NULL, "lifecycleNotificationUrl" = NULL,
-         "testDefaultNotificationUrl" = NULL, "testCompletionNotificationUrl" = NULL, "testLifecycleNotificationUrl" = NULL WHERE "id" = $1`,
-      [demoCredentials().merchantId],
-    ),
-  );
-});
-test.afterAll(async () => {
-  await receiver.close();
-});
+const readmeReceiver = useReadmeReceiver();
 
 test("the README's initdynamic, capture, refund and void commands work as written and are notified", async ({ page }) => {
   test.setTimeout(180_000);
@@ -86,8 +56,8 @@ test("the README's initdynamic, capture, refund and void commands work as writte
   expect(init).toContain("/api/initdynamic");
   expect(operations.map((command) => /\/api\/order\d+\/(\w+)/.exec(command)?.[1])).toEqual(["capture", "refund", "void"]);
 
-  const demo = demoCredentials();
-  const env = { BASE: E2E.baseURL, KEY: demo.apiKey, MID: demo.merchantId, NOTIFY_URL: receiver.url };
+  const receiver = readmeReceiver.current();
+  const env = readmeReceiver.environment();
   const unique = Date.now().toString(36);
   const orders: Record<string, string> = { order1001: `order1001x${unique}`, order1002: `order1002x${unique}` };
   const withOrders = (command: string) => command.replace(/order100[12]/g, (order) => orders[order]!);

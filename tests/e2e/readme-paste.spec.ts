@@ -8,8 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "../helpers/notification-receiver";
-import { E2E, demoCredentials, withServiceDatabase } from "./helpers";
+import { notified, useReadmeReceiver } from "./readme-receiver";
 import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
 
 const run = promisify(execFile);
@@ -43,16 +42,6 @@ async function paste(script: string, env: Record<string, string>): Promise<Recor
   return answers(stdout);
 }
 
-async function notified(receiver: NotificationReceiver, predicate: (n: ReceivedNotification) => boolean, what: string): Promise<ReceivedNotification> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = receiver.received.find(predicate);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${what} notification; received: ${receiver.received.map((n) => n.rawBody).join("\n")}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 const readme = readFileSync(path.resolve("README.md"), "utf8");
 const blocks = pasteBlocks(readme);
 const block = (title: string) => {
@@ -61,34 +50,14 @@ const block = (title: string) => {
   return found.script;
 };
 
-let receiver: NotificationReceiver;
-test.beforeAll(async () => {
-  receiver = await startNotificationReceiver();
-  // As in readme-commands.spec.ts: the demo merchant's configured addresses (both modes) cleared, so
-  // follow-ups go to the README's NOTIFY_URL, this test's receiver.
-  await withServiceDatabase((client) =>
-    client.query(
-      `UPDATE "Merchant" SET "defaultNotificationUrl" = NULL, "completionNotificationUrl" = NULL, "lifecycleNotificationUrl" = NULL,
-         "testDefaultNotificationUrl" = NULL, "testCompletionNotificationUrl" = NULL, "testLifecycleNotificationUrl" = NULL WHERE "id" = $1`,
-      [demoCredentials().merchantId],
-    ),
-  );
-});
-test.afterAll(async () => {
-  await receiver.close();
-});
-
-function environment(): Record<string, string> {
-  const demo = demoCredentials();
-  return { BASE: E2E.baseURL, KEY: demo.apiKey, MID: demo.merchantId, NOTIFY_URL: receiver.url };
-}
+const readmeReceiver = useReadmeReceiver();
 
 test("the README marks its pasteable blocks: open a payment window, capture/refund/void, health", () => {
   expect(blocks.map((b) => b.title)).toEqual([expect.stringMatching(/^Open a payment window/), expect.stringMatching(/^Capture, refund, void/), expect.stringMatching(/^Health/)]);
 });
 
 test("the README's health block, pasted, answers the health report", async () => {
-  const [health] = await paste(block("Health"), environment());
+  const [health] = await paste(block("Health"), readmeReceiver.environment());
   // The spec's report: each API with its status, and the back office and website.
   expect((health!.api as { api: string; status: string }[]).map((api) => api.api)).toEqual(expect.arrayContaining(["cit", "mit", "capture", "refund", "payout", "payment"]));
   expect(health).toMatchObject({ backoffice: { status: "ok" }, website: { status: "ok" } });
@@ -96,7 +65,7 @@ test("the README's health block, pasted, answers the health report", async () =>
 
 test("the README's open-a-payment-window block, pasted, answers a session with the hosted-field addresses", async () => {
   const order = `order1001w${Date.now().toString(36)}`;
-  const [session] = await paste(block("Open a payment window").replace(/order1001/g, order), environment());
+  const [session] = await paste(block("Open a payment window").replace(/order1001/g, order), readmeReceiver.environment());
   expect(session, JSON.stringify(session)).not.toHaveProperty("error");
   expect(session).toMatchObject({ merchantpaymentid: order, sessionid: expect.any(String) });
   expect(String(session!.dfurlscriptinclude)).toContain(`/dynamic/${String(session!.sessionid)}/dynamic.js`);
@@ -106,7 +75,8 @@ test("the README's open-a-payment-window block, pasted, answers a session with t
 // it is accepted and runs after the capture (docs/decisions/0109).
 test("the README's capture-then-refund block, pasted at once after two paid windows, is answered and notified", async ({ page }) => {
   test.setTimeout(180_000);
-  const env = environment();
+  const receiver = readmeReceiver.current();
+  const env = readmeReceiver.environment();
   const unique = Date.now().toString(36);
   const orders: Record<string, string> = { order1001: `order1001p${unique}`, order1002: `order1002p${unique}` };
   const withOrders = (script: string) => script.replace(/order100[12]/g, (order) => orders[order]!);

@@ -1,6 +1,7 @@
 // Creates or updates a hosted integration (`hostedid`): its own notification URLs, the styling
 // of its hosted fields, validated by the hosted fields' own schema (lib/validation/hosted-styling.ts),
-// and the checkout origins allowed to embed them (lib/validation/checkout-origins.ts).
+// the checkout origins allowed to embed them (lib/validation/checkout-origins.ts) and the 3-D Secure
+// challenge preference its AReqs carry (lib/validation/challenge-preference.ts).
 import { z } from "zod";
 import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
 import { db } from "../../db";
@@ -9,6 +10,7 @@ import { Prisma } from "../../generated/prisma/client";
 import { newId } from "../../ids";
 import { hostedStylingSchema } from "../../validation/hosted-styling";
 import { checkoutOriginsSchema } from "../../validation/checkout-origins";
+import { challengePreferenceSchema } from "../../validation/challenge-preference";
 import { recordAudit } from "../audit";
 import { UserFacingError } from "../action-result";
 import { notificationUrlSchema } from "../notification-url";
@@ -45,6 +47,8 @@ export function hostedIntegrationInput(options: { allowHttp: boolean }) {
     styling: stylingJson.pipe(hostedStylingSchema),
     /** Empty: the merchant's list applies (or, without one, any page). */
     allowedCheckoutOrigins: checkoutOriginsSchema(options),
+    /** The threeDSRequestorChallengeInd of this integration's AReqs; absent: unchanged (a new one: no preference). */
+    threeDsChallengePreference: z.preprocess((value) => value || undefined, challengePreferenceSchema.optional()),
   });
 }
 

@@ -28,7 +28,15 @@ export async function listHostedIntegrations({ merchantId, mode }: { merchantId:
   const rows = await db().hostedIntegration.findMany({
     where: { merchantId },
     orderBy: { createdAt: "asc" },
-    select: { id: true, hostedId: true, name: true, ...ADDRESSES, allowedCheckoutOrigins: true, updatedAt: true },
+    select: {
+      id: true,
+      hostedId: true,
+      name: true,
+      ...ADDRESSES,
+      allowedCheckoutOrigins: true,
+      threeDsChallengePreference: true,
+      updatedAt: true,
+    },
   });
   return rows.map((row) => withModeAddresses(row, mode));
 }
@@ -36,7 +44,16 @@ export async function listHostedIntegrations({ merchantId, mode }: { merchantId:
 export async function getHostedIntegrationOrThrow({ merchantId, mode, id }: { merchantId: string; mode: Mode; id: string }) {
   const integration = await db().hostedIntegration.findFirst({
     where: { id, merchantId },
-    select: { id: true, hostedId: true, name: true, ...ADDRESSES, styling: true, allowedCheckoutOrigins: true, updatedAt: true },
+    select: {
+      id: true,
+      hostedId: true,
+      name: true,
+      ...ADDRESSES,
+      styling: true,
+      allowedCheckoutOrigins: true,
+      threeDsChallengePreference: true,
+      updatedAt: true,
+    },
   });
   if (!integration) throw new NotFoundError("Hosted integration");
   return withModeAddresses(integration, mode);

@@ -26,6 +26,13 @@
 //   3rd: ARes               0 Y, 1 N, 2 A, 3 R, 4 I (2.2+), 5 U, 6 DS time-out (Erro 405), 7 C
 //   4th (only when C):      0 challenge passes by itself, 1 fails by itself, 2 manual (code 1234)
 // Any other last four digits: Erro, as the reference says.
+//
+// threeDSRequestorChallengeInd (areq_220: "Indicates whether a challenge is requested"; 01-04 in
+// 2.1.0, 01-09 in 2.2.0) is format-checked per version. What an ACS does with it the reference does
+// not say; SANDBOX-ONLY (marked so in docs/acquirers.md): 04 "Challenge requested (Mandate)" turns a
+// frictionless Y card into a challenge (the manual one, code 1234) with acsChallengeMandated N (the
+// requestor, not the ACS, mandated it); every other value leaves the card's outcome alone, so a
+// challenge card still challenges under 02 "No challenge requested", with acsChallengeMandated Y.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 
@@ -77,6 +84,8 @@ export function threeDsServerTestCard(pan: string): TestCard | undefined {
 
 const numeric = (pattern: RegExp) => z.string().regex(pattern);
 const maxText = (length: number) => z.string().min(1).max(length);
+/** specification_common.rst: a 3-digit ISO 3166-1 numeric code; 901-999 are invalid. */
+const country = numeric(/^\d{3}$/).refine((code) => Number(code) < 901);
 
 /**
  * Every AReq field the 2.2.0 table marks Required for channel BRW, or Conditional with a condition
@@ -109,6 +118,7 @@ const browserAReq = z.object({
   notificationURL: z.url({ protocol: /^https?$/ }).max(256),
   threeDSCompInd: z.enum(["Y", "N", "U"]),
   threeDSRequestorAuthenticationInd: numeric(/^(0[1-7]|[89][0-9])$/),
+  /** 2.2.0's values; 2.1.0 knows only 01-04 (areq_210.html), checked in auth(). */
   threeDSRequestorChallengeInd: numeric(/^(0[1-9]|[89][0-9])$/).optional(),
   threeDSRequestorURL: z.url({ protocol: /^https?$/ }).max(2048),
   browserAcceptHeader: maxText(2048),
@@ -121,15 +131,29 @@ const browserAReq = z.object({
   browserScreenWidth: numeric(/^[0-9]{1,6}$/).optional(),
   browserTZ: numeric(/^[+-]?[0-9]{1,4}$/).optional(),
   browserIP: z.string().max(45).optional(),
-  cardholderName: z.string().min(2).max(45).optional(),
-  email: z.string().max(254).optional(),
+  /** Min 2, max 45; "only ASCII characters are allowed" in 2.1.0 and 2.2.0 (auth.rst, server-information.rst). */
+  cardholderName: z
+    .string()
+    .min(2)
+    .max(45)
+    .regex(/^[\x20-\x7e]+$/)
+    .optional(),
+  /** "Format: email; Max length: 254" (specification_common.rst: an e-mail address). */
+  email: z.email().max(254).optional(),
   billAddrCity: z.string().max(50).optional(),
-  billAddrCountry: numeric(/^\d{3}$/).optional(),
+  billAddrCountry: country.optional(),
   billAddrLine1: z.string().max(50).optional(),
   billAddrLine2: z.string().max(50).optional(),
   billAddrLine3: z.string().max(50).optional(),
   billAddrPostCode: z.string().max(16).optional(),
   billAddrState: z.string().max(3).optional(),
+  shipAddrCity: z.string().max(50).optional(),
+  shipAddrCountry: country.optional(),
+  shipAddrLine1: z.string().max(50).optional(),
+  shipAddrLine2: z.string().max(50).optional(),
+  shipAddrLine3: z.string().max(50).optional(),
+  shipAddrPostCode: z.string().max(16).optional(),
+  shipAddrState: z.string().max(3).optional(),
 });
 type BrowserAReq = z.infer<typeof browserAReq>;
 
@@ -377,15 +401,25 @@ export function createThreeDsServerSandbox(options: ThreeDsServerSandboxOptions 
       .map(([key]) => key);
     if (!v210 && object.browserJavascriptEnabled === undefined) missing.push("browserJavascriptEnabled");
     if (v210 || object.browserJavascriptEnabled === true) missing.push(...JAVASCRIPT_FIELDS.filter((key) => object[key] === undefined));
+    // areq_220: shipAddrCountry "Required if shipAddrState is not empty".
+    if (object.shipAddrState !== undefined && object.shipAddrCountry === undefined) missing.push("shipAddrCountry");
     if (missing.length > 0)
       return erro({ ...context, errorCode: "201", errorDescription: "Required Data Element Missing", errorDetail: missing.join(",") });
     const parsed = browserAReq.safeParse(json);
-    if (!parsed.success)
+    const malformed = parsed.success ? [] : [...new Set(parsed.error.issues.map((issue) => issue.path.join(".")))];
+    // areq_210.html: threeDSRequestorChallengeInd ^(0[1-4]|[89][0-9])$ (05-09 came with 2.2.0).
+    if (
+      v210 &&
+      typeof object.threeDSRequestorChallengeInd === "string" &&
+      !/^(0[1-4]|[89][0-9])$/.test(object.threeDSRequestorChallengeInd)
+    )
+      malformed.push("threeDSRequestorChallengeInd");
+    if (!parsed.success || malformed.length > 0)
       return erro({
         ...context,
         errorCode: "203",
         errorDescription: "Format of one or more Data Elements is Invalid according to the Specification",
-        errorDetail: [...new Set(parsed.error.issues.map((issue) => issue.path.join(".")))].join(","),
+        errorDetail: [...new Set(malformed)].join(","),
       });
     const message: BrowserAReq = parsed.data;
     const entry = preauths.get(message.threeDSServerTransID);
@@ -420,7 +454,10 @@ export function createThreeDsServerSandbox(options: ThreeDsServerSandboxOptions 
     entry.used = true;
     const { acctNumber: _pan, ...withoutPan } = message;
     options.onAReq?.(withoutPan);
-    const card = entry.card;
+    // SANDBOX-ONLY (the reference is silent on what an ACS does with the indicator): a requestor's
+    // mandate (04) makes a frictionless card's ACS challenge, manually; acsChallengeMandated stays N.
+    const requestorMandate = message.threeDSRequestorChallengeInd === "04" && entry.card.outcome === "Y";
+    const card: TestCard = requestorMandate ? { ...entry.card, outcome: "C", challenge: "manual" } : entry.card;
     if (card.outcome === "timeout")
       return erro(
         { ...context, errorCode: "405", errorDescription: "Unable to contact Directory Server", errorDetail: "Connection timeout" },
@@ -457,7 +494,12 @@ export function createThreeDsServerSandbox(options: ThreeDsServerSandboxOptions 
       transStatus: status,
     };
     if (status === "C")
-      return Response.json({ ...ids, acsURL: `${origin}/acs/challenge`, acsChallengeMandated: "Y", authenticationType: "02" });
+      return Response.json({
+        ...ids,
+        acsURL: `${origin}/acs/challenge`,
+        acsChallengeMandated: requestorMandate ? "N" : "Y",
+        authenticationType: "02",
+      });
     if (status === "Y" || status === "A")
       return Response.json({
         ...ids,

@@ -108,6 +108,21 @@ describe("hosted integrations", () => {
     await expect(saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "has space", styling: "{}" } })).rejects.toThrow(/letters, digits/);
     await expect(saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "checkout-1", styling: "{}" } })).rejects.toThrow(/already used/);
   });
+
+  it("keeps a 3-D Secure challenge preference (default: no preference) and refuses one EMV does not name as ours", async () => {
+    const created = await saveHostedIntegration({ actor: owner, input: { ...base, hostedId: "challenge-1", styling: "{}" } });
+    expect((await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id })).threeDsChallengePreference).toBe("no_preference");
+    await saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "challenge-1", styling: "{}", threeDsChallengePreference: "challenge_mandated" } });
+    expect((await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id })).threeDsChallengePreference).toBe("challenge_mandated");
+    // A save without the field (another form) leaves it as it was.
+    await saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "challenge-1", styling: "{}" } });
+    expect((await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id })).threeDsChallengePreference).toBe("challenge_mandated");
+    // 05 (risk analysis performed) is an exemption the service cannot claim (docs/decisions/0116): refused, nothing changes.
+    await expect(
+      saveHostedIntegration({ actor: owner, input: { ...base, id: created.id, hostedId: "challenge-1", styling: "{}", threeDsChallengePreference: "tra_performed" } }),
+    ).rejects.toThrow(/no_preference, no_challenge, challenge_requested, challenge_mandated/);
+    expect((await getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: created.id })).threeDsChallengePreference).toBe("challenge_mandated");
+  });
 });
 
 describe("getOverviewStats", () => {

@@ -339,3 +339,97 @@ describe("strict 3DS Server sandbox (3dsecure.io reference)", () => {
     expect(refused.json).toBeUndefined();
   });
 });
+
+describe("strict 3DS Server sandbox: the requestor's choices and the cardholder's data", () => {
+  /** An AReq for `pan` after /preauth (and the method), with `extra` fields over fullAReq's. */
+  async function authWith(sandbox: Sandbox, pan: string, extra: Record<string, unknown>, messageVersion = "2.2.0") {
+    const { transId, compInd } = await preauthAndMethod(sandbox, pan);
+    return api(sandbox, "/auth", { ...fullAReq(pan, transId, compInd, messageVersion), ...extra });
+  }
+
+  it("takes threeDSRequestorChallengeInd 01-09 in 2.2.0 but only 01-04 in 2.1.0 (areq_210: 05-09 came with 2.2.0)", async () => {
+    const sandbox = createThreeDsServerSandbox();
+    for (const indicator of ["01", "02", "03", "05", "09"])
+      expect((await authWith(sandbox, "4000100511112003", { threeDSRequestorChallengeInd: indicator })).json).toMatchObject({
+        messageType: "ARes",
+        transStatus: "Y",
+      });
+    expect((await authWith(sandbox, "4000100511111003", { threeDSRequestorChallengeInd: "02" }, "2.1.0")).json).toMatchObject({
+      transStatus: "Y",
+    });
+    expect((await authWith(sandbox, "4000100511111003", { threeDSRequestorChallengeInd: "05" }, "2.1.0")).json).toMatchObject({
+      errorCode: "203",
+      errorDetail: "threeDSRequestorChallengeInd",
+    });
+    expect((await authWith(sandbox, "4000100511112003", { threeDSRequestorChallengeInd: "4" })).json).toMatchObject({
+      errorCode: "203",
+      errorDetail: "threeDSRequestorChallengeInd",
+    });
+  });
+
+  it("challenges a challenge card whatever was asked (02 too), with acsChallengeMandated Y", async () => {
+    const sandbox = createThreeDsServerSandbox();
+    expect((await authWith(sandbox, "4000100511112072", { threeDSRequestorChallengeInd: "02" })).json).toMatchObject({
+      transStatus: "C",
+      acsChallengeMandated: "Y",
+    });
+  });
+
+  it("sandbox-only: a requestor's mandate (04) makes a frictionless card challenge (acsChallengeMandated N); 03 leaves it to the card", async () => {
+    const sandbox = createThreeDsServerSandbox();
+    const mandated = await authWith(sandbox, "4000100511112003", { threeDSRequestorChallengeInd: "04" });
+    expect(mandated.json).toMatchObject({ transStatus: "C", acsChallengeMandated: "N", acsURL: `${ORIGIN}/acs/challenge` });
+    const preferred = await authWith(sandbox, "4000100511112003", { threeDSRequestorChallengeInd: "03" });
+    expect(preferred.json).toMatchObject({ transStatus: "Y" });
+    // A card that is not frictionless is not turned into a challenge: N stays N.
+    expect((await authWith(sandbox, "4000100511112013", { threeDSRequestorChallengeInd: "04" })).json).toMatchObject({ transStatus: "N" });
+    // The mandated challenge is the manual one: the code passes it, and /postauth has the RReq.
+    const json = mandated.json!;
+    const creq = b64url({
+      messageType: "CReq",
+      messageVersion: json.messageVersion,
+      threeDSServerTransID: json.threeDSServerTransID,
+      acsTransID: json.acsTransID,
+      challengeWindowSize: "05",
+    });
+    const challenge = await form(sandbox, "/acs/challenge", { creq });
+    expect(challenge.html).toContain("enter the code");
+    const done = await form(sandbox, "/acs/challenge/submit", {
+      acsTransID: String(json.acsTransID),
+      threeDSSessionData: "",
+      action: "complete",
+      code: THREEDS_SERVER_CHALLENGE_CODE,
+    });
+    expect(autoPosted(done.html)?.action).toBe(NOTIFY);
+    expect((await api(sandbox, "/postauth", { threeDSServerTransID: json.threeDSServerTransID })).json).toMatchObject({
+      messageType: "RReq",
+      transStatus: "Y",
+    });
+  });
+
+  it("refuses a malformed cardholder name, e-mail or address with Erro 203, and a shipAddrState without shipAddrCountry with 201", async () => {
+    const sandbox = createThreeDsServerSandbox();
+    const pan = "4000100511112103";
+    for (const [field, value] of [
+      ["cardholderName", "Søren Ærø"],
+      ["cardholderName", "J"],
+      ["cardholderName", "x".repeat(46)],
+      ["email", "not an address"],
+      ["billAddrCountry", "DK"],
+      ["billAddrCountry", "999"],
+      ["billAddrPostCode", "1".repeat(17)],
+      ["shipAddrCity", "c".repeat(51)],
+    ] as const)
+      expect((await authWith(sandbox, pan, { [field]: value })).json, `${field} ${value}`).toMatchObject({
+        errorCode: "203",
+        errorDetail: field,
+      });
+    expect((await authWith(sandbox, pan, { shipAddrState: "84" })).json).toMatchObject({
+      errorCode: "201",
+      errorDetail: "shipAddrCountry",
+    });
+    expect(
+      (await authWith(sandbox, pan, { billAddrCountry: "208", billAddrCity: "Aarhus", shipAddrState: "84", shipAddrCountry: "208" })).json,
+    ).toMatchObject({ transStatus: "Y" });
+  });
+});

@@ -6,6 +6,7 @@ import { NotFoundError } from "@/lib/auth/actor";
 import { roleCan } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/auth/session";
 import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-detail";
+import { describeChallengeIndicator } from "@/lib/validation/challenge-preference";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { PaymentStateBadge, StateBadge } from "@/components/backoffice/status-badge";
 import { formatDateTime, formatMoney, formatPaymentAmount } from "@/components/backoffice/format";
@@ -240,8 +241,13 @@ export default async function PaymentPage({ params }: Params) {
               <ul className="space-y-2 text-sm">
                 {payment.authentications.map((auth) => (
                   <li key={auth.id}>
-                    <span className="font-medium">{auth.state}</span> · transStatus {auth.transStatus ?? "—"} · ECI {auth.eci ?? "—"} {auth.challengeRequired ? "· challenge" : "· frictionless"}
-                    <span className="block text-xs text-slate-500">EMV 3DS {auth.messageVersion} · {formatDateTime(auth.createdAt)} UTC</span>
+                    <span className="font-medium">{auth.state}</span> · transStatus {auth.transStatus ?? "—"}
+                    {auth.transStatusReason ? ` (reason ${auth.transStatusReason})` : ""} · ECI {auth.eci ?? "—"}{" "}
+                    {auth.challengeRequired ? `· challenge${auth.acsChallengeMandated === "Y" ? " (mandated by the issuer)" : ""}` : "· frictionless"}
+                    <span className="block text-xs text-slate-500">
+                      Asked: {describeChallengeIndicator(auth.challengeIndicator) ?? "—"} · EMV 3DS {auth.messageVersion} ·{" "}
+                      {formatDateTime(auth.createdAt)} UTC
+                    </span>
                   </li>
                 ))}
               </ul>

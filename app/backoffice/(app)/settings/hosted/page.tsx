@@ -3,6 +3,7 @@ import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { roleCan } from "@/lib/auth/roles";
 import { listHostedIntegrations } from "@/lib/backoffice/queries/list-hosted-integrations";
+import { CHALLENGE_PREFERENCE_LABELS } from "@/lib/validation/challenge-preference";
 import { getMerchantSettings } from "@/lib/backoffice/queries/get-merchant-settings";
 import { CheckoutOriginsForm } from "@/components/backoffice/checkout-origins-form";
 import { saveCheckoutOriginsAction } from "./actions";
@@ -60,6 +61,9 @@ export default async function HostedIntegrationsPage() {
                     hostedid <span className="font-mono">{integration.hostedId}</span> · updated {formatDateTime(integration.updatedAt)} UTC
                     {integration.allowedCheckoutOrigins.length > 0
                       ? ` · ${integration.allowedCheckoutOrigins.length} own checkout origin${integration.allowedCheckoutOrigins.length === 1 ? "" : "s"}`
+                      : ""}
+                    {integration.threeDsChallengePreference !== "no_preference"
+                      ? ` · 3-D Secure: ${CHALLENGE_PREFERENCE_LABELS[integration.threeDsChallengePreference]}`
                       : ""}
                   </p>
                 </div>

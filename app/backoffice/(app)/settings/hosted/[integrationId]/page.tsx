@@ -27,6 +27,7 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
       completionNotificationUrl: "",
       lifecycleNotificationUrl: "",
       allowedCheckoutOrigins: "",
+      threeDsChallengePreference: "no_preference",
       styling: {},
     };
   } else {
@@ -40,6 +41,7 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
         completionNotificationUrl: integration.completionNotificationUrl ?? "",
         lifecycleNotificationUrl: integration.lifecycleNotificationUrl ?? "",
         allowedCheckoutOrigins: integration.allowedCheckoutOrigins.join("\n"),
+        threeDsChallengePreference: integration.threeDsChallengePreference,
         styling: parseStoredStyling(integration.styling),
       };
     } catch (error) {
