@@ -6,6 +6,13 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? ".data-e2e";
 
 export const E2E = { port, dataDir, baseURL: `http://localhost:${port}` };
+/**
+ * THREEDS_SANDBOX=strict: the service mounts the strict 3DS Server sandbox (3dsecure.io reference)
+ * and only the specs written for it run (tests/e2e/cardholder/three-ds-strict.spec.ts); the other
+ * specs use the lenient sandbox's cards. .ci/run runs both.
+ */
+const strictThreeDs = process.env.THREEDS_SANDBOX === "strict";
+const STRICT_SPECS = /three-ds-strict\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -32,7 +39,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  projects: [
+    strictThreeDs
+      ? { name: "chromium-strict-3ds", use: { browserName: "chromium" }, testMatch: STRICT_SPECS }
+      : { name: "chromium", use: { browserName: "chromium" }, testIgnore: STRICT_SPECS },
+  ],
   webServer: {
     command: `rm -rf ${dataDir} && npx tsx scripts/start.ts`,
     url: `${E2E.baseURL}/`,
@@ -45,6 +56,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
       NEXT_TELEMETRY_DISABLED: "1",
+      THREEDS_SANDBOX: strictThreeDs ? "strict" : "lenient",
     },
   },
 });

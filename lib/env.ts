@@ -195,6 +195,12 @@ const schema = z.object({
   /** Port of the 3-D Secure sandbox (its challenge page is opened by the cardholder's browser); 0 = any free port. */
   THREEDS_SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /**
+   * Which 3-D Secure sandbox test mode mounts: "lenient" (default; it authenticates the acquirer
+   * sandboxes' test cards) or "strict" (the 3DS Server of the 3dsecure.io reference: /preauth, the 3DS
+   * Method, every required AReq field; its test cards are chosen by the PAN's last four digits).
+   */
+  THREEDS_SANDBOX: z.enum(["lenient", "strict"]).default("lenient"),
+  /**
    * Start the built-in sandboxes for test mode, for processors (and 3-D Secure) without a test
    * endpoint: "1" or "0". Default: on, in production too (merchants integrate in test mode on the
    * real service); live payments never reach them, whatever is configured.

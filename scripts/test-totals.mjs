@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const dir = process.argv[2] ?? "test-results";
-const expected = ["lint", "typecheck", "openapi-lint", "openapi-sdk", "inngest-embedded", "unit", "integration", "security", "faults", ...(process.env.SKIP_E2E === "1" ? [] : ["e2e"])];
+const expected = ["lint", "typecheck", "openapi-lint", "openapi-sdk", "inngest-embedded", "unit", "integration", "security", "faults", ...(process.env.SKIP_E2E === "1" ? [] : ["e2e", "e2e-strict-3ds"])];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -19,7 +19,7 @@ for (const suite of expected) {
   }
   const report = JSON.parse(readFileSync(file, "utf8"));
   let p = 0, f = 0, s = 0;
-  if (suite === "e2e") {
+  if (suite.startsWith("e2e")) {
     p = report.stats?.expected ?? 0;
     f = (report.stats?.unexpected ?? 0) + (report.stats?.flaky ?? 0);
     s = report.stats?.skipped ?? 0;

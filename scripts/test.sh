@@ -42,6 +42,8 @@ fi
 npx vitest run --project faults --passWithNoTests --reporter=default --reporter=json --outputFile.json="$results/faults.json" || status=1
 if [ "${SKIP_E2E:-0}" != "1" ]; then
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json || status=1
+  # The same service with the strict 3DS Server sandbox mounted, for the specs written for it (playwright.config.ts).
+  THREEDS_SANDBOX=strict PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-strict-3ds.json" npx playwright test --reporter=list,json || status=1
 fi
 
 node scripts/test-totals.mjs "$results" || status=1

@@ -16,8 +16,10 @@ export interface PageResponseOptions {
   /** Origins allowed to embed the page (the bound merchant origin); none: only our own origin. */
   frameAncestors: string[];
   fontOrigins?: string[];
-  /** The ACS origin the challenge page posts its form into and frames. */
+  /** The ACS origin the challenge page (or the 3DS Method page) posts its form into and frames. */
   acsOrigin?: string;
+  /** The controller frames our own 3DS Method page, and nothing else. */
+  frameSelf?: boolean;
 }
 
 /** A frame page's script: the bundle's code, or where the build wrote it, its public path. */
@@ -38,6 +40,7 @@ export function contentSecurityPolicy({
   frameAncestors,
   fontOrigins = [],
   acsOrigin,
+  frameSelf = false,
 }: Omit<PageResponseOptions, "html" | "status">): string {
   const directives = [
     "default-src 'none'",
@@ -47,7 +50,7 @@ export function contentSecurityPolicy({
     `img-src 'self' data:`,
     fontOrigins.length > 0 ? `font-src ${fontOrigins.join(" ")}` : "",
     // The ACS frame starts at the ACS and comes back to our notification page at the end.
-    acsOrigin ? `frame-src ${acsOrigin} 'self'` : "",
+    acsOrigin ? `frame-src ${acsOrigin} 'self'` : frameSelf ? "frame-src 'self'" : "",
     `form-action ${acsOrigin ?? "'none'"}`,
     `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(" ") : "'self'"}`,
     "base-uri 'none'",
@@ -264,6 +267,30 @@ export function challengeNotifyPageHtml({
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Verification finished</title></head><body>` +
     `<p>${outcome === "completed" ? "Verified. Finishing the payment…" : "The verification did not succeed."}</p>` +
     `<script nonce="${nonce}">parent.postMessage(${scriptJson(message)}, location.origin)</script></body></html>`
+  );
+}
+
+/**
+ * The 3DS Method page (3dsmethod.rst), hidden inside the controller frame: posts threeDSMethodData to
+ * the ACS's method URL in its inner frame, where the ACS reads the browser and then posts its
+ * notification to our method-notify page. Ids only: no card data.
+ */
+export function methodPageHtml({ methodUrl, methodData, nonce }: { methodUrl: string; methodData: string; nonce: string }): string {
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Card verification</title></head><body>` +
+    `<iframe name="acs-method" title="Card verification" hidden></iframe>` +
+    `<form id="method-form" method="post" action="${escapeHtml(methodUrl)}" target="acs-method">` +
+    `<input type="hidden" name="threeDSMethodData" value="${escapeHtml(methodData)}"></form>` +
+    `<script nonce="${nonce}">document.getElementById("method-form").submit()</script></body></html>`
+  );
+}
+
+/** The page the ACS posts the method notification to: tells the controller (two frames up) to go on. */
+export function methodNotifyPageHtml({ paymentid, nonce }: { paymentid: string; nonce: string }): string {
+  const message = { tag: PROTOCOL_TAG, type: "method-notified", paymentid };
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Card verification</title></head><body>` +
+    `<script nonce="${nonce}">parent.parent.postMessage(${scriptJson(message)}, location.origin)</script></body></html>`
   );
 }
 

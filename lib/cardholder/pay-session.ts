@@ -11,6 +11,7 @@ import { decryptPan } from "../cards/card-encryption";
 import { db } from "../db";
 import { config } from "../env";
 import { challengePagePath } from "./challenge-link";
+import { methodNotificationUrl, methodPagePath } from "./method-link";
 import { digitsOnly, isExpiryValid, isPanValid, isSecurityCodeValid, panScheme, parseMonth, parseYear } from "./card-input";
 import { ERROR_TEXTS, type CardParts, type ErrorCode, type PayResult } from "./protocol";
 import { sendCompletionNotification, storeCompletionNotification } from "../notifications/send-completion-notification";
@@ -142,6 +143,15 @@ async function unusedChallengeResult(paymentId: string, card: CardDetails): Prom
     message: authentication.resultMessage ? JSON.stringify(authentication.resultMessage) : undefined,
     acquirerAccountId: authentication.acquirerAccountId ?? undefined,
   };
+}
+
+/** The authentication of this payment waiting for its 3DS Method, when it was for exactly this card, amount and currency. */
+async function methodAwaitingCard(paymentId: string, card: CardDetails): Promise<{ authenticationId: string } | undefined> {
+  const authentication = await db().threeDsAuthentication.findFirst({ where: { paymentId }, orderBy: { createdAt: "desc" } });
+  if (authentication?.state !== "method") return undefined;
+  const payment = await db().payment.findUnique({ where: { id: paymentId }, select: { amount: true, currency: true } });
+  if (!payment || !authenticationMatches(authentication, { card, amount: payment.amount, currency: payment.currency })) return undefined;
+  return { authenticationId: authentication.id };
 }
 
 export async function paySession({
@@ -318,7 +328,18 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
   if (first.step !== "authenticate") return authorize(undefined);
 
   const notificationUrl = `${config().apiBaseUrls.cit}/dynamic/${session.id}/payments/${paymentId}/challenge-notify${binding ? `?b=${encodeURIComponent(binding)}` : ""}`;
-  const started = await startAuthentication({ paymentId, card, notificationUrl, browser });
+  // The 3DS Method (docs/decisions/0115): a first pass stops after /preauth when the card range has a
+  // method URL; the controller runs the method and sends the card again, which resumes here.
+  const resume = await methodAwaitingCard(paymentId, card);
+  const started = await startAuthentication({
+    paymentId,
+    card,
+    notificationUrl,
+    browser,
+    methodNotificationUrl: methodNotificationUrl(session.id, paymentId, binding),
+    resume,
+  });
+  if (started.kind === "method") return { result: "method", paymentid: paymentId, url: methodPagePath(session.id, paymentId) };
   const challenge: PayResult | undefined =
     started.kind === "challenge"
       ? { result: "challenge", paymentid: paymentId, url: challengePagePath(session.id, paymentId, started) }

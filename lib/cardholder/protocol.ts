@@ -196,6 +196,8 @@ export const payResultSchema = w.union("result", [
   w.object({ result: w.oneOf(["failed"]), paymentid: paymentId, errorcode: errorCode, errortext: w.string() }),
   w.object({ result: w.oneOf(["challenge"]), paymentid: w.string(), url: w.string() }),
   w.object({ result: w.oneOf(["timeout"]), paymentid: paymentId }),
+  /** Run the 3DS Method (our hidden method page at `url`), then send the card again to authorize. */
+  w.object({ result: w.oneOf(["method"]), paymentid: w.string(), url: w.string() }),
 ]);
 export type PayResult = w.Infer<typeof payResultSchema>;
 

@@ -69,7 +69,8 @@ export async function serveFramePage(request: Request, sessionId: string, frame:
   const config = { sessionid: session.id, field: frame, parentOrigin, expiresInMs: session.expiresAt.getTime() - Date.now() };
   const script = await browserBundle("frames");
   if (frame === "controller") {
-    return pageResponse({ html: controllerPageHtml({ config, script, nonce }), nonce, frameAncestors: [parentOrigin] });
+    // frame-src 'self': the controller runs the 3DS Method in a hidden frame of ours (lib/cardholder/serve-method-pages.ts).
+    return pageResponse({ html: controllerPageHtml({ config, script, nonce }), nonce, frameAncestors: [parentOrigin], frameSelf: true });
   }
   const fontOrigins = [...new Set((session.styling.fonts ?? []).map((font) => new URL(font.src).origin))];
   return pageResponse({

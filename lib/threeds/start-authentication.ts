@@ -30,11 +30,21 @@ export interface StartAuthenticationOptions {
   challengeWindowSize?: CReq["challengeWindowSize"];
   /** What the cardholder's browser told us: its request headers and IP, and the facts the frame read. */
   browser?: CardholderBrowser;
+  /**
+   * Where the ACS posts the 3DS Method's completion. Given, a card range with a method URL ends this
+   * call with `method` (the browser runs the method, then `resume` sends the AReq); absent, the AReq
+   * follows /preauth at once with threeDSCompInd N (a method that did not run) or U.
+   */
+  methodNotificationUrl?: string;
+  /** The authentication a `method` answer left waiting: its /preauth id is used, threeDSCompInd from its notification. */
+  resume?: { authenticationId: string };
 }
 
 export type StartAuthenticationResult =
   | { kind: "authenticated"; authenticationId: string; threeDsServerTransId: string; threeDs: ThreeDsResult }
   | { kind: "challenge"; authenticationId: string; threeDsServerTransId: string; acsUrl: string; creq: string }
+  /** The card range has a 3DS Method: the browser posts `methodData` to `methodUrl` in a hidden iframe first. */
+  | { kind: "method"; authenticationId: string; threeDsServerTransId: string; methodUrl: string; methodData: string }
   /** N, R, U, I, or the DS could not be reached (transStatus undefined). */
   | { kind: "not_authenticated"; authenticationId: string; threeDsServerTransId: string; transStatus?: TransStatus; reason: string };
 
@@ -44,6 +54,8 @@ export async function startAuthentication({
   notificationUrl,
   challengeWindowSize = "05",
   browser = {},
+  methodNotificationUrl,
+  resume,
 }: StartAuthenticationOptions): Promise<StartAuthenticationResult> {
   const payment = await db().payment.findUniqueOrThrow({
     where: { id: paymentId },
@@ -62,18 +74,22 @@ export async function startAuthentication({
   const challengeIndicator = challengeIndicatorFor(payment.session?.hostedIntegration?.threeDsChallengePreference);
   // Until /preauth answers, the row carries an id of our own (it is replaced by the 3DS Server's).
   let threeDsServerTransId: string = randomUUID();
-  const authentication = await db().threeDsAuthentication.create({
-    data: {
-      id: newId(),
-      paymentId,
-      threeDsServerTransId,
-      messageVersion: THREE_DS_MESSAGE_VERSION,
-      state: "started",
-      challengeIndicator,
-      // What this authentication is for: its result authorizes only this card, amount and currency.
-      ...recordedSubject({ card, amount: payment.amount, currency: payment.currency }),
-    },
-  });
+  const waiting = resume ? await methodAwaitingAReq(resume.authenticationId, paymentId) : undefined;
+  if (waiting) threeDsServerTransId = waiting.threeDsServerTransId;
+  const authentication =
+    waiting ??
+    (await db().threeDsAuthentication.create({
+      data: {
+        id: newId(),
+        paymentId,
+        threeDsServerTransId,
+        messageVersion: THREE_DS_MESSAGE_VERSION,
+        state: "started",
+        challengeIndicator,
+        // What this authentication is for: its result authorizes only this card, amount and currency.
+        ...recordedSubject({ card, amount: payment.amount, currency: payment.currency }),
+      },
+    }));
   let base = { authenticationId: authentication.id, threeDsServerTransId };
   const fail = async (transStatusReason: string, reason: string): Promise<StartAuthenticationResult> => {
     await db().threeDsAuthentication.update({
@@ -94,25 +110,50 @@ export async function startAuthentication({
   }
   const requestor = await threeDsRequestorFor({ paymentId, scheme: schemeFromPan(card.bin) });
   const pan = card.revealPan();
-  let cardRange;
-  try {
-    cardRange = await sendPreauth(pan, payment.mode);
-  } catch (error) {
-    const reason = error instanceof ThreeDsUnavailableError ? error.message : "3DS Server error";
-    return fail(
-      error instanceof ThreeDsUnavailableError && error.errorCode === "305" ? "not_enrolled" : "ds_unavailable",
-      `/preauth: ${reason}`,
-    );
+  let messageVersion: string;
+  let threeDSCompInd: "Y" | "N" | "U";
+  if (waiting) {
+    // 3dsmethod.rst: Y when the ACS's notification arrived (lib/threeds/record-method-notification.ts), otherwise N.
+    messageVersion = waiting.messageVersion;
+    threeDSCompInd = waiting.methodCompletedAt ? "Y" : "N";
+    if (!waiting.methodCompletedAt)
+      log("threeds").info(
+        { paymentId, authenticationId: waiting.id },
+        `3DS Method of payment ${paymentId}: no notification from the ACS before the AReq (threeDSCompInd N)`,
+      );
+    await db().threeDsAuthentication.update({ where: { id: authentication.id }, data: { state: "started" } });
+  } else {
+    let cardRange;
+    try {
+      cardRange = await sendPreauth(pan, payment.mode);
+    } catch (error) {
+      const reason = error instanceof ThreeDsUnavailableError ? error.message : "3DS Server error";
+      return fail(
+        error instanceof ThreeDsUnavailableError && error.errorCode === "305" ? "not_enrolled" : "ds_unavailable",
+        `/preauth: ${reason}`,
+      );
+    }
+    const chosen = chooseMessageVersion(cardRange);
+    if (!chosen) return fail("version", "/preauth: the card's ACS supports no protocol version this service speaks");
+    messageVersion = chosen;
+    // The browser /auth must use the id /preauth gave (preauth.rst).
+    threeDsServerTransId = cardRange.threeDSServerTransID;
+    base = { ...base, threeDsServerTransId };
+    const methodUrl = cardRange.threeDSMethodURL;
+    await db().threeDsAuthentication.update({
+      where: { id: authentication.id },
+      data: {
+        threeDsServerTransId,
+        messageVersion,
+        acquirerAccountId: requestor?.acquirerAccountId,
+        ...(methodUrl && methodNotificationUrl ? { methodUrl, state: "method" } : {}),
+      },
+    });
+    if (methodUrl && methodNotificationUrl)
+      return { ...base, kind: "method", methodUrl, methodData: threeDsMethodData(threeDsServerTransId, methodNotificationUrl) };
+    // Without a browser to run it, a method URL means the method did not run: N; no method URL: U.
+    threeDSCompInd = methodUrl ? "N" : "U";
   }
-  const messageVersion = chooseMessageVersion(cardRange);
-  if (!messageVersion) return fail("version", "/preauth: the card's ACS supports no protocol version this service speaks");
-  // The browser /auth must use the id /preauth gave (preauth.rst).
-  threeDsServerTransId = cardRange.threeDSServerTransID;
-  base = { ...base, threeDsServerTransId };
-  await db().threeDsAuthentication.update({
-    where: { id: authentication.id },
-    data: { threeDsServerTransId, messageVersion, acquirerAccountId: requestor?.acquirerAccountId },
-  });
   let answer;
   try {
     answer = await sendAReq(
@@ -134,8 +175,7 @@ export async function startAuthentication({
         threeDSRequestorChallengeInd: challengeIndicator,
         threeDSRequestorURL: config().apiBaseUrls.cit,
         notificationURL: notificationUrl,
-        // The 3DS Method is not run yet (docs/decisions.md): N when the card range has a method URL, U when it has none.
-        threeDSCompInd: cardRange.threeDSMethodURL ? "N" : "U",
+        threeDSCompInd,
         ...browserAReqFields(browser, messageVersion),
         ...cardholderAReqFields({ firstName: payment.customerFirstName, surname: payment.customerSurname, email: payment.customerEmail }),
         ...(requestor
@@ -221,4 +261,18 @@ export async function startAuthentication({
     transStatus: answer.transStatus,
     reason: `transStatus ${answer.transStatus}${answer.transStatusReason ? ` (reason ${answer.transStatusReason})` : ""}`,
   };
+}
+
+/** The AReq may follow the method within /preauth's 80 s (preauth.rst); an older waiting authentication is not resumed. */
+const METHOD_RESUME_LIMIT_MS = 75_000;
+
+/** The authentication of this payment that waits for its 3DS Method, if it is still fresh enough to resume. */
+async function methodAwaitingAReq(authenticationId: string, paymentId: string) {
+  const row = await db().threeDsAuthentication.findFirst({ where: { id: authenticationId, paymentId, state: "method" } });
+  return row && Date.now() - row.createdAt.getTime() < METHOD_RESUME_LIMIT_MS ? row : undefined;
+}
+
+/** threeDSMethodData (3dsmethod.rst): JSON of the /preauth id and our notification URL, Base64-URL without padding. */
+export function threeDsMethodData(threeDsServerTransId: string, notificationUrl: string): string {
+  return encodeBase64Url({ threeDSServerTransID: threeDsServerTransId, threeDSMethodNotificationURL: notificationUrl }).replace(/=+$/, "");
 }

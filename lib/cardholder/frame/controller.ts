@@ -5,6 +5,7 @@
 // challenge it keeps the card in memory only, to authorize once the challenge has succeeded.
 import {
   ERROR_TEXTS,
+  PROTOCOL_TAG,
   payResultSchema,
   startPaymentResponseSchema,
   type BrowserInfo,
@@ -17,6 +18,8 @@ import type { FrameContext } from "./frame-context";
 
 /** How long the field frames get to answer a collect request. */
 const COLLECT_WAIT_MS = 800;
+/** 3dsmethod.rst: a method whose notification has not come within 10 s has failed (threeDSCompInd N); Stripe and Adyen wait as long. */
+export const METHOD_WAIT_MS = 10_000;
 
 export function startController(context: FrameContext): void {
   const { sessionid } = context.config;
@@ -116,6 +119,35 @@ export function startController(context: FrameContext): void {
     };
   }
 
+  /**
+   * The 3DS Method: our hidden method page posts threeDSMethodData to the ACS (the cardholder's browser
+   * must: the ACS reads it); it ends when our notification page, framed inside it, says so, or after
+   * 10 s. Which of the two happened is not taken from here: the server knows whether the ACS notified.
+   */
+  function runMethod(paymentid: string, path: string): Promise<void> {
+    return new Promise((resolve) => {
+      const frame = document.createElement("iframe");
+      frame.hidden = true;
+      frame.title = "Card verification";
+      const done = () => {
+        clearTimeout(timer);
+        removeEventListener("message", onMessage);
+        frame.remove();
+        resolve();
+      };
+      const onMessage = (event: MessageEvent) => {
+        const data = event.data as { tag?: unknown; type?: unknown; paymentid?: unknown } | null;
+        if (event.origin !== location.origin || !data || data.tag !== PROTOCOL_TAG) return;
+        if (data.type === "method-notified" && data.paymentid === paymentid) done();
+      };
+      const timer = setTimeout(done, METHOD_WAIT_MS);
+      addEventListener("message", onMessage);
+      const binding = new URLSearchParams(location.search).get("b");
+      frame.src = binding ? `${path}?b=${encodeURIComponent(binding)}` : path;
+      document.body.appendChild(frame);
+    });
+  }
+
   function finish(result: PayResult, card: CardParts | undefined): void {
     switch (result.result) {
       case "approved":
@@ -139,6 +171,16 @@ export function startController(context: FrameContext): void {
       case "challenge":
         pendingCard = card;
         context.toPage({ type: "challenge-required", paymentid: result.paymentid, url: result.url });
+        break;
+      case "method":
+        pendingCard = card;
+        void runMethod(result.paymentid, result.url)
+          .then(() => authorize(result.paymentid, card))
+          .catch(() => {
+            busy = false;
+            pendingCard = undefined;
+            fail(result.paymentid, "PAYMENT_ERROR");
+          });
         break;
     }
   }

@@ -39,6 +39,7 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
     threeDs,
     ports: { threeds: settings.THREEDS_SANDBOX_PORT },
     threeDsPublicUrl: `${settings.apiBaseUrls.cit}${THREEDS_SANDBOX_MOUNT}`,
+    threeDsStrict: settings.THREEDS_SANDBOX === "strict",
     extensions: true,
   });
   if (settings.LOG_LEVEL !== "silent") {

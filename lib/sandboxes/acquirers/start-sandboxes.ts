@@ -10,7 +10,8 @@ import { createFinaroSandbox, FINARO_SANDBOX_PATH } from "./finaro";
 import { registerSandboxAddress } from "../../runtime/sandbox-addresses";
 import { sandboxAccountInput } from "../sandbox-merchant-accounts";
 import { ACQUIRER_NAMES, type AcquirerName } from "./acquirer-name";
-import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "../threeds/directory-server";
+import { createThreeDsSandbox } from "../threeds/directory-server";
+import { createThreeDsServerSandbox } from "../threeds/three-ds-server";
 import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
 import { withAcquirerFaults } from "./faults";
 import type { SandboxLedger } from "./ledger";
@@ -53,6 +54,8 @@ export interface StartSandboxesOptions {
    * sandbox's own 127.0.0.1 address (the service serves it under /sandbox/threeds).
    */
   threeDsPublicUrl?: string;
+  /** The strict 3DS Server sandbox (lib/sandboxes/threeds/three-ds-server.ts) instead of the lenient one. */
+  threeDsStrict?: boolean;
 }
 
 export interface RunningSandboxes {
@@ -81,6 +84,7 @@ export async function startSandboxes({
   hangMs,
   register = true,
   threeDsPublicUrl,
+  threeDsStrict = false,
   extensions = false,
 }: StartSandboxesOptions = {}): Promise<RunningSandboxes> {
   const running: { name: AcquirerName | "threeds"; server: RunningSandbox }[] = [];
@@ -96,11 +100,13 @@ export async function startSandboxes({
       if (register) registerSandbox(name, server.url, extensions);
     }
     if (threeDs) {
-      const sandbox = createThreeDsSandbox({ publicUrl: threeDsPublicUrl });
+      const sandbox = threeDsStrict
+        ? createThreeDsServerSandbox({ publicUrl: threeDsPublicUrl })
+        : createThreeDsSandbox({ publicUrl: threeDsPublicUrl });
       const server = await startSandboxServer({ name: "threeds", handler: sandbox.handler, port: ports.threeds });
       running.push({ name: "threeds", server });
       if (register) {
-        registerThreeDsSandboxUrl(server.url, THREEDS_SANDBOX_API_KEY);
+        registerThreeDsSandboxUrl(server.url, sandbox.apiKey);
         registerThreeDsSandboxHandler(sandbox.handler);
       }
     }

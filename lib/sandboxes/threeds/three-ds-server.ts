@@ -294,6 +294,11 @@ export interface ThreeDsServerSandboxOptions {
   apiKey?: string;
   /** A clock for tests of the 80 s and 300 s limits. */
   now?: () => number;
+  /**
+   * Sees each AReq this sandbox accepted, without acctNumber (a test's window on what the 3DS Server
+   * received, e.g. threeDSCompInd; the real 3DS Server shows it in its portal, not to the requestor).
+   */
+  onAReq?: (areq: Omit<BrowserAReq, "acctNumber">) => void;
 }
 
 export interface ThreeDsServerSandbox {
@@ -447,6 +452,8 @@ export function createThreeDsServerSandbox(options: ThreeDsServerSandboxOptions 
         errorDetail: "threeDSCompInd",
       });
     entry.used = true;
+    const { acctNumber: _pan, ...withoutPan } = message;
+    options.onAReq?.(withoutPan);
     // SANDBOX-ONLY (the reference is silent on what an ACS does with the indicator): a requestor's
     // mandate (04) makes a frictionless card's ACS challenge, manually; acsChallengeMandated stays N.
     const requestorMandate = message.threeDSRequestorChallengeInd === "04" && entry.card.outcome === "Y";

@@ -17,6 +17,8 @@ import * as pay from "@/app/dynamic/[sessionid]/pay/route";
 import * as authorize from "@/app/dynamic/[sessionid]/payments/[paymentid]/authorize/route";
 import * as challenge from "@/app/dynamic/[sessionid]/payments/[paymentid]/challenge/route";
 import * as challengeNotify from "@/app/dynamic/[sessionid]/payments/[paymentid]/challenge-notify/route";
+import * as method from "@/app/dynamic/[sessionid]/payments/[paymentid]/method/route";
+import * as methodNotify from "@/app/dynamic/[sessionid]/payments/[paymentid]/method-notify/route";
 import * as abortChallenge from "@/app/dynamic/[sessionid]/payments/[paymentid]/abort-challenge/route";
 import * as sandboxThreeDs from "@/app/sandbox/threeds/[...path]/route";
 
@@ -39,6 +41,8 @@ const ROUTES: [RegExp, RouteModule][] = [
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/challenge$/, challenge],
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/challenge-notify$/, challengeNotify],
   [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/abort-challenge$/, abortChallenge],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/method$/, method],
+  [/^\/dynamic\/(?<sessionid>[^/]+)\/payments\/(?<paymentid>[^/]+)\/method-notify$/, methodNotify],
   // The 3-D Secure sandbox mounted on our origin, as the service serves it (its ACS pages run here).
   [/^\/sandbox\/threeds\/(?<path>.+)$/, sandboxThreeDs],
 ];

@@ -186,7 +186,7 @@ async function payWithMode(mode: ThreeDsMode, pan: string, action: ChallengeActi
   if (first.step !== "authenticate") return { paymentId, challenged: false, authorization: await authorize() };
   const started = await startAuthentication({ paymentId, card, notificationUrl: NOTIFICATION_URL });
   const ares =
-    started.kind === "authenticated" ? started.threeDs.transStatus : started.kind === "challenge" ? "C" : (started.transStatus ?? "U");
+    started.kind === "authenticated" ? started.threeDs.transStatus : started.kind === "challenge" ? "C" : started.kind === "not_authenticated" ? (started.transStatus ?? "U") : "U";
   let step = decideThreeDsStep({ mode, at: { ares } });
   let authorization: AuthorizePaymentResult | undefined;
   if (step.step === "authorize_with_3ds" && started.kind === "authenticated")

@@ -121,4 +121,73 @@ describe("our client against the strict 3DS Server sandbox", () => {
     expect(timeout.row).toMatchObject({ state: "failed", transStatusReason: "ds_unavailable" });
     expect(timeout.started.reason).not.toMatch(/\d{12,}/);
   });
+
+  it("with a browser to run the 3DS Method: stops after /preauth for a method URL, goes straight on with U without one", async () => {
+    const METHOD_NOTIFY = "https://pay.example/dynamic/s1/payments/p1/method-notify";
+    const paymentId = await createPendingPayment(merchantId);
+    const withMethod = await startAuthentication({
+      paymentId,
+      card: testCard("4000100511112003"),
+      notificationUrl: NOTIFICATION_URL,
+      browser: BROWSER,
+      methodNotificationUrl: METHOD_NOTIFY,
+    });
+    expect(withMethod).toMatchObject({ kind: "method", methodUrl: `${server.url}/method` });
+    if (withMethod.kind !== "method") throw new Error("expected method");
+    expect(JSON.parse(Buffer.from(withMethod.methodData, "base64url").toString())).toEqual({
+      threeDSServerTransID: withMethod.threeDsServerTransId,
+      threeDSMethodNotificationURL: METHOD_NOTIFY,
+    });
+    // The ACS never notified: resumed, the AReq says N, and the reference's 3DS Server accepts it.
+    const resumed = await startAuthentication({
+      paymentId,
+      card: testCard("4000100511112003"),
+      notificationUrl: NOTIFICATION_URL,
+      browser: BROWSER,
+      methodNotificationUrl: METHOD_NOTIFY,
+      resume: { authenticationId: withMethod.authenticationId },
+    });
+    expect(resumed).toMatchObject({
+      kind: "authenticated",
+      authenticationId: withMethod.authenticationId,
+      threeDsServerTransId: withMethod.threeDsServerTransId,
+    });
+
+    const noMethod = await startAuthentication({
+      paymentId: await createPendingPayment(merchantId),
+      card: testCard("4000100511112103"),
+      notificationUrl: NOTIFICATION_URL,
+      browser: BROWSER,
+      methodNotificationUrl: METHOD_NOTIFY,
+    });
+    expect(noMethod).toMatchObject({ kind: "authenticated" });
+  });
+
+  it("the method time-out card: the ACS's method page never notifies, so the AReq says N and is accepted", async () => {
+    const paymentId = await createPendingPayment(merchantId);
+    const card = testCard("4000100511112203");
+    const methodNotificationUrl = "https://pay.example/dynamic/s1/payments/p1/method-notify";
+    const first = await startAuthentication({
+      paymentId,
+      card,
+      notificationUrl: NOTIFICATION_URL,
+      browser: BROWSER,
+      methodNotificationUrl,
+    });
+    if (first.kind !== "method") throw new Error("expected method");
+    // The hidden iframe's POST: the sandbox answers a page that posts nothing back.
+    const page = await (
+      await fetch(first.methodUrl, { method: "POST", body: new URLSearchParams({ threeDSMethodData: first.methodData }) })
+    ).text();
+    expect(page).not.toContain("<form");
+    const resumed = await startAuthentication({
+      paymentId,
+      card,
+      notificationUrl: NOTIFICATION_URL,
+      browser: BROWSER,
+      methodNotificationUrl,
+      resume: { authenticationId: first.authenticationId },
+    });
+    expect(resumed).toMatchObject({ kind: "authenticated", threeDs: { transStatus: "Y" } });
+  });
 });

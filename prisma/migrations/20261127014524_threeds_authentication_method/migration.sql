@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ThreeDsAuthentication" ADD COLUMN     "methodCompletedAt" TIMESTAMP(3),
+ADD COLUMN     "methodUrl" TEXT;
