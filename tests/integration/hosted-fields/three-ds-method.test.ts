@@ -6,11 +6,9 @@
 // the sandbox's onAReq hook.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { resetConfig } from "@/lib/env";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
-import { startSandboxServer, type RunningSandbox } from "@/lib/sandboxes/acquirers/serve";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { createThreeDsServerSandbox } from "@/lib/sandboxes/threeds/three-ds-server";
+import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { startHostedFieldsServer, type HostedFieldsServer } from "./hosted-fields-server";
 import { createTestMerchant, createTestSession } from "./session-factory";
@@ -24,32 +22,17 @@ const METHOD_CARD = { pan: "4000000000052003", expmonth: "12", expyear: NEXT_YEA
 
 let server: HostedFieldsServer;
 let sandboxes: RunningSandboxes;
-let strict: RunningSandbox;
 let merchantId: string;
-const received: Record<string, unknown>[] = [];
-const saved = { url: process.env.THREEDS_TEST_SERVER_URL, key: process.env.THREEDS_TEST_API_KEY };
+const strict = useStrictThreeDsServer();
+const received = strict.acceptedAReqs;
 
 beforeAll(async () => {
   sandboxes = await startSandboxes({ extensions: true });
-  const sandbox = createThreeDsServerSandbox({ onAReq: (areq) => received.push(areq) });
-  strict = await startSandboxServer({ name: "strict 3DS Server", handler: sandbox.handler });
-  process.env.THREEDS_TEST_SERVER_URL = strict.url;
-  process.env.THREEDS_TEST_API_KEY = sandbox.apiKey;
-  resetConfig();
   server = await startHostedFieldsServer();
   merchantId = (await createTestMerchant()).id;
 });
 afterAll(async () => {
-  for (const [name, value] of [
-    ["THREEDS_TEST_SERVER_URL", saved.url],
-    ["THREEDS_TEST_API_KEY", saved.key],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
   await server?.close();
-  await strict?.close();
   await sandboxes?.close();
 });
 beforeEach(() => {
@@ -107,20 +90,20 @@ describe("the 3DS Method in the hosted fields", () => {
     async (processor) => {
       const { sessionId, paymentId, result, authentication } = await payUntilMethod(processor);
       expect(result).toEqual({ result: "method", paymentid: paymentId, url: `/dynamic/${sessionId}/payments/${paymentId}/method` });
-      expect(authentication).toMatchObject({ state: "method", methodUrl: `${strict.url}/method`, methodCompletedAt: null });
+      expect(authentication).toMatchObject({ state: "method", methodUrl: `${strict.url()}/method`, methodCompletedAt: null });
       expect(received).toHaveLength(0); // no AReq before the method
       expect(await db().operation.count({ where: { paymentId } })).toBe(0);
 
       const page = await methodPage(sessionId, String(result.url));
       expect(page.status).toBe(200);
       const csp = page.headers.get("content-security-policy")!;
-      const acsOrigin = new URL(strict.url).origin;
+      const acsOrigin = new URL(strict.url()).origin;
       expect(csp).toContain(`frame-src ${acsOrigin} 'self'`);
       expect(csp).toContain(`form-action ${acsOrigin}`);
       expect(csp).toContain(`frame-ancestors 'self' ${MERCHANT_ORIGIN}`);
       const html = await page.text();
       expect(html).not.toContain(METHOD_CARD.pan);
-      expect(formAction(html)).toBe(`${strict.url}/method`);
+      expect(formAction(html)).toBe(`${strict.url()}/method`);
       const fields = hiddenFields(html);
       // 3dsmethod.rst: base64url without padding, the /preauth id and our notification URL.
       expect(fields.threeDSMethodData).not.toMatch(/=/);

@@ -4,12 +4,11 @@
 // reference's formats (malformed ones left out, the payment not failed); an MIT never calls the 3DS
 // Server at all.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
-import { resetConfig } from "@/lib/env";
 import { newId } from "@/lib/ids";
-import { startSandboxServer, type RunningSandbox } from "@/lib/sandboxes/acquirers/serve";
-import { createThreeDsServerSandbox, THREEDS_SERVER_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/three-ds-server";
+import { THREEDS_SERVER_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/three-ds-server";
 import { completeAuthentication } from "@/lib/threeds/complete-authentication";
 import type { CardholderBrowser } from "@/lib/threeds/browser-areq";
 import { startAuthentication } from "@/lib/threeds/start-authentication";
@@ -31,41 +30,13 @@ const BROWSER: CardholderBrowser = {
   ip: "192.0.2.10",
   info: { language: "da-DK", colorDepth: 24, screenHeight: 1080, screenWidth: 1920, timeZoneOffset: -60, javaEnabled: false },
 };
-const saved = { url: process.env.THREEDS_TEST_SERVER_URL, key: process.env.THREEDS_TEST_API_KEY };
-let server: RunningSandbox;
-let merchantId: string;
+const strict = useStrictThreeDsServer();
 /** Every request the 3DS Server received: path and JSON body (the test's own sandbox; nothing leaves it). */
-const received: { path: string; body: Record<string, unknown> | undefined }[] = [];
+const received = strict.received;
+let merchantId: string;
 
 beforeAll(async () => {
-  const sandbox = createThreeDsServerSandbox();
-  server = await startSandboxServer({
-    name: "strict 3DS Server",
-    handler: async (request) => {
-      const path = new URL(request.url).pathname;
-      const body = request.headers.get("content-type")?.includes("json")
-        ? ((await request.clone().json()) as Record<string, unknown>)
-        : undefined;
-      received.push({ path, body });
-      return sandbox.handler(request);
-    },
-  });
-  process.env.THREEDS_TEST_SERVER_URL = server.url;
-  process.env.THREEDS_TEST_API_KEY = sandbox.apiKey;
-  resetConfig();
   merchantId = await createProcessorTestMerchant();
-});
-
-afterAll(async () => {
-  for (const [name, value] of [
-    ["THREEDS_TEST_SERVER_URL", saved.url],
-    ["THREEDS_TEST_API_KEY", saved.key],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-  await server.close();
 });
 
 /** A pending CIT payment of a session opened with a hostedid of this preference (none: no hostedid). */

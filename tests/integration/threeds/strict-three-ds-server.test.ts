@@ -1,12 +1,11 @@
 // Our 3-D Secure client (lib/threeds: /preauth, the browser AReq, /postauth) against the strict 3DS
 // Server sandbox written from the 3dsecure.io reference, over real HTTP with a real database: every
 // reference test card is accepted, and each outcome reaches the authentication row.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
-import { resetConfig } from "@/lib/env";
-import { startSandboxServer, type RunningSandbox } from "@/lib/sandboxes/acquirers/serve";
-import { createThreeDsServerSandbox, NOT_ENROLLED_PAN } from "@/lib/sandboxes/threeds/three-ds-server";
+import { NOT_ENROLLED_PAN } from "@/lib/sandboxes/threeds/three-ds-server";
 import { completeAuthentication } from "@/lib/threeds/complete-authentication";
 import type { CardholderBrowser } from "@/lib/threeds/browser-areq";
 import { startAuthentication } from "@/lib/threeds/start-authentication";
@@ -22,29 +21,11 @@ const BROWSER: CardholderBrowser = {
   ip: "192.0.2.10",
   info: { language: "da-DK", colorDepth: 30, screenHeight: 1080, screenWidth: 1920, timeZoneOffset: -60, javaEnabled: false },
 };
-const saved = { url: process.env.THREEDS_TEST_SERVER_URL, key: process.env.THREEDS_TEST_API_KEY };
-let server: RunningSandbox;
+const strict = useStrictThreeDsServer();
 let merchantId: string;
 
 beforeAll(async () => {
-  const sandbox = createThreeDsServerSandbox();
-  server = await startSandboxServer({ name: "strict 3DS Server", handler: sandbox.handler });
-  process.env.THREEDS_TEST_SERVER_URL = server.url;
-  process.env.THREEDS_TEST_API_KEY = sandbox.apiKey;
-  resetConfig();
   merchantId = await createProcessorTestMerchant();
-});
-
-afterAll(async () => {
-  for (const [name, value] of [
-    ["THREEDS_TEST_SERVER_URL", saved.url],
-    ["THREEDS_TEST_API_KEY", saved.key],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-  await server.close();
 });
 
 async function start(pan: string, browser: CardholderBrowser = BROWSER) {
@@ -132,7 +113,7 @@ describe("our client against the strict 3DS Server sandbox", () => {
       browser: BROWSER,
       methodNotificationUrl: METHOD_NOTIFY,
     });
-    expect(withMethod).toMatchObject({ kind: "method", methodUrl: `${server.url}/method` });
+    expect(withMethod).toMatchObject({ kind: "method", methodUrl: `${strict.url()}/method` });
     if (withMethod.kind !== "method") throw new Error("expected method");
     expect(JSON.parse(Buffer.from(withMethod.methodData, "base64url").toString())).toEqual({
       threeDSServerTransID: withMethod.threeDsServerTransId,

@@ -1,0 +1,63 @@
+// The strict 3DS Server sandbox (lib/sandboxes/threeds/three-ds-server.ts) on 127.0.0.1 for one test
+// file: started before the file's own beforeAll hooks that follow the call, configured as the test
+// mode's 3DS Server, and the environment put back afterwards.
+import { afterAll, beforeAll } from "vitest";
+import { resetConfig } from "@/lib/env";
+import { startSandboxServer, type RunningSandbox } from "@/lib/sandboxes/acquirers/serve";
+import { createThreeDsServerSandbox } from "@/lib/sandboxes/threeds/three-ds-server";
+
+export interface ReceivedRequest {
+  path: string;
+  body: Record<string, unknown> | undefined;
+}
+
+export interface StrictThreeDsServer {
+  /** Its base URL (set in beforeAll). */
+  url: () => string;
+  /** Every request it received, path and JSON body, in order (the test's own sandbox: nothing leaves it). */
+  readonly received: ReceivedRequest[];
+  /** Every AReq it accepted, without acctNumber. */
+  readonly acceptedAReqs: Record<string, unknown>[];
+}
+
+export function useStrictThreeDsServer(): StrictThreeDsServer {
+  const saved = { url: process.env.THREEDS_TEST_SERVER_URL, key: process.env.THREEDS_TEST_API_KEY };
+  const received: ReceivedRequest[] = [];
+  const acceptedAReqs: Record<string, unknown>[] = [];
+  let server: RunningSandbox | undefined;
+  beforeAll(async () => {
+    const sandbox = createThreeDsServerSandbox({ onAReq: (areq) => acceptedAReqs.push(areq) });
+    server = await startSandboxServer({
+      name: "strict 3DS Server",
+      handler: async (request) => {
+        const body = request.headers.get("content-type")?.includes("json")
+          ? ((await request.clone().json()) as Record<string, unknown>)
+          : undefined;
+        received.push({ path: new URL(request.url).pathname, body });
+        return sandbox.handler(request);
+      },
+    });
+    process.env.THREEDS_TEST_SERVER_URL = server.url;
+    process.env.THREEDS_TEST_API_KEY = sandbox.apiKey;
+    resetConfig();
+  });
+  afterAll(async () => {
+    for (const [name, value] of [
+      ["THREEDS_TEST_SERVER_URL", saved.url],
+      ["THREEDS_TEST_API_KEY", saved.key],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetConfig();
+    await server?.close();
+  });
+  return {
+    url: () => {
+      if (!server) throw new Error("the strict 3DS Server is used before beforeAll");
+      return server.url;
+    },
+    received,
+    acceptedAReqs,
+  };
+}
