@@ -50,6 +50,8 @@ const ROUTES: [RegExp, RouteModule][] = [
 export interface HostedFieldsServer {
   /** Our origin, e.g. http://127.0.0.1:41234 (the configured PUBLIC_BASE_URL while the server runs). */
   origin: string;
+  /** POSTs JSON as the frame does (same origin) and answers the JSON body. */
+  postJson(path: string, body: unknown): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,14 @@ export async function startHostedFieldsServer(): Promise<HostedFieldsServer> {
   resetConfig();
   return {
     origin,
+    postJson: async (path, body) => {
+      const response = await fetch(`${origin}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as Record<string, unknown>;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         if (previous === undefined) delete process.env.PUBLIC_BASE_URL;

@@ -41,14 +41,7 @@ beforeEach(() => {
 
 const binding = (sessionId: string) => createOriginBinding(sessionId, MERCHANT_ORIGIN);
 
-async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.origin },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
+const post = (path: string, body: unknown) => server.postJson(path, body);
 
 type Acquirer = "finaro" | "clearhaus" | "bambora";
 

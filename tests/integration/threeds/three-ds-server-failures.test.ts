@@ -85,14 +85,7 @@ afterAll(async () => {
   resetConfig();
 });
 
-async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.origin },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
+const post = (path: string, body: unknown) => server.postJson(path, body);
 
 async function pay(set3ds: "FORCE_3DS" | "FALLBACK_3DS") {
   const session = await createTestSession(merchantId, { notificationUrl: "http://127.0.0.1:9/notify", set3ds });
