@@ -1,6 +1,9 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypeScript from "eslint-config-next/typescript";
 
+/** The kernels (docs/architecture.md): lib/ rooms every domain may import, which import only each other. */
+const KERNELS = ["cards", "db", "db.ts", "egress", "env.ts", "errors.ts", "http", "ids.ts", "local-secrets.ts", "mode.ts", "observability", "validation"];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypeScript,
@@ -45,6 +48,21 @@ const config = [
               target: "./packages/inngest-embedded",
               from: ["./lib", "./app", "./components", "./scripts", "./tests"],
               message: "packages/inngest-embedded imports nothing of the app: take what it needs as an option (database, logger, clock).",
+            },
+            {
+              // The kernels are what every domain stands on: they import only each other, so that no
+              // cycle can run through them (tests/unit/architecture/import-graph.test.ts checks the graph).
+              target: KERNELS.map((kernel) => `./lib/${kernel}`),
+              from: "./lib",
+              except: [...KERNELS.map((kernel) => `./${kernel}`), "./generated"],
+              message:
+                "A kernel (cards, db, observability, http, egress, validation, env, errors, ids, mode) imports no domain: take the domain's fact as an argument, or move the code up into the domain.",
+            },
+            {
+              // The back office is the top floor: its queries and actions are called by its pages and forms only.
+              target: ["./lib/!(backoffice)/**", "./lib/*.ts"],
+              from: "./lib/backoffice",
+              message: "Only app/ and components/ import lib/backoffice: a domain below it never reaches up into the back office.",
             },
             {
               target: "./lib/!(jobs|sandboxes)/**",

@@ -3,7 +3,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
-import type { Enrolment } from "@/app/backoffice/(app)/account/actions";
+import type { Enrolment } from "@/lib/backoffice/action-data";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
 

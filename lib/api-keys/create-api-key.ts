@@ -1,7 +1,7 @@
 import { db, type Tx } from "../db";
 import { newId } from "../ids";
 import { generateApiKey, hashApiKey, visiblePrefix } from "./api-key-secret";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 import type { ApiKeyScope } from "./api-key-scopes";
 import type { Mode } from "../mode";
 

@@ -1,5 +1,5 @@
 import { db, type Tx } from "../db";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 import type { Mode } from "../mode";
 
 export class ApiKeyNotFoundError extends Error {

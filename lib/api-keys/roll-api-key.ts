@@ -3,7 +3,7 @@ import { db, type Tx } from "../db";
 import { newId } from "../ids";
 import { generateApiKey, hashApiKey, visiblePrefix } from "./api-key-secret";
 import { ApiKeyNotFoundError } from "./revoke-api-key";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 import type { Mode } from "../mode";
 
 /** The grace periods offered when rolling, in seconds (as Stripe offers: now, 1 hour ... 7 days). */

@@ -3,7 +3,7 @@
 // for a known user goes into the merchant's audit log with the client address the throttle counts
 // (an unknown email has no merchant to log it for; its attempt row is still kept for the throttle).
 import { z } from "zod";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 import { db } from "../db";
 import { log } from "../observability/logger";
 import { verifyPassword } from "./password";

@@ -1,7 +1,7 @@
 import { db } from "../db";
 import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
 import { issueRecoveryCodes } from "./recovery-codes";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 
 export class InvalidTotpCodeError extends Error {
   constructor() {

@@ -2,7 +2,7 @@ import { db } from "../db";
 import { config } from "../env";
 import { confirmIdentity, IdentityNotConfirmedError } from "./confirm-identity";
 import { InvalidTotpCodeError } from "./confirm-totp-enrolment";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 
 export class TotpRequiredError extends Error {
   constructor() {

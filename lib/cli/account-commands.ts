@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { db } from "../db";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 import { CREDENTIAL_FIELDS } from "../processors/credentials";
 import { describeCurrencies, accountModeSchema } from "../processors/accounts/account-input";
 import { auditFields, type AcquirerAccountView } from "../processors/accounts/account-view";

@@ -7,10 +7,10 @@ import { createUser } from "../users/create-user";
 import { formatRunsTable } from "@cps/inngest-embedded";
 import { listRuns } from "../inngest/list-runs";
 import { reconcileTimedOutAuthorizations } from "../processors/reconcile-timed-out-authorizations";
-import { rotateCardDataKey } from "../cards/rotate-card-data-key";
+import { rotateCardDataKey } from "./rotate-card-data-key";
 import { resealTotpSecrets } from "../users/reseal-totp-secrets";
 import { resetUserPassword } from "../users/reset-user-password";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 import { finishAfterOperatorSettlement } from "../cardholder/finish-stuck-payments";
 import {
   acknowledgeLateAnswer,

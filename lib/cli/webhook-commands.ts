@@ -3,7 +3,7 @@
 // merchant's own; every change is audited.
 import { z } from "zod";
 import { db } from "../db";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 import {
   SUBSCRIBABLE_KINDS,
   createWebhookEndpoint,

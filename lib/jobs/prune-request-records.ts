@@ -1,8 +1,8 @@
 // Cron, daily at 03:17 UTC: deletes request-log rows and sign-in attempts past their retention
-// (lib/observability/prune-request-records.ts). One run per day across all instances.
+// (lib/retention/prune-request-records.ts). One run per day across all instances.
 import { z } from "zod";
 import { inngest } from "../inngest/client";
-import { pruneRequestRecords } from "../observability/prune-request-records";
+import { pruneRequestRecords } from "../retention/prune-request-records";
 
 const cronPayload = z.object({ cron: z.string().optional() }).loose();
 

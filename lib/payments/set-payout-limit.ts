@@ -2,7 +2,7 @@
 // 24 hours, in minor units. Called by the back office (owners, after step-up) and the operator CLI;
 // audited with the values before and after.
 import { z } from "zod";
-import { recordAuditEntry } from "../backoffice/audit";
+import { recordAuditEntry } from "../audit/audit";
 import { db } from "../db";
 import { isCurrencyCode } from "../validation/currency";
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { pruneRequestRecords } from "@/lib/observability/prune-request-records";
+import { pruneRequestRecords } from "@/lib/retention/prune-request-records";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";

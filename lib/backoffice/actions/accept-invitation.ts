@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { db } from "../../db";
 import { newPasswordSchema } from "../../auth/password";
-import { recordAuditEntry } from "../audit";
+import { recordAuditEntry } from "../../audit/audit";
 import { createUser } from "../../users/create-user";
 import { spendUserToken } from "../../users/user-tokens";
 

@@ -7,7 +7,7 @@ import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { auditFields, type AcquirerAccountView } from "../../processors/accounts/account-view";
 import { createAcquirerAccount } from "../../processors/accounts/create-acquirer-account";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { accountInputFromForm, validateOnly, withFormErrors } from "./acquirer-account-form";
 
 export async function addAcquirerAccount({ actor, form }: { actor: Actor; form: Record<string, string> }): Promise<AcquirerAccountView> {

@@ -4,7 +4,7 @@ import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { newPasswordSchema } from "../../auth/password";
 import { createUser } from "../../users/create-user";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export const addTeamMemberInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address")),

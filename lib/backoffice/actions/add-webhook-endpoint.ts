@@ -5,7 +5,7 @@ import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { createWebhookEndpoint, webhookEndpointInput } from "../../notifications/webhook-endpoints";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { assertFormMode } from "../form-mode";
 
 export async function addWebhookEndpoint({ actor, input, ipAddress = null }: { actor: Actor; input: Record<string, unknown>; ipAddress?: string | null }) {

@@ -8,7 +8,7 @@ import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { auditFields, type AcquirerAccountView } from "../../processors/accounts/account-view";
 import { updateAcquirerAccount } from "../../processors/accounts/update-acquirer-account";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { accountInputFromForm, validateOnly, withFormErrors } from "./acquirer-account-form";
 
 export async function changeAcquirerAccount({

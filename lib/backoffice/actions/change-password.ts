@@ -8,7 +8,7 @@ import type { Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { hashPassword, newPasswordSchema, verifyPassword } from "../../auth/password";
 import { db } from "../../db";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export const changePasswordInput = z
   .object({

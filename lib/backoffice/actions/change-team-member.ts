@@ -6,7 +6,7 @@ import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { UserFacingError } from "../action-result";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export const changeTeamMemberInput = z.discriminatedUnion("change", [
   z.object({ change: z.literal("role"), userId: z.string().min(1).max(64), role: z.enum(["OWNER", "DEVELOPER", "VIEWER"], { error: "Choose a role" }) }),

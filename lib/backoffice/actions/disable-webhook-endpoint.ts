@@ -4,7 +4,7 @@ import { z } from "zod";
 import { assertCan, type Actor } from "../../auth/actor";
 import { db } from "../../db";
 import { disableWebhookEndpoint as disableEndpoint } from "../../notifications/webhook-endpoints";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export async function disableWebhookEndpoint({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "settings:write");

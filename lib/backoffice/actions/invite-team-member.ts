@@ -11,7 +11,7 @@ import { newId } from "../../ids";
 import { MailNotConfiguredError, mailAvailable, sendMail } from "../../mail/send-mail";
 import { TOKEN_LIFETIME_MS, newUserToken } from "../../users/user-tokens";
 import { UserFacingError } from "../action-result";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export const inviteTeamMemberInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address")),

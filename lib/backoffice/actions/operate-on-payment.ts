@@ -17,7 +17,7 @@ import { refundPayment } from "../../payments/refund-payment";
 import { voidPayment } from "../../payments/void-payment";
 import { currencyExponent, isCurrencyCode } from "../../validation/currency";
 import { NotFoundError } from "../../auth/actor";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { ApiError } from "../../errors";
 import { UserFacingError } from "../action-result";
 import { describeOperationError } from "../describe-operation-error";

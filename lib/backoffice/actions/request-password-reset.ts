@@ -6,7 +6,7 @@ import { z } from "zod";
 import { db } from "../../db";
 import { config } from "../../env";
 import { newId } from "../../ids";
-import { recordAuditEntry } from "../audit";
+import { recordAuditEntry } from "../../audit/audit";
 import { log } from "../../observability/logger";
 import { sendMail } from "../../mail/send-mail";
 import { TOKEN_LIFETIME_MS, newUserToken } from "../../users/user-tokens";

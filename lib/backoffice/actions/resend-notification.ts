@@ -7,7 +7,7 @@ import { z } from "zod";
 import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
 import { db } from "../../db";
 import { deliverNotificationAttempt } from "../../notifications/deliver-notification-attempt";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { deliveryState } from "../delivery-state";
 
 export const resendNotificationInput = z.object({ notificationId: z.string().min(1).max(64) });

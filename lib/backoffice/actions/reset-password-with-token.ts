@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { db } from "../../db";
 import { hashPassword, newPasswordSchema } from "../../auth/password";
-import { recordAuditEntry } from "../audit";
+import { recordAuditEntry } from "../../audit/audit";
 import { InvalidUserTokenError, spendUserToken } from "../../users/user-tokens";
 
 export const resetPasswordWithTokenInput = z.object({ token: z.string(), password: newPasswordSchema });

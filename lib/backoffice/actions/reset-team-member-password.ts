@@ -8,7 +8,7 @@ import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { resetUserPassword } from "../../users/reset-user-password";
 import { UserFacingError } from "../action-result";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export const resetTeamMemberPasswordInput = z.object({ userId: z.string().min(1).max(64) });
 

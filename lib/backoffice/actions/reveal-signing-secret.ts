@@ -6,7 +6,7 @@ import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { activeSigningSecrets } from "../../notifications/signing-secrets";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export async function revealSigningSecret({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {
   assertCan(actor, "secrets:manage");

@@ -8,7 +8,7 @@ import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { MAX_SIGNING_SECRET_OVERLAP_SECONDS, rollSigningSecretRows } from "../../notifications/signing-secrets";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 /** The overlaps the form offers (seconds). */
 export const SIGNING_SECRET_OVERLAPS = [

@@ -6,7 +6,7 @@ import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { rollWebhookEndpointSecret as rollEndpointSecret } from "../../notifications/webhook-endpoints";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { rollSigningSecretInput } from "./roll-signing-secret";
 
 export async function rollWebhookEndpointSecret({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {

@@ -11,7 +11,7 @@ import { newId } from "../../ids";
 import { hostedStylingSchema } from "../../validation/hosted-styling";
 import { checkoutOriginsSchema } from "../../validation/checkout-origins";
 import { challengePreferenceSchema } from "../../validation/challenge-preference";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { UserFacingError } from "../action-result";
 import { notificationUrlSchema } from "../notification-url";
 import { confirmIdentity } from "../../auth/confirm-identity";

@@ -9,7 +9,7 @@ import { config } from "../../env";
 import { enqueueNotification } from "../../notifications/enqueue-notification";
 import { deliverNotificationAttempt } from "../../notifications/deliver-notification-attempt";
 import { formatUtcTimestamp } from "../../notifications/format";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { notificationUrlSchema } from "../notification-url";
 
 const TEST_TIMEOUT_MS = 10_000;

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export const setLiveModeRoleInput = z.object({
   liveModeMinRole: z.enum(["OWNER", "DEVELOPER"], { error: "Choose owners only, or owners and developers" }),

@@ -8,7 +8,7 @@ import { confirmIdentity } from "../../auth/confirm-identity";
 import { finishAfterOperatorSettlement } from "../../cardholder/finish-stuck-payments";
 import { OperationNotAwaitingOperatorError, settleOperationByOperator } from "../../payments/settle-operation-by-operator";
 import { UserFacingError } from "../action-result";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export const settleOperationInput = z.object({
   operationId: z.string().regex(/^[A-Za-z0-9]{1,32}$/),

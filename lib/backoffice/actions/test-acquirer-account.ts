@@ -5,7 +5,7 @@ import { db } from "../../db";
 import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
 import { AcquirerAccountNotFoundError } from "../../processors/accounts/account-rules";
 import { testAcquirerConnection, type ConnectionTest } from "../../processors/accounts/test-acquirer-connection";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 
 export async function testAcquirerAccount({ actor, form }: { actor: Actor; form: Record<string, string> }): Promise<ConnectionTest> {
   assertCan(actor, "acquirer_accounts:write");

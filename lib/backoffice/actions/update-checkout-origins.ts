@@ -6,7 +6,7 @@ import { assertCan, type Actor } from "../../auth/actor";
 import { db } from "../../db";
 import { config } from "../../env";
 import { checkoutOriginsSchema } from "../../validation/checkout-origins";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { confirmIdentity } from "../../auth/confirm-identity";
 
 /** Asks for the password again (step-up): a wider list lets more pages frame the card fields (review 3, M3). */

@@ -1,7 +1,7 @@
 import { db } from "../../db";
 import { config } from "../../env";
 import { assertCan, type Actor } from "../../auth/actor";
-import { recordAudit } from "../audit";
+import { recordAudit } from "../../audit/audit";
 import { notificationUrlsSchema } from "../notification-url";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { addressColumns, addressesOf } from "../../notifications/resolve-notification-url";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
-import { AUDIT_ACTIONS, type AuditAction } from "../audit";
+import { AUDIT_ACTIONS, type AuditAction } from "../../audit/audit";
 
 export const AUDIT_PAGE_SIZE = 50;
 

@@ -1,6 +1,7 @@
 // The lint rule that keeps the rooms as drawn (eslint.config.mjs, import/no-restricted-paths):
-// lib/inngest imports no domain, no domain imports lib/jobs, only the launcher imports lib/sandboxes,
-// and the simulators in lib/sandboxes never import the connectors in lib/processors.
+// kernels import no domain, nothing below the back office imports it, lib/inngest imports no domain,
+// no domain imports lib/jobs, only the launcher imports lib/sandboxes, and the simulators in
+// lib/sandboxes never import the connectors in lib/processors.
 // Each case lints a one-line file placed in a room, through the project's own configuration.
 import path from "node:path";
 import { ESLint } from "eslint";
@@ -74,6 +75,28 @@ describe("import rule between rooms", { timeout: 60_000 }, () => {
     // The neutral address book both sides use is no import between them.
     const addresses = 'import { sandboxAddress } from "../../runtime/sandbox-addresses";\nexport const x = sandboxAddress;\n';
     expect(await restrictedImports("lib/sandboxes/acquirers/probe.ts", addresses)).toEqual([]);
+  });
+
+  it("refuses a domain in a kernel, and lets kernels use each other", async () => {
+    const domainImport = 'import { payout } from "@/lib/payments/payout";\nexport const x = payout;\n';
+    for (const file of ["lib/cards/probe.ts", "lib/observability/probe.ts", "lib/db/probe.ts", "lib/validation/probe.ts", "lib/env.ts"]) {
+      expect(await restrictedImports(file, domainImport), file).toEqual([expect.stringContaining("A kernel")]);
+    }
+    const authImport = 'import { KNOWN_ADDRESS_MS } from "../auth/sign-in-rate-limit";\nexport const x = KNOWN_ADDRESS_MS;\n';
+    expect(await restrictedImports("lib/observability/probe.ts", authImport)).toEqual([expect.stringContaining("A kernel")]);
+    expect(
+      await restrictedImports("lib/cards/probe.ts", 'import { db } from "../db";\nimport { config } from "../env";\nexport const x = [db, config];\n'),
+    ).toEqual([]);
+  });
+
+  it("refuses the back office below it, and lets its pages and forms use it", async () => {
+    const source = 'import { recordAudit } from "@/lib/backoffice/action-result";\nexport const x = recordAudit;\n';
+    for (const file of ["lib/auth/probe.ts", "lib/payments/probe.ts", "lib/api-keys/probe.ts", "lib/notifications/probe.ts"]) {
+      expect(await restrictedImports(file, source), file).toEqual([expect.stringContaining("Only app/ and components/ import lib/backoffice")]);
+    }
+    for (const file of ["app/backoffice/probe/page.tsx", "components/backoffice/probe.tsx", "lib/backoffice/queries/probe.ts"]) {
+      expect(await restrictedImports(file, source), file).toEqual([]);
+    }
   });
 
   it("lets jobs import domains and the infrastructure, and domains send events", async () => {

@@ -10,14 +10,10 @@ import { reissueSession } from "@/lib/auth/reissue-session";
 import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
 import { changePassword } from "@/lib/backoffice/actions/change-password";
 import { clientIp } from "@/lib/http/client-ip";
+import type { Enrolment } from "@/lib/backoffice/action-data";
 
 const codeInput = z.object({ code: z.string().trim().regex(/^\d{3} ?\d{3}$/, "Enter the 6 digits shown in your app") });
 
-export interface Enrolment {
-  secret: string;
-  uri: string;
-  qrSvg: string;
-}
 
 // Changing the password and turning on the second factor are also what a user must do first when
 // their account needs setting up (a temporary password, MFA required): those actions pass accountSetup.

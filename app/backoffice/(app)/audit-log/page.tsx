@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
-import { AUDIT_ACTIONS } from "@/lib/backoffice/audit";
+import { AUDIT_ACTIONS } from "@/lib/audit/audit";
 import { listAuditEntries, parseAuditFilters, type AuditFilters } from "@/lib/backoffice/queries/list-audit-entries";
 import { listTeam } from "@/lib/backoffice/queries/list-team";
 import { Card, PageHeader } from "@/components/ui/card";

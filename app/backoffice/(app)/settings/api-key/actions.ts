@@ -12,13 +12,7 @@ import { revealSigningSecret } from "@/lib/backoffice/actions/reveal-signing-sec
 import { rollSigningSecret } from "@/lib/backoffice/actions/roll-signing-secret";
 import type { RevealedSecret } from "@/components/backoffice/reveal-secret-field";
 import { clientIp } from "@/lib/http/client-ip";
-
-export interface NewKey {
-  apiKey: string;
-  name: string;
-  prefix: string;
-  oldKeyValidUntil?: string;
-}
+import type { NewKey } from "@/lib/backoffice/action-data";
 
 export async function createKeyAction(_previous: ActionState<NewKey>, formData: FormData): Promise<ActionState<NewKey>> {
   return runAction(async () => {

@@ -5,7 +5,7 @@
 // ciphertext that was read, so a card re-stored meanwhile is never overwritten; running it again
 // (or in two processes at once) is harmless.
 import { db } from "../db";
-import { cardKeyMaterial, decryptPan, encryptPan } from "./card-encryption";
+import { cardKeyMaterial, decryptPan, encryptPan } from "../cards/card-encryption";
 
 const BATCH_SIZE = 200;
 

@@ -4,12 +4,11 @@
 // Each row keeps the actor as they were (id, email, name, role at the time: a removed user's history
 // stays theirs), the table is append-only (a database trigger, see its migration), and each entry is
 // also a line of the structured log (component "audit", event "audit"), so it reaches the central
-// log store even if the database is lost (security review 3, M2).
+// log store even if the database is lost.
 import { db, type Tx } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import { log } from "../observability/logger";
-import type { Actor } from "../auth/actor";
 
 /** Every action the log records, with its label on the audit-log page (also the filter's choices). */
 export const AUDIT_ACTIONS = {
@@ -56,9 +55,15 @@ export const AUDIT_ACTIONS = {
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
+/** Who acted: a signed-in back-office user of a merchant (lib/auth/actor.ts's Actor has this shape). */
+export interface AuditActor {
+  userId: string;
+  merchantId: string;
+}
+
 export async function recordAudit(
   tx: Tx,
-  options: { actor: Actor; action: string; target?: string | null; details?: Prisma.InputJsonObject },
+  options: { actor: AuditActor; action: string; target?: string | null; details?: Prisma.InputJsonObject },
 ): Promise<void> {
   await recordAuditEntry(tx, {
     merchantId: options.actor.merchantId,
