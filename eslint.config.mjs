@@ -1,8 +1,14 @@
+import { readdirSync } from "node:fs";
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypeScript from "eslint-config-next/typescript";
 
 /** The kernels (docs/architecture.md): lib/ rooms every domain may import, which import only each other. */
-const KERNELS = ["cards", "db", "db.ts", "egress", "env.ts", "errors.ts", "http", "ids.ts", "local-secrets.ts", "mode.ts", "observability", "validation"];
+const KERNELS = ["acquirers/names.ts", "cards", "db", "db.ts", "egress", "env.ts", "errors.ts", "http", "ids.ts", "local-secrets.ts", "mode.ts", "observability", "validation"];
+
+/** The acquirer modules: every folder of lib/acquirers but its plumbing (lib/acquirers/README.md). */
+const ACQUIRER_MODULES = readdirSync(new URL("./lib/acquirers", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== "plumbing")
+  .map((entry) => entry.name);
 
 const config = [
   ...nextCoreWebVitals,
@@ -78,13 +84,39 @@ const config = [
             {
               // The simulators are written from the acquirers' public references (docs/acquirers.md),
               // never from our connectors, so that they catch a connector that drifts from the real
-              // API; and no connector leans on a simulator. Local-mode seeding (seed-demo.ts,
-              // sandbox-merchant-accounts.ts) is launcher work and creates accounts through lib/processors.
+              // API; and no connector leans on a simulator. They may read the list of names. Local-mode
+              // seeding (seed-demo.ts, sandbox-merchant-accounts.ts) is launcher work and creates
+              // accounts through lib/routing.
               target: ["./lib/sandboxes/acquirers/**", "./lib/sandboxes/threeds/**", "./lib/sandboxes/demo-*.ts"],
-              from: "./lib/processors",
+              from: "./lib/acquirers",
+              except: ["./names.ts"],
               message:
-                "A sandbox is written from its acquirer's public reference, never from our connectors: no imports from lib/processors (its own field names and constants).",
+                "A sandbox is written from its acquirer's public reference, never from our connectors: from lib/acquirers it imports names.ts only (its own field names and constants).",
             },
+            {
+              target: ["./lib/sandboxes/acquirers/**", "./lib/sandboxes/threeds/**", "./lib/sandboxes/demo-*.ts"],
+              from: "./lib/routing",
+              message:
+                "A sandbox is written from its acquirer's public reference, never from our connectors: no imports from lib/routing.",
+            },
+            {
+              // lib/acquirers/index.ts is the one registration point: everything else reaches a module
+              // through it (the registry, credentials, capabilities, environment), so a new acquirer
+              // is one folder and one line there.
+              target: ["./app/**", "./components/**", "./lib/!(acquirers)/**", "./lib/*.ts", "./lib/acquirers/!(index).ts", "./lib/acquirers/plumbing/**"],
+              from: ACQUIRER_MODULES.map((name) => `./lib/acquirers/${name}`),
+              message:
+                "Only lib/acquirers/index.ts imports an acquirer module: use what it registers (lib/acquirers/index.ts, registry.ts, credentials.ts, capabilities.ts).",
+            },
+            // A module is plumbing around pure transformers: it imports the contract, the names, the
+            // shared plumbing and the kernels, never another module, the registry or a domain.
+            ...ACQUIRER_MODULES.map((name) => ({
+              target: `./lib/acquirers/${name}`,
+              from: "./lib",
+              except: [`./acquirers/${name}`, "./acquirers/contract.ts", "./acquirers/plumbing", "./generated", ...KERNELS.map((kernel) => `./${kernel}`)],
+              message:
+                "An acquirer module imports only lib/acquirers/contract.ts, names.ts, plumbing/ and the kernels: never another module, the registry or a domain.",
+            })),
             {
               // The service serves two sandbox pages itself in development (the demo shop and the 3DS
               // challenge page); no other route imports a simulator.

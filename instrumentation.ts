@@ -23,9 +23,10 @@ export async function register(): Promise<void> {
     if (refuseBadlyEncodedPath(request, response)) return true;
     setBackofficeHeaders(request, response);
   });
-  // Production refuses the process-wide acquirer credentials of earlier versions (lib/env.ts).
-  const { refuseLegacyAcquirerVariables } = await import("./lib/env");
-  refuseLegacyAcquirerVariables();
+  // Each acquirer's own variables are valid, and production refuses the process-wide acquirer
+  // credentials of earlier versions (lib/acquirers/environment.ts).
+  const { checkAcquirerEnvironment } = await import("./lib/acquirers/environment");
+  checkAcquirerEnvironment();
   const { startBackgroundServices } = await import("./lib/jobs/start-background-services");
   await startBackgroundServices();
 }

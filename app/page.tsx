@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { acquirerNameList } from "@/lib/acquirers/names";
 
 // The public website host: what the service is and where to go next.
 export default function HomePage() {
@@ -6,8 +7,8 @@ export default function HomePage() {
     <main className="mx-auto max-w-3xl px-6 py-16">
       <h1 className="text-3xl font-semibold tracking-tight">Card Payment Service</h1>
       <p className="mt-4 text-lg text-slate-600">
-        A payment gateway in front of finaro, clearhaus and bambora: hosted card fields for cardholders, a REST API
-        for merchants&apos; servers, and signed notifications for every result.
+        A payment gateway in front of {acquirerNameList("and")}: hosted card fields for cardholders, a REST API for
+        merchants&apos; servers, and signed notifications for every result.
       </p>
       <ul className="mt-8 space-y-3 text-slate-700">
         <li>

@@ -2,6 +2,7 @@
 // the service at start with a message that names the variable and the reason.
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { ACQUIRER_NAMES, type AcquirerName } from "./acquirers/names";
 import { loadOrCreateLocalSecrets, type LocalSecrets } from "./local-secrets";
 import type { Mode } from "./mode";
 
@@ -151,35 +152,10 @@ const schema = z.object({
   // --- processors (lib/processors, lib/threeds): acquirer connectors, their sandboxes, 3-D Secure.
   // Live acquirer accounts use *_BASE_URL only; test accounts use *_TEST_BASE_URL or, when it is
   // unset, the in-process sandbox (started by the service). Live mode never reaches a sandbox.
-  /** Time-out of one acquirer call in milliseconds; a per-processor value below overrides it. */
+  /** Time-out of one acquirer call in milliseconds; an acquirer's own <NAME>_TIMEOUT_MS overrides it. */
   PROCESSOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-  FINARO_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
-  CLEARHAUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
-  BAMBORA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).optional(),
-  /** Each acquirer's production endpoint, for live accounts (operator configuration); credentials belong to each merchant's acquirer accounts. */
-  FINARO_BASE_URL: optionalUrl,
-  CLEARHAUS_BASE_URL: optionalUrl,
-  BAMBORA_BASE_URL: optionalUrl,
-  /**
-   * Whether the Finaro connector checks the `K` of Finaro's answers with the request algorithm:
-   * "verify" or "ignore" (default). Finaro does not publish how it signs answers; turn it on once
-   * Finaro confirms the algorithm for the MIDs (docs/acquirers.md). Our sandbox's answers are always checked.
-   */
-  FINARO_ANSWER_SIGNATURE: z.enum(["verify", "ignore"]).default("ignore"),
-  /** Each acquirer's test endpoint, for test accounts; unset: the built-in sandbox. */
-  FINARO_TEST_BASE_URL: optionalUrl,
-  CLEARHAUS_TEST_BASE_URL: optionalUrl,
-  BAMBORA_TEST_BASE_URL: optionalUrl,
-  // The process-wide acquirer credentials of earlier versions (LEGACY_ACQUIRER_VARIABLES): read only
-  // as the source of the local demo merchant's sandbox accounts and by `accounts import-env` (the
-  // upgrade); a serving process in production refuses to start while one is set.
-  FINARO_MERCHANT_ID: blankAsUndefined,
-  FINARO_SIGNATURE_KEY: blankAsUndefined,
-  CLEARHAUS_API_KEY: blankAsUndefined,
-  // Retired (RETIRED_ACQUIRER_VARIABLES): Bambora Online Checkout credentials, refused in production.
-  BAMBORA_ACCESS_TOKEN: blankAsUndefined,
-  BAMBORA_MERCHANT_NUMBER: blankAsUndefined,
-  BAMBORA_SECRET_TOKEN: blankAsUndefined,
+  // Each acquirer's endpoints are generated from its name (acquirerEndpointVariables below); its own
+  // further variables are its module's (lib/acquirers/environment.ts).
   /**
    * The 3DS Server (the 3dsecure.io API: /preauth, /auth, /postauth) of live payments; unset: live
    * payments get no 3-D Secure. It is a 3DS Server as a service, not a directory server.
@@ -223,6 +199,54 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema>;
 
+/**
+ * The variables every acquirer has, named after it: <NAME>_BASE_URL, its production endpoint for live
+ * accounts (operator configuration; credentials belong to each merchant's acquirer accounts);
+ * <NAME>_TEST_BASE_URL, its test endpoint for test accounts (unset: the built-in sandbox);
+ * <NAME>_TIMEOUT_MS, the time-out of one call to it (unset: PROCESSOR_TIMEOUT_MS).
+ */
+export function acquirerEndpointVariables(name: AcquirerName) {
+  const prefix = name.toUpperCase();
+  return { baseUrl: `${prefix}_BASE_URL`, testBaseUrl: `${prefix}_TEST_BASE_URL`, timeoutMs: `${prefix}_TIMEOUT_MS` } as const;
+}
+
+const acquirerEndpointSchema = z.object({
+  baseUrl: optionalUrl,
+  testBaseUrl: optionalUrl,
+  timeoutMs: z.coerce.number().int().min(100).max(120_000).optional(),
+});
+export type AcquirerEndpoints = z.infer<typeof acquirerEndpointSchema>;
+
+/** Each acquirer's endpoint variables, validated, and the issues (named by variable) of those that are not valid. */
+function parseAcquirerEndpoints(source: Record<string, string | undefined>): { endpoints: Record<AcquirerName, AcquirerEndpoints>; issues: string[] } {
+  const issues: string[] = [];
+  const endpoints = Object.fromEntries(
+    ACQUIRER_NAMES.map((name) => {
+      const variables = acquirerEndpointVariables(name);
+      const parsed = acquirerEndpointSchema.safeParse({
+        baseUrl: source[variables.baseUrl],
+        testBaseUrl: source[variables.testBaseUrl],
+        timeoutMs: source[variables.timeoutMs],
+      });
+      if (parsed.success) return [name, parsed.data];
+      for (const issue of parsed.error.issues) issues.push(`${variables[issue.path[0] as keyof typeof variables]}: ${issue.message}`);
+      return [name, {}];
+    }),
+  ) as Record<AcquirerName, AcquirerEndpoints>;
+  return { endpoints, issues };
+}
+
+/** The set variables named after an acquirer (<NAME>_...) other than its endpoints, trimmed: its module reads them. */
+function acquirerOwnVariables(source: Record<string, string | undefined>): Record<string, string> {
+  const endpoints = new Set<string>(ACQUIRER_NAMES.flatMap((name) => Object.values(acquirerEndpointVariables(name))));
+  const prefixes = ACQUIRER_NAMES.map((name) => `${name.toUpperCase()}_`);
+  return Object.fromEntries(
+    Object.entries(source)
+      .filter(([key, value]) => prefixes.some((prefix) => key.startsWith(prefix)) && !endpoints.has(key) && value?.trim())
+      .map(([key, value]) => [key, value!.trim()]),
+  );
+}
+
 export type ApiHost = "cit" | "mit" | "capture" | "refund" | "payout" | "payment" | "health";
 
 export interface AppConfig extends Env {
@@ -245,6 +269,10 @@ export interface AppConfig extends Env {
    * existing rows took when test and live mode came (the upgrade migration).
    */
   defaultMode: Mode;
+  /** Each acquirer's endpoints and time-out (acquirerEndpointVariables). */
+  acquirers: Record<AcquirerName, AcquirerEndpoints>;
+  /** The other variables named after an acquirer, as set: its module validates and reads them (lib/acquirers/environment.ts). */
+  acquirerVariables: Record<string, string>;
 }
 
 export class ConfigError extends Error {
@@ -279,8 +307,9 @@ function renameThreeDsServerVariables(env: Env): Env {
 
 export function parseEnv(source: Record<string, string | undefined>): AppConfig {
   const parsed = schema.safeParse(source);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  const acquirers = parseAcquirerEndpoints(source);
+  if (!parsed.success || acquirers.issues.length > 0) {
+    throw new ConfigError([...(parsed.error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? []), ...acquirers.issues]);
   }
   const env = renameThreeDsServerVariables(parsed.data);
   const isProduction = env.NODE_ENV === "production" && !env.CPS_LOCAL;
@@ -343,76 +372,9 @@ export function parseEnv(source: Record<string, string | undefined>): AppConfig 
     inngestServeOrigin: new URL(env.INNGEST_SERVE_ORIGIN ?? publicBaseUrl).origin,
     backofficeMfaRequired: isProduction || env.BACKOFFICE_MFA_REQUIRED === "1" || env.BACKOFFICE_MFA_REQUIRED === "true",
     defaultMode: isProduction ? "live" : "test",
+    acquirers: acquirers.endpoints,
+    acquirerVariables: acquirerOwnVariables(source),
   };
-}
-
-/** The process-wide acquirer credentials of earlier versions, by processor (lib/env.ts's schema above). */
-export const LEGACY_ACQUIRER_VARIABLES = {
-  finaro: { merchantId: "FINARO_MERCHANT_ID", signatureKey: "FINARO_SIGNATURE_KEY" },
-  clearhaus: { apiKey: "CLEARHAUS_API_KEY" },
-} as const satisfies Record<string, Record<string, keyof Env>>;
-
-/**
- * Bambora Online Checkout credentials of earlier versions. The bambora connector now speaks Bambora
- * North America's Payments API (docs/decisions.md), which takes a merchant id and passcodes: these
- * cannot be turned into an account, are read for nothing, and a production start refuses them.
- */
-export const RETIRED_ACQUIRER_VARIABLES = [
-  "BAMBORA_ACCESS_TOKEN",
-  "BAMBORA_MERCHANT_NUMBER",
-  "BAMBORA_SECRET_TOKEN",
-] as const satisfies readonly (keyof Env)[];
-
-export type LegacyAcquirerCredentials = {
-  [TName in keyof typeof LEGACY_ACQUIRER_VARIABLES]?: Record<keyof (typeof LEGACY_ACQUIRER_VARIABLES)[TName], string>;
-};
-
-/**
- * The legacy credentials set, per processor whose every variable is set (raw strings; the account
- * schemas validate them). Throws when a processor's set is incomplete: half an account is a mistake.
- */
-export function legacyAcquirerCredentials(settings: AppConfig = config()): LegacyAcquirerCredentials {
-  const result: Record<string, Record<string, string>> = {};
-  for (const [processor, variables] of Object.entries(LEGACY_ACQUIRER_VARIABLES)) {
-    const values = Object.entries(variables).map(
-      ([key, variable]) => [key, variable, settings[variable as keyof Env] as string | undefined] as const,
-    );
-    const set = values.filter(([, , value]) => value);
-    if (set.length === 0) continue;
-    if (set.length < values.length) {
-      throw new ConfigError(
-        values
-          .filter(([, , value]) => !value)
-          .map(([, variable]) => `${variable}: required together with ${set.map(([, name]) => name).join(", ")}`),
-      );
-    }
-    result[processor] = Object.fromEntries(values.map(([key, , value]) => [key, value!]));
-  }
-  return result as LegacyAcquirerCredentials;
-}
-
-/**
- * A serving process in production does not start while a legacy credential variable is set: they
- * are no longer read for payments (each merchant's acquirer accounts are), and a forgotten secret in
- * the environment should not look as if it were in use. The message names the one-time upgrade step.
- */
-export function refuseLegacyAcquirerVariables(settings: AppConfig = config()): void {
-  if (!settings.isProduction) return;
-  const set = Object.values(LEGACY_ACQUIRER_VARIABLES)
-    .flatMap((variables) => Object.values(variables) as (keyof Env)[])
-    .filter((variable) => settings[variable]);
-  const retired = RETIRED_ACQUIRER_VARIABLES.filter((variable) => settings[variable]);
-  if (set.length === 0 && retired.length === 0) return;
-  throw new ConfigError([
-    ...set.map(
-      (variable) =>
-        `${variable}: no longer read in production: acquirer credentials belong to each merchant's acquirer accounts. Run \`node dist/cli.js accounts import-env\` once with these variables set (docs/operations.md, "Upgrading to per-merchant acquirer accounts"), then remove them`,
-    ),
-    ...retired.map(
-      (variable) =>
-        `${variable}: a Bambora Online Checkout credential, which this version does not use: bambora accounts are Bambora North America accounts (merchant id and passcodes, docs/operations.md, "Bambora North America"). Remove it`,
-    ),
-  ]);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

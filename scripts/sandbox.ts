@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { startSandboxes } from "../lib/sandboxes/acquirers/start-sandboxes";
 import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../lib/sandboxes/acquirers/finaro";
 import { CLEARHAUS_SANDBOX_API_KEY } from "../lib/sandboxes/acquirers/clearhaus";
-import { CLEARHAUS_SANDBOX_SIGNING_PARTNERS } from "../lib/sandboxes/acquirers/sandbox-accounts";
+import { CLEARHAUS_SANDBOX_SIGNING_PARTNERS } from "../lib/sandboxes/acquirers/clearhaus/accounts";
 import { BAMBORA_SANDBOX_CREDENTIALS } from "../lib/sandboxes/acquirers/bambora";
 import { THREEDS_SANDBOX_API_KEY } from "../lib/sandboxes/threeds/directory-server";
 
@@ -39,7 +39,7 @@ const { urls } = running;
 const partner = CLEARHAUS_SANDBOX_SIGNING_PARTNERS[0]!;
 console.log(`Sandboxes running (${values.extensions ? "with their sandbox-only extensions" : "strict: the references only"}).
 A Clearhaus account may also sign as the sandbox's partner: signing API key ${partner.signingApiKey},
-the private key printed in Clearhaus' docs (lib/sandboxes/acquirers/sandbox-accounts.ts).
+the private key printed in Clearhaus' docs (lib/sandboxes/acquirers/clearhaus/accounts.ts).
 Point the service's test mode at them with:
 
 FINARO_TEST_BASE_URL=${urls.finaro}${FINARO_SANDBOX_PATH}

@@ -5,7 +5,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { config, refuseLegacyAcquirerVariables, resetConfig } from "../lib/env";
+import { config, resetConfig } from "../lib/env";
+import { checkAcquirerEnvironment } from "../lib/acquirers/environment";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded-postgres";
 import { migrateDatabase } from "../lib/db/migrations";
 import { disconnectDb } from "../lib/db";
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
     return;
   }
   const settings = config();
-  refuseLegacyAcquirerVariables(settings);
+  checkAcquirerEnvironment(settings);
   // LOG_FORMAT=json (the production default): every line on stdout is one JSON object, this
   // script's own lines, the migrations' and the start summary included, for a log pipeline.
   const jsonOutput = (settings.LOG_FORMAT ?? (settings.isProduction ? "json" : "pretty")) === "json";

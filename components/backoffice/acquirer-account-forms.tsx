@@ -7,17 +7,17 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, SelectField, TextField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
-import type { CredentialField } from "@/lib/processors/credentials";
-import type { ConnectionTest } from "@/lib/processors/accounts/test-acquirer-connection";
+import type { CredentialField } from "@/lib/acquirers/contract";
+import type { AcquirerName } from "@/lib/acquirers/names";
+import type { ConnectionTest } from "@/lib/routing/accounts/test-acquirer-connection";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 
 type PlainAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 type TestAction = (previous: ActionState<ConnectionTest>, formData: FormData) => Promise<ActionState<ConnectionTest>>;
-type ProcessorName = "finaro" | "clearhaus" | "bambora";
 
 export interface EditableAccount {
   id: string;
-  processor: ProcessorName;
+  processor: AcquirerName;
   name: string;
   acquirerMerchantId: string;
   acquirerBins: Partial<Record<"visa" | "mastercard" | "amex", string>>;
@@ -30,12 +30,6 @@ export interface EditableAccount {
   enabled: boolean;
   mode: "test" | "live";
 }
-
-const PROCESSORS: { value: ProcessorName; label: string }[] = [
-  { value: "clearhaus", label: "Clearhaus" },
-  { value: "finaro", label: "Finaro" },
-  { value: "bambora", label: "Bambora North America (CAD, USD)" },
-];
 
 function FormMessage({ state }: { state: ActionState<unknown> }) {
   if (state.status === "error") return <Alert tone="error">{state.message}</Alert>;
@@ -95,7 +89,24 @@ function CredentialFields({
   );
 }
 
-function AccountFields({ prefix, account, errors }: { prefix: string; account?: EditableAccount; errors?: Record<string, string> }) {
+/** What the form says of one acquirer: its label and its hints for the merchant id and the descriptor. */
+export interface AcquirerChoice {
+  value: AcquirerName;
+  label: string;
+  hints: { acquirerMerchantId: string; descriptor: string };
+}
+
+function AccountFields({
+  prefix,
+  acquirer,
+  account,
+  errors,
+}: {
+  prefix: string;
+  acquirer: AcquirerChoice;
+  account?: EditableAccount;
+  errors?: Record<string, string>;
+}) {
   const id = (name: string) => `${prefix}-${name}`;
   return (
     <div className="grid gap-3 md:grid-cols-2">
@@ -104,7 +115,7 @@ function AccountFields({ prefix, account, errors }: { prefix: string; account?: 
         name="name"
         label="Name"
         defaultValue={account?.name}
-        placeholder="e.g. Clearhaus EUR"
+        placeholder={`e.g. ${acquirer.label} EUR`}
         error={errors?.name}
         maxLength={60}
       />
@@ -113,7 +124,7 @@ function AccountFields({ prefix, account, errors }: { prefix: string; account?: 
         name="acquirerMerchantId"
         label="Acquirer merchant id"
         defaultValue={account?.acquirerMerchantId}
-        hint="As the acquirer and the card schemes know you (Clearhaus: the 15-digit merchant_id)."
+        hint={`As the acquirer and the card schemes know you (${acquirer.hints.acquirerMerchantId}).`}
         error={errors?.acquirerMerchantId}
       />
       <TextField
@@ -138,7 +149,7 @@ function AccountFields({ prefix, account, errors }: { prefix: string; account?: 
         name="descriptor"
         label="Statement descriptor"
         defaultValue={account?.descriptor}
-        hint="Clearhaus: 2–22 ASCII characters, not all digits."
+        hint={acquirer.hints.descriptor}
         error={errors?.descriptor}
       />
       <TextField
@@ -184,15 +195,18 @@ function AccountFields({ prefix, account, errors }: { prefix: string; account?: 
 
 export function AddAcquirerAccountForm({
   action,
+  acquirers,
   credentialFields,
   totpEnabled,
 }: {
   action: PlainAction;
-  credentialFields: Record<ProcessorName, readonly CredentialField[]>;
+  /** The acquirers to choose from, the first chosen. */
+  acquirers: readonly AcquirerChoice[];
+  credentialFields: Record<AcquirerName, readonly CredentialField[]>;
   totpEnabled: boolean;
 }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
-  const [processor, setProcessor] = useState<ProcessorName>("clearhaus");
+  const [processor, setProcessor] = useState<AcquirerName>(acquirers[0]!.value);
   return (
     <form action={formAction} className="space-y-4" noValidate data-testid="add-acquirer-account">
       <SelectField
@@ -200,11 +214,11 @@ export function AddAcquirerAccountForm({
         name="processor"
         label="Acquirer"
         value={processor}
-        onChange={(event) => setProcessor(event.target.value as ProcessorName)}
-        options={PROCESSORS}
+        onChange={(event) => setProcessor(event.target.value as AcquirerName)}
+        options={acquirers.map(({ value, label }) => ({ value, label }))}
         error={state.fieldErrors?.processor}
       />
-      <AccountFields prefix="add" errors={state.fieldErrors} />
+      <AccountFields prefix="add" acquirer={acquirers.find((choice) => choice.value === processor) ?? acquirers[0]!} errors={state.fieldErrors} />
       <CredentialFields key={processor} fields={credentialFields[processor]} prefix="add" errors={state.fieldErrors} keep={false} />
       <div className="grid gap-3 md:grid-cols-2">
         <ConfirmIdentityFields idPrefix="add-account" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
@@ -220,11 +234,13 @@ export function AddAcquirerAccountForm({
 export function EditAcquirerAccountForm({
   action,
   account,
+  acquirer,
   credentialFields,
   totpEnabled,
 }: {
   action: PlainAction;
   account: EditableAccount;
+  acquirer: AcquirerChoice;
   credentialFields: readonly CredentialField[];
   totpEnabled: boolean;
 }) {
@@ -244,7 +260,7 @@ export function EditAcquirerAccountForm({
   return (
     <form action={formAction} className="space-y-4" noValidate>
       <input type="hidden" name="accountId" value={account.id} />
-      <AccountFields prefix={prefix} account={account} errors={state.fieldErrors} />
+      <AccountFields prefix={prefix} acquirer={acquirer} account={account} errors={state.fieldErrors} />
       <CredentialFields fields={credentialFields} prefix={prefix} errors={state.fieldErrors} keep />
       <div className="grid gap-3 md:grid-cols-2">
         <ConfirmIdentityFields idPrefix={prefix} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />

@@ -19,7 +19,7 @@ import { dispatchNotification } from "../notifications/enqueue-notification";
 import { storeCompletionNotification } from "../notifications/send-completion-notification";
 import { applyApprovedAttempt, approvedAttemptOf } from "../payments/apply-approved-attempt";
 import { captureInstantly, requestInstantVoid } from "../payments/capture-instantly";
-import { voidLateApproval } from "../processors/reconcile-timed-out-authorizations";
+import { voidLateApproval } from "../routing/reconcile-timed-out-authorizations";
 import { closePaymentWithWindow } from "./close-expired-sessions";
 
 /** Voids retried for one instantcapture 1 payment before an operator is asked to release the hold. */

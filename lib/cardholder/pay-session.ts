@@ -5,7 +5,7 @@
 // The card lives in memory only: CardDetails hides it from logs, and it is stored encrypted by
 // the authorization (lib/payments/authorize-payment.ts); the security code is never stored.
 import { CardDetails } from "../cards/card-details";
-import { isTestCardNumber } from "../cards/test-card-numbers";
+import { isRealCardInTest, isTestCardInLive } from "../routing/test-cards";
 import type { Mode } from "../mode";
 import { decryptPan } from "../cards/card-encryption";
 import { db } from "../db";
@@ -16,7 +16,8 @@ import { digitsOnly, isExpiryValid, isPanValid, isSecurityCodeValid, panScheme, 
 import { ERROR_TEXTS, type CardParts, type ErrorCode, type PayResult } from "./protocol";
 import { sendCompletionNotification, storeCompletionNotification } from "../notifications/send-completion-notification";
 import { dispatchNotification } from "../notifications/enqueue-notification";
-import type { ProcessorName, ThreeDsResult } from "../processors/types";
+import type { ThreeDsResult } from "../acquirers/contract";
+import type { AcquirerName } from "../acquirers/names";
 import { decideThreeDsStep } from "../threeds/three-ds-mode";
 import { startAuthentication } from "../threeds/start-authentication";
 import type { CardholderBrowser } from "../threeds/browser-areq";
@@ -27,8 +28,8 @@ import { captureInstantly } from "../payments/capture-instantly";
 import { expireSession } from "./expire-session";
 import { faultPoint } from "../faults/fault-point";
 import { log } from "../observability/logger";
-import { processorTimeoutMs } from "../processors/registry";
-import { PROCESSOR_NAMES } from "../processors/types";
+import { processorTimeoutMs } from "../acquirers/registry";
+import { ACQUIRER_NAMES } from "../acquirers/names";
 
 export interface PaySessionOptions {
   sessionId: string;
@@ -97,7 +98,7 @@ export function checkCardParts(
   if (!card?.expyear) return { error: "EXPYEAR_MISSING" };
   if (!code) return { error: "CVC_MISSING" };
   if (!isPanValid(pan)) return { error: "PAN_INVALID" };
-  if (mode === "test" && !isTestCardNumber(pan)) return { error: "TEST_CARD_REQUIRED" };
+  if (isRealCardInTest(mode, pan)) return { error: "TEST_CARD_REQUIRED" };
   if (!isExpiryValid(month, year, now)) return { error: "EXPIRY_INVALID" };
   if (!isSecurityCodeValid(code, panScheme(pan))) return { error: "CVC_INVALID" };
   return { card: new CardDetails({ pan, expMonth: month!, expYear: year!, securityCode: code }) };
@@ -252,8 +253,8 @@ export async function paySession({
  * look-up, the instant capture and its void with theirs, at the longest configured time-out.
  */
 export function goPayLeaseMs(processors: number, instantCapture: number): number {
-  const longest = Math.max(...PROCESSOR_NAMES.map((name) => processorTimeoutMs(name)));
-  const calls = 2 * (processors || PROCESSOR_NAMES.length) + (instantCapture ? 4 : 0);
+  const longest = Math.max(...ACQUIRER_NAMES.map((name) => processorTimeoutMs(name)));
+  const calls = 2 * (processors || ACQUIRER_NAMES.length) + (instantCapture ? 4 : 0);
   return (calls + 1) * longest + 30_000;
 }
 
@@ -293,7 +294,7 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
     const authorization = await authorizePayment({
       paymentId,
       source,
-      processors: session.processors as ProcessorName[],
+      processors: session.processors as AcquirerName[],
       rule: session.rule,
       threeDs,
       customerIp,
@@ -322,7 +323,7 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
   if (afterChallenge) return authorize(afterChallenge);
   // A test card in live mode is declined by the authorization before any acquirer is called; no
   // directory server is asked about it either.
-  if (session.mode === "live" && isTestCardNumber(card.revealPan())) return authorize(undefined);
+  if (isTestCardInLive(session.mode, card)) return authorize(undefined);
 
   const first = decideThreeDsStep({ mode: session.set3ds, at: "start" });
   if (first.step !== "authenticate") return authorize(undefined);

@@ -1,9 +1,11 @@
 // The card numbers the card industry publishes for testing: live mode refuses them (a live payment
-// with one is declined before any acquirer call) and test mode takes only them (docs/decisions.md,
-// "Test mode and live mode"). Built from the references, never from our sandboxes: the acquirers'
-// own test cards (docs/acquirers/references/*.md, each list named below), the directory server's
-// documented examples, and the numbers every gateway's documentation uses (Stripe's test cards,
-// which are also the industry's common ones). Pure and browser-safe: the hosted fields use it too.
+// with one is declined before any acquirer call) and test mode takes only them (the rule:
+// lib/routing/test-cards.ts). Built from the references, never from our sandboxes: the numbers every
+// gateway's documentation uses (Stripe's test cards, which are also the industry's common ones), the
+// directory server's documented examples, and, given by the caller, each acquirer's own (its
+// module's `testCards`, from docs/acquirers/references/*.md). Pure.
+
+import type { CardDetails } from "./card-details";
 
 /** Published test numbers, by where they are published. */
 const PUBLISHED_TEST_CARDS: Record<string, readonly string[]> = {
@@ -28,51 +30,6 @@ const PUBLISHED_TEST_CARDS: Record<string, readonly string[]> = {
     "38520000023237",
     "4462030000000000",
   ],
-  // Clearhaus, test_card_numbers.md (docs/acquirers/references/clearhaus.md, "Test rules").
-  clearhaus: ["2221000000000009", "4111111111111111", "5000000000000004", "5500000000000004", "4200000000000000"],
-  // Finaro (Credorax), the ActiveMerchant remote test and the Paylands page (finaro.md, "Test cards").
-  finaro: [
-    "4018810000100036",
-    "5223450000000007",
-    "4176661000001111",
-    "5455330200000016",
-    "4123560000000072",
-    "4123560000000429",
-    "4176660000000266",
-    "4012001038443335",
-    "4018810001010010",
-    "4018810000150015",
-    "4018810000190011",
-    "4548812049400004",
-    "4176661000001015",
-    "5473470000000010",
-  ],
-  // Bambora (Worldline), test_cards.md and the 3-D Secure guide (bambora.md, "Test cards").
-  bambora: [
-    "4030000010001234",
-    "5100000010001004",
-    "2223000048400011",
-    "371100001000131",
-    "6011500080009080",
-    "4003050500040005",
-    "5100000020002000",
-    "342400001000180",
-    "6011000900901111",
-    "4123450131003312",
-    "5105105105105100",
-    "375987000000088",
-    "4504481742333",
-    "4485349439401891",
-    "5396191225134160",
-    "4539939815032280",
-    "5366520542338805",
-    "4872385877270993",
-    "4294215026184763",
-    "4104631199283796",
-    "4716519788977219",
-    "4635691262664247",
-    "4567350000427977",
-  ],
   // 3dsecure.io's documented sandbox examples (threedsecureio.md, "Sandbox test cards").
   threeds: [
     "5000100411110203",
@@ -94,9 +51,14 @@ const PUBLISHED_TEST_RANGES: readonly RegExp[] = [/^4000000000\d{6}$/, /^420000\
 
 const NUMBERS: ReadonlySet<string> = new Set(Object.values(PUBLISHED_TEST_CARDS).flat());
 
-/** True for a published test card number (digits only, as the fields collect it). */
-export function isTestCardNumber(pan: string): boolean {
-  return NUMBERS.has(pan) || PUBLISHED_TEST_RANGES.some((range) => range.test(pan));
+/** True for a published test card number (digits only, as the fields collect it), the acquirers' own `published` among them. */
+export function isTestCardNumber(pan: string, published: ReadonlySet<string>): boolean {
+  return NUMBERS.has(pan) || published.has(pan) || PUBLISHED_TEST_RANGES.some((range) => range.test(pan));
+}
+
+/** The same for a card in memory. */
+export function isTestCard(card: CardDetails, published: ReadonlySet<string>): boolean {
+  return isTestCardNumber(card.revealPan(), published);
 }
 
 /** The number shown where a test card is asked for. */

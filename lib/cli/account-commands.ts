@@ -5,22 +5,34 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { db } from "../db";
 import { recordAuditEntry } from "../audit/audit";
-import { CREDENTIAL_FIELDS } from "../processors/credentials";
-import { describeCurrencies, accountModeSchema } from "../processors/accounts/account-input";
-import { auditFields, type AcquirerAccountView } from "../processors/accounts/account-view";
-import { createAcquirerAccount } from "../processors/accounts/create-acquirer-account";
-import { updateAcquirerAccount } from "../processors/accounts/update-acquirer-account";
-import { listAcquirerAccounts } from "../processors/accounts/list-acquirer-accounts";
-import { testAcquirerConnection } from "../processors/accounts/test-acquirer-connection";
-import { importLegacyAccounts } from "../processors/accounts/import-legacy-accounts";
-import { isProcessorName } from "../processors/types";
+import { CREDENTIAL_FIELDS } from "../acquirers/credentials";
+import { describeCurrencies, accountModeSchema } from "../routing/accounts/account-input";
+import { auditFields, type AcquirerAccountView } from "../routing/accounts/account-view";
+import { createAcquirerAccount } from "../routing/accounts/create-acquirer-account";
+import { updateAcquirerAccount } from "../routing/accounts/update-acquirer-account";
+import { listAcquirerAccounts } from "../routing/accounts/list-acquirer-accounts";
+import { testAcquirerConnection } from "../routing/accounts/test-acquirer-connection";
+import { importLegacyAccounts } from "../routing/accounts/import-legacy-accounts";
+import { ACQUIRERS } from "../acquirers";
+import { ACQUIRER_NAMES, acquirerNameList, isAcquirerName, type AcquirerName } from "../acquirers/names";
 import { config } from "../env";
 import type { CliResult, CommandHandler } from "./commands";
 
 type Options = Record<string, string | boolean | string[] | undefined>;
 
+/** The acquirers whose process-wide credentials of earlier versions `accounts import-env` turns into accounts. */
+const IMPORTABLE = ACQUIRER_NAMES.filter((name) => ACQUIRERS[name].legacyImport && ACQUIRERS[name].environment?.legacyCredentials);
+/** The acquirers of earlier versions' variables that cannot be imported. */
+const RETIRED = ACQUIRER_NAMES.filter((name) => ACQUIRERS[name].environment?.retired);
+/** `--<name>-merchant-id`, for the acquirers whose import asks for (or may take) the merchant id. */
+const MERCHANT_ID_OPTIONS = IMPORTABLE.flatMap((name) => {
+  const option = ACQUIRERS[name].legacyImport?.merchantIdOption;
+  return option ? [{ name, option: `${name}-merchant-id`, form: option }] : [];
+});
+const variablesOf = (names: readonly AcquirerName[]) => names.map((name) => `${name.toUpperCase()}_*`);
+
 export const ACCOUNT_USAGE = `  accounts list --merchant <id>                 a merchant's acquirer accounts (credentials are never shown: their fingerprint)
-  accounts add --merchant <id> --processor finaro|clearhaus|bambora --name <label>
+  accounts add --merchant <id> --processor ${ACQUIRER_NAMES.join("|")} --name <label>
                --acquirer-merchant-id <id> --mcc <4 digits> --merchant-name <name> --country <CC>
                --descriptor <text> --currencies <EUR,DKK|any> [--mode test|live] [--bin-visa <bin>]
                [--bin-mastercard <bin>] [--bin-amex <bin>] [--disabled]
@@ -38,9 +50,9 @@ export const ACCOUNT_USAGE = `  accounts list --merchant <id>                 a 
                                                 (needs the acquirer's *_BASE_URL: the CLI cannot reach a service's
                                                 in-process sandboxes; locally, test from the back office)
   accounts import-env --mcc <4 digits> --merchant-name <name> --country <CC> --descriptor <text> [--mode test|live]
-               [--clearhaus-merchant-id <15 digits>] [--bin-visa ...]
-                                                upgrade: every merchant gets accounts built from FINARO_*, CLEARHAUS_*,
-                                                BAMBORA_* (run once, then remove them; docs/operations.md)`;
+               ${MERCHANT_ID_OPTIONS.map(({ option, form }) => `[--${option} <${form}>] `).join("")}[--bin-visa ...]
+                                                upgrade: every merchant gets accounts built from ${variablesOf(ACQUIRER_NAMES).slice(0, -1).join(", ")},
+                                                ${variablesOf(ACQUIRER_NAMES).at(-1)} (run once, then remove them; docs/operations.md)`;
 
 function text(options: Options, name: string): string | undefined {
   const value = options[name];
@@ -148,8 +160,8 @@ export const ACCOUNT_COMMANDS: Record<string, CommandHandler> = {
     const merchantId = requiredText(options, "merchant");
     await merchantMustExist(merchantId);
     const processor = requiredText(options, "processor");
-    if (!isProcessorName(processor))
-      throw new z.ZodError([{ code: "custom", path: ["processor"], message: "must be finaro, clearhaus or bambora", input: processor }]);
+    if (!isAcquirerName(processor))
+      throw new z.ZodError([{ code: "custom", path: ["processor"], message: `must be ${acquirerNameList()}`, input: processor }]);
     const input = { processor, ...fieldOptions(options) };
     const account = await db().$transaction(async (tx) => {
       const created = await createAcquirerAccount({ merchantId, input, tx });
@@ -189,7 +201,7 @@ export const ACCOUNT_COMMANDS: Record<string, CommandHandler> = {
         descriptor: requiredText(options, "descriptor"),
         mode,
         acquirerBins: bins(options),
-        clearhausMerchantId: text(options, "clearhaus-merchant-id"),
+        acquirerMerchantIds: Object.fromEntries(MERCHANT_ID_OPTIONS.map(({ name, option }) => [name, text(options, option)])),
       },
     });
     const lines = results.flatMap((result) => [
@@ -203,7 +215,7 @@ export const ACCOUNT_COMMANDS: Record<string, CommandHandler> = {
       text: (lines.length > 0
         ? lines
         : [
-            "neither FINARO_* nor CLEARHAUS_* credentials are set: nothing to import (BAMBORA_* Online Checkout credentials cannot be imported: docs/operations.md)",
+            `neither ${variablesOf(IMPORTABLE).join(" nor ")} credentials are set: nothing to import (${variablesOf(RETIRED).join(", ")} credentials of earlier versions cannot be imported: docs/operations.md)`,
           ]
       ).join("\n"),
       data: results,

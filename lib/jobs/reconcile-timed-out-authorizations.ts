@@ -1,10 +1,10 @@
 // Cron, every minute: looks up authorizations that timed out at least 5 minutes ago and voids late
-// approvals (lib/processors/reconcile-timed-out-authorizations.ts). One run per minute across all
+// approvals (lib/routing/reconcile-timed-out-authorizations.ts). One run per minute across all
 // instances; a step per attempt, so a retry after a crash repeats no look-up or void already done
 // (and an attempt marked by an earlier run is skipped by the service itself).
 import { z } from "zod";
 import { inngest } from "../inngest/client";
-import { findTimedOutAuthorizations, reconcileTimedOutAuthorization } from "../processors/reconcile-timed-out-authorizations";
+import { findTimedOutAuthorizations, reconcileTimedOutAuthorization } from "../routing/reconcile-timed-out-authorizations";
 import { log } from "../observability/logger";
 
 const cronPayload = z.object({ cron: z.string().optional() }).loose();

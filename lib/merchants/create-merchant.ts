@@ -1,3 +1,4 @@
+import { DEFAULT_ROUTING } from "../acquirers";
 import { db, type Tx } from "../db";
 import { newMerchantId } from "../ids";
 import { createApiKey } from "../api-keys/create-api-key";
@@ -17,12 +18,6 @@ export interface CreateMerchantOptions {
   tx?: Tx;
 }
 
-/** Default processor orders of a new merchant: rule 1 (primary) and rule 2 (secondary). */
-export const DEFAULT_ROUTING = {
-  1: ["finaro", "clearhaus", "bambora"],
-  2: ["bambora", "clearhaus", "finaro"],
-} as const;
-
 export async function createMerchant({ name, withApiKey = false, apiKeyModes, apiKeyScopes = API_KEY_SCOPES, tx }: CreateMerchantOptions) {
   const modes = apiKeyModes ?? (withApiKey ? [config().defaultMode] : []);
   const run = async (client: Tx) => {
@@ -30,6 +25,7 @@ export async function createMerchant({ name, withApiKey = false, apiKeyModes, ap
       data: {
         id: newMerchantId(),
         name,
+        // The default processor orders: rule 1 (primary) and rule 2 (secondary).
         routing: {
           create: [
             { rule: 1, processors: [...DEFAULT_ROUTING[1]] },

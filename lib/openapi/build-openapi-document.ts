@@ -3,6 +3,7 @@
 // cannot say something the service does not do. Served at /api/openapi.json.
 import { z } from "zod";
 import type { ApiHost } from "../env";
+import { DEFAULT_ROUTING } from "../acquirers";
 import { API_ERROR_STATUS, type ApiErrorCode } from "../errors";
 import { NOTIFICATION_KIND_HEADER, NOTIFICATION_MODE_HEADER } from "../notifications/notification-kind-header";
 import { documentedInputs } from "../validation/documented-input";
@@ -35,7 +36,7 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ApiErrorCode, string> = {
   INVALID_API_KEY: "The Authorization header is missing or names no valid key (unknown, revoked or expired). Spec 7.",
   INVALID_MERCHANTID: "merchantid does not belong to the API key. Spec 7.",
   INVALID_PARAMETER:
-    "A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.",
+    `A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: \`currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (${DEFAULT_ROUTING[1].join(", ")})\`, or for a processor the request names, \`processor: ${DEFAULT_ROUTING[1][0]} has no enabled acquirer account of this merchant that accepts DKK\`.`,
   IDEMPOTENCY_IN_PROGRESS:
     "The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec).",
   NOT_FOUND: "The /api/ path names no endpoint (beyond the spec).",

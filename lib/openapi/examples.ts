@@ -1,6 +1,7 @@
 // One example of every request and answer the OpenAPI document publishes. A unit test
 // (tests/unit/openapi) checks each against its schema, and each request example against the zod
 // schema the service parses it with, so an example cannot show what the service would refuse.
+import { ACQUIRER_NAMES } from "../acquirers/names";
 import { invalidApiKey, invalidMerchantId, invalidParameter, rateLimited, serviceUnavailable, type ApiErrorCode } from "../errors";
 
 const MERCHANT = "100000000042";
@@ -8,6 +9,8 @@ const PAYMENT = "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b";
 const SESSION = "0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a";
 const RESPONSE = "7c1e2d3f4a5b6c7d8e9f0a1b2c3d4e5f";
 const CIT = "https://pay.your-psp.example/dynamic";
+/** The processors the examples name: the second and the first of the service's list. */
+const [FIRST_PROCESSOR, EXAMPLE_PROCESSOR] = ACQUIRER_NAMES;
 
 export const REQUEST_EXAMPLES = {
   InitDynamicRequest: {
@@ -18,7 +21,7 @@ export const REQUEST_EXAMPLES = {
     reference: "Order 10042",
     set3ds: "FORCE_3DS",
     instantcapture: 0,
-    processor: ["clearhaus", "finaro"],
+    processor: [EXAMPLE_PROCESSOR, FIRST_PROCESSOR],
     textonstatement: "Webshop 10042",
     notificationurl: "https://shop.example.org/payments/notify",
   },
@@ -66,7 +69,7 @@ export const ANSWER_EXAMPLES = {
     dfurlscriptinclude: `${CIT}/${SESSION}/dynamic.js`,
   },
   Accepted: { responseid: RESPONSE },
-  PayoutResult: { responseid: RESPONSE, responsecode: "00", authorizationcode: "482913", status: "approved", processor: "clearhaus" },
+  PayoutResult: { responseid: RESPONSE, responsecode: "00", authorizationcode: "482913", status: "approved", processor: EXAMPLE_PROCESSOR },
   Health: {
     api: ["cit", "mit", "capture", "refund", "payout", "payment"].map((api) => ({ api, status: "ok", msg: "" })),
     backoffice: { status: "ok", msg: "" },
@@ -91,7 +94,7 @@ export const ANSWER_EXAMPLES = {
     currency: "DKK",
     reference: "Order 10042",
     paymenttype: "cit",
-    processor: "clearhaus",
+    processor: EXAMPLE_PROCESSOR,
     textonstatement: "Webshop 10042",
     note: "",
     tags: "",
@@ -142,7 +145,7 @@ export const NOTIFICATION_EXAMPLES = {
     status: "approved",
     responsecode: "00",
     authorizationcode: "482913",
-    processor: "clearhaus",
+    processor: EXAMPLE_PROCESSOR,
     tcardnumber: "411111xxxxxx1111",
     eci: 5,
     merchantdata: "eyJjYXJ0IjoxMDA0Mn0=",
@@ -156,7 +159,7 @@ export const NOTIFICATION_EXAMPLES = {
     responsecode: "00",
     authorizationcode: "573024",
     status: "approved",
-    processor: "clearhaus",
+    processor: EXAMPLE_PROCESSOR,
     eci: "",
     par: "V0010013018209876543210987654",
     mode: "live",

@@ -4,9 +4,9 @@
 // twice sends nothing twice (notification ids derive from the update id), so overlapping runs are
 // harmless; the cursor only ever moves forward.
 import { db } from "../db";
-import { processorsWith } from "../processors/capabilities";
-import { isProcessorReachable } from "../processors/registry";
-import type { ProcessorName } from "../processors/types";
+import { processorsWith } from "../acquirers/capabilities";
+import { isProcessorReachable } from "../acquirers/registry";
+import type { AcquirerName } from "../acquirers/names";
 import { pollCardUpdates } from "./poll-card-updates";
 
 /** An account's first read goes back this far. */
@@ -14,7 +14,7 @@ export const FIRST_READ_LOOKBACK_MS = 24 * 3600_000;
 
 export interface AdvanceCardUpdateCursorResult {
   accountId: string;
-  processor: ProcessorName;
+  processor: AcquirerName;
   /** False when the processor has neither a configured address nor a running sandbox. */
   polled: boolean;
   /** ISO time the next read starts from. */

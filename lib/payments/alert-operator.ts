@@ -5,7 +5,7 @@
 // cps_operations_awaiting_operator gauge. Raised once per operation and fact.
 import { db, type Tx } from "../db";
 import { log } from "../observability/logger";
-import type { ProcessorResult } from "../processors/types";
+import type { ProcessorResult } from "../acquirers/contract";
 
 /** Leaves a pending operation for an operator (once): its reservation stays until it is settled. */
 export async function alertOperator({

@@ -2,7 +2,7 @@
 // ended (found by a look-up, or recorded by an operator): the payment is authorized with that
 // attempt, as it would have been had the answer arrived in time. Nothing is sent to an acquirer.
 import { db, type Tx } from "../db";
-import { RECONCILED_MARK } from "../processors/reconcile-timed-out-authorizations";
+import { RECONCILED_MARK } from "../routing/reconcile-timed-out-authorizations";
 
 /** The approved attempt of the payment, if any (the latest). */
 export async function approvedAttemptOf(paymentId: string, tx?: Tx) {

@@ -7,10 +7,11 @@ import { db } from "../db";
 import { lifecycleNotificationBody } from "../notifications/bodies";
 import { dispatchNotification, enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
-import type { CardUpdate, ProcessorName } from "../processors/types";
+import type { CardUpdate } from "../acquirers/contract";
+import type { AcquirerName } from "../acquirers/names";
 
 export interface ApplyCardUpdateOptions {
-  processor: ProcessorName;
+  processor: AcquirerName;
   /** The account whose feed reported it: only that account's payments (one merchant's) are touched. */
   acquirerAccountId: string;
   update: CardUpdate;

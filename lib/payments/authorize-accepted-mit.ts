@@ -3,7 +3,7 @@
 // Retry-safe: authorizePayment answers what was recorded when the payment is already authorized,
 // a recorded decline is answered without routing again, and the notification id is deterministic.
 import { db } from "../db";
-import type { MitPaymentType } from "../processors/types";
+import type { MitPaymentType } from "../acquirers/contract";
 import { authorizePayment } from "./authorize-payment";
 import { notifyMitResult, type MitOutcome } from "./notify-mit-result";
 

@@ -9,7 +9,7 @@ import { mitRequested } from "../inngest/events/merchant-api";
 import { sendEventAfterCommit } from "../inngest/send-event";
 import type { MitRequest } from "../validation/mit";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
-import { assertRoutable } from "../processors/routing";
+import { assertRoutable } from "../routing/routing";
 import type { Mode } from "../mode";
 
 export interface AuthorizeMitOptions {

@@ -9,7 +9,7 @@
 import { CardDetails } from "../cards/card-details";
 import { decryptPan, encryptPan, panFingerprint } from "../cards/card-encryption";
 import { cardFacts } from "../cards/card-facts";
-import { isTestCardNumber } from "../cards/test-card-numbers";
+import { isTestCardInLive } from "../routing/test-cards";
 import type { Mode } from "../mode";
 import { config } from "../env";
 import { db, type Tx } from "../db";
@@ -23,19 +23,13 @@ import {
   type ResolvedAuthorization,
 } from "./resolve-pending-authorizations";
 import { markCallEnded, markOutcomeUnknown, settleUnknownOperation } from "./settle-unknown-operation";
-import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
+import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import type { PaymentStatus } from "../generated/prisma/enums";
-import { ProcessorNotConfiguredError } from "../processors/registry";
-import { resolveRouting } from "../processors/routing";
-import { AcquirerAccountMissingError, getAccountForCall } from "../processors/accounts/account-connector";
-import {
-  RESPONSE_CODES,
-  type CredentialOnFile,
-  type MitPaymentType,
-  type ProcessorName,
-  type ProcessorResult,
-  type ThreeDsResult,
-} from "../processors/types";
+import { ProcessorNotConfiguredError } from "../acquirers/registry";
+import { resolveRouting } from "../routing/routing";
+import { AcquirerAccountMissingError, getAccountForCall } from "../routing/accounts/account-connector";
+import { RESPONSE_CODES, type CredentialOnFile, type MitPaymentType, type ProcessorResult, type ThreeDsResult } from "../acquirers/contract";
+import type { AcquirerName } from "../acquirers/names";
 
 /** Where the card comes from: card data in memory (cardholder flow) or a stored card (MIT, payment on behalf). */
 export type AuthorizationCardSource =
@@ -47,7 +41,7 @@ export interface AuthorizePaymentOptions {
   paymentId: string;
   source: AuthorizationCardSource;
   /** The request's `processor` list, tried in order; empty or absent: the merchant's routing for `rule`. */
-  processors?: ProcessorName[];
+  processors?: AcquirerName[];
   /** 1 primary (default), 2 secondary. */
   rule?: number;
   /** Merchant-initiated payment (api/mit). */
@@ -69,7 +63,7 @@ export interface AuthorizePaymentOptions {
 
 export interface AuthorizationAttempt {
   operationId: string;
-  processor: ProcessorName;
+  processor: AcquirerName;
   acquirerAccountId: string;
   routingAttempt: number;
   result: ProcessorResult;
@@ -79,7 +73,7 @@ export interface AuthorizePaymentResult {
   /** pending: an attempt's outcome is unknown and unresolved; nothing is routed further and nothing notified yet. */
   status: "approved" | "declined" | "failed" | "pending";
   /** The processor that approved, or the last one tried. */
-  processor?: ProcessorName;
+  processor?: AcquirerName;
   responsecode: string;
   authorizationcode?: string;
   eci?: string;
@@ -338,7 +332,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
 
   // A live payment with a published test card is declined here, before any acquirer is called: one
   // authorization attempt without a processor says why (docs/decisions.md, "Test mode and live mode").
-  const testCardInLive = payment.mode === "live" && isTestCardNumber(card.revealPan());
+  const testCardInLive = isTestCardInLive(payment.mode, card);
   // The accounts as they are now: one disabled since the session or MIT was accepted is skipped, and
   // with none left the payment fails here, before any acquirer is called.
   const plan = testCardInLive

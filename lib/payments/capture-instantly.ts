@@ -13,9 +13,10 @@ import { newId } from "../ids";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEventAfterCommit } from "../inngest/send-event";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
-import { runFollowUp } from "../processors/follow-up";
-import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
-import type { FollowUpOperation, ProcessorName } from "../processors/types";
+import { runFollowUp } from "../routing/follow-up";
+import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
+import type { FollowUpOperation } from "../acquirers/contract";
+import type { AcquirerName } from "../acquirers/names";
 import { captureAmountRule } from "./capture-payment";
 import { lockPayment } from "./get-payment-or-throw";
 import { operationTotals } from "./operation-totals";
@@ -44,7 +45,7 @@ interface InstantPayment {
   id: string;
   merchantId: string;
   currency: string;
-  processor: ProcessorName;
+  processor: AcquirerName;
   textOnStatement: string | null;
 }
 

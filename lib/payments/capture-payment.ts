@@ -1,8 +1,8 @@
 // Captures an authorized payment, in part or in full, once or several times (once at an acquirer
-// that completes an authorization once: lib/processors/capabilities.ts), never beyond the
+// that completes an authorization once: lib/acquirers/capabilities.ts), never beyond the
 // authorized amount. An omitted amount captures everything still uncaptured.
 import { invalidParameter } from "../errors";
-import { PROCESSOR_CAPABILITIES } from "../processors/capabilities";
+import { capabilitiesOf } from "../acquirers/capabilities";
 import type { Mode } from "../mode";
 import type { OperationRequest } from "../validation/operation";
 import { notInState, requestFollowUp, type AmountRule, type RequestFollowUpOptions } from "./request-follow-up";
@@ -13,7 +13,7 @@ export const captureAmountRule: AmountRule = (payment, totals, requested) => {
   if (!CAPTURABLE.has(payment.status) || totals.voidedOrVoiding) notInState("captured", payment, totals);
   // Bambora North America completes a pre-authorization once ("Pre-Authorization already completed"):
   // a second capture would only be refused there, so it is refused here, before anything is reserved.
-  if (payment.processor && !PROCESSOR_CAPABILITIES[payment.processor].severalCaptures && totals.capturedOrReserved > 0n) {
+  if (payment.processor && !capabilitiesOf(payment.processor).severalCaptures && totals.capturedOrReserved > 0n) {
     throw invalidParameter(
       "paymentid",
       `${payment.processor} captures an authorization once, and this payment is captured already (or being captured): what was not captured is not taken`,

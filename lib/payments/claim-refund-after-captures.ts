@@ -12,7 +12,7 @@
 // Decided under the payment's row lock, as every amount rule and every recorded result: a capture
 // recorded meanwhile is seen, and its wake-up finds this refund's mark.
 import { db, type Tx } from "../db";
-import { RESPONSE_CODES } from "../processors/types";
+import { RESPONSE_CODES } from "../acquirers/contract";
 import { recordFollowUpResult } from "./record-follow-up-result";
 
 export type RefundClaim =

@@ -7,7 +7,7 @@ import { newId } from "../ids";
 import type { InitSessionRequest } from "../validation/init-session";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
-import { assertRoutable } from "../processors/routing";
+import { assertRoutable } from "../routing/routing";
 import type { Mode } from "../mode";
 
 export interface InitSessionOptions {

@@ -10,13 +10,13 @@
 // pending operation of a concurrent request that held the lock (lib/payments/operation-totals.ts).
 import type { Tx } from "../db";
 import { unknownPayment } from "../errors";
-import type { ProcessorName } from "../processors/types";
+import type { AcquirerName } from "../acquirers/names";
 import { PAYMENT_REF, type LockedPayment } from "./get-payment-or-throw";
 import type { Mode } from "../mode";
 
 export interface LockedFollowUpPayment extends LockedPayment {
   /** The processor that authorized it (null before an authorization). */
-  processor: ProcessorName | null;
+  processor: AcquirerName | null;
   /** The notification address for a follow-up when the request names none, or null. */
   configuredNotificationUrl: string | null;
 }
@@ -24,7 +24,7 @@ export interface LockedFollowUpPayment extends LockedPayment {
 interface Row {
   id: string;
   status: LockedPayment["status"];
-  processor: ProcessorName | null;
+  processor: AcquirerName | null;
   authorizedAmount: bigint | number | string;
   currency: string;
   hostedUrl: string | null;

@@ -1,4 +1,4 @@
-import type { ProcessorResult } from "../processors/types";
+import type { ProcessorResult } from "../acquirers/contract";
 
 /** The columns of an Operation row that record a processor's answer to it. */
 export function operationResultFields(result: ProcessorResult, completedAt: Date = new Date()) {

@@ -12,11 +12,12 @@ import { db, Prisma } from "../db";
 import { invalidParameter, isDatabaseOverload } from "../errors";
 import { newId } from "../ids";
 import { faultPoint } from "../faults/fault-point";
-import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
-import { processorTimeoutMs, ProcessorNotConfiguredError } from "../processors/registry";
-import { assertRoutable, type RoutedAccount } from "../processors/routing";
-import { AcquirerAccountMissingError, getAccountForCall } from "../processors/accounts/account-connector";
-import { PROCESSOR_NAMES, RESPONSE_CODES, type ProcessorName, type ProcessorResult } from "../processors/types";
+import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
+import { processorTimeoutMs, ProcessorNotConfiguredError } from "../acquirers/registry";
+import { assertRoutable, type RoutedAccount } from "../routing/routing";
+import { AcquirerAccountMissingError, getAccountForCall } from "../routing/accounts/account-connector";
+import { RESPONSE_CODES, type ProcessorResult } from "../acquirers/contract";
+import { ACQUIRER_NAMES, type AcquirerName } from "../acquirers/names";
 import type { PayoutRequest } from "../validation/payout";
 import { dispatchNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
@@ -25,7 +26,7 @@ import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
 import { CALL_LEASE_MARGIN_MS, holdUnknownOutcome, markCallEnded, recordPayoutResult } from "./settle-unknown-operation";
 import { checkPayoutAllowed } from "./check-payout-allowed";
-import { isTestCardNumber } from "../cards/test-card-numbers";
+import { isTestCardInLive } from "../routing/test-cards";
 import type { Mode } from "../mode";
 
 export interface PayoutOptions {
@@ -51,8 +52,8 @@ export interface PayoutResponse {
  * longest configured time-out, plus a margin. An Idempotency-Key's holder keeps its lease that long.
  */
 export function payoutLeaseMs(): number {
-  const longest = Math.max(...PROCESSOR_NAMES.map((name) => processorTimeoutMs(name)));
-  return PROCESSOR_NAMES.length * 2 * longest + 2 * CALL_LEASE_MARGIN_MS;
+  const longest = Math.max(...ACQUIRER_NAMES.map((name) => processorTimeoutMs(name)));
+  return ACQUIRER_NAMES.length * 2 * longest + 2 * CALL_LEASE_MARGIN_MS;
 }
 
 /**
@@ -98,7 +99,7 @@ async function accountOrder(
   merchantId: string,
   mode: Mode,
   currency: string,
-  requested: ProcessorName | undefined,
+  requested: AcquirerName | undefined,
   sourceAccountId: string | null,
 ): Promise<RoutedAccount[]> {
   const accounts = await assertRoutable({
@@ -135,7 +136,7 @@ export async function payout({ merchantId, mode, paymentRef, responseId, input }
     expYear: stored.expYear,
   });
   // Live money never goes to a published test card (one stored before test mode existed).
-  if (mode === "live" && isTestCardNumber(card.revealPan())) {
+  if (isTestCardInLive(mode, card)) {
     throw invalidParameter("paymentid", "the payment's card is a test card number: live payouts never go to test cards");
   }
   const accounts = await accountOrder(merchantId, mode, input.currency, input.processor, source.acquirerAccountId);

@@ -1,15 +1,15 @@
 // Reads one acquirer account's card-update feed (account updater) since a time and applies each
 // update to that account's stored payments: a feed speaks for its merchant account only.
-import { AcquirerAccountMissingError, getAccountConnector } from "../processors/accounts/account-connector";
-import { ProcessorNotConfiguredError } from "../processors/registry";
-import type { ProcessorName } from "../processors/types";
+import { AcquirerAccountMissingError, getAccountConnector } from "../routing/accounts/account-connector";
+import { ProcessorNotConfiguredError } from "../acquirers/registry";
+import type { AcquirerName } from "../acquirers/names";
 import { describeErrorForLog } from "../cards/redact-card-numbers";
-import { AcquirerDataError } from "../processors/parse-acquirer-json";
+import { AcquirerDataError } from "../acquirers/plumbing/parse-acquirer-json";
 import { db } from "../db";
 import { applyCardUpdate } from "./apply-card-update";
 
 export interface PollCardUpdatesResult {
-  processor: ProcessorName;
+  processor: AcquirerName;
   /** The latest update time seen: the next poll's `since`. */
   latest: Date;
   notificationIds: string[];

@@ -3,9 +3,9 @@
 // Idempotent: the processor is called only while the operation is pending.
 import { NonRetriableError } from "inngest";
 import { db } from "../db";
-import { runFollowUp } from "../processors/follow-up";
+import { runFollowUp } from "../routing/follow-up";
 import { faultPoint } from "../faults/fault-point";
-import { isOutcomeUnknown } from "../processors/lookup-operation-outcome";
+import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import { claimRefundAfterCaptures } from "./claim-refund-after-captures";
 import { recordFollowUpResult } from "./record-follow-up-result";
 import { holdUnknownOutcome, markCallEnded, settleUnknownOperation } from "./settle-unknown-operation";

@@ -4,7 +4,7 @@
 // cardholder payment. Returns false when the attempt was no longer pending (a contradicting answer
 // then alerts an operator).
 import { db, type Tx } from "../db";
-import type { ProcessorResult } from "../processors/types";
+import type { ProcessorResult } from "../acquirers/contract";
 import { noteLateAnswer } from "./alert-operator";
 import { operationResultFields } from "./operation-result-fields";
 

@@ -2,8 +2,9 @@
 // and status in line with its approved operations, and stores the merchant's notification of the
 // result (the outbox row), in one transaction. Recomputing from the operations (rather than adding
 // to counters) makes a repeated call harmless.
+import type { AcquirerName } from "../acquirers/names";
 import { db, type Tx } from "../db";
-import type { ProcessorResult } from "../processors/types";
+import type { ProcessorResult } from "../acquirers/contract";
 import { noteLateAnswer } from "./alert-operator";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
@@ -12,7 +13,7 @@ import { WAITING_REFUNDS_OF_P, wakeWaitingRefunds } from "./wake-waiting-refunds
 export interface RecordFollowUpResultOptions {
   operationId: string;
   result: Pick<ProcessorResult, "status" | "responsecode" | "authorizationcode" | "processorReference" | "message">;
-  processor: string | null;
+  processor: AcquirerName | null;
   /** Who gave the answer, for the operator alert when it contradicts an earlier settlement. */
   source?: string;
   now?: Date;
@@ -70,7 +71,7 @@ export async function recordFollowUpResult({
       where: { id: operationId, status: "pending" },
       data: {
         ...operationResultFields(result, now),
-        processor: (processor as "finaro" | "clearhaus" | "bambora" | null) ?? undefined,
+        processor: processor ?? undefined,
       },
     });
     if (updated.count === 0) {

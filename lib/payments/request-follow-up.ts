@@ -6,7 +6,7 @@
 import { db, Prisma, type Tx } from "../db";
 import { invalidParameter } from "../errors";
 import type { PaymentStatus } from "../generated/prisma/enums";
-import type { ProcessorName } from "../processors/types";
+import type { AcquirerName } from "../acquirers/names";
 import { newId } from "../ids";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEventInTransaction } from "../inngest/send-event";
@@ -21,8 +21,8 @@ export type FollowUpType = "capture" | "refund" | "void";
 export interface FollowUpPaymentState {
   status: PaymentStatus;
   authorizedAmount: bigint;
-  /** The processor that authorized it: what its API allows (lib/processors/capabilities.ts). */
-  processor?: ProcessorName | null;
+  /** The processor that authorized it: what its API allows (lib/acquirers/capabilities.ts). */
+  processor?: AcquirerName | null;
 }
 
 /** Decides the amount of a follow-up, or throws INVALID_PARAMETER naming the broken rule. */

@@ -4,13 +4,14 @@
 // call was sent and its answer never recorded, so the card may already be held. Routing again
 // under new references would hold it a second time.
 import { db } from "../db";
-import type { ProcessorName, ProcessorResult } from "../processors/types";
+import type { ProcessorResult } from "../acquirers/contract";
+import type { AcquirerName } from "../acquirers/names";
 import { settleUnknownOperation } from "./settle-unknown-operation";
 
 export class AuthorizationOutcomeUnknownError extends Error {
   constructor(
     readonly operationId: string,
-    readonly processor: ProcessorName,
+    readonly processor: AcquirerName,
     detail: string,
   ) {
     super(`the authorization attempt ${operationId} at ${processor} is still unknown (${detail}); the payment is not routed again`);
@@ -20,7 +21,7 @@ export class AuthorizationOutcomeUnknownError extends Error {
 
 export interface ResolvedAuthorization {
   operationId: string;
-  processor: ProcessorName;
+  processor: AcquirerName;
   result: ProcessorResult;
 }
 

@@ -9,8 +9,8 @@
 // the settlement is verified by one more look-up a day later (a contradiction alerts an operator).
 import { db, type Tx } from "../db";
 import { dispatchNotification } from "../notifications/enqueue-notification";
-import { getAccountConnector } from "../processors/accounts/account-connector";
-import { RESPONSE_CODES, type LookupKind, type ProcessorResult } from "../processors/types";
+import { getAccountConnector } from "../routing/accounts/account-connector";
+import { RESPONSE_CODES, type LookupKind, type ProcessorResult } from "../acquirers/contract";
 import { notifyOperationResult } from "./notify-operation-result";
 import { recordAuthorizationAttempt } from "./record-authorization-attempt";
 import { recordFollowUpResult } from "./record-follow-up-result";

@@ -13,9 +13,10 @@
 // The merchant's notification follows the settled result.
 import { db, type Tx } from "../db";
 import { faultPoint } from "../faults/fault-point";
-import { lookupOperationOutcome } from "../processors/lookup-operation-outcome";
-import { processorTimeoutMs } from "../processors/registry";
-import { RESPONSE_CODES, type LookupKind, type ProcessorName, type ProcessorResult } from "../processors/types";
+import { lookupOperationOutcome } from "../routing/lookup-operation-outcome";
+import { processorTimeoutMs } from "../acquirers/registry";
+import { RESPONSE_CODES, type LookupKind, type ProcessorResult } from "../acquirers/contract";
+import type { AcquirerName } from "../acquirers/names";
 import { alertOperator, noteLateAnswer } from "./alert-operator";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
@@ -37,7 +38,7 @@ const HOUR_MS = 60 * 60_000;
 export type SettleResult = "approved" | "declined" | "failed" | "unknown" | "operator";
 
 /** The longest a call to `processor` can be in flight: its time-out plus a margin. */
-export function callLeaseMs(processor: ProcessorName): number {
+export function callLeaseMs(processor: AcquirerName): number {
   return processorTimeoutMs(processor) + CALL_LEASE_MARGIN_MS;
 }
 
@@ -51,7 +52,7 @@ interface CallTimes {
  * the end of its lease, the last moment our connection could have been open. Undefined while the
  * call may still be in flight.
  */
-export function callEnd(call: CallTimes, processor: ProcessorName, now: Date): Date | undefined {
+export function callEnd(call: CallTimes, processor: AcquirerName, now: Date): Date | undefined {
   if (call.callEndedAt) return call.callEndedAt;
   if (!call.outcomeUnknownSince) return undefined;
   const leaseEnd = new Date(call.outcomeUnknownSince.getTime() + callLeaseMs(processor));
@@ -152,7 +153,7 @@ export async function recordPayoutResult({
 }
 
 /** Records a settled answer on an operation (with its notification row; an authorization attempt's consequence is its owner's). */
-async function record(type: string, operationId: string, processor: ProcessorName, result: ProcessorResult, source: string, now: Date) {
+async function record(type: string, operationId: string, processor: AcquirerName | null, result: ProcessorResult, source: string, now: Date) {
   if (type === "payout") await recordPayoutResult({ operationId, result, source, now });
   else if (type === "authorize") await recordAuthorizationAttempt({ operationId, result, source, now });
   else await recordFollowUpResult({ operationId, result, processor, source, now });
@@ -189,7 +190,7 @@ export async function settleUnknownOperation({
     await record(
       operation.type,
       operationId,
-      "finaro",
+      null,
       {
         status: "failed",
         failure: "declined",
@@ -231,7 +232,7 @@ export async function settleUnknownOperation({
   if (outcome.kind === "not_found" && outcome.proof && operation.type === "authorize") {
     // A hold is voidable: a proven "not found" closes the attempt at once (the routing may go on),
     // and the late-approval reconciliation, which reads the "indeterminate" class, voids an
-    // approval that appears later (lib/processors/reconcile-timed-out-authorizations.ts).
+    // approval that appears later (lib/routing/reconcile-timed-out-authorizations.ts).
     await record(
       operation.type,
       operationId,

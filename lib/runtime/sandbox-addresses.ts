@@ -1,6 +1,6 @@
 // Where the acquirer sandboxes of this process listen, as configuration: the sandbox launcher
 // (lib/sandboxes/acquirers/start-sandboxes.ts) writes an address here when it starts one, the
-// connectors' registry (lib/processors/registry.ts) reads it. Neither room imports the other: a
+// connectors' registry (lib/acquirers/registry.ts) reads it. Neither room imports the other: a
 // sandbox is written from its acquirer's public reference, never from our connector (docs/acquirers.md).
 
 export interface SandboxAddress {
@@ -16,7 +16,7 @@ export interface SandboxAddress {
   /**
    * The account input (processor, credentials, the acquirer's view of the account) of the test
    * account merchants get at this sandbox when they have no test account of their own there
-   * (lib/processors/accounts/add-built-in-sandbox-accounts.ts): what makes test mode work on any
+   * (lib/routing/accounts/add-built-in-sandbox-accounts.ts): what makes test mode work on any
    * deployment without setting anything up.
    */
   builtInAccount?: Record<string, unknown>;

@@ -2,7 +2,7 @@
 // RReq), never from what the browser posted, and is recorded on the authentication.
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
-import type { ThreeDsResult } from "../processors/types";
+import type { ThreeDsResult } from "../acquirers/contract";
 import { fetchResult, ThreeDsUnavailableError } from "./ds-client";
 import { cres, decodeBase64Url } from "./messages";
 

@@ -32,7 +32,7 @@ export const areq = z.object({
   /** "Required if available" for Visa and Mastercard (lib/threeds/cardholder-areq.ts): ASCII, 2-45. */
   cardholderName: z.string().min(2).max(45).optional(),
   email: z.string().max(254).optional(),
-  // The merchant at the acquirer account that will authorize (lib/processors/accounts/three-ds-requestor.ts).
+  // The merchant at the acquirer account that will authorize (lib/routing/accounts/three-ds-requestor.ts).
   acquirerBIN: z.string().max(11).optional(),
   acquirerMerchantID: z.string().max(35).optional(),
   mcc: z

@@ -7,7 +7,7 @@ import type { CardDetails } from "../cards/card-details";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
-import type { ThreeDsResult } from "../processors/types";
+import type { ThreeDsResult } from "../acquirers/contract";
 import { recordedSubject } from "./authentication-binding";
 import { sendAReq, sendPreauth, ThreeDsUnavailableError } from "./ds-client";
 import { browserAReqFields, chooseMessageVersion, purchaseDate, type CardholderBrowser } from "./browser-areq";
@@ -15,7 +15,7 @@ import { config } from "../env";
 import { log } from "../observability/logger";
 import { currencyForAReq, encodeBase64Url, type CReq, type TransStatus } from "./messages";
 import { schemeFromPan } from "../cards/card-scheme";
-import { threeDsRequestorFor } from "../processors/accounts/three-ds-requestor";
+import { threeDsRequestorFor } from "../routing/accounts/three-ds-requestor";
 import { challengeIndicatorFor } from "../validation/challenge-preference";
 import { cardholderAReqFields } from "./cardholder-areq";
 

@@ -1,6 +1,7 @@
 // Field formats shared by the merchant API's request schemas (spec sections 2, 4 and 8). Messages
 // say the reason only; lib/validation/parse-input.ts puts the parameter's name in front.
 import { z } from "zod";
+import { ACQUIRER_NAMES } from "../acquirers/names";
 import { checkMerchantUrl } from "../egress/check-merchant-url";
 import { isCurrencyCode } from "./currency";
 import { documentInput } from "./documented-input";
@@ -105,9 +106,7 @@ export function urlField(description: string) {
   });
 }
 
-export const PROCESSORS = ["finaro", "clearhaus", "bambora"] as const;
-export type ProcessorName = (typeof PROCESSORS)[number];
-export const processorSchema = z.enum(PROCESSORS, { error: "must be one of finaro, clearhaus, bambora" });
+export const processorSchema = z.enum(ACQUIRER_NAMES, { error: `must be one of ${ACQUIRER_NAMES.join(", ")}` });
 
 export const noteSchema = z.string({ error: "must be a string" }).max(1024, "must be at most 1024 characters");
 

@@ -7,11 +7,11 @@ import {
   labelSchema,
   merchantIdSchema,
   paymentIdSchema,
-  PROCESSORS,
   processorSchema,
   urlField,
 } from "./common";
 import { documentInput } from "./documented-input";
+import { ACQUIRER_NAMES } from "../acquirers/names";
 
 export const SESSION_TIMEOUT_DEFAULT_SECONDS = 900;
 export const SESSION_TIMEOUT_MAX_SECONDS = 1200;
@@ -131,7 +131,7 @@ export const initSessionRequestSchema = z.strictObject({
       // One name is read as a list of one.
       .preprocess(
         (value) => (typeof value === "string" ? [value] : value),
-        z.array(processorSchema, { error: "must be a list of finaro, clearhaus, bambora" }),
+        z.array(processorSchema, { error: `must be a list of ${ACQUIRER_NAMES.join(", ")}` }),
       )
       .refine((list) => new Set(list).size === list.length, "must not name a processor twice")
       .describe(
@@ -139,8 +139,8 @@ export const initSessionRequestSchema = z.strictObject({
       )
       .default([]),
     {
-      schema: { type: "array", items: { type: "string", enum: [...PROCESSORS] }, uniqueItems: true, maxItems: PROCESSORS.length },
-      note: 'Leniency: one name as a plain string ("finaro") is read as a list of one.',
+      schema: { type: "array", items: { type: "string", enum: [...ACQUIRER_NAMES] }, uniqueItems: true, maxItems: ACQUIRER_NAMES.length },
+      note: `Leniency: one name as a plain string ("${ACQUIRER_NAMES[0]}") is read as a list of one.`,
     },
   ),
   merchantdata: z

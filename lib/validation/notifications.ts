@@ -5,6 +5,7 @@
 // every notification (and the payment record) carries `mode`, test or live (docs/decisions.md, "Test
 // mode and live mode"): added last, so a receiver that reads the spec's fields is not affected.
 import { z } from "zod";
+import { acquirerNameList } from "../acquirers/names";
 
 /** Beyond the spec: the mode of what the body reports (also in the X-CPS-Notification-Mode header). */
 export const modeMemberSchema = z
@@ -19,7 +20,7 @@ const eciSchema = z
 const outcomeSchema = z.enum(["approved", "declined", "failed"]).describe("approved, declined (refused by the acquirer) or failed (not done).");
 const responseCode = z.string().describe("The processor's response code (ISO 8583, 2 or 3 characters, 00 when approved); empty when none.");
 const authorizationCode = z.string().describe("The authorization code from the acquirer, empty when none.");
-const processorName = z.string().describe("The processor that handled it: finaro, clearhaus or bambora; empty when none was reached.");
+const processorName = z.string().describe(`The processor that handled it: ${acquirerNameList()}; empty when none was reached.`);
 const par = z.string().describe("Payment Account Reference of the card (29 characters), empty when the acquirer gave none.");
 const paymentId = z.string().describe("The payment's id.");
 const merchantPaymentId = z.string().describe("Your reference of the payment, empty when it has none.");
@@ -109,7 +110,7 @@ export const paymentRecordSchema = z.object({
   currency: z.string().describe("ISO 4217 alpha-3 code."),
   reference: z.string().describe("Your order reference, empty when none."),
   paymenttype: z.string().describe("cit (paid by the cardholder in a payment window), incremental, scheduled or unscheduled (MIT), or payout."),
-  processor: z.string().describe("The processor that authorized the payment: finaro, clearhaus or bambora; empty when none did."),
+  processor: z.string().describe(`The processor that authorized the payment: ${acquirerNameList()}; empty when none did.`),
   textonstatement: z.string().describe("Text on the cardholder's bank statement, empty when none was set."),
   note: z.string().describe("Your note, empty when none."),
   tags: z.string().describe("Your space-separated tags, empty when none."),

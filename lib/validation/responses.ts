@@ -3,7 +3,7 @@
 // tests check every answer against.
 import { z } from "zod";
 import { API_ERROR_STATUS, type ApiErrorCode } from "../errors";
-import { PROCESSORS } from "./common";
+import { ACQUIRER_NAMES } from "../acquirers/names";
 
 const hostedFieldUrl = (what: string) => z.url().describe(`Address of the hosted ${what} frame ({cit_base_url}/dynamic/<sessionid>/...).`);
 
@@ -45,7 +45,7 @@ export const payoutResponseSchema = z.object({
     .describe(
       "approved: paid out. declined: the acquirer refused. failed: it could not be done (nothing was paid out). pending: the acquirer's answer is not known yet and the money may have left: do not pay out again; the operation notification brings the final result.",
     ),
-  processor: z.enum(PROCESSORS).describe("The processor that handled the payout."),
+  processor: z.enum(ACQUIRER_NAMES).describe("The processor that handled the payout."),
 });
 
 const healthStatusSchema = z.enum(["ok", "error"]).describe("ok, or error when the part does not work.");

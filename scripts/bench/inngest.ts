@@ -627,7 +627,7 @@ async function main(): Promise<void> {
   const receiver = await startReceiver();
   const { db, disconnectDb } = await import("../../lib/db");
   const { createMerchant } = await import("../../lib/merchants/create-merchant");
-  const { CLEARHAUS_SANDBOX_ACCOUNTS } = await import("../../lib/sandboxes/acquirers/sandbox-accounts");
+  const { CLEARHAUS_SANDBOX_ACCOUNTS } = await import("../../lib/sandboxes/acquirers/clearhaus/accounts");
   const { merchant, apiKey } = await createMerchant({ name: "Bench Shop", withApiKey: true });
   // The sandboxes' first test account at each processor, as the demo merchant has.
   await (await import("../../lib/sandboxes/sandbox-merchant-accounts")).addSandboxAccounts(merchant.id);

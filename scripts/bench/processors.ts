@@ -9,15 +9,16 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CardDetails } from "../../lib/cards/card-details";
 import { newId } from "../../lib/ids";
-import { createBamboraConnector } from "../../lib/processors/bambora/client";
+import { createBamboraConnector } from "../../lib/acquirers/bambora/client";
 import { BAMBORA_SANDBOX_CREDENTIALS } from "../../lib/sandboxes/acquirers/bambora";
-import { createClearhausConnector } from "../../lib/processors/clearhaus/client";
+import { createClearhausConnector } from "../../lib/acquirers/clearhaus/client";
 import { CLEARHAUS_SANDBOX_API_KEY } from "../../lib/sandboxes/acquirers/clearhaus";
-import { bindCredentials } from "../../lib/processors/registry";
-import { createFinaroConnector } from "../../lib/processors/finaro/client";
+import { bindCredentials } from "../../lib/acquirers/registry";
+import { createFinaroConnector } from "../../lib/acquirers/finaro/client";
 import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../../lib/sandboxes/acquirers/finaro";
 import { startSandboxes } from "../../lib/sandboxes/acquirers/start-sandboxes";
-import { PROCESSOR_NAMES, type ProcessorConnector, type ProcessorName } from "../../lib/processors/types";
+import { type ProcessorConnector } from "../../lib/acquirers/contract";
+import { ACQUIRER_NAMES, type AcquirerName } from "../../lib/acquirers/names";
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 200);
 const AUTHORIZATIONS = Number(process.env.BENCH_AUTHORIZATIONS ?? 1000);
@@ -60,7 +61,7 @@ async function withConcurrency(total: number, concurrency: number, task: () => P
 }
 
 const sandboxes = await startSandboxes({ register: false, threeDs: false, hangMs: 60_000, extensions: true });
-const connectorFor = (name: ProcessorName, timeoutMs: number): ProcessorConnector => {
+const connectorFor = (name: AcquirerName, timeoutMs: number): ProcessorConnector => {
   switch (name) {
     // Each bound to the sandbox's first test account, as a merchant's acquirer account would be.
     case "finaro":
@@ -90,7 +91,7 @@ const connectorFor = (name: ProcessorName, timeoutMs: number): ProcessorConnecto
 const results = [];
 let allMet = true;
 try {
-  for (const name of PROCESSOR_NAMES) {
+  for (const name of ACQUIRER_NAMES) {
     const connector = connectorFor(name, 10_000);
     await withConcurrency(50, 5, () => timedAuthorization(connector)); // warm-up
     const sequential = await withConcurrency(SEQUENTIAL, 1, () => timedAuthorization(connector));

@@ -7,7 +7,7 @@ import { db } from "@/lib/db";
 import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
-import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-timed-out-authorizations";
+import { reconcileTimedOutAuthorizations } from "@/lib/routing/reconcile-timed-out-authorizations";
 import { armAcquirerFault, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
 import {

@@ -8,8 +8,8 @@ import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { armedFaultPoints, disarmFaultPoints } from "@/lib/faults/fault-point";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
-import { PROCESSOR_CAPABILITIES } from "@/lib/processors/capabilities";
-import type { ProcessorName } from "@/lib/processors/types";
+import { capabilitiesOf } from "@/lib/acquirers/capabilities";
+import type { AcquirerName } from "@/lib/acquirers/names";
 import { clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { NOT_FOUND_GRACE_MS } from "@/lib/payments/settle-unknown-operation";
@@ -25,13 +25,13 @@ import { CardDetails } from "@/lib/cards/card-details";
 
 /** Short enough to keep the suite quick, long enough for a loaded 2-core machine to answer in time. */
 export const PROCESSOR_TIMEOUT_MS = 1_000;
-export const PROCESSORS: readonly ProcessorName[] = ["finaro", "clearhaus", "bambora"];
-/** The processors whose APIs take merchant-initiated authorizations, and payouts (bambora has neither: lib/processors/capabilities.ts). */
-export const MIT_PROCESSORS: readonly ProcessorName[] = PROCESSORS.filter((name) => PROCESSOR_CAPABILITIES[name].merchantInitiated);
-export const PAYOUT_PROCESSORS: readonly ProcessorName[] = PROCESSORS.filter((name) => PROCESSOR_CAPABILITIES[name].payouts);
+export const PROCESSORS: readonly AcquirerName[] = ["finaro", "clearhaus", "bambora"];
+/** The processors whose APIs take merchant-initiated authorizations, and payouts (bambora has neither: lib/acquirers/capabilities.ts). */
+export const MIT_PROCESSORS: readonly AcquirerName[] = PROCESSORS.filter((name) => capabilitiesOf(name).merchantInitiated);
+export const PAYOUT_PROCESSORS: readonly AcquirerName[] = PROCESSORS.filter((name) => capabilitiesOf(name).payouts);
 
 /** A currency the test merchant's account at `processor` takes: its bambora account is a Bambora North America CAD account. */
-export function currencyAt(processor: ProcessorName): string {
+export function currencyAt(processor: AcquirerName): string {
   return processor === "bambora" ? "CAD" : "DKK";
 }
 
@@ -104,7 +104,7 @@ export function cardholderCard(pan = "4111111111111111"): CardDetails {
  * A payment authorized for real at `processor`'s sandbox (the cardholder's Visa, no 3-D Secure),
  * which stores the card: the parent of an MIT (at Clearhaus the first of its series).
  */
-export async function authorizedPayment(world: FaultWorld, processor: ProcessorName, amount = uniqueAmount()) {
+export async function authorizedPayment(world: FaultWorld, processor: AcquirerName, amount = uniqueAmount()) {
   const { paymentId } = await createTestPayment({
     merchantId: world.merchant.merchantId,
     status: "PENDING",
@@ -205,7 +205,7 @@ export function afterGrace(): Date {
  * points it at the real gateway: the real gateway's look-up capabilities apply (no sandbox-only
  * extensions). Returns the function that restores the sandbox registration.
  */
-export function asRealGateway(world: FaultWorld, processor: ProcessorName): () => void {
+export function asRealGateway(world: FaultWorld, processor: AcquirerName): () => void {
   const url = world.sandboxes.urls[processor]!;
   // Credentials belong to the merchant's acquirer accounts: only the address is configuration.
   const env: Record<string, string> = {
@@ -257,7 +257,7 @@ export async function waitForJob(world: FaultWorld, responseId: string) {
 }
 
 /** A payment ready for `type`: authorized (capture, void) or captured in full (refund). */
-export async function paymentFor(world: FaultWorld, type: FollowUp, processor: ProcessorName) {
+export async function paymentFor(world: FaultWorld, type: FollowUp, processor: AcquirerName) {
   const { paymentId, amount } = await authorizedPayment(world, processor);
   if (type === "refund") {
     const capture = await requestFollowUp(world, paymentId, "capture");
@@ -268,7 +268,7 @@ export async function paymentFor(world: FaultWorld, type: FollowUp, processor: P
 }
 
 /** A payment with a stored card whose own processor is `processor`; the merchant's routing lists all three after it. */
-export async function sourcePayment(world: FaultWorld, processor: ProcessorName) {
+export async function sourcePayment(world: FaultWorld, processor: AcquirerName) {
   return createTestPayment({
     merchantId: world.merchant.merchantId,
     status: "CAPTURED",

@@ -10,7 +10,7 @@ import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { captureLogs } from "@/lib/observability/logger";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { VERIFY_AFTER_MS } from "@/lib/payments/settle-unknown-operation";
-import type { ProcessorName } from "@/lib/processors/types";
+import type { AcquirerName } from "@/lib/acquirers/names";
 import { armAcquirerFault, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import {
   PAYOUT_PROCESSORS,
@@ -147,7 +147,7 @@ describe("a call still in flight", () => {
 });
 
 describe("an acquirer without a real look-up (its base URL configured, as in production)", () => {
-  const cases: { processor: ProcessorName; type: "capture" | "payout" }[] = [
+  const cases: { processor: AcquirerName; type: "capture" | "payout" }[] = [
     { processor: "clearhaus", type: "capture" },
     { processor: "clearhaus", type: "payout" },
   ];

@@ -1,19 +1,16 @@
-// Acquirer accounts for tests: the sandboxes' own test accounts (lib/sandboxes/acquirers/sandbox-accounts.ts)
+// Acquirer accounts for tests: the sandboxes' own test accounts (lib/sandboxes/acquirers/<name>/accounts.ts)
 // as merchant accounts in the database, and connectors bound to them for contract tests.
-import { createBamboraConnector } from "@/lib/processors/bambora/client";
-import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
-import type { ProcessorCredentials } from "@/lib/processors/credentials";
-import { createFinaroConnector } from "@/lib/processors/finaro/client";
-import { bindCredentials } from "@/lib/processors/registry";
-import type { ProcessorConnector, ProcessorName } from "@/lib/processors/types";
+import { createBamboraConnector } from "@/lib/acquirers/bambora/client";
+import { createClearhausConnector } from "@/lib/acquirers/clearhaus/client";
+import type { ProcessorCredentials } from "@/lib/acquirers/credentials";
+import { createFinaroConnector } from "@/lib/acquirers/finaro/client";
+import { bindCredentials } from "@/lib/acquirers/registry";
+import type { ProcessorConnector } from "@/lib/acquirers/contract";
+import type { AcquirerName } from "@/lib/acquirers/names";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
-import {
-  BAMBORA_SANDBOX_ACCOUNTS,
-  CLEARHAUS_SANDBOX_ACCOUNTS,
-  CLEARHAUS_SANDBOX_SIGNING_PARTNERS,
-  FINARO_SANDBOX_ACCOUNTS,
-  bamboraSandboxCredentials,
-} from "@/lib/sandboxes/acquirers/sandbox-accounts";
+import { BAMBORA_SANDBOX_ACCOUNTS, bamboraSandboxCredentials } from "@/lib/sandboxes/acquirers/bambora/accounts";
+import { CLEARHAUS_SANDBOX_ACCOUNTS, CLEARHAUS_SANDBOX_SIGNING_PARTNERS } from "@/lib/sandboxes/acquirers/clearhaus/accounts";
+import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/finaro/accounts";
 import type { RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 
 import { sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
@@ -21,7 +18,7 @@ import { sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
 export { addSandboxAccounts, sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
 
 /** The credentials of sandbox account `index` of `name`. */
-export function sandboxCredentials(name: ProcessorName, index = 0): ProcessorCredentials {
+export function sandboxCredentials(name: AcquirerName, index = 0): ProcessorCredentials {
   switch (name) {
     case "finaro":
       return { processor: name, credentials: { ...FINARO_SANDBOX_ACCOUNTS[index]! } };
@@ -80,14 +77,14 @@ export function connectorAt(
 /** The connector of `name`'s running sandbox under its sandbox account `index`. */
 export function sandboxConnector(
   sandboxes: RunningSandboxes,
-  name: ProcessorName,
+  name: AcquirerName,
   { index = 0, timeoutMs = 5_000 }: { index?: number; timeoutMs?: number } = {},
 ): ProcessorConnector {
   return connectorAt(sandboxes.urls[name]!, sandboxCredentials(name, index), timeoutMs);
 }
 
 /** The operator CLI's words that give `merchantId` the sandboxes' test account `index` at `processor` (`accounts add ...`). */
-export function accountsAddArgs(merchantId: string, processor: ProcessorName, index = 0): string[] {
+export function accountsAddArgs(merchantId: string, processor: AcquirerName, index = 0): string[] {
   const input = sandboxAccountInputFor(processor, index);
   const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
   const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Test Shop", "--country", "DK"];
@@ -95,7 +92,7 @@ export function accountsAddArgs(merchantId: string, processor: ProcessorName, in
 }
 
 function sandboxAccountInputFor(
-  processor: ProcessorName,
+  processor: AcquirerName,
   index: number,
 ): { acquirerMerchantId: string; currencies: string; credentials: Record<string, string> } {
   return sandboxAccountInput(processor, index) as { acquirerMerchantId: string; currencies: string; credentials: Record<string, string> };

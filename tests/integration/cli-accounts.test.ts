@@ -7,7 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createMerchant } from "@/lib/merchants/create-merchant";
-import { CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
+import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/clearhaus/accounts";
+import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/finaro/accounts";
 import { operatorCli } from "../helpers/operator-cli";
 import { useTestDatabase } from "../helpers/test-database";
 

@@ -12,7 +12,8 @@ import { describeErrorForLog, redactCardNumbers } from "@/lib/cards/redact-card-
 import { truncateCardNumber } from "@/lib/cards/truncate-card-number";
 import { completionNotificationBody } from "@/lib/notifications/bodies";
 import { captureLogs } from "@/lib/observability/logger";
-import type { ProcessorConnector, ProcessorName } from "@/lib/processors/types";
+import type { ProcessorConnector } from "@/lib/acquirers/contract";
+import type { AcquirerName } from "@/lib/acquirers/names";
 import { connectorAt, sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
@@ -46,7 +47,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function connector(name: ProcessorName): ProcessorConnector {
+function connector(name: AcquirerName): ProcessorConnector {
   return connectorAt(`${baseUrl}/${name}`, sandboxCredentials(name));
 }
 
@@ -109,7 +110,7 @@ describe("item 11: card data in logs", () => {
   }
 
   it("item 11: pollCardUpdates reports a broken feed with the fixed text, never the parser's message", async () => {
-    const { registerSandboxUrl } = await import("@/lib/processors/registry");
+    const { registerSandboxUrl } = await import("@/lib/acquirers/registry");
     const { pollCardUpdates } = await import("@/lib/payments/poll-card-updates");
     const { createMerchant } = await import("@/lib/merchants/create-merchant");
     const { addSandboxAccounts } = await import("@/tests/helpers/acquirer-accounts");

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { ConfigError, legacyAcquirerCredentials, parseEnv, refuseLegacyAcquirerVariables } from "@/lib/env";
+import { legacyAcquirerCredentials, refuseLegacyAcquirerVariables } from "@/lib/acquirers/environment";
+import { ConfigError, parseEnv } from "@/lib/env";
 
 const tmpDataDir = () => mkdtempSync(path.join(os.tmpdir(), "cps-env-"));
 

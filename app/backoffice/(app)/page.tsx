@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ACQUIRER_NAMES } from "@/lib/acquirers/names";
 import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { getCachedOverviewStats } from "@/lib/backoffice/queries/get-cached-overview-stats";
@@ -13,7 +14,12 @@ import { formatDateTime, formatMoney, percent } from "@/components/backoffice/fo
 export const metadata: Metadata = { title: "Overview" };
 export const dynamic = "force-dynamic";
 
-const PROCESSOR_COLORS: Record<string, string> = { finaro: "#4f46e5", clearhaus: "#0891b2", bambora: "#d97706", none: "#94a3b8" };
+/** Each acquirer's colour in the charts, in the order of lib/acquirers/names.ts; payments without one are grey. */
+const PALETTE = ["#4f46e5", "#0891b2", "#d97706", "#059669", "#db2777", "#7c3aed"];
+const PROCESSOR_COLORS: Record<string, string> = {
+  ...Object.fromEntries(ACQUIRER_NAMES.map((name, index) => [name, PALETTE[index % PALETTE.length]!])),
+  none: "#94a3b8",
+};
 
 type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { db, type Tx } from "../../db";
 import { NotFoundError } from "../../auth/actor";
 import { CARD_SCHEMES } from "../../cards/card-scheme";
-import { AcquirerAccountNotFoundError } from "../../processors/accounts/account-rules";
+import { AcquirerAccountNotFoundError } from "../../routing/accounts/account-rules";
 
 /** The form's flat fields as the account use cases take them; `credential.<key>` fields become `credentials` when any is filled. */
 export function accountInputFromForm(form: Record<string, string>, { partial }: { partial: boolean }): Record<string, unknown> {

@@ -5,8 +5,8 @@
 import { db } from "../../db";
 import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
-import { auditFields, type AcquirerAccountView } from "../../processors/accounts/account-view";
-import { createAcquirerAccount } from "../../processors/accounts/create-acquirer-account";
+import { auditFields, type AcquirerAccountView } from "../../routing/accounts/account-view";
+import { createAcquirerAccount } from "../../routing/accounts/create-acquirer-account";
 import { recordAudit } from "../../audit/audit";
 import { accountInputFromForm, validateOnly, withFormErrors } from "./acquirer-account-form";
 

@@ -6,8 +6,8 @@ import { z } from "zod";
 import { db } from "../../db";
 import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
-import { auditFields, type AcquirerAccountView } from "../../processors/accounts/account-view";
-import { updateAcquirerAccount } from "../../processors/accounts/update-acquirer-account";
+import { auditFields, type AcquirerAccountView } from "../../routing/accounts/account-view";
+import { updateAcquirerAccount } from "../../routing/accounts/update-acquirer-account";
 import { recordAudit } from "../../audit/audit";
 import { accountInputFromForm, validateOnly, withFormErrors } from "./acquirer-account-form";
 

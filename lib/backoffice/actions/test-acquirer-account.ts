@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { db } from "../../db";
 import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
-import { AcquirerAccountNotFoundError } from "../../processors/accounts/account-rules";
-import { testAcquirerConnection, type ConnectionTest } from "../../processors/accounts/test-acquirer-connection";
+import { AcquirerAccountNotFoundError } from "../../routing/accounts/account-rules";
+import { testAcquirerConnection, type ConnectionTest } from "../../routing/accounts/test-acquirer-connection";
 import { recordAudit } from "../../audit/audit";
 
 export async function testAcquirerAccount({ actor, form }: { actor: Actor; form: Record<string, string> }): Promise<ConnectionTest> {

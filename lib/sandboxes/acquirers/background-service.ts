@@ -1,10 +1,10 @@
 // The background service that starts the sandboxes inside the Next server process for test mode:
 // for every processor (and the 3-D Secure DS) without a test endpoint (*_TEST_BASE_URL,
-// THREEDS_TEST_SERVER_URL). Live mode never reaches them (lib/processors/registry.ts). Its sandboxes run
+// THREEDS_TEST_SERVER_URL). Live mode never reaches them (lib/acquirers/registry.ts). Its sandboxes run
 // with their extensions on (look-ups, card-update feeds, fault modes, scenario cards), which the
 // connectors use only because the registry knows the address is a sandbox's.
 import { config } from "../../env";
-import { ACQUIRER_NAMES } from "./acquirer-name";
+import { ACQUIRER_NAMES } from "../../acquirers/names";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
 import { THREEDS_SANDBOX_MOUNT } from "../threeds/mount";
 import { log } from "../../observability/logger";
@@ -28,8 +28,7 @@ export function sandboxesEnabled(): boolean {
 export async function startProcessorSandboxes(): Promise<RunningSandboxes | undefined> {
   const settings = config();
   if (!sandboxesEnabled()) return undefined;
-  const testEndpoints = { finaro: settings.FINARO_TEST_BASE_URL, clearhaus: settings.CLEARHAUS_TEST_BASE_URL, bambora: settings.BAMBORA_TEST_BASE_URL };
-  const processors = ACQUIRER_NAMES.filter((name) => !testEndpoints[name]);
+  const processors = ACQUIRER_NAMES.filter((name) => !settings.acquirers[name].testBaseUrl);
   const threeDs = !settings.THREEDS_TEST_SERVER_URL;
   if (processors.length === 0 && !threeDs) return undefined;
   // The challenge page is served by the service itself (app/sandbox/threeds), so a browser that can

@@ -5,22 +5,10 @@
 // request twice (a duplicate on the wire) and answers the second. A fault matches a request by
 // processor, operation and amount, and fires a given number of times. Nothing arms a fault unless a
 // test does; unarmed, the wrapper only classifies the request.
-import type { AcquirerName } from "./acquirer-name";
+// Each sandbox says which operation a request is and what its acquirer's refusal looks like
+// (SandboxFaults, in lib/sandboxes/acquirers/<name>/sandbox.ts).
+import type { AcquirerName } from "../../acquirers/names";
 import { holdUntilAborted, type FetchHandler } from "./serve";
-import { GATEWAY } from "./bambora/reference";
-
-type ProcessorName = AcquirerName;
-
-/** Finaro's `O` codes ([AM-CR] ACTIONS; 101 the retrieval) as the operations a fault matches. */
-const FINARO_OPERATIONS: Record<string, AcquirerOperation> = {
-  "1": "authorize",
-  "2": "authorize",
-  "3": "capture",
-  "4": "void",
-  "5": "refund",
-  "35": "payout",
-  "101": "lookup",
-};
 
 export type AcquirerFaultMode =
   | "answer_lost_after_acting"
@@ -36,7 +24,7 @@ export type AcquirerOperation = "authorize" | "capture" | "refund" | "void" | "p
 export interface AcquirerFault {
   mode: AcquirerFaultMode;
   operation: AcquirerOperation;
-  processor?: ProcessorName;
+  processor?: AcquirerName;
   /** Minor units; absent: any amount (a void carries none). */
   amount?: number;
   /** How many matching requests it hits (default 1). */
@@ -75,55 +63,34 @@ export async function lateActsDone(): Promise<void> {
   await Promise.all([...(state.__cpsLateActs ?? [])]);
 }
 
-interface Classified {
+/** A request as a fault matches it: the operation, and its amount in minor units where it has one. */
+export interface ClassifiedRequest {
   operation: AcquirerOperation;
   amount?: number;
 }
 
-async function classify(processor: ProcessorName, request: Request): Promise<Classified | undefined> {
-  const path = new URL(request.url).pathname;
-  // Reads that find a request again: the sandboxes' searches, and Bambora's read of a pre-authorization (its completions).
-  if (request.method === "GET")
-    return path.endsWith("/transactions") || (processor === "bambora" && /^\/v1\/payments\/\d+$/.test(path)) ? { operation: "lookup" } : undefined;
-  if (request.method !== "POST") return undefined;
-  const text = await request.clone().text();
-  const number = (value: unknown) => (value === undefined || value === null || value === "" ? undefined : Number(value));
-  switch (processor) {
-    case "finaro": {
-      const fields = Object.fromEntries(new URLSearchParams(text));
-      const operation = FINARO_OPERATIONS[fields.O ?? ""];
-      return operation ? { operation, amount: number(fields.a4) } : undefined;
-    }
-    case "clearhaus": {
-      const fields = Object.fromEntries(new URLSearchParams(text));
-      const amount = number(fields.amount);
-      if (path === "/authorizations") return { operation: "authorize", amount };
-      if (path === "/credits") return { operation: "payout", amount };
-      const action = /\/(captures|refunds|voids)$/.exec(path)?.[1];
-      return action
-        ? { operation: ({ captures: "capture", refunds: "refund", voids: "void" } as const)[action as "captures"], amount }
-        : undefined;
-    }
-    case "bambora": {
-      // Bambora North America: decimal dollars (its accounts are CAD or USD), faults match minor units.
-      let body: { amount?: unknown } = {};
-      try {
-        body = text ? (JSON.parse(text) as typeof body) : {};
-      } catch {
-        return undefined;
-      }
-      const amount = typeof body.amount === "number" ? Math.round(body.amount * 100) : undefined;
-      if (path === "/v1/payments") return { operation: "authorize", amount };
-      if (path === "/v1/reports") return { operation: "lookup" };
-      const action = /^\/v1\/payments\/[^/]+\/(completions|returns|void)$/.exec(path)?.[1];
-      return action
-        ? { operation: ({ completions: "capture", returns: "refund", void: "void" } as const)[action as "completions"], amount }
-        : undefined;
-    }
-  }
+/** What a sandbox tells the fault modes about its acquirer's wire format. */
+export interface SandboxFaults {
+  /** The operation of a request (its body read as text; "" for a GET), or undefined when no fault applies to it. */
+  classify(request: { method: string; path: string; body: string }): ClassifiedRequest | undefined;
+  /** The acquirer's own "malformed request" answer, in its format (docs/acquirers.md). */
+  refusal(): Response;
 }
 
-function take(processor: ProcessorName, request: Classified): ArmedFault | undefined {
+/** A numeric field of a request (an amount in minor units), or undefined when it is absent or empty. */
+export function fieldNumber(value: unknown): number | undefined {
+  return value === undefined || value === null || value === "" ? undefined : Number(value);
+}
+
+async function classify(faults: SandboxFaults, request: Request): Promise<ClassifiedRequest | undefined> {
+  const path = new URL(request.url).pathname;
+  // The sandboxes' searches that find a request again.
+  if (request.method === "GET" && path.endsWith("/transactions")) return { operation: "lookup" };
+  if (request.method !== "GET" && request.method !== "POST") return undefined;
+  return faults.classify({ method: request.method, path, body: request.method === "POST" ? await request.clone().text() : "" });
+}
+
+function take(processor: AcquirerName, request: ClassifiedRequest): ArmedFault | undefined {
   const fault = state.__cpsAcquirerFaults?.find(
     (candidate) =>
       candidate.remaining > 0 &&
@@ -137,31 +104,11 @@ function take(processor: ProcessorName, request: Classified): ArmedFault | undef
   return fault;
 }
 
-/** The acquirer's own "malformed request" answer, in its format (docs/acquirers.md). */
-function refusal(processor: ProcessorName): Response {
-  switch (processor) {
-    case "finaro":
-      // Finaro's recorded refusals: lower-case keys, no K ([AM-CR-U] "Card cannot be identified").
-      return new Response(new URLSearchParams({ z2: "-9", z3: "Request is malformed" }).toString(), {
-        status: 200,
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-      });
-    case "clearhaus":
-      return Response.json({ status: { code: 40000, message: "parameter is invalid" } }, { status: 400 });
-    case "bambora":
-      // Bambora North America's ErrorResponse for a malformed request (gateway code 314, category 3).
-      return Response.json(
-        { code: GATEWAY.missingOrInvalid.code, category: GATEWAY.missingOrInvalid.category, message: GATEWAY.missingOrInvalid.message, reference: "" },
-        { status: GATEWAY.missingOrInvalid.status },
-      );
-  }
-}
-
 /** Wraps a sandbox's handler with the armed faults. `hangMs` bounds a hold when the caller never gives up. */
-export function withAcquirerFaults(processor: ProcessorName, handler: FetchHandler, hangMs: number): FetchHandler {
+export function withAcquirerFaults(processor: AcquirerName, faults: SandboxFaults, handler: FetchHandler, hangMs: number): FetchHandler {
   return async (request) => {
     if (!state.__cpsAcquirerFaults?.length) return handler(request);
-    const classified = await classify(processor, request);
+    const classified = await classify(faults, request);
     const fault = classified ? take(processor, classified) : undefined;
     if (!fault) return handler(request);
     switch (fault.mode) {
@@ -188,7 +135,7 @@ export function withAcquirerFaults(processor: ProcessorName, handler: FetchHandl
         await handler(request.clone());
         return new Response("bad gateway", { status: 502, headers: { "content-type": "text/plain" } });
       case "refused":
-        return refusal(processor);
+        return faults.refusal();
       case "duplicate_request":
         await handler(request.clone());
         return handler(request);

@@ -1,33 +1,31 @@
 // Starts the acquirer sandboxes and the 3-D Secure sandbox on 127.0.0.1 and records where they listen
 // (lib/runtime/sandbox-addresses.ts), where the connectors' registry finds them for test mode's
-// accounts: live mode never reaches them (lib/processors/registry.ts). The service does this for
+// accounts: live mode never reaches them (lib/acquirers/registry.ts). The service does this for
 // every processor without a test endpoint; tests and `npm run sandbox` start them explicitly. A
 // sandbox follows its acquirer's public reference; its sandbox-only extensions (look-ups the real API
 // lacks, card-update feeds, fault modes, scenario cards) are off unless asked for.
-import { createBamboraSandbox } from "./bambora";
-import { createClearhausSandbox } from "./clearhaus";
-import { createFinaroSandbox, FINARO_SANDBOX_PATH } from "./finaro";
+import { SANDBOXES } from "./index";
 import { registerSandboxAddress } from "../../runtime/sandbox-addresses";
 import { sandboxAccountInput } from "../sandbox-merchant-accounts";
-import { ACQUIRER_NAMES, type AcquirerName } from "./acquirer-name";
+import { ACQUIRER_NAMES, type AcquirerName } from "../../acquirers/names";
 import { createThreeDsSandbox } from "../threeds/directory-server";
 import { createThreeDsServerSandbox } from "../threeds/three-ds-server";
 import { registerThreeDsSandboxHandler, registerThreeDsSandboxUrl } from "../../threeds/ds-client";
 import { withAcquirerFaults } from "./faults";
 import type { SandboxLedger } from "./ledger";
 import { DEFAULT_HANG_MS } from "./scheme-data";
-import { startSandboxServer, type FetchHandler, type RunningSandbox } from "./serve";
+import { startSandboxServer, type RunningSandbox } from "./serve";
 
 /**
  * Records a running sandbox's address as configuration for the connectors' registry, with the
  * sandbox's first test account as the built-in test account merchants without one of their own get
- * in test mode (lib/processors/accounts/add-built-in-sandbox-accounts.ts). Each merchant's acquirer
- * account carries its own credentials (sandbox-accounts.ts lists the ones the sandboxes know).
+ * in test mode (lib/routing/accounts/add-built-in-sandbox-accounts.ts). Each merchant's acquirer
+ * account carries its own credentials (<name>/accounts.ts lists the ones each sandbox knows).
  */
 function registerSandbox(name: AcquirerName, url: string, extensions: boolean): void {
   registerSandboxAddress(name, {
     url,
-    path: name === "finaro" ? FINARO_SANDBOX_PATH : "",
+    path: SANDBOXES[name].path,
     extensions,
     builtInAccount: sandboxAccountInput(name, 0),
   });
@@ -65,18 +63,6 @@ export interface RunningSandboxes {
   close(): Promise<void>;
 }
 
-function sandboxFor(name: AcquirerName, hangMs: number | undefined, extensions: boolean): { handler: FetchHandler; ledger: SandboxLedger } {
-  switch (name) {
-    case "finaro":
-      return createFinaroSandbox({ hangMs, extensions });
-    case "clearhaus":
-      return createClearhausSandbox({ hangMs, extensions });
-    case "bambora":
-      // The service's own test cards (README) work at every sandbox the service starts.
-      return createBamboraSandbox({ hangMs, sharedTestCards: true });
-  }
-}
-
 export async function startSandboxes({
   processors = ACQUIRER_NAMES,
   threeDs = true,
@@ -91,10 +77,10 @@ export async function startSandboxes({
   const ledgers: Partial<Record<AcquirerName, SandboxLedger>> = {};
   try {
     for (const name of processors) {
-      const sandbox = sandboxFor(name, hangMs, extensions);
+      const sandbox = SANDBOXES[name].create({ hangMs, extensions });
       ledgers[name] = sandbox.ledger;
       // Fault modes are an extension: a strict sandbox never even classifies requests for them.
-      const handler = extensions ? withAcquirerFaults(name, sandbox.handler, hangMs ?? DEFAULT_HANG_MS) : sandbox.handler;
+      const handler = extensions ? withAcquirerFaults(name, SANDBOXES[name].faults, sandbox.handler, hangMs ?? DEFAULT_HANG_MS) : sandbox.handler;
       const server = await startSandboxServer({ name, handler, port: ports[name] });
       running.push({ name, server });
       if (register) registerSandbox(name, server.url, extensions);

@@ -7,9 +7,14 @@
 import { isLuhnValid } from "../../cards/luhn";
 import { isCardExpired } from "../../cards/card-expiry";
 import { schemeFromPan, securityCodeLength } from "../../cards/card-scheme";
-import type { AcquirerName } from "./acquirer-name";
+import { ACQUIRER_NAMES, type AcquirerName } from "../../acquirers/names";
 
-type ProcessorName = AcquirerName;
+/**
+ * The routing scenarios are written against the acquirers in the order of lib/acquirers/names.ts: a
+ * card the first one declines and the next approves shows a fallback, whichever acquirers those are.
+ */
+const [FIRST, SECOND, ...LATER] = ACQUIRER_NAMES;
+const and = (names: readonly string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
 
 /** ISO 8583 codes the sandboxes decline with. */
 export type SandboxDeclineCode = "05" | "14" | "51" | "54" | "1A" | "N7";
@@ -18,19 +23,19 @@ export interface TestCard {
   pan: string;
   description: string;
   /** Processors that decline it, with the code; others approve. */
-  declinedBy?: { processors: readonly ProcessorName[] | "all"; code: SandboxDeclineCode };
+  declinedBy?: { processors: readonly AcquirerName[] | "all"; code: SandboxDeclineCode };
   /** The acquirer does not answer in time. */
   hangs?: boolean;
   /** These processors approve it but answer only after the caller gave up (a late approval to reconcile). */
-  approvesLateAt?: readonly ProcessorName[];
+  approvesLateAt?: readonly AcquirerName[];
   /** What the 3-D Secure directory answers for it. */
   threeDs: "frictionless" | "challenge";
   /** Declined (1A, SCA required) unless the authorization carries a fully authenticated 3-D Secure result. */
   requiresAuthentication?: boolean;
   /** Every processor approves the authorization but declines a capture of it with this code (void and refund work as usual). */
   declinesCapture?: SandboxDeclineCode;
-  /** These processors approve half of the amount (a partial approval, where the acquirer knows one). */
-  partialApprovalAt?: readonly ProcessorName[];
+  /** Approved for half of the amount by a sandbox whose acquirer answers partial approvals (DecideAuthorizationOptions.partialApprovals). */
+  partialApproval?: boolean;
 }
 
 export const TEST_CARDS: readonly TestCard[] = [
@@ -40,7 +45,7 @@ export const TEST_CARDS: readonly TestCard[] = [
   { pan: "2221000000000009", description: "mastercard, approved, frictionless", threeDs: "frictionless" },
   {
     pan: "378282246310005",
-    description: "amex, approved (not sent to clearhaus, which takes visa and mastercard only)",
+    description: "amex, approved (not sent to an acquirer that takes visa and mastercard only)",
     threeDs: "frictionless",
   },
   {
@@ -63,14 +68,14 @@ export const TEST_CARDS: readonly TestCard[] = [
   },
   {
     pan: "4000000000001000",
-    description: "declined by finaro (05), approved by clearhaus and bambora",
-    declinedBy: { processors: ["finaro"], code: "05" },
+    description: `declined by ${FIRST} (05), approved by ${and([SECOND!, ...LATER])}`,
+    declinedBy: { processors: [FIRST], code: "05" },
     threeDs: "frictionless",
   },
   {
     pan: "4000000000002008",
-    description: "declined by finaro and clearhaus (05), approved by bambora",
-    declinedBy: { processors: ["finaro", "clearhaus"], code: "05" },
+    description: `declined by ${and([FIRST, SECOND!])} (05), approved by ${and(LATER)}`,
+    declinedBy: { processors: [FIRST, SECOND!], code: "05" },
     threeDs: "frictionless",
   },
   {
@@ -81,8 +86,8 @@ export const TEST_CARDS: readonly TestCard[] = [
   },
   {
     pan: "4000000000000150",
-    description: "finaro approves it but answers too late (the next one is tried; reconciliation voids finaro's approval)",
-    approvesLateAt: ["finaro"],
+    description: `${FIRST} approves it but answers too late (the next one is tried; reconciliation voids ${FIRST}'s approval)`,
+    approvesLateAt: [FIRST],
     threeDs: "frictionless",
   },
   { pan: "4000000000003220", description: "the issuer asks for a 3-D Secure challenge; approved with or without it", threeDs: "challenge" },
@@ -94,8 +99,9 @@ export const TEST_CARDS: readonly TestCard[] = [
   },
   {
     pan: "4000000000000010",
-    description: "finaro approves half of the amount (Z2=10, a partial approval: voided and declined by us); approved in full elsewhere",
-    partialApprovalAt: ["finaro"],
+    description:
+      "an acquirer that answers partial approvals approves half of the amount (a partial approval: voided and declined by us); approved in full elsewhere",
+    partialApproval: true,
     threeDs: "frictionless",
   },
   {
@@ -132,7 +138,7 @@ export type SandboxDecision =
   | { kind: "hang" };
 
 export interface DecideAuthorizationOptions {
-  processor: ProcessorName;
+  processor: AcquirerName;
   card: SandboxCardInput;
   /** ECI sent with the authorization, when 3-D Secure ran. */
   eci?: string;
@@ -141,6 +147,8 @@ export interface DecideAuthorizationOptions {
   merchantInitiated?: boolean;
   /** Minor units: a partial approval approves half of it. */
   amount?: number;
+  /** The sandbox's acquirer answers partial approvals (the scenario card's half-amount approval applies). */
+  partialApprovals?: boolean;
   now?: Date;
 }
 
@@ -154,6 +162,7 @@ export function decideAuthorization({
   authenticationValue,
   merchantInitiated,
   amount,
+  partialApprovals,
   now,
 }: DecideAuthorizationOptions): SandboxDecision {
   const testCard = findTestCard(card.pan);
@@ -171,7 +180,7 @@ export function decideAuthorization({
     if (!authenticated) return { kind: "decline", code: "1A" };
   }
   if (testCard?.approvesLateAt?.includes(processor)) return { kind: "approve_late" };
-  if (testCard?.partialApprovalAt?.includes(processor) && amount !== undefined && amount > 1) {
+  if (testCard?.partialApproval && partialApprovals && amount !== undefined && amount > 1) {
     return { kind: "approve_partially", amount: Math.floor(amount / 2) };
   }
   return { kind: "approve" };

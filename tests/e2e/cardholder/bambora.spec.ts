@@ -2,7 +2,7 @@
 // sandbox) in Chromium: Bambora's own documented test cards typed into our iframes, our 3-D Secure
 // result passed through, one (partial) completion, a return, and what Bambora cannot do (a second
 // completion, payouts) refused by our API with a clear error. CAD: the demo merchant's bambora
-// account settles CAD (lib/sandboxes/acquirers/sandbox-accounts.ts).
+// account settles CAD (lib/sandboxes/acquirers/bambora/accounts.ts).
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { demoCredentials } from "../helpers";
 import {

@@ -2,7 +2,7 @@
 // mit, payout) with the spec's error body naming the currency or the processor, and nothing is made.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { updateAcquirerAccount } from "@/lib/processors/accounts/update-acquirer-account";
+import { updateAcquirerAccount } from "@/lib/routing/accounts/update-acquirer-account";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";

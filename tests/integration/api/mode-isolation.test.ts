@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
-import { createAcquirerAccount } from "@/lib/processors/accounts/create-acquirer-account";
+import { createAcquirerAccount } from "@/lib/routing/accounts/create-acquirer-account";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { createPendingPayment, testCard } from "@/tests/integration/processors/helpers";

@@ -13,7 +13,7 @@ import { ForbiddenError, NotFoundError, type Actor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/users/create-user";
 import { db } from "@/lib/db";
 import type { UserRole } from "@/lib/generated/prisma/enums";
-import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
+import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/clearhaus/accounts";
 
 useTestDatabase();
 

@@ -15,7 +15,7 @@ import { resetConfig } from "@/lib/env";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { processFollowUpOperation } from "@/lib/payments/process-follow-up-operation";
-import { importLegacyAccounts } from "@/lib/processors/accounts/import-legacy-accounts";
+import { importLegacyAccounts } from "@/lib/routing/accounts/import-legacy-accounts";
 import { sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useTestDatabase } from "@/tests/helpers/test-database";

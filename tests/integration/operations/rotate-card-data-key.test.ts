@@ -13,7 +13,7 @@ import { config, resetConfig } from "@/lib/env";
 import { CardKeyUnavailableError, decryptPan } from "@/lib/cards/card-encryption";
 import { openTotpSecret, sealTotpSecret } from "@/lib/auth/totp";
 import { createUser } from "@/lib/users/create-user";
-import { openCredentials } from "@/lib/processors/accounts/seal-credentials";
+import { openCredentials } from "@/lib/routing/accounts/seal-credentials";
 import { createStoredCard, createTestMerchant } from "../../helpers/merchant-factories";
 import { useTestDatabase } from "../../helpers/test-database";
 

@@ -9,13 +9,15 @@ import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-de
 import { newId } from "@/lib/ids";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { processFollowUpOperation } from "@/lib/payments/process-follow-up-operation";
-import { updateAcquirerAccount } from "@/lib/processors/accounts/update-acquirer-account";
-import { AcquirerAccountNotFoundError } from "@/lib/processors/accounts/account-rules";
-import { testAcquirerConnection } from "@/lib/processors/accounts/test-acquirer-connection";
-import { threeDsRequestorFor } from "@/lib/processors/accounts/three-ds-requestor";
+import { updateAcquirerAccount } from "@/lib/routing/accounts/update-acquirer-account";
+import { AcquirerAccountNotFoundError } from "@/lib/routing/accounts/account-rules";
+import { testAcquirerConnection } from "@/lib/routing/accounts/test-acquirer-connection";
+import { threeDsRequestorFor } from "@/lib/routing/accounts/three-ds-requestor";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { BAMBORA_SANDBOX_ACCOUNTS, CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
-import { PROCESSOR_NAMES, type ProcessorName } from "@/lib/processors/types";
+import { BAMBORA_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/bambora/accounts";
+import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/clearhaus/accounts";
+import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/finaro/accounts";
+import { ACQUIRER_NAMES, type AcquirerName } from "@/lib/acquirers/names";
 import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
 import { createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
 
@@ -27,7 +29,7 @@ let merchantA: string;
 let merchantB: string;
 
 /** The acquirer's own id of sandbox account `index`: what its ledger records as the account of a transaction. */
-function identity(processor: ProcessorName, index: number): string {
+function identity(processor: AcquirerName, index: number): string {
   switch (processor) {
     case "finaro":
       return FINARO_SANDBOX_ACCOUNTS[index]!.merchantId;
@@ -39,11 +41,11 @@ function identity(processor: ProcessorName, index: number): string {
 }
 
 /** The currency sandbox account `index` takes: any at finaro and clearhaus, the account's one currency at Bambora North America. */
-function currencyOf(processor: ProcessorName, index: number): string {
+function currencyOf(processor: AcquirerName, index: number): string {
   return processor === "bambora" ? BAMBORA_SANDBOX_ACCOUNTS[index]!.currency : "DKK";
 }
 
-async function accountOf(merchantId: string, processor: ProcessorName): Promise<string> {
+async function accountOf(merchantId: string, processor: AcquirerName): Promise<string> {
   return (await db().acquirerAccount.findFirstOrThrow({ where: { merchantId, processor }, select: { id: true } })).id;
 }
 
@@ -64,7 +66,7 @@ afterAll(async () => {
   await sandboxes.close();
 });
 
-describe.each(PROCESSOR_NAMES)("two merchants with their own %s accounts", (processor) => {
+describe.each(ACQUIRER_NAMES)("two merchants with their own %s accounts", (processor) => {
   it("authorize, capture and refund each reach the acquirer under the merchant's own account, recorded on every operation", async () => {
     for (const [merchantId, index] of [
       [merchantA, 1],

@@ -2,15 +2,15 @@
 // is not configured; live accounts never reach them (issue 27).
 import { afterEach, describe, expect, it } from "vitest";
 import { resetConfig } from "@/lib/env";
-import { bindConnector, sandboxUrl } from "@/lib/processors/registry";
-import type { ProcessorName } from "@/lib/processors/types";
+import { bindConnector, sandboxUrl } from "@/lib/acquirers/registry";
+import type { AcquirerName } from "@/lib/acquirers/names";
 import { sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 import { startProcessorSandboxes } from "@/lib/sandboxes/acquirers/background-service";
 import { startSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 
 /** The connector of `name` under the sandboxes' first test account (where the registry points it). */
-const getConnector = (name: ProcessorName) => bindConnector({ id: "test-account", mode: "test", ...sandboxCredentials(name) });
+const getConnector = (name: AcquirerName) => bindConnector({ id: "test-account", mode: "test", ...sandboxCredentials(name) });
 import { threeDsSandboxUrl } from "@/lib/threeds/ds-client";
 import { CardDetails } from "@/lib/cards/card-details";
 import { newId } from "@/lib/ids";

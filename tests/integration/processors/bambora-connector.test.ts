@@ -7,12 +7,12 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CardDetails } from "@/lib/cards/card-details";
 import { newId } from "@/lib/ids";
-import { BAMBORA_LOOKUPS, createBamboraConnector } from "@/lib/processors/bambora/client";
-import type { BamboraCredentials } from "@/lib/processors/credentials";
-import { bindCredentials } from "@/lib/processors/registry";
-import type { AuthorizeRequest, ProcessorConnector } from "@/lib/processors/types";
+import { BAMBORA_LOOKUPS, createBamboraConnector } from "@/lib/acquirers/bambora/client";
+import type { BamboraCredentials } from "@/lib/acquirers/bambora/credentials";
+import { bindCredentials } from "@/lib/acquirers/registry";
+import type { AuthorizeRequest, ProcessorConnector } from "@/lib/acquirers/contract";
 import { createBamboraSandbox, type BamboraSandbox } from "@/lib/sandboxes/acquirers/bambora";
-import { BAMBORA_SANDBOX_ACCOUNTS, bamboraSandboxCredentials } from "@/lib/sandboxes/acquirers/sandbox-accounts";
+import { BAMBORA_SANDBOX_ACCOUNTS, bamboraSandboxCredentials } from "@/lib/sandboxes/acquirers/bambora/accounts";
 import { startSandboxServer, type RunningSandbox } from "@/lib/sandboxes/acquirers/serve";
 
 const SLOW_MS = 1_500;

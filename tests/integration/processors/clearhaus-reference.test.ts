@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CardDetails } from "@/lib/cards/card-details";
 import { newId } from "@/lib/ids";
-import type { ProcessorConnector, ThreeDsResult } from "@/lib/processors/types";
+import type { ProcessorConnector, ThreeDsResult } from "@/lib/acquirers/contract";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { CLEARHAUS_SANDBOX_API_KEY } from "@/lib/sandboxes/acquirers/clearhaus";
 import { clearhausSigningCredentials, connectorAt, sandboxCredentials } from "@/tests/helpers/acquirer-accounts";

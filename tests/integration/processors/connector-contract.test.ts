@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CardDetails } from "@/lib/cards/card-details";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { connectorAt, sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
-import type { ProcessorConnector, ProcessorName, ProcessorResult, ReferencedOperation } from "@/lib/processors/types";
+import type { ProcessorConnector, ProcessorResult, ReferencedOperation } from "@/lib/acquirers/contract";
+import type { AcquirerName } from "@/lib/acquirers/names";
 import { newId } from "@/lib/ids";
 
 const TIMEOUT_MS = 5_000;
@@ -22,7 +23,7 @@ afterAll(async () => {
 });
 
 /** The sandbox's first test account; `secret` replaces its secret (signature key, API key). */
-function connectorFor(name: ProcessorName, overrides: { secret?: string; timeoutMs?: number } = {}): ProcessorConnector {
+function connectorFor(name: AcquirerName, overrides: { secret?: string; timeoutMs?: number } = {}): ProcessorConnector {
   const account = sandboxCredentials(name);
   if (overrides.secret) {
     if (account.processor === "finaro") account.credentials.signatureKey = overrides.secret;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CardDetails } from "@/lib/cards/card-details";
 import { newId } from "@/lib/ids";
-import type { ProcessorConnector, ProcessorResult, ReferencedOperation, ThreeDsResult } from "@/lib/processors/types";
+import type { ProcessorConnector, ProcessorResult, ReferencedOperation, ThreeDsResult } from "@/lib/acquirers/contract";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { connectorAt, sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 

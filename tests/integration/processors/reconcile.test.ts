@@ -8,7 +8,7 @@ import { newId } from "@/lib/ids";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { FINARO_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/finaro";
 import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
-import { reconcileTimedOutAuthorizations } from "@/lib/processors/reconcile-timed-out-authorizations";
+import { reconcileTimedOutAuthorizations } from "@/lib/routing/reconcile-timed-out-authorizations";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
 

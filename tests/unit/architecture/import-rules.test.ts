@@ -1,7 +1,9 @@
 // The lint rule that keeps the rooms as drawn (eslint.config.mjs, import/no-restricted-paths):
 // kernels import no domain, nothing below the back office imports it, lib/inngest imports no domain,
-// no domain imports lib/jobs, only the launcher imports lib/sandboxes, and the simulators in
-// lib/sandboxes never import the connectors in lib/processors.
+// no domain imports lib/jobs, only the launcher imports lib/sandboxes, the simulators in
+// lib/sandboxes never import the connectors in lib/acquirers (but its list of names), only
+// lib/acquirers/index.ts imports an acquirer module, and a module imports only the contract, the
+// plumbing and the kernels.
 // Each case lints a one-line file placed in a room, through the project's own configuration.
 import path from "node:path";
 import { ESLint } from "eslint";
@@ -52,29 +54,72 @@ describe("import rule between rooms", { timeout: 60_000 }, () => {
 
   it("refuses the sandboxes anywhere but the launcher", async () => {
     const source = 'import { startSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";\nexport const x = startSandboxes;\n';
-    for (const file of ["lib/processors/probe.ts", "lib/threeds/probe.ts", "lib/jobs/probe.ts", "app/api/probe/route.ts"]) {
+    for (const file of ["lib/routing/probe.ts", "lib/threeds/probe.ts", "lib/jobs/probe.ts", "app/api/probe/route.ts"]) {
       expect(await restrictedImports(file, source), file).toEqual([expect.stringContaining("Only the launcher")]);
     }
     expect(await restrictedImports("lib/jobs/start-background-services.ts", source)).toEqual([]);
   });
 
   it("refuses the connectors in the sandboxes, and the sandboxes in the connectors", async () => {
-    const connectorImport = 'import { finaroSignature } from "../../processors/finaro/signature";\nexport const x = finaroSignature;\n';
+    const connectorImport = 'import { finaroSignature } from "../../acquirers/finaro/signature";\nexport const x = finaroSignature;\n';
     for (const file of ["lib/sandboxes/acquirers/probe.ts", "lib/sandboxes/threeds/probe.ts"]) {
-      expect(await restrictedImports(file, connectorImport), file).toEqual([expect.stringContaining("never from our connectors")]);
+      expect(await restrictedImports(file, connectorImport), file).toEqual(expect.arrayContaining([expect.stringContaining("never from our connectors")]));
     }
-    const typeImport = 'import type { ProcessorName } from "@/lib/processors/types";\nexport type X = ProcessorName;\n';
+    const typeImport = 'import type { ProcessorResult } from "@/lib/acquirers/contract";\nexport type X = ProcessorResult;\n';
     expect(await restrictedImports("lib/sandboxes/acquirers/probe.ts", typeImport)).toEqual([
       expect.stringContaining("never from our connectors"),
     ]);
+    const routingImport = 'import { resolveRouting } from "@/lib/routing/routing";\nexport const x = resolveRouting;\n';
+    expect(await restrictedImports("lib/sandboxes/acquirers/finaro/probe.ts", routingImport)).toEqual([
+      expect.stringContaining("never from our connectors"),
+    ]);
+    // The list of names is no connector: a sandbox may read it.
+    const namesImport = 'import { ACQUIRER_NAMES } from "../../../acquirers/names";\nexport const x = ACQUIRER_NAMES;\n';
+    expect(await restrictedImports("lib/sandboxes/acquirers/finaro/probe.ts", namesImport)).toEqual([]);
     const sandboxImport =
       'import { FINARO_SANDBOX_PATH } from "../../sandboxes/acquirers/finaro";\nexport const x = FINARO_SANDBOX_PATH;\n';
-    expect(await restrictedImports("lib/processors/finaro/probe.ts", sandboxImport)).toEqual([
-      expect.stringContaining("Only the launcher"),
-    ]);
+    expect(await restrictedImports("lib/acquirers/finaro/probe.ts", sandboxImport)).toEqual(
+      expect.arrayContaining([expect.stringContaining("Only the launcher")]),
+    );
     // The neutral address book both sides use is no import between them.
     const addresses = 'import { sandboxAddress } from "../../runtime/sandbox-addresses";\nexport const x = sandboxAddress;\n';
     expect(await restrictedImports("lib/sandboxes/acquirers/probe.ts", addresses)).toEqual([]);
+  });
+
+  it("lets only lib/acquirers/index.ts import an acquirer module", async () => {
+    const moduleImport = 'import { createFinaroConnector } from "@/lib/acquirers/finaro/client";\nexport const x = createFinaroConnector;\n';
+    for (const file of ["lib/payments/probe.ts", "lib/routing/probe.ts", "app/api/probe/route.ts", "components/backoffice/probe.tsx", "lib/acquirers/registry.ts"]) {
+      expect(await restrictedImports(file, moduleImport), file).toEqual([expect.stringContaining("Only lib/acquirers/index.ts imports an acquirer module")]);
+    }
+    expect(await restrictedImports("lib/acquirers/index.ts", 'import { finaro } from "./finaro";\nexport const x = finaro;\n')).toEqual([]);
+    // What index.ts registers is for everyone.
+    expect(await restrictedImports("lib/payments/probe.ts", 'import { ACQUIRERS } from "@/lib/acquirers";\nexport const x = ACQUIRERS;\n')).toEqual([]);
+  });
+
+  it("keeps a module to the contract, the plumbing and the kernels: never another module, the registry or a domain", async () => {
+    for (const source of [
+      'import { finaroSignature } from "../finaro/signature";\nexport const x = finaroSignature;\n',
+      'import { bindConnector } from "../registry";\nexport const x = bindConnector;\n',
+      'import { payout } from "../../payments/payout";\nexport const x = payout;\n',
+    ]) {
+      expect(await restrictedImports("lib/acquirers/clearhaus/probe.ts", source), source).toEqual(
+        expect.arrayContaining([expect.stringContaining("An acquirer module imports only")]),
+      );
+    }
+    expect(
+      await restrictedImports(
+        "lib/acquirers/clearhaus/probe.ts",
+        [
+          'import { RESPONSE_CODES } from "../contract";',
+          'import { send } from "../plumbing/http";',
+          'import { isLuhnValid } from "../../cards/luhn";',
+          'import { ACQUIRER_NAMES } from "../names";',
+          'import { clearhausCredentials } from "./credentials";',
+          "export const x = [RESPONSE_CODES, send, isLuhnValid, ACQUIRER_NAMES, clearhausCredentials];",
+          "",
+        ].join("\n"),
+      ),
+    ).toEqual([]);
   });
 
   it("refuses a domain in a kernel, and lets kernels use each other", async () => {

@@ -4,7 +4,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { resetConfig } from "@/lib/env";
-import { parseCredentials } from "@/lib/processors/credentials";
+import { parseCredentials } from "@/lib/acquirers/credentials";
 import {
   accountFieldsSchema,
   acquirerMerchantIdProblem,
@@ -12,9 +12,9 @@ import {
   currenciesSchema,
   descriptorProblem,
   numericCountryCode,
-} from "@/lib/processors/accounts/account-input";
-import { credentialsFingerprint, openCredentials, sealCredentials } from "@/lib/processors/accounts/seal-credentials";
-import { planRouting } from "@/lib/processors/routing";
+} from "@/lib/routing/accounts/account-input";
+import { credentialsFingerprint, openCredentials, sealCredentials } from "@/lib/routing/accounts/seal-credentials";
+import { planRouting } from "@/lib/routing/routing";
 
 const saved = { ...process.env };
 beforeAll(() => {

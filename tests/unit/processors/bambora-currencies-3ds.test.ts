@@ -3,7 +3,7 @@
 // authorized there. Before issue 26 the AReq table had no CAD, so every CAD payment under FORCE_3DS
 // failed authentication (e2e tests/e2e/cardholder/bambora.spec.ts).
 import { describe, expect, it } from "vitest";
-import { BAMBORA_CURRENCIES } from "@/lib/processors/bambora/transformers";
+import { BAMBORA_CURRENCIES } from "@/lib/acquirers/bambora/transformers";
 import { currencyForAReq } from "@/lib/threeds/messages";
 
 describe("the currencies of bambora accounts in the AReq", () => {

@@ -1,5 +1,5 @@
 // The Bambora North America transformers against the API's published requests and recorded answers
-// (tests/fixtures/acquirers/bambora/*.json: each names its source at an exact commit). A request we
+// (lib/acquirers/bambora/fixtures/*.json: each names its source at an exact commit). A request we
 // build must carry what the documented request carries; a documented answer must map to what it means.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -21,8 +21,8 @@ import {
   toBamboraCompletion,
   toBamboraOrderSearch,
   toBamboraPayment,
-} from "@/lib/processors/bambora/transformers";
-import type { AuthorizeRequest } from "@/lib/processors/types";
+} from "@/lib/acquirers/bambora/transformers";
+import type { AuthorizeRequest } from "@/lib/acquirers/contract";
 
 interface Fixture {
   source: string;
@@ -31,7 +31,7 @@ interface Fixture {
 }
 
 function fixture(name: string): Fixture {
-  return JSON.parse(readFileSync(path.join(__dirname, "../../fixtures/acquirers/bambora", `${name}.json`), "utf8")) as Fixture;
+  return JSON.parse(readFileSync(path.join(__dirname, "../../../lib/acquirers/bambora/fixtures", `${name}.json`), "utf8")) as Fixture;
 }
 
 /** Our authorization request for the card and amount a documented request carries. */

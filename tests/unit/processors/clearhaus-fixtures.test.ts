@@ -1,15 +1,15 @@
-// Clearhaus' own examples and ActiveMerchant's recorded answers (tests/fixtures/acquirers/clearhaus,
+// Clearhaus' own examples and ActiveMerchant's recorded answers (lib/acquirers/clearhaus/fixtures,
 // each naming its source) through our transformers: we produce what the docs document, and we read
 // what the gateway sends as what it is (approved, declined, refused).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CardDetails } from "@/lib/cards/card-details";
-import { clearhausSignatureHeader } from "@/lib/processors/clearhaus/client";
-import { fromClearhausAnswer, toClearhausAmount, toClearhausAuthorize, toClearhausCredit } from "@/lib/processors/clearhaus/transformers";
-import type { AuthorizeRequest, ProcessorResult } from "@/lib/processors/types";
+import { clearhausSignatureHeader } from "@/lib/acquirers/clearhaus/client";
+import { fromClearhausAnswer, toClearhausAmount, toClearhausAuthorize, toClearhausCredit } from "@/lib/acquirers/clearhaus/transformers";
+import type { AuthorizeRequest, ProcessorResult } from "@/lib/acquirers/contract";
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/acquirers/clearhaus");
+const FIXTURES = path.resolve(import.meta.dirname, "../../../lib/acquirers/clearhaus/fixtures");
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const fixture = (name: string): any => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8"));
 

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CardDetails } from "@/lib/cards/card-details";
-import { checkFinaroAnswerSignature, finaroSignature } from "@/lib/processors/finaro/signature";
+import { checkFinaroAnswerSignature, finaroSignature } from "@/lib/acquirers/finaro/signature";
 import {
   fromFinaroResponse,
   parseFinaroBody,
@@ -14,10 +14,10 @@ import {
   toFinaroPayout,
   toFinaroRefund,
   toFinaroVoid,
-} from "@/lib/processors/finaro/transformers";
-import type { ProcessorResult } from "@/lib/processors/types";
+} from "@/lib/acquirers/finaro/transformers";
+import type { ProcessorResult } from "@/lib/acquirers/contract";
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/acquirers/finaro");
+const FIXTURES = path.resolve(import.meta.dirname, "../../../lib/acquirers/finaro/fixtures");
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const fixture = (name: string): any => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8"));
 

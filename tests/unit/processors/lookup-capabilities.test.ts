@@ -4,13 +4,13 @@
 // Finaro's retrieval exists but its "not found" proves nothing; our sandboxes' look-ups are complete.
 // And the answers that leave an outcome unknown are classed as such.
 import { describe, expect, it } from "vitest";
-import { createBamboraConnector } from "@/lib/processors/bambora/client";
-import { fromBamboraError } from "@/lib/processors/bambora/transformers";
-import { createClearhausConnector } from "@/lib/processors/clearhaus/client";
-import { fromClearhausTransaction } from "@/lib/processors/clearhaus/transformers";
-import { createFinaroConnector } from "@/lib/processors/finaro/client";
-import { fromFinaroResponse } from "@/lib/processors/finaro/transformers";
-import { LOOKUP_KINDS, LookupNotOfferedError } from "@/lib/processors/types";
+import { createBamboraConnector } from "@/lib/acquirers/bambora/client";
+import { fromBamboraError } from "@/lib/acquirers/bambora/transformers";
+import { createClearhausConnector } from "@/lib/acquirers/clearhaus/client";
+import { fromClearhausTransaction } from "@/lib/acquirers/clearhaus/transformers";
+import { createFinaroConnector } from "@/lib/acquirers/finaro/client";
+import { fromFinaroResponse } from "@/lib/acquirers/finaro/transformers";
+import { LOOKUP_KINDS, LookupNotOfferedError } from "@/lib/acquirers/contract";
 
 // Never reached: the connectors refuse before any request (a real host would be a network call).
 const REAL = {

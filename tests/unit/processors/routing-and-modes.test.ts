@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { processorOrder } from "@/lib/processors/routing";
-import { processorTimeoutMs } from "@/lib/processors/registry";
+import { processorOrder } from "@/lib/routing/routing";
+import { processorTimeoutMs } from "@/lib/acquirers/registry";
 import { resetConfig } from "@/lib/env";
 import { decideThreeDsStep, parseThreeDsMode } from "@/lib/threeds/three-ds-mode";
 import { decideAuthorization, TEST_CARDS } from "@/lib/sandboxes/acquirers/test-cards";

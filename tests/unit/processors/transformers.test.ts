@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { CardDetails } from "@/lib/cards/card-details";
-import { finaroSignature, sanitizeFinaroValue } from "@/lib/processors/finaro/signature";
+import { finaroSignature, sanitizeFinaroValue } from "@/lib/acquirers/finaro/signature";
 import {
   fromFinaroResponse,
   parseFinaroBody,
@@ -11,16 +11,16 @@ import {
   toFinaroCapture,
   toFinaroPayout,
   toFinaroRefund,
-} from "@/lib/processors/finaro/transformers";
+} from "@/lib/acquirers/finaro/transformers";
 import {
   CLEARHAUS_STATUS_CODES,
   fromClearhausTransaction,
   mapClearhausStatus,
   toClearhausAuthorize,
   toClearhausCredit,
-} from "@/lib/processors/clearhaus/transformers";
-import type { AuthorizeRequest } from "@/lib/processors/types";
-import { RequestNotFormedError } from "@/lib/processors/request-not-formed";
+} from "@/lib/acquirers/clearhaus/transformers";
+import type { AuthorizeRequest } from "@/lib/acquirers/contract";
+import { RequestNotFormedError } from "@/lib/acquirers/plumbing/request-not-formed";
 
 const card = new CardDetails({ pan: "4111111111111111", expMonth: 3, expYear: 2031, securityCode: "123", holderName: "Jane Doe" });
 const base: AuthorizeRequest = { operationId: "op0123456789abcdef0123456789abcd", paymentId: "pay1", amount: 1050n, currency: "DKK", card };

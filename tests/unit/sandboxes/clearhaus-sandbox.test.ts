@@ -1,13 +1,13 @@
 // The strict Clearhaus sandbox answers what the Gateway API docs and ActiveMerchant's recordings
-// show (tests/fixtures/acquirers/clearhaus/*.json, each naming its source), for requests built by
+// show (lib/acquirers/clearhaus/fixtures/*.json, each naming its source), for requests built by
 // hand from those references, not by our connector.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createClearhausSandbox } from "@/lib/sandboxes/acquirers/clearhaus";
-import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
+import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/clearhaus/accounts";
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/acquirers/clearhaus");
+const FIXTURES = path.resolve(import.meta.dirname, "../../../lib/acquirers/clearhaus/fixtures");
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const fixture = (name: string): any => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8"));
 

@@ -1,13 +1,13 @@
-// The strict Finaro sandbox answers what the public clients recorded (tests/fixtures/acquirers/finaro/
+// The strict Finaro sandbox answers what the public clients recorded (lib/acquirers/finaro/fixtures/
 // *.json, each naming its source), for requests built by hand from those references: among them the
 // exact requests main's connector sent (a capture without g4, an authorization without c3, b2=3).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFinaroSandbox, FINARO_SANDBOX_PATH, finaroSandboxSignature } from "@/lib/sandboxes/acquirers/finaro";
-import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
+import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/finaro/accounts";
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/acquirers/finaro");
+const FIXTURES = path.resolve(import.meta.dirname, "../../../lib/acquirers/finaro/fixtures");
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const fixture = (name: string): any => JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), "utf8"));
 

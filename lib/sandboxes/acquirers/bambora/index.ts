@@ -13,7 +13,7 @@ import { decideAuthorization, findTestCard, captureDeclineCode } from "../test-c
 import { SandboxLedger } from "../ledger";
 import { holdUntilAborted, sameSecret, type FetchHandler } from "../serve";
 import { DEFAULT_HANG_MS } from "../scheme-data";
-import { BAMBORA_SANDBOX_ACCOUNTS, bamboraSandboxCredentials, type BamboraSandboxAccount } from "../sandbox-accounts";
+import { BAMBORA_SANDBOX_ACCOUNTS, bamboraSandboxCredentials, type BamboraSandboxAccount } from "./accounts";
 import {
   BAMBORA_TEST_CARDS,
   CARD_ON_FILE_TYPES,

@@ -7,7 +7,7 @@ import { formObject, runAction, type ActionState } from "@/lib/backoffice/action
 import { addAcquirerAccount } from "@/lib/backoffice/actions/add-acquirer-account";
 import { changeAcquirerAccount } from "@/lib/backoffice/actions/change-acquirer-account";
 import { testAcquirerAccount } from "@/lib/backoffice/actions/test-acquirer-account";
-import type { ConnectionTest } from "@/lib/processors/accounts/test-acquirer-connection";
+import type { ConnectionTest } from "@/lib/routing/accounts/test-acquirer-connection";
 
 const PAGE = "/backoffice/settings/acquirer-accounts";
 

@@ -1,19 +1,32 @@
 import type { Metadata } from "next";
 import { requireRole } from "@/lib/auth/session";
-import { listAcquirerAccounts } from "@/lib/processors/accounts/list-acquirer-accounts";
-import { describeCurrencies } from "@/lib/processors/accounts/account-input";
-import { CREDENTIAL_FIELDS } from "@/lib/processors/credentials";
+import { listAcquirerAccounts } from "@/lib/routing/accounts/list-acquirer-accounts";
+import { describeCurrencies } from "@/lib/routing/accounts/account-input";
+import { acquirerModule } from "@/lib/acquirers";
+import { CREDENTIAL_FIELDS } from "@/lib/acquirers/credentials";
+import { ACQUIRER_LABELS, ACQUIRER_NAMES } from "@/lib/acquirers/names";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { Alert } from "@/components/ui/alert";
 import { formatDateTime } from "@/components/backoffice/format";
-import { AddAcquirerAccountForm, EditAcquirerAccountForm, TestConnectionForm } from "@/components/backoffice/acquirer-account-forms";
+import {
+  AddAcquirerAccountForm,
+  EditAcquirerAccountForm,
+  TestConnectionForm,
+  type AcquirerChoice,
+} from "@/components/backoffice/acquirer-account-forms";
 import { addAcquirerAccountAction, changeAcquirerAccountAction, testAcquirerAccountAction } from "./actions";
 
 export const metadata: Metadata = { title: "Acquirer accounts" };
 export const dynamic = "force-dynamic";
 
-const PROCESSOR_LABELS = { finaro: "Finaro", clearhaus: "Clearhaus", bambora: "Bambora North America" } as const;
+const LABELS = `${ACQUIRER_NAMES.slice(0, -1).map((name) => ACQUIRER_LABELS[name]).join(", ")} and ${ACQUIRER_LABELS[ACQUIRER_NAMES.at(-1)!]}`;
+
+/** What the form offers: each acquirer's label (with the only currencies it takes, where it limits them) and field hints. */
+const ACQUIRER_CHOICES: AcquirerChoice[] = ACQUIRER_NAMES.map((name) => {
+  const { onlyCurrencies, hints } = acquirerModule(name).accountRules;
+  return { value: name, label: onlyCurrencies ? `${ACQUIRER_LABELS[name]} (${onlyCurrencies.join(", ")})` : ACQUIRER_LABELS[name], hints };
+});
 
 // Settings → Acquirer accounts (owners only; others get the not-found page): where this merchant's
 // payments settle. Credentials are write-only: only their fingerprint and when they were set show.
@@ -24,7 +37,7 @@ export default async function AcquirerAccountsPage() {
     <>
       <PageHeader
         title="Acquirer accounts"
-        description="The accounts at Finaro, Clearhaus and Bambora your payments settle into. Payments go only to enabled accounts that take their currency, in your routing order."
+        description={`The accounts at ${LABELS} your payments settle into. Payments go only to enabled accounts that take their currency, in your routing order.`}
       />
       <div className="space-y-6">
         {accounts.length === 0 ? <Alert tone="warning">No acquirer account yet: payments are refused until you add one.</Alert> : null}
@@ -34,7 +47,7 @@ export default async function AcquirerAccountsPage() {
             title={
               <span className="flex flex-wrap items-center gap-2">
                 <span>{account.name}</span>
-                <Badge tone="slate">{PROCESSOR_LABELS[account.processor]}</Badge>
+                <Badge tone="slate">{ACQUIRER_LABELS[account.processor]}</Badge>
                 <Badge tone={account.enabled ? "green" : "amber"}>{account.enabled ? "Enabled" : "Disabled"}</Badge>
                 <Badge tone={account.mode === "live" ? "violet" : "blue"}>{account.mode === "live" ? "Live" : "Test"}</Badge>
               </span>
@@ -88,6 +101,7 @@ export default async function AcquirerAccountsPage() {
                     enabled: account.enabled,
                     mode: account.mode,
                   }}
+                  acquirer={ACQUIRER_CHOICES.find((choice) => choice.value === account.processor)!}
                   credentialFields={CREDENTIAL_FIELDS[account.processor]}
                   totpEnabled={user.totpEnabled}
                 />
@@ -99,7 +113,12 @@ export default async function AcquirerAccountsPage() {
           title="Add an account"
           description="From your acquirer's onboarding: the credentials, and the merchant as the card schemes know it (MID, MCC, name, country, BINs)."
         >
-          <AddAcquirerAccountForm action={addAcquirerAccountAction} credentialFields={CREDENTIAL_FIELDS} totpEnabled={user.totpEnabled} />
+          <AddAcquirerAccountForm
+            action={addAcquirerAccountAction}
+            acquirers={ACQUIRER_CHOICES}
+            credentialFields={CREDENTIAL_FIELDS}
+            totpEnabled={user.totpEnabled}
+          />
         </Card>
       </div>
     </>

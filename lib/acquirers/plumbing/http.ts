@@ -1,0 +1,107 @@
+// The one place connectors talk HTTP: a bounded time-out on every call, and network failures sorted
+// into "nothing happened" (retryable) and "we cannot know" (indeterminate). Never logs bodies: they
+// carry card data.
+import { RESPONSE_CODES, type ProcessorResult } from "../contract";
+
+export interface SendOptions {
+  url: string;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export type SendOutcome =
+  | { kind: "response"; status: number; contentType: string; text: string }
+  | { kind: "timeout" }
+  | { kind: "aborted" }
+  | { kind: "network"; sent: boolean; message: string };
+
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET_BEFORE_SEND"]);
+
+function causeCode(error: unknown): string | undefined {
+  if (error && typeof error === "object" && "cause" in error) {
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    if (cause && typeof cause.code === "string") return cause.code;
+  }
+  return undefined;
+}
+
+export async function send({ url, method, headers, body, timeoutMs, signal }: SendOptions): Promise<SendOutcome> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
+  try {
+    const response = await fetch(url, { method, headers, body, signal: combined, redirect: "manual" });
+    const text = await response.text();
+    return { kind: "response", status: response.status, contentType: response.headers.get("content-type") ?? "", text };
+  } catch (error) {
+    if (timeout.aborted) return { kind: "timeout" };
+    if (signal?.aborted) return { kind: "aborted" };
+    const code = causeCode(error);
+    return {
+      kind: "network",
+      sent: !(code && NOT_SENT_CODES.has(code)),
+      message: code ?? (error instanceof Error ? error.message : "network error"),
+    };
+  }
+}
+
+/** The result for a call that got no usable answer. A time-out is never a decline. */
+export function failureFromOutcome(
+  outcome: Exclude<SendOutcome, { kind: "response" }>,
+  processor: string,
+  timeoutMs: number,
+): ProcessorResult {
+  switch (outcome.kind) {
+    case "timeout":
+      return {
+        status: "failed",
+        failure: "indeterminate",
+        responsecode: RESPONSE_CODES.timeout,
+        message: `${processor} did not answer within ${timeoutMs} ms`,
+      };
+    case "aborted":
+      return {
+        status: "failed",
+        failure: "indeterminate",
+        responsecode: RESPONSE_CODES.timeout,
+        message: `the call to ${processor} was cancelled`,
+      };
+    case "network":
+      return outcome.sent
+        ? {
+            status: "failed",
+            failure: "indeterminate",
+            responsecode: RESPONSE_CODES.unavailable,
+            message: `${processor}: connection lost (${outcome.message})`,
+          }
+        : {
+            status: "failed",
+            failure: "retryable",
+            responsecode: RESPONSE_CODES.unavailable,
+            message: `${processor} unreachable (${outcome.message})`,
+          };
+  }
+}
+
+/**
+ * An answer we could not read (wrong shape, unexpected status), or any HTTP 5xx. Indeterminate
+ * either way: a 502 or 504 from a proxy in front of the acquirer says nothing about whether the
+ * acquirer acted, so a payout or follow-up is looked up, never sent elsewhere (docs/decisions.md).
+ */
+export function unreadableAnswer(processor: string, status: number): ProcessorResult {
+  return {
+    status: "failed",
+    failure: "indeterminate",
+    responsecode: status >= 500 ? RESPONSE_CODES.unavailable : RESPONSE_CODES.systemError,
+    message:
+      status >= 500
+        ? `${processor} answered HTTP ${status}: whether it acted is unknown`
+        : `${processor} answered HTTP ${status} with a body we could not read`,
+  };
+}
+
+export function basicAuth(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+}

@@ -1,0 +1,52 @@
+// Test mode works on every deployment without any set-up (docs/decisions.md, "Test mode and live
+// mode"): a merchant without a test account of its own at a processor whose test accounts go to the
+// built-in sandbox gets the sandbox's test account there, made the first time a test payment is
+// routed. A merchant that has any test account at that processor (enabled or not) gets none: its own
+// choice stands. Never a live account: live mode only routes to the merchant's own live accounts.
+import { db, type Tx } from "../../db";
+import { builtInSandboxAccount } from "../../acquirers/registry";
+import type { AcquirerName } from "../../acquirers/names";
+import { createAcquirerAccount } from "./create-acquirer-account";
+
+/** The name the built-in account gets (unique per merchant: an account the merchant named so is left alone). */
+export function builtInSandboxAccountName(processor: AcquirerName): string {
+  return `${processor} sandbox (built-in)`;
+}
+
+/** Adds the built-in sandbox test account at each of `processors` that qualifies; returns the processors given one. */
+export async function addBuiltInSandboxAccounts({
+  merchantId,
+  processors,
+  tx: outer,
+}: {
+  merchantId: string;
+  processors: readonly AcquirerName[];
+  /** The caller's transaction, when it has one (its locks must not wait for a second connection). */
+  tx?: Tx;
+}): Promise<AcquirerName[]> {
+  const added: AcquirerName[] = [];
+  for (const processor of processors) {
+    const input = builtInSandboxAccount(processor);
+    if (!input) continue;
+    const run = async (tx: Tx) => {
+      // Under the merchant's row lock, so two first test payments at once add one account.
+      await tx.$queryRaw`SELECT "id" FROM "Merchant" WHERE "id" = ${merchantId} FOR UPDATE`;
+      const name = builtInSandboxAccountName(processor);
+      const existing = await tx.acquirerAccount.findFirst({
+        where: { merchantId, OR: [{ processor, mode: "test" }, { name }] },
+        select: { id: true },
+      });
+      if (existing) return false;
+      await createAcquirerAccount({
+        merchantId,
+        // The sandbox's own currencies: a Bambora North America account settles one (CAD or USD),
+        // and "any" is refused for it (issue 26).
+        input: { currencies: "any", ...input, processor, name, mode: "test", enabled: true },
+        tx,
+      });
+      return true;
+    };
+    if (await (outer ? run(outer) : db().$transaction(run))) added.push(processor);
+  }
+  return added;
+}

@@ -1,0 +1,84 @@
+// Acquirer credentials at rest: AES-256-GCM under a key of their own, derived with HKDF from the
+// card-data key with its own label (as the TOTP secrets are, lib/auth/totp.ts), so a credential is
+// never sealed as if it were a card number; the ciphertext is bound to its account id and key id, so
+// it cannot be moved to another account. `cards rotate-key` re-seals them under the current key.
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { cardKeyMaterial } from "../../cards/card-encryption";
+import { config } from "../../env";
+import { parseCredentials, type ProcessorCredentials } from "../../acquirers/credentials";
+
+const SEALED_PREFIX = "acq1";
+const HKDF_INFO = "card-payment-service/acquirer-credentials/v1";
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+function credentialsKey(cardKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync("sha256", cardKey, Buffer.alloc(0), HKDF_INFO, 32));
+}
+
+export interface SealedCredentials {
+  credentialsSealed: string;
+  credentialsKeyId: string;
+}
+
+/** "acq1:<base64 iv|tag|ciphertext>" of the credentials' JSON, authenticated with the key id and the account id. */
+export function sealCredentials(value: ProcessorCredentials, accountId: string): SealedCredentials {
+  return sealPayload(value, accountId);
+}
+
+function sealPayload(value: SealedPayload, accountId: string): SealedCredentials {
+  const { id, key } = cardKeyMaterial();
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", credentialsKey(key), iv);
+  cipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${id}:${accountId}`));
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
+  return {
+    credentialsSealed: `${SEALED_PREFIX}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64")}`,
+    credentialsKeyId: id,
+  };
+}
+
+/** What is sealed: the processor and its credentials, as they were valid when sealed. */
+interface SealedPayload {
+  processor: ProcessorCredentials["processor"];
+  credentials: unknown;
+}
+
+/** The credentials in clear, validated again by their processor's schema (a row never bypasses it). */
+export function openCredentials(sealed: SealedCredentials, accountId: string): ProcessorCredentials {
+  const json = openPayload(sealed, accountId);
+  return parseCredentials(json.processor, json.credentials);
+}
+
+/**
+ * The same payload sealed under the current key, without validating it: a key rotation must carry
+ * over credentials its processor's schema no longer takes (bambora accounts from before issue 26)
+ * as well as valid ones.
+ */
+export function resealCredentials(sealed: SealedCredentials, accountId: string): SealedCredentials {
+  return sealPayload(openPayload(sealed, accountId), accountId);
+}
+
+function openPayload(sealed: SealedCredentials, accountId: string): SealedPayload {
+  const payload = sealed.credentialsSealed.slice(`${SEALED_PREFIX}:`.length);
+  const raw = Buffer.from(payload, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", credentialsKey(cardKeyMaterial(sealed.credentialsKeyId).key), raw.subarray(0, IV_BYTES));
+  decipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${sealed.credentialsKeyId}:${accountId}`));
+  decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return JSON.parse(
+    Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8"),
+  ) as SealedPayload;
+}
+
+/**
+ * What the back office shows instead of the credentials: 16 hex digits of an HMAC under the server's
+ * API-key secret, so an owner can tell whether the same credentials were entered again without the
+ * page (or a database reader) learning anything about them.
+ */
+export function credentialsFingerprint(value: ProcessorCredentials): string {
+  const canonical = JSON.stringify(Object.entries(value.credentials).sort(([a], [b]) => a.localeCompare(b)));
+  return createHmac("sha256", config().secrets.apiKeySecret)
+    .update(`acquirer-credentials:${value.processor}:${canonical}`)
+    .digest("hex")
+    .slice(0, 16);
+}

@@ -1,0 +1,155 @@
+// Follow-up operations (capture, refund, void) go to the acquirer account that authorized the
+// payment, under its credentials, even when it has been edited or disabled since (an authorization
+// made on one account cannot be captured on another), referring to the authorization by the
+// acquirer's own id. The operation records the account it went out under.
+import { db } from "../db";
+import { AcquirerAccountMissingError, getAccountConnector } from "./accounts/account-connector";
+import { ProcessorNotConfiguredError } from "../acquirers/registry";
+import { RESPONSE_CODES, type FollowUpOperation, type ProcessorResult, type ReferencedOperation } from "../acquirers/contract";
+import type { AcquirerName } from "../acquirers/names";
+
+export interface FollowUpPayment {
+  id: string;
+  currency: string;
+  processor: AcquirerName | null;
+}
+
+export interface RunFollowUpOptions {
+  /** The payment as loaded by the caller (id, currency, processor). */
+  payment: FollowUpPayment;
+  operation: FollowUpOperation;
+  /** Minor units. */
+  amount: bigint;
+  /** Our operation id of this follow-up (sent to the acquirer as its request reference). */
+  operationId: string;
+  textOnStatement?: string;
+  timeoutMs?: number;
+}
+
+/** Calls the authorizing processor; never throws for acquirer answers, network failures or missing configuration. */
+export async function runFollowUp({
+  payment,
+  operation,
+  amount,
+  operationId,
+  textOnStatement,
+  timeoutMs,
+}: RunFollowUpOptions): Promise<ProcessorResult> {
+  if (!payment.processor) {
+    return {
+      status: "failed",
+      failure: "declined",
+      responsecode: RESPONSE_CODES.invalidTransaction,
+      message: "the payment has no authorizing processor",
+    };
+  }
+  const authorization = await db().operation.findFirst({
+    where: { paymentId: payment.id, type: "authorize", status: "approved", processor: payment.processor },
+    orderBy: { createdAt: "desc" },
+    select: {
+      id: true,
+      processorReference: true,
+      authorizationCode: true,
+      acquirerAccountId: true,
+      payment: { select: { acquirerAccountId: true, customerIpAddress: true } },
+    },
+  });
+  if (!authorization?.processorReference) {
+    return {
+      status: "failed",
+      failure: "declined",
+      responsecode: RESPONSE_CODES.invalidTransaction,
+      message: `no approved authorization at ${payment.processor} to refer to`,
+    };
+  }
+  const reference = {
+    operationId,
+    amount,
+    currency: payment.currency,
+    authorizationReference: authorization.processorReference,
+    authorizationCode: authorization.authorizationCode ?? undefined,
+    // What the authorization was sent with (Finaro names it as g4).
+    authorizationOperationId: authorization.id,
+    customerIp: authorization.payment.customerIpAddress ?? undefined,
+  };
+  const accountId = authorization.acquirerAccountId ?? authorization.payment.acquirerAccountId;
+  if (!accountId) {
+    // Never guessed: another account of the same processor would be another merchant account.
+    return {
+      status: "failed",
+      failure: "declined",
+      responsecode: RESPONSE_CODES.invalidTransaction,
+      message: `no acquirer account is recorded for the authorization at ${payment.processor} (see accounts import-env, docs/operations.md)`,
+    };
+  }
+  let connector;
+  try {
+    connector = await getAccountConnector({ accountId, timeoutMs });
+  } catch (error) {
+    if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)
+      return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
+    throw error;
+  }
+  const capture = operation === "refund" ? await captureToRefund(payment, operationId, amount) : undefined;
+  // Recorded before the call: what this operation names at the acquirer (a later refund counts what
+  // each capture has given back).
+  await db().operation.updateMany({
+    where: { id: operationId },
+    data: { acquirerAccountId: accountId, referencedOperationId: capture?.chosen?.operationId ?? authorization.id },
+  });
+  switch (operation) {
+    case "capture":
+      return connector.capture({ ...reference, textOnStatement });
+    case "refund":
+      return connector.refund({
+        ...reference,
+        captureReference: (capture?.chosen ?? capture?.latest)?.processorReference,
+        capture: capture?.chosen,
+        textOnStatement,
+      });
+    case "void":
+      return connector.void(reference);
+  }
+}
+
+/**
+ * The capture a refund names, for acquirers whose refunds give back one capture (Finaro): the
+ * latest approved capture that still holds the whole amount, counting what earlier refunds that
+ * named it took back (pending ones included). None when no single capture can (the refund is then
+ * refused before it is sent, docs/decisions.md); `latest` is the latest capture either way.
+ */
+async function captureToRefund(
+  payment: FollowUpPayment,
+  refundId: string,
+  amount: bigint,
+): Promise<{ chosen?: ReferencedOperation; latest?: ReferencedOperation }> {
+  const [captures, refunds] = await Promise.all([
+    db().operation.findMany({
+      where: {
+        paymentId: payment.id,
+        type: "capture",
+        status: "approved",
+        processor: payment.processor,
+        processorReference: { not: null },
+      },
+      orderBy: { createdAt: "desc" },
+      select: { id: true, amount: true, processorReference: true, authorizationCode: true },
+    }),
+    db().operation.findMany({
+      where: { paymentId: payment.id, type: "refund", status: { in: ["pending", "approved"] }, id: { not: refundId } },
+      select: { amount: true, referencedOperationId: true },
+    }),
+  ]);
+  const given = new Map<string, bigint>();
+  for (const refund of refunds) {
+    if (refund.referencedOperationId)
+      given.set(refund.referencedOperationId, (given.get(refund.referencedOperationId) ?? 0n) + refund.amount);
+  }
+  const asReference = (capture: (typeof captures)[number]): ReferencedOperation => ({
+    operationId: capture.id,
+    processorReference: capture.processorReference!,
+    authorizationCode: capture.authorizationCode ?? undefined,
+  });
+  const chosen = captures.find((capture) => capture.amount - (given.get(capture.id) ?? 0n) >= amount);
+  return { chosen: chosen && asReference(chosen), latest: captures[0] && asReference(captures[0]) };
+}

@@ -1,0 +1,10 @@
+// The only list of the acquirer sandboxes (one folder each, ./<name>/sandbox.ts): a fourth acquirer's
+// sandbox is its folder and its line here.
+import type { AcquirerName } from "../../acquirers/names";
+import type { AcquirerSandbox } from "./acquirer-sandbox";
+import { bamboraSandbox } from "./bambora/sandbox";
+import { clearhausSandbox } from "./clearhaus/sandbox";
+import { finaroSandbox } from "./finaro/sandbox";
+
+/** Each acquirer's sandbox by its name (tests/unit/acquirers/names.test.ts holds each key equal to its sandbox's name). */
+export const SANDBOXES = { finaro: finaroSandbox, clearhaus: clearhausSandbox, bambora: bamboraSandbox } satisfies Record<AcquirerName, AcquirerSandbox>;
