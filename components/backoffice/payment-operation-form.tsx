@@ -1,4 +1,5 @@
 "use client";
+import type { FollowUpType } from "@/lib/payments/follow-ups/kinds";
 import Link from "next/link";
 import { startTransition, useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
@@ -32,7 +33,7 @@ export function PaymentOperationForm({
 }: {
   action: Action;
   paymentId: string;
-  operation: "capture" | "refund" | "void";
+  operation: FollowUpType;
   currency: string;
   maxLabel: string;
   /** The most this operation can take, in minor units (data for tests and assistive text). */

@@ -6,8 +6,10 @@
 import { ApiError } from "../errors";
 import { currencyExponent, isCurrencyCode } from "../validation/currency";
 import type { ActionLink } from "./action-result";
+import { FOLLOW_UP_KINDS, type FollowUpType } from "../payments/follow-ups/kinds";
 
-export type PaymentOperation = "capture" | "refund" | "void";
+/** A follow-up the payment page offers (lib/payments/follow-ups/kinds.ts). */
+export type PaymentOperation = FollowUpType;
 
 export interface OperationErrorDescription {
   message: string;
@@ -16,7 +18,6 @@ export interface OperationErrorDescription {
   link?: ActionLink;
 }
 
-const PAST: Record<PaymentOperation, string> = { capture: "captured", refund: "refunded", void: "voided" };
 
 const NOTIFICATION_SETTINGS: ActionLink = { href: "/backoffice/settings/notifications", label: "Settings → Notifications" };
 const OPERATIONS: ActionLink = { href: "#operations", label: "the operations of this payment" };
@@ -73,7 +74,7 @@ const RULES: Rule[] = [
   {
     code: "INVALID_PARAMETER",
     pattern: /^paymentid: the payment cannot be \w+ in its state \(([\w ]+)\)/,
-    describe: (match, { operation }) => ({ message: `This payment cannot be ${PAST[operation]} while it is ${match[1]!.replace("_", " ")}: see the operations of this payment.`, link: OPERATIONS }),
+    describe: (match, { operation }) => ({ message: `This payment cannot be ${FOLLOW_UP_KINDS[operation].past} while it is ${match[1]!.replace("_", " ")}: see the operations of this payment.`, link: OPERATIONS }),
   },
   {
     code: "INVALID_PARAMETER",

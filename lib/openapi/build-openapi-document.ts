@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ApiHost } from "../env";
 import { DEFAULT_ROUTING } from "../acquirers";
 import { API_ERROR_STATUS, type ApiErrorCode } from "../errors";
+import { FOLLOW_UP_KINDS, FOLLOW_UP_TYPES } from "../payments/follow-ups/kinds";
 import { NOTIFICATION_KIND_HEADER, NOTIFICATION_MODE_HEADER } from "../notifications/notification-kind-header";
 import { documentedInputs } from "../validation/documented-input";
 import { initSessionRequestSchema } from "../validation/init-session";
@@ -379,12 +380,12 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
       answerDescription: "Accepted; the notification carries the same responseid.",
     }),
     ...Object.fromEntries(
-      (["capture", "refund", "void"] as const).map((verb) => [
+      FOLLOW_UP_TYPES.map((verb) => [
         `/api/{paymentid}/${verb}`,
         postOperation({
           operationId: `${verb}Payment`,
           tag: "Follow-ups",
-          summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a payment (spec ${verb === "capture" ? "4.4" : verb === "refund" ? "4.5" : "4.6"})`,
+          summary: `${verb[0]!.toUpperCase()}${verb.slice(1)} a payment (spec ${FOLLOW_UP_KINDS[verb].specSection})`,
           description:
             "Asynchronous: the result arrives as the operation notification (webhook `operationNotification`). An omitted amount means all that is left; the body may be left out.",
           body: "OperationRequest",
@@ -527,7 +528,7 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
         description:
           "Sent to the request's notificationurl where given, else the payment's, else the configured address. A payout's final result is always notified, also when it was answered at once.",
         schema: "OperationNotification",
-        kinds: ["capture", "refund", "void", "payout", "operation"],
+        kinds: [...FOLLOW_UP_TYPES.map((type) => FOLLOW_UP_KINDS[type].notificationKind), "payout", "operation"],
       }),
       paymentDetailsNotification: webhook({
         operationId: "paymentDetailsNotification",

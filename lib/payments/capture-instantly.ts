@@ -15,16 +15,13 @@ import { sendEventAfterCommit } from "../inngest/send-event";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { runFollowUp } from "../routing/follow-up";
 import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
-import type { FollowUpOperation } from "../acquirers/contract";
 import type { AcquirerName } from "../acquirers/names";
-import { captureAmountRule } from "./capture-payment";
 import { lockPayment } from "./get-payment-or-throw";
 import { operationTotals } from "./operation-totals";
 import { dispatchNotification } from "../notifications/enqueue-notification";
 import { recordFollowUpResult } from "./record-follow-up-result";
-import type { AmountRule } from "./request-follow-up";
+import { FOLLOW_UP_KINDS, type FollowUpType } from "./follow-ups/kinds";
 import { holdUnknownOutcome, markCallEnded, type SettleResult } from "./settle-unknown-operation";
-import { voidAmountRule } from "./void-payment";
 
 export interface CaptureInstantlyOptions {
   paymentId: string;
@@ -49,11 +46,10 @@ interface InstantPayment {
   textOnStatement: string | null;
 }
 
-/** Locks the payment, applies the merchant API's amount rule and inserts the pending operation; undefined when the rule refuses. */
+/** Locks the payment, applies the kind's amount rule (the merchant API's) and inserts the pending operation; undefined when the rule refuses. */
 async function reserve(
   payment: InstantPayment,
-  type: FollowUpOperation,
-  rule: AmountRule,
+  type: FollowUpType,
   note: string,
   notificationUrl?: string | null,
   responseId: string = newId(),
@@ -67,7 +63,7 @@ async function reserve(
     const totals = await operationTotals(tx, payment.id);
     let amount: bigint;
     try {
-      amount = rule(state, totals, undefined);
+      amount = FOLLOW_UP_KINDS[type].amountRule(state, totals, undefined);
     } catch {
       return { refused: true as const, capturedOrReserved: totals.capturedOrReserved };
     }
@@ -94,7 +90,7 @@ async function reserve(
   });
 }
 
-async function call(payment: InstantPayment, type: FollowUpOperation, operationId: string, amount: bigint): Promise<SettleResult> {
+async function call(payment: InstantPayment, type: FollowUpType, operationId: string, amount: bigint): Promise<SettleResult> {
   const result = await runFollowUp({
     payment: { id: payment.id, currency: payment.currency, processor: payment.processor },
     operation: type,
@@ -150,7 +146,7 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
   if (!row.processor || row.authorizedAmount <= 0n) return { captured: false, voided: false };
   const payment: InstantPayment = { ...row, processor: row.processor };
 
-  const capture = await reserve(payment, "capture", captureAmountRule, "instantcapture", null, row.session?.id);
+  const capture = await reserve(payment, "capture", "instantcapture", null, row.session?.id);
   // Refused by the amount rule: a merchant capture took the amount first (it is the capture), or
   // the payment cannot be captured any more.
   if (capture.refused) return { captured: capture.capturedOrReserved > 0n, voided: false };
@@ -166,7 +162,7 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
   }
   if (!voidOnFailure) return { captured: false, voided: false };
 
-  const voiding = await reserve(payment, "void", voidAmountRule, "instantcapture", notificationUrl);
+  const voiding = await reserve(payment, "void", "instantcapture", notificationUrl);
   if (voiding.refused) return { captured: false, voided: false };
   const voided = await call(payment, "void", voiding.operationId, voiding.amount);
   if (voided === "approved") return { captured: false, voided: true };
@@ -189,7 +185,7 @@ export async function requestInstantVoid({ paymentId, note }: { paymentId: strin
   const row = await loadInstantPayment(paymentId);
   if (!row.processor) return false;
   const notificationUrl = await sessionNotificationUrl(row);
-  const retry = await reserve({ ...row, processor: row.processor }, "void", voidAmountRule, note, notificationUrl);
+  const retry = await reserve({ ...row, processor: row.processor }, "void", note, notificationUrl);
   if (retry.refused) return false;
   await db().operation.update({ where: { id: retry.operationId }, data: { outcomeUnknownSince: null } });
   await sendEventAfterCommit({ type: followUpRequested, data: { operationId: retry.operationId }, id: `follow-up-${retry.operationId}` });

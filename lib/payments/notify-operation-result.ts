@@ -5,6 +5,7 @@ import { db, type Tx } from "../db";
 import { operationNotificationBody, type OperationOutcome } from "../notifications/bodies";
 import { enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+import { FOLLOW_UP_KINDS, isFollowUpType } from "./follow-ups/kinds";
 
 /**
  * Stores the notification and returns its id (dispatch it after the commit), or null when there is
@@ -52,8 +53,8 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
       authorizationCode: operation.authorizationCode,
       status,
     });
-    // The notification's kind is the operation's: capture, refund, void or payout (its X-CPS-Notification-Kind header).
-    const kind = operation.type === "authorize" ? "operation" : operation.type;
+    // The notification's kind is the operation's: a follow-up's (./follow-ups/kinds.ts) or payout (its X-CPS-Notification-Kind header).
+    const kind = isFollowUpType(operation.type) ? FOLLOW_UP_KINDS[operation.type].notificationKind : operation.type === "payout" ? "payout" : "operation";
     return enqueueNotification({ id, merchantId: payment.merchantId, mode: payment.mode, paymentId: payment.id, kind, url, body, tx });
   };
   if (outer) return store(outer);

@@ -2,6 +2,7 @@
 // and pending ones count as reserved so that concurrent requests cannot exceed the limits. A
 // declined or failed operation releases its reservation simply by no longer being pending.
 import type { Tx } from "../db";
+import { FOLLOW_UP_TYPES_SQL } from "./follow-ups/kinds";
 
 export interface OperationTotals {
   /** Approved plus pending captures. */
@@ -27,7 +28,7 @@ export async function operationTotals(tx: Tx, paymentId: string): Promise<Operat
     SELECT "type"::text AS "type", "status"::text AS "status", SUM("amount")::bigint AS "sum", COUNT(*)::int AS "count"
     FROM "Operation"
     WHERE "paymentId" = ${paymentId}
-      AND "type"::text IN ('capture', 'refund', 'void') AND "status"::text IN ('pending', 'approved')
+      AND "type"::text IN (${FOLLOW_UP_TYPES_SQL}) AND "status"::text IN ('pending', 'approved')
     GROUP BY 1, 2`;
   const sum = (type: string, statuses: string[]) =>
     rows

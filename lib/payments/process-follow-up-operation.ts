@@ -9,6 +9,7 @@ import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import { claimRefundAfterCaptures } from "./claim-refund-after-captures";
 import { recordFollowUpResult } from "./record-follow-up-result";
 import { holdUnknownOutcome, markCallEnded, settleUnknownOperation } from "./settle-unknown-operation";
+import { isFollowUpType } from "./follow-ups/kinds";
 
 /** The operation's new status, "waiting" (a refund waiting for its capture), or null when it was no longer pending (a retried step). */
 export async function processFollowUpOperation({ operationId }: { operationId: string }): Promise<string | null> {
@@ -25,7 +26,7 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
   // A retry cannot fix these: the job fails at once instead of retrying.
   if (!operation) throw new NonRetriableError(`operation ${operationId} does not exist`);
   if (operation.status !== "pending") return null;
-  if (operation.type !== "capture" && operation.type !== "refund" && operation.type !== "void") {
+  if (!isFollowUpType(operation.type)) {
     throw new NonRetriableError(`operation ${operationId} is a ${operation.type}, not a follow-up`);
   }
   // A retried step after an unknown outcome looks the operation up; it never sends it again.

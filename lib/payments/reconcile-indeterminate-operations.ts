@@ -8,6 +8,7 @@ import { db } from "../db";
 import { dispatchNotification } from "../notifications/enqueue-notification";
 import { notifyOperationResult } from "./notify-operation-result";
 import { settleUnknownOperation, verifySettledOperation, type SettleResult } from "./settle-unknown-operation";
+import { FOLLOW_UP_TYPES } from "./follow-ups/kinds";
 
 export interface ReconcileIndeterminateOperationsOptions {
   /** Only operations whose call ended at least this long ago (default 30 s: a moment for the acquirer's books). */
@@ -40,7 +41,7 @@ export async function findDueIndeterminateOperations({
     where: {
       ...(only ? { id: { in: only } } : {}),
       status: "pending",
-      type: { in: ["capture", "refund", "void", "payout"] },
+      type: { in: [...FOLLOW_UP_TYPES, "payout"] },
       outcomeUnknownSince: { not: null },
       // Counted from the end of the call; a call without a recorded end is one whose process died
       // (or is still in flight: settleUnknownOperation checks its lease and leaves it alone).

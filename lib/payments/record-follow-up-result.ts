@@ -9,6 +9,7 @@ import { noteLateAnswer } from "./alert-operator";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
 import { WAITING_REFUNDS_OF_P, wakeWaitingRefunds } from "./wake-waiting-refunds";
+import { FOLLOW_UP_TYPES_SQL } from "./follow-ups/kinds";
 
 export interface RecordFollowUpResultOptions {
   operationId: string;
@@ -41,7 +42,7 @@ export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<{ r
              COALESCE(SUM("amount") FILTER (WHERE "type" = 'refund'), 0)::bigint AS "refunded",
              COALESCE(bool_or("type" = 'void'), false) AS "voided"
       FROM "Operation"
-      WHERE "paymentId" = ${paymentId} AND "status" = 'approved' AND "type" IN ('capture', 'refund', 'void')
+      WHERE "paymentId" = ${paymentId} AND "status" = 'approved' AND "type" IN (${FOLLOW_UP_TYPES_SQL})
     ) t
     WHERE p."id" = ${paymentId}
     RETURNING EXISTS (${WAITING_REFUNDS_OF_P}) AS "refundsWaiting"`;

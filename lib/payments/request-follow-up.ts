@@ -5,28 +5,14 @@
 // mode the event that starts them is written in the same transaction.
 import { db, Prisma, type Tx } from "../db";
 import { invalidParameter } from "../errors";
-import type { PaymentStatus } from "../generated/prisma/enums";
-import type { AcquirerName } from "../acquirers/names";
 import { newId } from "../ids";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEventInTransaction } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
-import { deriveDisplayState, displayStateWords } from "./derive-display-state";
+import { FOLLOW_UP_KINDS, type FollowUpType } from "./follow-ups/kinds";
 import { lockFollowUpPaymentOrThrow } from "./lock-follow-up-payment";
-import { operationTotals, type OperationTotals } from "./operation-totals";
+import { operationTotals } from "./operation-totals";
 import type { Mode } from "../mode";
-
-export type FollowUpType = "capture" | "refund" | "void";
-
-export interface FollowUpPaymentState {
-  status: PaymentStatus;
-  authorizedAmount: bigint;
-  /** The processor that authorized it: what its API allows (lib/acquirers/capabilities.ts). */
-  processor?: AcquirerName | null;
-}
-
-/** Decides the amount of a follow-up, or throws INVALID_PARAMETER naming the broken rule. */
-export type AmountRule = (payment: FollowUpPaymentState, totals: OperationTotals, requested: bigint | undefined) => bigint;
 
 export interface RequestFollowUpOptions {
   merchantId: string;
@@ -36,7 +22,6 @@ export interface RequestFollowUpOptions {
   responseId: string;
   input: OperationRequest;
   type: FollowUpType;
-  rule: AmountRule;
   /** Stores the answer under the request's Idempotency-Key in this transaction (lib/api/merchant-route.ts). */
   bindAnswer?: (tx: Tx, body: Record<string, unknown>) => Promise<void>;
   /** Why a refund was given, when the back office asked for it (not a merchant API field). */
@@ -50,7 +35,6 @@ export async function requestFollowUp({
   responseId,
   input,
   type,
-  rule,
   bindAnswer,
   reason,
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
@@ -59,7 +43,7 @@ export async function requestFollowUp({
     const payment = await lockFollowUpPaymentOrThrow({ tx, merchantId, mode, paymentRef });
     const paymentId = payment.id;
     const totals = await operationTotals(tx, paymentId);
-    const amount = rule(payment, totals, input.amount);
+    const amount = FOLLOW_UP_KINDS[type].amountRule(payment, totals, input.amount);
     // The result has to reach the merchant: without a request or configured address it is refused now.
     // Without a configured address, the result goes where the payment's own result went: the
     // address of its initialization (cardholder payments) or of its MIT request.
@@ -91,21 +75,4 @@ export async function requestFollowUp({
   });
   await afterCommit();
   return { responseid: responseId };
-}
-
-/**
- * Refuses a follow-up the payment's state does not allow, naming the state as the back office and
- * the CSV export do ("partially refunded", not the coarse stored "refunded"). The spec fixes no
- * payment status values in answers; this text is ours.
- */
-export function notInState(action: string, payment: FollowUpPaymentState, totals: OperationTotals): never {
-  const state = deriveDisplayState({
-    status: payment.status,
-    paymentType: "cit",
-    authorizedAmount: payment.authorizedAmount,
-    capturedAmount: totals.capturedApproved,
-    refundedAmount: totals.refundedApproved,
-    authorizationAttempted: true,
-  });
-  throw invalidParameter("paymentid", `the payment cannot be ${action} in its state (${displayStateWords(state)})`);
 }

@@ -20,6 +20,7 @@ import { Prisma } from "../generated/prisma/client";
 import { followUpRequested, mitRequested, notificationCreated } from "../inngest/events/merchant-api";
 import { sendEvent } from "../inngest/send-event";
 import { log } from "../observability/logger";
+import { FOLLOW_UP_TYPES_SQL } from "./follow-ups/kinds";
 
 /** Work younger than this is left alone: its own event is normally on its way. */
 export const STALLED_AFTER_MS = 60_000;
@@ -77,7 +78,7 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
         SELECT c."id" FROM "Operation" c WHERE c."paymentId" = o."paymentId" AND c."type" = 'capture'
         ORDER BY c."completedAt" DESC NULLS LAST, c."createdAt" DESC LIMIT 1) END AS "wokenBy"
     FROM "Operation" o
-    WHERE o."status" = 'pending' AND o."type" IN ('capture', 'refund', 'void') AND o."outcomeUnknownSince" IS NULL
+    WHERE o."status" = 'pending' AND o."type" IN (${FOLLOW_UP_TYPES_SQL}) AND o."outcomeUnknownSince" IS NULL
       AND o."createdAt" < ${stalled}
       -- A refund waiting for a pending capture is not stalled: recording the capture wakes it
       -- (lib/payments/wake-waiting-refunds.ts). Once no capture is pending, a lost wake-up is repaired here.

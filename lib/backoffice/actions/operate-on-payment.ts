@@ -12,9 +12,7 @@ import {
   requestFingerprint,
 } from "../../api/idempotency";
 import { resolveAcceptedRequest } from "../../api/resolve-accepted-request";
-import { capturePayment } from "../../payments/capture-payment";
-import { refundPayment } from "../../payments/refund-payment";
-import { voidPayment } from "../../payments/void-payment";
+import { requestFollowUp } from "../../payments/request-follow-up";
 import { currencyExponent, isCurrencyCode } from "../../validation/currency";
 import { NotFoundError } from "../../auth/actor";
 import { recordAudit } from "../../audit/audit";
@@ -22,10 +20,11 @@ import { ApiError } from "../../errors";
 import { UserFacingError } from "../action-result";
 import { describeOperationError } from "../describe-operation-error";
 import { REFUND_REASONS } from "../refund-reasons";
+import { FOLLOW_UP_TYPES } from "../../payments/follow-ups/kinds";
 
 export const operateOnPaymentInput = z.object({
   paymentId: z.string().regex(/^[A-Za-z0-9]{1,32}$/),
-  operation: z.enum(["capture", "refund", "void"]),
+  operation: z.enum(FOLLOW_UP_TYPES),
   /** Major units as typed ("12.50"); empty means the whole amount the rules allow. */
   amount: z
     .string()
@@ -54,8 +53,6 @@ export function toMinorUnits(major: string, currency: string): bigint {
   if (fraction.length > exponent) throw new z.ZodError([{ code: "custom", path: ["amount"], message: `${currency} has ${exponent} decimals`, input: major }]);
   return BigInt(whole!) * 10n ** BigInt(exponent) + BigInt(fraction.padEnd(exponent, "0") || "0");
 }
-
-const USE_CASES = { capture: capturePayment, refund: refundPayment, void: voidPayment } as const;
 
 export async function operateOnPayment({ actor, input }: { actor: Actor; input: unknown }) {
   assertCan(actor, "payments:write");
@@ -92,7 +89,8 @@ export async function operateOnPayment({ actor, input }: { actor: Actor; input: 
       input: { amount: minor, note: note || undefined },
       bindAnswer: hold ? (tx: Tx, body: Record<string, unknown>) => bindIdempotentAnswer(tx, hold, { status: 200, body: JSON.stringify(body) }) : undefined,
     };
-    result = operation === "refund" ? await refundPayment({ ...request, reason }) : await USE_CASES[operation](request);
+    // The merchant API's own use case for the kind; only a refund carries a reason.
+    result = await requestFollowUp({ ...request, type: operation, reason: operation === "refund" ? reason : undefined });
   } catch (error) {
     if (hold) await (error instanceof ApiError ? releaseIdempotencyKey(hold) : keepIdempotencyKeyAfterFailure(hold)).catch(() => undefined);
     // The API's refusal, in a sentence with the field and the place to fix it (describe-operation-error.ts).

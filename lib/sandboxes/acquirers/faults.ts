@@ -8,6 +8,7 @@
 // Each sandbox says which operation a request is and what its acquirer's refusal looks like
 // (SandboxFaults, in lib/sandboxes/acquirers/<name>/sandbox.ts).
 import type { AcquirerName } from "../../acquirers/names";
+import type { FollowUpType } from "../../payments/follow-ups/kinds";
 import { holdUntilAborted, type FetchHandler } from "./serve";
 
 export type AcquirerFaultMode =
@@ -19,7 +20,7 @@ export type AcquirerFaultMode =
   /** Answers the acquirer's own refusal without acting (Finaro z2=-9, Clearhaus 40000, Bambora 314): e.g. a look-up refused. */
   | "refused"
   | "duplicate_request";
-export type AcquirerOperation = "authorize" | "capture" | "refund" | "void" | "payout" | "lookup";
+export type AcquirerOperation = "authorize" | FollowUpType | "payout" | "lookup";
 
 export interface AcquirerFault {
   mode: AcquirerFaultMode;

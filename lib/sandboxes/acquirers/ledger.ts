@@ -5,6 +5,7 @@
 // Every transaction belongs to the merchant account whose credentials made it, and only that account
 // can see it, capture, refund or void it, or find it by reference, as at the real acquirers ("an
 // authorization made on one merchant account cannot be captured on another", Clearhaus accounts_and_keys).
+import type { FollowUpType } from "../../payments/follow-ups/kinds";
 import { randomBytes, randomUUID } from "node:crypto";
 
 export interface SandboxTransaction {
@@ -43,7 +44,8 @@ export interface SandboxOperation {
   parentId: string;
   /** The account whose credentials the request carried (always the parent's: another account is refused). */
   account: string;
-  kind: "capture" | "refund" | "void";
+  /** Our follow-up kinds are the acquirers' operations on an authorization. */
+  kind: FollowUpType;
   amount: number;
   /** Captures: what refunds that named this capture took back (Finaro refunds name a capture). */
   refundedAmount: number;
@@ -64,7 +66,7 @@ export type LedgerError =
 
 /** What the acquirer did with one request of ours, found again by our reference (a look-up after a lost answer). */
 export interface RequestOutcome {
-  kind: "authorization" | "payout" | "capture" | "refund" | "void";
+  kind: "authorization" | "payout" | FollowUpType;
   /** The acquirer's id of what it created (the transaction, or the capture/refund/void). */
   id: string;
   approved: boolean;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/errors";
-import { captureAmountRule } from "@/lib/payments/capture-payment";
+import { captureAmountRule } from "@/lib/payments/follow-ups/capture";
 import type { OperationTotals } from "@/lib/payments/operation-totals";
-import { refundAmountRule } from "@/lib/payments/refund-payment";
-import { voidAmountRule } from "@/lib/payments/void-payment";
+import { refundAmountRule } from "@/lib/payments/follow-ups/refund";
+import { voidAmountRule } from "@/lib/payments/follow-ups/void";
 
 const none: OperationTotals = {
   capturedOrReserved: 0n,

@@ -1,10 +1,11 @@
 // The Bambora North America sandbox as the launcher starts it: JSON requests under /v1.
 import type { AcquirerSandbox } from "../acquirer-sandbox";
+import type { AcquirerOperation } from "../faults";
 import { BAMBORA_SANDBOX_ACCOUNTS, bamboraSandboxCredentials } from "./accounts";
 import { createBamboraSandbox } from "./index";
 import { GATEWAY } from "./reference";
 
-const FOLLOW_UPS = { completions: "capture", returns: "refund", void: "void" } as const;
+const FOLLOW_UPS = { completions: "capture", returns: "refund", void: "void" } as const satisfies Record<string, AcquirerOperation>;
 
 export const bamboraSandbox: AcquirerSandbox = {
   name: "bambora",

@@ -1,10 +1,10 @@
 // The Clearhaus sandbox as the launcher starts it: form-encoded requests per resource.
 import type { AcquirerSandbox } from "../acquirer-sandbox";
-import { fieldNumber } from "../faults";
+import { fieldNumber, type AcquirerOperation } from "../faults";
 import { CLEARHAUS_SANDBOX_ACCOUNTS } from "./accounts";
 import { createClearhausSandbox } from "./index";
 
-const FOLLOW_UPS = { captures: "capture", refunds: "refund", voids: "void" } as const;
+const FOLLOW_UPS = { captures: "capture", refunds: "refund", voids: "void" } as const satisfies Record<string, AcquirerOperation>;
 
 export const clearhausSandbox: AcquirerSandbox = {
   name: "clearhaus",
