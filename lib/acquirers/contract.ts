@@ -233,7 +233,7 @@ export interface LookupOperationRequest {
 }
 
 /**
- * What an acquirer's look-up of one kind of operation is worth (docs/decisions/README.md, "Unknown outcomes").
+ * What an acquirer's look-up of one kind of operation is worth (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md).
  * - `lookup`: the acquirer offers a look-up by our reference. Without one, an unknown outcome waits
  *   for an operator (who checks the acquirer's own reports) and keeps its reservation.
  * - `notFoundIsProof`: its "not found" proves the acquirer never received the request (once the

@@ -1,5 +1,5 @@
 // The typed registry of connectors, over the modules of ./index.ts. Where an acquirer account's calls
-// go depends on its mode (docs/decisions/README.md, "Test mode and live mode"): a live account's go to
+// go depends on its mode (docs/decisions/0108-test-mode-and-live-mode.md): a live account's go to
 // the acquirer's production endpoint (<NAME>_BASE_URL), never to a sandbox; a test account's go to the
 // acquirer's test endpoint (<NAME>_TEST_BASE_URL) or, when none is configured, to the built-in
 // sandbox. Endpoints are operator configuration; credentials belong to each merchant's acquirer

@@ -7,7 +7,7 @@
 import { CardDetails } from "../cards/card-details";
 import { isRealCardInTest, isTestCardInLive } from "../routing/test-cards";
 import type { Mode } from "../mode";
-import { decryptPan } from "../cards/card-encryption";
+import { openStoredCard, STORED_CARD_SELECT } from "../cards/stored-card";
 import { db } from "../db";
 import { config } from "../env";
 import { challengePagePath } from "./challenge-link";
@@ -108,12 +108,11 @@ export function checkCardParts(
 async function storedCardSource(parentPaymentId: string): Promise<{ source: AuthorizationCardSource; card: CardDetails } | undefined> {
   const parent = await db().payment.findUnique({
     where: { id: parentPaymentId },
-    select: { storedCard: { select: { id: true, keyId: true, panEncrypted: true, expMonth: true, expYear: true } } },
+    select: { storedCard: { select: STORED_CARD_SELECT } },
   });
   const stored = parent?.storedCard;
   if (!stored) return undefined;
-  const card = new CardDetails({ pan: decryptPan(stored), expMonth: stored.expMonth, expYear: stored.expYear });
-  return { source: { kind: "stored", storedCardId: stored.id }, card };
+  return { source: { kind: "stored", storedCardId: stored.id }, card: openStoredCard(stored) };
 }
 
 /**

@@ -2,7 +2,7 @@
 // changed the card behind stored payments (new expiry, new number, or closed). The stored card is
 // updated and the merchant gets the life-cycle notification (paymentid, merchantpaymentid) for each
 // stored payment on that card, at its configured life-cycle address.
-import { encryptPan, panFingerprint } from "../cards/card-encryption";
+import { sealedCardNumber } from "../cards/stored-card";
 import { db } from "../db";
 import { lifecycleNotificationBody } from "../notifications/bodies";
 import { dispatchNotification, enqueueNotification } from "../notifications/enqueue-notification";
@@ -41,12 +41,10 @@ export async function applyCardUpdate({ processor, acquirerAccountId, update }: 
       });
     }
     if (update.kind === "pan" && update.newCard) {
-      const pan = update.newCard.revealPan();
       await tx.storedCard.updateMany({
         where: { id: { in: storedCardIds } },
         data: {
-          ...encryptPan(pan),
-          panFingerprint: panFingerprint(pan),
+          ...sealedCardNumber(update.newCard),
           bin: update.newCard.bin,
           last4: update.newCard.last4,
           expMonth: update.newCard.expMonth,

@@ -6,15 +6,10 @@
 // Every processor in the order is tried when the one before declines or fails, time-outs included
 // (the spec's routing rule). A time-out is recorded as a failed attempt whose outcome is unknown
 // (failure "indeterminate"), never as a decline.
-import { CardDetails } from "../cards/card-details";
-import { decryptPan, encryptPan, panFingerprint } from "../cards/card-encryption";
-import { cardFacts } from "../cards/card-facts";
-import { isTestCardInLive } from "../routing/test-cards";
-import type { Mode } from "../mode";
-import { config } from "../env";
+import type { CardDetails } from "../cards/card-details";
+import { derivedPar, openStoredCard, STORED_CARD_SELECT, storeCard } from "../cards/stored-card";
 import { db, type Tx } from "../db";
 import { newId } from "../ids";
-import { faultPoint } from "../faults/fault-point";
 import { operationResultFields } from "./operation-result-fields";
 import { approvedAttemptOf } from "./apply-approved-attempt";
 import {
@@ -22,14 +17,14 @@ import {
   resolvePendingAuthorizations,
   type ResolvedAuthorization,
 } from "./resolve-pending-authorizations";
-import { markCallEnded, markOutcomeUnknown, settleUnknownOperation } from "./settle-unknown-operation";
+import { markOutcomeUnknown, settleUnknownOperation } from "./settle-unknown-operation";
+import { tryAcquirerAccounts, type AccountAttempt } from "./try-acquirer-accounts";
 import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import type { PaymentStatus } from "../generated/prisma/enums";
-import { ProcessorNotConfiguredError } from "../acquirers/registry";
 import { resolveRouting } from "../routing/routing";
-import { AcquirerAccountMissingError, getAccountForCall } from "../routing/accounts/account-connector";
-import { RESPONSE_CODES, type CredentialOnFile, type MitPaymentType, type ProcessorResult, type ThreeDsResult } from "../acquirers/contract";
+import { isTestCardInLive } from "../routing/test-cards";
 import type { AcquirerName } from "../acquirers/names";
+import { RESPONSE_CODES, type CredentialOnFile, type MitPaymentType, type ProcessorResult, type ThreeDsResult } from "../acquirers/contract";
 
 /** Where the card comes from: card data in memory (cardholder flow) or a stored card (MIT, payment on behalf). */
 export type AuthorizationCardSource =
@@ -90,50 +85,6 @@ export class PaymentNotAuthorizableError extends Error {
 
 const AUTHORIZABLE: readonly PaymentStatus[] = ["PENDING", "DECLINED", "FAILED"];
 const ALREADY_AUTHORIZED: readonly PaymentStatus[] = ["AUTHORIZED", "CAPTURED", "REFUNDED", "VOIDED", "TOKENIZED"];
-
-/** The key under which the gateway derives a PAR when no acquirer returned one. */
-function parKey(): string {
-  return `par-derivation:${config().secrets.apiKeySecret}`;
-}
-
-async function storeCard(tx: Tx, merchantId: string, mode: Mode, card: CardDetails): Promise<{ id: string; par: string | null }> {
-  const facts = cardFacts({ card, parKey: parKey() });
-  const encrypted = encryptPan(card.revealPan());
-  return tx.storedCard.create({
-    data: {
-      id: newId(),
-      merchantId,
-      mode,
-      ...encrypted,
-      panFingerprint: panFingerprint(card.revealPan()),
-      bin: facts.bin,
-      last4: facts.last4,
-      expMonth: card.expMonth,
-      expYear: card.expYear,
-      scheme: facts.scheme ?? "unknown",
-      funding: facts.funding ?? null,
-      segment: facts.segment ?? null,
-      issuer: facts.issuer ?? null,
-      country: facts.country ?? null,
-      par: facts.par ?? null,
-    },
-    select: { id: true, par: true },
-  });
-}
-
-async function loadStoredCard(merchantId: string, mode: Mode, storedCardId: string): Promise<{ card: CardDetails; par: string | null }> {
-  const stored = await db().storedCard.findFirst({
-    where: { id: storedCardId, merchantId, mode },
-    select: { keyId: true, panEncrypted: true, expMonth: true, expYear: true, par: true },
-  });
-  if (!stored) throw new Error(`stored card ${storedCardId} does not belong to the payment's merchant and mode`);
-  const card = new CardDetails({
-    pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
-    expMonth: stored.expMonth,
-    expYear: stored.expYear,
-  });
-  return { card, par: stored.par };
-}
 
 /** A repeated call for an authorized payment (e.g. a retried job) answers what was recorded. */
 async function recordedResult(paymentId: string): Promise<AuthorizePaymentResult> {
@@ -238,100 +189,41 @@ async function credentialOnFile(
   };
 }
 
+const PAYMENT_SELECT = {
+  id: true,
+  merchantId: true,
+  mode: true,
+  amount: true,
+  currency: true,
+  status: true,
+  storedCardId: true,
+  paymentType: true,
+  textOnStatement: true,
+  parentPaymentId: true,
+  customerEmail: true,
+  customerFirstName: true,
+  customerSurname: true,
+  customerIpAddress: true,
+} as const;
+
+type AuthorizablePayment = Awaited<ReturnType<typeof loadPayment>>;
+
+function loadPayment(paymentId: string) {
+  return db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: PAYMENT_SELECT });
+}
+
 export async function authorizePayment(options: AuthorizePaymentOptions): Promise<AuthorizePaymentResult> {
-  const { paymentId, source, threeDs } = options;
-  const payment = await db().payment.findUniqueOrThrow({
-    where: { id: paymentId },
-    select: {
-      id: true,
-      merchantId: true,
-      mode: true,
-      amount: true,
-      currency: true,
-      status: true,
-      storedCardId: true,
-      paymentType: true,
-      textOnStatement: true,
-      parentPaymentId: true,
-      customerEmail: true,
-      customerFirstName: true,
-      customerSurname: true,
-      customerIpAddress: true,
-    },
-  });
+  const { paymentId, threeDs } = options;
+  const payment = await loadPayment(paymentId);
   if (ALREADY_AUTHORIZED.includes(payment.status)) return recordedResult(paymentId);
   if (!AUTHORIZABLE.includes(payment.status)) throw new PaymentNotAuthorizableError(paymentId, payment.status);
-  // An attempt whose answer was never recorded (a crash, a lost answer) is settled first, under its
-  // own reference: when the acquirer approved it, that is the authorization, and nothing is routed.
-  let resolved: ResolvedAuthorization | undefined;
-  try {
-    resolved = await resolvePendingAuthorizations({ paymentId });
-  } catch (error) {
-    if (!(error instanceof AuthorizationOutcomeUnknownError)) throw error;
-    // Still unknown: nothing is routed (the card may be held already); the resolver job settles it.
-    return { status: "pending", processor: error.processor, responsecode: RESPONSE_CODES.timeout, attempts: [] };
-  }
-  // An attempt settled approved after its request ended (the resolver job, an operator): that is
-  // the authorization; nothing is routed.
-  if (!resolved) {
-    const approvedEarlier = await approvedAttemptOf(paymentId);
-    if (approvedEarlier?.processor) {
-      resolved = {
-        operationId: approvedEarlier.id,
-        processor: approvedEarlier.processor,
-        result: {
-          status: "approved",
-          responsecode: approvedEarlier.responseCode ?? RESPONSE_CODES.approved,
-          eci: approvedEarlier.eci ?? undefined,
-        },
-      };
-    }
-  }
-  if (resolved) {
-    const acquirerAccountId = (
-      await db().operation.findUnique({ where: { id: resolved.operationId }, select: { acquirerAccountId: true } })
-    )?.acquirerAccountId;
-    let storedCardId = payment.storedCardId;
-    if (source.kind === "card" && source.store !== false && !storedCardId) {
-      storedCardId = (await storeCard(db(), payment.merchantId, payment.mode, source.card)).id;
-    }
-    await db().payment.update({
-      where: { id: paymentId },
-      data: {
-        status: payment.amount === 0n ? "TOKENIZED" : "AUTHORIZED",
-        processor: resolved.processor,
-        acquirerAccountId: acquirerAccountId ?? null,
-        authorizedAmount: payment.amount,
-        eci: resolved.result.eci ?? threeDs?.eci ?? null,
-        sca: threeDs?.transStatus ?? null,
-        storedCardId,
-      },
-    });
-    return recordedResult(paymentId);
-  }
+  const earlier = await settleEarlierAttempts(payment, options);
+  if (earlier) return earlier;
 
-  let card: CardDetails;
-  let storedCardId = payment.storedCardId;
-  let par: string | undefined;
-  if (source.kind === "card") {
-    card = source.card;
-    if (source.store !== false && !storedCardId) {
-      const stored = await storeCard(db(), payment.merchantId, payment.mode, card);
-      storedCardId = stored.id;
-      par = stored.par ?? undefined;
-      await db().payment.update({ where: { id: paymentId }, data: { storedCardId } });
-    } else {
-      par = cardFacts({ card, parKey: parKey() }).par;
-    }
-  } else {
-    const stored = await loadStoredCard(payment.merchantId, payment.mode, source.storedCardId);
-    card = stored.card;
-    par = stored.par ?? undefined;
-    storedCardId = source.storedCardId;
-  }
-
+  const { card, storedCardId, par: derived } = await cardOf(payment, options.source);
+  let par = derived;
   // A live payment with a published test card is declined here, before any acquirer is called: one
-  // authorization attempt without a processor says why (docs/decisions.md, "Test mode and live mode").
+  // authorization attempt without a processor says why (docs/decisions/0108-test-mode-and-live-mode.md).
   const testCardInLive = isTestCardInLive(payment.mode, card);
   // The accounts as they are now: one disabled since the session or MIT was accepted is skipped, and
   // with none left the payment fails here, before any acquirer is called.
@@ -346,41 +238,21 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         purpose: options.mit ? "mit" : "payment",
       });
   // A 3-D Secure result belongs to the acquirer account its AReq named (acquirerBIN, acquirerMerchantID):
-  // it is not routed on to another account after a decline there (docs/decisions.md, issue 25).
+  // it is not routed on to another account after a decline there (docs/decisions/0110-three-d-secure-through-a-3ds-server-as-3dsecure-io.md).
   const routed = plan?.kind === "route" ? plan.accounts : [];
   const order = threeDs?.acquirerAccountId ? routed.filter((account) => account.accountId === threeDs.acquirerAccountId) : routed;
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
-  const paymentType = options.mit?.paymentType ?? payment.paymentType;
   const attempts: AuthorizationAttempt[] = [];
   let unresolved = false;
 
-  for (const [index, { processor, accountId }] of order.entries()) {
-    const routingAttempt = earlierAttempts + index + 1;
-    const operationId = newId();
-    // Written before the call: if the process dies mid-call, a pending row shows the unknown outcome.
-    await db().operation.create({
-      data: {
-        id: operationId,
-        paymentId,
-        type: "authorize",
-        paymentType,
-        amount: payment.amount,
-        currency: payment.currency,
-        processor,
-        acquirerAccountId: accountId,
-        routingAttempt,
-        eci: threeDs?.eci ?? null,
-        responseId: options.responseId ?? null,
-        // The call's lease starts here: a crash mid-call leaves a pending attempt that is looked up, never sent again.
-        outcomeUnknownSince: new Date(),
-      },
-      select: { id: true },
-    });
-    let result: ProcessorResult;
-    try {
-      faultPoint("authorize.before-call");
-      const { connector, descriptor } = await getAccountForCall({ accountId, timeoutMs: options.timeoutMs });
-      result = await connector.authorize({
+  await tryAcquirerAccounts({
+    accounts: order,
+    timeoutMs: options.timeoutMs,
+    onError: "rethrow",
+    faults: { beforeCall: "authorize.before-call", afterCall: "authorize.after-call" },
+    begin: (account, index) => beginAttempt(payment, options, account, earlierAttempts + index + 1),
+    call: async ({ connector, descriptor }, { accountId, operationId }) =>
+      connector.authorize({
         operationId,
         paymentId,
         amount: payment.amount,
@@ -398,62 +270,23 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
           firstName: payment.customerFirstName ?? undefined,
           surname: payment.customerSurname ?? undefined,
         },
+      }),
+    conclude: async (attempt, answer) => {
+      const settled = await concludeAttempt(attempt, answer, threeDs);
+      attempts.push({
+        operationId: attempt.operationId,
+        processor: attempt.processor,
+        acquirerAccountId: attempt.accountId,
+        routingAttempt: earlierAttempts + attempt.index + 1,
+        result: settled ?? answer,
       });
-    } catch (error) {
-      if (!(error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)) {
-        // Our own code failed around the call: nothing is in flight any more, so a retried step may look it up at once.
-        await markCallEnded(operationId);
-        throw error;
-      }
-      result = { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
-    }
-    try {
-      faultPoint("authorize.after-call");
-    } catch (error) {
-      await markCallEnded(operationId);
-      throw error;
-    }
-    if (isOutcomeUnknown(result)) {
-      // The acquirer may hold the card: before routing on, the attempt is resolved under its own
-      // reference. Found approved: that is the authorization. Found declined, or proven never
-      // received: the routing goes on. Otherwise it stays pending and the routing stops (no second
-      // hold); the resolver job (lib/jobs/finish-stuck-payments.ts) or an operator settles it.
-      await markOutcomeUnknown({ operationId, result });
-      await settleUnknownOperation({ operationId });
-      const settled = await db().operation.findUniqueOrThrow({
-        where: { id: operationId },
-        select: { status: true, responseCode: true, authorizationCode: true, processorReference: true, eci: true },
-      });
-      if (settled.status === "pending") {
-        attempts.push({ operationId, processor, acquirerAccountId: accountId, routingAttempt, result });
+      if (!settled) {
         unresolved = true;
-        break;
+        return "stop";
       }
-      result = {
-        status: settled.status,
-        failure: settled.status === "approved" ? undefined : result.failure,
-        responsecode: settled.responseCode ?? result.responsecode,
-        authorizationcode: settled.authorizationCode ?? undefined,
-        processorReference: settled.processorReference ?? undefined,
-        eci: settled.eci ?? undefined,
-      };
-    } else {
-      await db().operation.update({
-        where: { id: operationId },
-        data: {
-          ...operationResultFields(result),
-          schemeTransactionId: result.scheme?.schemeTransactionId ?? null,
-          credentialSeriesId: result.credentialSeriesId ?? null,
-          eci: result.eci ?? threeDs?.eci ?? null,
-          // Authorization attempts also name the failure class: it tells the back office whether an
-          // unanswered acquirer may still have acted (indeterminate) or surely did not (declined, retryable).
-          errorMessage: result.status === "approved" ? null : [result.failure, result.message].filter(Boolean).join(": ") || null,
-        },
-      });
-    }
-    attempts.push({ operationId, processor, acquirerAccountId: accountId, routingAttempt, result });
-    if (result.status === "approved") break;
-  }
+      return settled.status === "approved" ? "stop" : "next";
+    },
+  });
 
   if (unresolved) {
     // Not routed further and not final: the payment stays PENDING (no notification yet).
@@ -508,6 +341,152 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     await options.recordOutcome?.(tx, settled);
   });
   return settled;
+}
+
+/**
+ * An attempt whose answer was never recorded (a crash, a lost answer) is settled first, under its own
+ * reference: when the acquirer approved it, or one settled approved after its request ended (the
+ * resolver job, an operator), that is the authorization, and nothing is routed. Undefined when no
+ * earlier attempt decides the payment.
+ */
+async function settleEarlierAttempts(payment: AuthorizablePayment, options: AuthorizePaymentOptions): Promise<AuthorizePaymentResult | undefined> {
+  const { paymentId, source, threeDs } = options;
+  let resolved: ResolvedAuthorization | undefined;
+  try {
+    resolved = await resolvePendingAuthorizations({ paymentId });
+  } catch (error) {
+    if (!(error instanceof AuthorizationOutcomeUnknownError)) throw error;
+    // Still unknown: nothing is routed (the card may be held already); the resolver job settles it.
+    return { status: "pending", processor: error.processor, responsecode: RESPONSE_CODES.timeout, attempts: [] };
+  }
+  if (!resolved) {
+    const approvedEarlier = await approvedAttemptOf(paymentId);
+    if (approvedEarlier?.processor) {
+      resolved = {
+        operationId: approvedEarlier.id,
+        processor: approvedEarlier.processor,
+        result: {
+          status: "approved",
+          responsecode: approvedEarlier.responseCode ?? RESPONSE_CODES.approved,
+          eci: approvedEarlier.eci ?? undefined,
+        },
+      };
+    }
+  }
+  if (!resolved) return undefined;
+  const acquirerAccountId = (await db().operation.findUnique({ where: { id: resolved.operationId }, select: { acquirerAccountId: true } }))
+    ?.acquirerAccountId;
+  let storedCardId = payment.storedCardId;
+  if (source.kind === "card" && source.store !== false && !storedCardId) {
+    storedCardId = (await storeCard(db(), { merchantId: payment.merchantId, mode: payment.mode, card: source.card })).id;
+  }
+  await db().payment.update({
+    where: { id: paymentId },
+    data: {
+      status: payment.amount === 0n ? "TOKENIZED" : "AUTHORIZED",
+      processor: resolved.processor,
+      acquirerAccountId: acquirerAccountId ?? null,
+      authorizedAmount: payment.amount,
+      eci: resolved.result.eci ?? threeDs?.eci ?? null,
+      sca: threeDs?.transStatus ?? null,
+      storedCardId,
+    },
+  });
+  return recordedResult(paymentId);
+}
+
+/** The card to authorize, kept for later payments unless the source says not to, with its stored card and PAR. */
+async function cardOf(
+  payment: AuthorizablePayment,
+  source: AuthorizationCardSource,
+): Promise<{ card: CardDetails; storedCardId: string | null; par: string | undefined }> {
+  if (source.kind === "stored") {
+    const stored = await db().storedCard.findFirst({
+      where: { id: source.storedCardId, merchantId: payment.merchantId, mode: payment.mode },
+      select: { ...STORED_CARD_SELECT, par: true },
+    });
+    if (!stored) throw new Error(`stored card ${source.storedCardId} does not belong to the payment's merchant and mode`);
+    return { card: openStoredCard(stored), storedCardId: source.storedCardId, par: stored.par ?? undefined };
+  }
+  if (source.store !== false && !payment.storedCardId) {
+    const stored = await storeCard(db(), { merchantId: payment.merchantId, mode: payment.mode, card: source.card });
+    await db().payment.update({ where: { id: payment.id }, data: { storedCardId: stored.id } });
+    return { card: source.card, storedCardId: stored.id, par: stored.par ?? undefined };
+  }
+  return { card: source.card, storedCardId: payment.storedCardId, par: derivedPar(source.card) };
+}
+
+/** The attempt's pending operation, written before the call: if the process dies mid-call, it shows the unknown outcome. */
+async function beginAttempt(
+  payment: AuthorizablePayment,
+  options: AuthorizePaymentOptions,
+  { processor, accountId }: { processor: AcquirerName; accountId: string },
+  routingAttempt: number,
+): Promise<string> {
+  const operationId = newId();
+  await db().operation.create({
+    data: {
+      id: operationId,
+      paymentId: payment.id,
+      type: "authorize",
+      paymentType: options.mit?.paymentType ?? payment.paymentType,
+      amount: payment.amount,
+      currency: payment.currency,
+      processor,
+      acquirerAccountId: accountId,
+      routingAttempt,
+      eci: options.threeDs?.eci ?? null,
+      responseId: options.responseId ?? null,
+      // The call's lease starts here: a crash mid-call leaves a pending attempt that is looked up, never sent again.
+      outcomeUnknownSince: new Date(),
+    },
+    select: { id: true },
+  });
+  return operationId;
+}
+
+/**
+ * Records an attempt's answer and returns it, or undefined when its outcome stays unknown. An unknown
+ * outcome (the acquirer may hold the card) is resolved under the attempt's own reference before the
+ * routing goes on: found approved, that is the authorization; found declined, or proven never
+ * received, the routing goes on; otherwise it stays pending and the routing stops (no second hold),
+ * for the resolver job (lib/jobs/finish-stuck-payments.ts) or an operator.
+ */
+async function concludeAttempt(
+  { operationId }: AccountAttempt,
+  result: ProcessorResult,
+  threeDs: ThreeDsResult | undefined,
+): Promise<ProcessorResult | undefined> {
+  if (!isOutcomeUnknown(result)) {
+    await db().operation.update({
+      where: { id: operationId },
+      data: {
+        ...operationResultFields(result),
+        schemeTransactionId: result.scheme?.schemeTransactionId ?? null,
+        credentialSeriesId: result.credentialSeriesId ?? null,
+        eci: result.eci ?? threeDs?.eci ?? null,
+        // Authorization attempts also name the failure class: it tells the back office whether an
+        // unanswered acquirer may still have acted (indeterminate) or surely did not (declined, retryable).
+        errorMessage: result.status === "approved" ? null : [result.failure, result.message].filter(Boolean).join(": ") || null,
+      },
+    });
+    return result;
+  }
+  await markOutcomeUnknown({ operationId, result });
+  await settleUnknownOperation({ operationId });
+  const settled = await db().operation.findUniqueOrThrow({
+    where: { id: operationId },
+    select: { status: true, responseCode: true, authorizationCode: true, processorReference: true, eci: true },
+  });
+  if (settled.status === "pending") return undefined;
+  return {
+    status: settled.status,
+    failure: settled.status === "approved" ? undefined : result.failure,
+    responsecode: settled.responseCode ?? result.responsecode,
+    authorizationcode: settled.authorizationCode ?? undefined,
+    processorReference: settled.processorReference ?? undefined,
+    eci: settled.eci ?? undefined,
+  };
 }
 
 /** The refusal of a test card in live mode, recorded as a declined attempt that reached no acquirer. */

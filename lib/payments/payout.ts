@@ -6,17 +6,13 @@
 // else the merchant's default; a payout whose result could reach nobody is refused up front.
 // An unknown outcome answers status "pending": never "failed" while the money may have left
 // (docs/decisions.md, "Unknown outcomes"); the notification brings the final result.
-import { CardDetails } from "../cards/card-details";
-import { decryptPan } from "../cards/card-encryption";
+import { openStoredCard, STORED_CARD_SELECT } from "../cards/stored-card";
 import { db, Prisma } from "../db";
 import { invalidParameter, isDatabaseOverload } from "../errors";
 import { newId } from "../ids";
-import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
-import { processorTimeoutMs, ProcessorNotConfiguredError } from "../acquirers/registry";
+import { processorTimeoutMs } from "../acquirers/registry";
 import { assertRoutable, type RoutedAccount } from "../routing/routing";
-import { AcquirerAccountMissingError, getAccountForCall } from "../routing/accounts/account-connector";
-import { RESPONSE_CODES, type ProcessorResult } from "../acquirers/contract";
 import { ACQUIRER_NAMES, type AcquirerName } from "../acquirers/names";
 import type { PayoutRequest } from "../validation/payout";
 import { dispatchNotification } from "../notifications/enqueue-notification";
@@ -24,7 +20,8 @@ import { resolveNotificationUrl } from "../notifications/resolve-notification-ur
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
-import { CALL_LEASE_MARGIN_MS, holdUnknownOutcome, markCallEnded, recordPayoutResult } from "./settle-unknown-operation";
+import { CALL_LEASE_MARGIN_MS, holdUnknownOutcome, recordPayoutResult } from "./settle-unknown-operation";
+import { tryAcquirerAccounts } from "./try-acquirer-accounts";
 import { checkPayoutAllowed } from "./check-payout-allowed";
 import { isTestCardInLive } from "../routing/test-cards";
 import type { Mode } from "../mode";
@@ -125,16 +122,11 @@ export async function payout({ merchantId, mode, paymentRef, responseId, input }
       paymentType: true,
       status: true,
       acquirerAccountId: true,
-      storedCard: { select: { id: true, keyId: true, panEncrypted: true, expMonth: true, expYear: true } },
+      storedCard: { select: STORED_CARD_SELECT },
     },
   });
   if (!source.storedCard) throw invalidParameter("paymentid", "the payment has no stored card data to pay out to");
-  const stored = source.storedCard;
-  const card = new CardDetails({
-    pan: decryptPan({ keyId: stored.keyId, panEncrypted: stored.panEncrypted }),
-    expMonth: stored.expMonth,
-    expYear: stored.expYear,
-  });
+  const card = openStoredCard(source.storedCard);
   // Live money never goes to a published test card (one stored before test mode existed).
   if (isTestCardInLive(mode, card)) {
     throw invalidParameter("paymentid", "the payment's card is a test card number: live payouts never go to test cards");
@@ -171,56 +163,56 @@ export async function payout({ merchantId, mode, paymentRef, responseId, input }
   // was done", so it must not reach the merchant API's wrapper as a retryable 503 (lib/errors.ts).
   let recorded = false;
   try {
-    let result: ProcessorResult = {
-      status: "failed",
-      failure: "retryable",
-      responsecode: RESPONSE_CODES.unavailable,
-      message: "no processor tried",
-    };
     let notificationId: string | null = null;
-    for (const [index, { processor, accountId }] of accounts.entries()) {
-      const operationId = newId();
-      const operation = {
-        id: operationId,
-        paymentId,
-        type: "payout" as const,
-        amount: input.amount,
-        currency: input.currency,
-        processor,
-        acquirerAccountId: accountId,
-        routingAttempt: index + 1,
-        responseId,
-        notificationUrl,
-        note: input.note ?? null,
-        tags: input.tags ?? null,
-        // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
-        outcomeUnknownSince: new Date(),
-      };
-      // The source card and the merchant's payout limits are checked, and the payout payment and
-      // its first attempt recorded, in one transaction under a lock, before any money moves (review
-      // 3, M7: ./check-payout-allowed.ts); never the payment without its attempt.
-      if (index === 0) {
-        try {
-          await db().$transaction(async (tx) => {
-            await checkPayoutAllowed({ tx, merchantId, mode, source, amount: BigInt(input.amount), currency: input.currency });
-            await tx.payment.create({ data: { ...payment, processor, acquirerAccountId: accountId }, select: { id: true } });
-            await tx.operation.create({ data: operation, select: { id: true } });
-          });
-        } catch (error) {
-          // A concurrent payout took the same reference first (the unique index): refused, nothing done.
-          if (input.newmerchantpaymentid && isUniqueViolation(error)) throw payoutReferenceUsed();
-          throw error;
+    await tryAcquirerAccounts({
+      accounts,
+      // Anything thrown mid-call may have paid the money out: its outcome is unknown, never "failed".
+      onError: "indeterminate",
+      faults: { afterCall: "payout.after-call" },
+      begin: async ({ processor, accountId }, index) => {
+        const operationId = newId();
+        const operation = {
+          id: operationId,
+          paymentId,
+          type: "payout" as const,
+          amount: input.amount,
+          currency: input.currency,
+          processor,
+          acquirerAccountId: accountId,
+          routingAttempt: index + 1,
+          responseId,
+          notificationUrl,
+          note: input.note ?? null,
+          tags: input.tags ?? null,
+          // Unknown until the answer is recorded: a crash mid-call leaves it for the reconciliation.
+          outcomeUnknownSince: new Date(),
+        };
+        // The source card and the merchant's payout limits are checked, and the payout payment and
+        // its first attempt recorded, in one transaction under a lock, before any money moves
+        // (./check-payout-allowed.ts); never the payment without its attempt.
+        if (index === 0) {
+          try {
+            await db().$transaction(async (tx) => {
+              await checkPayoutAllowed({ tx, merchantId, mode, source, amount: BigInt(input.amount), currency: input.currency });
+              await tx.payment.create({ data: { ...payment, processor, acquirerAccountId: accountId }, select: { id: true } });
+              await tx.operation.create({ data: operation, select: { id: true } });
+            });
+          } catch (error) {
+            // A concurrent payout took the same reference first (the unique index): refused, nothing done.
+            if (input.newmerchantpaymentid && isUniqueViolation(error)) throw payoutReferenceUsed();
+            throw error;
+          }
+          recorded = true;
+        } else {
+          await db().$transaction([
+            db().operation.create({ data: operation, select: { id: true } }),
+            db().payment.update({ where: { id: paymentId }, data: { processor, acquirerAccountId: accountId }, select: { id: true } }),
+          ]);
         }
-        recorded = true;
-      } else {
-        await db().$transaction([
-          db().operation.create({ data: operation, select: { id: true } }),
-          db().payment.update({ where: { id: paymentId }, data: { processor, acquirerAccountId: accountId }, select: { id: true } }),
-        ]);
-      }
-      try {
-        const { connector, descriptor } = await getAccountForCall({ accountId });
-        result = await connector.payout({
+        return operationId;
+      },
+      call: ({ connector, descriptor }, { operationId }) =>
+        connector.payout({
           operationId,
           paymentId,
           card,
@@ -230,43 +222,29 @@ export async function payout({ merchantId, mode, paymentRef, responseId, input }
           descriptor,
           // The recipient, as the payout names them (Clearhaus card[name], Finaro c1/c3/j5/j13).
           customer: { email: input.email, firstName: input.firstname, surname: input.surename },
-        });
-      } catch (error) {
-        result = {
-          status: "failed",
-          // Not configured: nothing was sent. Anything else thrown mid-call: the acquirer may have acted.
-          failure:
-            error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError ? "retryable" : "indeterminate",
-          responsecode: RESPONSE_CODES.unavailable,
-          message: error instanceof Error ? error.message : String(error),
-        };
-      }
-      try {
-        faultPoint("payout.after-call");
-      } catch (error) {
-        await markCallEnded(operationId);
-        throw error;
-      }
-      if (isOutcomeUnknown(result)) {
-        // A time-out or 5xx may have paid the money out: never try the next processor. Looked up at
-        // once (a found answer is recorded, with its notification, by the look-up); when still
-        // unknown the payout stays pending for the reconciliation, which notifies its result.
-        const settled = await holdUnknownOutcome({ operationId, result });
-        if (settled === "approved" || settled === "declined" || settled === "failed") {
-          notificationId = await notifyOperationResult({ operationId });
+        }),
+      conclude: async ({ operationId, index }, result) => {
+        if (isOutcomeUnknown(result)) {
+          // A time-out or 5xx may have paid the money out: never try the next processor. Looked up at
+          // once (a found answer is recorded, with its notification, by the look-up); when still
+          // unknown the payout stays pending for the reconciliation, which notifies its result.
+          const settled = await holdUnknownOutcome({ operationId, result });
+          if (settled === "approved" || settled === "declined" || settled === "failed") {
+            notificationId = await notifyOperationResult({ operationId });
+          }
+          return "stop";
         }
-        break;
-      }
-      // Only a failure that certainly did nothing may go on to the next processor; that attempt is
-      // closed without touching the payout payment or notifying (the next attempt answers).
-      if (result.status !== "approved" && result.failure === "retryable" && index < accounts.length - 1) {
-        await db().operation.updateMany({ where: { id: operationId, status: "pending" }, data: operationResultFields(result) });
-        continue;
-      }
-      // The payout's final state and its notification row commit together (outbox); sent after.
-      notificationId = (await recordPayoutResult({ operationId, result })) || null;
-      break;
-    }
+        // Only a failure that certainly did nothing may go on to the next processor; that attempt is
+        // closed without touching the payout payment or notifying (the next attempt answers).
+        if (result.status !== "approved" && result.failure === "retryable" && index < accounts.length - 1) {
+          await db().operation.updateMany({ where: { id: operationId, status: "pending" }, data: operationResultFields(result) });
+          return "next";
+        }
+        // The payout's final state and its notification row commit together (outbox); sent after.
+        notificationId = (await recordPayoutResult({ operationId, result })) || null;
+        return "stop";
+      },
+    });
     if (notificationId) await dispatchNotification(notificationId);
     return (await payoutAnswer(responseId))!;
   } catch (error) {

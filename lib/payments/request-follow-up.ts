@@ -9,7 +9,8 @@ import { newId } from "../ids";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { sendEventInTransaction } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
-import { FOLLOW_UP_KINDS, type FollowUpType } from "./follow-ups/kinds";
+import { capabilitiesOf } from "../acquirers/capabilities";
+import { FOLLOW_UP_KINDS, type FollowUpKind, type FollowUpType } from "./follow-ups/kinds";
 import { lockFollowUpPaymentOrThrow } from "./lock-follow-up-payment";
 import { operationTotals } from "./operation-totals";
 import type { Mode } from "../mode";
@@ -43,7 +44,11 @@ export async function requestFollowUp({
     const payment = await lockFollowUpPaymentOrThrow({ tx, merchantId, mode, paymentRef });
     const paymentId = payment.id;
     const totals = await operationTotals(tx, paymentId);
-    const amount = FOLLOW_UP_KINDS[type].amountRule(payment, totals, input.amount);
+    const kind: FollowUpKind = FOLLOW_UP_KINDS[type];
+    // A kind an acquirer does not offer is refused before anything is reserved.
+    if (kind.capability && payment.processor && !capabilitiesOf(payment.processor)[kind.capability])
+      throw invalidParameter("paymentid", `${payment.processor} offers no ${type}`);
+    const amount = kind.amountRule(payment, totals, input.amount);
     // The result has to reach the merchant: without a request or configured address it is refused now.
     // Without a configured address, the result goes where the payment's own result went: the
     // address of its initialization (cardholder payments) or of its MIT request.

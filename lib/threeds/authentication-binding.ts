@@ -3,8 +3,9 @@
 // so a challenge passed with one card cannot carry sca=Y and its ECI onto another (security item 3).
 // The card is kept as a keyed hash (HMAC-SHA256 under a key derived from the card-data key with its
 // own label): an unkeyed hash of a PAN can be reversed by trying the PANs of a BIN.
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { hkdfSync, timingSafeEqual } from "node:crypto";
 import type { CardDetails } from "../cards/card-details";
+import { keyedCardFingerprint } from "../cards/keyed-fingerprint";
 import { config } from "../env";
 
 export interface AuthenticationSubject {
@@ -25,9 +26,7 @@ function fingerprintKey(): Buffer {
 
 /** Hex HMAC of the PAN and the expiry (month/four-digit year). Never the PAN itself. */
 export function authenticationCardFingerprint(card: CardDetails): string {
-  return createHmac("sha256", fingerprintKey())
-    .update(`3ds-card:${card.revealPan()}:${card.expYear}-${String(card.expMonth).padStart(2, "0")}`)
-    .digest("hex");
+  return keyedCardFingerprint(card, fingerprintKey(), "3ds-card");
 }
 
 /** The columns startAuthentication records on the authentication row. */
