@@ -60,6 +60,8 @@ export interface ThreeDsResult {
   message?: string;
   /** The acquirer account whose BIN and merchant id the AReq carried: the only one this result may authorize at. */
   acquirerAccountId?: string;
+  /** Our ThreeDsAuthentication row: the attempt that uses the result names it. */
+  authenticationId?: string;
 }
 
 /** What we know of the cardholder (or, for a payout, the recipient): the spec's `customer` object, the payout's names. */
@@ -156,6 +158,39 @@ export type FailureClass = "declined" | "retryable" | "indeterminate";
 
 export type ProcessorStatus = "approved" | "declined" | "failed";
 
+/**
+ * What an answer means for the routing (docs/acquirers.md, "Decline classes"; decision 0190): each
+ * acquirer module classes every response code its public reference documents.
+ * - approved: the authorization holds the amount.
+ * - declined-soft: the issuer or acquirer said no, but may approve elsewhere or later (05, 51, 91, 96 ...);
+ *   a code without a public meaning is declined-soft too, and says so.
+ * - technical: nothing was decided about the card (a time-out, a 5xx, a refused or malformed
+ *   request, a system error); with `failure` indeterminate the acquirer may still have acted.
+ * - authentication-required: a soft decline for strong customer authentication (1A): 3-D Secure may win it.
+ * - declined-hard: the card schemes forbid re-attempts (lost, stolen, closed, invalid number, expired, "do not try again").
+ * - stop-recurring: the cardholder's stop order (R0, R1, R3, Clearhaus 40420): no merchant-initiated payment on this card again.
+ */
+export const DECLINE_CLASSES = [
+  "approved",
+  "declined-soft",
+  "technical",
+  "authentication-required",
+  "declined-hard",
+  "stop-recurring",
+] as const;
+export type DeclineClass = (typeof DECLINE_CLASSES)[number];
+
+/** One response code an acquirer's reference documents, with its class and that reference. */
+export interface DeclineCodeMeaning {
+  /** The acquirer's own code, as ProcessorResult.acquirerCode carries it (Clearhaus 40416, Finaro Z6=1A, Bambora 938). */
+  code: string;
+  class: DeclineClass;
+  /** What the reference says it means. */
+  meaning: string;
+  /** Where: a reference key of docs/acquirers.md with the file (and, for the class, the rule it follows). */
+  source: string;
+}
+
 /** Scheme data an acquirer returned with an authorization. */
 export interface SchemeData {
   scheme?: "visa" | "mastercard" | "amex";
@@ -185,6 +220,12 @@ export interface ProcessorResult {
   credentialSeriesId?: string;
   /** The acquirer's own code, verbatim (e.g. Clearhaus 40413, Finaro Z2/Z6), for the back office. */
   acquirerCode?: string;
+  /**
+   * What the answer means for the routing, from the acquirer module's table of its codes. Absent on
+   * results no code came with (time-outs, refusals before sending): lib/routing/decline-class.ts
+   * reads those from `status` and `failure`.
+   */
+  declineClass?: DeclineClass;
   /** Human text for the back office; never contains card data. */
   message?: string;
 }
@@ -472,6 +513,11 @@ export interface AcquirerModule<TCredentials = unknown, TVariables = unknown> {
   readonly testCards: readonly string[];
   /** Its place in a new merchant's primary routing order (1 first); the secondary order is the reverse. */
   readonly routingRank: number;
+  /**
+   * Every response code its public reference documents, each with its decline class and the
+   * reference (./<name>/decline-classes.ts; the tables of docs/acquirers.md, "Decline classes", are held equal to it).
+   */
+  readonly declineCodes: readonly DeclineCodeMeaning[];
   readonly environment?: AcquirerEnvironment<TVariables>;
   readonly legacyImport?: LegacyImport<TCredentials>;
   createConnector(settings: ConnectorSettings<TVariables>): AcquirerConnector<TCredentials>;

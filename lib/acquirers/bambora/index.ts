@@ -5,6 +5,7 @@ import { createBamboraConnector } from "./client";
 import { BAMBORA_CREDENTIAL_FIELDS, bamboraCredentials, type BamboraCredentials } from "./credentials";
 import { BAMBORA_TEST_CARDS } from "./test-cards";
 import { BAMBORA_CURRENCIES, isBamboraCurrency } from "./transformers";
+import { BAMBORA_DECLINE_CODES } from "./decline-classes";
 
 export const bambora: AcquirerModule<BamboraCredentials> = {
   name: "bambora",
@@ -31,6 +32,7 @@ export const bambora: AcquirerModule<BamboraCredentials> = {
   // account updater (docs/acquirers/references/bambora-choice.md).
   capabilities: { payouts: false, merchantInitiated: false, severalCaptures: false, cardUpdates: false },
   testCards: BAMBORA_TEST_CARDS,
+  declineCodes: BAMBORA_DECLINE_CODES,
   routingRank: 3,
   environment: {
     // Bambora Online Checkout credentials of earlier versions: the connector now speaks Bambora North

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { currencyExponent } from "../../validation/currency";
 import { RESPONSE_CODES, type AuthorizeRequest, type FailureClass, type ProcessorResult } from "../contract";
+import { bamboraDeclineClass } from "./decline-classes";
 
 /** The currencies Bambora North America boards card accounts in (the processor's one currency: no currency field exists). */
 export const BAMBORA_CURRENCIES = ["CAD", "USD"] as const;
@@ -274,6 +275,23 @@ function mapCategory(category: number): Mapped {
   }
 }
 
+/**
+ * The routing's class of an answer with this message id: the gateway table's, else (an id the table
+ * does not list) declined-soft as the message says, or technical when the answer's category says
+ * nothing was decided (a technical failure, an unknown outcome).
+ */
+function classified(code: number | string | undefined, mapped: Mapped, message: string | undefined): Pick<ProcessorResult, "declineClass" | "message"> {
+  if (mapped.status === "approved") return { declineClass: "approved", message };
+  const { class: declineClass, documented } = bamboraDeclineClass(code);
+  // An approval's id on an answer that did not approve (an ErrorResponse's code 1) is no approval.
+  if (documented && declineClass !== "approved") return { declineClass, message };
+  if (mapped.failure === "indeterminate" || mapped.failure === "retryable") return { declineClass: "technical", message };
+  return {
+    declineClass,
+    message: [message, `message id ${code ?? "(none)"} is not in Bambora's gateway table: declined-soft`].filter(Boolean).join("; "),
+  };
+}
+
 /** An approval's 200 answer (or a 200 that is not approved, classed by its message id). */
 export function fromBamboraPayment(response: BamboraPaymentResponse, eci?: string): ProcessorResult {
   const code = Number(response.message_id);
@@ -290,7 +308,7 @@ export function fromBamboraPayment(response: BamboraPaymentResponse, eci?: strin
     authorizationcode: approved && response.auth_code ? response.auth_code : undefined,
     eci: mapped.status === "failed" ? undefined : eci,
     acquirerCode: response.message_id,
-    message: response.message,
+    ...classified(response.message_id, mapped, response.message),
     ...(approved && seriesId ? { credentialSeriesId: seriesId } : {}),
   };
 }
@@ -306,7 +324,7 @@ export function fromBamboraError(error: BamboraErrorResponse, eci?: string): Pro
     ...mapped,
     eci: mapped.status === "declined" ? eci : undefined,
     acquirerCode: String(error.code),
-    message: [error.message, detail].filter(Boolean).join(" (") + (detail ? ")" : ""),
+    ...classified(error.code, mapped, [error.message, detail].filter(Boolean).join(" (") + (detail ? ")" : "")),
   };
 }
 
@@ -391,6 +409,6 @@ export function fromBamboraSearchRecord(record: BamboraSearchRecord): ProcessorR
     processorReference: record.trn_id,
     authorizationcode: approved && record.trn_approval_code ? record.trn_approval_code : undefined,
     acquirerCode: record.message_id === undefined ? undefined : String(record.message_id),
-    message: record.message_text,
+    ...classified(record.message_id, mapped, record.message_text),
   };
 }

@@ -4,6 +4,7 @@ import { anyCurrencyAccepted } from "../plumbing/account-rules";
 import { createClearhausConnector } from "./client";
 import { CLEARHAUS_CREDENTIAL_FIELDS, clearhausCredentials, type ClearhausCredentials } from "./credentials";
 import { CLEARHAUS_TEST_CARDS } from "./test-cards";
+import { CLEARHAUS_DECLINE_CODES } from "./decline-classes";
 
 /**
  * text_on_statement: [\x20-\x7E]{2,22}, "may not be all digits, all same character, or all
@@ -35,6 +36,7 @@ export const clearhaus: AcquirerModule<ClearhausCredentials> = {
   },
   capabilities: { payouts: true, merchantInitiated: true, severalCaptures: true, cardUpdates: true },
   testCards: CLEARHAUS_TEST_CARDS,
+  declineCodes: CLEARHAUS_DECLINE_CODES,
   routingRank: 2,
   environment: { legacyCredentials: { apiKey: "CLEARHAUS_API_KEY" } },
   legacyImport: {

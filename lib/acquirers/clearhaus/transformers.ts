@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { schemeFromPan } from "../../cards/card-scheme";
 import { NOT_SENT_CODES, RequestNotFormedError } from "../plumbing/request-not-formed";
+import { clearhausDeclineClass } from "./decline-classes";
 import {
   RESPONSE_CODES,
   type AuthorizeRequest,
@@ -331,6 +332,17 @@ function mapCode(code: number): Mapped {
     : { status: "failed", failure: code >= 50000 ? "indeterminate" : "declined", responsecode: RESPONSE_CODES.systemError };
 }
 
+/** The routing's class of a status code, and the message that says when the code has no public meaning. */
+function classified(code: number, mapped: Mapped, message: string | undefined): Pick<ProcessorResult, "declineClass" | "message"> {
+  const { class: declineClass, documented } = clearhausDeclineClass(code);
+  // An undocumented 5xxxx is an error of Clearhaus' whose outcome is unknown (mapCode): nothing decided.
+  if (!documented && mapped.failure === "indeterminate") return { declineClass: "technical", message };
+  return {
+    declineClass,
+    message: documented ? message : [message, `status ${code} is not in Clearhaus' code table: declined-soft`].filter(Boolean).join("; "),
+  };
+}
+
 export function fromClearhausTransaction(transaction: ClearhausTransaction, eci?: string): ProcessorResult {
   const code = transaction.status.code;
   const mapped = mapCode(code);
@@ -344,14 +356,15 @@ export function fromClearhausTransaction(transaction: ClearhausTransaction, eci?
     // The scheme's id of the first-in-series (Visa TID): what a later MIT names at another acquirer.
     scheme: approved && transaction.series?.tid ? { schemeTransactionId: transaction.series.tid } : undefined,
     acquirerCode: String(code),
-    message: transaction.status.message,
+    ...classified(code, mapped, transaction.status.message),
   };
 }
 
 /** A 4xx refusal: nothing was done (an input error, an unknown transaction id, a bad signature). */
 export function fromClearhausRefusal(refusal: ClearhausRefusal): ProcessorResult {
   const code = refusal.status.code ?? 40000;
-  return { ...mapCode(code), acquirerCode: String(code), message: refusal.status.message };
+  const mapped = mapCode(code);
+  return { ...mapped, acquirerCode: String(code), ...classified(code, mapped, refusal.status.message) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { anyCurrencyAccepted, descriptorLengthProblem, emvAcquirerMerchantIdProb
 import { createFinaroConnector } from "./client";
 import { FINARO_CREDENTIAL_FIELDS, finaroCredentials, type FinaroCredentials } from "./credentials";
 import { FINARO_TEST_CARDS } from "./test-cards";
+import { FINARO_DECLINE_CODES } from "./decline-classes";
 
 const variables = z.object({
   /**
@@ -28,6 +29,7 @@ export const finaro: AcquirerModule<FinaroCredentials, z.infer<typeof variables>
   },
   capabilities: { payouts: true, merchantInitiated: true, severalCaptures: true, cardUpdates: true },
   testCards: FINARO_TEST_CARDS,
+  declineCodes: FINARO_DECLINE_CODES,
   routingRank: 1,
   environment: {
     variables,

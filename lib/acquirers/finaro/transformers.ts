@@ -9,6 +9,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { schemeFromPan } from "../../cards/card-scheme";
 import { NOT_SENT_CODES, RequestNotFormedError } from "../plumbing/request-not-formed";
+import { finaroDeclineClass } from "./decline-classes";
 import {
   RESPONSE_CODES,
   type AuthorizeRequest,
@@ -313,10 +314,16 @@ export const FINARO_PARTIAL_APPROVAL = 10;
 
 export function fromFinaroResponse(response: FinaroResponse, eci?: string): ProcessorResult {
   const z2 = Number(response.Z2);
+  const classified = finaroDeclineClass({ z2: response.Z2, z6: response.Z6 });
   const base = {
     processorReference: response.Z1,
     acquirerCode: `Z2=${response.Z2}${response.Z6 ? ` Z6=${response.Z6}` : ""}`,
-    message: response.Z3,
+    declineClass: classified.class,
+    message: classified.documented
+      ? response.Z3
+      : [response.Z3, `z2 ${response.Z2}${response.Z6 ? ` z6 ${response.Z6}` : ""} is not in Finaro's code lists: declined-soft`]
+          .filter(Boolean)
+          .join("; "),
   };
   if (z2 === 0) {
     return {

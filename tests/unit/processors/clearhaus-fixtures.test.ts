@@ -146,17 +146,31 @@ describe("clearhaus requests as the docs show them", () => {
 
 /** What each recorded or documented answer is, read by us. */
 const EXPECTED: Record<string, Partial<ProcessorResult> | Partial<ProcessorResult>[]> = {
-  "authorize-approved": { status: "approved", processorReference: "84412a34-fa29-4369-a098-0165a80e8fda" },
+  "authorize-approved": { status: "approved", processorReference: "84412a34-fa29-4369-a098-0165a80e8fda", declineClass: "approved" },
   "authorize-approved-transcript-2015": { status: "approved", processorReference: "efb04d12-4bb6-41c0-b030-45ff105641b0" },
   "authorize-3ds-ares": { status: "approved" },
   "authorize-series-first-recurring": { status: "approved", scheme: { schemeTransactionId: "481048839682954" } },
-  "authorize-declined-invalid-card-number": { status: "declined", failure: "declined", responsecode: "14", acquirerCode: "40110" },
+  "authorize-declined-invalid-card-number": {
+    status: "declined",
+    failure: "declined",
+    responsecode: "14",
+    acquirerCode: "40110",
+    declineClass: "declined-hard",
+  },
+  "authorize-declined-insufficient-funds": { status: "declined", responsecode: "51", acquirerCode: "40413", declineClass: "declined-soft" },
+  "authorize-declined-authentication-required": {
+    status: "declined",
+    responsecode: "1A",
+    acquirerCode: "40416",
+    declineClass: "authentication-required",
+  },
+  "authorize-declined-merchant-blocked": { status: "declined", responsecode: "R1", acquirerCode: "40420", declineClass: "stop-recurring" },
   "authorize-declined-invalid-currency": { status: "failed", failure: "declined", acquirerCode: "40140", message: "invalid currency" },
   "authorize-declined-rule-violation": [
-    { status: "failed", failure: "declined", acquirerCode: "40200" },
-    { status: "failed", failure: "declined", acquirerCode: "40200" },
+    { status: "failed", failure: "declined", acquirerCode: "40200", declineClass: "declined-soft" },
+    { status: "failed", failure: "declined", acquirerCode: "40200", declineClass: "declined-soft" },
   ],
-  "authorize-error-general-input": { status: "failed", failure: "declined", acquirerCode: "40000" },
+  "authorize-error-general-input": { status: "failed", failure: "declined", acquirerCode: "40000", declineClass: "technical" },
   "authorize-error-missing-amount": { status: "failed", failure: "declined", message: "parameter 'amount' is required" },
   "capture-approved-partial": { status: "approved", processorReference: "d8e92a70-3030-4d4d-8ad2-684b230c1bed" },
   "capture-approved-transcript-2015": { status: "approved" },

@@ -112,9 +112,22 @@ describe("finaro requests as the public clients send them", () => {
 
 /** What each recorded answer is, read by us. */
 const EXPECTED: Record<string, Partial<ProcessorResult>> = {
-  "authorize-approved": { status: "approved", authorizationcode: "006597", processorReference: "8a829449535154bc0153595952a2517a" },
-  "authorize-declined": { status: "declined", failure: "declined", responsecode: "57" },
-  "authorize-error-card-not-identified": { status: "failed", failure: "declined", message: "Card cannot be identified" },
+  "authorize-approved": {
+    status: "approved",
+    authorizationcode: "006597",
+    processorReference: "8a829449535154bc0153595952a2517a",
+    declineClass: "approved",
+  },
+  "authorize-declined": { status: "declined", failure: "declined", responsecode: "57", declineClass: "declined-hard" },
+  "authorize-declined-do-not-honour": { status: "declined", responsecode: "05", declineClass: "declined-soft" },
+  "authorize-declined-sca-required": { status: "declined", responsecode: "1A", declineClass: "authentication-required" },
+  "authorize-declined-revocation": { status: "declined", responsecode: "R1", declineClass: "stop-recurring" },
+  "authorize-error-card-not-identified": {
+    status: "failed",
+    failure: "declined",
+    message: "Card cannot be identified",
+    declineClass: "technical",
+  },
   "authorize-error-i8-invalid": { status: "failed", failure: "declined" },
   "capture-approved": { status: "approved", processorReference: "8a82944a535157060153595966ba51f9", authorizationcode: "006597" },
   "capture-error-g4-missing": { status: "failed", failure: "declined", responsecode: "30" },
