@@ -217,6 +217,10 @@ export function paymentRecordBody(input: PaymentRecordInput, options: { response
 /** 6.6 */
 export type LifecycleNotificationBody = Built<z.infer<typeof lifecycleNotificationSchema>>;
 
-export function lifecycleNotificationBody(input: { paymentId: string; merchantPaymentId: string | null }): LifecycleNotificationBody {
-  return { paymentid: input.paymentId, merchantpaymentid: input.merchantPaymentId ?? "" };
+export function lifecycleNotificationBody(input: {
+  paymentId: string;
+  merchantPaymentId: string | null;
+  change: LifecycleNotificationBody["change"];
+}): LifecycleNotificationBody {
+  return { paymentid: input.paymentId, merchantpaymentid: input.merchantPaymentId ?? "", change: input.change };
 }

@@ -64,7 +64,7 @@ export async function applyCardUpdate({ processor, acquirerAccountId, update }: 
         tx,
       });
       if (!url) continue;
-      const body = lifecycleNotificationBody({ paymentId: payment.id, merchantPaymentId: payment.merchantPaymentId });
+      const body = lifecycleNotificationBody({ paymentId: payment.id, merchantPaymentId: payment.merchantPaymentId, change: update.kind });
       created.push(
         await enqueueNotification({ id, merchantId: payment.merchantId, mode: payment.mode, paymentId: payment.id, kind: "lifecycle", url, body, tx }),
       );

@@ -94,7 +94,7 @@ describe("life cycle", () => {
     expect(result.error).toBeUndefined();
     expect(result.notificationIds).toHaveLength(1);
     const [notification] = await lifecycle.waitFor(1);
-    expect(notification!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "sub1", mode: "test" });
+    expect(notification!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "sub1", change: "expiry", mode: "test" });
     const card = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
     expect([card.expMonth, card.expYear]).toEqual([9, 2033]);
 
@@ -116,7 +116,7 @@ describe("life cycle", () => {
     await pollCardUpdates({ accountId: await clearhausAccountId(), since: new Date(Date.now() - 60_000) });
     // The merchant hears of the new card too (a payment without merchantpaymentid: the field is empty).
     await lifecycle.waitFor(received + 1);
-    expect(lifecycle.received.at(-1)!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "", mode: "test" });
+    expect(lifecycle.received.at(-1)!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "", change: "pan", mode: "test" });
     const card = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
     expect(card).toMatchObject({ bin: "555555", last4: "4444", expMonth: 1, expYear: 2031 });
     expect(card.panEncrypted).not.toContain("5555555555554444");
@@ -139,7 +139,7 @@ describe("life cycle", () => {
     expect(result.notificationIds).toHaveLength(1);
     await lifecycle.waitFor(received + 1);
     expect(lifecycle.received).toHaveLength(received + 1);
-    expect(lifecycle.received.at(-1)!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "sub3", mode: "test" });
+    expect(lifecycle.received.at(-1)!.body).toEqual({ paymentid: paymentId, merchantpaymentid: "sub3", change: "closed", mode: "test" });
     const after = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
     expect([after.expMonth, after.expYear, after.last4, after.panEncrypted]).toEqual([
       before.expMonth,

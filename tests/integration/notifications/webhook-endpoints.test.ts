@@ -50,7 +50,7 @@ async function notify(kind: "capture" | "refund" | "lifecycle" | "test", mode: "
   counter++;
   const body =
     kind === "lifecycle"
-      ? lifecycleNotificationBody({ paymentId: `p${counter}`, merchantPaymentId: `m${counter}` })
+      ? lifecycleNotificationBody({ paymentId: `p${counter}`, merchantPaymentId: `m${counter}`, change: "expiry" })
       : kind === "test"
         ? { type: "test", merchantid: merchant.merchantId, message: "Test notification from the back office", created: formatUtcTimestamp(new Date()) }
         : operationNotificationBody({ responseId: `r${counter}`, paymentId: `p${counter}`, merchantPaymentId: `m${counter}`, responseCode: "00", authorizationCode: null, status: "approved" });

@@ -92,7 +92,11 @@ describe("bodies", () => {
       authorizationcode: "",
       status: "declined",
     });
-    expect(lifecycleNotificationBody({ paymentId: "p", merchantPaymentId: "m" })).toEqual({ paymentid: "p", merchantpaymentid: "m" });
+    expect(lifecycleNotificationBody({ paymentId: "p", merchantPaymentId: "m", change: "expiry" })).toEqual({
+      paymentid: "p",
+      merchantpaymentid: "m",
+      change: "expiry",
+    });
   });
 
   it("payment record (2.2): spelled keys, amounts as strings in operations, paymenttype only on authorize", () => {

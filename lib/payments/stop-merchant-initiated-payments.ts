@@ -1,0 +1,92 @@
+// A stop-recurring answer (the cardholder's stop order: Clearhaus 40420 "merchant blocked by
+// cardholder: halt all future merchant-initiated-transactions on this card from this merchant",
+// Visa's R0/R1/R3) marks the stored card: no merchant-initiated payment is sent for it again
+// (lib/payments/check-mit-parent.ts refuses the next /api/mit at once), and the merchant gets the
+// life-cycle notification of spec 6.6 for each stored payment of that card, saying so
+// (`change: mit_stopped`). Written in the transaction that records the payment's outcome (outbox);
+// the caller dispatches the returned notifications after it commits. "Only after the blockade has
+// been lifted, by actions taken by the cardholder, may transactions be resumed": a new cardholder
+// payment stores the card again, as a new stored card with its own series (decision 0192).
+import type { Tx } from "../db";
+import { lifecycleNotificationBody } from "../notifications/bodies";
+import { enqueueNotification } from "../notifications/enqueue-notification";
+import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+import type { ProcessorResult } from "../acquirers/contract";
+import type { AcquirerName } from "../acquirers/names";
+
+export interface StopMerchantInitiatedPaymentsOptions {
+  tx: Tx;
+  storedCardId: string;
+  /** The payment whose authorization got the answer. */
+  paymentId: string;
+  processor: AcquirerName;
+  result: Pick<ProcessorResult, "responsecode" | "acquirerCode">;
+  now?: Date;
+}
+
+/** Returns the ids of the life-cycle notifications written (none when the card was stopped already, or no address is set). */
+export async function stopMerchantInitiatedPayments({
+  tx,
+  storedCardId,
+  paymentId,
+  processor,
+  result,
+  now = new Date(),
+}: StopMerchantInitiatedPaymentsOptions): Promise<string[]> {
+  const marked = await tx.storedCard.updateMany({
+    where: { id: storedCardId, mitStoppedAt: null },
+    data: {
+      mitStoppedAt: now,
+      mitStopProcessor: processor,
+      mitStopResponseCode: result.responsecode,
+      mitStopAcquirerCode: result.acquirerCode ?? null,
+      mitStopPaymentId: paymentId,
+    },
+  });
+  if (marked.count === 0) return [];
+  // The stored payments the merchant names in /api/mit: the card's first payments (no parent), as for card updates.
+  const payments = await tx.payment.findMany({
+    where: { storedCardId, parentPaymentId: null },
+    select: { id: true, merchantId: true, mode: true, merchantPaymentId: true, session: { select: { hostedIntegrationId: true } } },
+  });
+  const created: string[] = [];
+  for (const payment of payments) {
+    const url = await resolveNotificationUrl({
+      merchantId: payment.merchantId,
+      mode: payment.mode,
+      hostedIntegrationId: payment.session?.hostedIntegrationId,
+      purpose: "lifecycle",
+      tx,
+    });
+    if (!url) continue;
+    created.push(
+      await enqueueNotification({
+        id: `msg_lifecycle_stop_${storedCardId}_${payment.id}`.replace(/[^A-Za-z0-9_-]/g, ""),
+        merchantId: payment.merchantId,
+        mode: payment.mode,
+        paymentId: payment.id,
+        kind: "lifecycle",
+        url,
+        body: lifecycleNotificationBody({ paymentId: payment.id, merchantPaymentId: payment.merchantPaymentId, change: "mit_stopped" }),
+        tx,
+      }),
+    );
+  }
+  return created;
+}
+
+/** What a stopped stored card says to a merchant who asks for an MIT on it (the errordescription's reason). */
+export function mitStoppedReason(card: {
+  mitStoppedAt: Date | null;
+  mitStopProcessor: string | null;
+  mitStopResponseCode: string | null;
+  mitStopAcquirerCode: string | null;
+}): string | undefined {
+  if (!card.mitStoppedAt) return undefined;
+  const own = card.mitStopAcquirerCode && card.mitStopAcquirerCode !== card.mitStopResponseCode ? ` (${card.mitStopAcquirerCode})` : "";
+  return (
+    `the cardholder stopped merchant-initiated payments on this card: ${card.mitStopProcessor ?? "the acquirer"} answered ` +
+    `${card.mitStopResponseCode ?? "a stop order"}${own} on ${card.mitStoppedAt.toISOString().slice(0, 10)}; ` +
+    "no MIT is sent for it (a new cardholder payment stores the card again)"
+  );
+}
