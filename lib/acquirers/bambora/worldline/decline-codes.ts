@@ -29,7 +29,8 @@ export interface WorldlineCodeMeaning {
 }
 
 const OGONE = "[OGONE-ERR] odoo/odoo payment_ingenico data/ogone.py OGONE_ERROR_MAP";
-const WL_MAG = "[WL-MAG] wl-online-payments-direct/plugin-magento-core Infrastructure/StubData/Service/Payment/GetPaymentDetailsServiceResponse.php";
+const WL_MAG =
+  "[WL-MAG] wl-online-payments-direct/plugin-magento-core Infrastructure/StubData/Service/Payment/GetPaymentDetailsServiceResponse.php";
 
 const entry = (cls: WorldlineCodeMeaning["class"], meaning: string, iso?: string, source = OGONE): WorldlineCodeMeaning => ({
   class: cls,
@@ -100,7 +101,12 @@ export const WORLDLINE_ERROR_CODES: Readonly<Record<string, WorldlineCodeMeaning
   "31041001": entry("declined-soft", "Inactive card"),
   "31061001": entry("declined-hard", "Invalid expiration date"),
   "31081001": entry("declined-soft", "Card refused"),
-  "40001134": entry("declined-soft", "Authentication failed (3-D Secure), please retry or cancel", undefined, `${WL_MAG} (id AUTHENTICATION_FAILURE); ${OGONE}`),
+  "40001134": entry(
+    "declined-soft",
+    "Authentication failed (3-D Secure), please retry or cancel",
+    undefined,
+    `${WL_MAG} (id AUTHENTICATION_FAILURE); ${OGONE}`,
+  ),
   "40001135": entry("technical", "Authentication temporarily unavailable"),
   "40001137": entry("technical", "The issuer's access control server is temporarily unavailable"),
   "50001054": entry("declined-hard", "Card number incorrect or incompatible"),
@@ -147,8 +153,7 @@ export function classifyWorldlineDecline(errorCodes: readonly string[], reattemp
   const code = known ?? errorCodes[0] ?? "";
   const instructed = reattemptIndicator ? REATTEMPT_INDICATOR_CLASSES[reattemptIndicator] : undefined;
   const iso = meaning?.iso ?? (instructed === "stop-recurring" ? "R1" : "05");
-  if (instructed)
-    return { class: instructed, code, iso, meaning: `${meaning?.meaning ?? "declined"} (Worldline: ${reattemptIndicator})` };
+  if (instructed) return { class: instructed, code, iso, meaning: `${meaning?.meaning ?? "declined"} (Worldline: ${reattemptIndicator})` };
   if (meaning) return { class: meaning.class, code, iso, meaning: meaning.meaning };
   return { class: "declined-soft", code, iso: "05", meaning: "declined; the code has no public meaning (declined-soft)" };
 }

@@ -32,7 +32,15 @@ export interface WorldlineHttpRequest {
 /** The SDKs send `application/json` and sign exactly that value. */
 export const WORLDLINE_CONTENT_TYPE = "application/json";
 
-export function worldlineRequest({ baseUrl, credentials, method, path, body, idempotenceKey, now }: WorldlineRequestInput): WorldlineHttpRequest {
+export function worldlineRequest({
+  baseUrl,
+  credentials,
+  method,
+  path,
+  body,
+  idempotenceKey,
+  now,
+}: WorldlineRequestInput): WorldlineHttpRequest {
   if (idempotenceKey !== undefined && !isWorldlineIdempotenceKey(idempotenceKey))
     throw new Error("the idempotence key must be 1 to 40 printable ASCII characters");
   const date = worldlineDate(now);

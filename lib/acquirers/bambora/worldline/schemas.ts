@@ -69,7 +69,10 @@ export const worldlineCardPaymentInput = z
     /** "The unique scheme transactionId of the initial transaction that was performed with SCA". */
     initialSchemeTransactionId: z.string().min(1).optional(),
     isRecurring: z.boolean().optional(),
-    recurring: z.object({ recurringPaymentSequenceIndicator: z.enum(["first", "recurring"]) }).strict().optional(),
+    recurring: z
+      .object({ recurringPaymentSequenceIndicator: z.enum(["first", "recurring"]) })
+      .strict()
+      .optional(),
     /** We keep cards ourselves: no Worldline token is asked for. */
     tokenize: z.literal(false).optional(),
   })
@@ -88,13 +91,17 @@ export const worldlineCreatePaymentRequest = z
           .strict(),
         customer: z
           .object({
-            device: z.object({ ipAddress: z.string().min(1).max(45) }).strict().optional(),
-            contactDetails: z.object({ emailAddress: z.string().min(1) }).strict().optional(),
+            device: z
+              .object({ ipAddress: z.string().min(1).max(45) })
+              .strict()
+              .optional(),
+            contactDetails: z
+              .object({ emailAddress: z.string().min(1) })
+              .strict()
+              .optional(),
             personalInformation: z
               .object({
-                name: z
-                  .object({ firstName: z.string().min(1).max(15).optional(), surname: z.string().min(1).max(70).optional() })
-                  .strict(),
+                name: z.object({ firstName: z.string().min(1).max(15).optional(), surname: z.string().min(1).max(70).optional() }).strict(),
               })
               .strict()
               .optional(),
@@ -206,7 +213,11 @@ export const worldlineCreatePaymentResponse = z.object({ payment: worldlinePayme
 
 /** CaptureResponse: its own id ("3066019730_1"), status CAPTURE_REQUESTED or CAPTURED. */
 export const worldlineCaptureResponse = z
-  .object({ id: z.string().min(1), status: z.string(), statusOutput: z.object({ statusCode: z.number().int().nullish() }).passthrough().nullish() })
+  .object({
+    id: z.string().min(1),
+    status: z.string(),
+    statusOutput: z.object({ statusCode: z.number().int().nullish() }).passthrough().nullish(),
+  })
   .passthrough();
 
 /** RefundResponse: REFUND_REQUESTED or REFUNDED. */

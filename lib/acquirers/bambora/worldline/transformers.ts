@@ -86,7 +86,8 @@ function externalAuthentication(threeDs: WorldlineThreeDsInput) {
   const eci = Number(threeDs.eci);
   if (!/^\d{1,2}$/.test(threeDs.eci) || eci > 7) throw new WorldlineInputError("the 3-D Secure ECI is not 0 to 7");
   // "cavv ... This is mandatory for ECI 2 and 5."
-  if ((eci === 2 || eci === 5) && !threeDs.authenticationValue) throw new WorldlineInputError("a fully authenticated result (ECI 2 or 5) needs its CAVV");
+  if ((eci === 2 || eci === 5) && !threeDs.authenticationValue)
+    throw new WorldlineInputError("a fully authenticated result (ECI 2 or 5) needs its CAVV");
   return {
     eci,
     ...(threeDs.authenticationValue ? { cavv: threeDs.authenticationValue } : {}),
@@ -104,7 +105,11 @@ function storedCredentialFields(stored: WorldlineStoredCredential | undefined) {
   const initial = stored.initialSchemeTransactionId ? { initialSchemeTransactionId: stored.initialSchemeTransactionId } : {};
   if (stored.type === "recurring")
     return { isRecurring: true, recurring: { recurringPaymentSequenceIndicator: "recurring" as const }, ...initial };
-  return { unscheduledCardOnFileRequestor: "merchantInitiated" as const, unscheduledCardOnFileSequenceIndicator: "subsequent" as const, ...initial };
+  return {
+    unscheduledCardOnFileRequestor: "merchantInitiated" as const,
+    unscheduledCardOnFileSequenceIndicator: "subsequent" as const,
+    ...initial,
+  };
 }
 
 /**
@@ -153,7 +158,9 @@ export function toWorldlinePayment(input: WorldlinePaymentInput): WorldlineCreat
         ...(securityCode ? { cvv: securityCode } : {}),
         ...(card.holderName?.trim() ? { cardholderName: card.holderName.trim().slice(0, 51) } : {}),
       },
-      threeDSecure: input.threeDs ? { externalCardholderAuthenticationData: externalAuthentication(input.threeDs) } : { skipAuthentication: true },
+      threeDSecure: input.threeDs
+        ? { externalCardholderAuthenticationData: externalAuthentication(input.threeDs) }
+        : { skipAuthentication: true },
       ...storedCredentialFields(input.storedCredential),
     },
   };
@@ -231,7 +238,11 @@ function fromStatus(
 ): WorldlineResult {
   const statusCode = answer.statusOutput?.statusCode ?? undefined;
   if (statusCode !== undefined && UNCERTAIN_STATUS_CODES.has(statusCode))
-    return { kind: "unknown", httpStatus: null, reason: `Worldline reports the outcome as uncertain (${answer.status}, statusCode ${statusCode})` };
+    return {
+      kind: "unknown",
+      httpStatus: null,
+      reason: `Worldline reports the outcome as uncertain (${answer.status}, statusCode ${statusCode})`,
+    };
   const final = APPROVED[kind][answer.status];
   if (final !== undefined) {
     const card = payment?.paymentOutput?.cardPaymentMethodSpecificOutput;
@@ -260,7 +271,13 @@ function fromStatus(
     };
   }
   if (PENDING.has(answer.status))
-    return { kind: "pending", id: answer.id, status: answer.status, ...(statusCode !== undefined ? { statusCode } : {}), reason: "accepted, not yet decided" };
+    return {
+      kind: "pending",
+      id: answer.id,
+      status: answer.status,
+      ...(statusCode !== undefined ? { statusCode } : {}),
+      reason: "accepted, not yet decided",
+    };
   // REDIRECTED / PENDING_PAYMENT: the platform wants to authenticate the cardholder itself, which a
   // request with our own 3-D Secure result or skipAuthentication never asks for. Nothing is authorized.
   return {
@@ -288,8 +305,14 @@ const SUCCESS_SCHEMAS = {
 export function fromWorldlineAnswer(kind: WorldlineOperationKind, httpStatus: number, body: unknown): WorldlineResult {
   if (httpStatus >= 200 && httpStatus < 300) {
     const parsed = SUCCESS_SCHEMAS[kind].safeParse(body);
-    if (!parsed.success) return { kind: "unknown", httpStatus, reason: `Worldline answered ${httpStatus} with a body this connector cannot read` };
-    const data = parsed.data as { id?: string; status?: string; statusOutput?: WorldlinePaymentResponse["statusOutput"]; payment?: WorldlinePaymentResponse };
+    if (!parsed.success)
+      return { kind: "unknown", httpStatus, reason: `Worldline answered ${httpStatus} with a body this connector cannot read` };
+    const data = parsed.data as {
+      id?: string;
+      status?: string;
+      statusOutput?: WorldlinePaymentResponse["statusOutput"];
+      payment?: WorldlinePaymentResponse;
+    };
     if (data.payment) return fromStatus(kind, data.payment, data.payment);
     return fromStatus(kind, { id: data.id!, status: data.status!, statusOutput: data.statusOutput });
   }
@@ -301,14 +324,29 @@ export function fromWorldlineAnswer(kind: WorldlineOperationKind, httpStatus: nu
     const payment = error.data.paymentResult.payment;
     const result = fromStatus(kind, payment, payment);
     if (result.kind === "declined" && result.decline.code === "" && codes.length > 0)
-      return { ...result, decline: classifyWorldlineDecline(codes, payment.paymentOutput?.cardPaymentMethodSpecificOutput?.reattemptInstructions?.indicator ?? undefined) };
+      return {
+        ...result,
+        decline: classifyWorldlineDecline(
+          codes,
+          payment.paymentOutput?.cardPaymentMethodSpecificOutput?.reattemptInstructions?.indicator ?? undefined,
+        ),
+      };
     return result;
   }
   if (error.success && error.data.refundResult)
-    return { kind: "declined", id: error.data.refundResult.id, status: error.data.refundResult.status, decline: classifyWorldlineDecline(codes) };
+    return {
+      kind: "declined",
+      id: error.data.refundResult.id,
+      status: error.data.refundResult.status,
+      decline: classifyWorldlineDecline(codes),
+    };
   if (httpStatus === 402) return { kind: "declined", decline: classifyWorldlineDecline(codes) };
   if (httpStatus === 409 && codes.length === 1 && codes[0] === "1409")
-    return { kind: "pending", status: "IDEMPOTENCE_IN_PROGRESS", reason: "the first request with this idempotence key is still being processed" };
+    return {
+      kind: "pending",
+      status: "IDEMPOTENCE_IN_PROGRESS",
+      reason: "the first request with this idempotence key is still being processed",
+    };
   if (httpStatus >= 500) {
     if (errors.length > 0 && errors.every((entry) => entry.retriable === true))
       return refusal(httpStatus, first, error.success ? error.data.errorId : undefined);
@@ -325,7 +363,9 @@ function refusal(httpStatus: number, first: WorldlineApiError | undefined, error
     code: first?.errorCode ?? first?.code ?? String(httpStatus),
     ...(errorId ? { errorId } : {}),
     ...(first?.propertyName ? { propertyName: first.propertyName } : {}),
-    message: [first?.id, first?.message, first?.propertyName ? `(${first.propertyName})` : undefined].filter(Boolean).join(" ") || `HTTP ${httpStatus}`,
+    message:
+      [first?.id, first?.message, first?.propertyName ? `(${first.propertyName})` : undefined].filter(Boolean).join(" ") ||
+      `HTTP ${httpStatus}`,
   };
 }
 
@@ -334,7 +374,10 @@ function refusal(httpStatus: number, first: WorldlineApiError | undefined, error
  * list of operations executed on the payment", each with the `operationReferences.merchantReference`
  * we sent. Absent from a successful details answer means the platform never made it.
  */
-export function findWorldlineOperation(details: unknown, reference: string): { found: WorldlineOperation | undefined } | { unreadable: true } {
+export function findWorldlineOperation(
+  details: unknown,
+  reference: string,
+): { found: WorldlineOperation | undefined } | { unreadable: true } {
   const parsed = worldlinePaymentDetailsResponse.safeParse(details);
   if (!parsed.success) return { unreadable: true };
   const found = parsed.data.operations.find(

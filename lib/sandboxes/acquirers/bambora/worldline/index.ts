@@ -18,7 +18,16 @@ import { SandboxLedger } from "../../ledger";
 import { holdUntilAborted, sameSecret, type FetchHandler } from "../../serve";
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "../../scheme-data";
 import { WORLDLINE_SANDBOX_ACCOUNTS, type WorldlineSandboxAccount } from "./accounts";
-import { DATE_SKEW_MS, DIRECT_DECLINES, DIRECT_ERRORS, DIRECT_PRODUCTS, DIRECT_STATUS, DIRECT_TEST_CARDS, IDEMPOTENCE_PERIOD_MS, type DirectError } from "./reference";
+import {
+  DATE_SKEW_MS,
+  DIRECT_DECLINES,
+  DIRECT_ERRORS,
+  DIRECT_PRODUCTS,
+  DIRECT_STATUS,
+  DIRECT_TEST_CARDS,
+  IDEMPOTENCE_PERIOD_MS,
+  type DirectError,
+} from "./reference";
 import { parseV1HmacAuthorization, v1HmacSignature } from "./v1hmac";
 
 export { WORLDLINE_SANDBOX_ACCOUNTS, worldlineSandboxCredentials, type WorldlineSandboxAccount } from "./accounts";
@@ -75,8 +84,22 @@ interface Payment {
 // ---- Request bodies, as the SDKs' schemas allow them (schemas/*.json: additionalProperties false) ----
 
 const amountOfMoney = z.object({ amount: z.number().int().min(0).optional(), currencyCode: z.string().optional() }).strict();
-const references = z.object({ merchantReference: z.string().max(40).optional(), descriptor: z.string().optional(), merchantParameters: z.string().optional(), operationGroupReference: z.string().optional() }).strict();
-const card = z.object({ cardNumber: z.string().optional(), expiryDate: z.string().optional(), cvv: z.string().optional(), cardholderName: z.string().optional() }).strict();
+const references = z
+  .object({
+    merchantReference: z.string().max(40).optional(),
+    descriptor: z.string().optional(),
+    merchantParameters: z.string().optional(),
+    operationGroupReference: z.string().optional(),
+  })
+  .strict();
+const card = z
+  .object({
+    cardNumber: z.string().optional(),
+    expiryDate: z.string().optional(),
+    cvv: z.string().optional(),
+    cardholderName: z.string().optional(),
+  })
+  .strict();
 const external = z
   .object({
     acsTransactionId: z.string().optional(),
@@ -110,7 +133,10 @@ const cardInput = z
     initialSchemeTransactionId: z.string().optional(),
     schemeReferenceData: z.string().optional(),
     isRecurring: z.boolean().optional(),
-    recurring: z.object({ recurringPaymentSequenceIndicator: z.enum(["first", "recurring"]).optional() }).strict().optional(),
+    recurring: z
+      .object({ recurringPaymentSequenceIndicator: z.enum(["first", "recurring"]).optional() })
+      .strict()
+      .optional(),
     paymentProductId: z.number().int().optional(),
     returnUrl: z.string().optional(),
     skipAuthentication: z.boolean().optional(),
@@ -136,12 +162,30 @@ const createPayment = z
       .optional(),
   })
   .strict();
-const operationReferences = z.object({ merchantReference: z.string().max(40).optional(), operationGroupReference: z.string().optional() }).strict();
-const captureBody = z.object({ amount: z.number().int().optional(), isFinal: z.boolean().optional(), operationReferences: operationReferences.optional(), references: references.optional() }).strict();
-const refundBody = z
-  .object({ amountOfMoney: amountOfMoney.optional(), isFinal: z.boolean().optional(), operationReferences: operationReferences.optional(), references: references.optional(), reason: z.string().optional(), captureId: z.string().optional() })
+const operationReferences = z
+  .object({ merchantReference: z.string().max(40).optional(), operationGroupReference: z.string().optional() })
   .strict();
-const cancelBody = z.object({ amountOfMoney: amountOfMoney.optional(), isFinal: z.boolean().optional(), operationReferences: operationReferences.optional() }).strict();
+const captureBody = z
+  .object({
+    amount: z.number().int().optional(),
+    isFinal: z.boolean().optional(),
+    operationReferences: operationReferences.optional(),
+    references: references.optional(),
+  })
+  .strict();
+const refundBody = z
+  .object({
+    amountOfMoney: amountOfMoney.optional(),
+    isFinal: z.boolean().optional(),
+    operationReferences: operationReferences.optional(),
+    references: references.optional(),
+    reason: z.string().optional(),
+    captureId: z.string().optional(),
+  })
+  .strict();
+const cancelBody = z
+  .object({ amountOfMoney: amountOfMoney.optional(), isFinal: z.boolean().optional(), operationReferences: operationReferences.optional() })
+  .strict();
 
 /** The service's scenario decline codes in Direct's codes. */
 const SHARED_DECLINES: Record<SandboxDeclineCode, DirectError> = {
@@ -168,7 +212,10 @@ function schemaErrors(issues: z.ZodError["issues"]): (DirectError & { propertyNa
   return issues.slice(0, 10).map((issue) => {
     const path = issue.path.join(".");
     if (issue.code === "unrecognized_keys")
-      return withProperty({ ...DIRECT_ERRORS.invalidValue, message: `not a property of this request: ${issue.keys.join(", ")}` }, path || "body");
+      return withProperty(
+        { ...DIRECT_ERRORS.invalidValue, message: `not a property of this request: ${issue.keys.join(", ")}` },
+        path || "body",
+      );
     return withProperty({ ...DIRECT_ERRORS.invalidValue, message: issue.message }, path || "body");
   });
 }
@@ -189,9 +236,16 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
     const account = presented ? accounts.find((candidate) => candidate.apiKeyId === presented.apiKeyId) : undefined;
     const date = request.headers.get("date");
     const sent = date ? Date.parse(date) : Number.NaN;
-    if (!presented || !account || !date || Number.isNaN(sent) || Math.abs(now().getTime() - sent) > DATE_SKEW_MS) return errorResponse([DIRECT_ERRORS.authorization]);
+    if (!presented || !account || !date || Number.isNaN(sent) || Math.abs(now().getTime() - sent) > DATE_SKEW_MS)
+      return errorResponse([DIRECT_ERRORS.authorization]);
     const expected = v1HmacSignature(
-      { method: request.method, contentType: request.headers.get("content-type"), date, headers: request.headers, pathAndQuery: `${url.pathname}${url.search}` },
+      {
+        method: request.method,
+        contentType: request.headers.get("content-type"),
+        date,
+        headers: request.headers,
+        pathAndQuery: `${url.pathname}${url.search}`,
+      },
       account.secretApiKey,
     );
     if (!sameSecret(presented.signature, expected)) return errorResponse([DIRECT_ERRORS.authorization]);
@@ -224,7 +278,14 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
           ...(payment.authorisationCode ? { authorisationCode: payment.authorisationCode } : {}),
           card: { cardNumber: payment.card.masked, expiryDate: payment.card.expiryDate, bin: payment.card.bin },
           fraudResults: { fraudServiceResult: "no-advice", avsResult: "0", cvvResult: "0" },
-          ...(payment.threeDs ? { threeDSecureResults: { eci: String(payment.threeDs.eci), ...(payment.threeDs.version ? { version: payment.threeDs.version } : {}) } } : {}),
+          ...(payment.threeDs
+            ? {
+                threeDSecureResults: {
+                  eci: String(payment.threeDs.eci),
+                  ...(payment.threeDs.version ? { version: payment.threeDs.version } : {}),
+                },
+              }
+            : {}),
           ...(payment.schemeReferenceData ? { schemeReferenceData: payment.schemeReferenceData } : {}),
           ...(payment.approved && sandboxPar(payment.card.pan) ? { paymentAccountReference: sandboxPar(payment.card.pan) } : {}),
         },
@@ -270,7 +331,8 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
     if (!input.card?.expiryDate) missing.push("cardPaymentMethodSpecificInput.card.expiryDate");
     // "cavv ... This is mandatory for ECI 2 and 5."
     const externalData = input.threeDSecure?.externalCardholderAuthenticationData;
-    if (externalData && externalData.eci === undefined) missing.push("cardPaymentMethodSpecificInput.threeDSecure.externalCardholderAuthenticationData.eci");
+    if (externalData && externalData.eci === undefined)
+      missing.push("cardPaymentMethodSpecificInput.threeDSecure.externalCardholderAuthenticationData.eci");
     if (externalData && (externalData.eci === 2 || externalData.eci === 5) && !externalData.cavv)
       missing.push("cardPaymentMethodSpecificInput.threeDSecure.externalCardholderAuthenticationData.cavv");
     return missing;
@@ -293,22 +355,40 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
     const currency = body.order!.amountOfMoney!.currencyCode!;
     const pan = input.card!.cardNumber!;
     const expiry = input.card!.expiryDate!;
-    if (!account.currencies.includes(currency)) return { response: errorResponse([withProperty(DIRECT_ERRORS.currencyNotAccepted, "order.amountOfMoney.currencyCode")]) };
-    if (!/^\d{12,19}$/.test(pan)) return { response: errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.card.cardNumber")]) };
-    if (!isLuhnValid(pan)) return { response: errorResponse([withProperty(DIRECT_ERRORS.luhnCheck, "cardPaymentMethodSpecificInput.card.cardNumber")]) };
-    if (!/^(0[1-9]|1[0-2])\d{2}$/.test(expiry)) return { response: errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.card.expiryDate")]) };
-    if (input.card!.cvv !== undefined && !/^\d{3,4}$/.test(input.card!.cvv)) return { response: errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.card.cvv")]) };
+    if (!account.currencies.includes(currency))
+      return { response: errorResponse([withProperty(DIRECT_ERRORS.currencyNotAccepted, "order.amountOfMoney.currencyCode")]) };
+    if (!/^\d{12,19}$/.test(pan))
+      return { response: errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.card.cardNumber")]) };
+    if (!isLuhnValid(pan))
+      return { response: errorResponse([withProperty(DIRECT_ERRORS.luhnCheck, "cardPaymentMethodSpecificInput.card.cardNumber")]) };
+    if (!/^(0[1-9]|1[0-2])\d{2}$/.test(expiry))
+      return { response: errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.card.expiryDate")]) };
+    if (input.card!.cvv !== undefined && !/^\d{3,4}$/.test(input.card!.cvv))
+      return { response: errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.card.cvv")]) };
     const expiryEnd = new Date(Date.UTC(2000 + Number(expiry.slice(2)), Number(expiry.slice(0, 2)), 1));
-    if (expiryEnd <= now()) return { response: errorResponse([withProperty(DIRECT_ERRORS.expired, "cardPaymentMethodSpecificInput.card.expiryDate")]) };
+    if (expiryEnd <= now())
+      return { response: errorResponse([withProperty(DIRECT_ERRORS.expired, "cardPaymentMethodSpecificInput.card.expiryDate")]) };
     const productId = input.paymentProductId!;
-    if (!account.products.includes(productId)) return { response: errorResponse([withProperty(DIRECT_ERRORS.brandNotSupported, "cardPaymentMethodSpecificInput.paymentProductId")]) };
+    if (!account.products.includes(productId))
+      return {
+        response: errorResponse([withProperty(DIRECT_ERRORS.brandNotSupported, "cardPaymentMethodSpecificInput.paymentProductId")]),
+      };
     // "This property is not allowed if isRecurring is true."
     if (input.isRecurring && (input.unscheduledCardOnFileRequestor || input.unscheduledCardOnFileSequenceIndicator))
-      return { response: errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.unscheduledCardOnFileRequestor")]) };
+      return {
+        response: errorResponse([
+          withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.unscheduledCardOnFileRequestor"),
+        ]),
+      };
     // A merchant-initiated payment continues a series: it is never its first.
     if (input.unscheduledCardOnFileRequestor === "merchantInitiated" && input.unscheduledCardOnFileSequenceIndicator !== "subsequent")
-      return { response: errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.unscheduledCardOnFileSequenceIndicator")]) };
-    const merchantInitiated = input.unscheduledCardOnFileRequestor === "merchantInitiated" || input.recurring?.recurringPaymentSequenceIndicator === "recurring";
+      return {
+        response: errorResponse([
+          withProperty(DIRECT_ERRORS.invalidValue, "cardPaymentMethodSpecificInput.unscheduledCardOnFileSequenceIndicator"),
+        ]),
+      };
+    const merchantInitiated =
+      input.unscheduledCardOnFileRequestor === "merchantInitiated" || input.recurring?.recurringPaymentSequenceIndicator === "recurring";
     const externalData = input.threeDSecure?.externalCardholderAuthenticationData;
     const skip = input.threeDSecure?.skipAuthentication ?? input.skipAuthentication ?? false;
     const mode: AuthorizationMode = input.authorizationMode ?? "PRE_AUTHORIZATION";
@@ -346,13 +426,23 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
     if (decision.kind === "decline") {
       payment.errors = [decision.error];
       payments.set(id, payment);
-      ledger.record({ id, account: account.merchantId, kind: "authorization", amount, currency, approved: false, requestId: payment.merchantReference });
+      ledger.record({
+        id,
+        account: account.merchantId,
+        kind: "authorization",
+        amount,
+        currency,
+        approved: false,
+        requestId: payment.merchantReference,
+      });
       const paymentResult = { payment: paymentView(payment) };
       return { response: Response.json({ ...errorBody([decision.error]), paymentResult }, { status: decision.error.httpStatusCode }) };
     }
     payment.approved = true;
     payment.authorisationCode = String(randomInt(100000, 999999));
-    payment.schemeReferenceData = merchantInitiated ? (input.initialSchemeTransactionId ?? newSchemeTransactionId()) : newSchemeTransactionId();
+    payment.schemeReferenceData = merchantInitiated
+      ? (input.initialSchemeTransactionId ?? newSchemeTransactionId())
+      : newSchemeTransactionId();
     payments.set(id, payment);
     ledger.record({
       id,
@@ -396,8 +486,10 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
     // The product must be the card's: a number of another brand (or none) is no card of it.
     const scheme = schemeFromPan(pan);
     const documented = DIRECT_TEST_CARDS[pan];
-    const productScheme = (Object.entries(DIRECT_PRODUCTS).find(([, id]) => id === productId)?.[0] ?? "") as keyof typeof DIRECT_PRODUCTS | "";
-    const matchesProduct = productScheme === "dankort" ? /^(5019|4571)/.test(pan) : documented ? documented.product === productScheme : scheme === productScheme;
+    const productScheme = (Object.entries(DIRECT_PRODUCTS).find(([, id]) => id === productId)?.[0] ?? "") as
+      keyof typeof DIRECT_PRODUCTS | "";
+    const matchesProduct =
+      productScheme === "dankort" ? /^(5019|4571)/.test(pan) : documented ? documented.product === productScheme : scheme === productScheme;
     if (!matchesProduct) return { kind: "decline", error: DIRECT_DECLINES.cardIncompatible };
     if (documented) return documented.approve ? { kind: "approve" } : { kind: "decline", error: DIRECT_DECLINES.declined };
     if (!options.sharedTestCards || !findTestCard(pan)) return { kind: "approve" };
@@ -428,20 +520,23 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
     const parsed = captureBody.safeParse(json ?? {});
     if (!parsed.success) return errorResponse(schemaErrors(parsed.error.issues));
     const open = payment.amount - payment.captured - payment.cancelled;
-    if (!payment.approved || paymentStatus(payment) !== DIRECT_STATUS.pendingCapture || open <= 0) return errorResponse([DIRECT_ERRORS.wrongStatus]);
+    if (!payment.approved || paymentStatus(payment) !== DIRECT_STATUS.pendingCapture || open <= 0)
+      return errorResponse([DIRECT_ERRORS.wrongStatus]);
     // "If left empty, the full amount will be captured and the request will be final."
     const amount = parsed.data.amount ?? open;
     if (amount <= 0) return errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "amount")]);
     // "The amount can be lower than the amount that was authorized, but not higher."
     if (amount > open) return errorResponse([withProperty(DIRECT_ERRORS.captureOverflow, "amount")]);
     // A final authorization "need[s] to be captured for the full amount".
-    if (payment.mode === "FINAL_AUTHORIZATION" && amount !== open) return errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "amount")]);
+    if (payment.mode === "FINAL_AUTHORIZATION" && amount !== open)
+      return errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "amount")]);
     if (options.sharedTestCards && captureDeclineCode(payment.card.pan)) return errorResponse([DIRECT_DECLINES.declined]);
     const result = ledger.capture(payment.account.merchantId, payment.id, amount, payment.currency);
     if (!result.ok) return errorResponse([DIRECT_ERRORS.wrongStatus]);
     payment.captured += amount;
     // "If the full amount should not [be] captured but the property is set to true, the remaining amount will automatically be cancelled."
-    if (parsed.data.isFinal && payment.amount - payment.captured - payment.cancelled > 0) payment.cancelled = payment.amount - payment.captured;
+    if (parsed.data.isFinal && payment.amount - payment.captured - payment.cancelled > 0)
+      payment.cancelled = payment.amount - payment.captured;
     const operation = addOperation(payment, {
       kind: "capture",
       amount,
@@ -472,11 +567,13 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
       ...(money?.currencyCode ? [] : ["amountOfMoney.currencyCode"]),
     ];
     if (missing.length) return errorResponse(missing.map((name) => withProperty(DIRECT_ERRORS.parameterNotFound, name)));
-    if (money!.currencyCode !== payment.currency) return errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "amountOfMoney.currencyCode")]);
+    if (money!.currencyCode !== payment.currency)
+      return errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "amountOfMoney.currencyCode")]);
     const amount = money!.amount!;
     if (amount <= 0) return errorResponse([withProperty(DIRECT_ERRORS.invalidValue, "amountOfMoney.amount")]);
     if (payment.captured === 0) return errorResponse([DIRECT_ERRORS.wrongStatus]);
-    if (amount > payment.captured - payment.refunded) return errorResponse([withProperty(DIRECT_ERRORS.refundOverflow, "amountOfMoney.amount")]);
+    if (amount > payment.captured - payment.refunded)
+      return errorResponse([withProperty(DIRECT_ERRORS.refundOverflow, "amountOfMoney.amount")]);
     const result = ledger.refund(payment.account.merchantId, payment.id, amount, payment.currency);
     if (!result.ok) return errorResponse([DIRECT_ERRORS.wrongStatus]);
     payment.refunded += amount;
@@ -518,7 +615,12 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
       if (!result.ok) return errorResponse([DIRECT_ERRORS.wrongStatus]);
     }
     payment.cancelled += amount;
-    addOperation(payment, { kind: "cancel", amount, merchantReference: parsed.data.operationReferences?.merchantReference, ...DIRECT_STATUS.cancelled });
+    addOperation(payment, {
+      kind: "cancel",
+      amount,
+      merchantReference: parsed.data.operationReferences?.merchantReference,
+      ...DIRECT_STATUS.cancelled,
+    });
     return Response.json({ payment: paymentView(payment) }, { status: 200 });
   }
 
@@ -592,11 +694,23 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
     if (!payment || payment.account !== account) return errorResponse([withProperty(DIRECT_ERRORS.unknownPayment, "paymentId")]);
     if (!isPost) {
       if (!action) return Response.json(paymentView(payment));
-      if (action === "details") return Response.json({ ...paymentView(payment), operations: payment.operations.map((operation) => operationView(payment, operation)) });
+      if (action === "details")
+        return Response.json({
+          ...paymentView(payment),
+          operations: payment.operations.map((operation) => operationView(payment, operation)),
+        });
       if (action === "captures")
-        return Response.json({ captures: payment.operations.filter((operation) => operation.kind === "capture").map((operation) => operationView(payment, operation)) });
+        return Response.json({
+          captures: payment.operations
+            .filter((operation) => operation.kind === "capture")
+            .map((operation) => operationView(payment, operation)),
+        });
       if (action === "refunds")
-        return Response.json({ refunds: payment.operations.filter((operation) => operation.kind === "refund").map((operation) => operationView(payment, operation)) });
+        return Response.json({
+          refunds: payment.operations
+            .filter((operation) => operation.kind === "refund")
+            .map((operation) => operationView(payment, operation)),
+        });
       return Response.json(errorBody([{ ...DIRECT_ERRORS.unknownPayment, message: "not found" }]), { status: 404 });
     }
     switch (action) {

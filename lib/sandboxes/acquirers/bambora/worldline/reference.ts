@@ -14,7 +14,13 @@ export interface DirectError {
   retriable?: boolean;
 }
 
-const error = (httpStatusCode: number, errorCode: string, category: DirectError["category"], message: string, id?: string): DirectError => ({
+const error = (
+  httpStatusCode: number,
+  errorCode: string,
+  category: DirectError["category"],
+  message: string,
+  id?: string,
+): DirectError => ({
   httpStatusCode,
   errorCode,
   category,
@@ -31,7 +37,7 @@ export const DIRECT_ERRORS = {
     400,
     "20000000",
     "DIRECT_PLATFORM_ERROR",
-    "The parameter shown above was not found in the request received by Direct.",
+    "The parameter shown above was not found in the request received by OnlinePayments.",
     "PARAMETER_NOT_FOUND_IN_REQUEST",
   ),
   /** [SDK-JAVA] communication/postWithBadRequestResponse.json: 400, code 21000020 (the Luhn check). */
@@ -72,7 +78,12 @@ export const DIRECT_DECLINES = {
   insufficientFunds: error(402, "30511001", "PAYMENT_PLATFORM_ERROR", "Insufficient funds"),
   expiredCard: error(402, "30541001", "PAYMENT_PLATFORM_ERROR", "Card expired"),
   /** "The transaction type requires authentication, please check with your bank": the issuer's SCA soft decline. */
-  authenticationRequired: error(402, "50001087", "PAYMENT_PLATFORM_ERROR", "The transaction type requires authentication, please check with your bank."),
+  authenticationRequired: error(
+    402,
+    "50001087",
+    "PAYMENT_PLATFORM_ERROR",
+    "The transaction type requires authentication, please check with your bank.",
+  ),
   cvcInvalid: error(402, "30001090", "PAYMENT_PLATFORM_ERROR", "CVC check required by front end and returned invalid by acquirer"),
   /** [OGONE-ERR] 50001054 "Card number incorrect or incompatible": a number that is no card of the product ([SDK-PHP] ExceptionTest: a non-existing card is REJECTED). */
   cardIncompatible: error(402, "50001054", "PAYMENT_PLATFORM_ERROR", "Card number incorrect or incompatible"),
