@@ -1,15 +1,15 @@
 // Worldline Direct's decline and error codes, each in one of the six decline classes of the routing
-// (issue 38), with the reference it comes from. Direct reports a rejection as `errors[].errorCode`,
+// by decline class, with the reference it comes from. Direct reports a rejection as `errors[].errorCode`,
 // an 8-digit code of the platform (the Ogone lineage; "errors.errorCode 8-digit error code" in
 // docs.direct "API troubleshooting"). For issuer answers the code embeds the ISO 8583 response:
 // 30XX1001 is ISO code XX (30051001 "Authorization declined" = 05, 30511001 "Insufficient funds" =
-// 51). The meanings are the platform's published list as Odoo's Ingenico module ships it
-// ([OGONE-ERR] odoo payment_ingenico data/ogone.py OGONE_ERROR_MAP) and Worldline's own plugin answers
+// 51). The meanings are the platform's published list as Odoo's Ogone (Ingenico) module ships it
+// ([OGONE-ERR] odoo/odoo@844d538 addons/payment_ogone/data/ogone.py, OGONE_ERROR_MAP) and Worldline's own plugin answers
 // ([WL-MAG] plugin-magento-core Infrastructure/StubData). Where Worldline sends explicit re-attempt
 // instructions (`cardPaymentMethodSpecificOutput.reattemptInstructions.indicator`, [SDK-JAVA]
 // ReattemptInstructions), they win over the table: the acquirer has spoken for this very answer.
 
-/** The six classes of issue 38 (routing by decline class). */
+/** The six classes routing by decline class uses (docs/acquirers.md, "Decline classes"). */
 export const DECLINE_CLASSES = [
   "approved",
   "declined-soft",
@@ -28,7 +28,7 @@ export interface WorldlineCodeMeaning {
   source: string;
 }
 
-const OGONE = "[OGONE-ERR] odoo/odoo payment_ingenico data/ogone.py OGONE_ERROR_MAP";
+const OGONE = "[OGONE-ERR] odoo/odoo@844d538 addons/payment_ogone/data/ogone.py OGONE_ERROR_MAP";
 const WL_MAG =
   "[WL-MAG] wl-online-payments-direct/plugin-magento-core Infrastructure/StubData/Service/Payment/GetPaymentDetailsServiceResponse.php";
 
@@ -40,8 +40,8 @@ const entry = (cls: WorldlineCodeMeaning["class"], meaning: string, iso?: string
 });
 
 /**
- * Every code we class, by `errorCode`. Issuer codes follow the card schemes' categories as issue 38
- * reads them: lost, stolen, closed, invalid card number, expired, pick-up and "not permitted" never
+ * Every code we class, by `errorCode`. Issuer codes follow the card schemes' re-attempt categories as the
+ * routing reads them: lost, stolen, closed, invalid card number, expired, pick-up and "not permitted" never
  * get approved elsewhere (declined-hard); insufficient funds, generic declines, limits, suspected
  * fraud and "try later" may (declined-soft); a platform or acquirer that decided nothing is technical.
  */
@@ -144,8 +144,8 @@ export interface ClassifiedDecline {
 
 /**
  * The class of a rejected payment: the re-attempt instruction when Worldline gave one, else the first
- * error code the table knows, else a declined-soft "no public meaning" (issue 38: codes with no
- * public meaning are declined-soft and say so).
+ * error code the table knows, else a declined-soft "no public meaning": a code nobody published a
+ * meaning for may well be approved elsewhere, and says so.
  */
 export function classifyWorldlineDecline(errorCodes: readonly string[], reattemptIndicator?: string): ClassifiedDecline {
   const known = errorCodes.find((code) => WORLDLINE_ERROR_CODES[code]);

@@ -1,4 +1,4 @@
-// Worldline's decline codes in the six classes of issue 38, each with its reference.
+// Worldline's decline codes in the routing's six decline classes, each with its reference.
 import { describe, expect, it } from "vitest";
 import { DECLINE_CLASSES, WORLDLINE_ERROR_CODES, classifyWorldlineDecline } from "@/lib/acquirers/bambora/worldline/decline-codes";
 
