@@ -1,6 +1,6 @@
-// Where Worldline Direct is reached and which paths its card operations use. Hosts: Worldline's own
-// plugins and Odoo's module ([WL-OC] plugin-Opencart config, [ODOO-WL] payment_provider.py
-// `_worldline_get_api_url`); paths: the official SDKs ([SDK-JAVA] merchant/*Client.java): every
+// Where Worldline Direct is reached and which paths its card operations use. Hosts: Odoo's module
+// ([ODOO-WL] payment_provider.py `_worldline_get_api_url`) and the Node SDK's test configuration
+// ([SDK-NODE] __tests__/config.json.dist, the preprod host); paths: the official SDKs ([SDK-JAVA] merchant/*Client.java): every
 // resource sits under `/v2/{merchantId}`, the merchant id being the PSPID.
 
 export const WORLDLINE_HOSTS = {
