@@ -119,7 +119,9 @@ export async function runFollowUp({
  */
 async function captureToRefund(payment: FollowUpPayment, refundId: string): Promise<{ chosen?: ReferencedOperation; latest?: ReferencedOperation }> {
   const [refund, captures] = await Promise.all([
-    db().operation.findUniqueOrThrow({ where: { id: refundId }, select: { referencedOperationId: true } }),
+    // No row when the caller runs the refund without a claim (a test, an operator's look-up): then
+    // no capture was chosen and the latest one is named.
+    db().operation.findUnique({ where: { id: refundId }, select: { referencedOperationId: true } }),
     db().operation.findMany({
       where: {
         paymentId: payment.id,
@@ -137,6 +139,6 @@ async function captureToRefund(payment: FollowUpPayment, refundId: string): Prom
     processorReference: capture.processorReference!,
     authorizationCode: capture.authorizationCode ?? undefined,
   });
-  const chosen = captures.find((capture) => capture.id === refund.referencedOperationId);
+  const chosen = captures.find((capture) => capture.id === refund?.referencedOperationId);
   return { chosen: chosen && asReference(chosen), latest: captures[0] && asReference(captures[0]) };
 }
