@@ -129,7 +129,7 @@ async function notifyAfterTimeout(url: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  service = await startService({ port: 3410, distDir: ".next-egress", dataDir });
+  service = await startService({ port: 3410, dataDir });
   origin = `http://localhost:${service.port}`;
   const cli = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cli.ts", "merchant", "create", "--name", "Egress Shop", "--json"], {
     cwd: ROOT,

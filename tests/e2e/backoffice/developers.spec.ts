@@ -219,7 +219,6 @@ test("a fresh npm start: the demo merchant is notified at the service's demo rec
   const service = await startService({
     port,
     dataDir,
-    distDir: process.env.NEXT_DIST_DIR ?? ".next",
     env: { DATABASE_URL: undefined, PUBLIC_BASE_URL: undefined, DATA_DIR: dataDir },
   });
   try {
