@@ -6,8 +6,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { createPaymentClient, PaymentApiError, verifyNotification, type VerifiedNotification } from "../../packages/client/src/index";
-import { FIELDS_ORIGIN, NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
-import { demoCredentials } from "./helpers";
+import { FIELDS_ORIGIN, NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "../helpers/e2e/cardholder";
+import { demoCredentials } from "../helpers/e2e/demo-service";
 
 interface Delivery {
   path: string;

@@ -10,8 +10,8 @@ import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { captureInstantly } from "@/lib/payments/capture-instantly";
 import { armAcquirerFault } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { createTestSession } from "@/tests/helpers/session-factory";
 import {
   PROCESSORS,
   currencyAt,
@@ -24,7 +24,7 @@ import {
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);

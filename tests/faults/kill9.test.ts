@@ -16,12 +16,12 @@ import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
+import { createTestSession } from "@/tests/helpers/session-factory";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { cardholderCard } from "./fault-harness";
+import { cardholderCard } from "../helpers/fault-harness";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const database = useTestDatabase();

@@ -9,7 +9,7 @@ import { notificationCreated } from "@/lib/inngest/events/merchant-api";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { deliverNotificationAttempt } from "@/lib/notifications/deliver-notification-attempt";
 import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
-import { authorizedPayment, expectTotalsMatchLedger, nudge, settle, setUpFaultWorld, waitForNotification, type FaultWorld } from "./fault-harness";
+import { authorizedPayment, expectTotalsMatchLedger, nudge, settle, setUpFaultWorld, waitForNotification, type FaultWorld } from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 

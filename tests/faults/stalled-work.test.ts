@@ -19,7 +19,7 @@ import {
   setUpFaultWorld,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 /** Every try of one run of run-follow-up-operation: the first and its 3 retries. */

@@ -12,8 +12,8 @@ import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { armAcquirerFault, clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { createTestSession } from "@/tests/helpers/session-factory";
 import {
   MIT_PROCESSORS,
   PROCESSORS,
@@ -27,7 +27,7 @@ import {
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);

@@ -16,8 +16,8 @@ import type { Actor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/users/create-user";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../integration/hosted-fields/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession } from "../helpers/session-factory";
 
 useTestDatabase();
 

@@ -13,8 +13,8 @@ import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers
 import { SANDBOX_CHALLENGE_CODE, THREEDS_SANDBOX_API_KEY } from "@/lib/sandboxes/threeds/directory-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../integration/hosted-fields/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession } from "../helpers/session-factory";
 
 useTestDatabase();
 

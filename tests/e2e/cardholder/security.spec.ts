@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { FIELDS_ORIGIN, NEXT_YEAR, callbacks, field, openDemoShop, pay, typeCard, waitForCallback } from "./cardholder-fixtures";
+import { FIELDS_ORIGIN, NEXT_YEAR, callbacks, field, openDemoShop, pay, typeCard, waitForCallback } from "../../helpers/e2e/cardholder";
 
 const PAN = "4111111111111111";
 

@@ -19,7 +19,7 @@ import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { serveOnHttp, type MountedRoute } from "@/tests/helpers/serve-on-http";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../hosted-fields/hosted-fields-server";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
 
 useTestDatabase();
 

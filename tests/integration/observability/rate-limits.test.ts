@@ -7,7 +7,7 @@ import { resetConfig } from "@/lib/env";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../hosted-fields/hosted-fields-server";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
 
 useTestDatabase();
 

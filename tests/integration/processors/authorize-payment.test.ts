@@ -9,7 +9,7 @@ import { registerSandboxUrl } from "@/lib/processors/registry";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { newId } from "@/lib/ids";
 import { resetConfig } from "@/lib/env";
-import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
+import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 

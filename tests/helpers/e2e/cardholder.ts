@@ -3,7 +3,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type FrameLocator, type Page } from "@playwright/test";
-import { E2E, demoCredentials } from "../helpers";
+import { E2E, demoCredentials } from "./demo-service";
 
 /** The demo shop runs on 127.0.0.1; the service (and so the fields) on localhost: two origins. */
 export const SHOP_ORIGIN = `http://127.0.0.1:${E2E.port}`;

@@ -1,8 +1,8 @@
 // What the README specs share: a local receiver standing in for the README's NOTIFY_URL, the
 // README's four variables, and a wait for one notification.
 import { test } from "@playwright/test";
-import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "../helpers/notification-receiver";
-import { E2E, demoCredentials, withServiceDatabase } from "./helpers";
+import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "../notification-receiver";
+import { E2E, demoCredentials, withServiceDatabase } from "./demo-service";
 
 export interface ReadmeReceiver {
   /** The receiver; set in beforeAll. */
