@@ -22,7 +22,7 @@ export interface EventuallyOptions {
    */
   onTimeout?: "throw" | "return";
   /** Called between two questions (after the pause), for a clock the waiter has to move itself. */
-  between?: () => void | Promise<void>;
+  between?: () => unknown;
 }
 
 /** What a probe answers when it has no answer yet: undefined, null or false. */
