@@ -22,7 +22,7 @@ import {
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 

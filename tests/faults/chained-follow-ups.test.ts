@@ -24,7 +24,7 @@ import {
   waitForJob,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 

@@ -14,11 +14,12 @@ import {
   afterGrace,
   authorizedPayment,
   expectTotalsMatchLedger,
-  nudge,
   requestFollowUp,
   setUpFaultWorld,
   type FaultWorld,
-} from "./fault-harness";
+  eventuallyNudging,
+} from "../helpers/fault-harness";
+import { quietFor } from "../helpers/eventually";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 // Two worker processes at production's concurrency (INNGEST_EMBEDDED_CONCURRENCY, default 16) beside
@@ -33,14 +34,6 @@ beforeAll(() => {
  * same key when the service answered 500 or 503 (on a loaded machine thirty requests queued on one
  * payment's lock can outlast a transaction's time limit; such a request did nothing).
  */
-async function waitUntil(what: string, done: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await nudge(world);
-  }
-}
-
 async function refundWithRetry(paymentId: string, key: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const response = await world.api.call("POST", `/api/${paymentId}/refund`, {
@@ -49,7 +42,7 @@ async function refundWithRetry(paymentId: string, key: string): Promise<string> 
       headers: { "idempotency-key": key },
     });
     if ((response.status === 500 || response.status === 503 || response.status === 409) && attempt < 10) {
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      await quietFor(500 * attempt, "the merchant's back-off before it sends the request again");
       continue;
     }
     expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -72,18 +65,22 @@ describe.each(processorsWith("severalCaptures"))("at %s", (processor) => {
     armAcquirerFault({ mode: "act_after_caller_gave_up", processor, operation: "capture", amount: CAPTURE_AMOUNT, times: CAPTURES });
     const captures: string[] = [];
     for (let index = 0; index < CAPTURES; index++) captures.push(await requestFollowUp(world, paymentId, "capture", CAPTURE_AMOUNT));
-    await waitUntil(
-      "every capture's call ended (its outcome unknown, or already found)",
+    await eventuallyNudging(
+      world,
       async () =>
         (await db().operation.count({ where: { paymentId, type: "capture", OR: [{ status: "approved" }, { status: "pending", callEndedAt: { not: null } }] } })) ===
         CAPTURES,
+      "every capture's call ended (its outcome unknown, or already found)",
+      120_000,
     );
     const refunds = await Promise.all(Array.from({ length: REFUNDS }, (_, index) => refundWithRetry(paymentId, `refund-${paymentId}-${index}`)));
     // Every refund's run has had its first go: waiting for the captures (or, where a capture was
     // already found, sent or done).
-    await waitUntil(
-      "every refund's first run",
+    await eventuallyNudging(
+      world,
       async () => (await db().operation.count({ where: { paymentId, type: "refund", status: "pending", waitingSince: null, outcomeUnknownSince: null } })) === 0,
+      "every refund's first run",
+      120_000,
     );
     await lateActsDone();
 
@@ -91,13 +88,14 @@ describe.each(processorsWith("severalCaptures"))("at %s", (processor) => {
     // It runs on as its cron does (a round that fails on a loaded machine is the next one's): a
     // refund's call may time out there and be found by a later look-up. The results as recorded
     // (their notifications follow in order, one receiver at a time).
-    await waitUntil(
-      "every capture and refund settled",
+    await eventuallyNudging(
+      world,
       async () => {
         if ((await db().operation.count({ where: { paymentId, status: "pending" } })) === 0) return true;
         await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() }).catch(() => undefined);
         return false;
       },
+      "every capture and refund settled",
       300_000,
     );
     const settled = await db().operation.findMany({ where: { responseId: { in: [...captures, ...refunds] } }, select: { type: true, status: true, errorMessage: true } });

@@ -25,7 +25,7 @@ import {
   setUpFaultWorld,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 

@@ -35,7 +35,8 @@ import {
   waitForJob,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
+import { eventually } from "../helpers/eventually";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
@@ -126,13 +127,13 @@ describe("a call still in flight", () => {
     armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "capture", amount });
     const lookups = armAcquirerFault({ mode: "hang_before_acting", processor: "finaro", operation: "lookup", times: 1 });
     const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-    const deadline = Date.now() + 3_000;
-    let inFlight;
-    while (!inFlight && Date.now() < deadline) {
-      const row = await db().operation.findFirst({ where: { responseId } });
-      if (row?.outcomeUnknownSince && !row.callEndedAt) inFlight = row;
-      else await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const inFlight = await eventually(
+      async () => {
+        const row = await db().operation.findFirst({ where: { responseId } });
+        return row?.outcomeUnknownSince && !row.callEndedAt ? row : undefined;
+      },
+      { timeoutMs: 3_000, intervalMs: 20, onTimeout: "return" },
+    );
     expect(inFlight, "the capture's call in flight").toBeDefined();
     // The round runs while the call is in flight (no minimum age): it must not look the capture up.
     const round = await reconcileIndeterminateOperations({ olderThanMs: 0 });

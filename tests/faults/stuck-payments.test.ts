@@ -13,8 +13,8 @@ import { runCliCommand } from "@/lib/cli/commands";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { armAcquirerFault, clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { createTestSession } from "@/tests/helpers/session-factory";
 import {
   MIT_PROCESSORS,
   PROCESSORS,
@@ -24,12 +24,12 @@ import {
   authorizedPayment,
   expectTotalsMatchLedger,
   notificationsFor,
-  nudge,
   setUpFaultWorld,
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+  eventuallyNudging,
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
@@ -71,13 +71,7 @@ function completionsFor(sessionId: string) {
 }
 
 async function waitForCompletion(sessionId: string) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = completionsFor(sessionId)[0];
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no completion notification for ${sessionId}`);
-    await nudge(world);
-  }
+  return eventuallyNudging(world, async () => completionsFor(sessionId)[0], `a completion notification for ${sessionId}`, 20_000);
 }
 
 async function sessionOf(sessionId: string) {
@@ -249,14 +243,16 @@ describe("an MIT whose authorization stays unknown through its run", () => {
     const responseId = String(response.body.responseid);
     const payment = await db().payment.findFirstOrThrow({ where: { requestResponseId: responseId } });
     // The MIT run: its attempt's answer is lost, the look-ups hang; the run ends without a result.
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const called = await db().operation.count({ where: { paymentId: payment.id, type: "authorize", callEndedAt: { not: null } } });
-      const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
-      if (called > 0 && active === 0) break;
-      if (Date.now() > deadline) throw new Error("the MIT run did not end");
-      await nudge(world);
-    }
+    await eventuallyNudging(
+      world,
+      async () => {
+        const called = await db().operation.count({ where: { paymentId: payment.id, type: "authorize", callEndedAt: { not: null } } });
+        const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
+        return called > 0 && active === 0;
+      },
+      "the MIT run to end",
+      30_000,
+    );
     expect(await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({ status: "PENDING" });
     expect(notificationsFor(world, responseId)).toHaveLength(0);
     // Routing stopped at the unknown attempt: no other acquirer holds the card.

@@ -16,10 +16,10 @@ afterEach(async () => {
   await Promise.all(created.splice(0).map((database) => database.drop()));
 });
 
-// A database with nothing in it: createTestDatabase migrates, so migrations here use their own folder
-// and tables whose names cannot clash with the app's.
+// A database the committed migrations were just run on, for real (not a clone of the suites' migrated
+// template); migrations added here use their own folder and tables whose names cannot clash with the app's.
 async function emptyDatabase(): Promise<string> {
-  const database = await createTestDatabase(defaultEngine());
+  const database = await createTestDatabase(defaultEngine(), { migrate: "now" });
   created.push(database);
   return database.url;
 }

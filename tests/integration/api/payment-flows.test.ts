@@ -17,6 +17,7 @@ import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merch
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -42,22 +43,18 @@ afterAll(async () => {
 
 /** The next notification whose body has this responseid, verified with the merchant's secret. */
 async function notificationFor(responseId: string, timeoutMs = 15_000): Promise<ReceivedNotification> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = receiver.received.find((request) => request.body.responseid === responseId);
-    if (found) {
-      const headers = {
-        id: String(found.headers["webhook-id"]),
-        timestamp: String(found.headers["webhook-timestamp"]),
-        signature: String(found.headers["webhook-signature"]),
-      };
-      expect(verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: found.rawBody })).toBe(true);
-      return found;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`no notification for ${responseId}; received ${JSON.stringify(receiver.received.map((r) => r.body))}`);
-    await receiver.waitFor(receiver.received.length + 1, Math.max(1, deadline - Date.now())).catch(() => undefined);
-  }
+  const found = await eventually(() => receiver.received.find((request) => request.body.responseid === responseId), {
+    what: () => `a notification for ${responseId}; received ${JSON.stringify(receiver.received.map((r) => r.body))}`,
+    timeoutMs,
+    intervalMs: 25,
+  });
+  const headers = {
+    id: String(found.headers["webhook-id"]),
+    timestamp: String(found.headers["webhook-timestamp"]),
+    signature: String(found.headers["webhook-signature"]),
+  };
+  expect(verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: found.rawBody })).toBe(true);
+  return found;
 }
 
 async function storedPaymentWithCard(pan = "4111111111111111") {

@@ -17,7 +17,7 @@ import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers
 import { BAMBORA_SANDBOX_ACCOUNTS, CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
 import { PROCESSOR_NAMES, type ProcessorName } from "@/lib/processors/types";
 import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
-import { createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
+import { createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 

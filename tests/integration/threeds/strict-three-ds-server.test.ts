@@ -9,7 +9,7 @@ import { NOT_ENROLLED_PAN } from "@/lib/sandboxes/threeds/three-ds-server";
 import { completeAuthentication } from "@/lib/threeds/complete-authentication";
 import type { CardholderBrowser } from "@/lib/threeds/browser-areq";
 import { startAuthentication } from "@/lib/threeds/start-authentication";
-import { createPendingPayment, createProcessorTestMerchant, testCard } from "../processors/helpers";
+import { createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 

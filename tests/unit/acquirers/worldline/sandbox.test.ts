@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WORLDLINE_SANDBOX_ACCOUNTS, createWorldlineSandbox } from "@/lib/sandboxes/acquirers/bambora/worldline";
 import { v1HmacSignature } from "@/lib/sandboxes/acquirers/bambora/worldline/v1hmac";
 import { startSandboxServer, type RunningSandbox } from "@/lib/sandboxes/acquirers/serve";
+import { quietFor } from "@/tests/helpers/eventually";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const fixture = (name: string): any =>
@@ -262,7 +263,7 @@ describe("strict worldline direct sandbox", () => {
     // The service's "does not answer in time" card holds the first request.
     const slow = signedRequest("POST", paymentsPath(), { body: sdkCreateBody({ card: { cardNumber: "4000000000000119" } }), headers });
     const pending = handler(new Request(slow, { signal: controller.signal }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await quietFor(50, "the first request is under way");
     const conflict = await handler(signedRequest("POST", paymentsPath(), { body: sdkCreateBody(), headers }));
     expect(conflict.status).toBe(409);
     expect((await conflict.json()).errors).toEqual([expect.objectContaining({ errorCode: "1409", httpStatusCode: 409 })]);
