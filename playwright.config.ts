@@ -1,5 +1,6 @@
 // End-to-end tests in Debian's Chromium (never a downloaded browser). The service is started the
-// way a user starts it (scripts/start.ts) on its own port, with a fresh data folder for every run.
+// way a user starts it (scripts/start.ts, on the production build npm run build made) on its own
+// port, with a fresh data folder for every run.
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
@@ -45,7 +46,9 @@ export default defineConfig({
       : { name: "chromium", use: { browserName: "chromium" }, testIgnore: STRICT_SPECS },
   ],
   webServer: {
-    command: `rm -rf ${dataDir} && npx tsx scripts/start.ts`,
+    // Under npm test the build was made first (scripts/test.sh): a stale one is an error here too,
+    // never rebuilt by npm start behind the suite's back.
+    command: `${process.env.CPS_TEST_PREBUILT === "1" ? "npx tsx scripts/build/require-current.ts && " : ""}rm -rf ${dataDir} && npx tsx scripts/start.ts`,
     url: `${E2E.baseURL}/`,
     timeout: 240_000,
     reuseExistingServer: false,

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 const dir = process.argv[2] ?? "test-results";
-const expected = ["lint", "typecheck", "openapi-lint", "openapi-sdk", "inngest-embedded", "unit", "integration", "security", "faults", ...(process.env.SKIP_E2E === "1" ? [] : ["e2e", "e2e-strict-3ds"])];
+const expected = ["lint", "typecheck", "build", "openapi-lint", "openapi-sdk", "inngest-embedded", "unit", "integration", "security", "faults", ...(process.env.SKIP_E2E === "1" ? [] : ["e2e", "e2e-strict-3ds"])];
 let passed = 0;
 let failed = 0;
 let skipped = 0;

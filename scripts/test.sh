@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# npm test: every suite (unit, integration against a real database, end-to-end in Chromium),
-# then one line with the totals of all of them: "N passed, N failed".
+# npm test: every suite (unit, integration against a real database, end-to-end in Chromium), on one
+# production build made at the start when it is not current, then one line with the totals of all of
+# them: "N passed, N failed".
 # TEST_DATABASE_URL selects a PostgreSQL server for the integration suite (CI sets it);
 # without it the embedded database is used.
 set -u
@@ -17,6 +18,15 @@ printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$lint_ok" "$(
 # types as well, so a type error anywhere would otherwise surface as every build-based test failing.
 if npm run --silent typecheck; then types_ok=1; else types_ok=0; status=1; fi
 printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$types_ok" "$((1 - types_ok))" "$([ "$types_ok" = 1 ] && echo true || echo false)" >"$results/typecheck.json"
+
+# One production build for every suite that starts the service (integration, security, faults, both
+# browser passes): `npm run build`'s .next and dist/, made here only when it is not current (.ci/run
+# makes it first). From here on a missing or stale build is an error, never rebuilt or used silently
+# (tests/helpers/service-process.ts). One test result.
+# The type check above is the build's too (CPS_BUILD_SKIP_TYPECHECK, next.config.mjs).
+if npx tsx scripts/build/require-current.ts --quiet || CPS_BUILD_SKIP_TYPECHECK=1 npm run --silent build; then build_ok=1; else build_ok=0; status=1; fi
+printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$build_ok" "$((1 - build_ok))" "$([ "$build_ok" = 1 ] && echo true || echo false)" >"$results/build.json"
+export CPS_TEST_PREBUILT=1
 
 # The OpenAPI document as SDK generators and linters read it (scripts/openapi/): Redocly's lint with
 # every warning an error, and openapi-generator's Go client generated without warnings and compiled.

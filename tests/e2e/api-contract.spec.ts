@@ -1,7 +1,7 @@
 // The published contract on the real Next server: the OpenAPI document, the API reference page
 // rendered in Chromium from the service's own files, and JSON refusals for unknown paths and methods.
 import { expect, test } from "@playwright/test";
-import { demoCredentials, E2E } from "./helpers";
+import { demoCredentials, E2E } from "../helpers/e2e/demo-service";
 
 test("GET /api/openapi.json serves the OpenAPI 3.1 document of the merchant API", async ({ request }) => {
   const response = await request.get("/api/openapi.json");

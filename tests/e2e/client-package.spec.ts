@@ -6,8 +6,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { createPaymentClient, PaymentApiError, verifyNotification, type VerifiedNotification } from "../../packages/client/src/index";
-import { FIELDS_ORIGIN, NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
-import { demoCredentials } from "./helpers";
+import { FIELDS_ORIGIN, NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "../helpers/e2e/cardholder";
+import { demoCredentials } from "../helpers/e2e/demo-service";
+import { eventually } from "../helpers/eventually";
 
 interface Delivery {
   path: string;
@@ -39,14 +40,14 @@ async function startVerifyingReceiver(secret: string) {
   return {
     url: (name: string) => `${base}/${name}`,
     async next(name: string, timeoutMs = 30_000): Promise<VerifiedNotification> {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const found = deliveries.find((delivery) => delivery.path === `/${name}`);
-        if (found?.verified) return found.verified;
-        if (found) throw new Error(`notification at /${name} refused: ${found.refusal}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      throw new Error(`no notification at /${name} within ${timeoutMs} ms`);
+      return eventually(
+        () => {
+          const found = deliveries.find((delivery) => delivery.path === `/${name}`);
+          if (found && !found.verified) throw new Error(`notification at /${name} refused: ${found.refusal}`);
+          return found?.verified;
+        },
+        { what: `a notification at /${name}`, timeoutMs, intervalMs: 200 },
+      );
     },
     deliveries,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -10,21 +10,21 @@ import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { captureInstantly } from "@/lib/payments/capture-instantly";
 import { armAcquirerFault } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { createTestSession } from "@/tests/helpers/session-factory";
 import {
   PROCESSORS,
   currencyAt,
   acquirerAuthorization,
   cardholderCard,
   expectTotalsMatchLedger,
-  nudge,
   settle,
   setUpFaultWorld,
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+  eventuallyNudging,
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
@@ -65,14 +65,6 @@ async function pay(options: { instantCapture: 1 | 2; processor: (typeof PROCESSO
   return { sessionId: session.id, paymentId, result };
 }
 
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await nudge(world);
-  }
-}
-
 describe.each(PROCESSORS)("at %s", (processor) => {
   it("instantcapture 1: capture declined and the void refused too: not approved; the void is retried durably and notified", async () => {
     const amount = uniqueAmount();
@@ -80,7 +72,7 @@ describe.each(PROCESSORS)("at %s", (processor) => {
     const { paymentId, result } = await pay({ instantCapture: 1, processor, amount, pan: CAPTURE_DECLINED.pan });
     expect(result).toMatchObject({ result: "failed", paymentid: paymentId, errorcode: "PAYMENT_ERROR" });
     // The retried void releases the authorization at the acquirer.
-    await waitUntil(async () => (await acquirerAuthorization(world, paymentId)).voided, "the retried void");
+    await eventuallyNudging(world, async () => (await acquirerAuthorization(world, paymentId)).voided, "the retried void");
     await settle(world, paymentId);
     const voids = await db().operation.findMany({ where: { paymentId, type: "void" }, orderBy: { createdAt: "asc" } });
     const retried = voids.find((operation) => operation.status === "approved");

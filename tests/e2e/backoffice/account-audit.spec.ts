@@ -5,8 +5,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { demoCredentials, E2E } from "../helpers";
-import { signIn, signOut } from "./backoffice-fixtures";
+import { demoCredentials, E2E } from "../../helpers/e2e/demo-service";
+import { signIn, signOut } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 

@@ -4,9 +4,9 @@
 // refunded, the viewer role, and another merchant's data out of reach.
 import { expect, test, type Page } from "@playwright/test";
 import { generate } from "otplib";
-import { demoCredentials } from "../helpers";
-import { NEXT_YEAR, field, openDemoShop, pay, startNotificationReceiver, typeCard, waitForCallback, type NotificationReceiver } from "../cardholder/cardholder-fixtures";
-import { screenshots, signIn, signOut, useServiceDatabase } from "./backoffice-fixtures";
+import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { NEXT_YEAR, field, openDemoShop, pay, startNotificationReceiver, typeCard, waitForCallback, type NotificationReceiver } from "../../helpers/e2e/cardholder";
+import { screenshots, signIn, signOut, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 

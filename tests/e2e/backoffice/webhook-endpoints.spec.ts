@@ -2,8 +2,8 @@
 // was typed, an added endpoint shows its secret once and is listed with its kinds, an owner rolls
 // its secret and disables it. Screenshots at 1440 and 390 px.
 import { expect, test } from "@playwright/test";
-import { demoCredentials } from "../helpers";
-import { screenshotsAt1440And390, signIn } from "./backoffice-fixtures";
+import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { screenshotsAt1440And390, signIn } from "../../helpers/e2e/backoffice";
 
 test("webhook endpoints: add with chosen kinds (secret shown once), roll the secret, disable", async ({ page }) => {
   const demo = demoCredentials();

@@ -10,6 +10,7 @@ import { serveOnHttp } from "@/tests/helpers/serve-on-http";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -85,7 +86,7 @@ describe("API key", () => {
     const busy = await createTestMerchant();
     expect((await api.call("POST", "/api/initdynamic", { apiKey: busy.apiKey, body: session(busy.merchantId) })).status).toBe(200);
     await db().apiKey.updateMany({ where: { merchantId: busy.merchantId }, data: { revokedAt: new Date() } });
-    await new Promise((resolve) => setTimeout(resolve, API_KEY_CACHE_MS + 100));
+    await quietFor(API_KEY_CACHE_MS + 100, "the key cache's entry runs out");
     const refused = await api.call("POST", "/api/initdynamic", { apiKey: busy.apiKey, body: session(busy.merchantId) });
     expect(refused.body.error).toBe("INVALID_API_KEY");
   });

@@ -15,7 +15,7 @@ import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { createAcquirerAccount } from "@/lib/routing/accounts/create-acquirer-account";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
-import { createPendingPayment, testCard } from "@/tests/integration/processors/helpers";
+import { createPendingPayment, testCard } from "@/tests/helpers/payment-factories";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";

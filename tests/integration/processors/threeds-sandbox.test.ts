@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "@/lib/sandboxes/threeds/directory-server";
 import { cres, decodeBase64Url, encodeBase64Url, type ARes } from "@/lib/threeds/messages";
+import { quietFor } from "@/tests/helpers/eventually";
 
 const ORIGIN = "http://acs.test";
 
@@ -49,7 +50,7 @@ describe("3-D Secure sandbox", () => {
       messageType: "Erro",
       errorCode: "305",
     });
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await quietFor(80, "the challenge's time runs out");
     const rreq = await (await post(handler, "/postauth", { threeDSServerTransID: message.threeDSServerTransID })).json();
     expect(rreq).toMatchObject({ messageType: "RReq", transStatus: "N", transStatusReason: "14" });
     expect(rreq.authenticationValue).toBeUndefined();

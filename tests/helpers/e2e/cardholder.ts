@@ -3,7 +3,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, type FrameLocator, type Page } from "@playwright/test";
-import { E2E, demoCredentials } from "../helpers";
+import { eventually } from "../eventually";
+import { E2E, demoCredentials } from "./demo-service";
 
 /** The demo shop runs on 127.0.0.1; the service (and so the fields) on localhost: two origins. */
 export const SHOP_ORIGIN = `http://127.0.0.1:${E2E.port}`;
@@ -48,13 +49,11 @@ export async function startNotificationReceiver() {
       predicate: (body: Record<string, unknown>) => boolean = () => true,
       timeoutMs = 30_000,
     ): Promise<ReceivedNotification> {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const found = received.find((item) => item.path === `/${name}` && predicate(item.body));
-        if (found) return found;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      throw new Error(`no notification at /${name} within ${timeoutMs} ms`);
+      return eventually(() => received.find((item) => item.path === `/${name}` && predicate(item.body)), {
+        what: `a notification at /${name}`,
+        timeoutMs,
+        intervalMs: 200,
+      });
     },
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

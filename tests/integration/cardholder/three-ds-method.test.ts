@@ -10,8 +10,8 @@ import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "./hosted-fields-server";
-import { createTestMerchant, createTestSession } from "./session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession } from "../../helpers/session-factory";
 
 useTestDatabase();
 

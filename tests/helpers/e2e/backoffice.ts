@@ -4,7 +4,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
-import { E2E } from "../helpers";
+import { E2E } from "./demo-service";
 
 export const SCREENSHOT_DIR = "test-results/backoffice";
 

@@ -11,8 +11,8 @@ import { ERROR_TEXTS, startPaymentResponseSchema } from "@/lib/cardholder/protoc
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { holdThePoolsConnection, useExhaustiblePool } from "@/tests/helpers/exhaust-db-pool";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "./hosted-fields-server";
-import { createTestMerchant, createTestSession } from "./session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession } from "../../helpers/session-factory";
 
 useTestDatabase();
 const { usePool } = useExhaustiblePool();

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { E2E } from "../../playwright.config";
+import { E2E } from "../../../playwright.config";
 
 export interface DemoCredentials {
   merchantId: string;

@@ -1,8 +1,9 @@
 // What the README specs share: a local receiver standing in for the README's NOTIFY_URL, the
 // README's four variables, and a wait for one notification.
 import { test } from "@playwright/test";
-import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "../helpers/notification-receiver";
-import { E2E, demoCredentials, withServiceDatabase } from "./helpers";
+import { eventually } from "../eventually";
+import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "../notification-receiver";
+import { E2E, demoCredentials, withServiceDatabase } from "./demo-service";
 
 export interface ReadmeReceiver {
   /** The receiver; set in beforeAll. */
@@ -50,11 +51,9 @@ export function useReadmeReceiver(): ReadmeReceiver {
 
 /** The first notification the receiver has, or gets within 30 s, that matches. */
 export async function notified(receiver: NotificationReceiver, predicate: (n: ReceivedNotification) => boolean, what: string): Promise<ReceivedNotification> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = receiver.received.find(predicate);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${what} notification; received: ${receiver.received.map((n) => n.rawBody).join("\n")}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return eventually(() => receiver.received.find(predicate), {
+    what: () => `a ${what} notification; received: ${receiver.received.map((n) => n.rawBody).join("\n")}`,
+    timeoutMs: 30_000,
+    intervalMs: 200,
+  });
 }

@@ -8,8 +8,8 @@ import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import * as payRoute from "@/app/dynamic/[sessionid]/pay/route";
-import { startHostedFieldsServer, type HostedFieldsServer } from "./hosted-fields-server";
-import { createTestMerchant, createTestSession, type SessionOverrides } from "./session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession, type SessionOverrides } from "../../helpers/session-factory";
 
 useTestDatabase();
 

@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { resetConfig } from "@/lib/env";
-import { toWebRequest, writeWebResponse } from "../../helpers/web-request-bridge";
+import { toWebRequest, writeWebResponse } from "./web-request-bridge";
 import * as dynamicJs from "@/app/dynamic/[sessionid]/dynamic.js/route";
 import * as pan from "@/app/dynamic/[sessionid]/pan/route";
 import * as expmonth from "@/app/dynamic/[sessionid]/expmonth/route";

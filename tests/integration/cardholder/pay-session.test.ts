@@ -10,8 +10,9 @@ import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { SANDBOX_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/directory-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "./hosted-fields-server";
-import { createTestMerchant, createTestSession, type SessionOverrides } from "./session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession, type SessionOverrides } from "../../helpers/session-factory";
+import { quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -493,7 +494,7 @@ describe("the window and the endpoints' guards", () => {
     const paymentId = await start(created.id);
     // This card makes every processor hang (3 s in these sandboxes): the first request is still running.
     const slow = authorize(created.id, paymentId, card("4000000000000119"));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300, "the first request is at the hanging processors");
     expect(await authorize(created.id, paymentId, VISA)).toMatchObject({ result: "failed", errorcode: "PAYMENT_IN_PROGRESS" });
     // Processors that do not answer: a technical failure, never a decline; the window stays open.
     expect(await slow).toMatchObject({ result: "failed", paymentid: paymentId, errorcode: "PAYMENT_ERROR" });

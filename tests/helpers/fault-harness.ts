@@ -12,7 +12,7 @@ import { capabilitiesOf } from "@/lib/acquirers/capabilities";
 import type { AcquirerName } from "@/lib/acquirers/names";
 import { clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
-import { NOT_FOUND_GRACE_MS } from "@/lib/payments/settle-unknown-operation";
+import { NOT_FOUND_CLOSE_MS, NOT_FOUND_GRACE_MS } from "@/lib/payments/settle-unknown-operation";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import type { SandboxTransaction } from "@/lib/sandboxes/acquirers/ledger";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
@@ -20,6 +20,7 @@ import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merch
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually, quietFor } from "@/tests/helpers/eventually";
 import type { InngestFunction } from "inngest";
 import { CardDetails } from "@/lib/cards/card-details";
 
@@ -139,8 +140,13 @@ export function acquirerTransactionsFor(world: FaultWorld, amount: number, kind:
  * back-off on the test clock, so the clock moves on while a case waits.
  */
 export async function nudge(world: FaultWorld): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await quietFor(100, "the executor's turn");
   world.harness.advance("20s");
+}
+
+/** eventually(), with the test clock moved on between two questions (see nudge). */
+export function eventuallyNudging<T>(world: FaultWorld, probe: () => Promise<T | undefined | false>, what: string | (() => string), timeoutMs = 30_000): Promise<T> {
+  return eventually(probe, { what, timeoutMs, intervalMs: 100, between: () => world.harness.advance("20s") });
 }
 
 /** Notifications received with this responseid. */
@@ -149,25 +155,23 @@ export function notificationsFor(world: FaultWorld, responseId: string): Receive
 }
 
 export async function waitForNotification(world: FaultWorld, responseId: string, timeoutMs = 20_000): Promise<ReceivedNotification> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = notificationsFor(world, responseId)[0];
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no notification for ${responseId}`);
-    await nudge(world);
-  }
+  return eventuallyNudging(world, async () => notificationsFor(world, responseId)[0], `a notification for ${responseId}`, timeoutMs);
 }
 
 /** Waits until no operation of the payment is pending and no run of the executor is active. */
 export async function settle(world: FaultWorld, paymentId: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
-    const pending = await db().operation.count({ where: { paymentId, status: "pending" } });
-    if (active === 0 && pending === 0) return;
-    if (Date.now() > deadline) throw new Error(`payment ${paymentId} did not settle (${pending} pending, ${active} runs active)`);
-    await nudge(world);
-  }
+  let state = "";
+  await eventuallyNudging(
+    world,
+    async () => {
+      const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
+      const pending = await db().operation.count({ where: { paymentId, status: "pending" } });
+      state = `${pending} pending, ${active} runs active`;
+      return active === 0 && pending === 0;
+    },
+    () => `payment ${paymentId} to settle (${state})`,
+    timeoutMs,
+  );
 }
 
 /**
@@ -198,6 +202,11 @@ export async function statusOf(paymentId: string) {
 /** A time past the grace period of a "not found" for calls that ended now. */
 export function afterGrace(): Date {
   return new Date(Date.now() + NOT_FOUND_GRACE_MS + 60_000);
+}
+
+/** A time when a trusted "not found" closes a capture, refund, void or payout whose call ended now (NOT_FOUND_CLOSE_MS). */
+export function afterNotFoundClose(): Date {
+  return new Date(Date.now() + NOT_FOUND_CLOSE_MS + 60_000);
 }
 
 /**
@@ -240,20 +249,21 @@ export async function operationFor(responseId: string) {
 
 /** Waits for the follow-up job to have run (the operation settled, or left unknown after its call). */
 export async function waitForJob(world: FaultWorld, responseId: string) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const run = await db().inngestRun.findFirst({
-      where: { functionId: { endsWith: "run-follow-up-operation" }, status: { in: ["completed", "failed"] } },
-      orderBy: { startedAt: "desc" },
-    });
-    const operation = await operationFor(responseId);
-    if (run && (operation.status !== "pending" || operation.callEndedAt)) {
+  return eventuallyNudging(
+    world,
+    async () => {
+      const run = await db().inngestRun.findFirst({
+        where: { functionId: { endsWith: "run-follow-up-operation" }, status: { in: ["completed", "failed"] } },
+        orderBy: { startedAt: "desc" },
+      });
+      const operation = await operationFor(responseId);
+      if (!run || (operation.status === "pending" && !operation.callEndedAt)) return undefined;
       const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
-      if (active === 0) return operation;
-    }
-    if (Date.now() > deadline) throw new Error(`the follow-up ${responseId} did not run`);
-    await nudge(world);
-  }
+      return active === 0 ? operation : undefined;
+    },
+    `the follow-up ${responseId} to run`,
+    30_000,
+  );
 }
 
 /** A payment ready for `type`: authorized (capture, void) or captured in full (refund). */
