@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
-import { processorsWith } from "@/lib/processors/capabilities";
+import { processorsWith } from "@/lib/acquirers/capabilities";
 import { armAcquirerFault, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import {
   acquirerAuthorization,
