@@ -1,7 +1,8 @@
 // One ordering rule for every copy of a notification (docs/integration.md, "Notifications"; decision
-// 0155): a payment's state changes reach the merchant's addresses and every webhook endpoint in
-// the order they happened, behind a completion that a receiver refuses; and a Resend, a later
-// success or a give-up of what they wait behind releases them at once, in whichever process. A
+// 0155): nothing of a payment reaches the merchant's addresses or any webhook endpoint before its
+// completion is acknowledged, then each receiver gets the payment's state changes in the order they
+// happened, and a receiver that refuses holds back only its own; a Resend, a later success or a
+// give-up of what they wait behind releases them at once, in whichever process. A
 // notification held back has no run waiting for it, so the stalled-work job never mistakes it for a
 // dead run (money review N6). Real receivers on 127.0.0.1, a real window paid over HTTP, the
 // merchant API over HTTP, the embedded executor on its test clock (never advanced here: whatever
@@ -77,6 +78,22 @@ async function paidWindow() {
   // Its immediate attempt was refused; the retry sleeps on the executor's clock, which stays still.
   await until(async () => (await db().notificationAttempt.count({ where: { notificationId: completionId } })) > 0, "the completion's first attempt");
   return { sessionId: session.id, paymentId, amount, completionId };
+}
+
+/** A paid window whose completion the shop acknowledged. */
+async function paidWindowAcknowledged() {
+  const amount = uniqueAmount();
+  const session = await createTestSession(world.merchant.merchantId, {
+    amount: BigInt(amount),
+    currency: currencyAt("clearhaus"),
+    processors: ["clearhaus"],
+    notificationUrl: `${shop.url.replace("/notify", "")}/completion`,
+  });
+  const paymentId = String((await post(`/dynamic/${session.id}/payments`, {})).paymentid);
+  const paid = await post(`/dynamic/${session.id}/payments/${paymentId}/authorize`, { card: CARD, binding: createOriginBinding(session.id, "http://shop.example") });
+  expect(paid).toMatchObject({ result: "approved", paymentid: paymentId });
+  await until(async () => (await db().notification.findUniqueOrThrow({ where: { id: completionNotificationId(session.id) } })).status === "delivered", "the completion");
+  return { paymentId, amount };
 }
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
@@ -160,6 +177,38 @@ describe("one ordering rule for the merchant's addresses and every webhook endpo
   });
 });
 
+describe("after the completion, each receiver in order, and a refusing one holds back only its own", () => {
+  it("a capture refused at another host and the endpoint's refused copies hold back nothing at the default address; the endpoint's refund waits for its capture", async () => {
+    shop.defaultAnswer = { status: 200 };
+    const { paymentId, amount } = await paidWindowAcknowledged();
+    // The capture's result goes to a host that refuses (the shop's ledger endpoint refuses too).
+    const refusing = await startNotificationReceiver();
+    try {
+      refusing.defaultAnswer = { status: 503 };
+      shop.defaultAnswer = { status: 503 };
+      const captured = await world.api.call("POST", `/api/${paymentId}/capture`, {
+        apiKey: world.merchant.apiKey,
+        body: { amount, notificationurl: `${refusing.url}/captures` },
+      });
+      const capture = String(captured.body.responseid);
+      await until(async () => (await operationFor(capture)).status === "approved", "the capture");
+      await until(async () => refusing.received.some((request) => request.body.responseid === capture), "the refused capture notification");
+      const refund = await requestFollowUp(world, paymentId, "refund", 100);
+      // The default address (another host) gets the refund although the capture is still refused there.
+      await until(async () => receivedFor([refund]).main.length === 1, "the refund at the default address", RELEASED_WITHIN_MS);
+      // The endpoint refuses its capture copy: its refund copy waits for it, and goes once it is acknowledged.
+      await pause(1_000);
+      expect(shop.received.filter((request) => request.path === "/ep-ledger" && request.body.responseid === refund)).toEqual([]);
+      shop.defaultAnswer = { status: 200 };
+      const endpointCapture = (await db().notification.findFirstOrThrow({ where: { paymentId, copyOfId: { not: null }, kind: "capture" } })).id;
+      expect(await resendNotification({ actor: owner, input: { notificationId: endpointCapture } })).toMatchObject({ delivered: true });
+      await until(async () => receivedFor([refund]).endpoint.length === 1, "the endpoint's refund", RELEASED_WITHIN_MS);
+    } finally {
+      await refusing.close();
+    }
+  });
+});
+
 describe("a notification held back is waiting, not stalled (money review N6)", () => {
   it("has no run while it waits, is never re-driven or alerted by the stalled-work job, and goes out once when released", async () => {
     shop.defaultAnswer = { status: 503 };
@@ -175,7 +224,8 @@ describe("a notification held back is waiting, not stalled (money review N6)", (
       (await db().inngestRun.findMany({ where: { status: { in: ["queued", "running", "sleeping"] } }, select: { event: true } })).filter((run) =>
         notificationIds.includes(String((run.event as { data?: { notificationId?: string } }).data?.notificationId)),
       );
-    expect(await runsWaiting()).toEqual([]);
+    await until(async () => (await runsWaiting()).length === 0, "no run waiting for them");
+    expect(await db().notification.count({ where: { id: { in: notificationIds }, heldBackAt: { not: null }, nextAttemptAt: null, attemptCount: 0 } })).toBe(4);
 
     // The stalled-work job, every round for hours of a refusing receiver: never a re-drive, never an alert, for them.
     const logged = captureLogs();
