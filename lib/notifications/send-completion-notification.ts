@@ -93,9 +93,15 @@ export async function storeCompletionNotification({
   }
   const payment = session.payment;
   const operations = (payment?.operations ?? []).filter((operation) => operation.type === "authorize");
-  const authorization = operations.find((operation) => operation.status === "approved") ?? operations.at(-1);
+  const completionStatus = status ?? statusOf(session.status, payment?.status);
+  // A timeout never carries an approval's code: an approval that came too late is voided, and is
+  // not what the window ended with (the last attempt that was not approved is).
+  const authorization =
+    completionStatus === "timeout"
+      ? operations.filter((operation) => operation.status !== "approved").at(-1)
+      : (operations.find((operation) => operation.status === "approved") ?? operations.at(-1));
   let outcome = {
-    status: status ?? statusOf(session.status, payment?.status),
+    status: completionStatus,
     responseCode: authorization?.responseCode ?? null,
     authorizationCode: authorization?.authorizationCode ?? null,
   };

@@ -1,6 +1,6 @@
-// The two operator alerts of money whose outcome is unclear (docs/operations.md, "Unknown
-// outcomes"): an operation that no look-up can settle, and a definitive answer that contradicts how
-// an operation was already settled. Each is an error line for the log pipeline, a state in the
+// The operator alerts of money whose outcome is unclear (docs/operations.md, "Unknown
+// outcomes"): an operation that no look-up can settle, a definitive answer that contradicts how an
+// operation was already settled, and a settlement the acquirer's look-up never confirmed. Each is an error line for the log pipeline, a state in the
 // back office (Operation.operatorAlertedAt / lateAnswerAt) and a count in the
 // cps_operations_awaiting_operator gauge. Raised once per operation and fact.
 import { db, type Tx } from "../db";
@@ -94,4 +94,22 @@ export async function noteLateAnswer({
       `our books and the acquirer's disagree until an operator reconciles them (docs/operations.md)`,
   );
   return true;
+}
+
+/**
+ * A settlement made without the acquirer's answer (a trusted "not found", an operator) whose
+ * verification look-up never got an answer: an operator checks the acquirer's report and closes it
+ * (`operations acknowledge`). Kept with the contradictions (lateAnswer), as our books are unconfirmed.
+ */
+export async function noteUnverified({ operationId, why, now = new Date() }: { operationId: string; why: string; now?: Date }): Promise<void> {
+  const operation = await db().operation.findUniqueOrThrow({
+    where: { id: operationId },
+    select: { type: true, status: true, responseCode: true, paymentId: true, processor: true },
+  });
+  const text = `settled ${operation.status} (responsecode ${operation.responseCode ?? ""}); ${why}: check the acquirer's report`;
+  await db().operation.update({ where: { id: operationId }, data: { lateAnswer: text, lateAnswerAt: now } });
+  log("reconcile").error(
+    { event: "operator.unverified", operationId, paymentId: operation.paymentId, processor: operation.processor },
+    `operator needed: ${operation.type} ${operationId} of payment ${operation.paymentId}: ${text} (docs/operations.md)`,
+  );
 }

@@ -12,7 +12,7 @@ import { PROCESSOR_CAPABILITIES } from "@/lib/processors/capabilities";
 import type { ProcessorName } from "@/lib/processors/types";
 import { clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
-import { NOT_FOUND_GRACE_MS } from "@/lib/payments/settle-unknown-operation";
+import { NOT_FOUND_CLOSE_MS, NOT_FOUND_GRACE_MS } from "@/lib/payments/settle-unknown-operation";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import type { SandboxTransaction } from "@/lib/sandboxes/acquirers/ledger";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
@@ -208,6 +208,11 @@ export async function statusOf(paymentId: string) {
 /** A time past the grace period of a "not found" for calls that ended now. */
 export function afterGrace(): Date {
   return new Date(Date.now() + NOT_FOUND_GRACE_MS + 60_000);
+}
+
+/** A time when a trusted "not found" closes a capture, refund, void or payout whose call ended now (NOT_FOUND_CLOSE_MS). */
+export function afterNotFoundClose(): Date {
+  return new Date(Date.now() + NOT_FOUND_CLOSE_MS + 60_000);
 }
 
 /**

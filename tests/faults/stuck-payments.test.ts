@@ -4,11 +4,12 @@
 // capture whose outcome is unknown. The session finisher and the attempt resolver
 // (lib/cardholder/finish-stuck-payments.ts, run by the job every minute) finish each with one
 // notification, and the acquirer holds the card once or not at all.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { finishStuckPayments } from "@/lib/cardholder/finish-stuck-payments";
 import { armFaultPoint } from "@/lib/faults/fault-point";
+import { runCliCommand } from "@/lib/cli/commands";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { armAcquirerFault, clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
@@ -19,6 +20,7 @@ import {
   PROCESSORS,
   currencyAt,
   acquirerTransactionsFor,
+  asRealGateway,
   authorizedPayment,
   expectTotalsMatchLedger,
   notificationsFor,
@@ -133,6 +135,31 @@ describe("a goPay() that could not finish its window", () => {
     expect(completionsFor(sessionId)).toHaveLength(1);
   });
 
+  it.each(["finaro", "bambora"] as const)(
+    "at %s, an unknown authorization found approved by the first round after its window expired: completed approved (the truth), one hold kept, never a timeout that carries the approval",
+    async (processor) => {
+      const amount = uniqueAmount();
+      const { sessionId, paymentId, pay } = await openWindow(processor, amount);
+      armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "authorize", amount });
+      armAcquirerFault({ mode: "hang_before_acting", processor, operation: "lookup" });
+      expect(await pay()).toMatchObject({ result: "failed", errorcode: "PAYMENT_PENDING" });
+      // The first round after the window's end looks the attempt up first, and the acquirer answers: approved.
+      const { expiresAt } = await sessionOf(sessionId);
+      await finishStuckPayments({ now: new Date(expiresAt.getTime() + 1_000) });
+      const completion = (await waitForCompletion(sessionId)).body;
+      expect(completion).toMatchObject({ status: "approved", paymentid: paymentId, responsecode: "00", processor });
+      expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: "AUTHORIZED", authorizedAmount: BigInt(amount) });
+      expect((await sessionOf(sessionId)).status).toBe("COMPLETED");
+      // The merchant was told approved: the hold is the payment and stays (not voided).
+      const held = acquirerTransactionsFor(world, amount);
+      expect(held).toHaveLength(1);
+      expect(held[0]!.transaction).toMatchObject({ approved: true, voided: false });
+      await finishStuckPayments({ now: new Date(expiresAt.getTime() + 5 * 60_000) });
+      expect(acquirerTransactionsFor(world, amount)[0]!.transaction.voided).toBe(false);
+      expect(completionsFor(sessionId)).toHaveLength(1);
+    },
+  );
+
   it("instantcapture 1 whose capture's outcome is unknown: told pending, not timed out; completed approved once the capture is found, then one capture notification carrying the sessionid, never before the completion (N8)", async () => {
     const amount = uniqueAmount();
     const { sessionId, paymentId, pay } = await openWindow("finaro", amount, { instantCapture: 1 });
@@ -155,6 +182,61 @@ describe("a goPay() that could not finish its window", () => {
     expect(world.receiver.received.indexOf(captureNotice)).toBeGreaterThan(world.receiver.received.indexOf(completion));
     expect(notificationsFor(world, sessionId)).toHaveLength(1);
     await expectTotalsMatchLedger(world, paymentId);
+  });
+});
+
+describe("a goPay() whose process died after Clearhaus approved (no look-up there: an operator settles the attempt)", () => {
+  let restore: (() => void) | undefined;
+  afterEach(() => {
+    restore?.();
+    restore = undefined;
+  });
+
+  /** The window's attempt waits for an operator: Clearhaus (as the real gateway) approved it, then the request's process failed. */
+  async function windowWaitingForOperator() {
+    restore = asRealGateway(world, "clearhaus");
+    const amount = uniqueAmount();
+    const { sessionId, paymentId, pay } = await openWindow("clearhaus", amount);
+    armFaultPoint("authorize.after-call");
+    expect((await pay()).result).toBe("failed");
+    await finishStuckPayments({ now: later() });
+    const attempt = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize" } });
+    expect(attempt.status).toBe("pending");
+    expect(attempt.operatorAlertedAt, "the operator is alerted at once (no look-up)").not.toBeNull();
+    const held = acquirerTransactionsFor(world, amount);
+    expect(held.map((entry) => entry.transaction.approved)).toEqual([true]);
+    return { amount, sessionId, paymentId, attempt, reference: held[0]!.transaction.id };
+  }
+
+  const settleApproved = (operationId: string, reference: string) =>
+    runCliCommand(["operations", "settle", operationId], { outcome: "approved", reference, reason: "authorization in the Clearhaus dashboard" });
+
+  it("settled approved after the window's time ran out but before a round closed it: completed approved, the payment authorized, the hold kept", async () => {
+    const { amount, sessionId, paymentId, attempt, reference } = await windowWaitingForOperator();
+    // The operator took longer than the window's time.
+    await db().paymentSession.update({ where: { id: sessionId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await settleApproved(attempt.id, reference);
+    expect((await waitForCompletion(sessionId)).body).toMatchObject({ status: "approved", paymentid: paymentId, responsecode: "00" });
+    expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: "AUTHORIZED", authorizedAmount: BigInt(amount) });
+    expect(await db().operation.findMany({ where: { paymentId }, select: { type: true, status: true, responseCode: true } })).toEqual([
+      { type: "authorize", status: "approved", responseCode: "00" },
+    ]);
+    expect(acquirerTransactionsFor(world, amount)[0]!.transaction).toMatchObject({ approved: true, voided: false });
+    await finishStuckPayments({ now: later(5 * 60_000) });
+    expect(completionsFor(sessionId)).toHaveLength(1);
+  });
+
+  it("settled approved after a round closed the window as timeout: the hold is voided, the payment reads timed out, and the timeout carried no approval code", async () => {
+    const { amount, sessionId, paymentId, attempt, reference } = await windowWaitingForOperator();
+    const { expiresAt } = await sessionOf(sessionId);
+    await finishStuckPayments({ now: new Date(expiresAt.getTime() + 1_000) });
+    const completion = (await waitForCompletion(sessionId)).body;
+    expect(completion).toMatchObject({ status: "timeout", paymentid: paymentId });
+    expect(completion.responsecode).not.toBe("00");
+    await settleApproved(attempt.id, reference);
+    expect(acquirerTransactionsFor(world, amount)[0]!.transaction).toMatchObject({ approved: true, voided: true });
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("TIMED_OUT");
+    expect(completionsFor(sessionId)).toHaveLength(1);
   });
 });
 

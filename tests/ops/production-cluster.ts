@@ -1,5 +1,6 @@
 // CI check of the production build as an operator runs it (issue 12, docs/operations.md): two web
-// processes and one worker, started with `node dist/start.js` (NODE_ENV=production, secrets,
+// processes and two workers started at the same moment on an empty database (all four must come up),
+// then two web processes and one worker, started with `node dist/start.js` (NODE_ENV=production, secrets,
 // PostgreSQL), behind a small load balancer that sends traffic only to ready web processes. A short
 // mixed load runs: cardholder payments in Chromium through the hosted fields, then capture and
 // refund over the merchant API. Mid-load one web process and the worker get SIGTERM and a new
@@ -7,7 +8,7 @@
 // process answered readiness 503 before it exited, and each exited 0 within its bound.
 //
 // Needs: `npm run build` done, TEST_DATABASE_URL (a PostgreSQL role that may create databases),
-// Chromium. Ports CLUSTER_PORT_BASE (default 3470) to +8. Run: npx tsx tests/ops/production-cluster.ts
+// Chromium. Ports CLUSTER_PORT_BASE (default 3470) to +9. Run: npx tsx tests/ops/production-cluster.ts
 // Prints "production cluster: passed" or the failures, exits 0 or 1.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -23,7 +24,7 @@ import { launchChromium } from "../helpers/chromium";
 import { sandboxAccountInput } from "../../lib/sandboxes/sandbox-merchant-accounts";
 
 const PORT_BASE = Number(process.env.CLUSTER_PORT_BASE ?? 3470);
-const PORTS = { lb: PORT_BASE, web1: PORT_BASE + 1, web2: PORT_BASE + 2, worker1: PORT_BASE + 3, worker2: PORT_BASE + 4 };
+const PORTS = { lb: PORT_BASE, web1: PORT_BASE + 1, web2: PORT_BASE + 2, worker1: PORT_BASE + 3, worker2: PORT_BASE + 4, worker0: PORT_BASE + 9 };
 const SANDBOX_PORTS = { finaro: PORT_BASE + 5, clearhaus: PORT_BASE + 6, bambora: PORT_BASE + 7, threeds: PORT_BASE + 8 };
 const PAYMENTS = Number(process.env.CLUSTER_PAYMENTS ?? 6);
 const PARALLEL = 2;
@@ -337,15 +338,20 @@ async function main(): Promise<void> {
     });
     const secrets = { session: randomBytes(32).toString("hex"), card: randomBytes(32).toString("base64"), apiKey: randomBytes(32).toString("hex") };
 
-    // The first process migrates the fresh database; the others find it migrated.
+    // Two web and two worker processes started at the same moment on the empty database all come
+    // up (they migrate it together: the migration lock covers the history table too). The extra
+    // worker then stops, leaving the two web processes and one worker the load runs against.
     const web1 = startProcess("web1", ["dist/start.js"], env("web", PORTS.web1), PORTS.web1);
-    processes.push(web1);
-    await waitReady(web1);
     const web2 = startProcess("web2", ["dist/start.js"], env("web", PORTS.web2), PORTS.web2);
     const worker1 = startProcess("worker1", ["dist/start.js"], env("worker", PORTS.worker1), PORTS.worker1);
-    processes.push(web2, worker1);
-    await Promise.all([waitReady(web2), waitReady(worker1)]);
-    log("two web processes and one worker are ready");
+    const worker0 = startProcess("worker0", ["dist/start.js"], env("worker", PORTS.worker0), PORTS.worker0);
+    processes.push(web1, web2, worker1, worker0);
+    await Promise.all([waitReady(web1), waitReady(web2), waitReady(worker1), waitReady(worker0)]);
+    log("two web processes and two workers started together on the empty database are ready");
+    worker0.sigtermAt = Date.now();
+    stopGroup(worker0.child, "SIGTERM");
+    const worker0Exit = await Promise.race([worker0.exit, sleep(EXIT_BOUND_MS + 5_000).then(() => undefined)]);
+    check(worker0Exit?.code === 0, `worker0 exited with ${worker0Exit ? (worker0Exit.code ?? worker0Exit.signal) : "nothing (still running)"} after SIGTERM`);
     const webs = [web1, web2];
     const balancer = await startLoadBalancer(() => webs);
     closers.push(balancer.close);

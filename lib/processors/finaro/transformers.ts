@@ -38,9 +38,13 @@ export const FINARO_SANDBOX_NOT_FOUND = "-100";
  */
 export const FINARO_FALLBACKS = { email: "unspecified@example.com", ip: "127.0.0.1", name: "Cardholder" } as const;
 
-/** Past-transaction retrieval by the `a1` of the original request (Finaro's path after a time-out). */
+/**
+ * Past-transaction retrieval by the `a1` of the original request (Finaro's path after a time-out),
+ * with the minimum fields the Credorax SDK sends for it, M O a1 d1 g4 ([SDK-CR] SpecialApplications
+ * getTestRetrieval). No cardholder takes part in a retrieval: `d1` is the fallback address.
+ */
 export function toFinaroRetrieve(originalRequestId: string, merchantId: string, requestId: string): Record<string, string> {
-  return { M: merchantId, O: FINARO_OPERATION.retrieve, a1: requestId, g4: originalRequestId };
+  return { M: merchantId, O: FINARO_OPERATION.retrieve, a1: requestId, d1: FINARO_FALLBACKS.ip, g4: originalRequestId };
 }
 
 /** `b2`: 1 Visa, 2 Mastercard (9 Maestro, which we do not take). No code exists for other brands: none is sent ([AM-CR] CARD_TYPES). */

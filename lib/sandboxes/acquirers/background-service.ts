@@ -28,7 +28,11 @@ export function sandboxesEnabled(): boolean {
 export async function startProcessorSandboxes(): Promise<RunningSandboxes | undefined> {
   const settings = config();
   if (!sandboxesEnabled()) return undefined;
-  const testEndpoints = { finaro: settings.FINARO_TEST_BASE_URL, clearhaus: settings.CLEARHAUS_TEST_BASE_URL, bambora: settings.BAMBORA_TEST_BASE_URL };
+  const testEndpoints = {
+    finaro: settings.FINARO_TEST_BASE_URL,
+    clearhaus: settings.CLEARHAUS_TEST_BASE_URL,
+    bambora: settings.BAMBORA_TEST_BASE_URL,
+  };
   const processors = ACQUIRER_NAMES.filter((name) => !testEndpoints[name]);
   const threeDs = !settings.THREEDS_TEST_SERVER_URL;
   if (processors.length === 0 && !threeDs) return undefined;

@@ -84,7 +84,9 @@ async function classify(processor: ProcessorName, request: Request): Promise<Cla
   const path = new URL(request.url).pathname;
   // Reads that find a request again: the sandboxes' searches, and Bambora's read of a pre-authorization (its completions).
   if (request.method === "GET")
-    return path.endsWith("/transactions") || (processor === "bambora" && /^\/v1\/payments\/\d+$/.test(path)) ? { operation: "lookup" } : undefined;
+    return path.endsWith("/transactions") || (processor === "bambora" && /^\/v1\/payments\/\d+$/.test(path))
+      ? { operation: "lookup" }
+      : undefined;
   if (request.method !== "POST") return undefined;
   const text = await request.clone().text();
   const number = (value: unknown) => (value === undefined || value === null || value === "" ? undefined : Number(value));
@@ -151,7 +153,12 @@ function refusal(processor: ProcessorName): Response {
     case "bambora":
       // Bambora North America's ErrorResponse for a malformed request (gateway code 314, category 3).
       return Response.json(
-        { code: GATEWAY.missingOrInvalid.code, category: GATEWAY.missingOrInvalid.category, message: GATEWAY.missingOrInvalid.message, reference: "" },
+        {
+          code: GATEWAY.missingOrInvalid.code,
+          category: GATEWAY.missingOrInvalid.category,
+          message: GATEWAY.missingOrInvalid.message,
+          reference: "",
+        },
         { status: GATEWAY.missingOrInvalid.status },
       );
   }
@@ -159,9 +166,33 @@ function refusal(processor: ProcessorName): Response {
 
 /** Wraps a sandbox's handler with the armed faults. `hangMs` bounds a hold when the caller never gives up. */
 export function withAcquirerFaults(processor: ProcessorName, handler: FetchHandler, hangMs: number): FetchHandler {
+  return withClassifiedAcquirerFaults(
+    processor,
+    (request) => classify(processor, request),
+    () => refusal(processor),
+    handler,
+    hangMs,
+  );
+}
+
+/** What a fault matches in a request: its operation and amount (minor units). */
+export type AcquirerFaultClassifier = (request: Request) => Promise<{ operation: AcquirerOperation; amount?: number } | undefined>;
+
+/**
+ * The same wrapper for a sandbox that reads its own wire format: a second platform of one processor
+ * (bambora's Worldline Direct) brings its classifier and its own refusal, and matches faults armed
+ * for that processor.
+ */
+export function withClassifiedAcquirerFaults(
+  processor: ProcessorName,
+  classifyRequest: AcquirerFaultClassifier,
+  refuse: () => Response,
+  handler: FetchHandler,
+  hangMs: number,
+): FetchHandler {
   return async (request) => {
     if (!state.__cpsAcquirerFaults?.length) return handler(request);
-    const classified = await classify(processor, request);
+    const classified = await classifyRequest(request);
     const fault = classified ? take(processor, classified) : undefined;
     if (!fault) return handler(request);
     switch (fault.mode) {
@@ -188,7 +219,7 @@ export function withAcquirerFaults(processor: ProcessorName, handler: FetchHandl
         await handler(request.clone());
         return new Response("bad gateway", { status: 502, headers: { "content-type": "text/plain" } });
       case "refused":
-        return refusal(processor);
+        return refuse();
       case "duplicate_request":
         await handler(request.clone());
         return handler(request);

@@ -5,6 +5,8 @@
 // sandbox follows its acquirer's public reference; its sandbox-only extensions (look-ups the real API
 // lacks, card-update feeds, fault modes, scenario cards) are off unless asked for.
 import { createBamboraSandbox } from "./bambora";
+import { createWorldlineSandbox } from "./bambora/worldline";
+import { withWorldlineFaults } from "./bambora/worldline/faults";
 import { createClearhausSandbox } from "./clearhaus";
 import { createFinaroSandbox, FINARO_SANDBOX_PATH } from "./finaro";
 import { registerSandboxAddress } from "../../runtime/sandbox-addresses";
@@ -38,7 +40,7 @@ export interface StartSandboxesOptions {
   processors?: readonly AcquirerName[];
   threeDs?: boolean;
   /** Fixed ports (0 or absent: any free port). */
-  ports?: Partial<Record<AcquirerName | "threeds", number>>;
+  ports?: Partial<Record<SandboxName | "threeds", number>>;
   /** How long the "does not answer in time" card holds a request. */
   hangMs?: number;
   /** Register the URLs with the connectors' registry (default true). */
@@ -56,12 +58,19 @@ export interface StartSandboxesOptions {
   threeDsPublicUrl?: string;
   /** The strict 3DS Server sandbox (lib/sandboxes/threeds/three-ds-server.ts) instead of the lenient one. */
   threeDsStrict?: boolean;
+  /**
+   * Also start bambora's Worldline Direct sandbox (lib/sandboxes/acquirers/bambora/worldline), at
+   * `urls["bambora-worldline"]`. Not registered with the connectors' registry: its connector comes later.
+   */
+  worldline?: boolean;
 }
 
+type SandboxName = AcquirerName | "bambora-worldline";
+
 export interface RunningSandboxes {
-  urls: Partial<Record<AcquirerName | "threeds", string>>;
+  urls: Partial<Record<SandboxName | "threeds", string>>;
   /** The acquirer sandboxes' state, for tests that check what reached which acquirer. */
-  ledgers: Partial<Record<AcquirerName, SandboxLedger>>;
+  ledgers: Partial<Record<SandboxName, SandboxLedger>>;
   close(): Promise<void>;
 }
 
@@ -86,9 +95,10 @@ export async function startSandboxes({
   threeDsPublicUrl,
   threeDsStrict = false,
   extensions = false,
+  worldline = false,
 }: StartSandboxesOptions = {}): Promise<RunningSandboxes> {
-  const running: { name: AcquirerName | "threeds"; server: RunningSandbox }[] = [];
-  const ledgers: Partial<Record<AcquirerName, SandboxLedger>> = {};
+  const running: { name: SandboxName | "threeds"; server: RunningSandbox }[] = [];
+  const ledgers: Partial<Record<SandboxName, SandboxLedger>> = {};
   try {
     for (const name of processors) {
       const sandbox = sandboxFor(name, hangMs, extensions);
@@ -98,6 +108,15 @@ export async function startSandboxes({
       const server = await startSandboxServer({ name, handler, port: ports[name] });
       running.push({ name, server });
       if (register) registerSandbox(name, server.url, extensions);
+    }
+    if (worldline) {
+      const sandbox = createWorldlineSandbox({ hangMs, sharedTestCards: true });
+      ledgers["bambora-worldline"] = sandbox.ledger;
+      const handler = extensions ? withWorldlineFaults(sandbox.handler, hangMs ?? DEFAULT_HANG_MS) : sandbox.handler;
+      running.push({
+        name: "bambora-worldline",
+        server: await startSandboxServer({ name: "bambora-worldline", handler, port: ports["bambora-worldline"] }),
+      });
     }
     if (threeDs) {
       const sandbox = threeDsStrict
@@ -119,7 +138,7 @@ export async function startSandboxes({
     ledgers,
     async close() {
       for (const { name } of running) {
-        if (!register) continue;
+        if (!register || name === "bambora-worldline") continue;
         if (name === "threeds") {
           registerThreeDsSandboxUrl(undefined);
           registerThreeDsSandboxHandler(undefined);
