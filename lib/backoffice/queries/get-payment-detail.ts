@@ -79,6 +79,7 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
           status: true,
           attemptCount: true,
           nextAttemptAt: true,
+          heldBackAt: true,
           deliveredAt: true,
           createdAt: true,
           // In the order they were made: a resend (numbered after the schedule) may come before a scheduled retry.

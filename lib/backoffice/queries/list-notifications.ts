@@ -62,6 +62,7 @@ export async function listNotifications({
       status: true,
       attemptCount: true,
       nextAttemptAt: true,
+      heldBackAt: true,
       deliveredAt: true,
       createdAt: true,
       attempts: { orderBy: [{ startedAt: "desc" }, { attemptNumber: "desc" }], take: 1, select: { attemptNumber: true, resend: true, statusCode: true, error: true, startedAt: true } },

@@ -66,6 +66,7 @@ export default async function NotificationsLogPage({ searchParams }: { searchPar
                   <span className="text-xs text-slate-600">
                     {row.attemptsMade} attempt{row.attemptsMade === 1 ? "" : "s"}
                     {row.state === "retrying" && row.nextAttemptAt ? ` · next ${formatDateTime(row.nextAttemptAt)}` : ""}
+                    {row.status === "pending" && row.heldBackAt ? " · waiting for an earlier notification of its payment" : ""}
                   </span>
                   {row.lastAttempt ? (
                     <span className="flex items-center gap-1 text-xs text-slate-600">

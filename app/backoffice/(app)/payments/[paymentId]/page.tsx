@@ -180,6 +180,7 @@ export default async function PaymentPage({ params }: Params) {
                     <p className="mt-1 break-all text-xs text-slate-500">
                       webhook-id {notification.id} · created {formatDateTime(notification.createdAt)} UTC
                       {notification.nextAttemptAt ? ` · next attempt ${formatDateTime(notification.nextAttemptAt)} UTC` : ""}
+                      {notification.status === "pending" && notification.heldBackAt ? " · waiting for an earlier notification of this payment (sent when it is acknowledged or given up)" : ""}
                     </p>
                     {notification.attempts.length > 0 ? (
                       <div className="mt-2 overflow-x-auto">
