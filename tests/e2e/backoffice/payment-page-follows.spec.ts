@@ -1,0 +1,54 @@
+// Newcomer review 4: the payment page follows what happens to the payment without a reload (N13), and
+// says why a declined payment under 3-D Secure was not routed on to another processor (N4).
+import { expect, test } from "@playwright/test";
+import { NEXT_YEAR, openDemoShop, pay, typeCard, waitForCallback } from "../cardholder/cardholder-fixtures";
+import { demoCredentials } from "../helpers";
+import { signIn } from "./backoffice-fixtures";
+
+const value = (page: import("@playwright/test").Page, term: string) => page.locator("dt", { hasText: new RegExp(`^${term}$`) }).locator("xpath=following-sibling::dd[1]");
+
+test("N13: a capture and a refund made on the payment page show there when the processor answers, without a reload", async ({ page }) => {
+  test.setTimeout(120_000);
+  await openDemoShop(page, { amount: 4200, currency: "DKK", set3ds: "SKIP_3DS" });
+  await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" });
+  await pay(page);
+  const paymentid = String((await waitForCallback(page, "jspaymentsuccess")).payload.paymentid);
+
+  await signIn(page, demoCredentials().email, demoCredentials().password);
+  await page.goto(`/backoffice/payments/${paymentid}`);
+  let navigations = 0;
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) navigations++;
+  });
+  await page.getByLabel("Amount to capture (DKK)").fill("30.00");
+  await page.getByRole("button", { name: "Capture", exact: true }).click();
+  await page.getByRole("button", { name: "Confirm capture" }).click();
+  await expect(page.getByText(/Capture requested \(responseid [0-9a-f]{32}\)/)).toBeVisible();
+  await expect(page.getByTestId("operation").filter({ hasText: "capture" })).toContainText("approved", { timeout: 30_000 });
+  await expect(value(page, "Captured")).toHaveText("30.00 DKK");
+
+  await page.getByLabel("Amount to refund (DKK)").fill("10");
+  await page.getByRole("button", { name: "Refund", exact: true }).click();
+  await page.getByRole("button", { name: "Confirm refund" }).click();
+  await expect(page.getByTestId("operation").filter({ hasText: "refund" })).toContainText("approved", { timeout: 30_000 });
+  await expect(value(page, "Refunded")).toHaveText("10.00 DKK");
+  await expect(page.getByTestId("waiting-for-acquirer")).toHaveCount(0);
+  // Nothing was reloaded: the page fetched itself in place.
+  expect(navigations).toBe(0);
+});
+
+test("N4: a payment declined under 3-D Secure (the default) says on its page why no other processor was tried", async ({ page }) => {
+  test.setTimeout(120_000);
+  // Declined by finaro, approved by clearhaus and bambora, but only without 3-D Secure (docs/integration.md).
+  await openDemoShop(page, { amount: 2500, currency: "DKK", set3ds: "FORCE_3DS" });
+  await typeCard(page, { pan: "4000000000001000", month: "12", year: NEXT_YEAR, cvc: "123" });
+  await pay(page);
+  const failed = await waitForCallback(page, "jspaymentfailed");
+  const paymentid = String(failed.payload.paymentid ?? "");
+  expect(paymentid).toMatch(/^[0-9a-f]{32}$/);
+
+  await signIn(page, demoCredentials().email, demoCredentials().password);
+  await page.goto(`/backoffice/payments/${paymentid}`);
+  await expect(page.getByTestId("operation").filter({ hasText: "authorize" })).toHaveCount(1);
+  await expect(page.getByTestId("not-routed-on")).toContainText("authenticated with 3-D Secure for finaro's account");
+});
