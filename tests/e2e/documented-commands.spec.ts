@@ -55,7 +55,10 @@ const EXCEPTIONS: Exception[] = [
   { match: /^npm run db:(migration|generate)\b/, reason: "writes into the repository (a new migration; the generated Prisma client, which npm install makes)" },
   { match: /^npx tsx packages\/client\/scripts\/generate\.ts$/, reason: "rewrites packages/client/src/schema.d.ts; tests/unit/client-schema.test.ts runs the same generation and compares" },
   { match: /^apt-get\b/, reason: "installs system packages (root, Debian's mirror)" },
-  { match: /^curl -u "\$KEY:"$/, reason: "not a command: names curl's option for the API key in a sentence" },
+  { match: /^curl -u "\$KEY:"$|^curl -X PUT$|^node$/, reason: "not a command: a sentence naming curl's option for the key, an unsigned PUT, or the node user and runtime" },
+  { match: /^java -jar openapi-generator-cli\.jar generate\b/, reason: "openapi-generator: npm run openapi:clients runs these lines as written, with the verified 7.0.0 jar, against a running service (scripts/openapi/clients-check.ts)" },
+  { match: /^npx @openapitools\/openapi-generator-cli$/, reason: "downloads openapi-generator's jar from Maven Central (no network here); npm run openapi:clients uses the same generator from a verified jar" },
+  { match: /^npx tsx scratch\/shop\.ts$/, reason: "the reader's own script (no such file in the repository); tests/e2e/client-package.spec.ts runs the client README's example from scratch/ as written" },
 ];
 
 /** Long-running commands: started, checked for the line that says they are up, then stopped. */
