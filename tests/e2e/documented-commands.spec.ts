@@ -8,20 +8,18 @@
 // production, a PostgreSQL server of the reader's, the network, minutes of load, or that changes the
 // repository, is in EXCEPTIONS with its reason; an exception that matches nothing fails, so the list
 // stays true. A documented command that fails therefore fails CI.
-import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { CLEARHAUS_SANDBOX_ACCOUNTS, FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/sandbox-accounts";
-import { commandsOfMarkdown, commandsOfUsage, documentationFiles, expandNotation, type DocumentedCommand } from "../helpers/documented-commands";
+import { commandsOfMarkdown, commandsOfUsage, documentationFiles, expandNotation, withoutComments, type DocumentedCommand } from "../helpers/documented-commands";
 import { E2E, demoCredentials, withServiceDatabase } from "./helpers";
 import { notified, useReadmeReceiver } from "./readme-receiver";
 import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
 
-const run = promisify(execFile);
 const ROOT = process.cwd();
 const RUN = Date.now().toString(36);
 const DATA_DIR = path.resolve(E2E.dataDir);
@@ -162,14 +160,23 @@ function baseEnv(): NodeJS.ProcessEnv {
   } as unknown as NodeJS.ProcessEnv;
 }
 
-async function shell(script: string, env: NodeJS.ProcessEnv = baseEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run("bash", ["-c", script], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024, timeout: 180_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failure.code === "number" ? failure.code : 1, stdout: failure.stdout ?? "", stderr: failure.stderr ?? String(error) };
-  }
+/** Runs `script` in bash from the repository root, standard input empty (as a pasted line with nothing typed after it). */
+function shell(script: string, env: NodeJS.ProcessEnv = baseEnv(), timeoutMs = 180_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      stderr += `\n(stopped after ${timeoutMs} ms)`;
+      if (child.pid) process.kill(-child.pid, "SIGKILL");
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+  });
 }
 
 async function cliJson<T>(args: string, stdin?: string): Promise<T> {
@@ -334,7 +341,9 @@ async function prepare(command: DocumentedCommand, page: Page): Promise<{ script
     [/<uuid from Clearhaus>/, CLEARHAUS_SANDBOX_ACCOUNTS[1]!.apiKey],
     [/<15-digit merchant_id>/, CLEARHAUS_SANDBOX_ACCOUNTS[1]!.merchantId],
     [/--acquirer-merchant-id <[^>]+>/, `--acquirer-merchant-id ${finaroCredentials.merchantId}`],
-    [/<bin>/, "411111"],
+    [/--bin-visa <bin>/, "--bin-visa 411111"],
+    [/--bin-mastercard <bin>/, "--bin-mastercard 522222"],
+    [/--bin-amex <bin>/, "--bin-amex 371449"],
     [/<password, 12\+ characters>/, PASSWORD],
     [/<acquirer('s)? (transaction )?id>/, `ch-${RUN}`],
     [/<kind,kind,\.\.\.>/, "capture,refund"],
@@ -353,8 +362,10 @@ async function prepare(command: DocumentedCommand, page: Page): Promise<{ script
   ];
   for (const [pattern, value] of values) text = await fill(text, new RegExp(pattern.source), () => value);
   if (/SECRET=whsec_\.\.\./.test(setup)) setup = await signatureExample(setup);
+  // The usage text says a new user's password comes on standard input (never an argument).
+  if (command.kind === "synopsis" && /-- user create /.test(text)) text = `printf '%s\\n' "$PASSWORD" | ${text}`;
   // Anything still to fill is a placeholder the docs leave unexplained: the test says which.
-  const left = /<[a-z][^<>]*>|…|\.\.\./i.exec(text.replace(/<<-?\s*\w+/g, ""));
+  const left = /<[a-z][^<>]*>|…|\.\.\./i.exec(withoutComments(text).replace(/<<-?\s*\w+/g, ""));
   expect(left, `${command.source}: placeholder ${left?.[0]} is not filled by this test (add a value, or write the docs so a reader knows what to put there)\n${text}`).toBeNull();
   const env = { ...baseEnv(), ...(/accounts test/.test(text) ? state.sandboxEnv : {}) };
   return { script: setup ? `${setup}\n${text}` : text, env };
@@ -370,7 +381,7 @@ async function signatureExample(setup: string): Promise<string> {
   const secret = demoCredentials().notificationSecret;
   expect(secret, "demo.json holds the demo merchant's notification signing secret").toMatch(/^whsec_/);
   const receiver = readmeReceiver.current();
-  const notification = receiver.received.filter((n) => typeof n.headers["webhook-signature"] === "string").at(-1);
+  const notification = receiver.received.filter((n) => n.path === new URL(receiver.url).pathname && typeof n.headers["webhook-signature"] === "string").at(-1);
   expect(notification, "a notification to check (an earlier command was notified)").toBeDefined();
   const headers = notification!.headers as Record<string, string>;
   new Webhook(secret!).verify(notification!.rawBody, headers);

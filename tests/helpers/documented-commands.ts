@@ -187,7 +187,8 @@ export function expandNotation(command: string): string {
 
 /** `a|b` as `a`; a `|` inside `<...>` (`<EUR,DKK|any>`) or in quotes belongs to the value. */
 function firstAlternative(word: string): string {
-  if (/^['"]/.test(word)) return word;
+  // A quoted word, and a pipe between two commands (`merchant list --json | jq length`), stay as they are.
+  if (/^['"]/.test(word) || /^\|+$/.test(word)) return word;
   let depth = 0;
   for (let index = 0; index < word.length; index++) {
     const char = word[index];
@@ -196,4 +197,22 @@ function firstAlternative(word: string): string {
     else if (char === "|" && depth === 0) return word.slice(0, index);
   }
   return word;
+}
+
+/** The command without its comments (`# ...` after a blank, outside quotes): what a placeholder check reads. */
+export function withoutComments(command: string): string {
+  return command
+    .split("\n")
+    .map((line) => {
+      let quote: string | undefined;
+      for (let index = 0; index < line.length; index++) {
+        const char = line[index]!;
+        if (quote) {
+          if (char === quote) quote = undefined;
+        } else if (char === "'" || char === '"') quote = char;
+        else if (char === "#" && (index === 0 || /\s/.test(line[index - 1]!))) return line.slice(0, index);
+      }
+      return line;
+    })
+    .join("\n");
 }
