@@ -189,9 +189,10 @@ const ACCOUNT_FIELDS: Record<string, CliOption> = {
 };
 const optional = (fields: Record<string, CliOption>) => Object.fromEntries(Object.entries(fields).map(([name, option]) => [name, { ...option, required: false }]));
 
-const CREDENTIALS_HELP = `credentials: --credentials-file <file> (a JSON object, chmod 600) or --credentials-file - (the JSON piped in on
-standard input, or each field asked at a prompt in a terminal). --credential <key>=<value> takes the
-fields that are not secrets only (a secret on the command line shows in ps and in shell history).
+const CREDENTIALS_HELP = `credentials: --credentials-file <file> (a JSON object, chmod 600) or --credentials-file -
+(the JSON piped in on standard input, or each field asked at a prompt in a terminal).
+--credential <key>=<value> takes the fields that are not secrets only (a secret on the command line
+shows in ps and in shell history).
 Keys: ${Object.entries(CREDENTIAL_FIELDS)
   .map(([processor, fields]) => `${processor}: ${fields.map((field) => `${field.key}${field.secret ? " (secret)" : ""}${field.optional ? " (optional)" : ""}`).join(", ")}`)
   .join(";\n")}`;
@@ -217,7 +218,7 @@ export const ACCOUNT_COMMANDS: CliCommand[] = [
   {
     words: "accounts add",
     options: { merchant: MERCHANT, processor: { type: "string", value: "finaro|clearhaus|bambora", required: true }, ...ACCOUNT_FIELDS, disabled: { type: "boolean" } },
-    description: `add an acquirer account to a merchant (audited); ${CREDENTIALS_HELP}`,
+    description: `add an acquirer account to a merchant (audited)\n${CREDENTIALS_HELP}`,
     run: async (options) => {
       const merchantId = requiredText(options, "merchant");
       await merchantMustExist(merchantId);
