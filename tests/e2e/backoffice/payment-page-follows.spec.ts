@@ -8,7 +8,7 @@ import { signIn } from "./backoffice-fixtures";
 const value = (page: import("@playwright/test").Page, term: string) => page.locator("dt", { hasText: new RegExp(`^${term}$`) }).locator("xpath=following-sibling::dd[1]");
 
 test("N13: a capture and a refund made on the payment page show there when the processor answers, without a reload", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await openDemoShop(page, { amount: 4200, currency: "DKK", set3ds: "SKIP_3DS" });
   await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" });
   await pay(page);
@@ -36,7 +36,7 @@ test("N13: a capture and a refund made on the payment page show there when the p
 });
 
 test("N4: a payment declined under 3-D Secure (the default) says on its page why no other processor was tried", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   // Declined by finaro, approved by clearhaus and bambora, but only without 3-D Secure (docs/integration.md).
   await openDemoShop(page, { amount: 2500, currency: "DKK", set3ds: "FORCE_3DS" });
   await typeCard(page, { pan: "4000000000001000", month: "12", year: NEXT_YEAR, cvc: "123" });

@@ -56,7 +56,7 @@ async function signInWithRecoveryCode(page: Page, baseUrl: string, email: string
 }
 
 test("N3: Your account shows the ten recovery codes after turning on the second factor, until stored; one signs in", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const email = `recovery-${Date.now()}@example.com`;
   createUser(email);
   await page.goto("/backoffice/sign-in");
