@@ -28,11 +28,12 @@ function createUser(email: string): void {
 async function enrolAndReadCodes(page: Page, password: string): Promise<{ secret: string; codes: string[] }> {
   await page.locator("#totp-start-current-password").fill(password);
   await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
+  await expect(page.getByTestId("totp-secret")).toBeVisible({ timeout: 60_000 });
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
   await page.getByLabel("Code from your app").fill(await generate({ secret }));
   await page.getByRole("button", { name: "Confirm and turn on" }).click();
   const items = page.getByTestId("recovery-codes").locator("li");
-  await expect(items).toHaveCount(10);
+  await expect(items).toHaveCount(10, { timeout: 60_000 });
   // Still there after the page was rendered again as secured (what hid them before).
   await page.waitForTimeout(3_000);
   await expect(items).toHaveCount(10);
@@ -52,7 +53,7 @@ async function signInWithRecoveryCode(page: Page, baseUrl: string, email: string
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByLabel("Authentication code").fill(code);
   await page.getByRole("button", { name: "Verify and sign in" }).click();
-  await expect(page).toHaveURL(/\/backoffice$/);
+  await expect(page).toHaveURL(/\/backoffice$/, { timeout: 60_000 });
 }
 
 test("N3: Your account shows the ten recovery codes after turning on the second factor, until stored; one signs in", async ({ page }) => {
@@ -63,13 +64,13 @@ test("N3: Your account shows the ten recovery codes after turning on the second 
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/backoffice$/);
+  await expect(page).toHaveURL(/\/backoffice$/, { timeout: 60_000 });
   await page.goto("/backoffice/account");
   const { codes } = await enrolAndReadCodes(page, PASSWORD);
   // Once stored, the card is the one of a factor that is on.
   await expect(page.getByLabel("Current code from your app")).toBeVisible();
   await page.getByRole("button", { name: "Sign out" }).first().click();
-  await expect(page).toHaveURL(/\/backoffice\/sign-in/);
+  await expect(page).toHaveURL(/\/backoffice\/sign-in/, { timeout: 60_000 });
   await signInWithRecoveryCode(page, E2E.baseURL, email, codes[3]!);
 });
 
@@ -92,21 +93,21 @@ test.describe("N3: the enrolment production forces (BACKOFFICE_MFA_REQUIRED=1)",
     await page.getByLabel("Email").fill(demo.email);
     await page.getByLabel("Password").fill(demo.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/backoffice\/secure-account$/);
-    await expect(page.getByText("Every back-office user needs two-factor authentication here.")).toBeVisible();
+    await expect(page).toHaveURL(/\/backoffice\/secure-account$/, { timeout: 60_000 });
+    await expect(page.getByText("Every back-office user needs two-factor authentication here.")).toBeVisible({ timeout: 60_000 });
     const { codes } = await enrolAndReadCodes(page, demo.password);
     await expect(page.getByText("You will be asked for a code from your app at every sign-in.")).toBeVisible();
     await page.getByRole("link", { name: "go to the back office" }).click();
-    await expect(page).toHaveURL(/\/backoffice$/);
+    await expect(page).toHaveURL(/\/backoffice$/, { timeout: 60_000 });
     await page.getByRole("button", { name: "Sign out" }).first().click();
-    await expect(page).toHaveURL(/\/backoffice\/sign-in/);
+    await expect(page).toHaveURL(/\/backoffice\/sign-in/, { timeout: 60_000 });
     // The demo owner's password is the one in demo.json.
     await page.getByLabel("Email").fill(demo.email);
     await page.getByLabel("Password").fill(demo.password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByLabel("Authentication code").fill(codes[0]!);
     await page.getByRole("button", { name: "Verify and sign in" }).click();
-    await expect(page).toHaveURL(/\/backoffice$/);
+    await expect(page).toHaveURL(/\/backoffice$/, { timeout: 60_000 });
     await context.close();
   });
 });
