@@ -60,6 +60,7 @@ async function startVerifyingReceiver(secret: string) {
 test("a full integration with @cps/client only: init, pay in Chromium, verified completion, capture and refund with verified notifications", async ({
   page,
 }) => {
+  test.setTimeout(180_000);
   const demo = demoCredentials();
   // The merchant copies its signing secret from the back office (Settings → API-key): an owner
   // reveals it with their password (it is stored encrypted; review 3, M3).

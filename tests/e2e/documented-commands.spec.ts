@@ -9,7 +9,7 @@
 // repository, is in EXCEPTIONS with its reason; an exception that matches nothing fails, so the list
 // stays true. A documented command that fails therefore fails CI.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -21,7 +21,12 @@ import { notified, useReadmeReceiver } from "./readme-receiver";
 import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
 
 const ROOT = process.cwd();
-const RUN = Date.now().toString(36);
+/**
+ * Unique per run of the suite and the same in every worker of it (a failed test restarts the worker,
+ * and the commands after it must still name the orders made before it): the time the suite's fresh
+ * data folder got its demo merchant.
+ */
+const RUN = Math.floor(statSync(path.resolve(E2E.dataDir, "demo.json")).mtimeMs).toString(36);
 const DATA_DIR = path.resolve(E2E.dataDir);
 /** The runner's own sandboxes (for `accounts test`), and the ports the documented `npm run sandbox` lines get. */
 const SANDBOX_PORTS = { finaro: E2E.port + 11, clearhaus: E2E.port + 12, bambora: E2E.port + 13, threeds: E2E.port + 14 };
@@ -95,7 +100,8 @@ let sandbox: ChildProcess | undefined;
 let sandboxBanner = "";
 const preexisting = new Set(WRITTEN_FILES.filter((file) => existsSync(path.join(ROOT, file))));
 
-test.describe.configure({ mode: "serial" });
+// Not serial: a failing command must not keep the others from running. Tests run in file order in one
+// worker (playwright.config.ts); what a restarted worker lost is made again by the lazy fixtures.
 
 test.beforeAll(async () => {
   // The runner's own sandboxes, started as the docs say (`npm run sandbox`), on ports of this suite:
@@ -361,6 +367,7 @@ async function prepare(command: DocumentedCommand, page: Page): Promise<{ script
     [/<(name|label|text)>/, '"Docs Shop"'],
   ];
   for (const [pattern, value] of values) text = await fill(text, new RegExp(pattern.source), () => value);
+  sharedPage = page;
   if (/SECRET=whsec_\.\.\./.test(setup)) setup = await signatureExample(setup);
   // The usage text says a new user's password comes on standard input (never an argument).
   if (command.kind === "synopsis" && /-- user create /.test(text)) text = `printf '%s\\n' "$PASSWORD" | ${text}`;
@@ -377,11 +384,23 @@ async function prepare(command: DocumentedCommand, page: Page): Promise<{ script
  * timestamp, body.json its exact bytes; the command must print the signature the notification carries.
  */
 let expectedSignature: string | undefined;
+/** The page of the test being prepared (a fixture payment is paid in it). */
+let sharedPage: Page | undefined;
 async function signatureExample(setup: string): Promise<string> {
   const secret = demoCredentials().notificationSecret;
   expect(secret, "demo.json holds the demo merchant's notification signing secret").toMatch(/^whsec_/);
   const receiver = readmeReceiver.current();
-  const notification = receiver.received.filter((n) => n.path === new URL(receiver.url).pathname && typeof n.headers["webhook-signature"] === "string").at(-1);
+  const signed = () => receiver.received.filter((n) => n.path === new URL(receiver.url).pathname && typeof n.headers["webhook-signature"] === "string").at(-1);
+  if (!signed()) {
+    // None received in this worker yet: the payment details of a paid payment, notified here.
+    const demo = demoCredentials();
+    const paymentId = await fixturePayment(sharedPage!);
+    await fetch(`${E2E.baseURL}/api/${paymentId}/payment?${new URLSearchParams({ notificationurl: receiver.url })}`, {
+      headers: { Authorization: `Basic ${Buffer.from(`${demo.apiKey}:`).toString("base64")}` },
+    });
+    await notified(receiver, (n) => n.headers["x-cps-notification-kind"] === "payment-details", "payment details");
+  }
+  const notification = signed();
   expect(notification, "a notification to check (an earlier command was notified)").toBeDefined();
   const headers = notification!.headers as Record<string, string>;
   new Webhook(secret!).verify(notification!.rawBody, headers);
@@ -430,7 +449,8 @@ test("every exception names documented commands, with a reason", () => {
 });
 
 test("the accounts add lines `npm run sandbox` prints give a merchant test accounts that reach the sandboxes (N8)", async () => {
-  test.setTimeout(300_000);
+  // Seven CLI runs, each a process that compiles and migrates first.
+  test.setTimeout(900_000);
   const lines = sandboxBanner.split("\n").filter((line) => line.includes(" accounts add "));
   expect(lines.map((line) => /--processor (\w+)/.exec(line)?.[1])).toEqual(["finaro", "clearhaus", "bambora"]);
   const merchant = (await cliJson<{ merchantid: string }>(`merchant create --name "Sandbox accounts ${RUN}"`)).merchantid;
@@ -448,7 +468,7 @@ test("the accounts add lines `npm run sandbox` prints give a merchant test accou
 for (const command of documented) {
   if (exceptionOf(command)) continue;
   test(titleOf(command), async ({ page }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(420_000);
     const { script, env } = await prepare(command, page);
     const long = LONG_RUNNING.find((entry) => entry.match.test(script));
     if (long) {
