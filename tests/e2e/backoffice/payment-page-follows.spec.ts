@@ -50,3 +50,27 @@ test("N4: a payment declined under 3-D Secure (the default) says on its page why
   await expect(page.getByTestId("operation").filter({ hasText: "authorize" })).toHaveCount(1);
   await expect(page.getByTestId("not-routed-on")).toContainText("authenticated with 3-D Secure for finaro's account");
 });
+
+test("N20: a payment's page links the MIT and the payout made on its card, and theirs link back to it", async ({ page }) => {
+  test.setTimeout(300_000);
+  await openDemoShop(page, { amount: 5000, currency: "DKK", set3ds: "SKIP_3DS" });
+  await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" });
+  await pay(page);
+  const parent = String((await waitForCallback(page, "jspaymentsuccess")).payload.paymentid);
+  const demo = demoCredentials();
+  const headers = { Authorization: `Basic ${Buffer.from(`${demo.apiKey}:`).toString("base64")}`, "Content-Type": "application/json" };
+  const order = `related${Date.now()}`;
+  const mit = await page.request.post("/api/mit", {
+    headers,
+    data: { merchantid: demo.merchantId, paymentid: parent, newmerchantpaymentid: order, amount: 1200, currency: "DKK", paymenttype: "unscheduled" },
+  });
+  expect(mit.status(), await mit.text()).toBe(200);
+
+  await signIn(page, demo.email, demo.password);
+  await page.goto(`/backoffice/payments/${parent}`);
+  const related = page.getByTestId("related-payments");
+  await expect(related.getByRole("link", { name: order })).toBeVisible({ timeout: 30_000 });
+  await expect(related).toContainText("MIT on this payment's card");
+  await related.getByRole("link", { name: order }).click();
+  await expect(page.getByTestId("related-payments")).toContainText("Parent: its card was used for this payment");
+});
