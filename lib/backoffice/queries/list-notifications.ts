@@ -58,6 +58,8 @@ export async function listNotifications({
       id: true,
       kind: true,
       paymentId: true,
+      // The order number the merchant knows the payment by, shown before the hex paymentid.
+      payment: { select: { merchantPaymentId: true } },
       url: true,
       status: true,
       attemptCount: true,
