@@ -3,17 +3,16 @@
 // list, behind the guard of ./serve-endpoint-guard.ts. The embedded executor of this process calls
 // the same functions through a second comm handler of the SDK directly (invokeFunctionDirectly):
 // the body object in, the raw answer out, no signature, as the SDK's own `connect` transport does
-// (docs/decisions/0171-direct-sdk-calls.md). Both run the same function code in the same engine.
+// (lib/inngest/direct-comm-handler.ts). Both run the same function code in the same engine.
 //
 // The handler is made at first use, not at import: its serve origin comes from the configuration
 // (lib/env.ts, read at run time), never from a request's Host header (security review 3, M4: the
 // SDK otherwise builds the URL it registers and answers syncs with from that header).
-import type { NextRequest } from "next/server";
-import { InngestCommHandler } from "inngest";
 import { serve } from "inngest/next";
-import type { DirectAnswer, DirectCall, DirectInvoke } from "@cps/inngest-embedded";
+import type { DirectInvoke } from "@cps/inngest-embedded";
 import { config } from "../env";
 import { inngest } from "../inngest/client";
+import { directInvoker } from "../inngest/direct-comm-handler";
 import { functions } from "./index";
 import { guardServeEndpoint } from "./serve-endpoint-guard";
 
@@ -41,47 +40,11 @@ export const inngestRouteHandlers = guardServeEndpoint({
   PUT: (request, context) => serveHandlers().PUT(request, context),
 });
 
-/** A call request as an Inngest server would POST it, answered by the handler in this process. */
-export function callServeHandlerInProcess(request: Request): Promise<Response> {
-  // The Next adapter reads only the standard Request members (url, headers, text()); the second
-  // argument is the pages router's response object, absent in the app router.
-  return serveHandlers().POST(request as NextRequest, undefined);
-}
-
-/** The origin the direct handler's call URLs carry (only their fnId and stepId are read, by the SDK and the middleware). */
-const DIRECT_CALL_ORIGIN = "http://embedded.invalid";
-
 /**
- * A call of one of the app's functions, answered by the SDK's comm handler in this process: the
- * same execution engine, middleware and functions as serve(), without the HTTP protocol around
- * them. The SDK checks no signature here (skipSignatureValidation): the caller is the embedded
- * executor of this process, not a request from outside; /api/inngest keeps checking them.
+ * A call of one of the app's functions, answered by the SDK's comm handler in this process
+ * (lib/inngest/direct-comm-handler.ts): how the worker's embedded executor calls them.
  */
 export const invokeFunctionDirectly: DirectInvoke = (call) => {
-  state.__cpsDirectInvoke ??= new InngestCommHandler<[DirectCall], DirectAnswer>({
-    client: inngest,
-    functions,
-    frameworkName: "cps-embedded",
-    skipSignatureValidation: true,
-    handler: (direct: DirectCall) => {
-      const url = new URL(INNGEST_SERVE_PATH, DIRECT_CALL_ORIGIN);
-      url.searchParams.set("fnId", direct.functionId);
-      url.searchParams.set("stepId", direct.stepId);
-      return {
-        body: () => direct.body,
-        method: () => "POST",
-        // What callFunction sends over HTTP besides the signature: the run and the step.
-        headers: (key: string) => {
-          const name = key.toLowerCase();
-          if (name === "content-type") return "application/json";
-          if (name === "x-run-id") return direct.body.ctx.run_id;
-          if (name === "x-inngest-step-id") return direct.stepId;
-          return null;
-        },
-        url: () => url,
-        transformResponse: ({ status, headers, body }: { status: number; headers: Record<string, string>; body: string }) => ({ status, headers, body }),
-      };
-    },
-  }).createHandler() as DirectInvoke;
+  state.__cpsDirectInvoke ??= directInvoker({ client: inngest, functions });
   return state.__cpsDirectInvoke(call);
 };
