@@ -208,7 +208,8 @@ export class SettingsCache<V> {
     value.then(
       (loaded) => {
         // Stale if a change was notified while it loaded, or not to be kept.
-        if ((state.generation !== generation || !state.listening || !keep(loaded)) && this.entries.get(key) === entry) this.entries.delete(key);
+        if ((state.generation !== generation || !state.listening || !keep(loaded)) && this.entries.get(key) === entry)
+          this.entries.delete(key);
       },
       () => {
         if (this.entries.get(key) === entry) this.entries.delete(key);

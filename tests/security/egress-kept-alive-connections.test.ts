@@ -60,7 +60,11 @@ async function receiver() {
 /** DNS answers for `name` from `answers` in turn (the last one repeats); other names resolve as usual. Counts look-ups. */
 function resolveAs(name: string, answers: string[]) {
   let lookups = 0;
-  dns.lookup = ((hostname: string, options: dns.LookupAllOptions, callback: (error: Error | null, addresses: dns.LookupAddress[]) => void) => {
+  dns.lookup = ((
+    hostname: string,
+    options: dns.LookupAllOptions,
+    callback: (error: Error | null, addresses: dns.LookupAddress[]) => void,
+  ) => {
     if (hostname !== name) return (realLookup as (...args: unknown[]) => void)(hostname, options, callback);
     const address = answers[Math.min(lookups, answers.length - 1)]!;
     lookups++;
@@ -70,7 +74,13 @@ function resolveAs(name: string, answers: string[]) {
 }
 
 async function deliver(url: string) {
-  const notificationId = await enqueueNotification({ merchantId: merchant.merchantId, mode: "test" as const, kind: "test", url, body: { type: "test" } });
+  const notificationId = await enqueueNotification({
+    merchantId: merchant.merchantId,
+    mode: "test" as const,
+    kind: "test",
+    url,
+    body: { type: "test" },
+  });
   const outcome = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, timeoutMs: 5_000 });
   const attempt = await db().notificationAttempt.findFirstOrThrow({ where: { notificationId }, select: { error: true } });
   return { ...outcome, storedError: attempt.error };
@@ -111,7 +121,8 @@ describe("kept-alive connections to receivers", () => {
     const url = `http://policy.merchant.test:${target.port}/notify`;
     const loopbackAllowed: EgressPolicy = { requireHttps: false, allowLoopback: true, allowedNetworks: [] };
     const loopbackRefused: EgressPolicy = { requireHttps: false, allowLoopback: false, allowedNetworks: [] };
-    const send = (policy: EgressPolicy) => postToMerchant({ url, headers: { "content-type": "application/json" }, body: "{}", timeoutMs: 5_000, policy });
+    const send = (policy: EgressPolicy) =>
+      postToMerchant({ url, headers: { "content-type": "application/json" }, body: "{}", timeoutMs: 5_000, policy });
     expect(await send(loopbackAllowed)).toMatchObject({ statusCode: 200, error: null });
     // The kept connection to 127.0.0.1 stays open, yet the stricter policy gets none of it.
     expect(await send(loopbackRefused)).toEqual({ statusCode: null, responseExcerpt: null, error: "destination not allowed" });

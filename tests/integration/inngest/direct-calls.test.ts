@@ -80,7 +80,11 @@ function comparable(run: HarnessRun) {
   const withoutStack = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(withoutStack);
     if (value && typeof value === "object")
-      return Object.fromEntries(Object.entries(value).filter(([key]) => key !== "stack").map(([key, item]) => [key, withoutStack(item)]));
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([key]) => key !== "stack")
+          .map(([key, item]) => [key, withoutStack(item)]),
+      );
     return value;
   };
   return {
@@ -92,7 +96,11 @@ function comparable(run: HarnessRun) {
   };
 }
 
-async function runThrough(fn: InngestFunction.Any, path: "served" | "direct", ref: string): Promise<{ run: HarnessRun; directCalls: number }> {
+async function runThrough(
+  fn: InngestFunction.Any,
+  path: "served" | "direct",
+  ref: string,
+): Promise<{ run: HarnessRun; directCalls: number }> {
   let directCalls = 0;
   const invoker = directInvoker({ client: inngest, functions: [fn] });
   const invoke: DirectInvoke = (call) => {
@@ -129,7 +137,11 @@ describe("the direct path and the serve() path run the same function code to the
       output: { first: "first stepsAndSleep-check", second: { n: 2, list: [1, "two", null] } },
       steps: [{ name: "first" }, { name: "pause", memo: null }, { name: "second" }],
     });
-    expect(outcomes.stepRetries).toMatchObject({ status: "completed", output: { value: "third time" }, steps: [{ name: "flaky", memo: { data: "third time" } }] });
+    expect(outcomes.stepRetries).toMatchObject({
+      status: "completed",
+      output: { value: "third time" },
+      steps: [{ name: "flaky", memo: { data: "third time" } }],
+    });
     expect(outcomes.stepFails).toMatchObject({ status: "failed", error: { name: "Error", message: "always broken" } });
     expect(outcomes.caughtStepFailure).toMatchObject({ status: "completed", output: { outcome: "caught: card data missing" } });
     expect(outcomes.functionRetry).toMatchObject({ status: "completed", output: "after a retry", attempts: 1 });
