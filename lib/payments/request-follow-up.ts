@@ -13,7 +13,7 @@ import { sendEventInTransaction } from "../inngest/send-event";
 import type { OperationRequest } from "../validation/operation";
 import { deriveDisplayState, displayStateWords } from "./derive-display-state";
 import { lockFollowUpPaymentOrThrow } from "./lock-follow-up-payment";
-import { operationTotals, type OperationTotals } from "./operation-totals";
+import type { OperationTotals } from "./operation-totals";
 import type { Mode } from "../mode";
 
 export type FollowUpType = "capture" | "refund" | "void";
@@ -55,10 +55,11 @@ export async function requestFollowUp({
   reason,
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const afterCommit = await db().$transaction(async (tx: Tx) => {
-    // One round trip for the lock and every candidate notification address (lock-follow-up-payment.ts).
+    // One round trip for the lock, every candidate notification address and, read after the lock,
+    // the operation totals (lock-follow-up-payment.ts).
     const payment = await lockFollowUpPaymentOrThrow({ tx, merchantId, mode, paymentRef });
     const paymentId = payment.id;
-    const totals = await operationTotals(tx, paymentId);
+    const totals = payment.totals;
     const amount = rule(payment, totals, input.amount);
     // The result has to reach the merchant: without a request or configured address it is refused now.
     // Without a configured address, the result goes where the payment's own result went: the
