@@ -46,7 +46,13 @@ function requireBuild(): void {
 
 function buildIfStale(): void {
   if (checkNextBuild().current) return;
-  console.log("[start] building (next build)...");
+  const first = !existsSync(path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"));
+  // A newcomer's first start spends minutes here: say so, so that it is not taken for a hang.
+  console.log(
+    first
+      ? "[start] building the app for the first time (next build): about 2-5 minutes on a laptop, longer on a busy machine; later starts reuse it and only rebuild after a change"
+      : "[start] the sources changed since the last build: building again (next build, about 1-3 minutes)",
+  );
   const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, CPS_LOCAL: "1", NEXT_TELEMETRY_DISABLED: "1" } });
   if (build.status !== 0) throw new Error("next build failed");
 }

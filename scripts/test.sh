@@ -29,14 +29,17 @@ printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$build_ok" "$
 export CPS_TEST_PREBUILT=1
 
 # The OpenAPI document as SDK generators and linters read it (scripts/openapi/): Redocly's lint with
-# every warning an error, and openapi-generator's Go client generated without warnings and compiled.
-# One test result each.
+# every warning an error, openapi-generator's Go client generated without warnings and compiled, and
+# the documented generators run against a served document. One test result each.
 openapi_check() {
   if bash "scripts/openapi/$2"; then ok=1; else ok=0; status=1; fi
   printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$ok" "$((1 - ok))" "$([ "$ok" = 1 ] && echo true || echo false)" >"$results/$1.json"
 }
 openapi_check openapi-lint lint.sh
 openapi_check openapi-sdk sdk-check.sh
+# The clients docs/integration.md tells merchants to generate (openapi-typescript, openapi-generator's
+# typescript-fetch and go), from the documents a running service serves, compiled, one call each.
+openapi_check openapi-clients clients-check.sh
 
 npx vitest run --project inngest-embedded --reporter=default --reporter=json --outputFile.json="$results/inngest-embedded.json" || status=1
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" || status=1

@@ -254,7 +254,15 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         await settleKey(idempotency).catch(() => undefined);
       }
     }
-    const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store", "X-Request-Id": requestId });
+    // With its length declared, an answer under 1 KB (nearly every one) is sent as it is: Next.js
+    // compresses every answer of unknown length for a client that accepts gzip (every fetch does),
+    // which cost 6.5% of the web process's CPU for bodies of a few dozen bytes (docs/performance.md).
+    const headers = new Headers({
+      "Content-Type": "application/json",
+      "Cache-Control": "no-store",
+      "X-Request-Id": requestId,
+      "Content-Length": String(Buffer.byteLength(body!)),
+    });
     if (traceApi) headers.set(TRACE_HEADER, traceApi);
     if (replayed) headers.set("Idempotent-Replayed", "true");
     if (errorCode === "RATE_LIMITED" || errorCode === "SERVICE_UNAVAILABLE") headers.set("Retry-After", String(rateLimitRetryAfter ?? 1));

@@ -11,6 +11,7 @@ import { config } from "../env";
 import { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { modeSchema, type Mode } from "../mode";
+import { kindHeaderValue } from "./notification-kind-header";
 import { MAX_SIGNING_SECRET_OVERLAP_SECONDS, createSigningSecret, rollSigningSecretRows } from "./signing-secrets";
 
 /** The kinds an endpoint may subscribe to (a test notification goes to the configured address only). */
@@ -38,7 +39,16 @@ export const webhookEndpointInput = z.object({
   mode: modeSchema,
   url: endpointUrl,
   /** Empty or absent: every kind. */
-  kinds: z.array(z.enum(SUBSCRIBABLE_KINDS as [string, ...string[]], { error: `must be among ${SUBSCRIBABLE_KINDS.join(", ")}` })).default([]),
+  // The header's spelling (`payment-details`, what receivers and the docs see) and the stored one
+  // (`payment_details`) are both taken.
+  kinds: z
+    .array(
+      z.preprocess(
+        (kind) => (typeof kind === "string" ? kind.trim().replaceAll("-", "_") : kind),
+        z.enum(SUBSCRIBABLE_KINDS as [string, ...string[]], { error: `must be among ${SUBSCRIBABLE_KINDS.map(kindHeaderValue).join(", ")}` }),
+      ),
+    )
+    .default([]),
   description: z.string().trim().max(200).optional(),
 });
 

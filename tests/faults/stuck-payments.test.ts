@@ -29,6 +29,7 @@ import {
   waitForNotification,
   type FaultWorld,
   eventuallyNudging,
+  nudge,
 } from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
@@ -154,7 +155,7 @@ describe("a goPay() that could not finish its window", () => {
     },
   );
 
-  it("instantcapture 1 whose capture's outcome is unknown: told pending, not timed out; completed approved once the capture is found, with one capture notification carrying the sessionid", async () => {
+  it("instantcapture 1 whose capture's outcome is unknown: told pending, not timed out; completed approved once the capture is found, then one capture notification carrying the sessionid, never before the completion (N8)", async () => {
     const amount = uniqueAmount();
     const { sessionId, paymentId, pay } = await openWindow("finaro", amount, { instantCapture: 1 });
     armAcquirerFault({ mode: "answer_lost_after_acting", processor: "finaro", operation: "capture", amount });
@@ -165,10 +166,15 @@ describe("a goPay() that could not finish its window", () => {
     await finishStuckPayments({ now: new Date(expiresAt.getTime() + 1_000) });
     expect(completionsFor(sessionId)).toHaveLength(0);
     await reconcileIndeterminateOperations({ olderThanMs: 0 });
+    // The capture is settled (found approved); the window is completed by the finisher's next round.
+    for (let round = 0; round < 10; round++) await nudge(world);
     await finishStuckPayments({ now: new Date(expiresAt.getTime() + 2_000) });
-    expect((await waitForCompletion(sessionId)).body).toMatchObject({ status: "approved", paymentid: paymentId });
+    const completion = await waitForCompletion(sessionId);
+    expect(completion.body).toMatchObject({ status: "approved", paymentid: paymentId });
     const captureNotice = await waitForNotification(world, sessionId);
     expect(captureNotice.body).toMatchObject({ responseid: sessionId, paymentid: paymentId, status: "approved" });
+    // One order: the completion first, then the capture's result.
+    expect(world.receiver.received.indexOf(captureNotice)).toBeGreaterThan(world.receiver.received.indexOf(completion));
     expect(notificationsFor(world, sessionId)).toHaveLength(1);
     await expectTotalsMatchLedger(world, paymentId);
   });

@@ -36,6 +36,16 @@ export function currencyAt(processor: AcquirerName): string {
   return processor === "bambora" ? "CAD" : "DKK";
 }
 
+/**
+ * The executor's lease on a job being called, on its (test) clock. nudge() moves that clock 20 s
+ * per 100 ms while the call's lease is renewed in real time (every third of the lease), so with the
+ * executor's 5 minutes a call slower than 1.5 s (a loaded machine) lost its lease and the job was
+ * called again beside it: the same notification attempted twice at once, two POSTs of one webhook-id
+ * (the stalled-work case "captured once" saw two). No fault test expires a lease by the clock; a
+ * process that dies is kill9.test.ts's, with real processes and real time.
+ */
+const EXECUTOR_LEASE_MS = 30 * 24 * 60 * 60_000;
+
 export interface FaultWorld {
   api: MerchantApiHarness;
   merchant: TestMerchant;
@@ -56,7 +66,7 @@ export function setUpFaultWorld(options: { functions: () => Promise<InngestFunct
     world.receiver = await startNotificationReceiver();
     world.harness = await startInngestHarness({
       functions: await options.functions(),
-      executor: { logger: { info: () => {}, warn: () => {}, error: () => {} } },
+      executor: { logger: { info: () => {}, warn: () => {}, error: () => {} }, leaseMs: EXECUTOR_LEASE_MS },
     });
     // On a loaded machine the first transactions of a fresh database may wait past Prisma's start limit.
     for (let attempt = 1; ; attempt++) {

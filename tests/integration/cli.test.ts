@@ -92,10 +92,22 @@ describe("npm run cli", () => {
     expect(JSON.parse(stdout)).toContain("Piped");
   });
 
-  it("explains its usage for an unknown command", async () => {
+  it("explains its usage for an unknown command: the commands of that word, and where the whole list is", async () => {
     const result = await cli("merchant", "explode");
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("unknown command: merchant explode");
-    expect(result.stderr).toContain("usage: npm run -s cli");
+    expect(result.stderr).toContain("unknown command: merchant explode (merchant takes: merchant create, merchant list)");
+    expect(result.stderr).toContain("npm run -s cli -- --help lists every command and option");
+    const help = await cli("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run -s cli -- <command> \[options\] \[--json\]/);
+  });
+
+  it("refuses an option the command does not declare, before it opens the database, naming the command's options", async () => {
+    const result = await cli("merchant", "list", "--merchant", "123");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("merchant list does not take --merchant (its options: none, --json)");
+    const missing = await cli("payout-limits", "set", "--merchant", "123", "--currency", "DKK");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("payout-limits set needs --per-payout <minor units> --per-day <minor units>");
   });
 });

@@ -358,10 +358,11 @@ async function main(): Promise<void> {
     for (const processor of ["finaro", "clearhaus", "bambora"] as const) {
       // currencies: "any" at finaro and clearhaus; the one currency of the Bambora North America account.
       const input = sandboxAccountInput(processor) as { acquirerMerchantId: string; currencies: string; credentials: Record<string, string> };
-      const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
+      // The credentials on standard input (the CLI refuses secrets on its command line).
+      const credentials = ["--credentials-file", "-"];
       const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Cluster shop", "--country", "DK"];
       const args = ["dist/cli.js", "accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", processor, "--mode", "test", ...fields];
-      const added = spawnSync(process.execPath, [...args, "--descriptor", "Cluster shop", "--currencies", input.currencies, ...credentials], { env: env("all", PORTS.lb), encoding: "utf8" });
+      const added = spawnSync(process.execPath, [...args, "--descriptor", "Cluster shop", "--currencies", input.currencies, ...credentials], { env: env("all", PORTS.lb), encoding: "utf8", input: JSON.stringify(input.credentials) });
       if (added.status !== 0) throw new Error(`dist/cli.js accounts add ${processor}: ${added.stderr}`);
     }
 

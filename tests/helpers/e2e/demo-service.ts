@@ -10,6 +10,8 @@ export interface DemoCredentials {
   apiKey: string;
   email: string;
   password: string;
+  /** The `whsec_` secret the demo merchant's notifications are signed with. */
+  notificationSecret?: string;
 }
 
 export function demoCredentials(): DemoCredentials {

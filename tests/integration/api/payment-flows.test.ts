@@ -339,7 +339,7 @@ describe("MIT validation", () => {
       [{ processor: "stripe" }, "processor: must be one of finaro, clearhaus, bambora"],
       [{ customer: { email: "not-an-email" } }, "customer.email: must be an email address"],
       [{ customer: { ipaddress: "300.1.1.1" } }, "customer.ipaddress: must be an IPv4 or IPv6 address"],
-      [{ customer: { surname: "Berg" } }, "customer.surname: unknown parameter"],
+      [{ customer: { surname: "Berg" } }, "customer.surname: unknown parameter (did you mean surename?)"],
       [{ paymentid: undefined }, /^paymentid: is required/],
       [{ paymentid: noCard.paymentId }, "paymentid: the payment has no stored card data to charge"],
       [{ paymentid: theirs.paymentId }, "paymentid: no such payment"],

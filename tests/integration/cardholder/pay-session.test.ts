@@ -268,7 +268,7 @@ describe("instantcapture when the capture is declined (test card 400000000000034
   }
 
   it.each(["finaro", "clearhaus", "bambora"] as const)(
-    "instantcapture 1 at %s: the capture is declined, the authorization voided, the cardholder told PAYMENT_ERROR",
+    "instantcapture 1 at %s: the capture is declined, the authorization voided, the cardholder told PAYMENT_ERROR, the window completed with the capture's code",
     async (processor) => {
       const created = await session({ instantCapture: 1, processors: [processor], currency: currencyAt(processor) });
       const { paymentId, result } = await pay(created.id, CAPTURE_DECLINED);
@@ -291,9 +291,11 @@ describe("instantcapture when the capture is declined (test card 400000000000034
       const atAcquirer = await sandboxAuthorization(paymentId, processor);
       expect(atAcquirer.voided).toBe(true);
       expect(atAcquirer.capturedAmount).toBe(0);
-      // Not approved: no completion notification; the failure leaves the window open like a decline.
-      expect(await completionBody(created.id)).toBeUndefined();
-      expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
+      // The payment is over (decision 0156): the window ends with its completion, not approved, with
+      // the capture's status and code and no authorization code; our void is not notified.
+      expect(await completionBody(created.id)).toMatchObject({ status: declinedCapture(processor).status, responsecode: declinedCapture(processor).responseCode, authorizationcode: "" });
+      expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("COMPLETED");
+      expect(await db().notification.count({ where: { paymentId, kind: "void" } })).toBe(0);
     },
   );
 
@@ -311,7 +313,7 @@ describe("instantcapture when the capture is declined (test card 400000000000034
     expect(authorization.eci).toBeTruthy();
   });
 
-  it("instantcapture 1: another goPay() in the still open window does not turn the voided payment into an approval", async () => {
+  it("instantcapture 1: another goPay() in the completed window does not turn the voided payment into an approval", async () => {
     const created = await session({ instantCapture: 1 });
     const first = await pay(created.id, CAPTURE_DECLINED);
     expect(first.result).toMatchObject({ result: "failed", errorcode: "PAYMENT_ERROR" });
@@ -332,7 +334,7 @@ describe("instantcapture when the capture is declined (test card 400000000000034
       ["capture", "declined"],
       ["void", "approved"],
     ]);
-    expect(await completionBody(created.id)).toBeUndefined();
+    expect(await completionBody(created.id)).toMatchObject({ status: "declined", responsecode: "05" });
   });
 
   it.each(["finaro", "clearhaus", "bambora"] as const)(

@@ -67,6 +67,16 @@ describe("3-D Secure sandbox", () => {
     expect(decodeBase64Url(cres, cresValue)).toMatchObject({ transStatus: "N" });
   });
 
+  it("N18: the challenge page shows the amount with the currency's letters (DKK), not its ISO number (208)", async () => {
+    const { handler } = createThreeDsSandbox();
+    const message = areq("4000000000003220");
+    const ares = (await (await post(handler, "/auth", message)).json()) as ARes;
+    const creq = encodeBase64Url({ messageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: ares.threeDSServerTransID, acsTransID: ares.acsTransID, challengeWindowSize: "05" });
+    const page = await (await handler(new Request(ares.acsURL!, { method: "POST", body: new URLSearchParams({ creq }) }))).text();
+    expect(page).toContain("<dt>Amount</dt><dd>10.00 DKK</dd>");
+    expect(page).not.toContain(" 208<");
+  });
+
   it("gives the ACS URL at its public address when one is set", async () => {
     const { handler } = createThreeDsSandbox({ publicUrl: "https://pay.example/sandbox/threeds/" });
     // Mounted on the service at pay.example: the notification address is that service's own.

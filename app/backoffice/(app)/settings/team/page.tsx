@@ -5,6 +5,7 @@ import { listTeam } from "@/lib/backoffice/queries/list-team";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { AddTeamMemberForm } from "@/components/backoffice/add-team-member-form";
+import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 import { formatDateTime } from "@/components/backoffice/format";
 import { TeamMemberControls } from "@/components/backoffice/team-member-controls";
 import { LiveModeRoleForm } from "@/components/backoffice/live-mode-role-form";
@@ -47,7 +48,7 @@ export default async function TeamPage() {
         ) : null}
         {canManage ? (
           <Card title="Add a user">
-            <AddTeamMemberForm action={addTeamMemberAction} totpEnabled={user.totpEnabled} />
+            <AddTeamMemberForm action={addTeamMemberAction} totpEnabled={user.totpEnabled} minLength={MIN_PASSWORD_LENGTH} />
           </Card>
         ) : null}
         <Card title="Live mode">
