@@ -6,6 +6,7 @@
 // does not move the schedule: acknowledged, the notification is delivered and the scheduled
 // attempts still to come send nothing; refused, the schedule goes on as it was.
 import { db } from "../db";
+import { textForPostgres } from "../db/postgres-text";
 import { Prisma } from "../generated/prisma/client";
 import type { NotificationKind, NotificationStatus } from "../generated/prisma/enums";
 import { postToMerchant } from "../egress/post-to-merchant";
@@ -139,7 +140,9 @@ export async function deliverNotificationAttempt({
     body: notification.body,
     timeoutMs: limitMs,
   });
-  const { statusCode, responseExcerpt: responseBody } = answer;
+  const { statusCode } = answer;
+  // The receiver's words, kept as said except a NUL byte, which PostgreSQL cannot store (review 4, M3).
+  const responseBody = textForPostgres(answer.responseExcerpt);
   const error = answer.error ?? (statusCode !== 200 ? `answered HTTP ${statusCode}; only 200 acknowledges` : null);
   const durationMs = Date.now() - startedAt.getTime();
   const delivered = statusCode === 200;
