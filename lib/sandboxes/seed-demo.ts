@@ -79,7 +79,9 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
       data: ["DKK", "EUR", "SEK", "NOK", "USD", "GBP"].map((currency) => ({ merchantId: merchant.id, currency, perPayout: 1_000_000n, perDay: 5_000_000n })),
     });
     return { merchantId: merchant.id, merchantName: merchant.name, apiKey: apiKey!, email, password };
-  });
+    // The owner's password is hashed (argon2id) inside: on a loaded machine (tests side by side on two
+    // cores) that took longer than Prisma's default 5 s and the first start failed.
+  }, { timeout: 30_000 });
   await addSandboxAccounts(demo.merchantId);
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return { created: true, demo };
