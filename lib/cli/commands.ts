@@ -143,7 +143,8 @@ export const COMMANDS: Record<string, CommandHandler> = {
       text:
         `Merchant ${merchant.name}\n  merchantid  ${merchant.id}\n  Test API key  ${apiKeys.test}   (test mode: sandboxes and test cards; shown once)\n` +
         `  Live API key  ${apiKeys.live}   (live mode: real cards and money; shown once; store it now)\n` +
-        `  Notification signing secret  ${merchant.notificationSecret}   (verifies notifications; also in the back office, Settings → API-key)`,
+        `  Live notification signing secret  ${merchant.notificationSecret}   (verifies live notifications; also in the back office, Settings → API-key)\n` +
+        `  Test notification signing secret  ${merchant.testNotificationSecret}   (verifies test notifications only)`,
       data: {
         merchantid: merchant.id,
         name: merchant.name,
@@ -151,7 +152,9 @@ export const COMMANDS: Record<string, CommandHandler> = {
         apikey: apiKeys[config().defaultMode],
         testapikey: apiKeys.test,
         liveapikey: apiKeys.live,
+        // Each mode signs with its own secret; notificationsecret is the live one, as before modes had their own.
         notificationsecret: merchant.notificationSecret,
+        testnotificationsecret: merchant.testNotificationSecret,
       },
     };
   },

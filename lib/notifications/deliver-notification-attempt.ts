@@ -15,7 +15,7 @@ import { observeNotificationAttempt } from "../observability/observe-notificatio
 import { DELIVERY_SCHEDULE } from "./delivery-schedule";
 import { notificationKindHeader } from "./notification-kind-header";
 import { signNotification } from "./sign-notification";
-import { openSigningSecret } from "./signing-secrets";
+import { ensureSigningSecret, openSigningSecret } from "./signing-secrets";
 
 export interface DeliveryAttemptResult {
   delivered: boolean;
@@ -89,15 +89,16 @@ export async function deliverNotificationAttempt({
       url: string;
       body: string;
       status: NotificationStatus;
+      endpointId: string | null;
       secrets: Array<{ id: string; sealed: string }>;
       heldBack: boolean;
       copies: string[];
     }[]
   >`
-    SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status",
+    SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status", n."endpointId",
       COALESCE((SELECT json_agg(json_build_object('id', s."id", 'sealed', s."sealed") ORDER BY s."createdAt" DESC, s."id" DESC)
         FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND s."endpointId" IS NOT DISTINCT FROM n."endpointId"
-          AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets",
+          AND s."mode" = n."mode" AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets",
       EXISTS (SELECT 1 FROM "Notification" e WHERE ${EARLIER_PENDING_THAN_N}) AS "heldBack",
       CASE WHEN ${startCopies !== undefined} THEN ARRAY(SELECT c."id"::text FROM "Notification" c
         WHERE c."copyOfId" = n."id" AND c."attemptCount" = 0 AND c."status" = 'pending' ORDER BY c."id")
@@ -120,8 +121,13 @@ export async function deliverNotificationAttempt({
   const limitMs = timeoutMs ?? (resend ? RESEND_TIMEOUT_MS : DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs) ?? 15_000;
   const startedAt = new Date();
   // Every secret still valid signs (a roll's overlap): one signature each in webhook-signature. A
-  // webhook endpoint's copy is signed with that endpoint's secrets only, never the merchant's.
-  const secrets = await Promise.all(notification.secrets.map((row) => openSigningSecret({ ...row, merchantId: notification.merchantId })));
+  // webhook endpoint's copy is signed with that endpoint's secrets only, never the merchant's; every
+  // notification with its own mode's secrets only, never the other mode's (security review 4, M1).
+  // A merchant from before per-mode secrets has no test secret yet: it is made now.
+  const secrets =
+    notification.secrets.length === 0 && !notification.endpointId
+      ? (await ensureSigningSecret({ merchantId: notification.merchantId, mode: notification.mode })).map((entry) => entry.secret)
+      : await Promise.all(notification.secrets.map((row) => openSigningSecret({ ...row, merchantId: notification.merchantId })));
   const headers = signNotification({
     secret: secrets,
     id: notification.id,

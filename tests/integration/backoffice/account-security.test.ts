@@ -131,7 +131,7 @@ describe("audit of sign-ins and secret reveals", () => {
     expect(secret).toBe(await signingSecretOf(merchantId));
     const audit = await db().auditEntry.findMany({ where: { merchantId, action: "secret.revealed" } });
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ userId: owner.userId, details: { secret: "notification signing secret", ip: "203.0.113.9" } });
+    expect(audit[0]).toMatchObject({ userId: owner.userId, details: { secret: "notification signing secret (test mode)", mode: "test", ip: "203.0.113.9" } });
     expect(JSON.stringify(audit[0])).not.toContain(secret);
   });
 });
