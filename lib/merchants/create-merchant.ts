@@ -54,5 +54,6 @@ export async function createMerchant({ name, withApiKey = false, apiKeyModes, ap
       apiKeys: { test: keys.test?.apiKey, live: keys.live?.apiKey },
     };
   };
-  return tx ? run(tx) : db().$transaction(run);
+  // Two sealed secrets and the keys in one transaction: more than Prisma's default 5 s on a loaded machine.
+  return tx ? run(tx) : db().$transaction(run, { timeout: 30_000 });
 }
