@@ -41,8 +41,15 @@ describe("M2: pending invitations are listed and can be revoked", () => {
     await pending.waitFor({ timeout: 60_000 });
     expect(await pending.innerText()).toMatch(/Owner/);
     expect(await pending.innerText()).toContain(backoffice.demo.email);
+    // The revoke asks first (window.confirm, naming the address); the owner confirms.
+    const asked: string[] = [];
+    page.once("dialog", (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
     await pending.getByRole("button", { name: `Revoke the invitation of ${email}` }).click();
     await page.getByText(`The invitation of ${email} is revoked`).waitFor({ timeout: 60_000 });
+    expect(asked).toEqual([`Revoke the invitation of ${email}? Its link stops working at once.`]);
     await page.reload();
     expect(await page.getByTestId("pending-invitation").filter({ hasText: email }).count()).toBe(0);
 
