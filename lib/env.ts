@@ -81,6 +81,8 @@ const schema = z.object({
   INNGEST_BASE_URL: optionalUrl,
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
+  /** The previous signing key during a rotation (the Inngest SDK's variable): calls signed with it are accepted too. */
+  INNGEST_SIGNING_KEY_FALLBACK: z.string().optional(),
   /**
    * The origin an Inngest server reaches /api/inngest at (e.g. http://web:3000 in compose): the SDK
    * registers and answers syncs with it. Default PUBLIC_BASE_URL; never the request's Host header.

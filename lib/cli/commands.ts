@@ -87,7 +87,8 @@ and the notification signing secret`,
       text:
         `Merchant ${merchant.name}\n  merchantid  ${merchant.id}\n  Test API key  ${apiKeys.test}   (test mode: sandboxes and test cards; shown once)\n` +
         `  Live API key  ${apiKeys.live}   (live mode: real cards and money; shown once; store it now)\n` +
-        `  Notification signing secret  ${merchant.notificationSecret}   (verifies notifications; also in the back office, Settings → API-key)`,
+        `  Live notification signing secret  ${merchant.notificationSecret}   (verifies live notifications; also in the back office, Settings → API-key)\n` +
+        `  Test notification signing secret  ${merchant.testNotificationSecret}   (verifies test notifications only)`,
       data: {
         merchantid: merchant.id,
         name: merchant.name,
@@ -95,7 +96,9 @@ and the notification signing secret`,
         apikey: apiKeys[config().defaultMode],
         testapikey: apiKeys.test,
         liveapikey: apiKeys.live,
+        // Each mode signs with its own secret; notificationsecret is the live one, as before modes had their own.
         notificationsecret: merchant.notificationSecret,
+        testnotificationsecret: merchant.testNotificationSecret,
       },
     };
   },

@@ -6,6 +6,7 @@
 // does not move the schedule: acknowledged, the notification is delivered and the scheduled
 // attempts still to come send nothing; refused, the schedule goes on as it was.
 import { db } from "../db";
+import { textForPostgres } from "../db/postgres-text";
 import { Prisma } from "../generated/prisma/client";
 import type { NotificationKind, NotificationStatus } from "../generated/prisma/enums";
 import { postToMerchant } from "../egress/post-to-merchant";
@@ -16,7 +17,7 @@ import { HELD_BACK_N, HELD_BACK_N_LOCKING } from "./hold-back";
 import { notificationKindHeader } from "./notification-kind-header";
 import { signNotification } from "./sign-notification";
 import { releaseHeldBackNotifications } from "./release-held-back-notifications";
-import { openSigningSecret } from "./signing-secrets";
+import { ensureSigningSecret, openSigningSecret } from "./signing-secrets";
 
 export interface DeliveryAttemptResult {
   delivered: boolean;
@@ -67,6 +68,7 @@ interface AttemptRead {
   url: string;
   body: string;
   status: NotificationStatus;
+  endpointId: string | null;
   secrets: Array<{ id: string; sealed: string }>;
   heldBack: boolean;
   copies: string[];
@@ -79,10 +81,10 @@ async function readForAttempt(notificationId: string, now: Date, withCopies: boo
   // whether the notification is held back (lib/notifications/hold-back.ts) and, for the first
   // attempt, which copies to start: two statements fewer per capture (issue 29).
   const [notification] = await db().$queryRaw<AttemptRead[]>`
-    SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status",
+    SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status", n."endpointId",
       COALESCE((SELECT json_agg(json_build_object('id', s."id", 'sealed', s."sealed") ORDER BY s."createdAt" DESC, s."id" DESC)
         FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND s."endpointId" IS NOT DISTINCT FROM n."endpointId"
-          AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets",
+          AND s."mode" = n."mode" AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets",
       ${HELD_BACK_N} AS "heldBack",
       CASE WHEN ${withCopies} THEN ARRAY(SELECT c."id"::text FROM "Notification" c
         WHERE c."copyOfId" = n."id" AND c."attemptCount" = 0 AND c."status" = 'pending' ORDER BY c."id")
@@ -121,8 +123,13 @@ export async function deliverNotificationAttempt({
   const limitMs = timeoutMs ?? (resend ? RESEND_TIMEOUT_MS : DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs) ?? 15_000;
   const startedAt = new Date();
   // Every secret still valid signs (a roll's overlap): one signature each in webhook-signature. A
-  // webhook endpoint's copy is signed with that endpoint's secrets only, never the merchant's.
-  const secrets = await Promise.all(notification.secrets.map((row) => openSigningSecret({ ...row, merchantId: notification.merchantId })));
+  // webhook endpoint's copy is signed with that endpoint's secrets only, never the merchant's; every
+  // notification with its own mode's secrets only, never the other mode's (security review 4, M1).
+  // A merchant from before per-mode secrets has no test secret yet: it is made now.
+  const secrets =
+    notification.secrets.length === 0 && !notification.endpointId
+      ? (await ensureSigningSecret({ merchantId: notification.merchantId, mode: notification.mode })).map((entry) => entry.secret)
+      : await Promise.all(notification.secrets.map((row) => openSigningSecret({ ...row, merchantId: notification.merchantId })));
   const headers = signNotification({
     secret: secrets,
     id: notification.id,
@@ -141,7 +148,9 @@ export async function deliverNotificationAttempt({
     body: notification.body,
     timeoutMs: limitMs,
   });
-  const { statusCode, responseExcerpt: responseBody } = answer;
+  const { statusCode } = answer;
+  // The receiver's words, kept as said except a NUL byte, which PostgreSQL cannot store (review 4, M3).
+  const responseBody = textForPostgres(answer.responseExcerpt);
   const error = answer.error ?? (statusCode !== 200 ? `answered HTTP ${statusCode}; only 200 acknowledges` : null);
   const durationMs = Date.now() - startedAt.getTime();
   const delivered = statusCode === 200;

@@ -82,7 +82,7 @@ export async function createWebhookEndpoint({ merchantId, input, tx }: { merchan
     },
     select: VIEW,
   });
-  const secret = await createSigningSecret({ merchantId, endpointId: endpoint.id, tx });
+  const secret = await createSigningSecret({ merchantId, mode: parsed.mode, endpointId: endpoint.id, tx });
   return { endpoint: endpoint as WebhookEndpointView, secret };
 }
 
@@ -117,6 +117,6 @@ export async function rollWebhookEndpointSecret({
 }) {
   const overlap = z.number().int().min(0).max(MAX_SIGNING_SECRET_OVERLAP_SECONDS).parse(overlapSeconds);
   const endpoint = await endpointOf(tx, merchantId, endpointId);
-  const { secret, previousValidUntil } = await rollSigningSecretRows({ merchantId, endpointId, overlapSeconds: overlap, tx });
+  const { secret, previousValidUntil } = await rollSigningSecretRows({ merchantId, mode: endpoint.mode, endpointId, overlapSeconds: overlap, tx });
   return { endpoint, secret, previousValidUntil };
 }

@@ -66,7 +66,7 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
     const saved = demoSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
     if (saved.success && (await db().merchant.findUnique({ where: { id: saved.data.merchantId }, select: { id: true } }))) {
       await keepDemoReceiverCurrent(saved.data.merchantId);
-      const [current] = await activeSigningSecrets({ merchantId: saved.data.merchantId });
+      const [current] = await activeSigningSecrets({ merchantId: saved.data.merchantId, mode: "test" });
       if (current && saved.data.notificationSecret !== current.secret) {
         // Added to files of older versions; after a roll in the back office, updated at the next start.
         saved.data.notificationSecret = current.secret;
@@ -91,7 +91,7 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
     await tx.payoutLimit.createMany({
       data: ["DKK", "EUR", "SEK", "NOK", "USD", "GBP"].map((currency) => ({ merchantId: merchant.id, currency, perPayout: 1_000_000n, perDay: 5_000_000n })),
     });
-    return { merchantId: merchant.id, merchantName: merchant.name, apiKey: apiKey!, email, password, notificationSecret: merchant.notificationSecret };
+    return { merchantId: merchant.id, merchantName: merchant.name, apiKey: apiKey!, email, password, notificationSecret: merchant.testNotificationSecret };
     // The owner's password is hashed (argon2id) inside: on a busy machine, on the first start, that
     // alone took longer than Prisma's default 5 s and the start failed.
   }, { timeout: 60_000, maxWait: 60_000 });

@@ -1,9 +1,25 @@
 // Runs a zod schema over merchant input and turns its problem into the spec's INVALID_PARAMETER
 // with an errordescription that names the parameter and the reason. An unknown parameter is named
 // first, with the parameter it was probably meant to be: `{"amout": 100}` is answered
-// "amout: unknown parameter (did you mean amount?)", not "amount: is required" (decision 0163).
+// "amout: unknown parameter (did you mean amount?)", not "amount: is required" (decision 0163). A
+// string that holds U+0000 is refused before anything else, whatever field it is in: PostgreSQL
+// cannot store it, and a free-text field would otherwise fail its INSERT with a 500.
 import { z } from "zod";
+import { NUL } from "../db/postgres-text";
 import { invalidParameter, type ApiError } from "../errors";
+
+/** The path (a.b.0) of the first key or string value holding U+0000, or undefined. */
+export function findNulCharacter(value: unknown, path: string[] = [], depth = 0): string | undefined {
+  if (typeof value === "string") return value.includes(NUL) ? path.join(".") || "body" : undefined;
+  if (value === null || typeof value !== "object" || depth > 32) return undefined;
+  for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    const here = [...path, String(key).replaceAll(NUL, "\\u0000")];
+    if (String(key).includes(NUL)) return here.join(".");
+    const found = findNulCharacter(item, here, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
 
 /** The parameters an object schema takes at `path` (under nested objects), when it is one. */
 function knownKeys(schema: z.ZodType | undefined, path: readonly PropertyKey[]): string[] {
@@ -84,6 +100,8 @@ export function issueToApiError(issue: z.core.$ZodIssue, schema?: z.ZodType): Ap
  * also makes the parameter it was meant to be "required"), else the first issue.
  */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const withNul = findNulCharacter(input);
+  if (withNul !== undefined) throw invalidParameter(withNul, "must not contain the NUL character (U+0000)");
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues.find((candidate) => candidate.code === "unrecognized_keys") ?? result.error.issues[0];

@@ -32,16 +32,19 @@ describe("npm run cli", () => {
     expect(routing.map((r) => r.rule)).toEqual([1, 2]);
   });
 
-  it("merchant create prints the merchant's notification signing secret (the one its notifications are signed with)", async () => {
+  it("merchant create prints the merchant's notification signing secrets, live and test (the ones its notifications are signed with)", async () => {
     const json = await cli("merchant", "create", "--name", "Signed", "--json");
     expect(json.code).toBe(0);
-    const output = JSON.parse(json.stdout) as { merchantid: string; notificationsecret: string };
+    const output = JSON.parse(json.stdout) as { merchantid: string; notificationsecret: string; testnotificationsecret: string };
     expect(output.notificationsecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    expect(output.notificationsecret).toBe(await signingSecretOf(output.merchantid));
+    expect(output.notificationsecret).toBe(await signingSecretOf(output.merchantid, "live"));
+    expect(output.testnotificationsecret).toBe(await signingSecretOf(output.merchantid, "test"));
+    expect(output.testnotificationsecret).not.toBe(output.notificationsecret);
     const text = await cli("merchant", "create", "--name", "Signed text");
     expect(text.code).toBe(0);
     const merchantid = /merchantid\s+(\d{12})/.exec(text.stdout)?.[1];
-    expect(text.stdout).toContain(`Notification signing secret  ${await signingSecretOf(merchantid!)}`);
+    expect(text.stdout).toContain(`Live notification signing secret  ${await signingSecretOf(merchantid!, "live")}`);
+    expect(text.stdout).toContain(`Test notification signing secret  ${await signingSecretOf(merchantid!, "test")}`);
   });
 
   it("apikey create adds a second key for an existing merchant, and refuses an unknown merchant", async () => {
