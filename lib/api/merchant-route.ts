@@ -244,7 +244,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         errorDescription = `unexpected error; quote request id ${requestId}`;
         log("merchant-api").error({ error: errorForLog(error) }, `request ${requestId} ${request.method} ${url.pathname} failed`);
         // The responseid too: work may have been done under it, and a repeat with the same
-        // Idempotency-Key is answered from that work (docs/decisions.md, "Unknown outcomes").
+        // Idempotency-Key is answered from that work (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md).
         body = toJson({ error: "INTERNAL_ERROR", errordescription: errorDescription, responseid: requestId });
       }
       if (idempotency) {

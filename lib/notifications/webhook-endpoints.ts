@@ -1,4 +1,4 @@
-// Webhook endpoints (issue 28; docs/decisions.md, "Webhook endpoints"): more addresses of a merchant,
+// Webhook endpoints (issue 28; docs/decisions/0111-webhook-endpoints-copies-each-with-its-own-secret.md): more addresses of a merchant,
 // each of one mode, subscribed to chosen notification kinds, each with signing secrets of its own
 // (shown once when made or rolled; rolled with an overlap as the merchant's own secret is). The
 // spec's configured addresses stay where the notifications themselves go; endpoints get copies

@@ -1,7 +1,7 @@
 // An operation (an authorization attempt, capture, refund, void or payout) whose acquirer answer is unknown (time-out, HTTP 5xx, lost
 // connection, crash) is neither approved nor failed: it stays pending, its amount stays reserved,
 // and it is settled only by the acquirer's own answer to the ORIGINAL request (a look-up by our
-// operation id) or by an operator. The rules (docs/decisions.md, "Unknown outcomes"):
+// operation id) or by an operator. The rules (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md):
 // - a call that may still be in flight (its lease: outcomeUnknownSince .. callEndedAt) is never looked up;
 // - found: the acquirer's answer is recorded;
 // - not found: closes the operation as failed only where the acquirer's look-up proves it

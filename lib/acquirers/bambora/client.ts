@@ -50,7 +50,7 @@ export type BamboraSettings = z.infer<typeof bamboraSettings>;
 
 /**
  * What a look-up by our reference is worth at Bambora North America, per kind of operation (the
- * shape of the money rules' `lookups`, docs/decisions.md "Unknown outcomes"). Payments, returns and
+ * shape of the money rules' `lookups`, docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md). Payments, returns and
  * voids carry our `order_number`, which the report search (POST /v1/reports, criteria field 5
  * OrderNumber) finds; "If no records are found the API will return a 200 response message with an
  * empty array" (Swagger /reports). A completion inherits the pre-authorization's order number

@@ -34,7 +34,7 @@ export const FINARO_SANDBOX_NOT_FOUND = "-100";
  * What goes out when the request has no value of its own, as ActiveMerchant does: `c3`
  * "unspecified@example.com" ([AM-CR] add_email) and `d1` "127.0.0.1" ([AM-CR] add_customer_data);
  * `c1` ([SDK-CR] `[a-zA-Z\s]{5,64}`, required for card operations) "Cardholder" where [AM-CR] sends
- * an empty name (docs/decisions.md, "Speaking Clearhaus and Finaro exactly").
+ * an empty name (docs/decisions/0107-speaking-clearhaus-and-finaro-exactly.md).
  */
 export const FINARO_FALLBACKS = { email: "unspecified@example.com", ip: "127.0.0.1", name: "Cardholder" } as const;
 
