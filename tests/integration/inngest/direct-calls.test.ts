@@ -92,7 +92,10 @@ function comparable(run: HarnessRun) {
     output: run.output,
     error: withoutStack(run.error),
     attempts: run.attempts,
-    steps: run.steps.map((step) => ({ name: step.name, memo: withoutStack(step.memo) })),
+    // By name: parallel steps are recorded in the order they finish, which neither path fixes.
+    steps: run.steps
+      .map((step) => ({ name: step.name, memo: withoutStack(step.memo) }))
+      .sort((x, y) => String(x.name).localeCompare(String(y.name))),
   };
 }
 
