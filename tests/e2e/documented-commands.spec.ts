@@ -267,7 +267,9 @@ async function paymentOf(order: string): Promise<{ paymentid: string; operations
 async function fixturePayment(page: Page): Promise<string> {
   if (!state.fixturePaymentId) {
     const demo = demoCredentials();
-    const order = unique("fixture");
+    // Its own order per worker: a worker restarted after a failed test has lost state.fixturePaymentId,
+    // and the order of the one before it is taken.
+    const order = `${unique("fixture")}w${process.pid}`;
     const response = await fetch(`${E2E.baseURL}/api/initdynamic`, {
       method: "POST",
       headers: { Authorization: `Basic ${Buffer.from(`${demo.apiKey}:`).toString("base64")}`, "Content-Type": "application/json" },
@@ -287,7 +289,7 @@ async function waitingOperation(page: Page): Promise<string> {
   await withServiceDatabase((client) =>
     client.query(
       `INSERT INTO "Operation" ("id","paymentId","type","amount","currency","status","processor","acquirerAccountId","referencedOperationId","responseId","outcomeUnknownSince","callEndedAt","operatorAlertedAt","lookupAttempts")
-       SELECT $1, a."paymentId", 'capture', 100, a."currency", 'pending', a."processor", a."acquirerAccountId", a."id", $1, now() - interval '1 hour', now() - interval '1 hour', now(), 10
+       SELECT $1::text, a."paymentId", 'capture', 100, a."currency", 'pending', a."processor", a."acquirerAccountId", a."id", $1::text, now() - interval '1 hour', now() - interval '1 hour', now(), 10
        FROM "Operation" a WHERE a."paymentId" = $2 AND a."type" = 'authorize' AND a."status" = 'approved' LIMIT 1`,
       [id, paymentId],
     ),
