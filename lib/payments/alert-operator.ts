@@ -27,11 +27,14 @@ export async function alertOperator({
   if (marked.count === 0) return false;
   const operation = await client.operation.findUniqueOrThrow({
     where: { id: operationId },
-    select: { type: true, paymentId: true, processor: true },
+    select: { type: true, paymentId: true, processor: true, payment: { select: { processor: true } } },
   });
+  // A follow-up has no processor of its own until its answer is recorded: until then the money is
+  // at the processor that authorized the payment.
+  const processor = operation.processor ?? operation.payment.processor;
   log("reconcile").error(
-    { event: "operator.needed", operationId, paymentId: operation.paymentId, processor: operation.processor },
-    `operator needed: ${operation.type} ${operationId} of payment ${operation.paymentId} at ${operation.processor ?? "no processor"}: ` +
+    { event: "operator.needed", operationId, paymentId: operation.paymentId, processor },
+    `operator needed: ${operation.type} ${operationId} of payment ${operation.paymentId} at ${processor ?? "no processor"}: ` +
       `${reason}; its amount stays reserved until it is settled (npm run cli -- operations settle, or the payment's back-office page)`,
   );
   return true;

@@ -20,6 +20,7 @@ import { captureLogs } from "@/lib/observability/logger";
 import { MAX_REDRIVES, REDRIVE_AFTER_MS, resendStalledEvents } from "@/lib/payments/resend-stalled-events";
 import { createUser } from "@/lib/users/create-user";
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "@/tests/helpers/notification-receiver";
+import { eventually } from "@/tests/helpers/eventually";
 import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
 import { createTestSession } from "@/tests/helpers/session-factory";
 import { currencyAt, operationFor, requestFollowUp, setUpFaultWorld, uniqueAmount, type FaultWorld } from "@/tests/helpers/fault-harness";
@@ -96,12 +97,9 @@ async function paidWindowAcknowledged() {
   return { paymentId, amount };
 }
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Waits through the project's one wait helper (tests/helpers/eventually.ts). */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  await eventually(check, { what, timeoutMs, intervalMs: 50 });
 }
 
 /** A capture, then a refund, through the merchant API; each run to its acquirer's answer and its notification stored. */
