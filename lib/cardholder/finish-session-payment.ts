@@ -1,8 +1,10 @@
-// Finishes a payment window that its goPay() request could not finish (docs/decisions.md, "Unknown
-// outcomes", item 5): the process died mid-payment (the window's lease ran out), the completion
-// failed after an approval, or the request ended with an outcome still unknown (an authorization
-// attempt, an instantcapture 1 capture or its void). Called by the job lib/jobs/finish-stuck-payments.ts
-// once the attempts have been looked up; idempotent, one completion notification per window.
+// Finishes a payment window that its goPay() request could not finish
+// (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md, item 5, as amended by
+// docs/decisions/0145-unknown-outcomes-found-before-the-window-closed-not-found-held-a-day.md): the
+// process died mid-payment (the window's lease ran out), the completion failed after an approval,
+// or the request ended with an outcome still unknown (an authorization attempt, an instantcapture 1
+// capture or its void). Called by the job lib/jobs/finish-stuck-payments.ts once the attempts have
+// been looked up; idempotent, one completion notification per window.
 //
 // A window that is PROCESSING and no longer leased ends as its payment says:
 // - an attempt still unknown: waits while the window is open; once it has expired the window closes

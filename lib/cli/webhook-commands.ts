@@ -1,6 +1,6 @@
-// `webhooks ...`: the operator's commands for merchants' webhook endpoints (docs/decisions.md,
-// "Webhook endpoints"). A new or rolled secret is printed once, as `merchant create` prints the
-// merchant's own; every change is audited.
+// `webhooks ...`: the operator's commands for merchants' webhook endpoints
+// (docs/decisions/0111-webhook-endpoints-copies-each-with-its-own-secret.md). A new or rolled secret
+// is printed once, as `merchant create` prints the merchant's own; every change is audited.
 import { z } from "zod";
 import { db } from "../db";
 import { recordAuditEntry } from "../audit/audit";

@@ -1,7 +1,7 @@
 // Applies the committed SQL migrations of prisma/migrations and records them in
 // `_prisma_migrations` exactly as `prisma migrate deploy` does (same table, sha256 checksum of
 // migration.sql), so both tools accept the same history. Used because the Prisma CLI cannot
-// fetch its schema-engine binary here (docs/decisions.md).
+// fetch its schema-engine binary here (docs/decisions/0001-prisma-without-its-binaries.md).
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

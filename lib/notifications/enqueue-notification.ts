@@ -20,7 +20,10 @@ export interface EnqueueNotificationOptions {
   paymentId?: string | null;
   kind: NotificationKind;
   url: string;
-  /** The spec's body; `mode` is added to it (a documented extension, docs/decisions.md). */
+  /**
+   * The spec's body; `mode` is added to it (a documented extension,
+   * docs/decisions/0108-test-mode-and-live-mode.md).
+   */
   body: object;
   tx?: Tx;
 }

@@ -233,7 +233,11 @@ function postOperation(options: {
   };
 }
 
-/** The lookup's parameters travel in the query string (decision: docs/decisions.md). */
+/**
+ * The lookup's parameters travel in the query string: the spec does not show how its GET carries
+ * them, and content in a GET has no generally defined meaning (RFC 9110, 9.3.1), so clients and
+ * proxies may drop it.
+ */
 function queryParameters(schema: z.ZodType): unknown[] {
   const object = jsonSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(object.properties ?? {}).map(([name, { description, ...property }]) => ({
@@ -598,7 +602,8 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
       schemas,
       securitySchemes: {
         // One scheme, so that generated clients get one way to authenticate. The spec's own form
-        // (the key itself after "Basic") is accepted too and said so here (docs/decisions.md).
+        // (the key itself after "Basic") is accepted too and said so here
+        // (docs/decisions/0084-the-openapi-document-as-sdk-generator-input.md).
         basicAuth: {
           type: "http",
           scheme: "basic",

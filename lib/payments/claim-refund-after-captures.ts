@@ -1,8 +1,9 @@
-// Follow-ups that chain (newcomer review F1; docs/decisions.md "A refund accepted while its capture
-// is pending waits for it"). A refund is accepted against captures still pending (their amount is
-// reserved, so refunds never exceed what is captured or being captured), but it goes to the
-// acquirer only once the captured amount covers it: an acquirer refuses a refund of a capture it has
-// not made, and Finaro's names the capture it gives back. So before its call a refund either
+// Follow-ups that chain (docs/decisions/0109-a-refund-accepted-while-its-capture-is-pending-waits.md,
+// amended by docs/decisions/0146-a-refund-names-its-capture-when-it-is-claimed.md). A refund is
+// accepted against captures still pending (their amount is reserved, so refunds never exceed what
+// is captured or being captured), but it goes to the acquirer only once the captured amount covers
+// it: an acquirer refuses a refund of a capture it has not made, and Finaro's names the capture it
+// gives back. So before its call a refund either
 // - is claimed (the outcome mark, as every follow-up: lib/payments/process-follow-up-operation.ts)
 //   when the approved captures, less the refunds approved or already at the acquirer, cover it, and
 //   one approved capture has room for it or no capture is pending any more (the capture it gives

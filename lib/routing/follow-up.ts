@@ -116,7 +116,8 @@ export async function runFollowUp({
  * The capture a refund names, for acquirers whose refunds give back one capture (Finaro): the one its
  * claim chose under the payment's lock (lib/payments/choose-refund-capture.ts), written on the refund
  * as `referencedOperationId`. None when no single capture could take it (the refund is then refused
- * before it is sent, docs/decisions.md); `latest` is the latest capture either way.
+ * before it is sent, docs/decisions/0146-a-refund-names-its-capture-when-it-is-claimed.md); `latest` is
+ * the latest capture either way.
  */
 async function captureToRefund(payment: FollowUpPayment, refundId: string): Promise<{ chosen?: ReferencedOperation; latest?: ReferencedOperation }> {
   const [refund, captures] = await Promise.all([

@@ -1,7 +1,8 @@
-// Bambora North America Payments API v1 connector (docs/decisions.md, "Bambora on the North America
-// Payments API"): `Authorization: Passcode base64(merchant_id:passcode)`, JSON bodies, one host for
-// the Payments and Reporting APIs (https://api.na.bambora.com, paths under /v1; test accounts use
-// the same host). The account's merchant id and passcodes come with each call (./credentials.ts).
+// Bambora North America Payments API v1 connector
+// (docs/decisions/0106-bambora-on-the-north-america-payments-api.md): `Authorization: Passcode
+// base64(merchant_id:passcode)`, JSON bodies, one host for the Payments and Reporting APIs
+// (https://api.na.bambora.com, paths under /v1; test accounts use the same host). The account's
+// merchant id and passcodes come with each call (./credentials.ts).
 // What the API cannot do is refused here without a call: merchant-initiated payments (purchases
 // only at Bambora), currencies other than CAD and USD; it has no payout and no card-update feed.
 import { randomUUID } from "node:crypto";

@@ -121,8 +121,8 @@ export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<
 
   /**
    * Z2 10, a partial approval: the merchant asked for the whole amount, so the partial hold is voided
-   * at once and the authorization is declined (docs/decisions.md). A void that fails leaves a hold an
-   * operator releases.
+   * at once and the authorization is declined. A void that fails leaves a hold an operator releases
+   * (docs/decisions/0107-speaking-clearhaus-and-finaro-exactly.md).
    */
   async function voidPartialApproval(
     { result, answer }: { result: ProcessorResult; answer?: FinaroResponse },

@@ -202,7 +202,7 @@ export function toFinaroCapture(request: CaptureRequest, merchantId: string): Re
 /**
  * A refund names the capture it gives back ([AM-CR] refund with the capture's g2/g3/g4): one capture
  * per refund. A refund larger than what any single capture still holds is not sent (the merchant
- * refunds per capture; docs/decisions.md).
+ * refunds per capture; docs/decisions/0107-speaking-clearhaus-and-finaro-exactly.md).
  */
 export function toFinaroRefund(request: RefundRequest, merchantId: string): Record<string, string> {
   const capture = request.capture;
