@@ -13,6 +13,13 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
+/**
+ * Warnings openapi-generator prints about its own options, whatever the document: typescript-fetch
+ * reads a boolean option nobody passed and says it defaults to false. Every other WARN or ERROR line
+ * is about the served document and fails the check.
+ */
+const GENERATOR_OWN_WARNINGS = [/The value \(generator's option\) must be either boolean or string\. Default to `false`\./];
+
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PORT = Number(process.env.OPENAPI_CHECK_PORT ?? 3236);
 const BASE = `http://localhost:${PORT}`;
@@ -107,7 +114,10 @@ async function main(): Promise<void> {
       const command = line.replace(/\bopenapi-generator-cli\.jar\b/, jar);
       step(`$ ${line}`);
       const output = run("bash", ["-c", command], { cwd: OUT, env, what: line });
-      if (/\b(WARN|ERROR)\b/.test(output) && command.includes("java -jar")) throw new Error(`openapi-generator warned about the served document:\n${output}`);
+      if (command.includes("java -jar")) {
+        const warnings = output.split("\n").filter((text) => /\b(WARN|ERROR)\b/.test(text) && !GENERATOR_OWN_WARNINGS.some((own) => own.test(text)));
+        if (warnings.length > 0) throw new Error(`openapi-generator warned about the served document:\n${warnings.join("\n")}`);
+      }
     }
 
     // 1. openapi-typescript + openapi-fetch: the minimal request the spec allows must compile.
@@ -126,7 +136,9 @@ console.log(\`sessionid=\${sessionid}\`);
 `,
     );
     const tsc = path.join(ROOT, "node_modules/.bin/tsc");
-    const tscArgs = ["--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--skipLibCheck", "--lib", "es2022,dom"];
+    // Compiled as a merchant's bundled TypeScript project is (Next.js, Vite: bundler resolution), where
+    // the generators' extensionless relative imports (`./api`, typescript-fetch's `./runtime`) resolve.
+    const tscArgs = ["--noEmit", "--strict", "--target", "es2022", "--module", "esnext", "--moduleResolution", "bundler", "--skipLibCheck", "--lib", "es2022,dom"];
     run(tsc, [...tscArgs, "openapi-fetch-call.ts"], { cwd: OUT, what: "tsc of the openapi-typescript client" });
     expectSession(run(path.join(ROOT, "node_modules/.bin/tsx"), ["openapi-fetch-call.ts"], { cwd: OUT, env, what: "the openapi-typescript call" }), "openapi-typescript + openapi-fetch");
 
@@ -177,7 +189,9 @@ func main() {
 `,
     );
     const goEnv = { GOFLAGS: "-mod=mod", GOPROXY: "off", GOTOOLCHAIN: "local", GOCACHE: path.join(OUT, ".gocache"), GOPATH: path.join(OUT, ".gopath") };
-    run("go", ["vet", "./..."], { cwd: goDir, env: goEnv, what: "go vet of the go client" });
+    // The client package and the call; not the generator's own test/ folder, which imports testify
+    // (a download a merchant's machine makes, and CI's offline module cache cannot).
+    run("go", ["vet", ".", "./call"], { cwd: goDir, env: goEnv, what: "go vet of the go client" });
     expectSession(run("go", ["run", "./call"], { cwd: goDir, env: { ...goEnv, ...env }, what: "the go call" }), "openapi-generator go");
   } finally {
     stop();
