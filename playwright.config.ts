@@ -15,10 +15,10 @@ export const E2E = { port, dataDir, baseURL: `http://localhost:${port}` };
 const strictThreeDs = process.env.THREEDS_SANDBOX === "strict";
 const STRICT_SPECS = /three-ds-strict\.spec\.ts$/;
 /**
- * The documented-commands runner (every command of README.md, docs/ and the CLI's --help against the
- * suite's service) runs on its own: `npm run test:documented-commands`. In the shared e2e run its
- * operator lines (the card-key rotation among them) change the service's data under the specs after
- * it, and some of its fixtures fail there; until that is untangled it is not part of npm test.
+ * DOCUMENTED_COMMANDS=1: the documented-commands runner (every command of README.md, docs/ and the
+ * CLI's --help) alone, against a service of its own (`npm run test:documented-commands`; npm test runs
+ * it so, after the other passes). Its operator lines change that service's data (the card-key
+ * rotation re-seals stored cards, operations are settled), which the other specs must not find.
  */
 const DOCUMENTED_COMMANDS = /documented-commands\.spec\.ts$/;
 const runDocumentedCommands = process.env.DOCUMENTED_COMMANDS === "1";

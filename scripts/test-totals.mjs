@@ -6,7 +6,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const dir = process.argv[2] ?? "test-results";
-const expected = ["lint", "typecheck", "build", "openapi-lint", "openapi-sdk", "openapi-clients", "inngest-embedded", "unit", "integration", "security", "faults", ...(process.env.SKIP_E2E === "1" ? [] : ["e2e", "e2e-strict-3ds"])];
+/** The suites Playwright runs (scripts/test.sh): their reports have Playwright's shape. */
+const PLAYWRIGHT_SUITES = ["e2e", "e2e-strict-3ds", "documented-commands"];
+const expected = ["lint", "typecheck", "build", "openapi-lint", "openapi-sdk", "openapi-clients", "inngest-embedded", "unit", "integration", "security", "faults", ...(process.env.SKIP_E2E === "1" ? [] : PLAYWRIGHT_SUITES)];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -37,7 +39,7 @@ for (const suite of expected) {
   }
   const report = JSON.parse(readFileSync(file, "utf8"));
   let p = 0, f = 0, s = 0;
-  if (suite.startsWith("e2e")) {
+  if (PLAYWRIGHT_SUITES.includes(suite)) {
     p = report.stats?.expected ?? 0;
     f = (report.stats?.unexpected ?? 0) + (report.stats?.flaky ?? 0);
     s = report.stats?.skipped ?? 0;

@@ -57,6 +57,10 @@ if [ "${SKIP_E2E:-0}" != "1" ]; then
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json || status=1
   # The same service with the strict 3DS Server sandbox mounted, for the specs written for it (playwright.config.ts).
   THREEDS_SANDBOX=strict PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-strict-3ds.json" npx playwright test --reporter=list,json || status=1
+  # Every documented command, run as a reader pastes it, against a service of its own (a fresh data
+  # folder): its operator lines change that service's data (stored cards re-sealed, operations
+  # settled), which no other spec may find under it.
+  DOCUMENTED_COMMANDS=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/documented-commands.json" npx playwright test --reporter=list,json || status=1
 fi
 
 node scripts/test-totals.mjs "$results" || status=1
