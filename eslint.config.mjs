@@ -21,6 +21,7 @@ const config = [
       ".next*/**",
       ".data*/**",
       "test-results/**",
+      "scratch/**",
       "playwright-report/**",
       "node_modules/**",
       "next-env.d.ts",

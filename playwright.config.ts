@@ -1,5 +1,6 @@
 // End-to-end tests in Debian's Chromium (never a downloaded browser). The service is started the
-// way a user starts it (scripts/start.ts) on its own port, with a fresh data folder for every run.
+// way a user starts it (scripts/start.ts, on the production build npm run build made) on its own
+// port, with a fresh data folder for every run.
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
@@ -13,6 +14,14 @@ export const E2E = { port, dataDir, baseURL: `http://localhost:${port}` };
  */
 const strictThreeDs = process.env.THREEDS_SANDBOX === "strict";
 const STRICT_SPECS = /three-ds-strict\.spec\.ts$/;
+/**
+ * DOCUMENTED_COMMANDS=1: the documented-commands runner (every command of README.md, docs/ and the
+ * CLI's --help) alone, against a service of its own (`npm run test:documented-commands`; npm test runs
+ * it so, after the other passes). Its operator lines change that service's data (the card-key
+ * rotation re-seals stored cards, operations are settled), which the other specs must not find.
+ */
+const DOCUMENTED_COMMANDS = /documented-commands\.spec\.ts$/;
+const runDocumentedCommands = process.env.DOCUMENTED_COMMANDS === "1";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -42,10 +51,14 @@ export default defineConfig({
   projects: [
     strictThreeDs
       ? { name: "chromium-strict-3ds", use: { browserName: "chromium" }, testMatch: STRICT_SPECS }
-      : { name: "chromium", use: { browserName: "chromium" }, testIgnore: STRICT_SPECS },
+      : runDocumentedCommands
+        ? { name: "chromium", use: { browserName: "chromium" }, testMatch: DOCUMENTED_COMMANDS }
+        : { name: "chromium", use: { browserName: "chromium" }, testIgnore: [STRICT_SPECS, DOCUMENTED_COMMANDS] },
   ],
   webServer: {
-    command: `rm -rf ${dataDir} && npx tsx scripts/start.ts`,
+    // Under npm test the build was made first (scripts/test.sh): a stale one is an error here too,
+    // never rebuilt by npm start behind the suite's back.
+    command: `${process.env.CPS_TEST_PREBUILT === "1" ? "npx tsx scripts/build/require-current.ts && " : ""}rm -rf ${dataDir} && npx tsx scripts/start.ts`,
     url: `${E2E.baseURL}/`,
     timeout: 240_000,
     reuseExistingServer: false,

@@ -81,6 +81,8 @@ const schema = z.object({
   INNGEST_BASE_URL: optionalUrl,
   INNGEST_EVENT_KEY: z.string().optional(),
   INNGEST_SIGNING_KEY: z.string().optional(),
+  /** The previous signing key during a rotation (the Inngest SDK's variable): calls signed with it are accepted too. */
+  INNGEST_SIGNING_KEY_FALLBACK: z.string().optional(),
   /**
    * The origin an Inngest server reaches /api/inngest at (e.g. http://web:3000 in compose): the SDK
    * registers and answers syncs with it. Default PUBLIC_BASE_URL; never the request's Host header.
@@ -149,7 +151,7 @@ const schema = z.object({
    */
   BENCH_FLOORS: flag,
   // --- end runtime
-  // --- processors (lib/processors, lib/threeds): acquirer connectors, their sandboxes, 3-D Secure.
+  // --- processors (lib/acquirers, lib/routing, lib/threeds): acquirer connectors, their sandboxes, 3-D Secure.
   // Live acquirer accounts use *_BASE_URL only; test accounts use *_TEST_BASE_URL or, when it is
   // unset, the in-process sandbox (started by the service). Live mode never reaches a sandbox.
   /** Time-out of one acquirer call in milliseconds; an acquirer's own <NAME>_TIMEOUT_MS overrides it. */
@@ -392,4 +394,21 @@ export function config(): AppConfig {
 /** Reads process.env again on next use (after a script or test changed it). */
 export function resetConfig(): void {
   cached = undefined;
+}
+
+/**
+ * Replaces process.env by a plain-object copy of itself, once per process (the worker, before its
+ * executor starts). Node's process.env is an interceptor over the C environment: listing it costs
+ * about 36 µs for 70 variables, a plain object's about 5 µs, and the Inngest SDK lists it several
+ * times per function call (inngest-js 4.24 `getProcessEnv` copies its variables at every request
+ * and for every header set: 6.5% of the worker's CPU in docs/performance.md). The process reads
+ * and writes its variables through process.env as before, and child processes get them from it;
+ * only the C environment no longer follows writes, which nothing of ours reads (no TZ changes at
+ * run time). docs/decisions/0171-direct-sdk-calls.md.
+ */
+export function installPlainProcessEnv(): void {
+  const state = globalThis as unknown as { __cpsPlainProcessEnv?: boolean };
+  if (state.__cpsPlainProcessEnv) return;
+  state.__cpsPlainProcessEnv = true;
+  process.env = { ...process.env };
 }

@@ -81,7 +81,8 @@ export function rateLimited(retryAfterSeconds: number, limit: string): ApiError 
 /**
  * Seconds a merchant is asked to wait after SERVICE_UNAVAILABLE: about the time the refused request
  * already waited for a connection (Prisma's 2 s transaction maxWait), so that a retry meets a queue
- * that has had time to drain rather than the same one (docs/decisions.md).
+ * that has had time to drain rather than the same one
+ * (docs/decisions/0080-overload-answers-503-service-unavailable-not-500.md).
  */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 2;
 

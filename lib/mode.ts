@@ -1,4 +1,4 @@
-// Test mode and live mode (docs/decisions.md, "Test mode and live mode"): every API key, hosted
+// Test mode and live mode (docs/decisions/0108-test-mode-and-live-mode.md): every API key, hosted
 // session, payment (with its operations), stored card, notification and request-log row belongs to
 // one of them, and nothing of one mode is visible in the other. Test mode goes to test acquirer
 // accounts and the built-in sandboxes only and takes only test cards; live mode never reaches a

@@ -1,77 +1,56 @@
-// npm run cli -- <command>: operator commands. Also what tests and scripts use to set up data.
-import { parseArgs } from "node:util";
+// npm run cli -- <command> (node dist/cli.js <command> in production): operator commands. Also what
+// tests and scripts use to set up data. The commands, their options and the usage text are one table
+// (lib/cli/commands.ts); an option a command does not declare is refused before anything runs.
+import path from "node:path";
 import { ensureDatabaseUrl } from "../lib/db/embedded-postgres";
 import { migrateDatabase } from "../lib/db/migrations";
 import { config } from "../lib/env";
 import { disconnectDb } from "../lib/db";
-import { runCliCommand, CLI_USAGE, CliUsageError } from "../lib/cli/commands";
+import { runCliCommand, cliUsage, CliUsageError, CLI_COMMANDS } from "../lib/cli/commands";
+import { parseCommandLine, synopsis } from "../lib/cli/cli-command";
 import { logToStandardError } from "../lib/observability/logger";
 
-async function main(): Promise<number> {
+/** How the operator invoked the CLI, for the usage line: the compiled file, or the npm script. */
+function invokedAs(): string {
+  const script = process.argv[1] ?? "";
+  if (script.endsWith(".js")) return `node ${path.relative(process.cwd(), script) || script}`;
+  return "npm run -s cli --";
+}
+
+async function main(argv: string[]): Promise<number> {
   // Standard output is the command's result (--json is parsed by scripts); log lines, such as the
   // audit log's copy of what the command did, go to standard error.
   logToStandardError();
-  const { values, positionals } = parseArgs({
-    args: process.argv.slice(2),
-    allowPositionals: true,
-    options: {
-      json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-      name: { type: "string" },
-      merchant: { type: "string" },
-      email: { type: "string" },
-      // Refused with a message (a password on the command line shows in ps and shell history).
-      password: { type: "string" },
-      role: { type: "string" },
-      limit: { type: "string" },
-      outcome: { type: "string" },
-      reference: { type: "string" },
-      reason: { type: "string" },
-      scopes: { type: "string" },
-      currency: { type: "string" },
-      "per-payout": { type: "string" },
-      "per-day": { type: "string" },
-      // accounts ... (lib/cli/account-commands.ts)
-      account: { type: "string" },
-      processor: { type: "string" },
-      "acquirer-merchant-id": { type: "string" },
-      mcc: { type: "string" },
-      "merchant-name": { type: "string" },
-      country: { type: "string" },
-      descriptor: { type: "string" },
-      currencies: { type: "string" },
-      mode: { type: "string" },
-      "bin-visa": { type: "string" },
-      "bin-mastercard": { type: "string" },
-      "bin-amex": { type: "string" },
-      enabled: { type: "boolean" },
-      disabled: { type: "boolean" },
-      "credentials-file": { type: "string" },
-      credential: { type: "string", multiple: true },
-      "clearhaus-merchant-id": { type: "string" },
-    },
-  });
-  if (values.help || positionals.length === 0) {
-    console.log(CLI_USAGE);
-    return positionals.length === 0 && !values.help ? 2 : 0;
+  const words = argv.filter((arg) => !arg.startsWith("-"));
+  const asksForHelp = argv.includes("--help") || argv.includes("-h");
+  if (words.length === 0) {
+    console.log(cliUsage(invokedAs()));
+    return asksForHelp ? 0 : 2;
   }
+  if (asksForHelp) {
+    const command = CLI_COMMANDS.find((candidate) => candidate.words === words.slice(0, 2).join(" "));
+    console.log(command ? `usage: ${invokedAs()}${synopsis(command).slice(1)}\n      ${command.description.split("\n").join("\n      ")}` : cliUsage(invokedAs()));
+    return 0;
+  }
+  // Refused before the database is opened: an unknown command or option, a missing required one.
+  parseCommandLine(CLI_COMMANDS, argv);
   const stop = await ensureDatabaseUrl();
   try {
     await migrateDatabase(config().DATABASE_URL!, { upgradeMode: config().defaultMode });
-    const result = await runCliCommand(positionals, values);
-    console.log(values.json ? JSON.stringify(result.data, null, 2) : result.text);
-    return 0;
+    const result = await runCliCommand(argv);
+    console.log(argv.includes("--json") ? JSON.stringify(result.data, null, 2) : result.text);
+    return result.exitCode ?? 0;
   } finally {
     await disconnectDb();
     await stop();
   }
 }
 
-main()
+main(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
     if (error instanceof CliUsageError) {
-      console.error(`${error.message}\n\n${CLI_USAGE}`);
+      console.error(`error: ${error.message}\n(${invokedAs()} --help lists every command and option)`);
       process.exit(2);
     }
     console.error(`error: ${error instanceof Error ? error.message : String(error)}`);

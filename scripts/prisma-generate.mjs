@@ -1,6 +1,6 @@
 // Generates the Prisma client offline. `prisma generate` wants to download its schema-engine
 // binary, which it does not use for generation; pointing PRISMA_SCHEMA_ENGINE_BINARY at any
-// existing file makes it skip the download (see docs/decisions.md, "Prisma without its binaries").
+// existing file makes it skip the download (docs/decisions/0001-prisma-without-its-binaries.md).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";

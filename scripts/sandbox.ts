@@ -1,4 +1,4 @@
-// npm run sandbox: the three acquirer sandboxes and the 3-D Secure sandbox on their own, so the test
+// npm run sandbox (node dist/sandbox.js after a build): the three acquirer sandboxes and the 3-D Secure sandbox on their own, so the test
 // mode of services elsewhere can use them: FINARO_TEST_BASE_URL / CLEARHAUS_TEST_BASE_URL /
 // BAMBORA_TEST_BASE_URL / THREEDS_TEST_SERVER_URL (live mode never uses a sandbox; a test that makes one
 // stand in for an acquirer's production endpoint sets *_BASE_URL itself).
@@ -9,10 +9,10 @@
 // treats them as the real gateway and never uses those extensions.
 import { parseArgs } from "node:util";
 import { startSandboxes } from "../lib/sandboxes/acquirers/start-sandboxes";
-import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../lib/sandboxes/acquirers/finaro";
-import { CLEARHAUS_SANDBOX_API_KEY } from "../lib/sandboxes/acquirers/clearhaus";
+import { FINARO_SANDBOX_PATH } from "../lib/sandboxes/acquirers/finaro";
 import { CLEARHAUS_SANDBOX_SIGNING_PARTNERS } from "../lib/sandboxes/acquirers/clearhaus/accounts";
-import { BAMBORA_SANDBOX_CREDENTIALS } from "../lib/sandboxes/acquirers/bambora";
+import { sandboxAccountInput } from "../lib/sandboxes/sandbox-merchant-accounts";
+import { ACQUIRER_NAMES, type AcquirerName } from "../lib/acquirers/names";
 import { THREEDS_SANDBOX_API_KEY } from "../lib/sandboxes/threeds/directory-server";
 
 const { values } = parseArgs({
@@ -37,10 +37,17 @@ const running = await startSandboxes({
 });
 const { urls } = running;
 const partner = CLEARHAUS_SANDBOX_SIGNING_PARTNERS[0]!;
+const cli = process.argv[1]?.endsWith(".js") ? "node dist/cli.js" : "npm run -s cli --";
+
+/** The operator's command that gives a merchant the sandbox's first test account at `processor`. */
+function accountsAddLine(processor: AcquirerName): string {
+  const input = sandboxAccountInput(processor, 0) as { acquirerMerchantId: string; mcc: string; country: string; currencies: string; credentials: Record<string, string> };
+  // The credentials on standard input, as for a real acquirer's (the CLI takes no secret as an argument).
+  return `echo '${JSON.stringify(input.credentials)}' | ${cli} accounts add --merchant <merchantid> --processor ${processor} --name "${processor} sandbox" --acquirer-merchant-id ${input.acquirerMerchantId} --mcc ${input.mcc} --merchant-name "<shop name>" --country ${input.country} --descriptor "<shop name>" --currencies ${input.currencies} --mode test --credentials-file -`;
+}
+
 console.log(`Sandboxes running (${values.extensions ? "with their sandbox-only extensions" : "strict: the references only"}).
-A Clearhaus account may also sign as the sandbox's partner: signing API key ${partner.signingApiKey},
-the private key printed in Clearhaus' docs (lib/sandboxes/acquirers/clearhaus/accounts.ts).
-Point the service's test mode at them with:
+Point the service's test mode at them with (every web and worker process the same):
 
 FINARO_TEST_BASE_URL=${urls.finaro}${FINARO_SANDBOX_PATH}
 CLEARHAUS_TEST_BASE_URL=${urls.clearhaus}
@@ -48,14 +55,15 @@ BAMBORA_TEST_BASE_URL=${urls.bambora}
 THREEDS_TEST_SERVER_URL=${urls.threeds}
 THREEDS_TEST_API_KEY=${THREEDS_SANDBOX_API_KEY}
 
-The local demo merchant's test accounts take these credentials (local mode only):
-FINARO_MERCHANT_ID=${FINARO_SANDBOX_CREDENTIALS.merchantId}
-FINARO_SIGNATURE_KEY=${FINARO_SANDBOX_CREDENTIALS.signatureKey}
-CLEARHAUS_API_KEY=${CLEARHAUS_SANDBOX_API_KEY}
+A service whose test mode goes to these sandboxes treats them as an acquirer's test endpoint: it
+knows no account there, so give each merchant its test accounts (once per merchant; these are the
+sandboxes' published test credentials, not secrets; two more accounts per sandbox are in
+lib/sandboxes/acquirers/<name>/accounts.ts):
 
-Bambora North America test account (local mode gives it to the demo merchant; elsewhere: accounts add
---processor bambora --currencies CAD --credential merchantId=... and the two passcodes):
-merchantId=${BAMBORA_SANDBOX_CREDENTIALS.merchantId} paymentsPasscode=${BAMBORA_SANDBOX_CREDENTIALS.paymentsPasscode} reportingPasscode=${BAMBORA_SANDBOX_CREDENTIALS.reportingPasscode}
+${ACQUIRER_NAMES.map(accountsAddLine).join("\n")}
+
+A Clearhaus account may also sign as the sandbox's partner: signing API key ${partner.signingApiKey},
+the private key printed in Clearhaus' docs (lib/sandboxes/acquirers/clearhaus/accounts.ts).
 `);
 const stop = async () => {
   await running.close();

@@ -2,7 +2,7 @@
 // DATABASE_URL is set), applies migrations, seeds the demo merchant on first run (local mode only), builds when the
 // sources are newer than the last build, starts Next.js and prints where everything is.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { config, resetConfig } from "../lib/env";
@@ -11,30 +11,10 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded
 import { migrateDatabase } from "../lib/db/migrations";
 import { disconnectDb } from "../lib/db";
 import { log as serviceLog } from "../lib/observability/logger";
+import { checkNextBuild } from "./build/freshness";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
-const SOURCE_ROOTS = ["app", "components", "lib", "public", "prisma/schema", "packages/inngest-embedded", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "instrumentation.ts"];
-
-function newestMtime(entry: string): number {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const child of readdirSync(entry)) {
-    if (child === "generated" || child === "node_modules") continue;
-    newest = Math.max(newest, newestMtime(path.join(entry, child)));
-  }
-  return newest;
-}
-
-function buildIsCurrent(): boolean {
-  const buildId = path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
-  if (!existsSync(buildId)) return false;
-  const built = statSync(buildId).mtimeMs;
-  return SOURCE_ROOTS.every((root) => newestMtime(root) <= built);
-}
-
 /**
  * Waits for the server to answer health, then gives its background services a few seconds to
  * report in (the executor's first heartbeat comes just after the server is ready).
@@ -65,8 +45,14 @@ function requireBuild(): void {
 }
 
 function buildIfStale(): void {
-  if (buildIsCurrent()) return;
-  console.log("[start] building (next build)...");
+  if (checkNextBuild().current) return;
+  const first = !existsSync(path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"));
+  // A newcomer's first start spends minutes here: say so, so that it is not taken for a hang.
+  console.log(
+    first
+      ? "[start] building the app for the first time (next build): about 2-5 minutes on a laptop, longer on a busy machine; later starts reuse it and only rebuild after a change"
+      : "[start] the sources changed since the last build: building again (next build, about 1-3 minutes)",
+  );
   const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit", env: { ...process.env, CPS_LOCAL: "1", NEXT_TELEMETRY_DISABLED: "1" } });
   if (build.status !== 0) throw new Error("next build failed");
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# npm test: every suite (unit, integration against a real database, end-to-end in Chromium),
-# then one line with the totals of all of them: "N passed, N failed".
+# npm test: every suite (unit, integration against a real database, end-to-end in Chromium), on one
+# production build made at the start when it is not current, then one line with the totals of all of
+# them: "N passed, N failed".
 # TEST_DATABASE_URL selects a PostgreSQL server for the integration suite (CI sets it);
 # without it the embedded database is used.
 set -u
@@ -18,15 +19,27 @@ printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$lint_ok" "$(
 if npm run --silent typecheck; then types_ok=1; else types_ok=0; status=1; fi
 printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$types_ok" "$((1 - types_ok))" "$([ "$types_ok" = 1 ] && echo true || echo false)" >"$results/typecheck.json"
 
+# One production build for every suite that starts the service (integration, security, faults, both
+# browser passes): `npm run build`'s .next and dist/, made here only when it is not current (.ci/run
+# makes it first). From here on a missing or stale build is an error, never rebuilt or used silently
+# (tests/helpers/service-process.ts). One test result.
+# The type check above is the build's too (CPS_BUILD_SKIP_TYPECHECK, next.config.mjs).
+if npx tsx scripts/build/require-current.ts --quiet || CPS_BUILD_SKIP_TYPECHECK=1 npm run --silent build; then build_ok=1; else build_ok=0; status=1; fi
+printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$build_ok" "$((1 - build_ok))" "$([ "$build_ok" = 1 ] && echo true || echo false)" >"$results/build.json"
+export CPS_TEST_PREBUILT=1
+
 # The OpenAPI document as SDK generators and linters read it (scripts/openapi/): Redocly's lint with
-# every warning an error, and openapi-generator's Go client generated without warnings and compiled.
-# One test result each.
+# every warning an error, openapi-generator's Go client generated without warnings and compiled, and
+# the documented generators run against a served document. One test result each.
 openapi_check() {
   if bash "scripts/openapi/$2"; then ok=1; else ok=0; status=1; fi
   printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$ok" "$((1 - ok))" "$([ "$ok" = 1 ] && echo true || echo false)" >"$results/$1.json"
 }
 openapi_check openapi-lint lint.sh
 openapi_check openapi-sdk sdk-check.sh
+# The clients docs/integration.md tells merchants to generate (openapi-typescript, openapi-generator's
+# typescript-fetch and go), from the documents a running service serves, compiled, one call each.
+openapi_check openapi-clients clients-check.sh
 
 npx vitest run --project inngest-embedded --reporter=default --reporter=json --outputFile.json="$results/inngest-embedded.json" || status=1
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" || status=1
@@ -44,6 +57,10 @@ if [ "${SKIP_E2E:-0}" != "1" ]; then
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json || status=1
   # The same service with the strict 3DS Server sandbox mounted, for the specs written for it (playwright.config.ts).
   THREEDS_SANDBOX=strict PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-strict-3ds.json" npx playwright test --reporter=list,json || status=1
+  # Every documented command, run as a reader pastes it, against a service of its own (a fresh data
+  # folder): its operator lines change that service's data (stored cards re-sealed, operations
+  # settled), which no other spec may find under it.
+  DOCUMENTED_COMMANDS=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/documented-commands.json" npx playwright test --reporter=list,json || status=1
 fi
 
 node scripts/test-totals.mjs "$results" || status=1

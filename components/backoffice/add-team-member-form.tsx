@@ -8,13 +8,14 @@ import { useKeptFormAction } from "./use-kept-form-action";
 
 type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
 
-export function AddTeamMemberForm({ action, totpEnabled }: { action: Action; totpEnabled: boolean }) {
+/** `minLength`: the password rule's length (lib/auth/password.ts), so that the hint says what the check does. */
+export function AddTeamMemberForm({ action, totpEnabled, minLength }: { action: Action; totpEnabled: boolean; minLength: number }) {
   const { state, pending, form } = useKeptFormAction(action);
   return (
     <form {...form} className="grid gap-4 sm:grid-cols-2" noValidate>
       <TextField id="member-name" name="name" label="Name" error={state.fieldErrors?.name} />
       <TextField id="member-email" name="email" label="Email" type="email" error={state.fieldErrors?.email} />
-      <TextField id="member-password" name="password" label="First password" type="password" autoComplete="new-password" hint="At least 10 characters. Hand it over securely." error={state.fieldErrors?.password} />
+      <TextField id="member-password" name="password" label="First password" type="password" autoComplete="new-password" hint={`At least ${minLength} characters, not a common password. Hand it over securely.`} error={state.fieldErrors?.password} />
       <SelectField
         id="member-role"
         name="role"

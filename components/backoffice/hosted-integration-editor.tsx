@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { FieldFrame, SelectField, TextField } from "@/components/ui/field";
 import { CheckoutOriginsField } from "@/components/backoffice/checkout-origins-form";
 import type { ActionState } from "@/lib/backoffice/action-result";
-import { hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
+import { DEFAULT_FIELD_COLOURS, hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
 import { CHALLENGE_PREFERENCE_LABELS, CHALLENGE_PREFERENCES, type ChallengePreference } from "@/lib/validation/challenge-preference";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { frameHeights } from "@/lib/cardholder/field-frame-height";
@@ -36,6 +36,18 @@ const COLOR_PROPERTIES = [
   { key: "errorColor", label: "Error colour" },
   { key: "validColor", label: "Valid colour" },
 ] as const;
+
+/**
+ * What the colour picker shows: the value typed when it is #rrggbb, else the colour the fields really
+ * use (its default; the text colour for "valid", white for a transparent background on a white page).
+ */
+function swatch(value: string | undefined, key: (typeof COLOR_PROPERTIES)[number]["key"]): string {
+  if (/^#[0-9a-fA-F]{6}$/.test(value ?? "")) return value!;
+  const fallback: string = DEFAULT_FIELD_COLOURS[key];
+  if (fallback === "inherit") return DEFAULT_FIELD_COLOURS.color;
+  if (fallback === "transparent") return "#ffffff";
+  return fallback;
+}
 
 const PLACEHOLDERS = [
   { key: "pan", label: "Card number placeholder" },
@@ -232,7 +244,7 @@ export function HostedIntegrationEditor({
                   <input
                     type="color"
                     aria-label={`${property.label} picker`}
-                    value={/^#[0-9a-fA-F]{6}$/.test(draft[property.key] ?? "") ? draft[property.key] : "#000000"}
+                    value={swatch(draft[property.key], property.key)}
                     onChange={set(property.key)}
                     className="h-9 w-10 shrink-0 cursor-pointer rounded border border-slate-300 bg-white p-0.5"
                   />
@@ -240,7 +252,7 @@ export function HostedIntegrationEditor({
                     id={`styling-${property.key}`}
                     value={draft[property.key] ?? ""}
                     onChange={set(property.key)}
-                    placeholder="#1f2937"
+                    placeholder={DEFAULT_FIELD_COLOURS[property.key] === "inherit" ? "the text colour" : DEFAULT_FIELD_COLOURS[property.key] === "transparent" ? "transparent (your page)" : DEFAULT_FIELD_COLOURS[property.key]}
                     aria-invalid={errorFor(property.key) ? true : undefined}
                     aria-describedby={errorFor(property.key) ? `styling-${property.key}-error` : undefined}
                     className={`block w-full rounded-md border-0 px-3 py-2 text-sm shadow-sm ring-1 ring-inset focus:ring-2 focus:ring-indigo-600 ${errorFor(property.key) ? "ring-red-500" : "ring-slate-300"}`}

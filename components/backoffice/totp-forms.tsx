@@ -1,4 +1,5 @@
 "use client";
+import { useState, type ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -9,26 +10,11 @@ import { useKeptFormAction } from "./use-kept-form-action";
 
 type StartAction = (previous: ActionState<Enrolment>, formData: FormData) => Promise<ActionState<Enrolment>>;
 type CodeAction = (previous: ActionState<{ recoveryCodes?: string[] }>, formData: FormData) => Promise<ActionState<{ recoveryCodes?: string[] }>>;
+type CodeFormState = ReturnType<typeof useKeptFormAction<{ recoveryCodes?: string[] }>>;
 
-function CodeForm({ action, label, submit, variant = "primary", askPassword = false }: { action: CodeAction; label: string; submit: string; variant?: "primary" | "danger"; askPassword?: boolean }) {
-  const { state, pending, form } = useKeptFormAction(action);
-  if (state.status === "success") {
-    return (
-      <div className="space-y-3">
-        <Alert tone="success">{state.message}</Alert>
-        {state.data?.recoveryCodes ? (
-          <div className="space-y-2 rounded-md bg-amber-50 p-4 ring-1 ring-amber-200">
-            <p className="text-sm font-semibold text-amber-900">Recovery codes: each signs you in once without your authenticator. Store them now: they are shown only this once.</p>
-            <ul className="grid grid-cols-2 gap-1 font-mono text-sm text-slate-900" data-testid="recovery-codes">
-              {state.data.recoveryCodes.map((code) => (
-                <li key={code}>{code}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-      </div>
-    );
-  }
+function CodeForm({ kept, label, submit, variant = "primary", askPassword = false }: { kept: CodeFormState; label: string; submit: string; variant?: "primary" | "danger"; askPassword?: boolean }) {
+  const { state, pending, form } = kept;
+  if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
   return (
     <form {...form} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
       {askPassword ? <ConfirmIdentityFields idPrefix={`totp-${variant}`} totpEnabled={false} fieldErrors={state.fieldErrors} /> : null}
@@ -40,7 +26,57 @@ function CodeForm({ action, label, submit, variant = "primary", askPassword = fa
   );
 }
 
-export function EnableTotp({ start, confirm }: { start: StartAction; confirm: CodeAction }) {
+/** The ten codes, shown once, until the user says they stored them. */
+function RecoveryCodes({ message, codes, onStored }: { message: string; codes: string[]; onStored: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="space-y-3">
+      <Alert tone="success">{message}</Alert>
+      <div className="space-y-3 rounded-md bg-amber-50 p-4 ring-1 ring-amber-200" role="region" aria-label="Recovery codes">
+        <p className="text-sm font-semibold text-amber-900">
+          Recovery codes: each signs you in once without your authenticator. Store them now (a password manager, or printed and locked away): they are shown only this once.
+        </p>
+        <ul className="grid grid-cols-2 gap-1 font-mono text-sm text-slate-900" data-testid="recovery-codes">
+          {codes.map((code) => (
+            <li key={code}>{code}</li>
+          ))}
+        </ul>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            type="button"
+            variant="secondary"
+            onClick={() => {
+              void navigator.clipboard?.writeText(codes.join("\n")).then(() => setCopied(true));
+            }}
+          >
+            {copied ? "Copied" : "Copy the codes"}
+          </Button>
+          <Button type="button" onClick={onStored}>
+            I have stored them
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The second factor of one user: turn it on (then the recovery codes), or off. It owns the confirm
+ * form's state, not the enrolment form below it: confirming turns the factor on and the page is
+ * rendered again as "on" in the same response, which would unmount the enrolment form and the codes
+ * with it before anyone saw them. The codes stay until the user says they stored them.
+ * `whenOn`: what is shown while the factor is on (the form to turn it off, or a line saying so).
+ */
+export function TwoFactorSection({ totpEnabled, start, confirm, whenOn }: { totpEnabled: boolean; start: StartAction; confirm: CodeAction; whenOn: ReactNode }) {
+  const confirmation = useKeptFormAction(confirm);
+  const [stored, setStored] = useState(false);
+  const codes = confirmation.state.status === "success" ? confirmation.state.data?.recoveryCodes : undefined;
+  if (codes && !stored) return <RecoveryCodes message={confirmation.state.message ?? "Two-factor authentication is on."} codes={codes} onStored={() => setStored(true)} />;
+  if (totpEnabled) return <>{whenOn}</>;
+  return <EnableTotp start={start} confirmation={confirmation} />;
+}
+
+function EnableTotp({ start, confirmation }: { start: StartAction; confirmation: CodeFormState }) {
   const { state, pending, form } = useKeptFormAction(start);
   if (state.status !== "success" || !state.data) {
     return (
@@ -65,11 +101,12 @@ export function EnableTotp({ start, confirm }: { start: StartAction; confirm: Co
           </code>
         </div>
       </div>
-      <CodeForm action={confirm} label="Code from your app" submit="Confirm and turn on" />
+      <CodeForm kept={confirmation} label="Code from your app" submit="Confirm and turn on" />
     </div>
   );
 }
 
 export function DisableTotp({ action }: { action: CodeAction }) {
-  return <CodeForm action={action} label="Current code from your app" submit="Turn off" variant="danger" askPassword />;
+  const kept = useKeptFormAction(action);
+  return <CodeForm kept={kept} label="Current code from your app" submit="Turn off" variant="danger" askPassword />;
 }

@@ -2,6 +2,7 @@
 // digest is compared in constant time; revoked and expired keys are refused like unknown ones.
 import { API_KEY_PREFIX, digestsEqual, hashApiKey } from "../api-keys/api-key-secret";
 import { db } from "../db";
+import { SettingsCache } from "../db/settings-cache";
 import { invalidApiKey } from "../errors";
 import { log } from "../observability/logger";
 import type { ApiKeyScope } from "../api-keys/api-key-scopes";
@@ -9,11 +10,6 @@ import type { Mode } from "../mode";
 
 /** lastUsedAt is written at most this often per key, so that busy keys cost no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-/**
- * A key found in the database is remembered this long in this process, so that a busy merchant
- * costs no key lookup per request. A revocation or expiry therefore takes effect within 2 s.
- */
-export const API_KEY_CACHE_MS = 2_000;
 const API_KEY_CACHE_MAX = 10_000;
 const MAX_KEY_LENGTH = 200;
 
@@ -57,26 +53,30 @@ interface KeyRecord {
   mode: Mode;
 }
 
-const cache = ((
-  globalThis as unknown as { __cpsApiKeyCache?: Map<string, { record: KeyRecord | null; until: number }> }
-).__cpsApiKeyCache ??= new Map());
+/**
+ * Keys found in the database, by hash, kept in this process until any process changes a key
+ * (lib/db/settings-cache.ts: a revocation anywhere is seen here as soon as PostgreSQL's notification
+ * arrives), so that a busy merchant costs no key lookup per request. Expiry is checked on every
+ * request against the cached expiresAt.
+ */
+const cache = ((globalThis as unknown as { __cpsApiKeyCache?: SettingsCache<KeyRecord | null> }).__cpsApiKeyCache ??= new SettingsCache(
+  API_KEY_CACHE_MAX,
+));
 
-async function findKey(hash: string, now: Date): Promise<KeyRecord | null> {
-  const cached = cache.get(hash);
-  if (cached && cached.until > now.getTime()) return cached.record;
-  const record = await db().apiKey.findUnique({
-    where: { hash },
-    select: { id: true, merchantId: true, hash: true, revokedAt: true, expiresAt: true, lastUsedAt: true, scopes: true, mode: true },
-  });
-  // Unknown keys are not cached: a flood of random keys must not fill the memory.
-  if (record) {
-    if (cache.size >= API_KEY_CACHE_MAX) cache.clear();
-    cache.set(hash, { record, until: now.getTime() + API_KEY_CACHE_MS });
-  }
-  return record;
+function findKey(hash: string): Promise<KeyRecord | null> {
+  return cache.get(
+    hash,
+    () =>
+      db().apiKey.findUnique({
+        where: { hash },
+        select: { id: true, merchantId: true, hash: true, revokedAt: true, expiresAt: true, lastUsedAt: true, scopes: true, mode: true },
+      }),
+    // Unknown keys are not cached: a flood of random keys must not fill the memory.
+    (record) => record !== null,
+  );
 }
 
-/** Forgets cached keys (tests that revoke a key they already used; the back office after a revocation). */
+/** Forgets cached keys in this process (the back office after a revocation, before its notification arrives). */
 export function clearApiKeyCache(): void {
   cache.clear();
 }
@@ -95,7 +95,7 @@ export async function authenticateApiKey({
   const apiKey = apiKeyFromAuthorization(authorization);
   if (!apiKey) throw invalidApiKey("unknown API key (send Authorization: Basic <API_KEY>)");
   const hash = hashApiKey(apiKey);
-  const record = await findKey(hash, now);
+  const record = await findKey(hash);
   if (!record || !digestsEqual(record.hash, hash)) throw invalidApiKey("unknown API key");
   if (record.revokedAt) throw invalidApiKey("the API key is revoked");
   if (record.expiresAt && record.expiresAt <= now) throw invalidApiKey("the API key has expired");

@@ -1,5 +1,5 @@
 // Idempotency-Key on POST requests (beyond the spec, as Stripe, Adyen and Checkout.com do). A key
-// is bound to what was done (docs/decisions.md, "Unknown outcomes"):
+// is bound to what was done (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md):
 // - The first request claims the key (its responseid and a lease); a repeat with other parameters
 //   is refused; a repeat while the holder works waits for it, then gets its answer.
 // - A refusal that did nothing (ApiError: validation, authentication, overload before any work)

@@ -3,9 +3,9 @@
 // are replaced, and every string or number goes through the one masker of card-number-like digits
 // (lib/cards/redact-card-numbers.ts). The merchant API never asks for a card number, so a number
 // here is a mistake (a PAN typed into `reference`), and the log must not keep it. Our own date-times
-// ("2026-11-21 08:32:37") and the merchant's own id (12 digits) look like card numbers to the
-// masker: they are kept as they are, and so are JSON numbers under 12 digits (amounts; no card
-// number is that short). A body that is not JSON is masked as text. Cut at MAX_LOGGED_BODY.
+// ("2026-11-21 08:32:37") and the merchant's own id (12 digits) are kept as they are whatever the
+// masker would say, and so are JSON numbers under 12 digits (amounts; no card number is that short).
+// A body that is not JSON is masked as text. Cut at MAX_LOGGED_BODY.
 import { redactCardNumbers } from "../cards/redact-card-numbers";
 import { REDACTED_KEYS } from "../observability/logger";
 

@@ -46,6 +46,7 @@ export const AUDIT_ACTIONS = {
   "operation.settled_by_operator": "Settled an operation whose outcome was unknown",
   "team.invitation_sent": "Invited a person by email",
   "team.invitation_accepted": "Accepted an invitation",
+  "team.invitation_revoked": "Revoked an invitation",
   "user.password_reset_requested": "Asked for a password reset link",
   "user.password_reset_by_link": "Reset own password with a mailed link",
   "webhook_endpoint.created": "Added webhook endpoint",

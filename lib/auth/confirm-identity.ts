@@ -1,8 +1,10 @@
 // Step-up: the actions that hand out or change credentials (creating or rolling API keys, turning the
 // second factor on or off, changing the team) ask for the signed-in user's password again, and the
 // one-time code when the user has the second factor on, so a session cookie alone (a borrowed laptop,
-// a stolen cookie) cannot mint an API key or take over the account. Wrong answers count against the
-// same sign-in throttle as the sign-in form, so the password cannot be guessed here instead.
+// a stolen cookie) cannot mint an API key or take over the account. Wrong answers are limited per user
+// (five in 15 minutes), so the password cannot be guessed here instead; they are counted apart from
+// sign-ins, which anyone who knows the email can fail, so a stranger cannot lock an owner out of
+// step-up (security review 4, L2). The client address is recorded with the attempt.
 import { z } from "zod";
 import { db } from "../db";
 import { verifyPassword } from "./password";
@@ -38,7 +40,7 @@ export async function confirmIdentity({ userId, input, ipAddress = null }: { use
     where: { id: userId },
     select: { id: true, email: true, passwordHash: true, totpSecret: true, totpEnabledAt: true, totpLastUsedStep: true },
   });
-  const reservation = await reserveSignInAttempt({ email: user.email, ipAddress, userId: user.id });
+  const reservation = await reserveSignInAttempt({ email: user.email, ipAddress, userId: user.id, stepUp: true });
   if (reservation.limited) throw new IdentityNotConfirmedError("Too many failed attempts. Wait 15 minutes and try again.", "currentPassword", "limited");
   const fail = async (message: string, field: "currentPassword" | "currentCode") => {
     await settleSignInAttempt({ attemptId: reservation.attemptId, outcome: "failed", userId: user.id });

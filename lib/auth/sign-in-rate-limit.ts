@@ -25,6 +25,12 @@ export const MAX_FAILURES_PER_IP = 30;
  */
 export const MAX_FAILURES_PER_EMAIL_ALL_ADDRESSES = 20;
 export const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60_000;
+/**
+ * Failed step-up confirmations of one signed-in user (a borrowed session guessing the password). Only
+ * the session's own user can make them, so they are counted apart from sign-ins: a stranger's failed
+ * sign-ins never lock an owner out of creating keys or changing the team (security review 4, L2).
+ */
+export const MAX_STEP_UP_FAILURES = 5;
 
 export interface SignInThrottle {
   limited: boolean;
@@ -35,7 +41,7 @@ export interface SignInThrottle {
 export type SignInReservation = { limited: true; retryAt: Date } | { limited: false; attemptId: string };
 
 type ThrottleKey = {
-  where: { email?: string; ipAddress?: string };
+  where: { email?: string; ipAddress?: string; userId?: string; stepUp: boolean };
   max: number;
   lock: string;
   /** The email-wide key: not counted for an address this email signed in from recently. */
@@ -43,15 +49,22 @@ type ThrottleKey = {
 };
 
 /**
- * With an address: (email, address), address, and email-wide with the known-address exemption.
- * Without one (no trusted client address): the email alone, as before.
+ * A step-up: the user's own step-ups. A sign-in with an address: (email, address), address, and
+ * email-wide with the known-address exemption. Without one (no trusted client address): the email
+ * alone, as before. Sign-in keys count sign-ins only.
  */
-function throttleKeys(email: string, ipAddress: string | null): ThrottleKey[] {
-  if (!ipAddress) return [{ where: { email }, max: MAX_FAILURES_PER_EMAIL, lock: `sign-in:email:${email}` }];
+function throttleKeys(email: string, ipAddress: string | null, stepUpUserId?: string): ThrottleKey[] {
+  if (stepUpUserId) return [{ where: { userId: stepUpUserId, stepUp: true }, max: MAX_STEP_UP_FAILURES, lock: `step-up:${stepUpUserId}` }];
+  if (!ipAddress) return [{ where: { email, stepUp: false }, max: MAX_FAILURES_PER_EMAIL, lock: `sign-in:email:${email}` }];
   return [
-    { where: { email, ipAddress }, max: MAX_FAILURES_PER_EMAIL, lock: `sign-in:email-ip:${email}:${ipAddress}` },
-    { where: { ipAddress }, max: MAX_FAILURES_PER_IP, lock: `sign-in:ip:${ipAddress}` },
-    { where: { email }, max: MAX_FAILURES_PER_EMAIL_ALL_ADDRESSES, lock: `sign-in:email:${email}`, exemptKnownAddress: { email, ipAddress } },
+    { where: { email, ipAddress, stepUp: false }, max: MAX_FAILURES_PER_EMAIL, lock: `sign-in:email-ip:${email}:${ipAddress}` },
+    { where: { ipAddress, stepUp: false }, max: MAX_FAILURES_PER_IP, lock: `sign-in:ip:${ipAddress}` },
+    {
+      where: { email, stepUp: false },
+      max: MAX_FAILURES_PER_EMAIL_ALL_ADDRESSES,
+      lock: `sign-in:email:${email}`,
+      exemptKnownAddress: { email, ipAddress },
+    },
   ];
 }
 
@@ -60,7 +73,7 @@ async function limitedKey(client: Tx | ReturnType<typeof db>, keys: ThrottleKey[
   for (const key of keys) {
     if (key.exemptKnownAddress) {
       const known = await client.signInAttempt.findFirst({
-        where: { ...key.exemptKnownAddress, succeeded: true, createdAt: { gt: new Date(now.getTime() - KNOWN_ADDRESS_MS) } },
+        where: { ...key.exemptKnownAddress, succeeded: true, stepUp: false, createdAt: { gt: new Date(now.getTime() - KNOWN_ADDRESS_MS) } },
         select: { id: true },
       });
       if (known) continue;
@@ -88,9 +101,17 @@ export async function checkSignInThrottle(options: { email: string; ipAddress: s
  * Counts the failures of each key and, when none is at its limit, records this attempt as a failure
  * in the same locked transaction. The caller settles it with `settleSignInAttempt` once it knows.
  */
-export async function reserveSignInAttempt(options: { email: string; ipAddress: string | null; userId?: string | null; now?: Date }): Promise<SignInReservation> {
+export async function reserveSignInAttempt(options: {
+  email: string;
+  ipAddress: string | null;
+  userId?: string | null;
+  /** A signed-in user's step-up (then `userId` is required): counted against that user's step-ups only. */
+  stepUp?: boolean;
+  now?: Date;
+}): Promise<SignInReservation> {
   const now = options.now ?? new Date();
-  const keys = throttleKeys(options.email, options.ipAddress);
+  if (options.stepUp && !options.userId) throw new Error("a step-up attempt needs its user");
+  const keys = throttleKeys(options.email, options.ipAddress, options.stepUp ? options.userId! : undefined);
   return db().$transaction(async (tx) => {
     // Always in the same order ((email, address), address, email), so two transactions cannot wait for each other.
     for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key.lock}, 0))`;
@@ -98,7 +119,15 @@ export async function reserveSignInAttempt(options: { email: string; ipAddress: 
     if (throttle.limited) return { limited: true as const, retryAt: throttle.retryAt! };
     const attemptId = newId();
     await tx.signInAttempt.create({
-      data: { id: attemptId, email: options.email, userId: options.userId ?? null, ipAddress: options.ipAddress, succeeded: false, createdAt: now },
+      data: {
+        id: attemptId,
+        email: options.email,
+        userId: options.userId ?? null,
+        ipAddress: options.ipAddress,
+        succeeded: false,
+        stepUp: options.stepUp ?? false,
+        createdAt: now,
+      },
       select: { id: true },
     });
     return { limited: false as const, attemptId };

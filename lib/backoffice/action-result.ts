@@ -1,6 +1,7 @@
 // The result every back-office server action returns to its form: field messages from zod, or one
 // message for the whole form. Expected failures become messages; anything else is rethrown.
 import { z } from "zod";
+import { NUL } from "../db/postgres-text";
 import { ForbiddenError, NotFoundError } from "../auth/actor";
 import { AccountSetupRequiredError, UnauthenticatedError } from "../auth/session";
 import { ApiError, isDatabaseOverload } from "../errors";
@@ -73,8 +74,16 @@ export async function runAction<T>(work: () => Promise<{ message: string; data?:
   }
 }
 
+/**
+ * A form's text fields. A value holding U+0000 is refused with a message on its field: no form has a
+ * use for it, and PostgreSQL cannot store it (a free-text field would fail its INSERT).
+ */
 export function formObject(formData: FormData): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of formData.entries()) if (typeof value === "string" && !key.startsWith("$ACTION")) out[key] = value;
+  for (const [key, value] of formData.entries()) {
+    if (typeof value !== "string" || key.startsWith("$ACTION")) continue;
+    if (value.includes(NUL)) throw new UserFacingError("Remove the NUL character (U+0000) from this field.", { field: key });
+    out[key] = value;
+  }
   return out;
 }

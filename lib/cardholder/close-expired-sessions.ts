@@ -10,7 +10,8 @@ import { storeCompletionNotification } from "../notifications/send-completion-no
 /**
  * The window's payment ends with it: a payment still PENDING (a challenge abandoned, or never
  * paid) becomes TIMED_OUT. Not when an authorization attempt is still pending: the acquirer may
- * have approved it, and resolvePendingAuthorizations settles it first (docs/decisions.md).
+ * have approved it, and resolvePendingAuthorizations settles it first
+ * (docs/decisions/0068-money-that-moves-exactly-once-under-faults-reconciliation.md).
  */
 export async function closePaymentWithWindow(tx: Tx, paymentId: string): Promise<void> {
   const inFlight = await tx.operation.count({ where: { paymentId, type: "authorize", status: "pending" } });

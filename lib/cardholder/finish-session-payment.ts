@@ -1,15 +1,18 @@
-// Finishes a payment window that its goPay() request could not finish (docs/decisions.md, "Unknown
-// outcomes", item 5): the process died mid-payment (the window's lease ran out), the completion
-// failed after an approval, or the request ended with an outcome still unknown (an authorization
-// attempt, an instantcapture 1 capture or its void). Called by the job lib/jobs/finish-stuck-payments.ts
-// once the attempts have been looked up; idempotent, one completion notification per window.
+// Finishes a payment window that its goPay() request could not finish
+// (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md, item 5, as amended by
+// docs/decisions/0145-unknown-outcomes-found-before-the-window-closed-not-found-held-a-day.md): the
+// process died mid-payment (the window's lease ran out), the completion failed after an approval,
+// or the request ended with an outcome still unknown (an authorization attempt, an instantcapture 1
+// capture or its void). Called by the job lib/jobs/finish-stuck-payments.ts once the attempts have
+// been looked up; idempotent, one completion notification per window.
 //
 // A window that is PROCESSING and no longer leased ends as its payment says:
 // - an attempt still unknown: waits while the window is open; once it has expired the window closes
 //   with completion "timeout" (and an approval found later is voided, below);
-// - approved (by the request, or an attempt settled approved while the window was open): the
-//   instant capture the request did not make is made; instantcapture 1 completes "approved" only
-//   once captured, else once its authorization is voided ("failed"); then COMPLETED and notified;
+// - approved (by the request, or an attempt settled approved before the window was closed, also by
+//   the look-up of the first round after its end, or by an operator): the instant capture the
+//   request did not make is made; instantcapture 1 completes "approved" only once captured, else
+//   once its authorization is voided ("failed"); then COMPLETED and notified;
 // - nothing approved: the window reopens for another attempt, or times out ("timeout") when expired.
 // A window already closed (timed out or completed otherwise) whose payment then turns out approved
 // by its acquirer gets that hold voided: the merchant was told the payment did not complete.
@@ -119,8 +122,12 @@ export async function finishSessionPayment({ sessionId, now = new Date() }: { se
     if (!expired) return "waiting";
     return (await endWindow(session.id, "TIMED_OUT", now)) ? "timed_out" : "busy";
   }
-  // An attempt settled approved after the request ended, while the window was open: that is the payment.
-  if (paymentId && !expired) await applyApprovedAttempt({ paymentId });
+  // An attempt settled approved after the request ended, before the window was closed: that is the
+  // payment, also when the window's time ran out meanwhile. The acquirer approved what the cardholder
+  // sent while the window was open, the cardholder was told "pending, do not pay again", and the
+  // merchant has been told nothing yet: the truth is "approved" (closing it "timeout" would leave a
+  // hold the merchant does not know of).
+  if (paymentId) await applyApprovedAttempt({ paymentId });
   const payment = paymentId ? await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { status: true } }) : undefined;
   // Approved by the request itself (it recorded the payment's state) completes even after the
   // window's end: the cardholder may already have been told "approved".

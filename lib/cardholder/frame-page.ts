@@ -6,7 +6,7 @@
 // shared by every frame), checked with its sha256 (subresource integrity), or inline where no build
 // made one (next dev, tests).
 import { randomBytes } from "node:crypto";
-import type { HostedStyling } from "../validation/hosted-styling";
+import { DEFAULT_FIELD_COLOURS as DEFAULTS, type HostedStyling } from "../validation/hosted-styling";
 import { PROTOCOL_TAG, type FieldKind, type FrameConfig } from "./protocol";
 
 export interface PageResponseOptions {
@@ -155,16 +155,16 @@ function stylesheet(styling: HostedStyling, kind: FieldKind): string {
         `@font-face{font-family:"${font.family}";src:url("${font.src}");font-weight:${font.weight};font-style:${font.style};font-display:swap}`,
     )
     .join("");
-  const color = s.color ?? "#1f2937";
-  const error = s.errorColor ?? "#b91c1c";
+  const color = s.color ?? DEFAULTS.color;
+  const error = s.errorColor ?? DEFAULTS.errorColor;
   return [
     fonts,
     "*{box-sizing:border-box;margin:0}",
-    `html,body{height:100%;background:${s.backgroundColor ?? "transparent"};overflow:hidden}`,
+    `html,body{height:100%;background:${s.backgroundColor ?? DEFAULTS.backgroundColor};overflow:hidden}`,
     `form{display:flex;height:100%;align-items:center;gap:8px}`,
-    `input{flex:1 1 auto;min-width:0;width:100%;height:${s.height ?? "100%"};padding:${s.padding ?? "0 10px"};border:1px solid ${s.borderColor ?? "#d1d5db"};border-radius:${s.borderRadius ?? "6px"};background:transparent;color:${color};font-family:${s.fontFamily ?? "system-ui,-apple-system,Segoe UI,Roboto,sans-serif"};font-size:${s.fontSize ?? "16px"};font-weight:${s.fontWeight ?? 400};letter-spacing:${s.letterSpacing ?? "normal"};outline:none;font-variant-numeric:tabular-nums}`,
-    `input::placeholder{color:${s.placeholderColor ?? "#9ca3af"}}`,
-    `input:focus{border-color:${s.focusColor ?? "#4f46e5"};box-shadow:0 0 0 1px ${s.focusColor ?? "#4f46e5"}}`,
+    `input{flex:1 1 auto;min-width:0;width:100%;height:${s.height ?? "100%"};padding:${s.padding ?? "0 10px"};border:1px solid ${s.borderColor ?? DEFAULTS.borderColor};border-radius:${s.borderRadius ?? "6px"};background:transparent;color:${color};font-family:${s.fontFamily ?? "system-ui,-apple-system,Segoe UI,Roboto,sans-serif"};font-size:${s.fontSize ?? "16px"};font-weight:${s.fontWeight ?? 400};letter-spacing:${s.letterSpacing ?? "normal"};outline:none;font-variant-numeric:tabular-nums}`,
+    `input::placeholder{color:${s.placeholderColor ?? DEFAULTS.placeholderColor}}`,
+    `input:focus{border-color:${s.focusColor ?? DEFAULTS.focusColor};box-shadow:0 0 0 1px ${s.focusColor ?? DEFAULTS.focusColor}}`,
     `input.invalid{color:${error};border-color:${error}}`,
     s.validColor ? `input.valid{color:${s.validColor}}` : "",
     "input:disabled{opacity:.6}",

@@ -232,6 +232,13 @@ export async function paySession({
     }
     return result;
   }
+  if (session.instantCapture === 1 && (await instantCaptureVoided(paymentId))) {
+    // instantcapture 1 whose capture failed, its authorization voided: the payment is over and
+    // cannot be made again, so the window ends now with its completion (not approved, the
+    // capture's response code), as the session finisher ends it when it voids (decision 0156).
+    await endWindowUnpaid(sessionId);
+    return result;
+  }
   if (await needsFinisher(paymentId)) {
     // Not over: an attempt's outcome is unknown, or an approved payment is not captured or voided as
     // instantcapture asked. The window stays PROCESSING for the session finisher.
@@ -270,6 +277,24 @@ async function needsFinisher(paymentId: string): Promise<boolean> {
   });
   if (!payment) return false;
   return payment.operations.length > 0 || ["AUTHORIZED", "CAPTURED", "TOKENIZED"].includes(payment.status);
+}
+
+/** The payment's authorization was voided after its instant capture failed. */
+async function instantCaptureVoided(paymentId: string): Promise<boolean> {
+  const payment = await db().payment.findUnique({ where: { id: paymentId }, select: { status: true } });
+  return payment?.status === "VOIDED";
+}
+
+/** Completes a PROCESSING window whose payment failed for good, with its completion notification (outbox). */
+async function endWindowUnpaid(sessionId: string): Promise<void> {
+  const notificationId = await db().$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT "id" FROM "PaymentSession" WHERE "id" = ${sessionId} AND "status" = 'PROCESSING' FOR UPDATE`;
+    if (locked.length === 0) return null;
+    await tx.paymentSession.update({ where: { id: sessionId }, data: { status: "COMPLETED", completedAt: new Date(), leaseUntil: null } });
+    return storeCompletionNotification({ tx, sessionId, status: "failed" });
+  });
+  if (notificationId) await dispatchNotification(notificationId);
 }
 
 /** After an exception: a payment that may have moved goes to the finisher, else the window reopens. */

@@ -21,7 +21,7 @@ export type CardPart = (typeof CARD_PARTS)[number];
 /** Marks our messages among whatever else a merchant page posts around. */
 export const PROTOCOL_TAG = "cps-hosted-fields/1";
 
-/** Spec 6.1 error codes, then the documented extensions (docs/decisions.md, "Cardholder flow"). */
+/** Spec 6.1 error codes, then the documented extensions (docs/decisions/0047-callbacks-and-error-codes.md). */
 export const ERROR_CODES = [
   "PAN_MISSING",
   "EXPMONTH_MISSING",

@@ -1,7 +1,7 @@
 // The schemas of the hosted-field protocol (lib/cardholder/protocol.ts): a few combinators with
 // zod's shape (safeParse / parse, types inferred with Infer), small enough for the browser bundles.
 // Why not zod here: zod/mini's core alone is about 7 KB gzip, most of the 8 KB a field page may
-// weigh (issue 14; docs/decisions.md, "Lighter hosted fields"); every message of this protocol
+// weigh (issue 14; docs/decisions/0077-lighter-hosted-fields-and-a-one-request-gopay.md); every message of this protocol
 // is a flat object of strings, numbers, booleans and literals, which these dozen lines check
 // exactly. Objects keep only their declared keys (a card value cannot ride along in a message).
 // Everything else in the service keeps zod.

@@ -4,12 +4,16 @@
 // the number is unwrapped here (to encrypt it) and otherwise only where it leaves for an acquirer or
 // the 3DS Server.
 import { config } from "../env";
-import type { Tx } from "../db";
+import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import type { Mode } from "../mode";
 import { CardDetails } from "./card-details";
 import { decryptPan, encryptPan, panFingerprint } from "./card-encryption";
 import { cardFacts } from "./card-facts";
+
+// The transaction type from the generated client itself: lib/db.ts (which logs through observability,
+// which redacts through this kernel) would close a loop.
+type Tx = Prisma.TransactionClient;
 
 /** The key under which the gateway derives a PAR when no acquirer returned one. */
 function parKey(): string {

@@ -1,6 +1,9 @@
 // `accounts ...`: the operator's commands for merchants' acquirer accounts (docs/operations.md).
-// Credentials come from a JSON file (--credentials-file, keep it mode 0600 and delete it after) or
-// --credential key=value options; they are never printed back, only their fingerprint.
+// Credentials come from a JSON file (--credentials-file <file>, mode 0600, deleted after), from
+// standard input (--credentials-file -: the JSON piped in, or each field asked at a prompt without
+// echo in a terminal); --credential key=value takes only the fields that are not secrets (a merchant
+// id): a secret on the command line shows in ps and in shell history (decision 0160). Credentials are
+// never printed back, only their fingerprint.
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { db } from "../db";
@@ -16,43 +19,9 @@ import { importLegacyAccounts } from "../routing/accounts/import-legacy-accounts
 import { ACQUIRERS } from "../acquirers";
 import { ACQUIRER_NAMES, acquirerNameList, isAcquirerName, type AcquirerName } from "../acquirers/names";
 import { config } from "../env";
-import type { CliResult, CommandHandler } from "./commands";
-
-type Options = Record<string, string | boolean | string[] | undefined>;
-
-/** The acquirers whose process-wide credentials of earlier versions `accounts import-env` turns into accounts. */
-const IMPORTABLE = ACQUIRER_NAMES.filter((name) => ACQUIRERS[name].legacyImport && ACQUIRERS[name].environment?.legacyCredentials);
-/** The acquirers of earlier versions' variables that cannot be imported. */
-const RETIRED = ACQUIRER_NAMES.filter((name) => ACQUIRERS[name].environment?.retired);
-/** `--<name>-merchant-id`, for the acquirers whose import asks for (or may take) the merchant id. */
-const MERCHANT_ID_OPTIONS = IMPORTABLE.flatMap((name) => {
-  const option = ACQUIRERS[name].legacyImport?.merchantIdOption;
-  return option ? [{ name, option: `${name}-merchant-id`, form: option }] : [];
-});
-const variablesOf = (names: readonly AcquirerName[]) => names.map((name) => `${name.toUpperCase()}_*`);
-
-export const ACCOUNT_USAGE = `  accounts list --merchant <id>                 a merchant's acquirer accounts (credentials are never shown: their fingerprint)
-  accounts add --merchant <id> --processor ${ACQUIRER_NAMES.join("|")} --name <label>
-               --acquirer-merchant-id <id> --mcc <4 digits> --merchant-name <name> --country <CC>
-               --descriptor <text> --currencies <EUR,DKK|any> [--mode test|live] [--bin-visa <bin>]
-               [--bin-mastercard <bin>] [--bin-amex <bin>] [--disabled]
-               (--credentials-file <json> | --credential <key>=<value> ...)
-                                                credential keys: ${Object.entries(CREDENTIAL_FIELDS)
-                                                  .map(
-                                                    ([processor, fields]) => `${processor}: ${fields.map((field) => field.key).join(", ")}`,
-                                                  )
-                                                  .join("; ")}
-  accounts update --merchant <id> --account <id> [any option of add but --processor] [--enabled|--disabled]
-  accounts disable --merchant <id> --account <id>
-                                                the account takes no new payments; its payments' captures,
-                                                refunds and voids still go to it
-  accounts test --merchant <id> --account <id>  one harmless authenticated call to the acquirer with the account's credentials
-                                                (needs the acquirer's *_BASE_URL: the CLI cannot reach a service's
-                                                in-process sandboxes; locally, test from the back office)
-  accounts import-env --mcc <4 digits> --merchant-name <name> --country <CC> --descriptor <text> [--mode test|live]
-               ${MERCHANT_ID_OPTIONS.map(({ option, form }) => `[--${option} <${form}>] `).join("")}[--bin-visa ...]
-                                                upgrade: every merchant gets accounts built from ${variablesOf(ACQUIRER_NAMES).slice(0, -1).join(", ")},
-                                                ${variablesOf(ACQUIRER_NAMES).at(-1)} (run once, then remove them; docs/operations.md)`;
+import type { CliCommand, CliOption, CliResult, Options } from "./cli-command";
+import { CliUsageError } from "./cli-command";
+import { promptHidden, promptVisible, readStandardInput, standardInputIsTerminal } from "./read-secret";
 
 function text(options: Options, name: string): string | undefined {
   const value = options[name];
@@ -65,20 +34,69 @@ function requiredText(options: Options, name: string): string {
   return value;
 }
 
-/** The credentials of --credentials-file (a JSON object) and --credential key=value, or undefined when neither is given. */
-function credentialsInput(options: Options): Record<string, string> | undefined {
-  const file = text(options, "credentials-file");
+/** The keys of every processor's credentials that are secrets (never taken from the command line). */
+const SECRET_KEYS = new Set(Object.values(CREDENTIAL_FIELDS).flatMap((fields) => fields.filter((field) => field.secret).map((field) => field.key)));
+
+function credentialPairs(options: Options): Record<string, string> {
   const pairs = ([] as string[]).concat((options.credential as string[] | string | undefined) ?? []);
-  if (!file && pairs.length === 0) return undefined;
-  const fromFile = file ? z.record(z.string(), z.string()).parse(JSON.parse(readFileSync(file, "utf8"))) : {};
-  const fromPairs = Object.fromEntries(
+  return Object.fromEntries(
     pairs.map((pair) => {
       const separator = pair.indexOf("=");
       if (separator <= 0) throw new z.ZodError([{ code: "custom", path: ["credential"], message: "must be key=value", input: undefined }]);
-      return [pair.slice(0, separator), pair.slice(separator + 1)];
+      const key = pair.slice(0, separator);
+      if (SECRET_KEYS.has(key)) {
+        throw new CliUsageError(
+          `--credential ${key}=… is not accepted: ${key} is a secret, and a command line shows in ps and in shell history. ` +
+            `Put the credentials in a JSON file (chmod 600) and pass --credentials-file <file>, or pipe the JSON in with --credentials-file -.`,
+        );
+      }
+      return [key, pair.slice(separator + 1)];
     }),
   );
+}
+
+/** Each credential field of `processor`, asked at the terminal (secrets without echo). */
+async function promptCredentials(processor: AcquirerName): Promise<Record<string, string>> {
+  const answers: Record<string, string> = {};
+  process.stderr.write(`${processor} credentials (an empty answer leaves an optional field out):\n`);
+  for (const field of CREDENTIAL_FIELDS[processor]) {
+    if (field.multiline) {
+      process.stderr.write(`${field.label}${field.optional ? " (optional)" : ""}: skipped at the prompt; give a multi-line value in --credentials-file\n`);
+      continue;
+    }
+    const question = `  ${field.label}${field.optional ? " (optional)" : ""}: `;
+    const answer = (field.secret ? await promptHidden(question) : await promptVisible(question)).trim();
+    if (answer) answers[field.key] = answer;
+  }
+  return answers;
+}
+
+/**
+ * The credentials of --credentials-file (a JSON object, from a file or standard input) and the
+ * non-secret --credential key=value pairs, or undefined when neither is given.
+ */
+async function credentialsInput(options: Options, processor: () => Promise<AcquirerName>): Promise<Record<string, string> | undefined> {
+  const file = text(options, "credentials-file");
+  const fromPairs = credentialPairs(options);
+  if (!file && Object.keys(fromPairs).length === 0) return undefined;
+  let fromFile: Record<string, string> = {};
+  if (file === "-") {
+    fromFile = standardInputIsTerminal() ? await promptCredentials(await processor()) : parseCredentialsJson(await readStandardInput(), "standard input");
+  } else if (file) {
+    fromFile = parseCredentialsJson(readFileSync(file, "utf8"), file);
+  }
   return { ...fromFile, ...fromPairs };
+}
+
+function parseCredentialsJson(text: string, source: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Never the parser's message: it would quote the secret next to the fault.
+    throw new CliUsageError(`--credentials-file: ${source} is not a JSON object such as {"apiKey":"…"}`);
+  }
+  return z.record(z.string(), z.string(), { error: "must be a JSON object of strings" }).parse(parsed);
 }
 
 function bins(options: Options): Record<string, string> | undefined {
@@ -90,7 +108,7 @@ function bins(options: Options): Record<string, string> | undefined {
 }
 
 /** The account fields given as options (only those given: an update changes nothing else). */
-function fieldOptions(options: Options): Record<string, unknown> {
+async function fieldOptions(options: Options, processor: () => Promise<AcquirerName>): Promise<Record<string, unknown>> {
   const fields: Record<string, unknown> = {
     name: text(options, "name"),
     acquirerMerchantId: text(options, "acquirer-merchant-id"),
@@ -102,7 +120,7 @@ function fieldOptions(options: Options): Record<string, unknown> {
     currencies: text(options, "currencies"),
     mode: text(options, "mode"),
     enabled: options.disabled === true ? false : options.enabled === true ? true : undefined,
-    credentials: credentialsInput(options),
+    credentials: await credentialsInput(options, processor),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
@@ -149,76 +167,162 @@ async function change(options: Options, input: Record<string, unknown>, verb: st
   };
 }
 
-export const ACCOUNT_COMMANDS: Record<string, CommandHandler> = {
-  "accounts list": async (options) => {
-    const merchantId = requiredText(options, "merchant");
-    await merchantMustExist(merchantId);
-    const accounts = await listAcquirerAccounts({ merchantId });
-    return { text: accounts.map(describe).join("\n") || "no acquirer accounts", data: accounts.map(data) };
-  },
-  "accounts add": async (options) => {
-    const merchantId = requiredText(options, "merchant");
-    await merchantMustExist(merchantId);
-    const processor = requiredText(options, "processor");
-    if (!isAcquirerName(processor))
-      throw new z.ZodError([{ code: "custom", path: ["processor"], message: `must be ${acquirerNameList()}`, input: processor }]);
-    const input = { processor, ...fieldOptions(options) };
-    const account = await db().$transaction(async (tx) => {
-      const created = await createAcquirerAccount({ merchantId, input, tx });
-      await recordAuditEntry(tx, {
-        merchantId,
-        userId: null,
-        action: "acquirer_account.created",
-        target: created.id,
-        details: { by: "operator (CLI)", after: auditFields(created) },
-      });
-      return created;
-    });
-    return { text: `Acquirer account added:\n${describe(account)}`, data: data(account) };
-  },
-  "accounts update": (options) => change(options, fieldOptions(options), "Acquirer account updated"),
-  "accounts disable": (options) => change(options, { enabled: false }, "Acquirer account disabled"),
-  "accounts test": async (options) => {
-    const merchantId = requiredText(options, "merchant");
-    const result = await testAcquirerConnection({ merchantId, accountId: requiredText(options, "account") });
-    const details = Object.entries(result.details ?? {}).map(([key, value]) => `    ${key}: ${value}`);
-    return {
-      text: [
-        `${result.ok ? "OK" : "FAILED"}: ${result.message}`,
-        ...details,
-        ...result.mismatches.map((line) => `    differs: ${line}`),
-      ].join("\n"),
-      data: result,
-    };
-  },
-  "accounts import-env": async (options) => {
-    const mode = accountModeSchema.parse(text(options, "mode") ?? (config().isProduction ? "live" : "test"));
-    const results = await importLegacyAccounts({
-      fields: {
-        mcc: requiredText(options, "mcc"),
-        merchantName: requiredText(options, "merchant-name"),
-        country: requiredText(options, "country"),
-        descriptor: requiredText(options, "descriptor"),
-        mode,
-        acquirerBins: bins(options),
-        acquirerMerchantIds: Object.fromEntries(MERCHANT_ID_OPTIONS.map(({ name, option }) => [name, text(options, option)])),
-      },
-    });
-    const lines = results.flatMap((result) => [
-      `${result.processor}: ${result.created.length} merchant(s) given an account, ${result.skipped.length} already had one`,
-      ...result.created.map(
-        (created) =>
-          `    ${created.merchantId}: account ${created.accountId} (${created.payments} payment(s), ${created.operations} operation(s) recorded on it)`,
-      ),
-    ]);
-    return {
-      text: (lines.length > 0
-        ? lines
-        : [
-            `neither ${variablesOf(IMPORTABLE).join(" nor ")} credentials are set: nothing to import (${variablesOf(RETIRED).join(", ")} credentials of earlier versions cannot be imported: docs/operations.md)`,
-          ]
-      ).join("\n"),
-      data: results,
-    };
-  },
+/** The acquirers whose process-wide credentials of earlier versions `accounts import-env` turns into accounts. */
+const IMPORTABLE = ACQUIRER_NAMES.filter((name) => ACQUIRERS[name].legacyImport && ACQUIRERS[name].environment?.legacyCredentials);
+/** The acquirers of earlier versions' variables that cannot be imported. */
+const RETIRED = ACQUIRER_NAMES.filter((name) => ACQUIRERS[name].environment?.retired);
+/** `--<name>-merchant-id`, for the acquirers whose import asks for (or may take) the merchant id. */
+const MERCHANT_ID_OPTIONS = IMPORTABLE.flatMap((name) => {
+  const option = ACQUIRERS[name].legacyImport?.merchantIdOption;
+  return option ? [{ name, option: `${name}-merchant-id`, form: option }] : [];
+});
+const variablesOf = (names: readonly AcquirerName[]) => names.map((name) => `${name.toUpperCase()}_*`);
+
+const MERCHANT: CliOption = { type: "string", value: "<merchantid>", required: true };
+const ACCOUNT: CliOption = { type: "string", value: "<accountid>", required: true };
+const BINS: Record<string, CliOption> = {
+  "bin-visa": { type: "string", value: "<bin>" },
+  "bin-mastercard": { type: "string", value: "<bin>" },
+  "bin-amex": { type: "string", value: "<bin>" },
 };
+/** The account's fields, as `accounts add` takes them (`accounts update` takes each as optional). */
+const ACCOUNT_FIELDS: Record<string, CliOption> = {
+  name: { type: "string", value: "<label>", required: true },
+  "acquirer-merchant-id": { type: "string", value: "<id>", required: true },
+  mcc: { type: "string", value: "<4 digits>", required: true },
+  "merchant-name": { type: "string", value: "<name>", required: true },
+  country: { type: "string", value: "<CC>", required: true },
+  descriptor: { type: "string", value: "<text>", required: true },
+  currencies: { type: "string", value: "<EUR,DKK|any>", required: true },
+  mode: { type: "string", value: "test|live" },
+  ...BINS,
+  "credentials-file": { type: "string", value: "<file>|-" },
+  credential: { type: "string", multiple: true, value: "<key>=<value>", hidden: true },
+};
+const optional = (fields: Record<string, CliOption>) => Object.fromEntries(Object.entries(fields).map(([name, option]) => [name, { ...option, required: false }]));
+
+const CREDENTIALS_HELP = `credentials: --credentials-file <file> (a JSON object, chmod 600) or --credentials-file -
+(the JSON piped in on standard input, or each field asked at a prompt in a terminal).
+--credential <key>=<value> takes the fields that are not secrets only (a secret on the command line
+shows in ps and in shell history).
+Keys: ${Object.entries(CREDENTIAL_FIELDS)
+  .map(([processor, fields]) => `${processor}: ${fields.map((field) => `${field.key}${field.secret ? " (secret)" : ""}${field.optional ? " (optional)" : ""}`).join(", ")}`)
+  .join(";\n")}`;
+
+async function processorOfAccount(options: Options): Promise<AcquirerName> {
+  const account = await db().acquirerAccount.findFirst({ where: { id: requiredText(options, "account"), merchantId: requiredText(options, "merchant") }, select: { processor: true } });
+  if (!account || !isAcquirerName(account.processor)) throw new Error(`no acquirer account ${requiredText(options, "account")} of merchant ${requiredText(options, "merchant")}`);
+  return account.processor;
+}
+
+export const ACCOUNT_COMMANDS: CliCommand[] = [
+  {
+    words: "accounts list",
+    options: { merchant: MERCHANT },
+    description: "a merchant's acquirer accounts (credentials are never shown: their fingerprint)",
+    run: async (options) => {
+      const merchantId = requiredText(options, "merchant");
+      await merchantMustExist(merchantId);
+      const accounts = await listAcquirerAccounts({ merchantId });
+      return { text: accounts.map(describe).join("\n") || "no acquirer accounts", data: accounts.map(data) };
+    },
+  },
+  {
+    words: "accounts add",
+    options: { merchant: MERCHANT, processor: { type: "string", value: ACQUIRER_NAMES.join("|"), required: true }, ...ACCOUNT_FIELDS, disabled: { type: "boolean" } },
+    description: `add an acquirer account to a merchant (audited)\n${CREDENTIALS_HELP}`,
+    run: async (options) => {
+      const merchantId = requiredText(options, "merchant");
+      await merchantMustExist(merchantId);
+      const processor = requiredText(options, "processor");
+      if (!isAcquirerName(processor))
+        throw new z.ZodError([{ code: "custom", path: ["processor"], message: `must be ${acquirerNameList()}`, input: processor }]);
+      const input = { processor, ...(await fieldOptions(options, async () => processor)) };
+      const account = await db().$transaction(async (tx) => {
+        const created = await createAcquirerAccount({ merchantId, input, tx });
+        await recordAuditEntry(tx, {
+          merchantId,
+          userId: null,
+          action: "acquirer_account.created",
+          target: created.id,
+          details: { by: "operator (CLI)", after: auditFields(created) },
+        });
+        return created;
+      });
+      return { text: `Acquirer account added:\n${describe(account)}`, data: data(account) };
+    },
+  },
+  {
+    words: "accounts update",
+    options: { merchant: MERCHANT, account: ACCOUNT, ...optional(ACCOUNT_FIELDS), enabled: { type: "boolean" }, disabled: { type: "boolean" } },
+    description: "change what is given (any option of add but --processor), nothing else; credentials as for add",
+    run: async (options) => change(options, await fieldOptions(options, () => processorOfAccount(options)), "Acquirer account updated"),
+  },
+  {
+    words: "accounts disable",
+    options: { merchant: MERCHANT, account: ACCOUNT },
+    description: "the account takes no new payments; its payments' captures, refunds and voids still go to it",
+    run: (options) => change(options, { enabled: false }, "Acquirer account disabled"),
+  },
+  {
+    words: "accounts test",
+    options: { merchant: MERCHANT, account: ACCOUNT },
+    description: `one harmless authenticated call to the acquirer with the account's credentials; exits 1 when it fails
+(needs the acquirer's *_BASE_URL or *_TEST_BASE_URL: the CLI cannot reach a service's in-process
+sandboxes; locally, test from the back office)`,
+    run: async (options) => {
+      const merchantId = requiredText(options, "merchant");
+      const result = await testAcquirerConnection({ merchantId, accountId: requiredText(options, "account") });
+      const details = Object.entries(result.details ?? {}).map(([key, value]) => `    ${key}: ${value}`);
+      return {
+        text: [`${result.ok ? "OK" : "FAILED"}: ${result.message}`, ...details, ...result.mismatches.map((line) => `    differs: ${line}`)].join("\n"),
+        data: result,
+        exitCode: result.ok ? 0 : 1,
+      };
+    },
+  },
+  {
+    words: "accounts import-env",
+    options: {
+      mcc: { type: "string", value: "<4 digits>", required: true },
+      "merchant-name": { type: "string", value: "<name>", required: true },
+      country: { type: "string", value: "<CC>", required: true },
+      descriptor: { type: "string", value: "<text>", required: true },
+      mode: { type: "string", value: "test|live" },
+      ...Object.fromEntries(MERCHANT_ID_OPTIONS.map(({ option, form }) => [option, { type: "string", value: `<${form}>` } satisfies CliOption])),
+      ...BINS,
+    },
+    description: `upgrade: every merchant gets accounts built from ${variablesOf(ACQUIRER_NAMES).join(", ")} (run once, then
+remove them; docs/operations.md)`,
+    run: async (options) => {
+      const mode = accountModeSchema.parse(text(options, "mode") ?? (config().isProduction ? "live" : "test"));
+      const results = await importLegacyAccounts({
+        fields: {
+          mcc: requiredText(options, "mcc"),
+          merchantName: requiredText(options, "merchant-name"),
+          country: requiredText(options, "country"),
+          descriptor: requiredText(options, "descriptor"),
+          mode,
+          acquirerBins: bins(options),
+          acquirerMerchantIds: Object.fromEntries(MERCHANT_ID_OPTIONS.map(({ name, option }) => [name, text(options, option)])),
+        },
+      });
+      const lines = results.flatMap((result) => [
+        `${result.processor}: ${result.created.length} merchant(s) given an account, ${result.skipped.length} already had one`,
+        ...result.created.map(
+          (created) =>
+            `    ${created.merchantId}: account ${created.accountId} (${created.payments} payment(s), ${created.operations} operation(s) recorded on it)`,
+        ),
+      ]);
+      return {
+        text: (lines.length > 0
+          ? lines
+          : [
+              `neither ${variablesOf(IMPORTABLE).join(" nor ")} credentials are set: nothing to import (${variablesOf(RETIRED).join(", ")} credentials of earlier versions cannot be imported: docs/operations.md)`,
+            ]
+        ).join("\n"),
+        data: results,
+      };
+    },
+  },
+];

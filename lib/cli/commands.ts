@@ -1,4 +1,5 @@
-// The operator CLI's commands (scripts/cli.ts parses the arguments and prints the result).
+// The operator CLI's commands, one table (lib/cli/cli-command.ts: the parser and the usage text come
+// from it); scripts/cli.ts runs the one named on the command line and prints its result.
 import { z } from "zod";
 import { db } from "../db";
 import { createMerchant } from "../merchants/create-merchant";
@@ -20,59 +21,21 @@ import {
 } from "../payments/settle-operation-by-operator";
 import type { Tx } from "../db";
 import { resealSigningSecrets } from "../notifications/signing-secrets";
-import { DEFAULT_NEW_KEY_SCOPES, parseScopeList } from "../api-keys/api-key-scopes";
+import { API_KEY_SCOPES, DEFAULT_NEW_KEY_SCOPES, parseScopeList } from "../api-keys/api-key-scopes";
 import { setPayoutLimit } from "../payments/set-payout-limit";
 import { resealAcquirerCredentials } from "../routing/accounts/reseal-acquirer-credentials";
-import { ACCOUNT_COMMANDS, ACCOUNT_USAGE } from "./account-commands";
-import { WEBHOOK_COMMANDS, WEBHOOK_USAGE } from "./webhook-commands";
+import { ACCOUNT_COMMANDS } from "./account-commands";
+import { WEBHOOK_COMMANDS } from "./webhook-commands";
 import { config } from "../env";
 import { modeSchema } from "../mode";
+import { promptHidden, readStandardInput, standardInputIsTerminal } from "./read-secret";
+import { CliUsageError, parseCommandLine, usageText, type CliCommand, type CliResult, type Options } from "./cli-command";
 
-export const CLI_USAGE = `usage: npm run -s cli -- <command> [options] [--json]
-
-  merchant create --name <name> [--scopes <list>]
-                                                create a merchant; prints its merchantid, a test-mode and a live-mode
-                                                API key (cps_test_…, cps_live_…) and the notification signing secret
-  merchant list                                 list merchants
-  apikey create --merchant <id> [--mode test|live] [--name <name>] [--scopes <list>]
-                                                create an API key for a merchant (shown once). Mode: default live in
-                                                production, test locally. Scopes, comma separated:
-                                                payments, follow-ups, payouts, read (default: payments,follow-ups,read)
-  payout-limits set --merchant <id> --currency <ISO> --per-payout <minor units> --per-day <minor units>
-                                                what the merchant's keys may pay out (no limit for a currency: no payouts)
-  user create --merchant <id> --email <email> --name <name> [--role owner|developer|viewer]
-                                                create a back-office user; the password is typed at a prompt or read
-                                                from standard input (never an argument); recorded in the audit log
-  user reset-password <email>                   give a back-office user a new temporary password (printed once);
-                                                their sessions end; recorded in the merchant's audit log
-  runs list [--limit <n>]                       recent background runs (embedded executor): status, attempts, next wake-up, last error
-  operations waiting                            operations waiting for an operator (outcome unknown, no look-up settled
-                                                them) and settled ones an acquirer later contradicted (docs/operations.md)
-  operations settle <operationid> --outcome approved|declined [--reference <acquirer's id>] --reason "<what you checked>"
-                                                record the acquirer's answer to an operation waiting for an operator:
-                                                totals, merchant notification and audit entry in one transaction
-  operations acknowledge <operationid> --reason "<what you did>"
-                                                close the alert of a settled operation an acquirer contradicted, once reconciled
-  processors reconcile [--older-than-minutes <n>]
-                                                look up timed-out authorizations at configured acquirers; void late approvals
-${ACCOUNT_USAGE}
-${WEBHOOK_USAGE}
-  cards rotate-key                              re-encrypt stored cards (and back-office TOTP secrets, acquirer credentials)
-                                                under the current CARD_DATA_KEY; the old key must be in
-                                                CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`;
-
-export class CliUsageError extends Error {}
+export { CliUsageError, type CliResult } from "./cli-command";
 
 /** The audit entry of an operator's settlement from the CLI (no back-office user: shown as "system"). */
 const cliAudit = (tx: Tx, entry: OperatorAuditEntry) =>
   recordAuditEntry(tx, { merchantId: entry.merchantId, userId: null, action: "operation.settled_by_operator", target: entry.paymentId, details: { ...entry.details } });
-
-export interface CliResult {
-  text: string;
-  data: unknown;
-}
-
-type Options = Record<string, string | boolean | string[] | undefined>;
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -81,40 +44,16 @@ function required(options: Options, name: string): string {
 }
 
 /**
- * A new user's password: typed at a prompt without echo when standard input is a terminal, else the
- * first line of standard input (`printf '%s\n' "$PASSWORD" | npm run cli -- user create ...`).
+ * A new user's password: typed twice at a prompt without echo when standard input is a terminal,
+ * else the first line of standard input (`printf '%s\n' "$PASSWORD" | npm run cli -- user create ...`).
  */
 async function readPassword(): Promise<string> {
-  if (process.stdin.isTTY) {
-    const { createInterface } = await import("node:readline/promises");
-    const { Writable } = await import("node:stream");
-    let muted = false;
-    const output = new Writable({
-      write(chunk, _encoding, done) {
-        if (!muted) process.stdout.write(chunk);
-        done();
-      },
-    });
-    const prompt = createInterface({ input: process.stdin, output, terminal: true });
-    try {
-      const ask = async (question: string) => {
-        process.stdout.write(question);
-        muted = true;
-        const answer = await prompt.question("");
-        muted = false;
-        process.stdout.write("\n");
-        return answer;
-      };
-      const first = await ask("Password for the new user: ");
-      if ((await ask("The same password again: ")) !== first) throw new CliUsageError("the two passwords are not the same");
-      return first;
-    } finally {
-      prompt.close();
-    }
+  if (standardInputIsTerminal()) {
+    const first = await promptHidden("Password for the new user: ");
+    if ((await promptHidden("The same password again: ")) !== first) throw new CliUsageError("the two passwords are not the same");
+    return first;
   }
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const line = Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "";
+  const line = (await readStandardInput()).split(/\r?\n/)[0] ?? "";
   if (!line) throw new CliUsageError("no password on standard input (or run it in a terminal to be asked)");
   return line;
 }
@@ -129,12 +68,17 @@ async function merchantMustExist(merchantId: string): Promise<void> {
   if (!merchant) throw new Error(`no merchant with id ${merchantId}`);
 }
 
-/** `args`: the words after the command's two (e.g. the email of `user reset-password <email>`). */
-export type CommandHandler = (options: Options, args: string[]) => Promise<CliResult>;
+const PASSWORD_REFUSED =
+  "--password is not accepted: a command line shows in ps and in shell history. Type the password at the prompt, or pipe it on standard input.";
 
-/** Commands by their words; other modules add theirs (e.g. `runs list`) in this table. */
-export const COMMANDS: Record<string, CommandHandler> = {
-  "merchant create": async (options) => {
+/** The commands of this module; the accounts and webhooks commands are in their own modules. */
+const COMMANDS: CliCommand[] = [
+  {
+    words: "merchant create",
+    options: { name: { type: "string", value: "<name>", required: true }, scopes: { type: "string", value: "<list>" } },
+    description: `create a merchant; prints its merchantid, a test-mode and a live-mode API key (cps_test_…, cps_live_…)
+and the notification signing secret`,
+    run: async (options) => {
     const name = z.string().trim().min(1).max(100).parse(required(options, "name"));
     const { merchant, apiKeys } = await createMerchant({ name, apiKeyModes: ["test", "live"], apiKeyScopes: scopesOption(options) });
     return {
@@ -143,7 +87,8 @@ export const COMMANDS: Record<string, CommandHandler> = {
       text:
         `Merchant ${merchant.name}\n  merchantid  ${merchant.id}\n  Test API key  ${apiKeys.test}   (test mode: sandboxes and test cards; shown once)\n` +
         `  Live API key  ${apiKeys.live}   (live mode: real cards and money; shown once; store it now)\n` +
-        `  Notification signing secret  ${merchant.notificationSecret}   (verifies notifications; also in the back office, Settings → API-key)`,
+        `  Live notification signing secret  ${merchant.notificationSecret}   (verifies live notifications; also in the back office, Settings → API-key)\n` +
+        `  Test notification signing secret  ${merchant.testNotificationSecret}   (verifies test notifications only)`,
       data: {
         merchantid: merchant.id,
         name: merchant.name,
@@ -151,18 +96,31 @@ export const COMMANDS: Record<string, CommandHandler> = {
         apikey: apiKeys[config().defaultMode],
         testapikey: apiKeys.test,
         liveapikey: apiKeys.live,
+        // Each mode signs with its own secret; notificationsecret is the live one, as before modes had their own.
         notificationsecret: merchant.notificationSecret,
+        testnotificationsecret: merchant.testNotificationSecret,
       },
     };
   },
-  "merchant list": async () => {
+  },
+  {
+    words: "merchant list",
+    options: {},
+    description: `list merchants`,
+    run: async () => {
     const merchants = await db().merchant.findMany({ orderBy: { createdAt: "asc" }, select: { id: true, name: true, createdAt: true } });
     return {
       text: merchants.map((m) => `${m.id}  ${m.name}  (created ${m.createdAt.toISOString()})`).join("\n") || "no merchants",
       data: merchants.map((m) => ({ merchantid: m.id, name: m.name, created: m.createdAt.toISOString() })),
     };
   },
-  "apikey create": async (options) => {
+  },
+  {
+    words: "apikey create",
+    options: { merchant: { type: "string", value: "<merchantid>", required: true }, mode: { type: "string", value: "test|live" }, name: { type: "string", value: "<name>" }, scopes: { type: "string", value: "<list>" } },
+    description: `create an API key for a merchant (shown once). Mode: default live in production, test locally.
+Scopes, comma separated: ${API_KEY_SCOPES.join(", ")} (default: payments,follow-ups,read)`,
+    run: async (options) => {
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const name = typeof options.name === "string" && options.name.trim() ? options.name.trim() : "CLI key";
@@ -181,8 +139,13 @@ export const COMMANDS: Record<string, CommandHandler> = {
       },
     };
   },
+  },
   // Payouts (review 3, M7): per currency, what the merchant's keys may pay out; audited as the operator.
-  "payout-limits set": async (options) => {
+  {
+    words: "payout-limits set",
+    options: { merchant: { type: "string", value: "<merchantid>", required: true }, currency: { type: "string", value: "<ISO code>", required: true }, "per-payout": { type: "string", value: "<minor units>", required: true }, "per-day": { type: "string", value: "<minor units>", required: true } },
+    description: `what the merchant's keys may pay out (no limit for a currency: no payouts)`,
+    run: async (options) => {
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const limit = await setPayoutLimit({
@@ -195,10 +158,13 @@ export const COMMANDS: Record<string, CommandHandler> = {
       data: { merchantid: merchantId, currency: limit.currency, perpayout: Number(limit.perPayout), perday: Number(limit.perDay) },
     };
   },
-  "user create": async (options) => {
-    if (options.password !== undefined) {
-      throw new CliUsageError("--password is not accepted: a command line shows in ps and in shell history. Type the password at the prompt, or pipe it on standard input.");
-    }
+  },
+  {
+    words: "user create",
+    options: { merchant: { type: "string", value: "<merchantid>", required: true }, email: { type: "string", value: "<email>", required: true }, name: { type: "string", value: "<name>", required: true }, role: { type: "string", value: "owner|developer|viewer" }, password: { type: "string", refused: PASSWORD_REFUSED } },
+    description: `create a back-office user; the password (12+ characters) is typed at a prompt or read from standard
+input, never an argument: printf '%s\\n' "$PASSWORD" | … user create …; recorded in the audit log`,
+    run: async (options) => {
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const role = (typeof options.role === "string" ? options.role : "owner").toUpperCase();
@@ -216,14 +182,21 @@ export const COMMANDS: Record<string, CommandHandler> = {
       data: { id: user.id, email: user.email, name: user.name, role: user.role.toLowerCase(), merchantid: merchantId },
     };
   },
+  },
   // For a user locked out of the back office with no owner to reset them (or the only owner).
-  "user reset-password": async (options, args) => {
+  {
+    words: "user reset-password",
+    args: ["<email>"],
+    options: {},
+    description: `give a back-office user a new temporary password (printed once); their sessions end; recorded in
+the merchant's audit log`,
+    run: async (options, args) => {
     const email = z
       .string()
       .trim()
       .toLowerCase()
       .pipe(z.email("must be an email address"))
-      .parse(args[0] ?? (typeof options.email === "string" ? options.email : ""));
+      .parse(args[0]);
     const user = await db().user.findUnique({ where: { email }, select: { id: true, merchantId: true } });
     if (!user) throw new Error(`no back-office user with email ${email}`);
     const { temporaryPassword } = await db().$transaction(async (tx) => {
@@ -243,8 +216,13 @@ Their open sessions were signed out.`,
       data: { email, temporarypassword: temporaryPassword, merchantid: user.merchantId },
     };
   },
+  },
   // Background work (Inngest): runs of the embedded executor.
-  "runs list": async (options) => {
+  {
+    words: "runs list",
+    options: { limit: { type: "string", value: "<n>" } },
+    description: `recent background runs (embedded executor): status, attempts, next wake-up, last error`,
+    run: async (options) => {
     const runs = await listRuns({ limit: typeof options.limit === "string" ? options.limit : undefined });
     return {
       text: formatRunsTable(runs),
@@ -256,8 +234,14 @@ Their open sessions were signed out.`,
       })),
     };
   },
+  },
   // Unknown outcomes left for an operator (docs/operations.md, "Unknown outcomes").
-  "operations waiting": async () => {
+  {
+    words: "operations waiting",
+    options: {},
+    description: `operations waiting for an operator (outcome unknown, no look-up settled them) and settled ones an
+acquirer later contradicted (docs/operations.md)`,
+    run: async () => {
     const cases = await listOperatorCases();
     const line = (entry: (typeof cases)[number]) =>
       entry.status === "pending"
@@ -280,7 +264,14 @@ Their open sessions were signed out.`,
       })),
     };
   },
-  "operations settle": async (options, args) => {
+  },
+  {
+    words: "operations settle",
+    args: ["<operationid>"],
+    options: { outcome: { type: "string", value: "approved|declined", required: true }, reference: { type: "string", value: "<acquirer's id>" }, reason: { type: "string", value: '"<what you checked>"', required: true } },
+    description: `record the acquirer's answer to an operation waiting for an operator: totals, merchant notification
+and audit entry in one transaction`,
+    run: async (options, args) => {
     const input = z
       .object({
         operationId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "the operation id (npm run cli -- operations waiting)"),
@@ -300,7 +291,13 @@ Their open sessions were signed out.`,
       data: { ...settled, payment: finished ?? null },
     };
   },
-  "operations acknowledge": async (options, args) => {
+  },
+  {
+    words: "operations acknowledge",
+    args: ["<operationid>"],
+    options: { reason: { type: "string", value: '"<what you did>"', required: true } },
+    description: `close the alert of a settled operation an acquirer contradicted, once reconciled`,
+    run: async (options, args) => {
     const input = z
       .object({
         operationId: z.string().regex(/^[A-Za-z0-9]{1,32}$/, "the operation id (npm run cli -- operations waiting)"),
@@ -310,8 +307,14 @@ Their open sessions were signed out.`,
     await acknowledgeLateAnswer({ ...input, by: { userId: null, label: "the operator CLI" }, audit: cliAudit });
     return { text: `the contradiction on ${input.operationId} is marked reconciled`, data: { operationid: input.operationId } };
   },
+  },
   // processors: late approvals behind time-outs (the in-process sandboxes are not reachable from the CLI).
-  "processors reconcile": async (options) => {
+  {
+    words: "processors reconcile",
+    options: { "older-than-minutes": { type: "string", value: "<n>" } },
+    description: `look up timed-out authorizations at configured acquirers; void late approvals (the service's
+in-process sandboxes are not reachable from the CLI)`,
+    run: async (options) => {
     const minutes = z.coerce.number().min(0).default(5).parse(options["older-than-minutes"]);
     const reconciled = await reconcileTimedOutAuthorizations({ olderThanMs: minutes * 60_000 });
     return {
@@ -322,8 +325,14 @@ Their open sessions were signed out.`,
       data: reconciled,
     };
   },
+  },
   // Operations (docs/operations.md): card-data key rotation.
-  "cards rotate-key": async () => {
+  {
+    words: "cards rotate-key",
+    options: {},
+    description: `re-encrypt stored cards (and back-office TOTP secrets, acquirer credentials) under the current
+CARD_DATA_KEY; the old key must be in CARD_DATA_PREVIOUS_KEYS (docs/operations.md)`,
+    run: async () => {
     const cards = await rotateCardDataKey();
     const totp = await resealTotpSecrets();
     const signing = await resealSigningSecrets();
@@ -351,18 +360,39 @@ Their open sessions were signed out.`,
       },
     };
   },
-};
+  },
+];
 
-export async function runCliCommand(words: string[], options: Options): Promise<CliResult> {
-  const key = words.slice(0, 2).join(" ");
-  const handler = COMMANDS[key] ?? ACCOUNT_COMMANDS[key] ?? WEBHOOK_COMMANDS[key];
-  if (!handler) throw new CliUsageError(`unknown command: ${words.join(" ")}`);
+/** Every command of the CLI, in the order of the usage text. */
+export const CLI_COMMANDS: readonly CliCommand[] = [...COMMANDS.slice(0, COMMANDS.findIndex((command) => command.words === "cards rotate-key")), ...ACCOUNT_COMMANDS, ...WEBHOOK_COMMANDS, ...COMMANDS.filter((command) => command.words === "cards rotate-key")];
+
+/** The usage text, naming the CLI as it was invoked (`npm run -s cli --` or `node dist/cli.js`). */
+export function cliUsage(invokedAs = "npm run -s cli --"): string {
+  return usageText(CLI_COMMANDS, invokedAs);
+}
+
+/**
+ * Runs a command line (`argv` as typed after the CLI's name). In-process callers may pass the options
+ * as an object instead: they are turned back into arguments and parsed by the same table, so an
+ * option no command declares fails here as it does on a command line.
+ */
+export async function runCliCommand(argv: readonly string[], options?: Options): Promise<CliResult> {
+  const line = options === undefined ? argv : [...argv, ...optionArguments(options)];
+  const parsed = parseCommandLine(CLI_COMMANDS, line);
   try {
-    return await handler(options, words.slice(2));
+    return await parsed.command.run(parsed.options, parsed.args);
   } catch (error) {
     if (error instanceof z.ZodError) {
       throw new CliUsageError(error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; "));
     }
     throw error;
   }
+}
+
+function optionArguments(options: Options): string[] {
+  return Object.entries(options).flatMap(([name, value]) => {
+    if (value === undefined || value === false) return [];
+    if (value === true) return [`--${name}`];
+    return ([] as string[]).concat(value).flatMap((item) => [`--${name}`, item]);
+  });
 }

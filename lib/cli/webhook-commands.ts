@@ -1,6 +1,6 @@
-// `webhooks ...`: the operator's commands for merchants' webhook endpoints (docs/decisions.md,
-// "Webhook endpoints"). A new or rolled secret is printed once, as `merchant create` prints the
-// merchant's own; every change is audited.
+// `webhooks ...`: the operator's commands for merchants' webhook endpoints
+// (docs/decisions/0111-webhook-endpoints-copies-each-with-its-own-secret.md). A new or rolled secret
+// is printed once, as `merchant create` prints the merchant's own; every change is audited.
 import { z } from "zod";
 import { db } from "../db";
 import { recordAuditEntry } from "../audit/audit";
@@ -12,18 +12,8 @@ import {
   rollWebhookEndpointSecret,
   type WebhookEndpointView,
 } from "../notifications/webhook-endpoints";
-import type { CommandHandler } from "./commands";
-
-type Options = Record<string, string | boolean | string[] | undefined>;
-
-export const WEBHOOK_USAGE = `  webhooks list --merchant <id>                 a merchant's webhook endpoints (never their secrets)
-  webhooks add --merchant <id> --mode test|live --url <https://...> [--kinds ${SUBSCRIBABLE_KINDS.join(",")}]
-               [--description <text>]          an endpoint that gets a copy of every notification of those kinds
-                                                (all kinds when --kinds is left out), signed with its own secret,
-                                                printed once
-  webhooks disable --merchant <id> --endpoint <id>
-  webhooks roll-secret --merchant <id> --endpoint <id> [--overlap-seconds 0..86400]
-                                                a new secret, printed once; the old one signs too until the overlap ends`;
+import type { CliCommand, CliOption, Options } from "./cli-command";
+import { kindHeaderValue } from "../notifications/notification-kind-header";
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -36,20 +26,33 @@ async function merchantMustExist(merchantId: string): Promise<void> {
 }
 
 function describe(endpoint: WebhookEndpointView): string {
-  const kinds = endpoint.kinds.length > 0 ? endpoint.kinds.join(", ") : "every kind";
+  const kinds = endpoint.kinds.length > 0 ? endpoint.kinds.map(kindHeaderValue).join(", ") : "every kind";
   return `${endpoint.id}  ${endpoint.mode}  ${endpoint.enabled ? "enabled" : "disabled"}  ${endpoint.url}  (${kinds})${endpoint.description ? `  “${endpoint.description}”` : ""}`;
 }
 
-const data = (endpoint: WebhookEndpointView) => ({ ...endpoint, createdAt: endpoint.createdAt.toISOString() });
+const data = (endpoint: WebhookEndpointView) => ({ ...endpoint, kinds: endpoint.kinds.map(kindHeaderValue), createdAt: endpoint.createdAt.toISOString() });
 
-export const WEBHOOK_COMMANDS: Record<string, CommandHandler> = {
-  "webhooks list": async (options) => {
+const MERCHANT: CliOption = { type: "string", value: "<merchantid>", required: true };
+const ENDPOINT: CliOption = { type: "string", value: "<endpointid>", required: true };
+
+export const WEBHOOK_COMMANDS: CliCommand[] = [
+  {
+    words: "webhooks list",
+    options: { merchant: MERCHANT },
+    description: `a merchant's webhook endpoints (never their secrets)`,
+    run: async (options) => {
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const endpoints = await db().$transaction((tx) => listWebhookEndpoints({ merchantId, tx }));
     return { text: endpoints.map(describe).join("\n") || "no webhook endpoints", data: endpoints.map(data) };
   },
-  "webhooks add": async (options) => {
+  },
+  {
+    words: "webhooks add",
+    options: { merchant: MERCHANT, mode: { type: "string", value: "test|live", required: true }, url: { type: "string", value: "<https://...>", required: true }, kinds: { type: "string", value: "<kind,kind,...>" }, description: { type: "string", value: "<text>" } },
+    description: `an endpoint that gets a copy of every notification of those kinds (all kinds when --kinds is left out),
+signed with its own secret, printed once. Kinds: ${SUBSCRIBABLE_KINDS.map(kindHeaderValue).join(", ")}`,
+    run: async (options) => {
     const merchantId = required(options, "merchant");
     await merchantMustExist(merchantId);
     const kinds = typeof options.kinds === "string" ? options.kinds.split(",").map((kind) => kind.trim()).filter(Boolean) : [];
@@ -70,7 +73,12 @@ export const WEBHOOK_COMMANDS: Record<string, CommandHandler> = {
       data: { ...data(endpoint), signingsecret: secret },
     };
   },
-  "webhooks disable": async (options) => {
+  },
+  {
+    words: "webhooks disable",
+    options: { merchant: MERCHANT, endpoint: ENDPOINT },
+    description: `the endpoint gets no new copies (its sent ones stay in the notification log)`,
+    run: async (options) => {
     const merchantId = required(options, "merchant");
     const endpointId = required(options, "endpoint");
     const endpoint = await db().$transaction(async (tx) => {
@@ -80,10 +88,15 @@ export const WEBHOOK_COMMANDS: Record<string, CommandHandler> = {
     });
     return { text: `Webhook endpoint disabled:\n${describe(endpoint)}`, data: data(endpoint) };
   },
-  "webhooks roll-secret": async (options) => {
+  },
+  {
+    words: "webhooks roll-secret",
+    options: { merchant: MERCHANT, endpoint: ENDPOINT, "overlap-seconds": { type: "string", value: "<0..86400>" } },
+    description: `a new secret, printed once; the old one signs too until the overlap ends (default 86400 seconds)`,
+    run: async (options) => {
     const merchantId = required(options, "merchant");
     const endpointId = required(options, "endpoint");
-    const overlapSeconds = typeof options["overlap-seconds"] === "string" ? Number(options["overlap-seconds"]) : 24 * 60 * 60;
+    const overlapSeconds = typeof options["overlap-seconds"] === "string" ? z.coerce.number({ error: "--overlap-seconds must be a number of seconds" }).int().min(0).max(86_400).parse(options["overlap-seconds"]) : 24 * 60 * 60;
     const rolled = await db().$transaction(async (tx) => {
       const result = await rollWebhookEndpointSecret({ merchantId, endpointId, overlapSeconds, tx });
       await recordAuditEntry(tx, {
@@ -100,4 +113,5 @@ export const WEBHOOK_COMMANDS: Record<string, CommandHandler> = {
       data: { endpointid: endpointId, signingsecret: rolled.secret, previousvaliduntil: rolled.previousValidUntil.toISOString() },
     };
   },
-};
+  },
+];

@@ -1,7 +1,7 @@
 // Applies the committed SQL migrations of prisma/migrations and records them in
 // `_prisma_migrations` exactly as `prisma migrate deploy` does (same table, sha256 checksum of
 // migration.sql), so both tools accept the same history. Used because the Prisma CLI cannot
-// fetch its schema-engine binary here (docs/decisions.md).
+// fetch its schema-engine binary here (docs/decisions/0001-prisma-without-its-binaries.md).
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -81,7 +81,7 @@ export async function migrateDatabase(connectionString: string, options: Migrate
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await client.query(CREATE_MIGRATIONS_TABLE);
+    await createMigrationsTable(client);
     const { rows } = await client.query<AppliedRow>(
       `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
     );
@@ -114,6 +114,24 @@ export async function migrateDatabase(connectionString: string, options: Migrate
     return result;
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Creates the history table under the migration lock: two CREATE TABLE IF NOT EXISTS at the same
+ * moment on an empty database both pass the "exists" check, and the second dies on PostgreSQL's
+ * catalog (duplicate key value violates unique constraint "pg_type_typname_nsp_index"), so of
+ * processes started together on a fresh database one would not come up.
+ */
+async function createMigrationsTable(client: pg.Client): Promise<void> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    await client.query(CREATE_MIGRATIONS_TABLE);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
   }
 }
 

@@ -3,7 +3,7 @@
 // Production: https only, public addresses only, plus the private networks the operator names in
 // EGRESS_ALLOWED_NETWORKS. Local mode (`npm start`, tests): http too, and loopback, so the demo shop
 // and a developer's receiver on 127.0.0.1 work; other private ranges stay refused there as well
-// (docs/decisions.md, "Egress and request limits").
+// (docs/decisions/0063-egress-and-request-limits.md).
 import ipaddr from "ipaddr.js";
 import { config } from "../env";
 

@@ -1,10 +1,16 @@
 // The ONE way the service sends a request to an address a merchant chose (notification delivery,
 // "send test notification"). It checks the destination (lib/egress), connects to the checked
 // address only, follows no redirect, asks for an uncompressed answer and reads at most a few
-// hundred bytes of it, then closes the connection: a receiver cannot make the service read its
-// network (SSRF) or inflate a huge answer in memory. Failures come back as plain texts that do not
-// tell a closed port from an open one.
-import { Agent, request } from "undici";
+// hundred bytes of it (a longer answer's connection is closed there): a receiver cannot make the
+// service read its network (SSRF) or inflate a huge answer in memory. Failures come back as plain
+// texts that do not tell a closed port from an open one.
+// Connections are kept alive per origin and policy (a bounded set of undici pools), so a busy
+// merchant's notifications do not each pay a TCP (and TLS) handshake: every NEW connection is
+// still made through the checked lookup, to the addresses it checked, and a connection is reused
+// only for the origin and policy it was checked for; it lives a few seconds idle and at most
+// MAX_REQUESTS_PER_CONNECTION requests, so a changed DNS answer is followed soon
+// (docs/decisions/0173-notifications-over-kept-alive-connections.md).
+import { Pool, request } from "undici";
 import { checkedLookup, EGRESS_REFUSED } from "./checked-lookup";
 import { checkMerchantUrl } from "./check-merchant-url";
 import { egressPolicy, type EgressPolicy } from "./egress-policy";
@@ -53,24 +59,61 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
   return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES)).slice(0, RESPONSE_EXCERPT_CHARS);
 }
 
+/** Origins (per policy) whose connections are kept; past it the least recently used pool is closed. */
+const MAX_POOLS = 128;
+/** Connections at once per origin: more deliveries to one receiver wait for one of them. */
+const CONNECTIONS_PER_ORIGIN = 16;
+/** Idle connections close after this (undici also honours a shorter Keep-Alive: timeout= of the receiver). */
+const KEEP_ALIVE_MS = 4_000;
+/** A connection is closed after this many requests: a receiver's changed DNS answer is followed. */
+const MAX_REQUESTS_PER_CONNECTION = 100;
+/** The longest attempt time-out (15 s, delivery-schedule.ts): each request's own time-out is its signal. */
+const CONNECT_TIMEOUT_MS = 15_000;
+
+const pools = ((globalThis as unknown as { __cpsMerchantPools?: Map<string, Pool> }).__cpsMerchantPools ??= new Map());
+
+/** The pool for `origin` under `policy`: connections checked under one policy are never used under another. */
+function poolFor(origin: string, policy: EgressPolicy): Pool {
+  const key = `${origin} ${policy.requireHttps} ${policy.allowLoopback} ${policy.allowedNetworks.map((network) => network.join("/")).join(",")}`;
+  let pool = pools.get(key);
+  if (pool) {
+    pools.delete(key); // most recently used last
+  } else {
+    pool = new Pool(origin, {
+      connect: { lookup: checkedLookup(policy), timeout: CONNECT_TIMEOUT_MS },
+      connections: CONNECTIONS_PER_ORIGIN,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: KEEP_ALIVE_MS,
+      maxRequestsPerClient: MAX_REQUESTS_PER_CONNECTION,
+      pipelining: 1,
+    });
+    if (pools.size >= MAX_POOLS) {
+      const [oldestKey, oldest] = pools.entries().next().value as [string, Pool];
+      pools.delete(oldestKey);
+      void oldest.close().catch(() => undefined); // lets its requests in flight finish
+    }
+  }
+  pools.set(key, pool);
+  return pool;
+}
+
 export async function postToMerchant({ url, headers, body, timeoutMs, policy = egressPolicy() }: PostToMerchantOptions): Promise<MerchantAnswer> {
   // Scheme and IP literals (a stored address may predate the rules); names are checked at lookup.
   if (checkMerchantUrl(url, policy) !== null) return { statusCode: null, responseExcerpt: null, error: DESTINATION_NOT_ALLOWED };
   const signal = AbortSignal.timeout(timeoutMs);
-  // One agent per call: its only connection goes to the checked address and is closed afterwards.
-  const agent = new Agent({ connect: { lookup: checkedLookup(policy), timeout: timeoutMs }, pipelining: 0 });
   try {
     const answer = await request(url, {
       method: "POST",
       headers: { ...headers, "accept-encoding": "identity" },
       body,
-      dispatcher: agent,
+      dispatcher: poolFor(new URL(url).origin, policy),
       signal,
     });
     let responseExcerpt: string | null = null;
     const encoding = answer.headers["content-encoding"];
     if (!encoding || encoding === "identity") {
       // The status is the answer; a body that breaks off or comes too slowly only loses the excerpt.
+      // A short body is read to its end, so its connection can be used again.
       responseExcerpt = await readExcerpt(answer.body).catch(() => null);
     } else {
       // Compressed although we asked for identity: never inflated, not shown. Destroying an unread
@@ -83,7 +126,5 @@ export async function postToMerchant({ url, headers, body, timeoutMs, policy = e
     if (isEgressRefusal(error)) return { statusCode: null, responseExcerpt: null, error: DESTINATION_NOT_ALLOWED };
     if (signal.aborted) return { statusCode: null, responseExcerpt: null, error: `no answer within ${timeoutMs} ms` };
     return { statusCode: null, responseExcerpt: null, error: COULD_NOT_CONNECT };
-  } finally {
-    void agent.destroy().catch(() => undefined);
   }
 }

@@ -9,6 +9,8 @@ import { log } from "../observability/logger";
 export type HealthReport = { api: Array<{ api: string; status: "ok" | "error"; msg: string }> } & Record<string, unknown>;
 
 const DATABASE_TIMEOUT_MS = 2_000;
+/** Seconds after the process started during which a slow database answer is expected, not alarming. */
+const STARTUP_GRACE_SECONDS = 60;
 
 export async function checkDatabase(): Promise<ComponentStatus> {
   let timer: NodeJS.Timeout | undefined;
@@ -22,8 +24,12 @@ export async function checkDatabase(): Promise<ComponentStatus> {
     return { status: "ok", msg: "" };
   } catch (error) {
     // The health answer is public: a driver's message names internal hosts and addresses, so it goes
-    // to the log only and the answer says what is wrong in fixed words.
-    log("health").warn({ err: error }, "health check: the database did not answer");
+    // to the log only and the answer says what is wrong in fixed words. The reason without a stack
+    // (a time-out's stack says nothing); while the process is still starting (the first probes come
+    // before the pool is warm, and the first start builds on a busy machine) it is not a warning.
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    if (process.uptime() < STARTUP_GRACE_SECONDS) log("health").info({ reason }, "health check: the database did not answer yet (starting)");
+    else log("health").warn({ reason }, "health check: the database did not answer");
     return { status: "error", msg: "database: unreachable" };
   } finally {
     clearTimeout(timer);

@@ -60,9 +60,27 @@ export async function readLimitedStream(
   maxBytes: number,
   budget?: ByteBudget,
 ): Promise<Buffer> {
-  if (!source) return Buffer.alloc(0);
+  const { body, release } = await readHeld(source, maxBytes, budget);
+  // What was held for this read is given back once the caller has the bytes.
+  release();
+  return body;
+}
+
+/** The bytes read and a release() that gives their share of the budget back (once; later calls do nothing). */
+export interface HeldBody {
+  body: Buffer;
+  release(): void;
+}
+
+async function readHeld(
+  source: ReadableStream<Uint8Array> | NodeJS.ReadableStream | null | undefined,
+  maxBytes: number,
+  budget?: ByteBudget,
+): Promise<HeldBody> {
+  if (!source) return { body: Buffer.alloc(0), release: () => undefined };
   const chunks: Uint8Array[] = [];
   let length = 0;
+  let held = 0;
   const take = (chunk: Uint8Array) => {
     length += chunk.byteLength;
     if (length > maxBytes) throw new BodyTooLargeError(maxBytes);
@@ -70,13 +88,19 @@ export async function readLimitedStream(
       length -= chunk.byteLength;
       throw new BodyBudgetExhaustedError();
     }
+    held += chunk.byteLength;
     chunks.push(chunk);
   };
+  const release = () => {
+    budget?.release(held);
+    held = 0;
+  };
   try {
-    return await readChunks(source, take, chunks);
-  } finally {
-    // What was held for this read is given back once the caller has the bytes (or the read failed).
-    budget?.release(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+    return { body: await readChunks(source, take, chunks), release };
+  } catch (error) {
+    // A failed read gives back at once what it held.
+    release();
+    throw error;
   }
 }
 
@@ -104,6 +128,16 @@ export async function readLimitedBody(request: Request, maxBytes: number, budget
   // A declared length over the cap: nothing of the body is read (nor cancelled, see above).
   if (declaresTooLargeBody(request.headers, maxBytes)) throw new BodyTooLargeError(maxBytes);
   return readLimitedStream(request.body, maxBytes, budget);
+}
+
+/**
+ * Like readLimitedBody, but the bytes stay counted in `budget` until the caller calls release(): for
+ * a body whose processing after the read (a parse, a handler) costs memory in proportion to it, so
+ * that the budget bounds that work too and not only the read.
+ */
+export async function readLimitedBodyHeld(request: Request, maxBytes: number, budget: ByteBudget): Promise<HeldBody> {
+  if (declaresTooLargeBody(request.headers, maxBytes)) throw new BodyTooLargeError(maxBytes);
+  return readHeld(request.body, maxBytes, budget);
 }
 
 /** The request's body as UTF-8 text, at most `maxBytes`; throws BodyTooLargeError otherwise. */

@@ -1,10 +1,10 @@
 // The background service that runs the embedded executor inside the Next.js server process, in
 // embedded mode only. It learns the functions from this same process's /api/inngest over HTTP on
-// the loopback interface, as an Inngest server would, and hands each call, the same signed
-// request an Inngest server sends, to the serve handler given by the launcher
-// (lib/jobs/start-background-services.ts); without one, calls go over HTTP too.
+// the loopback interface, as an Inngest server would, and hands each call to the SDK's comm handler
+// given by the launcher (lib/jobs/start-background-services.ts: called directly, no signature), or
+// as the signed request an Inngest server sends to a serve handler; without either, calls go over HTTP too.
 import { hostname } from "node:os";
-import { EmbeddedExecutor, listenForWork, type ServeHandler } from "@cps/inngest-embedded";
+import { EmbeddedExecutor, listenForWork, type DirectInvoke, type ServeHandler } from "@cps/inngest-embedded";
 import { reportExecutorHeartbeat } from "./executor-status";
 import { databaseUrl, db } from "../db";
 import { config } from "../env";
@@ -26,7 +26,7 @@ export function runningEmbeddedExecutor(): EmbeddedExecutor | undefined {
   return state.__cpsEmbeddedExecutor;
 }
 
-export async function startEmbeddedExecutor(options: { handler?: ServeHandler } = {}): Promise<void> {
+export async function startEmbeddedExecutor(options: { handler?: ServeHandler; invoke?: DirectInvoke } = {}): Promise<void> {
   if (config().inngestMode !== "embedded" || state.__cpsEmbeddedExecutor) return;
   const logger = lazyLogger("executor");
   const executor = new EmbeddedExecutor({
@@ -34,6 +34,7 @@ export async function startEmbeddedExecutor(options: { handler?: ServeHandler } 
     serveUrl: localServeUrl(),
     signingKey: embeddedSigningKey(),
     handler: options.handler,
+    invoke: options.invoke,
     concurrency: config().INNGEST_EMBEDDED_CONCURRENCY,
     // Woken by PostgreSQL notifications of new work from every process (web processes store the
     // events); the poll interval is only the safety net for a lost notification.

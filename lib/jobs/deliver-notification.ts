@@ -3,32 +3,25 @@
 // failed attempt is a result, not an error, so Inngest does not retry it on its own schedule) and
 // each wait is a durable step.sleep, so the schedule survives restarts. A caller that made the
 // immediate attempt itself (deliverNowOrSchedule) starts the function at attempt 2.
+// An attempt held back by the ordering rule (lib/notifications/hold-back.ts) ends the run: nothing
+// sleeps while it waits, and the release of what held it back starts a new run at that attempt.
 import { inngest } from "../inngest/client";
-import { DELIVERY_SCHEDULE } from "../notifications/delivery-schedule";
-import { deliverNotificationAttempt, earlierPendingNotification } from "../notifications/deliver-notification-attempt";
-
-/** Waits behind earlier notifications of the same payment before an attempt goes anyway (about their whole schedule). */
-const MAX_TURNS_WAITING = 40;
 import { notificationCreated } from "../inngest/events/merchant-api";
+import { DELIVERY_SCHEDULE } from "../notifications/delivery-schedule";
+import { deliverNotificationAttempt } from "../notifications/deliver-notification-attempt";
 
 export const deliverNotification = inngest.createFunction(
   { id: "deliver-merchant-notification", triggers: [notificationCreated] },
   async ({ event, step }) => {
-    const { notificationId, fromAttempt = 1 } = event.data;
+    const { notificationId, fromAttempt = 1, immediately = false } = event.data;
     for (const attempt of DELIVERY_SCHEDULE.filter((step) => step.attemptNumber >= fromAttempt)) {
-      if (attempt.delayMs > 0) await step.sleep(`wait-before-attempt-${attempt.attemptNumber}`, attempt.delay);
-      // In the order of the state changes: while an earlier notification of the payment is still
-      // to be delivered, this one waits for it (its next attempt, or a few seconds), never ahead of it.
-      for (let turn = 0; turn < MAX_TURNS_WAITING; turn++) {
-        const earlier = await step.run(`order-${attempt.attemptNumber}-${turn}`, () => earlierPendingNotification(notificationId));
-        if (!earlier) break;
-        const due = earlier.nextAttemptAt ? new Date(earlier.nextAttemptAt).getTime() - Date.now() : 0;
-        await step.sleep(`wait-for-earlier-${attempt.attemptNumber}-${turn}`, `${Math.min(Math.max(due + 1_000, 3_000), 3_600_000)}ms`);
-      }
+      const waited = immediately && attempt.attemptNumber === fromAttempt;
+      if (attempt.delayMs > 0 && !waited) await step.sleep(`wait-before-attempt-${attempt.attemptNumber}`, attempt.delay);
       const result = await step.run(`attempt-${attempt.attemptNumber}`, () =>
         deliverNotificationAttempt({ notificationId, attemptNumber: attempt.attemptNumber, timeoutMs: attempt.timeoutMs }),
       );
       if (result.delivered) return { notificationId, delivered: true, attempts: attempt.attemptNumber };
+      if (result.deferred) return { notificationId, delivered: false, heldBackAt: attempt.attemptNumber };
     }
     return { notificationId, delivered: false, attempts: DELIVERY_SCHEDULE.length };
   },

@@ -1,4 +1,4 @@
-// Every minute: no payment is left stuck (docs/decisions.md, "Unknown outcomes", item 5). Pending
+// Every minute: no payment is left stuck (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md, item 5). Pending
 // authorization attempts are looked up when due and their payment finished by its owner (an MIT
 // with its one result notification, a cardholder window with its one completion notification, or
 // its late hold voided); windows whose goPay() request died or handed over are finished; MITs whose

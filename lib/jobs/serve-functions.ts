@@ -1,16 +1,18 @@
-// The app's Inngest functions behind the SDK's serve handler. /api/inngest answers with it over
-// HTTP (app/api/inngest/route.ts), for an Inngest server and for the function list, behind the
-// guard of ./serve-endpoint-guard.ts; the embedded executor of this process hands its calls to the
-// same handler directly (callFunction in @cps/inngest-embedded), without the
-// loopback HTTP round trip.
+// The app's Inngest functions behind the SDK's handlers. /api/inngest answers with serve() over
+// HTTP (app/api/inngest/route.ts), signatures checked, for an Inngest server and for the function
+// list, behind the guard of ./serve-endpoint-guard.ts. The embedded executor of this process calls
+// the same functions through a second comm handler of the SDK directly (invokeFunctionDirectly):
+// the body object in, the raw answer out, no signature, as the SDK's own `connect` transport does
+// (lib/inngest/direct-comm-handler.ts). Both run the same function code in the same engine.
 //
 // The handler is made at first use, not at import: its serve origin comes from the configuration
 // (lib/env.ts, read at run time), never from a request's Host header (security review 3, M4: the
 // SDK otherwise builds the URL it registers and answers syncs with from that header).
-import type { NextRequest } from "next/server";
 import { serve } from "inngest/next";
+import type { DirectInvoke } from "@cps/inngest-embedded";
 import { config } from "../env";
 import { inngest } from "../inngest/client";
+import { directInvoker } from "../inngest/direct-comm-handler";
 import { functions } from "./index";
 import { guardServeEndpoint } from "./serve-endpoint-guard";
 
@@ -18,7 +20,7 @@ export const INNGEST_SERVE_PATH = "/api/inngest";
 
 type ServeHandlers = ReturnType<typeof serve>;
 
-const state = globalThis as unknown as { __cpsServeHandlers?: ServeHandlers };
+const state = globalThis as unknown as { __cpsServeHandlers?: ServeHandlers; __cpsDirectInvoke?: DirectInvoke };
 
 /** The SDK's handlers, made once per process with the configured origin (INNGEST_SERVE_ORIGIN, else PUBLIC_BASE_URL). */
 function serveHandlers(): ServeHandlers {
@@ -38,9 +40,11 @@ export const inngestRouteHandlers = guardServeEndpoint({
   PUT: (request, context) => serveHandlers().PUT(request, context),
 });
 
-/** A call request as an Inngest server would POST it, answered by the handler in this process. */
-export function callServeHandlerInProcess(request: Request): Promise<Response> {
-  // The Next adapter reads only the standard Request members (url, headers, text()); the second
-  // argument is the pages router's response object, absent in the app router.
-  return serveHandlers().POST(request as NextRequest, undefined);
-}
+/**
+ * A call of one of the app's functions, answered by the SDK's comm handler in this process
+ * (lib/inngest/direct-comm-handler.ts): how the worker's embedded executor calls them.
+ */
+export const invokeFunctionDirectly: DirectInvoke = (call) => {
+  state.__cpsDirectInvoke ??= directInvoker({ client: inngest, functions });
+  return state.__cpsDirectInvoke(call);
+};

@@ -5,7 +5,7 @@
 // which register their addresses and credentials with the registries as configuration.
 // Periodic work is not here: it is cron functions (./scheduled.ts), one run per schedule across
 // all instances; only the sub-minute session-expiry ticker runs in-process.
-import { config } from "../env";
+import { config, installPlainProcessEnv } from "../env";
 import { startEmbeddedExecutor } from "../inngest/start-embedded-executor";
 import { startEventRelayService } from "../inngest/event-relay";
 import { startProcessorSandboxes } from "../sandboxes/acquirers/background-service";
@@ -23,12 +23,16 @@ const services: ServiceStarter[] = [
   // (before the executor, whose jobs may call the processors).
   { name: "processor sandboxes", role: "any", start: async () => void (await startProcessorSandboxes()) },
   // Background work (Inngest): runs the app's functions in-process unless an Inngest server is configured.
-  // Its calls go to the serve handler in this process, not over loopback HTTP (serve-functions.ts),
-  // imported here only: a web process need not load every function at start.
+  // Its calls go to the SDK's comm handler in this process directly, not over HTTP nor through
+  // serve()'s signed protocol (serve-functions.ts), imported here only: a web process need not load
+  // every function at start. The SDK lists process.env on every call: a plain copy makes that cheap.
   {
     name: "embedded Inngest executor",
     role: "worker",
-    start: async () => startEmbeddedExecutor({ handler: (await import("./serve-functions")).callServeHandlerInProcess }),
+    start: async () => {
+      if (config().inngestMode === "embedded") installPlainProcessEnv();
+      await startEmbeddedExecutor({ invoke: (await import("./serve-functions")).invokeFunctionDirectly });
+    },
   },
   // Background work with an Inngest server: forwards the outbox events stored with state changes
   // (lib/inngest/event-relay.ts); in every role, as there may be no worker process at all.

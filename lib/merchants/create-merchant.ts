@@ -34,19 +34,22 @@ export async function createMerchant({ name, withApiKey = false, apiKeyModes, ap
         },
       },
     });
-    // The notification signing secret: stored sealed; returned here in clear once, for the CLI to print.
-    const notificationSecret = await createSigningSecret({ merchantId: merchant.id, tx: client });
+    // The notification signing secrets, one per mode (live first: "the" secret of merchants from
+    // before modes had their own); stored sealed, returned here in clear once, for the CLI to print.
+    const notificationSecret = await createSigningSecret({ merchantId: merchant.id, mode: "live", tx: client });
+    const testNotificationSecret = await createSigningSecret({ merchantId: merchant.id, mode: "test", tx: client });
     const keys: Partial<Record<Mode, Awaited<ReturnType<typeof createApiKey>>>> = {};
     for (const mode of modes) {
       keys[mode] = await createApiKey({ merchantId: merchant.id, name: mode === "test" ? "Test key" : "Live key", scopes: apiKeyScopes, mode, tx: client });
     }
     const first = modes[0] ? keys[modes[0]] : undefined;
     return {
-      merchant: { ...merchant, notificationSecret },
+      merchant: { ...merchant, notificationSecret, testNotificationSecret },
       apiKey: first?.apiKey,
       apiKeyRecord: first?.record,
       apiKeys: { test: keys.test?.apiKey, live: keys.live?.apiKey },
     };
   };
-  return tx ? run(tx) : db().$transaction(run);
+  // Two sealed secrets and the keys in one transaction: more than Prisma's default 5 s on a loaded machine.
+  return tx ? run(tx) : db().$transaction(run, { timeout: 30_000 });
 }

@@ -6,15 +6,18 @@
 // does not move the schedule: acknowledged, the notification is delivered and the scheduled
 // attempts still to come send nothing; refused, the schedule goes on as it was.
 import { db } from "../db";
+import { textForPostgres } from "../db/postgres-text";
 import { Prisma } from "../generated/prisma/client";
 import type { NotificationKind, NotificationStatus } from "../generated/prisma/enums";
 import { postToMerchant } from "../egress/post-to-merchant";
 import { newId } from "../ids";
 import { observeNotificationAttempt } from "../observability/observe-notification-attempt";
 import { DELIVERY_SCHEDULE } from "./delivery-schedule";
+import { HELD_BACK_N, HELD_BACK_N_LOCKING } from "./hold-back";
 import { notificationKindHeader } from "./notification-kind-header";
 import { signNotification } from "./sign-notification";
-import { openSigningSecret } from "./signing-secrets";
+import { releaseHeldBackNotifications } from "./release-held-back-notifications";
+import { ensureSigningSecret, openSigningSecret } from "./signing-secrets";
 
 export interface DeliveryAttemptResult {
   delivered: boolean;
@@ -42,30 +45,55 @@ export interface DeliverNotificationAttemptOptions {
 /** How long a resend waits for the receiver: the schedule's longest, as a person is waiting. */
 const RESEND_TIMEOUT_MS = 15_000;
 
+/** Reads after a hold that found nothing holding any more (what held it was released meanwhile). */
+const MAX_READS = 3;
+
 /**
- * The earliest notification of the same payment to the same receiver (the address's origin: scheme,
- * host and port) that was written before this one and is still to be delivered (pending), with when
- * its next attempt is due; undefined when none holds this one back. The order is the one a receiver
- * sees the payment's state changes in (a completion path and a default path of one shop are one
- * receiver); another receiver that refuses does not hold this one back for its whole schedule, and
- * payment details (an answer to a query, not a state change) neither wait nor hold anything back.
+ * Records that `n` is held back, when it still is (read with share locks on what holds it: a
+ * release running now is waited for). False when nothing holds it back any more.
  */
-export async function earlierPendingNotification(notificationId: string): Promise<{ id: string; nextAttemptAt: Date | null } | undefined> {
-  const [earlier] = await db().$queryRaw<{ id: string; nextAttemptAt: Date | null }[]>`
-    SELECT e."id", e."nextAttemptAt" FROM "Notification" n
-    JOIN "Notification" e ON ${EARLIER_PENDING_THAN_N}
-    WHERE n."id" = ${notificationId}
-    ORDER BY e."createdAt", e."id" LIMIT 1`;
-  return earlier;
+async function recordHold(notificationId: string, now: Date): Promise<boolean> {
+  const held = await db().$queryRaw<{ id: string }[]>`
+    UPDATE "Notification" n SET "heldBackAt" = COALESCE(n."heldBackAt", ${now}), "nextAttemptAt" = NULL
+    WHERE n."id" = ${notificationId} AND n."status" = 'pending' AND ${HELD_BACK_N_LOCKING}
+    RETURNING n."id"`;
+  return held.length > 0;
 }
 
-/** The conditions on `e` of earlierPendingNotification, relative to `n`: one definition for it and for the attempt's own read. */
-const EARLIER_PENDING_THAN_N = Prisma.sql`
-  e."paymentId" = n."paymentId" AND e."id" <> n."id"
-  AND (e."createdAt" < n."createdAt" OR (e."createdAt" = n."createdAt" AND e."id" < n."id"))
-  AND substring(e."url" from '^[A-Za-z]+://[^/?#]+') = substring(n."url" from '^[A-Za-z]+://[^/?#]+')
-  AND n."paymentId" IS NOT NULL AND e."status" = 'pending'
-  AND e."kind" NOT IN ('test', 'payment_details') AND n."kind" NOT IN ('test', 'payment_details')`;
+interface AttemptRead {
+  id: string;
+  merchantId: string;
+  mode: "test" | "live";
+  kind: NotificationKind;
+  url: string;
+  body: string;
+  status: NotificationStatus;
+  endpointId: string | null;
+  secrets: Array<{ id: string; sealed: string }>;
+  heldBack: boolean;
+  copies: string[];
+}
+
+async function readForAttempt(notificationId: string, now: Date, withCopies: boolean): Promise<AttemptRead> {
+  // Raw SQL here and for the record below: one attempt runs for every notification, and the ORM
+  // made eight statements of it (two reads, a batch of two writes with their existence checks);
+  // these are two (docs/performance.md, the worker's cost per capture). The read also answers
+  // whether the notification is held back (lib/notifications/hold-back.ts) and, for the first
+  // attempt, which copies to start: two statements fewer per capture (issue 29).
+  const [notification] = await db().$queryRaw<AttemptRead[]>`
+    SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status", n."endpointId",
+      COALESCE((SELECT json_agg(json_build_object('id', s."id", 'sealed', s."sealed") ORDER BY s."createdAt" DESC, s."id" DESC)
+        FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND s."endpointId" IS NOT DISTINCT FROM n."endpointId"
+          AND s."mode" = n."mode" AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets",
+      ${HELD_BACK_N} AS "heldBack",
+      CASE WHEN ${withCopies} THEN ARRAY(SELECT c."id"::text FROM "Notification" c
+        WHERE c."copyOfId" = n."id" AND c."attemptCount" = 0 AND c."status" = 'pending' ORDER BY c."id")
+      ELSE ARRAY[]::text[] END AS "copies"
+    FROM "Notification" n
+    WHERE n."id" = ${notificationId}`;
+  if (!notification) throw new Error(`notification ${notificationId} does not exist`);
+  return notification;
+}
 
 export async function deliverNotificationAttempt({
   notificationId,
@@ -73,54 +101,35 @@ export async function deliverNotificationAttempt({
   timeoutMs,
   startCopies,
 }: DeliverNotificationAttemptOptions): Promise<DeliveryAttemptResult> {
-  // Raw SQL here and for the record below: one attempt runs for every notification, and the ORM
-  // made eight statements of it (two reads, a batch of two writes with their existence checks);
-  // these are two (docs/performance.md, the worker's cost per capture). The read also answers
-  // whether an earlier notification holds this one back and, for the first attempt, which copies
-  // to start: two statements fewer per capture (issue 29).
-  const now = new Date();
-  const [notification] = await db().$queryRaw<
-    {
-      id: string;
-      merchantId: string;
-      mode: "test" | "live";
-      kind: NotificationKind;
-      url: string;
-      body: string;
-      status: NotificationStatus;
-      secrets: Array<{ id: string; sealed: string }>;
-      heldBack: boolean;
-      copies: string[];
-    }[]
-  >`
-    SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status",
-      COALESCE((SELECT json_agg(json_build_object('id', s."id", 'sealed', s."sealed") ORDER BY s."createdAt" DESC, s."id" DESC)
-        FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND s."endpointId" IS NOT DISTINCT FROM n."endpointId"
-          AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets",
-      EXISTS (SELECT 1 FROM "Notification" e WHERE ${EARLIER_PENDING_THAN_N}) AS "heldBack",
-      CASE WHEN ${startCopies !== undefined} THEN ARRAY(SELECT c."id"::text FROM "Notification" c
-        WHERE c."copyOfId" = n."id" AND c."attemptCount" = 0 AND c."status" = 'pending' ORDER BY c."id")
-      ELSE ARRAY[]::text[] END AS "copies"
-    FROM "Notification" n
-    WHERE n."id" = ${notificationId}`;
-  if (!notification) throw new Error(`notification ${notificationId} does not exist`);
+  let notification = await readForAttempt(notificationId, new Date(), startCopies !== undefined);
   if (startCopies) await startCopies(notification.copies);
   const resend = attemptNumber === "resend";
   // A repeated attempt after the notification was acknowledged (a retried step, or a scheduled
   // attempt after a successful resend) sends nothing.
   if (!resend && notification.status === "delivered") return { delivered: true, statusCode: 200, error: null, durationMs: 0 };
   // The merchant learns a payment's state changes in the order they happened: a capture's result
-  // never overtakes the completion that says the payment was made. Not an attempt: nothing is
-  // counted. (A resend is a person's explicit request and goes at once.)
-  if (!resend && notification.heldBack) {
-    return { delivered: false, deferred: true, statusCode: null, error: null, durationMs: 0 };
+  // never overtakes the completion that says the payment was made. Held back, nothing is sent or
+  // counted and the run ends: the release of what holds it back starts its delivery again. (A
+  // resend is a person's explicit request and goes at once.)
+  for (let read = 1; !resend && notification.heldBack; read++) {
+    if (await recordHold(notificationId, new Date())) return { delivered: false, deferred: true, statusCode: null, error: null, durationMs: 0 };
+    // Released between the read and the hold: read again (what released it may have written a
+    // notification that comes first, such as a window's completion).
+    if (read >= MAX_READS) break;
+    notification = await readForAttempt(notificationId, new Date(), false);
+    if (notification.status === "delivered") return { delivered: true, statusCode: 200, error: null, durationMs: 0 };
   }
 
   const limitMs = timeoutMs ?? (resend ? RESEND_TIMEOUT_MS : DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs) ?? 15_000;
   const startedAt = new Date();
   // Every secret still valid signs (a roll's overlap): one signature each in webhook-signature. A
-  // webhook endpoint's copy is signed with that endpoint's secrets only, never the merchant's.
-  const secrets = await Promise.all(notification.secrets.map((row) => openSigningSecret({ ...row, merchantId: notification.merchantId })));
+  // webhook endpoint's copy is signed with that endpoint's secrets only, never the merchant's; every
+  // notification with its own mode's secrets only, never the other mode's (security review 4, M1).
+  // A merchant from before per-mode secrets has no test secret yet: it is made now.
+  const secrets =
+    notification.secrets.length === 0 && !notification.endpointId
+      ? (await ensureSigningSecret({ merchantId: notification.merchantId, mode: notification.mode })).map((entry) => entry.secret)
+      : await Promise.all(notification.secrets.map((row) => openSigningSecret({ ...row, merchantId: notification.merchantId })));
   const headers = signNotification({
     secret: secrets,
     id: notification.id,
@@ -139,7 +148,9 @@ export async function deliverNotificationAttempt({
     body: notification.body,
     timeoutMs: limitMs,
   });
-  const { statusCode, responseExcerpt: responseBody } = answer;
+  const { statusCode } = answer;
+  // The receiver's words, kept as said except a NUL byte, which PostgreSQL cannot store (review 4, M3).
+  const responseBody = textForPostgres(answer.responseExcerpt);
   const error = answer.error ?? (statusCode !== 200 ? `answered HTTP ${statusCode}; only 200 acknowledges` : null);
   const durationMs = Date.now() - startedAt.getTime();
   const delivered = statusCode === 200;
@@ -162,6 +173,29 @@ interface AttemptRecord {
   delivered: boolean;
 }
 
+/**
+ * What the record's statement answers when it ended the notification's schedule (acknowledged or
+ * given up): its payment, and whether another notification of that payment was still pending.
+ */
+interface Ended {
+  paymentId: string | null;
+  othersPending: boolean;
+}
+
+/** The columns an ending record returns (relative to the updated "Notification" row). */
+const ENDED_RETURNING = Prisma.sql`RETURNING "Notification"."paymentId", EXISTS (
+  SELECT 1 FROM "Notification" o WHERE o."paymentId" = "Notification"."paymentId" AND o."id" <> "Notification"."id" AND o."status" = 'pending'
+) AS "othersPending"`;
+
+/**
+ * Releases what waited behind a notification whose schedule just ended (lib/notifications/hold-back.ts).
+ * Only when another notification of its payment was pending as the record saw it: most have none,
+ * and a hold recorded at the very moment of the record is released by the stalled-work job.
+ */
+async function releaseAfter(ended: Ended | undefined): Promise<void> {
+  if (ended?.paymentId && ended.othersPending) await releaseHeldBackNotifications({ paymentId: ended.paymentId });
+}
+
 async function recordScheduledAttempt({ notificationId, attemptNumber, startedAt, durationMs, statusCode, error, responseBody, delivered }: AttemptRecord & { attemptNumber: number }): Promise<void> {
   const isLast = attemptNumber >= DELIVERY_SCHEDULE.length;
   const next = DELIVERY_SCHEDULE[attemptNumber];
@@ -169,7 +203,7 @@ async function recordScheduledAttempt({ notificationId, attemptNumber, startedAt
   const status: NotificationStatus = delivered ? "delivered" : isLast ? "failed" : "pending";
   // The attempt and the notification's new state in one statement (atomic on its own). A repeated
   // attempt number (a retried step) overwrites its row, as the ORM's upsert did.
-  await db().$executeRaw`
+  const [ended] = await db().$queryRaw<Ended[]>`
     WITH "attempt" AS (
       INSERT INTO "NotificationAttempt" ("id", "notificationId", "attemptNumber", "startedAt", "durationMs", "statusCode", "error", "responseBody")
       VALUES (${newId()}, ${notificationId}, ${attemptNumber}, ${startedAt}, ${durationMs}, ${statusCode}, ${error}, ${responseBody})
@@ -185,17 +219,20 @@ async function recordScheduledAttempt({ notificationId, attemptNumber, startedAt
       "nextAttemptAt" = ${delivered || isLast || !next ? null : new Date(Date.now() + next.delayMs)}
     -- A delivered notification stays delivered: a slower attempt that failed (a retried step
     -- racing the one that got the 200) records its row but never changes the state back.
-    WHERE "id" = ${notificationId} AND "status" <> 'delivered' AND EXISTS (SELECT 1 FROM "attempt")`;
+    WHERE "id" = ${notificationId} AND "status" <> 'delivered' AND EXISTS (SELECT 1 FROM "attempt")
+    ${ENDED_RETURNING}`;
+  if (status !== "pending") await releaseAfter(ended);
 }
 
 /**
  * A resend's attempt row, numbered after the schedule and after any earlier resend (9, 10, ...), so
  * that a scheduled attempt still to come never overwrites it. attemptCount stays the schedule's
  * position (the stalled-work job resumes the schedule from it). Acknowledged, the notification is
- * delivered and has no next attempt; refused, its state and next attempt stay as they were.
+ * delivered and has no next attempt (and whatever waited behind it is released); refused, its
+ * state and next attempt stay as they were.
  */
 async function recordResendAttempt({ notificationId, startedAt, durationMs, statusCode, error, responseBody, delivered }: AttemptRecord): Promise<void> {
-  await db().$executeRaw`
+  const [ended] = await db().$queryRaw<Ended[]>`
     WITH "attempt" AS (
       INSERT INTO "NotificationAttempt" ("id", "notificationId", "attemptNumber", "startedAt", "durationMs", "statusCode", "error", "responseBody", "resend")
       SELECT ${newId()}, ${notificationId},
@@ -207,6 +244,10 @@ async function recordResendAttempt({ notificationId, startedAt, durationMs, stat
     UPDATE "Notification" SET
       "status" = CASE WHEN ${delivered} THEN 'delivered'::"NotificationStatus" ELSE "status" END,
       "deliveredAt" = CASE WHEN ${delivered} THEN ${new Date().toISOString()}::timestamp(3) ELSE "deliveredAt" END,
-      "nextAttemptAt" = CASE WHEN ${delivered} THEN NULL ELSE "nextAttemptAt" END
-    WHERE "id" = ${notificationId} AND EXISTS (SELECT 1 FROM "attempt")`;
+      "nextAttemptAt" = CASE WHEN ${delivered} THEN NULL ELSE "nextAttemptAt" END,
+      "heldBackAt" = CASE WHEN ${delivered} THEN NULL ELSE "heldBackAt" END
+    WHERE "id" = ${notificationId} AND EXISTS (SELECT 1 FROM "attempt")
+    ${ENDED_RETURNING}`;
+  // Acknowledged by a resend: what waited behind it goes now, in whichever process runs it.
+  if (delivered) await releaseAfter(ended);
 }

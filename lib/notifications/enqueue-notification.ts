@@ -20,7 +20,10 @@ export interface EnqueueNotificationOptions {
   paymentId?: string | null;
   kind: NotificationKind;
   url: string;
-  /** The spec's body; `mode` is added to it (a documented extension, docs/decisions.md). */
+  /**
+   * The spec's body; `mode` is added to it (a documented extension,
+   * docs/decisions/0108-test-mode-and-live-mode.md).
+   */
   body: object;
   tx?: Tx;
 }
@@ -86,13 +89,9 @@ export async function dispatchNotification(notificationId: string): Promise<void
 export async function deliverNowOrSchedule(notificationId: string): Promise<boolean> {
   // The copies start before the attempt is sent, from the attempt's own read of the notification.
   const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, startCopies });
-  if (!first.delivered) {
-    // Held back behind an earlier notification of the payment: the function makes the first attempt when its turn comes.
-    await sendEventAfterCommit({
-      type: notificationCreated,
-      data: first.deferred ? { notificationId } : { notificationId, fromAttempt: 2 },
-      id: `notification-${notificationId}`,
-    });
+  // Held back by the ordering rule: its release starts the delivery function when its turn comes.
+  if (!first.delivered && !first.deferred) {
+    await sendEventAfterCommit({ type: notificationCreated, data: { notificationId, fromAttempt: 2 }, id: `notification-${notificationId}` });
   }
   return first.delivered;
 }

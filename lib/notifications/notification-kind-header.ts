@@ -22,6 +22,11 @@ const HEADER_VALUES: Record<NotificationKind, string> = {
   test: "test",
 };
 
+/** The kind as receivers see it in the header (`payment-details`): the one spelling shown to people. */
+export function kindHeaderValue(kind: string): string {
+  return HEADER_VALUES[kind as NotificationKind] ?? kind;
+}
+
 export function notificationKindHeader(kind: NotificationKind, mode: Mode): Record<string, string> {
   return { [NOTIFICATION_KIND_HEADER]: HEADER_VALUES[kind], [NOTIFICATION_MODE_HEADER]: mode };
 }

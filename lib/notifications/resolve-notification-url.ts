@@ -3,6 +3,7 @@
 // else, for a follow-up, the address the payment itself was started with (`fallbackUrl`). The
 // configured addresses are those of the notification's mode: test mode has addresses of its own.
 import { db, type Tx } from "../db";
+import { SettingsCache } from "../db/settings-cache";
 import type { Mode } from "../mode";
 
 export type NotificationPurpose = "completion" | "lifecycle" | "default";
@@ -57,6 +58,10 @@ export function addressColumns(addresses: Addresses, mode: Mode): Partial<Addres
       };
 }
 
+/** Merchants' and hosted integrations' address rows, for `cached` look-ups (dropped at every change of either). */
+const addressCache = ((globalThis as unknown as { __cpsAddressCache?: SettingsCache<AddressColumns | null> }).__cpsAddressCache ??=
+  new SettingsCache());
+
 export async function resolveNotificationUrl({
   merchantId,
   mode,
@@ -65,6 +70,7 @@ export async function resolveNotificationUrl({
   purpose,
   fallbackUrl,
   tx,
+  cached,
 }: {
   merchantId: string;
   /** The mode of what the notification reports: its configured addresses are used. */
@@ -75,14 +81,19 @@ export async function resolveNotificationUrl({
   hostedIntegrationId?: string | null;
   purpose: NotificationPurpose;
   tx?: Tx;
+  /** Read the addresses from this process's settings cache (lib/db/settings-cache.ts; initdynamic). Without `tx` only. */
+  cached?: boolean;
 }): Promise<string | null> {
   if (requestedUrl) return requestedUrl;
   const client = tx ?? db();
+  const read = (key: string, load: () => Promise<AddressColumns | null>) => (cached && !tx ? addressCache.get(key, load) : load());
   if (hostedIntegrationId) {
-    const hosted = await client.hostedIntegration.findFirst({ where: { id: hostedIntegrationId, merchantId }, select: ADDRESS_FIELDS });
+    const hosted = await read(`hosted\n${merchantId}\n${hostedIntegrationId}`, () =>
+      client.hostedIntegration.findFirst({ where: { id: hostedIntegrationId, merchantId }, select: ADDRESS_FIELDS }),
+    );
     const url = pick(hosted && addressesOf(hosted, mode), purpose);
     if (url) return url;
   }
-  const merchant = await client.merchant.findUnique({ where: { id: merchantId }, select: ADDRESS_FIELDS });
+  const merchant = await read(`merchant\n${merchantId}`, () => client.merchant.findUnique({ where: { id: merchantId }, select: ADDRESS_FIELDS }));
   return pick(merchant && addressesOf(merchant, mode), purpose) ?? fallbackUrl ?? null;
 }

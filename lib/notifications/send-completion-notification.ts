@@ -67,10 +67,11 @@ export async function storeCompletionNotification({
           processor: true,
           eci: true,
           storedCard: { select: { bin: true, last4: true, par: true } },
+          // The authorization attempts, and the instant capture (it carries the session's id).
           operations: {
-            where: { type: "authorize" },
+            where: { OR: [{ type: "authorize" }, { type: "capture", responseId: sessionId }] },
             orderBy: { createdAt: "asc" },
-            select: { status: true, processor: true, responseCode: true, authorizationCode: true, eci: true },
+            select: { type: true, status: true, processor: true, responseCode: true, authorizationCode: true, eci: true },
           },
         },
       },
@@ -91,16 +92,31 @@ export async function storeCompletionNotification({
     return null;
   }
   const payment = session.payment;
-  const operations = payment?.operations ?? [];
-  const authorization = operations.find((operation) => operation.status === "approved") ?? operations.at(-1);
+  const operations = (payment?.operations ?? []).filter((operation) => operation.type === "authorize");
+  const completionStatus = status ?? statusOf(session.status, payment?.status);
+  // A timeout never carries an approval's code: an approval that came too late is voided, and is
+  // not what the window ended with (the last attempt that was not approved is).
+  const authorization =
+    completionStatus === "timeout"
+      ? operations.filter((operation) => operation.status !== "approved").at(-1)
+      : (operations.find((operation) => operation.status === "approved") ?? operations.at(-1));
+  let outcome = {
+    status: completionStatus,
+    responseCode: authorization?.responseCode ?? null,
+    authorizationCode: authorization?.authorizationCode ?? null,
+  };
+  // instantcapture 1 whose capture failed (its authorization then voided): the payment failed with
+  // the capture's answer. No authorization code: no authorization stands (decision 0156).
+  const instantCapture = payment?.operations.find((operation) => operation.type === "capture");
+  if (outcome.status === "failed" && (instantCapture?.status === "declined" || instantCapture?.status === "failed")) {
+    outcome = { status: instantCapture.status, responseCode: instantCapture.responseCode, authorizationCode: null };
+  }
   const body = completionNotificationBody({
     sessionId: session.id,
     paymentId: payment?.id ?? null,
     merchantPaymentId: session.merchantPaymentId,
     newMerchantPaymentId: session.newMerchantPaymentId,
-    status: status ?? statusOf(session.status, payment?.status),
-    responseCode: authorization?.responseCode ?? null,
-    authorizationCode: authorization?.authorizationCode ?? null,
+    ...outcome,
     processor: authorization?.processor ?? payment?.processor ?? null,
     card: payment?.storedCard ?? null,
     eci: authorization?.eci ?? payment?.eci ?? null,

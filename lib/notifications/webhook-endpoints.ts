@@ -1,4 +1,4 @@
-// Webhook endpoints (issue 28; docs/decisions.md, "Webhook endpoints"): more addresses of a merchant,
+// Webhook endpoints (issue 28; docs/decisions/0111-webhook-endpoints-copies-each-with-its-own-secret.md): more addresses of a merchant,
 // each of one mode, subscribed to chosen notification kinds, each with signing secrets of its own
 // (shown once when made or rolled; rolled with an overlap as the merchant's own secret is). The
 // spec's configured addresses stay where the notifications themselves go; endpoints get copies
@@ -11,6 +11,7 @@ import { config } from "../env";
 import { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { modeSchema, type Mode } from "../mode";
+import { kindHeaderValue } from "./notification-kind-header";
 import { MAX_SIGNING_SECRET_OVERLAP_SECONDS, createSigningSecret, rollSigningSecretRows } from "./signing-secrets";
 
 /** The kinds an endpoint may subscribe to (a test notification goes to the configured address only). */
@@ -38,7 +39,16 @@ export const webhookEndpointInput = z.object({
   mode: modeSchema,
   url: endpointUrl,
   /** Empty or absent: every kind. */
-  kinds: z.array(z.enum(SUBSCRIBABLE_KINDS as [string, ...string[]], { error: `must be among ${SUBSCRIBABLE_KINDS.join(", ")}` })).default([]),
+  // The header's spelling (`payment-details`, what receivers and the docs see) and the stored one
+  // (`payment_details`) are both taken.
+  kinds: z
+    .array(
+      z.preprocess(
+        (kind) => (typeof kind === "string" ? kind.trim().replaceAll("-", "_") : kind),
+        z.enum(SUBSCRIBABLE_KINDS as [string, ...string[]], { error: `must be among ${SUBSCRIBABLE_KINDS.map(kindHeaderValue).join(", ")}` }),
+      ),
+    )
+    .default([]),
   description: z.string().trim().max(200).optional(),
 });
 
@@ -72,7 +82,7 @@ export async function createWebhookEndpoint({ merchantId, input, tx }: { merchan
     },
     select: VIEW,
   });
-  const secret = await createSigningSecret({ merchantId, endpointId: endpoint.id, tx });
+  const secret = await createSigningSecret({ merchantId, mode: parsed.mode, endpointId: endpoint.id, tx });
   return { endpoint: endpoint as WebhookEndpointView, secret };
 }
 
@@ -107,6 +117,6 @@ export async function rollWebhookEndpointSecret({
 }) {
   const overlap = z.number().int().min(0).max(MAX_SIGNING_SECRET_OVERLAP_SECONDS).parse(overlapSeconds);
   const endpoint = await endpointOf(tx, merchantId, endpointId);
-  const { secret, previousValidUntil } = await rollSigningSecretRows({ merchantId, endpointId, overlapSeconds: overlap, tx });
+  const { secret, previousValidUntil } = await rollSigningSecretRows({ merchantId, mode: endpoint.mode, endpointId, overlapSeconds: overlap, tx });
   return { endpoint, secret, previousValidUntil };
 }

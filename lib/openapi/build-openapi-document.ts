@@ -67,7 +67,28 @@ export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchem
     },
   }) as JsonSchema;
   delete result.$schema;
-  return constAsEnum(result) as JsonSchema;
+  const converted = constAsEnum(result) as JsonSchema;
+  return io === "input" ? (defaultsInDescriptions(converted) as JsonSchema) : converted;
+}
+
+/**
+ * A request field's default in its description ("Default: 900."), not as `default`: openapi-typescript
+ * (defaultNonNullable, on by default) makes every field with a `default` required, so the minimal
+ * request the spec allows did not compile in a generated client (newcomer review 4, N5). The field
+ * stays optional (not in `required`), and the service applies the default as the description says.
+ */
+function defaultsInDescriptions(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(defaultsInDescriptions);
+  if (!node || typeof node !== "object") return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== "default") out[key] = defaultsInDescriptions(value);
+  }
+  if ("default" in node) {
+    const said = `Default: ${typeof (node as JsonSchema).default === "string" ? (node as JsonSchema).default : JSON.stringify((node as JsonSchema).default)}.`;
+    out.description = [out.description, said].filter(Boolean).join(" ");
+  }
+  return out;
 }
 
 /**
@@ -212,7 +233,11 @@ function postOperation(options: {
   };
 }
 
-/** The lookup's parameters travel in the query string (decision: docs/decisions.md). */
+/**
+ * The lookup's parameters travel in the query string: the spec does not show how its GET carries
+ * them, and content in a GET has no generally defined meaning (RFC 9110, 9.3.1), so clients and
+ * proxies may drop it.
+ */
 function queryParameters(schema: z.ZodType): unknown[] {
   const object = jsonSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(object.properties ?? {}).map(([name, { description, ...property }]) => ({
@@ -475,6 +500,27 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
         },
       },
     },
+    "/api/openapi-3.0.json": {
+      get: {
+        operationId: "openApiDocument30",
+        tags: ["Reference"],
+        summary: "This document in OpenAPI 3.0",
+        description:
+          "The same document in OpenAPI 3.0.3, for SDK generators that read 3.0 (openapi-generator: `-i $BASE/api/openapi-3.0.json`); needs no API key. Without webhooks, which 3.0 lacks: the notification bodies are schemas under components.",
+        security: [],
+        responses: {
+          "200": {
+            description: "OpenAPI 3.0.3",
+            content: {
+              "application/json": {
+                schema: { type: "object", description: "An OpenAPI 3.0.3 document." },
+                example: { openapi: "3.0.3", info: { title: "Card Payment Service merchant API", version: "1" }, paths: {} },
+              },
+            },
+          },
+        },
+      },
+    },
   };
   for (const path of Object.keys(paths)) Object.assign(paths[path]!, hostServers(path));
   return {
@@ -556,7 +602,8 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
       schemas,
       securitySchemes: {
         // One scheme, so that generated clients get one way to authenticate. The spec's own form
-        // (the key itself after "Basic") is accepted too and said so here (docs/decisions.md).
+        // (the key itself after "Basic") is accepted too and said so here
+        // (docs/decisions/0084-the-openapi-document-as-sdk-generator-input.md).
         basicAuth: {
           type: "http",
           scheme: "basic",

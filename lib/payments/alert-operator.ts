@@ -1,6 +1,6 @@
-// The two operator alerts of money whose outcome is unclear (docs/operations.md, "Unknown
-// outcomes"): an operation that no look-up can settle, and a definitive answer that contradicts how
-// an operation was already settled. Each is an error line for the log pipeline, a state in the
+// The operator alerts of money whose outcome is unclear (docs/operations.md, "Unknown
+// outcomes"): an operation that no look-up can settle, a definitive answer that contradicts how an
+// operation was already settled, and a settlement the acquirer's look-up never confirmed. Each is an error line for the log pipeline, a state in the
 // back office (Operation.operatorAlertedAt / lateAnswerAt) and a count in the
 // cps_operations_awaiting_operator gauge. Raised once per operation and fact.
 import { db, type Tx } from "../db";
@@ -27,11 +27,14 @@ export async function alertOperator({
   if (marked.count === 0) return false;
   const operation = await client.operation.findUniqueOrThrow({
     where: { id: operationId },
-    select: { type: true, paymentId: true, processor: true },
+    select: { type: true, paymentId: true, processor: true, payment: { select: { processor: true } } },
   });
+  // A follow-up has no processor of its own until its answer is recorded: until then the money is
+  // at the processor that authorized the payment.
+  const processor = operation.processor ?? operation.payment.processor;
   log("reconcile").error(
-    { event: "operator.needed", operationId, paymentId: operation.paymentId, processor: operation.processor },
-    `operator needed: ${operation.type} ${operationId} of payment ${operation.paymentId} at ${operation.processor ?? "no processor"}: ` +
+    { event: "operator.needed", operationId, paymentId: operation.paymentId, processor },
+    `operator needed: ${operation.type} ${operationId} of payment ${operation.paymentId} at ${processor ?? "no processor"}: ` +
       `${reason}; its amount stays reserved until it is settled (npm run cli -- operations settle, or the payment's back-office page)`,
   );
   return true;
@@ -94,4 +97,22 @@ export async function noteLateAnswer({
       `our books and the acquirer's disagree until an operator reconciles them (docs/operations.md)`,
   );
   return true;
+}
+
+/**
+ * A settlement made without the acquirer's answer (a trusted "not found", an operator) whose
+ * verification look-up never got an answer: an operator checks the acquirer's report and closes it
+ * (`operations acknowledge`). Kept with the contradictions (lateAnswer), as our books are unconfirmed.
+ */
+export async function noteUnverified({ operationId, why, now = new Date() }: { operationId: string; why: string; now?: Date }): Promise<void> {
+  const operation = await db().operation.findUniqueOrThrow({
+    where: { id: operationId },
+    select: { type: true, status: true, responseCode: true, paymentId: true, processor: true },
+  });
+  const text = `settled ${operation.status} (responsecode ${operation.responseCode ?? ""}); ${why}: check the acquirer's report`;
+  await db().operation.update({ where: { id: operationId }, data: { lateAnswer: text, lateAnswerAt: now } });
+  log("reconcile").error(
+    { event: "operator.unverified", operationId, paymentId: operation.paymentId, processor: operation.processor },
+    `operator needed: ${operation.type} ${operationId} of payment ${operation.paymentId}: ${text} (docs/operations.md)`,
+  );
 }

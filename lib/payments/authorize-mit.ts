@@ -8,6 +8,7 @@ import { resolveNotificationUrl } from "../notifications/resolve-notification-ur
 import { mitRequested } from "../inngest/events/merchant-api";
 import { sendEventAfterCommit } from "../inngest/send-event";
 import type { MitRequest } from "../validation/mit";
+import { checkMitParent } from "./check-mit-parent";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { assertRoutable } from "../routing/routing";
 import type { Mode } from "../mode";
@@ -55,8 +56,8 @@ export async function authorizeMit({
       const named = await getPaymentOrThrow({ merchantId, mode, paymentRef: input.merchantpaymentid, parameter: "merchantpaymentid", tx });
       if (named !== parentId) throw invalidParameter("merchantpaymentid", "names another payment than paymentid");
     }
-    const parent = await tx.payment.findUniqueOrThrow({ where: { id: parentId }, select: { storedCardId: true } });
-    if (!parent.storedCardId) throw invalidParameter(parentParameter, "the payment has no stored card data to charge");
+    const parent = await tx.payment.findUniqueOrThrow({ where: { id: parentId }, select: { storedCardId: true, paymentType: true, status: true } });
+    checkMitParent({ parent, parameter: parentParameter });
     if (input.newmerchantpaymentid) {
       const taken = await tx.payment.findUnique({
         where: { merchantId_mode_merchantPaymentId: { merchantId, mode, merchantPaymentId: input.newmerchantpaymentid } },

@@ -6,7 +6,9 @@
 // under the payment's row lock, checked by the same amount rules, so a merchant capture that arrives
 // between the authorization and this capture is never doubled. A capture or void whose answer is
 // lost is looked up (lib/payments/settle-unknown-operation.ts), never sent twice. A void that fails
-// is handed to the follow-up job (retried durably; its result notified to the merchant).
+// is handed to the follow-up job (retried durably). The merchant learns the outcome from the
+// window's completion (spec 6.2); only an instant capture settled after goPay() is notified on
+// its own, after that completion (decision 0156).
 import { db, type Tx } from "../db";
 import { faultPoint } from "../faults/fault-point";
 import { newId } from "../ids";
@@ -18,7 +20,6 @@ import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import type { AcquirerName } from "../acquirers/names";
 import { lockPayment } from "./get-payment-or-throw";
 import { operationTotals } from "./operation-totals";
-import { dispatchNotification } from "../notifications/enqueue-notification";
 import { recordFollowUpResult } from "./record-follow-up-result";
 import { FOLLOW_UP_KINDS, type FollowUpType } from "./follow-ups/kinds";
 import { holdUnknownOutcome, markCallEnded, type SettleResult } from "./settle-unknown-operation";
@@ -51,8 +52,8 @@ async function reserve(
   payment: InstantPayment,
   type: FollowUpType,
   note: string,
-  notificationUrl?: string | null,
-  responseId: string = newId(),
+  notificationUrl: string | null,
+  responseId: string | null,
 ) {
   return db().$transaction(async (tx: Tx) => {
     await lockPayment(tx, payment.id);
@@ -78,9 +79,10 @@ async function reserve(
         processor: payment.processor,
         note,
         // The merchant never asked for it: the instant capture carries the session's id (which the
-        // merchant has from initdynamic), a void its own responseid.
+        // merchant has from initdynamic); a void of ours none, as no request was answered for it,
+        // and it is not notified: the window's completion says the payment failed (decision 0156).
         responseId,
-        notificationUrl: notificationUrl ?? null,
+        notificationUrl,
         // Unknown until the answer is recorded: a crash mid-call leaves it for the look-up.
         outcomeUnknownSince: new Date(),
       },
@@ -101,11 +103,9 @@ async function call(payment: InstantPayment, type: FollowUpType, operationId: st
   try {
     faultPoint(type === "capture" ? "instant-capture.after-capture" : "instant-capture.after-void");
     if (isOutcomeUnknown(result)) return await holdUnknownOutcome({ operationId, result });
+    // Not notified on its own: the window's completion reports the payment (a capture or void
+    // settled here has no address).
     await recordFollowUpResult({ operationId, result, processor: payment.processor });
-    // A void has the session's address, so its result was stored as a notification with it: sent now.
-    // (A capture settled here has none: the window's completion reports it.)
-    const stored = await db().notification.findUnique({ where: { id: `msg_operation_${operationId}` }, select: { id: true } });
-    if (stored) await dispatchNotification(stored.id);
     return result.status;
   } catch (error) {
     await markCallEnded(operationId);
@@ -146,46 +146,44 @@ export async function captureInstantly({ paymentId, voidOnFailure }: CaptureInst
   if (!row.processor || row.authorizedAmount <= 0n) return { captured: false, voided: false };
   const payment: InstantPayment = { ...row, processor: row.processor };
 
-  const capture = await reserve(payment, "capture", "instantcapture", null, row.session?.id);
+  const capture = await reserve(payment, "capture", "instantcapture", null, row.session?.id ?? null);
   // Refused by the amount rule: a merchant capture took the amount first (it is the capture), or
   // the payment cannot be captured any more.
   if (capture.refused) return { captured: capture.capturedOrReserved > 0n, voided: false };
   const captured = await call(payment, "capture", capture.operationId, capture.amount);
   if (captured === "approved") return { captured: true, voided: false };
-  const notificationUrl = await sessionNotificationUrl(row);
   // The capture may have happened: a void now could be refused or release money already taken.
   // Its result, when it is settled later, is notified on its own (spec 6.4, responseid = the
-  // sessionid) to the session's address, besides the window's completion.
+  // sessionid) to the session's address, after the window's completion (the ordering rule of
+  // lib/notifications/hold-back.ts holds it back while the window is open).
   if (captured === "unknown" || captured === "operator") {
-    await db().operation.update({ where: { id: capture.operationId }, data: { notificationUrl } });
+    await db().operation.update({ where: { id: capture.operationId }, data: { notificationUrl: await sessionNotificationUrl(row) } });
     return { captured: false, voided: false, captureUnknown: true };
   }
   if (!voidOnFailure) return { captured: false, voided: false };
 
-  const voiding = await reserve(payment, "void", "instantcapture", notificationUrl);
+  const voiding = await reserve(payment, "void", "instantcapture", null, null);
   if (voiding.refused) return { captured: false, voided: false };
   const voided = await call(payment, "void", voiding.operationId, voiding.amount);
   if (voided === "approved") return { captured: false, voided: true };
   if (voided === "unknown" || voided === "operator") {
-    // Still pending: the reconciliation settles this void and notifies it.
+    // Still pending: the reconciliation settles this void (the session finisher ends the window after it).
     return { captured: false, voided: false, voidRetrying: true };
   }
-  // Refused or failed: a new void operation for the follow-up job, which retries it durably and
-  // notifies the merchant of the result.
+  // Refused or failed: a new void operation for the follow-up job, which retries it durably.
   const retried = await requestInstantVoid({ paymentId, note: "instantcapture: void retried after a failed void" });
   return { captured: false, voided: false, voidRetrying: retried };
 }
 
 /**
- * Hands a void of the payment's authorization to the follow-up job (retried durably, its result
- * notified to the session's address): after an instantcapture 1 capture failed and its void did
- * not go through. Returns false when the amount rule refuses (already voided, or being voided).
+ * Hands a void of the payment's authorization to the follow-up job (retried durably; not notified,
+ * the window's completion reports the payment): after an instantcapture 1 capture failed and its
+ * void did not go through. Returns false when the amount rule refuses (already voided, or being voided).
  */
 export async function requestInstantVoid({ paymentId, note }: { paymentId: string; note: string }): Promise<boolean> {
   const row = await loadInstantPayment(paymentId);
   if (!row.processor) return false;
-  const notificationUrl = await sessionNotificationUrl(row);
-  const retry = await reserve({ ...row, processor: row.processor }, "void", note, notificationUrl);
+  const retry = await reserve({ ...row, processor: row.processor }, "void", note, null, null);
   if (retry.refused) return false;
   await db().operation.update({ where: { id: retry.operationId }, data: { outcomeUnknownSince: null } });
   await sendEventAfterCommit({ type: followUpRequested, data: { operationId: retry.operationId }, id: `follow-up-${retry.operationId}` });

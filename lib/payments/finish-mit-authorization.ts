@@ -4,7 +4,7 @@
 // calls it, as does the operator's settle tool). An approved attempt authorizes the payment; a
 // payment whose attempts all failed or were declined ends so, without routing further: the
 // unknown attempt stopped the routing, and a charge minutes later at another acquirer is not
-// what the merchant asked for (docs/decisions.md, "Unknown outcomes").
+// what the merchant asked for (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md).
 import { db } from "../db";
 import { dispatchNotification } from "../notifications/enqueue-notification";
 import { MIT_PAYMENT_TYPES } from "../validation/mit";

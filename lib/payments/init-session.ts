@@ -91,10 +91,10 @@ export async function initSession({ merchantId, mode, input, now = new Date(), b
   }
   // A window no acquirer account of the merchant could authorize is refused now, naming the currency
   // or the processor, rather than failing when the cardholder pays.
-  await assertRoutable({ merchantId, mode, currency: input.currency, requested: input.processor, rule: input.rule, tx: client });
+  await assertRoutable({ merchantId, mode, currency: input.currency, requested: input.processor, rule: input.rule, cached: true });
   // The completion notification has to reach the merchant: with no address anywhere the window is
   // refused now, as the other asynchronous requests are, instead of its result being dropped.
-  if (!input.notificationurl && !(await resolveNotificationUrl({ merchantId, mode, hostedIntegrationId, purpose: "completion" }))) {
+  if (!input.notificationurl && !(await resolveNotificationUrl({ merchantId, mode, hostedIntegrationId, purpose: "completion", cached: true }))) {
     throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
   }
   // The one write of initdynamic, in raw SQL rather than `paymentSession.create`: measured in

@@ -32,6 +32,10 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
     });
     // Still pending (its outcome unknown): the reconciliation notifies the settled result, once.
     if (operation.status === "pending") return null;
+    // No request was answered for it (the void instantcapture 1 makes after a failed capture): the
+    // window's completion reports the payment, and a 6.4 body of our own void would read as an
+    // approval of the payment (decision 0156).
+    if (!operation.responseId) return null;
     const payment = operation.payment;
     // Operations accepted before the address was stored on them resolve it now.
     const url =
@@ -46,7 +50,7 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
     if (!url) return null;
     const status: OperationOutcome = operation.status === "approved" ? "approved" : operation.status === "declined" ? "declined" : "failed";
     const body = operationNotificationBody({
-      responseId: operation.responseId ?? "",
+      responseId: operation.responseId,
       paymentId: payment.id,
       merchantPaymentId: payment.merchantPaymentId,
       responseCode: operation.responseCode ?? "",

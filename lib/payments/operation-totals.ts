@@ -24,12 +24,25 @@ export interface OperationTotals {
  * path that this one statement does not (docs/performance.md).
  */
 export async function operationTotals(tx: Tx, paymentId: string): Promise<OperationTotals> {
-  const rows = await tx.$queryRaw<{ type: string; status: string; sum: bigint | number | string | null; count: number }[]>`
+  const rows = await tx.$queryRaw<OperationTotalsRow[]>`
     SELECT "type"::text AS "type", "status"::text AS "status", SUM("amount")::bigint AS "sum", COUNT(*)::int AS "count"
     FROM "Operation"
     WHERE "paymentId" = ${paymentId}
       AND "type"::text IN (${FOLLOW_UP_TYPES_SQL}) AND "status"::text IN ('pending', 'approved')
     GROUP BY 1, 2`;
+  return totalsFromRows(rows);
+}
+
+/** One group of the totals' statement (here, and in cps_lock_follow_up_payment's `totals`). */
+export interface OperationTotalsRow {
+  type: string;
+  status: string;
+  sum: bigint | number | string | null;
+  count: number;
+}
+
+/** The totals from their statement's groups: the one reading of them. */
+export function totalsFromRows(rows: OperationTotalsRow[]): OperationTotals {
   const sum = (type: string, statuses: string[]) =>
     rows
       .filter((row) => row.type === type && statuses.includes(row.status))

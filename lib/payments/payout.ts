@@ -5,7 +5,7 @@
 // like any other. Its final result is always notified (spec 6.4 shape) to the request's address,
 // else the merchant's default; a payout whose result could reach nobody is refused up front.
 // An unknown outcome answers status "pending": never "failed" while the money may have left
-// (docs/decisions.md, "Unknown outcomes"); the notification brings the final result.
+// (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md); the notification brings the final result.
 import { openStoredCard, STORED_CARD_SELECT } from "../cards/stored-card";
 import { db, Prisma } from "../db";
 import { invalidParameter, isDatabaseOverload } from "../errors";

@@ -12,7 +12,6 @@ import type { OperationRequest } from "../validation/operation";
 import { capabilitiesOf } from "../acquirers/capabilities";
 import { FOLLOW_UP_KINDS, type FollowUpKind, type FollowUpType } from "./follow-ups/kinds";
 import { lockFollowUpPaymentOrThrow } from "./lock-follow-up-payment";
-import { operationTotals } from "./operation-totals";
 import type { Mode } from "../mode";
 
 export interface RequestFollowUpOptions {
@@ -40,10 +39,11 @@ export async function requestFollowUp({
   reason,
 }: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const afterCommit = await db().$transaction(async (tx: Tx) => {
-    // One round trip for the lock and every candidate notification address (lock-follow-up-payment.ts).
+    // One round trip for the lock, every candidate notification address and, read after the lock,
+    // the operation totals (lock-follow-up-payment.ts).
     const payment = await lockFollowUpPaymentOrThrow({ tx, merchantId, mode, paymentRef });
     const paymentId = payment.id;
-    const totals = await operationTotals(tx, paymentId);
+    const totals = payment.totals;
     const kind: FollowUpKind = FOLLOW_UP_KINDS[type];
     // A kind an acquirer does not offer is refused before anything is reserved.
     if (kind.capability && payment.processor && !capabilitiesOf(payment.processor)[kind.capability])

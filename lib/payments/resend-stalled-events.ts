@@ -13,12 +13,15 @@
 //   recorded, a delivery attempt is a row), so a re-drive repeats nothing that happened.
 // Rows that another owner handles are not touched: a follow-up whose call was made (its outcome
 // is the reconciliation's), a refund waiting for a pending capture (the capture's record wakes
-// it), an MIT with authorization attempts (finish-stuck-payments). Each query is ordered oldest
+// it), an MIT with authorization attempts (finish-stuck-payments), a notification held back behind
+// an earlier one (its release starts it). Each query is ordered oldest
 // first and skips rows it cannot act on now, so they never fill its batch.
 import { db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import { followUpRequested, mitRequested, notificationCreated } from "../inngest/events/merchant-api";
 import { sendEvent } from "../inngest/send-event";
+import { HELD_BACK_N } from "../notifications/hold-back";
+import { releaseEventId, releaseHeldBackNotifications } from "../notifications/release-held-back-notifications";
 import { log } from "../observability/logger";
 import { FOLLOW_UP_TYPES_SQL } from "./follow-ups/kinds";
 
@@ -33,6 +36,8 @@ export interface ResendStalledEventsResult {
   operationIds: string[];
   mitPaymentIds: string[];
   notificationIds: string[];
+  /** Held-back notifications released here (their release never ran). */
+  releasedNotificationIds: string[];
   /** Re-driven with a fresh event id, by subject (`operation:<id>`, `mit:<id>`, `notification:<id>`). */
   redriven: string[];
   /** Subjects whose last re-drive was used up now (alerted once). */
@@ -67,7 +72,14 @@ async function countRedrive(subject: string, what: string, now: Date): Promise<n
 export async function resendStalledEvents({ now = new Date(), limit = 200 }: { now?: Date; limit?: number } = {}): Promise<ResendStalledEventsResult> {
   const stalled = new Date(now.getTime() - STALLED_AFTER_MS);
   const redriveBefore = new Date(now.getTime() - REDRIVE_AFTER_MS);
-  const result: ResendStalledEventsResult = { operationIds: [], mitPaymentIds: [], notificationIds: [], redriven: [], gaveUp: [] };
+  const result: ResendStalledEventsResult = {
+    operationIds: [],
+    mitPaymentIds: [],
+    notificationIds: [],
+    releasedNotificationIds: [],
+    redriven: [],
+    gaveUp: [],
+  };
 
   // Follow-ups never sent to their acquirer (no outcome mark: a call was never started).
   const operations = await db().$queryRaw<{ id: string; createdAt: Date; wokenBy: string | null }[]>`
@@ -126,18 +138,30 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
     }
   }
 
+  // Notifications held back by the ordering rule whose release never ran (its process died between
+  // the record that ended what held them back and the release): released now. Those still held
+  // back are not stalled: they have no run, and the release starts one (money review N6).
+  const unreleased = await db().$queryRaw<{ paymentId: string }[]>`
+    SELECT DISTINCT n."paymentId" FROM "Notification" n
+    WHERE n."heldBackAt" < ${stalled} AND n."status" = 'pending' AND NOT ${HELD_BACK_N}
+    LIMIT ${limit}`;
+  for (const { paymentId } of unreleased) result.releasedNotificationIds.push(...(await releaseHeldBackNotifications({ paymentId, now })));
+
   // Outbox rows whose delivery never started (attemptCount 0), or whose next attempt is long
-  // overdue (the hand-over to the delivery function was lost, or its run failed for good).
-  const notifications = await db().$queryRaw<{ id: string; attemptCount: number; due: Date }[]>`
-    SELECT n."id", n."attemptCount", COALESCE(n."nextAttemptAt", n."createdAt") AS "due" FROM "Notification" n
-    WHERE n."status" = 'pending' AND n."kind" <> 'test'
-      AND ((n."attemptCount" = 0 AND n."createdAt" < ${stalled}) OR (n."attemptCount" > 0 AND n."nextAttemptAt" < ${stalled}))
+  // overdue (the hand-over to the delivery function was lost, or its run failed for good). A
+  // released row's first event is its release's.
+  const notifications = await db().$queryRaw<{ id: string; attemptCount: number; releases: number; due: Date }[]>`
+    SELECT n."id", n."attemptCount", n."releases", COALESCE(n."nextAttemptAt", n."createdAt") AS "due" FROM "Notification" n
+    WHERE n."status" = 'pending' AND n."kind" <> 'test' AND n."heldBackAt" IS NULL
+      AND ((n."attemptCount" = 0 AND n."releases" = 0 AND n."createdAt" < ${stalled})
+        OR ((n."attemptCount" > 0 OR n."releases" > 0) AND n."nextAttemptAt" < ${stalled}))
       AND (COALESCE(n."nextAttemptAt", n."createdAt") >= ${redriveBefore} OR ${redrivable(Prisma.sql`'notification:' || n."id"`, now)})
     ORDER BY COALESCE(n."nextAttemptAt", n."createdAt"), n."id" LIMIT ${limit}`;
-  for (const { id, attemptCount, due } of notifications) {
+  for (const { id, attemptCount, releases, due } of notifications) {
     const data = attemptCount > 0 ? { notificationId: id, fromAttempt: attemptCount + 1 } : { notificationId: id };
     const send = (eventId: string) => sendEvent({ type: notificationCreated, data, id: eventId });
-    if ((await act(`notification:${id}`, `the notification ${id}`, due >= redriveBefore, `notification-${id}`, send)) === "resent") {
+    const originalId = releases > 0 ? releaseEventId(id, releases) : `notification-${id}`;
+    if ((await act(`notification:${id}`, `the notification ${id}`, due >= redriveBefore, originalId, send)) === "resent") {
       result.notificationIds.push(id);
     }
   }

@@ -1,12 +1,15 @@
 // An operation (an authorization attempt, capture, refund, void or payout) whose acquirer answer is unknown (time-out, HTTP 5xx, lost
 // connection, crash) is neither approved nor failed: it stays pending, its amount stays reserved,
 // and it is settled only by the acquirer's own answer to the ORIGINAL request (a look-up by our
-// operation id) or by an operator. The rules (docs/decisions.md, "Unknown outcomes"):
+// operation id) or by an operator. The rules (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md):
 // - a call that may still be in flight (its lease: outcomeUnknownSince .. callEndedAt) is never looked up;
 // - found: the acquirer's answer is recorded;
 // - not found: closes the operation as failed only where the acquirer's look-up proves it
-//   (ProcessorConnector.lookups) and only after NOT_FOUND_GRACE_MS from the end of the call (an
-//   acquirer may act late); the closure is verified by one more look-up a day later;
+//   (ProcessorConnector.lookups) and only once the acquirer can no longer act on a request it
+//   received late: an authorization after NOT_FOUND_GRACE_MS (a late hold is voided), a capture,
+//   refund, void or payout only NOT_FOUND_CLOSE_MS after the end of the call (pending and reserved
+//   until then, an operator told after the grace period); the closure is verified by one more
+//   look-up a day later, and a verification that never gets an answer ends with an operator;
 // - no answer, or a "not found" that proves nothing: still unknown; after `maxLookups` an operator
 //   is alerted, and the look-ups go on with back-off (hourly, then daily);
 // - no look-up at this acquirer: an operator is alerted at once (the settle tool records the answer).
@@ -17,7 +20,7 @@ import { lookupOperationOutcome } from "../routing/lookup-operation-outcome";
 import { processorTimeoutMs } from "../acquirers/registry";
 import { RESPONSE_CODES, type LookupKind, type ProcessorResult } from "../acquirers/contract";
 import type { AcquirerName } from "../acquirers/names";
-import { alertOperator, noteLateAnswer } from "./alert-operator";
+import { alertOperator, noteLateAnswer, noteUnverified } from "./alert-operator";
 import { notifyOperationResult } from "./notify-operation-result";
 import { operationResultFields } from "./operation-result-fields";
 import { recordAuthorizationAttempt } from "./record-authorization-attempt";
@@ -27,6 +30,13 @@ import { recordFollowUpResult } from "./record-follow-up-result";
 export const MAX_LOOKUPS_BEFORE_OPERATOR = 10;
 /** How long after the end of a call a trusted "not found" is still not proof: the acquirer may act late. */
 export const NOT_FOUND_GRACE_MS = 5 * 60_000;
+/**
+ * How long after the end of its call a capture, refund, void or payout that a trusted look-up does
+ * not find stays pending and reserved (money review 4, N4): an acquirer that performs a request
+ * after the grace period must find its amount still reserved, or the merchant's retry would move
+ * the money twice. Looked up hourly meanwhile; an operator is told once the grace period is over.
+ */
+export const NOT_FOUND_CLOSE_MS = 24 * 60 * 60_000;
 /** Added to a call's time-out for its lease: clocks of two processes and the writes around the call. */
 export const CALL_LEASE_MARGIN_MS = 15_000;
 /** An operation settled without the acquirer's answer is looked up once more after this long. */
@@ -250,8 +260,10 @@ export async function settleUnknownOperation({
     return "failed";
   }
   if (outcome.kind === "not_found" && outcome.proof) {
-    const graceEnd = new Date((ended ?? now).getTime() + NOT_FOUND_GRACE_MS);
-    if (graceEnd <= now) {
+    const callEndedAt = ended ?? now;
+    const graceEnd = new Date(callEndedAt.getTime() + NOT_FOUND_GRACE_MS);
+    const closeAt = new Date(callEndedAt.getTime() + NOT_FOUND_CLOSE_MS);
+    if (closeAt <= now) {
       await record(
         operation.type,
         operationId,
@@ -260,7 +272,7 @@ export async function settleUnknownOperation({
           status: "failed",
           failure: "retryable",
           responsecode: RESPONSE_CODES.unavailable,
-          message: `${processor} never received it (not found ${Math.round((now.getTime() - (ended ?? now).getTime()) / 1000)} s after the call ended)`,
+          message: `${processor} never received it (not found ${Math.round((now.getTime() - callEndedAt.getTime()) / 60_000)} min after the call ended)`,
         },
         `a look-up at ${processor}`,
         now,
@@ -269,15 +281,27 @@ export async function settleUnknownOperation({
       await db().operation.update({ where: { id: operationId }, data: { verifyLookupAt: new Date(now.getTime() + VERIFY_AFTER_MS) } });
       return "failed";
     }
-    // Not proof yet: the acquirer may still act on a request it received late. Looked up again when the grace period ends.
+    // Not proof yet: the acquirer may still act on a request it received late, and the merchant must
+    // not be told "failed" (a retry would then move the money twice). Looked up again when the grace
+    // period ends, then hourly; past the grace period an operator may settle it from the acquirer's report.
+    const pastGrace = graceEnd <= now;
+    const nextLookupAt = pastGrace ? new Date(Math.min(now.getTime() + HOUR_MS, closeAt.getTime())) : graceEnd;
     await db().operation.updateMany({
       // Only while still pending: a concurrent settler (a retried step, the round) may have recorded the answer meanwhile.
       where: { id: operationId, status: "pending" },
       data: {
-        errorMessage: `outcome unknown: not found at ${processor} yet; closed as failed if still not found at ${graceEnd.toISOString()}`,
-        nextLookupAt: graceEnd,
+        errorMessage: `outcome unknown: not found at ${processor} yet; it stays pending and reserved while ${processor} may still act, and is closed as failed if still not found at ${closeAt.toISOString()}`,
+        nextLookupAt,
       },
     });
+    if (pastGrace) {
+      await alertOperator({
+        operationId,
+        reason: `not found at ${processor} ${Math.round((now.getTime() - callEndedAt.getTime()) / 60_000)} min after the call ended; closed as failed at ${closeAt.toISOString()} if still not found, or settle it earlier from ${processor}'s report`,
+        now,
+      });
+      return "operator";
+    }
     return operation.operatorAlertedAt ? "operator" : "unknown";
   }
   const detail =
@@ -313,13 +337,18 @@ export async function verifySettledOperation({ operationId, now = new Date() }: 
   if (!operation.verifyLookupAt || operation.status === "pending" || !operation.processor) return false;
   const outcome = await lookupOperationOutcome({ processor: operation.processor, kind: operation.type as LookupKind, operationId });
   if (outcome.kind === "unknown") {
+    // Tried again in an hour (never every round); after VERIFY_FOR_MS without an answer an operator
+    // checks the acquirer's report instead.
     const settledAt = operation.completedAt ?? now;
     const giveUp = now.getTime() - settledAt.getTime() > VERIFY_FOR_MS;
-    await db().operation.updateMany({
-      // Only while still pending: a concurrent settler (a retried step, the round) may have recorded the answer meanwhile.
-      where: { id: operationId, status: "pending" },
-      data: { verifyLookupAt: giveUp ? null : new Date(now.getTime() + HOUR_MS) },
-    });
+    await db().operation.update({ where: { id: operationId }, data: { verifyLookupAt: giveUp ? null : new Date(now.getTime() + HOUR_MS) } });
+    if (giveUp) {
+      await noteUnverified({
+        operationId,
+        why: `the verification look-up at ${operation.processor} got no answer for ${Math.round(VERIFY_FOR_MS / (24 * HOUR_MS))} days (${outcome.message})`,
+        now,
+      });
+    }
     return false;
   }
   await db().operation.update({ where: { id: operationId }, data: { verifyLookupAt: null } });

@@ -90,9 +90,9 @@ export async function runFollowUp({
       return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
     throw error;
   }
-  const capture = operation === "refund" ? await captureToRefund(payment, operationId, amount) : undefined;
-  // Recorded before the call: what this operation names at the acquirer (a later refund counts what
-  // each capture has given back).
+  const capture = operation === "refund" ? await captureToRefund(payment, operationId) : undefined;
+  // Recorded before the call: what this operation names at the acquirer (a refund's capture was
+  // named when its run claimed it, under the payment's lock).
   await db().operation.updateMany({
     where: { id: operationId },
     data: { acquirerAccountId: accountId, referencedOperationId: capture?.chosen?.operationId ?? authorization.id },
@@ -113,17 +113,17 @@ export async function runFollowUp({
 }
 
 /**
- * The capture a refund names, for acquirers whose refunds give back one capture (Finaro): the
- * latest approved capture that still holds the whole amount, counting what earlier refunds that
- * named it took back (pending ones included). None when no single capture can (the refund is then
- * refused before it is sent, docs/decisions.md); `latest` is the latest capture either way.
+ * The capture a refund names, for acquirers whose refunds give back one capture (Finaro): the one its
+ * claim chose under the payment's lock (lib/payments/choose-refund-capture.ts), written on the refund
+ * as `referencedOperationId`. None when no single capture could take it (the refund is then refused
+ * before it is sent, docs/decisions/0146-a-refund-names-its-capture-when-it-is-claimed.md); `latest` is
+ * the latest capture either way.
  */
-async function captureToRefund(
-  payment: FollowUpPayment,
-  refundId: string,
-  amount: bigint,
-): Promise<{ chosen?: ReferencedOperation; latest?: ReferencedOperation }> {
-  const [captures, refunds] = await Promise.all([
+async function captureToRefund(payment: FollowUpPayment, refundId: string): Promise<{ chosen?: ReferencedOperation; latest?: ReferencedOperation }> {
+  const [refund, captures] = await Promise.all([
+    // No row when the caller runs the refund without a claim (a test, an operator's look-up): then
+    // no capture was chosen and the latest one is named.
+    db().operation.findUnique({ where: { id: refundId }, select: { referencedOperationId: true } }),
     db().operation.findMany({
       where: {
         paymentId: payment.id,
@@ -132,24 +132,15 @@ async function captureToRefund(
         processor: payment.processor,
         processorReference: { not: null },
       },
-      orderBy: { createdAt: "desc" },
-      select: { id: true, amount: true, processorReference: true, authorizationCode: true },
-    }),
-    db().operation.findMany({
-      where: { paymentId: payment.id, type: "refund", status: { in: ["pending", "approved"] }, id: { not: refundId } },
-      select: { amount: true, referencedOperationId: true },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { id: true, processorReference: true, authorizationCode: true },
     }),
   ]);
-  const given = new Map<string, bigint>();
-  for (const refund of refunds) {
-    if (refund.referencedOperationId)
-      given.set(refund.referencedOperationId, (given.get(refund.referencedOperationId) ?? 0n) + refund.amount);
-  }
   const asReference = (capture: (typeof captures)[number]): ReferencedOperation => ({
     operationId: capture.id,
     processorReference: capture.processorReference!,
     authorizationCode: capture.authorizationCode ?? undefined,
   });
-  const chosen = captures.find((capture) => capture.amount - (given.get(capture.id) ?? 0n) >= amount);
+  const chosen = captures.find((capture) => capture.id === refund?.referencedOperationId);
   return { chosen: chosen && asReference(chosen), latest: captures[0] && asReference(captures[0]) };
 }

@@ -9,6 +9,7 @@
 // whose API cannot do what the payment asks (payouts, merchant-initiated authorizations:
 // lib/acquirers/capabilities.ts) is skipped the same way, and refused when the request names it.
 import { db, type Tx } from "../db";
+import { SettingsCache } from "../db/settings-cache";
 import { invalidParameter, type ApiError } from "../errors";
 import { DEFAULT_ROUTING } from "../acquirers";
 import type { Mode } from "../mode";
@@ -111,6 +112,27 @@ export interface ResolveRoutingOptions {
   requested?: readonly string[];
   rule?: number;
   tx?: Tx;
+  /**
+   * Read the merchant's accounts and routing rules from this process's cache (lib/db/settings-cache.ts,
+   * dropped at every change of either anywhere): initdynamic's check, on the merchant API's hottest
+   * path. Without a transaction only; the authorization itself reads them fresh.
+   */
+  cached?: boolean;
+}
+
+const routingCache = ((globalThis as unknown as { __cpsRoutingCache?: SettingsCache<unknown> }).__cpsRoutingCache ??= new SettingsCache());
+
+/** fittingAccounts and the routing rules, from the settings cache. */
+function cachedRoutingInputs(merchantId: string, mode: Mode, currency: string, fromRequest: boolean) {
+  const client = db();
+  return Promise.all([
+    routingCache.get(`accounts\n${merchantId}\n${mode}\n${currency}`, () => fittingAccounts(client, merchantId, mode, currency)) as Promise<FittingAccount[]>,
+    fromRequest
+      ? Promise.resolve([])
+      : (routingCache.get(`rules\n${merchantId}`, () =>
+          client.processorRouting.findMany({ where: { merchantId }, select: { rule: true, processors: true } }),
+        ) as Promise<{ rule: number; processors: AcquirerName[] }[]>),
+  ]);
 }
 
 /** The merchant's enabled accounts of `mode` that accept `currency`, oldest first (one per processor by the overlap rule). */
@@ -131,15 +153,18 @@ export async function resolveRouting({
   rule = 1,
   purpose,
   tx,
+  cached,
 }: ResolveRoutingOptions): Promise<RoutingPlan> {
   const client = tx ?? db();
   const fromRequest = Boolean(requested?.some(isAcquirerName));
-  const [fitting, rows] = await Promise.all([
-    fittingAccounts(client, merchantId, mode, currency),
-    fromRequest
-      ? Promise.resolve([])
-      : client.processorRouting.findMany({ where: { merchantId }, select: { rule: true, processors: true } }),
-  ]);
+  const [fitting, rows] = await (cached && !tx
+    ? cachedRoutingInputs(merchantId, mode, currency, fromRequest)
+    : Promise.all([
+        fittingAccounts(client, merchantId, mode, currency),
+        fromRequest
+          ? Promise.resolve([])
+          : client.processorRouting.findMany({ where: { merchantId }, select: { rule: true, processors: true } }),
+      ]));
   const order = processorOrder({ requested, merchantRules: new Map(rows.map((row) => [row.rule, row.processors])), rule });
   if (mode === "test") {
     // Test mode needs no set-up: a processor in the order without a test account of the merchant's

@@ -14,6 +14,7 @@ import { z } from "zod";
 import { config } from "../env";
 import { escapeHtml, newNonce, scriptJson } from "../cardholder/frame-page";
 import { hostedFieldUrls } from "../payments/init-session";
+import { db } from "../db";
 
 const demoCredentialsSchema = z.object({ merchantId: z.string(), apiKey: z.string() });
 
@@ -79,14 +80,25 @@ function notFound(): Response {
   });
 }
 
-/** A session the caller initialized itself (as a merchant's server does): only its id travels; the order text is display only. */
-function existingSession(query: URLSearchParams, sessionId: string): Record<string, unknown> {
+/**
+ * A session the caller initialized itself (as a merchant's server does): only its id travels. The
+ * order shown is the session's own (its merchantpaymentid, reference, amount and currency), read as
+ * the merchant's shop would know it, and only for a session of the demo merchant; the query's
+ * amount, currency and reference are the fallback for any other id.
+ */
+async function existingSession(query: URLSearchParams, sessionId: string): Promise<Record<string, unknown>> {
+  const demo = readDemoCredentials();
+  const known = await db().paymentSession.findFirst({
+    where: { id: sessionId, merchantId: demo.merchantId },
+    select: { merchantPaymentId: true, reference: true, amount: true, currency: true },
+  });
   return {
     sessionid: sessionId,
     dfurlscriptinclude: hostedFieldUrls(sessionId).dfurlscriptinclude,
-    amount: /^\d{1,12}$/.test(query.get("amount") ?? "") ? Number(query.get("amount")) : 12500,
-    currency: query.get("currency") ?? "DKK",
-    reference: query.get("reference") ?? "demo-order",
+    amount: known ? Number(known.amount) : /^\d{1,12}$/.test(query.get("amount") ?? "") ? Number(query.get("amount")) : 12500,
+    currency: known?.currency ?? query.get("currency") ?? "DKK",
+    reference: known?.reference ?? query.get("reference") ?? null,
+    merchantpaymentid: known?.merchantPaymentId ?? null,
   };
 }
 
@@ -118,7 +130,7 @@ export async function renderDemoShop(request: Request): Promise<Response> {
   let session: Record<string, unknown>;
   if (sessionId !== null) {
     if (!SESSION_ID.test(sessionId)) return notFound();
-    session = existingSession(query, sessionId);
+    session = await existingSession(query, sessionId);
   } else {
     const demo = readDemoCredentials();
     const init = await fetch(`${cit}/api/initdynamic`, {
@@ -156,10 +168,11 @@ export async function renderDemoShop(request: Request): Promise<Response> {
     `label{display:block;margin:10px 0 4px;font-weight:500}.row{display:flex;gap:12px}.row label{flex:1}` +
     `.field{margin-top:4px;border-radius:8px}.field.cps-focused{outline:2px solid #c7d2fe}.field.cps-invalid{outline:2px solid #fecaca}` +
     `.field.cps-load-error{outline:2px dashed #f97316}button{margin-top:16px;padding:10px 18px;font:inherit;border:0;border-radius:8px;background:#4f46e5;color:#fff;cursor:pointer}` +
-    `#challenge{margin-top:16px}#challenge:empty{display:none}#events{font:12px ui-monospace,monospace;background:#f9fafb;padding:8px 8px 8px 28px}</style></head><body>` +
-    `<h1>Demo shop</h1><p>Order <b>${escapeHtml(String(session.reference ?? ""))}</b>: <b id="amount">${(amount / 100).toFixed(2)} ${escapeHtml(String(session.currency ?? ""))}</b></p>` +
+    `#challenge{margin-top:16px}#challenge:empty{display:none}#events{font:12px ui-monospace,monospace;background:#f9fafb;padding:8px 8px 8px 28px;overflow-wrap:anywhere}` +
+    `#outcome{font-size:17px;font-weight:600}#outcome.paid{color:#047857}#outcome.failed{color:#b91c1c}</style></head><body>` +
+    `<h1>Demo shop</h1><p id="order">Order <b>${escapeHtml(String(session.merchantpaymentid ?? session.reference ?? "without a number"))}</b>${session.merchantpaymentid && session.reference ? ` (${escapeHtml(String(session.reference))})` : ""}: <b id="amount">${(amount / 100).toFixed(2)} ${escapeHtml(String(session.currency ?? ""))}</b></p>` +
     `<form id="checkout">${fields}<button id="pay" type="submit">Pay</button></form>` +
-    `<div id="challenge"></div><p id="status" role="status"></p><h2>Callbacks</h2><ol id="events"></ol>` +
+    `<div id="challenge"></div><p id="outcome" role="status"></p><p id="status"></p><h2>Callbacks</h2><ol id="events"></ol>` +
     `<script type="application/json" id="session">${scriptJson({ sessionid: session.sessionid })}</script>` +
     `<script nonce="${nonce}" src="${escapeHtml(String(session.dfurlscriptinclude))}" referrerpolicy="origin"></script>` +
     `<script nonce="${nonce}">${demoPageScript()}</script></body></html>`;
@@ -171,7 +184,9 @@ function demoPageScript(): string {
   return `(function(){
 var events = window.cpsEvents = [];
 var list = document.getElementById("events"), status = document.getElementById("status");
-function log(name){ return function(payload){ events.push({ name: name, payload: payload }); var li = document.createElement("li"); li.textContent = name + " " + JSON.stringify(payload); list.appendChild(li); status.textContent = name; }; }
+var outcome = document.getElementById("outcome");
+var words = { jspaymentsuccess: ["paid", "Paid: thank you for your order."], jspaymentfailed: ["failed", "The payment was declined."], jspaymenttimeout: ["failed", "The payment window timed out."] };
+function log(name){ return function(payload){ events.push({ name: name, payload: payload }); var li = document.createElement("li"); li.textContent = name + " " + JSON.stringify(payload); list.appendChild(li); status.textContent = name; if (words[name]) { outcome.className = words[name][0]; outcome.textContent = words[name][1]; } }; }
 var names = ["jsinitsuccess","jspaymentstarted","jspaymentsuccess","jspaymentfailed","jspaymenttimeout","jschallengestarted","jschallengecompleted","jschallengeaborted","jsfieldloaderror"];
 var callbacks = {};
 names.forEach(function(name){ callbacks[name] = log(name); });

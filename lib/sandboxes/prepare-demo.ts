@@ -22,7 +22,7 @@ export async function prepareDemo({ log }: { log: (line: string) => void }): Pro
     `  Demo sign-in  ${demo.email}   (at ${settings.backofficeBaseUrl}/backoffice)`,
     `  Demo shop     ${demoShopUrl(settings.publicBaseUrl)}   (another origin than the card fields; pay with 4111 1111 1111 1111)`,
     `  Merchant id   ${demo.merchantId}   (${demo.merchantName})`,
-    `  Credentials   ${demoCredentialsFile()}   (mode 0600: the owner password and the API key)`,
+    `  Credentials   ${demoCredentialsFile()}   (mode 0600: the owner password, the API key, the notification signing secret)`,
     `  Notifications ${demoReceiverUrl(settings.publicBaseUrl)}   (the demo merchant's receiver; deliveries in Back office > Developers)`,
   ];
 }

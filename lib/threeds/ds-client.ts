@@ -73,7 +73,8 @@ async function post(mode: Mode, path: string, body: unknown): Promise<{ status: 
     // redirecting DS would hand THREEDS_API_KEY to whatever it names (security review 3, L9).
     const response = await fetch(`${url}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", apikey: apiKey },
+      // 3dsecure.io's server information: every request carries exactly this Content-Type.
+      headers: { "content-type": "application/json; charset=utf-8", apikey: apiKey },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(config().PROCESSOR_TIMEOUT_MS),
       redirect: "manual",

@@ -2,6 +2,7 @@
 // the style of 3dsecure.io: /auth answers the ARes, /postauth the RReq after a challenge), and the
 // base64url (no padding) CReq/CRes the browser carries.
 import { z } from "zod";
+import { currencyExponent, currencyNumericCode } from "../validation/currency";
 
 /**
  * An http(s) address. The ACS puts notificationURL into a form it submits, and our challenge page
@@ -162,22 +163,13 @@ export function decodeBase64Url<T>(schema: z.ZodType<T>, text: string): T | unde
   }
 }
 
-const NUMERIC_CURRENCY: Record<string, { code: string; exponent: number }> = {
-  DKK: { code: "208", exponent: 2 },
-  EUR: { code: "978", exponent: 2 },
-  USD: { code: "840", exponent: 2 },
-  // Bambora North America accounts settle CAD (or USD): their cardholders authenticate in CAD.
-  CAD: { code: "124", exponent: 2 },
-  SEK: { code: "752", exponent: 2 },
-  NOK: { code: "578", exponent: 2 },
-  GBP: { code: "826", exponent: 2 },
-  CHF: { code: "756", exponent: 2 },
-  PLN: { code: "985", exponent: 2 },
-  ISK: { code: "352", exponent: 0 },
-  JPY: { code: "392", exponent: 0 },
-};
-
-/** ISO 4217 numeric code and exponent for the AReq; unknown currencies cannot be authenticated. */
+/**
+ * ISO 4217 numeric code and exponent for the AReq (purchaseCurrency, purchaseExponent), for every
+ * currency the service takes (money review 4, N9): from the one currency table, so amounts and the
+ * AReq always agree on the exponent.
+ */
 export function currencyForAReq(alpha: string): { code: string; exponent: number } | undefined {
-  return NUMERIC_CURRENCY[alpha.toUpperCase()];
+  const code = alpha.toUpperCase();
+  const numeric = currencyNumericCode(code);
+  return numeric === undefined ? undefined : { code: numeric, exponent: currencyExponent(code) };
 }

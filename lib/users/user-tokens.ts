@@ -1,5 +1,5 @@
 // The single-use links of invitations and password resets (model UserToken): a random token in the
-// link, only its HMAC stored; found by that HMAC, refused once used or expired.
+// link, only its HMAC stored; found by that HMAC, refused once used, revoked or expired.
 import { createHmac, randomBytes } from "node:crypto";
 import type { Tx } from "../db";
 import { config } from "../env";
@@ -34,7 +34,8 @@ export async function spendUserToken(tx: Tx, { token, kind, now = new Date() }: 
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new InvalidUserTokenError();
   const [row] = await tx.$queryRaw<{ id: string }[]>`
     UPDATE "UserToken" SET "usedAt" = ${now}
-    WHERE "tokenHash" = ${hashUserToken(token)} AND "kind" = ${kind}::"UserTokenKind" AND "usedAt" IS NULL AND "expiresAt" > ${now}
+    WHERE "tokenHash" = ${hashUserToken(token)} AND "kind" = ${kind}::"UserTokenKind" AND "usedAt" IS NULL AND "revokedAt" IS NULL
+      AND "expiresAt" > ${now}
     RETURNING "id"`;
   if (!row) throw new InvalidUserTokenError();
   return tx.userToken.findUniqueOrThrow({ where: { id: row.id } });
@@ -43,5 +44,10 @@ export async function spendUserToken(tx: Tx, { token, kind, now = new Date() }: 
 /** A token's row when the link is still good (to show the form), else null. Marks nothing. */
 export async function peekUserToken(tx: Tx, { token, kind, now = new Date() }: { token: string; kind: UserTokenKind; now?: Date }) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  return tx.userToken.findFirst({ where: { tokenHash: hashUserToken(token), kind, usedAt: null, expiresAt: { gt: now } } });
+  return tx.userToken.findFirst({ where: { tokenHash: hashUserToken(token), kind, usedAt: null, revokedAt: null, expiresAt: { gt: now } } });
+}
+
+/** The conditions of a link still usable at `now`. */
+export function pendingToken(now: Date) {
+  return { usedAt: null, revokedAt: null, expiresAt: { gt: now } } as const;
 }

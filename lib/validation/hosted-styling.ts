@@ -86,3 +86,18 @@ export function parseStoredStyling(value: unknown): HostedStyling {
   const parsed = hostedStylingSchema.safeParse(value ?? {});
   return parsed.success ? parsed.data : {};
 }
+
+/**
+ * The colours the hosted fields use where the styling sets none (lib/cardholder/frame-page.ts), in one
+ * place so that the styling form shows the real default of each colour as its placeholder and swatch.
+ * `transparent`: the merchant's page shows through; `inherit`: the text colour is kept.
+ */
+export const DEFAULT_FIELD_COLOURS = {
+  color: "#1f2937",
+  backgroundColor: "transparent",
+  placeholderColor: "#9ca3af",
+  borderColor: "#d1d5db",
+  focusColor: "#4f46e5",
+  errorColor: "#b91c1c",
+  validColor: "inherit",
+} as const satisfies Partial<Record<keyof HostedStyling, string>>;

@@ -2,8 +2,9 @@
 // types (lib/notifications/bodies.ts builds them) and of the OpenAPI document's webhooks. Field
 // names and types are the spec's: `surename`, `Issuer`, `Expiry date`, operation amounts as strings,
 // ECI as a number or "". Every field is always present; an unknown value is "". Beyond the spec,
-// every notification (and the payment record) carries `mode`, test or live (docs/decisions.md, "Test
-// mode and live mode"): added last, so a receiver that reads the spec's fields is not affected.
+// every notification (and the payment record) carries `mode`, test or live
+// (docs/decisions/0108-test-mode-and-live-mode.md): added last, so a receiver that reads the
+// spec's fields is not affected.
 import { z } from "zod";
 import { acquirerNameList } from "../acquirers/names";
 

@@ -1,4 +1,4 @@
-// Build step: compiles the launcher, the operator CLI and the migration runner from TypeScript to
+// Build step: compiles the launcher, the operator CLI, the migration runner and the standalone sandboxes from TypeScript to
 // plain JavaScript in dist/, so that a production start needs neither tsx nor esbuild at run time.
 // Packages stay external (they are installed as production dependencies); our own sources (lib/,
 // and the workspace package packages/inngest-embedded, which ships TypeScript) are bundled in. Run by `npm run build` (scripts/build/build.mjs) after `next build`; by hand: node scripts/build/server-scripts.mjs
@@ -9,6 +9,9 @@ export const SERVER_SCRIPTS = {
   "start.js": "scripts/start.ts",
   "cli.js": "scripts/cli.ts",
   "db-migrate.js": "scripts/db-migrate.ts",
+  // The standalone sandboxes, for test mode with separate web and worker processes (docs/operations.md):
+  // a production install has no tsx to run scripts/sandbox.ts with.
+  "sandbox.js": "scripts/sandbox.ts",
 };
 
 /** Our workspace packages are TypeScript sources: bundled, not left to Node to load. */

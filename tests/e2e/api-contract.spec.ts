@@ -1,7 +1,7 @@
 // The published contract on the real Next server: the OpenAPI document, the API reference page
 // rendered in Chromium from the service's own files, and JSON refusals for unknown paths and methods.
 import { expect, test } from "@playwright/test";
-import { demoCredentials, E2E } from "./helpers";
+import { demoCredentials, E2E } from "../helpers/e2e/demo-service";
 
 test("GET /api/openapi.json serves the OpenAPI 3.1 document of the merchant API", async ({ request }) => {
   const response = await request.get("/api/openapi.json");
@@ -46,6 +46,11 @@ test("the API reference renders the document in the browser without leaving the 
   await expect(page.getByText("Card Payment Service merchant API").first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText("Open a payment window (spec 4.1)").first()).toBeVisible();
   expect(outside).toEqual([]);
+  // N18: the loading line is gone once the reference is drawn, and error codes do not wrap mid-word.
+  await expect(page.locator("#loading")).toBeHidden();
+  const code = page.locator("table td").filter({ hasText: /^INVALID_MERCHANTID$/ }).first();
+  await expect(code).toBeVisible();
+  expect(await code.evaluate((cell) => getComputedStyle(cell).whiteSpace)).toBe("nowrap");
 });
 
 test("an unknown /api/ path answers 404 in the spec's error shape, as JSON", async ({ request }) => {

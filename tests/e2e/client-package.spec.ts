@@ -2,12 +2,17 @@
 // merchant API call goes through createPaymentClient, every notification through verifyNotification
 // on a local receiver (node:http on 127.0.0.1). The cardholder pays in Chromium through the hosted
 // fields on the demo shop's page (another origin than the fields), opened with the client's session.
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { createPaymentClient, PaymentApiError, verifyNotification, type VerifiedNotification } from "../../packages/client/src/index";
-import { FIELDS_ORIGIN, NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
-import { demoCredentials } from "./helpers";
+import { FIELDS_ORIGIN, NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "../helpers/e2e/cardholder";
+import { demoCredentials } from "../helpers/e2e/demo-service";
+import { eventually } from "../helpers/eventually";
+import { freePort } from "../helpers/service-process";
 
 interface Delivery {
   path: string;
@@ -39,14 +44,14 @@ async function startVerifyingReceiver(secret: string) {
   return {
     url: (name: string) => `${base}/${name}`,
     async next(name: string, timeoutMs = 30_000): Promise<VerifiedNotification> {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const found = deliveries.find((delivery) => delivery.path === `/${name}`);
-        if (found?.verified) return found.verified;
-        if (found) throw new Error(`notification at /${name} refused: ${found.refusal}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      throw new Error(`no notification at /${name} within ${timeoutMs} ms`);
+      return eventually(
+        () => {
+          const found = deliveries.find((delivery) => delivery.path === `/${name}`);
+          if (found && !found.verified) throw new Error(`notification at /${name} refused: ${found.refusal}`);
+          return found?.verified;
+        },
+        { what: `a notification at /${name}`, timeoutMs, intervalMs: 200 },
+      );
     },
     deliveries,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -56,6 +61,7 @@ async function startVerifyingReceiver(secret: string) {
 test("a full integration with @cps/client only: init, pay in Chromium, verified completion, capture and refund with verified notifications", async ({
   page,
 }) => {
+  test.setTimeout(180_000);
   const demo = demoCredentials();
   // The merchant copies its signing secret from the back office (Settings → API-key): an owner
   // reveals it with their password (it is stored encrypted; review 3, M3).
@@ -150,5 +156,58 @@ test("a full integration with @cps/client only: init, pay in Chromium, verified 
     expect(receiver.deliveries.map((delivery) => delivery.verified?.kind)).toEqual(["completion", "capture", "refund"]);
   } finally {
     await receiver.close();
+  }
+});
+
+test("N7: the README's example, run as written for the demo merchant, captures and refunds a payment it opened", async ({ page }) => {
+  test.setTimeout(180_000);
+  const readme = readFileSync(path.resolve("packages/client/README.md"), "utf8");
+  const example = /## Example[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(example, "the README's example").toBeDefined();
+  // Inside the repository the package is imported by path (README); the example goes where the
+  // README says scripts of one's own go: scratch/.
+  const file = path.resolve("scratch", `readme-example-${Date.now()}.ts`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, example!.replace('from "@cps/client"', 'from "../packages/client/src/index.ts"'));
+  const demo = demoCredentials();
+  const port = await freePort();
+  const child = spawn(path.resolve("node_modules/.bin/tsx"), [file], {
+    detached: true,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      CPS_BASE_URL: FIELDS_ORIGIN,
+      CPS_API_KEY: demo.apiKey,
+      CPS_MERCHANT_ID: demo.merchantId,
+      CPS_SIGNING_SECRET: demo.notificationSecret ?? "",
+      CPS_NOTIFY_URL: `http://127.0.0.1:${port}/`,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const waitFor = async (pattern: RegExp, what: string) => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const match = pattern.exec(output);
+      if (match) return match;
+      if (Date.now() > deadline) throw new Error(`the README example printed no ${what}; output:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  try {
+    expect(demo.notificationSecret, ".data/demo.json holds the signing secret the example verifies with").toMatch(/^whsec_/);
+    const [, sessionid] = await waitFor(/payment window: ([0-9a-f]{32}) /, "payment window");
+    await page.goto(`${SHOP_ORIGIN}/demo-shop?${new URLSearchParams({ sessionid: sessionid! })}`);
+    await waitForCallback(page, "jsinitsuccess");
+    await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" });
+    await pay(page);
+    const success = await waitForCallback(page, "jspaymentsuccess");
+    // Completion → capture → its notification → refund → its notification, all through the example's own receiver.
+    await waitFor(new RegExp(`refunded ${String(success.payload.paymentid)} approved`), "refund");
+  } finally {
+    if (child.pid) process.kill(-child.pid, "SIGTERM");
+    rmSync(file, { force: true });
   }
 });

@@ -10,8 +10,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { notified, useReadmeReceiver } from "./readme-receiver";
-import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
+import { notified, useReadmeReceiver } from "../helpers/e2e/readme-receiver";
+import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "../helpers/e2e/cardholder";
 
 const run = promisify(execFile);
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { E2E, demoCredentials } from "./helpers";
+import { E2E, demoCredentials } from "../helpers/e2e/demo-service";
 
 const FIELDS_ORIGIN = `http://localhost:${E2E.port}`;
 

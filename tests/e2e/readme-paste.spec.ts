@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { notified, useReadmeReceiver } from "./readme-receiver";
-import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "./cardholder/cardholder-fixtures";
+import { notified, useReadmeReceiver } from "../helpers/e2e/readme-receiver";
+import { NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "../helpers/e2e/cardholder";
 
 const run = promisify(execFile);
 const MARK = "<!-- readme-test:paste -->";
@@ -26,7 +26,7 @@ export function pasteBlocks(readme: string): { title: string; script: string }[]
   return blocks;
 }
 
-/** A paste's output: curl prints each answer without a newline, so answers may touch (`}{`). */
+/** A paste's output: one answer a line (the README ends each curl with `; echo`); answers that touch (`}{`) are split too. */
 function answers(stdout: string): Record<string, unknown>[] {
   return stdout
     .replace(/}\s*{/g, "}\n{")
@@ -52,8 +52,13 @@ const block = (title: string) => {
 
 const readmeReceiver = useReadmeReceiver();
 
-test("the README marks its pasteable blocks: open a payment window, capture/refund/void, health", () => {
-  expect(blocks.map((b) => b.title)).toEqual([expect.stringMatching(/^Open a payment window/), expect.stringMatching(/^Capture, refund, void/), expect.stringMatching(/^Health/)]);
+test("the README marks its pasteable blocks: open a payment window, the second window, capture/refund/void, health", () => {
+  expect(blocks.map((b) => b.title)).toEqual([
+    expect.stringMatching(/^Open a payment window/),
+    expect.stringMatching(/^Pay it as a cardholder/),
+    expect.stringMatching(/^Capture, refund, void/),
+    expect.stringMatching(/^Health/),
+  ]);
 });
 
 test("the README's health block, pasted, answers the health report", async () => {
@@ -81,12 +86,14 @@ test("the README's capture-then-refund block, pasted at once after two paid wind
   const orders: Record<string, string> = { order1001: `order1001p${unique}`, order1002: `order1002p${unique}` };
   const withOrders = (script: string) => script.replace(/order100[12]/g, (order) => orders[order]!);
 
-  // The open-a-window block, pasted once per order; the cardholder pays each on the demo shop.
-  for (const order of ["order1001", "order1002"]) {
-    const [session] = await paste(block("Open a payment window").replace(/order1001/g, orders[order]!), env);
+  // The two open-a-window blocks, pasted as written (order1001, then order1002 for the void); the
+  // cardholder pays each on the demo shop, which shows the session's own order.
+  for (const [order, title] of [["order1001", "Open a payment window"], ["order1002", "Pay it as a cardholder"]] as const) {
+    const [session] = await paste(withOrders(block(title)), env);
     expect(session, JSON.stringify(session)).not.toHaveProperty("error");
     expect(session!.merchantpaymentid).toBe(orders[order]);
-    await page.goto(`${SHOP_ORIGIN}/demo-shop?${new URLSearchParams({ sessionid: String(session!.sessionid), amount: "12500", currency: "DKK", reference: "Order 1001" })}`);
+    await page.goto(`${SHOP_ORIGIN}/demo-shop?${new URLSearchParams({ sessionid: String(session!.sessionid) })}`);
+    await expect(page.locator("#order")).toContainText(orders[order]!);
     await waitForCallback(page, "jsinitsuccess");
     await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" });
     await pay(page);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { demoCredentials } from "./helpers";
+import { demoCredentials } from "../helpers/e2e/demo-service";
 
 test("the home page links to the back office and to health", async ({ page }) => {
   await page.goto("/");

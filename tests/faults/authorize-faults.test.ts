@@ -22,7 +22,7 @@ import {
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
@@ -122,5 +122,31 @@ describe("routing on after an unknown authorization never leaves two holds (M7)"
     } finally {
       restore();
     }
+  });
+});
+
+describe("a Finaro partial approval (Z2 10) whose answer was lost", () => {
+  it("found by the look-up: recorded as the partial approval it is (declined, code 10) and the partial hold voided, as the direct answer is", async () => {
+    const amount = uniqueAmount() * 2;
+    const { paymentId } = await createTestPayment({
+      merchantId: world.merchant.merchantId,
+      status: "PENDING",
+      amount: BigInt(amount),
+      processor: null,
+      withStoredCard: { pan: "4000000000000010" },
+    });
+    armAcquirerFault({ mode: "answer_lost_after_acting", processor: "finaro", operation: "authorize", amount });
+    const result = await authorizePayment({
+      paymentId,
+      source: { kind: "card", card: cardholderCard("4000000000000010") },
+      processors: ["finaro"],
+    });
+    expect(result).toMatchObject({ status: "declined", responsecode: "10" });
+    const attempt = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize" } });
+    expect(attempt).toMatchObject({ status: "declined", responseCode: "10" });
+    // Finaro holds half the amount: released at once, as when the answer arrives directly.
+    const partial = acquirerTransactionsFor(world, amount / 2);
+    expect(partial.map((entry) => entry.processor)).toEqual(["finaro"]);
+    expect(partial[0]!.transaction).toMatchObject({ approved: true, voided: true });
   });
 });

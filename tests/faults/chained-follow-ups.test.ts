@@ -13,6 +13,7 @@ import {
   PROCESSORS,
   acquirerAuthorization,
   afterGrace,
+  afterNotFoundClose,
   expectTotalsMatchLedger,
   notificationsFor,
   operationFor,
@@ -23,7 +24,7 @@ import {
   waitForJob,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
@@ -72,7 +73,8 @@ describe.each(PROCESSORS)("at %s", (processor) => {
     await waitForJob(world, capture);
     expect(await operationFor(refund)).toMatchObject({ status: "pending" });
 
-    await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
+    // The capture never arrived: failed once the acquirer can no longer act on it (a day after its call).
+    await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterNotFoundClose() });
     const captured = (await waitForNotification(world, capture)).body;
     expect(captured).toMatchObject({ status: "failed" });
     const refunded = (await waitForNotification(world, refund)).body;

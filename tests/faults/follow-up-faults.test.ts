@@ -12,6 +12,7 @@ import { armAcquirerFault, clearAcquirerFaults, type AcquirerFaultMode } from "@
 import {
   PROCESSORS,
   afterGrace,
+  afterNotFoundClose,
   operationFor,
   paymentFor as paymentReadyFor,
   requestFollowUp,
@@ -24,7 +25,7 @@ import {
   setUpFaultWorld,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
@@ -57,7 +58,7 @@ describe.each(PROCESSORS)("at %s", (processor) => {
       });
     }
 
-    it(`${type}, hang before acting: not found, pending through the grace period, then failed and its reservation released`, async () => {
+    it(`${type}, hang before acting: not found, pending and reserved through the grace period and the day after (an operator told), then failed and its reservation released`, async () => {
       const { paymentId, amount } = await paymentFor(type, processor);
       armAcquirerFault({ mode: "hang_before_acting", processor, operation: type, amount: type === "void" ? undefined : amount });
       const responseId = await request(paymentId, type, type === "void" ? undefined : amount);
@@ -66,7 +67,13 @@ describe.each(PROCESSORS)("at %s", (processor) => {
       await reconcileIndeterminateOperations({ olderThanMs: 0 });
       expect(await operationFor(responseId)).toMatchObject({ status: "pending" });
       expect(notificationsFor(world, responseId)).toHaveLength(0);
+      // Past the grace period it may still act on a request it received late: still pending, an operator told.
       await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
+      const waiting = await operationFor(responseId);
+      expect(waiting).toMatchObject({ status: "pending" });
+      expect(waiting.operatorAlertedAt).not.toBeNull();
+      expect(notificationsFor(world, responseId)).toHaveLength(0);
+      await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterNotFoundClose() });
       const notification = await waitForNotification(world, responseId);
       expect(notification.body).toMatchObject({ responseid: responseId, status: "failed" });
       await settle(world, paymentId);

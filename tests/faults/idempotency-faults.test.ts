@@ -25,7 +25,8 @@ import {
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
+import { quietFor } from "../helpers/eventually";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
@@ -120,7 +121,7 @@ describe("a key whose holder died (its lease ran out)", () => {
       fingerprint: requestFingerprint("POST", `/api/${paymentId}/capture`, body),
       leaseMs: 1,
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await quietFor(50, "the dead holder's 1 ms lease runs out");
     const started = Date.now();
     const response = await post(`/api/${paymentId}/capture`, body, key);
     expect(response.status).toBe(200);
@@ -149,7 +150,7 @@ describe("a key whose holder died (its lease ran out)", () => {
       fingerprint: requestFingerprint("POST", `/api/${source.paymentId}/payout`, body),
       leaseMs: 1,
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await quietFor(50, "the dead holder's 1 ms lease runs out");
     const retry = await post(`/api/${source.paymentId}/payout`, body, key);
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ responseid: holder, status: "approved" });

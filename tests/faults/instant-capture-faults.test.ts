@@ -1,30 +1,33 @@
 // instantcapture under faults, through goPay() over real HTTP: the cardholder is told "approved"
-// only when the money was captured; a void that fails after a failed capture (instantcapture 1) is
-// retried durably by the follow-up job and its result notified; and the instant capture takes the
-// payment lock and the amount rule, so a merchant capture arriving in the gap is not doubled.
+// only when the money was captured; after a failed capture (instantcapture 1) the authorization is
+// voided, retried durably by the follow-up job when the void fails, and the merchant learns it from
+// the window's completion (not approved, the capture's code), never from a notification of our own
+// void; and the instant capture takes the payment lock and the amount rule, so a merchant capture
+// arriving in the gap is not doubled.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
+import { finishStuckPayments } from "@/lib/cardholder/finish-stuck-payments";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { captureInstantly } from "@/lib/payments/capture-instantly";
 import { armAcquirerFault } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { createTestSession } from "@/tests/helpers/session-factory";
 import {
   PROCESSORS,
   currencyAt,
   acquirerAuthorization,
   cardholderCard,
   expectTotalsMatchLedger,
-  nudge,
   settle,
   setUpFaultWorld,
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+  eventuallyNudging,
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
@@ -65,29 +68,54 @@ async function pay(options: { instantCapture: 1 | 2; processor: (typeof PROCESSO
   return { sessionId: session.id, paymentId, result };
 }
 
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await nudge(world);
-  }
+/** Every notification the merchant received about the payment, in order. */
+function notificationsOfPayment(paymentId: string) {
+  return world.receiver.received.filter((request) => request.body.paymentid === paymentId);
+}
+
+function waitForCompletion(sessionId: string) {
+  return eventuallyNudging(world, async () => world.receiver.received.find((request) => request.body.sessionid === sessionId), `the completion of ${sessionId}`);
 }
 
 describe.each(PROCESSORS)("at %s", (processor) => {
-  it("instantcapture 1: capture declined and the void refused too: not approved; the void is retried durably and notified", async () => {
+  it("instantcapture 1 whose capture is declined: the window ends with its completion (not approved: the capture's status and code, no authorization code), and our own void is never notified as an approval", async () => {
+    const amount = uniqueAmount();
+    const { sessionId, paymentId, result } = await pay({ instantCapture: 1, processor, amount, pan: CAPTURE_DECLINED.pan });
+    expect(result).toMatchObject({ result: "failed", paymentid: paymentId, errorcode: "PAYMENT_ERROR" });
+    expect((await acquirerAuthorization(world, paymentId)).voided).toBe(true);
+    const capture = await db().operation.findFirstOrThrow({ where: { paymentId, type: "capture" } });
+    expect(["declined", "failed"]).toContain(capture.status);
+    const completion = await waitForCompletion(sessionId);
+    expect(completion.body).toMatchObject({ paymentid: paymentId, status: capture.status, responsecode: capture.responseCode, authorizationcode: "" });
+    expect(completion.body.responsecode).not.toMatch(/^(00|)$/);
+    // The payment is over: the window is not offered for another attempt.
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } })).status).toBe("COMPLETED");
+    await settle(world, paymentId);
+    expect(notificationsOfPayment(paymentId).filter((request) => request.body.status === "approved")).toEqual([]);
+    expect(notificationsOfPayment(paymentId).map((request) => request.headers["x-cps-notification-kind"])).toEqual(["completion"]);
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("VOIDED");
+    await expectTotalsMatchLedger(world, paymentId);
+  });
+
+  it("instantcapture 1: capture declined and the void refused too: not approved; the void is retried durably, then the window completes not approved; no void notification", async () => {
     const amount = uniqueAmount();
     armAcquirerFault({ mode: "refused", processor, operation: "void" });
-    const { paymentId, result } = await pay({ instantCapture: 1, processor, amount, pan: CAPTURE_DECLINED.pan });
+    const { sessionId, paymentId, result } = await pay({ instantCapture: 1, processor, amount, pan: CAPTURE_DECLINED.pan });
     expect(result).toMatchObject({ result: "failed", paymentid: paymentId, errorcode: "PAYMENT_ERROR" });
     // The retried void releases the authorization at the acquirer.
-    await waitUntil(async () => (await acquirerAuthorization(world, paymentId)).voided, "the retried void");
+    await eventuallyNudging(world, async () => (await acquirerAuthorization(world, paymentId)).voided, "the retried void");
     await settle(world, paymentId);
     const voids = await db().operation.findMany({ where: { paymentId, type: "void" }, orderBy: { createdAt: "asc" } });
-    const retried = voids.find((operation) => operation.status === "approved");
-    expect(retried?.responseId).toBeTruthy();
-    const notification = await waitForNotification(world, retried!.responseId!);
-    expect(notification.body).toMatchObject({ paymentid: paymentId, status: "approved" });
+    expect(voids.some((operation) => operation.status === "approved")).toBe(true);
+    // No request was answered for these voids: they carry no responseid and are not notified.
+    expect(voids.map((operation) => operation.responseId)).toEqual(voids.map(() => null));
     expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("VOIDED");
+    // The session finisher ends the window once the authorization is released.
+    await finishStuckPayments({ now: new Date(Date.now() + 60_000) });
+    const capture = await db().operation.findFirstOrThrow({ where: { paymentId, type: "capture" } });
+    expect((await waitForCompletion(sessionId)).body).toMatchObject({ status: capture.status, responsecode: capture.responseCode, authorizationcode: "" });
+    await settle(world, paymentId);
+    expect(notificationsOfPayment(paymentId).map((request) => request.headers["x-cps-notification-kind"])).toEqual(["completion"]);
     await expectTotalsMatchLedger(world, paymentId);
   });
 

@@ -16,12 +16,13 @@ import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
+import { createTestSession } from "@/tests/helpers/session-factory";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { cardholderCard } from "./fault-harness";
+import { cardholderCard } from "../helpers/fault-harness";
+import { eventually, quietFor } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const database = useTestDatabase();
@@ -61,15 +62,8 @@ afterAll(async () => {
   await sandboxes?.close();
 });
 
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${service?.output().slice(-3000) ?? ""}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** What a time-out says: what was awaited, and the end of the service's output. */
+const withOutput = (what: string) => () => `${what}\n${service?.output().slice(-3000) ?? ""}`;
 
 describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 of the service mid-call", { timeout: 900_000 }, () => {
   it.each(["finaro", "bambora"] as const)(
@@ -103,15 +97,14 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 of the service mid-cal
     expect(response.status).toBe(200);
     const { responseid } = (await response.json()) as { responseid: string };
     // The acquirer captured; its answer is held back while the service waits for it.
-    await until(async () => transaction.capturedAmount === amount, "the capture at the acquirer", 120_000);
+    await eventually(async () => transaction.capturedAmount === amount, { what: withOutput("the capture at the acquirer"), timeoutMs: 120_000, intervalMs: 250 });
     await service.kill9();
     expect(await db().operation.findFirstOrThrow({ where: { responseId: responseid } })).toMatchObject({ status: "pending" });
 
     service = await startService({ env, dataDir, timeoutMs: 600_000 });
-    const notification = await until(
+    const notification = await eventually(
       async () => receiver.received.find((request) => request.body.responseid === responseid),
-      "the capture's notification after the restart",
-      300_000,
+      { what: withOutput("the capture's notification after the restart"), timeoutMs: 300_000, intervalMs: 250 },
     );
     expect(notification.body).toMatchObject({ status: "approved", paymentid: paymentId });
     await service.stop();
@@ -155,19 +148,17 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 mid-payment (issue 21)
         binding: createOriginBinding(session.id, "http://shop.example"),
       }),
     }).catch(() => undefined);
-    const hold = await until(
+    const hold = await eventually(
       async () => sandboxes.ledgers.finaro!.transactions().find((transaction) => transaction.amount === amount),
-      "the authorization at the acquirer",
-      120_000,
+      { what: withOutput("the authorization at the acquirer"), timeoutMs: 120_000, intervalMs: 250 },
     );
     await service.kill9();
     expect(await db().paymentSession.findUniqueOrThrow({ where: { id: session.id } })).toMatchObject({ status: "PROCESSING" });
 
     service = await startService({ env: fast(), dataDir, timeoutMs: 600_000 });
-    const completion = await until(
+    const completion = await eventually(
       async () => receiver.received.find((request) => request.body.sessionid === session.id),
-      "the window's completion after the restart",
-      400_000,
+      { what: withOutput("the window's completion after the restart"), timeoutMs: 400_000, intervalMs: 250 },
     );
     await service.stop();
     service = undefined;
@@ -204,18 +195,16 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 mid-payment (issue 21)
     });
     expect(response.status).toBe(200);
     const { responseid } = (await response.json()) as { responseid: string };
-    await until(
+    await eventually(
       async () => sandboxes.ledgers.finaro!.transactions().find((transaction) => transaction.amount === amount),
-      "the MIT's authorization at the acquirer",
-      120_000,
+      { what: withOutput("the MIT's authorization at the acquirer"), timeoutMs: 120_000, intervalMs: 250 },
     );
     await service.kill9();
 
     service = await startService({ env: fast(), dataDir, timeoutMs: 600_000 });
-    const notification = await until(
+    const notification = await eventually(
       async () => receiver.received.find((request) => request.body.responseid === responseid),
-      "the MIT's notification after the restart",
-      400_000,
+      { what: withOutput("the MIT's notification after the restart"), timeoutMs: 400_000, intervalMs: 250 },
     );
     await service.stop();
     service = undefined;
@@ -243,23 +232,21 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 mid-payment (issue 21)
     armAcquirerFault({ mode: "answer_lost_after_acting", processor: "finaro", operation: "payout", amount });
     const started = Date.now();
     void request().catch(() => undefined);
-    await until(
+    await eventually(
       async () => sandboxes.ledgers.finaro!.transactions().find((transaction) => transaction.amount === amount && transaction.kind === "payout"),
-      "the payout at the acquirer",
-      120_000,
+      { what: withOutput("the payout at the acquirer"), timeoutMs: 120_000, intervalMs: 250 },
     );
     await service.kill9();
 
     service = await startService({ env: fast(), dataDir, timeoutMs: 600_000 });
     const operation = await db().operation.findFirstOrThrow({ where: { type: "payout", amount: BigInt(amount) } });
-    const notification = await until(
+    const notification = await eventually(
       async () => receiver.received.find((received) => received.body.responseid === operation.responseId),
-      "the payout's notification after the restart",
-      400_000,
+      { what: withOutput("the payout's notification after the restart"), timeoutMs: 400_000, intervalMs: 250 },
     );
     expect(notification.body).toMatchObject({ status: "approved" });
     // The same key again once the first request's lease has run out: the payout's answer, not a second payout.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 100_000 - Date.now())));
+    await quietFor(Math.max(0, started + 100_000 - Date.now()), "the first request's lease runs out");
     const again = await request();
     expect(again.status).toBe(200);
     expect(await again.json()).toMatchObject({ responseid: operation.responseId, status: "approved", processor: "finaro" });

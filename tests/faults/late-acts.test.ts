@@ -11,6 +11,7 @@ import { captureLogs } from "@/lib/observability/logger";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { VERIFY_AFTER_MS } from "@/lib/payments/settle-unknown-operation";
 import type { AcquirerName } from "@/lib/acquirers/names";
+import { listOperatorCases } from "@/lib/payments/settle-operation-by-operator";
 import { armAcquirerFault, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import {
   PAYOUT_PROCESSORS,
@@ -18,6 +19,7 @@ import {
   acquirerAuthorization,
   acquirerTransactionsFor,
   afterGrace,
+  afterNotFoundClose,
   asRealGateway,
   expectTotalsMatchLedger,
   notificationsFor,
@@ -33,7 +35,8 @@ import {
   waitForJob,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
+import { eventually } from "../helpers/eventually";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
@@ -124,13 +127,13 @@ describe("a call still in flight", () => {
     armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "capture", amount });
     const lookups = armAcquirerFault({ mode: "hang_before_acting", processor: "finaro", operation: "lookup", times: 1 });
     const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-    const deadline = Date.now() + 3_000;
-    let inFlight;
-    while (!inFlight && Date.now() < deadline) {
-      const row = await db().operation.findFirst({ where: { responseId } });
-      if (row?.outcomeUnknownSince && !row.callEndedAt) inFlight = row;
-      else await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const inFlight = await eventually(
+      async () => {
+        const row = await db().operation.findFirst({ where: { responseId } });
+        return row?.outcomeUnknownSince && !row.callEndedAt ? row : undefined;
+      },
+      { timeoutMs: 3_000, intervalMs: 20, onTimeout: "return" },
+    );
     expect(inFlight, "the capture's call in flight").toBeDefined();
     // The round runs while the call is in flight (no minimum age): it must not look the capture up.
     const round = await reconcileIndeterminateOperations({ olderThanMs: 0 });
@@ -214,14 +217,42 @@ describe("an acquirer without a real look-up (its base URL configured, as in pro
   });
 });
 
+describe("an act later than the grace period at an acquirer whose 'not found' is trusted (Bambora North America)", () => {
+  it("a refund Bambora performs after the grace: kept pending and reserved (an operator alerted), never closed failed, so a retry cannot refund twice; found approved, notified once", async () => {
+    restore = asRealGateway(world, "bambora");
+    const { paymentId, amount } = await paymentFor(world, "refund", "bambora");
+    // Bambora acts well after the round that finds the grace period over (our clock moved on), even on a loaded machine.
+    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "bambora", operation: "refund", amount, actDelayMs: 20_000 });
+    const responseId = await requestFollowUp(world, paymentId, "refund", amount);
+    const operation = await waitForJob(world, responseId);
+    // The grace period ends (our clock moved on) before Bambora acts: its look-up finds nothing yet.
+    await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
+    const held = await operationFor(responseId);
+    expect(held).toMatchObject({ status: "pending" });
+    expect(held.operatorAlertedAt, "an operator is told it waits").not.toBeNull();
+    expect(notificationsFor(world, responseId)).toHaveLength(0);
+    // The merchant's retry finds the amount still reserved: nothing goes to Bambora a second time.
+    const retry = await world.api.call("POST", `/api/${paymentId}/refund`, { apiKey: world.merchant.apiKey, body: { amount } });
+    expect(retry.body.error).toBe("INVALID_PARAMETER");
+    await lateActsDone();
+    const round = await reconcileIndeterminateOperations({ olderThanMs: 0, now: new Date(afterGrace().getTime() + 2 * 60 * 60_000) });
+    expect(round).toContainEqual(expect.objectContaining({ operationId: operation.id, result: "approved" }));
+    expect((await waitForNotification(world, responseId)).body).toMatchObject({ responseid: responseId, status: "approved" });
+    await settle(world, paymentId);
+    await expectTotalsMatchLedger(world, paymentId);
+    expect((await acquirerChildren(paymentId)).filter((child) => child.startsWith("refund"))).toEqual([`refund:${amount}`]);
+    expect(notificationsFor(world, responseId)).toHaveLength(1);
+  });
+});
+
 describe("an answer that contradicts the settlement", () => {
-  it("a capture closed as failed after the grace period, which the acquirer performed later still: the verification look-up alerts an operator with both facts", async () => {
+  it("a capture closed as failed a day after its call, which the acquirer performed later still: the verification look-up alerts an operator with both facts", async () => {
     const { paymentId, amount } = await paymentFor(world, "capture", "finaro");
     armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "capture", amount, actDelayMs: 3_000 });
     const responseId = await requestFollowUp(world, paymentId, "capture", amount);
     const operation = await waitForJob(world, responseId);
-    // The grace period (our clock moved on) ends before the acquirer acts: closed as failed and notified so.
-    await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
+    // The day after the call (our clock moved on) ends before the acquirer acts: closed as failed and notified so.
+    await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterNotFoundClose() });
     expect((await waitForNotification(world, responseId)).body).toMatchObject({ status: "failed" });
     expect((await operationFor(responseId)).verifyLookupAt).not.toBeNull();
     await lateActsDone();
@@ -231,7 +262,7 @@ describe("an answer that contradicts the settlement", () => {
     try {
       const round = await reconcileIndeterminateOperations({
         olderThanMs: 0,
-        now: new Date(afterGrace().getTime() + VERIFY_AFTER_MS + 60_000),
+        now: new Date(afterNotFoundClose().getTime() + VERIFY_AFTER_MS + 60_000),
       });
       expect(round).toContainEqual(expect.objectContaining({ operationId: operation.id, result: "contradicted" }));
     } finally {
@@ -247,5 +278,35 @@ describe("an answer that contradicts the settlement", () => {
     ]);
     // Told once; the operator reconciles the books with the acquirer.
     expect(notificationsFor(world, responseId)).toHaveLength(1);
+  });
+});
+
+describe("a verification look-up that gets no answer", () => {
+  it("moves on (hourly) instead of repeating every round, and after its bound ends in an operator case", async () => {
+    const { paymentId, amount } = await paymentFor(world, "capture", "finaro");
+    armAcquirerFault({ mode: "hang_before_acting", processor: "finaro", operation: "capture", amount });
+    const responseId = await requestFollowUp(world, paymentId, "capture", amount);
+    await waitForJob(world, responseId);
+    // A day on, the sandbox's trusted "not found" has closed it as failed, with a verification look-up a day later.
+    await reconcileIndeterminateOperations({ olderThanMs: 0, now: new Date(Date.now() + 25 * 60 * 60_000) });
+    const closed = await operationFor(responseId);
+    expect(closed.status).toBe("failed");
+    expect(closed.verifyLookupAt).not.toBeNull();
+    const verifyAt = closed.verifyLookupAt!.getTime();
+    const refused = armAcquirerFault({ mode: "refused", processor: "finaro", operation: "lookup", times: 1_000 });
+    for (let minute = 1; minute <= 3; minute++) await reconcileIndeterminateOperations({ olderThanMs: 0, now: new Date(verifyAt + minute * 60_000) });
+    expect(refused.hits(), "one verification look-up in three rounds").toBe(1);
+    expect((await operationFor(responseId)).verifyLookupAt!.getTime()).toBeGreaterThan(verifyAt + 30 * 60_000);
+    expect((await listOperatorCases()).map((operation) => operation.id)).not.toContain(closed.id);
+    // A week after the settlement, still no answer: an operator checks the acquirer's report.
+    await reconcileIndeterminateOperations({ olderThanMs: 0, now: new Date(closed.completedAt!.getTime() + 8 * 24 * 60 * 60_000) });
+    const unverified = await operationFor(responseId);
+    expect(unverified).toMatchObject({ status: "failed", verifyLookupAt: null });
+    expect(unverified.lateAnswer).toMatch(/no answer/);
+    expect((await listOperatorCases()).map((operation) => operation.id)).toContain(closed.id);
+    // Nothing more is looked up once it is an operator's.
+    const hits = refused.hits();
+    await reconcileIndeterminateOperations({ olderThanMs: 0, now: new Date(closed.completedAt!.getTime() + 9 * 24 * 60 * 60_000) });
+    expect(refused.hits()).toBe(hits);
   });
 });

@@ -9,7 +9,8 @@ import { notificationCreated } from "@/lib/inngest/events/merchant-api";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { deliverNotificationAttempt } from "@/lib/notifications/deliver-notification-attempt";
 import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
-import { authorizedPayment, expectTotalsMatchLedger, nudge, settle, setUpFaultWorld, waitForNotification, type FaultWorld } from "./fault-harness";
+import { authorizedPayment, expectTotalsMatchLedger, nudge, settle, setUpFaultWorld, waitForNotification, type FaultWorld, eventuallyNudging } from "../helpers/fault-harness";
+import { quietFor } from "../helpers/eventually";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
@@ -19,13 +20,8 @@ describe("a capture's notification", () => {
     world.receiver.script({ status: 500 }, { status: 503 });
     const response = await world.api.call("POST", `/api/${paymentId}/capture`, { apiKey: world.merchant.apiKey, body: {} });
     const responseId = String(response.body.responseid);
-    const deadline = Date.now() + 60_000;
-    let attempts = world.receiver.received.filter((request) => request.body.responseid === responseId);
-    while (attempts.length < 3) {
-      if (Date.now() > deadline) throw new Error(`only ${attempts.length} delivery attempts`);
-      await nudge(world);
-      attempts = world.receiver.received.filter((request) => request.body.responseid === responseId);
-    }
+    const attemptsSoFar = () => world.receiver.received.filter((request) => request.body.responseid === responseId);
+    const attempts = await eventuallyNudging(world, async () => attemptsSoFar().length >= 3 && attemptsSoFar(), () => `3 delivery attempts (${attemptsSoFar().length} so far)`, 60_000);
     expect(new Set(attempts.map((attempt) => attempt.rawBody)).size).toBe(1);
     expect(new Set(attempts.map((attempt) => attempt.headers["webhook-id"])).size).toBe(1);
     expect(attempts[0]!.body).toMatchObject({ status: "approved", paymentid: paymentId });
@@ -50,7 +46,7 @@ describe("order and repeats (L2)", () => {
     // The first attempt hangs, then fails; a retried attempt meanwhile gets the 200.
     world.receiver.script({ status: 500, delayMs: 1_000 }, { status: 200 });
     const slow = deliverNotificationAttempt({ notificationId: id, attemptNumber: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await quietFor(200, "the slow attempt is under way first");
     expect(await deliverNotificationAttempt({ notificationId: id, attemptNumber: 2 })).toMatchObject({ delivered: true });
     expect(await slow).toMatchObject({ delivered: false });
     expect(await db().notification.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "delivered", nextAttemptAt: null });

@@ -32,7 +32,8 @@ import {
   waitForJob,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
+import { eventually } from "../helpers/eventually";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 const PASSWORD = "a long enough owner password";
@@ -138,11 +139,10 @@ describe("operations settle (CLI)", () => {
     });
     const responseId = String(response.body.responseid);
     const payment = await db().payment.findFirstOrThrow({ where: { requestResponseId: responseId } });
-    let attempt;
-    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
-      attempt = await db().operation.findFirst({ where: { paymentId: payment.id, type: "authorize", operatorAlertedAt: { not: null } } });
-      if (attempt) break;
-    }
+    const attempt = await eventually(() => db().operation.findFirst({ where: { paymentId: payment.id, type: "authorize", operatorAlertedAt: { not: null } } }), {
+      timeoutMs: 30_000,
+      onTimeout: "return",
+    });
     expect(attempt, "the attempt left for an operator").toBeDefined();
     expect(notificationsFor(world, responseId)).toHaveLength(0);
     const held = acquirerTransactionsFor(world, amount);

@@ -12,6 +12,7 @@ import {
   PAYOUT_PROCESSORS,
   PROCESSORS,
   afterGrace,
+  afterNotFoundClose,
   payoutOperation,
   requestPayout as requestPayoutAt,
   sourcePayment as sourcePaymentAt,
@@ -21,7 +22,7 @@ import {
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 
@@ -67,7 +68,7 @@ describe.each(PAYOUT_PROCESSORS)("at %s", (processor) => {
     expect(settled.payment).toMatchObject({ status: "CAPTURED", balance: BigInt(-amount) });
   });
 
-  it("hang before acting: not found, pending through the grace period, then failed; nothing was paid anywhere", async () => {
+  it("hang before acting: not found, pending through the grace period and the day after, then failed; nothing was paid anywhere", async () => {
     const source = await sourcePayment(processor);
     const amount = uniqueAmount();
     armAcquirerFault({ mode: "hang_before_acting", processor, operation: "payout", amount });
@@ -75,6 +76,8 @@ describe.each(PAYOUT_PROCESSORS)("at %s", (processor) => {
     expect(response.body).toMatchObject({ processor, status: "pending" });
     expect((await payoutOperation(source.paymentId)).payment.status).toBe("PENDING");
     await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
+    expect((await payoutOperation(source.paymentId)).payment.status).toBe("PENDING");
+    await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterNotFoundClose() });
     expect(acquirerTransactionsFor(world, amount, "payout")).toHaveLength(0);
     expect((await payoutOperation(source.paymentId)).payment.status).toBe("FAILED");
     expect((await waitForNotification(world, String(response.body.responseid))).body).toMatchObject({ status: "failed" });

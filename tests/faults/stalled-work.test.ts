@@ -13,13 +13,13 @@ import {
   authorizedPayment,
   expectTotalsMatchLedger,
   notificationsFor,
-  nudge,
   requestFollowUp,
   settle,
   setUpFaultWorld,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+  eventuallyNudging,
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 /** Every try of one run of run-follow-up-operation: the first and its 3 retries. */
@@ -27,15 +27,19 @@ const TRIES_PER_RUN = 4;
 
 /** Waits until the run started by the event sent with this id (its idempotency key) has failed for good. */
 async function runFailed(sentId: string) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const event = await db().inngestEvent.findFirst({ where: { idempotencyKey: sentId }, select: { payload: true } });
-    const eventId = event ? String((event.payload as { id: string }).id) : undefined;
-    const run = eventId ? await db().inngestRun.findFirst({ where: { event: { path: ["id"], equals: eventId } }, select: { status: true } }) : null;
-    if (run?.status === "failed") return;
-    if (Date.now() > deadline) throw new Error(`the run of ${sentId} did not fail (${run?.status ?? "no run"})`);
-    await nudge(world);
-  }
+  let status = "no run";
+  await eventuallyNudging(
+    world,
+    async () => {
+      const event = await db().inngestEvent.findFirst({ where: { idempotencyKey: sentId }, select: { payload: true } });
+      const eventId = event ? String((event.payload as { id: string }).id) : undefined;
+      const run = eventId ? await db().inngestRun.findFirst({ where: { event: { path: ["id"], equals: eventId } }, select: { status: true } }) : null;
+      status = run?.status ?? "no run";
+      return run?.status === "failed";
+    },
+    () => `the run of ${sentId} to fail (${status})`,
+    60_000,
+  );
 }
 
 describe("a run that failed for good", () => {

@@ -4,30 +4,33 @@
 // capture whose outcome is unknown. The session finisher and the attempt resolver
 // (lib/cardholder/finish-stuck-payments.ts, run by the job every minute) finish each with one
 // notification, and the acquirer holds the card once or not at all.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { finishStuckPayments } from "@/lib/cardholder/finish-stuck-payments";
 import { armFaultPoint } from "@/lib/faults/fault-point";
+import { runCliCommand } from "@/lib/cli/commands";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { armAcquirerFault, clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { createTestSession } from "@/tests/helpers/session-factory";
 import {
   MIT_PROCESSORS,
   PROCESSORS,
   currencyAt,
   acquirerTransactionsFor,
+  asRealGateway,
   authorizedPayment,
   expectTotalsMatchLedger,
   notificationsFor,
-  nudge,
   setUpFaultWorld,
   uniqueAmount,
   waitForNotification,
   type FaultWorld,
-} from "./fault-harness";
+  eventuallyNudging,
+  nudge,
+} from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
@@ -69,13 +72,7 @@ function completionsFor(sessionId: string) {
 }
 
 async function waitForCompletion(sessionId: string) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = completionsFor(sessionId)[0];
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no completion notification for ${sessionId}`);
-    await nudge(world);
-  }
+  return eventuallyNudging(world, async () => completionsFor(sessionId)[0], `a completion notification for ${sessionId}`, 20_000);
 }
 
 async function sessionOf(sessionId: string) {
@@ -133,7 +130,32 @@ describe("a goPay() that could not finish its window", () => {
     expect(completionsFor(sessionId)).toHaveLength(1);
   });
 
-  it("instantcapture 1 whose capture's outcome is unknown: told pending, not timed out; completed approved once the capture is found, with one capture notification carrying the sessionid", async () => {
+  it.each(["finaro", "bambora"] as const)(
+    "at %s, an unknown authorization found approved by the first round after its window expired: completed approved (the truth), one hold kept, never a timeout that carries the approval",
+    async (processor) => {
+      const amount = uniqueAmount();
+      const { sessionId, paymentId, pay } = await openWindow(processor, amount);
+      armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "authorize", amount });
+      armAcquirerFault({ mode: "hang_before_acting", processor, operation: "lookup" });
+      expect(await pay()).toMatchObject({ result: "failed", errorcode: "PAYMENT_PENDING" });
+      // The first round after the window's end looks the attempt up first, and the acquirer answers: approved.
+      const { expiresAt } = await sessionOf(sessionId);
+      await finishStuckPayments({ now: new Date(expiresAt.getTime() + 1_000) });
+      const completion = (await waitForCompletion(sessionId)).body;
+      expect(completion).toMatchObject({ status: "approved", paymentid: paymentId, responsecode: "00", processor });
+      expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: "AUTHORIZED", authorizedAmount: BigInt(amount) });
+      expect((await sessionOf(sessionId)).status).toBe("COMPLETED");
+      // The merchant was told approved: the hold is the payment and stays (not voided).
+      const held = acquirerTransactionsFor(world, amount);
+      expect(held).toHaveLength(1);
+      expect(held[0]!.transaction).toMatchObject({ approved: true, voided: false });
+      await finishStuckPayments({ now: new Date(expiresAt.getTime() + 5 * 60_000) });
+      expect(acquirerTransactionsFor(world, amount)[0]!.transaction.voided).toBe(false);
+      expect(completionsFor(sessionId)).toHaveLength(1);
+    },
+  );
+
+  it("instantcapture 1 whose capture's outcome is unknown: told pending, not timed out; completed approved once the capture is found, then one capture notification carrying the sessionid, never before the completion (N8)", async () => {
     const amount = uniqueAmount();
     const { sessionId, paymentId, pay } = await openWindow("finaro", amount, { instantCapture: 1 });
     armAcquirerFault({ mode: "answer_lost_after_acting", processor: "finaro", operation: "capture", amount });
@@ -144,12 +166,72 @@ describe("a goPay() that could not finish its window", () => {
     await finishStuckPayments({ now: new Date(expiresAt.getTime() + 1_000) });
     expect(completionsFor(sessionId)).toHaveLength(0);
     await reconcileIndeterminateOperations({ olderThanMs: 0 });
+    // The capture is settled (found approved); the window is completed by the finisher's next round.
+    for (let round = 0; round < 10; round++) await nudge(world);
     await finishStuckPayments({ now: new Date(expiresAt.getTime() + 2_000) });
-    expect((await waitForCompletion(sessionId)).body).toMatchObject({ status: "approved", paymentid: paymentId });
+    const completion = await waitForCompletion(sessionId);
+    expect(completion.body).toMatchObject({ status: "approved", paymentid: paymentId });
     const captureNotice = await waitForNotification(world, sessionId);
     expect(captureNotice.body).toMatchObject({ responseid: sessionId, paymentid: paymentId, status: "approved" });
+    // One order: the completion first, then the capture's result.
+    expect(world.receiver.received.indexOf(captureNotice)).toBeGreaterThan(world.receiver.received.indexOf(completion));
     expect(notificationsFor(world, sessionId)).toHaveLength(1);
     await expectTotalsMatchLedger(world, paymentId);
+  });
+});
+
+describe("a goPay() whose process died after Clearhaus approved (no look-up there: an operator settles the attempt)", () => {
+  let restore: (() => void) | undefined;
+  afterEach(() => {
+    restore?.();
+    restore = undefined;
+  });
+
+  /** The window's attempt waits for an operator: Clearhaus (as the real gateway) approved it, then the request's process failed. */
+  async function windowWaitingForOperator() {
+    restore = asRealGateway(world, "clearhaus");
+    const amount = uniqueAmount();
+    const { sessionId, paymentId, pay } = await openWindow("clearhaus", amount);
+    armFaultPoint("authorize.after-call");
+    expect((await pay()).result).toBe("failed");
+    await finishStuckPayments({ now: later() });
+    const attempt = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize" } });
+    expect(attempt.status).toBe("pending");
+    expect(attempt.operatorAlertedAt, "the operator is alerted at once (no look-up)").not.toBeNull();
+    const held = acquirerTransactionsFor(world, amount);
+    expect(held.map((entry) => entry.transaction.approved)).toEqual([true]);
+    return { amount, sessionId, paymentId, attempt, reference: held[0]!.transaction.id };
+  }
+
+  const settleApproved = (operationId: string, reference: string) =>
+    runCliCommand(["operations", "settle", operationId], { outcome: "approved", reference, reason: "authorization in the Clearhaus dashboard" });
+
+  it("settled approved after the window's time ran out but before a round closed it: completed approved, the payment authorized, the hold kept", async () => {
+    const { amount, sessionId, paymentId, attempt, reference } = await windowWaitingForOperator();
+    // The operator took longer than the window's time.
+    await db().paymentSession.update({ where: { id: sessionId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await settleApproved(attempt.id, reference);
+    expect((await waitForCompletion(sessionId)).body).toMatchObject({ status: "approved", paymentid: paymentId, responsecode: "00" });
+    expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: "AUTHORIZED", authorizedAmount: BigInt(amount) });
+    expect(await db().operation.findMany({ where: { paymentId }, select: { type: true, status: true, responseCode: true } })).toEqual([
+      { type: "authorize", status: "approved", responseCode: "00" },
+    ]);
+    expect(acquirerTransactionsFor(world, amount)[0]!.transaction).toMatchObject({ approved: true, voided: false });
+    await finishStuckPayments({ now: later(5 * 60_000) });
+    expect(completionsFor(sessionId)).toHaveLength(1);
+  });
+
+  it("settled approved after a round closed the window as timeout: the hold is voided, the payment reads timed out, and the timeout carried no approval code", async () => {
+    const { amount, sessionId, paymentId, attempt, reference } = await windowWaitingForOperator();
+    const { expiresAt } = await sessionOf(sessionId);
+    await finishStuckPayments({ now: new Date(expiresAt.getTime() + 1_000) });
+    const completion = (await waitForCompletion(sessionId)).body;
+    expect(completion).toMatchObject({ status: "timeout", paymentid: paymentId });
+    expect(completion.responsecode).not.toBe("00");
+    await settleApproved(attempt.id, reference);
+    expect(acquirerTransactionsFor(world, amount)[0]!.transaction).toMatchObject({ approved: true, voided: true });
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("TIMED_OUT");
+    expect(completionsFor(sessionId)).toHaveLength(1);
   });
 });
 
@@ -167,14 +249,16 @@ describe("an MIT whose authorization stays unknown through its run", () => {
     const responseId = String(response.body.responseid);
     const payment = await db().payment.findFirstOrThrow({ where: { requestResponseId: responseId } });
     // The MIT run: its attempt's answer is lost, the look-ups hang; the run ends without a result.
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const called = await db().operation.count({ where: { paymentId: payment.id, type: "authorize", callEndedAt: { not: null } } });
-      const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
-      if (called > 0 && active === 0) break;
-      if (Date.now() > deadline) throw new Error("the MIT run did not end");
-      await nudge(world);
-    }
+    await eventuallyNudging(
+      world,
+      async () => {
+        const called = await db().operation.count({ where: { paymentId: payment.id, type: "authorize", callEndedAt: { not: null } } });
+        const active = await db().inngestRun.count({ where: { status: { in: ["queued", "running", "sleeping"] } } });
+        return called > 0 && active === 0;
+      },
+      "the MIT run to end",
+      30_000,
+    );
     expect(await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({ status: "PENDING" });
     expect(notificationsFor(world, responseId)).toHaveLength(0);
     // Routing stopped at the unknown attempt: no other acquirer holds the card.

@@ -7,9 +7,9 @@ import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { closeExpiredSessions } from "@/lib/cardholder/close-expired-sessions";
 import { completionNotificationId } from "@/lib/notifications/send-completion-notification";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/integration/hosted-fields/hosted-fields-server";
-import { createTestSession } from "@/tests/integration/hosted-fields/session-factory";
-import { acquirerTransactionsFor, setUpFaultWorld, uniqueAmount, type FaultWorld } from "./fault-harness";
+import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { createTestSession } from "@/tests/helpers/session-factory";
+import { acquirerTransactionsFor, setUpFaultWorld, uniqueAmount, type FaultWorld } from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);

@@ -1,5 +1,8 @@
 // Acquirer accounts for tests: the sandboxes' own test accounts (lib/sandboxes/acquirers/<name>/accounts.ts)
 // as merchant accounts in the database, and connectors bound to them for contract tests.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createBamboraConnector } from "@/lib/acquirers/bambora/client";
 import { createClearhausConnector } from "@/lib/acquirers/clearhaus/client";
 import type { ProcessorCredentials } from "@/lib/acquirers/credentials";
@@ -83,10 +86,16 @@ export function sandboxConnector(
   return connectorAt(sandboxes.urls[name]!, sandboxCredentials(name, index), timeoutMs);
 }
 
-/** The operator CLI's words that give `merchantId` the sandboxes' test account `index` at `processor` (`accounts add ...`). */
+/**
+ * The operator CLI's words that give `merchantId` the sandboxes' test account `index` at `processor`
+ * (`accounts add ...`). The credentials go in a file (mode 0600), as an operator passes them: the CLI
+ * refuses secrets on the command line.
+ */
 export function accountsAddArgs(merchantId: string, processor: AcquirerName, index = 0): string[] {
   const input = sandboxAccountInputFor(processor, index);
-  const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), "cps-credentials-")), `${processor}.json`);
+  writeFileSync(file, JSON.stringify(input.credentials), { mode: 0o600 });
+  const credentials = ["--credentials-file", file];
   const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Test Shop", "--country", "DK"];
   return ["accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", `${processor} sandbox`, ...fields, "--descriptor", "Test Shop", "--currencies", input.currencies, ...credentials];
 }

@@ -3,6 +3,7 @@
 // ends), and the server's memory growth while an attack runs.
 import http from "node:http";
 import { rssBytes, sampleRss } from "./process-memory";
+import { quietFor } from "./eventually";
 
 export const MB = 1024 * 1024;
 
@@ -100,7 +101,7 @@ export async function idleRss(pid: number): Promise<number> {
   const samples: number[] = [];
   for (let index = 0; index < 10; index++) {
     samples.push(rssBytes(pid));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await quietFor(200, "between two RSS samples");
   }
   return Math.max(...samples);
 }
@@ -109,7 +110,6 @@ export async function idleRss(pid: number): Promise<number> {
 export async function growthDuring(pid: number, idle: number, attack: () => Promise<void>, settleMs = 1_500): Promise<number> {
   const sampler = sampleRss(pid);
   await attack();
-  // Let anything the attack left behind (a body still being read, a parse) run its course.
-  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  await quietFor(settleMs, "anything the attack left behind (a body still being read, a parse) runs its course");
   return sampler.stop() - idle;
 }

@@ -9,6 +9,7 @@ import { inngest } from "@/lib/inngest/client";
 import { TestClock } from "@cps/inngest-embedded";
 import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@cps/inngest-embedded";
 import { embeddedSigningKey } from "@/lib/inngest/signing-key";
+import { eventually } from "./eventually";
 import { serveOnHttp } from "./serve-on-http";
 
 export interface HarnessRun {
@@ -90,15 +91,16 @@ export async function startInngestHarness(options: { functions: InngestFunction.
   /** Waits (real time) until the run exists and has one of the statuses; fails with its state if not. */
   async function waitForRun(where: WaitForRunOptions): Promise<HarnessRun> {
     const statuses = where.status === undefined ? undefined : Array.isArray(where.status) ? where.status : [where.status];
-    const deadline = Date.now() + (where.timeoutMs ?? 40_000);
     let last: HarnessRun | null = null;
-    while (Date.now() < deadline) {
-      last = await findRun(where);
-      if (last && (!statuses || statuses.includes(last.status))) return last;
-      wakeAll();
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`no run matching ${JSON.stringify(where)} within the time; last seen: ${JSON.stringify(last)}`);
+    return eventually(
+      async () => {
+        last = await findRun(where);
+        if (last && (!statuses || statuses.includes(last.status))) return last;
+        wakeAll();
+        return undefined;
+      },
+      { what: () => `a run matching ${JSON.stringify(where)}; last seen: ${JSON.stringify(last)}`, timeoutMs: where.timeoutMs ?? 40_000, intervalMs: 25 },
+    );
   }
 
   /** Whether nothing is due now: no event waiting for fan-out, no due job, no call in flight. */
@@ -121,15 +123,16 @@ export async function startInngestHarness(options: { functions: InngestFunction.
 
   /** Waits (real time) until nothing is due at the current test time. */
   async function waitUntilIdle(timeoutMs = 40_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
     let idleTwice = 0;
-    while (Date.now() < deadline) {
-      idleTwice = (await isIdle()) ? idleTwice + 1 : 0;
-      if (idleTwice >= 2) return;
-      wakeAll();
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error("the executor did not become idle in time");
+    await eventually(
+      async () => {
+        idleTwice = (await isIdle()) ? idleTwice + 1 : 0;
+        if (idleTwice >= 2) return true;
+        wakeAll();
+        return false;
+      },
+      { what: "the executor to become idle", timeoutMs, intervalMs: 25 },
+    );
   }
 
   return {

@@ -17,7 +17,10 @@ export interface TestMerchant {
   apiKey: string;
   /** A live-mode key of the same merchant (cps_live_…). */
   liveApiKey: string;
+  /** The test-mode signing secret (what signs the notifications of `apiKey`'s payments). */
   notificationSecret: string;
+  /** The live-mode signing secret (each mode signs with its own). */
+  liveNotificationSecret: string;
 }
 
 export async function createTestMerchant(
@@ -51,12 +54,18 @@ export async function createTestMerchant(
   await db().payoutLimit.createMany({
     data: TEST_PAYOUT_CURRENCIES.map((currency) => ({ merchantId: merchant.id, currency, perPayout: 10n ** 12n, perDay: 10n ** 12n })),
   });
-  return { merchantId: merchant.id, apiKey: apiKeys.test!, liveApiKey: apiKeys.live!, notificationSecret: merchant.notificationSecret };
+  return {
+    merchantId: merchant.id,
+    apiKey: apiKeys.test!,
+    liveApiKey: apiKeys.live!,
+    notificationSecret: merchant.testNotificationSecret,
+    liveNotificationSecret: merchant.notificationSecret,
+  };
 }
 
-/** The merchant's current notification signing secret in clear (stored sealed, lib/notifications/signing-secrets.ts). */
-export async function signingSecretOf(merchantId: string): Promise<string> {
-  const [current] = await activeSigningSecrets({ merchantId });
+/** The merchant's current notification signing secret of a mode in clear (stored sealed, lib/notifications/signing-secrets.ts). */
+export async function signingSecretOf(merchantId: string, mode: Mode = "test"): Promise<string> {
+  const [current] = await activeSigningSecrets({ merchantId, mode });
   if (!current) throw new Error(`merchant ${merchantId} has no signing secret`);
   return current.secret;
 }

@@ -6,10 +6,14 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync, existsSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { checkNextBuild } from "../../scripts/build/freshness";
+import { eventually } from "./eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+/** The build every suite shares: `npm run build`'s (scripts/test.sh and .ci/run make it once, first). */
+export const DEFAULT_DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
 
 export interface ServiceProcess {
   baseUrl: string;
@@ -31,7 +35,7 @@ export interface StartServiceOptions {
   env?: Record<string, string | undefined>;
   /** Data folder for the embedded database and local secrets; default a fresh one under .data-test/. */
   dataDir?: string;
-  /** The Next build folder; default `.next-test` (built once, shared by every test that uses this helper). */
+  /** The Next build folder; default NEXT_DIST_DIR or `.next`, the one `npm run build` makes (built once, shared by every suite). */
   distDir?: string;
   /** Port; default a free one. */
   port?: number;
@@ -55,23 +59,32 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Builds the Next app into `distDir` unless a build newer than the sources is there. A lock folder
- * keeps test files that run side by side from building into the same folder at once.
+ * Makes sure the production build in `distDir` is current before a test starts the service on it.
+ * Under `npm test` (scripts/test.sh built once and set CPS_TEST_PREBUILT=1) and in CI a missing or
+ * stale build is an error, never a silent rebuild or a silent use of old code. A test file run on
+ * its own builds when the build is stale, once: a lock folder keeps files that run side by side from
+ * building into the same folder at once.
  */
-export async function ensureBuild(distDir = ".next-test", env: Record<string, string | undefined> = {}): Promise<void> {
-  const lock = path.join(ROOT, `${distDir}.lock`);
-  const deadline = Date.now() + 600_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // Another test file is building; a lock older than 10 minutes is a leftover of a killed run.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`waited too long for the build lock ${lock}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+export async function ensureBuild(distDir = DEFAULT_DIST_DIR, env: Record<string, string | undefined> = {}): Promise<void> {
+  const check = checkNextBuild(distDir, ROOT);
+  if (check.current) return;
+  if (process.env.CPS_TEST_PREBUILT === "1") {
+    throw new Error(`the production build in ${distDir} is not current (${check.reason}): the suites run on what npm run build made before them`);
   }
+  const lock = path.join(ROOT, `${distDir}.lock`);
+  await eventually(
+    () => {
+      try {
+        mkdirSync(lock);
+        return true;
+      } catch {
+        // Another test file is building; a lock older than 10 minutes is a leftover of a killed run.
+        if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
+        return false;
+      }
+    },
+    { what: `the build lock ${lock}`, timeoutMs: 600_000, intervalMs: 500 },
+  );
   try {
     const result = spawnSync(TSX, ["scripts/start.ts", "--build-only"], {
       cwd: ROOT,
@@ -86,7 +99,7 @@ export async function ensureBuild(distDir = ".next-test", env: Record<string, st
 }
 
 export async function startService(options: StartServiceOptions = {}): Promise<ServiceProcess> {
-  const distDir = options.distDir ?? ".next-test";
+  const distDir = options.distDir ?? DEFAULT_DIST_DIR;
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? path.join(ROOT, ".data-test", `svc-${process.pid}-${port}-${Date.now()}`);
   const env: NodeJS.ProcessEnv = {
@@ -143,20 +156,22 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
   };
   const waitFor = options.waitFor ?? "healthy";
   if (waitFor !== "none") {
-    const deadline = Date.now() + (options.timeoutMs ?? 180_000);
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}:\n${output}`);
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/api/health`);
-        if (waitFor === "answer" || response.status === 200) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) {
-        await service.kill9();
-        throw new Error(`the service did not become ${waitFor} within the time-out:\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    const timeoutMs = options.timeoutMs ?? 180_000;
+    const up = await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}:\n${output}`);
+        try {
+          const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+          return waitFor === "answer" || response.status === 200;
+        } catch {
+          return false; // not listening yet
+        }
+      },
+      { timeoutMs, intervalMs: 250, onTimeout: "return" },
+    );
+    if (!up) {
+      await service.kill9();
+      throw new Error(`the service did not become ${waitFor} within the time-out:\n${output}`);
     }
   }
   return service;

@@ -17,7 +17,8 @@ const cli = operatorCli(() => database.current().url, "cps-cli-accounts-");
 const finaro = FINARO_SANDBOX_ACCOUNTS[1]!;
 
 const addFinaro = (merchantId: string, extra: string[] = []) =>
-  cli(
+  cli.withInput(
+    JSON.stringify({ signatureKey: finaro.signatureKey }),
     "accounts",
     "add",
     "--merchant",
@@ -40,10 +41,11 @@ const addFinaro = (merchantId: string, extra: string[] = []) =>
     "EUR",
     "--bin-visa",
     "411111",
+    // The merchant id (not a secret) as an option, the signature key on standard input (decision 0160).
     "--credential",
     `merchantId=${finaro.merchantId}`,
-    "--credential",
-    `signatureKey=${finaro.signatureKey}`,
+    "--credentials-file",
+    "-",
     "--json",
     ...extra,
   );
@@ -129,8 +131,8 @@ describe("npm run cli -- accounts", () => {
       "59x9",
       "--descriptor",
       "12345",
-      "--credential",
-      `apiKey=${CLEARHAUS_SANDBOX_ACCOUNTS[0]!.apiKey}`,
+      "--credentials-file",
+      file,
     );
     expect(badFields.code).toBe(2);
     expect(badFields.stderr).toMatch(/mcc: /);

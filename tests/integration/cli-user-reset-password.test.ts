@@ -60,6 +60,6 @@ describe("npm run cli -- user reset-password", () => {
     expect(unknown.stderr).toContain("no back-office user with email nobody@example.com");
     const missing = await cli("user", "reset-password");
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("must be an email address");
+    expect(missing.stderr).toContain("user reset-password needs <email>");
   });
 });

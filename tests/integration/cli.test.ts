@@ -32,16 +32,19 @@ describe("npm run cli", () => {
     expect(routing.map((r) => r.rule)).toEqual([1, 2]);
   });
 
-  it("merchant create prints the merchant's notification signing secret (the one its notifications are signed with)", async () => {
+  it("merchant create prints the merchant's notification signing secrets, live and test (the ones its notifications are signed with)", async () => {
     const json = await cli("merchant", "create", "--name", "Signed", "--json");
     expect(json.code).toBe(0);
-    const output = JSON.parse(json.stdout) as { merchantid: string; notificationsecret: string };
+    const output = JSON.parse(json.stdout) as { merchantid: string; notificationsecret: string; testnotificationsecret: string };
     expect(output.notificationsecret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    expect(output.notificationsecret).toBe(await signingSecretOf(output.merchantid));
+    expect(output.notificationsecret).toBe(await signingSecretOf(output.merchantid, "live"));
+    expect(output.testnotificationsecret).toBe(await signingSecretOf(output.merchantid, "test"));
+    expect(output.testnotificationsecret).not.toBe(output.notificationsecret);
     const text = await cli("merchant", "create", "--name", "Signed text");
     expect(text.code).toBe(0);
     const merchantid = /merchantid\s+(\d{12})/.exec(text.stdout)?.[1];
-    expect(text.stdout).toContain(`Notification signing secret  ${await signingSecretOf(merchantid!)}`);
+    expect(text.stdout).toContain(`Live notification signing secret  ${await signingSecretOf(merchantid!, "live")}`);
+    expect(text.stdout).toContain(`Test notification signing secret  ${await signingSecretOf(merchantid!, "test")}`);
   });
 
   it("apikey create adds a second key for an existing merchant, and refuses an unknown merchant", async () => {
@@ -92,10 +95,22 @@ describe("npm run cli", () => {
     expect(JSON.parse(stdout)).toContain("Piped");
   });
 
-  it("explains its usage for an unknown command", async () => {
+  it("explains its usage for an unknown command: the commands of that word, and where the whole list is", async () => {
     const result = await cli("merchant", "explode");
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("unknown command: merchant explode");
-    expect(result.stderr).toContain("usage: npm run -s cli");
+    expect(result.stderr).toContain("unknown command: merchant explode (merchant takes: merchant create, merchant list)");
+    expect(result.stderr).toContain("npm run -s cli -- --help lists every command and option");
+    const help = await cli("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run -s cli -- <command> \[options\] \[--json\]/);
+  });
+
+  it("refuses an option the command does not declare, before it opens the database, naming the command's options", async () => {
+    const result = await cli("merchant", "list", "--merchant", "123");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("merchant list does not take --merchant (its options: none, --json)");
+    const missing = await cli("payout-limits", "set", "--merchant", "123", "--currency", "DKK");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("payout-limits set needs --per-payout <minor units> --per-day <minor units>");
   });
 });

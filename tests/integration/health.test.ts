@@ -1,10 +1,11 @@
 // GET /api/health answers in the spec's shape from real checks.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/health/route";
 import { clearExecutorHeartbeat, reportExecutorHeartbeat } from "@/lib/inngest/executor-status";
 import { disconnectDb } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
-import { hostMemberNames } from "@/lib/health/check-health";
+import { checkDatabase, hostMemberNames } from "@/lib/health/check-health";
+import { captureLogs } from "@/lib/observability/logger";
 import { useTestDatabase } from "../helpers/test-database";
 
 const database = useTestDatabase();
@@ -72,6 +73,37 @@ describe("GET /api/health", () => {
       }
       expect((body.backoffice as { status: string }).status).toBe("error");
     } finally {
+      await disconnectDb();
+      process.env.DATABASE_URL = database.current().url;
+      resetConfig();
+    }
+  });
+
+  it("N10: logs an unanswered database check with its reason and no stack; while the process starts, as info (30), not as a warning (40)", async () => {
+    await disconnectDb();
+    process.env.DATABASE_URL = "postgresql://postgres@127.0.0.1:9/none";
+    resetConfig();
+    const uptime = vi.spyOn(process, "uptime");
+    try {
+      for (const [seconds, level] of [
+        [5, 30],
+        [600, 40],
+      ] as const) {
+        uptime.mockReturnValue(seconds);
+        const capture = captureLogs({ level: "info" });
+        try {
+          await checkDatabase();
+        } finally {
+          capture.stop();
+        }
+        const entries = capture.entries().filter((entry) => entry.component === "health");
+        expect(entries, `at ${seconds} s`).toHaveLength(1);
+        expect(entries[0]).toMatchObject({ level, reason: expect.any(String) });
+        expect(JSON.stringify(entries[0])).not.toContain('"stack"');
+        expect(entries[0]).not.toHaveProperty("err");
+      }
+    } finally {
+      uptime.mockRestore();
       await disconnectDb();
       process.env.DATABASE_URL = database.current().url;
       resetConfig();

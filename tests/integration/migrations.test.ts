@@ -1,6 +1,8 @@
 // The migration runner records history the way `prisma migrate deploy` does and refuses what
 // Prisma refuses: changed or missing applied migrations.
-import { createHash } from "node:crypto";
+import { execFile } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { promisify } from "node:util";
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,10 +16,10 @@ afterEach(async () => {
   await Promise.all(created.splice(0).map((database) => database.drop()));
 });
 
-// A database with nothing in it: createTestDatabase migrates, so migrations here use their own folder
-// and tables whose names cannot clash with the app's.
+// A database the committed migrations were just run on, for real (not a clone of the suites' migrated
+// template); migrations added here use their own folder and tables whose names cannot clash with the app's.
 async function emptyDatabase(): Promise<string> {
-  const database = await createTestDatabase(defaultEngine());
+  const database = await createTestDatabase(defaultEngine(), { migrate: "now" });
   created.push(database);
   return database.url;
 }
@@ -107,4 +109,53 @@ describe("migrateDatabase", () => {
     const results = await Promise.all([migrateDatabase(url, { dir }), migrateDatabase(url, { dir })]);
     expect(results.flatMap((result) => result.applied)).toEqual(["20990101000000_once"]);
   });
+});
+
+// Started together on a database that has nothing yet (not even the migrations table), any number of
+// processes must all come up: the table is created under the migration lock too, or two
+// CREATE TABLE IF NOT EXISTS race in PostgreSQL's catalog (pg_type_typname_nsp_index).
+describe.skipIf(!process.env.TEST_DATABASE_URL)("migrating a fresh PostgreSQL database from several processes at once", () => {
+  async function freshDatabase(): Promise<string> {
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    const name = `cps_fresh_${randomBytes(6).toString("hex")}`;
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    created.push({
+      engine: "postgres",
+      url: url.toString(),
+      async drop() {
+        const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await client.connect();
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await client.end();
+      },
+    });
+    return url.toString();
+  }
+
+  it("six runners at once on an empty database, three times: every one succeeds, each migration applied once", async () => {
+    for (let round = 0; round < 3; round++) {
+      const url = await freshDatabase();
+      const results = await Promise.allSettled(Array.from({ length: 6 }, () => migrateDatabase(url)));
+      const failed = results.filter((result) => result.status === "rejected").map((result) => String((result as PromiseRejectedResult).reason));
+      expect(failed, `round ${round}`).toEqual([]);
+      const applied = results.flatMap((result) => (result.status === "fulfilled" ? result.value.applied : []));
+      expect(applied.sort()).toEqual(readMigrations(MIGRATIONS_DIR).map((migration) => migration.name));
+    }
+  }, 300_000);
+
+  it("four `npm run db:migrate` processes started at the same moment on an empty database all exit 0", async () => {
+    const url = await freshDatabase();
+    const run = promisify(execFile);
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => run("npm", ["run", "-s", "db:migrate"], { env: { ...process.env, DATABASE_URL: url }, timeout: 240_000 })),
+    );
+    const failed = results.filter((result) => result.status === "rejected").map((result) => String((result as PromiseRejectedResult).reason));
+    expect(failed).toEqual([]);
+    const rows = await query<{ count: string }>(url, `SELECT count(*) FROM "_prisma_migrations" WHERE finished_at IS NOT NULL`);
+    expect(Number(rows[0]!.count)).toBe(readMigrations(MIGRATIONS_DIR).length);
+  }, 300_000);
 });

@@ -7,6 +7,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { eventually } from "../helpers/eventually";
 import { startService, type ServiceProcess } from "../helpers/service-process";
 
 let service: ServiceProcess | undefined;
@@ -22,12 +23,11 @@ describe("npm start with LOG_FORMAT=json", () => {
     // LOG_LEVEL=info: the test runner's NODE_ENV=test would make the default warn and hide the steps.
     service = await startService({
       dataDir,
-      distDir: process.env.NEXT_DIST_DIR || ".next-test",
       env: { LOG_FORMAT: "json", LOG_LEVEL: "info", NODE_ENV: undefined },
       timeoutMs: 600_000,
     });
-    const deadline = Date.now() + 120_000;
-    while (!service.stdout().includes('"start.ready"') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    const running = service;
+    await eventually(() => running.stdout().includes('"start.ready"'), { timeoutMs: 120_000, intervalMs: 250, onTimeout: "return" });
     const lines = service.stdout().split("\n").filter((line) => line.trim() !== "");
     const notJson = lines.filter((line) => {
       try {

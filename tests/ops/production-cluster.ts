@@ -1,17 +1,18 @@
 // CI check of the production build as an operator runs it (issue 12, docs/operations.md): two web
-// processes and one worker, started with `node dist/start.js` (NODE_ENV=production, secrets,
+// processes and two workers started at the same moment on an empty database (all four must come up),
+// then two web processes and one worker, started with `node dist/start.js` (NODE_ENV=production, secrets,
 // PostgreSQL), behind a small load balancer that sends traffic only to ready web processes. A short
 // mixed load runs: cardholder payments in Chromium through the hosted fields, then capture and
 // refund over the merchant API. Mid-load one web process and the worker get SIGTERM and a new
 // worker starts. Passes when every operation completed exactly once and was notified, each stopped
 // process answered readiness 503 before it exited, and each exited 0 within its bound.
 //
-// Needs: `npm run build` done, TEST_DATABASE_URL (a PostgreSQL role that may create databases),
-// Chromium. Ports CLUSTER_PORT_BASE (default 3470) to +8. Run: npx tsx tests/ops/production-cluster.ts
+// Needs: `npm run build` done (and current: refused otherwise), TEST_DATABASE_URL (a PostgreSQL role
+// that may create databases), Chromium. Ports CLUSTER_PORT_BASE (default 3470) to +9. Run: npx tsx tests/ops/production-cluster.ts
 // Prints "production cluster: passed" or the failures, exits 0 or 1.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
@@ -19,11 +20,13 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { Page } from "@playwright/test";
+import { checkProductionBuild } from "../../scripts/build/freshness";
 import { launchChromium } from "../helpers/chromium";
+import { eventually } from "../helpers/eventually";
 import { sandboxAccountInput } from "../../lib/sandboxes/sandbox-merchant-accounts";
 
 const PORT_BASE = Number(process.env.CLUSTER_PORT_BASE ?? 3470);
-const PORTS = { lb: PORT_BASE, web1: PORT_BASE + 1, web2: PORT_BASE + 2, worker1: PORT_BASE + 3, worker2: PORT_BASE + 4 };
+const PORTS = { lb: PORT_BASE, web1: PORT_BASE + 1, web2: PORT_BASE + 2, worker1: PORT_BASE + 3, worker2: PORT_BASE + 4, worker0: PORT_BASE + 9 };
 const SANDBOX_PORTS = { finaro: PORT_BASE + 5, clearhaus: PORT_BASE + 6, bambora: PORT_BASE + 7, threeds: PORT_BASE + 8 };
 const PAYMENTS = Number(process.env.CLUSTER_PAYMENTS ?? 6);
 const PARALLEL = 2;
@@ -76,13 +79,13 @@ async function readiness(port: number): Promise<number | undefined> {
 }
 
 async function waitReady(service: ServiceProcess, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (service.child.exitCode !== null) throw new Error(`${service.name} exited with ${service.child.exitCode} while starting (${work}/${service.name}.log)`);
-    if ((await readiness(service.port)) === 200) return;
-    await sleep(250);
-  }
-  throw new Error(`${service.name} not ready within ${timeoutMs / 1000} s (${work}/${service.name}.log)`);
+  await eventually(
+    async () => {
+      if (service.child.exitCode !== null) throw new Error(`${service.name} exited with ${service.child.exitCode} while starting (${work}/${service.name}.log)`);
+      return (await readiness(service.port)) === 200;
+    },
+    { what: `${service.name} to be ready (${work}/${service.name}.log)`, timeoutMs, intervalMs: 250 },
+  );
 }
 
 /** Polls readiness quickly from SIGTERM on, to see the 503 before the process goes away. */
@@ -231,16 +234,6 @@ async function api(apiKey: string, pathName: string, body: Record<string, unknow
   }
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = probe();
-    if (found !== undefined) return found;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 async function cardholderPayment(page: Page, options: { index: number; merchantId: string; apiKey: string; shop: string; notify: string }): Promise<string> {
   const session = await api(options.apiKey, "/api/initdynamic", {
     merchantid: options.merchantId,
@@ -273,7 +266,9 @@ async function cardholderPayment(page: Page, options: { index: number; merchantI
 async function main(): Promise<void> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
-  for (const file of ["dist/start.js", "dist/cli.js"]) if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+  // What npm run build made, current: never a stale build, never a build of its own.
+  const build = checkProductionBuild();
+  if (!build.current) throw new Error(`the production build is not current (${build.reason}): run npm run build first`);
 
   const databaseName = `cps_cluster_${randomBytes(5).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -296,7 +291,7 @@ async function main(): Promise<void> {
     processes.push(sandbox);
     let sandboxOutput = "";
     sandbox.child.stdout!.on("data", (chunk: Buffer) => (sandboxOutput += chunk.toString("utf8")));
-    await waitFor("the sandboxes", () => (sandboxOutput.includes("THREEDS_TEST_API_KEY=") ? true : undefined), 60_000);
+    await eventually(() => sandboxOutput.includes("THREEDS_TEST_API_KEY="), { what: "the sandboxes", timeoutMs: 60_000, intervalMs: 200 });
     const sandboxEnv = Object.fromEntries(
       sandboxOutput
         .split("\n")
@@ -337,15 +332,20 @@ async function main(): Promise<void> {
     });
     const secrets = { session: randomBytes(32).toString("hex"), card: randomBytes(32).toString("base64"), apiKey: randomBytes(32).toString("hex") };
 
-    // The first process migrates the fresh database; the others find it migrated.
+    // Two web and two worker processes started at the same moment on the empty database all come
+    // up (they migrate it together: the migration lock covers the history table too). The extra
+    // worker then stops, leaving the two web processes and one worker the load runs against.
     const web1 = startProcess("web1", ["dist/start.js"], env("web", PORTS.web1), PORTS.web1);
-    processes.push(web1);
-    await waitReady(web1);
     const web2 = startProcess("web2", ["dist/start.js"], env("web", PORTS.web2), PORTS.web2);
     const worker1 = startProcess("worker1", ["dist/start.js"], env("worker", PORTS.worker1), PORTS.worker1);
-    processes.push(web2, worker1);
-    await Promise.all([waitReady(web2), waitReady(worker1)]);
-    log("two web processes and one worker are ready");
+    const worker0 = startProcess("worker0", ["dist/start.js"], env("worker", PORTS.worker0), PORTS.worker0);
+    processes.push(web1, web2, worker1, worker0);
+    await Promise.all([waitReady(web1), waitReady(web2), waitReady(worker1), waitReady(worker0)]);
+    log("two web processes and two workers started together on the empty database are ready");
+    worker0.sigtermAt = Date.now();
+    stopGroup(worker0.child, "SIGTERM");
+    const worker0Exit = await Promise.race([worker0.exit, sleep(EXIT_BOUND_MS + 5_000).then(() => undefined)]);
+    check(worker0Exit?.code === 0, `worker0 exited with ${worker0Exit ? (worker0Exit.code ?? worker0Exit.signal) : "nothing (still running)"} after SIGTERM`);
     const webs = [web1, web2];
     const balancer = await startLoadBalancer(() => webs);
     closers.push(balancer.close);
@@ -358,10 +358,11 @@ async function main(): Promise<void> {
     for (const processor of ["finaro", "clearhaus", "bambora"] as const) {
       // currencies: "any" at finaro and clearhaus; the one currency of the Bambora North America account.
       const input = sandboxAccountInput(processor) as { acquirerMerchantId: string; currencies: string; credentials: Record<string, string> };
-      const credentials = Object.entries(input.credentials).flatMap(([key, value]) => ["--credential", `${key}=${value}`]);
+      // The credentials on standard input (the CLI refuses secrets on its command line).
+      const credentials = ["--credentials-file", "-"];
       const fields = ["--acquirer-merchant-id", input.acquirerMerchantId, "--mcc", "5999", "--merchant-name", "Cluster shop", "--country", "DK"];
       const args = ["dist/cli.js", "accounts", "add", "--merchant", merchantId, "--processor", processor, "--name", processor, "--mode", "test", ...fields];
-      const added = spawnSync(process.execPath, [...args, "--descriptor", "Cluster shop", "--currencies", input.currencies, ...credentials], { env: env("all", PORTS.lb), encoding: "utf8" });
+      const added = spawnSync(process.execPath, [...args, "--descriptor", "Cluster shop", "--currencies", input.currencies, ...credentials], { env: env("all", PORTS.lb), encoding: "utf8", input: JSON.stringify(input.credentials) });
       if (added.status !== 0) throw new Error(`dist/cli.js accounts add ${processor}: ${added.stderr}`);
     }
 
@@ -389,10 +390,10 @@ async function main(): Promise<void> {
         record.captureResponseId = String(capture.responseid);
         // Mid-load: a capture was just accepted and other payments are under way.
         if (record.index === 1) stopMidLoad();
-        await waitFor(`capture notification ${record.index}`, () => receiver.received.find((item) => item.path === `/capture-${record.index}`));
+        await eventually(() => receiver.received.find((item) => item.path === `/capture-${record.index}`), { what: `capture notification ${record.index}`, timeoutMs: 120_000, intervalMs: 200 });
         const refund = await api(apiKey, `/api/${record.paymentId}/refund`, { amount: 1000 + record.index, notificationurl: `${receiver.base}/refund-${record.index}` });
         record.refundResponseId = String(refund.responseid);
-        await waitFor(`refund notification ${record.index}`, () => receiver.received.find((item) => item.path === `/refund-${record.index}`));
+        await eventually(() => receiver.received.find((item) => item.path === `/refund-${record.index}`), { what: `refund notification ${record.index}`, timeoutMs: 120_000, intervalMs: 200 });
         log(`payment ${record.index} (${record.paymentId}): authorized, captured, refunded`);
       } catch (error) {
         record.error = error instanceof Error ? error.message : String(error);
@@ -435,13 +436,15 @@ async function main(): Promise<void> {
     try {
       // A receiver can have a notification a moment before the worker records its delivery: wait
       // (up to 60 s) until no background run is left unfinished.
-      const settleBy = Date.now() + 60_000;
-      for (;;) {
-        const open = await db.query<{ count: string }>(`SELECT count(*) FROM "InngestRun" WHERE status NOT IN ('completed', 'failed')`);
-        const pending = await db.query<{ count: string }>(`SELECT count(*) FROM "Notification" WHERE status = 'pending'`);
-        if ((open.rows[0]!.count === "0" && pending.rows[0]!.count === "0") || Date.now() > settleBy) break;
-        await sleep(500);
-      }
+      await eventually(
+        async () => {
+          const open = await db.query<{ count: string }>(`SELECT count(*) FROM "InngestRun" WHERE status NOT IN ('completed', 'failed')`);
+          const pending = await db.query<{ count: string }>(`SELECT count(*) FROM "Notification" WHERE status = 'pending'`);
+          return open.rows[0]!.count === "0" && pending.rows[0]!.count === "0";
+        },
+        // The checks below say what is left unfinished after the 60 s.
+        { timeoutMs: 60_000, intervalMs: 500, onTimeout: "return" },
+      );
       for (const record of records.filter((r) => r.paymentId)) {
         const operations = await db.query<{ type: string; status: string; count: string }>(
           `SELECT type, status, count(*) FROM "Operation" WHERE "paymentId" = $1 GROUP BY type, status ORDER BY type, status`,

@@ -36,11 +36,11 @@ describe("M2: the audit log keeps who did what", () => {
     await createKey({ actor: insider, input: { name: "insider key", scopes: ["payments"], ...STEP_UP } });
     await changeTeamMember({ actor: owner, input: { change: "remove", userId: insider.userId, ...STEP_UP } });
 
-    const { rows } = await listAuditEntries({ merchantId, filters: { action: "api_key.created" } });
+    const { rows } = await listAuditEntries({ merchantId, role: "OWNER", filters: { action: "api_key.created" } });
     const created = rows.find((row) => (row.details as { name?: string }).name === "insider key");
     expect(created).toMatchObject({ actorId: insider.userId, actorEmail: insider.email, actorName: "Insider", actorRole: "OWNER" });
     // The removal itself names the remover, and the removed user's rows stay theirs.
-    const removal = (await listAuditEntries({ merchantId, filters: { action: "team.user_removed" } })).rows[0];
+    const removal = (await listAuditEntries({ merchantId, role: "OWNER", filters: { action: "team.user_removed" } })).rows[0];
     expect(removal).toMatchObject({ actorId: owner.userId, actorEmail: owner.email, actorRole: "OWNER" });
   });
 
@@ -50,7 +50,7 @@ describe("M2: the audit log keeps who did what", () => {
     const developer = await member(merchantId, "DEVELOPER", "Dev B");
     await createKey({ actor: developer, input: { name: "dev key", scopes: ["payments"], ...STEP_UP } });
     await changeTeamMember({ actor: owner, input: { change: "role", userId: developer.userId, role: "VIEWER", ...STEP_UP } });
-    const { rows } = await listAuditEntries({ merchantId, filters: { action: "api_key.created" } });
+    const { rows } = await listAuditEntries({ merchantId, role: "OWNER", filters: { action: "api_key.created" } });
     expect(rows.find((row) => (row.details as { name?: string }).name === "dev key")).toMatchObject({
       actorEmail: developer.email,
       actorRole: "DEVELOPER",

@@ -269,7 +269,9 @@ describe("item 7: back-office sessions end, and credentials need the password ag
     const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
     await page.getByLabel("Code from your app").fill(await generate({ secret }));
     await page.getByRole("button", { name: "Confirm and turn on" }).click();
-    // The account page now offers to turn it off again: the factor is on.
+    // The factor is on: the recovery codes are shown once, until the user says they stored them;
+    // then the account page offers to turn it off again.
+    await page.getByRole("button", { name: "I have stored them" }).click({ timeout: 30_000 });
     await expect.poll(() => page.getByLabel("Current code from your app").count(), { timeout: 30_000 }).toBe(1);
     expect(await sessionWorks(other.jar)).toEqual({ page: false, session: false });
     // The browser that turned it on is still signed in (its session was issued again with the new version).

@@ -16,8 +16,9 @@ import type { Actor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/users/create-user";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../integration/hosted-fields/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession } from "../helpers/session-factory";
+import { eventually } from "../helpers/eventually";
 
 useTestDatabase();
 
@@ -75,14 +76,17 @@ async function fieldsShownOn(page: PageServer, sessionId: string): Promise<{ sho
   const tab = await browser.context.newPage();
   try {
     await tab.goto(`${page.origin}/?session=${sessionId}`);
-    const deadline = Date.now() + 8_000;
-    for (;;) {
-      const ours = tab.frames().filter((frame) => frame.url().startsWith(`${server.origin}/dynamic/${sessionId}/pan`));
-      for (const frame of ours) if ((await frame.locator("input").count().catch(() => 0)) > 0) return { shown: true, loadErrors: [] };
-      const loadErrors = (await tab.evaluate(() => (window as unknown as { loadErrors: unknown[] }).loadErrors)) ?? [];
-      if (loadErrors.length > 0 || Date.now() > deadline) return { shown: false, loadErrors };
-      await tab.waitForTimeout(200);
-    }
+    let loadErrors: unknown[] = [];
+    const shown = await eventually(
+      async () => {
+        const ours = tab.frames().filter((frame) => frame.url().startsWith(`${server.origin}/dynamic/${sessionId}/pan`));
+        for (const frame of ours) if ((await frame.locator("input").count().catch(() => 0)) > 0) return "shown";
+        loadErrors = (await tab.evaluate(() => (window as unknown as { loadErrors: unknown[] }).loadErrors)) ?? [];
+        return loadErrors.length > 0 ? "refused" : undefined;
+      },
+      { timeoutMs: 8_000, intervalMs: 200, onTimeout: "return" },
+    );
+    return shown === "shown" ? { shown: true, loadErrors: [] } : { shown: false, loadErrors };
   } finally {
     await tab.close();
   }

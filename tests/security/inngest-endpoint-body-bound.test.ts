@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { growthDuring, idleRss, MB, upload } from "@/tests/helpers/attack-requests";
 import { pidListeningOn } from "@/tests/helpers/process-memory";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { eventually, quietFor } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The bound: the server grows less than this under three unsigned 16 MB POSTs. */
@@ -67,8 +68,7 @@ async function notificationThroughTheExecutor(): Promise<void> {
     body: JSON.stringify({ merchantid: merchantId, amount: 100, currency: "DKK", timeout: 1, notificationurl: target.url }),
   });
   expect(response.status).toBe(200);
-  const deadline = Date.now() + 60_000;
-  while (target.received() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  await eventually(() => target.received() > 0, { timeoutMs: 60_000, onTimeout: "return" });
   target.close();
   expect(target.received()).toBeGreaterThan(0);
 }
@@ -80,7 +80,7 @@ beforeAll(async () => {
   // Warm up the paths the attacks take (the route module, the executor's calls), then measure idle.
   await notificationThroughTheExecutor();
   await upload({ port: service.port, path: "/api/inngest", bytes: 1024, headers: { "content-type": "application/json" } });
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  await quietFor(2_000, "the warm-up's work settles before idle is measured");
   idle = await idleRss(serverPid);
 }, 600_000);
 

@@ -13,6 +13,7 @@ import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader } from "@cps/inngest-embedded";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { quietFor } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SIGNING_KEY = `signkey-test-${randomBytes(32).toString("hex")}`;
@@ -73,7 +74,7 @@ describe("M4: the serve handler's URL comes from configuration", () => {
     received.length = 0;
     const answer = await request("PUT", "/api/inngest?deployId=attacker", { host: "attacker.example" });
     expect(answer.status).toBe(401);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quietFor(500, "a registration, were one started, reaches the Inngest server");
     expect(received.filter((entry) => entry.url.includes("/fn/register"))).toEqual([]);
     expect(received.map((entry) => entry.body).join("\n")).not.toContain("attacker.example");
   });

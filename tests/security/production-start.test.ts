@@ -15,6 +15,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { eventually } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const CLUSTER_SCRIPT = path.join(ROOT, "scripts/pg-test-cluster.sh");
@@ -46,11 +47,6 @@ function productionEnv(extra: Record<string, string | undefined> = {}): Record<s
     ...secrets,
     ...extra,
   };
-}
-
-async function waitForOutput(running: ServiceProcess, pattern: RegExp, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(running.output()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
 /** fetch, once more on a socket the server closed between keep-alive requests (not an answer of the service). */
@@ -100,7 +96,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "cps-prod-data-"));
   service = await startService({ env: productionEnv(), dataDir, waitFor: "answer", timeoutMs: 240_000 });
   // The banner comes once the launcher has seen health answer (and given background work time to report).
-  await waitForOutput(service, /Card Payment Service is running/);
+  await eventually(() => /Card Payment Service is running/.test(service.output()), { timeoutMs: 90_000, intervalMs: 500, onTimeout: "return" });
 }, 1_500_000);
 
 afterAll(async () => {
@@ -142,7 +138,7 @@ describe("a production start", () => {
   });
 
   it("issue 27: the built-in sandboxes run for test mode by default (live mode never reaches them)", async () => {
-    await waitForOutput(service, /sandboxes: /, 60_000);
+    await eventually(() => /sandboxes: /.test(service.output()), { timeoutMs: 60_000, intervalMs: 500, onTimeout: "return" });
     expect(service.output()).toMatch(/sandboxes: /);
     const threeDs = await request(`http://127.0.0.1:${service.port}/sandbox/threeds/auth`, { method: "POST", body: "{}" });
     // The directory server answers (and refuses a request without its key) instead of the mount's 404.
@@ -194,7 +190,7 @@ describe("a production start", () => {
       timeoutMs: 240_000,
     });
     try {
-      await waitForOutput(withoutSandboxes, /Card Payment Service is running/);
+      await eventually(() => /Card Payment Service is running/.test(withoutSandboxes.output()), { timeoutMs: 90_000, intervalMs: 500, onTimeout: "return" });
       expect(withoutSandboxes.output()).not.toMatch(/sandboxes: /);
       const threeDs = await request(`http://127.0.0.1:${withoutSandboxes.port}/sandbox/threeds/auth`, { method: "POST", body: "{}" });
       expect(threeDs.status).toBe(404);

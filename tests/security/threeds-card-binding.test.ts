@@ -8,8 +8,8 @@ import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { SANDBOX_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/directory-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../integration/hosted-fields/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession } from "../helpers/session-factory";
 
 useTestDatabase();
 

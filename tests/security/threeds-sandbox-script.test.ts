@@ -13,8 +13,9 @@ import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers
 import { SANDBOX_CHALLENGE_CODE, THREEDS_SANDBOX_API_KEY } from "@/lib/sandboxes/threeds/directory-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../integration/hosted-fields/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../integration/hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession } from "../helpers/session-factory";
+import { quietFor } from "../helpers/eventually";
 
 useTestDatabase();
 
@@ -123,7 +124,7 @@ describe("item 5: the 3-D Secure sandbox cannot run script on the service origin
         await page.click("button[value=complete]");
       }
       await page.waitForLoadState("load");
-      await page.waitForTimeout(1000);
+      await quietFor(1000, "a script the page ran, were one injected, opens its dialog");
       expect(dialogs).toEqual([]);
       expect(started.status).toBe(401);
     } finally {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsAddArgs } from "@/tests/helpers/acquirer-accounts";
 import { pidListeningOn, rssBytes, sampleRss } from "@/tests/helpers/process-memory";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { eventually, quietFor } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const MB = 1024 * 1024;
@@ -88,8 +89,7 @@ function api(pathname: string, body: unknown): Promise<{ status: number; body: R
 async function growthDuring(attack: () => Promise<void>): Promise<number> {
   const sampler = sampleRss(serverPid);
   await attack();
-  // Let anything the attack left behind (a body still being read, an inflation) run its course.
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  await quietFor(1_500, "anything the attack left behind (a body still being read, an inflation) runs its course");
   return sampler.stop() - idleRss;
 }
 
@@ -114,14 +114,6 @@ async function receiver(answer: (response: http.ServerResponse) => void) {
   };
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** Opens a payment window with a 1-second timeout: its completion notification (status timeout) goes to `url`. */
 async function notifyAfterTimeout(url: string): Promise<void> {
   const answer = await api("/api/initdynamic", { merchantid: merchant.merchantid, amount: 100, currency: "DKK", timeout: 1, notificationurl: url });
@@ -129,7 +121,7 @@ async function notifyAfterTimeout(url: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  service = await startService({ port: 3410, distDir: ".next-egress", dataDir });
+  service = await startService({ port: 3410, dataDir });
   origin = `http://localhost:${service.port}`;
   const cli = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cli.ts", "merchant", "create", "--name", "Egress Shop", "--json"], {
     cwd: ROOT,
@@ -153,16 +145,16 @@ beforeAll(async () => {
   // Warm up every path the attacks take (route modules, the executor, a delivery), then measure idle.
   const ok = await receiver((response) => response.writeHead(200).end("ok"));
   await notifyAfterTimeout(ok.url);
-  await waitUntil(() => ok.received() > 0, 60_000);
+  await eventually(() => ok.received() > 0, { timeoutMs: 60_000 });
   ok.close();
   await upload("/dynamic/x/payments/y/authorize", { bytes: 1024, headers: { origin, "content-type": "application/json" } });
   await upload("/dynamic/x/payments/y/challenge-notify", { bytes: 1024, headers: { "content-type": "application/x-www-form-urlencoded" } });
   await upload("/api/initdynamic", { bytes: 1024, headers: { "content-type": "application/json", authorization: `Basic ${merchant.apikey}` } });
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  await quietFor(3_000, "the warm-up's work settles before idle is measured");
   const samples: number[] = [];
   for (let index = 0; index < 10; index++) {
     samples.push(rssBytes(serverPid));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await quietFor(200, "between two RSS samples");
   }
   idleRss = Math.max(...samples);
   console.log(`[egress] Next server pid ${serverPid}, idle RSS ${(idleRss / MB).toFixed(1)} MB`);
@@ -181,7 +173,7 @@ describe("notification answers", () => {
     );
     const growth = await growthDuring(async () => {
       for (let index = 0; index < 3; index++) await notifyAfterTimeout(evil.url);
-      await waitUntil(() => evil.received() >= 3, 60_000);
+      await eventually(() => evil.received() >= 3, { timeoutMs: 60_000 });
     });
     evil.close();
     console.log(`[egress] gzip bomb: peak growth ${(growth / MB).toFixed(1)} MB`);
@@ -204,7 +196,7 @@ describe("notification answers", () => {
     });
     const growth = await growthDuring(async () => {
       await notifyAfterTimeout(evil.url);
-      await waitUntil(() => evil.received() >= 1, 60_000);
+      await eventually(() => evil.received() >= 1, { timeoutMs: 60_000 });
     });
     evil.close();
     console.log(`[egress] 300 MB answer: peak growth ${(growth / MB).toFixed(1)} MB`);

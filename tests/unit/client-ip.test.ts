@@ -49,15 +49,29 @@ describe("clientIp", () => {
 
 describe("backofficeHeaders", () => {
   it("scopes frame-ancestors 'none' to the back office and next-auth, and adds HSTS only in production", () => {
-    expect(backofficeHeaders("/backoffice/settings/api-key", false)).toMatchObject({ "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY" });
-    expect(backofficeHeaders("/api/auth/session", false)["Strict-Transport-Security"]).toBeUndefined();
-    expect(backofficeHeaders("/backoffice", true)["Strict-Transport-Security"]).toMatch(/max-age=\d+/);
-    expect(backofficeHeaders("/dynamic/abc/pan", true)).toEqual({});
-    expect(backofficeHeaders("/backofficex", false)).toEqual({});
-    // The live styling preview is framed by the back office itself, and by nothing else.
-    expect(backofficeHeaders("/backoffice/settings/hosted/preview", false)).toMatchObject({
+    expect(backofficeHeaders("/backoffice/settings/api-key", { isProduction: false })).toMatchObject({ "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY" });
+    expect(backofficeHeaders("/api/auth/session", { isProduction: false })["Strict-Transport-Security"]).toBeUndefined();
+    expect(backofficeHeaders("/api/auth/session", { isProduction: false, nonce: "bm9uY2U=" })["Content-Security-Policy"]).toBe("frame-ancestors 'none'");
+    expect(backofficeHeaders("/backoffice", { isProduction: true })["Strict-Transport-Security"]).toMatch(/max-age=\d+/);
+    expect(backofficeHeaders("/dynamic/abc/pan", { isProduction: true, nonce: "bm9uY2U=" })).toEqual({});
+    expect(backofficeHeaders("/backofficex", { isProduction: false, nonce: "bm9uY2U=" })).toEqual({});
+    // The live styling preview is framed by the back office itself, and by nothing else; its own
+    // answer carries the hosted field's policy.
+    expect(backofficeHeaders("/backoffice/settings/hosted/preview", { isProduction: false, nonce: "bm9uY2U=" })).toMatchObject({
       "Content-Security-Policy": "frame-ancestors 'self'",
       "X-Frame-Options": "SAMEORIGIN",
     });
+  });
+
+  it("gives back-office pages a nonce script policy (unsafe-eval only under next dev)", () => {
+    const policy = backofficeHeaders("/backoffice/settings/api-key", { isProduction: true, nonce: "bm9uY2U=" })["Content-Security-Policy"]!;
+    const directives = new Map(policy.split("; ").map((part) => [part.split(" ")[0], part.split(" ").slice(1)]));
+    expect(directives.get("script-src")).toEqual(["'self'", "'nonce-bm9uY2U='", "'strict-dynamic'"]);
+    expect(directives.get("object-src")).toEqual(["'none'"]);
+    expect(directives.get("base-uri")).toEqual(["'none'"]);
+    expect(directives.get("form-action")).toEqual(["'self'"]);
+    expect(directives.get("frame-ancestors")).toEqual(["'none'"]);
+    expect(directives.get("default-src")).toEqual(["'self'"]);
+    expect(backofficeHeaders("/backoffice", { isProduction: false, nonce: "bm9uY2U=", development: true })["Content-Security-Policy"]).toContain("'strict-dynamic' 'unsafe-eval'");
   });
 });

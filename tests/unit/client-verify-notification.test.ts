@@ -86,6 +86,11 @@ describe("verifyNotification (packages/client)", () => {
     expect(() => verifyNotification({ secret, headers: delivered({ sign: old }), body: old })).toThrow(/mode/);
   });
 
+  it("M1: with the receiver's mode given, refuses a genuinely signed notification of the other mode", () => {
+    expect(verifyNotification({ secret, headers: delivered(), body, mode: "test" }).mode).toBe("test");
+    expect(() => verifyNotification({ secret, headers: delivered(), body, mode: "live" })).toThrow(WebhookVerificationError);
+  });
+
   it("maps every kind the service sends to its webhook entry", () => {
     const expected: Record<string, VerifiedNotification["webhook"]> = {
       completion: "completionNotification",

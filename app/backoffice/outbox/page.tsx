@@ -1,16 +1,20 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
+import { mayReadLocalOutbox } from "@/lib/mail/local-outbox-access";
 import { PublicCard } from "../mail-link-layout";
 
 export const metadata: Metadata = { title: "Local outbox" };
 export const dynamic = "force-dynamic";
 
 // The mails a local service without SMTP_URL kept instead of sending (lib/mail/send-mail.ts): local
-// only, never in production (they hold single-use links).
+// only, never in production (they hold single-use links), and only for the developer's own browser
+// (lib/mail/local-outbox-access.ts: a loopback client naming a loopback host). Anyone else gets the
+// same 404 as in production.
 export default async function OutboxPage() {
-  if (config().isProduction || config().SMTP_URL) notFound();
+  if (config().isProduction || config().SMTP_URL || !mayReadLocalOutbox(await headers())) notFound();
   const mails = await db().localMail.findMany({ orderBy: { createdAt: "desc" }, take: 50 });
   return (
     <PublicCard title="Local outbox">

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { requireUser } from "@/lib/auth/session";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 import { Card } from "@/components/ui/card";
-import { EnableTotp } from "@/components/backoffice/totp-forms";
+import { TwoFactorSection } from "@/components/backoffice/totp-forms";
 import { ChangePasswordForm } from "@/components/backoffice/change-password-form";
 import { SignOutButton } from "@/components/backoffice/sign-out-button";
 import { changePasswordAction, confirmTotpAction, startTotpAction } from "../(app)/account/actions";
@@ -35,9 +35,19 @@ export default async function SecureAccountPage() {
         <Card title="Choose a new password" description={`At least ${MIN_PASSWORD_LENGTH} characters, not a common password. Your temporary password is the current one.`}>
           <ChangePasswordForm action={changePasswordAction} totpEnabled={user.totpEnabled} minLength={MIN_PASSWORD_LENGTH} />
         </Card>
-      ) : user.mfaEnrolmentRequired ? (
-        <Card title="Turn on two-factor authentication" description="Scan the code with an authenticator app, confirm with a code, and store the recovery codes you are shown.">
-          <EnableTotp start={startTotpAction} confirm={confirmTotpAction} />
+      ) : user.mfaEnrolmentRequired || user.totpEnabled ? (
+        // Rendered while the factor is on as well: confirming the enrolment renders this page again
+        // as secured, and the card (with the recovery codes in it) must stay until they are stored.
+        <Card
+          title={user.totpEnabled ? "Two-factor authentication is on" : "Turn on two-factor authentication"}
+          description="Scan the code with an authenticator app, confirm with a code, and store the recovery codes you are shown."
+        >
+          <TwoFactorSection
+            totpEnabled={user.totpEnabled}
+            start={startTotpAction}
+            confirm={confirmTotpAction}
+            whenOn={<p className="text-sm text-slate-700">You will be asked for a code from your app at every sign-in.</p>}
+          />
         </Card>
       ) : null}
       <p className="text-sm text-slate-600">
@@ -45,7 +55,7 @@ export default async function SecureAccountPage() {
           go to the back office
         </Link>.
       </p>
-      <SignOutButton />
+      <SignOutButton onDark={false} />
     </main>
   );
 }

@@ -1,7 +1,8 @@
-// Bambora North America Payments API v1 connector (docs/decisions.md, "Bambora on the North America
-// Payments API"): `Authorization: Passcode base64(merchant_id:passcode)`, JSON bodies, one host for
-// the Payments and Reporting APIs (https://api.na.bambora.com, paths under /v1; test accounts use
-// the same host). The account's merchant id and passcodes come with each call (./credentials.ts).
+// Bambora North America Payments API v1 connector
+// (docs/decisions/0106-bambora-on-the-north-america-payments-api.md): `Authorization: Passcode
+// base64(merchant_id:passcode)`, JSON bodies, one host for the Payments and Reporting APIs
+// (https://api.na.bambora.com, paths under /v1; test accounts use the same host). The account's
+// merchant id and passcodes come with each call (./credentials.ts).
 // What the API cannot do is refused here without a call: merchant-initiated payments (purchases
 // only at Bambora), currencies other than CAD and USD; it has no payout and no card-update feed.
 import { randomUUID } from "node:crypto";
@@ -50,7 +51,7 @@ export type BamboraSettings = z.infer<typeof bamboraSettings>;
 
 /**
  * What a look-up by our reference is worth at Bambora North America, per kind of operation (the
- * shape of the money rules' `lookups`, docs/decisions.md "Unknown outcomes"). Payments, returns and
+ * shape of the money rules' `lookups`, docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md). Payments, returns and
  * voids carry our `order_number`, which the report search (POST /v1/reports, criteria field 5
  * OrderNumber) finds; "If no records are found the API will return a 200 response message with an
  * empty array" (Swagger /reports). A completion inherits the pre-authorization's order number

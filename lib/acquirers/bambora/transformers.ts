@@ -39,7 +39,8 @@ export function toBamboraAmount(amount: bigint, currency: string): number {
 /**
  * `card.name` is required (1 to 64 characters, Swagger `Card.required`), although the 3-D Secure
  * guide says the cardholder name is "not required by our APIs". The spec's hosted fields ask for no
- * name, so a payment without one says so in words instead of inventing a person (docs/decisions.md).
+ * name, so a payment without one says so in words instead of inventing a person
+ * (docs/decisions/0106-bambora-on-the-north-america-payments-api.md).
  */
 export const BAMBORA_NAME_NOT_COLLECTED = "Cardholder";
 

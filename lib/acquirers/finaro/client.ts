@@ -8,7 +8,7 @@ import { parseAcquirerJson } from "../plumbing/parse-acquirer-json";
 import { basicAuth, failureFromOutcome, send, unreadableAnswer } from "../plumbing/http";
 import type { FinaroCredentials } from "./credentials";
 import { formed } from "../plumbing/request-not-formed";
-import { RESPONSE_CODES, everyLookupKind, type AcquirerConnector, type CardUpdate, type ConnectorCall, type ProcessorResult } from "../contract";
+import { RESPONSE_CODES, everyLookupKind, type AcquirerConnector, type CardUpdate, type ConnectorCall, type LookupKind, type ProcessorResult } from "../contract";
 import { randomUUID } from "node:crypto";
 import { checkFinaroAnswerSignature, finaroSignature } from "./signature";
 import {
@@ -121,8 +121,8 @@ export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<
 
   /**
    * Z2 10, a partial approval: the merchant asked for the whole amount, so the partial hold is voided
-   * at once and the authorization is declined (docs/decisions.md). A void that fails leaves a hold an
-   * operator releases.
+   * at once and the authorization is declined. A void that fails leaves a hold an operator releases
+   * (docs/decisions/0107-speaking-clearhaus-and-finaro-exactly.md).
    */
   async function voidPartialApproval(
     { result, answer }: { result: ProcessorResult; answer?: FinaroResponse },
@@ -159,8 +159,12 @@ export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<
     };
   }
 
-  /** O=101 past-transaction retrieval by the `a1` of the original request. */
-  async function retrieve(operationId: string, call: ConnectorCall<FinaroCredentials>): Promise<ProcessorResult | undefined> {
+  /**
+   * O=101 past-transaction retrieval by the `a1` of the original request. A partial approval
+   * (Z2 10) it finds for an authorization is what the direct answer would have been, and is
+   * treated alike: the partial hold is voided and the authorization declined.
+   */
+  async function retrieve(operationId: string, kind: LookupKind, call: ConnectorCall<FinaroCredentials>): Promise<ProcessorResult | undefined> {
     const fields = toFinaroRetrieve(operationId, call.credentials.merchantId, randomUUID().replace(/-/g, ""));
     const outcome = await sendSigned(fields, call);
     if (outcome.kind !== "response") throw new Error(`finaro retrieval failed: ${outcome.kind}`);
@@ -173,7 +177,8 @@ export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<
       // that says nothing about the original request, whose outcome stays unknown.
       throw new Error(`finaro retrieval refused (Z2=${parsed.Z2})`);
     }
-    return fromFinaroResponse(parsed);
+    const result = fromFinaroResponse(parsed);
+    return kind === "authorize" ? voidPartialApproval({ result, answer: parsed }, operationId, call) : result;
   }
 
   return {
@@ -197,7 +202,7 @@ export function createFinaroConnector(input: FinaroSettings): AcquirerConnector<
             source: "Finaro O=101 retrieval by the original a1 [MK-CR]; no published not-found code",
           },
     ),
-    lookupOperation: ({ operationId }, call) => retrieve(operationId, call),
+    lookupOperation: ({ operationId, kind }, call) => retrieve(operationId, kind, call),
     /**
      * Finaro publishes no account endpoint: every call is an operation. The harmless one is a
      * past-transaction retrieval (O=101) of a reference that was never used: signed like any request,

@@ -35,13 +35,17 @@ export const FINARO_SANDBOX_NOT_FOUND = "-100";
  * What goes out when the request has no value of its own, as ActiveMerchant does: `c3`
  * "unspecified@example.com" ([AM-CR] add_email) and `d1` "127.0.0.1" ([AM-CR] add_customer_data);
  * `c1` ([SDK-CR] `[a-zA-Z\s]{5,64}`, required for card operations) "Cardholder" where [AM-CR] sends
- * an empty name (docs/decisions.md, "Speaking Clearhaus and Finaro exactly").
+ * an empty name (docs/decisions/0107-speaking-clearhaus-and-finaro-exactly.md).
  */
 export const FINARO_FALLBACKS = { email: "unspecified@example.com", ip: "127.0.0.1", name: "Cardholder" } as const;
 
-/** Past-transaction retrieval by the `a1` of the original request (Finaro's path after a time-out). */
+/**
+ * Past-transaction retrieval by the `a1` of the original request (Finaro's path after a time-out),
+ * with the minimum fields the Credorax SDK sends for it, M O a1 d1 g4 ([SDK-CR] SpecialApplications
+ * getTestRetrieval). No cardholder takes part in a retrieval: `d1` is the fallback address.
+ */
 export function toFinaroRetrieve(originalRequestId: string, merchantId: string, requestId: string): Record<string, string> {
-  return { M: merchantId, O: FINARO_OPERATION.retrieve, a1: requestId, g4: originalRequestId };
+  return { M: merchantId, O: FINARO_OPERATION.retrieve, a1: requestId, d1: FINARO_FALLBACKS.ip, g4: originalRequestId };
 }
 
 /** `b2`: 1 Visa, 2 Mastercard (9 Maestro, which we do not take). No code exists for other brands: none is sent ([AM-CR] CARD_TYPES). */
@@ -199,7 +203,7 @@ export function toFinaroCapture(request: CaptureRequest, merchantId: string): Re
 /**
  * A refund names the capture it gives back ([AM-CR] refund with the capture's g2/g3/g4): one capture
  * per refund. A refund larger than what any single capture still holds is not sent (the merchant
- * refunds per capture; docs/decisions.md).
+ * refunds per capture; docs/decisions/0107-speaking-clearhaus-and-finaro-exactly.md).
  */
 export function toFinaroRefund(request: RefundRequest, merchantId: string): Record<string, string> {
   const capture = request.capture;

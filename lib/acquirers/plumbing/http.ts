@@ -88,7 +88,8 @@ export function failureFromOutcome(
 /**
  * An answer we could not read (wrong shape, unexpected status), or any HTTP 5xx. Indeterminate
  * either way: a 502 or 504 from a proxy in front of the acquirer says nothing about whether the
- * acquirer acted, so a payout or follow-up is looked up, never sent elsewhere (docs/decisions.md).
+ * acquirer acted, so a payout or follow-up is looked up, never sent elsewhere
+ * (docs/decisions/0068-money-that-moves-exactly-once-under-faults-reconciliation.md).
  */
 export function unreadableAnswer(processor: string, status: number): ProcessorResult {
   return {

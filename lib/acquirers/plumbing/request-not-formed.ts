@@ -2,7 +2,7 @@
 // that we do not have, a card brand or currency it does not take, an amount beyond its format): it
 // is refused before anything is sent, with the reason in words. Nothing happened at the acquirer,
 // so the failure is "retryable" in our classes: routing may go on to the next acquirer
-// (docs/decisions.md, "Speaking Clearhaus and Finaro exactly").
+// (docs/decisions/0107-speaking-clearhaus-and-finaro-exactly.md).
 import { RESPONSE_CODES, type ProcessorResult } from "../contract";
 import type { AcquirerName } from "../names";
 

@@ -1,10 +1,14 @@
 // Owners change a team member's role or remove them. The account always keeps at least one owner,
 // so nobody can lock the merchant out of its own keys and team. The owner confirms with their own
-// password (step-up), and the member's open sessions end (their session version goes up).
+// password (step-up), and the member's open sessions end (their session version goes up). Removed,
+// or left without the team permission, the member's pending invitations are revoked with the change
+// (security review 4, M2): an owner on the way out cannot leave a way back in.
 import { z } from "zod";
 import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
-import { db } from "../../db";
+import { db, type Tx } from "../../db";
+import { roleCan } from "../../auth/roles";
+import { revokePendingInvitations } from "../../users/revoke-invitations";
 import { UserFacingError } from "../action-result";
 import { recordAudit } from "../../audit/audit";
 
@@ -29,10 +33,25 @@ export async function changeTeamMember({ actor, input }: { actor: Actor; input: 
     if (change.change === "remove") {
       await tx.user.delete({ where: { id: member.id } });
       await recordAudit(tx, { actor, action: "team.user_removed", target: member.id, details: { email: member.email, role: member.role } });
+      await revokeInvitationsOf(tx, actor, member, "its sender was removed");
       return { email: member.email, removed: true as const };
     }
     await tx.user.update({ where: { id: member.id }, data: { role: change.role, sessionVersion: { increment: 1 } }, select: { id: true } });
     await recordAudit(tx, { actor, action: "team.role_changed", target: member.id, details: { email: member.email, from: member.role, to: change.role } });
+    if (!roleCan(change.role, "team:write")) await revokeInvitationsOf(tx, actor, member, `its sender is now ${change.role.toLowerCase()}`);
     return { email: member.email, removed: false as const, role: change.role };
   });
+}
+
+/** The member's pending invitations end with their power to send them; one audit row each. */
+async function revokeInvitationsOf(tx: Tx, actor: Actor, member: { id: string; email: string }, reason: string): Promise<void> {
+  const revoked = await revokePendingInvitations(tx, { merchantId: actor.merchantId, sentBy: member.id, revokedBy: null });
+  for (const invitation of revoked) {
+    await recordAudit(tx, {
+      actor,
+      action: "team.invitation_revoked",
+      target: invitation.email,
+      details: { email: invitation.email, role: invitation.role ?? "VIEWER", invitedBy: member.email, reason },
+    });
+  }
 }

@@ -10,7 +10,8 @@ import { deliverNotificationAttempt } from "../../notifications/deliver-notifica
 import { recordAudit } from "../../audit/audit";
 import { deliveryState } from "../delivery-state";
 
-export const resendNotificationInput = z.object({ notificationId: z.string().min(1).max(64) });
+// A webhook endpoint's copy has a longer id than its original (`<id>_<endpoint id>`).
+export const resendNotificationInput = z.object({ notificationId: z.string().min(1).max(128) });
 
 export interface ResendResult {
   notificationId: string;

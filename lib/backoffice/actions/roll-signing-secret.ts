@@ -2,7 +2,8 @@
 // gets a new secret that signs every notification from now on; the old one signs as well for the
 // chosen overlap (0 to 24 hours, Stripe's rolling), so the merchant can deploy the new secret to its
 // receiver without refusing a single notification. The new secret is shown once here, and stays
-// revealable; the roll is audited.
+// revealable; the roll is audited. It rolls the secret of the mode the back office shows; the other
+// mode's secret is left alone (security review 4, M1).
 import { z } from "zod";
 import { assertCan, type Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
@@ -31,13 +32,14 @@ export async function rollSigningSecret({ actor, input, ipAddress = null }: { ac
   const { overlapSeconds } = rollSigningSecretInput.parse(input);
   await confirmIdentity({ userId: actor.userId, input, ipAddress });
   return db().$transaction(async (tx) => {
-    const rolled = await rollSigningSecretRows({ merchantId: actor.merchantId, overlapSeconds, tx });
+    const rolled = await rollSigningSecretRows({ merchantId: actor.merchantId, mode: actor.mode, overlapSeconds, tx });
     await recordAudit(tx, {
       actor,
       action: "secret.rolled",
       target: actor.merchantId,
       details: {
-        secret: "notification signing secret",
+        secret: `notification signing secret (${actor.mode} mode)`,
+        mode: actor.mode,
         overlapSeconds,
         previousValidUntil: rolled.previousValidUntil.toISOString(),
         ip: ipAddress ?? "unknown",

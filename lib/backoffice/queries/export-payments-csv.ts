@@ -24,6 +24,9 @@ export const CSV_COLUMNS = [
   "last4",
   "reference",
   "paymenttype",
+  // Last, so that columns of existing spreadsheets keep their places: the payment whose card an
+  // MIT or a payout used (newcomer review 4, N20).
+  "parentpaymentid",
 ] as const;
 
 /** Quotes a cell, and defuses text a spreadsheet would run as a formula (CSV injection). */
@@ -49,6 +52,7 @@ function row(payment: PaymentListRow & { authorizationAttempted: boolean }): str
     payment.storedCard?.last4,
     payment.reference,
     payment.paymentType,
+    payment.parentPaymentId,
   ]
     .map(csvCell)
     .join(",");

@@ -6,6 +6,8 @@ import type { Mode } from "../../mode";
 import { NotFoundError } from "../../auth/actor";
 import { deriveDisplayState } from "../../payments/derive-display-state";
 
+const RELATED = { id: true, merchantPaymentId: true, paymentType: true, status: true, amount: true, currency: true, createdAt: true } as const;
+
 export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: { merchantId: string; mode: Mode; paymentId: string }) {
   if (!/^[A-Za-z0-9]{1,32}$/.test(paymentId)) throw new NotFoundError("Payment");
   const payment = await db().payment.findFirst({
@@ -79,6 +81,7 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
           status: true,
           attemptCount: true,
           nextAttemptAt: true,
+          heldBackAt: true,
           deliveredAt: true,
           createdAt: true,
           // In the order they were made: a resend (numbered after the schedule) may come before a scheduled retry.
@@ -104,6 +107,10 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
         },
       },
       session: { select: { id: true, hostedIntegration: { select: { hostedId: true, name: true } }, set3ds: true } },
+      // Related payments: the one whose card this one used (an MIT's or a payout's), and those that
+      // used this one's card since, newest first (the page links each by its order number).
+      parent: { select: RELATED },
+      children: { select: RELATED, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50 },
     },
   });
   if (!payment) throw new NotFoundError("Payment");

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
+import type { UserRole } from "../../generated/prisma/enums";
+import { roleCan } from "../../auth/roles";
 import { AUDIT_ACTIONS, type AuditAction } from "../../audit/audit";
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -63,13 +65,36 @@ function filterWhere(filters: AuditFilters): Prisma.AuditEntryWhereInput {
   };
 }
 
-/** The merchant's audit log, newest first, filtered, keyset-paginated by (createdAt, id). */
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * What a role may read of an entry's details. Acquirer accounts (MID, MCC, BINs, descriptor, the
+ * credentials' fingerprint) are owners' (Settings → Acquirer accounts is theirs): anyone else sees
+ * which account changed and at which processor, not how (security review 4, L4).
+ */
+export function detailsFor(role: UserRole, action: string, details: unknown): unknown {
+  if (!action.startsWith("acquirer_account.") || roleCan(role, "acquirer_accounts:write")) return details;
+  const record = isRecord(details) ? details : {};
+  const account = [record.after, record.before, record].find((candidate) => isRecord(candidate) && typeof candidate.name === "string") as
+    | Record<string, unknown>
+    | undefined;
+  return {
+    account: account?.name ?? "(an acquirer account)",
+    ...(typeof account?.processor === "string" ? { processor: account.processor } : {}),
+    details: "shown to owners only",
+  };
+}
+
+/** The merchant's audit log as `role` may read it, newest first, filtered, keyset-paginated by (createdAt, id). */
 export async function listAuditEntries({
   merchantId,
+  role,
   before,
   filters = {},
 }: {
   merchantId: string;
+  /** The reader's role: some details are for owners only (detailsFor). */
+  role: UserRole;
   before?: string;
   filters?: AuditFilters;
 }) {
@@ -102,7 +127,9 @@ export async function listAuditEntries({
     },
   });
   // The actor as the row recorded them (a removed user's entries still name them).
-  const rows = entries.slice(0, AUDIT_PAGE_SIZE).map(({ userId, ...entry }) => ({ ...entry, actorId: userId }));
+  const rows = entries
+    .slice(0, AUDIT_PAGE_SIZE)
+    .map(({ userId, ...entry }) => ({ ...entry, details: detailsFor(role, entry.action, entry.details), actorId: userId }));
   const last = rows[rows.length - 1];
   return {
     rows,

@@ -58,10 +58,13 @@ export async function listNotifications({
       id: true,
       kind: true,
       paymentId: true,
+      // The order number the merchant knows the payment by, shown before the hex paymentid.
+      payment: { select: { merchantPaymentId: true } },
       url: true,
       status: true,
       attemptCount: true,
       nextAttemptAt: true,
+      heldBackAt: true,
       deliveredAt: true,
       createdAt: true,
       attempts: { orderBy: [{ startedAt: "desc" }, { attemptNumber: "desc" }], take: 1, select: { attemptNumber: true, resend: true, statusCode: true, error: true, startedAt: true } },

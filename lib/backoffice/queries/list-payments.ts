@@ -151,6 +151,7 @@ export const paymentListSelect = {
   reference: true,
   processor: true,
   paymentType: true,
+  parentPaymentId: true,
   authorizedAmount: true,
   createdAt: true,
   storedCard: { select: { scheme: true, last4: true } },

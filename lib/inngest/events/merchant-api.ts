@@ -8,6 +8,8 @@ export const notificationCreated = eventType("merchant/notification.created", {
     notificationId: z.string().min(1),
     /** The attempt to start the schedule with: 2 when the caller already made the immediate attempt. */
     fromAttempt: z.number().int().min(1).max(8).optional(),
+    /** The first attempt goes without its wait: it was served before the notification was held back (a release). */
+    immediately: z.boolean().optional(),
   }),
 });
 

@@ -1,4 +1,4 @@
-// The rules every save of an acquirer account checks (lib/processors/accounts/create-*.ts and
+// The rules every save of an acquirer account checks (lib/routing/accounts/create-*.ts and
 // update-*.ts): input is validated whole before anything is written, so a bad MCC, descriptor,
 // currency, BIN or credentials of the wrong shape is a field error (a ZodError whose path names the
 // field) and nothing is saved. At most one enabled account per processor and mode takes a given

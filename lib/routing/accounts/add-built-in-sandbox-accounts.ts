@@ -1,8 +1,9 @@
-// Test mode works on every deployment without any set-up (docs/decisions.md, "Test mode and live
-// mode"): a merchant without a test account of its own at a processor whose test accounts go to the
-// built-in sandbox gets the sandbox's test account there, made the first time a test payment is
-// routed. A merchant that has any test account at that processor (enabled or not) gets none: its own
-// choice stands. Never a live account: live mode only routes to the merchant's own live accounts.
+// Test mode works on every deployment without any set-up
+// (docs/decisions/0108-test-mode-and-live-mode.md): a merchant without a test account of its own
+// at a processor whose test accounts go to the built-in sandbox gets the sandbox's test account
+// there, made the first time a test payment is routed. A merchant that has any test account at
+// that processor (enabled or not) gets none: its own choice stands. Never a live account: live
+// mode only routes to the merchant's own live accounts.
 import { db, type Tx } from "../../db";
 import { builtInSandboxAccount } from "../../acquirers/registry";
 import type { AcquirerName } from "../../acquirers/names";

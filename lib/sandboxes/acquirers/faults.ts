@@ -107,9 +107,27 @@ function take(processor: AcquirerName, request: ClassifiedRequest): ArmedFault |
 
 /** Wraps a sandbox's handler with the armed faults. `hangMs` bounds a hold when the caller never gives up. */
 export function withAcquirerFaults(processor: AcquirerName, faults: SandboxFaults, handler: FetchHandler, hangMs: number): FetchHandler {
+  return withClassifiedAcquirerFaults(processor, (request) => classify(faults, request), () => faults.refusal(), handler, hangMs);
+}
+
+/** What a fault matches in a request: its operation and amount (minor units). */
+export type AcquirerFaultClassifier = (request: Request) => Promise<ClassifiedRequest | undefined>;
+
+/**
+ * The same wrapper for a sandbox that reads its own wire format: a second platform of one processor
+ * (bambora's Worldline Direct) brings its classifier and its own refusal, and matches faults armed
+ * for that processor.
+ */
+export function withClassifiedAcquirerFaults(
+  processor: AcquirerName,
+  classifyRequest: AcquirerFaultClassifier,
+  refuse: () => Response,
+  handler: FetchHandler,
+  hangMs: number,
+): FetchHandler {
   return async (request) => {
     if (!state.__cpsAcquirerFaults?.length) return handler(request);
-    const classified = await classify(faults, request);
+    const classified = await classifyRequest(request);
     const fault = classified ? take(processor, classified) : undefined;
     if (!fault) return handler(request);
     switch (fault.mode) {
@@ -136,7 +154,7 @@ export function withAcquirerFaults(processor: AcquirerName, faults: SandboxFault
         await handler(request.clone());
         return new Response("bad gateway", { status: 502, headers: { "content-type": "text/plain" } });
       case "refused":
-        return faults.refusal();
+        return refuse();
       case "duplicate_request":
         await handler(request.clone());
         return handler(request);

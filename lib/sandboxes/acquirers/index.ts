@@ -3,8 +3,16 @@
 import type { AcquirerName } from "../../acquirers/names";
 import type { AcquirerSandbox } from "./acquirer-sandbox";
 import { bamboraSandbox } from "./bambora/sandbox";
+import { createWorldlineSandbox } from "./bambora/worldline";
+import { withWorldlineFaults } from "./bambora/worldline/faults";
 import { clearhausSandbox } from "./clearhaus/sandbox";
 import { finaroSandbox } from "./finaro/sandbox";
 
 /** Each acquirer's sandbox by its name (tests/unit/acquirers/names.test.ts holds each key equal to its sandbox's name). */
 export const SANDBOXES = { finaro: finaroSandbox, clearhaus: clearhausSandbox, bambora: bamboraSandbox } satisfies Record<AcquirerName, AcquirerSandbox>;
+
+/**
+ * Bambora's second platform, Worldline Direct: a sandbox of its own, started only when asked for
+ * (startSandboxes({ worldline: true })) and registered with no connector (its connector comes later).
+ */
+export const WORLDLINE_SANDBOX = { name: "bambora-worldline", create: createWorldlineSandbox, withFaults: withWorldlineFaults } as const;

@@ -4,7 +4,7 @@
 // every processor without a test endpoint; tests and `npm run sandbox` start them explicitly. A
 // sandbox follows its acquirer's public reference; its sandbox-only extensions (look-ups the real API
 // lacks, card-update feeds, fault modes, scenario cards) are off unless asked for.
-import { SANDBOXES } from "./index";
+import { SANDBOXES, WORLDLINE_SANDBOX } from "./index";
 import { registerSandboxAddress } from "../../runtime/sandbox-addresses";
 import { sandboxAccountInput } from "../sandbox-merchant-accounts";
 import { ACQUIRER_NAMES, type AcquirerName } from "../../acquirers/names";
@@ -36,7 +36,7 @@ export interface StartSandboxesOptions {
   processors?: readonly AcquirerName[];
   threeDs?: boolean;
   /** Fixed ports (0 or absent: any free port). */
-  ports?: Partial<Record<AcquirerName | "threeds", number>>;
+  ports?: Partial<Record<SandboxName | "threeds", number>>;
   /** How long the "does not answer in time" card holds a request. */
   hangMs?: number;
   /** Register the URLs with the connectors' registry (default true). */
@@ -54,12 +54,20 @@ export interface StartSandboxesOptions {
   threeDsPublicUrl?: string;
   /** The strict 3DS Server sandbox (lib/sandboxes/threeds/three-ds-server.ts) instead of the lenient one. */
   threeDsStrict?: boolean;
+  /**
+   * Also start the Worldline Direct sandbox (a second platform of one acquirer, ./index.ts
+   * WORLDLINE_SANDBOX), at `urls[WORLDLINE_SANDBOX.name]`. Not registered with the connectors'
+   * registry: its connector comes later.
+   */
+  worldline?: boolean;
 }
 
+type SandboxName = AcquirerName | typeof WORLDLINE_SANDBOX.name;
+
 export interface RunningSandboxes {
-  urls: Partial<Record<AcquirerName | "threeds", string>>;
+  urls: Partial<Record<SandboxName | "threeds", string>>;
   /** The acquirer sandboxes' state, for tests that check what reached which acquirer. */
-  ledgers: Partial<Record<AcquirerName, SandboxLedger>>;
+  ledgers: Partial<Record<SandboxName, SandboxLedger>>;
   close(): Promise<void>;
 }
 
@@ -72,9 +80,10 @@ export async function startSandboxes({
   threeDsPublicUrl,
   threeDsStrict = false,
   extensions = false,
+  worldline = false,
 }: StartSandboxesOptions = {}): Promise<RunningSandboxes> {
-  const running: { name: AcquirerName | "threeds"; server: RunningSandbox }[] = [];
-  const ledgers: Partial<Record<AcquirerName, SandboxLedger>> = {};
+  const running: { name: SandboxName | "threeds"; server: RunningSandbox }[] = [];
+  const ledgers: Partial<Record<SandboxName, SandboxLedger>> = {};
   try {
     for (const name of processors) {
       const sandbox = SANDBOXES[name].create({ hangMs, extensions });
@@ -84,6 +93,13 @@ export async function startSandboxes({
       const server = await startSandboxServer({ name, handler, port: ports[name] });
       running.push({ name, server });
       if (register) registerSandbox(name, server.url, extensions);
+    }
+    if (worldline) {
+      const { name } = WORLDLINE_SANDBOX;
+      const sandbox = WORLDLINE_SANDBOX.create({ hangMs, sharedTestCards: true });
+      ledgers[name] = sandbox.ledger;
+      const handler = extensions ? WORLDLINE_SANDBOX.withFaults(sandbox.handler, hangMs ?? DEFAULT_HANG_MS) : sandbox.handler;
+      running.push({ name, server: await startSandboxServer({ name, handler, port: ports[name] }) });
     }
     if (threeDs) {
       const sandbox = threeDsStrict
@@ -105,7 +121,7 @@ export async function startSandboxes({
     ledgers,
     async close() {
       for (const { name } of running) {
-        if (!register) continue;
+        if (!register || name === WORLDLINE_SANDBOX.name) continue;
         if (name === "threeds") {
           registerThreeDsSandboxUrl(undefined);
           registerThreeDsSandboxHandler(undefined);

@@ -3,6 +3,21 @@
 // shows the challenge page a person completes, fails or cancels, and /postauth gives the 3DS server
 // the RReq result, so the gateway never trusts what the browser posts back.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
+
+/**
+ * The AReq names the currency by its ISO 4217 number ("208"); a cardholder reads letters ("DKK"), as
+ * an issuer's challenge page shows them. Numbers not listed are shown as they came.
+ */
+const ISO_4217_LETTERS: Record<string, string> = {
+  "036": "AUD", "048": "BHD", "124": "CAD", "156": "CNY", "203": "CZK", "208": "DKK", "344": "HKD", "348": "HUF",
+  "352": "ISK", "356": "INR", "376": "ILS", "392": "JPY", "410": "KRW", "414": "KWD", "484": "MXN", "512": "OMR",
+  "554": "NZD", "578": "NOK", "643": "RUB", "682": "SAR", "702": "SGD", "710": "ZAR", "752": "SEK", "756": "CHF",
+  "784": "AED", "826": "GBP", "840": "USD", "946": "RON", "949": "TRY", "978": "EUR", "985": "PLN", "986": "BRL",
+};
+
+function currencyLabel(numeric: string): string {
+  return ISO_4217_LETTERS[numeric] ?? numeric;
+}
 import { schemeFromPan } from "../../cards/card-scheme";
 import { findTestCard } from "../acquirers/test-cards";
 import { sameSecret, type FetchHandler } from "../acquirers/serve";
@@ -155,7 +170,7 @@ export function createThreeDsSandbox(options: ThreeDsSandboxOptions = {}): Three
     return html(
       () => `<h1>Confirm your payment</h1>
 <p>Sandbox bank: enter the code <strong>${SANDBOX_CHALLENGE_CODE}</strong> sent to your phone.</p>
-<dl><dt>Card</dt><dd>•••• ${escapeHtml(transaction.last4)}</dd><dt>Amount</dt><dd>${escapeHtml(amount)} ${escapeHtml(transaction.currency)}</dd></dl>
+<dl><dt>Card</dt><dd>•••• ${escapeHtml(transaction.last4)}</dd><dt>Amount</dt><dd>${escapeHtml(amount)} ${escapeHtml(currencyLabel(transaction.currency))}</dd></dl>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 <form method="post" action="challenge/submit">${hidden}
 <label>Code <input name="code" inputmode="numeric" autocomplete="one-time-code" autofocus></label><br>

@@ -208,6 +208,13 @@ interface ErroFields {
 }
 
 /** An Erro message (erro_220.html); auth.rst: "JSON is returned even if the HTTP status code is not 200". */
+/** `application/json; charset=utf-8`, media type and parameter case-insensitive (RFC 9110 8.3.1), the value quoted or not. */
+function isJsonUtf8(contentType: string | null): boolean {
+  const [mediaType, ...parameters] = (contentType ?? "").split(";").map((part) => part.trim().toLowerCase());
+  if (mediaType !== "application/json") return false;
+  return parameters.some((parameter) => /^charset\s*=\s*"?utf-8"?$/.test(parameter));
+}
+
 function erro(fields: ErroFields, status = 400): Response {
   return Response.json(
     {
@@ -631,6 +638,19 @@ ${error ? `<p role="alert">${escapeHtml(error)}</p>` : ""}
     if (path !== "/preauth" && path !== "/auth" && path !== "/postauth") return new Response("Not Found", { status: 404 });
     // usage.rst: the key goes in the APIKey header (any case); a wrong one is a plain-text 401.
     if (!sameKey(request.headers.get("apikey") ?? "", apiKey)) return new Response("Unauthorized", { status: 401 });
+    // server-information.rst: "For all requests, the content type header must be Content-Type:
+    // application/json; charset=utf-8". How the real server answers one without it is not
+    // documented: this sandbox refuses it (HTTP 415 with an Erro 101, its own reading).
+    if (!isJsonUtf8(request.headers.get("content-type"))) {
+      return erro(
+        {
+          errorCode: "101",
+          errorDescription: "Message Received Invalid",
+          errorDetail: "Content-Type must be application/json; charset=utf-8",
+        },
+        415,
+      );
+    }
     let json: unknown;
     try {
       json = JSON.parse(await request.text()) as unknown;

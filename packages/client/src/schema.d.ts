@@ -181,6 +181,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/openapi-3.0.json": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * This document in OpenAPI 3.0
+     * @description The same document in OpenAPI 3.0.3, for SDK generators that read 3.0 (openapi-generator: `-i $BASE/api/openapi-3.0.json`); needs no API key. Without webhooks, which 3.0 lacks: the notification bodies are schemas under components.
+     */
+    get: operations["openApiDocument30"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   completionNotification: {
@@ -335,50 +355,32 @@ export interface components {
       currency: string;
       /** @description Your order reference: 0 to 32 characters of a-z A-Z 0-9, hyphen and space. */
       reference?: string;
-      /**
-       * @description Id of the element on your checkout page that receives the card number field.
-       * @default pan
-       */
+      /** @description Id of the element on your checkout page that receives the card number field. Default: pan. */
       idpan?: string;
-      /**
-       * @description Id of the element on your checkout page that receives the expiry month field.
-       * @default expmonth
-       */
+      /** @description Id of the element on your checkout page that receives the expiry month field. Default: expmonth. */
       idexpmonth?: string;
-      /**
-       * @description Id of the element on your checkout page that receives the expiry year field.
-       * @default expyear
-       */
+      /** @description Id of the element on your checkout page that receives the expiry year field. Default: expyear. */
       idexpyear?: string;
-      /**
-       * @description Id of the element on your checkout page that receives the security code (CVV/CVC) field.
-       * @default securitycode
-       */
+      /** @description Id of the element on your checkout page that receives the security code (CVV/CVC) field. Default: securitycode. */
       idsecuritycode?: string;
       /**
-       * @description How 3-D Secure is used. SKIP_3DS: not tried, the merchant carries the full liability. FORCE_3DS: the full flow, with a challenge when the issuer asks for one. FALLBACK_3DS: when the issuer asks for a challenge, authorize without 3-D Secure first, and run the challenge only if that authorization fails. Leniency: any letter case is accepted (force_3ds).
-       * @default FORCE_3DS
+       * @description How 3-D Secure is used. SKIP_3DS: not tried, the merchant carries the full liability. FORCE_3DS: the full flow, with a challenge when the issuer asks for one. FALLBACK_3DS: when the issuer asks for a challenge, authorize without 3-D Secure first, and run the challenge only if that authorization fails. Leniency: any letter case is accepted (force_3ds). Default: FORCE_3DS.
        * @enum {string}
        */
       set3ds?: "SKIP_3DS" | "FORCE_3DS" | "FALLBACK_3DS";
       /**
-       * @description Which of your routing rules picks the processor when `processor` is absent: 1 the primary rule, 2 the secondary rule. Leniency: a string of digits ("1") is read as the same integer.
-       * @default 1
+       * @description Which of your routing rules picks the processor when `processor` is absent: 1 the primary rule, 2 the secondary rule. Leniency: a string of digits ("1") is read as the same integer. Default: 1.
        * @enum {integer}
        */
       rule?: 1 | 2;
-      /**
-       * @description Seconds the payment window stays open; when they elapse the window closes and the completion notification reports status timeout. Leniency: a string of digits ("1") is read as the same integer.
-       * @default 900
-       */
+      /** @description Seconds the payment window stays open; when they elapse the window closes and the completion notification reports status timeout. Leniency: a string of digits ("1") is read as the same integer. Default: 900. */
       timeout?: number;
       /** @description Pay with the stored card data of this earlier payment: the cardholder is not asked for card details. */
       paymentid?: string;
       /** @description Which of your hosted-field integrations (back office, Hosted fields) gives the notification addresses and the styling. */
       hostedid?: string;
       /**
-       * @description Capture right after an approved authorization. 0: no, capture later with POST /api/{paymentid}/capture. 1: capture at once, and void the authorization if the capture fails. 2: capture at once, and keep the authorization if the capture fails (capture it later yourself). Leniency: a string of digits ("1") is read as the same integer.
-       * @default 0
+       * @description Capture right after an approved authorization. 0: no, capture later with POST /api/{paymentid}/capture. 1: capture at once, and void the authorization if the capture fails. 2: capture at once, and keep the authorization if the capture fails (capture it later yourself). Leniency: a string of digits ("1") is read as the same integer. Default: 0.
        * @enum {integer}
        */
       instantcapture?: 0 | 1 | 2;
@@ -1858,11 +1860,11 @@ export interface operations {
         merchantid?: string;
         /** @description Where the payment details notification is sent; absent: your configured address. Not used with sync=1. http or https; the service refuses addresses its egress policy forbids (https only in production, no private or link-local addresses). */
         notificationurl?: string;
-        /** @description 1 adds the card image (`gfx`) to the record. */
+        /** @description 1 adds the card image (`gfx`) to the record. Default: 0. */
         gfx?: "0" | "1";
         /** @description Only this operation in `operations`; absent: all of them. The rest of the record is always complete. */
         operationid?: string;
-        /** @description Beyond the spec. 0: the record arrives as the payment details notification (spec 4.8). 1: the record is the answer, and no notification is sent. */
+        /** @description Beyond the spec. 0: the record arrives as the payment details notification (spec 4.8). 1: the record is the answer, and no notification is sent. Default: 0. */
         sync?: "0" | "1";
       };
       header?: {
@@ -2114,6 +2116,36 @@ export interface operations {
           /**
            * @example {
            *       "openapi": "3.1.0",
+           *       "info": {
+           *         "title": "Card Payment Service merchant API",
+           *         "version": "1"
+           *       },
+           *       "paths": {}
+           *     }
+           */
+          "application/json": Record<string, never>;
+        };
+      };
+    };
+  };
+  openApiDocument30: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OpenAPI 3.0.3 */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "openapi": "3.0.3",
            *       "info": {
            *         "title": "Card Payment Service merchant API",
            *         "version": "1"

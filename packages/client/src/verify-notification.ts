@@ -69,8 +69,16 @@ function header(headers: HeaderBag, name: string): string | undefined {
 }
 
 export interface VerifyNotificationOptions {
-  /** The merchant's notification signing secret, `whsec_...` (back office, Settings → API-key). */
+  /**
+   * The merchant's notification signing secret of the receiver's mode, `whsec_...` (back office,
+   * Settings → API-key, in that mode). Test and live notifications are signed with different secrets.
+   */
   secret: string;
+  /**
+   * The mode this receiver serves: a notification of the other mode is refused even when its
+   * signature verifies (a receiver given both secrets, by mistake or for convenience).
+   */
+  mode?: "test" | "live";
   /** The request's headers: a fetch `Headers`, or node:http's `req.headers`. */
   headers: HeaderBag;
   /** The raw body exactly as received: verify before parsing, a re-serialized object will not match. */
@@ -80,10 +88,11 @@ export interface VerifyNotificationOptions {
 /**
  * Returns the notification typed by its kind, or throws `WebhookVerificationError` when the
  * signature does not match the body and secret, the timestamp is more than five minutes from this
- * machine's clock (a replay), or the kind header is missing or unknown. Answer 200 only after it
+ * machine's clock (a replay), the kind header is missing or unknown, or the signed body is not of
+ * `mode` when one is given. Answer 200 only after it
  * returned; any other answer makes the service retry.
  */
-export function verifyNotification({ secret, headers, body }: VerifyNotificationOptions): VerifiedNotification {
+export function verifyNotification({ secret, headers, body, mode: expectedMode }: VerifyNotificationOptions): VerifiedNotification {
   const raw = typeof body === "string" ? body : new TextDecoder().decode(body);
   const id = header(headers, "webhook-id");
   const timestamp = header(headers, "webhook-timestamp");
@@ -98,6 +107,7 @@ export function verifyNotification({ secret, headers, body }: VerifyNotification
   // The mode is read from the signed body; the header beside it only routes, as the kind's does.
   const mode = (parsed as { mode?: unknown }).mode;
   if (mode !== "test" && mode !== "live") throw new WebhookVerificationError(`Unknown notification mode: ${String(mode)}`);
+  if (expectedMode !== undefined && mode !== expectedMode) throw new WebhookVerificationError(`A ${mode} notification, not ${expectedMode}`);
   return {
     kind,
     webhook: WEBHOOK_OF_KIND[kind],

@@ -40,20 +40,37 @@ export async function claimDueJobs(options: {
   leaseMs: number;
   limit: number;
 }): Promise<ClaimedJob[]> {
-  if (options.limit <= 0) return [];
+  return (await claimDueJobsAndNextDue(options)).jobs;
+}
+
+/**
+ * claimDueJobs, and what nextDueAt would answer right after it, from the same statement: the
+ * executor's idle timer needs no query of its own after a pass. `nextDueAt` is undefined when the
+ * statement did not run (no free slot) or a second claim of limited jobs followed it.
+ */
+export async function claimDueJobsAndNextDue(options: {
+  database: ExecutorDatabase;
+  workerId: string;
+  now: Date;
+  leaseMs: number;
+  limit: number;
+}): Promise<{ jobs: ClaimedJob[]; nextDueAt?: Date | null }> {
+  if (options.limit <= 0) return { jobs: [] };
   const { now } = options;
   const token = ulid();
   const leaseExpiresAt = new Date(now.getTime() + options.leaseMs);
   // Jobs of functions without a concurrency limit (nearly all) are leased in ONE statement, with
   // no transaction around it: the SKIP LOCKED pick and the lease are atomic in it. The same
   // statement says whether a job of a limited function is due too; only then is the transaction
-  // below needed, which counts the group's jobs in flight under its advisory lock.
+  // below needed, which counts the group's jobs in flight under its advisory lock. It also says
+  // when the earliest other job falls due (nextDueAt's question; the jobs it leases count with
+  // their new lease, which the snapshot of the other rows does not show yet).
   // The plan is forced to start from the due jobs (few: a job row lives only until its run moves
   // on) and look each run up by its key (a scalar subquery is never turned into a join), and the
   // active runs are found through the status index (IN, not NOT IN). As a join, the planner may
   // start from InngestRun, which holds every finished run of the retention period: with stale
   // statistics that took 140 ms to 5 s per claim at 420,000 finished runs (docs/performance.md).
-  const rows = await options.database.$queryRaw<(ClaimedJob & { limitedDue: boolean | null })[]>`
+  const rows = await options.database.$queryRaw<(ClaimedJob & { limitedDue: boolean | null; nextDue: Date | null })[]>`
     WITH "picked" AS (
       SELECT j."id" FROM "InngestJob" j
       WHERE j."runAt" <= ${utc(now)}
@@ -67,22 +84,30 @@ export async function claimDueJobs(options: {
       UPDATE "InngestJob" SET "leasedBy" = ${options.workerId}, "leaseToken" = ${token}, "leaseExpiresAt" = ${utc(leaseExpiresAt)}
       FROM "picked" WHERE "InngestJob"."id" = "picked"."id"
       RETURNING "InngestJob"."id", "InngestJob"."runId", "InngestJob"."kind", "InngestJob"."hashedId", "InngestJob"."name",
-        "InngestJob"."attempt", "InngestJob"."leaseToken"
+        "InngestJob"."attempt", "InngestJob"."leaseToken", "InngestJob"."runAt"
     )
-    SELECT "id", "runId", "kind", "hashedId", "name", "attempt", "leaseToken", NULL::boolean AS "limitedDue" FROM "leased"
+    SELECT "id", "runId", "kind", "hashedId", "name", "attempt", "leaseToken", NULL::boolean AS "limitedDue", NULL::timestamp AS "nextDue" FROM "leased"
     UNION ALL
-    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, true WHERE EXISTS (
-      SELECT 1 FROM "InngestRun" r
-      WHERE r."status" IN ('queued', 'running', 'sleeping') AND r."concurrencyLimit" IS NOT NULL
-        AND EXISTS (SELECT 1 FROM "InngestJob" j WHERE j."runId" = r."id" AND j."runAt" <= ${utc(now)}
-          AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(now)})))`;
+    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+      EXISTS (
+        SELECT 1 FROM "InngestRun" r
+        WHERE r."status" IN ('queued', 'running', 'sleeping') AND r."concurrencyLimit" IS NOT NULL
+          AND EXISTS (SELECT 1 FROM "InngestJob" j WHERE j."runId" = r."id" AND j."runAt" <= ${utc(now)}
+            AND (j."leaseExpiresAt" IS NULL OR j."leaseExpiresAt" <= ${utc(now)}))),
+      LEAST(
+        (SELECT min(GREATEST(j."runAt", COALESCE(j."leaseExpiresAt", j."runAt"))) FROM "InngestJob" j
+         WHERE NOT EXISTS (SELECT 1 FROM "picked" WHERE "picked"."id" = j."id")),
+        (SELECT min(GREATEST("runAt", ${utc(leaseExpiresAt)})) FROM "leased"))`;
   const claimed: ClaimedJob[] = rows
     .filter((row) => row.limitedDue === null)
     .map(({ id, runId, kind, hashedId, name, attempt, leaseToken }) => ({ id, runId, kind, hashedId, name, attempt, leaseToken }));
-  const limitedDue = rows.some((row) => row.limitedDue === true);
-  if (!limitedDue || claimed.length >= options.limit) return claimed;
+  const summary = rows.find((row) => row.limitedDue !== null);
+  const limitedDue = summary?.limitedDue === true;
+  if (!limitedDue || claimed.length >= options.limit) {
+    return { jobs: claimed, nextDueAt: summary?.nextDue ? new Date(summary.nextDue) : null };
+  }
   const limited = await claimLimitedJobs({ ...options, limit: options.limit - claimed.length, token, leaseExpiresAt });
-  return [...claimed, ...limited];
+  return { jobs: [...claimed, ...limited] };
 }
 
 /** Due jobs of functions with a concurrency limit: counted per group under its advisory lock. */

@@ -1,24 +1,24 @@
 // The embedded executor: plays the Inngest server's part for the app's own functions. It looks in
 // the database for new events and due jobs, calls the serve endpoint over HTTP exactly as a server
-// would (signed canonical JSON with the memoized steps), and turns the SDK's answers into the next
-// jobs. All state is in the database, so any number of executors (one per service process) can
+// would (signed canonical JSON with the memoized steps), or the SDK's comm handler in the same
+// process directly (`invoke`), and turns the SDK's answers into the next jobs. All state is in the database, so any number of executors (one per service process) can
 // share the work and a restart loses nothing.
 // It does not poll for work: it looks when told that work arrived (an event stored in this process,
 // a PostgreSQL notification from any process: work-notifications.ts, a call of its own finishing)
 // and at a timer set to the earliest due sleep, retry, lease expiry or cron time. A slow safety
 // poll (`pollIntervalMs`) covers lost notifications; an idle executor does nothing in between.
 import { randomBytes } from "node:crypto";
-import { callFunction, type CallOutcome, type ServeHandler } from "./call-function";
+import { callFunction, type CallOutcome, type DirectInvoke, type ServeHandler } from "./call-function";
 import { systemClock, type Clock } from "./clock";
 import { registerLocalExecutor } from "./local-executors";
 import type { CallRequestBody } from "./protocol";
 import type { ExecutorDatabase } from "./database";
 import { interpretOutcome } from "./interpret";
-import { claimDueJobs, nextDueAt, releaseLease, releaseLeasesOf, renewLease, type ClaimedJob } from "./claims";
+import { claimDueJobsAndNextDue, nextDueAt, releaseLease, releaseLeasesOf, renewLease, type ClaimedJob } from "./claims";
 import { pruneHistory } from "./retention";
 import { finishJob, loadRunForCall, type JobResult, type LeasedWork, type RunForCall } from "./run-progress";
-import { fanOutEvents, startScheduledRun } from "./start-runs";
-import { cronFireTimes, syncFunctions, UnsupportedFunctionsError, type FunctionDefinition } from "./sync-functions";
+import { FAN_OUT_BATCH, fanOutEvents, startScheduledRun } from "./start-runs";
+import { cronFireTimes, syncFunctions, UnsupportedFunctionsError, type CronSchedule, type FunctionDefinition } from "./sync-functions";
 
 export interface ExecutorLogger {
   info(message: string): void;
@@ -36,6 +36,12 @@ export interface EmbeddedExecutorOptions {
    * go to it directly instead of over loopback HTTP. The function list is still learned over HTTP.
    */
   handler?: ServeHandler;
+  /**
+   * The SDK's comm handler in this process, called directly (DirectInvoke in call-function.ts):
+   * no signature, no JSON text, no Request. Takes precedence over `handler`; the function list is
+   * still learned over HTTP.
+   */
+  invoke?: DirectInvoke;
   clock?: Clock;
   /**
    * The safety poll: the longest an idle executor goes without looking for work. Work is found
@@ -87,6 +93,8 @@ export class EmbeddedExecutor {
   private readonly retryJitterMs: number;
   private readonly logger: ExecutorLogger;
   private functions: Map<string, FunctionDefinition> | undefined;
+  /** The same functions as a list, replaced only when a sync changes them (the fan-out caches its text per list). */
+  private functionList: FunctionDefinition[] = [];
   private syncedAt = 0;
   private prunedAt = 0;
   /** Cron fire times up to this (clock) time are done; the first poll starts it, so none are back-filled. */
@@ -102,8 +110,15 @@ export class EmbeddedExecutor {
   private wakeRequested = false;
   private unregister: (() => void) | undefined;
   private listener: { close(): Promise<void> } | undefined;
-  /** The next cron fire time after `cronCheckedAt` (cached: cron-parser is not free). */
-  private nextCronAt: { after: number; at: number | undefined } | undefined;
+  /**
+   * Each cron schedule's first fire time after `cronCheckedAt` (by function id and expression),
+   * kept until it passes: cron-parser is not free, and a pass between two fire times needs none.
+   */
+  private readonly nextCronFires = new Map<string, number | undefined>();
+  /** The earliest due time the last claim saw (it folds the idle timer's query), until the next pass. */
+  private lastClaimNextDue: { at: Date | null } | undefined;
+  /** Whether the last pass took a full batch (events or jobs): then more may be waiting at once. */
+  private passWasFull = false;
   /** The (clock) time of the last pass's claim: jobs due by then that it left were not claimable. */
   private lastPassAt: number | undefined;
   /**
@@ -203,7 +218,7 @@ export class EmbeddedExecutor {
 
   /** The functions learned from the serve endpoint (after the first successful poll). */
   get knownFunctions(): FunctionDefinition[] {
-    return [...(this.functions?.values() ?? [])];
+    return this.functionList;
   }
 
   private async runLoop(): Promise<void> {
@@ -240,8 +255,9 @@ export class EmbeddedExecutor {
         }
       }
       if (!this.running) break;
-      // More may be waiting, unless every slot is taken: then a call that ends wakes the loop.
-      if ((found > 0 && this.freeSlots() > 0) || this.wakeRequested) continue;
+      // A full batch may have left more waiting (unless every slot is taken: then a call that ends
+      // wakes the loop); a batch that was not full took everything due (as graphile-worker and River refetch).
+      if ((found > 0 && this.passWasFull && this.freeSlots() > 0) || this.wakeRequested) continue;
       const waitMs = this.functions ? await this.idleWaitMs() : Math.min(this.pollIntervalMs, 200);
       if (this.wakeRequested) continue;
       await new Promise<void>((resolve) => {
@@ -273,20 +289,19 @@ export class EmbeddedExecutor {
     }
     const scheduled = await this.startCronRuns(now);
     const leaseFor = (limit: number) => ({ workerId: this.workerId, leaseMs: this.leaseMs, limit });
-    const { started, leased } = await fanOutEvents({
+    const { started, leased, picked } = await fanOutEvents({
       database: this.database,
       functions: this.knownFunctions,
       now,
+      limit: FAN_OUT_BATCH,
       leaseFor: leaseFor(this.freeSlots()),
     });
     for (const work of leased) this.launch(work);
-    const jobs = await claimDueJobs({
-      database: this.database,
-      workerId: this.workerId,
-      now,
-      leaseMs: this.leaseMs,
-      limit: this.freeSlots(),
-    });
+    const limit = this.freeSlots();
+    const claim = await claimDueJobsAndNextDue({ database: this.database, workerId: this.workerId, now, leaseMs: this.leaseMs, limit });
+    const jobs = claim.jobs;
+    this.lastClaimNextDue = claim.nextDueAt === undefined ? undefined : { at: claim.nextDueAt };
+    this.passWasFull = picked >= FAN_OUT_BATCH || (limit > 0 && jobs.length >= limit);
     for (const job of jobs) this.launch({ job });
     return scheduled + started + jobs.length;
   }
@@ -299,15 +314,32 @@ export class EmbeddedExecutor {
       return 0;
     }
     let started = 0;
+    const fired: string[] = [];
     for (const fn of this.knownFunctions) {
       for (const schedule of fn.crons ?? []) {
+        const key = cronKey(fn, schedule);
+        const next = this.cronFireAfter(key, schedule, after);
+        if (next === undefined || next > now.getTime()) continue;
         for (const fireAt of cronFireTimes(schedule, after, now)) {
           if (await startScheduledRun({ database: this.database, fn, cron: schedule.cron, fireAt, now })) started++;
         }
+        fired.push(key);
       }
     }
-    this.cronCheckedAt = now; // only once every fire time is recorded: a failed poll tries again
+    // Only once every fire time is recorded: a failed poll tries again.
+    this.cronCheckedAt = now;
+    // Their next fire times count from now; the others' cached ones are still the first after now.
+    for (const key of fired) this.nextCronFires.delete(key);
     return started;
+  }
+
+  /** A schedule's first fire time after `after` (ms), from the cache or computed once. */
+  private cronFireAfter(key: string, schedule: CronSchedule, after: Date): number | undefined {
+    if (this.nextCronFires.has(key)) return this.nextCronFires.get(key);
+    const [first] = cronFireTimes(schedule, after, new Date(after.getTime() + 366 * 86_400_000), 1);
+    const at = first?.getTime();
+    this.nextCronFires.set(key, at);
+    return at;
   }
 
   /** Deletes history older than the retention (one batch per interval keeps each poll short). */
@@ -336,7 +368,9 @@ export class EmbeddedExecutor {
     const cron = this.nextCronFire();
     if (cron !== undefined) wait = Math.min(wait, Math.max(cron - now, 0) + 1);
     try {
-      const next = await nextDueAt({ database: this.database });
+      // The last claim's statement already said when the next job falls due (unless it did not run).
+      const next = this.lastClaimNextDue ? this.lastClaimNextDue.at : await nextDueAt({ database: this.database });
+      this.lastClaimNextDue = undefined;
       if (next) {
         const dueIn = next.getTime() - now;
         // Due after the last pass looked: look again now. Due before, yet not taken: in a second.
@@ -351,17 +385,15 @@ export class EmbeddedExecutor {
 
   /** The first cron fire time after the last one handled, over every function. */
   private nextCronFire(): number | undefined {
-    const after = this.cronCheckedAt?.getTime();
+    const after = this.cronCheckedAt;
     if (after === undefined) return undefined;
-    if (this.nextCronAt?.after === after) return this.nextCronAt.at;
     let at: number | undefined;
     for (const fn of this.knownFunctions) {
       for (const schedule of fn.crons ?? []) {
-        const [first] = cronFireTimes(schedule, new Date(after), new Date(after + 366 * 86_400_000), 1);
-        if (first && (at === undefined || first.getTime() < at)) at = first.getTime();
+        const next = this.cronFireAfter(cronKey(fn, schedule), schedule, after);
+        if (next !== undefined && (at === undefined || next < at)) at = next;
       }
     }
-    this.nextCronAt = { after, at };
     return at;
   }
 
@@ -400,9 +432,11 @@ export class EmbeddedExecutor {
   private async sync(): Promise<void> {
     const { functions, problems } = await syncFunctions({ serveUrl: this.options.serveUrl, signingKey: this.options.signingKey });
     const changed = JSON.stringify(functions) !== JSON.stringify(this.knownFunctions);
-    this.functions = new Map(functions.map((fn) => [fn.id, fn]));
     this.syncedAt = Date.now();
-    if (!changed) return;
+    if (!changed && this.functions) return;
+    this.functions = new Map(functions.map((fn) => [fn.id, fn]));
+    this.functionList = functions;
+    this.nextCronFires.clear();
     for (const problem of problems) this.logger.warn(`embedded executor: ${problem}`);
     this.logger.info(`embedded executor: ${functions.length} function(s) at ${this.options.serveUrl}`);
   }
@@ -481,6 +515,7 @@ export class EmbeddedExecutor {
         body: this.callBody(job, run),
         timeoutMs: this.callTimeoutMs,
         handler: this.options.handler,
+        invoke: this.options.invoke,
       });
     } finally {
       clearInterval(renewal);
@@ -510,6 +545,8 @@ export class EmbeddedExecutor {
     return interpretOutcome({ job, run, outcome, now: this.clock.now(), retryJitterMs: this.retryJitterMs });
   }
 }
+
+const cronKey = (fn: FunctionDefinition, schedule: CronSchedule) => `${fn.id}\n${schedule.cron}`;
 
 /** Whether PostgreSQL refused a value itself (SQLSTATE class 22), which no retry can change. */
 function isDataException(error: unknown): boolean {

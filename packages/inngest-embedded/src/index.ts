@@ -17,7 +17,7 @@ export { wakeLocalExecutors } from "./local-executors";
 export { formatRunsTable, listRuns, listRunsFilterSchema, type ListRunsFilter, type RunSummary } from "./list-runs";
 
 // The protocol with the SDK's serve handler.
-export { callFunction, type CallOutcome, type ServeHandler } from "./call-function";
+export { callFunction, type CallOutcome, type DirectAnswer, type DirectCall, type DirectInvoke, type ServeHandler } from "./call-function";
 export { signatureHeader, verifySignature } from "./signature";
 export { UnsupportedFunctionsError, type FunctionDefinition } from "./sync-functions";
 

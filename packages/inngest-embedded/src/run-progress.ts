@@ -1,7 +1,8 @@
 // A run's progress: the state a call needs, and the result of a job applied to its run. Every
 // change to a run happens in one transaction that first locks the run's row, so parallel steps of
 // one run (possibly in two processes) finish one at a time and exactly one of them schedules the
-// next discovery call.
+// next discovery call; the one exception is a run's end with nothing else of it pending, which is
+// one statement (endRunInOneStatement).
 import { ulid } from "ulid";
 import { newLease, type ClaimedJob, type LeaseFor } from "./claims";
 import { utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type QueryRunner, type RunStatus, type JobKind } from "./database";
@@ -113,6 +114,10 @@ export async function finishJob(options: {
   createdWork?: boolean;
 }> {
   const { job, result, now } = options;
+  if (result.complete || result.fail) {
+    const ended = await endRunInOneStatement(options.database, { job, result, now });
+    if (ended) return ended;
+  }
   return options.database.$transaction(async (tx) => {
     const [run] = await tx.$queryRaw<LockedRun[]>`
       SELECT "id", "status", "functionId", "event", "forceStepPlan", "requestVersion", "maxAttempts"
@@ -162,6 +167,50 @@ export async function finishJob(options: {
     const createdWork = retrying || (result.schedule?.length ?? 0) > 0 || !next;
     return { outcome: "applied" as const, next, createdWork };
   }, TRANSACTION_OPTIONS);
+}
+
+/**
+ * The end of a run (its call completed or failed it) in ONE statement, when nothing else of the run
+ * is pending: the lease check and the job's removal, and the run's end. That is every run ended by
+ * a discovery call, which is scheduled only once nothing of the run is pending. When another job of
+ * the run exists (a parallel step's, a sleep), nothing is changed and undefined comes back: then
+ * finishJob's transaction, which locks the run first, decides. No job can be added to the run
+ * meanwhile: only a finisher of another of its jobs adds one, and such a job would have been seen.
+ */
+async function endRunInOneStatement(
+  database: ExecutorDatabase,
+  options: { job: ClaimedJob; result: JobResult; now: Date },
+): Promise<{ outcome: FinishOutcome; createdWork?: boolean } | undefined> {
+  const { job, result, now } = options;
+  const lastError = result.fail ? describeError(result.fail.error) : (result.callError ?? null);
+  const [row] = await database.$queryRaw<{ others: boolean; held: number; ended: number; status: RunStatus | null }[]>`
+    WITH "others" AS (
+      SELECT EXISTS (SELECT 1 FROM "InngestJob" WHERE "runId" = ${job.runId} AND "id" <> ${job.id}) AS "exist"
+    ), "held" AS (
+      DELETE FROM "InngestJob" WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken} AND NOT (SELECT "exist" FROM "others")
+      RETURNING 1
+    ), "ended" AS (
+      UPDATE "InngestRun" SET
+        "status" = ${result.complete ? "completed" : "failed"}::"InngestRunStatus",
+        "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
+        "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
+        "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
+        "output" = ${result.complete ? JSON.stringify(result.complete.output ?? null) : null}::jsonb,
+        "error" = ${result.fail ? JSON.stringify(result.fail.error ?? null) : null}::jsonb,
+        "lastError" = COALESCE(${lastError}, "lastError"),
+        "endedAt" = ${utc(now)},
+        "nextWakeAt" = NULL,
+        "updatedAt" = ${utc(new Date())}
+      WHERE "id" = ${job.runId} AND "status" NOT IN ('completed', 'failed') AND EXISTS (SELECT 1 FROM "held")
+      RETURNING 1
+    )
+    SELECT (SELECT "exist" FROM "others") AS "others", (SELECT count(*) FROM "held")::int AS "held",
+      (SELECT count(*) FROM "ended")::int AS "ended", (SELECT "status"::text FROM "InngestRun" WHERE "id" = ${job.runId}) AS "status"`;
+  if (!row || row.others) return undefined;
+  if (row.ended === 1) return { outcome: "applied", createdWork: false };
+  // Not ours to end: the run ended already (a duplicate call), or the job's lease went to another executor.
+  if (row.held === 1 || row.status === null || hasEnded(row.status)) return { outcome: "run-ended" };
+  return { outcome: "lease-lost" };
 }
 
 /** Memoizes one step; position = completion order; a step memoized before (a late duplicate) is left alone. */

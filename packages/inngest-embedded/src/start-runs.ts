@@ -2,13 +2,17 @@
 import { ulid } from "ulid";
 import type { StoredEventPayload } from "./accept-events";
 import { newLease, type LeaseFor } from "./claims";
-import { utc, TRANSACTION_OPTIONS, type ExecutorDatabase } from "./database";
+import { sql, utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type Sql } from "./database";
 import type { LeasedWork } from "./run-progress";
-import { keyOf, triggerMatches, type FunctionDefinition } from "./sync-functions";
+import type { FunctionDefinition } from "./sync-functions";
 
 /**
- * Starts a run of every matching function for events not yet fanned out. The first discovery
- * jobs (up to `leaseFor.limit`) are returned already leased to the caller.
+ * Starts a run of every matching function for events not yet fanned out, in ONE statement with no
+ * transaction around it: the events are picked (SKIP LOCKED keeps two executors apart) and marked,
+ * matched to the functions' triggers, and their runs and first discovery jobs inserted, all in one
+ * round trip, so a failure leaves the events not fanned out and an empty pick costs no more than the
+ * existence check it replaces. The first discovery jobs (up to `leaseFor.limit`) are leased to the
+ * caller. `picked` says how many events the pass took: a full batch (`limit`) means more may wait.
  */
 export async function fanOutEvents(options: {
   database: ExecutorDatabase;
@@ -16,78 +20,156 @@ export async function fanOutEvents(options: {
   now: Date;
   limit?: number;
   leaseFor?: LeaseFor;
-}): Promise<{ started: number; leased: LeasedWork[] }> {
-  // Most polls find no new event: one cheap query instead of a transaction.
-  const [pending] = await options.database.$queryRaw<{ found: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM "InngestEvent" WHERE "fannedOutAt" IS NULL) AS "found"`;
-  if (!pending?.found) return { started: 0, leased: [] };
-  return options.database.$transaction(async (tx) => {
-    // Taken and marked in one statement: the runs below are written in the same transaction, so
-    // a failure leaves the events not fanned out, and SKIP LOCKED keeps two executors apart.
-    const picked = await tx.$queryRaw<{ id: string; payload: StoredEventPayload; receivedAt: Date }[]>`
-      UPDATE "InngestEvent" SET "fannedOutAt" = ${utc(options.now)}
+}): Promise<{ started: number; leased: LeasedWork[]; picked: number }> {
+  const { now } = options;
+  const limit = options.limit ?? FAN_OUT_BATCH;
+  const lease = options.leaseFor && options.leaseFor.limit > 0 ? newLease(options.leaseFor, now) : undefined;
+  const runIds = ulidSequence(now.getTime());
+  const jobIds = ulidSequence(now.getTime());
+  const [row] = await options.database.$queryRaw<
+    { picked: number; started: number; leased: { jobId: string; runId: string; functionId: string; event: Record<string, unknown>; maxAttempts: number }[] }[]
+  >`
+    WITH "picked" AS (
+      UPDATE "InngestEvent" SET "fannedOutAt" = ${utc(now)}
       WHERE "id" IN (
         SELECT "id" FROM "InngestEvent"
         WHERE "fannedOutAt" IS NULL
         ORDER BY "receivedAt", "id"
-        LIMIT ${options.limit ?? 100}
+        LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
-      RETURNING "id", "payload", "receivedAt"`;
-    // In the order they arrived, as the runs were started before (RETURNING keeps no order).
-    const events = picked.sort(
-      (a, b) => new Date(a.receivedAt).getTime() - new Date(b.receivedAt).getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      RETURNING "id", "payload", "receivedAt"
+    ), "fns" AS (
+      SELECT * FROM jsonb_to_recordset(${functionsJson(options.functions)}::jsonb)
+        AS f("ord" int, "functionId" text, "triggers" jsonb, "maxAttempts" int, "concurrencyLimit" int, "key" jsonb)
+    ), "matched" AS (
+      SELECT p."id" AS "eventId", p."payload", p."receivedAt", f."ord", f."functionId", f."maxAttempts", f."concurrencyLimit",
+        ${concurrencyKeySql}
+      FROM "picked" p JOIN "fns" f ON ${triggerMatchSql}
+    ), "numbered" AS (
+      SELECT m.*, (row_number() OVER (ORDER BY m."receivedAt", m."eventId", m."ord"))::int AS "n",
+        (m."concurrencyLimit" IS NULL AND row_number() OVER (PARTITION BY m."concurrencyLimit" IS NULL
+          ORDER BY m."receivedAt", m."eventId", m."ord") <= ${lease ? options.leaseFor!.limit : 0}) AS "leased"
+      FROM "matched" m
+    ), "runs" AS (
+      -- One run per function and event: a repeat starts nothing (the unique key), and gets no job.
+      INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "concurrencyLimit", "concurrencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
+      SELECT ${runIds.sql(sql`nb."n"`)}, nb."functionId", nb."eventId", nb."payload", nb."concurrencyLimit", nb."concurrencyKey", nb."maxAttempts",
+        ${utc(now)}, ${utc(now)}, ${utc(now)}
+      FROM "numbered" nb
+      ON CONFLICT DO NOTHING
+      RETURNING "id", "functionId", "eventId"
+    ), "jobs" AS (
+      INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
+      SELECT ${jobIds.sql(sql`nb."n"`)}, r."id", 'discovery'::"InngestJobKind", 'step', ${utc(now)},
+        CASE WHEN nb."leased" THEN ${lease?.leasedBy ?? null}::text END,
+        CASE WHEN nb."leased" THEN ${lease?.leaseToken ?? null}::text END,
+        CASE WHEN nb."leased" THEN ${lease ? utc(lease.leaseExpiresAt) : sql`NULL::timestamp`} END
+      FROM "runs" r JOIN "numbered" nb ON nb."eventId" = r."eventId" AND nb."functionId" = r."functionId"
+      RETURNING "id", "runId", "leaseToken"
+    )
+    SELECT (SELECT count(*) FROM "picked")::int AS "picked", (SELECT count(*) FROM "runs")::int AS "started",
+      COALESCE((
+        SELECT json_agg(json_build_object('jobId', j."id", 'runId', j."runId", 'functionId', nb."functionId", 'event', nb."payload",
+          'maxAttempts', nb."maxAttempts") ORDER BY nb."n")
+        FROM "jobs" j JOIN "runs" r ON r."id" = j."runId" JOIN "numbered" nb ON nb."eventId" = r."eventId" AND nb."functionId" = r."functionId"
+        WHERE j."leaseToken" IS NOT NULL), '[]'::json) AS "leased"`;
+  const leased: LeasedWork[] = (row?.leased ?? []).map((work) => ({
+    job: { id: work.jobId, runId: work.runId, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease!.leaseToken },
+    run: {
+      id: work.runId,
+      functionId: work.functionId,
+      event: work.event,
+      status: "queued",
+      forceStepPlan: false,
+      requestVersion: -1,
+      maxAttempts: work.maxAttempts,
+      steps: [],
+      sleepsFrom: now,
+    },
+  }));
+  return { started: row?.started ?? 0, leased, picked: row?.picked ?? 0 };
+}
+
+/** Events one fan-out takes at most; a pass that took this many looks again at once. */
+export const FAN_OUT_BATCH = 100;
+
+/**
+ * The functions as the fan-out statement reads them (jsonb_to_recordset): triggers with their
+ * conditions, the concurrency limit and key parts. Made once per function list (it changes only
+ * at a sync), so a pass sends the same text every time.
+ */
+const functionsJsonCache = new WeakMap<FunctionDefinition[], string>();
+function functionsJson(functions: FunctionDefinition[]): string {
+  let json = functionsJsonCache.get(functions);
+  if (json === undefined) {
+    json = JSON.stringify(
+      functions.map((fn, ord) => ({
+        ord,
+        functionId: fn.id,
+        triggers: fn.triggers,
+        maxAttempts: fn.maxAttempts,
+        concurrencyLimit: fn.concurrency?.limit ?? null,
+        key: fn.concurrency?.key ?? null,
+      })),
     );
-    let started = 0;
-    const leased: LeasedWork[] = [];
-    for (const event of events) {
-      for (const fn of options.functions) {
-        if (!fn.triggers.some((trigger) => triggerMatches(trigger, event.payload as unknown as { name: string } & Record<string, unknown>)))
-          continue;
-        const runId = ulid(options.now.getTime());
-        const payload = event.payload as unknown as Record<string, unknown>;
-        const concurrencyLimit = fn.concurrency?.limit ?? null;
-        const concurrencyKey = fn.concurrency ? (fn.concurrency.key ? (keyOf(fn.concurrency.key, payload) ?? "") : "") : null;
-        // A function with a concurrency limit starts through the claim, which enforces the limit.
-        const lease =
-          options.leaseFor && !fn.concurrency && leased.length < options.leaseFor.limit
-            ? newLease(options.leaseFor, options.now)
-            : undefined;
-        const jobId = ulid();
-        // One run per function and event: a repeat starts nothing. The run and its first job in one statement: the job only if the run was new.
-        const inserted = await tx.$executeRaw`
-          WITH "run" AS (
-            INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "concurrencyLimit", "concurrencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
-            VALUES (${runId}, ${fn.id}, ${event.id}, ${JSON.stringify(event.payload)}::jsonb, ${concurrencyLimit}, ${concurrencyKey},
-              ${fn.maxAttempts}, ${utc(options.now)}, ${utc(options.now)}, ${utc(options.now)})
-            ON CONFLICT DO NOTHING
-            RETURNING "id"
-          )
-          INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
-          SELECT ${jobId}, "run"."id", 'discovery'::"InngestJobKind", 'step', ${utc(options.now)}, ${lease?.leasedBy ?? null}::text,
-            ${lease?.leaseToken ?? null}::text, ${lease ? utc(lease.leaseExpiresAt) : null}::timestamp
-          FROM "run"`;
-        if (inserted === 0) continue;
-        started++;
-        if (lease) {
-          leased.push({
-            job: { id: jobId, runId, kind: "discovery", hashedId: "step", name: null, attempt: 0, leaseToken: lease.leaseToken },
-            run: {
-              id: runId,
-              functionId: fn.id,
-              event: event.payload as unknown as Record<string, unknown>,
-              status: "queued",
-              forceStepPlan: false,
-              requestVersion: -1,
-              maxAttempts: fn.maxAttempts,
-              steps: [],
-              sleepsFrom: options.now,
-            },
-          });
-        }
-      }
-    }
-    return { started, leased };
-  }, TRANSACTION_OPTIONS);
+    functionsJsonCache.set(functions, json);
+  }
+  return json;
+}
+
+/** A JSON array of path keys as a PostgreSQL text[] (in order), for #> and #>>. */
+const pathArray = (json: Sql) => sql`ARRAY(SELECT k FROM jsonb_array_elements_text(${json}) WITH ORDINALITY AS e(k, i) ORDER BY i)`;
+
+/**
+ * triggerMatches (sync-functions.ts) in SQL: the event's name, and every condition's path holds
+ * that exact text (a string equal to it, as JavaScript's ===).
+ */
+const triggerMatchSql = sql`EXISTS (
+  SELECT 1 FROM jsonb_array_elements(f."triggers") t
+  WHERE t->>'event' = p."payload"->>'name'
+    AND NOT EXISTS (
+      SELECT 1 FROM jsonb_array_elements(t->'conditions') c
+      WHERE jsonb_typeof(p."payload" #> ${pathArray(sql`c->'path'`)}) IS DISTINCT FROM 'string'
+         OR p."payload" #>> ${pathArray(sql`c->'path'`)} IS DISTINCT FROM c->>'value'))`;
+
+/**
+ * keyOf (sync-functions.ts) in SQL: null without a limit; '' for a limit without a key, or when a
+ * path of the key is missing or not a scalar; else the parts joined (a number as PostgreSQL writes
+ * it, which is JavaScript's String() for every integer).
+ */
+const concurrencyKeySql = sql`CASE
+  WHEN f."concurrencyLimit" IS NULL THEN NULL
+  WHEN f."key" IS NULL THEN ''
+  ELSE COALESCE((
+    SELECT CASE WHEN bool_and(k."part" IS NOT NULL) THEN string_agg(k."part", '' ORDER BY k."i") END
+    FROM (
+      SELECT e."i", CASE
+        WHEN e."v" ? 'text' THEN e."v"->>'text'
+        WHEN jsonb_typeof(p."payload" #> ${pathArray(sql`e."v"->'path'`)}) IN ('string', 'number', 'boolean')
+          THEN p."payload" #>> ${pathArray(sql`e."v"->'path'`)}
+        END AS "part"
+      FROM jsonb_array_elements(f."key") WITH ORDINALITY AS e("v", "i")) k), '')
+  END AS "concurrencyKey"`;
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * ULIDs made in SQL for the rows of one statement: a fresh ULID's first 22 characters and its last
+ * four (20 bits) plus the row number, as ulid's monotonic factory increments within a millisecond.
+ * The last four start below 2^19, so no row number of one statement can carry past them.
+ */
+function ulidSequence(time: number): { sql(n: Sql): Sql } {
+  const base = ulid(time);
+  const tail = [...base.slice(22)].reduce((value, char) => value * 32 + CROCKFORD.indexOf(char), 0) & 0x7ffff;
+  return {
+    sql: (n) => {
+      const v = sql`(${tail}::int + ${n})`;
+      // Four base-32 digits of v, most significant first (shifts 15, 10, 5, 0).
+      return sql`(${base.slice(0, 22)}::text
+        || substr(${CROCKFORD}, ((${v} >> 15) & 31) + 1, 1) || substr(${CROCKFORD}, ((${v} >> 10) & 31) + 1, 1)
+        || substr(${CROCKFORD}, ((${v} >> 5) & 31) + 1, 1) || substr(${CROCKFORD}, (${v} & 31) + 1, 1))`;
+    },
+  };
 }
 
 /**

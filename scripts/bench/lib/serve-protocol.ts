@@ -1,13 +1,21 @@
-// The Inngest SDK's serve protocol alone (issue 29): the serve handler of `inngest/next` (the one
-// lib/jobs/serve-functions.ts makes) with one trivial function, called in this process through
-// callFunction of @cps/inngest-embedded exactly as the embedded executor calls it (a signed call
-// request as a Request; the answer read and parsed). What one call costs without our functions,
-// Prisma or the executor's database work: the SDK's share of every run.
+// What one call of the Inngest SDK costs, in this process, with one trivial function (issues 29
+// and 37), through each transport the embedded executor has (callFunction of @cps/inngest-embedded
+// reads every answer the same way):
+//  - serve: the serve handler of `inngest/next` (the one /api/inngest answers with), handed a
+//    signed call request as a Request and its answer parsed, as the executor called it before
+//    issue 37;
+//  - direct: the SDK's comm handler called directly (lib/inngest/direct-comm-handler.ts: the body
+//    object in, the raw answer out, no signature), as the worker's executor calls it now, first with
+//    process.env as Node gives it, then as the plain copy the worker installs (installPlainProcessEnv).
+// The last one is the SDK's share of the Inngest floor: what any design that runs each capture's
+// work as an Inngest function pays at least, besides the background floor's database and HTTP work.
 import { randomBytes } from "node:crypto";
-import { callFunction } from "@cps/inngest-embedded";
+import { callFunction, type DirectInvoke, type ServeHandler } from "@cps/inngest-embedded";
 import { Inngest } from "inngest";
 import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
+import { installPlainProcessEnv } from "../../../lib/env";
+import { directInvoker } from "../../../lib/inngest/direct-comm-handler";
 
 export interface ServeProtocolCost {
   calls: number;
@@ -15,15 +23,29 @@ export interface ServeProtocolCost {
   cpuMsPerCall: number;
 }
 
-export async function measureServeProtocol(calls: number): Promise<ServeProtocolCost> {
-  const signingKey = `signkey-test-${randomBytes(32).toString("hex")}`;
+export interface SdkCallCosts {
+  /** serve() with a signed Request, process.env as Node gives it. */
+  serve: ServeProtocolCost;
+  /** The comm handler called directly, process.env as Node gives it. */
+  direct: ServeProtocolCost;
+  /** The same, process.env a plain object (as in the worker): the Inngest floor's SDK call. */
+  directPlainEnv: ServeProtocolCost;
+  /** Variables in process.env while measuring (the SDK lists them all on every call). */
+  environmentVariables: number;
+}
+
+type Transport = { handler?: ServeHandler; invoke?: DirectInvoke };
+
+function trivialFunction(signingKey: string) {
   const client = new Inngest({ id: "bench-serve-protocol", isDev: false, signingKey, eventKey: "bench" });
   const noop = client.createFunction({ id: "noop", retries: 0, triggers: [{ event: "bench/noop" }] }, async ({ event }) => ({
     ok: true,
     id: event.id,
   }));
-  const handlers = serve({ client, functions: [noop], serveOrigin: "http://127.0.0.1:9", servePath: "/api/inngest" });
-  const handler = (request: Request) => handlers.POST(request as NextRequest, undefined);
+  return { client, noop };
+}
+
+async function measure(transport: Transport, signingKey: string, calls: number): Promise<ServeProtocolCost> {
   const call = (index: number) => {
     const event = { id: `evt_${index}`, name: "bench/noop", data: { operationId: `op_${index}` }, ts: Date.now() };
     return callFunction({
@@ -46,11 +68,11 @@ export async function measureServeProtocol(calls: number): Promise<ServeProtocol
         version: 2,
       },
       timeoutMs: 10_000,
-      handler,
+      ...transport,
     });
   };
   const first = await call(0);
-  if (first.kind !== "complete") throw new Error(`the serve handler did not complete a trivial function: ${JSON.stringify(first)}`);
+  if (first.kind !== "complete") throw new Error(`the SDK did not complete a trivial function: ${JSON.stringify(first)}`);
   for (let index = 1; index <= 300; index++) await call(index); // warm-up
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -62,4 +84,27 @@ export async function measureServeProtocol(calls: number): Promise<ServeProtocol
     callsPerSecond: Math.round(calls / seconds),
     cpuMsPerCall: Number(((used.user + used.system) / 1000 / calls).toFixed(3)),
   };
+}
+
+/** The serve() transport alone (issue 29's figure). */
+export async function measureServeProtocol(calls: number): Promise<ServeProtocolCost> {
+  const signingKey = `signkey-test-${randomBytes(32).toString("hex")}`;
+  const { client, noop } = trivialFunction(signingKey);
+  const handlers = serve({ client, functions: [noop], serveOrigin: "http://127.0.0.1:9", servePath: "/api/inngest" });
+  return measure({ handler: (request: Request) => handlers.POST(request as NextRequest, undefined) }, signingKey, calls);
+}
+
+/**
+ * Every transport, in this order. The last step replaces process.env by a plain copy for the rest
+ * of this process, as the worker does at start: call it after anything that needs the real one.
+ */
+export async function measureSdkCalls(calls: number): Promise<SdkCallCosts> {
+  const signingKey = `signkey-test-${randomBytes(32).toString("hex")}`;
+  const { client, noop } = trivialFunction(signingKey);
+  const serveCost = await measureServeProtocol(calls);
+  const invoke = directInvoker({ client, functions: [noop] });
+  const direct = await measure({ invoke }, signingKey, calls);
+  installPlainProcessEnv();
+  const directPlainEnv = await measure({ invoke }, signingKey, calls);
+  return { serve: serveCost, direct, directPlainEnv, environmentVariables: Object.keys(process.env).length };
 }

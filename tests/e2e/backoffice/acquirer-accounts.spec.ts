@@ -3,8 +3,8 @@
 // descriptor with the fields named, changes an account with the step-up; a developer finds neither
 // the menu entry nor the page. Screenshots at 1440, 1280 and 390 px.
 import { expect, test, type Page } from "@playwright/test";
-import { demoCredentials } from "../helpers";
-import { screenshots, signIn, signOut, useServiceDatabase } from "./backoffice-fixtures";
+import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { screenshots, signIn, signOut, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 /** The suite's screenshots (desktop, phone, no sideways scroll at 390 px), plus one at 1440 px wide. */
 async function screenshotsAt1440And390(page: Page, name: string): Promise<void> {

@@ -4,9 +4,9 @@
 // refunded, the viewer role, and another merchant's data out of reach.
 import { expect, test, type Page } from "@playwright/test";
 import { generate } from "otplib";
-import { demoCredentials } from "../helpers";
-import { NEXT_YEAR, field, openDemoShop, pay, startNotificationReceiver, typeCard, waitForCallback, type NotificationReceiver } from "../cardholder/cardholder-fixtures";
-import { screenshots, signIn, signOut, useServiceDatabase } from "./backoffice-fixtures";
+import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { NEXT_YEAR, field, openDemoShop, pay, startNotificationReceiver, typeCard, waitForCallback, type NotificationReceiver } from "../../helpers/e2e/cardholder";
+import { screenshots, signIn, signOut, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 
@@ -327,7 +327,10 @@ test("second factor: turn it on, then sign-in asks for the current code", async 
   await expect(page.getByText("That code is not correct or has expired")).toBeVisible();
   await page.getByLabel("Code from your app").fill(await generate({ secret }));
   await page.getByRole("button", { name: "Confirm and turn on" }).click();
-  // The page now shows the factor as on, with the form to turn it off again.
+  // The recovery codes first (tests/e2e/backoffice/recovery-codes.spec.ts), then the factor as on,
+  // with the form to turn it off again.
+  await expect(page.getByTestId("recovery-codes").locator("li")).toHaveCount(10);
+  await page.getByRole("button", { name: "I have stored them" }).click();
   await expect(page.getByLabel("Current code from your app")).toBeVisible();
   await expect(page.getByText("On", { exact: true })).toBeVisible();
   await screenshots(page, "account");

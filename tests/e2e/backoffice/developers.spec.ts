@@ -11,9 +11,9 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { demoCredentials, E2E } from "../helpers";
-import { NEXT_YEAR, openDemoShop, pay, startNotificationReceiver, typeCard, waitForCallback, type NotificationReceiver } from "../cardholder/cardholder-fixtures";
-import { signIn, useServiceDatabase } from "./backoffice-fixtures";
+import { demoCredentials, E2E } from "../../helpers/e2e/demo-service";
+import { NEXT_YEAR, openDemoShop, pay, startNotificationReceiver, typeCard, waitForCallback, type NotificationReceiver } from "../../helpers/e2e/cardholder";
+import { signIn, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 
@@ -219,7 +219,6 @@ test("a fresh npm start: the demo merchant is notified at the service's demo rec
   const service = await startService({
     port,
     dataDir,
-    distDir: process.env.NEXT_DIST_DIR ?? ".next",
     env: { DATABASE_URL: undefined, PUBLIC_BASE_URL: undefined, DATA_DIR: dataDir },
   });
   try {

@@ -2,8 +2,8 @@
 // preference (a mandate), it is kept, and new sessions' authentications carry it; a payment's
 // 3-D Secure card shows what was asked next to what the issuer did (docs/decisions/0116).
 import { expect, test } from "@playwright/test";
-import { demoCredentials } from "../helpers";
-import { screenshots, signIn, useServiceDatabase } from "./backoffice-fixtures";
+import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { screenshots, signIn, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 

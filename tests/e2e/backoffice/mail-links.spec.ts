@@ -2,8 +2,8 @@
 // mails are kept and read from the local outbox. An owner invites a person, who joins from the link,
 // signs in, forgets the password, and sets a new one from the reset link; used links are refused.
 import { expect, test, type Page } from "@playwright/test";
-import { demoCredentials } from "../helpers";
-import { screenshotsAt1440And390, signIn, signOut } from "./backoffice-fixtures";
+import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { screenshotsAt1440And390, signIn, signOut } from "../../helpers/e2e/backoffice";
 
 async function linkFromOutbox(page: Page, to: string, subject: RegExp): Promise<string> {
   await page.goto("/backoffice/outbox");

@@ -3,8 +3,8 @@
 // payment of each mode under the same order number: each mode's list, search and export show only
 // its own, and switching on a payment's page lands on the list (the other mode has no such payment).
 import { expect, test } from "@playwright/test";
-import { demoCredentials } from "../helpers";
-import { screenshots, signIn, useServiceDatabase } from "./backoffice-fixtures";
+import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { screenshots, signIn, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 const run = Date.now().toString(36);
 const order = `mode${run}`;

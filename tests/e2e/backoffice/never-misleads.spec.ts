@@ -9,9 +9,9 @@ import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { formatMoney } from "@/components/backoffice/format";
-import { demoCredentials, E2E, withServiceDatabase } from "../helpers";
-import { field, openDemoShop } from "../cardholder/cardholder-fixtures";
-import { screenshotsAt1440And390, signIn, signOut, useServiceDatabase, WIDE_AND_PHONE } from "./backoffice-fixtures";
+import { demoCredentials, E2E, withServiceDatabase } from "../../helpers/e2e/demo-service";
+import { field, openDemoShop } from "../../helpers/e2e/cardholder";
+import { screenshotsAt1440And390, signIn, signOut, useServiceDatabase, WIDE_AND_PHONE } from "../../helpers/e2e/backoffice";
 
 // Not serial: a failing test restarts the worker, which seeds a merchant of its own for the rest.
 

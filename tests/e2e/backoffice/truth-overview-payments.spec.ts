@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { formatMoney, percent } from "@/components/backoffice/format";
-import { signIn, signOut, useServiceDatabase } from "./backoffice-fixtures";
+import { signIn, signOut, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 

@@ -4,7 +4,7 @@
 // completion, payouts) refused by our API with a clear error. CAD: the demo merchant's bambora
 // account settles CAD (lib/sandboxes/acquirers/bambora/accounts.ts).
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { demoCredentials } from "../helpers";
+import { demoCredentials } from "../../helpers/e2e/demo-service";
 import {
   NEXT_YEAR,
   callbacks,
@@ -14,7 +14,7 @@ import {
   typeCard,
   waitForCallback,
   type NotificationReceiver,
-} from "./cardholder-fixtures";
+} from "../../helpers/e2e/cardholder";
 
 let receiver: NotificationReceiver;
 test.beforeAll(async () => {

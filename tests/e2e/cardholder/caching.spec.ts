@@ -4,8 +4,8 @@
 // configuration) is no-store. Against the production build that `npm start` serves.
 import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { demoCredentials } from "../helpers";
-import { FIELDS_ORIGIN, SHOP_ORIGIN } from "./cardholder-fixtures";
+import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { FIELDS_ORIGIN, SHOP_ORIGIN } from "../../helpers/e2e/cardholder";
 
 const FRAMES = ["pan", "expmonth", "expyear", "securitycode", "ccsingle", "controller"];
 

@@ -11,7 +11,7 @@ import {
   typeCard,
   waitForCallback,
   type NotificationReceiver,
-} from "./cardholder-fixtures";
+} from "../../helpers/e2e/cardholder";
 
 let receiver: NotificationReceiver;
 test.beforeAll(async () => {

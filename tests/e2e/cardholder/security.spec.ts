@@ -4,7 +4,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { FIELDS_ORIGIN, NEXT_YEAR, callbacks, field, openDemoShop, pay, typeCard, waitForCallback } from "./cardholder-fixtures";
+import { FIELDS_ORIGIN, NEXT_YEAR, callbacks, field, openDemoShop, pay, typeCard, waitForCallback } from "../../helpers/e2e/cardholder";
+import { quietFor } from "../../helpers/eventually";
 
 const PAN = "4111111111111111";
 
@@ -82,7 +83,7 @@ test("messages from a foreign origin are ignored by dynamic.js and by our frames
   await page.evaluate((url) => window.open(url), `${evil.origin}/forge?sessionid=${sessionId}&channel=${channel}`);
   const popup = await popupPromise;
   await expect(popup).toHaveTitle("sent");
-  await page.waitForTimeout(1500);
+  await quietFor(1500, "the forged messages reach the page, were they to have any effect");
   // Neither the forged success nor the forged "pay" (which would have answered PAN_MISSING) had any effect.
   expect((await callbacks(page)).map((event) => event.name)).toEqual(["jsinitsuccess"]);
   // The same page's own goPay() still reaches our controller: the channel itself works.
@@ -96,7 +97,7 @@ test("our field refuses to be framed by any origin but the merchant page it is b
   const src = await page.locator("#pan iframe").getAttribute("src");
   expect(src!.startsWith(`${FIELDS_ORIGIN}/dynamic/`)).toBe(true);
   await page.goto(`${evil.origin}/frame?src=${encodeURIComponent(src!)}`);
-  await page.waitForTimeout(1500);
+  await quietFor(1500, "the framed field loads, were it allowed to");
   const framed = page.frames().find((frame) => frame.url().startsWith(FIELDS_ORIGIN));
   // Chromium blocks the page (frame-ancestors): no frame of ours, or an empty error frame.
   const inputs = framed

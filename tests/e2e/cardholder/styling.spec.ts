@@ -1,8 +1,8 @@
 // Styling per hostedid, applied inside our frames: the hosted integration's styling (as the back
 // office stores it) shows in the computed style of the inputs in Chromium.
 import { expect, test } from "@playwright/test";
-import { demoCredentials, withServiceDatabase } from "../helpers";
-import { field, openDemoShop, typeCard } from "./cardholder-fixtures";
+import { demoCredentials, withServiceDatabase } from "../../helpers/e2e/demo-service";
+import { field, openDemoShop, typeCard } from "../../helpers/e2e/cardholder";
 
 const HOSTED_ID = "e2e-styled";
 

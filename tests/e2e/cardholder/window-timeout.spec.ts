@@ -9,7 +9,7 @@ import {
   startNotificationReceiver,
   waitForCallback,
   type NotificationReceiver,
-} from "./cardholder-fixtures";
+} from "../../helpers/e2e/cardholder";
 
 let receiver: NotificationReceiver;
 test.beforeAll(async () => {

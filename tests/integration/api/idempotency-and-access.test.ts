@@ -159,7 +159,7 @@ describe("payment details and payout parameters", () => {
       [{ textonstatement: "a".repeat(33) }, /^textonstatement: /],
       [{ processor: "paypal" }, /^processor: must be one of finaro, clearhaus, bambora$/],
       [{ notificationurl: "mailto:a@b.dk" }, /^notificationurl: /],
-      [{ surname: "Berg" }, /^surname: unknown parameter$/],
+      [{ surname: "Berg" }, /^surname: unknown parameter \(did you mean surename\?\)$/],
     ];
     for (const [override, description] of cases) {
       const response = await api.call("POST", `/api/${paymentId}/payout`, { apiKey: merchant.apiKey, body: { ...base, ...override } });

@@ -188,6 +188,17 @@ describe("validation", () => {
     expect(await db().paymentSession.count()).toBe(before);
   });
 
+  it("N12: names a misspelt parameter (not the one it left missing), with the parameter it was meant to be, and stores nothing", async () => {
+    const before = await db().paymentSession.count();
+    const response = await api.call("POST", "/api/initdynamic", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, amout: 12500, currency: "DKK", notificationUrl: "https://shop.example/notify" },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "amout: unknown parameter (did you mean amount?); also unknown: notificationUrl" });
+    expect(await db().paymentSession.count()).toBe(before);
+  });
+
   it("refuses a body that is not JSON", async () => {
     const response = await api.call("POST", "/api/initdynamic", { apiKey: merchant.apiKey, rawBody: "{amount:" });
     expect(response.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "body: is not valid JSON" });

@@ -1,4 +1,4 @@
-// Test mode and live mode over real HTTP (issue 27; docs/decisions.md, "Test mode and live mode"), in
+// Test mode and live mode over real HTTP (docs/decisions/0108-test-mode-and-live-mode.md), in
 // the style of the cross-merchant proof (idempotency-and-access.test.ts): one merchant with a test
 // key and a live key, a payment of each mode under the same merchantpaymentid. Every endpoint that
 // takes a payment answers a key of the other mode exactly as it answers another merchant's payment,
@@ -15,7 +15,7 @@ import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { createAcquirerAccount } from "@/lib/routing/accounts/create-acquirer-account";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
-import { createPendingPayment, testCard } from "@/tests/integration/processors/helpers";
+import { createPendingPayment, testCard } from "@/tests/helpers/payment-factories";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { sandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";

@@ -8,6 +8,8 @@ import { db } from "@/lib/db";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { newId } from "@/lib/ids";
 import { resendStalledEvents } from "@/lib/payments/resend-stalled-events";
+import { authorizePayment } from "@/lib/payments/authorize-payment";
+import { CardDetails } from "@/lib/cards/card-details";
 import { verifyNotificationSignature } from "@/lib/notifications/sign-notification";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
@@ -15,6 +17,7 @@ import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merch
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -40,22 +43,18 @@ afterAll(async () => {
 
 /** The next notification whose body has this responseid, verified with the merchant's secret. */
 async function notificationFor(responseId: string, timeoutMs = 15_000): Promise<ReceivedNotification> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = receiver.received.find((request) => request.body.responseid === responseId);
-    if (found) {
-      const headers = {
-        id: String(found.headers["webhook-id"]),
-        timestamp: String(found.headers["webhook-timestamp"]),
-        signature: String(found.headers["webhook-signature"]),
-      };
-      expect(verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: found.rawBody })).toBe(true);
-      return found;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`no notification for ${responseId}; received ${JSON.stringify(receiver.received.map((r) => r.body))}`);
-    await receiver.waitFor(receiver.received.length + 1, Math.max(1, deadline - Date.now())).catch(() => undefined);
-  }
+  const found = await eventually(() => receiver.received.find((request) => request.body.responseid === responseId), {
+    what: () => `a notification for ${responseId}; received ${JSON.stringify(receiver.received.map((r) => r.body))}`,
+    timeoutMs,
+    intervalMs: 25,
+  });
+  const headers = {
+    id: String(found.headers["webhook-id"]),
+    timestamp: String(found.headers["webhook-timestamp"]),
+    signature: String(found.headers["webhook-signature"]),
+  };
+  expect(verifyNotificationSignature({ secret: merchant.notificationSecret, headers, body: found.rawBody })).toBe(true);
+  return found;
 }
 
 async function storedPaymentWithCard(pan = "4111111111111111") {
@@ -340,7 +339,7 @@ describe("MIT validation", () => {
       [{ processor: "stripe" }, "processor: must be one of finaro, clearhaus, bambora"],
       [{ customer: { email: "not-an-email" } }, "customer.email: must be an email address"],
       [{ customer: { ipaddress: "300.1.1.1" } }, "customer.ipaddress: must be an IPv4 or IPv6 address"],
-      [{ customer: { surname: "Berg" } }, "customer.surname: unknown parameter"],
+      [{ customer: { surname: "Berg" } }, "customer.surname: unknown parameter (did you mean surename?)"],
       [{ paymentid: undefined }, /^paymentid: is required/],
       [{ paymentid: noCard.paymentId }, "paymentid: the payment has no stored card data to charge"],
       [{ paymentid: theirs.paymentId }, "paymentid: no such payment"],
@@ -355,6 +354,62 @@ describe("MIT validation", () => {
       else expect(response.body.errordescription).toMatch(description);
     }
     expect(await db().payment.count()).toBe(before);
+  });
+});
+
+describe("an MIT charges only the card of an approved payment", () => {
+  it("refuses an MIT on the card of a cardholder payment that was declined (1A, authentication required): nothing is created, nothing reaches an acquirer", async () => {
+    const { paymentId } = await createTestPayment({
+      merchantId: merchant.merchantId,
+      status: "PENDING",
+      processor: null,
+      withStoredCard: { pan: "4000000000003006" },
+    });
+    const card = new CardDetails({ pan: "4000000000003006", expMonth: 12, expYear: new Date().getFullYear() + 3, securityCode: "123" });
+    const declined = await authorizePayment({ paymentId, source: { kind: "card", card }, processors: ["finaro"] });
+    expect(declined).toMatchObject({ status: "declined" });
+    const before = await db().payment.count();
+    const held = sandboxes.ledgers.finaro!.transactions().length;
+    const response = await api.call("POST", "/api/mit", {
+      apiKey: merchant.apiKey,
+      body: { merchantid: merchant.merchantId, paymentid: paymentId, amount: 5157, currency: "DKK", paymenttype: "unscheduled", processor: "finaro" },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: "INVALID_PARAMETER",
+      errordescription: "paymentid: the payment was not approved: an MIT charges only the card of an approved cardholder payment (or an approved MIT of its series)",
+    });
+    expect(await db().payment.count()).toBe(before);
+    expect(sandboxes.ledgers.finaro!.transactions()).toHaveLength(held);
+  });
+
+  it("refuses every parent that is not an approved cardholder payment or MIT: failed, pending, timed out, a payout; accepts a voided and a card-storing one", async () => {
+    const parent = async (status: "FAILED" | "PENDING" | "TIMED_OUT" | "DECLINED" | "VOIDED" | "TOKENIZED" | "CAPTURED", paymentType = "cit") => {
+      const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, status, withStoredCard: { pan: "4111111111111111" } });
+      if (paymentType !== "cit") await db().payment.update({ where: { id: paymentId }, data: { paymentType } });
+      return paymentId;
+    };
+    const mit = (paymentid: string) =>
+      api.call("POST", "/api/mit", {
+        apiKey: merchant.apiKey,
+        body: { merchantid: merchant.merchantId, paymentid, amount: 100, currency: "DKK", paymenttype: "unscheduled", processor: "finaro" },
+      });
+    const notApproved = "paymentid: the payment was not approved: an MIT charges only the card of an approved cardholder payment (or an approved MIT of its series)";
+    for (const status of ["FAILED", "PENDING", "TIMED_OUT", "DECLINED"] as const) {
+      const response = await mit(await parent(status));
+      expect(response.status, status).toBe(400);
+      expect(response.body.errordescription, status).toBe(notApproved);
+    }
+    const payout = await mit(await parent("CAPTURED", "payout"));
+    expect(payout.status).toBe(400);
+    expect(payout.body.errordescription).toBe("paymentid: is a payout: an MIT charges only the card of an approved cardholder payment (or an approved MIT of its series)");
+    const declinedMit = await mit(await parent("DECLINED", "unscheduled"));
+    expect(declinedMit.body.errordescription).toBe(notApproved);
+    for (const accepted of [await parent("VOIDED"), await parent("TOKENIZED"), await parent("CAPTURED", "scheduled")]) {
+      const response = await mit(accepted);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      expect((await notificationFor(String(response.body.responseid))).body).toMatchObject({ status: "approved" });
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import { holdThePoolsConnection, useExhaustiblePool } from "@/tests/helpers/exha
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 const { usePool } = useExhaustiblePool();
@@ -47,15 +48,15 @@ it("a payout whose database work finds no connection after the payout was record
     body: { amount, currency: "DKK", processor: "clearhaus" },
   });
   // The payout's operation row is written before the acquirer call, which then waits for its time-out.
-  let operation = null;
-  for (let waited = 0; !operation && waited < PROCESSOR_TIMEOUT_MS * 3; waited += 50) {
-    operation = await db().operation.findFirst({
-      where: { type: "payout", amount: BigInt(amount) },
-      select: { id: true, paymentId: true },
-    });
-    if (!operation) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  expect(operation, "the payout was recorded before the acquirer call").not.toBeNull();
+  const operation = await eventually(
+    () =>
+      db().operation.findFirst({
+        where: { type: "payout", amount: BigInt(amount) },
+        select: { id: true, paymentId: true },
+      }),
+    { timeoutMs: PROCESSOR_TIMEOUT_MS * 3, intervalMs: 50, onTimeout: "return" },
+  );
+  expect(operation, "the payout was recorded before the acquirer call").toBeDefined();
   const release = await holdThePoolsConnection(PROCESSOR_TIMEOUT_MS * 4);
   let response;
   try {

@@ -87,8 +87,13 @@ describe("the demo merchant's notification address", () => {
 
   it("the receiver refuses a forged or altered notification and another merchant's, with 401", async () => {
     const notificationSecret = await signingSecretOf(demo().merchantId);
-    const body = JSON.stringify({ responseid: "x".repeat(32), status: "approved" });
+    const body = JSON.stringify({ responseid: "x".repeat(32), status: "approved", mode: "test" });
     expect((await receiveDemoNotification(signedRequest(notificationSecret, body))).status).toBe(200);
+    // Signed with the test secret but saying live (or nothing): refused.
+    for (const other of [{ mode: "live" }, {}]) {
+      const wrong = JSON.stringify({ responseid: "x".repeat(32), status: "approved", ...other });
+      expect((await receiveDemoNotification(signedRequest(notificationSecret, wrong))).status).toBe(401);
+    }
     expect((await receiveDemoNotification(signedRequest(notificationSecret, body, (text) => text.replace("approved", "declined")))).status).toBe(401);
     const other = await createTestMerchant();
     expect((await receiveDemoNotification(signedRequest(other.notificationSecret, body))).status).toBe(401);

@@ -80,7 +80,7 @@ describe("merchant isolation", () => {
     await expect(getHostedIntegrationOrThrow({ merchantId: owner.merchantId, mode: "test" as const, id: theirIntegrationId })).rejects.toBeInstanceOf(NotFoundError);
     expect(await listHostedIntegrations({ merchantId: owner.merchantId , mode: "test" as const})).toEqual([]);
     expect((await listTeam({ merchantId: owner.merchantId })).map((user) => user.email)).not.toContain(theirUserEmail);
-    const audit = await listAuditEntries({ merchantId: owner.merchantId });
+    const audit = await listAuditEntries({ merchantId: owner.merchantId, role: "OWNER" });
     expect(audit.rows.every((entry) => !JSON.stringify(entry).includes("their-shop"))).toBe(true);
     expect((await getMerchantSettings({ merchantId: owner.merchantId , mode: "test" as const})).defaultNotificationUrl).toBeNull();
     expect((await listApiKeys({ merchantId: owner.merchantId , mode: "test" as const})).every((key) => key.name === "Test key")).toBe(true);

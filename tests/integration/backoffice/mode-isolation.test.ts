@@ -1,4 +1,4 @@
-// Test mode and live mode in the back office (issue 27; docs/decisions.md, "Test mode and live mode"),
+// Test mode and live mode in the back office (docs/decisions/0108-test-mode-and-live-mode.md),
 // in the style of merchant-isolation.test.ts: one merchant with data in both modes, and every query
 // behind a back-office page or export, and every action, called in each mode. Each shows and
 // changes only its own mode's payments, notifications, request log, keys and notification

@@ -181,10 +181,24 @@ describe("exportPaymentsCsv", () => {
     let csv = "";
     for await (const chunk of exportPaymentsCsv({ merchantId, mode: "test" as const, filters: filters({ scheme: "mastercard" }) })) csv += chunk;
     const lines = csv.trim().split("\r\n");
-    expect(lines[0]).toBe("paymentid,merchantpaymentid,created,status,amount,currency,captured,refunded,processor,scheme,last4,reference,paymenttype");
+    expect(lines[0]).toBe("paymentid,merchantpaymentid,created,status,amount,currency,captured,refunded,processor,scheme,last4,reference,paymenttype,parentpaymentid");
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(",order-mc,2026-10-05T10:00:00.000Z,captured,50000,DKK,");
     expect(lines[1]).toContain(",finaro,mastercard,4444,\"'=HYPERLINK(\"\"x\"\")\",");
+  });
+
+  it("N20: names the parent payment of an MIT or a payout in its last column", async () => {
+    const { merchantId: shop } = await createTestMerchant();
+    const parent = await createTestPayment({ merchantId: shop, merchantPaymentId: "csvparent", status: "CAPTURED", amount: 5_000n, captures: [5_000n] });
+    const child = await createTestPayment({ merchantId: shop, merchantPaymentId: "csvchild", status: "AUTHORIZED", amount: 1_000n, withStoredCard: false });
+    await db().payment.update({ where: { id: child.paymentId }, data: { parentPaymentId: parent.paymentId, paymentType: "unscheduled" } });
+    let csv = "";
+    for await (const chunk of exportPaymentsCsv({ merchantId: shop, mode: "test" as const, filters: filters({}) })) csv += chunk;
+    const rows = csv.trim().split("\r\n").map((line) => line.split(","));
+    const column = rows[0]!.indexOf("parentpaymentid");
+    expect(column).toBe(rows[0]!.length - 1);
+    expect(rows.find((cells) => cells[0] === child.paymentId)?.[column]).toBe(parent.paymentId);
+    expect(rows.find((cells) => cells[0] === parent.paymentId)?.[column]).toBe("");
   });
 
   it("writes the state the list shows, not the coarse stored status (newcomer review F8)", async () => {

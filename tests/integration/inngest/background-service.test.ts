@@ -12,6 +12,7 @@ import { localServeUrl, runningEmbeddedExecutor, startEmbeddedExecutor, stopEmbe
 import { sendEvent } from "@/lib/inngest/send-event";
 import { serveOnHttp, type MountedRoute } from "@/tests/helpers/serve-on-http";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -42,12 +43,13 @@ describe("the embedded executor service", () => {
     await startEmbeddedExecutor();
     expect(runningEmbeddedExecutor()).toBeDefined();
     await sendEvent({ type: hello, data: { who: "world" }, id: "hello-1" });
-    const deadline = Date.now() + 20_000;
-    let run = await db().inngestRun.findFirst({ where: { functionId: "card-payment-service-say-hello" } });
-    while (run?.status !== "completed" && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      run = await db().inngestRun.findFirst({ where: { functionId: "card-payment-service-say-hello" } });
-    }
+    const run = await eventually(
+      async () => {
+        const found = await db().inngestRun.findFirst({ where: { functionId: "card-payment-service-say-hello" } });
+        return found?.status === "completed" && found;
+      },
+      { timeoutMs: 20_000, intervalMs: 50, onTimeout: "return" },
+    );
     expect(run?.output).toBe("hello world");
     expect(backgroundStatus()).toEqual({ status: "ok", msg: "" });
   });

@@ -6,6 +6,7 @@ import { TestClock } from "@cps/inngest-embedded";
 import { listRuns } from "@/lib/inngest/list-runs";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -36,8 +37,7 @@ describe("cron triggers", () => {
     await harness.waitForRun({ functionId: "quarter-hourly", status: "completed" });
     harness.advance("30m");
     await harness.waitUntilIdle();
-    const deadline = Date.now() + 20_000;
-    while (ticks.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    await eventually(() => ticks.length >= 3, { timeoutMs: 20_000, intervalMs: 25, onTimeout: "return" });
     await harness.waitUntilIdle();
 
     expect(ticks.sort()).toEqual(["2026-03-02T10:15:00.000Z", "2026-03-02T10:30:00.000Z", "2026-03-02T10:45:00.000Z"]);

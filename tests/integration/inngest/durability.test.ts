@@ -10,6 +10,7 @@ import { claimDueJobs } from "@/packages/inngest-embedded/src/claims";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually, quietFor } from "@/tests/helpers/eventually";
 
 const database = useTestDatabase();
 
@@ -70,16 +71,15 @@ describe("a crash in the middle of a call", () => {
   it("keeps the job leased until the lease expires, then another executor resumes the run from its memoized steps", async () => {
     const crashing = await start({ functions: [chargeFunction], executor: { leaseMs: 60_000 } });
     const eventId = await sendEvent({ type: chargeRequested, data: { ref: "r1" }, id: "charge-1" });
-    const deadline = Date.now() + 10_000;
-    while (calls.charge === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => calls.charge > 0, { timeoutMs: 10_000, intervalMs: 20, onTimeout: "return" });
     expect(calls.charge).toBe(1);
 
     await crashing.executor.abandon(); // the process dies while "charge" is running
     releaseFirstCharge?.();
     const survivor = crashing.startExecutor({ leaseMs: 60_000 });
 
-    crashing.advance("59s"); // the lease still holds: nobody runs the step a second time
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    crashing.advance("59s");
+    await quietFor(300, "the lease still holds: nobody runs the step a second time");
     expect(calls.charge).toBe(1);
     expect((await crashing.findRun({ eventId }))?.status).toBe("running");
 
@@ -108,8 +108,7 @@ describe("a restart after a crash", () => {
   it("lets the successor under the same worker id take back the dead process's jobs at once", async () => {
     const harness = await start({ functions: [captureFunction], executor: { workerId: "service@host:3000", leaseMs: 300_000 } });
     const eventId = await sendEvent({ type: captureRequested, data: { ref: "c1" }, id: "capture-1" });
-    const deadline = Date.now() + 20_000;
-    while (captureCalls.capture === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => captureCalls.capture > 0, { timeoutMs: 20_000, intervalMs: 20, onTimeout: "return" });
     await harness.executor.abandon();
     releaseFirstCapture?.();
 
@@ -208,8 +207,7 @@ describe("the harness after a crash", () => {
   it("runUntilIdle moves the clock past the dead executor's lease and finishes the run", async () => {
     const harness = await start({ functions: [voidFunction], executor: { leaseMs: 120_000 } });
     const eventId = await sendEvent({ type: voidRequested, data: { ref: "v1" }, id: "void-1" });
-    const deadline = Date.now() + 20_000;
-    while (voidCalls === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => voidCalls > 0, { timeoutMs: 20_000, intervalMs: 20, onTimeout: "return" });
     await harness.executor.abandon();
     releaseFirstVoid?.();
     harness.startExecutor({ leaseMs: 120_000 });

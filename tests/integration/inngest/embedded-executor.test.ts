@@ -6,6 +6,7 @@ import { inngest } from "@/lib/inngest/client";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -82,8 +83,7 @@ describe("an idle executor on the real clock", () => {
     executor.start();
     try {
       const eventId = await sendEvent({ type: napRequested, data: {}, id: "nap-1" });
-      const deadline = Date.now() + 30_000;
-      while (napTimes.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually(() => napTimes.length >= 2, { timeoutMs: 30_000, intervalMs: 20, onTimeout: "return" });
       expect(napTimes).toHaveLength(2);
       const slept = (napTimes[1] as number) - (napTimes[0] as number);
       expect(slept).toBeGreaterThanOrEqual(1_000);

@@ -9,6 +9,7 @@ import { inngest } from "@/lib/inngest/client";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually, quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -20,12 +21,6 @@ async function start(...args: Parameters<typeof startInngestHarness>): Promise<I
   const harness = await startInngestHarness(...args);
   harnesses.push(harness);
   return harness;
-}
-
-async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(condition()).toBe(true);
 }
 
 const settleRequested = eventType("test/settle", { schema: z.object({ ref: z.string() }) });
@@ -54,7 +49,7 @@ describe("EmbeddedExecutor.drain (SIGTERM)", () => {
   it("gives back a call still running at the bound; another executor runs it at once, far inside the lease", async () => {
     const harness = await start({ functions: [settleFunction], executor: { leaseMs: 300_000, workerId: "service@a:3000" } });
     const eventId = await sendEvent({ type: settleRequested, data: { ref: "s1" }, id: "settle-1" });
-    await until(() => settleCalls.settle === 1);
+    await eventually(() => settleCalls.settle === 1, { timeoutMs: 20_000, intervalMs: 20 });
 
     const drained = await harness.executor.drain(300);
     expect(drained).toEqual({ finished: false, released: 1 });
@@ -73,11 +68,11 @@ describe("EmbeddedExecutor.drain (SIGTERM)", () => {
   it("lets a call in flight finish and record its result within the bound, then claims nothing new", async () => {
     const harness = await start({ functions: [quickFunction], executor: { leaseMs: 300_000, workerId: "service@c:3000" } });
     const first = await sendEvent({ type: quickRequested, data: { ref: "q1" }, id: "quick-1" });
-    await until(() => quickCalls.length === 1);
+    await eventually(() => quickCalls.length === 1, { timeoutMs: 20_000, intervalMs: 20 });
 
     const draining = harness.executor.drain(10_000);
     const second = await sendEvent({ type: quickRequested, data: { ref: "q2" }, id: "quick-2" });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await quietFor(200, "the draining executor has the time to claim the new event, were it to");
     releaseQuick?.();
     expect(await draining).toEqual({ finished: true, released: 0 });
     // The step's result is recorded; the run's next call is handed over, not leased.
@@ -85,7 +80,7 @@ describe("EmbeddedExecutor.drain (SIGTERM)", () => {
     expect(afterDrain?.steps.map((step) => step.name)).toEqual(["quick"]);
     expect(await db().inngestJob.count({ where: { run: { eventId: first }, leasedBy: { not: null } } })).toBe(0);
     // The drained executor left the new event alone: nobody has run it yet.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300, "nobody runs the new event meanwhile");
     expect(quickCalls).toEqual(["q1"]);
     expect(await harness.findRun({ eventId: second })).toBeNull();
 

@@ -15,6 +15,7 @@ import { embeddedSigningKey } from "@/lib/inngest/signing-key";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -76,12 +77,12 @@ describe("in-process calls of the embedded executor", () => {
     const eventId = await sendEvent({ type: flaky, data: { ref: "r2" }, id: "in-process-2" });
     await harness.waitForRun({ eventId, status: "running" });
     // The retry is due after its backoff (test clock): move past it.
-    for (let i = 0; i < 40; i++) {
-      const run = await harness.waitForRun({ eventId });
-      if (run.status === "completed") break;
-      harness.advance("1m");
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await eventually(async () => (await harness!.waitForRun({ eventId })).status === "completed", {
+      timeoutMs: 40 * 25 + 30_000,
+      intervalMs: 25,
+      between: () => harness!.advance("1m"),
+      onTimeout: "return",
+    });
     const done = await harness.waitForRun({ eventId, status: "completed" });
     expect(done.output).toBe("second attempt");
     expect(done.attempts).toBeGreaterThanOrEqual(1);

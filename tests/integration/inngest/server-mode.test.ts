@@ -14,6 +14,7 @@ import { runningEmbeddedExecutor, startEmbeddedExecutor } from "@/lib/inngest/st
 import { sendEvent, sendEventInTransaction } from "@/lib/inngest/send-event";
 import { startEventRelayService, stopEventRelayService } from "@/lib/inngest/event-relay";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -92,8 +93,7 @@ describe("server mode", () => {
     serverDown = false;
     await startEventRelayService();
     try {
-      const deadline = Date.now() + 15_000;
-      while ((await db().inngestEvent.count()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      await eventually(async () => (await db().inngestEvent.count()) === 0, { timeoutMs: 15_000, intervalMs: 50, onTimeout: "return" });
       expect(await db().inngestEvent.count()).toBe(0);
       expect(received.map((request) => request.body)).toEqual([[expect.objectContaining({ id: "ping-outbox-3", data: { n: 3 } })]]);
     } finally {

@@ -10,6 +10,7 @@ import { inngest } from "@/lib/inngest/client";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually, quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -37,14 +38,6 @@ async function startReporting(functions: InngestFunction.Any[]) {
   return { errors, pollErrors };
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe("a function using a feature the embedded executor does not implement", () => {
   it.each([
     [
@@ -64,14 +57,14 @@ describe("a function using a feature the embedded executor does not implement", 
     ],
   ])("%s is refused at sync, reported at once, and nothing runs", async (_name, fn, named) => {
     const { errors, pollErrors } = await startReporting([plain, fn]);
-    await waitFor(() => pollErrors.length > 0);
+    await eventually(() => pollErrors.length > 0, { timeoutMs: 10_000, intervalMs: 25 });
     expect(pollErrors[0]).toMatch(/refuses these functions/);
     expect(pollErrors[0]).toMatch(named);
     expect(errors.some((line) => named.test(line))).toBe(true);
     expect(harness?.executor.knownFunctions).toEqual([]);
     // Not even the supported function runs: a job that silently lost a feature is worse than none.
     await sendEvent({ type: opened, data: { id: "o1" }, id: "unsupported-o1" });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300, "nothing starts a run meanwhile");
     expect(await db().inngestRun.count()).toBe(0);
   });
 });

@@ -18,6 +18,7 @@ import { sendEvent } from "@/lib/inngest/send-event";
 import { embeddedSigningKey } from "@/lib/inngest/signing-key";
 import { serveOnHttp, type MountedRoute } from "@/tests/helpers/serve-on-http";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually, quietFor } from "@/tests/helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const HOUR = 3_600_000;
@@ -63,15 +64,9 @@ async function startExecutor(options: Partial<EmbeddedExecutorOptions> = {}): Pr
   executor.start();
   executors.push(executor);
   // Ready once it learned the functions (its first pass).
-  const deadline = Date.now() + 30_000;
-  while (executor.knownFunctions.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  await eventually(() => executor.knownFunctions.length > 0, { timeoutMs: 30_000, intervalMs: 10, onTimeout: "return" });
   expect(executor.knownFunctions.length).toBeGreaterThan(0);
   return executor;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 describe("waking the embedded executor", { timeout: 120_000 }, () => {
@@ -82,7 +77,7 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     const executor = await startExecutor({
       listen: (wake) => listenForWork({ connectionString: databaseUrl(), onWork: wake }),
     });
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the listener's connection is up
+    await quietFor(500, "the listener's connection is up");
     const passesBefore = executor.polls;
     const { stdout } = await promisify(execFile)(
       path.join(ROOT, "node_modules/.bin/tsx"),
@@ -91,7 +86,7 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     );
     const storedAt = Date.now();
     expect(JSON.parse(stdout.trim().split("\n").pop() as string)).toHaveProperty("id");
-    await waitFor(() => seen.has(1), 10_000);
+    await eventually(() => seen.has(1), { timeoutMs: 10_000, intervalMs: 5, onTimeout: "return" });
     expect(seen.has(1)).toBe(true);
     // Started within moments of the other process's commit (a generous bound for a busy machine; the
     // safety poll would take an hour), through a pass the notification asked for.
@@ -103,7 +98,7 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     await startExecutor();
     const sentAt = Date.now();
     await sendEvent({ type: pinged, data: { n: 2 }, id: "ping-2" });
-    await waitFor(() => seen.has(2), 10_000);
+    await eventually(() => seen.has(2), { timeoutMs: 10_000, intervalMs: 5, onTimeout: "return" });
     expect(seen.has(2)).toBe(true);
     expect((seen.get(2) as number) - sentAt).toBeLessThan(3_000);
   });
@@ -112,7 +107,7 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     await startExecutor();
     // Whole seconds: the SDK rounds a sleep down to them ("1500ms" is sent as "1s").
     await sendEvent({ type: napped, data: { ms: 2_000 }, id: "nap-1" });
-    await waitFor(() => napTimes.length === 2, 15_000);
+    await eventually(() => napTimes.length === 2, { timeoutMs: 15_000, intervalMs: 5, onTimeout: "return" });
     expect(napTimes).toHaveLength(2);
     const slept = (napTimes[1] as number) - (napTimes[0] as number);
     expect(slept).toBeGreaterThanOrEqual(2_000);
@@ -123,9 +118,9 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
 
   it("an idle executor with the default safety poll makes at most one pass in three seconds", async () => {
     const executor = await startExecutor({ pollIntervalMs: undefined }); // the default
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the passes that follow the first one
+    await quietFor(200, "the passes that follow the first one");
     const before = executor.polls;
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await quietFor(3_000, "an idle executor passes at most once meanwhile");
     expect(executor.polls - before).toBeLessThanOrEqual(1);
   });
 });

@@ -17,6 +17,7 @@ import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merch
 import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually, quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -54,19 +55,19 @@ describe("cron jobs", () => {
 
     for (let minute = 1; minute <= 3; minute++) {
       harness.advance("1m");
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        const counts = await runsPerFunction();
-        const done = Object.values(counts)
-          .flat()
-          .filter((status) => status === "completed").length;
-        if (done >= everyMinuteFunctions.length * minute || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(
+        async () => {
+          const counts = await runsPerFunction();
+          const done = Object.values(counts)
+            .flat()
+            .filter((status) => status === "completed").length;
+          return done >= everyMinuteFunctions.length * minute;
+        },
+        { timeoutMs: 30_000, intervalMs: 50, onTimeout: "return" },
+      );
       await harness.waitUntilIdle();
     }
-    // Give a duplicate the time to show up, were one started.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quietFor(500, "a duplicate run, were one started, has the time to show up");
     await harness.waitUntilIdle();
     const completedThrice = ["completed", "completed", "completed"];
     expect(await runsPerFunction()).toEqual({

@@ -11,6 +11,7 @@ import { startInngestHarness, type InngestHarness } from "@/tests/helpers/innges
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -80,10 +81,7 @@ describe("outbox", () => {
       expect(resent.notificationIds).toContain(notificationId);
       const before = receiver.received.filter((request) => request.body.responseid === responseId).length;
       expect(before).toBe(0);
-      for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
-        if (receiver.received.some((request) => request.body.responseid === responseId)) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(() => receiver.received.some((request) => request.body.responseid === responseId), { timeoutMs: 20_000, intervalMs: 50, onTimeout: "return" });
       expect(receiver.received.filter((request) => request.body.responseid === responseId)).toHaveLength(1);
       await harness.waitUntilIdle();
       expect((await db().notification.findUniqueOrThrow({ where: { id: notificationId } })).status).toBe("delivered");

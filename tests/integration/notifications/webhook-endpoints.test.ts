@@ -19,6 +19,7 @@ import { startInngestHarness, type InngestHarness } from "@/tests/helpers/innges
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -154,10 +155,12 @@ describe("webhook endpoints", () => {
     await configured.waitFor(before.configured + 1);
     await captures.waitFor(before.captures + 1);
     // The second attempt comes 3 s later on the executor's clock (moved on until it has).
-    for (let tries = 0; captures.received.length < before.captures + 2 && tries < 50; tries++) {
-      harness.advance("4s");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(() => captures.received.length >= before.captures + 2, {
+      timeoutMs: 5_000,
+      intervalMs: 100,
+      between: () => harness.advance("4s"),
+      onTimeout: "return",
+    });
     await captures.waitFor(before.captures + 2);
     expect(configured.received).toHaveLength(before.configured + 1);
     await harness.waitUntilIdle();

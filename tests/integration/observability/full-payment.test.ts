@@ -19,7 +19,8 @@ import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { serveOnHttp, type MountedRoute } from "@/tests/helpers/serve-on-http";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../hosted-fields/hosted-fields-server";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -127,11 +128,7 @@ beforeAll(async () => {
   captureRequestId = captured.headers.get("x-request-id")!;
   requestIds.push(captureRequestId);
   const responseId = String(captured.body.responseid);
-  const deadline = Date.now() + 30_000;
-  while (!receiver.received.some((notification) => notification.body.responseid === responseId)) {
-    if (Date.now() > deadline) throw new Error("the capture was not notified");
-    await receiver.waitFor(receiver.received.length + 1, 1_000).catch(() => undefined);
-  }
+  await eventually(() => receiver.received.some((notification) => notification.body.responseid === responseId), { what: "the capture's notification", timeoutMs: 30_000, intervalMs: 25 });
   await harness.waitUntilIdle();
   logs.stop();
   await flushTracing();

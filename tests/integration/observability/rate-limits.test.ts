@@ -7,7 +7,8 @@ import { resetConfig } from "@/lib/env";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../hosted-fields/hosted-fields-server";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
+import { quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -58,7 +59,7 @@ describe("merchant API, per API key", () => {
   });
 
   it("accepts the key again once the window has passed", async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await quietFor(1_100, "the rate limit's window passes");
     expect((await details(merchant.apiKey)).status).not.toBe(429);
   });
 

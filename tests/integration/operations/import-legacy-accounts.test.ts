@@ -19,7 +19,7 @@ import { importLegacyAccounts } from "@/lib/routing/accounts/import-legacy-accou
 import { sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { testCard } from "../processors/helpers";
+import { testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 

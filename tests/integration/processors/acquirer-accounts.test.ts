@@ -19,7 +19,7 @@ import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/clearhaus/
 import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/finaro/accounts";
 import { ACQUIRER_NAMES, type AcquirerName } from "@/lib/acquirers/names";
 import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
-import { createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
+import { createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 

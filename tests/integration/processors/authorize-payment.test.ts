@@ -9,7 +9,8 @@ import { registerSandboxUrl } from "@/lib/acquirers/registry";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { newId } from "@/lib/ids";
 import { resetConfig } from "@/lib/env";
-import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
+import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
+import { quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -445,7 +446,7 @@ describe("a slow processor never blocks other payments", () => {
       processors: ["finaro"],
       timeoutMs: 4_000,
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietFor(100, "the hanging call is under way");
     const started = Date.now();
     const others = await Promise.all(
       Array.from({ length: 6 }, async (_, index) => {

@@ -10,7 +10,7 @@ import { FINARO_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/finaro";
 import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
 import { reconcileTimedOutAuthorizations } from "@/lib/routing/reconcile-timed-out-authorizations";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
+import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 

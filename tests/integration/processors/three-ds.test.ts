@@ -11,7 +11,7 @@ import { creq as creqSchema, cres as cresSchema, decodeBase64Url, encodeBase64Ur
 import { SANDBOX_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/directory-server";
 import { startAuthentication } from "@/lib/threeds/start-authentication";
 import { decideThreeDsStep } from "@/lib/threeds/three-ds-mode";
-import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
+import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "@/lib/sandboxes/threeds/directory-server";
 import { cres, decodeBase64Url, encodeBase64Url, type ARes } from "@/lib/threeds/messages";
+import { quietFor } from "@/tests/helpers/eventually";
 
 const ORIGIN = "http://acs.test";
 
@@ -49,7 +50,7 @@ describe("3-D Secure sandbox", () => {
       messageType: "Erro",
       errorCode: "305",
     });
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await quietFor(80, "the challenge's time runs out");
     const rreq = await (await post(handler, "/postauth", { threeDSServerTransID: message.threeDSServerTransID })).json();
     expect(rreq).toMatchObject({ messageType: "RReq", transStatus: "N", transStatusReason: "14" });
     expect(rreq.authenticationValue).toBeUndefined();
@@ -64,6 +65,16 @@ describe("3-D Secure sandbox", () => {
     const page = await (await handler(new Request(ares.acsURL!, { method: "POST", body: new URLSearchParams({ creq }) }))).text();
     const cresValue = /name="cres" value="([^"]+)"/.exec(page)?.[1] ?? "";
     expect(decodeBase64Url(cres, cresValue)).toMatchObject({ transStatus: "N" });
+  });
+
+  it("N18: the challenge page shows the amount with the currency's letters (DKK), not its ISO number (208)", async () => {
+    const { handler } = createThreeDsSandbox();
+    const message = areq("4000000000003220");
+    const ares = (await (await post(handler, "/auth", message)).json()) as ARes;
+    const creq = encodeBase64Url({ messageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: ares.threeDSServerTransID, acsTransID: ares.acsTransID, challengeWindowSize: "05" });
+    const page = await (await handler(new Request(ares.acsURL!, { method: "POST", body: new URLSearchParams({ creq }) }))).text();
+    expect(page).toContain("<dt>Amount</dt><dd>10.00 DKK</dd>");
+    expect(page).not.toContain(" 208<");
   });
 
   it("gives the ACS URL at its public address when one is set", async () => {

@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { closeHttpServers } from "@/lib/runtime/graceful-shutdown";
+import { quietFor } from "@/tests/helpers/eventually";
 
 describe("closeHttpServers", () => {
   it("closes a server whose kept-alive connection is polled every 20 ms well before the bound, after the slow request in flight", async () => {
@@ -29,12 +30,12 @@ describe("closeHttpServers", () => {
     const poller = (async () => {
       while (polling) {
         await get("/ready").catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await quietFor(20, "between two readiness probes");
       }
     })();
     const slowAgent = new http.Agent({ keepAlive: true });
     const slow = new Promise<string>((resolve) => http.get(`${base}/slow`, { agent: slowAgent }, (res) => res.on("data", (c) => resolve(String(c)))));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietFor(100, "the slow request is in flight");
 
     const startedAt = Date.now();
     await closeHttpServers(5_000);

@@ -18,7 +18,7 @@ import { authorizeAcceptedMit } from "@/lib/payments/authorize-accepted-mit";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { mitRequestSchema } from "@/lib/validation/mit";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
-import { createPendingPayment, createProcessorTestMerchant, testCard } from "../processors/helpers";
+import { createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 

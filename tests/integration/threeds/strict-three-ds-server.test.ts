@@ -9,7 +9,7 @@ import { NOT_ENROLLED_PAN } from "@/lib/sandboxes/threeds/three-ds-server";
 import { completeAuthentication } from "@/lib/threeds/complete-authentication";
 import type { CardholderBrowser } from "@/lib/threeds/browser-areq";
 import { startAuthentication } from "@/lib/threeds/start-authentication";
-import { createPendingPayment, createProcessorTestMerchant, testCard } from "../processors/helpers";
+import { createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 
@@ -28,8 +28,8 @@ beforeAll(async () => {
   merchantId = await createProcessorTestMerchant();
 });
 
-async function start(pan: string, browser: CardholderBrowser = BROWSER) {
-  const paymentId = await createPendingPayment(merchantId);
+async function start(pan: string, browser: CardholderBrowser = BROWSER, currency?: { currency: string; amount: bigint }) {
+  const paymentId = await createPendingPayment(merchantId, currency ?? {});
   const started = await startAuthentication({ paymentId, card: testCard(pan), notificationUrl: NOTIFICATION_URL, browser });
   const row = await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: started.authenticationId } });
   return { paymentId, started, row };
@@ -63,6 +63,17 @@ describe("our client against the strict 3DS Server sandbox", () => {
     const { started, row } = await start(pan);
     expect(started).toMatchObject({ kind: "not_authenticated", transStatus: status });
     expect(row).toMatchObject({ state: "failed", transStatus: status });
+  });
+
+  it.each([
+    ["KWD", 12_341n],
+    ["BHD", 1_001n],
+    ["CLP", 5_000n],
+    ["HUF", 120_000n],
+  ])("authenticates a payment in %s, as in every ISO 4217 currency (its numeric code and exponent in the AReq)", async (currency, amount) => {
+    const { started, row } = await start("4000100511112003", BROWSER, { currency, amount });
+    expect(started).toMatchObject({ kind: "authenticated", threeDs: { transStatus: "Y" } });
+    expect(row).toMatchObject({ state: "completed", transStatus: "Y" });
   });
 
   it("is accepted without the frame's facts (no JavaScript): the language comes from Accept-Language", async () => {

@@ -11,8 +11,8 @@ import { resetConfig } from "@/lib/env";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../hosted-fields/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../hosted-fields/session-factory";
+import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
+import { createTestMerchant, createTestSession } from "../../helpers/session-factory";
 
 useTestDatabase();
 

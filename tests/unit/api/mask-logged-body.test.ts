@@ -20,7 +20,9 @@ describe("maskLoggedBody", () => {
     const body = { created: "2026-11-21 08:32:37", at: "2026-11-21T08:32:37.123Z", paymentid: "0a1b2c3d4e5f60718293a4b5c6d7e8f9", merchantid: "123456789012" };
     expect(JSON.parse(maskLoggedValue(body, { keep: ["123456789012"] }))).toEqual(body);
     expect(JSON.parse(maskLoggedValue({ merchantid: 123456789012 }, { keep: ["123456789012"] }))).toEqual({ merchantid: 123456789012 });
-    expect(JSON.parse(maskLoggedValue({ merchantid: "123456789012" }))).toEqual({ merchantid: "[redacted digits]" });
+    // Without the keep list a 12-digit id is still readable unless it is a card number (Luhn-valid, a scheme's prefix).
+    expect(JSON.parse(maskLoggedValue({ merchantid: "123456789012" }))).toEqual({ merchantid: "123456789012" });
+    expect(JSON.parse(maskLoggedValue({ merchantid: "501800000009" }))).toEqual({ merchantid: "[redacted digits]" });
   });
 
   it("masks a body that is not JSON as text, keeps nothing of an empty one, and cuts a long one", () => {

@@ -68,6 +68,12 @@ describe("errordescription", () => {
       "processor.1: must be one of finaro, clearhaus, bambora",
     );
     expect(refusal(initSessionRequestSchema, { ...base, extra: 1 })).toBe("extra: unknown parameter");
+    // N12: an unknown parameter is named first, with the one it was probably meant to be.
+    expect(refusal(initSessionRequestSchema, { merchantid: "1", amout: 100, currency: "DKK" })).toBe("amout: unknown parameter (did you mean amount?)");
+    expect(refusal(initSessionRequestSchema, { ...base, Currency: "DKK", curency: "x" })).toBe("Currency: unknown parameter (did you mean currency?); also unknown: curency");
+    expect(refusal(initSessionRequestSchema, { ...base, notificationUrl: "https://x.example" })).toBe("notificationUrl: unknown parameter (did you mean notificationurl?)");
+    expect(refusal(initSessionRequestSchema, { ...base, customer: { email: "a@b.example", surname: "Berg" } })).toBe("customer.surname: unknown parameter (did you mean surename?)");
+    expect(refusal(mitRequestSchema, { ...base, paymentid: "p", paymenttype: "scheduled", shipping: 1 })).toBe("shipping: unknown parameter");
     expect(refusal(initSessionRequestSchema, { amount: 1, currency: "DKK" })).toBe("merchantid: is required");
     expect(refusal(initSessionRequestSchema, [])).toMatch(/^body: /);
     expect(refusal(mitRequestSchema, { ...base, paymenttype: "weekly" })).toBe(

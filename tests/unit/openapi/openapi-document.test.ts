@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { API_ERROR_STATUS } from "@/lib/errors";
 import { buildOpenApiDocument, OPENAPI_PLACEHOLDER_BASE_URL } from "@/lib/openapi/build-openapi-document";
 import { REQUEST_EXAMPLES } from "@/lib/openapi/examples";
+import { schemaTo30, toOpenApi30 } from "@/lib/openapi/openapi-3-0";
 import { initSessionRequestSchema } from "@/lib/validation/init-session";
 import { mitRequestSchema } from "@/lib/validation/mit";
 import { operationRequestSchema } from "@/lib/validation/operation";
@@ -37,7 +38,7 @@ function routeFiles(dir: string): string[] {
 }
 
 describe("the OpenAPI document", () => {
-  it("is valid OpenAPI 3.1", async () => {
+  it("is valid OpenAPI 3.1", { timeout: 60_000 }, async () => {
     const result = await new Validator().validate(structuredClone(document) as never);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
@@ -214,7 +215,7 @@ describe("the OpenAPI document as input for SDK generators", () => {
     expect(Object.keys(documentJson.components.securitySchemes)).toEqual(["basicAuth"]);
     expect(documentJson.security).toEqual([{ basicAuth: [] }]);
     for (const [name, operation] of operations(documentJson)) {
-      if (name === "get /api/health" || name === "get /api/openapi.json") expect(operation.security, name).toEqual([]);
+      if (name === "get /api/health" || name === "get /api/openapi.json" || name === "get /api/openapi-3.0.json") expect(operation.security, name).toEqual([]);
       else if (!name.includes("Notification")) expect(operation.security, name).toBeUndefined();
     }
   });
@@ -240,7 +241,7 @@ describe("the OpenAPI document as input for SDK generators", () => {
     expect(fieldsWithoutDescription(copy as unknown as Json)).toEqual(["MitRequest.newfield", "PaymentRecord.customer.email"]);
   });
 
-  it("has an example for every request and answer, each valid against its schema", () => {
+  it("has an example for every request and answer, each valid against its schema", { timeout: 60_000 }, () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addSchema(structuredClone(documentJson), "doc");
@@ -267,11 +268,14 @@ describe("the OpenAPI document as input for SDK generators", () => {
 
   it("states the rules the service enforces as enums, patterns and bounds", () => {
     const init = documentJson.components.schemas.InitDynamicRequest!.properties as Record<string, Json>;
-    expect(init.set3ds).toMatchObject({ type: "string", enum: ["SKIP_3DS", "FORCE_3DS", "FALLBACK_3DS"], default: "FORCE_3DS" });
-    expect(init.instantcapture).toMatchObject({ type: "integer", enum: [0, 1, 2], default: 0 });
+    expect(init.set3ds).toMatchObject({ type: "string", enum: ["SKIP_3DS", "FORCE_3DS", "FALLBACK_3DS"] });
+    expect(init.set3ds!.description).toMatch(/Default: FORCE_3DS\.$/);
+    expect(init.instantcapture).toMatchObject({ type: "integer", enum: [0, 1, 2] });
+    expect(init.instantcapture!.description).toMatch(/Default: 0\./);
     expect(init.instantcapture!.description).toMatch(/2: capture at once, and keep the authorization if the capture fails/);
     expect(init.rule).toMatchObject({ type: "integer", enum: [1, 2] });
-    expect(init.timeout).toMatchObject({ type: "integer", minimum: 1, maximum: 1200, default: 900 });
+    expect(init.timeout).toMatchObject({ type: "integer", minimum: 1, maximum: 1200 });
+    expect(init.timeout!.description).toMatch(/Default: 900\./);
     expect(init.processor).toMatchObject({ type: "array", uniqueItems: true, items: { enum: ["finaro", "clearhaus", "bambora"] } });
     for (const id of ["merchantpaymentid", "newmerchantpaymentid", "paymentid"]) expect(init[id], id).toMatchObject({ pattern: "^[a-zA-Z0-9]{1,32}$" });
     for (const name of ["InitDynamicRequest", "MitRequest", "PayoutRequest"]) {
@@ -337,3 +341,54 @@ describe("the OpenAPI document as input for SDK generators", () => {
 function rebase(schema: Json): Json {
   return JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, '"$ref":"doc#/')) as Json;
 }
+
+describe("request defaults for generated clients", () => {
+  it("N5: request fields the service defaults are optional and carry no `default` (openapi-typescript makes a field with one required)", () => {
+    for (const name of ["InitDynamicRequest", "MitRequest", "OperationRequest", "PayoutRequest"]) {
+      const schema = document.components.schemas[name] as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+      for (const [field, property] of Object.entries(schema.properties)) {
+        expect(property, `${name}.${field}`).not.toHaveProperty("default");
+        if (/Default: /.test(String(property.description ?? ""))) expect(schema.required ?? [], `${name}.${field}`).not.toContain(field);
+      }
+    }
+    const init = (document.components.schemas.InitDynamicRequest as { required: string[] }).required;
+    expect([...init].sort()).toEqual(["amount", "currency", "merchantid"]);
+  });
+});
+
+describe("the OpenAPI 3.0 variant (/api/openapi-3.0.json)", () => {
+  const document30 = toOpenApi30(buildOpenApiDocument()) as unknown as Document & { openapi: string; info: { description: string } };
+
+  it("is valid OpenAPI 3.0, with the same paths and schemas and no webhooks", { timeout: 60_000 }, async () => {
+    const result = await new Validator().validate(structuredClone(document30) as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(document30.openapi).toBe("3.0.3");
+    expect(document30).not.toHaveProperty("webhooks");
+    expect(Object.keys(document30.paths)).toEqual(Object.keys(document.paths));
+    expect(Object.keys(document30.components.schemas)).toEqual(Object.keys(document.components.schemas));
+    expect(document30.info.description).toContain("/api/openapi.json describes each notification");
+  });
+
+  it("uses no JSON Schema 2020-12 form that 3.0 spells otherwise", () => {
+    const found: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, index) => walk(item, `${at}/${index}`));
+      if (!node || typeof node !== "object") return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "const" || (key === "type" && Array.isArray(value)) || ((key === "exclusiveMinimum" || key === "exclusiveMaximum") && typeof value === "number")) found.push(`${at}/${key}`);
+        if (key === "type" && value === "null") found.push(`${at}/type: null`);
+        if (key === "examples" && Array.isArray(value)) found.push(`${at}/examples[]`);
+        walk(value, `${at}/${key}`);
+      }
+    };
+    walk(document30, "");
+    expect(found).toEqual([]);
+  });
+
+  it("translates the 2020-12 forms the zod schemas may produce", () => {
+    expect(schemaTo30({ type: ["string", "null"], const: "x", examples: ["a", "b"], exclusiveMinimum: 0 })).toEqual({ type: "string", nullable: true, enum: ["x"], example: "a", minimum: 0, exclusiveMinimum: true });
+    expect(schemaTo30({ anyOf: [{ type: "integer" }, { type: "null" }], description: "d" })).toEqual({ nullable: true, type: "integer", description: "d" });
+    expect(schemaTo30({ properties: { a: { type: ["integer", "string"] } } })).toEqual({ properties: { a: { anyOf: [{ type: "integer" }, { type: "string" }] } } });
+  });
+});

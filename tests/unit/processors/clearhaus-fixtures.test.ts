@@ -91,7 +91,8 @@ describe("clearhaus requests as the docs show them", () => {
         credentialOnFile: { initiator: "cardholder", storeCredential: true },
       }),
     );
-    // A card stored by a one-off payment starts an unscheduled series (docs/decisions.md); the docs' example is a subscription.
+    // A card stored by a one-off payment starts an unscheduled series
+    // (docs/decisions/0107-speaking-clearhaus-and-finaro-exactly.md); the docs' example is a subscription.
     expect(ours["series[type]"]).toBe("unscheduled");
     expectDocumentedFields(ours, documented, ["series[type]", "card[3dsecure][v2][rreq]"]);
   });

@@ -13,6 +13,7 @@ import {
   toFinaroCapture,
   toFinaroPayout,
   toFinaroRefund,
+  toFinaroRetrieve,
   toFinaroVoid,
 } from "@/lib/acquirers/finaro/transformers";
 import type { ProcessorResult } from "@/lib/acquirers/contract";
@@ -29,6 +30,14 @@ function literal(form: Record<string, string>): Record<string, string> {
 const card = new CardDetails({ pan: "4018810000100036", expMonth: 12, expYear: 2034, securityCode: "123", holderName: "Longbob Longsen" });
 
 describe("finaro requests as the public clients send them", () => {
+  it("retrieval ([SDK-CR] getTestRetrieval, O=101): the SDK's minimum fields M O a1 d1 g4, g4 the original a1", () => {
+    const documented = fixture("retrieval-request").request.form;
+    const ours = toFinaroRetrieve("90f7449d555f7bed0a2c5d780475f0bf", "SPREE978", "2a349969e0ed61fb0db59fc9f32d2fb3");
+    expect(Object.keys(ours).sort()).toEqual(Object.keys(documented).filter((key) => key !== "K").sort());
+    expect(ours).toMatchObject({ M: "SPREE978", O: "101", a1: "2a349969e0ed61fb0db59fc9f32d2fb3", g4: "90f7449d555f7bed0a2c5d780475f0bf" });
+    expect(ours.d1).toMatch(/^\d{1,3}(\.\d{1,3}){3}$/);
+  });
+
   it("authorization ([AM-CR] authorize): M O a1 a4 a5 b1-b5 c1 c3 d1, the fallbacks for what we do not know", () => {
     const documented = fixture("authorize-approved").request.form;
     const ours = toFinaroAuthorize({ operationId: "90f7449d555f7bed0a2c5d780475f0bf", paymentId: "p", amount: 100n, currency: "EUR", card }, "SPREE978");

@@ -1,4 +1,5 @@
-// What each acquirer's look-up is worth (docs/decisions.md, "Unknown outcomes"): against a real
+// What each acquirer's look-up is worth
+// (docs/decisions/0105-unknown-outcomes-when-not-found-is-trusted-what.md): against a real
 // base URL Clearhaus offers no look-up by our reference and never calls the sandbox-only endpoint;
 // Bambora North America's are its real API's (issue 26), trusted for every operation it has;
 // Finaro's retrieval exists but its "not found" proves nothing; our sandboxes' look-ups are complete.

@@ -206,8 +206,20 @@ describe("strict finaro sandbox", () => {
     const { handler } = createFinaroSandbox({ extensions: true });
     const request = authorization();
     const approved = (await post(handler, request)).fields;
-    const found = (await post(handler, { M, O: "101", a1: a1(), g4: request.a1 })).fields;
+    const found = (await post(handler, { M, O: "101", a1: a1(), d1: "127.0.0.1", g4: request.a1 })).fields;
     expect(found).toMatchObject({ O: "101", z1: approved.z1, z2: "0", z4: approved.z4 });
-    expect((await post(handler, { M, O: "101", a1: a1(), g4: "neverSent" })).fields.z2).toBe("-100");
+    expect((await post(handler, { M, O: "101", a1: a1(), d1: "127.0.0.1", g4: "neverSent" })).fields.z2).toBe("-100");
+  });
+
+  it("refuses a retrieval without the minimum fields the Credorax SDK sends for O=101 (M O a1 d1 g4): '-9 … Parameter [d1] cannot be empty.'", async () => {
+    const { handler } = createFinaroSandbox({ extensions: true });
+    const request = authorization();
+    await post(handler, request);
+    const withoutD1 = (await post(handler, { M, O: "101", a1: a1(), g4: request.a1 })).fields;
+    expect(withoutD1).toMatchObject({ z2: "-9", z3: "2. At least one of input parameters is malformed.: Parameter [d1] cannot be empty." });
+    const withoutG4 = (await post(handler, { M, O: "101", a1: a1(), d1: "127.0.0.1" })).fields;
+    expect(withoutG4).toMatchObject({ z2: "-9", z3: "2. At least one of input parameters is malformed.: Parameter [g4] cannot be empty." });
+    const badD1 = (await post(handler, { M, O: "101", a1: a1(), d1: "::1", g4: request.a1 })).fields;
+    expect(badD1.z2).toBe("-9");
   });
 });

@@ -340,6 +340,32 @@ describe("strict 3DS Server sandbox (3dsecure.io reference)", () => {
   });
 });
 
+describe("strict 3DS Server sandbox: the request headers of server-information.rst", () => {
+  /** A request to the 3DS Server with `contentType` (absent: no Content-Type header at all). */
+  async function withContentType(sandbox: Sandbox, path: string, body: unknown, contentType?: string) {
+    const headers: Record<string, string> = { APIKey: sandbox.apiKey };
+    if (contentType !== undefined) headers["content-type"] = contentType;
+    const response = await sandbox.handler(new Request(`${ORIGIN}${path}`, { method: "POST", headers, body: JSON.stringify(body) }));
+    return { status: response.status, json: (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined };
+  }
+
+  it("refuses /preauth, /auth and /postauth without 'Content-Type: application/json; charset=utf-8', and takes the header in any case and spacing", async () => {
+    const sandbox = createThreeDsServerSandbox();
+    for (const path of ["/preauth", "/auth", "/postauth"]) {
+      for (const contentType of ["application/json", "text/plain;charset=UTF-8", "application/json; charset=latin1", undefined]) {
+        const refused = await withContentType(sandbox, path, { acctNumber: "4000100511112003" }, contentType);
+        expect(refused.status, `${path} ${contentType}`).toBe(415);
+        expect(refused.json, `${path} ${contentType}`).toMatchObject({ messageType: "Erro", errorCode: "101" });
+      }
+    }
+    for (const contentType of ["application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON; Charset=\"utf-8\""]) {
+      const accepted = await withContentType(sandbox, "/preauth", { acctNumber: "4000100511112003" }, contentType);
+      expect(accepted.status, contentType).toBe(200);
+      expect(accepted.json, contentType).toHaveProperty("threeDSServerTransID");
+    }
+  });
+});
+
 describe("strict 3DS Server sandbox: the requestor's choices and the cardholder's data", () => {
   /** An AReq for `pan` after /preauth (and the method), with `extra` fields over fullAReq's. */
   async function authWith(sandbox: Sandbox, pan: string, extra: Record<string, unknown>, messageVersion = "2.2.0") {

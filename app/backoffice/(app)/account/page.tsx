@@ -3,7 +3,7 @@ import { requireUser } from "@/lib/auth/session";
 import { ROLE_LABELS } from "@/lib/auth/roles";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
-import { DisableTotp, EnableTotp } from "@/components/backoffice/totp-forms";
+import { DisableTotp, TwoFactorSection } from "@/components/backoffice/totp-forms";
 import { ChangePasswordForm } from "@/components/backoffice/change-password-form";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 import { changePasswordAction, confirmTotpAction, disableTotpAction, startTotpAction } from "./actions";
@@ -35,7 +35,7 @@ export default async function AccountPage() {
           description="A time-based code from an authenticator app, asked for at every sign-in after your password."
           actions={user.totpEnabled ? <Badge tone="green">On</Badge> : <Badge tone="amber">Off</Badge>}
         >
-          {user.totpEnabled ? <DisableTotp action={disableTotpAction} /> : <EnableTotp start={startTotpAction} confirm={confirmTotpAction} />}
+          <TwoFactorSection totpEnabled={user.totpEnabled} start={startTotpAction} confirm={confirmTotpAction} whenOn={<DisableTotp action={disableTotpAction} />} />
         </Card>
       </div>
     </>

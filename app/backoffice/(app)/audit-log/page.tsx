@@ -31,7 +31,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
   const before = typeof params.before === "string" ? params.before : undefined;
   const { filters, errors } = parseAuditFilters(params);
   const [{ rows, next }, team] = await Promise.all([
-    listAuditEntries({ merchantId: user.merchantId, before, filters }),
+    listAuditEntries({ merchantId: user.merchantId, role: user.role, before, filters }),
     listTeam({ merchantId: user.merchantId }),
   ]);
   const filtered = Object.values(filters).some(Boolean);

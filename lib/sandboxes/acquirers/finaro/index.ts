@@ -9,8 +9,8 @@
 // Each MID is a merchant account: it sees and refers to its own transactions only.
 //
 // Sandbox-only extensions (off unless `extensions`): the scenario test cards (test-cards.ts), the
-// retrieval O=101 (whose fields and answers are not public: here `g4` = the original `a1`, and
-// `z2=-100` when none was received), a card-update feed, replayed answers for a repeated `a1` (a
+// retrieval O=101 (its minimum fields M O a1 d1 g4 are public [SDK-CR], its answers are not: here
+// `g4` = the original `a1`, and `z2=-100` when none was received), a card-update feed, replayed answers for a repeated `a1` (a
 // duplicate on the wire), and a PAR in approvals. The answer's `K` is signed the way requests are:
 // how Finaro signs answers is not public, so that is the sandbox's reading.
 import { createHash, randomInt } from "node:crypto";
@@ -451,9 +451,16 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
     }
   }
 
-  /** Extension: O=101 retrieval by `g4` = the original request's `a1`: that request's answer, re-signed. */
+  /**
+   * Extension: O=101 retrieval by `g4` = the original request's `a1`: that request's answer,
+   * re-signed. Its request is public: the minimum fields M O a1 d1 g4 ([SDK-CR] SpecialApplications
+   * getTestRetrieval), refused as any operation's missing or malformed field; its answers are not.
+   */
   function retrieval(mid: string, fields: Fields): Fields {
-    if (!fields.g4) return empty(fields, "g4");
+    const absent = missing(fields, ["g4", "d1"]);
+    if (absent || !fields.g4) return empty(fields, absent ?? "g4");
+    const malformedAnswer = formatError(fields);
+    if (malformedAnswer) return malformedAnswer;
     const earlier = answered.get(scoped(mid, fields.g4));
     if (!earlier) return answer(fields, { g4: fields.g4, z1: "1A-1", z2: RETRIEVAL_NOT_FOUND, z3: "Transaction not found" });
     const { K: _signature, M: _mid, O: _operation, T: _time, V: _version, a1: _a1, ...original } = earlier.answer;

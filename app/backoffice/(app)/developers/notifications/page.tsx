@@ -66,6 +66,7 @@ export default async function NotificationsLogPage({ searchParams }: { searchPar
                   <span className="text-xs text-slate-600">
                     {row.attemptsMade} attempt{row.attemptsMade === 1 ? "" : "s"}
                     {row.state === "retrying" && row.nextAttemptAt ? ` · next ${formatDateTime(row.nextAttemptAt)}` : ""}
+                    {row.status === "pending" && row.heldBackAt ? " · waiting for an earlier notification of its payment" : ""}
                   </span>
                   {row.lastAttempt ? (
                     <span className="flex items-center gap-1 text-xs text-slate-600">
@@ -76,11 +77,11 @@ export default async function NotificationsLogPage({ searchParams }: { searchPar
                 </div>
                 <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
                   {row.paymentId ? (
-                    <Link href={`/backoffice/payments/${row.paymentId}`} className="font-mono text-indigo-700 hover:underline">
-                      {row.paymentId}
+                    <Link href={`/backoffice/payments/${row.paymentId}`} className="text-indigo-700 hover:underline" title={row.paymentId}>
+                      {row.payment?.merchantPaymentId ? <span className="font-medium">{row.payment.merchantPaymentId}</span> : <span className="font-mono">{row.paymentId}</span>}
                     </Link>
                   ) : (
-                    <span className="text-slate-500">no payment</span>
+                    <span className="text-slate-500">{row.kind === "test" ? "test notification" : row.kind === "completion" ? "no payment: the window closed unpaid" : "no payment"}</span>
                   )}
                   <span className="min-w-0 max-w-full truncate font-mono text-slate-600" title={row.url}>
                     {row.url}

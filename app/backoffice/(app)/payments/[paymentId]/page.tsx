@@ -16,6 +16,7 @@ import { DeliveryStateBadge } from "@/components/backoffice/delivery-state-badge
 import { deliveryState } from "@/lib/backoffice/delivery-state";
 import { refundReasonLabel } from "@/lib/backoffice/refund-reasons";
 import { SettleOperationForm } from "@/components/backoffice/settle-operation-form";
+import { RefreshWhilePending } from "@/components/backoffice/refresh-while-pending";
 import { operateOnPaymentAction, settleOperationAction } from "./actions";
 import { resendNotificationAction } from "./resend-action";
 
@@ -54,6 +55,19 @@ export default async function PaymentPage({ params }: Params) {
   const canRefund = !payout && ["CAPTURED", "REFUNDED"].includes(payment.status) && refundable > 0n;
   const canVoid = !payout && payment.status === "AUTHORIZED" && payment.capturedAmount === 0n;
   const showActions = canOperate && (canCapture || canRefund || canVoid);
+  // An operation whose answer is on its way (not one left for an operator): the page follows it.
+  const waitingForAcquirer = payment.operations.some((operation) => operation.status === "pending" && !operation.operatorAlertedAt);
+  // Under 3-D Secure a decline is final (decision 0110): say why no other processor was tried.
+  const authorizations = payment.operations.filter((operation) => operation.type === "authorize");
+  const lastAuthorization = authorizations.at(-1);
+  const notRoutedOn =
+    payment.authentications.length > 0 && lastAuthorization?.status === "declined" && authorizations.every((operation) => operation.status !== "approved")
+      ? lastAuthorization.processor
+      : null;
+  const related = [
+    ...(payment.parent ? [{ ...payment.parent, relation: "Parent: its card was used for this payment" }] : []),
+    ...payment.children.map((child) => ({ ...child, relation: child.paymentType === "payout" ? "Payout to this payment's card" : `${child.paymentType === "cit" ? "Payment" : "MIT"} on this payment's card` })),
+  ];
 
   return (
     <>
@@ -112,7 +126,14 @@ export default async function PaymentPage({ params }: Params) {
           </Card>
 
           <div id="operations" className="scroll-mt-4">
-          <Card title="Operations" description="Every authorization, capture, refund and void, oldest first.">
+          <Card title="Operations" description="Every authorization, capture, refund and void, oldest first." actions={waitingForAcquirer ? <RefreshWhilePending /> : undefined}>
+            {notRoutedOn ? (
+              <p className="mb-3 rounded-md bg-slate-50 p-3 text-sm text-slate-700 ring-1 ring-inset ring-slate-200" data-testid="not-routed-on">
+                Not routed on to another processor: this payment was authenticated with 3-D Secure for {notRoutedOn}&apos;s account, and an
+                authentication authorizes only there, so its decline is final. Routing after a decline happens for payments without 3-D
+                Secure (set3ds SKIP_3DS); see docs/integration.md, &quot;Routing&quot;.
+              </p>
+            ) : null}
             {payment.operations.length === 0 ? (
               <p className="text-sm text-slate-600">No operations yet.</p>
             ) : (
@@ -180,6 +201,7 @@ export default async function PaymentPage({ params }: Params) {
                     <p className="mt-1 break-all text-xs text-slate-500">
                       webhook-id {notification.id} · created {formatDateTime(notification.createdAt)} UTC
                       {notification.nextAttemptAt ? ` · next attempt ${formatDateTime(notification.nextAttemptAt)} UTC` : ""}
+                      {notification.status === "pending" && notification.heldBackAt ? " · waiting for an earlier notification of this payment (sent when it is acknowledged or given up)" : ""}
                     </p>
                     {notification.attempts.length > 0 ? (
                       <div className="mt-2 overflow-x-auto">
@@ -236,6 +258,23 @@ export default async function PaymentPage({ params }: Params) {
               <p className="text-sm text-slate-600">No card stored for this payment.</p>
             )}
           </Card>
+          {related.length > 0 ? (
+            <Card title="Related payments">
+              <ul className="space-y-2 text-sm" data-testid="related-payments">
+                {related.map((other) => (
+                  <li key={other.id}>
+                    <Link className="font-medium text-indigo-700 hover:underline" href={`/backoffice/payments/${other.id}`}>
+                      {other.merchantPaymentId ?? other.id}
+                    </Link>{" "}
+                    · {formatPaymentAmount(other)} · {other.status.toLowerCase()}
+                    <span className="block text-xs text-slate-500">
+                      {other.relation} · {formatDateTime(other.createdAt)} UTC
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
           {payment.authentications.length > 0 ? (
             <Card title="3-D Secure">
               <ul className="space-y-2 text-sm">

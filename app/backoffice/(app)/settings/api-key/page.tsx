@@ -39,7 +39,7 @@ export default async function ApiKeyPage() {
                 each reveal and roll audited (never in the page's HTML). */}
             {roleCan(user.role, "secrets:manage") ? (
               <RevealSecretField
-                label="Notification signing secret"
+                label={`Notification signing secret (${user.mode} mode)`}
                 reveal={revealSigningSecretAction}
                 roll={rollSigningSecretAction}
                 overlaps={[...SIGNING_SECRET_OVERLAPS]}
@@ -54,8 +54,9 @@ export default async function ApiKeyPage() {
             )}
           </div>
           <p className="mt-3 text-xs text-slate-500">
-            Every notification carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks, HMAC-SHA256 with this
-            secret).
+            Every notification carries webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks, HMAC-SHA256 with the
+            secret of its mode). This secret signs {user.mode} notifications only; switch modes to see or roll the {user.mode === "test" ? "live" : "test"}{" "}
+            one. Check the signed body&apos;s <code>mode</code> too.
           </p>
         </Card>
 

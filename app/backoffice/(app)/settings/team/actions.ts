@@ -9,6 +9,7 @@ import { resetTeamMemberPassword } from "@/lib/backoffice/actions/reset-team-mem
 import { clientIp } from "@/lib/http/client-ip";
 import { setLiveModeRole } from "@/lib/backoffice/actions/set-live-mode-role";
 import { inviteTeamMember } from "@/lib/backoffice/actions/invite-team-member";
+import { revokeInvitation } from "@/lib/backoffice/actions/revoke-invitation";
 import { UserFacingError } from "@/lib/backoffice/action-result";
 import { MailNotConfiguredError } from "@/lib/mail/send-mail";
 
@@ -57,5 +58,14 @@ export async function inviteTeamMemberAction(_previous: ActionState, formData: F
       if (error instanceof MailNotConfiguredError) throw new UserFacingError(`${error.message}. Meanwhile, add the user with a first password below.`);
       throw error;
     }
+  });
+}
+
+export async function revokeInvitationAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const actor = await requireActor();
+    const { email } = await revokeInvitation({ actor, input: formObject(formData) });
+    revalidatePath("/backoffice/settings/team");
+    return { message: `The invitation of ${email} is revoked: its link no longer works.` };
   });
 }

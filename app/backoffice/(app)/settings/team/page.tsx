@@ -2,21 +2,31 @@ import type { Metadata } from "next";
 import { requireUser } from "@/lib/auth/session";
 import { ROLE_LABELS, roleCan } from "@/lib/auth/roles";
 import { listTeam } from "@/lib/backoffice/queries/list-team";
+import { listPendingInvitations } from "@/lib/backoffice/queries/list-pending-invitations";
+import { PendingInvitations } from "@/components/backoffice/pending-invitations";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { AddTeamMemberForm } from "@/components/backoffice/add-team-member-form";
+import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password";
 import { formatDateTime } from "@/components/backoffice/format";
 import { TeamMemberControls } from "@/components/backoffice/team-member-controls";
 import { LiveModeRoleForm } from "@/components/backoffice/live-mode-role-form";
 import { InviteTeamMemberForm } from "@/components/backoffice/mail-link-forms";
-import { addTeamMemberAction, changeTeamMemberAction, inviteTeamMemberAction, resetTeamMemberPasswordAction, setLiveModeRoleAction } from "./actions";
+import {
+  addTeamMemberAction,
+  changeTeamMemberAction,
+  inviteTeamMemberAction,
+  resetTeamMemberPasswordAction,
+  revokeInvitationAction,
+  setLiveModeRoleAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Team" };
 export const dynamic = "force-dynamic";
 
 export default async function TeamPage() {
   const user = await requireUser();
-  const team = await listTeam({ merchantId: user.merchantId });
+  const [team, invitations] = await Promise.all([listTeam({ merchantId: user.merchantId }), listPendingInvitations({ merchantId: user.merchantId })]);
   const canManage = roleCan(user.role, "team:write");
   return (
     <>
@@ -40,6 +50,21 @@ export default async function TeamPage() {
             ))}
           </ul>
         </Card>
+        <Card
+          title="Pending invitations"
+          description="Links sent and not used yet. An invitation ends when its sender is removed or is no longer an owner; an owner can revoke any of them."
+        >
+          <PendingInvitations
+            invitations={invitations.map((invitation) => ({
+              id: invitation.id,
+              email: invitation.email,
+              roleLabel: ROLE_LABELS[invitation.role],
+              invitedBy: invitation.invitedBy,
+              expiresAt: invitation.expiresAt,
+            }))}
+            revoke={canManage ? revokeInvitationAction : undefined}
+          />
+        </Card>
         {canManage ? (
           <Card title="Invite by email" description="The person gets a link (once, for 72 hours) to choose their own name and password.">
             <InviteTeamMemberForm action={inviteTeamMemberAction} totpEnabled={user.totpEnabled} />
@@ -47,7 +72,7 @@ export default async function TeamPage() {
         ) : null}
         {canManage ? (
           <Card title="Add a user">
-            <AddTeamMemberForm action={addTeamMemberAction} totpEnabled={user.totpEnabled} />
+            <AddTeamMemberForm action={addTeamMemberAction} totpEnabled={user.totpEnabled} minLength={MIN_PASSWORD_LENGTH} />
           </Card>
         ) : null}
         <Card title="Live mode">

@@ -8,7 +8,8 @@
 // the name the browser used: opened as http://127.0.0.1:3000 the preview stayed blank. The editor now sends
 // the origin the browser shows it (`parent`); nothing is trusted from it: the page is still framed
 // only by its own origin (frame-ancestors 'self', X-Frame-Options SAMEORIGIN) and the script checks
-// its real ancestor, so a forged value only breaks that one preview (docs/decisions.md).
+// its real ancestor, so a forged value only breaks that one preview
+// (docs/decisions/0073-back-office-accounts-audit-404-favicon-preview-on.md).
 import { z } from "zod";
 import { currentUser } from "@/lib/auth/session";
 import { browserBundle } from "@/lib/cardholder/browser-bundles";
