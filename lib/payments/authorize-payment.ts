@@ -23,6 +23,7 @@ import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import type { PaymentStatus } from "../generated/prisma/enums";
 import { resolveRouting } from "../routing/routing";
 import { isTestCardInLive } from "../routing/test-cards";
+import { declineClassOf, routingAfter, routingStoppedReason } from "../routing/decline-class";
 import type { AcquirerName } from "../acquirers/names";
 import { RESPONSE_CODES, type CredentialOnFile, type MitPaymentType, type ProcessorResult, type ThreeDsResult } from "../acquirers/contract";
 
@@ -244,6 +245,8 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
   const attempts: AuthorizationAttempt[] = [];
   let unresolved = false;
+  /** Why the routing ended before the last account (a declined-hard or stop-recurring answer): the payment shows it. */
+  let routingStopped: string | undefined;
 
   await tryAcquirerAccounts({
     accounts: order,
@@ -284,7 +287,21 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         unresolved = true;
         return "stop";
       }
-      return settled.status === "approved" ? "stop" : "next";
+      // The routing acts on the answer's class (decision 0190): a decline the card schemes forbid
+      // re-attempting ends it here, even with accounts left to try.
+      const declineClass = declineClassOf(settled);
+      if (routingAfter(declineClass) === "next") return "next";
+      const untried = [...new Set(order.slice(attempt.index + 1).map((account) => account.processor))];
+      if ((declineClass === "declined-hard" || declineClass === "stop-recurring") && untried.length > 0) {
+        routingStopped = routingStoppedReason({
+          processor: attempt.processor,
+          responsecode: settled.responsecode,
+          acquirerCode: settled.acquirerCode,
+          declineClass,
+          untried,
+        });
+      }
+      return "stop";
     },
   });
 
@@ -336,6 +353,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         eci: approved ? (approved.result.eci ?? threeDs?.eci ?? null) : (threeDs?.eci ?? null),
         sca: threeDs?.transStatus ?? null,
         storedCardId,
+        routingStopped: routingStopped ?? null,
       },
     });
     await options.recordOutcome?.(tx, settled);
@@ -462,6 +480,7 @@ async function concludeAttempt(
       where: { id: operationId },
       data: {
         ...operationResultFields(result),
+        declineClass: declineClassOf(result),
         schemeTransactionId: result.scheme?.schemeTransactionId ?? null,
         credentialSeriesId: result.credentialSeriesId ?? null,
         eci: result.eci ?? threeDs?.eci ?? null,
@@ -479,6 +498,8 @@ async function concludeAttempt(
     select: { status: true, responseCode: true, authorizationCode: true, processorReference: true, eci: true },
   });
   if (settled.status === "pending") return undefined;
+  // A look-up tells approved or not, not the issuer's reason: the class follows from the status.
+  await db().operation.update({ where: { id: operationId }, data: { declineClass: declineClassOf({ status: settled.status, failure: result.failure }) } });
   return {
     status: settled.status,
     failure: settled.status === "approved" ? undefined : result.failure,

@@ -143,7 +143,7 @@ export const lifecycleNotificationSchema = z.object({
   change: z
     .enum(["expiry", "pan", "closed", "mit_stopped"])
     .describe(
-      "Beyond the spec: what changed. expiry, pan (a new card number) or closed: the issuer updated the card. mit_stopped: the cardholder stopped merchant-initiated payments on this card (an acquirer's stop-recurring answer, such as Clearhaus 40420 or R1); a later /api/mit on it is refused without an acquirer call, and a new cardholder payment stores the card again.",
+      "Beyond the spec: what changed. expiry, pan (a new card number) or closed: the issuer updated the card. mit_stopped: the cardholder stopped merchant-initiated payments on this card (an acquirer's stop-recurring answer, such as the stop order codes R0, R1, R3); a later /api/mit on it is refused without an acquirer call, and a new cardholder payment stores the card again.",
     ),
   mode: modeMemberSchema,
 });

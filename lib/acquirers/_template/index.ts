@@ -3,6 +3,7 @@ import type { AcquirerModule } from "../contract";
 import { anyCurrencyAccepted, descriptorLengthProblem, emvAcquirerMerchantIdProblem } from "../plumbing/account-rules";
 import { createXacquirerConnector, XACQUIRER_NAME } from "./client";
 import { XACQUIRER_CREDENTIAL_FIELDS, xacquirerCredentials, type XacquirerCredentials } from "./credentials";
+import { XACQUIRER_DECLINE_CODES } from "./decline-classes";
 import { XACQUIRER_TEST_CARDS } from "./test-cards";
 
 export const xacquirer: AcquirerModule<XacquirerCredentials> = {
@@ -18,6 +19,7 @@ export const xacquirer: AcquirerModule<XacquirerCredentials> = {
   // Say what the connector's methods say (the conformance kit holds the two equal).
   capabilities: { payouts: true, merchantInitiated: true, severalCaptures: true, cardUpdates: false },
   testCards: XACQUIRER_TEST_CARDS,
+  declineCodes: XACQUIRER_DECLINE_CODES,
   routingRank: 99,
   createConnector: ({ baseUrl, timeoutMs, sandbox }) => createXacquirerConnector({ baseUrl, timeoutMs, sandboxExtensions: sandbox?.extensions ?? false }),
 };

@@ -858,6 +858,11 @@ export interface components {
       /** @description Your reference of the payment, empty when it has none. */
       merchantpaymentid: string;
       /**
+       * @description Beyond the spec: what changed. expiry, pan (a new card number) or closed: the issuer updated the card. mit_stopped: the cardholder stopped merchant-initiated payments on this card (an acquirer's stop-recurring answer, such as the stop order codes R0, R1, R3); a later /api/mit on it is refused without an acquirer call, and a new cardholder payment stores the card again.
+       * @enum {string}
+       */
+      change: "expiry" | "pan" | "closed" | "mit_stopped";
+      /**
        * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
        * @enum {string}
        */

@@ -7,7 +7,7 @@ import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "./helpers";
+import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 
