@@ -288,6 +288,9 @@ export class EmbeddedExecutor {
       await this.prune(now);
     }
     const scheduled = await this.startCronRuns(now);
+    // drain() may have begun while this pass waited on the database: a draining executor claims
+    // nothing more (what it leased would only be handed back at once).
+    if (!this.running) return scheduled;
     const leaseFor = (limit: number) => ({ workerId: this.workerId, leaseMs: this.leaseMs, limit });
     const { started, leased, picked } = await fanOutEvents({
       database: this.database,
@@ -297,6 +300,7 @@ export class EmbeddedExecutor {
       leaseFor: leaseFor(this.freeSlots()),
     });
     for (const work of leased) this.launch(work);
+    if (!this.running) return scheduled + started;
     const limit = this.freeSlots();
     const claim = await claimDueJobsAndNextDue({ database: this.database, workerId: this.workerId, now, leaseMs: this.leaseMs, limit });
     const jobs = claim.jobs;

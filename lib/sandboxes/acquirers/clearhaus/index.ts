@@ -15,6 +15,7 @@
 // and PAR in approvals. None of them exists at Clearhaus.
 import { createHash, createPublicKey, randomInt, randomUUID, verify } from "node:crypto";
 import { isIP } from "node:net";
+import { isLuhnValid } from "../../../cards/luhn";
 import { captureDeclineCode, decideAuthorization, findTestCard, type SandboxDeclineCode } from "../test-cards";
 import { pick, SandboxLedger, type LedgerError, type LedgerResult, type SandboxTransaction } from "../ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "../card-updates";
@@ -108,19 +109,6 @@ const invalid = (name: string) => inputError(`parameter '${name}' is invalid`);
 /** "401 Not Authorized", no body ([CH] authentication.md). */
 const notAuthorized = () => new Response(null, { status: 401, statusText: "Not Authorized" });
 const notFound = () => new Response(null, { status: 404 });
-
-function isLuhnValid(pan: string): boolean {
-  let sum = 0;
-  for (let index = 0; index < pan.length; index++) {
-    let digit = Number(pan[pan.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
 
 /** Visa and Mastercard (with Maestro) only: [AM-CH] supported_cardtypes; others get 40111. */
 function schemeOf(pan: string): "visa" | "mastercard" | undefined {

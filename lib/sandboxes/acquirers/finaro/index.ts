@@ -14,6 +14,7 @@
 // duplicate on the wire), and a PAR in approvals. The answer's `K` is signed the way requests are:
 // how Finaro signs answers is not public, so that is the sandbox's reading.
 import { createHash, randomInt } from "node:crypto";
+import { isLuhnValid } from "../../../cards/luhn";
 import { decideAuthorization, captureDeclineCode, findTestCard } from "../test-cards";
 import { pick, SandboxLedger, type LedgerResult, type SandboxTransaction } from "../ledger";
 import { SandboxCardUpdates, sandboxCardUpdateInput } from "../card-updates";
@@ -91,19 +92,6 @@ export function finaroSandboxSignature(fields: Fields, key: string): string {
   return createHash("sha256")
     .update(joined + key)
     .digest("hex");
-}
-
-function isLuhnValid(pan: string): boolean {
-  let sum = 0;
-  for (let index = 0; index < pan.length; index++) {
-    let digit = Number(pan[pan.length - 1 - index]);
-    if (index % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
 }
 
 function brandOf(pan: string): "visa" | "mastercard" | "maestro" | "amex" | undefined {
