@@ -370,7 +370,8 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
     MitNotification: "The result of an MIT authorization (spec 6.3).",
     OperationNotification: "The result of a capture, refund, void or payout (spec 6.4).",
     PaymentRecord: "A payment with its card facts and operations (spec 2.2), with the lookup's responseid (spec 6.5).",
-    LifecycleNotification: "The card behind a payment was updated by its issuer (spec 6.6).",
+    LifecycleNotification:
+      "The card behind a payment was updated by its issuer (spec 6.6), or (beyond the spec) the cardholder stopped merchant-initiated payments on it (`change`).",
     TestNotification: "A test sent from the back office (beyond the spec).",
   };
   for (const [name, schema] of Object.entries(schemas)) schema.description ??= SCHEMA_DESCRIPTIONS[name];
@@ -585,7 +586,7 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
       }),
       lifecycleNotification: webhook({
         operationId: "lifecycleNotification",
-        summary: "The card behind a payment was updated (spec 6.6)",
+        summary: "The card behind a payment was updated, or its MITs stopped (spec 6.6)",
         description: "Sent to the life-cycle address configured in the back office.",
         schema: "LifecycleNotification",
         kinds: ["lifecycle"],

@@ -173,7 +173,7 @@ export const NOTIFICATION_EXAMPLES = {
     status: "approved",
     mode: "live",
   },
-  LifecycleNotification: { paymentid: PAYMENT, merchantpaymentid: "order10042", mode: "live" },
+  LifecycleNotification: { paymentid: PAYMENT, merchantpaymentid: "order10042", change: "expiry", mode: "live" },
   TestNotification: {
     type: "test",
     merchantid: MERCHANT,

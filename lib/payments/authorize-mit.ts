@@ -56,7 +56,15 @@ export async function authorizeMit({
       const named = await getPaymentOrThrow({ merchantId, mode, paymentRef: input.merchantpaymentid, parameter: "merchantpaymentid", tx });
       if (named !== parentId) throw invalidParameter("merchantpaymentid", "names another payment than paymentid");
     }
-    const parent = await tx.payment.findUniqueOrThrow({ where: { id: parentId }, select: { storedCardId: true, paymentType: true, status: true } });
+    const parent = await tx.payment.findUniqueOrThrow({
+      where: { id: parentId },
+      select: {
+        storedCardId: true,
+        paymentType: true,
+        status: true,
+        storedCard: { select: { mitStoppedAt: true, mitStopProcessor: true, mitStopResponseCode: true, mitStopAcquirerCode: true } },
+      },
+    });
     checkMitParent({ parent, parameter: parentParameter });
     if (input.newmerchantpaymentid) {
       const taken = await tx.payment.findUnique({

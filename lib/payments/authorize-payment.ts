@@ -24,6 +24,8 @@ import type { PaymentStatus } from "../generated/prisma/enums";
 import { resolveRouting } from "../routing/routing";
 import { isTestCardInLive } from "../routing/test-cards";
 import { declineClassOf, routingAfter, routingStoppedReason } from "../routing/decline-class";
+import { dispatchNotification } from "../notifications/enqueue-notification";
+import { stopMerchantInitiatedPayments } from "./stop-merchant-initiated-payments";
 import type { AcquirerName } from "../acquirers/names";
 import { RESPONSE_CODES, type CredentialOnFile, type MitPaymentType, type ProcessorResult, type ThreeDsResult } from "../acquirers/contract";
 
@@ -341,6 +343,9 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     par,
     attempts,
   };
+  // A cardholder's stop order (stop-recurring) marks the stored card: no MIT is sent for it again.
+  const stopOrder = last && storedCardId && declineClassOf(last.result) === "stop-recurring" ? last : undefined;
+  let lifecycleNotifications: string[] = [];
   // The payment's final state and what the caller records about it (its notification) commit together.
   await db().$transaction(async (tx) => {
     await tx.payment.update({
@@ -356,8 +361,20 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         routingStopped: routingStopped ?? null,
       },
     });
+    // The attempt that ended the routing says why in its note (operations[].note of the payment details).
+    if (routingStopped && last) await tx.operation.update({ where: { id: last.operationId }, data: { note: routingStopped } });
+    if (stopOrder && storedCardId) {
+      lifecycleNotifications = await stopMerchantInitiatedPayments({
+        tx,
+        storedCardId,
+        paymentId,
+        processor: stopOrder.processor,
+        result: stopOrder.result,
+      });
+    }
     await options.recordOutcome?.(tx, settled);
   });
+  for (const notificationId of lifecycleNotifications) await dispatchNotification(notificationId);
   return settled;
 }
 

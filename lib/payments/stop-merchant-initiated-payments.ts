@@ -6,7 +6,7 @@
 // (`change: mit_stopped`). Written in the transaction that records the payment's outcome (outbox);
 // the caller dispatches the returned notifications after it commits. "Only after the blockade has
 // been lifted, by actions taken by the cardholder, may transactions be resumed": a new cardholder
-// payment stores the card again, as a new stored card with its own series (decision 0192).
+// payment stores the card again, as a new stored card with its own series (decision 0191).
 import type { Tx } from "../db";
 import { lifecycleNotificationBody } from "../notifications/bodies";
 import { enqueueNotification } from "../notifications/enqueue-notification";

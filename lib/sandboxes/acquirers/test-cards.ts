@@ -17,7 +17,7 @@ const [FIRST, SECOND, ...LATER] = ACQUIRER_NAMES;
 const and = (names: readonly string[]) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
 
 /** ISO 8583 codes the sandboxes decline with. */
-export type SandboxDeclineCode = "05" | "14" | "51" | "54" | "1A" | "N7";
+export type SandboxDeclineCode = "05" | "14" | "51" | "54" | "1A" | "N7" | "R1";
 
 export interface TestCard {
   pan: string;
@@ -36,6 +36,8 @@ export interface TestCard {
   declinesCapture?: SandboxDeclineCode;
   /** Approved for half of the amount by a sandbox whose acquirer answers partial approvals (DecideAuthorizationOptions.partialApprovals). */
   partialApproval?: boolean;
+  /** The cardholder's stop order: cardholder payments are approved, every merchant-initiated one declined R1 (stop-recurring). */
+  stopOrder?: boolean;
 }
 
 export const TEST_CARDS: readonly TestCard[] = [
@@ -110,6 +112,13 @@ export const TEST_CARDS: readonly TestCard[] = [
     threeDs: "frictionless",
     declinesCapture: "05",
   },
+  {
+    pan: "4000000000000291",
+    description:
+      "approved for the cardholder's own payments; every merchant-initiated payment on it is declined with the cardholder's stop order (R1; clearhaus 40420): no MIT is sent for the stored card again",
+    threeDs: "frictionless",
+    stopOrder: true,
+  },
 ];
 
 export function findTestCard(pan: string): TestCard | undefined {
@@ -170,6 +179,7 @@ export function decideAuthorization({
   if (testCard?.declinedBy && (testCard.declinedBy.processors === "all" || testCard.declinedBy.processors.includes(processor))) {
     return { kind: "decline", code: testCard.declinedBy.code };
   }
+  if (testCard?.stopOrder && merchantInitiated) return { kind: "decline", code: "R1" };
   const scheme = schemeFromPan(card.pan);
   if (!testCard && (!isLuhnValid(card.pan) || !scheme)) return { kind: "decline", code: "14" };
   if (isCardExpired(card, now)) return { kind: "decline", code: "54" };

@@ -301,7 +301,7 @@ export interface webhooks {
     get?: never;
     put?: never;
     /**
-     * The card behind a payment was updated (spec 6.6)
+     * The card behind a payment was updated, or its MITs stopped (spec 6.6)
      * @description Sent to the life-cycle address configured in the back office.
      *
      *     Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).
@@ -851,7 +851,7 @@ export interface components {
        */
       mode: "test" | "live";
     };
-    /** @description The card behind a payment was updated by its issuer (spec 6.6). */
+    /** @description The card behind a payment was updated by its issuer (spec 6.6), or (beyond the spec) the cardholder stopped merchant-initiated payments on it (`change`). */
     LifecycleNotification: {
       /** @description The payment whose stored card was updated; look it up (GET /api/{paymentid}/payment) for the new details. */
       paymentid: string;
@@ -2499,6 +2499,7 @@ export interface operations {
          * @example {
          *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
          *       "merchantpaymentid": "order10042",
+         *       "change": "expiry",
          *       "mode": "live"
          *     }
          */

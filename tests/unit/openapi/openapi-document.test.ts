@@ -110,9 +110,12 @@ describe("the contract checks used by the integration tests", () => {
   });
 
   it("refuse a notification body that is no webhook of the document", () => {
-    expect(() => assertNotificationMatchesOpenApi({ paymentid: "p", merchantpaymentid: "", mode: "live" }, "lifecycle")).not.toThrow();
+    expect(() => assertNotificationMatchesOpenApi({ paymentid: "p", merchantpaymentid: "", change: "pan", mode: "live" }, "lifecycle")).not.toThrow();
     // Every notification says its mode (beyond the spec): a body without it is no webhook of the document.
-    expect(() => assertNotificationMatchesOpenApi({ paymentid: "p", merchantpaymentid: "" }, "lifecycle")).toThrow(/matches no webhook/);
+    expect(() => assertNotificationMatchesOpenApi({ paymentid: "p", merchantpaymentid: "", change: "pan" }, "lifecycle")).toThrow(/matches no webhook/);
+    expect(() => assertNotificationMatchesOpenApi({ paymentid: "p", merchantpaymentid: "", change: "renamed", mode: "live" }, "lifecycle")).toThrow(
+      /matches no webhook/,
+    );
     expect(() => assertNotificationMatchesOpenApi({ paymentid: 1 })).toThrow(/matches no webhook/);
   });
 });

@@ -74,6 +74,8 @@ const SCENARIO_CODES: Record<SandboxDeclineCode, number> = {
   "54": STATUS.cardExpired,
   "1A": STATUS.authenticationRequired,
   N7: STATUS.invalidCsc,
+  // "Merchant blocked by cardholder" (transaction_status_codes_table.md): Clearhaus' stop order.
+  R1: STATUS.merchantBlocked,
 };
 
 export interface ClearhausSandboxOptions {

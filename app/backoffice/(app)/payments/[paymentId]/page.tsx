@@ -134,6 +134,11 @@ export default async function PaymentPage({ params }: Params) {
                 Secure (set3ds SKIP_3DS); see docs/integration.md, &quot;Routing&quot;.
               </p>
             ) : null}
+            {payment.routingStopped ? (
+              <p className="mb-3 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200" data-testid="routing-stopped">
+                {payment.routingStopped.replace(/^routing stopped: /, "Routing stopped: ")} (docs/integration.md, &quot;Routing by decline class&quot;).
+              </p>
+            ) : null}
             {payment.operations.length === 0 ? (
               <p className="text-sm text-slate-600">No operations yet.</p>
             ) : (
@@ -252,6 +257,21 @@ export default async function PaymentPage({ params }: Params) {
                   { term: "Country", value: card.country },
                   { term: "PAN type", value: card.panType },
                   { term: "PAR", value: card.par ? <span className="font-mono text-xs">{card.par}</span> : null },
+                  // Shown only once the cardholder stopped them (a stop-recurring answer, decision 0191).
+                  ...(card.mitStoppedAt
+                    ? [
+                        {
+                          term: "MITs",
+                          value: (
+                            <span className="text-amber-900" data-testid="card-mit-stopped">
+                              Stopped by the cardholder&apos;s stop order: {card.mitStopProcessor} answered {card.mitStopResponseCode}
+                              {card.mitStopAcquirerCode && card.mitStopAcquirerCode !== card.mitStopResponseCode ? ` (${card.mitStopAcquirerCode})` : ""} on{" "}
+                              {formatDateTime(card.mitStoppedAt)}. No MIT is sent for this card; a new cardholder payment stores it again.
+                            </span>
+                          ),
+                        },
+                      ]
+                    : []),
                 ]}
               />
             ) : (

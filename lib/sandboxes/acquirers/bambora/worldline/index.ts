@@ -195,6 +195,8 @@ const SHARED_DECLINES: Record<SandboxDeclineCode, DirectError> = {
   "54": DIRECT_DECLINES.expiredCard,
   "1A": DIRECT_DECLINES.authenticationRequired,
   N7: DIRECT_DECLINES.cvcInvalid,
+  // Direct's reference names no stop-order error of its own: the issuer's decline, as Direct answers it.
+  R1: DIRECT_DECLINES.declined,
 };
 
 function errorBody(errors: readonly (DirectError & { propertyName?: string })[]): Record<string, unknown> {
