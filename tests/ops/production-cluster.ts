@@ -56,6 +56,15 @@ interface ServiceProcess {
   sigtermAt?: number;
 }
 
+/** Every process this script started: the watchdog stops their groups, whatever the script was waiting for. */
+const started: ServiceProcess[] = [];
+/** What the script is doing now (logged as it changes, named by the watchdog). */
+let phase = "starting";
+const enter = (next: string) => {
+  phase = next;
+  log(next);
+};
+
 function startProcess(name: string, command: string[], env: NodeJS.ProcessEnv, port: number): ServiceProcess {
   const out = createWriteStream(path.join(work, `${name}.log`));
   // Its own process group, so that stopping it stops only what it started.
@@ -65,17 +74,33 @@ function startProcess(name: string, command: string[], env: NodeJS.ProcessEnv, p
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now() })),
   );
-  return { name, port, child, exit };
+  const service = { name, port, child, exit };
+  started.push(service);
+  return service;
 }
 
-async function readiness(port: number): Promise<number | undefined> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/api/health/ready`, { signal: AbortSignal.timeout(2_000) });
-    await response.arrayBuffer();
-    return response.status;
-  } catch {
-    return undefined;
-  }
+/**
+ * The readiness answer's status, or undefined without one within 2 s. A plain request with a timer
+ * that destroys it: one CI run waited 8 minutes on a readiness fetch whose AbortSignal.timeout never
+ * ended it (the processes it asked were ready), so nothing here relies on a signal.
+ */
+function readiness(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const request = http.get({ host: "127.0.0.1", port, path: "/api/health/ready", agent: false }, (response) => {
+      response.resume();
+      response.once("end", () => done(response.statusCode));
+      response.once("error", () => done(undefined));
+    });
+    const timer = setTimeout(() => {
+      request.destroy();
+      done(undefined);
+    }, 2_000);
+    request.once("error", () => done(undefined));
+    function done(status: number | undefined) {
+      clearTimeout(timer);
+      resolve(status);
+    }
+  });
 }
 
 async function waitReady(service: ServiceProcess, timeoutMs = 180_000): Promise<void> {
@@ -291,6 +316,7 @@ async function main(): Promise<void> {
     processes.push(sandbox);
     let sandboxOutput = "";
     sandbox.child.stdout!.on("data", (chunk: Buffer) => (sandboxOutput += chunk.toString("utf8")));
+    enter("waiting for the sandboxes");
     await eventually(() => sandboxOutput.includes("THREEDS_TEST_API_KEY="), { what: "the sandboxes", timeoutMs: 60_000, intervalMs: 200 });
     const sandboxEnv = Object.fromEntries(
       sandboxOutput
@@ -340,6 +366,7 @@ async function main(): Promise<void> {
     const worker1 = startProcess("worker1", ["dist/start.js"], env("worker", PORTS.worker1), PORTS.worker1);
     const worker0 = startProcess("worker0", ["dist/start.js"], env("worker", PORTS.worker0), PORTS.worker0);
     processes.push(web1, web2, worker1, worker0);
+    enter("waiting for two web processes and two workers started together on the empty database");
     await Promise.all([waitReady(web1), waitReady(web2), waitReady(worker1), waitReady(worker0)]);
     log("two web processes and two workers started together on the empty database are ready");
     worker0.sigtermAt = Date.now();
@@ -350,6 +377,7 @@ async function main(): Promise<void> {
     const balancer = await startLoadBalancer(() => webs);
     closers.push(balancer.close);
 
+    enter("creating the merchant and its acquirer accounts with dist/cli.js");
     const merchant = spawnSync(process.execPath, ["dist/cli.js", "merchant", "create", "--name", "Cluster shop", "--json"], { env: env("all", PORTS.lb), encoding: "utf8" });
     if (merchant.status !== 0) throw new Error(`dist/cli.js merchant create: ${merchant.stderr}`);
     // Test mode (issue 27): the sandboxes are test endpoints (*_TEST_BASE_URL) and take test cards only.
@@ -366,6 +394,7 @@ async function main(): Promise<void> {
       if (added.status !== 0) throw new Error(`dist/cli.js accounts add ${processor}: ${added.stderr}`);
     }
 
+    enter("starting Chromium and the load");
     browser = await launchChromium();
     const records: PaymentRecord[] = Array.from({ length: PAYMENTS }, (_, index) => ({ index }));
     let worker2: ServiceProcess | undefined;
@@ -490,6 +519,18 @@ async function main(): Promise<void> {
     await admin.end();
   }
 }
+
+// The script's own bound, inside CI's `timeout 480`: whatever it waits for, it names it, stops every
+// process group it started and fails, instead of being killed silently with its processes left running.
+const DEADLINE_MS = Number(process.env.CLUSTER_DEADLINE_MS ?? 420_000);
+setTimeout(() => {
+  console.log(`production cluster: FAILED (logs in ${work})\n  - no end after ${DEADLINE_MS / 1000} s, while ${phase}`);
+  for (const service of started) {
+    console.log(`  ${service.name}: ${service.child.exitCode === null && service.child.signalCode === null ? "running" : `exited ${service.child.exitCode ?? service.child.signalCode}`}`);
+    stopGroup(service.child, "SIGKILL");
+  }
+  process.exit(1);
+}, DEADLINE_MS).unref();
 
 main()
   .catch((error: unknown) => failures.push(error instanceof Error ? error.message : String(error)))
