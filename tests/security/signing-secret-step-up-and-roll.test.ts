@@ -53,7 +53,7 @@ async function deliverOne(merchantId: string) {
     merchantId, mode: "test" as const,
     kind: "lifecycle",
     url: receiver.url,
-    body: { paymentid: "p", merchantpaymentid: "m" },
+    body: { paymentid: "p", merchantpaymentid: "m", change: "expiry" },
   });
   await deliverNotificationAttempt({ notificationId: id, attemptNumber: 1 });
   const [request] = (await receiver.waitFor(before + 1)).slice(before);

@@ -115,7 +115,7 @@ export const TEST_CARDS: readonly TestCard[] = [
   {
     pan: "4000000000000291",
     description:
-      "approved for the cardholder's own payments; every merchant-initiated payment on it is declined with the cardholder's stop order (R1; clearhaus 40420): no MIT is sent for the stored card again",
+      "approved for the cardholder's own payments; every merchant-initiated payment on it is declined with the cardholder's stop order (R1, in each acquirer's own code): no MIT is sent for the stored card again",
     threeDs: "frictionless",
     stopOrder: true,
   },

@@ -29,7 +29,7 @@ afterEach(async () => {
   await receiver?.close();
 });
 
-async function send(body: object = { paymentid: "p1", merchantpaymentid: "m1" }): Promise<string> {
+async function send(body: object = { paymentid: "p1", merchantpaymentid: "m1", change: "expiry" }): Promise<string> {
   const id = await enqueueNotification({ merchantId: merchant.merchantId, mode: "test" as const, kind: "lifecycle", url: receiver.url, body });
   await dispatchNotification(id);
   return id;
@@ -119,7 +119,7 @@ describe("delivery schedule", () => {
       merchantId: merchant.merchantId, mode: "test" as const,
       kind: "lifecycle",
       url: closed.url,
-      body: { paymentid: "x", merchantpaymentid: "" },
+      body: { paymentid: "x", merchantpaymentid: "", change: "expiry" },
     });
     await dispatchNotification(id);
     await harness.waitForRun({ functionId: "deliver-merchant-notification", status: "sleeping" });
@@ -131,7 +131,7 @@ describe("delivery schedule", () => {
 
 describe("signature", () => {
   it("signs every notification so the merchant can verify it with its secret", async () => {
-    const id = await send({ paymentid: "abc", merchantpaymentid: "ord1" });
+    const id = await send({ paymentid: "abc", merchantpaymentid: "ord1", change: "pan" });
     const [request] = await receiver.waitFor(1);
     expect(request!.headers["content-type"]).toBe("application/json");
     expect(request!.headers["webhook-id"]).toBe(id);
@@ -148,6 +148,6 @@ describe("signature", () => {
     ).toBe(false);
     const other = await createTestMerchant();
     expect(verifyNotificationSignature({ secret: other.notificationSecret, headers, body: request!.rawBody })).toBe(false);
-    expect(JSON.parse(request!.rawBody)).toEqual({ paymentid: "abc", merchantpaymentid: "ord1", mode: "test" });
+    expect(JSON.parse(request!.rawBody)).toEqual({ paymentid: "abc", merchantpaymentid: "ord1", change: "pan", mode: "test" });
   });
 });

@@ -41,6 +41,9 @@ describe("routing by decline class", () => {
     expect(payment.routingStopped).toBe(
       "routing stopped: finaro declined for good (declined-hard, 54, finaro Z2=05 Z6=54); the card schemes forbid re-attempts of this decline, so clearhaus, bambora were not tried",
     );
+    // The payment details (2.3) carry it as the stopping attempt's note.
+    const attempt = await db().operation.findUniqueOrThrow({ where: { id: operations[0]!.id } });
+    expect(attempt.note).toBe(payment.routingStopped);
   });
 
   it("a declined-soft answer (05) goes on to the next acquirer, which approves; nothing says the routing stopped", async () => {
