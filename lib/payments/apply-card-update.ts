@@ -4,9 +4,8 @@
 // stored payment on that card, at its configured life-cycle address.
 import { sealedCardNumber } from "../cards/stored-card";
 import { db } from "../db";
-import { lifecycleNotificationBody } from "../notifications/bodies";
-import { dispatchNotification, enqueueNotification } from "../notifications/enqueue-notification";
-import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+import { dispatchNotification } from "../notifications/enqueue-notification";
+import { enqueueLifecycleNotifications } from "./enqueue-lifecycle-notifications";
 import type { CardUpdate } from "../acquirers/contract";
 import type { AcquirerName } from "../acquirers/names";
 
@@ -52,24 +51,12 @@ export async function applyCardUpdate({ processor, acquirerAccountId, update }: 
         },
       });
     }
-    const created: string[] = [];
-    for (const payment of payments) {
-      const id = `msg_lifecycle_${processor}_${update.updateId}_${payment.id}`.replace(/[^A-Za-z0-9_-]/g, "");
-      if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) continue;
-      const url = await resolveNotificationUrl({
-        merchantId: payment.merchantId,
-        mode: payment.mode,
-        hostedIntegrationId: payment.session?.hostedIntegrationId,
-        purpose: "lifecycle",
-        tx,
-      });
-      if (!url) continue;
-      const body = lifecycleNotificationBody({ paymentId: payment.id, merchantPaymentId: payment.merchantPaymentId, change: update.kind });
-      created.push(
-        await enqueueNotification({ id, merchantId: payment.merchantId, mode: payment.mode, paymentId: payment.id, kind: "lifecycle", url, body, tx }),
-      );
-    }
-    return created;
+    return enqueueLifecycleNotifications({
+      tx,
+      payments,
+      change: update.kind,
+      idOf: (paymentId) => `msg_lifecycle_${processor}_${update.updateId}_${paymentId}`,
+    });
   });
   for (const id of ids) await dispatchNotification(id);
   return ids;

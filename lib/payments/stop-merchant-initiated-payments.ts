@@ -8,9 +8,7 @@
 // been lifted, by actions taken by the cardholder, may transactions be resumed": a new cardholder
 // payment stores the card again, as a new stored card with its own series (decision 0191).
 import type { Tx } from "../db";
-import { lifecycleNotificationBody } from "../notifications/bodies";
-import { enqueueNotification } from "../notifications/enqueue-notification";
-import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
+import { enqueueLifecycleNotifications } from "./enqueue-lifecycle-notifications";
 import type { ProcessorResult } from "../acquirers/contract";
 import type { AcquirerName } from "../acquirers/names";
 
@@ -49,30 +47,7 @@ export async function stopMerchantInitiatedPayments({
     where: { storedCardId, parentPaymentId: null },
     select: { id: true, merchantId: true, mode: true, merchantPaymentId: true, session: { select: { hostedIntegrationId: true } } },
   });
-  const created: string[] = [];
-  for (const payment of payments) {
-    const url = await resolveNotificationUrl({
-      merchantId: payment.merchantId,
-      mode: payment.mode,
-      hostedIntegrationId: payment.session?.hostedIntegrationId,
-      purpose: "lifecycle",
-      tx,
-    });
-    if (!url) continue;
-    created.push(
-      await enqueueNotification({
-        id: `msg_lifecycle_stop_${storedCardId}_${payment.id}`.replace(/[^A-Za-z0-9_-]/g, ""),
-        merchantId: payment.merchantId,
-        mode: payment.mode,
-        paymentId: payment.id,
-        kind: "lifecycle",
-        url,
-        body: lifecycleNotificationBody({ paymentId: payment.id, merchantPaymentId: payment.merchantPaymentId, change: "mit_stopped" }),
-        tx,
-      }),
-    );
-  }
-  return created;
+  return enqueueLifecycleNotifications({ tx, payments, change: "mit_stopped", idOf: (id) => `msg_lifecycle_stop_${storedCardId}_${id}` });
 }
 
 /** What a stopped stored card says to a merchant who asks for an MIT on it (the errordescription's reason). */

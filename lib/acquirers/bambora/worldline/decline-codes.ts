@@ -9,16 +9,7 @@
 // instructions (`cardPaymentMethodSpecificOutput.reattemptInstructions.indicator`, [SDK-JAVA]
 // ReattemptInstructions), they win over the table: the acquirer has spoken for this very answer.
 
-/** The six classes routing by decline class uses (docs/acquirers.md, "Decline classes"). */
-export const DECLINE_CLASSES = [
-  "approved",
-  "declined-soft",
-  "technical",
-  "authentication-required",
-  "declined-hard",
-  "stop-recurring",
-] as const;
-export type DeclineClass = (typeof DECLINE_CLASSES)[number];
+import type { DeclineClass } from "../../contract";
 
 export interface WorldlineCodeMeaning {
   class: Exclude<DeclineClass, "approved">;

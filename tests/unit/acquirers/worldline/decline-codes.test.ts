@@ -1,6 +1,7 @@
 // Worldline's decline codes in the routing's six decline classes, each with its reference.
 import { describe, expect, it } from "vitest";
-import { DECLINE_CLASSES, WORLDLINE_ERROR_CODES, classifyWorldlineDecline } from "@/lib/acquirers/bambora/worldline/decline-codes";
+import { WORLDLINE_ERROR_CODES, classifyWorldlineDecline } from "@/lib/acquirers/bambora/worldline/decline-codes";
+import { DECLINE_CLASSES } from "@/lib/acquirers/contract";
 
 describe("worldline decline classes", () => {
   it("every code has a class, a meaning and a reference; issuer codes carry their ISO code", () => {
