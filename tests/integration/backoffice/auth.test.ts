@@ -111,6 +111,9 @@ describe("authenticateUser", () => {
     expect(await signInError({ email: "erin@example.com", password: "wrong one", totp: await code(0), ipAddress: null })).toBe("INVALID_CREDENTIALS");
     expect(await signInError({ email: "erin@example.com", password: PASSWORD, totp: await code(0), ipAddress: null })).toBe("OK");
 
+    // The next 30-second step: its code turns the factor off, and the audit rows of the two changes
+    // get different times (with the clock frozen they had the same, and their order was a coin toss).
+    vi.setSystemTime(Date.now() + 30_000);
     await disableTotp({ userId: user.id, input: { currentPassword: PASSWORD, code: await code(1) } });
     expect(await signInError({ email: "erin@example.com", password: PASSWORD, ipAddress: null })).toBe("OK");
     const audit = await db().auditEntry.findMany({ where: { userId: user.id }, orderBy: { createdAt: "asc" }, select: { action: true } });
