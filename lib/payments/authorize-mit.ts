@@ -9,6 +9,7 @@ import { mitRequested } from "../inngest/events/merchant-api";
 import { sendEventAfterCommit } from "../inngest/send-event";
 import type { MitRequest } from "../validation/mit";
 import { checkMitParent } from "./check-mit-parent";
+import { MIT_STOP_SELECT } from "./stop-merchant-initiated-payments";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { assertRoutable } from "../routing/routing";
 import type { Mode } from "../mode";
@@ -62,7 +63,7 @@ export async function authorizeMit({
         storedCardId: true,
         paymentType: true,
         status: true,
-        storedCard: { select: { mitStoppedAt: true, mitStopProcessor: true, mitStopResponseCode: true, mitStopAcquirerCode: true } },
+        storedCard: { select: MIT_STOP_SELECT },
       },
     });
     checkMitParent({ parent, parameter: parentParameter });

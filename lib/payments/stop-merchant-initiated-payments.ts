@@ -50,6 +50,9 @@ export async function stopMerchantInitiatedPayments({
   return enqueueLifecycleNotifications({ tx, payments, change: "mit_stopped", idOf: (id) => `msg_lifecycle_stop_${storedCardId}_${id}` });
 }
 
+/** The stored card's stop-order fields, as a Prisma select: what mitStoppedReason and the back office read. */
+export const MIT_STOP_SELECT = { mitStoppedAt: true, mitStopProcessor: true, mitStopResponseCode: true, mitStopAcquirerCode: true } as const;
+
 /** What a stopped stored card says to a merchant who asks for an MIT on it (the errordescription's reason). */
 export function mitStoppedReason(card: {
   mitStoppedAt: Date | null;

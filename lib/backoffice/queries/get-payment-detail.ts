@@ -5,6 +5,7 @@ import { db } from "../../db";
 import type { Mode } from "../../mode";
 import { NotFoundError } from "../../auth/actor";
 import { deriveDisplayState } from "../../payments/derive-display-state";
+import { MIT_STOP_SELECT } from "../../payments/stop-merchant-initiated-payments";
 
 const RELATED = { id: true, merchantPaymentId: true, paymentType: true, status: true, amount: true, currency: true, createdAt: true } as const;
 
@@ -55,10 +56,7 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
           country: true,
           panType: true,
           par: true,
-          mitStoppedAt: true,
-          mitStopProcessor: true,
-          mitStopResponseCode: true,
-          mitStopAcquirerCode: true,
+          ...MIT_STOP_SELECT,
         },
       },
       operations: {
