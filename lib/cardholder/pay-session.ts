@@ -1,5 +1,7 @@
 // goPay(), second step: the one request that carries the card. Checks the card, runs 3-D Secure as
-// the session's set3ds asks, authorizes through the routing (processor list or the merchant's rule),
+// the session's set3ds asks, authorizes through the routing (processor list or the merchant's rule;
+// with 3-D Secure, authenticated again for each next account, and stepped up when an issuer asks for
+// authentication: docs/decisions/0192-re-authentication-when-routing-on.md),
 // honours amount 0 (token only) and instantcapture, and ends the session: approved -> completion
 // notification (spec 6.2); declined or failed -> the window stays open for another attempt.
 // The card lives in memory only: CardDetails hides it from logs, and it is stored encrypted by
@@ -23,7 +25,9 @@ import { startAuthentication } from "../threeds/start-authentication";
 import type { CardholderBrowser } from "../threeds/browser-areq";
 import { authenticationMatches } from "../threeds/authentication-binding";
 import type { TransStatus } from "../threeds/messages";
-import { authorizePayment, type AuthorizationCardSource } from "../payments/authorize-payment";
+import { authorizePayment, type AuthorizationCardSource, type AuthorizePaymentResult } from "../payments/authorize-payment";
+import { declineClassOf, routingAfter } from "../routing/decline-class";
+import { nextRoutedAccount } from "../routing/accounts/three-ds-requestor";
 import { captureInstantly } from "../payments/capture-instantly";
 import { expireSession } from "./expire-session";
 import { faultPoint } from "../faults/fault-point";
@@ -142,16 +146,21 @@ async function unusedChallengeResult(paymentId: string, card: CardDetails): Prom
     messageType: "RReq",
     message: authentication.resultMessage ? JSON.stringify(authentication.resultMessage) : undefined,
     acquirerAccountId: authentication.acquirerAccountId ?? undefined,
+    authenticationId: authentication.id,
   };
 }
 
 /** The authentication of this payment waiting for its 3DS Method, when it was for exactly this card, amount and currency. */
-async function methodAwaitingCard(paymentId: string, card: CardDetails): Promise<{ authenticationId: string } | undefined> {
+async function methodAwaitingCard(
+  paymentId: string,
+  card: CardDetails,
+): Promise<{ authenticationId: string; reason?: "routing" | "step-up"; acquirerAccountId?: string } | undefined> {
   const authentication = await db().threeDsAuthentication.findFirst({ where: { paymentId }, orderBy: { createdAt: "desc" } });
   if (authentication?.state !== "method") return undefined;
   const payment = await db().payment.findUnique({ where: { id: paymentId }, select: { amount: true, currency: true } });
   if (!payment || !authenticationMatches(authentication, { card, amount: payment.amount, currency: payment.currency })) return undefined;
-  return { authenticationId: authentication.id };
+  const reason = authentication.reason === "routing" || authentication.reason === "step-up" ? authentication.reason : undefined;
+  return { authenticationId: authentication.id, reason, acquirerAccountId: authentication.acquirerAccountId ?? undefined };
 }
 
 export async function paySession({
@@ -255,12 +264,13 @@ export async function paySession({
 }
 
 /**
- * The longest a goPay() request may work on its window: 3-D Secure, each processor's call and its
- * look-up, the instant capture and its void with theirs, at the longest configured time-out.
+ * The longest a goPay() request may work on its window: for each processor its 3-D Secure
+ * authentication (a re-authentication when the routing goes on), its call and its look-up, then the
+ * instant capture and its void with theirs, at the longest configured time-out.
  */
 export function goPayLeaseMs(processors: number, instantCapture: number): number {
   const longest = Math.max(...ACQUIRER_NAMES.map((name) => processorTimeoutMs(name)));
-  const calls = 2 * (processors || ACQUIRER_NAMES.length) + (instantCapture ? 4 : 0);
+  const calls = 3 * (processors || ACQUIRER_NAMES.length) + (instantCapture ? 4 : 0);
   return (calls + 1) * longest + 30_000;
 }
 
@@ -314,7 +324,11 @@ interface RunPaymentOptions {
 }
 
 async function runPayment({ session, paymentId, source, card, binding, customerIp, browser }: RunPaymentOptions): Promise<PayResult> {
-  const authorize = async (threeDs: ThreeDsResult | undefined): Promise<PayResult> => {
+  /** One pass of the routing (with 3-D Secure: the authentication's account only), then instantcapture. */
+  const authorize = async (
+    threeDs: ThreeDsResult | undefined,
+    stepUpOnAuthenticationRequired = false,
+  ): Promise<{ pay: PayResult; authorization: AuthorizePaymentResult }> => {
     const authorization = await authorizePayment({
       paymentId,
       source,
@@ -322,72 +336,137 @@ async function runPayment({ session, paymentId, source, card, binding, customerI
       rule: session.rule,
       threeDs,
       customerIp,
+      stepUpOnAuthenticationRequired,
     });
+    const done = (pay: PayResult) => ({ pay, authorization });
     // Unknown: the card may be held; nothing is routed further and the cardholder must not pay again.
-    if (authorization.status === "pending") return failed(paymentId, "PAYMENT_PENDING");
+    if (authorization.status === "pending") return done(failed(paymentId, "PAYMENT_PENDING"));
     if (authorization.status !== "approved")
-      return failed(paymentId, authorization.status === "declined" ? "PAYMENT_DECLINED" : "PAYMENT_ERROR");
+      return done(failed(paymentId, authorization.status === "declined" ? "PAYMENT_DECLINED" : "PAYMENT_ERROR"));
     // Amount 0 ends here: the zero-amount authorization verified the card and the payment is TOKENIZED.
     if (session.amount > 0n && (session.instantCapture === 1 || session.instantCapture === 2)) {
       const capture = await captureInstantly({ paymentId, voidOnFailure: session.instantCapture === 1 });
       // instantcapture 1 is approved only when the money was taken: after a failed capture the
       // authorization is voided (or its void retried by the follow-up job, which notifies the merchant).
       // A capture whose outcome is unknown is neither: the cardholder is told it is pending.
-      if (session.instantCapture === 1 && capture.captureUnknown) return failed(paymentId, "PAYMENT_PENDING");
-      if (capture.voided || (session.instantCapture === 1 && !capture.captured)) return failed(paymentId, "PAYMENT_ERROR");
+      if (session.instantCapture === 1 && capture.captureUnknown) return done(failed(paymentId, "PAYMENT_PENDING"));
+      if (capture.voided || (session.instantCapture === 1 && !capture.captured)) return done(failed(paymentId, "PAYMENT_ERROR"));
     }
-    return { result: "approved", paymentid: paymentId };
+    return done({ result: "approved", paymentid: paymentId });
   };
   const authenticationFailed = async (): Promise<PayResult> => {
     await db().payment.update({ where: { id: paymentId }, data: { status: "FAILED" } });
     return failed(paymentId, "AUTHENTICATION_FAILED");
   };
-
-  const afterChallenge = await unusedChallengeResult(paymentId, card);
-  if (afterChallenge) return authorize(afterChallenge);
-  // A test card in live mode is declined by the authorization before any acquirer is called; no
-  // directory server is asked about it either.
-  if (isTestCardInLive(session.mode, card)) return authorize(undefined);
-
-  const first = decideThreeDsStep({ mode: session.set3ds, at: "start" });
-  if (first.step !== "authenticate") return authorize(undefined);
+  /**
+   * A re-authentication (for the next account, or a step-up) that gave no result: the payment keeps
+   * the last acquirer's answer, and says why nothing more was tried (never a second hold).
+   */
+  const reauthenticationFailed = async (reason: ReauthenticationReason, why: string, acquirerAccountId?: string): Promise<PayResult> => {
+    const payment = await db().payment.findUniqueOrThrow({ where: { id: paymentId }, select: { status: true } });
+    const account = acquirerAccountId
+      ? await db().acquirerAccount.findUnique({ where: { id: acquirerAccountId }, select: { processor: true } })
+      : null;
+    const at = account ? ` for ${account.processor}` : "";
+    const stopped =
+      reason === "step-up"
+        ? `routing stopped: the 3-D Secure step-up${at} gave no authentication (${why}); the payment keeps the issuer's decline`
+        : `routing stopped: 3-D Secure${at} gave no authentication (${why}), so ${account?.processor ?? "the next processor"} was not tried`;
+    await db().payment.update({ where: { id: paymentId }, data: { routingStopped: stopped } });
+    log("cardholder").info({ paymentId, reason }, `payment ${paymentId}: ${stopped}`);
+    return failed(paymentId, payment.status === "DECLINED" ? "PAYMENT_DECLINED" : "PAYMENT_ERROR");
+  };
 
   const notificationUrl = `${config().apiBaseUrls.cit}/dynamic/${session.id}/payments/${paymentId}/challenge-notify${binding ? `?b=${encodeURIComponent(binding)}` : ""}`;
-  // The 3DS Method (docs/decisions/0115): a first pass stops after /preauth when the card range has a
-  // method URL; the controller runs the method and sends the card again, which resumes here.
-  const resume = await methodAwaitingCard(paymentId, card);
-  const started = await startAuthentication({
-    paymentId,
-    card,
-    notificationUrl,
-    browser,
-    methodNotificationUrl: methodNotificationUrl(session.id, paymentId, binding),
+
+  /**
+   * Authorizes with a 3-D Secure result at the account it was made for. Declined-soft or failed
+   * there (with its outcome known), the routing goes on as the seed says: authenticated again for
+   * the next account, never with this account's result (decision 0192).
+   */
+  const authorizeAuthenticated = async (threeDs: ThreeDsResult): Promise<PayResult> => {
+    const { pay, authorization } = await authorize(threeDs);
+    if (authorization.status !== "declined" && authorization.status !== "failed") return pay;
+    const last = authorization.attempts.at(-1);
+    if (!last || routingAfter(declineClassOf(last.result)) !== "next") return pay;
+    const next = await nextRoutedAccount(paymentId, last.acquirerAccountId);
+    if (!next) return pay;
+    return authenticate({ acquirerAccountId: next.accountId, reason: "routing" });
+  };
+
+  /**
+   * Starts (or resumes after its 3DS Method) an authentication and acts on the ARes as set3ds says.
+   * A re-authentication acts as FORCE_3DS: the payment is already a 3-D Secure one (or the issuer
+   * asked for authentication), so a challenge is shown in the same window and no result ends it.
+   */
+  const authenticate = async ({
+    acquirerAccountId,
+    reason,
     resume,
-  });
-  if (started.kind === "method") return { result: "method", paymentid: paymentId, url: methodPagePath(session.id, paymentId) };
-  const challenge: PayResult | undefined =
-    started.kind === "challenge"
-      ? { result: "challenge", paymentid: paymentId, url: challengePagePath(session.id, paymentId, started) }
-      : undefined;
-  // No answer from the directory server counts as U (authentication unavailable).
-  const ares: TransStatus =
-    started.kind === "authenticated" ? started.threeDs.transStatus : started.kind === "challenge" ? "C" : (started.transStatus ?? "U");
-  const step = decideThreeDsStep({ mode: session.set3ds, at: { ares } });
-  switch (step.step) {
-    case "authorize_with_3ds":
-      return started.kind === "authenticated" ? authorize(started.threeDs) : authenticationFailed();
-    case "challenge":
-      return challenge ?? authenticationFailed();
-    case "fail":
-      return authenticationFailed();
-    case "authorize_without_3ds": {
-      const withoutThreeDs = await authorize(undefined);
-      if (withoutThreeDs.result === "approved" || !challenge) return withoutThreeDs;
-      // FALLBACK_3DS: the authorization without 3-D Secure failed, so the full challenge runs now.
-      const next = decideThreeDsStep({ mode: session.set3ds, at: "declined_without_3ds" });
-      return next.step === "challenge" ? challenge : withoutThreeDs;
+  }: {
+    acquirerAccountId?: string;
+    reason?: ReauthenticationReason;
+    resume?: { authenticationId: string };
+  }): Promise<PayResult> => {
+    // The 3DS Method (docs/decisions/0115): a first pass stops after /preauth when the card range has a
+    // method URL; the controller runs the method and sends the card again, which resumes here.
+    const started = await startAuthentication({
+      paymentId,
+      card,
+      notificationUrl,
+      browser,
+      methodNotificationUrl: methodNotificationUrl(session.id, paymentId, binding),
+      resume,
+      acquirerAccountId,
+      reason,
+    });
+    if (started.kind === "method") return { result: "method", paymentid: paymentId, url: methodPagePath(session.id, paymentId) };
+    const challenge: PayResult | undefined =
+      started.kind === "challenge"
+        ? { result: "challenge", paymentid: paymentId, url: challengePagePath(session.id, paymentId, started) }
+        : undefined;
+    // No answer from the directory server counts as U (authentication unavailable).
+    const ares: TransStatus =
+      started.kind === "authenticated" ? started.threeDs.transStatus : started.kind === "challenge" ? "C" : (started.transStatus ?? "U");
+    const step = decideThreeDsStep({ mode: reason ? "FORCE_3DS" : session.set3ds, at: { ares } });
+    const notAuthenticated = (why: string) => (reason ? reauthenticationFailed(reason, why, acquirerAccountId) : authenticationFailed());
+    const why = started.kind === "not_authenticated" ? started.reason : `transStatus ${ares}`;
+    switch (step.step) {
+      case "authorize_with_3ds":
+        return started.kind === "authenticated" ? authorizeAuthenticated(started.threeDs) : notAuthenticated(why);
+      case "challenge":
+        return challenge ?? notAuthenticated(why);
+      case "fail":
+        return notAuthenticated(why);
+      case "authorize_without_3ds": {
+        // FALLBACK_3DS's first try: without 3-D Secure through the routing, which stops at an
+        // authentication-required answer for the step-up.
+        const { pay, authorization } = await authorize(undefined, true);
+        if (authorization.status !== "declined" && authorization.status !== "failed") return pay;
+        const last = authorization.attempts.at(-1);
+        if (!last) return pay;
+        const next = decideThreeDsStep({ mode: session.set3ds, at: { declinedWithout3ds: declineClassOf(last.result) } });
+        if (next.step !== "challenge") return pay;
+        // Step-up at the account whose issuer asked: the challenge the ARes offered when it was for
+        // that account, else an authentication for it with the challenge mandated.
+        if (challenge && started.kind === "challenge" && started.acquirerAccountId === last.acquirerAccountId) return challenge;
+        return authenticate({ acquirerAccountId: last.acquirerAccountId, reason: "step-up" });
+      }
+      default:
+        return (await authorize(undefined)).pay;
     }
-    default:
-      return authorize(undefined);
-  }
+  };
+
+  const afterChallenge = await unusedChallengeResult(paymentId, card);
+  if (afterChallenge) return authorizeAuthenticated(afterChallenge);
+  // A test card in live mode is declined by the authorization before any acquirer is called; no
+  // directory server is asked about it either.
+  if (isTestCardInLive(session.mode, card)) return (await authorize(undefined)).pay;
+
+  const first = decideThreeDsStep({ mode: session.set3ds, at: "start" });
+  if (first.step !== "authenticate") return (await authorize(undefined)).pay;
+  const resume = await methodAwaitingCard(paymentId, card);
+  return authenticate(resume ? { resume: { authenticationId: resume.authenticationId }, reason: resume.reason, acquirerAccountId: resume.acquirerAccountId } : {});
 }
+
+type ReauthenticationReason = "routing" | "step-up";

@@ -46,6 +46,11 @@ export interface AuthorizePaymentOptions {
   mit?: { paymentType: MitPaymentType; parentPaymentId?: string };
   /** 3-D Secure outcome (transStatus Y or A) to send to the acquirer. */
   threeDs?: ThreeDsResult;
+  /**
+   * FALLBACK_3DS's first try without 3-D Secure: an authentication-required answer ends the routing
+   * there, for a 3-D Secure step-up at the same account (decision 0192), instead of going on.
+   */
+  stepUpOnAuthenticationRequired?: boolean;
   /** The `responseid` of the merchant request, written on each operation. */
   responseId?: string;
   customerIp?: string;
@@ -241,7 +246,8 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
         purpose: options.mit ? "mit" : "payment",
       });
   // A 3-D Secure result belongs to the acquirer account its AReq named (acquirerBIN, acquirerMerchantID):
-  // it is not routed on to another account after a decline there (docs/decisions/0110-three-d-secure-through-a-3ds-server-as-3dsecure-io.md).
+  // it is never sent to another account (docs/decisions/0110-three-d-secure-through-a-3ds-server-as-3dsecure-io.md).
+  // The cardholder flow routes on by authenticating again for the next account (decision 0192).
   const routed = plan?.kind === "route" ? plan.accounts : [];
   const order = threeDs?.acquirerAccountId ? routed.filter((account) => account.accountId === threeDs.acquirerAccountId) : routed;
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
@@ -292,8 +298,12 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
       // The routing acts on the answer's class (decision 0190): a decline the card schemes forbid
       // re-attempting ends it here, even with accounts left to try.
       const declineClass = declineClassOf(settled);
+      if (declineClass === "authentication-required" && options.stepUpOnAuthenticationRequired) return "stop";
       if (routingAfter(declineClass) === "next") return "next";
-      const untried = [...new Set(order.slice(attempt.index + 1).map((account) => account.processor))];
+      // What the routing leaves untried: the accounts after this one in the whole plan (a 3-D Secure
+      // attempt is tried at its own account only; the cardholder flow would authenticate for the next).
+      const position = routed.findIndex((account) => account.accountId === attempt.accountId);
+      const untried = [...new Set(routed.slice(position + 1).map((account) => account.processor))];
       if ((declineClass === "declined-hard" || declineClass === "stop-recurring") && untried.length > 0) {
         routingStopped = routingStoppedReason({
           processor: attempt.processor,
@@ -471,6 +481,7 @@ async function beginAttempt(
       acquirerAccountId: accountId,
       routingAttempt,
       eci: options.threeDs?.eci ?? null,
+      authenticationId: options.threeDs?.authenticationId ?? null,
       responseId: options.responseId ?? null,
       // The call's lease starts here: a crash mid-call leaves a pending attempt that is looked up, never sent again.
       outcomeUnknownSince: new Date(),

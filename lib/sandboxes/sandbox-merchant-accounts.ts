@@ -14,7 +14,8 @@ export function sandboxAccountInput(processor: AcquirerName, index = 0, override
   return {
     processor,
     name: `${processor} sandbox${index === 0 ? "" : ` ${index + 1}`}`,
-    acquirerBins: { visa: `41111${index}`, mastercard: `52222${index}` },
+    // Each acquirer has BINs of its own: an AReq shows which account it authenticates for.
+    acquirerBins: { visa: `4${ACQUIRER_NAMES.indexOf(processor) + 1}111${index}`, mastercard: `52${ACQUIRER_NAMES.indexOf(processor) + 1}22${index}` },
     mcc: "5999",
     merchantName: "Demo Shop",
     country: "DK",

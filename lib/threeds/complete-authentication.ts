@@ -82,6 +82,7 @@ export async function completeAuthentication({
         messageType: "RReq",
         message: JSON.stringify(result.message),
         acquirerAccountId: authentication.acquirerAccountId ?? undefined,
+        authenticationId: authentication.id,
       },
     };
   }

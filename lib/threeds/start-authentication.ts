@@ -38,11 +38,30 @@ export interface StartAuthenticationOptions {
   methodNotificationUrl?: string;
   /** The authentication a `method` answer left waiting: its /preauth id is used, threeDSCompInd from its notification. */
   resume?: { authenticationId: string };
+  /**
+   * The acquirer account to authenticate for (its acquirerBIN and merchant id in the AReq); absent,
+   * the first account of the routing. A re-authentication names the next account (decision 0192).
+   */
+  acquirerAccountId?: string;
+  /** Why this authentication is made: "routing" (the next account after a decline) or "step-up" (after authentication-required). */
+  reason?: "routing" | "step-up";
 }
+
+/** EMV 3DS threeDSRequestorChallengeInd 04, "Challenge requested (Mandate)": what a step-up after a soft decline for SCA sends. */
+const STEP_UP_CHALLENGE_INDICATOR = "04";
+const CHALLENGE_INDICATORS = ["01", "02", "03", "04"] as const;
 
 export type StartAuthenticationResult =
   | { kind: "authenticated"; authenticationId: string; threeDsServerTransId: string; threeDs: ThreeDsResult }
-  | { kind: "challenge"; authenticationId: string; threeDsServerTransId: string; acsUrl: string; creq: string }
+  | {
+      kind: "challenge";
+      authenticationId: string;
+      threeDsServerTransId: string;
+      acsUrl: string;
+      creq: string;
+      /** The acquirer account the AReq named: the challenge's result authorizes there only. */
+      acquirerAccountId?: string;
+    }
   /** The card range has a 3DS Method: the browser posts `methodData` to `methodUrl` in a hidden iframe first. */
   | { kind: "method"; authenticationId: string; threeDsServerTransId: string; methodUrl: string; methodData: string }
   /** N, R, U, I, or the DS could not be reached (transStatus undefined). */
@@ -56,6 +75,8 @@ export async function startAuthentication({
   browser = {},
   methodNotificationUrl,
   resume,
+  acquirerAccountId,
+  reason,
 }: StartAuthenticationOptions): Promise<StartAuthenticationResult> {
   const payment = await db().payment.findUniqueOrThrow({
     where: { id: paymentId },
@@ -70,12 +91,18 @@ export async function startAuthentication({
       session: { select: { hostedIntegration: { select: { threeDsChallengePreference: true } } } },
     },
   });
-  // The hosted integration's preference (01 when the session named none): recorded with what the issuer did.
-  const challengeIndicator = challengeIndicatorFor(payment.session?.hostedIntegration?.threeDsChallengePreference);
   // Until /preauth answers, the row carries an id of our own (it is replaced by the 3DS Server's).
   let threeDsServerTransId: string = randomUUID();
   const waiting = resume ? await methodAwaitingAReq(resume.authenticationId, paymentId) : undefined;
   if (waiting) threeDsServerTransId = waiting.threeDsServerTransId;
+  // The hosted integration's preference (01 when the session named none), or the mandate a step-up
+  // sends; a resumed authentication keeps what it started with. Recorded with what the issuer did.
+  const resumedIndicator = CHALLENGE_INDICATORS.find((value) => value === waiting?.challengeIndicator);
+  const challengeIndicator =
+    resumedIndicator ??
+    (reason === "step-up" ? STEP_UP_CHALLENGE_INDICATOR : challengeIndicatorFor(payment.session?.hostedIntegration?.threeDsChallengePreference));
+  // A resumed authentication is for the account it started for (a re-authentication's is not the first).
+  const forAccountId = waiting?.acquirerAccountId ?? acquirerAccountId;
   const authentication =
     waiting ??
     (await db().threeDsAuthentication.create({
@@ -86,6 +113,7 @@ export async function startAuthentication({
         messageVersion: THREE_DS_MESSAGE_VERSION,
         state: "started",
         challengeIndicator,
+        reason: reason ?? null,
         // What this authentication is for: its result authorizes only this card, amount and currency.
         ...recordedSubject({ card, amount: payment.amount, currency: payment.currency }),
       },
@@ -108,7 +136,9 @@ export async function startAuthentication({
     });
     return { ...base, kind: "not_authenticated", reason: `3-D Secure does not support ${payment.currency}` };
   }
-  const requestor = await threeDsRequestorFor({ paymentId, scheme: schemeFromPan(card.bin) });
+  const requestor = await threeDsRequestorFor({ paymentId, scheme: schemeFromPan(card.bin), accountId: forAccountId ?? undefined });
+  // An authentication for a named account that the routing no longer tries (disabled since) cannot authorize anywhere.
+  if (forAccountId && !requestor) return fail("account", "the acquirer account to authenticate for is no longer in the payment's routing");
   const pan = card.revealPan();
   let messageVersion: string;
   let threeDSCompInd: "Y" | "N" | "U";
@@ -234,7 +264,7 @@ export async function startAuthentication({
       acsTransID: answer.acsTransID,
       challengeWindowSize,
     };
-    return { ...base, kind: "challenge", acsUrl: answer.acsURL!, creq: encodeBase64Url(creq) };
+    return { ...base, kind: "challenge", acsUrl: answer.acsURL!, creq: encodeBase64Url(creq), acquirerAccountId: requestor?.acquirerAccountId };
   }
   if (authenticated && answer.eci) {
     return {
@@ -252,6 +282,7 @@ export async function startAuthentication({
         messageType: "ARes",
         message: JSON.stringify(answer.message),
         acquirerAccountId: requestor?.acquirerAccountId,
+        authenticationId: authentication.id,
       },
     };
   }

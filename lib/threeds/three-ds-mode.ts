@@ -2,9 +2,12 @@
 //   SKIP_3DS      3-D Secure is not tried; the merchant carries the liability.
 //   FORCE_3DS     the full flow, challenge included (the default).
 //   FALLBACK_3DS  if the issuer wants a challenge, first authorize without 3-D Secure; if that
-//                 authorization fails, run the full challenge and authorize again.
+//                 authorization fails for want of authentication (the issuer's soft decline for
+//                 SCA), run the full challenge and authorize again at the same account. A plain
+//                 decline is not challenged: the issuer did not ask for authentication (decision 0192).
 import { z } from "zod";
 import type { ThreeDsMode } from "../generated/prisma/enums";
+import type { DeclineClass } from "../acquirers/contract";
 
 export const THREE_DS_MODES = ["SKIP_3DS", "FORCE_3DS", "FALLBACK_3DS"] as const satisfies readonly ThreeDsMode[];
 export const DEFAULT_THREE_DS_MODE: ThreeDsMode = "FORCE_3DS";
@@ -39,21 +42,25 @@ export interface DecideThreeDsStepOptions {
    * Where the payment stands:
    * - "start": before any 3-D Secure (decides whether to authenticate at all);
    * - the ARes transStatus after authentication started;
-   * - "declined_without_3ds": FALLBACK_3DS authorized without 3-D Secure and it was not approved;
+   * - `declinedWithout3ds`: FALLBACK_3DS authorized without 3-D Secure and it was not approved, with
+   *   the class of the last answer;
    * - the final transStatus after a challenge ("challenge_Y", "challenge_N", "challenge_cancelled").
    */
   at:
     | "start"
     | { ares: "Y" | "A" | "N" | "U" | "R" | "I" | "C" | "D" }
-    | "declined_without_3ds"
+    | { declinedWithout3ds: DeclineClass }
     | { challenge: "Y" | "A" | "N" | "U" | "R" | "cancelled" };
 }
 
 export function decideThreeDsStep({ mode, at }: DecideThreeDsStepOptions): ThreeDsStep | { step: "authenticate" } {
   if (mode === "SKIP_3DS") return { step: "authorize_without_3ds" };
   if (at === "start") return { step: "authenticate" };
-  if (at === "declined_without_3ds") {
-    return mode === "FALLBACK_3DS" ? { step: "challenge" } : { step: "fail", reason: "authorization declined" };
+  if ("declinedWithout3ds" in at) {
+    if (mode !== "FALLBACK_3DS") return { step: "fail", reason: "authorization declined" };
+    return at.declinedWithout3ds === "authentication-required"
+      ? { step: "challenge" }
+      : { step: "fail", reason: `authorization declined without 3-D Secure (${at.declinedWithout3ds}); the issuer did not ask for authentication` };
   }
   if ("ares" in at) {
     switch (at.ares) {

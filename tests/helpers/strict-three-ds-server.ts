@@ -18,6 +18,11 @@ export interface StrictThreeDsServer {
   readonly received: ReceivedRequest[];
   /** Every AReq it accepted, without acctNumber. */
   readonly acceptedAReqs: Record<string, unknown>[];
+  /**
+   * A fault on the wire: requests to `path` after the first `after` of them are answered 500 (the
+   * 3DS Server failing in the middle of a payment). Unset: none.
+   */
+  failing?: { path: string; after: number };
 }
 
 export function useStrictThreeDsServer(): StrictThreeDsServer {
@@ -25,6 +30,14 @@ export function useStrictThreeDsServer(): StrictThreeDsServer {
   const received: ReceivedRequest[] = [];
   const acceptedAReqs: Record<string, unknown>[] = [];
   let server: RunningSandbox | undefined;
+  const strict: StrictThreeDsServer = {
+    url: () => {
+      if (!server) throw new Error("the strict 3DS Server is used before beforeAll");
+      return server.url;
+    },
+    received,
+    acceptedAReqs,
+  };
   beforeAll(async () => {
     const sandbox = createThreeDsServerSandbox({ onAReq: (areq) => acceptedAReqs.push(areq) });
     server = await startSandboxServer({
@@ -33,7 +46,11 @@ export function useStrictThreeDsServer(): StrictThreeDsServer {
         const body = request.headers.get("content-type")?.includes("json")
           ? ((await request.clone().json()) as Record<string, unknown>)
           : undefined;
-        received.push({ path: new URL(request.url).pathname, body });
+        const path = new URL(request.url).pathname;
+        received.push({ path, body });
+        const fault = strict.failing;
+        if (fault && path === fault.path && received.filter((seen) => seen.path === path).length > fault.after)
+          return new Response("internal error", { status: 500 });
         return sandbox.handler(request);
       },
     });
@@ -52,12 +69,5 @@ export function useStrictThreeDsServer(): StrictThreeDsServer {
     resetConfig();
     await server?.close();
   });
-  return {
-    url: () => {
-      if (!server) throw new Error("the strict 3DS Server is used before beforeAll");
-      return server.url;
-    },
-    received,
-    acceptedAReqs,
-  };
+  return strict;
 }

@@ -81,6 +81,21 @@ export const TEST_CARDS: readonly TestCard[] = [
     threeDs: "frictionless",
   },
   {
+    // Last four 0103: frictionless Y at the strict 3DS Server too (sandbox.rst), so the second
+    // authentication for the next account shows there.
+    pan: "4000000000080103",
+    description: `declined by ${FIRST} (05), approved by ${and([SECOND!, ...LATER])}, frictionless 3-D Secure for every account: under 3-D Secure it is authenticated again for ${SECOND}`,
+    declinedBy: { processors: [FIRST], code: "05" },
+    threeDs: "frictionless",
+  },
+  {
+    // Last four 0170: a challenge that passes at the strict 3DS Server too.
+    pan: "4000000000060170",
+    description: `the issuer asks for a challenge at every authentication; declined by ${FIRST} (05), approved by ${and([SECOND!, ...LATER])}: under 3-D Secure a second challenge, for ${SECOND}, in the same window`,
+    declinedBy: { processors: [FIRST], code: "05" },
+    threeDs: "challenge",
+  },
+  {
     pan: "4000000000000119",
     description: "the processor does not answer in time (the next one is tried)",
     hangs: true,

@@ -11,6 +11,7 @@ import { creq as creqSchema, cres as cresSchema, decodeBase64Url, encodeBase64Ur
 import { SANDBOX_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/directory-server";
 import { startAuthentication } from "@/lib/threeds/start-authentication";
 import { decideThreeDsStep } from "@/lib/threeds/three-ds-mode";
+import { declineClassOf } from "@/lib/routing/decline-class";
 import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
@@ -194,7 +195,7 @@ async function payWithMode(mode: ThreeDsMode, pan: string, action: ChallengeActi
   if (step.step === "authorize_without_3ds") {
     authorization = await authorize();
     if (authorization.status === "approved") return { paymentId, challenged: false, authorization };
-    step = decideThreeDsStep({ mode, at: "declined_without_3ds" });
+    step = decideThreeDsStep({ mode, at: { declinedWithout3ds: declineClassOf(authorization.attempts.at(-1)!.result) } });
   }
   if (step.step !== "challenge" || started.kind !== "challenge")
     return { paymentId, challenged: false, authorization, stoppedBecause: step.step === "fail" ? step.reason : step.step };

@@ -45,13 +45,15 @@ describe("set3ds", () => {
     expect(decideThreeDsStep({ mode: "FORCE_3DS", at: { challenge: "Y" } })).toEqual({ step: "authorize_with_3ds" });
     expect(decideThreeDsStep({ mode: "FORCE_3DS", at: { challenge: "N" } }).step).toBe("fail");
     expect(decideThreeDsStep({ mode: "FORCE_3DS", at: { challenge: "cancelled" } }).step).toBe("fail");
-    expect(decideThreeDsStep({ mode: "FORCE_3DS", at: "declined_without_3ds" }).step).toBe("fail");
+    expect(decideThreeDsStep({ mode: "FORCE_3DS", at: { declinedWithout3ds: "authentication-required" } }).step).toBe("fail");
   });
 
-  it("FALLBACK_3DS authorizes without 3-D Secure when a challenge is wanted, and challenges after a decline", () => {
+  it("FALLBACK_3DS authorizes without 3-D Secure when a challenge is wanted, and challenges only after authentication-required", () => {
     expect(decideThreeDsStep({ mode: "FALLBACK_3DS", at: { ares: "C" } })).toEqual({ step: "authorize_without_3ds" });
     expect(decideThreeDsStep({ mode: "FALLBACK_3DS", at: { ares: "Y" } })).toEqual({ step: "authorize_with_3ds" });
-    expect(decideThreeDsStep({ mode: "FALLBACK_3DS", at: "declined_without_3ds" })).toEqual({ step: "challenge" });
+    expect(decideThreeDsStep({ mode: "FALLBACK_3DS", at: { declinedWithout3ds: "authentication-required" } })).toEqual({ step: "challenge" });
+    for (const declined of ["declined-soft", "technical", "declined-hard", "stop-recurring"] as const)
+      expect(decideThreeDsStep({ mode: "FALLBACK_3DS", at: { declinedWithout3ds: declined } }).step).toBe("fail");
     expect(decideThreeDsStep({ mode: "FALLBACK_3DS", at: { ares: "U" } })).toEqual({ step: "authorize_without_3ds" });
     expect(decideThreeDsStep({ mode: "FALLBACK_3DS", at: { ares: "R" } }).step).toBe("fail");
   });
