@@ -251,6 +251,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
   const routed = plan?.kind === "route" ? plan.accounts : [];
   const order = threeDs?.acquirerAccountId ? routed.filter((account) => account.accountId === threeDs.acquirerAccountId) : routed;
   const earlierAttempts = await db().operation.count({ where: { paymentId, type: "authorize" } });
+  const note = await authenticationNote(threeDs);
   const attempts: AuthorizationAttempt[] = [];
   let unresolved = false;
   /** Why the routing ended before the last account (a declined-hard or stop-recurring answer): the payment shows it. */
@@ -261,7 +262,7 @@ export async function authorizePayment(options: AuthorizePaymentOptions): Promis
     timeoutMs: options.timeoutMs,
     onError: "rethrow",
     faults: { beforeCall: "authorize.before-call", afterCall: "authorize.after-call" },
-    begin: (account, index) => beginAttempt(payment, options, account, earlierAttempts + index + 1),
+    begin: (account, index) => beginAttempt(payment, options, account, earlierAttempts + index + 1, note),
     call: async ({ connector, descriptor }, { accountId, operationId }) =>
       connector.authorize({
         operationId,
@@ -467,6 +468,7 @@ async function beginAttempt(
   options: AuthorizePaymentOptions,
   { processor, accountId }: { processor: AcquirerName; accountId: string },
   routingAttempt: number,
+  note: string | undefined,
 ): Promise<string> {
   const operationId = newId();
   await db().operation.create({
@@ -482,6 +484,7 @@ async function beginAttempt(
       routingAttempt,
       eci: options.threeDs?.eci ?? null,
       authenticationId: options.threeDs?.authenticationId ?? null,
+      note: note ?? null,
       responseId: options.responseId ?? null,
       // The call's lease starts here: a crash mid-call leaves a pending attempt that is looked up, never sent again.
       outcomeUnknownSince: new Date(),
@@ -489,6 +492,22 @@ async function beginAttempt(
     select: { id: true },
   });
   return operationId;
+}
+
+/**
+ * The note of an attempt made with a second authentication (decision 0192): the payment details
+ * (operations[].note) and the back office say which authentication it carried and why it was made.
+ */
+async function authenticationNote(threeDs: ThreeDsResult | undefined): Promise<string | undefined> {
+  if (!threeDs?.authenticationId) return undefined;
+  const authentication = await db().threeDsAuthentication.findUnique({
+    where: { id: threeDs.authenticationId },
+    select: { reason: true, challengeRequired: true },
+  });
+  const how = `${authentication?.challengeRequired ? "challenge" : "frictionless"}, transStatus ${threeDs.transStatus}, ECI ${threeDs.eci}`;
+  if (authentication?.reason === "routing") return `3-D Secure authenticated again for this processor's account after a decline at the previous one (${how})`;
+  if (authentication?.reason === "step-up") return `3-D Secure step-up: the issuer asked for authentication (${how})`;
+  return undefined;
 }
 
 /**

@@ -118,6 +118,8 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
           challengeIndicator: true,
           acsChallengeMandated: true,
           state: true,
+          reason: true,
+          acquirerAccountId: true,
           createdAt: true,
         },
       },
@@ -130,7 +132,18 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
   });
   if (!payment) throw new NotFoundError("Payment");
   const displayState = deriveDisplayState({ ...payment, authorizationAttempted: payment.operations.some((operation) => operation.type === "authorize") });
-  return { ...payment, displayState };
+  // Each authentication names the acquirer account its AReq was for (decision 0192): its processor and name.
+  const accountIds = [...new Set(payment.authentications.map((auth) => auth.acquirerAccountId).filter((id): id is string => Boolean(id)))];
+  const accounts = new Map(
+    (await db().acquirerAccount.findMany({ where: { id: { in: accountIds }, merchantId }, select: { id: true, processor: true, name: true } })).map(
+      (account) => [account.id, account],
+    ),
+  );
+  const authentications = payment.authentications.map((auth) => ({
+    ...auth,
+    account: auth.acquirerAccountId ? (accounts.get(auth.acquirerAccountId) ?? null) : null,
+  }));
+  return { ...payment, authentications, displayState };
 }
 
 export type PaymentDetail = Awaited<ReturnType<typeof getPaymentDetailOrThrow>>;

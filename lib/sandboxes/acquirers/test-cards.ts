@@ -91,9 +91,10 @@ export const TEST_CARDS: readonly TestCard[] = [
   {
     // Last four 0170: a challenge that passes at the strict 3DS Server too.
     pan: "4000000000060170",
-    description: `the issuer asks for a challenge at every authentication; declined by ${FIRST} (05), approved by ${and([SECOND!, ...LATER])}: under 3-D Secure a second challenge, for ${SECOND}, in the same window`,
+    description: `the issuer asks for a challenge at every authentication; declined by ${FIRST} (05), approved by ${and([SECOND!, ...LATER])} after a completed challenge (1A without one): under 3-D Secure a second challenge, for ${SECOND}, in the same window; under FALLBACK_3DS a step-up at ${SECOND}`,
     declinedBy: { processors: [FIRST], code: "05" },
     threeDs: "challenge",
+    requiresAuthentication: true,
   },
   {
     pan: "4000000000000119",

@@ -1,5 +1,5 @@
 // Newcomer review 4: the payment page follows what happens to the payment without a reload (N13), and
-// says why a declined payment under 3-D Secure was not routed on to another processor (N4).
+// shows a 3-D Secure payment routed on with a second authentication (N4).
 import { expect, test } from "@playwright/test";
 import { NEXT_YEAR, openDemoShop, pay, typeCard, waitForCallback } from "../../helpers/e2e/cardholder";
 import { demoCredentials } from "../../helpers/e2e/demo-service";
@@ -35,20 +35,26 @@ test("N13: a capture and a refund made on the payment page show there when the p
   expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
 });
 
-test("N4: a payment declined under 3-D Secure (the default) says on its page why no other processor was tried", async ({ page }) => {
+test("N4: a payment declined at finaro under 3-D Secure (the default) is authenticated again for clearhaus; its page lists both authentications", async ({ page }) => {
   test.setTimeout(300_000);
-  // Declined by finaro, approved by clearhaus and bambora, but only without 3-D Secure (docs/integration.md).
-  await openDemoShop(page, { amount: 2500, currency: "DKK", set3ds: "FORCE_3DS" });
+  // Declined by finaro, approved by clearhaus and bambora (docs/integration.md); frictionless 3-D Secure.
+  await openDemoShop(page, { amount: 2500, currency: "DKK", set3ds: "FORCE_3DS", processor: "finaro,clearhaus" });
   await typeCard(page, { pan: "4000000000001000", month: "12", year: NEXT_YEAR, cvc: "123" });
   await pay(page);
-  const failed = await waitForCallback(page, "jspaymentfailed");
-  const paymentid = String(failed.payload.paymentid ?? "");
+  const paymentid = String((await waitForCallback(page, "jspaymentsuccess")).payload.paymentid ?? "");
   expect(paymentid).toMatch(/^[0-9a-f]{32}$/);
 
   await signIn(page, demoCredentials().email, demoCredentials().password);
   await page.goto(`/backoffice/payments/${paymentid}`);
-  await expect(page.getByTestId("operation").filter({ hasText: "authorize" })).toHaveCount(1);
-  await expect(page.getByTestId("not-routed-on")).toContainText("authenticated with 3-D Secure for finaro's account");
+  const attempts = page.getByTestId("operation").filter({ hasText: "authorize" });
+  await expect(attempts).toHaveCount(2);
+  await expect(attempts.filter({ hasText: "authenticated again" })).toHaveCount(1);
+  const authentications = page.getByTestId("authentication");
+  await expect(authentications).toHaveCount(2);
+  await expect(authentications.nth(0)).toContainText("for finaro");
+  await expect(authentications.nth(1)).toContainText("for clearhaus");
+  await expect(authentications.nth(1)).toContainText("again, for the next processor after a decline");
+  await expect(page.getByTestId("routing-stopped")).toHaveCount(0);
 });
 
 test("N20: a payment's page links the MIT and the payout made on its card, and theirs link back to it", async ({ page }) => {

@@ -433,15 +433,34 @@ describe("3-D Secure", () => {
     expect(await db().operation.count({ where: { paymentId: second.paymentId } })).toBe(0);
   });
 
-  it("an authentication is used only at the acquirer account its AReq named: a decline there is not routed on with it", async () => {
-    // The AReq carried the first account's (Finaro's) acquirer BIN and merchant id; Clearhaus would approve this card.
+  it("an authentication is used only at the acquirer account its AReq named: after a decline there, the next account is authenticated anew", async () => {
+    // The first AReq carried finaro's acquirer BIN and merchant id; clearhaus gets one of its own (decision 0192).
     const created = await session({ set3ds: "FORCE_3DS", processors: ["finaro", "clearhaus"] });
     const { paymentId, result } = await pay(created.id, card("4000000000001000"));
-    expect(result).toMatchObject({ result: "failed", errorcode: "PAYMENT_DECLINED" });
+    expect(result).toEqual({ result: "approved", paymentid: paymentId });
     const operations = await db().operation.findMany({ where: { paymentId, type: "authorize" }, orderBy: { routingAttempt: "asc" } });
-    expect(operations.map((operation) => [operation.processor, operation.status])).toEqual([["finaro", "declined"]]);
-    const authentication = await db().threeDsAuthentication.findFirstOrThrow({ where: { paymentId } });
-    expect(authentication.acquirerAccountId).toBe(operations[0]!.acquirerAccountId);
+    expect(operations.map((operation) => [operation.processor, operation.status])).toEqual([
+      ["finaro", "declined"],
+      ["clearhaus", "approved"],
+    ]);
+    const authentications = await db().threeDsAuthentication.findMany({ where: { paymentId }, orderBy: { createdAt: "asc" } });
+    expect(authentications.map((row) => [row.acquirerAccountId, row.reason])).toEqual([
+      [operations[0]!.acquirerAccountId, null],
+      [operations[1]!.acquirerAccountId, "routing"],
+    ]);
+    expect(operations.map((operation) => operation.authenticationId)).toEqual(authentications.map((row) => row.id));
+  });
+
+  it("FORCE_3DS, declined-hard at finaro (54, expired): nothing else is tried and no second authentication is made", async () => {
+    const created = await session({ set3ds: "FORCE_3DS", processors: ["finaro", "clearhaus"] });
+    const { paymentId, result } = await pay(created.id, card("4000000000000069"));
+    expect(result).toMatchObject({ result: "failed", errorcode: "PAYMENT_DECLINED" });
+    const operations = await db().operation.findMany({ where: { paymentId, type: "authorize" } });
+    expect(operations.map((operation) => [operation.processor, operation.declineClass])).toEqual([["finaro", "declined-hard"]]);
+    expect(await db().threeDsAuthentication.count({ where: { paymentId } })).toBe(1);
+    expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).routingStopped).toMatch(
+      /^routing stopped: finaro declined for good \(declined-hard, 54.*clearhaus was not tried$/,
+    );
   });
 
   it("FALLBACK_3DS: a card the issuer would challenge is first authorized without 3-D Secure", async () => {
@@ -451,14 +470,34 @@ describe("3-D Secure", () => {
     expect((await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).sca).toBeNull();
   });
 
-  it("FALLBACK_3DS: when that authorization fails, the full challenge runs and the authorization after it succeeds", async () => {
-    const created = await session({ set3ds: "FALLBACK_3DS", processors: ["finaro"] });
+  it("FALLBACK_3DS: authentication-required without 3-D Secure stops the routing, the challenge runs, and the same account approves", async () => {
+    const created = await session({ set3ds: "FALLBACK_3DS", processors: ["finaro", "clearhaus"] });
     const { paymentId, result } = await pay(created.id, card("4000000000003006"));
     expect(result.result).toBe("challenge");
+    // Not routed on to clearhaus: finaro's issuer asked for authentication, so the step-up is at finaro.
     const attempts = await db().operation.findMany({ where: { paymentId, type: "authorize" } });
-    expect(attempts.map((operation) => [operation.status, operation.responseCode])).toEqual([["declined", "1A"]]);
+    expect(attempts.map((operation) => [operation.processor, operation.status, operation.responseCode, operation.declineClass])).toEqual([
+      ["finaro", "declined", "1A", "authentication-required"],
+    ]);
     expect(await challenge(created.id, String(result.url), "complete")).toBe("completed");
     expect(await authorize(created.id, paymentId, card("4000000000003006"))).toEqual({ result: "approved", paymentid: paymentId });
+    const after = await db().operation.findMany({ where: { paymentId, type: "authorize" }, orderBy: { routingAttempt: "asc" } });
+    expect(after.map((operation) => [operation.processor, operation.status])).toEqual([
+      ["finaro", "declined"],
+      ["finaro", "approved"],
+    ]);
+    expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: "AUTHORIZED", processor: "finaro", sca: "Y" });
+  });
+
+  it("FALLBACK_3DS: a plain decline without 3-D Secure is not challenged (the issuer did not ask for authentication)", async () => {
+    // 4000000000060170: the issuer would challenge; finaro declines it 05 (declined-soft).
+    const created = await session({ set3ds: "FALLBACK_3DS", processors: ["finaro"] });
+    const { paymentId, result } = await pay(created.id, card("4000000000060170"));
+    expect(result).toMatchObject({ result: "failed", errorcode: "PAYMENT_DECLINED" });
+    const attempts = await db().operation.findMany({ where: { paymentId, type: "authorize" } });
+    expect(attempts.map((operation) => [operation.processor, operation.declineClass])).toEqual([["finaro", "declined-soft"]]);
+    expect((await db().threeDsAuthentication.findFirstOrThrow({ where: { paymentId } })).state).toBe("challenge");
+    expect((await db().paymentSession.findUniqueOrThrow({ where: { id: created.id } })).status).toBe("OPEN");
   });
 });
 

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
+import { getPaymentDetails } from "@/lib/payments/get-payment-details";
 import { completionNotificationId } from "@/lib/notifications/send-completion-notification";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
@@ -22,7 +23,7 @@ const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
 const card = (pan: string) => ({ pan, expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" });
 /** Declined by finaro (05), approved by the others; frictionless for every account (docs/integration.md). */
 const FRICTIONLESS_FALLBACK = card("4000000000080103");
-/** The same, with a challenge at every authentication. */
+/** The same, with a challenge at every authentication; declined 1A without 3-D Secure by the others. */
 const CHALLENGE_FALLBACK = card("4000000000060170");
 
 let server: HostedFieldsServer;
@@ -80,7 +81,7 @@ const attemptsOf = (paymentId: string) =>
   db().operation.findMany({
     where: { paymentId, type: "authorize" },
     orderBy: { routingAttempt: "asc" },
-    select: { processor: true, status: true, responseCode: true, acquirerAccountId: true, authenticationId: true, eci: true },
+    select: { processor: true, status: true, responseCode: true, acquirerAccountId: true, authenticationId: true, eci: true, note: true },
   });
 
 const authenticationsOf = (paymentId: string) =>
@@ -111,6 +112,17 @@ describe("FORCE_3DS: a decline at one account is authenticated again for the nex
     expect(await attemptsOf(paymentId)).toMatchObject([
       { processor: "finaro", status: "declined", responseCode: "05", acquirerAccountId: finaro.id, authenticationId: authentications[0]!.id },
       { processor: "clearhaus", status: "approved", acquirerAccountId: clearhaus.id, authenticationId: authentications[1]!.id, eci: "05" },
+    ]);
+    // The payment details (2.3, operations[].note) say which authentication the second attempt carried.
+    const details = await getPaymentDetails({ merchantId, mode: "test", paymentRef: paymentId, responseId: "r1" });
+    expect(details.operations.map((operation) => [operation.operationtype, operation.responsecode, operation.status, operation.note])).toEqual([
+      ["authorize", "05", "declined", ""],
+      [
+        "authorize",
+        "00",
+        "approved",
+        "3-D Secure authenticated again for this processor's account after a decline at the previous one (frictionless, transStatus Y, ECI 05)",
+      ],
     ]);
     expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({
       status: "AUTHORIZED",
@@ -182,5 +194,38 @@ describe("FORCE_3DS: a decline at one account is authenticated again for the nex
     // No hold anywhere: finaro declined, clearhaus was never asked.
     expect(sandboxes.ledgers.clearhaus!.transactions()).toHaveLength(clearhausBefore);
     expect((await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } })).status).toBe("OPEN");
+  });
+});
+
+describe("FALLBACK_3DS: a step-up only where the issuer asked for authentication", () => {
+  it("finaro declines 05 without 3-D Secure, clearhaus 1A: the routing stops there, clearhaus is authenticated with the challenge mandated (04), and approves", async () => {
+    const { sessionId, paymentId } = await openPayment("FALLBACK_3DS");
+    const first = await sendCard(sessionId, paymentId, CHALLENGE_FALLBACK);
+    expect(first).toMatchObject({ result: "challenge", paymentid: paymentId });
+    expect((await attemptsOf(paymentId)).map((attempt) => [attempt.processor, attempt.responseCode, attempt.authenticationId])).toEqual([
+      ["finaro", "05", null],
+      ["clearhaus", "1A", null],
+    ]);
+    const finaro = await accountIdOf("finaro");
+    const clearhaus = await accountIdOf("clearhaus");
+    // The first ARes (for finaro) asked for a challenge; the step-up is a new authentication for clearhaus, challenge mandated.
+    expect(strict.acceptedAReqs.map((areq) => [areq.acquirerMerchantID, areq.threeDSRequestorChallengeInd])).toEqual([
+      [finaro.acquirerMerchantId, "01"],
+      [clearhaus.acquirerMerchantId, "04"],
+    ]);
+    expect(await completeChallenge(sessionId, String(first.url))).toBe("completed");
+    expect(await sendCard(sessionId, paymentId, CHALLENGE_FALLBACK)).toEqual({ result: "approved", paymentid: paymentId });
+    const attempts = await attemptsOf(paymentId);
+    expect(attempts.map((attempt) => [attempt.processor, attempt.status])).toEqual([
+      ["finaro", "declined"],
+      ["clearhaus", "declined"],
+      ["clearhaus", "approved"],
+    ]);
+    expect(attempts[2]!.note).toMatch(/^3-D Secure step-up: the issuer asked for authentication \(challenge, transStatus Y, ECI 05\)$/);
+    expect((await authenticationsOf(paymentId)).map((row) => [row.acquirerAccountId, row.reason])).toEqual([
+      [finaro.id, null],
+      [clearhaus.id, "step-up"],
+    ]);
+    expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: "AUTHORIZED", processor: "clearhaus", sca: "Y" });
   });
 });

@@ -57,13 +57,6 @@ export default async function PaymentPage({ params }: Params) {
   const showActions = canOperate && (canCapture || canRefund || canVoid);
   // An operation whose answer is on its way (not one left for an operator): the page follows it.
   const waitingForAcquirer = payment.operations.some((operation) => operation.status === "pending" && !operation.operatorAlertedAt);
-  // Under 3-D Secure a decline is final (decision 0110): say why no other processor was tried.
-  const authorizations = payment.operations.filter((operation) => operation.type === "authorize");
-  const lastAuthorization = authorizations.at(-1);
-  const notRoutedOn =
-    payment.authentications.length > 0 && lastAuthorization?.status === "declined" && authorizations.every((operation) => operation.status !== "approved")
-      ? lastAuthorization.processor
-      : null;
   const related = [
     ...(payment.parent ? [{ ...payment.parent, relation: "Parent: its card was used for this payment" }] : []),
     ...payment.children.map((child) => ({ ...child, relation: child.paymentType === "payout" ? "Payout to this payment's card" : `${child.paymentType === "cit" ? "Payment" : "MIT"} on this payment's card` })),
@@ -127,13 +120,6 @@ export default async function PaymentPage({ params }: Params) {
 
           <div id="operations" className="scroll-mt-4">
           <Card title="Operations" description="Every authorization, capture, refund and void, oldest first." actions={waitingForAcquirer ? <RefreshWhilePending /> : undefined}>
-            {notRoutedOn ? (
-              <p className="mb-3 rounded-md bg-slate-50 p-3 text-sm text-slate-700 ring-1 ring-inset ring-slate-200" data-testid="not-routed-on">
-                Not routed on to another processor: this payment was authenticated with 3-D Secure for {notRoutedOn}&apos;s account, and an
-                authentication authorizes only there, so its decline is final. Routing after a decline happens for payments without 3-D
-                Secure (set3ds SKIP_3DS); see docs/integration.md, &quot;Routing&quot;.
-              </p>
-            ) : null}
             {payment.routingStopped ? (
               <p className="mb-3 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200" data-testid="routing-stopped">
                 {payment.routingStopped.replace(/^routing stopped: /, "Routing stopped: ")} (docs/integration.md, &quot;Routing by decline class&quot;).
@@ -299,8 +285,10 @@ export default async function PaymentPage({ params }: Params) {
             <Card title="3-D Secure">
               <ul className="space-y-2 text-sm">
                 {payment.authentications.map((auth) => (
-                  <li key={auth.id}>
-                    <span className="font-medium">{auth.state}</span> · transStatus {auth.transStatus ?? "—"}
+                  <li key={auth.id} data-testid="authentication">
+                    <span className="font-medium">{auth.state}</span>
+                    {auth.account ? ` · for ${auth.account.processor} (${auth.account.name})` : ""}
+                    {auth.reason === "routing" ? " · again, for the next processor after a decline" : auth.reason === "step-up" ? " · step-up: the issuer asked for authentication" : ""} · transStatus {auth.transStatus ?? "—"}
                     {auth.transStatusReason ? ` (reason ${auth.transStatusReason})` : ""} · ECI {auth.eci ?? "—"}{" "}
                     {auth.challengeRequired ? `· challenge${auth.acsChallengeMandated === "Y" ? " (mandated by the issuer)" : ""}` : "· frictionless"}
                     <span className="block text-xs text-slate-500">
