@@ -10,17 +10,12 @@ import {
   callbacks,
   openDemoShop,
   pay,
-  startNotificationReceiver,
+  useNotificationReceiver,
   typeCard,
   waitForCallback,
-  type NotificationReceiver,
 } from "../../helpers/e2e/cardholder";
 
-let receiver: NotificationReceiver;
-test.beforeAll(async () => {
-  receiver = await startNotificationReceiver();
-});
-test.afterAll(async () => receiver?.close());
+const receiver = useNotificationReceiver();
 
 /** Bambora North America test cards (references/payment_APIs/test_cards.md). */
 const APPROVED_VISA = "4030000010001234";

@@ -10,17 +10,12 @@ import {
   callbacks,
   openDemoShop,
   pay,
-  startNotificationReceiver,
+  useNotificationReceiver,
   typeCard,
   waitForCallback,
-  type NotificationReceiver,
 } from "../../helpers/e2e/cardholder";
 
-let receiver: NotificationReceiver;
-test.beforeAll(async () => {
-  receiver = await startNotificationReceiver();
-});
-test.afterAll(async () => receiver?.close());
+const receiver = useNotificationReceiver();
 
 const card = (pan: string) => ({ pan, month: "12", year: NEXT_YEAR, cvc: "123" });
 

@@ -7,17 +7,12 @@ import {
   field,
   openDemoShop,
   pay,
-  startNotificationReceiver,
+  useNotificationReceiver,
   typeCard,
   waitForCallback,
-  type NotificationReceiver,
 } from "../../helpers/e2e/cardholder";
 
-let receiver: NotificationReceiver;
-test.beforeAll(async () => {
-  receiver = await startNotificationReceiver();
-});
-test.afterAll(async () => receiver?.close());
+const receiver = useNotificationReceiver();
 
 const VISA = { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" };
 

@@ -7,17 +7,12 @@ import {
   callbacks,
   openDemoShop,
   pay,
-  startNotificationReceiver,
+  useNotificationReceiver,
   typeCard,
   waitForCallback,
-  type NotificationReceiver,
 } from "../../helpers/e2e/cardholder";
 
-let receiver: NotificationReceiver;
-test.beforeAll(async () => {
-  receiver = await startNotificationReceiver();
-});
-test.afterAll(async () => receiver?.close());
+const receiver = useNotificationReceiver();
 
 const card = (pan: string) => ({ pan, month: "11", year: NEXT_YEAR.slice(2), cvc: "737" });
 const CHALLENGE_REQUIRED = "4000000000003006";

@@ -6,16 +6,11 @@ import {
   field,
   openDemoShop,
   pay,
-  startNotificationReceiver,
+  useNotificationReceiver,
   waitForCallback,
-  type NotificationReceiver,
 } from "../../helpers/e2e/cardholder";
 
-let receiver: NotificationReceiver;
-test.beforeAll(async () => {
-  receiver = await startNotificationReceiver();
-});
-test.afterAll(async () => receiver?.close());
+const receiver = useNotificationReceiver();
 
 test("the window times out: callback, locked fields, PAYMENT_TIMEOUT and the notification with status timeout", async ({ page }) => {
   const merchantpaymentid = `order${Date.now()}`;

@@ -2,7 +2,7 @@
 // a notification receiver standing in for the merchant's server, and the cardholder's actions.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, type FrameLocator, type Page } from "@playwright/test";
+import { expect, test, type FrameLocator, type Page } from "@playwright/test";
 import { eventually } from "../eventually";
 import { E2E, demoCredentials } from "./demo-service";
 
@@ -61,6 +61,26 @@ export async function startNotificationReceiver() {
 }
 
 export type NotificationReceiver = Awaited<ReturnType<typeof startNotificationReceiver>>;
+
+/** A notification receiver for the spec file that calls this: started before its tests, closed after them. */
+export function useNotificationReceiver(): Omit<NotificationReceiver, "close"> {
+  let receiver: NotificationReceiver | undefined;
+  test.beforeAll(async () => {
+    receiver = await startNotificationReceiver();
+  });
+  test.afterAll(async () => receiver?.close());
+  const started = () => {
+    if (!receiver) throw new Error("the notification receiver is used before beforeAll");
+    return receiver;
+  };
+  return {
+    url: (name) => started().url(name),
+    waitFor: (...args) => started().waitFor(...args),
+    get received() {
+      return started().received;
+    },
+  };
+}
 
 /** What the demo shop's page takes besides `sessionid` when the test initialized the session itself. */
 const PAGE_PARAMS = ["layout", "amount", "currency", "reference"];
