@@ -69,7 +69,11 @@ export interface WorldlinePaymentInput {
 
 /** Minor units as the JSON integer Direct takes ("Amount in the smallest currency unit"). */
 export function toWorldlineAmount(amount: bigint, currency: string): number {
-  currencyExponent(currency); // an unknown currency is refused here, not at Worldline
+  try {
+    currencyExponent(currency); // an unknown currency is refused here, not at Worldline
+  } catch {
+    throw new WorldlineInputError(`${currency} is not an ISO 4217 currency Worldline takes`);
+  }
   const value = Number(amount);
   if (!Number.isSafeInteger(value) || value < 0) throw new WorldlineInputError("the amount is not a non-negative integer of minor units");
   return value;
@@ -384,4 +388,9 @@ export function findWorldlineOperation(
     (operation) => (operation.operationReferences?.merchantReference ?? operation.references?.merchantReference) === reference,
   );
   return { found };
+}
+
+/** The result of one operation GetPaymentDetails listed (a capture, refund or cancel found again by our reference). */
+export function fromWorldlineOperation(kind: Exclude<WorldlineOperationKind, "payment">, operation: WorldlineOperation): WorldlineResult {
+  return fromStatus(kind, { id: operation.id, status: operation.status, statusOutput: operation.statusOutput ?? undefined });
 }

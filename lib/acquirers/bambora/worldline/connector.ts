@@ -1,0 +1,274 @@
+// The Worldline Direct connector of bambora accounts on the `worldline` platform (issue 39,
+// decisions 0175-0176): plumbing only. Requests are built by ./transformers.ts and signed by
+// ./request.ts, sent through the connectors' one `send()` (time-out, egress guard, observation),
+// and answers read back by ./transformers.ts into the neutral result. Every POST carries our
+// operation id as `X-GCS-Idempotence-Key`, and every capture, refund and cancel as its
+// `operationReferences.merchantReference`, so an answer lost in between is found again.
+import { failureFromOutcome, send } from "../../plumbing/http";
+import {
+  LookupNotOfferedError,
+  RESPONSE_CODES,
+  type AcquirerConnector,
+  type AuthorizeRequest,
+  type ConnectorCall,
+  type LookupCapabilities,
+  type ProcessorResult,
+} from "../../contract";
+import { worldlinePaths } from "./endpoints";
+import { worldlineRequest, type WorldlineCredentials } from "./request";
+import {
+  WorldlineInputError,
+  findWorldlineOperation,
+  fromWorldlineAnswer,
+  fromWorldlineOperation,
+  toWorldlineCancel,
+  toWorldlineCapture,
+  toWorldlinePayment,
+  toWorldlineRefund,
+  type WorldlineOperationKind,
+  type WorldlineResult,
+  type WorldlineStoredCredential,
+} from "./transformers";
+
+export interface WorldlineSettings {
+  /** The platform's host for the account's mode (./endpoints.ts WORLDLINE_HOSTS), or a sandbox. */
+  baseUrl: string;
+  timeoutMs: number;
+  /** The clock the request's Date header and signature use (tests). */
+  now?: () => Date;
+}
+
+/**
+ * What a look-up by our reference is worth (decision 0176). A capture, refund or cancel is found in
+ * GetPaymentDetails, which lists "the complete list of operations executed on the payment" with the
+ * reference we gave each: absent from a successful answer, it was never made. Direct has no search of
+ * payments by the merchant's reference: an authorization whose answer was lost is found only by
+ * sending the same request with the same idempotence key, which needs the card again; the resolver
+ * does not hold it, so an unknown authorization waits for an operator (who sees it in the Merchant
+ * Portal).
+ */
+export const WORLDLINE_LOOKUPS: LookupCapabilities = {
+  authorize: {
+    lookup: false,
+    notFoundIsProof: false,
+    source: "Worldline Direct has no payment search by merchant reference; the idempotence key replays only with the card (decision 0176)",
+  },
+  capture: { lookup: true, notFoundIsProof: true, source: "Worldline Direct GET /v2/{merchantId}/payments/{paymentId}/details, operations[] by merchantReference" },
+  refund: { lookup: true, notFoundIsProof: true, source: "Worldline Direct GET /v2/{merchantId}/payments/{paymentId}/details, operations[] by merchantReference" },
+  void: { lookup: true, notFoundIsProof: true, source: "Worldline Direct GET /v2/{merchantId}/payments/{paymentId}/details, operations[] by merchantReference" },
+  payout: { lookup: false, notFoundIsProof: false, source: "payouts are not offered on bambora's worldline platform here" },
+};
+
+/** The neutral result of one Worldline answer. */
+export function toProcessorResult(result: WorldlineResult): ProcessorResult {
+  switch (result.kind) {
+    case "approved":
+      return {
+        status: "approved",
+        responsecode: RESPONSE_CODES.approved,
+        ...(result.authorizationCode ? { authorizationcode: result.authorizationCode.slice(0, 8) } : {}),
+        processorReference: result.id,
+        ...(result.eci ? { eci: result.eci.padStart(2, "0") } : {}),
+        ...(result.par ? { par: result.par } : {}),
+        ...(result.schemeTransactionId ? { scheme: { schemeTransactionId: result.schemeTransactionId } } : {}),
+        acquirerCode: result.status,
+        declineClass: "approved",
+        ...(result.final ? {} : { message: `worldline: ${result.status} (the platform sends it on)` }),
+      };
+    case "declined":
+      return {
+        status: "declined",
+        failure: "declined",
+        responsecode: result.decline.iso,
+        ...(result.id ? { processorReference: result.id } : {}),
+        acquirerCode: result.decline.code || result.status,
+        declineClass: result.decline.class,
+        message: `worldline: ${result.decline.meaning}${result.decline.code ? ` (${result.decline.code})` : ""}`,
+      };
+    case "pending":
+      // Accepted and not decided, or the same key still being processed: the outcome is unknown until looked up.
+      return {
+        status: "failed",
+        failure: "indeterminate",
+        responsecode: RESPONSE_CODES.timeout,
+        ...(result.id ? { processorReference: result.id } : {}),
+        acquirerCode: result.status,
+        message: `worldline: ${result.reason} (${result.status})`,
+      };
+    case "unknown":
+      return {
+        status: "failed",
+        failure: "indeterminate",
+        responsecode: RESPONSE_CODES.unavailable,
+        message: `worldline: ${result.reason}`,
+      };
+    case "refused":
+      return {
+        status: "failed",
+        failure: "declined",
+        responsecode: result.httpStatus === 401 || result.httpStatus === 403 ? "03" : RESPONSE_CODES.invalidTransaction,
+        acquirerCode: result.code,
+        declineClass: "technical",
+        message: `worldline refused the request (HTTP ${result.httpStatus}): ${result.message}`,
+      };
+  }
+}
+
+/** Refused here, before anything is sent: the same request would be refused again. */
+const refusedHere = (message: string): ProcessorResult => ({
+  status: "failed",
+  failure: "declined",
+  responsecode: RESPONSE_CODES.invalidTransaction,
+  declineClass: "technical",
+  message: `worldline: ${message}`,
+});
+
+/** The card-on-file framing of an authorization (./transformers.ts WorldlineStoredCredential). */
+function storedCredentialOf(request: AuthorizeRequest): WorldlineStoredCredential | undefined {
+  const onFile = request.credentialOnFile;
+  if (!onFile) return undefined;
+  if (onFile.initiator === "merchant")
+    return {
+      initiator: "merchant",
+      type: onFile.paymentType === "scheduled" ? "recurring" : "unscheduled",
+      ...(onFile.previousSchemeTransactionId ? { initialSchemeTransactionId: onFile.previousSchemeTransactionId } : {}),
+    };
+  if (onFile.usesStoredCredential) return { initiator: "cardholder", sequence: "subsequent" };
+  return onFile.storeCredential ? { initiator: "cardholder", sequence: "first" } : undefined;
+}
+
+export function createWorldlineConnector(settings: WorldlineSettings): AcquirerConnector<WorldlineCredentials> {
+  const now = settings.now ?? (() => new Date());
+
+  async function call(
+    kind: WorldlineOperationKind,
+    path: string,
+    body: unknown,
+    idempotenceKey: string,
+    connectorCall: ConnectorCall<WorldlineCredentials>,
+  ): Promise<ProcessorResult> {
+    const request = worldlineRequest({
+      baseUrl: settings.baseUrl,
+      credentials: connectorCall.credentials,
+      method: "POST",
+      path,
+      body,
+      idempotenceKey,
+      now: now(),
+    });
+    const outcome = await send({ ...request, timeoutMs: settings.timeoutMs, signal: connectorCall.signal });
+    if (outcome.kind !== "response") return failureFromOutcome(outcome, "worldline", settings.timeoutMs);
+    let json: unknown;
+    try {
+      json = outcome.text ? JSON.parse(outcome.text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return toProcessorResult(fromWorldlineAnswer(kind, outcome.status, json));
+  }
+
+  /** Builds a request body; a value the platform cannot take is refused here, without a call. */
+  function build<T>(make: () => T): T | ProcessorResult {
+    try {
+      return make();
+    } catch (error) {
+      if (error instanceof WorldlineInputError) return refusedHere(error.message);
+      throw error;
+    }
+  }
+  const isRefusal = (value: unknown): value is ProcessorResult =>
+    typeof value === "object" && value !== null && "status" in value && "responsecode" in value;
+
+  return {
+    name: "bambora",
+    async authorize(request, connectorCall) {
+      const body = build(() =>
+        toWorldlinePayment({
+          reference: request.operationId,
+          amount: request.amount,
+          currency: request.currency,
+          card: request.card,
+          capture: "later",
+          threeDs: request.threeDs
+            ? {
+                eci: request.threeDs.eci,
+                authenticationValue: request.threeDs.authenticationValue,
+                dsTransId: request.threeDs.dsTransId,
+                acsTransId: request.threeDs.acsTransId,
+                version: request.threeDs.version,
+                flow: request.threeDs.messageType === "RReq" ? "challenge" : "frictionless",
+              }
+            : undefined,
+          storedCredential: storedCredentialOf(request),
+          descriptor: request.textOnStatement ?? request.descriptor,
+          customerIp: request.customerIp,
+          customer: request.customer,
+        }),
+      );
+      if (isRefusal(body)) return body;
+      const result = await call("payment", worldlinePaths.createPayment(connectorCall.credentials.merchantId), body, request.operationId, connectorCall);
+      return result.status === "approved" && request.threeDs && !result.eci ? { ...result, eci: request.threeDs.eci } : result;
+    },
+    async capture(request, connectorCall) {
+      const body = build(() => toWorldlineCapture({ reference: request.operationId, amount: request.amount, currency: request.currency }));
+      if (isRefusal(body)) return body;
+      return call("capture", worldlinePaths.capture(connectorCall.credentials.merchantId, request.authorizationReference), body, request.operationId, connectorCall);
+    },
+    async refund(request, connectorCall) {
+      const body = build(() => toWorldlineRefund({ reference: request.operationId, amount: request.amount, currency: request.currency }));
+      if (isRefusal(body)) return body;
+      // A refund names the payment (Direct refunds "a payment"), not one of its captures.
+      return call("refund", worldlinePaths.refund(connectorCall.credentials.merchantId, request.authorizationReference), body, request.operationId, connectorCall);
+    },
+    void: (request, connectorCall) =>
+      call(
+        "cancel",
+        worldlinePaths.cancel(connectorCall.credentials.merchantId, request.authorizationReference),
+        toWorldlineCancel({ reference: request.operationId }),
+        request.operationId,
+        connectorCall,
+      ),
+    lookups: WORLDLINE_LOOKUPS,
+    async lookupOperation({ kind, operationId, authorizationReference }, connectorCall) {
+      if (!WORLDLINE_LOOKUPS[kind].lookup) throw new LookupNotOfferedError("bambora", kind);
+      if (!authorizationReference) throw new Error(`worldline finds a ${kind} through its payment, whose id was not given`);
+      const request = worldlineRequest({
+        baseUrl: settings.baseUrl,
+        credentials: connectorCall.credentials,
+        method: "GET",
+        path: worldlinePaths.paymentDetails(connectorCall.credentials.merchantId, authorizationReference),
+        now: now(),
+      });
+      const outcome = await send({ ...request, timeoutMs: settings.timeoutMs, signal: connectorCall.signal });
+      if (outcome.kind !== "response") throw new Error(`worldline payment details: no answer (${outcome.kind})`);
+      if (outcome.status !== 200) throw new Error(`worldline payment details answered HTTP ${outcome.status}`);
+      let json: unknown;
+      try {
+        json = JSON.parse(outcome.text);
+      } catch {
+        throw new Error("worldline payment details: an answer that is not JSON");
+      }
+      const found = findWorldlineOperation(json, operationId);
+      if ("unreadable" in found) throw new Error("worldline payment details: an answer this connector cannot read");
+      if (!found.found) return undefined;
+      return toProcessorResult(fromWorldlineOperation(kind === "void" ? "cancel" : kind === "refund" ? "refund" : "capture", found.found));
+    },
+    /** GET …/services/testconnection ([SDK-JAVA] ServicesClient.testConnection): changes nothing; 401 or 403 refuses the key. */
+    async checkConnection(connectorCall) {
+      const request = worldlineRequest({
+        baseUrl: settings.baseUrl,
+        credentials: connectorCall.credentials,
+        method: "GET",
+        path: worldlinePaths.testConnection(connectorCall.credentials.merchantId),
+        now: now(),
+      });
+      const outcome = await send({ ...request, timeoutMs: settings.timeoutMs, signal: connectorCall.signal });
+      if (outcome.kind !== "response") return { ok: false, message: `GET /services/testconnection: no answer (${outcome.kind})` };
+      if (outcome.status === 200) return { ok: true, message: "GET /services/testconnection: HTTP 200, Worldline accepted the API key" };
+      return {
+        ok: false,
+        message: `GET /services/testconnection: HTTP ${outcome.status}${outcome.status === 401 || outcome.status === 403 ? ", Worldline refused the PSPID or the API key" : ""}`,
+      };
+    },
+  };
+}
