@@ -521,4 +521,34 @@ export interface AcquirerModule<TCredentials = unknown, TVariables = unknown> {
   readonly environment?: AcquirerEnvironment<TVariables>;
   readonly legacyImport?: LegacyImport<TCredentials>;
   createConnector(settings: ConnectorSettings<TVariables>): AcquirerConnector<TCredentials>;
+  /**
+   * The acquirer's other APIs, for an acquirer reached by more than one (bambora: Worldline Direct
+   * beside Bambora North America; docs/decisions/0193-an-acquirer-with-more-than-one-platform.md),
+   * by the key an account names (`AcquirerAccount.platform`). Everything above is its first
+   * platform's, whose label is `firstPlatformLabel`. The processor name stays the module's in the API,
+   * notifications and back office; the account decides which API is spoken. The first platform's key
+   * (`firstPlatformKey`) is what the CLI and the form call it; an account on it stores no platform.
+   */
+  readonly platforms?: {
+    readonly firstPlatformKey: string;
+    readonly firstPlatformLabel: string;
+    readonly others: Readonly<Record<string, AcquirerPlatform<TVariables>>>;
+  };
+}
+
+/** One more API of an acquirer (AcquirerModule.platforms): what differs from its first platform. */
+export interface AcquirerPlatform<TVariables = unknown> {
+  readonly label: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each platform has its own credentials type
+  readonly credentials: { readonly schema: z.ZodType<any>; readonly fields: readonly CredentialField[] };
+  readonly accountRules: AccountRules;
+  readonly capabilities: AcquirerCapabilities;
+  /**
+   * Its configured endpoint for `mode`'s accounts, from the module's own variables (their names in
+   * `endpointVariables`); undefined for test: the built-in sandbox of this platform, when it runs.
+   */
+  endpoint(mode: Mode, variables: TVariables): string | undefined;
+  readonly endpointVariables: { readonly live: string; readonly test: string };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each platform has its own credentials type
+  createConnector(settings: ConnectorSettings<TVariables>): AcquirerConnector<any>;
 }

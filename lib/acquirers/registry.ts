@@ -13,7 +13,7 @@ import { acquirerVariables } from "./environment";
 import { acquirerModule } from "./index";
 import { ACQUIRER_LABELS, type AcquirerName } from "./names";
 import { observeConnector } from "./plumbing/observe-connector";
-import { registerSandboxAddress, sandboxAddress, type SandboxAddress } from "../runtime/sandbox-addresses";
+import { platformSandboxKey, registerSandboxAddress, sandboxAddress, type SandboxAddress } from "../runtime/sandbox-addresses";
 import type { Mode } from "../mode";
 
 const state = globalThis as unknown as { __cpsSandboxRemembered?: Partial<Record<AcquirerName, SandboxAddress>> };
@@ -48,17 +48,23 @@ export function registerSandboxUrl(name: AcquirerName, baseUrl: string | undefin
   });
 }
 
-/**
- * The built-in test account of `name`'s sandbox, when test accounts of `name` go to a running sandbox
- * that registered one (undefined with a configured test endpoint: merchants bring their own account).
- */
-export function builtInSandboxAccount(name: AcquirerName): Record<string, unknown> | undefined {
-  return testModeUsesSandbox(name) ? sandboxAddress(name)?.builtInAccount : undefined;
-}
 
 /** The registered sandbox address of `name`, if one runs. */
 export function sandboxUrl(name: AcquirerName): string | undefined {
   return sandboxAddress(name)?.url;
+}
+
+/**
+ * The built-in test accounts of `name`'s sandboxes: its first platform's and each other platform's
+ * whose sandbox runs (bambora: a Bambora North America CAD account and a Worldline DKK one), when
+ * test accounts of `name` go to the built-in sandbox.
+ */
+export function builtInSandboxAccounts(name: AcquirerName): Record<string, unknown>[] {
+  if (!testModeUsesSandbox(name)) return [];
+  const others = Object.keys(acquirerModule(name).platforms?.others ?? {});
+  return [sandboxAddress(name)?.builtInAccount, ...others.map((platform) => sandboxAddress(platformSandboxKey(name, platform))?.builtInAccount)].filter(
+    (account): account is Record<string, unknown> => Boolean(account),
+  );
 }
 
 /** Where calls to `name`'s sandbox go: its address and path (Finaro's gateway endpoint), and whether its extensions are on. */
@@ -120,6 +126,8 @@ export function testModeUsesSandbox(name: AcquirerName): boolean {
 export interface GetConnectorOptions {
   /** Overrides the configured time-out (tests, CLI). */
   timeoutMs?: number;
+  /** The account's platform when it is not the processor's first (decision 0193). */
+  platform?: string | null;
 }
 
 /** The connector of `name` at the endpoint of `mode`'s accounts; calls need an account's credentials. */
@@ -128,6 +136,7 @@ export function getAcquirerConnector<TName extends AcquirerName>(
   mode: Mode,
   options: GetConnectorOptions = {},
 ): AcquirerConnector<CredentialsOf<TName>> {
+  if (options.platform) return getPlatformConnector(name, options.platform, mode, options) as AcquirerConnector<CredentialsOf<TName>>;
   const endpoint = endpointFor(name, mode);
   if (!endpoint) {
     const variables = acquirerEndpointVariables(name);
@@ -147,6 +156,32 @@ export function getAcquirerConnector<TName extends AcquirerName>(
     sandbox: sandbox ? { extensions: sandbox.extensions } : undefined,
     variables: acquirerVariables(name),
   }) as AcquirerConnector<CredentialsOf<TName>>;
+}
+
+/**
+ * The connector of `name`'s platform `platform` (decision 0193): its configured endpoint for `mode`
+ * (the module's own variables), else for test accounts its built-in sandbox when it runs.
+ */
+function getPlatformConnector(name: AcquirerName, platform: string, mode: Mode, options: GetConnectorOptions): AcquirerConnector<unknown> {
+  const spec = acquirerModule(name).platforms?.others[platform];
+  if (!spec) throw new ProcessorNotConfiguredError(name, `it has no platform ${platform}`);
+  const variables = acquirerVariables(name);
+  const configured = spec.endpoint(mode, variables);
+  const address = !configured && mode === "test" ? sandboxAddress(platformSandboxKey(name, platform)) : undefined;
+  const baseUrl = configured ?? (address ? `${address.url}${address.path}` : undefined);
+  if (!baseUrl)
+    throw new ProcessorNotConfiguredError(
+      name,
+      mode === "live"
+        ? `its ${spec.label} live endpoint (${spec.endpointVariables.live}) is not configured`
+        : `its ${spec.label} test endpoint (${spec.endpointVariables.test}) is not configured and its sandbox is not running`,
+    );
+  return spec.createConnector({
+    baseUrl,
+    timeoutMs: options.timeoutMs ?? processorTimeoutMs(name),
+    sandbox: address ? { extensions: address.extensions } : undefined,
+    variables,
+  });
 }
 
 /**
@@ -192,7 +227,7 @@ export function bindConnector(
   options: GetConnectorOptions = {},
 ): ProcessorConnector {
   const { id, mode } = account;
-  // The credentials were parsed by this processor's own schema (parseCredentials).
-  const connector = getAcquirerConnector(account.processor, mode, options) as AcquirerConnector<unknown>;
+  // The credentials were parsed by this processor's (platform's) own schema (parseCredentials).
+  const connector = getAcquirerConnector(account.processor, mode, { ...options, platform: account.platform }) as AcquirerConnector<unknown>;
   return observeConnector(bindCredentials(connector, account.credentials, id, mode));
 }

@@ -59,12 +59,12 @@ async function reserve(
     await lockPayment(tx, payment.id);
     const state = await tx.payment.findUniqueOrThrow({
       where: { id: payment.id },
-      select: { status: true, authorizedAmount: true, processor: true },
+      select: { status: true, authorizedAmount: true, processor: true, acquirerAccount: { select: { platform: true } } },
     });
     const totals = await operationTotals(tx, payment.id);
     let amount: bigint;
     try {
-      amount = FOLLOW_UP_KINDS[type].amountRule(state, totals, undefined);
+      amount = FOLLOW_UP_KINDS[type].amountRule({ ...state, platform: state.acquirerAccount?.platform }, totals, undefined);
     } catch {
       return { refused: true as const, capturedOrReserved: totals.capturedOrReserved };
     }

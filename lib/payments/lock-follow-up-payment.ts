@@ -19,6 +19,8 @@ import type { Mode } from "../mode";
 export interface LockedFollowUpPayment extends LockedPayment {
   /** The processor that authorized it (null before an authorization). */
   processor: AcquirerName | null;
+  /** The platform of the account that authorized it (decision 0193); null: the processor's first. */
+  platform: string | null;
   /** The notification address for a follow-up when the request names none, or null. */
   configuredNotificationUrl: string | null;
 }
@@ -27,6 +29,7 @@ interface Row {
   id: string;
   status: LockedPayment["status"];
   processor: AcquirerName | null;
+  platform: string | null;
   authorizedAmount: bigint | number | string;
   currency: string;
   hostedUrl: string | null;
@@ -58,6 +61,7 @@ export async function lockFollowUpPaymentOrThrow({
     id: row.id,
     status: row.status,
     processor: row.processor,
+    platform: row.platform,
     authorizedAmount: BigInt(row.authorizedAmount),
     currency: row.currency,
     // The order of lib/notifications/resolve-notification-url.ts for purpose "default" with a fallback.

@@ -46,7 +46,7 @@ export async function requestFollowUp({
     const totals = payment.totals;
     const kind: FollowUpKind = FOLLOW_UP_KINDS[type];
     // A kind an acquirer does not offer is refused before anything is reserved.
-    if (kind.capability && payment.processor && !capabilitiesOf(payment.processor)[kind.capability])
+    if (kind.capability && payment.processor && !capabilitiesOf(payment.processor, payment.platform)[kind.capability])
       throw invalidParameter("paymentid", `${payment.processor} offers no ${type}`);
     const amount = kind.amountRule(payment, totals, input.amount);
     // The result has to reach the merchant: without a request or configured address it is refused now.

@@ -15,7 +15,7 @@ import { DEFAULT_ROUTING } from "../acquirers";
 import type { Mode } from "../mode";
 import { addBuiltInSandboxAccounts } from "./accounts/add-built-in-sandbox-accounts";
 import { unsupportedPurpose, type RoutingPurpose } from "../acquirers/capabilities";
-import { builtInSandboxAccount } from "../acquirers/registry";
+import { builtInSandboxAccounts } from "../acquirers/registry";
 import { isAcquirerName, type AcquirerName } from "../acquirers/names";
 
 export interface ProcessorOrderOptions {
@@ -41,6 +41,8 @@ export function processorOrder({ requested, merchantRules, rule = 1 }: Processor
 export interface FittingAccount {
   id: string;
   processor: AcquirerName;
+  /** The account's platform (decision 0193); null: its processor's first. */
+  platform?: string | null;
 }
 
 export interface RoutedAccount {
@@ -73,11 +75,13 @@ export function planRouting({
   /** Named in a refusal (the accounts in `fitting` are of this mode). */
   mode?: Mode;
 }): RoutingPlan {
-  const byProcessor = new Map<AcquirerName, string>();
-  for (const account of fitting) if (!byProcessor.has(account.processor)) byProcessor.set(account.processor, account.id);
-  const unable = order.map((processor) => unsupportedPurpose(processor, purpose)).filter((reason): reason is string => Boolean(reason));
+  const byProcessor = new Map<AcquirerName, FittingAccount>();
+  for (const account of fitting) if (!byProcessor.has(account.processor)) byProcessor.set(account.processor, account);
+  // What an account can do is its platform's: a bambora account on Worldline takes MITs, one on Bambora North America does not.
+  const unsupported = (processor: AcquirerName) => unsupportedPurpose(processor, purpose, byProcessor.get(processor)?.platform);
+  const unable = order.map(unsupported).filter((reason): reason is string => Boolean(reason));
   if (fromRequest && unable.length > 0) return { kind: "refused", error: invalidParameter("processor", unable[0]!) };
-  const able = order.filter((processor) => !unsupportedPurpose(processor, purpose));
+  const able = order.filter((processor) => !unsupported(processor));
   if (fromRequest) {
     const missing = able.find((processor) => !byProcessor.has(processor));
     if (missing)
@@ -87,8 +91,8 @@ export function planRouting({
       };
   }
   const accounts = able.flatMap((processor) => {
-    const accountId = byProcessor.get(processor);
-    return accountId ? [{ processor, accountId }] : [];
+    const account = byProcessor.get(processor);
+    return account ? [{ processor, accountId: account.id }] : [];
   });
   if (accounts.length > 0) return { kind: "route", accounts };
   return {
@@ -139,7 +143,7 @@ function cachedRoutingInputs(merchantId: string, mode: Mode, currency: string, f
 async function fittingAccounts(client: Tx | ReturnType<typeof db>, merchantId: string, mode: Mode, currency: string): Promise<FittingAccount[]> {
   // Raw SQL: initdynamic runs this on the merchant API's hottest path (docs/performance.md).
   return client.$queryRaw<FittingAccount[]>`
-    SELECT "id", "processor"::text AS "processor" FROM "AcquirerAccount"
+    SELECT "id", "processor"::text AS "processor", "platform" FROM "AcquirerAccount"
     WHERE "merchantId" = ${merchantId} AND "mode" = ${mode}::"Mode" AND "enabled" AND ("anyCurrency" OR ${currency} = ANY("currencies"))
     ORDER BY "createdAt", "id"`;
 }
@@ -169,7 +173,7 @@ export async function resolveRouting({
   if (mode === "test") {
     // Test mode needs no set-up: a processor in the order without a test account of the merchant's
     // gets the built-in sandbox's (once; an account of the merchant's own there is never replaced).
-    const missing = order.filter((processor) => !fitting.some((account) => account.processor === processor) && builtInSandboxAccount(processor));
+    const missing = order.filter((processor) => !fitting.some((account) => account.processor === processor) && builtInSandboxAccounts(processor).length > 0);
     if (missing.length > 0 && (await addBuiltInSandboxAccounts({ merchantId, processors: missing, tx })).length > 0) {
       return planRouting({ order, fitting: await fittingAccounts(client, merchantId, mode, currency), currency, fromRequest, rule, purpose, mode });
     }

@@ -28,6 +28,11 @@ function addresses(): Map<string, SandboxAddress> {
   return (state.__cpsSandboxAddresses ??= new Map());
 }
 
+/** The name the sandbox of acquirer `name`'s platform `platform` is registered under (docs/decisions/0193): "bambora:worldline". */
+export function platformSandboxKey(name: string, platform: string): string {
+  return `${name}:${platform}`;
+}
+
 /** Records (or, with undefined, forgets) where the sandbox of acquirer `name` listens. */
 export function registerSandboxAddress(name: string, address: SandboxAddress | undefined): void {
   if (address) addresses().set(name, { ...address, url: address.url.replace(/\/+$/, "") });

@@ -8,6 +8,7 @@ import { legacyAcquirerCredentials } from "../acquirers/environment";
 import { ACQUIRER_NAMES, type AcquirerName } from "../acquirers/names";
 import { createAcquirerAccount } from "../routing/accounts/create-acquirer-account";
 import { SANDBOXES } from "./acquirers";
+import { WORLDLINE_SANDBOX_ACCOUNTS, worldlineSandboxCredentials } from "./acquirers/bambora/worldline/accounts";
 
 /** The sandbox account `index` (0, 1 or 2) of `processor` as account input: credentials and the acquirer's view of it. */
 export function sandboxAccountInput(processor: AcquirerName, index = 0, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -23,6 +24,24 @@ export function sandboxAccountInput(processor: AcquirerName, index = 0, override
     currencies: "any",
     mode: "test",
     ...SANDBOXES[processor].merchantAccount(index),
+    ...overrides,
+  };
+}
+
+/**
+ * The Worldline Direct sandbox account `index` as the input of a bambora account on platform
+ * "worldline" (docs/decisions/0193): its PSPID and API key, the currencies its PSPID is contracted for.
+ */
+export function worldlineSandboxAccountInput(index = 0, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const account = WORLDLINE_SANDBOX_ACCOUNTS[index]!;
+  return {
+    ...sandboxAccountInput("bambora", index),
+    name: `bambora worldline sandbox${index === 0 ? "" : ` ${index + 1}`}`,
+    platform: "worldline",
+    acquirerMerchantId: account.merchantId,
+    descriptor: "Demo Shop",
+    currencies: account.currencies.join(","),
+    credentials: worldlineSandboxCredentials(account),
     ...overrides,
   };
 }

@@ -6,8 +6,9 @@ import { BAMBORA_CREDENTIAL_FIELDS, bamboraCredentials, type BamboraCredentials 
 import { BAMBORA_TEST_CARDS } from "./test-cards";
 import { BAMBORA_CURRENCIES, isBamboraCurrency } from "./transformers";
 import { BAMBORA_DECLINE_CODES } from "./decline-classes";
+import { worldlineEndpointVariables, worldlinePlatform, type WorldlineEndpointVariables } from "./worldline/platform";
 
-export const bambora: AcquirerModule<BamboraCredentials> = {
+export const bambora: AcquirerModule<BamboraCredentials, WorldlineEndpointVariables> = {
   name: "bambora",
   credentials: { schema: bamboraCredentials, fields: BAMBORA_CREDENTIAL_FIELDS },
   accountRules: {
@@ -35,6 +36,7 @@ export const bambora: AcquirerModule<BamboraCredentials> = {
   declineCodes: BAMBORA_DECLINE_CODES,
   routingRank: 3,
   environment: {
+    variables: worldlineEndpointVariables,
     // Bambora Online Checkout credentials of earlier versions: the connector now speaks Bambora North
     // America's Payments API, which takes a merchant id and passcodes, so these cannot become an account.
     retired: {
@@ -46,4 +48,7 @@ export const bambora: AcquirerModule<BamboraCredentials> = {
   // Its look-ups are the real API's (the report search, a transaction's adjustments), so a sandbox
   // this process started is asked exactly as Bambora is, and relied on whenever it is the registered one.
   createConnector: ({ baseUrl, timeoutMs, sandbox }) => createBamboraConnector({ baseUrl, timeoutMs, sandboxExtensions: sandbox !== undefined }),
+  // Denmark's Bambora is Worldline's acquiring (issue 39): an account on platform "worldline" speaks
+  // Worldline Direct; the others (the first platform) Bambora North America, as before.
+  platforms: { firstPlatformKey: "north-america", firstPlatformLabel: "Bambora North America", others: { worldline: worldlinePlatform } },
 };

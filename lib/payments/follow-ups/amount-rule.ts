@@ -11,6 +11,8 @@ export interface FollowUpPaymentState {
   authorizedAmount: bigint;
   /** The processor that authorized it: what its API allows (lib/acquirers/capabilities.ts). */
   processor?: AcquirerName | null;
+  /** The platform of the account that authorized it (decision 0193): what that API allows. */
+  platform?: string | null;
 }
 
 /** Decides the amount of a follow-up, or throws INVALID_PARAMETER naming the broken rule. */

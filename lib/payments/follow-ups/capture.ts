@@ -11,7 +11,7 @@ export const captureAmountRule: AmountRule = (payment, totals, requested) => {
   if (!CAPTURABLE.has(payment.status) || totals.voidedOrVoiding) notInState("captured", payment, totals);
   // Bambora North America completes a pre-authorization once ("Pre-Authorization already completed"):
   // a second capture would only be refused there, so it is refused here, before anything is reserved.
-  if (payment.processor && !capabilitiesOf(payment.processor).severalCaptures && totals.capturedOrReserved > 0n) {
+  if (payment.processor && !capabilitiesOf(payment.processor, payment.platform).severalCaptures && totals.capturedOrReserved > 0n) {
     throw invalidParameter(
       "paymentid",
       `${payment.processor} captures an authorization once, and this payment is captured already (or being captured): what was not captured is not taken`,

@@ -13,6 +13,7 @@ import type { Mode } from "../../mode";
 export const SEALED_ACCOUNT_SELECT = {
   id: true,
   processor: true,
+  platform: true,
   mode: true,
   credentialsSealed: true,
   credentialsKeyId: true,
@@ -22,6 +23,8 @@ export const SEALED_ACCOUNT_SELECT = {
 export interface SealedAccountRow {
   id: string;
   processor: AcquirerName;
+  /** Which of the processor's APIs (decision 0193); null: its first. */
+  platform: string | null;
   /** Where the calls go: a live account's to the acquirer's production endpoint, never a sandbox. */
   mode: Mode;
   credentialsSealed: string;
@@ -53,8 +56,10 @@ export function accountConnector(row: SealedAccountRow, options: GetConnectorOpt
       `acquirer account ${row.id}: its stored ${row.processor} credentials are not of the kind the connector takes now; enter them again`,
     );
   }
-  if (opened.processor !== row.processor)
-    throw new Error(`acquirer account ${row.id}: sealed credentials are for ${opened.processor}, not ${row.processor}`);
+  if (opened.processor !== row.processor || (opened.platform ?? null) !== row.platform)
+    throw new Error(
+      `acquirer account ${row.id}: sealed credentials are for ${opened.processor}${opened.platform ? ` (${opened.platform})` : ""}, not ${row.processor}${row.platform ? ` (${row.platform})` : ""}`,
+    );
   return bindConnector({ id: row.id, mode: row.mode, ...opened }, options);
 }
 

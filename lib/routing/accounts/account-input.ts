@@ -6,28 +6,29 @@ import countries from "i18n-iso-countries";
 import { z } from "zod";
 import { CARD_SCHEMES } from "../../cards/card-scheme";
 import { isCurrencyCode } from "../../validation/currency";
-import { acquirerModule } from "../../acquirers";
 import type { AcquirerName } from "../../acquirers/names";
+import { platformView } from "../../acquirers/platforms";
 
 const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 
-/** Why a descriptor is refused by `processor`'s rules, or undefined when it is fine. */
-export function descriptorProblem(processor: AcquirerName, descriptor: string): string | undefined {
+/** Why a descriptor is refused by `processor`'s rules (on `platform`), or undefined when it is fine. */
+export function descriptorProblem(processor: AcquirerName, descriptor: string, platform?: string | null): string | undefined {
   if (!PRINTABLE_ASCII.test(descriptor)) return "must be printable ASCII characters (no accents or symbols beyond ASCII)";
-  return acquirerModule(processor).accountRules.descriptorProblem(descriptor);
+  return platformView(processor, platform).accountRules.descriptorProblem(descriptor);
 }
 
-/** Why an acquirer merchant id is refused for `processor`, or undefined. */
-export function acquirerMerchantIdProblem(processor: AcquirerName, value: string): string | undefined {
-  return acquirerModule(processor).accountRules.acquirerMerchantIdProblem(value);
+/** Why an acquirer merchant id is refused for `processor` (on `platform`), or undefined. */
+export function acquirerMerchantIdProblem(processor: AcquirerName, value: string, platform?: string | null): string | undefined {
+  return platformView(processor, platform).accountRules.acquirerMerchantIdProblem(value);
 }
 
-/** Why the currencies an account takes are refused for `processor`, or undefined. */
+/** Why the currencies an account takes are refused for `processor` (on `platform`), or undefined. */
 export function currenciesProblem(
   processor: AcquirerName,
   value: { anyCurrency: boolean; currencies: readonly string[] },
+  platform?: string | null,
 ): string | undefined {
-  return acquirerModule(processor).accountRules.currenciesProblem(value);
+  return platformView(processor, platform).accountRules.currenciesProblem(value);
 }
 
 /** Acquirer BIN per scheme: EMV 3DS acquirerBIN is at most 11 characters; acquirer BINs are 6 to 11 digits. */

@@ -22,10 +22,10 @@ export function fieldError(field: string, message: string): z.ZodError {
   return new z.ZodError([{ code: "custom", path: [field], message, input: undefined }]);
 }
 
-/** The processor's credentials, their issues named `credential.<key>` (the form's and the CLI's field names). */
-export function parseCredentialInput(processor: AcquirerName, input: unknown): ProcessorCredentials {
+/** The processor's (platform's) credentials, their issues named `credential.<key>` (the form's and the CLI's field names). */
+export function parseCredentialInput(processor: AcquirerName, input: unknown, platform?: string | null): ProcessorCredentials {
   try {
-    return parseCredentials(processor, input);
+    return parseCredentials(processor, input, platform);
   } catch (error) {
     if (!(error instanceof z.ZodError)) throw error;
     throw new z.ZodError(
@@ -40,14 +40,16 @@ export function parseCredentialInput(processor: AcquirerName, input: unknown): P
 function processorRuleIssues(
   processor: AcquirerName,
   fields: { descriptor?: string; acquirerMerchantId?: string; currencies?: unknown },
+  platform: string | null | undefined,
 ): z.core.$ZodIssue[] {
   const issues: z.core.$ZodIssue[] = [];
   const currencies = fields.currencies === undefined ? undefined : currenciesSchema.safeParse(fields.currencies);
-  const currencyProblem = currencies?.success ? currenciesProblem(processor, currencies.data) : undefined;
+  const currencyProblem = currencies?.success ? currenciesProblem(processor, currencies.data, platform) : undefined;
   if (currencyProblem) issues.push({ code: "custom", path: ["currencies"], message: currencyProblem, input: fields.currencies });
-  const descriptor = fields.descriptor === undefined ? undefined : descriptorProblem(processor, fields.descriptor);
+  const descriptor = fields.descriptor === undefined ? undefined : descriptorProblem(processor, fields.descriptor, platform);
   if (descriptor) issues.push({ code: "custom", path: ["descriptor"], message: descriptor, input: fields.descriptor });
-  const merchantId = fields.acquirerMerchantId === undefined ? undefined : acquirerMerchantIdProblem(processor, fields.acquirerMerchantId);
+  const merchantId =
+    fields.acquirerMerchantId === undefined ? undefined : acquirerMerchantIdProblem(processor, fields.acquirerMerchantId, platform);
   if (merchantId) issues.push({ code: "custom", path: ["acquirerMerchantId"], message: merchantId, input: fields.acquirerMerchantId });
   return issues;
 }
@@ -61,7 +63,7 @@ export function validateAccountInput<TSchema extends z.ZodType>(
   schema: TSchema,
   processor: AcquirerName | undefined,
   input: unknown,
-  { requireCredentials }: { requireCredentials: boolean },
+  { requireCredentials, platform }: { requireCredentials: boolean; /** The account's platform (decision 0193); null: the processor's first. */ platform?: string | null },
 ): { fields: z.infer<TSchema>; credentials?: ProcessorCredentials } {
   const record = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === "string" ? value.trim() : undefined);
@@ -75,11 +77,11 @@ export function validateAccountInput<TSchema extends z.ZodType>(
         descriptor: text(record.descriptor),
         acquirerMerchantId: text(record.acquirerMerchantId),
         currencies: record.currencies,
-      }),
+      }, platform),
     );
     if (requireCredentials || record.credentials !== undefined) {
       try {
-        credentials = parseCredentialInput(processor, record.credentials);
+        credentials = parseCredentialInput(processor, record.credentials, platform);
       } catch (error) {
         if (!(error instanceof z.ZodError)) throw error;
         issues.push(...error.issues);

@@ -8,6 +8,7 @@ export const ACCOUNT_VIEW_SELECT = {
   id: true,
   merchantId: true,
   processor: true,
+  platform: true,
   name: true,
   acquirerMerchantId: true,
   acquirerBins: true,

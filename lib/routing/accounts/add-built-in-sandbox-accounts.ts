@@ -5,13 +5,13 @@
 // that processor (enabled or not) gets none: its own choice stands. Never a live account: live
 // mode only routes to the merchant's own live accounts.
 import { db, type Tx } from "../../db";
-import { builtInSandboxAccount } from "../../acquirers/registry";
+import { builtInSandboxAccounts } from "../../acquirers/registry";
 import type { AcquirerName } from "../../acquirers/names";
 import { createAcquirerAccount } from "./create-acquirer-account";
 
 /** The name the built-in account gets (unique per merchant: an account the merchant named so is left alone). */
-export function builtInSandboxAccountName(processor: AcquirerName): string {
-  return `${processor} sandbox (built-in)`;
+export function builtInSandboxAccountName(processor: AcquirerName, platform?: string | null): string {
+  return `${processor}${platform ? ` ${platform}` : ""} sandbox (built-in)`;
 }
 
 /** Adds the built-in sandbox test account at each of `processors` that qualifies; returns the processors given one. */
@@ -27,24 +27,27 @@ export async function addBuiltInSandboxAccounts({
 }): Promise<AcquirerName[]> {
   const added: AcquirerName[] = [];
   for (const processor of processors) {
-    const input = builtInSandboxAccount(processor);
-    if (!input) continue;
+    // One per platform whose sandbox runs (bambora: Bambora North America in CAD, Worldline in DKK).
+    const inputs = builtInSandboxAccounts(processor);
+    if (inputs.length === 0) continue;
     const run = async (tx: Tx) => {
       // Under the merchant's row lock, so two first test payments at once add one account.
       await tx.$queryRaw`SELECT "id" FROM "Merchant" WHERE "id" = ${merchantId} FOR UPDATE`;
-      const name = builtInSandboxAccountName(processor);
+      const names = inputs.map((input) => builtInSandboxAccountName(processor, typeof input.platform === "string" ? input.platform : null));
       const existing = await tx.acquirerAccount.findFirst({
-        where: { merchantId, OR: [{ processor, mode: "test" }, { name }] },
+        where: { merchantId, OR: [{ processor, mode: "test" }, { name: { in: names } }] },
         select: { id: true },
       });
       if (existing) return false;
-      await createAcquirerAccount({
-        merchantId,
-        // The sandbox's own currencies: a Bambora North America account settles one (CAD or USD),
-        // and "any" is refused for it (issue 26).
-        input: { currencies: "any", ...input, processor, name, mode: "test", enabled: true },
-        tx,
-      });
+      for (const [index, input] of inputs.entries()) {
+        await createAcquirerAccount({
+          merchantId,
+          // The sandbox's own currencies: a Bambora North America account settles one (CAD or USD),
+          // and "any" is refused for it (issue 26).
+          input: { currencies: "any", ...input, processor, name: names[index], mode: "test", enabled: true },
+          tx,
+        });
+      }
       return true;
     };
     if (await (outer ? run(outer) : db().$transaction(run))) added.push(processor);

@@ -6,11 +6,14 @@ import { newId } from "../../ids";
 import { ACQUIRER_NAMES, acquirerNameList } from "../../acquirers/names";
 import { accountFieldsSchema } from "./account-input";
 import { checkCurrencyOverlap, fieldError, validateAccountInput } from "./account-rules";
+import { platformKeyOf, UnknownPlatformError } from "../../acquirers/platforms";
 import { ACCOUNT_VIEW_SELECT, toAccountView, type AcquirerAccountView } from "./account-view";
 import { credentialsFingerprint, sealCredentials } from "./seal-credentials";
 
 const createInput = accountFieldsSchema.extend({
   processor: z.enum(ACQUIRER_NAMES, { error: `must be ${acquirerNameList()}` }),
+  /** Which of the processor's APIs (decision 0193): its first when absent. */
+  platform: z.string().optional(),
   credentials: z.unknown(),
 });
 
@@ -22,11 +25,17 @@ export interface CreateAcquirerAccountOptions {
 }
 
 export async function createAcquirerAccount({ merchantId, input, tx }: CreateAcquirerAccountOptions): Promise<AcquirerAccountView> {
-  const named = z.object({ processor: z.enum(ACQUIRER_NAMES) }).safeParse(input);
-  const validated = validateAccountInput(createInput, named.success ? named.data.processor : undefined, input, {
-    requireCredentials: true,
-  });
-  const { processor, credentials: _raw, currencies, ...fields } = validated.fields;
+  const named = z.object({ processor: z.enum(ACQUIRER_NAMES), platform: z.string().optional() }).safeParse(input);
+  const processor_ = named.success ? named.data.processor : undefined;
+  let platform: string | null = null;
+  try {
+    platform = processor_ ? platformKeyOf(processor_, named.success ? named.data.platform : undefined) : null;
+  } catch (error) {
+    if (error instanceof UnknownPlatformError) throw fieldError("platform", error.message);
+    throw error;
+  }
+  const validated = validateAccountInput(createInput, processor_, input, { requireCredentials: true, platform });
+  const { processor, platform: _typed, credentials: _raw, currencies, ...fields } = validated.fields;
   const credentials = validated.credentials!;
   const id = newId();
   const run = async (client: Tx) => {
@@ -39,6 +48,7 @@ export async function createAcquirerAccount({ merchantId, input, tx }: CreateAcq
         id,
         merchantId,
         processor,
+        platform,
         ...fields,
         ...currencies,
         ...sealCredentials(credentials, id),

@@ -38,16 +38,17 @@ function sealPayload(value: SealedPayload, accountId: string): SealedCredentials
   };
 }
 
-/** What is sealed: the processor and its credentials, as they were valid when sealed. */
+/** What is sealed: the processor, its platform when not the first, and its credentials, as they were valid when sealed. */
 interface SealedPayload {
   processor: ProcessorCredentials["processor"];
+  platform?: string;
   credentials: unknown;
 }
 
-/** The credentials in clear, validated again by their processor's schema (a row never bypasses it). */
+/** The credentials in clear, validated again by their processor's (platform's) schema (a row never bypasses it). */
 export function openCredentials(sealed: SealedCredentials, accountId: string): ProcessorCredentials {
   const json = openPayload(sealed, accountId);
-  return parseCredentials(json.processor, json.credentials);
+  return parseCredentials(json.processor, json.credentials, json.platform);
 }
 
 /**
@@ -78,7 +79,7 @@ function openPayload(sealed: SealedCredentials, accountId: string): SealedPayloa
 export function credentialsFingerprint(value: ProcessorCredentials): string {
   const canonical = JSON.stringify(Object.entries(value.credentials).sort(([a], [b]) => a.localeCompare(b)));
   return createHmac("sha256", config().secrets.apiKeySecret)
-    .update(`acquirer-credentials:${value.processor}:${canonical}`)
+    .update(`acquirer-credentials:${value.processor}${value.platform ? `.${value.platform}` : ""}:${canonical}`)
     .digest("hex")
     .slice(0, 16);
 }

@@ -29,7 +29,8 @@ export async function updateAcquirerAccount({
     const current = await client.acquirerAccount.findFirst({ where: { id: accountId, merchantId }, select: ACCOUNT_VIEW_SELECT });
     if (!current) throw new AcquirerAccountNotFoundError();
     const before = toAccountView(current);
-    const validated = validateAccountInput(updateInput, before.processor, input, { requireCredentials: false });
+    // The platform is the account's own: another API is another account.
+    const validated = validateAccountInput(updateInput, before.processor, input, { requireCredentials: false, platform: current.platform });
     const { credentials: _raw, currencies, ...fields } = validated.fields;
     const credentials = validated.credentials;
     const next = { ...before, ...fields, ...(currencies ?? {}) };
@@ -37,7 +38,7 @@ export async function updateAcquirerAccount({
     // stays disabled until new ones are entered, and then must take a currency its processor settles.
     if (next.enabled && before.credentialsNeeded && !credentials)
       throw fieldError("enabled", `enter the account's credentials first: ${before.credentialsNeeded}`);
-    const currencyProblem = next.enabled ? currenciesProblem(before.processor, next) : undefined;
+    const currencyProblem = next.enabled ? currenciesProblem(before.processor, next, current.platform) : undefined;
     if (currencyProblem) throw fieldError("currencies", currencyProblem);
     // An account's payments belong to its mode, and their follow-ups go where the mode says: a live
     // account with payments cannot become a test one (its captures would reach a sandbox), nor the reverse.

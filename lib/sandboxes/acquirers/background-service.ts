@@ -40,6 +40,8 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
     threeDsPublicUrl: `${settings.apiBaseUrls.cit}${THREEDS_SANDBOX_MOUNT}`,
     threeDsStrict: settings.THREEDS_SANDBOX === "strict",
     extensions: true,
+    // bambora's Worldline platform, unless its test endpoint is configured (docs/decisions/0193).
+    worldline: processors.includes("bambora") && !settings.acquirerVariables.BAMBORA_WORLDLINE_TEST_BASE_URL,
   });
   if (settings.LOG_LEVEL !== "silent") {
     log("processors").info(

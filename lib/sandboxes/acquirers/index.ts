@@ -12,7 +12,13 @@ import { finaroSandbox } from "./finaro/sandbox";
 export const SANDBOXES = { finaro: finaroSandbox, clearhaus: clearhausSandbox, bambora: bamboraSandbox } satisfies Record<AcquirerName, AcquirerSandbox>;
 
 /**
- * Bambora's second platform, Worldline Direct: a sandbox of its own, started only when asked for
- * (startSandboxes({ worldline: true })) and registered with no connector (its connector comes later).
+ * Bambora's second platform, Worldline Direct (docs/decisions/0193): a sandbox of its own, started
+ * when asked for (startSandboxes({ worldline: true }); the service starts it for test mode).
  */
-export const WORLDLINE_SANDBOX = { name: "bambora-worldline", create: createWorldlineSandbox, withFaults: withWorldlineFaults } as const;
+export const WORLDLINE_SANDBOX = {
+  name: "bambora-worldline",
+  processor: "bambora",
+  platform: "worldline",
+  create: createWorldlineSandbox,
+  withFaults: withWorldlineFaults,
+} as const;

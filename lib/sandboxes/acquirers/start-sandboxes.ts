@@ -5,8 +5,8 @@
 // sandbox follows its acquirer's public reference; its sandbox-only extensions (look-ups the real API
 // lacks, card-update feeds, fault modes, scenario cards) are off unless asked for.
 import { SANDBOXES, WORLDLINE_SANDBOX } from "./index";
-import { registerSandboxAddress } from "../../runtime/sandbox-addresses";
-import { sandboxAccountInput } from "../sandbox-merchant-accounts";
+import { platformSandboxKey, registerSandboxAddress } from "../../runtime/sandbox-addresses";
+import { sandboxAccountInput, worldlineSandboxAccountInput } from "../sandbox-merchant-accounts";
 import { ACQUIRER_NAMES, type AcquirerName } from "../../acquirers/names";
 import { createThreeDsSandbox } from "../threeds/directory-server";
 import { createThreeDsServerSandbox } from "../threeds/three-ds-server";
@@ -55,9 +55,9 @@ export interface StartSandboxesOptions {
   /** The strict 3DS Server sandbox (lib/sandboxes/threeds/three-ds-server.ts) instead of the lenient one. */
   threeDsStrict?: boolean;
   /**
-   * Also start the Worldline Direct sandbox (a second platform of one acquirer, ./index.ts
-   * WORLDLINE_SANDBOX), at `urls[WORLDLINE_SANDBOX.name]`. Not registered with the connectors'
-   * registry: its connector comes later.
+   * Also start the Worldline Direct sandbox (bambora's second platform, ./index.ts WORLDLINE_SANDBOX),
+   * at `urls[WORLDLINE_SANDBOX.name]`, registered (with `register`) as that platform's sandbox with
+   * its first account as the built-in test account of platform "worldline" (docs/decisions/0193).
    */
   worldline?: boolean;
 }
@@ -99,7 +99,15 @@ export async function startSandboxes({
       const sandbox = WORLDLINE_SANDBOX.create({ hangMs, sharedTestCards: true });
       ledgers[name] = sandbox.ledger;
       const handler = extensions ? WORLDLINE_SANDBOX.withFaults(sandbox.handler, hangMs ?? DEFAULT_HANG_MS) : sandbox.handler;
-      running.push({ name, server: await startSandboxServer({ name, handler, port: ports[name] }) });
+      const server = await startSandboxServer({ name, handler, port: ports[name] });
+      running.push({ name, server });
+      if (register)
+        registerSandboxAddress(platformSandboxKey(WORLDLINE_SANDBOX.processor, WORLDLINE_SANDBOX.platform), {
+          url: server.url,
+          path: "",
+          extensions,
+          builtInAccount: worldlineSandboxAccountInput(0),
+        });
     }
     if (threeDs) {
       const sandbox = threeDsStrict
