@@ -89,9 +89,13 @@ function CredentialFields({
   );
 }
 
-/** What the form says of one acquirer: its label and its hints for the merchant id and the descriptor. */
+/**
+ * What the form says of one acquirer on one of its platforms (decision 0193): the value posted as
+ * `processor` ("bambora", or "bambora:worldline"), its label and its hints for the merchant id and
+ * the descriptor.
+ */
 export interface AcquirerChoice {
-  value: AcquirerName;
+  value: string;
   label: string;
   hints: { acquirerMerchantId: string; descriptor: string };
 }
@@ -202,11 +206,12 @@ export function AddAcquirerAccountForm({
   action: PlainAction;
   /** The acquirers to choose from, the first chosen. */
   acquirers: readonly AcquirerChoice[];
-  credentialFields: Record<AcquirerName, readonly CredentialField[]>;
+  /** Each choice's credential fields, by its value. */
+  credentialFields: Record<string, readonly CredentialField[]>;
   totpEnabled: boolean;
 }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
-  const [processor, setProcessor] = useState<AcquirerName>(acquirers[0]!.value);
+  const [processor, setProcessor] = useState<string>(acquirers[0]!.value);
   return (
     <form action={formAction} className="space-y-4" noValidate data-testid="add-acquirer-account">
       <SelectField
@@ -214,12 +219,12 @@ export function AddAcquirerAccountForm({
         name="processor"
         label="Acquirer"
         value={processor}
-        onChange={(event) => setProcessor(event.target.value as AcquirerName)}
+        onChange={(event) => setProcessor(event.target.value)}
         options={acquirers.map(({ value, label }) => ({ value, label }))}
         error={state.fieldErrors?.processor}
       />
       <AccountFields prefix="add" acquirer={acquirers.find((choice) => choice.value === processor) ?? acquirers[0]!} errors={state.fieldErrors} />
-      <CredentialFields key={processor} fields={credentialFields[processor]} prefix="add" errors={state.fieldErrors} keep={false} />
+      <CredentialFields key={processor} fields={credentialFields[processor] ?? []} prefix="add" errors={state.fieldErrors} keep={false} />
       <div className="grid gap-3 md:grid-cols-2">
         <ConfirmIdentityFields idPrefix="add-account" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       </div>

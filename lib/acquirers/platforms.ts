@@ -28,11 +28,11 @@ export class UnknownPlatformError extends Error {
 
 /** The platforms of `name`, its first one (key null, `name` its CLI and form name) first. */
 export function platformsOf(name: AcquirerName): { key: string | null; name: string; label: string }[] {
-  const module = acquirerModule(name);
-  if (!module.platforms) return [{ key: null, name, label: name }];
+  const acquirer = acquirerModule(name);
+  if (!acquirer.platforms) return [{ key: null, name, label: name }];
   return [
-    { key: null, name: module.platforms.firstPlatformKey, label: module.platforms.firstPlatformLabel },
-    ...Object.entries(module.platforms.others).map(([key, platform]) => ({ key, name: key, label: platform.label })),
+    { key: null, name: acquirer.platforms.firstPlatformKey, label: acquirer.platforms.firstPlatformLabel },
+    ...Object.entries(acquirer.platforms.others).map(([key, platform]) => ({ key, name: key, label: platform.label })),
   ];
 }
 
@@ -55,17 +55,17 @@ export function isPlatformOf(name: AcquirerName, key: string): boolean {
 
 /** What an account of `name` on `key` (null or absent: the first platform) is made of. */
 export function platformView(name: AcquirerName, key?: string | null): PlatformView {
-  const module = acquirerModule(name);
+  const acquirer = acquirerModule(name);
   if (!key) {
     return {
       key: null,
-      label: module.platforms?.firstPlatformLabel ?? name,
-      credentials: module.credentials,
-      accountRules: module.accountRules,
-      capabilities: module.capabilities,
+      label: acquirer.platforms?.firstPlatformLabel ?? name,
+      credentials: acquirer.credentials,
+      accountRules: acquirer.accountRules,
+      capabilities: acquirer.capabilities,
     };
   }
-  const platform = module.platforms?.others[key];
+  const platform = acquirer.platforms?.others[key];
   if (!platform) throw new UnknownPlatformError(name, key);
   return { key, label: platform.label, credentials: platform.credentials, accountRules: platform.accountRules, capabilities: platform.capabilities };
 }

@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { db } from "../db";
 import { recordAuditEntry } from "../audit/audit";
-import { CREDENTIAL_FIELDS } from "../acquirers/credentials";
+import { credentialFieldsOf } from "../acquirers/credentials";
+import { platformKeyOf, platformsOf, platformView } from "../acquirers/platforms";
 import { describeCurrencies, accountModeSchema } from "../routing/accounts/account-input";
 import { auditFields, type AcquirerAccountView } from "../routing/accounts/account-view";
 import { createAcquirerAccount } from "../routing/accounts/create-acquirer-account";
@@ -34,8 +35,18 @@ function requiredText(options: Options, name: string): string {
   return value;
 }
 
-/** The keys of every processor's credentials that are secrets (never taken from the command line). */
-const SECRET_KEYS = new Set(Object.values(CREDENTIAL_FIELDS).flatMap((fields) => fields.filter((field) => field.secret).map((field) => field.key)));
+/** Every processor's platforms (decision 0193), each with its credential fields. */
+const PLATFORM_FIELDS = ACQUIRER_NAMES.flatMap((processor) =>
+  platformsOf(processor).map((platform) => ({ processor, platform, fields: credentialFieldsOf(processor, platform.key) })),
+);
+/** The keys of every processor's (platform's) credentials that are secrets (never taken from the command line). */
+const SECRET_KEYS = new Set(PLATFORM_FIELDS.flatMap(({ fields }) => fields.filter((field) => field.secret).map((field) => field.key)));
+
+/** Which account the credentials are for: its processor and its platform (null: the processor's first). */
+interface AccountKind {
+  processor: AcquirerName;
+  platform: string | null;
+}
 
 function credentialPairs(options: Options): Record<string, string> {
   const pairs = ([] as string[]).concat((options.credential as string[] | string | undefined) ?? []);
@@ -55,11 +66,11 @@ function credentialPairs(options: Options): Record<string, string> {
   );
 }
 
-/** Each credential field of `processor`, asked at the terminal (secrets without echo). */
-async function promptCredentials(processor: AcquirerName): Promise<Record<string, string>> {
+/** Each credential field of the account's processor and platform, asked at the terminal (secrets without echo). */
+async function promptCredentials({ processor, platform }: AccountKind): Promise<Record<string, string>> {
   const answers: Record<string, string> = {};
-  process.stderr.write(`${processor} credentials (an empty answer leaves an optional field out):\n`);
-  for (const field of CREDENTIAL_FIELDS[processor]) {
+  process.stderr.write(`${processor}${platform ? ` (${platformView(processor, platform).label})` : ""} credentials (an empty answer leaves an optional field out):\n`);
+  for (const field of credentialFieldsOf(processor, platform)) {
     if (field.multiline) {
       process.stderr.write(`${field.label}${field.optional ? " (optional)" : ""}: skipped at the prompt; give a multi-line value in --credentials-file\n`);
       continue;
@@ -75,7 +86,7 @@ async function promptCredentials(processor: AcquirerName): Promise<Record<string
  * The credentials of --credentials-file (a JSON object, from a file or standard input) and the
  * non-secret --credential key=value pairs, or undefined when neither is given.
  */
-async function credentialsInput(options: Options, processor: () => Promise<AcquirerName>): Promise<Record<string, string> | undefined> {
+async function credentialsInput(options: Options, processor: () => Promise<AccountKind>): Promise<Record<string, string> | undefined> {
   const file = text(options, "credentials-file");
   const fromPairs = credentialPairs(options);
   if (!file && Object.keys(fromPairs).length === 0) return undefined;
@@ -108,7 +119,7 @@ function bins(options: Options): Record<string, string> | undefined {
 }
 
 /** The account fields given as options (only those given: an update changes nothing else). */
-async function fieldOptions(options: Options, processor: () => Promise<AcquirerName>): Promise<Record<string, unknown>> {
+async function fieldOptions(options: Options, processor: () => Promise<AccountKind>): Promise<Record<string, unknown>> {
   const fields: Record<string, unknown> = {
     name: text(options, "name"),
     acquirerMerchantId: text(options, "acquirer-merchant-id"),
@@ -132,7 +143,7 @@ async function merchantMustExist(merchantId: string): Promise<void> {
 
 function describe(account: AcquirerAccountView): string {
   return [
-    `${account.id}  ${account.processor}  “${account.name}”  ${account.enabled ? "enabled" : "disabled"}  ${account.mode}`,
+    `${account.id}  ${account.processor}${account.platform ? ` (${platformView(account.processor, account.platform).label})` : ""}  “${account.name}”  ${account.enabled ? "enabled" : "disabled"}  ${account.mode}`,
     `    acquirer merchant id ${account.acquirerMerchantId}  MCC ${account.mcc}  ${account.merchantName} (${account.country})  descriptor “${account.descriptor}”`,
     `    currencies ${describeCurrencies(account)}  BINs ${
       Object.entries(account.acquirerBins)
@@ -205,15 +216,22 @@ const CREDENTIALS_HELP = `credentials: --credentials-file <file> (a JSON object,
 (the JSON piped in on standard input, or each field asked at a prompt in a terminal).
 --credential <key>=<value> takes the fields that are not secrets only (a secret on the command line
 shows in ps and in shell history).
-Keys: ${Object.entries(CREDENTIAL_FIELDS)
-  .map(([processor, fields]) => `${processor}: ${fields.map((field) => `${field.key}${field.secret ? " (secret)" : ""}${field.optional ? " (optional)" : ""}`).join(", ")}`)
-  .join(";\n")}`;
+Keys: ${PLATFORM_FIELDS.map(
+  ({ processor, platform, fields }) =>
+    `${processor}${platformsOf(processor).length > 1 ? ` --platform ${platform.name}` : ""}: ${fields.map((field) => `${field.key}${field.secret ? " (secret)" : ""}${field.optional ? " (optional)" : ""}`).join(", ")}`,
+).join(";\n")}`;
 
-async function processorOfAccount(options: Options): Promise<AcquirerName> {
-  const account = await db().acquirerAccount.findFirst({ where: { id: requiredText(options, "account"), merchantId: requiredText(options, "merchant") }, select: { processor: true } });
+async function processorOfAccount(options: Options): Promise<AccountKind> {
+  const account = await db().acquirerAccount.findFirst({
+    where: { id: requiredText(options, "account"), merchantId: requiredText(options, "merchant") },
+    select: { processor: true, platform: true },
+  });
   if (!account || !isAcquirerName(account.processor)) throw new Error(`no acquirer account ${requiredText(options, "account")} of merchant ${requiredText(options, "merchant")}`);
-  return account.processor;
+  return { processor: account.processor, platform: account.platform };
 }
+
+/** The platforms `--platform` takes: those of the processors that have more than one. */
+const PLATFORM_NAMES = [...new Set(PLATFORM_FIELDS.filter(({ processor }) => platformsOf(processor).length > 1).map(({ platform }) => platform.name))];
 
 export const ACCOUNT_COMMANDS: CliCommand[] = [
   {
@@ -229,7 +247,14 @@ export const ACCOUNT_COMMANDS: CliCommand[] = [
   },
   {
     words: "accounts add",
-    options: { merchant: MERCHANT, processor: { type: "string", value: ACQUIRER_NAMES.join("|"), required: true }, ...ACCOUNT_FIELDS, disabled: { type: "boolean" } },
+    options: {
+      merchant: MERCHANT,
+      processor: { type: "string", value: ACQUIRER_NAMES.join("|"), required: true },
+      // Which of the processor's APIs (decision 0193); its first when absent.
+      platform: { type: "string", value: PLATFORM_NAMES.join("|") },
+      ...ACCOUNT_FIELDS,
+      disabled: { type: "boolean" },
+    },
     description: `add an acquirer account to a merchant (audited)\n${CREDENTIALS_HELP}`,
     run: async (options) => {
       const merchantId = requiredText(options, "merchant");
@@ -237,7 +262,15 @@ export const ACCOUNT_COMMANDS: CliCommand[] = [
       const processor = requiredText(options, "processor");
       if (!isAcquirerName(processor))
         throw new z.ZodError([{ code: "custom", path: ["processor"], message: `must be ${acquirerNameList()}`, input: processor }]);
-      const input = { processor, ...(await fieldOptions(options, async () => processor)) };
+      const platform = text(options, "platform");
+      const kind = async (): Promise<AccountKind> => {
+        try {
+          return { processor, platform: platformKeyOf(processor, platform) };
+        } catch (error) {
+          throw new z.ZodError([{ code: "custom", path: ["platform"], message: error instanceof Error ? error.message : String(error), input: platform }]);
+        }
+      };
+      const input = { processor, ...(platform ? { platform } : {}), ...(await fieldOptions(options, kind)) };
       const account = await db().$transaction(async (tx) => {
         const created = await createAcquirerAccount({ merchantId, input, tx });
         await recordAuditEntry(tx, {

@@ -9,6 +9,8 @@ import { db } from "@/lib/db";
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/clearhaus/accounts";
 import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/finaro/accounts";
+import { WORLDLINE_SANDBOX_ACCOUNTS, createWorldlineSandbox } from "@/lib/sandboxes/acquirers/bambora/worldline";
+import { startSandboxServer } from "@/lib/sandboxes/acquirers/serve";
 import { operatorCli } from "../helpers/operator-cli";
 import { useTestDatabase } from "../helpers/test-database";
 
@@ -180,3 +182,84 @@ describe("npm run cli -- accounts", () => {
     expect(await db().acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(1);
   });
 });
+
+describe("npm run cli -- accounts, a bambora account on the Worldline platform (decision 0193)", () => {
+  const worldline = WORLDLINE_SANDBOX_ACCOUNTS[0]!;
+  const addWorldline = (merchantId: string, platform: string, stdin: string, extra: string[] = []) =>
+    cli.withInput(
+      stdin,
+      "accounts",
+      "add",
+      "--merchant",
+      merchantId,
+      "--processor",
+      "bambora",
+      "--platform",
+      platform,
+      "--name",
+      "Bambora DK",
+      "--acquirer-merchant-id",
+      "81234567",
+      "--mcc",
+      "5999",
+      "--merchant-name",
+      "Shop",
+      "--country",
+      "DK",
+      "--descriptor",
+      "Shop",
+      "--currencies",
+      "DKK,EUR",
+      "--credential",
+      `merchantId=${worldline.merchantId}`,
+      "--credential",
+      `apiKeyId=${worldline.apiKeyId}`,
+      "--credentials-file",
+      "-",
+      "--json",
+      ...extra,
+    );
+
+  it("adds it with --platform worldline, its secret on standard input; lists it with its platform; tests it against the platform's endpoint", async () => {
+    const { merchant } = await createMerchant({ name: "CLI Worldline Shop" });
+    const added = await addWorldline(merchant.id, "worldline", JSON.stringify({ secretApiKey: worldline.secretApiKey }));
+    expect(added.stderr).toBe("");
+    expect(added.code).toBe(0);
+    expect(added.stdout).not.toContain(worldline.secretApiKey);
+    const account = JSON.parse(added.stdout) as { id: string };
+    expect(await db().acquirerAccount.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({
+      processor: "bambora",
+      platform: "worldline",
+      currencies: ["DKK", "EUR"],
+    });
+    const listed = await cli("accounts", "list", "--merchant", merchant.id);
+    expect(listed.stdout).toContain("bambora (Worldline Direct)  “Bambora DK”");
+
+    // `accounts test` reaches the platform's endpoint the operator configured (here a Worldline sandbox).
+    const sandbox = createWorldlineSandbox({});
+    const server = await startSandboxServer({ name: "worldline", handler: sandbox.handler });
+    const saved = process.env.BAMBORA_WORLDLINE_TEST_BASE_URL;
+    process.env.BAMBORA_WORLDLINE_TEST_BASE_URL = server.url;
+    try {
+      const tested = await cli("accounts", "test", "--merchant", merchant.id, "--account", account.id);
+      expect(tested.stdout).toContain("OK: GET /services/testconnection: HTTP 200, Worldline accepted the API key");
+      expect(tested.code).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.BAMBORA_WORLDLINE_TEST_BASE_URL;
+      else process.env.BAMBORA_WORLDLINE_TEST_BASE_URL = saved;
+      await server.close();
+    }
+  });
+
+  it("refuses an unknown platform, Bambora North America's fields for a Worldline account, and the secret on the command line, saving nothing", async () => {
+    const { merchant } = await createMerchant({ name: "CLI Worldline Refusals" });
+    const unknown = await addWorldline(merchant.id, "europe", JSON.stringify({ secretApiKey: worldline.secretApiKey }));
+    expect(unknown.stderr).toMatch(/platform: bambora has no platform europe: north-america or worldline/);
+    const wrongFields = await addWorldline(merchant.id, "worldline", JSON.stringify({ paymentsPasscode: "abc" }));
+    expect(wrongFields.stderr).toMatch(/credential\.secretApiKey/);
+    const onCommandLine = await addWorldline(merchant.id, "worldline", "{}", ["--credential", `secretApiKey=${worldline.secretApiKey}`]);
+    expect(onCommandLine.stderr).toMatch(/secretApiKey is a secret/);
+    expect(await db().acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(0);
+  });
+});
+

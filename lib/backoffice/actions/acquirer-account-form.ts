@@ -15,8 +15,11 @@ export function accountInputFromForm(form: Record<string, string>, { partial }: 
   const credentialEntries = Object.entries(form)
     .filter(([key, value]) => key.startsWith("credential.") && value.trim() !== "")
     .map(([key, value]) => [key.slice("credential.".length), value.trim()]);
+  // The form's acquirer choice names the platform after the processor ("bambora:worldline", decision 0193).
+  const [processor, platform] = (given("processor") ?? "").split(":");
   const input: Record<string, unknown> = {
-    processor: given("processor"),
+    processor: processor || (partial ? undefined : ""),
+    platform: platform || undefined,
     name: given("name"),
     acquirerMerchantId: given("acquirerMerchantId"),
     acquirerBins: partial && !CARD_SCHEMES.some((scheme) => `bin.${scheme}` in form) ? undefined : bins,

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { requireRole } from "@/lib/auth/session";
 import { listAcquirerAccounts } from "@/lib/routing/accounts/list-acquirer-accounts";
 import { describeCurrencies } from "@/lib/routing/accounts/account-input";
-import { acquirerModule } from "@/lib/acquirers";
-import { CREDENTIAL_FIELDS } from "@/lib/acquirers/credentials";
-import { ACQUIRER_LABELS, ACQUIRER_NAMES } from "@/lib/acquirers/names";
+import { credentialFieldsOf } from "@/lib/acquirers/credentials";
+import { platformsOf, platformView } from "@/lib/acquirers/platforms";
+import { ACQUIRER_LABELS, ACQUIRER_NAMES, type AcquirerName } from "@/lib/acquirers/names";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { Alert } from "@/components/ui/alert";
@@ -22,11 +22,26 @@ export const dynamic = "force-dynamic";
 
 const LABELS = `${ACQUIRER_NAMES.slice(0, -1).map((name) => ACQUIRER_LABELS[name]).join(", ")} and ${ACQUIRER_LABELS[ACQUIRER_NAMES.at(-1)!]}`;
 
-/** What the form offers: each acquirer's label (with the only currencies it takes, where it limits them) and field hints. */
-const ACQUIRER_CHOICES: AcquirerChoice[] = ACQUIRER_NAMES.map((name) => {
-  const { onlyCurrencies, hints } = acquirerModule(name).accountRules;
-  return { value: name, label: onlyCurrencies ? `${ACQUIRER_LABELS[name]} (${onlyCurrencies.join(", ")})` : ACQUIRER_LABELS[name], hints };
-});
+/**
+ * What the form offers: each acquirer on each of its platforms (decision 0193), its label (with the
+ * only currencies it takes, where it limits them), its field hints and its credential fields.
+ */
+const ACQUIRER_CHOICES: (AcquirerChoice & { processor: AcquirerName; platform: string | null })[] = ACQUIRER_NAMES.flatMap((name) =>
+  platformsOf(name).map((platform) => {
+    const { onlyCurrencies, hints } = platformView(name, platform.key).accountRules;
+    const label = platformsOf(name).length > 1 ? `${ACQUIRER_LABELS[name]} on ${platform.label}` : ACQUIRER_LABELS[name];
+    return {
+      value: platform.key ? `${name}:${platform.key}` : name,
+      processor: name,
+      platform: platform.key,
+      label: onlyCurrencies ? `${label} (${onlyCurrencies.join(", ")})` : label,
+      hints,
+    };
+  }),
+);
+const CHOICE_FIELDS = Object.fromEntries(ACQUIRER_CHOICES.map((choice) => [choice.value, credentialFieldsOf(choice.processor, choice.platform)]));
+const choiceOf = (processor: AcquirerName, platform: string | null) =>
+  ACQUIRER_CHOICES.find((choice) => choice.processor === processor && choice.platform === platform)!;
 
 // Settings → Acquirer accounts (owners only; others get the not-found page): where this merchant's
 // payments settle. Credentials are write-only: only their fingerprint and when they were set show.
@@ -47,7 +62,7 @@ export default async function AcquirerAccountsPage() {
             title={
               <span className="flex flex-wrap items-center gap-2">
                 <span>{account.name}</span>
-                <Badge tone="slate">{ACQUIRER_LABELS[account.processor]}</Badge>
+                <Badge tone="slate">{choiceOf(account.processor, account.platform).label}</Badge>
                 <Badge tone={account.enabled ? "green" : "amber"}>{account.enabled ? "Enabled" : "Disabled"}</Badge>
                 <Badge tone={account.mode === "live" ? "violet" : "blue"}>{account.mode === "live" ? "Live" : "Test"}</Badge>
               </span>
@@ -101,8 +116,8 @@ export default async function AcquirerAccountsPage() {
                     enabled: account.enabled,
                     mode: account.mode,
                   }}
-                  acquirer={ACQUIRER_CHOICES.find((choice) => choice.value === account.processor)!}
-                  credentialFields={CREDENTIAL_FIELDS[account.processor]}
+                  acquirer={choiceOf(account.processor, account.platform)}
+                  credentialFields={CHOICE_FIELDS[choiceOf(account.processor, account.platform).value] ?? []}
                   totpEnabled={user.totpEnabled}
                 />
               </div>
@@ -116,7 +131,7 @@ export default async function AcquirerAccountsPage() {
           <AddAcquirerAccountForm
             action={addAcquirerAccountAction}
             acquirers={ACQUIRER_CHOICES}
-            credentialFields={CREDENTIAL_FIELDS}
+            credentialFields={CHOICE_FIELDS}
             totpEnabled={user.totpEnabled}
           />
         </Card>
