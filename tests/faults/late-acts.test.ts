@@ -248,7 +248,9 @@ describe("an act later than the grace period at an acquirer whose 'not found' is
 describe("an answer that contradicts the settlement", () => {
   it("a capture closed as failed a day after its call, which the acquirer performed later still: the verification look-up alerts an operator with both facts", async () => {
     const { paymentId, amount } = await paymentFor(world, "capture", "finaro");
-    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "capture", amount, actDelayMs: 3_000 });
+    // The acquirer acts well after the round below (our clock moved on a day): 3 s was not enough with
+    // two fault suites and a CI run on the 2 cores, where the round came after the act.
+    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "capture", amount, actDelayMs: 15_000 });
     const responseId = await requestFollowUp(world, paymentId, "capture", amount);
     const operation = await waitForJob(world, responseId);
     // The day after the call (our clock moved on) ends before the acquirer acts: closed as failed and notified so.
