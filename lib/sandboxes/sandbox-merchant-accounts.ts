@@ -7,8 +7,7 @@ import { db } from "../db";
 import { legacyAcquirerCredentials } from "../acquirers/environment";
 import { ACQUIRER_NAMES, type AcquirerName } from "../acquirers/names";
 import { createAcquirerAccount } from "../routing/accounts/create-acquirer-account";
-import { SANDBOXES } from "./acquirers";
-import { WORLDLINE_SANDBOX_ACCOUNTS, worldlineSandboxCredentials } from "./acquirers/bambora/worldline/accounts";
+import { SANDBOXES, type PlatformSandbox } from "./acquirers";
 
 /** The sandbox account `index` (0, 1 or 2) of `processor` as account input: credentials and the acquirer's view of it. */
 export function sandboxAccountInput(processor: AcquirerName, index = 0, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -29,19 +28,15 @@ export function sandboxAccountInput(processor: AcquirerName, index = 0, override
 }
 
 /**
- * The Worldline Direct sandbox account `index` as the input of a bambora account on platform
- * "worldline" (docs/decisions/0193): its PSPID and API key, the currencies its PSPID is contracted for.
+ * The sandbox account `index` of a platform other than its acquirer's first (docs/decisions/0193) as
+ * account input: the platform's own credentials and currencies on the acquirer's account fields.
  */
-export function worldlineSandboxAccountInput(index = 0, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const account = WORLDLINE_SANDBOX_ACCOUNTS[index]!;
+export function platformSandboxAccountInput(sandbox: PlatformSandbox, index = 0, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    ...sandboxAccountInput("bambora", index),
-    name: `bambora worldline sandbox${index === 0 ? "" : ` ${index + 1}`}`,
-    platform: "worldline",
-    acquirerMerchantId: account.merchantId,
-    descriptor: "Demo Shop",
-    currencies: account.currencies.join(","),
-    credentials: worldlineSandboxCredentials(account),
+    ...sandboxAccountInput(sandbox.processor, index),
+    name: `${sandbox.processor} ${sandbox.platform} sandbox${index === 0 ? "" : ` ${index + 1}`}`,
+    platform: sandbox.platform,
+    ...sandbox.accountInput(index),
     ...overrides,
   };
 }

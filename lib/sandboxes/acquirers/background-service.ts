@@ -6,6 +6,7 @@
 import { config } from "../../env";
 import { ACQUIRER_NAMES } from "../../acquirers/names";
 import { startSandboxes, type RunningSandboxes } from "./start-sandboxes";
+import { PLATFORM_SANDBOXES } from "./index";
 import { THREEDS_SANDBOX_MOUNT } from "../threeds/mount";
 import { log } from "../../observability/logger";
 
@@ -40,8 +41,8 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
     threeDsPublicUrl: `${settings.apiBaseUrls.cit}${THREEDS_SANDBOX_MOUNT}`,
     threeDsStrict: settings.THREEDS_SANDBOX === "strict",
     extensions: true,
-    // bambora's Worldline platform, unless its test endpoint is configured (docs/decisions/0193).
-    worldline: processors.includes("bambora") && !settings.acquirerVariables.BAMBORA_WORLDLINE_TEST_BASE_URL,
+    // The other platforms' sandboxes, unless their test endpoint is configured (docs/decisions/0193).
+    worldline: PLATFORM_SANDBOXES.some((sandbox) => processors.includes(sandbox.processor) && !settings.acquirerVariables[sandbox.testEndpointVariable]),
   });
   if (settings.LOG_LEVEL !== "silent") {
     log("processors").info(

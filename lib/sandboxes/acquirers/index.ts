@@ -3,8 +3,7 @@
 import type { AcquirerName } from "../../acquirers/names";
 import type { AcquirerSandbox } from "./acquirer-sandbox";
 import { bamboraSandbox } from "./bambora/sandbox";
-import { createWorldlineSandbox } from "./bambora/worldline";
-import { withWorldlineFaults } from "./bambora/worldline/faults";
+import { WORLDLINE_PLATFORM_SANDBOX } from "./bambora/worldline/platform-sandbox";
 import { clearhausSandbox } from "./clearhaus/sandbox";
 import { finaroSandbox } from "./finaro/sandbox";
 
@@ -15,10 +14,8 @@ export const SANDBOXES = { finaro: finaroSandbox, clearhaus: clearhausSandbox, b
  * Bambora's second platform, Worldline Direct (docs/decisions/0193): a sandbox of its own, started
  * when asked for (startSandboxes({ worldline: true }); the service starts it for test mode).
  */
-export const WORLDLINE_SANDBOX = {
-  name: "bambora-worldline",
-  processor: "bambora",
-  platform: "worldline",
-  create: createWorldlineSandbox,
-  withFaults: withWorldlineFaults,
-} as const;
+export const WORLDLINE_SANDBOX = WORLDLINE_PLATFORM_SANDBOX;
+
+/** The sandboxes of acquirers' other platforms (docs/decisions/0193): one line each. */
+export const PLATFORM_SANDBOXES = [WORLDLINE_PLATFORM_SANDBOX] as const;
+export type PlatformSandbox = (typeof PLATFORM_SANDBOXES)[number];

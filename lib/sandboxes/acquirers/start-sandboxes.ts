@@ -6,7 +6,7 @@
 // lacks, card-update feeds, fault modes, scenario cards) are off unless asked for.
 import { SANDBOXES, WORLDLINE_SANDBOX } from "./index";
 import { platformSandboxKey, registerSandboxAddress } from "../../runtime/sandbox-addresses";
-import { sandboxAccountInput, worldlineSandboxAccountInput } from "../sandbox-merchant-accounts";
+import { platformSandboxAccountInput, sandboxAccountInput } from "../sandbox-merchant-accounts";
 import { ACQUIRER_NAMES, type AcquirerName } from "../../acquirers/names";
 import { createThreeDsSandbox } from "../threeds/directory-server";
 import { createThreeDsServerSandbox } from "../threeds/three-ds-server";
@@ -106,7 +106,7 @@ export async function startSandboxes({
           url: server.url,
           path: "",
           extensions,
-          builtInAccount: worldlineSandboxAccountInput(0),
+          builtInAccount: platformSandboxAccountInput(WORLDLINE_SANDBOX, 0),
         });
     }
     if (threeDs) {

@@ -10,7 +10,8 @@ import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { createAcquirerAccount } from "@/lib/routing/accounts/create-acquirer-account";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { worldlineSandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
+import { platformSandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
+import { WORLDLINE_SANDBOX } from "@/lib/sandboxes/acquirers";
 import { SANDBOX_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/directory-server";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
@@ -40,7 +41,7 @@ beforeAll(async () => {
   hosted = await startHostedFieldsServer();
   harness = await startInngestHarness({ functions: merchantApiFunctions });
   merchant = await createTestMerchant({ defaultNotificationUrl: receiver.url });
-  worldlineAccountId = (await createAcquirerAccount({ merchantId: merchant.merchantId, input: worldlineSandboxAccountInput(0) })).id;
+  worldlineAccountId = (await createAcquirerAccount({ merchantId: merchant.merchantId, input: platformSandboxAccountInput(WORLDLINE_SANDBOX, 0) })).id;
 });
 afterAll(async () => {
   await harness?.stop();
