@@ -29,7 +29,8 @@ const LABELS = `${ACQUIRER_NAMES.slice(0, -1).map((name) => ACQUIRER_LABELS[name
 const ACQUIRER_CHOICES: (AcquirerChoice & { processor: AcquirerName; platform: string | null })[] = ACQUIRER_NAMES.flatMap((name) =>
   platformsOf(name).map((platform) => {
     const { onlyCurrencies, hints } = platformView(name, platform.key).accountRules;
-    const label = platformsOf(name).length > 1 ? `${ACQUIRER_LABELS[name]} on ${platform.label}` : ACQUIRER_LABELS[name];
+    // The first platform keeps the acquirer's own label; another names its API and the processor value ("Worldline Direct (bambora)").
+    const label = platform.key ? `${platform.label} (${name})` : ACQUIRER_LABELS[name];
     return {
       value: platform.key ? `${name}:${platform.key}` : name,
       processor: name,
