@@ -33,7 +33,7 @@ describe("processor sandboxes as a background service", () => {
     resetConfig();
     const running = await startProcessorSandboxes();
     try {
-      expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "clearhaus", "finaro", "threeds"]);
+      expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "bambora-worldline", "clearhaus", "finaro", "threeds"]);
       expect(threeDsSandboxUrl()).toBe(running!.urls.threeds);
       for (const name of ["finaro", "clearhaus", "bambora"] as const) {
         expect(sandboxUrl(name)).toBe(running!.urls[name]);
@@ -62,7 +62,7 @@ describe("processor sandboxes as a background service", () => {
       resetConfig();
       const running = await startProcessorSandboxes();
       try {
-        expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "clearhaus", "threeds"]);
+        expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "bambora-worldline", "clearhaus", "threeds"]);
         const result = await getConnector("finaro").authorize({
           operationId: newId(),
           paymentId: newId(),
@@ -135,7 +135,7 @@ describe("processor sandboxes as a background service", () => {
     resetConfig();
     const running = await startProcessorSandboxes();
     try {
-      expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "clearhaus", "finaro", "threeds"]);
+      expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "bambora-worldline", "clearhaus", "finaro", "threeds"]);
       expect(getConnector("bambora")).toMatchObject({ name: "bambora", mode: "test" });
       // A live account with no production endpoint configured: not configured, the sandbox is no fallback.
       expect(() => bindConnector({ id: "live-account", mode: "live", ...sandboxCredentials("bambora") })).toThrow(/BAMBORA_BASE_URL\) is not configured/);
@@ -155,7 +155,7 @@ describe("processor sandboxes as a background service", () => {
     resetConfig();
     const running = await startProcessorSandboxes();
     try {
-      expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "finaro", "threeds"]);
+      expect(Object.keys(running!.urls).sort()).toEqual(["bambora", "bambora-worldline", "finaro", "threeds"]);
       expect(getConnector("clearhaus")).toMatchObject({ name: "clearhaus", accountId: "test-account" });
     } finally {
       await running?.close();
