@@ -250,8 +250,9 @@ export const ACCOUNT_COMMANDS: CliCommand[] = [
     options: {
       merchant: MERCHANT,
       processor: { type: "string", value: ACQUIRER_NAMES.join("|"), required: true },
-      // Which of the processor's APIs (decision 0193); its first when absent.
-      platform: { type: "string", value: PLATFORM_NAMES.join("|") },
+      // Which of the processor's APIs (decision 0193); its first when absent. Named under "Keys" in
+      // the description rather than in the synopsis: it means something for bambora only.
+      platform: { type: "string", value: PLATFORM_NAMES.join("|"), hidden: true },
       ...ACCOUNT_FIELDS,
       disabled: { type: "boolean" },
     },

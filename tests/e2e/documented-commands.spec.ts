@@ -16,6 +16,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/clearhaus/accounts";
 import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/finaro/accounts";
+import { WORLDLINE_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/bambora/worldline/accounts";
 import { commandsOfMarkdown, commandsOfUsage, documentationFiles, expandNotation, withoutComments, type DocumentedCommand } from "../helpers/documented-commands";
 import { E2E, demoCredentials, withServiceDatabase } from "../helpers/e2e/demo-service";
 import { notified, useReadmeReceiver } from "../helpers/e2e/readme-receiver";
@@ -207,7 +208,9 @@ function remember(stdout: string, command: string): void {
   const merchant = /"merchantid":\s*"(\d{12})"/.exec(stdout) ?? /merchantid\s+(\d{12})/.exec(stdout);
   if (/merchant create/.test(command) && merchant) state.merchantId = merchant[1];
   const account = /^([0-9a-f]{32}) {2}(finaro|clearhaus|bambora) /m.exec(stdout);
-  if (/accounts add/.test(command) && account) state.accountId = account[1];
+  // A live account's calls go to its acquirer's production endpoint, which this runner never reaches:
+  // later `--account <accountid>` placeholders (accounts test, update) name a test account.
+  if (/accounts add/.test(command) && !/--mode live/.test(command) && account) state.accountId = account[1];
   const endpoint = /^([0-9a-f]{32}) {2}(test|live) /m.exec(stdout);
   if (/webhooks add/.test(command) && endpoint) state.endpointId = endpoint[1];
   const user = /^User (\S+@\S+) \(/m.exec(stdout);
@@ -357,6 +360,9 @@ async function prepare(command: DocumentedCommand, page: Page): Promise<{ script
   });
   const values: Array<[RegExp, string]> = [
     [/<uuid from Clearhaus>/, CLEARHAUS_SANDBOX_ACCOUNTS[1]!.apiKey],
+    [/<PSPID>/, WORLDLINE_SANDBOX_ACCOUNTS[0]!.merchantId],
+    [/<API key id>/, WORLDLINE_SANDBOX_ACCOUNTS[0]!.apiKeyId],
+    [/<MID>/, "81234567"],
     [/<15-digit merchant_id>/, CLEARHAUS_SANDBOX_ACCOUNTS[1]!.merchantId],
     [/--acquirer-merchant-id <[^>]+>/, `--acquirer-merchant-id ${finaroCredentials.merchantId}`],
     [/--bin-visa <bin>/, "--bin-visa 411111"],
@@ -381,6 +387,9 @@ async function prepare(command: DocumentedCommand, page: Page): Promise<{ script
   for (const [pattern, value] of values) text = await fill(text, new RegExp(pattern.source), () => value);
   sharedPage = page;
   if (/SECRET=whsec_\.\.\./.test(setup)) setup = await signatureExample(setup);
+  // operations.md's Worldline account: its secret API key comes on standard input, as the docs say.
+  if (/--platform worldline/.test(text) && /--credentials-file -/.test(text))
+    text = `printf '%s' '${JSON.stringify({ secretApiKey: WORLDLINE_SANDBOX_ACCOUNTS[0]!.secretApiKey })}' | ${text}`;
   // The usage text says a new user's password comes on standard input (never an argument).
   if (command.kind === "synopsis" && /-- user create /.test(text)) text = `printf '%s\\n' "$PASSWORD" | ${text}`;
   // Anything still to fill is a placeholder the docs leave unexplained: the test says which.
