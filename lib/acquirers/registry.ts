@@ -48,7 +48,6 @@ export function registerSandboxUrl(name: AcquirerName, baseUrl: string | undefin
   });
 }
 
-
 /** The registered sandbox address of `name`, if one runs. */
 export function sandboxUrl(name: AcquirerName): string | undefined {
   return sandboxAddress(name)?.url;

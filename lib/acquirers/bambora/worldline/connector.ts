@@ -47,15 +47,21 @@ export interface WorldlineSettings {
  * does not hold it, so an unknown authorization waits for an operator (who sees it in the Merchant
  * Portal).
  */
+const IN_PAYMENT_DETAILS = {
+  lookup: true,
+  notFoundIsProof: true,
+  source: "Worldline Direct GET /v2/{merchantId}/payments/{paymentId}/details, operations[] by merchantReference",
+} as const;
+
 export const WORLDLINE_LOOKUPS: LookupCapabilities = {
   authorize: {
     lookup: false,
     notFoundIsProof: false,
     source: "Worldline Direct has no payment search by merchant reference; the idempotence key replays only with the card (decision 0176)",
   },
-  capture: { lookup: true, notFoundIsProof: true, source: "Worldline Direct GET /v2/{merchantId}/payments/{paymentId}/details, operations[] by merchantReference" },
-  refund: { lookup: true, notFoundIsProof: true, source: "Worldline Direct GET /v2/{merchantId}/payments/{paymentId}/details, operations[] by merchantReference" },
-  void: { lookup: true, notFoundIsProof: true, source: "Worldline Direct GET /v2/{merchantId}/payments/{paymentId}/details, operations[] by merchantReference" },
+  capture: IN_PAYMENT_DETAILS,
+  refund: IN_PAYMENT_DETAILS,
+  void: IN_PAYMENT_DETAILS,
   payout: { lookup: false, notFoundIsProof: false, source: "payouts are not offered on bambora's worldline platform here" },
 };
 
@@ -140,23 +146,36 @@ function storedCredentialOf(request: AuthorizeRequest): WorldlineStoredCredentia
 export function createWorldlineConnector(settings: WorldlineSettings): AcquirerConnector<WorldlineCredentials> {
   const now = settings.now ?? (() => new Date());
 
-  async function call(
+  /** One signed request (./request.ts) through the connectors' `send()`. */
+  const sendSigned = (
+    connectorCall: ConnectorCall<WorldlineCredentials>,
+    request: { method: "GET" | "POST"; path: string; body?: unknown; idempotenceKey?: string },
+  ) =>
+    send({
+      ...worldlineRequest({ baseUrl: settings.baseUrl, credentials: connectorCall.credentials, ...request, now: now() }),
+      timeoutMs: settings.timeoutMs,
+      signal: connectorCall.signal,
+    });
+
+  /**
+   * POSTs the body `makeBody` builds, our operation id its idempotence key. A value the platform
+   * cannot take (WorldlineInputError) is refused here, without a call.
+   */
+  async function post(
     kind: WorldlineOperationKind,
     path: string,
-    body: unknown,
+    makeBody: () => unknown,
     idempotenceKey: string,
     connectorCall: ConnectorCall<WorldlineCredentials>,
   ): Promise<ProcessorResult> {
-    const request = worldlineRequest({
-      baseUrl: settings.baseUrl,
-      credentials: connectorCall.credentials,
-      method: "POST",
-      path,
-      body,
-      idempotenceKey,
-      now: now(),
-    });
-    const outcome = await send({ ...request, timeoutMs: settings.timeoutMs, signal: connectorCall.signal });
+    let body: unknown;
+    try {
+      body = makeBody();
+    } catch (error) {
+      if (error instanceof WorldlineInputError) return refusedHere(error.message);
+      throw error;
+    }
+    const outcome = await sendSigned(connectorCall, { method: "POST", path, body, idempotenceKey });
     if (outcome.kind !== "response") return failureFromOutcome(outcome, "worldline", settings.timeoutMs);
     let json: unknown;
     try {
@@ -167,22 +186,10 @@ export function createWorldlineConnector(settings: WorldlineSettings): AcquirerC
     return toProcessorResult(fromWorldlineAnswer(kind, outcome.status, json));
   }
 
-  /** Builds a request body; a value the platform cannot take is refused here, without a call. */
-  function build<T>(make: () => T): T | ProcessorResult {
-    try {
-      return make();
-    } catch (error) {
-      if (error instanceof WorldlineInputError) return refusedHere(error.message);
-      throw error;
-    }
-  }
-  const isRefusal = (value: unknown): value is ProcessorResult =>
-    typeof value === "object" && value !== null && "status" in value && "responsecode" in value;
-
   return {
     name: "bambora",
     async authorize(request, connectorCall) {
-      const body = build(() =>
+      const makeBody = () =>
         toWorldlinePayment({
           reference: request.operationId,
           amount: request.amount,
@@ -203,28 +210,32 @@ export function createWorldlineConnector(settings: WorldlineSettings): AcquirerC
           descriptor: request.textOnStatement ?? request.descriptor,
           customerIp: request.customerIp,
           customer: request.customer,
-        }),
-      );
-      if (isRefusal(body)) return body;
-      const result = await call("payment", worldlinePaths.createPayment(connectorCall.credentials.merchantId), body, request.operationId, connectorCall);
+        });
+      const result = await post("payment", worldlinePaths.createPayment(connectorCall.credentials.merchantId), makeBody, request.operationId, connectorCall);
       return result.status === "approved" && request.threeDs && !result.eci ? { ...result, eci: request.threeDs.eci } : result;
     },
-    async capture(request, connectorCall) {
-      const body = build(() => toWorldlineCapture({ reference: request.operationId, amount: request.amount, currency: request.currency }));
-      if (isRefusal(body)) return body;
-      return call("capture", worldlinePaths.capture(connectorCall.credentials.merchantId, request.authorizationReference), body, request.operationId, connectorCall);
-    },
-    async refund(request, connectorCall) {
-      const body = build(() => toWorldlineRefund({ reference: request.operationId, amount: request.amount, currency: request.currency }));
-      if (isRefusal(body)) return body;
-      // A refund names the payment (Direct refunds "a payment"), not one of its captures.
-      return call("refund", worldlinePaths.refund(connectorCall.credentials.merchantId, request.authorizationReference), body, request.operationId, connectorCall);
-    },
+    capture: (request, connectorCall) =>
+      post(
+        "capture",
+        worldlinePaths.capture(connectorCall.credentials.merchantId, request.authorizationReference),
+        () => toWorldlineCapture({ reference: request.operationId, amount: request.amount, currency: request.currency }),
+        request.operationId,
+        connectorCall,
+      ),
+    // A refund names the payment (Direct refunds "a payment"), not one of its captures.
+    refund: (request, connectorCall) =>
+      post(
+        "refund",
+        worldlinePaths.refund(connectorCall.credentials.merchantId, request.authorizationReference),
+        () => toWorldlineRefund({ reference: request.operationId, amount: request.amount, currency: request.currency }),
+        request.operationId,
+        connectorCall,
+      ),
     void: (request, connectorCall) =>
-      call(
+      post(
         "cancel",
         worldlinePaths.cancel(connectorCall.credentials.merchantId, request.authorizationReference),
-        toWorldlineCancel({ reference: request.operationId }),
+        () => toWorldlineCancel({ reference: request.operationId }),
         request.operationId,
         connectorCall,
       ),
@@ -232,14 +243,10 @@ export function createWorldlineConnector(settings: WorldlineSettings): AcquirerC
     async lookupOperation({ kind, operationId, authorizationReference }, connectorCall) {
       if (!WORLDLINE_LOOKUPS[kind].lookup) throw new LookupNotOfferedError("bambora", kind);
       if (!authorizationReference) throw new Error(`worldline finds a ${kind} through its payment, whose id was not given`);
-      const request = worldlineRequest({
-        baseUrl: settings.baseUrl,
-        credentials: connectorCall.credentials,
+      const outcome = await sendSigned(connectorCall, {
         method: "GET",
         path: worldlinePaths.paymentDetails(connectorCall.credentials.merchantId, authorizationReference),
-        now: now(),
       });
-      const outcome = await send({ ...request, timeoutMs: settings.timeoutMs, signal: connectorCall.signal });
       if (outcome.kind !== "response") throw new Error(`worldline payment details: no answer (${outcome.kind})`);
       if (outcome.status !== 200) throw new Error(`worldline payment details answered HTTP ${outcome.status}`);
       let json: unknown;
@@ -255,14 +262,7 @@ export function createWorldlineConnector(settings: WorldlineSettings): AcquirerC
     },
     /** GET …/services/testconnection ([SDK-JAVA] ServicesClient.testConnection): changes nothing; 401 or 403 refuses the key. */
     async checkConnection(connectorCall) {
-      const request = worldlineRequest({
-        baseUrl: settings.baseUrl,
-        credentials: connectorCall.credentials,
-        method: "GET",
-        path: worldlinePaths.testConnection(connectorCall.credentials.merchantId),
-        now: now(),
-      });
-      const outcome = await send({ ...request, timeoutMs: settings.timeoutMs, signal: connectorCall.signal });
+      const outcome = await sendSigned(connectorCall, { method: "GET", path: worldlinePaths.testConnection(connectorCall.credentials.merchantId) });
       if (outcome.kind !== "response") return { ok: false, message: `GET /services/testconnection: no answer (${outcome.kind})` };
       if (outcome.status === 200) return { ok: true, message: "GET /services/testconnection: HTTP 200, Worldline accepted the API key" };
       return {
