@@ -267,8 +267,9 @@ export interface LookupOperationRequest {
   /** The operation id the request was sent with (Finaro a1, Bambora order_number; in the sandboxes also Clearhaus reference). */
   operationId: string;
   /**
-   * For a capture: the acquirer's id of the authorization it completes, where the acquirer finds a
-   * capture only through it (Bambora NA: a completion keeps the pre-authorization's order number).
+   * For a capture, refund or void: the acquirer's id of the payment's authorization, where the
+   * acquirer finds the operation only through it (Bambora NA: a completion keeps the
+   * pre-authorization's order number; Worldline Direct: every operation is in the payment's details).
    */
   authorizationReference?: string;
 }

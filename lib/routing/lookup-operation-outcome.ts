@@ -45,7 +45,8 @@ export async function lookupOperationOutcome({
     const found = await connector.lookupOperation({
       kind,
       operationId,
-      ...(kind === "capture" ? { authorizationReference: await authorizationReferenceOf(operationId, accountId) } : {}),
+      // A payout is a payment of its own; the rest are found through the payment's authorization where an acquirer needs it.
+      ...(kind === "payout" ? {} : { authorizationReference: await authorizationReferenceOf(operationId, accountId) }),
     });
     if (!found) return { kind: "not_found", proof: capability.notFoundIsProof };
     // A look-up that itself failed (e.g. a 5xx inside the answer) settles nothing.
@@ -58,7 +59,7 @@ export async function lookupOperationOutcome({
   }
 }
 
-/** The acquirer's id of the approved authorization of the operation's payment, on the same account (where a capture is found). */
+/** The acquirer's id of the approved authorization of the operation's payment, on the same account (where a capture, refund or void is found). */
 async function authorizationReferenceOf(operationId: string, accountId: string): Promise<string | undefined> {
   const operation = await db().operation.findUnique({ where: { id: operationId }, select: { paymentId: true } });
   if (!operation) return undefined;

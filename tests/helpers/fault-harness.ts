@@ -23,6 +23,9 @@ import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually, quietFor } from "@/tests/helpers/eventually";
 import type { InngestFunction } from "inngest";
 import { CardDetails } from "@/lib/cards/card-details";
+import { createAcquirerAccount } from "@/lib/routing/accounts/create-acquirer-account";
+import { WORLDLINE_SANDBOX } from "@/lib/sandboxes/acquirers";
+import { platformSandboxAccountInput } from "@/lib/sandboxes/sandbox-merchant-accounts";
 
 /** Short enough to keep the suite quick, long enough for a loaded 2-core machine to answer in time. */
 export const PROCESSOR_TIMEOUT_MS = 1_000;
@@ -52,16 +55,22 @@ export interface FaultWorld {
   receiver: NotificationReceiver;
   harness: InngestHarness;
   sandboxes: RunningSandboxes;
+  /** With `worldline`: the merchant's bambora account on the Worldline platform (DKK), beside its North America one (CAD). */
+  worldlineAccountId?: string;
 }
 
-/** Call at the top of a test file. `functions`: the Inngest functions the file runs. */
-export function setUpFaultWorld(options: { functions: () => Promise<InngestFunction.Any[]> }): FaultWorld {
+/**
+ * Call at the top of a test file. `functions`: the Inngest functions the file runs; `worldline`: also
+ * the Worldline Direct sandbox and a bambora account on that platform, which takes the merchant's DKK
+ * bambora payments (its North America account takes CAD).
+ */
+export function setUpFaultWorld(options: { functions: () => Promise<InngestFunction.Any[]>; worldline?: boolean }): FaultWorld {
   useTestDatabase();
   const world = {} as FaultWorld;
   beforeAll(async () => {
     process.env.PROCESSOR_TIMEOUT_MS = String(PROCESSOR_TIMEOUT_MS);
     resetConfig();
-    world.sandboxes = await startSandboxes({ hangMs: PROCESSOR_TIMEOUT_MS * 4, extensions: true });
+    world.sandboxes = await startSandboxes({ hangMs: PROCESSOR_TIMEOUT_MS * 4, extensions: true, worldline: options.worldline });
     world.api = await startMerchantApi();
     world.receiver = await startNotificationReceiver();
     world.harness = await startInngestHarness({
@@ -77,6 +86,10 @@ export function setUpFaultWorld(options: { functions: () => Promise<InngestFunct
         if (attempt >= 3) throw error;
       }
     }
+    if (options.worldline)
+      world.worldlineAccountId = (
+        await createAcquirerAccount({ merchantId: world.merchant.merchantId, input: platformSandboxAccountInput(WORLDLINE_SANDBOX, 0) })
+      ).id;
   });
   afterEach(() => {
     const unreached = armedFaultPoints();
@@ -115,12 +128,12 @@ export function cardholderCard(pan = "4111111111111111"): CardDetails {
  * A payment authorized for real at `processor`'s sandbox (the cardholder's Visa, no 3-D Secure),
  * which stores the card: the parent of an MIT (at Clearhaus the first of its series).
  */
-export async function authorizedPayment(world: FaultWorld, processor: AcquirerName, amount = uniqueAmount()) {
+export async function authorizedPayment(world: FaultWorld, processor: AcquirerName, amount = uniqueAmount(), currency = currencyAt(processor)) {
   const { paymentId } = await createTestPayment({
     merchantId: world.merchant.merchantId,
     status: "PENDING",
     amount: BigInt(amount),
-    currency: currencyAt(processor),
+    currency,
     processor: null,
   });
   const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: [processor] });
@@ -128,18 +141,19 @@ export async function authorizedPayment(world: FaultWorld, processor: AcquirerNa
   return { paymentId, amount };
 }
 
-/** The sandbox transaction behind the payment's approved authorization at its processor. */
+/** The sandbox transaction behind the payment's approved authorization at its processor (the account's platform's sandbox). */
 export async function acquirerAuthorization(world: FaultWorld, paymentId: string): Promise<SandboxTransaction> {
   const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
-  const transaction = world.sandboxes.ledgers[authorization.processor!]!.byId(authorization.processorReference!);
+  const onWorldline = authorization.acquirerAccountId !== null && authorization.acquirerAccountId === world.worldlineAccountId;
+  const transaction = world.sandboxes.ledgers[onWorldline ? WORLDLINE_SANDBOX.name : authorization.processor!]!.byId(authorization.processorReference!);
   expect(transaction, "the acquirer knows the authorization").toBeDefined();
   return transaction!;
 }
 
-/** Every authorization (or payout) the acquirers hold for this amount. */
+/** Every authorization (or payout) the acquirers hold for this amount, by sandbox (a processor, or a platform's: "bambora-worldline"). */
 export function acquirerTransactionsFor(world: FaultWorld, amount: number, kind: SandboxTransaction["kind"] = "authorization") {
-  return PROCESSORS.flatMap((processor) =>
-    (world.sandboxes.ledgers[processor]?.transactions() ?? [])
+  return Object.entries(world.sandboxes.ledgers).flatMap(([processor, ledger]) =>
+    (ledger?.transactions() ?? [])
       .filter((transaction) => transaction.amount === amount && transaction.kind === kind)
       .map((transaction) => ({ processor, transaction })),
   );
@@ -277,8 +291,8 @@ export async function waitForJob(world: FaultWorld, responseId: string) {
 }
 
 /** A payment ready for `type`: authorized (capture, void) or captured in full (refund). */
-export async function paymentFor(world: FaultWorld, type: FollowUp, processor: AcquirerName) {
-  const { paymentId, amount } = await authorizedPayment(world, processor);
+export async function paymentFor(world: FaultWorld, type: FollowUp, processor: AcquirerName, currency = currencyAt(processor)) {
+  const { paymentId, amount } = await authorizedPayment(world, processor, uniqueAmount(), currency);
   if (type === "refund") {
     const capture = await requestFollowUp(world, paymentId, "capture");
     await waitForNotification(world, capture);

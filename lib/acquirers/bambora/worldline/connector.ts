@@ -43,9 +43,9 @@ export interface WorldlineSettings {
  * GetPaymentDetails, which lists "the complete list of operations executed on the payment" with the
  * reference we gave each: absent from a successful answer, it was never made. Direct has no search of
  * payments by the merchant's reference: an authorization whose answer was lost is found only by
- * sending the same request with the same idempotence key, which needs the card again; the resolver
- * does not hold it, so an unknown authorization waits for an operator (who sees it in the Merchant
- * Portal).
+ * sending the same request with the same idempotence key, which needs the card again. authorize()
+ * does so once while it holds the card; the resolver does not hold it, so an authorization still
+ * unknown after that waits for an operator (who sees it in the Merchant Portal).
  */
 const IN_PAYMENT_DETAILS = {
   lookup: true,
@@ -57,7 +57,8 @@ export const WORLDLINE_LOOKUPS: LookupCapabilities = {
   authorize: {
     lookup: false,
     notFoundIsProof: false,
-    source: "Worldline Direct has no payment search by merchant reference; the idempotence key replays only with the card (decision 0176)",
+    source:
+      "Worldline Direct has no payment search by merchant reference; the authorization asks once more under the same idempotence key while it holds the card, and after that an operator settles (decision 0176)",
   },
   capture: IN_PAYMENT_DETAILS,
   refund: IN_PAYMENT_DETAILS,
@@ -119,6 +120,9 @@ export function toProcessorResult(result: WorldlineResult): ProcessorResult {
       };
   }
 }
+
+/** No answer that names a payment: the platform's outcome is unknown (an uncertain status of a named payment is its answer). */
+const isOutcomeLost = (result: ProcessorResult) => result.status === "failed" && result.failure === "indeterminate" && !result.processorReference;
 
 /** Refused here, before anything is sent: the same request would be refused again. */
 const refusedHere = (message: string): ProcessorResult => ({
@@ -211,7 +215,13 @@ export function createWorldlineConnector(settings: WorldlineSettings): AcquirerC
           customerIp: request.customerIp,
           customer: request.customer,
         });
-      const result = await post("payment", worldlinePaths.createPayment(connectorCall.credentials.merchantId), makeBody, request.operationId, connectorCall);
+      const path = worldlinePaths.createPayment(connectorCall.credentials.merchantId);
+      let result = await post("payment", path, makeBody, request.operationId, connectorCall);
+      // The answer was lost (no answer, 5xx, 409 in progress): Direct has no search by our reference,
+      // but the same request under the same key answers "with the same outcome as the original
+      // request", or makes the one payment if the first never arrived (decision 0176). It needs the
+      // card, which only this call holds: asked once more now; still unknown, an operator settles.
+      if (isOutcomeLost(result) && !connectorCall.signal?.aborted) result = await post("payment", path, makeBody, request.operationId, connectorCall);
       return result.status === "approved" && request.threeDs && !result.eci ? { ...result, eci: request.threeDs.eci } : result;
     },
     capture: (request, connectorCall) =>
