@@ -20,10 +20,13 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const ALLOWED_GROWTH = 20 * MB;
 /**
  * With a forged but well-formed signature the guard must read before the SDK can check the HMAC: at
- * most 4 MB per request and 8 MB for all reads at once (measured: about 25 MB of RSS at the peak
- * for three such uploads, most of it garbage of the reads that V8 collects later).
+ * most 4 MB per request and 8 MB for all reads at once (measured: 6.5 to 36.5 MB of RSS at the peak
+ * for three such uploads on a quiet 2-core machine, most of it garbage of the reads that V8 collects
+ * later, plus whatever the process's own background work allocates meanwhile). 32 MB failed one CI
+ * run in four on that noise; before the fix each such call cost about 150 MB of RSS (the SDK's parse
+ * of 4 MB: six took a web process from 237 MB to 1.1 GB), so three of them stay far above this bound.
  */
-const ALLOWED_GROWTH_FORGED = 32 * MB;
+const ALLOWED_GROWTH_FORGED = 64 * MB;
 const ATTACK_BYTES = 16 * MB;
 /** Well formed (t=<seconds now>&s=<64 hex>), but not made with the signing key. */
 const forgedSignature = () => `t=${Math.floor(Date.now() / 1000)}&s=${"ab".repeat(32)}`;
@@ -142,7 +145,7 @@ describe("H1: /api/inngest reads no body it has not bounded", () => {
     expect(growth).toBeLessThan(ALLOWED_GROWTH);
   });
 
-  it("H1: with a well-formed (forged) signature, a declared 16 MB body is refused 413 unread and chunked ones at the cap or the shared budget, within 32 MB", async () => {
+  it("H1: with a well-formed (forged) signature, a declared 16 MB body is refused 413 unread and chunked ones at the cap or the shared budget, within 64 MB", async () => {
     let answers: Array<{ status: number; early: boolean }> = [];
     const headers = { "content-type": "application/json", "x-inngest-signature": forgedSignature() };
     const growth = await growthDuring(serverPid, idle, async () => {
