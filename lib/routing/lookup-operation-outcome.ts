@@ -45,8 +45,9 @@ export async function lookupOperationOutcome({
     const found = await connector.lookupOperation({
       kind,
       operationId,
-      // A payout is a payment of its own; the rest are found through the payment's authorization where an acquirer needs it.
-      ...(kind === "payout" ? {} : { authorizationReference: await authorizationReferenceOf(operationId, accountId) }),
+      // A capture, refund or void is found through the payment's authorization where an acquirer needs it
+      // (an authorization and a payout are payments of their own).
+      ...(kind === "capture" || kind === "refund" || kind === "void" ? { authorizationReference: await authorizationReferenceOf(operationId, accountId) } : {}),
     });
     if (!found) return { kind: "not_found", proof: capability.notFoundIsProof };
     // A look-up that itself failed (e.g. a 5xx inside the answer) settles nothing.
