@@ -8,7 +8,7 @@
 import { AcquirerAccountMissingError, getAccountConnector, operationAccountId } from "./accounts/account-connector";
 import { db } from "../db";
 import { ProcessorNotConfiguredError } from "../acquirers/registry";
-import type { LookupOperationRequest, ProcessorResult } from "../acquirers/contract";
+import { FOLLOW_UP_OPERATIONS, type LookupOperationRequest, type ProcessorResult } from "../acquirers/contract";
 import type { AcquirerName } from "../acquirers/names";
 
 export type OperationOutcome =
@@ -47,7 +47,7 @@ export async function lookupOperationOutcome({
       operationId,
       // A capture, refund or void is found through the payment's authorization where an acquirer needs it
       // (an authorization and a payout are payments of their own).
-      ...(kind === "capture" || kind === "refund" || kind === "void" ? { authorizationReference: await authorizationReferenceOf(operationId, accountId) } : {}),
+      ...((FOLLOW_UP_OPERATIONS as readonly string[]).includes(kind) ? { authorizationReference: await authorizationReferenceOf(operationId, accountId) } : {}),
     });
     if (!found) return { kind: "not_found", proof: capability.notFoundIsProof };
     // A look-up that itself failed (e.g. a 5xx inside the answer) settles nothing.
