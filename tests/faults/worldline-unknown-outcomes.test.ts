@@ -155,11 +155,17 @@ describe("Worldline acts after the caller gave up", () => {
 });
 
 describe("a Worldline capture, looked up by our reference", () => {
-  it("whose answer was lost after Worldline captured: found in the payment's details, approved and notified once; no operator", async () => {
+  /** A DKK capture at Worldline with `mode` armed on it, requested and its job run (its outcome left unknown). */
+  async function captureWith(mode: AcquirerFaultMode) {
     const { paymentId, amount } = await paymentFor(world, "capture", "bambora", "DKK");
-    armAcquirerFault({ mode: "answer_lost_after_acting", processor: "bambora", operation: "capture", amount });
+    armAcquirerFault({ mode, processor: "bambora", operation: "capture", amount });
     const responseId = await requestFollowUp(world, paymentId, "capture", amount);
     await waitForJob(world, responseId);
+    return { paymentId, amount, responseId };
+  }
+
+  it("whose answer was lost after Worldline captured: found in the payment's details, approved and notified once; no operator", async () => {
+    const { paymentId, amount, responseId } = await captureWith("answer_lost_after_acting");
     await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
     expect((await waitForNotification(world, responseId)).body).toMatchObject({ status: "approved" });
     expect((await operationFor(responseId)).operatorAlertedAt).toBeNull();
@@ -169,10 +175,7 @@ describe("a Worldline capture, looked up by our reference", () => {
   });
 
   it("that never reached Worldline: absent from a successful details answer, which is proof; closed failed once the close period is over, the amount released for a new capture", async () => {
-    const { paymentId, amount } = await paymentFor(world, "capture", "bambora", "DKK");
-    armAcquirerFault({ mode: "hang_before_acting", processor: "bambora", operation: "capture", amount });
-    const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-    await waitForJob(world, responseId);
+    const { paymentId, amount, responseId } = await captureWith("hang_before_acting");
     await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
     expect(await operationFor(responseId)).toMatchObject({ status: "pending" });
     await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterNotFoundClose() });
@@ -186,11 +189,9 @@ describe("a Worldline capture, looked up by our reference", () => {
   });
 
   it("a details look-up Worldline refuses (its 400) keeps the outcome unknown; the next one settles it", async () => {
-    const { paymentId, amount } = await paymentFor(world, "capture", "bambora", "DKK");
-    armAcquirerFault({ mode: "answer_lost_after_acting", processor: "bambora", operation: "capture", amount });
+    // Armed before the capture: its own look-up right after the lost answer is the first refused.
     const refused = armAcquirerFault({ mode: "refused", processor: "bambora", operation: "lookup", times: 2 });
-    const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-    await waitForJob(world, responseId);
+    const { paymentId, responseId } = await captureWith("answer_lost_after_acting");
     await reconcileIndeterminateOperations({ olderThanMs: 0 });
     expect(refused.hits()).toBe(2);
     expect(await operationFor(responseId)).toMatchObject({ status: "pending", lookupAttempts: 2 });
