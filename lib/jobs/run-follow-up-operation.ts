@@ -11,14 +11,16 @@ import { inngest } from "../inngest/client";
 import { followUpRequested } from "../inngest/events/merchant-api";
 import { deliverNowOrSchedule } from "../notifications/enqueue-notification";
 import { notifyOperationResult } from "../payments/notify-operation-result";
-import { processFollowUpOperation } from "../payments/process-follow-up-operation";
+import { processFollowUp } from "../payments/process-follow-up-operation";
 
 export const runFollowUpOperation = inngest.createFunction(
   { id: "run-follow-up-operation", retries: 3, triggers: [followUpRequested] },
   async ({ event }) => {
     const { operationId } = event.data;
-    const status = await processFollowUpOperation({ operationId });
-    const notificationId = await notifyOperationResult({ operationId });
+    const processed = await processFollowUp({ operationId });
+    const { status } = processed;
+    // Stored with the answer by this run, or (a retried run, an outcome settled by a look-up) looked up.
+    const notificationId = processed.notificationId ?? (await notifyOperationResult({ operationId }));
     if (notificationId) await deliverNowOrSchedule(notificationId);
     return { operationId, status, notificationId };
   },

@@ -4,6 +4,7 @@
 // the commit and the event (a crash, a failed send) is made good by the stalled-work job
 // (lib/payments/resend-stalled-events.ts), which finds the row still undelivered.
 import { db, type Tx } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import type { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { notificationCreated } from "../inngest/events/merchant-api";
@@ -26,6 +27,11 @@ export interface EnqueueNotificationOptions {
    */
   body: object;
   tx?: Tx;
+  /**
+   * A row of this id already stored is kept as it is and no copy is made (a deterministic id whose
+   * caller did not read first). Without it such a row fails the insert.
+   */
+  ifAbsent?: boolean;
 }
 
 export async function enqueueNotification({
@@ -37,6 +43,7 @@ export async function enqueueNotification({
   url,
   body,
   tx,
+  ifAbsent = false,
 }: EnqueueNotificationOptions): Promise<string> {
   const text = JSON.stringify({ ...body, mode });
   const now = new Date();
@@ -48,6 +55,7 @@ export async function enqueueNotification({
     WITH "notification" AS (
       INSERT INTO "Notification" ("id", "merchantId", "mode", "paymentId", "kind", "url", "body", "nextAttemptAt")
       VALUES (${id}, ${merchantId}, ${mode}::"Mode", ${paymentId ?? null}, ${kind}::"NotificationKind", ${url}, ${text}, ${now})
+      ${ifAbsent ? Prisma.sql`ON CONFLICT ("id") DO NOTHING` : Prisma.empty}
       RETURNING "id"
     )
     INSERT INTO "Notification" ("id", "merchantId", "mode", "paymentId", "kind", "url", "body", "nextAttemptAt", "endpointId", "copyOfId")

@@ -6,6 +6,51 @@ import { operationNotificationBody, type OperationOutcome } from "../notificatio
 import { enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { FOLLOW_UP_KINDS, isFollowUpType } from "./follow-ups/kinds";
+import type { Mode } from "../mode";
+
+/** What the notification of one answered operation is made of (all of it stored on the operation and its payment). */
+export interface OperationNotificationFacts {
+  operationId: string;
+  type: string;
+  status: string;
+  responseCode: string | null;
+  authorizationCode: string | null;
+  responseId: string | null;
+  url: string;
+  payment: { id: string; merchantId: string; mode: Mode; merchantPaymentId: string | null };
+}
+
+/**
+ * Writes the notification of spec 6.4 for an answered operation from facts its caller already
+ * read (the record's transaction has them all: lib/payments/record-follow-up-result.ts), and
+ * returns its id, or null when nothing is to be sent. A row of that id already stored is kept as it
+ * is (the id derives from the operation's: at most one per operation).
+ */
+export async function storeOperationNotification(tx: Tx, facts: OperationNotificationFacts): Promise<string | null> {
+  // Still pending (its outcome unknown): the reconciliation notifies the settled result, once.
+  if (facts.status === "pending") return null;
+  // No request was answered for it (the void instantcapture 1 makes after a failed capture): the
+  // window's completion reports the payment, and a 6.4 body of our own void would read as an
+  // approval of the payment (decision 0156).
+  if (!facts.responseId) return null;
+  const status: OperationOutcome = facts.status === "approved" ? "approved" : facts.status === "declined" ? "declined" : "failed";
+  const body = operationNotificationBody({
+    responseId: facts.responseId,
+    paymentId: facts.payment.id,
+    merchantPaymentId: facts.payment.merchantPaymentId,
+    responseCode: facts.responseCode ?? "",
+    authorizationCode: facts.authorizationCode,
+    status,
+  });
+  // The notification's kind is the operation's: a follow-up's (./follow-ups/kinds.ts) or payout (its X-CPS-Notification-Kind header).
+  const kind = isFollowUpType(facts.type) ? FOLLOW_UP_KINDS[facts.type].notificationKind : facts.type === "payout" ? "payout" : "operation";
+  const { merchantId, mode, id: paymentId } = facts.payment;
+  return enqueueNotification({ id: operationNotificationId(facts.operationId), merchantId, mode, paymentId, kind, url: facts.url, body, tx, ifAbsent: true });
+}
+
+export function operationNotificationId(operationId: string): string {
+  return `msg_operation_${operationId}`;
+}
 
 /**
  * Stores the notification and returns its id (dispatch it after the commit), or null when there is
@@ -14,7 +59,7 @@ import { FOLLOW_UP_KINDS, isFollowUpType } from "./follow-ups/kinds";
  */
 export async function notifyOperationResult({ operationId, tx: outer }: { operationId: string; tx?: Tx }): Promise<string | null> {
   const store = async (tx: Tx): Promise<string | null> => {
-    const id = `msg_operation_${operationId}`;
+    const id = operationNotificationId(operationId);
     if (await tx.notification.findUnique({ where: { id }, select: { id: true } })) return id;
     const operation = await tx.operation.findUniqueOrThrow({
       where: { id: operationId },
@@ -30,12 +75,8 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
         },
       },
     });
-    // Still pending (its outcome unknown): the reconciliation notifies the settled result, once.
-    if (operation.status === "pending") return null;
-    // No request was answered for it (the void instantcapture 1 makes after a failed capture): the
-    // window's completion reports the payment, and a 6.4 body of our own void would read as an
-    // approval of the payment (decision 0156).
-    if (!operation.responseId) return null;
+    // Nothing to send (see storeOperationNotification): the address is not looked up.
+    if (operation.status === "pending" || !operation.responseId) return null;
     const payment = operation.payment;
     // Operations accepted before the address was stored on them resolve it now.
     const url =
@@ -48,23 +89,12 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
         tx,
       }));
     if (!url) return null;
-    const status: OperationOutcome = operation.status === "approved" ? "approved" : operation.status === "declined" ? "declined" : "failed";
-    const body = operationNotificationBody({
-      responseId: operation.responseId,
-      paymentId: payment.id,
-      merchantPaymentId: payment.merchantPaymentId,
-      responseCode: operation.responseCode ?? "",
-      authorizationCode: operation.authorizationCode,
-      status,
-    });
-    // The notification's kind is the operation's: a follow-up's (./follow-ups/kinds.ts) or payout (its X-CPS-Notification-Kind header).
-    const kind = isFollowUpType(operation.type) ? FOLLOW_UP_KINDS[operation.type].notificationKind : operation.type === "payout" ? "payout" : "operation";
-    return enqueueNotification({ id, merchantId: payment.merchantId, mode: payment.mode, paymentId: payment.id, kind, url, body, tx });
+    return storeOperationNotification(tx, { operationId, ...operation, url, payment });
   };
   if (outer) return store(outer);
   // Usually stored already, in the transaction that recorded the result: one read then, instead
   // of a transaction around the same read.
-  const id = `msg_operation_${operationId}`;
+  const id = operationNotificationId(operationId);
   if (await db().notification.findUnique({ where: { id }, select: { id: true } })) return id;
   return db().$transaction(store);
 }

@@ -7,30 +7,57 @@ import { runFollowUp } from "../routing/follow-up";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import { claimRefundAfterCaptures } from "./claim-refund-after-captures";
-import { recordFollowUpResult } from "./record-follow-up-result";
+import { recordFollowUpResultAndNotification } from "./record-follow-up-result";
+import type { AcquirerName } from "../acquirers/names";
 import { holdUnknownOutcome, markCallEnded, settleUnknownOperation } from "./settle-unknown-operation";
 import { isFollowUpType } from "./follow-ups/kinds";
 
 /** The operation's new status, "waiting" (a refund waiting for its capture), or null when it was no longer pending (a retried step). */
 export async function processFollowUpOperation({ operationId }: { operationId: string }): Promise<string | null> {
-  const operation = await db().operation.findUnique({
-    where: { id: operationId },
-    select: {
-      type: true,
-      status: true,
-      amount: true,
-      outcomeUnknownSince: true,
-      payment: { select: { id: true, currency: true, processor: true, textOnStatement: true } },
-    },
-  });
+  return (await processFollowUp({ operationId })).status;
+}
+
+export interface FollowUpProcessed {
+  /** As processFollowUpOperation's answer. */
+  status: string | null;
+  /**
+   * The notification stored with the answer, when this run stored one; undefined otherwise (a
+   * retried run, an unknown outcome, no address on the operation): the caller looks it up.
+   */
+  notificationId?: string;
+}
+
+/** processFollowUpOperation, telling the job which notification it stored (no read to find it, issue 37). */
+export async function processFollowUp({ operationId }: { operationId: string }): Promise<FollowUpProcessed> {
+  // The operation and its payment in one statement (two through the ORM's relation load, issue 37).
+  const [row] = await db().$queryRaw<
+    {
+      type: string;
+      status: string;
+      amount: bigint;
+      outcomeUnknownSince: Date | null;
+      paymentId: string;
+      currency: string;
+      processor: AcquirerName | null;
+      textOnStatement: string | null;
+    }[]
+  >`
+    SELECT o."type"::text AS "type", o."status"::text AS "status", o."amount", o."outcomeUnknownSince",
+           p."id" AS "paymentId", p."currency", p."processor"::text AS "processor", p."textOnStatement"
+    FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
+    WHERE o."id" = ${operationId}`;
+  const operation = row && {
+    ...row,
+    payment: { id: row.paymentId, currency: row.currency, processor: row.processor, textOnStatement: row.textOnStatement },
+  };
   // A retry cannot fix these: the job fails at once instead of retrying.
   if (!operation) throw new NonRetriableError(`operation ${operationId} does not exist`);
-  if (operation.status !== "pending") return null;
+  if (operation.status !== "pending") return { status: null };
   if (!isFollowUpType(operation.type)) {
     throw new NonRetriableError(`operation ${operationId} is a ${operation.type}, not a follow-up`);
   }
   // A retried step after an unknown outcome looks the operation up; it never sends it again.
-  if (operation.outcomeUnknownSince) return settleUnknownOperation({ operationId });
+  if (operation.outcomeUnknownSince) return { status: await settleUnknownOperation({ operationId }) };
   const processor = operation.payment.processor;
   faultPoint("follow-up.before-call");
   // From here until the answer is recorded the outcome is unknown: a crash in between leaves the
@@ -41,15 +68,15 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
   // (claim-refund-after-captures.ts): it may wait, or fail with the capture's reason.
   if (operation.type === "refund") {
     const claim = await claimRefundAfterCaptures({ operationId });
-    if (claim.kind === "waiting") return "waiting";
-    if (claim.kind === "capture-failed") return claim.status;
-    if (claim.kind === "taken") return settleUnknownOperation({ operationId });
+    if (claim.kind === "waiting") return { status: "waiting" };
+    if (claim.kind === "capture-failed") return { status: claim.status };
+    if (claim.kind === "taken") return { status: await settleUnknownOperation({ operationId }) };
   } else {
     const claimed = await db().operation.updateMany({
       where: { id: operationId, status: "pending", outcomeUnknownSince: null },
       data: { outcomeUnknownSince: new Date() },
     });
-    if (claimed.count === 0) return settleUnknownOperation({ operationId });
+    if (claimed.count === 0) return { status: await settleUnknownOperation({ operationId }) };
   }
   // A payment without an authorizing processor is answered by runFollowUp (one place decides it).
   const result = await runFollowUp({
@@ -62,9 +89,11 @@ export async function processFollowUpOperation({ operationId }: { operationId: s
   try {
     faultPoint("follow-up.after-call");
     // Time-out, 5xx, lost connection: the acquirer may have acted. Held pending (amount reserved) and looked up.
-    if (isOutcomeUnknown(result)) return await holdUnknownOutcome({ operationId, result });
-    await recordFollowUpResult({ operationId, result, processor });
-    return result.status;
+    if (isOutcomeUnknown(result)) return { status: await holdUnknownOutcome({ operationId, result }) };
+    const { notificationId } = await recordFollowUpResultAndNotification({ operationId, result, processor });
+    // Only a stored row spares the look-up: an operation without an address of its own (accepted
+    // before addresses were stored on operations) is resolved by notifyOperationResult as before.
+    return { status: result.status, notificationId: notificationId ?? undefined };
   } catch (error) {
     await markCallEnded(operationId);
     throw error;

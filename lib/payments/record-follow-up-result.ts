@@ -6,7 +6,8 @@ import type { AcquirerName } from "../acquirers/names";
 import { db, type Tx } from "../db";
 import type { ProcessorResult } from "../acquirers/contract";
 import { noteLateAnswer } from "./alert-operator";
-import { notifyOperationResult } from "./notify-operation-result";
+import { storeOperationNotification } from "./notify-operation-result";
+import type { Mode } from "../mode";
 import { operationResultFields } from "./operation-result-fields";
 import { WAITING_REFUNDS_OF_P, wakeWaitingRefunds } from "./wake-waiting-refunds";
 import { FOLLOW_UP_TYPES_SQL } from "./follow-ups/kinds";
@@ -49,35 +50,58 @@ export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<{ r
   return { refundsWaiting: row?.refundsWaiting ?? false };
 }
 
+export interface FollowUpRecord {
+  /** False when the operation was no longer pending (already recorded). */
+  recorded: boolean;
+  /** The notification stored with the result (dispatch it after the commit), null when none. */
+  notificationId: string | null;
+}
+
 /**
  * Returns false when the operation was no longer pending (already recorded): an answer that
  * contradicts the recorded one then alerts an operator with both facts, never a silent drop.
  */
-export async function recordFollowUpResult({
+export async function recordFollowUpResult(options: RecordFollowUpResultOptions): Promise<boolean> {
+  return (await recordFollowUpResultAndNotification(options)).recorded;
+}
+
+/**
+ * The same, with the id of the notification stored in the same transaction, so a caller that
+ * delivers it needs no read to find it (the follow-up job, issue 37).
+ */
+export async function recordFollowUpResultAndNotification({
   operationId,
   result,
   processor,
   source = "the acquirer",
   now = new Date(),
   tx: outer,
-}: RecordFollowUpResultOptions): Promise<boolean> {
+}: RecordFollowUpResultOptions): Promise<FollowUpRecord> {
   let afterCommit: (() => Promise<void>) | undefined;
-  const run = async (tx: Tx) => {
-    const operation = await tx.operation.findUniqueOrThrow({
-      where: { id: operationId },
-      select: { paymentId: true, notificationUrl: true, type: true },
-    });
-    await tx.$queryRaw`SELECT "id" FROM "Payment" WHERE "id" = ${operation.paymentId} FOR UPDATE`;
-    const updated = await tx.operation.updateMany({
+  const run = async (tx: Tx): Promise<FollowUpRecord> => {
+    // The payment's row lock and what the notification needs of the operation and the payment, in
+    // one statement (they were four through the ORM, issue 37). Only columns no one changes after
+    // the operation is accepted are read here; the answer's own are returned by the update below.
+    const [operation] = await tx.$queryRaw<
+      { paymentId: string; notificationUrl: string | null; type: string; merchantId: string; mode: Mode; merchantPaymentId: string | null }[]
+    >`
+      SELECT o."paymentId", o."notificationUrl", o."type"::text AS "type",
+             p."merchantId", p."mode"::text AS "mode", p."merchantPaymentId"
+      FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
+      WHERE o."id" = ${operationId}
+      FOR UPDATE OF p`;
+    if (!operation) throw new Error(`operation ${operationId} does not exist`);
+    const [updated] = await tx.operation.updateManyAndReturn({
       where: { id: operationId, status: "pending" },
       data: {
         ...operationResultFields(result, now),
         processor: processor ?? undefined,
       },
+      select: { status: true, responseCode: true, authorizationCode: true, responseId: true },
     });
-    if (updated.count === 0) {
+    if (!updated) {
       await noteLateAnswer({ operationId, answer: result, source, now, tx });
-      return false;
+      return { recorded: false, notificationId: null };
     }
     const { refundsWaiting } = await syncPaymentAmounts(tx, operation.paymentId);
     // Refunds accepted while this capture was pending run now, or fail with its reason (the look-up
@@ -87,13 +111,21 @@ export async function recordFollowUpResult({
     }
     // A merchant request's operation (it has an address) is notified; an instant capture is
     // reported by the payment's completion notification instead.
-    if (operation.notificationUrl) await notifyOperationResult({ operationId, tx });
-    return true;
+    const notificationId = operation.notificationUrl
+      ? await storeOperationNotification(tx, {
+          operationId,
+          type: operation.type,
+          ...updated,
+          url: operation.notificationUrl,
+          payment: { id: operation.paymentId, merchantId: operation.merchantId, mode: operation.mode, merchantPaymentId: operation.merchantPaymentId },
+        })
+      : null;
+    return { recorded: true, notificationId };
   };
   // In the caller's transaction the wake-up's outbox rows commit with it (embedded mode); with an
   // Inngest server the stalled-work job sends a waiting refund's event within a minute instead.
   if (outer) return run(outer);
-  const recorded = await db().$transaction(run);
+  const record = await db().$transaction(run);
   await afterCommit?.();
-  return recorded;
+  return record;
 }

@@ -148,6 +148,27 @@ describe("webhook endpoints", () => {
     expect(everything.received).toHaveLength(before.everything + 1);
   });
 
+  it("a notification stored again under its id with ifAbsent keeps the first row and its copies, and refuses without it", async () => {
+    counter++;
+    const id = `msg_operation_ifabsent_${counter}`;
+    const first = operationNotificationBody({ responseId: `r${counter}`, paymentId: `p${counter}`, merchantPaymentId: `m${counter}`, responseCode: "00", authorizationCode: null, status: "approved" });
+    const second = { ...first, status: "declined", responsecode: "05" };
+    const store = (body: object, ifAbsent?: boolean) =>
+      enqueueNotification({ id, merchantId: merchant.merchantId, mode: "test", kind: "capture", url: configured.url, body, ifAbsent });
+    expect(await store(first, true)).toBe(id);
+    const rows = () => db().notification.findMany({ where: { OR: [{ id }, { copyOfId: id }] }, select: { id: true, body: true }, orderBy: { id: "asc" } });
+    const stored = await rows();
+    // The configured address's row and one copy per subscribed endpoint (captures, everything).
+    expect(stored).toHaveLength(3);
+    expect(await store(second, true)).toBe(id);
+    expect(await rows()).toEqual(stored);
+    await expect(store(second)).rejects.toThrow();
+    expect(await rows()).toEqual(stored);
+    // Never dispatched: removed, so no later case sees them pending.
+    await db().notification.deleteMany({ where: { copyOfId: id } });
+    await db().notification.delete({ where: { id } });
+  });
+
   it("each copy has its own delivery schedule: a refusing endpoint is retried, the others are not held back", async () => {
     captures.script({ status: 500 });
     const before = { configured: configured.received.length, captures: captures.received.length };
