@@ -3,7 +3,7 @@
 // made on one account cannot be captured on another), referring to the authorization by the
 // acquirer's own id. The operation records the account it went out under.
 import { db } from "../db";
-import { AcquirerAccountMissingError, getAccountConnector } from "./accounts/account-connector";
+import { AcquirerAccountMissingError, accountConnector, type SealedAccountRow } from "./accounts/account-connector";
 import { ProcessorNotConfiguredError } from "../acquirers/registry";
 import { RESPONSE_CODES, type FollowUpOperation, type ProcessorResult, type ReferencedOperation } from "../acquirers/contract";
 import type { AcquirerName } from "../acquirers/names";
@@ -43,21 +43,27 @@ export async function runFollowUp({
       message: "the payment has no authorizing processor",
     };
   }
-  // The latest approved authorization at that processor and what the call needs of the payment, in
-  // one statement (two through the ORM's relation load, issue 37).
+  // The latest approved authorization at that processor, what the call needs of the payment, and
+  // the row of the account it went out under, in one statement (four through the ORM: the relation
+  // load and the account's read, issue 37).
   const [authorization] = await db().$queryRaw<
     {
       id: string;
       processorReference: string | null;
       authorizationCode: string | null;
-      acquirerAccountId: string | null;
-      paymentAccountId: string | null;
+      accountId: string | null;
       customerIpAddress: string | null;
+      account: SealedAccountRow | null;
     }[]
   >`
-    SELECT o."id", o."processorReference", o."authorizationCode", o."acquirerAccountId",
-           p."acquirerAccountId" AS "paymentAccountId", p."customerIpAddress"
+    SELECT o."id", o."processorReference", o."authorizationCode",
+           COALESCE(o."acquirerAccountId", p."acquirerAccountId") AS "accountId", p."customerIpAddress",
+           CASE WHEN a."id" IS NULL THEN NULL ELSE json_build_object(
+             'id', a."id", 'processor', a."processor", 'platform', a."platform", 'mode', a."mode",
+             'credentialsSealed', a."credentialsSealed", 'credentialsKeyId', a."credentialsKeyId",
+             'credentialsNeeded', a."credentialsNeeded") END AS "account"
     FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
+    LEFT JOIN "AcquirerAccount" a ON a."id" = COALESCE(o."acquirerAccountId", p."acquirerAccountId")
     WHERE o."paymentId" = ${payment.id} AND o."type" = 'authorize' AND o."status" = 'approved'
       AND o."processor" = ${payment.processor}::"Processor"
     ORDER BY o."createdAt" DESC
@@ -80,7 +86,7 @@ export async function runFollowUp({
     authorizationOperationId: authorization.id,
     customerIp: authorization.customerIpAddress ?? undefined,
   };
-  const accountId = authorization.acquirerAccountId ?? authorization.paymentAccountId;
+  const accountId = authorization.accountId;
   if (!accountId) {
     // Never guessed: another account of the same processor would be another merchant account.
     return {
@@ -92,7 +98,8 @@ export async function runFollowUp({
   }
   let connector;
   try {
-    connector = await getAccountConnector({ accountId, timeoutMs });
+    if (!authorization.account) throw new AcquirerAccountMissingError(`acquirer account ${accountId} does not exist`);
+    connector = accountConnector(authorization.account, { timeoutMs });
   } catch (error) {
     if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)
       return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: error.message };
