@@ -10,7 +10,7 @@ import { claimRefundAfterCaptures } from "./claim-refund-after-captures";
 import { recordFollowUpResultAndNotification } from "./record-follow-up-result";
 import type { AcquirerName } from "../acquirers/names";
 import { holdUnknownOutcome, markCallEnded, settleUnknownOperation } from "./settle-unknown-operation";
-import { isFollowUpType } from "./follow-ups/kinds";
+import { FOLLOW_UP_TYPES_SQL, isFollowUpType, type FollowUpType } from "./follow-ups/kinds";
 
 /** The operation's new status, "waiting" (a refund waiting for its capture), or null when it was no longer pending (a retried step). */
 export async function processFollowUpOperation({ operationId }: { operationId: string }): Promise<string | null> {
@@ -27,64 +27,32 @@ export interface FollowUpProcessed {
   notificationId?: string;
 }
 
+interface ClaimedFollowUp {
+  type: FollowUpType;
+  amount: bigint;
+  payment: { id: string; currency: string; processor: AcquirerName | null; textOnStatement: string | null };
+}
+
 /** processFollowUpOperation, telling the job which notification it stored (no read to find it, issue 37). */
 export async function processFollowUp({ operationId }: { operationId: string }): Promise<FollowUpProcessed> {
-  // The operation and its payment in one statement (two through the ORM's relation load, issue 37).
-  const [row] = await db().$queryRaw<
-    {
-      type: string;
-      status: string;
-      amount: bigint;
-      outcomeUnknownSince: Date | null;
-      paymentId: string;
-      currency: string;
-      processor: AcquirerName | null;
-      textOnStatement: string | null;
-    }[]
-  >`
-    SELECT o."type"::text AS "type", o."status"::text AS "status", o."amount", o."outcomeUnknownSince",
-           p."id" AS "paymentId", p."currency", p."processor"::text AS "processor", p."textOnStatement"
-    FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
-    WHERE o."id" = ${operationId}`;
-  const operation = row && {
-    ...row,
-    payment: { id: row.paymentId, currency: row.currency, processor: row.processor, textOnStatement: row.textOnStatement },
-  };
-  // A retry cannot fix these: the job fails at once instead of retrying.
-  if (!operation) throw new NonRetriableError(`operation ${operationId} does not exist`);
-  if (operation.status !== "pending") return { status: null };
-  if (!isFollowUpType(operation.type)) {
-    throw new NonRetriableError(`operation ${operationId} is a ${operation.type}, not a follow-up`);
-  }
-  // A retried step after an unknown outcome looks the operation up; it never sends it again.
-  if (operation.outcomeUnknownSince) return { status: await settleUnknownOperation({ operationId }) };
-  const processor = operation.payment.processor;
   faultPoint("follow-up.before-call");
-  // From here until the answer is recorded the outcome is unknown: a crash in between leaves the
-  // mark, and the retried step looks the operation up instead of sending it a second time. The mark
-  // is a claim: of two runs of one operation (a retry overlapping a slow first try, a re-driven
-  // event) only the one that set it calls the acquirer; the other looks the operation up.
-  // A refund accepted while its capture was pending goes out only once the capture is approved
-  // (claim-refund-after-captures.ts): it may wait, or fail with the capture's reason.
-  if (operation.type === "refund") {
-    const claim = await claimRefundAfterCaptures({ operationId });
-    if (claim.kind === "waiting") return { status: "waiting" };
-    if (claim.kind === "capture-failed") return { status: claim.status };
-    if (claim.kind === "taken") return { status: await settleUnknownOperation({ operationId }) };
-  } else {
-    const claimed = await db().operation.updateMany({
-      where: { id: operationId, status: "pending", outcomeUnknownSince: null },
-      data: { outcomeUnknownSince: new Date() },
-    });
-    if (claimed.count === 0) return { status: await settleUnknownOperation({ operationId }) };
-  }
+  // From the claim until the answer is recorded the outcome is unknown: a crash in between leaves
+  // the mark (outcomeUnknownSince), and the retried run looks the operation up instead of sending it
+  // a second time. The mark is a claim: of two runs of one operation (a retry overlapping a slow
+  // first try, a re-driven event) only the one that set it calls the acquirer; the other looks the
+  // operation up. A capture or void is claimed with what its call needs of the payment in one
+  // statement (issue 37); anything else (a refund, a retried run, a missing row) is read first.
+  const claimed = (await claimCaptureOrVoid(operationId)) ?? (await readThenClaim(operationId));
+  if ("status" in claimed) return claimed;
+  const { payment } = claimed;
   // A payment without an authorizing processor is answered by runFollowUp (one place decides it).
+  const processor = payment.processor;
   const result = await runFollowUp({
-    payment: { id: operation.payment.id, currency: operation.payment.currency, processor },
-    operation: operation.type,
-    amount: operation.amount,
+    payment: { id: payment.id, currency: payment.currency, processor },
+    operation: claimed.type,
+    amount: claimed.amount,
     operationId,
-    textOnStatement: operation.payment.textOnStatement ?? undefined,
+    textOnStatement: payment.textOnStatement ?? undefined,
   });
   try {
     faultPoint("follow-up.after-call");
@@ -98,4 +66,63 @@ export async function processFollowUp({ operationId }: { operationId: string }):
     await markCallEnded(operationId);
     throw error;
   }
+}
+
+type ClaimRow = {
+  type: string;
+  status: string;
+  amount: bigint;
+  outcomeUnknownSince: Date | null;
+  paymentId: string;
+  currency: string;
+  processor: AcquirerName | null;
+  textOnStatement: string | null;
+};
+
+function asClaimed(row: ClaimRow, type: FollowUpType): ClaimedFollowUp {
+  return {
+    type,
+    amount: row.amount,
+    payment: { id: row.paymentId, currency: row.currency, processor: row.processor, textOnStatement: row.textOnStatement },
+  };
+}
+
+/** The common case in one statement: a pending capture or void not yet claimed, claimed. */
+async function claimCaptureOrVoid(operationId: string): Promise<ClaimedFollowUp | undefined> {
+  const [row] = await db().$queryRaw<ClaimRow[]>`
+    UPDATE "Operation" o SET "outcomeUnknownSince" = ${new Date()}
+    FROM "Payment" p
+    WHERE o."id" = ${operationId} AND p."id" = o."paymentId"
+      AND o."status" = 'pending' AND o."outcomeUnknownSince" IS NULL
+      AND o."type" IN (${FOLLOW_UP_TYPES_SQL}) AND o."type" <> 'refund'
+    RETURNING o."type"::text AS "type", o."status"::text AS "status", o."amount", o."outcomeUnknownSince",
+              p."id" AS "paymentId", p."currency", p."processor"::text AS "processor", p."textOnStatement"`;
+  return row && isFollowUpType(row.type) ? asClaimed(row, row.type) : undefined;
+}
+
+/** Every other case: what the operation is, then its own claim (or what to answer instead). */
+async function readThenClaim(operationId: string): Promise<ClaimedFollowUp | FollowUpProcessed> {
+  const [row] = await db().$queryRaw<ClaimRow[]>`
+    SELECT o."type"::text AS "type", o."status"::text AS "status", o."amount", o."outcomeUnknownSince",
+           p."id" AS "paymentId", p."currency", p."processor"::text AS "processor", p."textOnStatement"
+    FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
+    WHERE o."id" = ${operationId}`;
+  // A retry cannot fix these: the job fails at once instead of retrying.
+  if (!row) throw new NonRetriableError(`operation ${operationId} does not exist`);
+  if (row.status !== "pending") return { status: null };
+  if (!isFollowUpType(row.type)) throw new NonRetriableError(`operation ${operationId} is a ${row.type}, not a follow-up`);
+  // A retried run after an unknown outcome looks the operation up; it never sends it again.
+  if (row.outcomeUnknownSince) return { status: await settleUnknownOperation({ operationId }) };
+  // A refund accepted while its capture was pending goes out only once the capture is approved
+  // (claim-refund-after-captures.ts): it may wait, or fail with the capture's reason.
+  if (row.type === "refund") {
+    const claim = await claimRefundAfterCaptures({ operationId });
+    if (claim.kind === "waiting") return { status: "waiting" };
+    if (claim.kind === "capture-failed") return { status: claim.status };
+    if (claim.kind === "taken") return { status: await settleUnknownOperation({ operationId }) };
+    return asClaimed(row, row.type);
+  }
+  // A capture or void the first statement did not claim, pending and unmarked when read: another
+  // run claimed it in between. It is looked up, never sent twice.
+  return { status: await settleUnknownOperation({ operationId }) };
 }
