@@ -27,12 +27,7 @@ export interface OperationNotificationFacts {
  * is (the id derives from the operation's: at most one per operation).
  */
 export async function storeOperationNotification(tx: Tx, facts: OperationNotificationFacts): Promise<string | null> {
-  // Still pending (its outcome unknown): the reconciliation notifies the settled result, once.
-  if (facts.status === "pending") return null;
-  // No request was answered for it (the void instantcapture 1 makes after a failed capture): the
-  // window's completion reports the payment, and a 6.4 body of our own void would read as an
-  // approval of the payment (decision 0156).
-  if (!facts.responseId) return null;
+  if (!isNotified(facts)) return null;
   const status: OperationOutcome = facts.status === "approved" ? "approved" : facts.status === "declined" ? "declined" : "failed";
   const body = operationNotificationBody({
     responseId: facts.responseId,
@@ -46,6 +41,15 @@ export async function storeOperationNotification(tx: Tx, facts: OperationNotific
   const kind = isFollowUpType(facts.type) ? FOLLOW_UP_KINDS[facts.type].notificationKind : facts.type === "payout" ? "payout" : "operation";
   const { merchantId, mode, id: paymentId } = facts.payment;
   return enqueueNotification({ id: operationNotificationId(facts.operationId), merchantId, mode, paymentId, kind, url: facts.url, body, tx, ifAbsent: true });
+}
+
+/** Whether an operation in this state is reported by a notification of its own. */
+function isNotified<T extends { status: string; responseId: string | null }>(operation: T): operation is T & { responseId: string } {
+  // Still pending (its outcome unknown): the reconciliation notifies the settled result, once.
+  // No request was answered for it (the void instantcapture 1 makes after a failed capture): the
+  // window's completion reports the payment, and a 6.4 body of our own void would read as an
+  // approval of the payment (decision 0156).
+  return operation.status !== "pending" && operation.responseId !== null;
 }
 
 export function operationNotificationId(operationId: string): string {
@@ -75,8 +79,8 @@ export async function notifyOperationResult({ operationId, tx: outer }: { operat
         },
       },
     });
-    // Nothing to send (see storeOperationNotification): the address is not looked up.
-    if (operation.status === "pending" || !operation.responseId) return null;
+    // Nothing to send: the address is not looked up.
+    if (!isNotified(operation)) return null;
     const payment = operation.payment;
     // Operations accepted before the address was stored on them resolve it now.
     const url =

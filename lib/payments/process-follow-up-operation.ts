@@ -2,7 +2,7 @@
 // records the answer on the operation and payment (lib/jobs/run-follow-up-operation.ts calls it).
 // Idempotent: the processor is called only while the operation is pending.
 import { NonRetriableError } from "inngest";
-import { db } from "../db";
+import { db, Prisma } from "../db";
 import { runFollowUp } from "../routing/follow-up";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
@@ -79,6 +79,11 @@ type ClaimRow = {
   textOnStatement: string | null;
 };
 
+/** A ClaimRow of the operation `o` and its payment `p`, the same for the claim and the read. */
+const CLAIM_ROW_COLUMNS = Prisma.sql`
+  o."type"::text AS "type", o."status"::text AS "status", o."amount", o."outcomeUnknownSince",
+  p."id" AS "paymentId", p."currency", p."processor"::text AS "processor", p."textOnStatement"`;
+
 function asClaimed(row: ClaimRow, type: FollowUpType): ClaimedFollowUp {
   return {
     type,
@@ -95,16 +100,14 @@ async function claimCaptureOrVoid(operationId: string): Promise<ClaimedFollowUp 
     WHERE o."id" = ${operationId} AND p."id" = o."paymentId"
       AND o."status" = 'pending' AND o."outcomeUnknownSince" IS NULL
       AND o."type" IN (${FOLLOW_UP_TYPES_SQL}) AND o."type" <> 'refund'
-    RETURNING o."type"::text AS "type", o."status"::text AS "status", o."amount", o."outcomeUnknownSince",
-              p."id" AS "paymentId", p."currency", p."processor"::text AS "processor", p."textOnStatement"`;
+    RETURNING ${CLAIM_ROW_COLUMNS}`;
   return row && isFollowUpType(row.type) ? asClaimed(row, row.type) : undefined;
 }
 
 /** Every other case: what the operation is, then its own claim (or what to answer instead). */
 async function readThenClaim(operationId: string): Promise<ClaimedFollowUp | FollowUpProcessed> {
   const [row] = await db().$queryRaw<ClaimRow[]>`
-    SELECT o."type"::text AS "type", o."status"::text AS "status", o."amount", o."outcomeUnknownSince",
-           p."id" AS "paymentId", p."currency", p."processor"::text AS "processor", p."textOnStatement"
+    SELECT ${CLAIM_ROW_COLUMNS}
     FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
     WHERE o."id" = ${operationId}`;
   // A retry cannot fix these: the job fails at once instead of retrying.

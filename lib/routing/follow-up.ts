@@ -3,7 +3,13 @@
 // made on one account cannot be captured on another), referring to the authorization by the
 // acquirer's own id. The operation records the account it went out under.
 import { db } from "../db";
-import { AcquirerAccountMissingError, accountConnector, type SealedAccountRow } from "./accounts/account-connector";
+import {
+  AcquirerAccountMissingError,
+  accountConnector,
+  accountDoesNotExist,
+  SEALED_ACCOUNT_JSON_OF_A,
+  type SealedAccountRow,
+} from "./accounts/account-connector";
 import { ProcessorNotConfiguredError } from "../acquirers/registry";
 import { RESPONSE_CODES, type FollowUpOperation, type ProcessorResult, type ReferencedOperation } from "../acquirers/contract";
 import type { AcquirerName } from "../acquirers/names";
@@ -58,10 +64,7 @@ export async function runFollowUp({
   >`
     SELECT o."id", o."processorReference", o."authorizationCode",
            COALESCE(o."acquirerAccountId", p."acquirerAccountId") AS "accountId", p."customerIpAddress",
-           CASE WHEN a."id" IS NULL THEN NULL ELSE json_build_object(
-             'id', a."id", 'processor', a."processor", 'platform', a."platform", 'mode', a."mode",
-             'credentialsSealed', a."credentialsSealed", 'credentialsKeyId', a."credentialsKeyId",
-             'credentialsNeeded', a."credentialsNeeded") END AS "account"
+           ${SEALED_ACCOUNT_JSON_OF_A} AS "account"
     FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
     LEFT JOIN "AcquirerAccount" a ON a."id" = COALESCE(o."acquirerAccountId", p."acquirerAccountId")
     WHERE o."paymentId" = ${payment.id} AND o."type" = 'authorize' AND o."status" = 'approved'
@@ -98,7 +101,7 @@ export async function runFollowUp({
   }
   let connector;
   try {
-    if (!authorization.account) throw new AcquirerAccountMissingError(`acquirer account ${accountId} does not exist`);
+    if (!authorization.account) throw accountDoesNotExist(accountId);
     connector = accountConnector(authorization.account, { timeoutMs });
   } catch (error) {
     if (error instanceof ProcessorNotConfiguredError || error instanceof AcquirerAccountMissingError)

@@ -3,7 +3,7 @@
 // account that authorized, whatever has happened to it since: a disabled or edited account still
 // serves the payments it already holds.
 import { z } from "zod";
-import { db, type Tx } from "../../db";
+import { db, Prisma, type Tx } from "../../db";
 import { bindConnector, type GetConnectorOptions } from "../../acquirers/registry";
 import type { ProcessorConnector } from "../../acquirers/contract";
 import type { AcquirerName } from "../../acquirers/names";
@@ -19,6 +19,16 @@ export const SEALED_ACCOUNT_SELECT = {
   credentialsKeyId: true,
   credentialsNeeded: true,
 } as const;
+
+/**
+ * The same columns as one JSON object of the account row `a`, for raw statements that read the
+ * account with something else (lib/routing/follow-up.ts); NULL when there is no row.
+ */
+export const SEALED_ACCOUNT_JSON_OF_A = Prisma.raw(
+  `CASE WHEN a."id" IS NULL THEN NULL ELSE json_build_object(${Object.keys(SEALED_ACCOUNT_SELECT)
+    .map((column) => `'${column}', a."${column}"`)
+    .join(", ")}) END`,
+);
 
 export interface SealedAccountRow {
   id: string;
@@ -38,6 +48,11 @@ export class AcquirerAccountMissingError extends Error {
     super(detail);
     this.name = "AcquirerAccountMissingError";
   }
+}
+
+/** The refusal for an account id with no row. */
+export function accountDoesNotExist(accountId: string): AcquirerAccountMissingError {
+  return new AcquirerAccountMissingError(`acquirer account ${accountId} does not exist`);
 }
 
 /**
@@ -83,7 +98,7 @@ export async function getAccountForCall({
     where: { id: accountId },
     select: { ...SEALED_ACCOUNT_SELECT, descriptor: true },
   });
-  if (!row) throw new AcquirerAccountMissingError(`acquirer account ${accountId} does not exist`);
+  if (!row) throw accountDoesNotExist(accountId);
   return { connector: accountConnector(row, { timeoutMs }), descriptor: row.descriptor };
 }
 

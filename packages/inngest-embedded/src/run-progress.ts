@@ -60,13 +60,17 @@ export async function loadRunForCall(database: ExecutorDatabase, runId: string):
        FROM "InngestStep" s WHERE s."runId" = r."id") AS "steps"
     FROM "InngestRun" r WHERE r."id" = ${runId}`;
   if (!run) return null;
-  const { startedAt, steps: stepRows, ...rest } = run;
-  const steps = (stepRows ?? []).map((step) => ({ ...step, completedAt: new Date(Number(step.completedAtMs)) }));
-  return {
-    ...rest,
-    steps: steps.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })),
-    sleepsFrom: latestStepEnd(steps, new Date(startedAt)),
-  };
+  const { startedAt, steps, ...rest } = run;
+  const stepRows = (steps ?? []).map((step) => ({ ...step, completedAt: new Date(Number(step.completedAtMs)) }));
+  return { ...rest, ...memoizedSteps(stepRows, new Date(startedAt)) };
+}
+
+/** A run's memoized steps as the SDK gets them, and when its latest one ended (else `otherwise`). */
+function memoizedSteps(
+  rows: { hashedId: string; result: { memo: unknown }; completedAt: Date }[],
+  otherwise: Date,
+): Pick<RunForCall, "steps" | "sleepsFrom"> {
+  return { steps: rows.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })), sleepsFrom: latestStepEnd(rows, otherwise) };
 }
 
 /** What finishing a job does to its run; applied by `finishJob` in one transaction. */
@@ -270,8 +274,7 @@ async function continueRun(
           forceStepPlan: false,
           requestVersion: result.requestVersion ?? run.requestVersion,
           maxAttempts: run.maxAttempts,
-          steps: steps.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })),
-          sleepsFrom: latestStepEnd(steps, now),
+          ...memoizedSteps(steps, now),
         },
       };
     }
