@@ -4,7 +4,6 @@
 // the commit and the event (a crash, a failed send) is made good by the stalled-work job
 // (lib/payments/resend-stalled-events.ts), which finds the row still undelivered.
 import { db, type Tx } from "../db";
-import { Prisma } from "../generated/prisma/client";
 import type { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { notificationCreated } from "../inngest/events/merchant-api";
@@ -34,6 +33,11 @@ export interface EnqueueNotificationOptions {
   ifAbsent?: boolean;
 }
 
+/** A notification's stored text: the spec's body with `mode` added, the bytes every attempt sends. */
+export function notificationText(body: object, mode: Mode): string {
+  return JSON.stringify({ ...body, mode });
+}
+
 export async function enqueueNotification({
   id = `msg_${newId()}`,
   merchantId,
@@ -45,24 +49,13 @@ export async function enqueueNotification({
   tx,
   ifAbsent = false,
 }: EnqueueNotificationOptions): Promise<string> {
-  const text = JSON.stringify({ ...body, mode });
-  const now = new Date();
   // The notification and, in the same statement, a copy for each enabled webhook endpoint of its
-  // merchant and mode subscribed to its kind (an endpoint at the notification's own address gets
-  // none: one POST per address). Each copy is a notification of its own: its id (webhook-id),
-  // schedule and the endpoint's secrets. A test notification goes to the configured address only.
+  // merchant and mode subscribed to its kind: cps_enqueue_notification, the only definition
+  // (prisma/migrations/20261129120000_record_follow_up_in_one_round_trip; a follow-up's record
+  // stores its notification with it in the same round trip).
   await (tx ?? db()).$executeRaw`
-    WITH "notification" AS (
-      INSERT INTO "Notification" ("id", "merchantId", "mode", "paymentId", "kind", "url", "body", "nextAttemptAt")
-      VALUES (${id}, ${merchantId}, ${mode}::"Mode", ${paymentId ?? null}, ${kind}::"NotificationKind", ${url}, ${text}, ${now})
-      ${ifAbsent ? Prisma.sql`ON CONFLICT ("id") DO NOTHING` : Prisma.empty}
-      RETURNING "id"
-    )
-    INSERT INTO "Notification" ("id", "merchantId", "mode", "paymentId", "kind", "url", "body", "nextAttemptAt", "endpointId", "copyOfId")
-    SELECT n."id" || '_' || e."id", e."merchantId", e."mode", ${paymentId ?? null}, ${kind}::"NotificationKind", e."url", ${text}, ${now}, e."id", n."id"
-    FROM "WebhookEndpoint" e CROSS JOIN "notification" n
-    WHERE e."merchantId" = ${merchantId} AND e."mode" = ${mode}::"Mode" AND e."enabled" AND e."url" <> ${url}
-      AND ${kind}::"NotificationKind" <> 'test' AND (cardinality(e."kinds") = 0 OR ${kind}::"NotificationKind" = ANY(e."kinds"))`;
+    SELECT "cps_enqueue_notification"(${id}, ${merchantId}, ${mode}::"Mode", ${paymentId ?? null}, ${kind}::"NotificationKind",
+      ${url}, ${notificationText(body, mode)}, ${new Date()}::timestamp(3), ${ifAbsent})`;
   return id;
 }
 

@@ -7,6 +7,7 @@ import { enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { FOLLOW_UP_KINDS, isFollowUpType } from "./follow-ups/kinds";
 import type { Mode } from "../mode";
+import type { NotificationKind } from "../generated/prisma/enums";
 
 /** What the notification of one answered operation is made of (all of it stored on the operation and its payment). */
 export interface OperationNotificationFacts {
@@ -20,13 +21,19 @@ export interface OperationNotificationFacts {
   payment: { id: string; merchantId: string; mode: Mode; merchantPaymentId: string | null };
 }
 
+export interface OperationNotification {
+  id: string;
+  kind: NotificationKind;
+  url: string;
+  /** The spec's body (enqueueNotification adds `mode`). */
+  body: object;
+}
+
 /**
- * Writes the notification of spec 6.4 for an answered operation from facts its caller already
- * read (the record's transaction has them all: lib/payments/record-follow-up-result.ts), and
- * returns its id, or null when nothing is to be sent. A row of that id already stored is kept as it
- * is (the id derives from the operation's: at most one per operation).
+ * The notification of spec 6.4 for an answered operation, from facts its caller already read, or
+ * null when nothing is to be sent. Its id derives from the operation's: at most one per operation.
  */
-export async function storeOperationNotification(tx: Tx, facts: OperationNotificationFacts): Promise<string | null> {
+export function operationNotification(facts: OperationNotificationFacts): OperationNotification | null {
   if (!isNotified(facts)) return null;
   const status: OperationOutcome = facts.status === "approved" ? "approved" : facts.status === "declined" ? "declined" : "failed";
   const body = operationNotificationBody({
@@ -39,8 +46,18 @@ export async function storeOperationNotification(tx: Tx, facts: OperationNotific
   });
   // The notification's kind is the operation's: a follow-up's (./follow-ups/kinds.ts) or payout (its X-CPS-Notification-Kind header).
   const kind = isFollowUpType(facts.type) ? FOLLOW_UP_KINDS[facts.type].notificationKind : facts.type === "payout" ? "payout" : "operation";
+  return { id: operationNotificationId(facts.operationId), kind, url: facts.url, body };
+}
+
+/**
+ * Writes operationNotification's row in the caller's transaction and returns its id, or null when
+ * nothing is to be sent. A row of that id already stored is kept as it is.
+ */
+export async function storeOperationNotification(tx: Tx, facts: OperationNotificationFacts): Promise<string | null> {
+  const notification = operationNotification(facts);
+  if (!notification) return null;
   const { merchantId, mode, id: paymentId } = facts.payment;
-  return enqueueNotification({ id: operationNotificationId(facts.operationId), merchantId, mode, paymentId, kind, url: facts.url, body, tx, ifAbsent: true });
+  return enqueueNotification({ ...notification, merchantId, mode, paymentId, tx, ifAbsent: true });
 }
 
 /** Whether an operation in this state is reported by a notification of its own. */

@@ -7,7 +7,7 @@ import { runFollowUp } from "../routing/follow-up";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import { claimRefundAfterCaptures } from "./claim-refund-after-captures";
-import { recordFollowUpResultAndNotification } from "./record-follow-up-result";
+import { FOLLOW_UP_FACTS_COLUMNS, recordFollowUpResultAndNotification, type FollowUpFacts } from "./record-follow-up-result";
 import type { AcquirerName } from "../acquirers/names";
 import { holdUnknownOutcome, markCallEnded, settleUnknownOperation } from "./settle-unknown-operation";
 import { FOLLOW_UP_TYPES_SQL, isFollowUpType, type FollowUpType } from "./follow-ups/kinds";
@@ -31,6 +31,8 @@ interface ClaimedFollowUp {
   type: FollowUpType;
   amount: bigint;
   payment: { id: string; currency: string; processor: AcquirerName | null; textOnStatement: string | null };
+  /** What the record needs besides the answer, read with the claim (no read before the record). */
+  facts: FollowUpFacts;
 }
 
 /** processFollowUpOperation, telling the job which notification it stored (no read to find it, issue 37). */
@@ -58,7 +60,7 @@ export async function processFollowUp({ operationId }: { operationId: string }):
     faultPoint("follow-up.after-call");
     // Time-out, 5xx, lost connection: the acquirer may have acted. Held pending (amount reserved) and looked up.
     if (isOutcomeUnknown(result)) return { status: await holdUnknownOutcome({ operationId, result }) };
-    const { notificationId } = await recordFollowUpResultAndNotification({ operationId, result, processor });
+    const { notificationId } = await recordFollowUpResultAndNotification({ operationId, result, processor, facts: claimed.facts });
     // Only a stored row spares the look-up: an operation without an address of its own (accepted
     // before addresses were stored on operations) is resolved by notifyOperationResult as before.
     return { status: result.status, notificationId: notificationId ?? undefined };
@@ -68,8 +70,7 @@ export async function processFollowUp({ operationId }: { operationId: string }):
   }
 }
 
-type ClaimRow = {
-  type: string;
+type ClaimRow = FollowUpFacts & {
   status: string;
   amount: bigint;
   outcomeUnknownSince: Date | null;
@@ -81,14 +82,16 @@ type ClaimRow = {
 
 /** A ClaimRow of the operation `o` and its payment `p`, the same for the claim and the read. */
 const CLAIM_ROW_COLUMNS = Prisma.sql`
-  o."type"::text AS "type", o."status"::text AS "status", o."amount", o."outcomeUnknownSince",
-  p."id" AS "paymentId", p."currency", p."processor"::text AS "processor", p."textOnStatement"`;
+  ${FOLLOW_UP_FACTS_COLUMNS}, o."status"::text AS "status", o."amount", o."outcomeUnknownSince",
+  p."currency", p."processor"::text AS "processor", p."textOnStatement"`;
 
 function asClaimed(row: ClaimRow, type: FollowUpType): ClaimedFollowUp {
+  const { paymentId, notificationUrl, responseId, merchantId, mode, merchantPaymentId } = row;
   return {
     type,
     amount: row.amount,
-    payment: { id: row.paymentId, currency: row.currency, processor: row.processor, textOnStatement: row.textOnStatement },
+    payment: { id: paymentId, currency: row.currency, processor: row.processor, textOnStatement: row.textOnStatement },
+    facts: { paymentId, type, notificationUrl, responseId, merchantId, mode, merchantPaymentId },
   };
 }
 

@@ -1,16 +1,38 @@
 // Writes a processor's answer to a pending capture, refund or void, brings the payment's amounts
 // and status in line with its approved operations, and stores the merchant's notification of the
-// result (the outbox row), in one transaction. Recomputing from the operations (rather than adding
-// to counters) makes a repeated call harmless.
+// result (the outbox row), all or nothing: one round trip, the database's cps_record_follow_up
+// (prisma/migrations/20261129120000_record_follow_up_in_one_round_trip, issue 37). Recomputing the
+// amounts from the operations (rather than adding to counters) makes a repeated call harmless.
 import type { AcquirerName } from "../acquirers/names";
-import { db, type Tx } from "../db";
+import { db, Prisma, type Tx } from "../db";
 import type { ProcessorResult } from "../acquirers/contract";
 import { noteLateAnswer } from "./alert-operator";
-import { storeOperationNotification } from "./notify-operation-result";
+import { notificationText } from "../notifications/enqueue-notification";
+import { operationNotification, type OperationNotification } from "./notify-operation-result";
 import type { Mode } from "../mode";
 import { operationResultFields } from "./operation-result-fields";
-import { WAITING_REFUNDS_OF_P, wakeWaitingRefunds } from "./wake-waiting-refunds";
-import { FOLLOW_UP_TYPES_SQL } from "./follow-ups/kinds";
+import { wakeWaitingRefunds } from "./wake-waiting-refunds";
+import { FOLLOW_UP_TYPES } from "./follow-ups/kinds";
+
+/**
+ * What the record needs of the operation and its payment besides the answer: columns no one changes
+ * after the operation is accepted, so a caller that read them already (the follow-up job's claim)
+ * passes them and the record reads nothing before its round trip.
+ */
+export interface FollowUpFacts {
+  paymentId: string;
+  type: string;
+  notificationUrl: string | null;
+  responseId: string | null;
+  merchantId: string;
+  mode: Mode;
+  merchantPaymentId: string | null;
+}
+
+/** The facts' columns of an operation `o` and its payment `p`, for a caller's own statement. */
+export const FOLLOW_UP_FACTS_COLUMNS = Prisma.sql`
+  o."paymentId", o."type"::text AS "type", o."notificationUrl", o."responseId",
+  p."merchantId", p."mode"::text AS "mode", p."merchantPaymentId"`;
 
 export interface RecordFollowUpResultOptions {
   operationId: string;
@@ -21,33 +43,8 @@ export interface RecordFollowUpResultOptions {
   now?: Date;
   /** The caller's transaction (an operator's settlement writes its audit entry in it); else one of its own. */
   tx?: Tx;
-}
-
-/** Whether refunds of the payment wait for a capture (wake-waiting-refunds.ts), read in the same statement. */
-export async function syncPaymentAmounts(tx: Tx, paymentId: string): Promise<{ refundsWaiting: boolean }> {
-  // One statement (it was three through the ORM: the status, a groupBy and the update): the totals
-  // of the approved follow-ups and the status they give, written in place. The caller holds the
-  // payment's row lock, so no other operation of this payment is recorded meanwhile.
-  const [row] = await tx.$queryRaw<{ refundsWaiting: boolean }[]>`
-    UPDATE "Payment" p SET
-      "capturedAmount" = t."captured",
-      "refundedAmount" = t."refunded",
-      "balance" = t."captured" - t."refunded",
-      "status" = CASE WHEN t."voided" THEN 'VOIDED'::"PaymentStatus"
-                      WHEN t."refunded" > 0 THEN 'REFUNDED'::"PaymentStatus"
-                      WHEN t."captured" > 0 THEN 'CAPTURED'::"PaymentStatus"
-                      ELSE p."status" END,
-      "updatedAt" = ${new Date()}
-    FROM (
-      SELECT COALESCE(SUM("amount") FILTER (WHERE "type" = 'capture'), 0)::bigint AS "captured",
-             COALESCE(SUM("amount") FILTER (WHERE "type" = 'refund'), 0)::bigint AS "refunded",
-             COALESCE(bool_or("type" = 'void'), false) AS "voided"
-      FROM "Operation"
-      WHERE "paymentId" = ${paymentId} AND "status" = 'approved' AND "type" IN (${FOLLOW_UP_TYPES_SQL})
-    ) t
-    WHERE p."id" = ${paymentId}
-    RETURNING EXISTS (${WAITING_REFUNDS_OF_P}) AS "refundsWaiting"`;
-  return { refundsWaiting: row?.refundsWaiting ?? false };
+  /** The operation's facts when the caller read them (else they are read first). */
+  facts?: FollowUpFacts;
 }
 
 export interface FollowUpRecord {
@@ -65,6 +62,8 @@ export async function recordFollowUpResult(options: RecordFollowUpResultOptions)
   return (await recordFollowUpResultAndNotification(options)).recorded;
 }
 
+type RecordOutcome = { outcome: "recorded" | "late" | "refunds-waiting"; refundsWaiting: boolean; notificationId: string | null };
+
 /**
  * The same, with the id of the notification stored in the same transaction, so a caller that
  * delivers it needs no read to find it (the follow-up job, issue 37).
@@ -76,56 +75,88 @@ export async function recordFollowUpResultAndNotification({
   source = "the acquirer",
   now = new Date(),
   tx: outer,
+  facts: given,
 }: RecordFollowUpResultOptions): Promise<FollowUpRecord> {
-  let afterCommit: (() => Promise<void>) | undefined;
-  const run = async (tx: Tx): Promise<FollowUpRecord> => {
-    // The payment's row lock and what the notification needs of the operation and the payment, in
-    // one statement (they were four through the ORM, issue 37). Only columns no one changes after
-    // the operation is accepted are read here; the answer's own are returned by the update below.
-    const [operation] = await tx.$queryRaw<
-      { paymentId: string; notificationUrl: string | null; type: string; merchantId: string; mode: Mode; merchantPaymentId: string | null }[]
-    >`
-      SELECT o."paymentId", o."notificationUrl", o."type"::text AS "type",
-             p."merchantId", p."mode"::text AS "mode", p."merchantPaymentId"
-      FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
-      WHERE o."id" = ${operationId}
-      FOR UPDATE OF p`;
-    if (!operation) throw new Error(`operation ${operationId} does not exist`);
-    const [updated] = await tx.operation.updateManyAndReturn({
-      where: { id: operationId, status: "pending" },
-      data: {
-        ...operationResultFields(result, now),
-        processor: processor ?? undefined,
-      },
-      select: { status: true, responseCode: true, authorizationCode: true, responseId: true },
-    });
-    if (!updated) {
-      await noteLateAnswer({ operationId, answer: result, source, now, tx });
-      return { recorded: false, notificationId: null };
-    }
-    const { refundsWaiting } = await syncPaymentAmounts(tx, operation.paymentId);
-    // Refunds accepted while this capture was pending run now, or fail with its reason (the look-up
-    // only when the statement above saw one: a statement per capture saved, issue 29).
-    if (operation.type === "capture" && refundsWaiting) {
-      afterCommit = await wakeWaitingRefunds(tx, { paymentId: operation.paymentId, captureOperationId: operationId });
-    }
-    // A merchant request's operation (it has an address) is notified; an instant capture is
-    // reported by the payment's completion notification instead.
-    const notificationId = operation.notificationUrl
-      ? await storeOperationNotification(tx, {
-          operationId,
-          type: operation.type,
-          ...updated,
-          url: operation.notificationUrl,
-          payment: { id: operation.paymentId, merchantId: operation.merchantId, mode: operation.mode, merchantPaymentId: operation.merchantPaymentId },
-        })
-      : null;
-    return { recorded: true, notificationId };
+  const facts = given ?? (await readFacts(operationId, outer));
+  const fields = operationResultFields(result, now);
+  // A merchant request's operation (it has an address) is notified; an instant capture is
+  // reported by the payment's completion notification instead.
+  const notification = facts.notificationUrl
+    ? operationNotification({
+        operationId,
+        type: facts.type,
+        status: fields.status,
+        responseCode: fields.responseCode,
+        authorizationCode: fields.authorizationCode,
+        responseId: facts.responseId,
+        url: facts.notificationUrl,
+        payment: { id: facts.paymentId, merchantId: facts.merchantId, mode: facts.mode, merchantPaymentId: facts.merchantPaymentId },
+      })
+    : null;
+  const stored = notification && { ...notification, text: notificationText(notification.body, facts.mode) };
+  const record = (client: Tx, stopIfRefundsWaiting: boolean) =>
+    recordInOneRoundTrip(client, { operationId, fields, processor, notification: stored, stopIfRefundsWaiting });
+  const late = async (tx?: Tx): Promise<FollowUpRecord> => {
+    await noteLateAnswer({ operationId, answer: result, source, now, tx });
+    return { recorded: false, notificationId: null };
   };
-  // In the caller's transaction the wake-up's outbox rows commit with it (embedded mode); with an
-  // Inngest server the stalled-work job sends a waiting refund's event within a minute instead.
-  if (outer) return run(outer);
-  const record = await db().$transaction(run);
+  if (outer) {
+    // In the caller's transaction the wake-up's outbox rows commit with it (embedded mode); with an
+    // Inngest server the stalled-work job sends a waiting refund's event within a minute instead.
+    const done = await record(outer, false);
+    if (done.outcome === "late") return late(outer);
+    if (facts.type === "capture" && done.refundsWaiting) await wakeWaitingRefunds(outer, { paymentId: facts.paymentId, captureOperationId: operationId });
+    return { recorded: true, notificationId: done.notificationId };
+  }
+  // On its own: one statement, committed by itself, in nearly every case. A capture whose payment
+  // has refunds waiting for it writes nothing there and is recorded again in a transaction that
+  // also wakes them (refunds accepted while this capture was pending run now, or fail with its reason).
+  const first = await record(db(), true);
+  if (first.outcome === "late") return late();
+  if (first.outcome === "recorded") return { recorded: true, notificationId: first.notificationId };
+  let afterCommit: (() => Promise<void>) | undefined;
+  const again = await db().$transaction(async (tx) => {
+    const done = await record(tx, false);
+    if (done.outcome === "recorded" && done.refundsWaiting) afterCommit = await wakeWaitingRefunds(tx, { paymentId: facts.paymentId, captureOperationId: operationId });
+    return done;
+  });
+  if (again.outcome === "late") return late();
   await afterCommit?.();
-  return record;
+  return { recorded: true, notificationId: again.notificationId };
+}
+
+async function readFacts(operationId: string, tx?: Tx): Promise<FollowUpFacts> {
+  const [facts] = await (tx ?? db()).$queryRaw<FollowUpFacts[]>`
+    SELECT ${FOLLOW_UP_FACTS_COLUMNS}
+    FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
+    WHERE o."id" = ${operationId}`;
+  if (!facts) throw new Error(`operation ${operationId} does not exist`);
+  return facts;
+}
+
+async function recordInOneRoundTrip(
+  client: Tx,
+  {
+    operationId,
+    fields,
+    processor,
+    notification,
+    stopIfRefundsWaiting,
+  }: {
+    operationId: string;
+    fields: ReturnType<typeof operationResultFields>;
+    processor: AcquirerName | null;
+    notification: (OperationNotification & { text: string }) | null;
+    stopIfRefundsWaiting: boolean;
+  },
+): Promise<RecordOutcome> {
+  const [row] = await client.$queryRaw<RecordOutcome[]>`
+    SELECT "outcome", "refundsWaiting", "notificationId" FROM "cps_record_follow_up"(
+      ${operationId}, ${fields.status}::"OperationStatus", ${fields.responseCode}, ${fields.authorizationCode},
+      ${fields.processorReference}, ${fields.errorMessage}, ${fields.completedAt}::timestamp(3), ${processor}::"Processor",
+      ARRAY[${Prisma.join(FOLLOW_UP_TYPES)}]::text[], ${new Date()}::timestamp(3), ${stopIfRefundsWaiting},
+      ${notification?.id ?? null}, ${notification?.kind ?? null}::"NotificationKind", ${notification?.url ?? null}, ${notification?.text ?? null})`;
+  // The function answers one row or raises (an operation that does not exist).
+  if (!row) throw new Error(`cps_record_follow_up answered no row for operation ${operationId}`);
+  return row;
 }

@@ -51,7 +51,10 @@ export async function runFollowUp({
   }
   // The latest approved authorization at that processor, what the call needs of the payment, and
   // the row of the account it went out under, in one statement (four through the ORM: the relation
-  // load and the account's read, issue 37).
+  // load and the account's read, issue 37). A capture or void also records there, before the call,
+  // what it names at the acquirer: the account and the authorization, written only when the refusals
+  // below cannot apply (an authorization with its reference, an account row that needs no
+  // credentials), so an operation refused here names nothing, as when this was a statement of its own.
   const [authorization] = await db().$queryRaw<
     {
       id: string;
@@ -60,17 +63,28 @@ export async function runFollowUp({
       accountId: string | null;
       customerIpAddress: string | null;
       account: SealedAccountRow | null;
+      named: boolean;
     }[]
   >`
-    SELECT o."id", o."processorReference", o."authorizationCode",
-           COALESCE(o."acquirerAccountId", p."acquirerAccountId") AS "accountId", p."customerIpAddress",
-           ${SEALED_ACCOUNT_JSON_OF_A} AS "account"
-    FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
-    LEFT JOIN "AcquirerAccount" a ON a."id" = COALESCE(o."acquirerAccountId", p."acquirerAccountId")
-    WHERE o."paymentId" = ${payment.id} AND o."type" = 'authorize' AND o."status" = 'approved'
-      AND o."processor" = ${payment.processor}::"Processor"
-    ORDER BY o."createdAt" DESC
-    LIMIT 1`;
+    WITH "authorization" AS (
+      SELECT o."id", o."processorReference", o."authorizationCode",
+             COALESCE(o."acquirerAccountId", p."acquirerAccountId") AS "accountId", p."customerIpAddress",
+             ${SEALED_ACCOUNT_JSON_OF_A} AS "account", a."id" IS NOT NULL AND a."credentialsNeeded" IS NULL AS "callable"
+      FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
+      LEFT JOIN "AcquirerAccount" a ON a."id" = COALESCE(o."acquirerAccountId", p."acquirerAccountId")
+      WHERE o."paymentId" = ${payment.id} AND o."type" = 'authorize' AND o."status" = 'approved'
+        AND o."processor" = ${payment.processor}::"Processor"
+      ORDER BY o."createdAt" DESC
+      LIMIT 1
+    ), "named" AS (
+      UPDATE "Operation" f SET "acquirerAccountId" = x."accountId", "referencedOperationId" = x."id"
+      FROM "authorization" x
+      WHERE f."id" = ${operationId} AND ${operation !== "refund"} AND x."callable" AND x."processorReference" IS NOT NULL
+      RETURNING f."id"
+    )
+    SELECT x."id", x."processorReference", x."authorizationCode", x."accountId", x."customerIpAddress", x."account",
+           EXISTS (SELECT 1 FROM "named") AS "named"
+    FROM "authorization" x`;
   if (!authorization?.processorReference) {
     return {
       status: "failed",
@@ -110,11 +124,13 @@ export async function runFollowUp({
   }
   const capture = operation === "refund" ? await captureToRefund(payment, operationId) : undefined;
   // Recorded before the call: what this operation names at the acquirer (a refund's capture was
-  // named when its run claimed it, under the payment's lock).
-  await db().operation.updateMany({
-    where: { id: operationId },
-    data: { acquirerAccountId: accountId, referencedOperationId: capture?.chosen?.operationId ?? authorization.id },
-  });
+  // named when its run claimed it, under the payment's lock; a capture's or void's by the read above).
+  if (!authorization.named) {
+    await db().operation.updateMany({
+      where: { id: operationId },
+      data: { acquirerAccountId: accountId, referencedOperationId: capture?.chosen?.operationId ?? authorization.id },
+    });
+  }
   switch (operation) {
     case "capture":
       return connector.capture({ ...reference, textOnStatement });
