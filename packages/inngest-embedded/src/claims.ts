@@ -1,8 +1,9 @@
 // Claims and leases of due jobs: SKIP LOCKED picks, the concurrency limit, renewal and release,
 // and when the next job falls due. HTTP calls never happen inside these statements.
 import { ulid } from "ulid";
-import { join, utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type JobKind } from "./database";
+import { join, sql, utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type JobKind } from "./database";
 import { NOTIFY_WORK_SQL } from "./work-notifications";
+import { parseRunForCall, runForCallJson, type RunForCall, type RunForCallJson } from "./run-for-call";
 
 export interface ClaimedJob {
   id: string;
@@ -54,8 +55,8 @@ export async function claimDueJobsAndNextDue(options: {
   now: Date;
   leaseMs: number;
   limit: number;
-}): Promise<{ jobs: ClaimedJob[]; nextDueAt?: Date | null }> {
-  if (options.limit <= 0) return { jobs: [] };
+}): Promise<{ jobs: ClaimedJob[]; nextDueAt?: Date | null; runs: Map<string, RunForCall> }> {
+  if (options.limit <= 0) return { jobs: [], runs: new Map() };
   const { now } = options;
   const token = ulid();
   const leaseExpiresAt = new Date(now.getTime() + options.leaseMs);
@@ -70,7 +71,7 @@ export async function claimDueJobsAndNextDue(options: {
   // active runs are found through the status index (IN, not NOT IN). As a join, the planner may
   // start from InngestRun, which holds every finished run of the retention period: with stale
   // statistics that took 140 ms to 5 s per claim at 420,000 finished runs (docs/performance.md).
-  const rows = await options.database.$queryRaw<(ClaimedJob & { limitedDue: boolean | null; nextDue: Date | null })[]>`
+  const rows = await options.database.$queryRaw<(ClaimedJob & { run: RunForCallJson | null; limitedDue: boolean | null; nextDue: Date | null })[]>`
     WITH "picked" AS (
       SELECT j."id" FROM "InngestJob" j
       WHERE j."runAt" <= ${utc(now)}
@@ -86,9 +87,10 @@ export async function claimDueJobsAndNextDue(options: {
       RETURNING "InngestJob"."id", "InngestJob"."runId", "InngestJob"."kind", "InngestJob"."hashedId", "InngestJob"."name",
         "InngestJob"."attempt", "InngestJob"."leaseToken", "InngestJob"."runAt"
     )
-    SELECT "id", "runId", "kind", "hashedId", "name", "attempt", "leaseToken", NULL::boolean AS "limitedDue", NULL::timestamp AS "nextDue" FROM "leased"
+    SELECT "id", "runId", "kind", "hashedId", "name", "attempt", "leaseToken", ${runForCallJson(sql`"leased"."runId"`)} AS "run",
+      NULL::boolean AS "limitedDue", NULL::timestamp AS "nextDue" FROM "leased"
     UNION ALL
-    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL::json,
       EXISTS (
         SELECT 1 FROM "InngestRun" r
         WHERE r."status" IN ('queued', 'running', 'sleeping') AND r."concurrencyLimit" IS NOT NULL
@@ -98,16 +100,22 @@ export async function claimDueJobsAndNextDue(options: {
         (SELECT min(GREATEST(j."runAt", COALESCE(j."leaseExpiresAt", j."runAt"))) FROM "InngestJob" j
          WHERE NOT EXISTS (SELECT 1 FROM "picked" WHERE "picked"."id" = j."id")),
         (SELECT min(GREATEST("runAt", ${utc(leaseExpiresAt)})) FROM "leased"))`;
+  // Each leased job comes with its run as the call needs it (the run's own read saved, issue 37).
+  const runs = new Map<string, RunForCall>();
   const claimed: ClaimedJob[] = rows
     .filter((row) => row.limitedDue === null)
-    .map(({ id, runId, kind, hashedId, name, attempt, leaseToken }) => ({ id, runId, kind, hashedId, name, attempt, leaseToken }));
+    .map(({ id, runId, kind, hashedId, name, attempt, leaseToken, run }) => {
+      const forCall = parseRunForCall(run);
+      if (forCall) runs.set(id, forCall);
+      return { id, runId, kind, hashedId, name, attempt, leaseToken };
+    });
   const summary = rows.find((row) => row.limitedDue !== null);
   const limitedDue = summary?.limitedDue === true;
   if (!limitedDue || claimed.length >= options.limit) {
-    return { jobs: claimed, nextDueAt: summary?.nextDue ? new Date(summary.nextDue) : null };
+    return { jobs: claimed, nextDueAt: summary?.nextDue ? new Date(summary.nextDue) : null, runs };
   }
   const limited = await claimLimitedJobs({ ...options, limit: options.limit - claimed.length, token, leaseExpiresAt });
-  return { jobs: [...claimed, ...limited] };
+  return { jobs: [...claimed, ...limited], runs };
 }
 
 /** Due jobs of functions with a concurrency limit: counted per group under its advisory lock. */

@@ -306,7 +306,7 @@ export class EmbeddedExecutor {
     const jobs = claim.jobs;
     this.lastClaimNextDue = claim.nextDueAt === undefined ? undefined : { at: claim.nextDueAt };
     this.passWasFull = picked >= FAN_OUT_BATCH || (limit > 0 && jobs.length >= limit);
-    for (const job of jobs) this.launch({ job });
+    for (const job of jobs) this.launch({ job, run: claim.runs.get(job.id) });
     return scheduled + started + jobs.length;
   }
 

@@ -5,7 +5,8 @@
 // one statement (endRunInOneStatement).
 import { ulid } from "ulid";
 import { newLease, type ClaimedJob, type LeaseFor } from "./claims";
-import { utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type QueryRunner, type RunStatus, type JobKind } from "./database";
+import { sql, utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type QueryRunner, type RunStatus, type JobKind } from "./database";
+import { memoizedSteps, parseRunForCall, runForCallJson, type RunForCall, type RunForCallJson } from "./run-for-call";
 import type { SerializedError } from "./protocol";
 
 /** A job this executor holds, with what its call needs. */
@@ -19,58 +20,13 @@ export function hasEnded(status: RunStatus): boolean {
   return status === "completed" || status === "failed";
 }
 
-export interface RunForCall {
-  id: string;
-  functionId: string;
-  event: Record<string, unknown>;
-  status: RunStatus;
-  forceStepPlan: boolean;
-  requestVersion: number;
-  maxAttempts: number;
-  steps: { hashedId: string; memo: unknown }[];
-  /**
-   * What a Sleep op found by this call counts from: when the run's latest step ended (else when the
-   * run started). The function reached the sleep right after that step; the time the executor took
-   * to make the discovery call that reports the sleep is not the function's to wait.
-   */
-  sleepsFrom?: Date;
-}
-
-/** The latest completion among a run's steps, else `otherwise`. */
-function latestStepEnd(steps: { completedAt: Date | string }[], otherwise: Date): Date {
-  let latest: number | undefined;
-  for (const step of steps) {
-    const at = new Date(step.completedAt).getTime();
-    if (latest === undefined || at > latest) latest = at;
-  }
-  return latest === undefined ? otherwise : new Date(latest);
-}
+export type { RunForCall };
 
 export async function loadRunForCall(database: ExecutorDatabase, runId: string): Promise<RunForCall | null> {
-  // The run and its memoized steps in one statement (a statement per call saved, issue 37). A
-  // step's end travels as epoch milliseconds: JSON would carry the column's time without its zone.
-  const [run] = await database.$queryRaw<
-    (Omit<RunForCall, "steps" | "sleepsFrom"> & {
-      startedAt: Date;
-      steps: { hashedId: string; result: { memo: unknown }; completedAtMs: number }[] | null;
-    })[]
-  >`SELECT r."id", r."functionId", r."event", r."status"::text AS "status", r."forceStepPlan", r."requestVersion", r."maxAttempts", r."startedAt",
-      (SELECT json_agg(json_build_object('hashedId', s."hashedId", 'result', s."result",
-                'completedAtMs', floor(extract(epoch FROM s."completedAt") * 1000)) ORDER BY s."position")
-       FROM "InngestStep" s WHERE s."runId" = r."id") AS "steps"
-    FROM "InngestRun" r WHERE r."id" = ${runId}`;
-  if (!run) return null;
-  const { startedAt, steps, ...rest } = run;
-  const stepRows = (steps ?? []).map((step) => ({ ...step, completedAt: new Date(Number(step.completedAtMs)) }));
-  return { ...rest, ...memoizedSteps(stepRows, new Date(startedAt)) };
-}
-
-/** A run's memoized steps as the SDK gets them, and when its latest one ended (else `otherwise`). */
-function memoizedSteps(
-  rows: { hashedId: string; result: { memo: unknown }; completedAt: Date }[],
-  otherwise: Date,
-): Pick<RunForCall, "steps" | "sleepsFrom"> {
-  return { steps: rows.map((step) => ({ hashedId: step.hashedId, memo: step.result.memo })), sleepsFrom: latestStepEnd(rows, otherwise) };
+  // The run and its memoized steps in one statement (a statement per call saved, issue 37); the
+  // claim of due jobs reads the same with each job it leases (claims.ts).
+  const [row] = await database.$queryRaw<{ run: RunForCallJson | null }[]>`SELECT ${runForCallJson(sql`${runId}`)} AS "run"`;
+  return parseRunForCall(row?.run);
 }
 
 /** What finishing a job does to its run; applied by `finishJob` in one transaction. */

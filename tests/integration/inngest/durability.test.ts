@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createPrismaClient, db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
-import { claimDueJobs } from "@/packages/inngest-embedded/src/claims";
+import { claimDueJobs, claimDueJobsAndNextDue } from "@/packages/inngest-embedded/src/claims";
+import { loadRunForCall } from "@/packages/inngest-embedded/src/run-progress";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
@@ -187,6 +188,45 @@ describe("two executors on one database", () => {
       expect(later).toHaveLength(20); // expired leases are reclaimed
     } finally {
       await Promise.all(clients.map((client) => client.$disconnect()));
+      await db().inngestRun.delete({ where: { id: runId } });
+    }
+  });
+});
+
+describe("a claimed job", () => {
+  it("comes with its run and memoized steps as the run's own read answers them, so its call reads nothing more", async () => {
+    const runId = ulid();
+    const startedAt = new Date("2026-11-29T10:00:00.123Z");
+    await db().inngestRun.create({
+      data: { id: runId, functionId: "card-payment-service-none", eventId: ulid(), event: { name: "x", data: { ref: "r" } }, maxAttempts: 3, status: "running", startedAt },
+    });
+    await db().inngestStep.createMany({
+      data: [
+        { runId, hashedId: "b", name: "second", result: { memo: { data: 2 } }, position: 1, completedAt: new Date("2026-11-29T10:00:02.456Z") },
+        { runId, hashedId: "a", name: "first", result: { memo: { data: "one" } }, position: 0, completedAt: new Date("2026-11-29T10:00:01.000Z") },
+      ],
+    });
+    const jobId = ulid();
+    const now = new Date();
+    await db().inngestJob.create({ data: { id: jobId, runId, kind: "discovery", hashedId: "", runAt: now } });
+    try {
+      const claim = await claimDueJobsAndNextDue({ database: db(), workerId: "w-run", now, leaseMs: 60_000, limit: 10 });
+      expect(claim.jobs.map((job) => job.id)).toContain(jobId);
+      const withClaim = claim.runs.get(jobId);
+      expect(withClaim).toEqual(await loadRunForCall(db(), runId));
+      expect(withClaim).toMatchObject({
+        id: runId,
+        status: "running",
+        maxAttempts: 3,
+        event: { name: "x", data: { ref: "r" } },
+        steps: [
+          { hashedId: "a", memo: { data: "one" } },
+          { hashedId: "b", memo: { data: 2 } },
+        ],
+      });
+      // A sleep found by the call counts from the latest step's end, to the millisecond.
+      expect(withClaim?.sleepsFrom?.toISOString()).toBe("2026-11-29T10:00:02.456Z");
+    } finally {
       await db().inngestRun.delete({ where: { id: runId } });
     }
   });
