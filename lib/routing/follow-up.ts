@@ -53,8 +53,9 @@ export async function runFollowUp({
   // the row of the account it went out under, in one statement (four through the ORM: the relation
   // load and the account's read, issue 37). A capture or void also records there, before the call,
   // what it names at the acquirer: the account and the authorization, written only when the refusals
-  // below cannot apply (an authorization with its reference, an account row that needs no
-  // credentials), so an operation refused here names nothing, as when this was a statement of its own.
+  // below that SQL can see cannot apply (an authorization with its reference, an account row that
+  // needs no credentials). Only stored credentials that can no longer be opened are refused after
+  // the write: the operation then names the account it would have gone out under (decision 0195).
   const [authorization] = await db().$queryRaw<
     {
       id: string;
