@@ -139,6 +139,17 @@ function cachedRoutingInputs(merchantId: string, mode: Mode, currency: string, f
   ]);
 }
 
+/** The processors at which the merchant has a test account (enabled or not, any currency): none of them gets a built-in one. */
+async function testAccountProcessors(client: Tx | ReturnType<typeof db>, merchantId: string, cached: boolean | undefined): Promise<Set<string>> {
+  const load = async () =>
+    (
+      await client.$queryRaw<{ processor: string }[]>`
+        SELECT DISTINCT "processor"::text AS "processor" FROM "AcquirerAccount" WHERE "merchantId" = ${merchantId} AND "mode" = 'test'`
+    ).map((row) => row.processor);
+  const processors = cached ? ((await routingCache.get(`test-processors\n${merchantId}`, load)) as string[]) : await load();
+  return new Set(processors);
+}
+
 /** The merchant's enabled accounts of `mode` that accept `currency`, oldest first (one per processor by the overlap rule). */
 async function fittingAccounts(client: Tx | ReturnType<typeof db>, merchantId: string, mode: Mode, currency: string): Promise<FittingAccount[]> {
   // Raw SQL: initdynamic runs this on the merchant API's hottest path (docs/performance.md).
@@ -174,7 +185,13 @@ export async function resolveRouting({
     // Test mode needs no set-up: a processor in the order without a test account of the merchant's
     // gets the built-in sandbox's (once; an account of the merchant's own there is never replaced).
     const missing = order.filter((processor) => !fitting.some((account) => account.processor === processor) && builtInSandboxAccounts(processor).length > 0);
-    if (missing.length > 0 && (await addBuiltInSandboxAccounts({ merchantId, processors: missing, tx })).length > 0) {
+    // Read first, without a lock: a processor where the merchant has a test account of its own (of
+    // other currencies, or disabled) gets no built-in one, which addBuiltInSandboxAccounts would
+    // find only under the merchant's row lock, in a transaction of four statements on every
+    // request (every initdynamic of such a merchant waited for that lock, issue 37).
+    const withTestAccounts = missing.length > 0 ? await testAccountProcessors(client, merchantId, cached && !tx) : undefined;
+    const toAdd = missing.filter((processor) => !withTestAccounts?.has(processor));
+    if (toAdd.length > 0 && (await addBuiltInSandboxAccounts({ merchantId, processors: toAdd, tx })).length > 0) {
       return planRouting({ order, fitting: await fittingAccounts(client, merchantId, mode, currency), currency, fromRequest, rule, purpose, mode });
     }
   }
