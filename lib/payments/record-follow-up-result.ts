@@ -96,6 +96,10 @@ export async function recordFollowUpResultAndNotification({
   const stored = notification && { ...notification, text: notificationText(notification.body, facts.mode) };
   const record = (client: Tx, stopIfRefundsWaiting: boolean) =>
     recordInOneRoundTrip(client, { operationId, fields, processor, notification: stored, stopIfRefundsWaiting });
+  // Refunds accepted while this capture was pending run now, or fail with its reason: only a
+  // capture's record wakes them (the function answers whether any wait, whatever the kind).
+  const wakeRefunds = (tx: Tx, done: RecordOutcome) =>
+    facts.type === "capture" && done.refundsWaiting ? wakeWaitingRefunds(tx, { paymentId: facts.paymentId, captureOperationId: operationId }) : undefined;
   const late = async (tx?: Tx): Promise<FollowUpRecord> => {
     await noteLateAnswer({ operationId, answer: result, source, now, tx });
     return { recorded: false, notificationId: null };
@@ -105,19 +109,19 @@ export async function recordFollowUpResultAndNotification({
     // Inngest server the stalled-work job sends a waiting refund's event within a minute instead.
     const done = await record(outer, false);
     if (done.outcome === "late") return late(outer);
-    if (facts.type === "capture" && done.refundsWaiting) await wakeWaitingRefunds(outer, { paymentId: facts.paymentId, captureOperationId: operationId });
+    await wakeRefunds(outer, done);
     return { recorded: true, notificationId: done.notificationId };
   }
   // On its own: one statement, committed by itself, in nearly every case. A capture whose payment
   // has refunds waiting for it writes nothing there and is recorded again in a transaction that
-  // also wakes them (refunds accepted while this capture was pending run now, or fail with its reason).
+  // also wakes them.
   const first = await record(db(), true);
   if (first.outcome === "late") return late();
   if (first.outcome === "recorded") return { recorded: true, notificationId: first.notificationId };
   let afterCommit: (() => Promise<void>) | undefined;
   const again = await db().$transaction(async (tx) => {
     const done = await record(tx, false);
-    if (done.outcome === "recorded" && done.refundsWaiting) afterCommit = await wakeWaitingRefunds(tx, { paymentId: facts.paymentId, captureOperationId: operationId });
+    if (done.outcome === "recorded") afterCommit = await wakeRefunds(tx, done);
     return done;
   });
   if (again.outcome === "late") return late();
