@@ -11,7 +11,12 @@ const RELATED = { id: true, merchantPaymentId: true, paymentType: true, status: 
 
 export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: { merchantId: string; mode: Mode; paymentId: string }) {
   if (!/^[A-Za-z0-9]{1,32}$/.test(paymentId)) throw new NotFoundError("Payment");
-  const payment = await db().payment.findFirst({
+  // Prisma reads the payment and each of its relations in statements of their own. In one
+  // REPEATABLE READ transaction they share one snapshot: a follow-up's answer recorded between them
+  // (the operation approved, the payment's amounts updated, in one commit) is seen whole or not at
+  // all. Without it the page could show a refund approved with the amounts from before it, and stop
+  // following the payment because nothing is pending any more.
+  const payment = await db().$transaction((tx) => tx.payment.findFirst({
     where: { id: paymentId, merchantId, mode },
     select: {
       id: true,
@@ -129,7 +134,7 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
       parent: { select: RELATED },
       children: { select: RELATED, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50 },
     },
-  });
+  }), { isolationLevel: "RepeatableRead" });
   if (!payment) throw new NotFoundError("Payment");
   const displayState = deriveDisplayState({ ...payment, authorizationAttempted: payment.operations.some((operation) => operation.type === "authorize") });
   // Each authentication names the acquirer account its AReq was for (decision 0192): its processor and name.
