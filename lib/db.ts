@@ -9,6 +9,13 @@ export type Db = PrismaClient;
 /** A Prisma transaction client; services take `tx: Tx` so callers can compose them. */
 export type Tx = Prisma.TransactionClient;
 
+/**
+ * The options of a transaction whose reads must agree with each other: Prisma reads a row and each
+ * of its relations in statements of their own, each with a snapshot of its own under READ COMMITTED;
+ * under REPEATABLE READ they share the first one (a payment's amounts and its operations, say).
+ */
+export const ONE_SNAPSHOT = { isolationLevel: "RepeatableRead" } as const;
+
 const globalForPrisma = globalThis as unknown as { __cpsPrisma?: PrismaClient; __cpsPrismaUrl?: string };
 
 export function createPrismaClient(connectionString: string, poolSize = config().DATABASE_POOL_SIZE): PrismaClient {

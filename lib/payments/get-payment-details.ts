@@ -1,5 +1,5 @@
 // The payment record of spec 2.2 with its operations (2.3) and, on request, the card image (2.4).
-import { db, type Tx } from "../db";
+import { db, ONE_SNAPSHOT, type Tx } from "../db";
 import { invalidParameter } from "../errors";
 import { paymentRecordBody, type PaymentRecordBody } from "../notifications/bodies";
 import { drawCardImage } from "../notifications/card-image";
@@ -18,7 +18,16 @@ export interface GetPaymentDetailsOptions {
   tx?: Tx;
 }
 
-export async function getPaymentDetails({
+export async function getPaymentDetails(options: GetPaymentDetailsOptions): Promise<PaymentRecordBody> {
+  // The payment (its balance) and its operations are read in statements of their own: in one
+  // snapshot, an answer recorded between them is in the record whole or not at all (a refund
+  // approved beside the balance from before it otherwise). A caller's transaction is opened so by
+  // the caller (requestPaymentDetails).
+  const { tx } = options;
+  return tx ? readPaymentDetails({ ...options, tx }) : db().$transaction((own) => readPaymentDetails({ ...options, tx: own }), ONE_SNAPSHOT);
+}
+
+async function readPaymentDetails({
   merchantId,
   mode,
   paymentRef,
@@ -26,10 +35,9 @@ export async function getPaymentDetails({
   gfx = false,
   operationId,
   tx,
-}: GetPaymentDetailsOptions): Promise<PaymentRecordBody> {
-  const client = tx ?? db();
+}: GetPaymentDetailsOptions & { tx: Tx }): Promise<PaymentRecordBody> {
   const paymentId = await getPaymentOrThrow({ merchantId, mode, paymentRef, tx });
-  const payment = await client.payment.findUniqueOrThrow({
+  const payment = await tx.payment.findUniqueOrThrow({
     where: { id: paymentId },
     select: {
       id: true,

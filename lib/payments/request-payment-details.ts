@@ -2,7 +2,7 @@
 // delivered by the notification of 6.5. The record is taken when the request is made, so that
 // it describes the payment as it was when the merchant asked. With sync=1 (beyond the spec) the
 // record is the answer and no notification is sent.
-import { db } from "../db";
+import { db, ONE_SNAPSHOT } from "../db";
 import { invalidParameter } from "../errors";
 import { dispatchNotification, enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
@@ -41,7 +41,7 @@ export async function requestPaymentDetails({
     });
     if (!url) throw invalidParameter("notificationurl", "is required: no notification address is configured for this merchant");
     return enqueueNotification({ merchantId, mode, paymentId: record.paymentid, kind: "payment_details", url, body: record, tx });
-  });
+  }, ONE_SNAPSHOT);
   await dispatchNotification(notificationId);
   return { responseid: responseId };
 }

@@ -1,7 +1,7 @@
 // Everything the payment page shows, for one payment of one merchant in the mode the back office
 // shows (the other mode's payment is not found). Card facts come from StoredCard without its
 // encrypted PAN: the back office never decrypts card numbers.
-import { db } from "../../db";
+import { db, ONE_SNAPSHOT } from "../../db";
 import type { Mode } from "../../mode";
 import { NotFoundError } from "../../auth/actor";
 import { deriveDisplayState } from "../../payments/derive-display-state";
@@ -11,10 +11,9 @@ const RELATED = { id: true, merchantPaymentId: true, paymentType: true, status: 
 
 export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: { merchantId: string; mode: Mode; paymentId: string }) {
   if (!/^[A-Za-z0-9]{1,32}$/.test(paymentId)) throw new NotFoundError("Payment");
-  // Prisma reads the payment and each of its relations in statements of their own. In one
-  // REPEATABLE READ transaction they share one snapshot: a follow-up's answer recorded between them
-  // (the operation approved, the payment's amounts updated, in one commit) is seen whole or not at
-  // all. Without it the page could show a refund approved with the amounts from before it, and stop
+  // Prisma reads the payment and each of its relations in statements of their own; in one snapshot a
+  // follow-up's answer recorded between them (the operation approved, the payment's amounts updated,
+  // in one commit) is seen whole or not at all. Without it the page could show a refund approved with the amounts from before it, and stop
   // following the payment because nothing is pending any more.
   const payment = await db().$transaction((tx) => tx.payment.findFirst({
     where: { id: paymentId, merchantId, mode },
@@ -134,7 +133,7 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
       parent: { select: RELATED },
       children: { select: RELATED, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50 },
     },
-  }), { isolationLevel: "RepeatableRead" });
+  }), ONE_SNAPSHOT);
   if (!payment) throw new NotFoundError("Payment");
   const displayState = deriveDisplayState({ ...payment, authorizationAttempted: payment.operations.some((operation) => operation.type === "authorize") });
   // Each authentication names the acquirer account its AReq was for (decision 0192): its processor and name.
