@@ -51,7 +51,8 @@ async function refundAnsweredDuringTheRead(read: (payment: { paymentId: string; 
     await eventually(
       async () => {
         const waiting = await db().$queryRaw<{ n: bigint }[]>`
-          SELECT count(*) AS "n" FROM pg_stat_activity WHERE "wait_event_type" = 'Lock' AND "query" LIKE '%"Operation"%' AND "pid" <> pg_backend_pid()`;
+          SELECT count(*) AS "n" FROM pg_stat_activity
+          WHERE "datname" = current_database() AND "wait_event_type" = 'Lock' AND "query" LIKE '%"Operation"%' AND "pid" <> pg_backend_pid()`;
         return Number(waiting[0]!.n) === 1;
       },
       { what: "the read's operations statement waiting for the lock" },

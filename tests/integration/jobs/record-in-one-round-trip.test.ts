@@ -57,7 +57,7 @@ describe("a follow-up's answer recorded in one round trip", () => {
       // The record waits for the lock (its statement started before the other transaction commits).
       await new Promise((resolve) => setTimeout(resolve, 300));
       const waiting = await db().$queryRaw<{ n: bigint }[]>`
-        SELECT count(*) AS "n" FROM pg_stat_activity WHERE "wait_event_type" = 'Lock' AND "query" LIKE '%cps_record_follow_up%'`;
+        SELECT count(*) AS "n" FROM pg_stat_activity WHERE "datname" = current_database() AND "wait_event_type" = 'Lock' AND "query" LIKE '%cps_record_follow_up%'`;
       expect(Number(waiting[0]!.n)).toBe(1);
       await other.query("COMMIT");
       expect((await recording).recorded).toBe(true);
