@@ -41,6 +41,28 @@ openapi_check openapi-sdk sdk-check.sh
 # typescript-fetch and go), from the documents a running service serves, compiled, one call each.
 openapi_check openapi-clients clients-check.sh
 
+# The browser passes, in a lane of their own beside the vitest suites: they mostly wait (on Chromium,
+# on the service they start and its jobs), while the vitest suites keep both cores busy; one after the
+# other they left a core idle for about half of npm test. Each pass starts its own service on
+# E2E_PORT with a fresh data folder, so the three stay in order within the lane. Their output goes
+# to test-results/browser-lane.log and is printed when the lane ends.
+browser_lane() {
+  local lane_status=0
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json || lane_status=1
+  # The same service with the strict 3DS Server sandbox mounted, for the specs written for it (playwright.config.ts).
+  THREEDS_SANDBOX=strict PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-strict-3ds.json" npx playwright test --reporter=list,json || lane_status=1
+  # Every documented command, run as a reader pastes it, against a service of its own (a fresh data
+  # folder): its operator lines change that service's data (stored cards re-sealed, operations
+  # settled), which no other spec may find under it.
+  DOCUMENTED_COMMANDS=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/documented-commands.json" npx playwright test --reporter=list,json || lane_status=1
+  return $lane_status
+}
+browser_pid=""
+if [ "${SKIP_E2E:-0}" != "1" ]; then
+  browser_lane >"$results/browser-lane.log" 2>&1 &
+  browser_pid=$!
+fi
+
 npx vitest run --project inngest-embedded --reporter=default --reporter=json --outputFile.json="$results/inngest-embedded.json" || status=1
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" || status=1
 npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json" || status=1
@@ -53,14 +75,11 @@ else
   echo "security suite: not run (it needs 'unshare -n', that is root, to run without a network)"
 fi
 npx vitest run --project faults --passWithNoTests --reporter=default --reporter=json --outputFile.json="$results/faults.json" || status=1
-if [ "${SKIP_E2E:-0}" != "1" ]; then
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json || status=1
-  # The same service with the strict 3DS Server sandbox mounted, for the specs written for it (playwright.config.ts).
-  THREEDS_SANDBOX=strict PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-strict-3ds.json" npx playwright test --reporter=list,json || status=1
-  # Every documented command, run as a reader pastes it, against a service of its own (a fresh data
-  # folder): its operator lines change that service's data (stored cards re-sealed, operations
-  # settled), which no other spec may find under it.
-  DOCUMENTED_COMMANDS=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/documented-commands.json" npx playwright test --reporter=list,json || status=1
+
+if [ -n "$browser_pid" ]; then
+  wait "$browser_pid" || status=1
+  echo "=== the browser passes (e2e, strict 3-D Secure, documented commands), run beside the suites above"
+  cat "$results/browser-lane.log"
 fi
 
 node scripts/test-totals.mjs "$results" || status=1
