@@ -11,13 +11,25 @@ mkdir -p "$results"
 rm -f "$results"/*.json
 status=0
 
-# The linter, the import rule between the rooms included (eslint.config.mjs): one test result.
-if npm run --silent lint; then lint_ok=1; else lint_ok=0; status=1; fi
-printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$lint_ok" "$((1 - lint_ok))" "$([ "$lint_ok" = 1 ] && echo true || echo false)" >"$results/lint.json"
-# The type check of the whole tree (tests and scripts too): one test result. `next build` checks
-# types as well, so a type error anywhere would otherwise surface as every build-based test failing.
-if npm run --silent typecheck; then types_ok=1; else types_ok=0; status=1; fi
-printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$types_ok" "$((1 - types_ok))" "$([ "$types_ok" = 1 ] && echo true || echo false)" >"$results/typecheck.json"
+# One test result for a check that is not a test runner: the JSON a runner's report would have.
+result() {
+  local name=$1 ok=$2
+  printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$ok" "$((1 - ok))" "$([ "$ok" = 1 ] && echo true || echo false)" >"$results/$name.json"
+}
+
+# The linter (the import rule between the rooms included, eslint.config.mjs) and the type check of
+# the whole tree (tests and scripts too), one test result each, side by side: each uses one core.
+# `next build` checks types as well, so a type error anywhere would otherwise surface as every
+# build-based test failing. Their output is printed in this order when both are done.
+npm run --silent lint >"$results/lint.log" 2>&1 &
+lint_pid=$!
+npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
+types_pid=$!
+if wait "$lint_pid"; then lint_ok=1; else lint_ok=0; status=1; fi
+if wait "$types_pid"; then types_ok=1; else types_ok=0; status=1; fi
+cat "$results/lint.log" "$results/typecheck.log"
+result lint "$lint_ok"
+result typecheck "$types_ok"
 
 # One production build for every suite that starts the service (integration, security, faults, both
 # browser passes): `npm run build`'s .next and dist/, made here only when it is not current (.ci/run
@@ -25,29 +37,30 @@ printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$types_ok" "$
 # (tests/helpers/service-process.ts). One test result.
 # The type check above is the build's too (CPS_BUILD_SKIP_TYPECHECK, next.config.mjs).
 if npx tsx scripts/build/require-current.ts --quiet || CPS_BUILD_SKIP_TYPECHECK=1 npm run --silent build; then build_ok=1; else build_ok=0; status=1; fi
-printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$build_ok" "$((1 - build_ok))" "$([ "$build_ok" = 1 ] && echo true || echo false)" >"$results/build.json"
+result build "$build_ok"
 export CPS_TEST_PREBUILT=1
 
 # The OpenAPI document as SDK generators and linters read it (scripts/openapi/): Redocly's lint with
 # every warning an error, openapi-generator's Go client generated without warnings and compiled, and
 # the documented generators run against a served document. One test result each.
 openapi_check() {
-  if bash "scripts/openapi/$2"; then ok=1; else ok=0; status=1; fi
-  printf '{"numPassedTests":%d,"numFailedTests":%d,"success":%s}\n' "$ok" "$((1 - ok))" "$([ "$ok" = 1 ] && echo true || echo false)" >"$results/$1.json"
+  if bash "scripts/openapi/$2"; then result "$1" 1; else result "$1" 0; return 1; fi
 }
-openapi_check openapi-lint lint.sh
-openapi_check openapi-sdk sdk-check.sh
-# The clients docs/integration.md tells merchants to generate (openapi-typescript, openapi-generator's
-# typescript-fetch and go), from the documents a running service serves, compiled, one call each.
-openapi_check openapi-clients clients-check.sh
 
-# The browser passes, in a lane of their own beside the vitest suites: they mostly wait (on Chromium,
-# on the service they start and its jobs), while the vitest suites keep both cores busy; one after the
-# other they left a core idle for about half of npm test. Each pass starts its own service on
-# E2E_PORT with a fresh data folder, so the three stay in order within the lane. Their output goes
-# to test-results/browser-lane.log and is printed when the lane ends.
-browser_lane() {
+# The OpenAPI checks and the browser passes, in a lane of their own beside the vitest suites: they
+# mostly wait (on Java and Go, on Chromium, on the services they start and their jobs), while the
+# vitest suites keep both cores busy; one after the other they left a core idle for about half of
+# npm test. Each browser pass starts its own service on E2E_PORT with a fresh data folder, so they
+# stay in order within the lane. The lane's output goes to test-results/side-lane.log and is printed
+# when it ends.
+side_lane() {
   local lane_status=0
+  openapi_check openapi-lint lint.sh || lane_status=1
+  openapi_check openapi-sdk sdk-check.sh || lane_status=1
+  # The clients docs/integration.md tells merchants to generate (openapi-typescript, openapi-generator's
+  # typescript-fetch and go), from the documents a running service serves, compiled, one call each.
+  openapi_check openapi-clients clients-check.sh || lane_status=1
+  [ "${SKIP_E2E:-0}" = "1" ] && return $lane_status
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json || lane_status=1
   # The same service with the strict 3DS Server sandbox mounted, for the specs written for it (playwright.config.ts).
   THREEDS_SANDBOX=strict PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-strict-3ds.json" npx playwright test --reporter=list,json || lane_status=1
@@ -57,11 +70,8 @@ browser_lane() {
   DOCUMENTED_COMMANDS=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/documented-commands.json" npx playwright test --reporter=list,json || lane_status=1
   return $lane_status
 }
-browser_pid=""
-if [ "${SKIP_E2E:-0}" != "1" ]; then
-  browser_lane >"$results/browser-lane.log" 2>&1 &
-  browser_pid=$!
-fi
+side_lane >"$results/side-lane.log" 2>&1 &
+side_pid=$!
 
 npx vitest run --project inngest-embedded --reporter=default --reporter=json --outputFile.json="$results/inngest-embedded.json" || status=1
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" || status=1
@@ -76,11 +86,9 @@ else
 fi
 npx vitest run --project faults --passWithNoTests --reporter=default --reporter=json --outputFile.json="$results/faults.json" || status=1
 
-if [ -n "$browser_pid" ]; then
-  wait "$browser_pid" || status=1
-  echo "=== the browser passes (e2e, strict 3-D Secure, documented commands), run beside the suites above"
-  cat "$results/browser-lane.log"
-fi
+wait "$side_pid" || status=1
+echo "=== the OpenAPI checks and the browser passes (e2e, strict 3-D Secure, documented commands), run beside the suites above"
+cat "$results/side-lane.log"
 
 node scripts/test-totals.mjs "$results" || status=1
 exit $status
