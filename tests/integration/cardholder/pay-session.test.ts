@@ -539,9 +539,11 @@ describe("the window and the endpoints' guards", () => {
     expect(await authorize(created.id, paymentId, VISA)).toMatchObject({ result: "failed", errorcode: "PAYMENT_IN_PROGRESS" });
     // Processors that do not answer: a technical failure, never a decline; the window stays open.
     expect(await slow).toMatchObject({ result: "failed", paymentid: paymentId, errorcode: "PAYMENT_ERROR" });
+    // In the order they were tried (without an order, PostgreSQL may return the rows in any).
     const operations = await db().operation.findMany({
       where: { paymentId, type: "authorize" },
       select: { processor: true, status: true },
+      orderBy: { routingAttempt: "asc" },
     });
     expect(operations.map((operation) => operation.processor)).toEqual(["finaro", "clearhaus"]);
     expect(operations.every((operation) => operation.status !== "approved")).toBe(true);
