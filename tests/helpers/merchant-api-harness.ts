@@ -3,6 +3,7 @@
 // would, without a Next build.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 import { toWebRequest, writeWebResponse } from "./web-request-bridge";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { assertAnswerMatchesOpenApi } from "./openapi-contract";
@@ -96,5 +97,29 @@ export async function startMerchantApi(): Promise<MerchantApiHarness> {
       // The request traces are written in batches: write the last ones before the database goes.
       await flushApiRequestLog();
     },
+  };
+}
+
+/**
+ * For a test file (after useTestDatabase()): the merchant API, served from before the file's first
+ * test until after its last. What it returns stands for the harness started then, so that the file
+ * can name it where it declares everything else.
+ */
+export function useMerchantApi(): Omit<MerchantApiHarness, "close"> {
+  let started: MerchantApiHarness | undefined;
+  beforeAll(async () => {
+    started = await startMerchantApi();
+  });
+  afterAll(async () => started?.close());
+  const current = (): MerchantApiHarness => {
+    if (!started) throw new Error("useMerchantApi: the merchant API is served from beforeAll on");
+    return started;
+  };
+  return {
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    call: <Body = Record<string, unknown>>(method: "GET" | "POST", path: string, options?: CallOptions) =>
+      current().call<Body>(method, path, options),
   };
 }

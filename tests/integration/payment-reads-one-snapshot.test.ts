@@ -6,11 +6,11 @@
 // failed so on the embedded database, where a one-statement record fits between them); a merchant's
 // record had a balance that its own operations contradicted.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-detail";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { defaultEngine, useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
@@ -18,12 +18,10 @@ import { eventually } from "@/tests/helpers/eventually";
 const database = useTestDatabase();
 
 let merchant: TestMerchant;
-let api: MerchantApiHarness;
+const api = useMerchantApi();
 beforeAll(async () => {
   merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
-  api = await startMerchantApi();
 });
-afterAll(async () => api?.close());
 
 interface Seen {
   refund: string | undefined;

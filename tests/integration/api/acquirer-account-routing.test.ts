@@ -1,22 +1,21 @@
 // A payment no acquirer account of the merchant can take is refused where it starts (initdynamic,
 // mit, payout) with the spec's error body naming the currency or the processor, and nothing is made.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { updateAcquirerAccount } from "@/lib/routing/accounts/update-acquirer-account";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
+const api = useMerchantApi();
 /** Accounts at every processor, then narrowed per test. */
 let merchant: TestMerchant;
 /** No acquirer account at all. */
 let bare: TestMerchant;
 
 beforeAll(async () => {
-  api = await startMerchantApi();
   merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
   bare = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default", acquirerAccounts: false });
   // Finaro takes EUR only, Clearhaus DKK only, Bambora is disabled.
@@ -26,7 +25,6 @@ beforeAll(async () => {
     await updateAcquirerAccount({ merchantId: merchant.merchantId, accountId: account.id, input });
   }
 });
-afterAll(async () => api?.close());
 
 const init = (who: TestMerchant, body: Record<string, unknown>) =>
   api.call("POST", "/api/initdynamic", { apiKey: who.apiKey, body: { merchantid: who.merchantId, amount: 250, currency: "DKK", ...body } });

@@ -1,24 +1,22 @@
 // POST /api/{paymentid}/capture, /refund and /void over real HTTP: the immediate answer, the amount
 // rules (partial, multiple, over-amount, omitted amount), paymentid or merchantpaymentid in the
 // path, cross-merchant access, concurrent requests and idempotent repeats.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
+const api = useMerchantApi();
 let merchant: TestMerchant;
 let stranger: TestMerchant;
 
 beforeAll(async () => {
-  api = await startMerchantApi();
   merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
   stranger = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/stranger" });
 });
-afterAll(async () => api?.close());
 
 type Op = "capture" | "refund" | "void";
 const post = (
