@@ -6,22 +6,19 @@
 // failed so on the embedded database, where a one-statement record fits between them); a merchant's
 // record had a balance that its own operations contradicted.
 import pg from "pg";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-detail";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
 import { defaultEngine, useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
 
 const database = useTestDatabase();
 
-let merchant: TestMerchant;
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
 const api = useMerchantApi();
-beforeAll(async () => {
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
-});
 
 interface Seen {
   refund: string | undefined;

@@ -4,20 +4,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { updateAcquirerAccount } from "@/lib/routing/accounts/update-acquirer-account";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestPayment, type TestMerchant, useTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
 const api = useMerchantApi();
 /** Accounts at every processor, then narrowed per test. */
-let merchant: TestMerchant;
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
 /** No acquirer account at all. */
-let bare: TestMerchant;
+const bare = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default", acquirerAccounts: false });
 
 beforeAll(async () => {
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
-  bare = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default", acquirerAccounts: false });
   // Finaro takes EUR only, Clearhaus DKK only, Bambora is disabled.
   const accounts = await db().acquirerAccount.findMany({ where: { merchantId: merchant.merchantId } });
   for (const account of accounts) {

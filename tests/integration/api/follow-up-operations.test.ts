@@ -1,22 +1,17 @@
 // POST /api/{paymentid}/capture, /refund and /void over real HTTP: the immediate answer, the amount
 // rules (partial, multiple, over-amount, omitted amount), paymentid or merchantpaymentid in the
 // path, cross-merchant access, concurrent requests and idempotent repeats.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
 const api = useMerchantApi();
-let merchant: TestMerchant;
-let stranger: TestMerchant;
-
-beforeAll(async () => {
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
-  stranger = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/stranger" });
-});
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
+const stranger = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/stranger" });
 
 type Op = "capture" | "refund" | "void";
 const post = (

@@ -1,21 +1,16 @@
 // Idempotent repeats of the requests that create things (initdynamic, MIT), and the proof that no
 // endpoint lets one merchant reach another's payments, over real HTTP.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
 const api = useMerchantApi();
-let merchant: TestMerchant;
-let stranger: TestMerchant;
-
-beforeAll(async () => {
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/mine" });
-  stranger = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/theirs" });
-});
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/mine" });
+const stranger = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/theirs" });
 
 describe("idempotent creation", () => {
   it("initdynamic: a repeat with the same key answers the same session and opens no second one", async () => {

@@ -1,21 +1,17 @@
 // POST /api/initdynamic (spec 4.1, 2.1) over real HTTP: the response fields, the stored session,
 // every validation rule, and payments on behalf of stored card data.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startSessionPayment } from "@/lib/cardholder/start-session-payment";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
 const api = useMerchantApi();
-let merchant: TestMerchant;
-
-beforeAll(async () => {
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
-});
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
 
 const init = (body: Record<string, unknown>) =>
   api.call("POST", "/api/initdynamic", {

@@ -4,7 +4,7 @@
 // Inngest server it is still sent after the commit; the access
 // line and every other line never carry a card number a merchant put in TraceApi; the batched
 // request log still stores every request's row as before.
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { config, resetConfig } from "@/lib/env";
 import { capturePayment } from "@/lib/payments/capture-payment";
@@ -12,17 +12,14 @@ import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { captureLogs } from "@/lib/observability/logger";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
 const api = useMerchantApi();
-let merchant: TestMerchant;
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
 
-beforeAll(async () => {
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
-});
 afterEach(() => vi.restoreAllMocks());
 
 const PAN = "4539578763621486";

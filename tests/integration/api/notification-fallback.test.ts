@@ -1,19 +1,15 @@
 // A merchant with no configured notification address (a fresh install): the result of a follow-up
 // goes where the payment's own result went, and a window whose result could reach no one is refused.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
 const api = useMerchantApi();
-let merchant: TestMerchant;
-
-beforeAll(async () => {
-  merchant = await createTestMerchant({ defaultNotificationUrl: null, completionNotificationUrl: null, lifecycleNotificationUrl: null });
-});
+const merchant = useTestMerchant({ defaultNotificationUrl: null, completionNotificationUrl: null, lifecycleNotificationUrl: null });
 
 describe("with no notification address configured", () => {
   it("refuses a payment window without a notificationurl, and creates no session", async () => {

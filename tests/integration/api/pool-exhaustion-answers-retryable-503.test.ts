@@ -3,14 +3,14 @@
 // SERVICE_UNAVAILABLE with Retry-After, not 500 INTERNAL_ERROR, and the same request with the same
 // Idempotency-Key must then succeed exactly once. Real HTTP, real database; the pool is exhausted
 // deterministically by holding its one connection in an open transaction (tests/helpers/exhaust-db-pool.ts).
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { clearApiKeyCache } from "@/lib/api/authenticate-api-key";
 import { db } from "@/lib/db";
 import { settingsCacheListening } from "@/lib/db/settings-cache";
 import { captureLogs } from "@/lib/observability/logger";
 import { holdThePoolsConnection, useExhaustiblePool } from "@/tests/helpers/exhaust-db-pool";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
@@ -18,7 +18,7 @@ useTestDatabase();
 const { usePool } = useExhaustiblePool();
 
 const api = useMerchantApi();
-let merchant: TestMerchant;
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
 
 async function changesOf(paymentId: string, merchantId: string) {
   const [operations, sessions, events, idempotency] = await Promise.all([
@@ -43,10 +43,6 @@ function expectRetryable503(response: { status: number; headers: Headers; body: 
     errordescription: expect.stringMatching(/temporarily unavailable.*nothing was done.*same Idempotency-Key/i),
   });
 }
-
-beforeAll(async () => {
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
-});
 
 afterEach(() => clearApiKeyCache());
 

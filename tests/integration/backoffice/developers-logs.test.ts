@@ -2,9 +2,9 @@
 // merchant scope. The API request rows are written by the real merchant-API wrapper (over HTTP with
 // the merchant's key, a TraceApi header and a refused request), and other rows are inserted to hold
 // dates, statuses and another merchant's traffic the filters must tell apart.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { NotFoundError } from "@/lib/auth/actor";
@@ -18,14 +18,9 @@ import { listNotifications, parseNotificationFilters } from "@/lib/backoffice/qu
 useTestDatabase();
 
 const api = useMerchantApi();
-let mine: { merchantId: string; apiKey: string };
-let theirs: { merchantId: string; apiKey: string };
+const mine = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/unused" });
+const theirs = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/unused" });
 const TRACE = "trace-dev-log-0001";
-
-beforeAll(async () => {
-  mine = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/unused" });
-  theirs = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/unused" });
-});
 
 async function insertRequest(merchantId: string | null, row: Partial<{ method: string; path: string; statusCode: number; errorCode: string | null; traceApi: string | null; createdAt: Date }>) {
   const id = newId();
