@@ -1,6 +1,7 @@
 // Late approvals behind time-outs are found by our operation id and voided.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { useProcessorSandboxes } from "@/tests/helpers/processor-sandboxes";
 import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { armAcquirerFault, clearAcquirerFaults, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
@@ -9,26 +10,17 @@ import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { FINARO_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/finaro";
 import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
 import { reconcileTimedOutAuthorizations } from "@/lib/routing/reconcile-timed-out-authorizations";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
+import { authorizeOperations, createPendingPayment, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 
-beforeAll(async () => {
-  sandboxes = await startSandboxes({ threeDs: false, hangMs: 10_000, extensions: true });
-  merchantId = await createProcessorTestMerchant();
-});
-afterAll(async () => {
-  await sandboxes.close();
-});
+const services = useProcessorSandboxes({ threeDs: false, hangMs: 10_000, extensions: true });
 
 describe("look-up by our operation id", () => {
   it.each(["finaro", "bambora", "clearhaus"] as const)("the %s sandbox finds an authorization by the operation id it was sent with", async (name) => {
     const operationId = newId();
-    const connector = sandboxConnector(sandboxes, name);
+    const connector = sandboxConnector(services.sandboxes, name);
     const authorized = await connector.authorize({
       operationId,
       paymentId: newId(),
@@ -41,13 +33,13 @@ describe("look-up by our operation id", () => {
     expect(found).toMatchObject({ status: "approved", processorReference: authorized.processorReference });
     expect(await connector.lookupOperation({ kind: "authorize", operationId: newId() })).toBeUndefined();
     // Another merchant account at the same acquirer does not see it.
-    expect(await sandboxConnector(sandboxes, name, { index: 1 }).lookupOperation({ kind: "authorize", operationId })).toBeUndefined();
+    expect(await sandboxConnector(services.sandboxes, name, { index: 1 }).lookupOperation({ kind: "authorize", operationId })).toBeUndefined();
   });
 });
 
 describe("reconcileTimedOutAuthorizations", () => {
   it("an approval that is there when the time-out's look-up asks is the authorization: nothing is routed on", async () => {
-    const paymentId = await createPendingPayment(merchantId);
+    const paymentId = await createPendingPayment(services.merchantId);
     const result = await authorizePayment({
       paymentId,
       source: { kind: "card", card: testCard("4000000000000150") },
@@ -59,7 +51,7 @@ describe("reconcileTimedOutAuthorizations", () => {
   });
 
   it("voids a late approval at finaro (acting after the look-up said not found) after the payment was approved by clearhaus, once", async () => {
-    const paymentId = await createPendingPayment(merchantId, { amount: 10_013n });
+    const paymentId = await createPendingPayment(services.merchantId, { amount: 10_013n });
     armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "authorize", amount: 10_013 });
     const result = await authorizePayment({
       paymentId,
@@ -71,7 +63,7 @@ describe("reconcileTimedOutAuthorizations", () => {
     await lateActsDone();
     const [timedOut] = await authorizeOperations(paymentId);
     expect(timedOut).toMatchObject({ processor: "finaro", status: "failed", responseCode: "68" });
-    const lateApproval = sandboxes.ledgers.finaro!.findByRequestId(FINARO_SANDBOX_CREDENTIALS.merchantId, timedOut!.id)!;
+    const lateApproval = services.sandboxes.ledgers.finaro!.findByRequestId(FINARO_SANDBOX_CREDENTIALS.merchantId, timedOut!.id)!;
     expect(lateApproval).toMatchObject({ approved: true, voided: false });
 
     expect(await reconcileTimedOutAuthorizations({ olderThanMs: 60_000 })).toEqual([]);
@@ -89,7 +81,7 @@ describe("reconcileTimedOutAuthorizations", () => {
   });
 
   it("marks time-outs the acquirer never saw, and those it cannot look up", async () => {
-    const paymentId = await createPendingPayment(merchantId, { currency: "CAD" });
+    const paymentId = await createPendingPayment(services.merchantId, { currency: "CAD" });
     await authorizePayment({
       paymentId,
       source: { kind: "card", card: testCard("4000000000000119") },
@@ -98,7 +90,7 @@ describe("reconcileTimedOutAuthorizations", () => {
     });
     const [atBambora, atClearhaus] = await authorizeOperations(paymentId);
     // Clearhaus as the real gateway (the test account's endpoint configured): no look-up by reference there.
-    process.env.CLEARHAUS_TEST_BASE_URL = sandboxes.urls.clearhaus;
+    process.env.CLEARHAUS_TEST_BASE_URL = services.sandboxes.urls.clearhaus;
     resetConfig();
     let reconciled;
     try {
