@@ -1,27 +1,13 @@
 // The 3-D Secure sandbox's own rules, through its fetch handler.
-import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "@/lib/sandboxes/threeds/directory-server";
 import { cres, decodeBase64Url, encodeBase64Url, type ARes } from "@/lib/threeds/messages";
 import { quietFor } from "@/tests/helpers/eventually";
+import { minimalAReq } from "@/tests/helpers/threeds-areq";
 
 const ORIGIN = "http://acs.test";
 
-function areq(pan: string) {
-  return {
-    messageType: "AReq",
-    messageVersion: "2.2.0",
-    threeDSServerTransID: randomUUID(),
-    deviceChannel: "02",
-    messageCategory: "01",
-    acctNumber: pan,
-    cardExpiryDate: "3012",
-    purchaseAmount: "1000",
-    purchaseCurrency: "208",
-    purchaseExponent: "2",
-    notificationURL: "https://merchant.example/dynamic/s1/payments/p1/challenge-notify",
-  };
-}
+const areq = (pan: string) => minimalAReq(pan, "https://merchant.example/dynamic/s1/payments/p1/challenge-notify");
 
 const post = (handler: ReturnType<typeof createThreeDsSandbox>["handler"], path: string, body: unknown, apiKey = THREEDS_SANDBOX_API_KEY) =>
   handler(

@@ -11,6 +11,7 @@ import {
   THREEDS_SERVER_CHALLENGE_CODE,
   threeDsServerTestCard,
 } from "@/lib/sandboxes/threeds/three-ds-server";
+import { minimalAReq } from "@/tests/helpers/threeds-areq";
 
 const ORIGIN = "http://3ds-server.test";
 const NOTIFY = "https://pay.example/dynamic/s1/payments/p1/challenge-notify";
@@ -67,17 +68,7 @@ function autoPosted(html: string): { action: string; fields: Record<string, stri
 /** The AReq today's main sends (lib/threeds/start-authentication.ts before issue 25): its own id, 2.2.0, no browser data. */
 function mainAReq(pan: string) {
   return {
-    messageType: "AReq",
-    messageVersion: "2.2.0",
-    threeDSServerTransID: randomUUID(),
-    deviceChannel: "02",
-    messageCategory: "01",
-    acctNumber: pan,
-    cardExpiryDate: "3012",
-    purchaseAmount: "1000",
-    purchaseCurrency: "208",
-    purchaseExponent: "2",
-    notificationURL: NOTIFY,
+    ...minimalAReq(pan, NOTIFY),
     acquirerBIN: "438309",
     acquirerMerchantID: "00002000000",
     mcc: "5411",
