@@ -2,11 +2,18 @@
 // default routing rules and the sandboxes' first test account at each processor.
 import { afterAll, beforeAll } from "vitest";
 import { startSandboxes, type RunningSandboxes, type StartSandboxesOptions } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { createProcessorTestMerchant } from "./payment-factories";
+import { authorizePayment, type AuthorizePaymentOptions, type AuthorizePaymentResult } from "@/lib/payments/authorize-payment";
+import { createPendingPayment, createProcessorTestMerchant, testCard } from "./payment-factories";
 
 export interface ProcessorSandboxes {
   readonly sandboxes: RunningSandboxes;
   readonly merchantId: string;
+  /** Opens a pending payment of the merchant (`payment`: its amount, currency…) and authorizes it with the test card `pan`. */
+  authorizeCard(
+    pan: string,
+    options?: Omit<AuthorizePaymentOptions, "paymentId" | "source">,
+    payment?: Parameters<typeof createPendingPayment>[1],
+  ): Promise<{ paymentId: string; result: AuthorizePaymentResult }>;
 }
 
 /**
@@ -23,7 +30,7 @@ export function useProcessorSandboxes(sandboxOptions: StartSandboxesOptions): Pr
   afterAll(async () => {
     await sandboxes?.close();
   });
-  return {
+  const services: ProcessorSandboxes = {
     get sandboxes() {
       if (!sandboxes) throw new Error("useProcessorSandboxes: the sandboxes start in beforeAll");
       return sandboxes;
@@ -32,5 +39,11 @@ export function useProcessorSandboxes(sandboxOptions: StartSandboxesOptions): Pr
       if (merchantId === undefined) throw new Error("useProcessorSandboxes: the merchant is made in beforeAll");
       return merchantId;
     },
+    async authorizeCard(pan, options = {}, payment = {}) {
+      const paymentId = await createPendingPayment(services.merchantId, payment);
+      const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, ...options });
+      return { paymentId, result };
+    },
   };
+  return services;
 }

@@ -23,11 +23,8 @@ const services = useProcessorSandboxes({ threeDs: false, hangMs: 20_000, extensi
  */
 const CURRENCY = "CAD";
 
-async function authorizeCard(pan: string, options: Partial<Parameters<typeof authorizePayment>[0]> = {}) {
-  const paymentId = await createPendingPayment(services.merchantId, { currency: CURRENCY });
-  const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, timeoutMs: 5_000, ...options });
-  return { paymentId, result };
-}
+const authorizeCard = (pan: string, options: Parameters<typeof services.authorizeCard>[1] = {}) =>
+  services.authorizeCard(pan, { timeoutMs: 5_000, ...options }, { currency: CURRENCY });
 
 describe("authorizePayment: request processor list", () => {
   it("authorizes with the first processor and records the operation, the payment and the stored card", async () => {
@@ -250,13 +247,11 @@ describe("what each acquirer's reference asks of a payment (issue 24)", () => {
   });
 
   it("a clearhaus 50000 authorization is voided before the payment goes on to the next processor", async () => {
-    const paymentId = await createPendingPayment(services.merchantId, { amount: 50_000n });
-    const result = await authorizePayment({
-      paymentId,
-      source: { kind: "card", card: testCard("4200000000000000") },
-      processors: ["clearhaus", "finaro"],
-      timeoutMs: 5_000,
-    });
+    const { paymentId, result } = await services.authorizeCard(
+      "4200000000000000",
+      { processors: ["clearhaus", "finaro"], timeoutMs: 5_000 },
+      { amount: 50_000n },
+    );
     expect(result).toMatchObject({ status: "approved", processor: "finaro" });
     const [atClearhaus] = await authorizeOperations(paymentId);
     expect(atClearhaus).toMatchObject({ processor: "clearhaus", status: "failed", responseCode: "96" });
@@ -276,6 +271,18 @@ describe("what each acquirer's reference asks of a payment (issue 24)", () => {
     for (const processor of ["clearhaus", "finaro"] as const) {
       const { paymentId: parentId } = await authorizeCard("4111111111111111", { processors: [processor] });
       const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
+      /** A merchant-initiated payment of this type at `processor`, from the first payment's stored card. */
+      const authorizeMit = async (paymentType: "scheduled" | "unscheduled" | "incremental") => {
+        const paymentId = await createPendingPayment(services.merchantId, { paymentType, parentPaymentId: parentId, storedCardId: parent.storedCardId! });
+        const result = await authorizePayment({
+          paymentId,
+          source: { kind: "stored", storedCardId: parent.storedCardId! },
+          processors: [processor],
+          mit: { paymentType, parentPaymentId: parentId },
+          timeoutMs: 5_000,
+        });
+        return { paymentId, result };
+      };
       const first = (await authorizeOperations(parentId))[0]!;
       // Clearhaus' first-in-series answer carries series.tid; Finaro's z50.
       expect(first.schemeTransactionId, processor).toMatch(/^\d{15}$/);
@@ -287,18 +294,7 @@ describe("what each acquirer's reference asks of a payment (issue 24)", () => {
       );
       let latest = first.processorReference!;
       for (const paymentType of ["scheduled", "unscheduled", "scheduled"] as const) {
-        const childId = await createPendingPayment(services.merchantId, {
-          paymentType,
-          parentPaymentId: parentId,
-          storedCardId: parent.storedCardId!,
-        });
-        const child = await authorizePayment({
-          paymentId: childId,
-          source: { kind: "stored", storedCardId: parent.storedCardId! },
-          processors: [processor],
-          mit: { paymentType, parentPaymentId: parentId },
-          timeoutMs: 5_000,
-        });
+        const { paymentId: childId, result: child } = await authorizeMit(paymentType);
         expect(child, `${processor} ${paymentType}`).toMatchObject({ status: "approved", processor });
         const [operation] = await authorizeOperations(childId);
         const named = ledger.byId(operation!.processorReference!)!.storedCredential;
@@ -310,18 +306,7 @@ describe("what each acquirer's reference asks of a payment (issue 24)", () => {
         latest = operation!.processorReference!;
       }
       // An incremental authorization has no code at either acquirer: not sent.
-      const incrementalId = await createPendingPayment(services.merchantId, {
-        paymentType: "incremental",
-        parentPaymentId: parentId,
-        storedCardId: parent.storedCardId!,
-      });
-      const incremental = await authorizePayment({
-        paymentId: incrementalId,
-        source: { kind: "stored", storedCardId: parent.storedCardId! },
-        processors: [processor],
-        mit: { paymentType: "incremental", parentPaymentId: parentId },
-        timeoutMs: 5_000,
-      });
+      const { result: incremental } = await authorizeMit("incremental");
       expect(incremental, processor).toMatchObject({ status: "failed", responsecode: "58" });
     }
   });

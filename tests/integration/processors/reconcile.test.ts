@@ -6,11 +6,10 @@ import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { armAcquirerFault, clearAcquirerFaults, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import { newId } from "@/lib/ids";
-import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { FINARO_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/finaro";
 import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
 import { reconcileTimedOutAuthorizations } from "@/lib/routing/reconcile-timed-out-authorizations";
-import { authorizeOperations, createPendingPayment, testCard } from "../../helpers/payment-factories";
+import { authorizeOperations, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 
@@ -39,26 +38,18 @@ describe("look-up by our operation id", () => {
 
 describe("reconcileTimedOutAuthorizations", () => {
   it("an approval that is there when the time-out's look-up asks is the authorization: nothing is routed on", async () => {
-    const paymentId = await createPendingPayment(services.merchantId);
-    const result = await authorizePayment({
-      paymentId,
-      source: { kind: "card", card: testCard("4000000000000150") },
-      processors: ["finaro", "clearhaus"],
-      timeoutMs: 300,
-    });
+    const { paymentId, result } = await services.authorizeCard("4000000000000150", { processors: ["finaro", "clearhaus"], timeoutMs: 300 });
     expect(result).toMatchObject({ status: "approved", processor: "finaro" });
     expect((await authorizeOperations(paymentId)).map((operation) => [operation.processor, operation.status])).toEqual([["finaro", "approved"]]);
   });
 
   it("voids a late approval at finaro (acting after the look-up said not found) after the payment was approved by clearhaus, once", async () => {
-    const paymentId = await createPendingPayment(services.merchantId, { amount: 10_013n });
     armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "authorize", amount: 10_013 });
-    const result = await authorizePayment({
-      paymentId,
-      source: { kind: "card", card: testCard("4111111111111111") },
-      processors: ["finaro", "clearhaus"],
-      timeoutMs: 300,
-    });
+    const { paymentId, result } = await services.authorizeCard(
+      "4111111111111111",
+      { processors: ["finaro", "clearhaus"], timeoutMs: 300 },
+      { amount: 10_013n },
+    );
     expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
     await lateActsDone();
     const [timedOut] = await authorizeOperations(paymentId);
@@ -81,13 +72,11 @@ describe("reconcileTimedOutAuthorizations", () => {
   });
 
   it("marks time-outs the acquirer never saw, and those it cannot look up", async () => {
-    const paymentId = await createPendingPayment(services.merchantId, { currency: "CAD" });
-    await authorizePayment({
-      paymentId,
-      source: { kind: "card", card: testCard("4000000000000119") },
-      processors: ["bambora", "clearhaus"],
-      timeoutMs: 300,
-    });
+    const { paymentId } = await services.authorizeCard(
+      "4000000000000119",
+      { processors: ["bambora", "clearhaus"], timeoutMs: 300 },
+      { currency: "CAD" },
+    );
     const [atBambora, atClearhaus] = await authorizeOperations(paymentId);
     // Clearhaus as the real gateway (the test account's endpoint configured): no look-up by reference there.
     process.env.CLEARHAUS_TEST_BASE_URL = services.sandboxes.urls.clearhaus;

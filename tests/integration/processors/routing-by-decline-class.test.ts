@@ -6,19 +6,15 @@ import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { useProcessorSandboxes } from "@/tests/helpers/processor-sandboxes";
 import { db } from "@/lib/db";
-import { authorizePayment } from "@/lib/payments/authorize-payment";
-import { authorizeOperations, createPendingPayment, testCard } from "../../helpers/payment-factories";
+import { authorizeOperations } from "../../helpers/payment-factories";
 
 useTestDatabase();
 
 
 const services = useProcessorSandboxes({ threeDs: false, hangMs: 20_000, extensions: true });
 
-async function authorizeCard(pan: string, processors: Array<"finaro" | "clearhaus" | "bambora">) {
-  const paymentId = await createPendingPayment(services.merchantId, { currency: "CAD" });
-  const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, processors, timeoutMs: 5_000 });
-  return { paymentId, result };
-}
+const authorizeCard = (pan: string, processors: Array<"finaro" | "clearhaus" | "bambora">) =>
+  services.authorizeCard(pan, { processors, timeoutMs: 5_000 }, { currency: "CAD" });
 
 describe("routing by decline class", () => {
   it("an expired card (54, declined-hard) declined by finaro is not sent to clearhaus: routing stopped, and why", async () => {
