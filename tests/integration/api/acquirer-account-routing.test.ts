@@ -61,13 +61,13 @@ describe("initdynamic", () => {
 });
 
 describe("mit and payout", () => {
+  const postMit = (body: Record<string, unknown>) =>
+    api.call("POST", "/api/mit", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, ...body } });
+
   it("refuse a payment no account takes before making it", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, processor: "clearhaus" });
     const before = await db().payment.count({ where: { merchantId: merchant.merchantId } });
-    const mit = await api.call("POST", "/api/mit", {
-      apiKey: merchant.apiKey,
-      body: { merchantid: merchant.merchantId, paymentid: paymentId, amount: 100, currency: "SEK", paymenttype: "unscheduled" },
-    });
+    const mit = await postMit({ paymentid: paymentId, amount: 100, currency: "SEK", paymenttype: "unscheduled" });
     expect(mit.body).toMatchObject({ error: "INVALID_PARAMETER", errordescription: expect.stringMatching(/^currency: .* accepts SEK/) });
     const payout = await api.call("POST", `/api/${paymentId}/payout`, {
       apiKey: merchant.apiKey,
@@ -81,10 +81,7 @@ describe("mit and payout", () => {
   it("refuse an MIT that names bambora, whose merchant-initiated payments are purchases only", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, processor: "clearhaus" });
     const before = await db().payment.count({ where: { merchantId: merchant.merchantId } });
-    const mit = await api.call("POST", "/api/mit", {
-      apiKey: merchant.apiKey,
-      body: { merchantid: merchant.merchantId, paymentid: paymentId, amount: 100, currency: "DKK", paymenttype: "unscheduled", processor: "bambora" },
-    });
+    const mit = await postMit({ paymentid: paymentId, amount: 100, currency: "DKK", paymenttype: "unscheduled", processor: "bambora" });
     expect(mit.status).toBe(400);
     expect(mit.body).toEqual({
       error: "INVALID_PARAMETER",
