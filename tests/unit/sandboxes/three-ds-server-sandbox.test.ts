@@ -11,7 +11,7 @@ import {
   THREEDS_SERVER_CHALLENGE_CODE,
   threeDsServerTestCard,
 } from "@/lib/sandboxes/threeds/three-ds-server";
-import { minimalAReq } from "@/tests/helpers/threeds-areq";
+import { challengeRequest, minimalAReq } from "@/tests/helpers/threeds-messages";
 
 const ORIGIN = "http://3ds-server.test";
 const NOTIFY = "https://pay.example/dynamic/s1/payments/p1/challenge-notify";
@@ -199,13 +199,7 @@ describe("strict 3DS Server sandbox (3dsecure.io reference)", () => {
     const { transId, compInd } = await preauthAndMethod(sandbox, pan);
     const ares = (await api(sandbox, "/auth", fullAReq(pan, transId, compInd))).json!;
     expect(ares).toMatchObject({ transStatus: "C", acsURL: `${ORIGIN}/acs/challenge` });
-    const creq = b64url({
-      messageType: "CReq",
-      messageVersion: "2.2.0",
-      threeDSServerTransID: transId,
-      acsTransID: ares.acsTransID,
-      challengeWindowSize: "05",
-    });
+    const creq = b64url(challengeRequest({ threeDSServerTransID: transId, acsTransID: ares.acsTransID }));
     let pageHtml = (await form(sandbox, "/acs/challenge", { creq, threeDSSessionData: "session-1" })).html;
     if (pan.endsWith("2072")) {
       expect(pageHtml).toContain("Confirm your payment");
@@ -303,13 +297,7 @@ describe("strict 3DS Server sandbox (3dsecure.io reference)", () => {
     const pan = "4000100511112070";
     const { transId, compInd } = await preauthAndMethod(sandbox, pan);
     const ares = (await api(sandbox, "/auth", fullAReq(pan, transId, compInd))).json!;
-    const creq = b64url({
-      messageType: "CReq",
-      messageVersion: "2.2.0",
-      threeDSServerTransID: transId,
-      acsTransID: ares.acsTransID,
-      challengeWindowSize: "05",
-    });
+    const creq = b64url(challengeRequest({ threeDSServerTransID: transId, acsTransID: ares.acsTransID }));
     await form(sandbox, "/acs/challenge", { creq });
     expect((await api(sandbox, "/postauth", { threeDSServerTransID: transId })).json).toMatchObject({ messageType: "RReq" });
     expect((await api(sandbox, "/postauth", { threeDSServerTransID: transId })).json).toMatchObject({ messageType: "RReq" });
