@@ -26,6 +26,11 @@ async function operationsOf(paymentId: string, type: Op) {
   return db().operation.findMany({ where: { paymentId, type }, orderBy: { createdAt: "asc" } });
 }
 
+/** A payment of `amount` with these approved captures (CAPTURED): what refunds start from. */
+function capturedPayment(amount: bigint, captures: bigint[]) {
+  return createTestPayment({ merchantId: merchant.merchantId, amount, captures, status: "CAPTURED" });
+}
+
 /** Plays the processor's approval of every pending operation of the payment. */
 async function approvePending(paymentId: string) {
   await db().operation.updateMany({ where: { paymentId, status: "pending" }, data: { status: "approved", responseCode: "00" } });
@@ -69,12 +74,7 @@ describe("capture", () => {
   });
 
   it("captures the whole remaining amount when amount is omitted", async () => {
-    const { paymentId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      amount: 7_500n,
-      captures: [2_500n],
-      status: "CAPTURED",
-    });
+    const { paymentId } = await capturedPayment(7_500n, [2_500n]);
     expect((await post(paymentId, "capture")).status).toBe(200);
     expect((await operationsOf(paymentId, "capture")).at(-1)?.amount).toBe(5_000n);
   });
@@ -99,12 +99,7 @@ describe("capture", () => {
 
 describe("refund", () => {
   it("refunds up to the approved captured amount, partially and several times", async () => {
-    const { paymentId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      amount: 10_000n,
-      captures: [6_000n],
-      status: "CAPTURED",
-    });
+    const { paymentId } = await capturedPayment(10_000n, [6_000n]);
     expect((await post(paymentId, "refund", { amount: 2000 })).status).toBe(200);
     const over = await post(paymentId, "refund", { amount: 4001 });
     expect(over.body.errordescription).toBe("amount: exceeds the captured amount left to refund (4000)");
@@ -156,7 +151,7 @@ describe("void", () => {
     expect((await post(pending.paymentId, "void")).body.errordescription).toBe(
       "paymentid: a captured payment cannot be voided; refund it instead",
     );
-    const captured = await createTestPayment({ merchantId: merchant.merchantId, captures: [10_000n], status: "CAPTURED" });
+    const captured = await capturedPayment(10_000n, [10_000n]);
     expect((await post(captured.paymentId, "void")).body.errordescription).toBe(
       "paymentid: the payment cannot be voided in its state (captured)",
     );
@@ -234,12 +229,7 @@ describe("concurrency", () => {
   });
 
   it("never refunds more than captured", async () => {
-    const { paymentId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      amount: 10_000n,
-      captures: [5_000n],
-      status: "CAPTURED",
-    });
+    const { paymentId } = await capturedPayment(10_000n, [5_000n]);
     const responses = await Promise.all(Array.from({ length: 10 }, () => post(paymentId, "refund", { amount: 2000 })));
     expect(responses.filter((response) => response.status === 200)).toHaveLength(2);
     const total = (await operationsOf(paymentId, "refund")).reduce((sum, operation) => sum + operation.amount, 0n);
