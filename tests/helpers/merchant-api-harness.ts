@@ -3,10 +3,11 @@
 // would, without a Next build.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll } from "vitest";
 import { toWebRequest, writeWebResponse } from "./web-request-bridge";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { assertAnswerMatchesOpenApi } from "./openapi-contract";
+import { madeInBeforeAll } from "./made-in-before-all";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 type RouteModule = Partial<Record<string, Handler | unknown>>;
@@ -106,20 +107,13 @@ export async function startMerchantApi(): Promise<MerchantApiHarness> {
  * can name it where it declares everything else.
  */
 export function useMerchantApi(): Omit<MerchantApiHarness, "close"> {
-  let started: MerchantApiHarness | undefined;
-  beforeAll(async () => {
-    started = await startMerchantApi();
-  });
-  afterAll(async () => started?.close());
-  const current = (): MerchantApiHarness => {
-    if (!started) throw new Error("useMerchantApi: the merchant API is served from beforeAll on");
-    return started;
-  };
+  const api = madeInBeforeAll("the merchant API", startMerchantApi);
+  afterAll(async () => api.ifMade()?.close());
   return {
     get baseUrl() {
-      return current().baseUrl;
+      return api.get().baseUrl;
     },
     call: <Body = Record<string, unknown>>(method: "GET" | "POST", path: string, options?: CallOptions) =>
-      current().call<Body>(method, path, options),
+      api.get().call<Body>(method, path, options),
   };
 }

@@ -1,6 +1,5 @@
 // Database rows for merchant-API tests: merchants with an API key and notification addresses, and
 // payments in a chosen state with an encrypted stored card and their operations.
-import { beforeAll } from "vitest";
 import { encryptPan, panFingerprint } from "@/lib/cards/card-encryption";
 import { db } from "@/lib/db";
 import type { PaymentStatus, Processor } from "@/lib/generated/prisma/enums";
@@ -61,39 +60,6 @@ export async function createTestMerchant(
     liveApiKey: apiKeys.live!,
     notificationSecret: merchant.testNotificationSecret,
     liveNotificationSecret: merchant.notificationSecret,
-  };
-}
-
-/**
- * For a test file (after useTestDatabase()): a merchant made in beforeAll, for all the file's tests.
- * What it returns reads the fields of the merchant made then, so that the file can name it where it
- * declares everything else.
- */
-export function useTestMerchant(options: Parameters<typeof createTestMerchant>[0] = {}): TestMerchant {
-  let created: TestMerchant | undefined;
-  beforeAll(async () => {
-    created = await createTestMerchant(options);
-  });
-  const current = (): TestMerchant => {
-    if (!created) throw new Error("useTestMerchant: the merchant is made in beforeAll");
-    return created;
-  };
-  return {
-    get merchantId() {
-      return current().merchantId;
-    },
-    get apiKey() {
-      return current().apiKey;
-    },
-    get liveApiKey() {
-      return current().liveApiKey;
-    },
-    get notificationSecret() {
-      return current().notificationSecret;
-    },
-    get liveNotificationSecret() {
-      return current().liveNotificationSecret;
-    },
   };
 }
 

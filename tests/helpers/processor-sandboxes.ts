@@ -1,8 +1,9 @@
 // What a processor test file authorizes against: the acquirer sandboxes and a merchant with the
 // default routing rules and the sandboxes' first test account at each processor.
-import { afterAll, beforeAll } from "vitest";
+import { afterAll } from "vitest";
 import { startSandboxes, type RunningSandboxes, type StartSandboxesOptions } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { authorizePayment, type AuthorizePaymentOptions, type AuthorizePaymentResult } from "@/lib/payments/authorize-payment";
+import { madeInBeforeAll } from "./made-in-before-all";
 import { createPendingPayment, createProcessorTestMerchant, testCard } from "./payment-factories";
 
 export interface ProcessorSandboxes {
@@ -18,26 +19,20 @@ export interface ProcessorSandboxes {
 
 /**
  * For a test file (after useTestDatabase()): starts the sandboxes and makes the merchant in
- * beforeAll, closes the sandboxes in afterAll. What it returns reads the ones made then.
+ * beforeAll hooks, closes the sandboxes in afterAll. What it returns reads the ones made then.
  */
 export function useProcessorSandboxes(sandboxOptions: StartSandboxesOptions): ProcessorSandboxes {
-  let sandboxes: RunningSandboxes | undefined;
-  let merchantId: string | undefined;
-  beforeAll(async () => {
-    sandboxes = await startSandboxes(sandboxOptions);
-    merchantId = await createProcessorTestMerchant();
-  });
+  const sandboxes = madeInBeforeAll("the acquirer sandboxes", () => startSandboxes(sandboxOptions));
+  const merchantId = madeInBeforeAll("the processor test merchant", () => createProcessorTestMerchant());
   afterAll(async () => {
-    await sandboxes?.close();
+    await sandboxes.ifMade()?.close();
   });
   const services: ProcessorSandboxes = {
     get sandboxes() {
-      if (!sandboxes) throw new Error("useProcessorSandboxes: the sandboxes start in beforeAll");
-      return sandboxes;
+      return sandboxes.get();
     },
     get merchantId() {
-      if (merchantId === undefined) throw new Error("useProcessorSandboxes: the merchant is made in beforeAll");
-      return merchantId;
+      return merchantId.get();
     },
     async authorizeCard(pan, options = {}, payment = {}) {
       const paymentId = await createPendingPayment(services.merchantId, payment);

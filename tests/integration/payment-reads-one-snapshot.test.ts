@@ -11,7 +11,8 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-detail";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { defaultEngine, useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
 

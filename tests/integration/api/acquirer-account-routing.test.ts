@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { updateAcquirerAccount } from "@/lib/routing/accounts/update-acquirer-account";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestPayment, type TestMerchant, useTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();

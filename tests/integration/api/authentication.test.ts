@@ -8,7 +8,8 @@ import { settingsCacheListening } from "@/lib/db/settings-cache";
 import { captureLogs } from "@/lib/observability/logger";
 import { serveOnHttp } from "@/tests/helpers/serve-on-http";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, useTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 const database = useTestDatabase();

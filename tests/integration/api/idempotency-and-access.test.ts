@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();

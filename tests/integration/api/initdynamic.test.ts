@@ -5,7 +5,8 @@ import { startSessionPayment } from "@/lib/cardholder/start-session-payment";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();

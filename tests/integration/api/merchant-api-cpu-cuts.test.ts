@@ -12,7 +12,8 @@ import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { captureLogs } from "@/lib/observability/logger";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();

@@ -7,7 +7,8 @@ import { deliverNotification } from "@/lib/jobs/deliver-notification";
 import { dispatchNotification, enqueueNotification } from "@/lib/notifications/enqueue-notification";
 import { verifyNotificationSignature } from "@/lib/notifications/sign-notification";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
-import { createTestMerchant, useTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 

@@ -10,7 +10,8 @@ import { settingsCacheListening } from "@/lib/db/settings-cache";
 import { captureLogs } from "@/lib/observability/logger";
 import { holdThePoolsConnection, useExhaustiblePool } from "@/tests/helpers/exhaust-db-pool";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();

@@ -4,7 +4,8 @@
 // dates, statuses and another merchant's traffic the filters must tell apart.
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { createTestMerchant, createTestPayment, useTestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { NotFoundError } from "@/lib/auth/actor";
