@@ -3,6 +3,7 @@
 // with a TestClock. Events go in through sendEvent()/inngest.send as in production.
 import type { InngestFunction } from "inngest";
 import { serve } from "inngest/next";
+import { afterEach } from "vitest";
 import { db } from "@/lib/db";
 import type { InngestRunStatus } from "@/lib/generated/prisma/enums";
 import { inngest } from "@/lib/inngest/client";
@@ -40,7 +41,13 @@ export type InngestHarness = Awaited<ReturnType<typeof startInngestHarness>>;
 
 type ExecutorOverrides = Partial<Omit<EmbeddedExecutorOptions, "database" | "serveUrl" | "signingKey" | "clock">>;
 
-export async function startInngestHarness(options: { functions: InngestFunction.Any[]; clock?: TestClock; executor?: ExecutorOverrides }) {
+export interface InngestHarnessOptions {
+  functions: InngestFunction.Any[];
+  clock?: TestClock;
+  executor?: ExecutorOverrides;
+}
+
+export async function startInngestHarness(options: InngestHarnessOptions) {
   const route = await serveOnHttp({ handlers: serve({ client: inngest, functions: options.functions }) });
   const clock = options.clock ?? new TestClock();
   const executors: EmbeddedExecutor[] = [];
@@ -174,6 +181,30 @@ export async function startInngestHarness(options: { functions: InngestFunction.
     async stop(): Promise<void> {
       await Promise.all(executors.map((executor) => executor.stop()));
       await route.close();
+    },
+  };
+}
+
+/**
+ * For a test file (after useTestDatabase()): starts harnesses that are stopped after each test,
+ * passed or failed, so that no executor of one test goes on claiming jobs in the next one.
+ */
+export function useInngestHarnesses() {
+  const running: InngestHarness[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((harness) => harness.stop()));
+  });
+  return {
+    start: async (options: InngestHarnessOptions): Promise<InngestHarness> => {
+      const harness = await startInngestHarness(options);
+      running.push(harness);
+      return harness;
+    },
+    /** Stops a harness before its test ends (the test runs another one after it). */
+    stop: async (harness: InngestHarness): Promise<void> => {
+      const at = running.indexOf(harness);
+      if (at >= 0) running.splice(at, 1);
+      await harness.stop();
     },
   };
 }

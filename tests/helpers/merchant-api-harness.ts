@@ -3,9 +3,11 @@
 // would, without a Next build.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll } from "vitest";
 import { toWebRequest, writeWebResponse } from "./web-request-bridge";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { assertAnswerMatchesOpenApi } from "./openapi-contract";
+import { madeInBeforeAll } from "./made-in-before-all";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 type RouteModule = Partial<Record<string, Handler | unknown>>;
@@ -96,5 +98,22 @@ export async function startMerchantApi(): Promise<MerchantApiHarness> {
       // The request traces are written in batches: write the last ones before the database goes.
       await flushApiRequestLog();
     },
+  };
+}
+
+/**
+ * For a test file (after useTestDatabase()): the merchant API, served from before the file's first
+ * test until after its last. What it returns stands for the harness started then, so that the file
+ * can name it where it declares everything else.
+ */
+export function useMerchantApi(): Omit<MerchantApiHarness, "close"> {
+  const api = madeInBeforeAll("the merchant API", startMerchantApi);
+  afterAll(async () => api.ifMade()?.close());
+  return {
+    get baseUrl() {
+      return api.get().baseUrl;
+    },
+    call: <Body = Record<string, unknown>>(method: "GET" | "POST", path: string, options?: CallOptions) =>
+      api.get().call<Body>(method, path, options),
   };
 }

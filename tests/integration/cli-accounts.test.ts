@@ -112,71 +112,29 @@ describe("npm run cli -- accounts", () => {
       "--currencies",
       "DKK",
     ];
-    const badCredentials = await cli(
-      ...base,
-      "--acquirer-merchant-id",
-      CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId,
-      "--mcc",
-      "5999",
-      "--descriptor",
-      "Shop",
-      "--credentials-file",
-      file,
-    );
+    /** Adds the account of `words` with these fields, its credentials from the file. */
+    const add = (acquirerMerchantId: string, mcc: string, descriptor: string, words = base) =>
+      cli(...words, "--acquirer-merchant-id", acquirerMerchantId, "--mcc", mcc, "--descriptor", descriptor, "--credentials-file", file);
+    const badCredentials = await add(CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId, "5999", "Shop");
     expect(badCredentials.code).toBe(2);
     expect(badCredentials.stderr).toMatch(/credential\.apiKey: API key must be a UUID/);
-    const badFields = await cli(
-      ...base,
-      "--acquirer-merchant-id",
-      "123",
-      "--mcc",
-      "59x9",
-      "--descriptor",
-      "12345",
-      "--credentials-file",
-      file,
-    );
+    const badFields = await add("123", "59x9", "12345");
     expect(badFields.code).toBe(2);
     expect(badFields.stderr).toMatch(/mcc: /);
     writeFileSync(file, JSON.stringify({ apiKey: CLEARHAUS_SANDBOX_ACCOUNTS[0]!.apiKey }));
-    const badDescriptor = await cli(
-      ...base,
-      "--acquirer-merchant-id",
-      CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId,
-      "--mcc",
-      "5999",
-      "--descriptor",
-      "12345",
-      "--credentials-file",
-      file,
-    );
+    const badDescriptor = await add(CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId, "5999", "12345");
     expect(badDescriptor.stderr).toMatch(/descriptor: must not be all digits \(Clearhaus\)/);
     expect(await db().acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(0);
     expect(await db().auditEntry.count({ where: { merchantId: merchant.id } })).toBe(0);
 
-    const good = await cli(
-      ...base,
-      "--acquirer-merchant-id",
-      CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId,
-      "--mcc",
-      "5999",
-      "--descriptor",
-      "Shop",
-      "--credentials-file",
-      file,
-    );
+    const good = await add(CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId, "5999", "Shop");
     expect(good.code).toBe(0);
     // A second enabled account at the same processor for the same currency is refused.
-    const overlap = await cli(
-      ...base.map((word) => (word === "CH" ? "CH 2" : word)),
-      "--acquirer-merchant-id",
+    const overlap = await add(
       CLEARHAUS_SANDBOX_ACCOUNTS[0]!.merchantId,
-      "--mcc",
       "5999",
-      "--descriptor",
       "Shop",
-      "--credentials-file",
-      file,
+      base.map((word) => (word === "CH" ? "CH 2" : word)),
     );
     expect(overlap.stderr).toMatch(/currencies: the enabled test clearhaus account “CH” already takes DKK/);
     expect(await db().acquirerAccount.count({ where: { merchantId: merchant.id } })).toBe(1);

@@ -6,24 +6,20 @@
 // failed so on the embedded database, where a one-statement record fits between them); a merchant's
 // record had a balance that its own operations contradicted.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-detail";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { defaultEngine, useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
 
 const database = useTestDatabase();
 
-let merchant: TestMerchant;
-let api: MerchantApiHarness;
-beforeAll(async () => {
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
-  api = await startMerchantApi();
-});
-afterAll(async () => api?.close());
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
+const api = useMerchantApi();
 
 interface Seen {
   refund: string | undefined;

@@ -1,24 +1,22 @@
 // A payment no acquirer account of the merchant can take is refused where it starts (initdynamic,
 // mit, payout) with the spec's error body naming the currency or the processor, and nothing is made.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { updateAcquirerAccount } from "@/lib/routing/accounts/update-acquirer-account";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
+const api = useMerchantApi();
 /** Accounts at every processor, then narrowed per test. */
-let merchant: TestMerchant;
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
 /** No acquirer account at all. */
-let bare: TestMerchant;
+const bare = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default", acquirerAccounts: false });
 
 beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
-  bare = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default", acquirerAccounts: false });
   // Finaro takes EUR only, Clearhaus DKK only, Bambora is disabled.
   const accounts = await db().acquirerAccount.findMany({ where: { merchantId: merchant.merchantId } });
   for (const account of accounts) {
@@ -26,7 +24,6 @@ beforeAll(async () => {
     await updateAcquirerAccount({ merchantId: merchant.merchantId, accountId: account.id, input });
   }
 });
-afterAll(async () => api?.close());
 
 const init = (who: TestMerchant, body: Record<string, unknown>) =>
   api.call("POST", "/api/initdynamic", { apiKey: who.apiKey, body: { merchantid: who.merchantId, amount: 250, currency: "DKK", ...body } });
@@ -65,13 +62,13 @@ describe("initdynamic", () => {
 });
 
 describe("mit and payout", () => {
+  const postMit = (body: Record<string, unknown>) =>
+    api.call("POST", "/api/mit", { apiKey: merchant.apiKey, body: { merchantid: merchant.merchantId, ...body } });
+
   it("refuse a payment no account takes before making it", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, processor: "clearhaus" });
     const before = await db().payment.count({ where: { merchantId: merchant.merchantId } });
-    const mit = await api.call("POST", "/api/mit", {
-      apiKey: merchant.apiKey,
-      body: { merchantid: merchant.merchantId, paymentid: paymentId, amount: 100, currency: "SEK", paymenttype: "unscheduled" },
-    });
+    const mit = await postMit({ paymentid: paymentId, amount: 100, currency: "SEK", paymenttype: "unscheduled" });
     expect(mit.body).toMatchObject({ error: "INVALID_PARAMETER", errordescription: expect.stringMatching(/^currency: .* accepts SEK/) });
     const payout = await api.call("POST", `/api/${paymentId}/payout`, {
       apiKey: merchant.apiKey,
@@ -85,10 +82,7 @@ describe("mit and payout", () => {
   it("refuse an MIT that names bambora, whose merchant-initiated payments are purchases only", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, processor: "clearhaus" });
     const before = await db().payment.count({ where: { merchantId: merchant.merchantId } });
-    const mit = await api.call("POST", "/api/mit", {
-      apiKey: merchant.apiKey,
-      body: { merchantid: merchant.merchantId, paymentid: paymentId, amount: 100, currency: "DKK", paymenttype: "unscheduled", processor: "bambora" },
-    });
+    const mit = await postMit({ paymentid: paymentId, amount: 100, currency: "DKK", paymenttype: "unscheduled", processor: "bambora" });
     expect(mit.status).toBe(400);
     expect(mit.body).toEqual({
       error: "INVALID_PARAMETER",

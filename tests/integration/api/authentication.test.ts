@@ -1,5 +1,5 @@
 // Authentication, merchantid check and TraceApi of the merchant API (spec 5, 7), over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { merchantRoute } from "@/lib/api/merchant-route";
@@ -7,24 +7,18 @@ import { db } from "@/lib/db";
 import { settingsCacheListening } from "@/lib/db/settings-cache";
 import { captureLogs } from "@/lib/observability/logger";
 import { serveOnHttp } from "@/tests/helpers/serve-on-http";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 const database = useTestDatabase();
 
-let api: MerchantApiHarness;
-let merchant: TestMerchant;
-let other: TestMerchant;
+const api = useMerchantApi();
+const merchant = useTestMerchant();
+const other = useTestMerchant({ name: "Other Shop" });
 
 const session = (merchantid: string) => ({ merchantid, amount: 250, currency: "DKK", notificationurl: "http://127.0.0.1:9/notify" });
-
-beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant();
-  other = await createTestMerchant({ name: "Other Shop" });
-});
-afterAll(async () => api?.close());
 
 describe("API key", () => {
   it("refuses a request without Authorization with 400 INVALID_API_KEY and the spec's body", async () => {

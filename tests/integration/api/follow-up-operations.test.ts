@@ -1,24 +1,18 @@
 // POST /api/{paymentid}/capture, /refund and /void over real HTTP: the immediate answer, the amount
 // rules (partial, multiple, over-amount, omitted amount), paymentid or merchantpaymentid in the
 // path, cross-merchant access, concurrent requests and idempotent repeats.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
-let merchant: TestMerchant;
-let stranger: TestMerchant;
-
-beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
-  stranger = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/stranger" });
-});
-afterAll(async () => api?.close());
+const api = useMerchantApi();
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
+const stranger = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/stranger" });
 
 type Op = "capture" | "refund" | "void";
 const post = (
@@ -31,6 +25,11 @@ const post = (
 
 async function operationsOf(paymentId: string, type: Op) {
   return db().operation.findMany({ where: { paymentId, type }, orderBy: { createdAt: "asc" } });
+}
+
+/** A payment of `amount` with these approved captures (CAPTURED): what refunds start from. */
+function capturedPayment(amount: bigint, captures: bigint[]) {
+  return createTestPayment({ merchantId: merchant.merchantId, amount, captures, status: "CAPTURED" });
 }
 
 /** Plays the processor's approval of every pending operation of the payment. */
@@ -76,12 +75,7 @@ describe("capture", () => {
   });
 
   it("captures the whole remaining amount when amount is omitted", async () => {
-    const { paymentId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      amount: 7_500n,
-      captures: [2_500n],
-      status: "CAPTURED",
-    });
+    const { paymentId } = await capturedPayment(7_500n, [2_500n]);
     expect((await post(paymentId, "capture")).status).toBe(200);
     expect((await operationsOf(paymentId, "capture")).at(-1)?.amount).toBe(5_000n);
   });
@@ -106,12 +100,7 @@ describe("capture", () => {
 
 describe("refund", () => {
   it("refunds up to the approved captured amount, partially and several times", async () => {
-    const { paymentId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      amount: 10_000n,
-      captures: [6_000n],
-      status: "CAPTURED",
-    });
+    const { paymentId } = await capturedPayment(10_000n, [6_000n]);
     expect((await post(paymentId, "refund", { amount: 2000 })).status).toBe(200);
     const over = await post(paymentId, "refund", { amount: 4001 });
     expect(over.body.errordescription).toBe("amount: exceeds the captured amount left to refund (4000)");
@@ -163,7 +152,7 @@ describe("void", () => {
     expect((await post(pending.paymentId, "void")).body.errordescription).toBe(
       "paymentid: a captured payment cannot be voided; refund it instead",
     );
-    const captured = await createTestPayment({ merchantId: merchant.merchantId, captures: [10_000n], status: "CAPTURED" });
+    const captured = await capturedPayment(10_000n, [10_000n]);
     expect((await post(captured.paymentId, "void")).body.errordescription).toBe(
       "paymentid: the payment cannot be voided in its state (captured)",
     );
@@ -241,12 +230,7 @@ describe("concurrency", () => {
   });
 
   it("never refunds more than captured", async () => {
-    const { paymentId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      amount: 10_000n,
-      captures: [5_000n],
-      status: "CAPTURED",
-    });
+    const { paymentId } = await capturedPayment(10_000n, [5_000n]);
     const responses = await Promise.all(Array.from({ length: 10 }, () => post(paymentId, "refund", { amount: 2000 })));
     expect(responses.filter((response) => response.status === 200)).toHaveLength(2);
     const total = (await operationsOf(paymentId, "refund")).reduce((sum, operation) => sum + operation.amount, 0n);

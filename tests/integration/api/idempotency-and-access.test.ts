@@ -1,23 +1,17 @@
 // Idempotent repeats of the requests that create things (initdynamic, MIT), and the proof that no
 // endpoint lets one merchant reach another's payments, over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
-let merchant: TestMerchant;
-let stranger: TestMerchant;
-
-beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/mine" });
-  stranger = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/theirs" });
-});
-afterAll(async () => api?.close());
+const api = useMerchantApi();
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/mine" });
+const stranger = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/theirs" });
 
 describe("idempotent creation", () => {
   it("initdynamic: a repeat with the same key answers the same session and opens no second one", async () => {

@@ -1,23 +1,18 @@
 // POST /api/initdynamic (spec 4.1, 2.1) over real HTTP: the response fields, the stored session,
 // every validation rule, and payments on behalf of stored card data.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startSessionPayment } from "@/lib/cardholder/start-session-payment";
 import { db } from "@/lib/db";
 import { config } from "@/lib/env";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
-let merchant: TestMerchant;
-
-beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
-});
-afterAll(async () => api?.close());
+const api = useMerchantApi();
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
 
 const init = (body: Record<string, unknown>) =>
   api.call("POST", "/api/initdynamic", {

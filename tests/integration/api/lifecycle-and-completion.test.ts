@@ -11,7 +11,7 @@ import { pollCardUpdates } from "@/lib/payments/poll-card-updates";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, createTestPayment, type TestCard, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
@@ -67,14 +67,13 @@ async function reportCardUpdate(body: Record<string, unknown>) {
 }
 
 describe("life cycle", () => {
+  /** A payment authorized at Clearhaus, whose card-update feed reports on the stored card. */
+  const storedCardPayment = (options: { merchantPaymentId?: string; withStoredCard: TestCard }) =>
+    createTestPayment({ merchantId: merchant.merchantId, processor: "clearhaus", ...options });
+
   it("updates the stored card's expiry and notifies the life-cycle address with paymentid and merchantpaymentid", async () => {
     const par = "V0010013018036776485736360001";
-    const { paymentId, storedCardId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      merchantPaymentId: "sub1",
-      processor: "clearhaus",
-      withStoredCard: { par },
-    });
+    const { paymentId, storedCardId } = await storedCardPayment({ merchantPaymentId: "sub1", withStoredCard: { par } });
     // An MIT child of the series on the same card is not notified separately.
     await db().payment.create({
       data: {
@@ -106,11 +105,7 @@ describe("life cycle", () => {
 
   it("replaces the stored card number (encrypted) when the issuer reissued the card", async () => {
     const par = "V0010013018036776485736360002";
-    const { paymentId, storedCardId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      processor: "clearhaus",
-      withStoredCard: { par, pan: "4111111111111111" },
-    });
+    const { paymentId, storedCardId } = await storedCardPayment({ withStoredCard: { par, pan: "4111111111111111" } });
     const received = lifecycle.received.length;
     await reportCardUpdate({ par, kind: "pan", newPan: "5555555555554444", newExpMonth: 1, newExpYear: 2031 });
     await pollCardUpdates({ accountId: await clearhausAccountId(), since: new Date(Date.now() - 60_000) });
@@ -125,12 +120,7 @@ describe("life cycle", () => {
 
   it("notifies a closed card without changing the stored card, and nothing for a card no payment holds", async () => {
     const par = "V0010013018036776485736360003";
-    const { paymentId, storedCardId } = await createTestPayment({
-      merchantId: merchant.merchantId,
-      merchantPaymentId: "sub3",
-      processor: "clearhaus",
-      withStoredCard: { par },
-    });
+    const { paymentId, storedCardId } = await storedCardPayment({ merchantPaymentId: "sub3", withStoredCard: { par } });
     const before = await db().storedCard.findUniqueOrThrow({ where: { id: storedCardId! } });
     await reportCardUpdate({ par, kind: "closed" });
     await reportCardUpdate({ par: "V0010013018036776485736369998", kind: "expiry", newExpMonth: 1, newExpYear: 2035 });

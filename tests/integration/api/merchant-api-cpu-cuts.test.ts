@@ -4,27 +4,23 @@
 // Inngest server it is still sent after the commit; the access
 // line and every other line never carry a card number a merchant put in TraceApi; the batched
 // request log still stores every request's row as before.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { config, resetConfig } from "@/lib/env";
 import { capturePayment } from "@/lib/payments/capture-payment";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { captureLogs } from "@/lib/observability/logger";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
-let merchant: TestMerchant;
+const api = useMerchantApi();
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
 
-beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
-});
-afterAll(async () => api?.close());
 afterEach(() => vi.restoreAllMocks());
 
 const PAN = "4539578763621486";

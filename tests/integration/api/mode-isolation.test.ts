@@ -40,6 +40,12 @@ let testPaymentId: string;
 let strangerPaymentId: string;
 let liveAccountId: string;
 
+/** A payment of 100.00 captured in full, with this order number. */
+async function capturedPayment(owner: TestMerchant, mode: "live" | "test", merchantPaymentId: string): Promise<string> {
+  const { paymentId } = await createTestPayment({ merchantId: owner.merchantId, mode, merchantPaymentId, status: "CAPTURED", captures: [10_000n] });
+  return paymentId;
+}
+
 beforeAll(async () => {
   sandboxes = await startSandboxes({ processors: ["finaro", "clearhaus", "bambora"], threeDs: false, extensions: true }); // extensions: the stand-in for a production endpoint approves a real-looking card
   api = await startMerchantApi();
@@ -48,33 +54,9 @@ beforeAll(async () => {
   merchant = await createTestMerchant({ defaultNotificationUrl: receiver.url });
   stranger = await createTestMerchant({ defaultNotificationUrl: receiver.url });
   // The same order number in both modes: allowed, as an order used while testing can be used live.
-  livePaymentId = (
-    await createTestPayment({
-      merchantId: merchant.merchantId,
-      mode: "live",
-      merchantPaymentId: "order7",
-      status: "CAPTURED",
-      captures: [10_000n],
-    })
-  ).paymentId;
-  testPaymentId = (
-    await createTestPayment({
-      merchantId: merchant.merchantId,
-      mode: "test",
-      merchantPaymentId: "order7",
-      status: "CAPTURED",
-      captures: [10_000n],
-    })
-  ).paymentId;
-  strangerPaymentId = (
-    await createTestPayment({
-      merchantId: stranger.merchantId,
-      mode: "live",
-      merchantPaymentId: "order8",
-      status: "CAPTURED",
-      captures: [10_000n],
-    })
-  ).paymentId;
+  livePaymentId = await capturedPayment(merchant, "live", "order7");
+  testPaymentId = await capturedPayment(merchant, "test", "order7");
+  strangerPaymentId = await capturedPayment(stranger, "live", "order8");
   // Before it has a live acquirer account, a live payment has nowhere to go: the test accounts (the
   // factory's sandbox accounts) are never a fallback.
   const refused = await api.call("POST", "/api/initdynamic", {

@@ -1,20 +1,16 @@
 // Where notifications go (request, hosted integration, merchant; purpose-specific before default),
 // and the Idempotency-Key answer while a first request is still running.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { claimIdempotencyKey, requestFingerprint } from "@/lib/api/idempotency";
 import { db } from "@/lib/db";
 import { resolveNotificationUrl } from "@/lib/notifications/resolve-notification-url";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
-beforeAll(async () => {
-  api = await startMerchantApi();
-});
-afterAll(async () => api?.close());
+const api = useMerchantApi();
 
 describe("notification address", () => {
   it("prefers the request's address, then the hosted integration's, then the merchant's; the purpose's before the default", async () => {

@@ -1,25 +1,23 @@
 // Delivery of merchant notifications through the real embedded executor and a local receiver:
 // the whole schedule of spec 6.2 on the executor's test clock, acknowledgement only by HTTP 200,
 // per-attempt time-outs, every attempt recorded, and the Standard Webhooks signature.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { deliverNotification } from "@/lib/jobs/deliver-notification";
 import { dispatchNotification, enqueueNotification } from "@/lib/notifications/enqueue-notification";
 import { verifyNotificationSignature } from "@/lib/notifications/sign-notification";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
-import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let merchant: TestMerchant;
+const merchant = useTestMerchant();
 let receiver: NotificationReceiver;
 let harness: InngestHarness;
 
-beforeAll(async () => {
-  merchant = await createTestMerchant();
-});
 beforeEach(async () => {
   receiver = await startNotificationReceiver();
   harness = await startInngestHarness({ functions: [deliverNotification] });

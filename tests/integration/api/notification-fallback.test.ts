@@ -1,21 +1,16 @@
 // A merchant with no configured notification address (a fresh install): the result of a follow-up
 // goes where the payment's own result went, and a window whose result could reach no one is refused.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
-let merchant: TestMerchant;
-
-beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant({ defaultNotificationUrl: null, completionNotificationUrl: null, lifecycleNotificationUrl: null });
-});
-afterAll(async () => api?.close());
+const api = useMerchantApi();
+const merchant = useTestMerchant({ defaultNotificationUrl: null, completionNotificationUrl: null, lifecycleNotificationUrl: null });
 
 describe("with no notification address configured", () => {
   it("refuses a payment window without a notificationurl, and creates no session", async () => {

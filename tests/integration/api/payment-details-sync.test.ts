@@ -1,21 +1,20 @@
 // GET /api/{paymentid}/payment?sync=1 (beyond the spec, opt-in): the payment record of 2.2 in the
 // answer, for a merchant who missed a notification; nothing is sent. Without it the spec's
 // asynchronous lookup stays (tests/integration/api/payment-flows.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
-let merchant: TestMerchant;
+const api = useMerchantApi();
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
 let paymentId: string;
 
 beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
   const payment = await createTestPayment({
     merchantId: merchant.merchantId,
     merchantPaymentId: "order77",
@@ -25,7 +24,6 @@ beforeAll(async () => {
   });
   paymentId = payment.paymentId;
 });
-afterAll(async () => api?.close());
 
 describe("the synchronous payment lookup", () => {
   it("answers the whole record of 2.2 with its responseid, and sends no notification", async () => {

@@ -69,6 +69,16 @@ async function storedPaymentWithCard(pan = "4111111111111111") {
 
 describe("MIT, capture, refund and payment details", () => {
   let mitPaymentId = "";
+  /** What 6.4 notifies of an approved capture or refund of the MIT answered `responseId`. */
+  const approvedOperationBody = (responseId: string) => ({
+    responseid: responseId,
+    paymentid: mitPaymentId,
+    merchantpaymentid: "renewal2025",
+    responsecode: "00",
+    authorizationcode: expect.any(String),
+    status: "approved",
+    mode: "test",
+  });
 
   it("MIT: answers a responseid, authorizes with the stored card and notifies (6.3)", async () => {
     const parent = await storedPaymentWithCard();
@@ -131,15 +141,7 @@ describe("MIT, capture, refund and payment details", () => {
     const responseId = String(response.body.responseid);
     const notification = await notificationFor(responseId);
     expect(notification.headers["x-cps-notification-kind"]).toBe("capture");
-    expect(notification.body).toEqual({
-      responseid: responseId,
-      paymentid: mitPaymentId,
-      merchantpaymentid: "renewal2025",
-      responsecode: "00",
-      authorizationcode: expect.any(String),
-      status: "approved",
-      mode: "test",
-    });
+    expect(notification.body).toEqual(approvedOperationBody(responseId));
     const payment = await db().payment.findUniqueOrThrow({ where: { id: mitPaymentId } });
     expect(payment).toMatchObject({ status: "CAPTURED", capturedAmount: 2000n, balance: 2000n });
   });
@@ -154,15 +156,7 @@ describe("MIT, capture, refund and payment details", () => {
       const responseId = String(response.body.responseid);
       const [notification] = await other.waitFor(1, 15_000);
       expect(notification!.headers["x-cps-notification-kind"]).toBe("refund");
-      expect(notification!.body).toEqual({
-        responseid: responseId,
-        paymentid: mitPaymentId,
-        merchantpaymentid: "renewal2025",
-        responsecode: "00",
-        authorizationcode: expect.any(String),
-        status: "approved",
-        mode: "test",
-      });
+      expect(notification!.body).toEqual(approvedOperationBody(responseId));
       await harness.waitUntilIdle();
       const payment = await db().payment.findUniqueOrThrow({ where: { id: mitPaymentId } });
       expect(payment).toMatchObject({ status: "REFUNDED", capturedAmount: 2000n, refundedAmount: 500n, balance: 1500n });

@@ -3,22 +3,23 @@
 // SERVICE_UNAVAILABLE with Retry-After, not 500 INTERNAL_ERROR, and the same request with the same
 // Idempotency-Key must then succeed exactly once. Real HTTP, real database; the pool is exhausted
 // deterministically by holding its one connection in an open transaction (tests/helpers/exhaust-db-pool.ts).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { clearApiKeyCache } from "@/lib/api/authenticate-api-key";
 import { db } from "@/lib/db";
 import { settingsCacheListening } from "@/lib/db/settings-cache";
 import { captureLogs } from "@/lib/observability/logger";
 import { holdThePoolsConnection, useExhaustiblePool } from "@/tests/helpers/exhaust-db-pool";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { createTestPayment } from "@/tests/helpers/merchant-factories";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
 const { usePool } = useExhaustiblePool();
 
-let api: MerchantApiHarness;
-let merchant: TestMerchant;
+const api = useMerchantApi();
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
 
 async function changesOf(paymentId: string, merchantId: string) {
   const [operations, sessions, events, idempotency] = await Promise.all([
@@ -44,14 +45,7 @@ function expectRetryable503(response: { status: number; headers: Headers; body: 
   });
 }
 
-beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/notify" });
-});
-
 afterEach(() => clearApiKeyCache());
-
-afterAll(async () => api?.close());
 
 describe("a merchant request that cannot get a pooled database connection in time", () => {
   it("capture whose transaction cannot start within Prisma's maxWait (P2028) answers 503 SERVICE_UNAVAILABLE with Retry-After, changes nothing, and succeeds when retried", async (context) => {

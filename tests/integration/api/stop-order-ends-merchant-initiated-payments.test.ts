@@ -55,17 +55,22 @@ function mit(paymentId: string) {
   });
 }
 
+/** The MIT notification (6.3) of the request answered `responseId`, at the general address. */
+function mitNotification(responseId: unknown) {
+  return eventually(() => general.received.find((request) => request.body.responseid === responseId), {
+    what: "the MIT notification (6.3)",
+    timeoutMs: 20_000,
+    intervalMs: 25,
+  });
+}
+
 describe("a cardholder's stop order (stop-recurring)", () => {
   it("stop-recurring at clearhaus: the MIT is declined R1, the life-cycle address hears mit_stopped, and the next MIT on the card is refused without an acquirer call", async () => {
     const parentId = await approvedCardholderPayment("4000000000000291", "subscription-291");
 
     const first = await mit(parentId);
     expect(first.status).toBe(200);
-    const declined = await eventually(() => general.received.find((request) => request.body.responseid === first.body.responseid), {
-      what: "the MIT notification (6.3)",
-      timeoutMs: 20_000,
-      intervalMs: 25,
-    });
+    const declined = await mitNotification(first.body.responseid);
     expect(declined.body).toMatchObject({ status: "declined", processor: "clearhaus", responsecode: "R1", authorizationcode: "" });
     const attempt = await db().operation.findFirstOrThrow({ where: { paymentId: String(declined.body.paymentid), type: "authorize" } });
     expect(attempt).toMatchObject({ declineClass: "stop-recurring", responseCode: "R1" });
@@ -102,11 +107,7 @@ describe("a cardholder's stop order (stop-recurring)", () => {
     const parentId = await approvedCardholderPayment("4111111111111111", "subscription-1111");
     const response = await mit(parentId);
     expect(response.status).toBe(200);
-    const notification = await eventually(() => general.received.find((request) => request.body.responseid === response.body.responseid), {
-      what: "the MIT notification (6.3)",
-      timeoutMs: 20_000,
-      intervalMs: 25,
-    });
+    const notification = await mitNotification(response.body.responseid);
     expect(notification.body).toMatchObject({ status: "approved", processor: "clearhaus", responsecode: "00" });
     expect(lifecycle.received.filter((request) => request.body.paymentid === parentId)).toHaveLength(0);
   });

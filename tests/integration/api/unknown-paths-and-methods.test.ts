@@ -1,22 +1,16 @@
 // What no endpoint takes: unknown /api/ paths (404) and wrong methods (405 with Allow), answered in
 // the spec's error shape as JSON, and touching nothing. The same routes on the real Next server:
 // tests/e2e/api-contract.spec.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
-let merchant: TestMerchant;
-
-beforeAll(async () => {
-  api = await startMerchantApi();
-  merchant = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
-});
-afterAll(async () => api?.close());
+const api = useMerchantApi();
+const merchant = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
 
 describe("requests that reach no endpoint", () => {
   it("answers an unknown path with 404 NOT_FOUND as JSON", async () => {

@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { resetConfig } from "@/lib/env";
 import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
 import { deliverNotificationAttempt } from "@/lib/notifications/deliver-notification-attempt";
 import { signNotification } from "@/lib/notifications/sign-notification";
@@ -19,6 +18,7 @@ import { prepareDemo } from "@/lib/sandboxes/prepare-demo";
 import { receiveDemoNotification } from "@/lib/sandboxes/demo-receiver";
 import { createTestMerchant, signingSecretOf } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { setEnv } from "@/tests/helpers/set-env";
 import { toWebRequest, writeWebResponse } from "@/tests/helpers/web-request-bridge";
 
 useTestDatabase();
@@ -27,14 +27,6 @@ const saved = { ...process.env };
 let dataDir: string;
 let server: http.Server;
 let base: string;
-
-function setEnv(values: Record<string, string | undefined>): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  resetConfig();
-}
 
 beforeAll(async () => {
   // The route handler of app/demo-shop/notifications on real HTTP at 127.0.0.1: the service's base URL.

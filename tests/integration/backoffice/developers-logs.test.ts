@@ -2,10 +2,11 @@
 // merchant scope. The API request rows are written by the real merchant-API wrapper (over HTTP with
 // the merchant's key, a TraceApi header and a refused request), and other rows are inserted to hold
 // dates, statuses and another merchant's traffic the filters must tell apart.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
-import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
+import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
+import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { NotFoundError } from "@/lib/auth/actor";
 import { db } from "@/lib/db";
@@ -17,17 +18,10 @@ import { listNotifications, parseNotificationFilters } from "@/lib/backoffice/qu
 
 useTestDatabase();
 
-let api: MerchantApiHarness;
-let mine: { merchantId: string; apiKey: string };
-let theirs: { merchantId: string; apiKey: string };
+const api = useMerchantApi();
+const mine = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/unused" });
+const theirs = useTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/unused" });
 const TRACE = "trace-dev-log-0001";
-
-beforeAll(async () => {
-  api = await startMerchantApi();
-  mine = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/unused" });
-  theirs = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/unused" });
-});
-afterAll(async () => api?.close());
 
 async function insertRequest(merchantId: string | null, row: Partial<{ method: string; path: string; statusCode: number; errorCode: string | null; traceApi: string | null; createdAt: Date }>) {
   const id = newId();

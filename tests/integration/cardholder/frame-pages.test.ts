@@ -1,7 +1,7 @@
 // The hosted-field pages and dynamic.js over HTTP: bound to their session and to the merchant page
 // origin, refused for unknown, expired and finished sessions, with a strict Content-Security-Policy.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
@@ -34,6 +34,13 @@ function directives(response: Response): Map<string, string> {
           .slice(0, 2) as [string, string],
     ),
   );
+}
+
+/** A session of a new merchant whose hosted integration has this styling stored (unchecked, as a row can hold it). */
+async function styledSession(shop: string, integration: { id: string; hostedId: string; name: string }, styling: Prisma.InputJsonValue) {
+  const merchant = await createTestMerchant(shop);
+  const hosted = await db().hostedIntegration.create({ data: { ...integration, merchantId: merchant.id, styling } });
+  return createTestSession(merchant.id, { hostedIntegrationId: hosted.id });
 }
 
 describe("dynamic.js", () => {
@@ -130,24 +137,14 @@ describe("field pages", () => {
   });
 
   it("applies the hosted integration's styling inside the frame and allows its web font's origin", async () => {
-    const merchant = await createTestMerchant("Styled shop");
-    const hosted = await db().hostedIntegration.create({
-      data: {
-        id: "hosted-styled",
-        merchantId: merchant.id,
-        hostedId: "brand-a",
-        name: "Brand A",
-        styling: {
-          fontFamily: "Inter, sans-serif",
-          color: "#112233",
-          errorColor: "rgb(200, 0, 0)",
-          fontSize: "18px",
-          placeholders: { pan: "Card no." },
-          fonts: [{ family: "Inter", src: "https://fonts.example.com/inter.woff2" }],
-        },
-      },
+    const session = await styledSession("Styled shop", { id: "hosted-styled", hostedId: "brand-a", name: "Brand A" }, {
+      fontFamily: "Inter, sans-serif",
+      color: "#112233",
+      errorColor: "rgb(200, 0, 0)",
+      fontSize: "18px",
+      placeholders: { pan: "Card no." },
+      fonts: [{ family: "Inter", src: "https://fonts.example.com/inter.woff2" }],
     });
-    const session = await createTestSession(merchant.id, { hostedIntegrationId: hosted.id });
     const response = await fetch(frameUrl(session.id, "pan"));
     const html = await response.text();
     expect(html).toContain("font-family:Inter, sans-serif");
@@ -160,17 +157,11 @@ describe("field pages", () => {
   });
 
   it("ignores stored styling that fails the schema instead of injecting it", async () => {
-    const merchant = await createTestMerchant("Broken styling shop");
-    const hosted = await db().hostedIntegration.create({
-      data: {
-        id: "hosted-broken",
-        merchantId: merchant.id,
-        hostedId: "x",
-        name: "X",
-        styling: { color: "red;}</style><script>alert(1)</script>" },
-      },
-    });
-    const session = await createTestSession(merchant.id, { hostedIntegrationId: hosted.id });
+    const session = await styledSession(
+      "Broken styling shop",
+      { id: "hosted-broken", hostedId: "x", name: "X" },
+      { color: "red;}</style><script>alert(1)</script>" },
+    );
     const html = await (await fetch(frameUrl(session.id, "pan"))).text();
     expect(html).not.toContain("alert(1)");
     expect(html).toContain("color:#1f2937");

@@ -2,14 +2,13 @@
 // real HTTP against the acquirer sandboxes: the payment id arrives as the first JSON line before the
 // authorization ends (so jspaymentstarted does not wait for the acquirer), the result as the second;
 // refusals, the other origin, and a decline then a retry on the same payment.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { useCardholderServices } from "@/tests/helpers/cardholder-services";
 import * as payRoute from "@/app/dynamic/[sessionid]/pay/route";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
-import { createTestMerchant, createTestSession, type SessionOverrides } from "../../helpers/session-factory";
+import { createTestSession, type SessionOverrides } from "../../helpers/session-factory";
 
 useTestDatabase();
 
@@ -17,22 +16,11 @@ const MERCHANT_ORIGIN = "http://shop.example";
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
 const VISA = { pan: "4111111111111111", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" };
 
-let server: HostedFieldsServer;
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 
-beforeAll(async () => {
-  sandboxes = await startSandboxes({ hangMs: 1500, extensions: true });
-  server = await startHostedFieldsServer();
-  merchantId = (await createTestMerchant()).id;
-});
-afterAll(async () => {
-  await server?.close();
-  await sandboxes?.close();
-});
+const services = useCardholderServices({ hangMs: 1500, extensions: true });
 
 function session(overrides: SessionOverrides = {}) {
-  return createTestSession(merchantId, { notificationUrl: "http://127.0.0.1:9/notify", ...overrides });
+  return createTestSession(services.merchantId, { notificationUrl: "http://127.0.0.1:9/notify", ...overrides });
 }
 
 interface Line {
@@ -41,9 +29,9 @@ interface Line {
 }
 
 /** POST /pay as our controller frame does; each JSON line with the time it arrived. */
-async function payInOneRequest(sessionId: string, card: Record<string, string> | undefined, origin = server.origin) {
+async function payInOneRequest(sessionId: string, card: Record<string, string> | undefined, origin = services.server.origin) {
   const started = performance.now();
-  const response = await fetch(`${server.origin}/dynamic/${sessionId}/pay`, {
+  const response = await fetch(`${services.server.origin}/dynamic/${sessionId}/pay`, {
     method: "POST",
     headers: { "content-type": "application/json", origin },
     body: JSON.stringify({ card, binding: createOriginBinding(sessionId, MERCHANT_ORIGIN) }),
@@ -84,9 +72,9 @@ describe("goPay() in one request", () => {
     const created = await session({ processors: ["finaro"] });
     const started = performance.now();
     const response = await payRoute.POST(
-      new Request(`${server.origin}/dynamic/${created.id}/pay`, {
+      new Request(`${services.server.origin}/dynamic/${created.id}/pay`, {
         method: "POST",
-        headers: { "content-type": "application/json", origin: server.origin },
+        headers: { "content-type": "application/json", origin: services.server.origin },
         body: JSON.stringify({ card: { ...VISA, pan: "4000000000000119" } }),
       }),
       { params: Promise.resolve({ sessionid: created.id }) },
@@ -132,9 +120,9 @@ describe("goPay() in one request", () => {
     const created = await session();
     const { response } = await payInOneRequest(created.id, VISA, "http://evil.example");
     expect(response.status).toBe(403);
-    const plain = await fetch(`${server.origin}/dynamic/${created.id}/pay`, {
+    const plain = await fetch(`${services.server.origin}/dynamic/${created.id}/pay`, {
       method: "POST",
-      headers: { "content-type": "text/plain", origin: server.origin },
+      headers: { "content-type": "text/plain", origin: services.server.origin },
       body: JSON.stringify({ card: VISA }),
     });
     expect(plain.status).toBe(403);

@@ -3,15 +3,14 @@
 // declines and retries, processor fallback, every set3ds mode with real challenges through the
 // sandbox ACS, instant capture, amount 0, payments on behalf, the window time-out and the
 // completion notification stored for delivery.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { completionNotificationId } from "@/lib/notifications/send-completion-notification";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { SANDBOX_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/directory-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
-import { createTestMerchant, createTestSession, type SessionOverrides } from "../../helpers/session-factory";
+import { useCardholderServices } from "@/tests/helpers/cardholder-services";
+import { createTestSession, type SessionOverrides } from "../../helpers/session-factory";
 import { quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
@@ -21,22 +20,11 @@ const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
 const VISA = { pan: "4111111111111111", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" };
 const card = (pan: string) => ({ ...VISA, pan });
 
-let server: HostedFieldsServer;
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 
-beforeAll(async () => {
-  sandboxes = await startSandboxes({ hangMs: 3000, extensions: true });
-  server = await startHostedFieldsServer();
-  merchantId = (await createTestMerchant()).id;
-});
-afterAll(async () => {
-  await server?.close();
-  await sandboxes?.close();
-});
+const services = useCardholderServices({ hangMs: 3000, extensions: true });
 
-async function post(path: string, body: unknown, origin = server.origin): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${server.origin}${path}`, {
+async function post(path: string, body: unknown, origin = services.server.origin): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${services.server.origin}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", origin },
     body: JSON.stringify(body),
@@ -48,7 +36,7 @@ async function post(path: string, body: unknown, origin = server.origin): Promis
 const currencyAt = (processor: "finaro" | "clearhaus" | "bambora") => (processor === "bambora" ? "CAD" : "DKK");
 
 function session(overrides: SessionOverrides = {}) {
-  return createTestSession(merchantId, { notificationUrl: "http://127.0.0.1:9/notify", merchantData: "b3JkZXI9NDI=", ...overrides });
+  return createTestSession(services.merchantId, { notificationUrl: "http://127.0.0.1:9/notify", merchantData: "b3JkZXI9NDI=", ...overrides });
 }
 
 async function start(sessionId: string): Promise<string> {
@@ -83,7 +71,7 @@ function formAction(html: string, id?: string): string {
 
 /** What a cardholder does in the challenge frame: our page posts the CReq to the ACS, the person acts, the ACS posts the CRes to us. */
 async function challenge(sessionId: string, url: string, action: "complete" | "fail" | "cancel"): Promise<string> {
-  const page = await fetch(`${server.origin}${url}&b=${encodeURIComponent(createOriginBinding(sessionId, MERCHANT_ORIGIN))}`);
+  const page = await fetch(`${services.server.origin}${url}&b=${encodeURIComponent(createOriginBinding(sessionId, MERCHANT_ORIGIN))}`);
   expect(page.status).toBe(200);
   const ours = await page.text();
   const acsUrl = formAction(ours, "acs-form");
@@ -97,7 +85,7 @@ async function challenge(sessionId: string, url: string, action: "complete" | "f
     })
   ).text();
   const notifyUrl = formAction(afterChallenge, "cres");
-  expect(notifyUrl.startsWith(`${server.origin}/dynamic/${sessionId}/payments/`)).toBe(true);
+  expect(notifyUrl.startsWith(`${services.server.origin}/dynamic/${sessionId}/payments/`)).toBe(true);
   const notify = await fetch(notifyUrl, { method: "POST", body: new URLSearchParams(hiddenFields(afterChallenge)) });
   const html = await notify.text();
   expect(notify.headers.get("content-security-policy")).toContain(`frame-ancestors 'self' ${MERCHANT_ORIGIN}`);
@@ -175,7 +163,7 @@ describe("cardholder payment without 3-D Secure (SKIP_3DS)", () => {
     expect(retried.result).toEqual({ result: "approved", paymentid: declined.paymentId });
     const payment = await db().payment.findUniqueOrThrow({ where: { id: declined.paymentId }, include: { storedCard: true } });
     expect(payment.storedCard?.last4).toBe("1111");
-    expect(await db().storedCard.count({ where: { last4: "0002", merchantId } })).toBe(0);
+    expect(await db().storedCard.count({ where: { last4: "0002", merchantId: services.merchantId } })).toBe(0);
     expect((await completionBody(created.id))?.tcardnumber).toBe("411111xxxxxx1111");
   });
 
@@ -264,7 +252,7 @@ describe("instantcapture when the capture is declined (test card 400000000000034
 
   async function sandboxAuthorization(paymentId: string, processor: "finaro" | "clearhaus" | "bambora") {
     const authorization = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize", status: "approved" } });
-    return sandboxes.ledgers[processor]!.byId(authorization.processorReference!)!;
+    return services.sandboxes.ledgers[processor]!.byId(authorization.processorReference!)!;
   }
 
   it.each(["finaro", "clearhaus", "bambora"] as const)(
@@ -394,7 +382,7 @@ describe("3-D Secure", () => {
   it("the challenge page posts only to the ACS the directory server named: a changed address is refused", async () => {
     const created = await session({ set3ds: "FORCE_3DS" });
     const { result } = await pay(created.id, card("4000000000003220"));
-    const url = new URL(String(result.url), server.origin);
+    const url = new URL(String(result.url), services.server.origin);
     url.searchParams.set("acs", "https://phishing.example/acs");
     url.searchParams.set("b", createOriginBinding(created.id, MERCHANT_ORIGIN));
     const tampered = await fetch(url);
@@ -521,9 +509,9 @@ describe("the window and the endpoints' guards", () => {
     const created = await session();
     expect((await post(`/dynamic/${created.id}/payments`, {}, "http://evil.example")).status).toBe(403);
     const paymentId = await start(created.id);
-    const response = await fetch(`${server.origin}/dynamic/${created.id}/payments/${paymentId}/authorize`, {
+    const response = await fetch(`${services.server.origin}/dynamic/${created.id}/payments/${paymentId}/authorize`, {
       method: "POST",
-      headers: { "content-type": "text/plain", origin: server.origin },
+      headers: { "content-type": "text/plain", origin: services.server.origin },
       body: JSON.stringify({ card: VISA }),
     });
     expect(response.status).toBe(403);

@@ -4,15 +4,14 @@
 // read (so the merchant page gets jspaymentfailed with it), nothing is written, and pressing pay again
 // once connections are free pays; the field pages and dynamic.js answer 503 "try again" too. Real
 // HTTP, real database, the acquirer sandboxes; the pool is exhausted by tests/helpers/exhaust-db-pool.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { ERROR_TEXTS, startPaymentResponseSchema } from "@/lib/cardholder/protocol";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { holdThePoolsConnection, useExhaustiblePool } from "@/tests/helpers/exhaust-db-pool";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../../helpers/session-factory";
+import { useCardholderServices } from "@/tests/helpers/cardholder-services";
+import { createTestSession } from "../../helpers/session-factory";
 
 useTestDatabase();
 const { usePool } = useExhaustiblePool();
@@ -21,24 +20,13 @@ const MERCHANT_ORIGIN = "http://shop.example";
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
 const VISA = { pan: "4111111111111111", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" };
 
-let server: HostedFieldsServer;
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 
-beforeAll(async () => {
-  sandboxes = await startSandboxes({ extensions: true });
-  server = await startHostedFieldsServer();
-  merchantId = (await createTestMerchant()).id;
-});
-afterAll(async () => {
-  await server?.close();
-  await sandboxes?.close();
-});
+const services = useCardholderServices({ extensions: true });
 
 const pay = (sessionId: string) =>
-  fetch(`${server.origin}/dynamic/${sessionId}/pay`, {
+  fetch(`${services.server.origin}/dynamic/${sessionId}/pay`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: server.origin },
+    headers: { "content-type": "application/json", origin: services.server.origin },
     body: JSON.stringify({ card: VISA, binding: createOriginBinding(sessionId, MERCHANT_ORIGIN) }),
   });
 
@@ -55,9 +43,9 @@ async function whileExhausted<T>(run: () => Promise<T>): Promise<T> {
 describe("the cardholder's side of an overloaded service", () => {
   it("goPay() answers 503 SERVICE_UNAVAILABLE with Retry-After, a result the frames read, writes nothing, and pays when pressed again", async () => {
     await usePool(1_500);
-    const session = await createTestSession(merchantId, { notificationUrl: "http://127.0.0.1:9/notify" });
+    const session = await createTestSession(services.merchantId, { notificationUrl: "http://127.0.0.1:9/notify" });
     // The route and its imports load now, not while the connection is held.
-    await fetch(`${server.origin}/dynamic/${session.id}/pay`, { method: "POST", headers: { origin: "http://elsewhere.example" } });
+    await fetch(`${services.server.origin}/dynamic/${session.id}/pay`, { method: "POST", headers: { origin: "http://elsewhere.example" } });
 
     const { status, retryAfter, text } = await whileExhausted(async () => {
       const response = await pay(session.id);
@@ -79,7 +67,7 @@ describe("the cardholder's side of an overloaded service", () => {
       status: "OPEN",
       paymentId: null,
     });
-    expect(await db().payment.count({ where: { merchantId } })).toBe(0);
+    expect(await db().payment.count({ where: { merchantId: services.merchantId } })).toBe(0);
 
     const again = await pay(session.id);
     expect(again.status).toBe(200);
@@ -92,9 +80,9 @@ describe("the cardholder's side of an overloaded service", () => {
 
   it("a field page and dynamic.js answer 503 'try again' (framed only by the bound merchant origin), not a 500", async () => {
     await usePool(1_500);
-    const session = await createTestSession(merchantId, { notificationUrl: "http://127.0.0.1:9/notify" });
-    const pageUrl = `${server.origin}/dynamic/${session.id}/pan?b=${encodeURIComponent(createOriginBinding(session.id, MERCHANT_ORIGIN))}`;
-    const scriptUrl = `${server.origin}/dynamic/${session.id}/dynamic.js`;
+    const session = await createTestSession(services.merchantId, { notificationUrl: "http://127.0.0.1:9/notify" });
+    const pageUrl = `${services.server.origin}/dynamic/${session.id}/pan?b=${encodeURIComponent(createOriginBinding(session.id, MERCHANT_ORIGIN))}`;
+    const scriptUrl = `${services.server.origin}/dynamic/${session.id}/dynamic.js`;
     // Load both routes first (outside the hold).
     await Promise.all([fetch(pageUrl), fetch(scriptUrl, { headers: { referer: `${MERCHANT_ORIGIN}/checkout` } })]);
 

@@ -5,16 +5,15 @@
 // (lib/sandboxes/threeds/three-ds-server.ts, from the 3dsecure.io reference), whose onAReq hook shows
 // what the 3DS Server received. The cardholder's browser (our challenge page, the ACS, the CRes) is
 // played by fetch here and by Chromium in tests/e2e/cardholder/fallback-cards.spec.ts.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { getPaymentDetails } from "@/lib/payments/get-payment-details";
 import { completionNotificationId } from "@/lib/notifications/send-completion-notification";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../../helpers/session-factory";
+import { useCardholderServices } from "@/tests/helpers/cardholder-services";
+import { createTestSession } from "../../helpers/session-factory";
 
 useTestDatabase();
 
@@ -26,20 +25,9 @@ const FRICTIONLESS_FALLBACK = card("4000000000080103");
 /** The same, with a challenge at every authentication; declined 1A without 3-D Secure by the others. */
 const CHALLENGE_FALLBACK = card("4000000000060170");
 
-let server: HostedFieldsServer;
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 const strict = useStrictThreeDsServer();
 
-beforeAll(async () => {
-  sandboxes = await startSandboxes({ extensions: true });
-  server = await startHostedFieldsServer();
-  merchantId = (await createTestMerchant()).id;
-});
-afterAll(async () => {
-  await server?.close();
-  await sandboxes?.close();
-});
+const services = useCardholderServices({ extensions: true });
 beforeEach(() => {
   strict.acceptedAReqs.length = 0;
   strict.received.length = 0;
@@ -54,17 +42,17 @@ const hiddenFields = (html: string) =>
   Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, unescape(m[2]!)]));
 
 async function openPayment(set3ds: "FORCE_3DS" | "FALLBACK_3DS", processors: ("finaro" | "clearhaus" | "bambora")[] = ["finaro", "clearhaus"]) {
-  const created = await createTestSession(merchantId, { notificationUrl: "http://127.0.0.1:9/notify", set3ds, processors });
-  const paymentId = String((await server.postJson(`/dynamic/${created.id}/payments`, {})).paymentid);
+  const created = await createTestSession(services.merchantId, { notificationUrl: "http://127.0.0.1:9/notify", set3ds, processors });
+  const paymentId = String((await services.server.postJson(`/dynamic/${created.id}/payments`, {})).paymentid);
   return { sessionId: created.id, paymentId };
 }
 
 const sendCard = (sessionId: string, paymentId: string, parts: ReturnType<typeof card>) =>
-  server.postJson(`/dynamic/${sessionId}/payments/${paymentId}/authorize`, { card: parts, binding: binding(sessionId) });
+  services.server.postJson(`/dynamic/${sessionId}/payments/${paymentId}/authorize`, { card: parts, binding: binding(sessionId) });
 
 /** The cardholder in the challenge frame: our page posts the CReq to the ACS, the code is entered, the ACS posts the CRes to us. */
 async function completeChallenge(sessionId: string, url: string): Promise<string> {
-  const ours = await (await fetch(`${server.origin}${url}&b=${encodeURIComponent(binding(sessionId))}`)).text();
+  const ours = await (await fetch(`${services.server.origin}${url}&b=${encodeURIComponent(binding(sessionId))}`)).text();
   const acsUrl = formAction(ours, "acs-form");
   const acsPage = await (await fetch(acsUrl, { method: "POST", body: new URLSearchParams(hiddenFields(ours)) })).text();
   // The card's last four (…70, sandbox.rst) make the ACS pass the challenge itself: its page posts the CRes back at once.
@@ -74,7 +62,7 @@ async function completeChallenge(sessionId: string, url: string): Promise<string
 }
 
 async function accountIdOf(processor: string): Promise<{ id: string; acquirerMerchantId: string }> {
-  return db().acquirerAccount.findFirstOrThrow({ where: { merchantId, processor: processor as never }, select: { id: true, acquirerMerchantId: true } });
+  return db().acquirerAccount.findFirstOrThrow({ where: { merchantId: services.merchantId, processor: processor as never }, select: { id: true, acquirerMerchantId: true } });
 }
 
 const attemptsOf = (paymentId: string) =>
@@ -114,7 +102,7 @@ describe("FORCE_3DS: a decline at one account is authenticated again for the nex
       { processor: "clearhaus", status: "approved", acquirerAccountId: clearhaus.id, authenticationId: authentications[1]!.id, eci: "05" },
     ]);
     // The payment details (2.3, operations[].note) say which authentication the second attempt carried.
-    const details = await getPaymentDetails({ merchantId, mode: "test", paymentRef: paymentId, responseId: "r1" });
+    const details = await getPaymentDetails({ merchantId: services.merchantId, mode: "test", paymentRef: paymentId, responseId: "r1" });
     expect(details.operations.map((operation) => [operation.operationtype, operation.responsecode, operation.status, operation.note])).toEqual([
       ["authorize", "05", "declined", ""],
       [
@@ -168,7 +156,7 @@ describe("FORCE_3DS: a decline at one account is authenticated again for the nex
     expect(await completeChallenge(sessionId, String(first.url))).toBe("completed");
     const second = await sendCard(sessionId, paymentId, CHALLENGE_FALLBACK);
     expect(second.result).toBe("challenge");
-    expect(await server.postJson(`/dynamic/${sessionId}/payments/${paymentId}/abort-challenge`, {})).toEqual({ aborted: true });
+    expect(await services.server.postJson(`/dynamic/${sessionId}/payments/${paymentId}/abort-challenge`, {})).toEqual({ aborted: true });
     expect((await authenticationsOf(paymentId)).map((row) => row.state)).toEqual(["completed", "aborted"]);
     expect((await attemptsOf(paymentId)).map((attempt) => attempt.processor)).toEqual(["finaro"]);
     expect(await db().payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: "DECLINED", processor: "finaro" });
@@ -179,7 +167,7 @@ describe("FORCE_3DS: a decline at one account is authenticated again for the nex
   it("the 3DS Server failing during the re-authentication: the payment keeps finaro's decline and says why, and nothing is sent to clearhaus", async () => {
     const { sessionId, paymentId } = await openPayment("FORCE_3DS");
     strict.failing = { path: "/preauth", after: 1 };
-    const clearhausBefore = sandboxes.ledgers.clearhaus!.transactions().length;
+    const clearhausBefore = services.sandboxes.ledgers.clearhaus!.transactions().length;
     expect(await sendCard(sessionId, paymentId, FRICTIONLESS_FALLBACK)).toMatchObject({ result: "failed", errorcode: "PAYMENT_DECLINED" });
     expect((await attemptsOf(paymentId)).map((attempt) => [attempt.processor, attempt.status, attempt.responseCode])).toEqual([
       ["finaro", "declined", "05"],
@@ -192,7 +180,7 @@ describe("FORCE_3DS: a decline at one account is authenticated again for the nex
       ["routing", "failed"],
     ]);
     // No hold anywhere: finaro declined, clearhaus was never asked.
-    expect(sandboxes.ledgers.clearhaus!.transactions()).toHaveLength(clearhausBefore);
+    expect(services.sandboxes.ledgers.clearhaus!.transactions()).toHaveLength(clearhausBefore);
     expect((await db().paymentSession.findUniqueOrThrow({ where: { id: sessionId } })).status).toBe("OPEN");
   });
 });

@@ -4,14 +4,13 @@
 // threeDSMethodData to the ACS, the ACS posting its notification back) is played by fetch here and by
 // Chromium in tests/e2e/cardholder/three-ds-method.spec.ts. What the 3DS Server received is read from
 // the sandbox's onAReq hook.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../../helpers/session-factory";
+import { useCardholderServices } from "@/tests/helpers/cardholder-services";
+import { createTestSession } from "../../helpers/session-factory";
 
 useTestDatabase();
 
@@ -20,33 +19,22 @@ const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
 /** A published test number (Stripe's 4000 0000 00xx xxxx range) whose last four digits ask the strict 3DS Server for a method URL and frictionless Y (sandbox.rst). */
 const METHOD_CARD = { pan: "4000000000052003", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" };
 
-let server: HostedFieldsServer;
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 const strict = useStrictThreeDsServer();
 const received = strict.acceptedAReqs;
 
-beforeAll(async () => {
-  sandboxes = await startSandboxes({ extensions: true });
-  server = await startHostedFieldsServer();
-  merchantId = (await createTestMerchant()).id;
-});
-afterAll(async () => {
-  await server?.close();
-  await sandboxes?.close();
-});
+const services = useCardholderServices({ extensions: true });
 beforeEach(() => {
   received.length = 0;
 });
 
 const binding = (sessionId: string) => createOriginBinding(sessionId, MERCHANT_ORIGIN);
 
-const post = (path: string, body: unknown) => server.postJson(path, body);
+const post = (path: string, body: unknown) => services.server.postJson(path, body);
 
 type Acquirer = "finaro" | "clearhaus" | "bambora";
 
 async function payUntilMethod(processor: Acquirer = "clearhaus") {
-  const created = await createTestSession(merchantId, {
+  const created = await createTestSession(services.merchantId, {
     notificationUrl: "http://127.0.0.1:9/notify",
     set3ds: "FORCE_3DS",
     processors: [processor],
@@ -70,7 +58,7 @@ const hiddenFields = (html: string) =>
 
 /** Our hidden method page, as the controller frame loads it. */
 const methodPage = (sessionId: string, url: string, withBinding = true) =>
-  fetch(`${server.origin}${url}${withBinding ? `?b=${encodeURIComponent(binding(sessionId))}` : ""}`);
+  fetch(`${services.server.origin}${url}${withBinding ? `?b=${encodeURIComponent(binding(sessionId))}` : ""}`);
 
 const notify = (url: string, body: string) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
@@ -100,7 +88,7 @@ describe("the 3DS Method in the hosted fields", () => {
       const fields = hiddenFields(html);
       // 3dsmethod.rst: base64url without padding, the /preauth id and our notification URL.
       expect(fields.threeDSMethodData).not.toMatch(/=/);
-      const notificationUrl = `${server.origin}/dynamic/${sessionId}/payments/${paymentId}/method-notify?b=${encodeURIComponent(binding(sessionId))}`;
+      const notificationUrl = `${services.server.origin}/dynamic/${sessionId}/payments/${paymentId}/method-notify?b=${encodeURIComponent(binding(sessionId))}`;
       expect(JSON.parse(Buffer.from(fields.threeDSMethodData!, "base64url").toString())).toEqual({
         threeDSServerTransID: authentication.threeDsServerTransId,
         threeDSMethodNotificationURL: notificationUrl,
@@ -143,7 +131,7 @@ describe("the 3DS Method in the hosted fields", () => {
   it("a notification for another payment's transaction, an unknown one, or malformed data is refused and changes nothing", async () => {
     const first = await payUntilMethod();
     const other = await payUntilMethod();
-    const notifyUrl = (sessionId: string, paymentId: string) => `${server.origin}/dynamic/${sessionId}/payments/${paymentId}/method-notify`;
+    const notifyUrl = (sessionId: string, paymentId: string) => `${services.server.origin}/dynamic/${sessionId}/payments/${paymentId}/method-notify`;
     const url = notifyUrl(first.sessionId, first.paymentId);
     const attempts = [
       methodData({ threeDSServerTransID: other.authentication.threeDsServerTransId }),
@@ -190,8 +178,8 @@ describe("the 3DS Method in the hosted fields", () => {
   });
 
   it("the controller frame may frame only our own pages (the method page), nothing else", async () => {
-    const created = await createTestSession(merchantId, { notificationUrl: "http://127.0.0.1:9/notify" });
-    const page = await fetch(`${server.origin}/dynamic/${created.id}/controller?b=${encodeURIComponent(binding(created.id))}`);
+    const created = await createTestSession(services.merchantId, { notificationUrl: "http://127.0.0.1:9/notify" });
+    const page = await fetch(`${services.server.origin}/dynamic/${created.id}/controller?b=${encodeURIComponent(binding(created.id))}`);
     expect(page.status).toBe(200);
     const csp = page.headers.get("content-security-policy")!;
     expect(csp).toContain("frame-src 'self';");

@@ -1,19 +1,15 @@
 // A function's concurrency limit holds per key across executors; other keys run alongside.
 import { eventType } from "inngest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { inngest } from "@/lib/inngest/client";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const refundRequested = eventType("test/refund", { schema: z.object({ paymentId: z.string(), n: z.number() }) });
 const inFlight = new Map<string, number>();
@@ -42,7 +38,7 @@ const serializedRefund = inngest.createFunction(
 
 describe("concurrency: { limit: 1, key }", () => {
   it("never runs two steps of one key at once, across two executors, while other keys proceed", async () => {
-    harness = await startInngestHarness({ functions: [serializedRefund], executor: { concurrency: 4 } });
+    const harness = await harnesses.start({ functions: [serializedRefund], executor: { concurrency: 4 } });
     harness.startExecutor({ concurrency: 4 });
     const sends = [];
     for (let n = 0; n < 6; n++)

@@ -1,20 +1,16 @@
 // Cron triggers: one run per fire time on the test clock, none back-filled from before the
 // executor started, and one run per fire time even with two executors.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { inngest } from "@/lib/inngest/client";
 import { TestClock } from "@cps/inngest-embedded";
 import { listRuns } from "@/lib/inngest/list-runs";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const ticks: string[] = [];
 const quarterHourly = inngest.createFunction(
@@ -28,7 +24,7 @@ const quarterHourly = inngest.createFunction(
 
 describe("cron triggers", () => {
   it("start one run per fire time as the clock passes them", async () => {
-    harness = await startInngestHarness({ functions: [quarterHourly], clock: new TestClock(new Date("2026-03-02T10:07:00.000Z")) });
+    const harness = await harnesses.start({ functions: [quarterHourly], clock: new TestClock(new Date("2026-03-02T10:07:00.000Z")) });
     harness.startExecutor();
     await harness.waitUntilIdle();
     expect(ticks).toEqual([]); // 10:00 passed before the executors started: not back-filled

@@ -6,23 +6,19 @@
 // output, error, memoized steps and attempts, through step retries, sleeps, parallel steps and
 // failures. Only the direct path's handler is called when the executor is given it.
 import { eventType, NonRetriableError, type InngestFunction } from "inngest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { DirectInvoke } from "@cps/inngest-embedded";
 import { TestClock } from "@cps/inngest-embedded";
 import { inngest } from "@/lib/inngest/client";
 import { directInvoker } from "@/lib/inngest/direct-comm-handler";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type HarnessRun, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses, type HarnessRun } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const ran = eventType("test/direct-or-served", { schema: z.object({ ref: z.string() }) });
 /** Calls of each step per run (by ref), so that both paths see the same first failures. */
@@ -110,13 +106,12 @@ async function runThrough(
     directCalls++;
     return invoker(call);
   };
-  harness = await startInngestHarness({ functions: [fn], clock: new TestClock(), executor: path === "direct" ? { invoke } : {} });
+  const harness = await harnesses.start({ functions: [fn], clock: new TestClock(), executor: path === "direct" ? { invoke } : {} });
   const eventId = await sendEvent({ type: ran, data: { ref: `${ref}:${path}` }, id: `${ref}-${path}` });
   await harness.waitForRun({ eventId });
   await harness.runUntilIdle({ maxJumps: 20 });
   const run = await harness.waitForRun({ eventId, status: ["completed", "failed"] });
-  await harness.stop();
-  harness = undefined;
+  await harnesses.stop(harness);
   return { run, directCalls };
 }
 

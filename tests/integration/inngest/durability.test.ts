@@ -2,28 +2,20 @@
 // run every step once; SKIP LOCKED hands each due job to one claimer only.
 import { eventType } from "inngest";
 import { ulid } from "ulid";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createPrismaClient, db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { claimDueJobs, claimDueJobsAndNextDue } from "@/packages/inngest-embedded/src/claims";
 import { loadRunForCall } from "@/packages/inngest-embedded/src/run-progress";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually, quietFor } from "@/tests/helpers/eventually";
 
 const database = useTestDatabase();
 
-const harnesses: InngestHarness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((harness) => harness.stop()));
-});
-async function start(...args: Parameters<typeof startInngestHarness>): Promise<InngestHarness> {
-  const harness = await startInngestHarness(...args);
-  harnesses.push(harness);
-  return harness;
-}
+const { start, stop } = useInngestHarnesses();
 
 const reminderRequested = eventType("test/reminder", { schema: z.object({ who: z.string() }) });
 const reminders: string[] = [];
@@ -41,8 +33,7 @@ describe("a restart of the service", () => {
     const sleeping = await before.waitForRun({ eventId, status: "sleeping" });
     const wakeAt = sleeping.nextWakeAt?.getTime();
     expect(wakeAt).toBe(before.clock.now().getTime() + 24 * 3600_000);
-    await before.stop();
-    harnesses.splice(harnesses.indexOf(before), 1);
+    await stop(before);
 
     // A new process: new serve endpoint, new executor, same database, time has moved on.
     const after = await start({ functions: [remindTomorrow], clock: before.clock });

@@ -1,20 +1,16 @@
 // The embedded executor runs real functions through serve() over HTTP on a real database.
 import { eventType } from "inngest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { inngest } from "@/lib/inngest/client";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const twoStepsRequested = eventType("test/two-steps", { schema: z.object({ name: z.string() }) });
 const sideEffects: string[] = [];
@@ -33,7 +29,7 @@ const twoStepsWithSleep = inngest.createFunction({ id: "two-steps-with-sleep", t
 
 describe("a two-step function with a sleep", () => {
   it("sleeps on the test clock, then completes with memoized results, each step once", async () => {
-    harness = await startInngestHarness({ functions: [twoStepsWithSleep] });
+    const harness = await harnesses.start({ functions: [twoStepsWithSleep] });
     const eventId = await sendEvent({ type: twoStepsRequested, data: { name: "ada" }, id: "two-steps-1" });
 
     const sleeping = await harness.waitForRun({ eventId, status: "sleeping" });
@@ -71,7 +67,7 @@ describe("an idle executor on the real clock", () => {
     const { EmbeddedExecutor } = await import("@cps/inngest-embedded");
     const { embeddedSigningKey } = await import("@/lib/inngest/signing-key");
     const { db } = await import("@/lib/db");
-    harness = await startInngestHarness({ functions: [shortNap] });
+    const harness = await harnesses.start({ functions: [shortNap] });
     await harness.executor.stop(); // replaced by one on the real clock with a long poll interval
     const executor = new EmbeddedExecutor({
       database: db(),

@@ -2,7 +2,7 @@
 // endpoint and the runs list, all over real HTTP on a real database.
 import canonicalize from "canonicalize";
 import { eventType } from "inngest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runCliCommand } from "@/lib/cli/commands";
 import { db } from "@/lib/db";
@@ -11,16 +11,12 @@ import { signatureHeader } from "@cps/inngest-embedded";
 import { listRuns } from "@/lib/inngest/list-runs";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { embeddedSigningKey } from "@/lib/inngest/signing-key";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const orderPlaced = eventType("test/order.placed", { schema: z.object({ orderId: z.string() }) });
 const orderShipped = eventType("test/order.shipped", { schema: z.object({ orderId: z.string(), parcels: z.number() }) });
@@ -41,7 +37,7 @@ const recordShipment = inngest.createFunction({ id: "record-shipment", triggers:
 
 describe("events", () => {
   it("start one run per triggered function; an event id seen before starts nothing new", async () => {
-    harness = await startInngestHarness({ functions: [placeOrder, recordShipment] });
+    const harness = await harnesses.start({ functions: [placeOrder, recordShipment] });
     const first = await sendEvent({ type: orderPlaced, data: { orderId: "o-123" }, id: "order-o-123" });
     const repeated = await sendEvent({ type: orderPlaced, data: { orderId: "o-123" }, id: "order-o-123" });
     expect(repeated).toBe(first);
@@ -108,7 +104,7 @@ describe("the serve endpoint in embedded mode", () => {
     });
 
   it("runs a call signed with the local signing key and rejects unsigned or wrongly signed ones", async () => {
-    harness = await startInngestHarness({ functions: [recordShipment] });
+    const harness = await harnesses.start({ functions: [recordShipment] });
     const before = shipments.length;
     const payload = body("01JRUN0000000000000000000A");
     expect((await post(harness.url, payload)).status).toBe(401);

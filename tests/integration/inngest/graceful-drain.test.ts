@@ -2,26 +2,18 @@
 // nothing new, lets a call in flight finish when it can within the bound, and otherwise gives the
 // job back so that an executor in another process runs it at once, not after the 5-minute lease.
 import { eventType } from "inngest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually, quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
-const harnesses: InngestHarness[] = [];
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((harness) => harness.stop()));
-});
-async function start(...args: Parameters<typeof startInngestHarness>): Promise<InngestHarness> {
-  const harness = await startInngestHarness(...args);
-  harnesses.push(harness);
-  return harness;
-}
+const { start } = useInngestHarnesses();
 
 const settleRequested = eventType("test/settle", { schema: z.object({ ref: z.string() }) });
 const settleCalls = { settle: 0 };

@@ -6,24 +6,20 @@
 import { eventType } from "inngest";
 import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { inngest } from "@/lib/inngest/client";
 import { callFunction, type ServeHandler } from "@cps/inngest-embedded";
 import { TestClock } from "@cps/inngest-embedded";
 import { embeddedSigningKey } from "@/lib/inngest/signing-key";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const clock = new TestClock();
 const stepsThenSleep = eventType("test/in-process-steps", { schema: z.object({ ref: z.string() }) });
@@ -59,7 +55,7 @@ function inProcessHandler(functions: Parameters<typeof serve>[0]["functions"]) {
 describe("in-process calls of the embedded executor", () => {
   it("runs steps and a sleep through the in-process handler, with signed requests, to the same result as over HTTP", async () => {
     const { handler, seen } = inProcessHandler([stepsAndSleep]);
-    harness = await startInngestHarness({ functions: [stepsAndSleep], clock, executor: { handler } });
+    const harness = await harnesses.start({ functions: [stepsAndSleep], clock, executor: { handler } });
     const eventId = await sendEvent({ type: stepsThenSleep, data: { ref: "r1" }, id: "in-process-1" });
     await harness.waitForRun({ eventId, status: "sleeping" });
     harness.advance("2s");
@@ -73,14 +69,14 @@ describe("in-process calls of the embedded executor", () => {
 
   it("retries a function whose first in-process attempt threw, as over HTTP", async () => {
     const { handler } = inProcessHandler([failsOnceThenReturns]);
-    harness = await startInngestHarness({ functions: [failsOnceThenReturns], clock, executor: { handler } });
+    const harness = await harnesses.start({ functions: [failsOnceThenReturns], clock, executor: { handler } });
     const eventId = await sendEvent({ type: flaky, data: { ref: "r2" }, id: "in-process-2" });
     await harness.waitForRun({ eventId, status: "running" });
     // The retry is due after its backoff (test clock): move past it.
-    await eventually(async () => (await harness!.waitForRun({ eventId })).status === "completed", {
+    await eventually(async () => (await harness.waitForRun({ eventId })).status === "completed", {
       timeoutMs: 40 * 25 + 30_000,
       intervalMs: 25,
-      between: () => harness!.advance("1m"),
+      between: () => harness.advance("1m"),
       onTimeout: "return",
     });
     const done = await harness.waitForRun({ eventId, status: "completed" });

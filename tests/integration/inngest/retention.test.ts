@@ -1,20 +1,16 @@
 // Finished runs and their events are deleted after the retention; unfinished and recent ones stay.
 import { eventType } from "inngest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const quick = eventType("test/quick", { schema: z.object({ n: z.number() }) });
 const quickFunction = inngest.createFunction({ id: "quick", triggers: [quick] }, async ({ event, step }) =>
@@ -28,7 +24,7 @@ const slowFunction = inngest.createFunction({ id: "slow", triggers: [slow] }, as
 
 describe("retention", () => {
   it("deletes finished runs and their events once they are older than the retention", async () => {
-    harness = await startInngestHarness({ functions: [quickFunction, slowFunction], executor: { retentionMs: 30 * 86_400_000 } });
+    const harness = await harnesses.start({ functions: [quickFunction, slowFunction], executor: { retentionMs: 30 * 86_400_000 } });
     const old = await sendEvent({ type: quick, data: { n: 1 }, id: "quick-old" });
     const sleeping = await sendEvent({ type: slow, data: {}, id: "slow-1" });
     await harness.waitForRun({ eventId: old, status: "completed" });

@@ -1,20 +1,16 @@
 // Step errors are retried with the server's backoff on the test clock, then fail the run;
 // NonRetriableError and unsupported ops fail at once.
 import { eventType, NonRetriableError } from "inngest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { inngest } from "@/lib/inngest/client";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const flakyRequested = eventType("test/flaky", { schema: z.object({ label: z.string() }) });
 let flakyCalls = 0;
@@ -35,7 +31,7 @@ const alwaysFailing = inngest.createFunction(
 
 describe("a step that keeps failing", () => {
   it("is retried after 15 s and 30 s (retries: 2), then the run fails with its error", async () => {
-    harness = await startInngestHarness({ functions: [alwaysFailing] });
+    const harness = await harnesses.start({ functions: [alwaysFailing] });
     const eventId = await sendEvent({ type: flakyRequested, data: { label: "a" }, id: "flaky-1" });
     const start = harness.clock.now().getTime();
 
@@ -103,7 +99,7 @@ const returnsNul = inngest.createFunction({ id: "returns-nul", triggers: [nulReq
 
 describe("errors that are not retried", () => {
   it("fails a run whose step result the database refuses, instead of re-running the step forever", async () => {
-    harness = await startInngestHarness({ functions: [returnsNul] });
+    const harness = await harnesses.start({ functions: [returnsNul] });
     const eventId = await sendEvent({ type: nulRequested, data: {}, id: "nul-1" });
     const failed = await harness.waitForRun({ eventId, status: "failed" });
     expect(failed.error).toMatchObject({ name: "ExecutorError" });
@@ -112,7 +108,7 @@ describe("errors that are not retried", () => {
   });
 
   it("fails the run at once on a NonRetriableError in a step", async () => {
-    harness = await startInngestHarness({ functions: [nonRetriable] });
+    const harness = await harnesses.start({ functions: [nonRetriable] });
     const eventId = await sendEvent({ type: fatalRequested, data: {}, id: "fatal-1" });
     const failed = await harness.waitForRun({ eventId, status: "failed" });
     expect(fatalCalls).toBe(1);
@@ -121,7 +117,7 @@ describe("errors that are not retried", () => {
   });
 
   it("retries an error thrown outside steps (HTTP 500) and fails after the last attempt", async () => {
-    harness = await startInngestHarness({ functions: [throwsOutsideSteps] });
+    const harness = await harnesses.start({ functions: [throwsOutsideSteps] });
     const eventId = await sendEvent({ type: thrownRequested, data: {}, id: "thrown-1" });
     await harness.waitForRun({ eventId, status: "running" });
     await harness.waitUntilIdle();
@@ -134,7 +130,7 @@ describe("errors that are not retried", () => {
   });
 
   it("fails a run that uses an op the embedded executor does not support, naming it", async () => {
-    harness = await startInngestHarness({ functions: [asksAModel] });
+    const harness = await harnesses.start({ functions: [asksAModel] });
     const eventId = await sendEvent({ type: askRequested, data: {}, id: "ask-1" });
     const failed = await harness.waitForRun({ eventId, status: "failed" });
     expect(failed.error).toMatchObject({ name: "UnsupportedOp" });

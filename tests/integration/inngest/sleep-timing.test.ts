@@ -3,22 +3,18 @@
 // can take long; that time must not be added to the sleep (spec 6.2: a notification retry is
 // attempted 3 s after the failed attempt, not 3 s after the executor got round to asking).
 import { eventType } from "inngest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { TestClock } from "@cps/inngest-embedded";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const clock = new TestClock();
 /** Set by a test: the next discovery call after the first step takes this long (test time). */
@@ -39,7 +35,7 @@ const retryAfterThreeSeconds = inngest.createFunction(
 
 describe("step.sleep on the embedded executor", () => {
   it("wakes 3 s after the step before it ended, even when the discovery call reporting the sleep took 2 s", async () => {
-    harness = await startInngestHarness({ functions: [retryAfterThreeSeconds], clock });
+    const harness = await harnesses.start({ functions: [retryAfterThreeSeconds], clock });
     slowDiscovery.ms = 2_000;
     const eventId = await sendEvent({ type: attemptThenRetry, data: { ref: "r1" }, id: "attempt-then-retry-1" });
     const sleeping = await harness.waitForRun({ eventId, status: "sleeping" });

@@ -3,22 +3,18 @@
 // error is reported at once (no start-up grace), while nothing runs; step.waitForEvent and
 // step.invoke, which only show when a run reaches them, fail that run naming the op.
 import { eventType, type InngestFunction } from "inngest";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { sendEvent } from "@/lib/inngest/send-event";
-import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
+import { useInngestHarnesses } from "@/tests/helpers/inngest-harness";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually, quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
-let harness: InngestHarness | undefined;
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const harnesses = useInngestHarnesses();
 
 const opened = eventType("test/unsupported.opened", { schema: z.object({ id: z.string() }) });
 const paid = eventType("test/unsupported.paid", { schema: z.object({ id: z.string() }) });
@@ -28,14 +24,14 @@ const plain = inngest.createFunction({ id: "plain-function", triggers: [opened] 
 async function startReporting(functions: InngestFunction.Any[]) {
   const errors: string[] = [];
   const pollErrors: string[] = [];
-  harness = await startInngestHarness({
+  const harness = await harnesses.start({
     functions,
     executor: {
       logger: { info: () => {}, warn: () => {}, error: (message) => errors.push(message) },
       onPoll: (error) => void (error && pollErrors.push(error)),
     },
   });
-  return { errors, pollErrors };
+  return { harness, errors, pollErrors };
 }
 
 describe("a function using a feature the embedded executor does not implement", () => {
@@ -56,12 +52,12 @@ describe("a function using a feature the embedded executor does not implement", 
       /with-on-failure-failure: onFailure/,
     ],
   ])("%s is refused at sync, reported at once, and nothing runs", async (_name, fn, named) => {
-    const { errors, pollErrors } = await startReporting([plain, fn]);
+    const { harness, errors, pollErrors } = await startReporting([plain, fn]);
     await eventually(() => pollErrors.length > 0, { timeoutMs: 10_000, intervalMs: 25 });
     expect(pollErrors[0]).toMatch(/refuses these functions/);
     expect(pollErrors[0]).toMatch(named);
     expect(errors.some((line) => named.test(line))).toBe(true);
-    expect(harness?.executor.knownFunctions).toEqual([]);
+    expect(harness.executor.knownFunctions).toEqual([]);
     // Not even the supported function runs: a job that silently lost a feature is worse than none.
     await sendEvent({ type: opened, data: { id: "o1" }, id: "unsupported-o1" });
     await quietFor(300, "nothing starts a run meanwhile");
@@ -81,9 +77,9 @@ describe("a step the embedded executor does not implement", () => {
     ["step.waitForEvent", waits, "WaitForEvent"],
     ["step.invoke", invokes, "InvokeFunction"],
   ])("%s fails its run at once, naming the op", async (_name, fn, op) => {
-    await startReporting([fn]);
+    const { harness } = await startReporting([fn]);
     const eventId = await sendEvent({ type: opened, data: { id: `o-${op}` }, id: `unsupported-${op}` });
-    const failed = await harness!.waitForRun({ eventId, status: "failed" });
+    const failed = await harness.waitForRun({ eventId, status: "failed" });
     expect(failed.error).toMatchObject({ name: "UnsupportedOp" });
     expect(failed.lastError).toContain(op);
     expect(failed.attempts).toBeLessThanOrEqual(1);

@@ -1,12 +1,12 @@
 // authorizePayment through the routing, over real HTTP to the sandboxes and a real database.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { useProcessorSandboxes } from "@/tests/helpers/processor-sandboxes";
 import { db } from "@/lib/db";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { runFollowUp } from "@/lib/routing/follow-up";
 import { processFollowUpOperation } from "@/lib/payments/process-follow-up-operation";
 import { registerSandboxUrl } from "@/lib/acquirers/registry";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { newId } from "@/lib/ids";
 import { resetConfig } from "@/lib/env";
 import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
@@ -14,16 +14,8 @@ import { quietFor } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 
-beforeAll(async () => {
-  sandboxes = await startSandboxes({ threeDs: false, hangMs: 20_000, extensions: true });
-  merchantId = await createProcessorTestMerchant();
-});
-afterAll(async () => {
-  await sandboxes.close();
-});
+const services = useProcessorSandboxes({ threeDs: false, hangMs: 20_000, extensions: true });
 
 /**
  * CAD: the one currency of the merchant's bambora account (Bambora North America accounts settle CAD
@@ -31,11 +23,8 @@ afterAll(async () => {
  */
 const CURRENCY = "CAD";
 
-async function authorizeCard(pan: string, options: Partial<Parameters<typeof authorizePayment>[0]> = {}) {
-  const paymentId = await createPendingPayment(merchantId, { currency: CURRENCY });
-  const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, timeoutMs: 5_000, ...options });
-  return { paymentId, result };
-}
+const authorizeCard = (pan: string, options: Parameters<typeof services.authorizeCard>[1] = {}) =>
+  services.authorizeCard(pan, { timeoutMs: 5_000, ...options }, { currency: CURRENCY });
 
 describe("authorizePayment: request processor list", () => {
   it("authorizes with the first processor and records the operation, the payment and the stored card", async () => {
@@ -124,7 +113,7 @@ describe("authorizePayment: request processor list", () => {
   });
 
   it("records an unavailable processor as a failed attempt and goes on", async () => {
-    const finaroUrl = sandboxes.urls.finaro;
+    const finaroUrl = services.sandboxes.urls.finaro;
     registerSandboxUrl("finaro", undefined);
     try {
       const { paymentId, result } = await authorizeCard("4111111111111111", { processors: ["finaro", "bambora"] });
@@ -189,12 +178,12 @@ describe("follow-up operations go to the authorizing processor", () => {
 
     const capture = await runFollowUp({ payment, operation: "capture", amount: 6_000n, operationId: newId() });
     expect(capture).toMatchObject({ status: "approved", responsecode: "00" });
-    expect(sandboxes.ledgers.clearhaus!.byId(reference)!.capturedAmount).toBe(6_000);
-    expect(sandboxes.ledgers.finaro!.byId(reference)).toBeUndefined();
+    expect(services.sandboxes.ledgers.clearhaus!.byId(reference)!.capturedAmount).toBe(6_000);
+    expect(services.sandboxes.ledgers.finaro!.byId(reference)).toBeUndefined();
 
     const refund = await runFollowUp({ payment, operation: "refund", amount: 2_000n, operationId: newId() });
     expect(refund.status).toBe("approved");
-    expect(sandboxes.ledgers.clearhaus!.byId(reference)!.refundedAmount).toBe(2_000);
+    expect(services.sandboxes.ledgers.clearhaus!.byId(reference)!.refundedAmount).toBe(2_000);
   });
 
   it("voids at bambora when bambora authorized", async () => {
@@ -205,7 +194,7 @@ describe("follow-up operations go to the authorizing processor", () => {
     });
     const voided = await runFollowUp({ payment, operation: "void", amount: 10_000n, operationId: newId() });
     expect(voided.status).toBe("approved");
-    expect(sandboxes.ledgers.bambora!.byId(result.attempts.at(-1)!.result.processorReference!)!.voided).toBe(true);
+    expect(services.sandboxes.ledgers.bambora!.byId(result.attempts.at(-1)!.result.processorReference!)!.voided).toBe(true);
   });
 
   it("fails a follow-up for a payment without an approved authorization", async () => {
@@ -243,7 +232,7 @@ describe("what each acquirer's reference asks of a payment (issue 24)", () => {
     const tooLarge = await followUp(paymentId, "refund", 6_000n);
     expect(tooLarge).toMatchObject({ status: "failed", responseCode: "13" });
     expect(tooLarge.errorMessage).toMatch(/refund per capture/);
-    const ledger = sandboxes.ledgers.finaro!.byId(authorization.processorReference!)!;
+    const ledger = services.sandboxes.ledgers.finaro!.byId(authorization.processorReference!)!;
     expect(ledger.refundedAmount).toBe(0);
 
     const fromSecond = await followUp(paymentId, "refund", 4_000n);
@@ -258,18 +247,16 @@ describe("what each acquirer's reference asks of a payment (issue 24)", () => {
   });
 
   it("a clearhaus 50000 authorization is voided before the payment goes on to the next processor", async () => {
-    const paymentId = await createPendingPayment(merchantId, { amount: 50_000n });
-    const result = await authorizePayment({
-      paymentId,
-      source: { kind: "card", card: testCard("4200000000000000") },
-      processors: ["clearhaus", "finaro"],
-      timeoutMs: 5_000,
-    });
+    const { paymentId, result } = await services.authorizeCard(
+      "4200000000000000",
+      { processors: ["clearhaus", "finaro"], timeoutMs: 5_000 },
+      { amount: 50_000n },
+    );
     expect(result).toMatchObject({ status: "approved", processor: "finaro" });
     const [atClearhaus] = await authorizeOperations(paymentId);
     expect(atClearhaus).toMatchObject({ processor: "clearhaus", status: "failed", responseCode: "96" });
     expect(atClearhaus!.errorMessage).toMatch(/^retryable: clearhaus answered 50000.*voided/);
-    expect(sandboxes.ledgers.clearhaus!.byId(atClearhaus!.processorReference!)).toMatchObject({ holds: true, voided: true });
+    expect(services.sandboxes.ledgers.clearhaus!.byId(atClearhaus!.processorReference!)).toMatchObject({ holds: true, voided: true });
   });
 
   it("a card clearhaus does not take is not sent there: the attempt says why, and the next processor approves", async () => {
@@ -284,10 +271,22 @@ describe("what each acquirer's reference asks of a payment (issue 24)", () => {
     for (const processor of ["clearhaus", "finaro"] as const) {
       const { paymentId: parentId } = await authorizeCard("4111111111111111", { processors: [processor] });
       const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
+      /** A merchant-initiated payment of this type at `processor`, from the first payment's stored card. */
+      const authorizeMit = async (paymentType: "scheduled" | "unscheduled" | "incremental") => {
+        const paymentId = await createPendingPayment(services.merchantId, { paymentType, parentPaymentId: parentId, storedCardId: parent.storedCardId! });
+        const result = await authorizePayment({
+          paymentId,
+          source: { kind: "stored", storedCardId: parent.storedCardId! },
+          processors: [processor],
+          mit: { paymentType, parentPaymentId: parentId },
+          timeoutMs: 5_000,
+        });
+        return { paymentId, result };
+      };
       const first = (await authorizeOperations(parentId))[0]!;
       // Clearhaus' first-in-series answer carries series.tid; Finaro's z50.
       expect(first.schemeTransactionId, processor).toMatch(/^\d{15}$/);
-      const ledger = sandboxes.ledgers[processor]!;
+      const ledger = services.sandboxes.ledgers[processor]!;
       // The cardholder's payment stores the card: at Clearhaus it starts a series (credential_on_file store and
       // initiator cardholder are its defaults), at Finaro it is a plain CIT (a9 9, not "first recurring").
       expect(ledger.byId(first.processorReference!)!.storedCredential, processor).toEqual(
@@ -295,18 +294,7 @@ describe("what each acquirer's reference asks of a payment (issue 24)", () => {
       );
       let latest = first.processorReference!;
       for (const paymentType of ["scheduled", "unscheduled", "scheduled"] as const) {
-        const childId = await createPendingPayment(merchantId, {
-          paymentType,
-          parentPaymentId: parentId,
-          storedCardId: parent.storedCardId!,
-        });
-        const child = await authorizePayment({
-          paymentId: childId,
-          source: { kind: "stored", storedCardId: parent.storedCardId! },
-          processors: [processor],
-          mit: { paymentType, parentPaymentId: parentId },
-          timeoutMs: 5_000,
-        });
+        const { paymentId: childId, result: child } = await authorizeMit(paymentType);
         expect(child, `${processor} ${paymentType}`).toMatchObject({ status: "approved", processor });
         const [operation] = await authorizeOperations(childId);
         const named = ledger.byId(operation!.processorReference!)!.storedCredential;
@@ -318,18 +306,7 @@ describe("what each acquirer's reference asks of a payment (issue 24)", () => {
         latest = operation!.processorReference!;
       }
       // An incremental authorization has no code at either acquirer: not sent.
-      const incrementalId = await createPendingPayment(merchantId, {
-        paymentType: "incremental",
-        parentPaymentId: parentId,
-        storedCardId: parent.storedCardId!,
-      });
-      const incremental = await authorizePayment({
-        paymentId: incrementalId,
-        source: { kind: "stored", storedCardId: parent.storedCardId! },
-        processors: [processor],
-        mit: { paymentType: "incremental", parentPaymentId: parentId },
-        timeoutMs: 5_000,
-      });
+      const { result: incremental } = await authorizeMit("incremental");
       expect(incremental, processor).toMatchObject({ status: "failed", responsecode: "58" });
     }
   });
@@ -346,7 +323,7 @@ describe("merchant-initiated payments with the stored card", () => {
     const parentOperation = (await authorizeOperations(parentId))[0]!;
     expect(parentOperation.schemeTransactionId).toMatch(/^\d{15}$/);
 
-    const childId = await createPendingPayment(merchantId, {
+    const childId = await createPendingPayment(services.merchantId, {
       amount: 2_500n,
       currency: CURRENCY,
       paymentType: "unscheduled",
@@ -372,7 +349,7 @@ describe("merchant-initiated payments with the stored card", () => {
     const { paymentId: parentId } = await authorizeCard("4111111111111111", { processors: ["clearhaus"] });
     const parent = await db().payment.findUniqueOrThrow({ where: { id: parentId } });
     const child = () =>
-      createPendingPayment(merchantId, {
+      createPendingPayment(services.merchantId, {
         amount: 2_500n,
         currency: CURRENCY,
         paymentType: "unscheduled",
@@ -380,7 +357,7 @@ describe("merchant-initiated payments with the stored card", () => {
         storedCardId: parent.storedCardId!,
       });
     const mit = { paymentType: "unscheduled" as const, parentPaymentId: parentId };
-    const atBambora = sandboxes.ledgers.bambora!.transactions().length;
+    const atBambora = services.sandboxes.ledgers.bambora!.transactions().length;
     // Rule 2 of the default routing starts with bambora (bambora, clearhaus, finaro): bambora is skipped.
     const ruled = await child();
     const skipped = await authorizePayment({
@@ -400,7 +377,7 @@ describe("merchant-initiated payments with the stored card", () => {
     });
     expect(refused).toMatchObject({ status: "failed", attempts: [] });
     expect(await db().operation.count({ where: { paymentId: named } })).toBe(0);
-    expect(sandboxes.ledgers.bambora!.transactions()).toHaveLength(atBambora);
+    expect(services.sandboxes.ledgers.bambora!.transactions()).toHaveLength(atBambora);
   });
 
   it("refuses a stored card of another merchant", async () => {
@@ -420,7 +397,7 @@ describe("a slow processor never blocks other payments", () => {
     process.env.FINARO_TIMEOUT_MS = "250";
     resetConfig();
     try {
-      const paymentId = await createPendingPayment(merchantId);
+      const paymentId = await createPendingPayment(services.merchantId);
       const started = Date.now();
       const result = await authorizePayment({
         paymentId,
@@ -439,7 +416,7 @@ describe("a slow processor never blocks other payments", () => {
   });
 
   it("authorizes other payments at the same processor while one call hangs", async () => {
-    const hangingId = await createPendingPayment(merchantId);
+    const hangingId = await createPendingPayment(services.merchantId);
     const hanging = authorizePayment({
       paymentId: hangingId,
       source: { kind: "card", card: testCard("4000000000000119") },
@@ -450,7 +427,7 @@ describe("a slow processor never blocks other payments", () => {
     const started = Date.now();
     const others = await Promise.all(
       Array.from({ length: 6 }, async (_, index) => {
-        const paymentId = await createPendingPayment(merchantId);
+        const paymentId = await createPendingPayment(services.merchantId);
         return authorizePayment({
           paymentId,
           source: { kind: "card", card: testCard(index % 2 ? "5555555555554444" : "4111111111111111") },

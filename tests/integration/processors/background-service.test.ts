@@ -1,6 +1,7 @@
 // The service starts sandboxes for test mode, only for processors whose test endpoint (*_TEST_BASE_URL)
 // is not configured; live accounts never reach them (issue 27).
 import { afterEach, describe, expect, it } from "vitest";
+import { challengeRequest } from "@/tests/helpers/threeds-messages";
 import { resetConfig } from "@/lib/env";
 import { bindConnector, sandboxUrl } from "@/lib/acquirers/registry";
 import type { AcquirerName } from "@/lib/acquirers/names";
@@ -104,13 +105,7 @@ describe("processor sandboxes as a background service", () => {
         }),
       }).then((response) => response.json());
       expect(ares).toMatchObject({ transStatus: "C", acsURL: "https://pay.example.test/sandbox/threeds/acs/challenge" });
-      const creq = encodeBase64Url({
-        messageType: "CReq",
-        messageVersion: "2.2.0",
-        threeDSServerTransID: ares.threeDSServerTransID,
-        acsTransID: ares.acsTransID,
-        challengeWindowSize: "05",
-      });
+      const creq = encodeBase64Url(challengeRequest(ares));
       const page = await serveMountedThreeDsSandbox(new Request(ares.acsURL, { method: "POST", body: new URLSearchParams({ creq }) }));
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('action="challenge/submit"');

@@ -1,34 +1,25 @@
 // Late approvals behind time-outs are found by our operation id and voided.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { useProcessorSandboxes } from "@/tests/helpers/processor-sandboxes";
 import { db } from "@/lib/db";
 import { resetConfig } from "@/lib/env";
 import { armAcquirerFault, clearAcquirerFaults, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
 import { newId } from "@/lib/ids";
-import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { FINARO_SANDBOX_CREDENTIALS } from "@/lib/sandboxes/acquirers/finaro";
 import { sandboxConnector } from "@/tests/helpers/acquirer-accounts";
 import { reconcileTimedOutAuthorizations } from "@/lib/routing/reconcile-timed-out-authorizations";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
+import { authorizeOperations, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 
-beforeAll(async () => {
-  sandboxes = await startSandboxes({ threeDs: false, hangMs: 10_000, extensions: true });
-  merchantId = await createProcessorTestMerchant();
-});
-afterAll(async () => {
-  await sandboxes.close();
-});
+const services = useProcessorSandboxes({ threeDs: false, hangMs: 10_000, extensions: true });
 
 describe("look-up by our operation id", () => {
   it.each(["finaro", "bambora", "clearhaus"] as const)("the %s sandbox finds an authorization by the operation id it was sent with", async (name) => {
     const operationId = newId();
-    const connector = sandboxConnector(sandboxes, name);
+    const connector = sandboxConnector(services.sandboxes, name);
     const authorized = await connector.authorize({
       operationId,
       paymentId: newId(),
@@ -41,37 +32,29 @@ describe("look-up by our operation id", () => {
     expect(found).toMatchObject({ status: "approved", processorReference: authorized.processorReference });
     expect(await connector.lookupOperation({ kind: "authorize", operationId: newId() })).toBeUndefined();
     // Another merchant account at the same acquirer does not see it.
-    expect(await sandboxConnector(sandboxes, name, { index: 1 }).lookupOperation({ kind: "authorize", operationId })).toBeUndefined();
+    expect(await sandboxConnector(services.sandboxes, name, { index: 1 }).lookupOperation({ kind: "authorize", operationId })).toBeUndefined();
   });
 });
 
 describe("reconcileTimedOutAuthorizations", () => {
   it("an approval that is there when the time-out's look-up asks is the authorization: nothing is routed on", async () => {
-    const paymentId = await createPendingPayment(merchantId);
-    const result = await authorizePayment({
-      paymentId,
-      source: { kind: "card", card: testCard("4000000000000150") },
-      processors: ["finaro", "clearhaus"],
-      timeoutMs: 300,
-    });
+    const { paymentId, result } = await services.authorizeCard("4000000000000150", { processors: ["finaro", "clearhaus"], timeoutMs: 300 });
     expect(result).toMatchObject({ status: "approved", processor: "finaro" });
     expect((await authorizeOperations(paymentId)).map((operation) => [operation.processor, operation.status])).toEqual([["finaro", "approved"]]);
   });
 
   it("voids a late approval at finaro (acting after the look-up said not found) after the payment was approved by clearhaus, once", async () => {
-    const paymentId = await createPendingPayment(merchantId, { amount: 10_013n });
     armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "authorize", amount: 10_013 });
-    const result = await authorizePayment({
-      paymentId,
-      source: { kind: "card", card: testCard("4111111111111111") },
-      processors: ["finaro", "clearhaus"],
-      timeoutMs: 300,
-    });
+    const { paymentId, result } = await services.authorizeCard(
+      "4111111111111111",
+      { processors: ["finaro", "clearhaus"], timeoutMs: 300 },
+      { amount: 10_013n },
+    );
     expect(result).toMatchObject({ status: "approved", processor: "clearhaus" });
     await lateActsDone();
     const [timedOut] = await authorizeOperations(paymentId);
     expect(timedOut).toMatchObject({ processor: "finaro", status: "failed", responseCode: "68" });
-    const lateApproval = sandboxes.ledgers.finaro!.findByRequestId(FINARO_SANDBOX_CREDENTIALS.merchantId, timedOut!.id)!;
+    const lateApproval = services.sandboxes.ledgers.finaro!.findByRequestId(FINARO_SANDBOX_CREDENTIALS.merchantId, timedOut!.id)!;
     expect(lateApproval).toMatchObject({ approved: true, voided: false });
 
     expect(await reconcileTimedOutAuthorizations({ olderThanMs: 60_000 })).toEqual([]);
@@ -89,16 +72,14 @@ describe("reconcileTimedOutAuthorizations", () => {
   });
 
   it("marks time-outs the acquirer never saw, and those it cannot look up", async () => {
-    const paymentId = await createPendingPayment(merchantId, { currency: "CAD" });
-    await authorizePayment({
-      paymentId,
-      source: { kind: "card", card: testCard("4000000000000119") },
-      processors: ["bambora", "clearhaus"],
-      timeoutMs: 300,
-    });
+    const { paymentId } = await services.authorizeCard(
+      "4000000000000119",
+      { processors: ["bambora", "clearhaus"], timeoutMs: 300 },
+      { currency: "CAD" },
+    );
     const [atBambora, atClearhaus] = await authorizeOperations(paymentId);
     // Clearhaus as the real gateway (the test account's endpoint configured): no look-up by reference there.
-    process.env.CLEARHAUS_TEST_BASE_URL = sandboxes.urls.clearhaus;
+    process.env.CLEARHAUS_TEST_BASE_URL = services.sandboxes.urls.clearhaus;
     resetConfig();
     let reconciled;
     try {

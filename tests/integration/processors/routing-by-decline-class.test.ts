@@ -2,31 +2,19 @@
 // sandboxes and a real database: a declined-hard answer is not sent to another acquirer (the card
 // schemes forbid the re-attempt, and charge for it), the payment says why; a declined-soft or
 // technical answer goes on as the spec's routing rule says.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { useProcessorSandboxes } from "@/tests/helpers/processor-sandboxes";
 import { db } from "@/lib/db";
-import { authorizePayment } from "@/lib/payments/authorize-payment";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
-import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
+import { authorizeOperations } from "../../helpers/payment-factories";
 
 useTestDatabase();
 
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 
-beforeAll(async () => {
-  sandboxes = await startSandboxes({ threeDs: false, hangMs: 20_000, extensions: true });
-  merchantId = await createProcessorTestMerchant();
-});
-afterAll(async () => {
-  await sandboxes.close();
-});
+const services = useProcessorSandboxes({ threeDs: false, hangMs: 20_000, extensions: true });
 
-async function authorizeCard(pan: string, processors: Array<"finaro" | "clearhaus" | "bambora">) {
-  const paymentId = await createPendingPayment(merchantId, { currency: "CAD" });
-  const result = await authorizePayment({ paymentId, source: { kind: "card", card: testCard(pan) }, processors, timeoutMs: 5_000 });
-  return { paymentId, result };
-}
+const authorizeCard = (pan: string, processors: Array<"finaro" | "clearhaus" | "bambora">) =>
+  services.authorizeCard(pan, { processors, timeoutMs: 5_000 }, { currency: "CAD" });
 
 describe("routing by decline class", () => {
   it("an expired card (54, declined-hard) declined by finaro is not sent to clearhaus: routing stopped, and why", async () => {

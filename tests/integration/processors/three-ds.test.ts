@@ -1,34 +1,28 @@
 // EMV 3-D Secure against the sandbox directory server and ACS, and the set3ds modes with the
 // challenge cards, composed with authorizePayment over real HTTP and a real database.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { useProcessorSandboxes } from "@/tests/helpers/processor-sandboxes";
 import { db } from "@/lib/db";
 import type { ThreeDsMode } from "@/lib/generated/prisma/enums";
 import { authorizePayment, type AuthorizePaymentResult } from "@/lib/payments/authorize-payment";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { completeAuthentication, threeDsServerTransIdFromCres } from "@/lib/threeds/complete-authentication";
 import { creq as creqSchema, cres as cresSchema, decodeBase64Url, encodeBase64Url } from "@/lib/threeds/messages";
 import { SANDBOX_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/directory-server";
 import { startAuthentication } from "@/lib/threeds/start-authentication";
 import { decideThreeDsStep } from "@/lib/threeds/three-ds-mode";
 import { declineClassOf } from "@/lib/routing/decline-class";
-import { authorizeOperations, createPendingPayment, createProcessorTestMerchant, testCard } from "../../helpers/payment-factories";
+import { authorizeOperations, createPendingPayment, testCard } from "../../helpers/payment-factories";
 
 useTestDatabase();
 
 const NOTIFICATION_URL = "https://merchant.example/dynamic/s1/payments/p1/challenge-notify";
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 
+const services = useProcessorSandboxes({ hangMs: 10_000, extensions: true });
 beforeAll(async () => {
-  sandboxes = await startSandboxes({ hangMs: 10_000, extensions: true });
-  merchantId = await createProcessorTestMerchant();
   // The set3ds tests authorize at Clearhaus; an authentication's AReq names the account routing tries
   // first, and its result authorizes only there (issue 25), so Clearhaus comes first here.
-  await db().processorRouting.updateMany({ where: { merchantId }, data: { processors: ["clearhaus", "finaro", "bambora"] } });
-});
-afterAll(async () => {
-  await sandboxes.close();
+  await db().processorRouting.updateMany({ where: { merchantId: services.merchantId }, data: { processors: ["clearhaus", "finaro", "bambora"] } });
 });
 
 type ChallengeAction = "complete" | "wrong-code" | "fail" | "cancel";
@@ -69,7 +63,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
     ["5555555555554444", "02"],
     ["378282246310005", "05"],
   ])("authenticates %s frictionless with the scheme's ECI %s", async (pan, eci) => {
-    const paymentId = await createPendingPayment(merchantId);
+    const paymentId = await createPendingPayment(services.merchantId);
     const started = await startAuthentication({ paymentId, card: testCard(pan), notificationUrl: NOTIFICATION_URL });
     expect(started.kind).toBe("authenticated");
     if (started.kind !== "authenticated") return;
@@ -88,7 +82,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
   });
 
   it("asks for a challenge for 4000000000003220 with a base64url CReq without padding", async () => {
-    const paymentId = await createPendingPayment(merchantId);
+    const paymentId = await createPendingPayment(services.merchantId);
     const started = await startAuthentication({ paymentId, card: testCard("4000000000003220"), notificationUrl: NOTIFICATION_URL });
     expect(started.kind).toBe("challenge");
     if (started.kind !== "challenge") return;
@@ -100,7 +94,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
       threeDSServerTransID: started.threeDsServerTransId,
       challengeWindowSize: "05",
     });
-    expect(started.acsUrl).toBe(`${sandboxes.urls.threeds}/acs/challenge`);
+    expect(started.acsUrl).toBe(`${services.sandboxes.urls.threeds}/acs/challenge`);
     const row = await db().threeDsAuthentication.findUniqueOrThrow({ where: { id: started.authenticationId } });
     expect(row).toMatchObject({ state: "challenge", transStatus: "C", challengeRequired: true, acsTransId: creq!.acsTransID });
     // Nothing is decided until the cardholder finishes.
@@ -113,7 +107,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
     ["fail", "failed", "N", "failed"],
     ["cancel", "cancelled", "N", "aborted"],
   ] as const)("records a %s challenge from the directory server's result", async (action, kind, cresStatus, state) => {
-    const paymentId = await createPendingPayment(merchantId);
+    const paymentId = await createPendingPayment(services.merchantId);
     const started = await startAuthentication({ paymentId, card: testCard("4000000000003006"), notificationUrl: NOTIFICATION_URL });
     if (started.kind !== "challenge") throw new Error("expected a challenge");
     const { cres, postedTo } = await actInChallenge(started.acsUrl, started.creq, action);
@@ -130,7 +124,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
   });
 
   it("does not take the browser's word: a forged CRes does not finish the authentication", async () => {
-    const paymentId = await createPendingPayment(merchantId);
+    const paymentId = await createPendingPayment(services.merchantId);
     const started = await startAuthentication({ paymentId, card: testCard("4000000000003220"), notificationUrl: NOTIFICATION_URL });
     if (started.kind !== "challenge") throw new Error("expected a challenge");
     const forged = encodeBase64Url({
@@ -146,7 +140,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
   });
 
   it("refuses to complete an authentication for another payment", async () => {
-    const paymentId = await createPendingPayment(merchantId);
+    const paymentId = await createPendingPayment(services.merchantId);
     const started = await startAuthentication({ paymentId, card: testCard("4000000000003220"), notificationUrl: NOTIFICATION_URL });
     await expect(
       completeAuthentication({ threeDsServerTransId: started.threeDsServerTransId, paymentId: "someotherpayment" }),
@@ -154,7 +148,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
   });
 
   it("rejects a tampered CReq at the ACS", async () => {
-    const response = await fetch(`${sandboxes.urls.threeds}/acs/challenge`, {
+    const response = await fetch(`${services.sandboxes.urls.threeds}/acs/challenge`, {
       method: "POST",
       body: new URLSearchParams({
         creq: encodeBase64Url({ messageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: "a", acsTransID: "b" }),
@@ -164,7 +158,7 @@ describe("3-D Secure authentication against the sandbox DS/ACS", () => {
   });
 
   it("reports a currency 3-D Secure cannot express as not authenticated", async () => {
-    const paymentId = await createPendingPayment(merchantId, { currency: "XTS" });
+    const paymentId = await createPendingPayment(services.merchantId, { currency: "XTS" });
     const started = await startAuthentication({ paymentId, card: testCard("4111111111111111"), notificationUrl: NOTIFICATION_URL });
     expect(started.kind).toBe("not_authenticated");
   });
@@ -179,7 +173,7 @@ interface ModeOutcome {
 
 /** Runs a payment the way the set3ds modes prescribe (decideThreeDsStep), with a person acting in the challenge. */
 async function payWithMode(mode: ThreeDsMode, pan: string, action: ChallengeAction = "complete"): Promise<ModeOutcome> {
-  const paymentId = await createPendingPayment(merchantId);
+  const paymentId = await createPendingPayment(services.merchantId);
   const card = testCard(pan);
   const authorize = (threeDs?: Parameters<typeof authorizePayment>[0]["threeDs"]) =>
     authorizePayment({ paymentId, source: { kind: "card", card }, processors: ["clearhaus"], threeDs });

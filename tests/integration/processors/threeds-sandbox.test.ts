@@ -1,27 +1,13 @@
 // The 3-D Secure sandbox's own rules, through its fetch handler.
-import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createThreeDsSandbox, THREEDS_SANDBOX_API_KEY } from "@/lib/sandboxes/threeds/directory-server";
 import { cres, decodeBase64Url, encodeBase64Url, type ARes } from "@/lib/threeds/messages";
 import { quietFor } from "@/tests/helpers/eventually";
+import { challengeRequest, minimalAReq } from "@/tests/helpers/threeds-messages";
 
 const ORIGIN = "http://acs.test";
 
-function areq(pan: string) {
-  return {
-    messageType: "AReq",
-    messageVersion: "2.2.0",
-    threeDSServerTransID: randomUUID(),
-    deviceChannel: "02",
-    messageCategory: "01",
-    acctNumber: pan,
-    cardExpiryDate: "3012",
-    purchaseAmount: "1000",
-    purchaseCurrency: "208",
-    purchaseExponent: "2",
-    notificationURL: "https://merchant.example/dynamic/s1/payments/p1/challenge-notify",
-  };
-}
+const areq = (pan: string) => minimalAReq(pan, "https://merchant.example/dynamic/s1/payments/p1/challenge-notify");
 
 const post = (handler: ReturnType<typeof createThreeDsSandbox>["handler"], path: string, body: unknown, apiKey = THREEDS_SANDBOX_API_KEY) =>
   handler(
@@ -55,13 +41,7 @@ describe("3-D Secure sandbox", () => {
     expect(rreq).toMatchObject({ messageType: "RReq", transStatus: "N", transStatusReason: "14" });
     expect(rreq.authenticationValue).toBeUndefined();
     // The page, opened too late, hands the negative CRes straight back.
-    const creq = encodeBase64Url({
-      messageType: "CReq",
-      messageVersion: "2.2.0",
-      threeDSServerTransID: ares.threeDSServerTransID,
-      acsTransID: ares.acsTransID,
-      challengeWindowSize: "05",
-    });
+    const creq = encodeBase64Url(challengeRequest(ares));
     const page = await (await handler(new Request(ares.acsURL!, { method: "POST", body: new URLSearchParams({ creq }) }))).text();
     const cresValue = /name="cres" value="([^"]+)"/.exec(page)?.[1] ?? "";
     expect(decodeBase64Url(cres, cresValue)).toMatchObject({ transStatus: "N" });
@@ -71,7 +51,7 @@ describe("3-D Secure sandbox", () => {
     const { handler } = createThreeDsSandbox();
     const message = areq("4000000000003220");
     const ares = (await (await post(handler, "/auth", message)).json()) as ARes;
-    const creq = encodeBase64Url({ messageType: "CReq", messageVersion: "2.2.0", threeDSServerTransID: ares.threeDSServerTransID, acsTransID: ares.acsTransID, challengeWindowSize: "05" });
+    const creq = encodeBase64Url(challengeRequest(ares));
     const page = await (await handler(new Request(ares.acsURL!, { method: "POST", body: new URLSearchParams({ creq }) }))).text();
     expect(page).toContain("<dt>Amount</dt><dd>10.00 DKK</dd>");
     expect(page).not.toContain(" 208<");

@@ -7,12 +7,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { resetConfig } from "@/lib/env";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
-import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useTestDatabase } from "@/tests/helpers/test-database";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
-import { createTestMerchant, createTestSession } from "../../helpers/session-factory";
+import { setEnv } from "@/tests/helpers/set-env";
+import { useCardholderServices } from "@/tests/helpers/cardholder-services";
+import { createTestSession } from "../../helpers/session-factory";
 
 useTestDatabase();
 
@@ -20,17 +19,14 @@ type Fault = "preauth-500" | "preauth-erro" | "preauth-hang" | "auth-erro" | "au
 const MERCHANT_ORIGIN = "http://shop.example";
 const VISA = { pan: "4111111111111111", expmonth: "12", expyear: String(new Date().getUTCFullYear() + 1), securitycode: "123" };
 const saved = {
-  url: process.env.THREEDS_TEST_SERVER_URL,
-  key: process.env.THREEDS_TEST_API_KEY,
-  timeout: process.env.PROCESSOR_TIMEOUT_MS,
+  THREEDS_TEST_SERVER_URL: process.env.THREEDS_TEST_SERVER_URL,
+  THREEDS_TEST_API_KEY: process.env.THREEDS_TEST_API_KEY,
+  PROCESSOR_TIMEOUT_MS: process.env.PROCESSOR_TIMEOUT_MS,
 };
 
 let fault: Fault = "preauth-500";
 let threeDsServer: http.Server;
 const hanging = new Set<http.ServerResponse>();
-let server: HostedFieldsServer;
-let sandboxes: RunningSandboxes;
-let merchantId: string;
 
 function erro(response: http.ServerResponse, errorCode: string, errorDescription: string, errorDetail: string) {
   response.writeHead(400, { "content-type": "application/json" });
@@ -60,35 +56,25 @@ beforeAll(async () => {
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => threeDsServer.listen(0, "127.0.0.1", resolve));
-  process.env.THREEDS_TEST_SERVER_URL = `http://127.0.0.1:${(threeDsServer.address() as AddressInfo).port}`;
-  process.env.THREEDS_TEST_API_KEY = "test-key";
-  process.env.PROCESSOR_TIMEOUT_MS = "1000";
-  resetConfig();
-  sandboxes = await startSandboxes({ hangMs: 3000, extensions: true });
-  server = await startHostedFieldsServer();
-  merchantId = (await createTestMerchant()).id;
+  setEnv({
+    THREEDS_TEST_SERVER_URL: `http://127.0.0.1:${(threeDsServer.address() as AddressInfo).port}`,
+    THREEDS_TEST_API_KEY: "test-key",
+    PROCESSOR_TIMEOUT_MS: "1000",
+  });
 });
+// Registered after the hook above: the sandboxes start with the 3DS Server and the time-out configured.
+const services = useCardholderServices({ hangMs: 3000, extensions: true });
 
 afterAll(async () => {
   for (const response of hanging) response.destroy();
-  await server?.close();
-  await sandboxes?.close();
   await new Promise((resolve) => threeDsServer.close(resolve));
-  for (const [name, value] of [
-    ["THREEDS_TEST_SERVER_URL", saved.url],
-    ["THREEDS_TEST_API_KEY", saved.key],
-    ["PROCESSOR_TIMEOUT_MS", saved.timeout],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
+  setEnv(saved);
 });
 
-const post = (path: string, body: unknown) => server.postJson(path, body);
+const post = (path: string, body: unknown) => services.server.postJson(path, body);
 
 async function pay(set3ds: "FORCE_3DS" | "FALLBACK_3DS") {
-  const session = await createTestSession(merchantId, { notificationUrl: "http://127.0.0.1:9/notify", set3ds });
+  const session = await createTestSession(services.merchantId, { notificationUrl: "http://127.0.0.1:9/notify", set3ds });
   const started = await post(`/dynamic/${session.id}/payments`, {});
   const paymentId = String(started.paymentid);
   const binding = createOriginBinding(session.id, MERCHANT_ORIGIN);

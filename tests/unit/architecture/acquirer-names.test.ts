@@ -7,23 +7,17 @@
 // that contains a name, in any case ("finaro", "FINARO_BASE_URL", "createBamboraSandbox"), as the
 // TypeScript parser sees the file. Comments do not count: they may say why code is as it is for one
 // acquirer ("Finaro names the capture it refunds") without making the code depend on it.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "@/tests/helpers/source-files";
 import { ACQUIRER_NAMES } from "@/lib/acquirers/names";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    if (entry === "node_modules" || entry === "generated") return [];
-    if (statSync(full).isDirectory()) return sources(full);
-    return SOURCE.test(entry) && !entry.endsWith(".d.ts") ? [full] : [];
-  });
-}
+const sources = (dir: string) => sourceFiles(dir, (name) => SOURCE.test(name) && !name.endsWith(".d.ts"));
 
 /** Where a name may appear (repository-relative). */
 export function mayNameAcquirers(file: string): boolean {

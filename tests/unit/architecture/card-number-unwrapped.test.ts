@@ -2,21 +2,15 @@
 // sealed: in an acquirer module building its request, in the cards kernel (the vault's encryption,
 // the BIN facts, fingerprints, the test-card check) and in the 3-D Secure AReq to the 3DS Server.
 // Everywhere else code passes the wrapped card along, so a log line or an error cannot carry it.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "@/tests/helpers/source-files";
 import { ACQUIRER_NAMES } from "@/lib/acquirers/names";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    if (entry === "node_modules" || entry === "generated") return [];
-    if (statSync(full).isDirectory()) return sources(full);
-    return /\.(ts|tsx)$/.test(entry) ? [full] : [];
-  });
-}
+const sources = (dir: string) => sourceFiles(dir, (name) => /\.(ts|tsx)$/.test(name));
 
 const ALLOWED = [...ACQUIRER_NAMES.map((name) => `lib/acquirers/${name}/`), "lib/acquirers/_template/", "lib/cards/", "lib/threeds/start-authentication.ts"];
 

@@ -6,9 +6,10 @@
 // Rooms: `app`, `components`, `lib/<folder>`, each file directly in lib/ (`lib/env.ts` ...), and the
 // leaf `lib/acquirers/names.ts` (the list of acquirer names, which kernels may read: it imports
 // nothing). lib/generated (the Prisma client) is left out, as generated code.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "@/tests/helpers/source-files";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
@@ -37,16 +38,7 @@ export const KERNELS = [
   "lib/validation",
 ];
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const full = path.join(dir, entry);
-    if (entry === "node_modules" || entry === "generated") continue;
-    if (statSync(full).isDirectory()) out.push(...sources(full));
-    else if (SOURCE.test(entry) && !entry.endsWith(".d.ts")) out.push(full);
-  }
-  return out;
-}
+const sources = (dir: string) => sourceFiles(dir, (name) => SOURCE.test(name) && !name.endsWith(".d.ts"));
 
 /** The room a repository-relative file or import target belongs to, or null when it is outside app/, lib/, components/. */
 export function roomOf(relative: string): string | null {

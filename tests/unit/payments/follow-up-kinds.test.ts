@@ -1,8 +1,9 @@
 // The follow-up kinds are one table (lib/payments/follow-ups/kinds.ts): the connector contract, the
 // database enums and every list in the code agree with it, and no file writes the list out again.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "@/tests/helpers/source-files";
 import { FOLLOW_UP_OPERATIONS } from "@/lib/acquirers/contract";
 import { NotificationKind, OperationType } from "@/lib/generated/prisma/enums";
 import { Prisma } from "@/lib/db";
@@ -10,14 +11,7 @@ import { FOLLOW_UP_KINDS, FOLLOW_UP_TYPES, FOLLOW_UP_TYPES_SQL, isFollowUpType }
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    if (entry === "node_modules" || entry === "generated") return [];
-    if (statSync(full).isDirectory()) return sources(full);
-    return /\.(ts|tsx)$/.test(entry) ? [full] : [];
-  });
-}
+const sources = (dir: string) => sourceFiles(dir, (name) => /\.(ts|tsx)$/.test(name));
 
 describe("the follow-up kinds", () => {
   it("are the connector contract's follow-up operations and operation types of the database", () => {

@@ -11,6 +11,7 @@ import {
   THREEDS_SERVER_CHALLENGE_CODE,
   threeDsServerTestCard,
 } from "@/lib/sandboxes/threeds/three-ds-server";
+import { challengeRequest, minimalAReq } from "@/tests/helpers/threeds-messages";
 
 const ORIGIN = "http://3ds-server.test";
 const NOTIFY = "https://pay.example/dynamic/s1/payments/p1/challenge-notify";
@@ -67,17 +68,7 @@ function autoPosted(html: string): { action: string; fields: Record<string, stri
 /** The AReq today's main sends (lib/threeds/start-authentication.ts before issue 25): its own id, 2.2.0, no browser data. */
 function mainAReq(pan: string) {
   return {
-    messageType: "AReq",
-    messageVersion: "2.2.0",
-    threeDSServerTransID: randomUUID(),
-    deviceChannel: "02",
-    messageCategory: "01",
-    acctNumber: pan,
-    cardExpiryDate: "3012",
-    purchaseAmount: "1000",
-    purchaseCurrency: "208",
-    purchaseExponent: "2",
-    notificationURL: NOTIFY,
+    ...minimalAReq(pan, NOTIFY),
     acquirerBIN: "438309",
     acquirerMerchantID: "00002000000",
     mcc: "5411",
@@ -208,13 +199,7 @@ describe("strict 3DS Server sandbox (3dsecure.io reference)", () => {
     const { transId, compInd } = await preauthAndMethod(sandbox, pan);
     const ares = (await api(sandbox, "/auth", fullAReq(pan, transId, compInd))).json!;
     expect(ares).toMatchObject({ transStatus: "C", acsURL: `${ORIGIN}/acs/challenge` });
-    const creq = b64url({
-      messageType: "CReq",
-      messageVersion: "2.2.0",
-      threeDSServerTransID: transId,
-      acsTransID: ares.acsTransID,
-      challengeWindowSize: "05",
-    });
+    const creq = b64url(challengeRequest({ threeDSServerTransID: transId, acsTransID: ares.acsTransID }));
     let pageHtml = (await form(sandbox, "/acs/challenge", { creq, threeDSSessionData: "session-1" })).html;
     if (pan.endsWith("2072")) {
       expect(pageHtml).toContain("Confirm your payment");
@@ -312,13 +297,7 @@ describe("strict 3DS Server sandbox (3dsecure.io reference)", () => {
     const pan = "4000100511112070";
     const { transId, compInd } = await preauthAndMethod(sandbox, pan);
     const ares = (await api(sandbox, "/auth", fullAReq(pan, transId, compInd))).json!;
-    const creq = b64url({
-      messageType: "CReq",
-      messageVersion: "2.2.0",
-      threeDSServerTransID: transId,
-      acsTransID: ares.acsTransID,
-      challengeWindowSize: "05",
-    });
+    const creq = b64url(challengeRequest({ threeDSServerTransID: transId, acsTransID: ares.acsTransID }));
     await form(sandbox, "/acs/challenge", { creq });
     expect((await api(sandbox, "/postauth", { threeDSServerTransID: transId })).json).toMatchObject({ messageType: "RReq" });
     expect((await api(sandbox, "/postauth", { threeDSServerTransID: transId })).json).toMatchObject({ messageType: "RReq" });
