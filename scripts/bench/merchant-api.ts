@@ -47,6 +47,7 @@ import { createRequire } from "node:module";
 import { buildIfMissing } from "./build-if-missing";
 import { seedScaleData } from "./seed-scale-data";
 import { summarizeProfiles } from "./lib/profile-summary";
+import { benchAdminUrl, createBenchDatabase } from "./lib/bench-database";
 import autocannon from "autocannon";
 import pg from "pg";
 
@@ -85,27 +86,6 @@ const secrets = {
 
 function log(line: string): void {
   console.log(`[merchant-api bench] ${line}`);
-}
-
-async function adminUrl(): Promise<string> {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
-  const out = execFileSync("bash", ["scripts/pg-test-cluster.sh", "start"], {
-    env: { ...process.env, PG_TEST_PORT: process.env.BENCH_PG_PORT ?? "55462", PG_TEST_DIR: "/tmp/cps-bench-merchant-api-pg" },
-  }).toString();
-  const match = out.match(/TEST_DATABASE_URL=(\S+)/);
-  if (!match?.[1]) throw new Error(`could not start PostgreSQL: ${out}`);
-  return match[1];
-}
-
-async function createDatabase(admin: string): Promise<string> {
-  const name = `cps_bench_${randomBytes(4).toString("hex")}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 interface Summary {
@@ -539,8 +519,8 @@ interface Verdict {
 
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
-  const admin = await adminUrl();
-  const databaseUrl = await createDatabase(admin);
+  const admin = benchAdminUrl({ defaultPort: "55462", dataDir: "/tmp/cps-bench-merchant-api-pg" });
+  const databaseUrl = await createBenchDatabase(admin, "cps_bench_");
   const databaseName = new URL(databaseUrl).pathname.slice(1);
   Object.assign(process.env, secrets, { DATABASE_URL: databaseUrl, DATA_DIR, CPS_LOCAL: "1" });
   const { resetConfig } = await import("../../lib/env");
