@@ -70,6 +70,14 @@ interface Transaction {
   threeDs?: boolean;
 }
 
+/** The report fields a search criterion may name (by field id), and the value each compares. */
+const SEARCH_FIELDS = new Map<string, (transaction: Transaction) => string | undefined>([
+  ["1", (transaction) => transaction.id],
+  ["5", (transaction) => transaction.orderNumber],
+  ["8", (transaction) => transaction.type],
+  ["23", (transaction) => transaction.adjusts],
+]);
+
 const moneyString = (cents: number) => (cents / 100).toFixed(2);
 
 /** "YYYY-MM-DDTHH:mm:ss" of `date` in `timeZone`, and its offset ("-07:00"). */
@@ -531,23 +539,9 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     const tests: ((transaction: Transaction) => boolean)[] = [];
     for (const [index, criterion] of (query.criteria ?? []).entries()) {
       if (criterion.operator !== "%3D") return invalid(`criteria.${index}.operator`, "this sandbox searches with %3D (=) only");
-      const value = criterion.value;
-      switch (criterion.field) {
-        case "1":
-          tests.push((transaction) => transaction.id === value);
-          break;
-        case "5":
-          tests.push((transaction) => transaction.orderNumber === value);
-          break;
-        case "8":
-          tests.push((transaction) => transaction.type === value);
-          break;
-        case "23":
-          tests.push((transaction) => transaction.adjusts === value);
-          break;
-        default:
-          return invalid(`criteria.${index}.field`, "this sandbox searches fields 1, 5, 8 and 23");
-      }
+      const field = SEARCH_FIELDS.get(criterion.field);
+      if (!field) return invalid(`criteria.${index}.field`, "this sandbox searches fields 1, 5, 8 and 23");
+      tests.push((transaction) => field(transaction) === criterion.value);
     }
     const inWindow = [...transactions.values()]
       .filter((transaction) => transaction.account === account)
