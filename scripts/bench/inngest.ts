@@ -52,6 +52,7 @@ import pg from "pg";
 import autocannon from "autocannon";
 import { buildIfMissing } from "./build-if-missing";
 import { benchAdminUrl, createBenchDatabase, dropBenchDatabase } from "./lib/bench-database";
+import { percentile } from "./lib/percentile";
 import { summarizeProfiles, type ProfileSummary } from "./lib/profile-summary";
 import { measureSdkCalls, type SdkCallCosts } from "./lib/serve-protocol";
 
@@ -94,11 +95,6 @@ const secrets = {
 
 const log = (line: string) => console.log(`[inngest bench] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 /** Every request the receiver got, per notification (responseid), with the times it answered. */
 interface Receiver {

@@ -48,6 +48,7 @@ import { buildIfMissing } from "./build-if-missing";
 import { seedScaleData } from "./seed-scale-data";
 import { summarizeProfiles } from "./lib/profile-summary";
 import { benchAdminUrl, createBenchDatabase } from "./lib/bench-database";
+import { percentile } from "./lib/percentile";
 import autocannon from "autocannon";
 import pg from "pg";
 
@@ -458,11 +459,6 @@ async function createStoredPayment(merchantId: string): Promise<string> {
     data: { id: paymentId, merchantId, mode: "test", storedCardId, status: "CAPTURED", amount: 100n, currency: "DKK", processor: "clearhaus" },
   });
   return paymentId;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 interface RoundTrips {
