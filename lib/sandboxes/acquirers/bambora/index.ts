@@ -9,7 +9,7 @@
 import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { isLuhnValid } from "../../../cards/luhn";
-import { decideAuthorization, findTestCard, captureDeclineCode } from "../test-cards";
+import { decideAuthorization, findTestCard, captureDeclineCode, withoutPartialApproval } from "../test-cards";
 import { SandboxLedger } from "../ledger";
 import { holdUntilAborted, sameSecret, type FetchHandler } from "../serve";
 import { DEFAULT_HANG_MS } from "../scheme-data";
@@ -311,19 +311,11 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
       authenticationValue: passthrough?.cavv,
       now: now(),
     });
-    switch (decision.kind) {
-      case "approve":
-      // Bambora North America documents no partial approval: the scenario card is approved in full.
-      case "approve_partially":
-        return { kind: "approve" };
-      case "approve_late":
-        return { kind: "late" };
-      case "hang":
-        return { kind: "hang" };
-      case "decline":
-        // The emulator answers 1 or 7; an issuer's demand for authentication is the gateway's 938.
-        return { kind: "decline", answer: decision.code === "1A" ? GATEWAY.authenticationRequired : GATEWAY.decline };
-    }
+    // Bambora North America documents no partial approval.
+    const outcome = withoutPartialApproval(decision);
+    if (outcome.kind !== "decline") return outcome;
+    // The emulator answers 1 or 7; an issuer's demand for authentication is the gateway's 938.
+    return { kind: "decline", answer: outcome.code === "1A" ? GATEWAY.authenticationRequired : GATEWAY.decline };
   }
 
   async function makePayment(account: BamboraSandboxAccount, json: unknown, signal: AbortSignal): Promise<Response> {
