@@ -17,7 +17,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
 import { buildIfMissing } from "./build-if-missing";
-import { benchAdminUrl, createBenchDatabase, dropBenchDatabase } from "./lib/bench-database";
+import { benchAdminUrl, dropBenchDatabase, migratedBenchDatabase } from "./lib/bench-database";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
@@ -169,17 +169,13 @@ async function benchPages(options: { url: string; merchantId: string; sample: { 
 
 async function main(): Promise<void> {
   const admin = benchAdminUrl({ defaultPort: "55472", dataDir: "/tmp/cps-bench-backoffice-pg" });
-  const url = await createBenchDatabase(admin, "cps_bench_bo_");
-  Object.assign(process.env, {
-    DATABASE_URL: url,
+  const { url } = await migratedBenchDatabase(admin, "cps_bench_bo_", {
     CPS_LOCAL: "1",
     DATA_DIR: path.resolve(".data-bench-backoffice"),
     API_KEY_SECRET: randomBytes(32).toString("hex"),
     CARD_DATA_KEY: randomBytes(32).toString("base64"),
     SESSION_SECRET: randomBytes(32).toString("hex"),
   });
-  const { migrateDatabase } = await import("../../lib/db/migrations");
-  await migrateDatabase(url);
   const { merchantId, sample } = await seed(url);
   const { listPayments } = await import("../../lib/backoffice/queries/list-payments");
   const { parsePaymentFilters } = await import("../../lib/backoffice/payment-filters");

@@ -51,7 +51,7 @@ import path from "node:path";
 import pg from "pg";
 import autocannon from "autocannon";
 import { buildIfMissing } from "./build-if-missing";
-import { benchAdminUrl, createBenchDatabase, dropBenchDatabase } from "./lib/bench-database";
+import { benchAdminUrl, dropBenchDatabase, migratedBenchDatabase } from "./lib/bench-database";
 import { percentile } from "./lib/percentile";
 import { summarizeProfiles, type ProfileSummary } from "./lib/profile-summary";
 import { measureSdkCalls, type SdkCallCosts } from "./lib/serve-protocol";
@@ -568,13 +568,11 @@ async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
   if (CPU_PROF) mkdirSync(PROFILE_DIR, { recursive: true });
   const admin = benchAdminUrl({ defaultPort: "55560", dataDir: process.env.BENCH_PG_DIR ?? "/tmp/h6-pg" });
-  const databaseUrl = await createBenchDatabase(admin, "cps_bench_inngest_");
-  const databaseName = new URL(databaseUrl).pathname.slice(1);
-  Object.assign(process.env, secrets, { DATABASE_URL: databaseUrl, DATA_DIR, CPS_LOCAL: "1" });
-  const { resetConfig } = await import("../../lib/env");
-  resetConfig();
-  const { migrateDatabase } = await import("../../lib/db/migrations");
-  await migrateDatabase(databaseUrl);
+  const { url: databaseUrl, name: databaseName } = await migratedBenchDatabase(admin, "cps_bench_inngest_", {
+    ...secrets,
+    DATA_DIR,
+    CPS_LOCAL: "1",
+  });
   const setup = new pg.Client({ connectionString: databaseUrl });
   await setup.connect();
   await setup.query(`CREATE TABLE bench_floor (id text PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);

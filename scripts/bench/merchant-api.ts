@@ -47,7 +47,7 @@ import { createRequire } from "node:module";
 import { buildIfMissing } from "./build-if-missing";
 import { seedScaleData } from "./seed-scale-data";
 import { summarizeProfiles } from "./lib/profile-summary";
-import { benchAdminUrl, createBenchDatabase } from "./lib/bench-database";
+import { benchAdminUrl, migratedBenchDatabase } from "./lib/bench-database";
 import { percentile } from "./lib/percentile";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -516,13 +516,7 @@ interface Verdict {
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
   const admin = benchAdminUrl({ defaultPort: "55462", dataDir: "/tmp/cps-bench-merchant-api-pg" });
-  const databaseUrl = await createBenchDatabase(admin, "cps_bench_");
-  const databaseName = new URL(databaseUrl).pathname.slice(1);
-  Object.assign(process.env, secrets, { DATABASE_URL: databaseUrl, DATA_DIR, CPS_LOCAL: "1" });
-  const { resetConfig } = await import("../../lib/env");
-  resetConfig();
-  const { migrateDatabase } = await import("../../lib/db/migrations");
-  await migrateDatabase(databaseUrl);
+  const { url: databaseUrl, name: databaseName } = await migratedBenchDatabase(admin, "cps_bench_", { ...secrets, DATA_DIR, CPS_LOCAL: "1" });
   const setup = new pg.Client({ connectionString: databaseUrl });
   await setup.connect();
   for (const table of ["bench_baseline", "bench_floor"]) {

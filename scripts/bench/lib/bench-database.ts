@@ -17,12 +17,27 @@ export function benchAdminUrl({ defaultPort, dataDir }: { defaultPort: string; d
 }
 
 /** A new empty database, `<prefix><8 hex digits>`, on the admin URL's server; its URL. */
-export async function createBenchDatabase(admin: string, prefix: string): Promise<string> {
+async function createBenchDatabase(admin: string, prefix: string): Promise<string> {
   const name = `${prefix}${randomBytes(4).toString("hex")}`;
   await onServer(admin, (client) => client.query(`CREATE DATABASE "${name}"`));
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * A new database with the service's migrations, for a benchmark that runs the service in this process
+ * (or in children that inherit its environment): DATABASE_URL names it, `env` is set beside it, and
+ * the service's configuration is read again.
+ */
+export async function migratedBenchDatabase(admin: string, prefix: string, env: Record<string, string>): Promise<{ url: string; name: string }> {
+  const url = await createBenchDatabase(admin, prefix);
+  Object.assign(process.env, env, { DATABASE_URL: url });
+  const { resetConfig } = await import("../../../lib/env");
+  resetConfig();
+  const { migrateDatabase } = await import("../../../lib/db/migrations");
+  await migrateDatabase(url);
+  return { url, name: new URL(url).pathname.slice(1) };
 }
 
 /** Drops the database `url` names, whoever is still connected to it. */
