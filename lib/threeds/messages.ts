@@ -88,16 +88,26 @@ export const erro = z.object({
 });
 export type Erro = z.infer<typeof erro>;
 
-export const ares = z.object({
-  messageType: z.literal("ARes"),
+/** The ids an ARes and an RReq carry: the version and the authentication's ids at each party. */
+const AUTHENTICATION_IDS = {
   messageVersion: z.string(),
   threeDSServerTransID: z.string(),
   acsTransID: z.string(),
   dsTransID: z.string(),
-  transStatus,
+};
+
+/** The result both carry beside their transStatus: why, and the cryptogram and ECI when authenticated. */
+const AUTHENTICATION_RESULT = {
   transStatusReason: z.string().optional(),
   authenticationValue: z.string().optional(),
   eci: z.string().optional(),
+};
+
+export const ares = z.object({
+  messageType: z.literal("ARes"),
+  ...AUTHENTICATION_IDS,
+  transStatus,
+  ...AUTHENTICATION_RESULT,
   acsURL: httpUrl.optional(),
   acsChallengeMandated: z.enum(["Y", "N"]).optional(),
 });
@@ -105,14 +115,9 @@ export type ARes = z.infer<typeof ares>;
 
 export const rreq = z.object({
   messageType: z.literal("RReq"),
-  messageVersion: z.string(),
-  threeDSServerTransID: z.string(),
-  acsTransID: z.string(),
-  dsTransID: z.string(),
+  ...AUTHENTICATION_IDS,
   transStatus: z.enum(["Y", "N", "U", "A", "R"]),
-  transStatusReason: z.string().optional(),
-  authenticationValue: z.string().optional(),
-  eci: z.string().optional(),
+  ...AUTHENTICATION_RESULT,
   /** 01: the cardholder cancelled the challenge. */
   challengeCancel: z.string().optional(),
 });
