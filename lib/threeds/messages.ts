@@ -88,13 +88,15 @@ export const erro = z.object({
 });
 export type Erro = z.infer<typeof erro>;
 
-/** The ids an ARes and an RReq carry: the version and the authentication's ids at each party. */
-const AUTHENTICATION_IDS = {
+/** The ids a CReq and a CRes carry (between the browser and the ACS): the version, the 3DS Server's and the ACS's. */
+const CHALLENGE_IDS = {
   messageVersion: z.string(),
   threeDSServerTransID: z.string(),
   acsTransID: z.string(),
-  dsTransID: z.string(),
 };
+
+/** The ids an ARes and an RReq carry: the challenge's and the directory server's. */
+const AUTHENTICATION_IDS = { ...CHALLENGE_IDS, dsTransID: z.string() };
 
 /** The result both carry beside their transStatus: why, and the cryptogram and ECI when authenticated. */
 const AUTHENTICATION_RESULT = {
@@ -125,18 +127,14 @@ export type RReq = z.infer<typeof rreq>;
 
 export const creq = z.object({
   messageType: z.literal("CReq"),
-  messageVersion: z.string(),
-  threeDSServerTransID: z.string(),
-  acsTransID: z.string(),
+  ...CHALLENGE_IDS,
   challengeWindowSize: z.enum(["01", "02", "03", "04", "05"]).default("05"),
 });
 export type CReq = z.infer<typeof creq>;
 
 export const cres = z.object({
   messageType: z.literal("CRes"),
-  messageVersion: z.string(),
-  threeDSServerTransID: z.string(),
-  acsTransID: z.string(),
+  ...CHALLENGE_IDS,
   transStatus: z.enum(["Y", "N"]).optional(),
   challengeCompletionInd: z.enum(["Y", "N"]),
 });
