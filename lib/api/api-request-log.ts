@@ -11,19 +11,14 @@
 import { db } from "../db";
 import { textForPostgres } from "../db/postgres-text";
 import { log as logger } from "../observability/logger";
+import type { ObservedApiRequest } from "../observability/observe-api-request";
 import type { Mode } from "../mode";
 
-export interface ApiRequestRow {
-  id: string;
-  merchantId: string | null;
+/** The request as observed (access line, metrics: lib/observability/observe-api-request.ts) and what is stored beside it. */
+export interface ApiRequestRow
+  extends Pick<ObservedApiRequest, "id" | "merchantId" | "method" | "path" | "traceApi" | "statusCode" | "errorCode" | "durationMs"> {
   /** The key's mode; null with merchantId (no key identified the request: such rows are not stored). */
   mode: Mode | null;
-  method: string;
-  path: string;
-  traceApi: string | null;
-  statusCode: number;
-  errorCode: string | null;
-  durationMs: number;
   createdAt: Date;
   /** What the Developers page shows of the request (lib/api/mask-logged-body.ts masks the bodies). */
   errorDescription: string | null;

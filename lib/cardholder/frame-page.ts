@@ -81,6 +81,11 @@ export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c");
 }
 
+/** The end of a page the frame script runs in: its configuration (read by id cps-config) and the script. */
+function pageEnd(config: unknown, script: PageScript, nonce: string): string {
+  return `<script type="application/json" id="cps-config">${scriptJson(config)}</script>${scriptElement(script, nonce)}</body></html>`;
+}
+
 interface InputSpec {
   part: "pan" | "expmonth" | "expyear" | "exp" | "securitycode";
   id: string;
@@ -205,8 +210,7 @@ export function fieldPageHtml({ kind, config, styling, script, nonce, testMode =
     `<meta name="referrer" content="same-origin"><title>${escapeHtml(kind === "ccsingle" ? "Card details" : INPUTS[FIELD_PARTS[kind][0]!].label)}</title>` +
     `<style nonce="${nonce}">${stylesheet(styling, kind)}</style></head><body>` +
     `<form novalidate autocomplete="on" aria-label="Card details">${inputs}</form>` +
-    `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
-    `${scriptElement(script, nonce)}</body></html>`
+    pageEnd(config, script, nonce)
   );
 }
 
@@ -221,8 +225,7 @@ export function controllerPageHtml({
 }): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment</title></head><body>` +
-    `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
-    `${scriptElement(script, nonce)}</body></html>`
+    pageEnd(config, script, nonce)
   );
 }
 
@@ -247,8 +250,7 @@ export function challengePageHtml({ config, acsUrl, formFields, script, nonce }:
     `<header><span>Confirm the payment with your bank</span><button id="cancel" type="button">Cancel</button></header>` +
     `<iframe name="acs" title="Your bank's verification page"></iframe>` +
     `<form id="acs-form" method="post" action="${escapeHtml(acsUrl)}" target="acs">${hidden}</form>` +
-    `<script type="application/json" id="cps-config">${scriptJson(config)}</script>` +
-    `${scriptElement(script, nonce)}</body></html>`
+    pageEnd(config, script, nonce)
   );
 }
 

@@ -21,29 +21,8 @@ export type CardPart = (typeof CARD_PARTS)[number];
 /** Marks our messages among whatever else a merchant page posts around. */
 export const PROTOCOL_TAG = "cps-hosted-fields/1";
 
-/** Spec 6.1 error codes, then the documented extensions (docs/decisions/0047-callbacks-and-error-codes.md). */
-export const ERROR_CODES = [
-  "PAN_MISSING",
-  "EXPMONTH_MISSING",
-  "EXPYEAR_MISSING",
-  "CVC_MISSING",
-  "PAYMENT_TIMEOUT",
-  "PAN_INVALID",
-  "EXPIRY_INVALID",
-  "CVC_INVALID",
-  "AUTHENTICATION_FAILED",
-  "PAYMENT_DECLINED",
-  "PAYMENT_ERROR",
-  "PAYMENT_IN_PROGRESS",
-  "PAYMENT_PENDING",
-  "TOO_MANY_ATTEMPTS",
-  "ALREADY_PAID",
-  "SERVICE_UNAVAILABLE",
-  "TEST_CARD_REQUIRED",
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-export const ERROR_TEXTS: Record<ErrorCode, string> = {
+/** Spec 6.1 error codes, then the documented extensions (docs/decisions/0047-callbacks-and-error-codes.md), with their texts. */
+export const ERROR_TEXTS = {
   PAN_MISSING: "The card number is missing.",
   EXPMONTH_MISSING: "The expiry month is missing.",
   EXPYEAR_MISSING: "The expiry year is missing.",
@@ -61,7 +40,9 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
   ALREADY_PAID: "This order has already been paid (its merchantpaymentid is used by another payment).",
   SERVICE_UNAVAILABLE: "The payment service is busy and nothing was charged; please try again in a moment.",
   TEST_CARD_REQUIRED: "This is a test payment: use a test card, such as 4111 1111 1111 1111. Real cards are not accepted in test mode.",
-};
+} satisfies Record<string, string>;
+export type ErrorCode = keyof typeof ERROR_TEXTS;
+export const ERROR_CODES = Object.keys(ERROR_TEXTS) as ErrorCode[];
 
 const sessionId = w.string({ regex: /^[A-Za-z0-9]{1,64}$/ });
 const channel = w.string({ regex: /^[A-Za-z0-9_-]{16,64}$/ });

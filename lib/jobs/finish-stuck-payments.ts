@@ -4,14 +4,12 @@
 // its late hold voided); windows whose goPay() request died or handed over are finished; MITs whose
 // run died between its attempts and its result are finished. One step per row, so a crash repeats
 // no look-up or void (lib/cardholder/finish-stuck-payments.ts is the same round as plain services).
-import { z } from "zod";
 import { inngest } from "../inngest/client";
+import { cronPayload } from "../inngest/events/cron";
 import { finishAttempt } from "../cardholder/finish-stuck-payments";
 import { findUnfinishedSessions, finishSessionPayment } from "../cardholder/finish-session-payment";
 import { findDueAuthorizationAttempts, findUnfinishedMits } from "../payments/find-stuck-payments";
 import { finishMitAuthorization } from "../payments/finish-mit-authorization";
-
-const cronPayload = z.object({ cron: z.string().optional() }).loose();
 
 export const finishStuckPaymentsJob = inngest.createFunction(
   { id: "finish-stuck-payments", retries: 2, concurrency: { limit: 1 }, triggers: [{ cron: "* * * * *" }] },

@@ -2,13 +2,10 @@
 // its cursor and sends the life-cycle notifications (lib/payments/advance-card-update-cursor.ts).
 // One run per minute across all instances; one step per account, so one feed being down neither
 // stops the others nor repeats them on a retry.
-import { z } from "zod";
 import { inngest } from "../inngest/client";
+import { cronPayload } from "../inngest/events/cron";
 import { advanceCardUpdateCursor, listPolledAccounts } from "../payments/advance-card-update-cursor";
 import { log } from "../observability/logger";
-
-/** The payload of the cron event (`inngest/scheduled.timer`): only its schedule. */
-const cronPayload = z.object({ cron: z.string().optional() }).loose();
 
 export const pollCardUpdatesJob = inngest.createFunction(
   { id: "poll-card-updates", retries: 2, triggers: [{ cron: "* * * * *" }] },

@@ -1,10 +1,8 @@
 // Cron, daily at 03:17 UTC: deletes request-log rows and sign-in attempts past their retention
 // (lib/retention/prune-request-records.ts). One run per day across all instances.
-import { z } from "zod";
 import { inngest } from "../inngest/client";
+import { cronPayload } from "../inngest/events/cron";
 import { pruneRequestRecords } from "../retention/prune-request-records";
-
-const cronPayload = z.object({ cron: z.string().optional() }).loose();
 
 export const pruneRequestRecordsJob = inngest.createFunction(
   { id: "prune-request-records", retries: 2, triggers: [{ cron: "17 3 * * *" }] },

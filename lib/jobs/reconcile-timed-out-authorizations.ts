@@ -2,12 +2,10 @@
 // approvals (lib/routing/reconcile-timed-out-authorizations.ts). One run per minute across all
 // instances; a step per attempt, so a retry after a crash repeats no look-up or void already done
 // (and an attempt marked by an earlier run is skipped by the service itself).
-import { z } from "zod";
 import { inngest } from "../inngest/client";
+import { cronPayload } from "../inngest/events/cron";
 import { findTimedOutAuthorizations, reconcileTimedOutAuthorization } from "../routing/reconcile-timed-out-authorizations";
 import { log } from "../observability/logger";
-
-const cronPayload = z.object({ cron: z.string().optional() }).loose();
 
 export const reconcileTimedOutAuthorizationsJob = inngest.createFunction(
   { id: "reconcile-timed-out-authorizations", retries: 2, triggers: [{ cron: "* * * * *" }] },

@@ -2,11 +2,9 @@
 // commit and the send, and re-drives with a fresh event id the work whose run failed for good
 // (pending follow-ups, MITs never authorized, outbox notifications never delivered), a bounded
 // number of times: lib/payments/resend-stalled-events.ts. One run per minute across all instances.
-import { z } from "zod";
 import { inngest } from "../inngest/client";
+import { cronPayload } from "../inngest/events/cron";
 import { resendStalledEvents } from "../payments/resend-stalled-events";
-
-const cronPayload = z.object({ cron: z.string().optional() }).loose();
 
 export const resendStalledEventsJob = inngest.createFunction(
   { id: "resend-stalled-events", retries: 2, triggers: [{ cron: "* * * * *" }] },

@@ -200,6 +200,21 @@ function ok(schemaName: SchemaName, description: string) {
   };
 }
 
+/** The answer of a path that serves this document as OpenAPI `version` (`label` in its words). */
+function documentResponses(label: string, version: string) {
+  return {
+    "200": {
+      description: `OpenAPI ${label}`,
+      content: {
+        "application/json": {
+          schema: { type: "object", description: `An OpenAPI ${label} document.` },
+          example: { openapi: version, info: { title: "Card Payment Service merchant API", version: "1" }, paths: {} },
+        },
+      },
+    },
+  };
+}
+
 function postOperation(options: {
   operationId: string;
   tag: Tag;
@@ -488,17 +503,7 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
         summary: "This document",
         description: "The OpenAPI 3.1 document of the merchant API; needs no API key. Rendered for people at /reference.",
         security: [],
-        responses: {
-          "200": {
-            description: "OpenAPI 3.1",
-            content: {
-              "application/json": {
-                schema: { type: "object", description: "An OpenAPI 3.1 document." },
-                example: { openapi: "3.1.0", info: { title: "Card Payment Service merchant API", version: "1" }, paths: {} },
-              },
-            },
-          },
-        },
+        responses: documentResponses("3.1", "3.1.0"),
       },
     },
     "/api/openapi-3.0.json": {
@@ -509,17 +514,7 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
         description:
           "The same document in OpenAPI 3.0.3, for SDK generators that read 3.0 (openapi-generator: `-i $BASE/api/openapi-3.0.json`); needs no API key. Without webhooks, which 3.0 lacks: the notification bodies are schemas under components.",
         security: [],
-        responses: {
-          "200": {
-            description: "OpenAPI 3.0.3",
-            content: {
-              "application/json": {
-                schema: { type: "object", description: "An OpenAPI 3.0.3 document." },
-                example: { openapi: "3.0.3", info: { title: "Card Payment Service merchant API", version: "1" }, paths: {} },
-              },
-            },
-          },
-        },
+        responses: documentResponses("3.0.3", "3.0.3"),
       },
     },
   };

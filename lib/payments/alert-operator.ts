@@ -7,18 +7,18 @@ import { db, type Tx } from "../db";
 import { log } from "../observability/logger";
 import type { ProcessorResult } from "../acquirers/contract";
 
-/** Leaves a pending operation for an operator (once): its reservation stays until it is settled. */
-export async function alertOperator({
-  operationId,
-  reason,
-  now = new Date(),
-  tx,
-}: {
+/** The operation an alert is about, the time it is raised, and the transaction it is written in (none: its own writes). */
+interface AlertOptions {
   operationId: string;
-  reason: string;
   now?: Date;
   tx?: Tx;
-}): Promise<boolean> {
+}
+
+/** An acquirer's answer, as far as an alert tells it. */
+type Answer = Pick<ProcessorResult, "status" | "responsecode" | "processorReference" | "message">;
+
+/** Leaves a pending operation for an operator (once): its reservation stays until it is settled. */
+export async function alertOperator({ operationId, reason, now = new Date(), tx }: AlertOptions & { reason: string }): Promise<boolean> {
   const client = tx ?? db();
   const marked = await client.operation.updateMany({
     where: { id: operationId, status: "pending", operatorAlertedAt: null },
@@ -40,7 +40,7 @@ export async function alertOperator({
   return true;
 }
 
-function describe(result: Pick<ProcessorResult, "status" | "responsecode" | "processorReference" | "message">): string {
+function describe(result: Answer): string {
   return [
     result.status,
     `responsecode ${result.responsecode}`,
@@ -63,13 +63,7 @@ export async function noteLateAnswer({
   source,
   now = new Date(),
   tx,
-}: {
-  operationId: string;
-  answer: Pick<ProcessorResult, "status" | "responsecode" | "processorReference" | "message">;
-  source: string;
-  now?: Date;
-  tx?: Tx;
-}): Promise<boolean> {
+}: AlertOptions & { answer: Answer; source: string }): Promise<boolean> {
   const client = tx ?? db();
   const operation = await client.operation.findUniqueOrThrow({
     where: { id: operationId },

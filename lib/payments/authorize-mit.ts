@@ -13,6 +13,7 @@ import { MIT_STOP_SELECT } from "./stop-merchant-initiated-payments";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { assertRoutable } from "../routing/routing";
 import type { Mode } from "../mode";
+import { customerColumns } from "./customer-columns";
 
 export interface AuthorizeMitOptions {
   merchantId: string;
@@ -101,10 +102,7 @@ export async function authorizeMit({
         textOnStatement: input.textonstatement ?? null,
         note: input.note ?? null,
         tags: input.tags ?? null,
-        customerEmail: input.customer?.email ?? null,
-        customerFirstName: input.customer?.firstname ?? null,
-        customerSurname: input.customer?.surename ?? null,
-        customerIpAddress: input.customer?.ipaddress ?? null,
+        ...customerColumns(input.customer),
         // Resolved once, here: the job and a re-sent event after a lost one use the same values.
         notificationUrl: url,
         requestedProcessor: input.processor ?? null,

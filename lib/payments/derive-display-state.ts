@@ -6,25 +6,8 @@
 // went back. The list, its state filter (lib/backoffice/queries/list-payments.ts), the payment
 // page, the CSV export and the API's "cannot be ... in its state (...)" all read this one function.
 
-export const DISPLAY_STATES = [
-  "pending",
-  "authorized",
-  "partially_captured",
-  "captured",
-  "partially_refunded",
-  "refunded",
-  "voided",
-  "payout",
-  "declined",
-  "failed",
-  "timed_out",
-  "abandoned",
-  "tokenized",
-] as const;
-
-export type DisplayState = (typeof DISPLAY_STATES)[number];
-
-export const DISPLAY_STATE_LABELS: Record<DisplayState, string> = {
+/** Every state and its words, in the order the back office offers them. */
+export const DISPLAY_STATE_LABELS = {
   pending: "Pending",
   authorized: "Authorized",
   partially_captured: "Partially captured",
@@ -38,7 +21,10 @@ export const DISPLAY_STATE_LABELS: Record<DisplayState, string> = {
   timed_out: "Timed out",
   abandoned: "Abandoned",
   tokenized: "Card stored",
-};
+} satisfies Record<string, string>;
+
+export type DisplayState = keyof typeof DISPLAY_STATE_LABELS;
+export const DISPLAY_STATES = Object.keys(DISPLAY_STATE_LABELS) as [DisplayState, ...DisplayState[]];
 
 export interface DisplayStateInput {
   /** The stored PaymentStatus. */

@@ -5,6 +5,7 @@
 // that nothing can change (attempts wait for their next look-up time; finished payments drop out).
 import { db } from "../db";
 import { MIT_PAYMENT_TYPES } from "../validation/mit";
+import { lookupDue } from "./lookup-due";
 
 /** Work younger than this is left to the request or run that is doing it. */
 export const STUCK_AFTER_MS = 60_000;
@@ -18,7 +19,7 @@ export async function findDueAuthorizationAttempts({ now = new Date(), limit = 1
       processor: { not: null },
       // The call's lease is checked by the settler; an attempt from before leases has no mark.
       OR: [{ callEndedAt: { lte: before } }, { callEndedAt: null, createdAt: { lte: before } }],
-      AND: [{ OR: [{ nextLookupAt: null }, { nextLookupAt: { lte: now } }] }],
+      AND: [lookupDue(now)],
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take: limit,

@@ -9,6 +9,7 @@ import { getPaymentOrThrow } from "./get-payment-or-throw";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { assertRoutable } from "../routing/routing";
 import type { Mode } from "../mode";
+import { customerColumns } from "./customer-columns";
 
 export interface InitSessionOptions {
   merchantId: string;
@@ -111,10 +112,7 @@ export async function initSession({ merchantId, mode, input, now = new Date(), b
     notificationUrl: input.notificationurl ?? null,
     merchantData: input.merchantdata ?? null,
     textOnStatement: input.textonstatement ?? null,
-    customerEmail: input.customer?.email ?? null,
-    customerFirstName: input.customer?.firstname ?? null,
-    customerSurname: input.customer?.surename ?? null,
-    customerIpAddress: input.customer?.ipaddress ?? null,
+    ...customerColumns(input.customer),
   };
   const insertSession = Prisma.sql`
     INSERT INTO "PaymentSession" ("id", "merchantId", "mode", "hostedIntegrationId", "merchantPaymentId", "newMerchantPaymentId",

@@ -25,6 +25,7 @@ import { tryAcquirerAccounts } from "./try-acquirer-accounts";
 import { checkPayoutAllowed } from "./check-payout-allowed";
 import { isTestCardInLive } from "../routing/test-cards";
 import type { Mode } from "../mode";
+import { customerColumns } from "./customer-columns";
 
 export interface PayoutOptions {
   merchantId: string;
@@ -151,9 +152,8 @@ export async function payout({ merchantId, mode, paymentRef, responseId, input }
     textOnStatement: input.textonstatement ?? null,
     note: input.note ?? null,
     tags: input.tags ?? null,
-    customerEmail: input.email ?? null,
-    customerFirstName: input.firstname ?? null,
-    customerSurname: input.surename ?? null,
+    // A payout request names the cardholder at its top level, without an IP address.
+    ...customerColumns({ email: input.email, firstname: input.firstname, surename: input.surename }),
     // The request's responseid on the payout payment too: what the request did is found by it.
     requestResponseId: responseId,
     merchantPaymentId: input.newmerchantpaymentid ?? null,

@@ -9,6 +9,7 @@ import { dispatchNotification } from "../notifications/enqueue-notification";
 import { notifyOperationResult } from "./notify-operation-result";
 import { settleUnknownOperation, verifySettledOperation, type SettleResult } from "./settle-unknown-operation";
 import { FOLLOW_UP_TYPES } from "./follow-ups/kinds";
+import { lookupDue } from "./lookup-due";
 
 export interface ReconcileIndeterminateOperationsOptions {
   /** Only operations whose call ended at least this long ago (default 30 s: a moment for the acquirer's books). */
@@ -46,7 +47,7 @@ export async function findDueIndeterminateOperations({
       // Counted from the end of the call; a call without a recorded end is one whose process died
       // (or is still in flight: settleUnknownOperation checks its lease and leaves it alone).
       OR: [{ callEndedAt: { lte: before } }, { callEndedAt: null, outcomeUnknownSince: { lte: before } }],
-      AND: [{ OR: [{ nextLookupAt: null }, { nextLookupAt: { lte: now } }] }],
+      AND: [lookupDue(now)],
     },
     orderBy: [{ outcomeUnknownSince: "asc" }, { id: "asc" }],
     take: limit,

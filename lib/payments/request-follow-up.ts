@@ -28,6 +28,9 @@ export interface RequestFollowUpOptions {
   reason?: string;
 }
 
+/** What a capture or void request names: the request without its kind (set by the use case) or a refund's reason. */
+export type FollowUpRequest = Omit<RequestFollowUpOptions, "type" | "reason">;
+
 export async function requestFollowUp({
   merchantId,
   mode,

@@ -1,9 +1,9 @@
 // Finishes a challenged 3-D Secure authentication: the result comes from the directory server (the
 // RReq), never from what the browser posted, and is recorded on the authentication.
 import { db } from "../db";
-import type { Prisma } from "../generated/prisma/client";
 import type { ThreeDsResult } from "../acquirers/contract";
 import { fetchResult, ThreeDsUnavailableError } from "./ds-client";
+import { authenticationResultColumns } from "./authentication-result-columns";
 import { cres, decodeBase64Url } from "./messages";
 
 export interface CompleteAuthenticationOptions {
@@ -56,12 +56,7 @@ export async function completeAuthentication({
   await db().threeDsAuthentication.update({
     where: { id: authentication.id },
     data: {
-      transStatus: result.transStatus,
-      transStatusReason: result.transStatusReason,
-      eci: result.eci,
-      authenticationValue: result.authenticationValue,
-      dsTransId: result.dsTransID,
-      resultMessage: result.message as Prisma.InputJsonObject,
+      ...authenticationResultColumns(result),
       state: authenticated ? "completed" : cancelled ? "aborted" : "failed",
       completedAt: new Date(),
     },

@@ -10,6 +10,9 @@ import { currencyExponent, currencyNumericCode } from "../validation/currency";
  */
 export const httpUrl = z.url({ protocol: /^https?$/, normalize: true });
 
+/** A string of exactly `count` digits: EMV 3DS's fixed-length numeric fields. */
+const digits = (count: number) => z.string().regex(new RegExp(`^\\d{${count}}$`));
+
 export const TRANS_STATUSES = ["Y", "A", "N", "U", "R", "I", "C", "D"] as const;
 export const transStatus = z.enum(TRANS_STATUSES);
 export type TransStatus = z.infer<typeof transStatus>;
@@ -22,10 +25,10 @@ export const areq = z.object({
   messageCategory: z.enum(["01", "02"]),
   acctNumber: z.string().regex(/^\d{12,19}$/),
   /** YYMM */
-  cardExpiryDate: z.string().regex(/^\d{4}$/),
+  cardExpiryDate: digits(4),
   purchaseAmount: z.string().regex(/^\d{1,48}$/),
   /** ISO 4217 numeric. */
-  purchaseCurrency: z.string().regex(/^\d{3}$/),
+  purchaseCurrency: digits(3),
   purchaseExponent: z.string().regex(/^\d$/),
   notificationURL: httpUrl,
   /** 01 no preference, 02 no challenge requested, 03 challenge requested, 04 mandate (lib/validation/challenge-preference.ts). */
@@ -36,36 +39,21 @@ export const areq = z.object({
   // The merchant at the acquirer account that will authorize (lib/routing/accounts/three-ds-requestor.ts).
   acquirerBIN: z.string().max(11).optional(),
   acquirerMerchantID: z.string().max(35).optional(),
-  mcc: z
-    .string()
-    .regex(/^\d{4}$/)
-    .optional(),
+  mcc: digits(4).optional(),
   /** ISO 3166-1 numeric. */
-  merchantCountryCode: z
-    .string()
-    .regex(/^\d{3}$/)
-    .optional(),
+  merchantCountryCode: digits(3).optional(),
   merchantName: z.string().max(40).optional(),
   // EMV 3DS 2.2 browser AReq (3dsecure.io _static/areq_220.html): required for channel BRW, or
   // required by Visa / Mastercard. docs/acquirers.md, "3-D Secure AReq fields", says where each comes from.
   /** YYYYMMDDHHMMSS, UTC. */
-  purchaseDate: z
-    .string()
-    .regex(/^\d{14}$/)
-    .optional(),
+  purchaseDate: digits(14).optional(),
   /** 01: goods or service purchase. */
-  transType: z
-    .string()
-    .regex(/^\d{2}$/)
-    .optional(),
+  transType: digits(2).optional(),
   /** Y: the 3DS Method completed, N: it did not (in time), U: the card range has no method URL. */
   threeDSCompInd: z.enum(["Y", "N", "U"]).optional(),
   threeDSRequestorURL: httpUrl.optional(),
   /** 01: payment transaction. */
-  threeDSRequestorAuthenticationInd: z
-    .string()
-    .regex(/^\d{2}$/)
-    .optional(),
+  threeDSRequestorAuthenticationInd: digits(2).optional(),
   browserAcceptHeader: z.string().max(2048).optional(),
   browserUserAgent: z.string().max(2048).optional(),
   browserIP: z.string().max(45).optional(),
@@ -100,16 +88,28 @@ export const erro = z.object({
 });
 export type Erro = z.infer<typeof erro>;
 
-export const ares = z.object({
-  messageType: z.literal("ARes"),
+/** The ids a CReq and a CRes carry (between the browser and the ACS): the version, the 3DS Server's and the ACS's. */
+const CHALLENGE_IDS = {
   messageVersion: z.string(),
   threeDSServerTransID: z.string(),
   acsTransID: z.string(),
-  dsTransID: z.string(),
-  transStatus,
+};
+
+/** The ids an ARes and an RReq carry: the challenge's and the directory server's. */
+const AUTHENTICATION_IDS = { ...CHALLENGE_IDS, dsTransID: z.string() };
+
+/** The result both carry beside their transStatus: why, and the cryptogram and ECI when authenticated. */
+const AUTHENTICATION_RESULT = {
   transStatusReason: z.string().optional(),
   authenticationValue: z.string().optional(),
   eci: z.string().optional(),
+};
+
+export const ares = z.object({
+  messageType: z.literal("ARes"),
+  ...AUTHENTICATION_IDS,
+  transStatus,
+  ...AUTHENTICATION_RESULT,
   acsURL: httpUrl.optional(),
   acsChallengeMandated: z.enum(["Y", "N"]).optional(),
 });
@@ -117,14 +117,9 @@ export type ARes = z.infer<typeof ares>;
 
 export const rreq = z.object({
   messageType: z.literal("RReq"),
-  messageVersion: z.string(),
-  threeDSServerTransID: z.string(),
-  acsTransID: z.string(),
-  dsTransID: z.string(),
+  ...AUTHENTICATION_IDS,
   transStatus: z.enum(["Y", "N", "U", "A", "R"]),
-  transStatusReason: z.string().optional(),
-  authenticationValue: z.string().optional(),
-  eci: z.string().optional(),
+  ...AUTHENTICATION_RESULT,
   /** 01: the cardholder cancelled the challenge. */
   challengeCancel: z.string().optional(),
 });
@@ -132,18 +127,14 @@ export type RReq = z.infer<typeof rreq>;
 
 export const creq = z.object({
   messageType: z.literal("CReq"),
-  messageVersion: z.string(),
-  threeDSServerTransID: z.string(),
-  acsTransID: z.string(),
+  ...CHALLENGE_IDS,
   challengeWindowSize: z.enum(["01", "02", "03", "04", "05"]).default("05"),
 });
 export type CReq = z.infer<typeof creq>;
 
 export const cres = z.object({
   messageType: z.literal("CRes"),
-  messageVersion: z.string(),
-  threeDSServerTransID: z.string(),
-  acsTransID: z.string(),
+  ...CHALLENGE_IDS,
   transStatus: z.enum(["Y", "N"]).optional(),
   challengeCompletionInd: z.enum(["Y", "N"]),
 });

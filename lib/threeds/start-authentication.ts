@@ -5,11 +5,11 @@
 import { randomUUID } from "node:crypto";
 import type { CardDetails } from "../cards/card-details";
 import { db } from "../db";
-import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../ids";
 import type { ThreeDsResult } from "../acquirers/contract";
 import { recordedSubject } from "./authentication-binding";
 import { sendAReq, sendPreauth, ThreeDsUnavailableError } from "./ds-client";
+import { authenticationResultColumns } from "./authentication-result-columns";
 import { browserAReqFields, chooseMessageVersion, purchaseDate, type CardholderBrowser } from "./browser-areq";
 import { config } from "../env";
 import { log } from "../observability/logger";
@@ -230,13 +230,8 @@ export async function startAuthentication({
   await db().threeDsAuthentication.update({
     where: { id: authentication.id },
     data: {
+      ...authenticationResultColumns(answer),
       acsTransId: answer.acsTransID,
-      dsTransId: answer.dsTransID,
-      transStatus: answer.transStatus,
-      transStatusReason: answer.transStatusReason,
-      eci: answer.eci,
-      authenticationValue: answer.authenticationValue,
-      resultMessage: answer.message as Prisma.InputJsonObject,
       challengeRequired: challenge,
       acsChallengeMandated: answer.acsChallengeMandated,
       state: challenge ? "challenge" : authenticated ? "completed" : "failed",

@@ -10,13 +10,14 @@
 // Uses BENCH_DATABASE_URL (a server where it may create a database), else a throwaway cluster from
 // scripts/pg-test-cluster.sh. Knobs: BENCH_PAYMENTS (1000000), BENCH_RUNS (30), BENCH_KEEP_DATABASE (keep the
 // seeded database for EXPLAIN afterwards).
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
 import { buildIfMissing } from "./build-if-missing";
+import { benchAdminUrl, dropBenchDatabase, migratedBenchDatabase } from "./lib/bench-database";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
@@ -35,27 +36,6 @@ const CSV_BATCH_TARGET_P95_MS = 250;
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.resolve("bench-results");
 
 const log = (line: string) => console.log(`[backoffice bench] ${line}`);
-
-function adminUrl(): string {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
-  const out = execFileSync("bash", ["scripts/pg-test-cluster.sh", "start"], {
-    env: { ...process.env, PG_TEST_PORT: process.env.BENCH_PG_PORT ?? "55472", PG_TEST_DIR: "/tmp/cps-bench-backoffice-pg" },
-  }).toString();
-  const match = out.match(/TEST_DATABASE_URL=(\S+)/);
-  if (!match?.[1]) throw new Error(`could not start PostgreSQL: ${out}`);
-  return match[1];
-}
-
-async function createDatabase(admin: string): Promise<string> {
-  const name = `cps_bench_bo_${randomBytes(4).toString("hex")}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 async function seed(url: string): Promise<{ merchantId: string; sample: { id: string; merchantPaymentId: string; reference: string; last4: string } }> {
   const client = new pg.Client({ connectionString: url });
@@ -187,26 +167,15 @@ async function benchPages(options: { url: string; merchantId: string; sample: { 
   }
 }
 
-async function dropDatabase(admin: string, url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
-  await client.end();
-}
-
 async function main(): Promise<void> {
-  const admin = adminUrl();
-  const url = await createDatabase(admin);
-  Object.assign(process.env, {
-    DATABASE_URL: url,
+  const admin = benchAdminUrl({ defaultPort: "55472", dataDir: "/tmp/cps-bench-backoffice-pg" });
+  const { url } = await migratedBenchDatabase(admin, "cps_bench_bo_", {
     CPS_LOCAL: "1",
     DATA_DIR: path.resolve(".data-bench-backoffice"),
     API_KEY_SECRET: randomBytes(32).toString("hex"),
     CARD_DATA_KEY: randomBytes(32).toString("base64"),
     SESSION_SECRET: randomBytes(32).toString("hex"),
   });
-  const { migrateDatabase } = await import("../../lib/db/migrations");
-  await migrateDatabase(url);
   const { merchantId, sample } = await seed(url);
   const { listPayments } = await import("../../lib/backoffice/queries/list-payments");
   const { parsePaymentFilters } = await import("../../lib/backoffice/payment-filters");
@@ -251,7 +220,7 @@ async function main(): Promise<void> {
   for (const scenario of scenarios) results.push(await time(scenario.name, scenario.targetMs ?? TARGET_P95_MS, scenario.run));
   if (process.env.BENCH_HTTP !== "0") results.push(...(await benchPages({ url, merchantId, sample, deepCursor })));
   await disconnectDb();
-  if (!process.env.BENCH_KEEP_DATABASE) await dropDatabase(admin, url);
+  if (!process.env.BENCH_KEEP_DATABASE) await dropBenchDatabase(admin, url);
   const failed = results.filter((result) => result.p95 > result.targetMs);
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path.join(RESULTS_DIR, "backoffice.json"), JSON.stringify({ payments: PAYMENTS, runs: RUNS, targetP95Ms: TARGET_P95_MS, results }, null, 2));

@@ -51,6 +51,8 @@ import path from "node:path";
 import pg from "pg";
 import autocannon from "autocannon";
 import { buildIfMissing } from "./build-if-missing";
+import { benchAdminUrl, dropBenchDatabase, migratedBenchDatabase } from "./lib/bench-database";
+import { percentile } from "./lib/percentile";
 import { summarizeProfiles, type ProfileSummary } from "./lib/profile-summary";
 import { measureSdkCalls, type SdkCallCosts } from "./lib/serve-protocol";
 
@@ -93,40 +95,6 @@ const secrets = {
 
 const log = (line: string) => console.log(`[inngest bench] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-function adminUrl(): string {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
-  const out = execFileSync("bash", ["scripts/pg-test-cluster.sh", "start"], {
-    env: { ...process.env, PG_TEST_PORT: process.env.BENCH_PG_PORT ?? "55560", PG_TEST_DIR: process.env.BENCH_PG_DIR ?? "/tmp/h6-pg" },
-  }).toString();
-  const match = out.match(/TEST_DATABASE_URL=(\S+)/);
-  if (!match?.[1]) throw new Error(`could not start PostgreSQL: ${out}`);
-  return match[1];
-}
-
-async function createDatabase(admin: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `cps_bench_inngest_${randomBytes(4).toString("hex")}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: admin });
-      await again.connect();
-      await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await again.end();
-    },
-  };
-}
 
 /** Every request the receiver got, per notification (responseid), with the times it answered. */
 interface Receiver {
@@ -280,6 +248,23 @@ async function idleCpu(services: Service[], seconds: number): Promise<Record<str
   );
 }
 
+/**
+ * Starts `send` RATE times a second for `seconds`, each on its schedule whatever the earlier ones take
+ * (open loop), and waits for all of them. `send` throws to stop the loop (it ran out of work).
+ */
+async function openLoop(seconds: number, send: () => Promise<unknown>): Promise<{ sent: number; elapsedMs: number }> {
+  const total = Math.round(seconds * RATE);
+  const pending: Promise<unknown>[] = [];
+  const t0 = performance.now();
+  for (let index = 0; index < total; index++) {
+    const wait = t0 + (index * 1000) / RATE - performance.now();
+    if (wait > 1) await sleep(wait);
+    pending.push(send());
+  }
+  await Promise.all(pending);
+  return { sent: total, elapsedMs: performance.now() - t0 };
+}
+
 /** Sends captures open loop at RATE per second for `seconds`; resolves with each capture's start time by responseid. */
 async function captureLoad(options: { base: string; apiKey: string; paymentIds: string[]; seconds: number }): Promise<{
   started: Map<string, number>;
@@ -297,47 +282,38 @@ async function captureLoad(options: { base: string; apiKey: string; paymentIds: 
     failures++;
     refusals[why] = (refusals[why] ?? 0) + 1;
   };
-  const total = Math.round(options.seconds * RATE);
-  const pending: Promise<void>[] = [];
-  const t0 = performance.now();
-  for (let index = 0; index < total; index++) {
-    const due = t0 + (index * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
+  const load = await openLoop(options.seconds, () => {
     const paymentId = options.paymentIds.shift();
     if (!paymentId) throw new Error("ran out of payments to capture");
     const sentAt = performance.now();
-    pending.push(
-      fetch(`${options.base}/api/${paymentId}/capture`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Basic ${options.apiKey}` },
-        body: "{}",
+    return fetch(`${options.base}/api/${paymentId}/capture`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Basic ${options.apiKey}` },
+      body: "{}",
+    })
+      .then(async (response) => {
+        const body = (await response.json()) as { responseid?: string; error?: string; errordescription?: string };
+        if (response.status !== 200 || !body.responseid)
+          refuse(
+            `HTTP ${response.status} ${body.error ?? ""} ${(body.errordescription ?? "").replace(/; quote request id \w+/, "")}`
+              .trim()
+              .slice(0, 120),
+          );
+        else {
+          started.set(body.responseid, sentAt);
+          answerTimes.push(performance.now() - sentAt);
+        }
       })
-        .then(async (response) => {
-          const body = (await response.json()) as { responseid?: string; error?: string; errordescription?: string };
-          if (response.status !== 200 || !body.responseid)
-            refuse(
-              `HTTP ${response.status} ${body.error ?? ""} ${(body.errordescription ?? "").replace(/; quote request id \w+/, "")}`
-                .trim()
-                .slice(0, 120),
-            );
-          else {
-            started.set(body.responseid, sentAt);
-            answerTimes.push(performance.now() - sentAt);
-          }
-        })
-        .catch((error: unknown) =>
-          refuse(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}`.slice(0, 120) : "error"),
-        ),
-    );
-  }
-  await Promise.all(pending);
+      .catch((error: unknown) =>
+        refuse(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}`.slice(0, 120) : "error"),
+      );
+  });
   return {
     started,
     failures,
-    sent: total,
+    sent: load.sent,
     refusals,
-    acceptedPerSecond: Math.round((started.size / (performance.now() - t0)) * 1000),
+    acceptedPerSecond: Math.round((started.size / load.elapsedMs) * 1000),
     captureAnswerMs: { p50: Math.round(percentile(answerTimes, 50)), p99: Math.round(percentile(answerTimes, 99)) },
   };
 }
@@ -492,27 +468,18 @@ async function startFloor(env: Record<string, string>): Promise<ChildProcess> {
  */
 async function floorLoad(client: pg.Pool, authorizationIds: string[], receiverUrl: string, seconds: number): Promise<Map<string, number>> {
   const started = new Map<string, number>();
-  const total = Math.round(seconds * RATE);
-  const pending: Promise<unknown>[] = [];
-  const t0 = performance.now();
-  for (let index = 0; index < total; index++) {
-    const due = t0 + (index * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
+  await openLoop(seconds, () => {
     const authorizationId = authorizationIds.shift();
     if (!authorizationId) throw new Error("ran out of floor authorizations");
     const id = `floor_${randomBytes(10).toString("hex")}`;
     started.set(id, performance.now());
-    pending.push(
-      client.query(
-        `WITH "job" AS (
-           INSERT INTO bench_floor_job (id, payment_id, authorization_id, amount, notify_url) VALUES ($1, $2, $3, 1000, $4) RETURNING id)
-         SELECT pg_notify('bench_floor', id) FROM "job"`,
-        [id, `pay_${id}`, authorizationId, receiverUrl],
-      ),
+    return client.query(
+      `WITH "job" AS (
+         INSERT INTO bench_floor_job (id, payment_id, authorization_id, amount, notify_url) VALUES ($1, $2, $3, 1000, $4) RETURNING id)
+       SELECT pg_notify('bench_floor', id) FROM "job"`,
+      [id, `pay_${id}`, authorizationId, receiverUrl],
     );
-  }
-  await Promise.all(pending);
+  });
   return started;
 }
 
@@ -600,15 +567,13 @@ async function main(): Promise<void> {
   const benchStarted = performance.now();
   mkdirSync(DATA_DIR, { recursive: true });
   if (CPU_PROF) mkdirSync(PROFILE_DIR, { recursive: true });
-  const admin = adminUrl();
-  const database = await createDatabase(admin);
-  const databaseName = new URL(database.url).pathname.slice(1);
-  Object.assign(process.env, secrets, { DATABASE_URL: database.url, DATA_DIR, CPS_LOCAL: "1" });
-  const { resetConfig } = await import("../../lib/env");
-  resetConfig();
-  const { migrateDatabase } = await import("../../lib/db/migrations");
-  await migrateDatabase(database.url);
-  const setup = new pg.Client({ connectionString: database.url });
+  const admin = benchAdminUrl({ defaultPort: "55560", dataDir: process.env.BENCH_PG_DIR ?? "/tmp/h6-pg" });
+  const { url: databaseUrl, name: databaseName } = await migratedBenchDatabase(admin, "cps_bench_inngest_", {
+    ...secrets,
+    DATA_DIR,
+    CPS_LOCAL: "1",
+  });
+  const setup = new pg.Client({ connectionString: databaseUrl });
   await setup.connect();
   await setup.query(`CREATE TABLE bench_floor (id text PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
   await setup.query(`CREATE TABLE bench_floor_job (
@@ -623,9 +588,9 @@ async function main(): Promise<void> {
   if (!statementsAvailable) log("pg_stat_statements is not preloaded on this server: statements per capture are not counted");
   const roles = { web: "bench_web", worker: "bench_worker", floor: "bench_floor" } as const;
   const urls = {
-    web: await roleUrl(setup, database.url, roles.web),
-    worker: await roleUrl(setup, database.url, roles.worker),
-    floor: await roleUrl(setup, database.url, roles.floor),
+    web: await roleUrl(setup, databaseUrl, roles.web),
+    worker: await roleUrl(setup, databaseUrl, roles.worker),
+    floor: await roleUrl(setup, databaseUrl, roles.floor),
   };
 
   buildIfMissing(DIST_DIR, log, { rebuild: Boolean(process.env.BENCH_REBUILD) });
@@ -671,7 +636,7 @@ async function main(): Promise<void> {
   const worker = startService("worker", WORKER_PORT, { ...env, DATABASE_URL: urls.worker });
   const web = startService("web", WEB_PORT, { ...env, DATABASE_URL: urls.web });
   // The floor's stand-in for the web process: INSERTs from a pool (several in flight, as requests are).
-  const feeder = new pg.Pool({ connectionString: database.url, max: 4 });
+  const feeder = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const floor = await startFloor({ FLOOR_DATABASE_URL: urls.floor, FLOOR_ACQUIRER_URL: clearhausUrl, FLOOR_API_KEY: sandboxKey });
   const os = await import("node:os");
   const pgVersion = (await setup.query<{ server_version: string }>(`SHOW server_version`)).rows[0]?.server_version;
@@ -927,8 +892,8 @@ async function main(): Promise<void> {
     await feeder.end();
     await setup.end();
     // BENCH_KEEP_DATABASE=1 keeps it for a look at the rows' timestamps afterwards.
-    if (process.env.BENCH_KEEP_DATABASE === "1") log(`database kept: ${database.url}`);
-    else await database.drop().catch(() => {});
+    if (process.env.BENCH_KEEP_DATABASE === "1") log(`database kept: ${databaseUrl}`);
+    else await dropBenchDatabase(admin, databaseUrl).catch(() => {});
   }
   report.results = rows;
   report.minutes = Number(((performance.now() - benchStarted) / 60_000).toFixed(1));

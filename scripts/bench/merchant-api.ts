@@ -47,6 +47,8 @@ import { createRequire } from "node:module";
 import { buildIfMissing } from "./build-if-missing";
 import { seedScaleData } from "./seed-scale-data";
 import { summarizeProfiles } from "./lib/profile-summary";
+import { benchAdminUrl, migratedBenchDatabase } from "./lib/bench-database";
+import { percentile } from "./lib/percentile";
 import autocannon from "autocannon";
 import pg from "pg";
 
@@ -85,27 +87,6 @@ const secrets = {
 
 function log(line: string): void {
   console.log(`[merchant-api bench] ${line}`);
-}
-
-async function adminUrl(): Promise<string> {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
-  const out = execFileSync("bash", ["scripts/pg-test-cluster.sh", "start"], {
-    env: { ...process.env, PG_TEST_PORT: process.env.BENCH_PG_PORT ?? "55462", PG_TEST_DIR: "/tmp/cps-bench-merchant-api-pg" },
-  }).toString();
-  const match = out.match(/TEST_DATABASE_URL=(\S+)/);
-  if (!match?.[1]) throw new Error(`could not start PostgreSQL: ${out}`);
-  return match[1];
-}
-
-async function createDatabase(admin: string): Promise<string> {
-  const name = `cps_bench_${randomBytes(4).toString("hex")}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 interface Summary {
@@ -480,11 +461,6 @@ async function createStoredPayment(merchantId: string): Promise<string> {
   return paymentId;
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
 interface RoundTrips {
   requests: number;
   statementsPerRequest: number;
@@ -539,14 +515,8 @@ interface Verdict {
 
 async function main(): Promise<void> {
   mkdirSync(DATA_DIR, { recursive: true });
-  const admin = await adminUrl();
-  const databaseUrl = await createDatabase(admin);
-  const databaseName = new URL(databaseUrl).pathname.slice(1);
-  Object.assign(process.env, secrets, { DATABASE_URL: databaseUrl, DATA_DIR, CPS_LOCAL: "1" });
-  const { resetConfig } = await import("../../lib/env");
-  resetConfig();
-  const { migrateDatabase } = await import("../../lib/db/migrations");
-  await migrateDatabase(databaseUrl);
+  const admin = benchAdminUrl({ defaultPort: "55462", dataDir: "/tmp/cps-bench-merchant-api-pg" });
+  const { url: databaseUrl, name: databaseName } = await migratedBenchDatabase(admin, "cps_bench_", { ...secrets, DATA_DIR, CPS_LOCAL: "1" });
   const setup = new pg.Client({ connectionString: databaseUrl });
   await setup.connect();
   for (const table of ["bench_baseline", "bench_floor"]) {

@@ -19,6 +19,7 @@ import { FINARO_SANDBOX_CREDENTIALS, FINARO_SANDBOX_PATH } from "../../lib/sandb
 import { startSandboxes } from "../../lib/sandboxes/acquirers/start-sandboxes";
 import { type ProcessorConnector } from "../../lib/acquirers/contract";
 import { ACQUIRER_NAMES, type AcquirerName } from "../../lib/acquirers/names";
+import { percentile } from "./lib/percentile";
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 200);
 const AUTHORIZATIONS = Number(process.env.BENCH_AUTHORIZATIONS ?? 1000);
@@ -34,9 +35,9 @@ const hanging = new CardDetails({ pan: "4000000000000119", expMonth: 12, expYear
 /** CAD: the currency of the Bambora North America sandbox account; finaro and clearhaus take any. */
 const BENCH_CURRENCY = "CAD";
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 100) / 100;
+/** In milliseconds to two decimals. */
+function percentileMs(values: number[], p: number): number {
+  return Math.round(percentile(values, p) * 100) / 100;
 }
 
 async function timedAuthorization(connector: ProcessorConnector): Promise<number> {
@@ -114,10 +115,10 @@ try {
 
     const result = {
       processor: name,
-      p50Ms: percentile(sequential, 50),
-      p99Ms: percentile(sequential, 99),
+      p50Ms: percentileMs(sequential, 50),
+      p99Ms: percentileMs(sequential, 99),
       authorizationsPerSecond: perSecond,
-      p99WhileHangingMs: percentile(isolated, 99),
+      p99WhileHangingMs: percentileMs(isolated, 99),
       hanging: HANGING,
     };
     const met = result.p50Ms < TARGET_P50_MS && result.p99WhileHangingMs < TARGET_ISOLATED_P99_MS;

@@ -7,17 +7,13 @@
 // card. Bambora North America publishes no stop-payment code and takes no merchant-initiated
 // authorizations here (capabilities.merchantInitiated false), so it has no stop-recurring entry.
 import type { DeclineClass, DeclineCodeMeaning } from "../contract";
+import { declineClassLookup, declineEntryMaker } from "../plumbing/decline-table";
 import { VISA_CATEGORIES } from "../plumbing/iso-decline-classes";
 
 const GATEWAY = "[BNA] includes/na/bank_response_codes/_gateway.md";
 const EMULATOR = "[BNA] guides/merchant_quickstart/calling_APIs.md (the test emulator answers 1 or 7 only)";
 
-const entry = (code: number, cls: DeclineClass, meaning: string, why: string, source = GATEWAY): DeclineCodeMeaning => ({
-  code: String(code),
-  class: cls,
-  meaning,
-  source: `${source}; ${why}`,
-});
+const entry = declineEntryMaker(GATEWAY);
 
 const SET_UP = "the merchant account's set-up: nothing decided about the card";
 const REQUEST = "the request was refused before any issuer saw it";
@@ -133,10 +129,9 @@ export const BAMBORA_DECLINE_CODES: readonly DeclineCodeMeaning[] = [
   ...[1194, 1195, 1196, 1197, 1198].map((code) => entry(code, "technical", "Payment token refused (signature, expiry, merchant)", NOT_CARDS)),
 ];
 
-const BY_CODE = new Map(BAMBORA_DECLINE_CODES.map((meaning) => [meaning.code, meaning]));
+const lookUp = declineClassLookup(BAMBORA_DECLINE_CODES);
 
 /** The class of a Bambora message id; an id the gateway table does not list is declined-soft, and the result says so. */
 export function bamboraDeclineClass(code: number | string | undefined): { class: DeclineClass; documented: boolean } {
-  const found = code === undefined ? undefined : BY_CODE.get(String(Number(code)));
-  return found ? { class: found.class, documented: true } : { class: "declined-soft", documented: false };
+  return lookUp(code === undefined ? undefined : String(Number(code)));
 }

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { currencyExponent } from "../../validation/currency";
 import { RESPONSE_CODES, type AuthorizeRequest, type FailureClass, type ProcessorResult } from "../contract";
+import { declined, isDocumented, refused, type MappedStatus } from "../plumbing/mapped-status";
 import { bamboraDeclineClass } from "./decline-classes";
 
 /** The currencies Bambora North America boards card accounts in (the processor's one currency: no currency field exists). */
@@ -147,22 +148,14 @@ export const BAMBORA_GATEWAY_CODES = [
 ] as const;
 export type BamboraGatewayCode = (typeof BAMBORA_GATEWAY_CODES)[number];
 
-function isGatewayCode(code: number): code is BamboraGatewayCode {
-  return (BAMBORA_GATEWAY_CODES as readonly number[]).includes(code);
-}
-
-type Mapped = Pick<ProcessorResult, "status" | "failure" | "responsecode">;
-
-const declined = (responsecode: string): Mapped => ({ status: "declined", failure: "declined", responsecode });
-const refused = (responsecode: string): Mapped => ({ status: "failed", failure: "declined", responsecode });
-const failure = (failureClass: Exclude<FailureClass, "declined">, responsecode: string): Mapped => ({
+const failure = (failureClass: Exclude<FailureClass, "declined">, responsecode: string): MappedStatus => ({
   status: "failed",
   failure: failureClass,
   responsecode,
 });
 
 /** A gateway code to our status and an ISO 8583 code (the ISO equivalents are our reading). */
-export function mapBamboraGatewayCode(code: BamboraGatewayCode): Mapped {
+export function mapBamboraGatewayCode(code: BamboraGatewayCode): MappedStatus {
   switch (code) {
     case 1:
       return { status: "approved", responsecode: RESPONSE_CODES.approved };
@@ -261,7 +254,7 @@ export function mapBamboraGatewayCode(code: BamboraGatewayCode): Mapped {
 }
 
 /** A code we do not list, by its category ([BNA-JAVA] BeanstreamApiException). */
-function mapCategory(category: number): Mapped {
+function mapCategory(category: number): MappedStatus {
   switch (category) {
     // "The transaction was successfully processed": it reached the bank, which said no.
     case 1:
@@ -281,7 +274,7 @@ function mapCategory(category: number): Mapped {
  * does not list) declined-soft as the message says, or technical when the answer's category says
  * nothing was decided (a technical failure, an unknown outcome).
  */
-function classified(code: number | string | undefined, mapped: Mapped, message: string | undefined): Pick<ProcessorResult, "declineClass" | "message"> {
+function classified(code: number | string | undefined, mapped: MappedStatus, message: string | undefined): Pick<ProcessorResult, "declineClass" | "message"> {
   if (mapped.status === "approved") return { declineClass: "approved", message };
   const { class: declineClass, documented } = bamboraDeclineClass(code);
   // An approval's id on an answer that did not approve (an ErrorResponse's code 1) is no approval.
@@ -297,9 +290,9 @@ function classified(code: number | string | undefined, mapped: Mapped, message: 
 export function fromBamboraPayment(response: BamboraPaymentResponse, eci?: string): ProcessorResult {
   const code = Number(response.message_id);
   const approved = response.approved === "1";
-  const mapped: Mapped = approved
+  const mapped: MappedStatus = approved
     ? { status: "approved", responsecode: RESPONSE_CODES.approved }
-    : isGatewayCode(code) && code !== 1
+    : isDocumented(BAMBORA_GATEWAY_CODES, code) && code !== 1
       ? mapBamboraGatewayCode(code)
       : declined(RESPONSE_CODES.doNotHonour);
   const seriesId = response.card_on_file?.series_id;
@@ -316,7 +309,7 @@ export function fromBamboraPayment(response: BamboraPaymentResponse, eci?: strin
 
 /** An ErrorResponse (HTTP 4xx): a decline reached the bank (category 1); anything else was refused or failed. */
 export function fromBamboraError(error: BamboraErrorResponse, eci?: string): ProcessorResult {
-  const mapped = isGatewayCode(error.code) && error.code !== 1 ? mapBamboraGatewayCode(error.code) : mapCategory(error.category);
+  const mapped = isDocumented(BAMBORA_GATEWAY_CODES, error.code) && error.code !== 1 ? mapBamboraGatewayCode(error.code) : mapCategory(error.category);
   const detail = error.details
     ?.map((item) => [item.field, item.message].filter(Boolean).join(": "))
     .filter(Boolean)
@@ -400,9 +393,9 @@ export function toBamboraOrderSearch(orderNumber: string, window: { start: strin
 export function fromBamboraSearchRecord(record: BamboraSearchRecord): ProcessorResult {
   const approved = String(record.trn_response) === "1";
   const code = Number(record.message_id);
-  const mapped: Mapped = approved
+  const mapped: MappedStatus = approved
     ? { status: "approved", responsecode: RESPONSE_CODES.approved }
-    : isGatewayCode(code) && code !== 1
+    : isDocumented(BAMBORA_GATEWAY_CODES, code) && code !== 1
       ? mapBamboraGatewayCode(code)
       : declined(RESPONSE_CODES.doNotHonour);
   return {

@@ -6,16 +6,12 @@
 // answer follows the ISO code it stands for ([VISA-CAT], lib/acquirers/plumbing/iso-decline-classes.ts);
 // a refusal of Clearhaus' own (input, rules, 3-D Secure data) decided nothing about the card.
 import type { DeclineClass, DeclineCodeMeaning } from "../contract";
+import { declineClassLookup, declineEntryMaker } from "../plumbing/decline-table";
 import { VISA_CATEGORIES } from "../plumbing/iso-decline-classes";
 
 const CODES_TABLE = "[CH] api_reference/transaction_status/transaction_status_codes_table.md";
 
-const entry = (code: number, cls: DeclineClass, meaning: string, why: string, source = CODES_TABLE): DeclineCodeMeaning => ({
-  code: String(code),
-  class: cls,
-  meaning,
-  source: `${source}; ${why}`,
-});
+const entry = declineEntryMaker(CODES_TABLE);
 
 export const CLEARHAUS_DECLINE_CODES: readonly DeclineCodeMeaning[] = [
   entry(20000, "approved", "Approved", "the only approval"),
@@ -48,10 +44,9 @@ export const CLEARHAUS_DECLINE_CODES: readonly DeclineCodeMeaning[] = [
   entry(50000, "technical", "Clearhaus error", "an authorization with it may hold funds: it is voided before the routing goes on"),
 ];
 
-const BY_CODE = new Map(CLEARHAUS_DECLINE_CODES.map((meaning) => [meaning.code, meaning]));
+const lookUp = declineClassLookup(CLEARHAUS_DECLINE_CODES);
 
 /** The class of a Clearhaus status code; a code Clearhaus does not document is declined-soft, and the result says so. */
 export function clearhausDeclineClass(code: number): { class: DeclineClass; documented: boolean } {
-  const found = BY_CODE.get(String(code));
-  return found ? { class: found.class, documented: true } : { class: "declined-soft", documented: false };
+  return lookUp(String(code));
 }

@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { schemeFromPan } from "../../cards/card-scheme";
 import { NOT_SENT_CODES, RequestNotFormedError } from "../plumbing/request-not-formed";
+import { declined, isDocumented, refused, type MappedStatus } from "../plumbing/mapped-status";
 import { clearhausDeclineClass } from "./decline-classes";
 import {
   RESPONSE_CODES,
@@ -259,40 +260,31 @@ export const CLEARHAUS_STATUS_CODES = [
 ] as const;
 export type ClearhausStatusCode = (typeof CLEARHAUS_STATUS_CODES)[number];
 
-function isKnownStatus(code: number): code is ClearhausStatusCode {
-  return (CLEARHAUS_STATUS_CODES as readonly number[]).includes(code);
-}
-
-type Mapped = Pick<ProcessorResult, "status" | "failure" | "responsecode">;
-
-const declined = (responsecode: string): Mapped => ({ status: "declined", failure: "declined", responsecode });
-const invalid = (responsecode: string): Mapped => ({ status: "failed", failure: "declined", responsecode });
-
 /** Clearhaus status code to our status and an ISO 8583 code (the ISO equivalents are our reading). */
-export function mapClearhausStatus(code: ClearhausStatusCode): Mapped {
+export function mapClearhausStatus(code: ClearhausStatusCode): MappedStatus {
   switch (code) {
     case 20000:
       return { status: "approved", responsecode: RESPONSE_CODES.approved };
     case 40000:
-      return invalid("30");
+      return refused("30");
     case 40110:
       return declined("14");
     case 40111:
-      return invalid("57");
+      return refused("57");
     case 40120:
       return declined("N7");
     case 40130:
-      return invalid("30");
+      return refused("30");
     case 40135:
       return declined("54");
     case 40140:
-      return invalid("13");
+      return refused("13");
     case 40150:
-      return invalid("30");
+      return refused("30");
     case 40200:
-      return invalid("12");
+      return refused("12");
     case 40300:
-      return invalid("1A");
+      return refused("1A");
     case 40310:
       return declined("05");
     // "For the other codes the transaction is declined" [CH-status]: nothing is held; another acquirer may try.
@@ -326,14 +318,14 @@ export function mapClearhausStatus(code: ClearhausStatusCode): Mapped {
   }
 }
 
-function mapCode(code: number): Mapped {
-  return isKnownStatus(code)
+function mapCode(code: number): MappedStatus {
+  return isDocumented(CLEARHAUS_STATUS_CODES, code)
     ? mapClearhausStatus(code)
     : { status: "failed", failure: code >= 50000 ? "indeterminate" : "declined", responsecode: RESPONSE_CODES.systemError };
 }
 
 /** The routing's class of a status code, and the message that says when the code has no public meaning. */
-function classified(code: number, mapped: Mapped, message: string | undefined): Pick<ProcessorResult, "declineClass" | "message"> {
+function classified(code: number, mapped: MappedStatus, message: string | undefined): Pick<ProcessorResult, "declineClass" | "message"> {
   const { class: declineClass, documented } = clearhausDeclineClass(code);
   // An undocumented 5xxxx is an error of Clearhaus' whose outcome is unknown (mapCode): nothing decided.
   if (!documented && mapped.failure === "indeterminate") return { declineClass: "technical", message };

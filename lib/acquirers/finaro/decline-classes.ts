@@ -6,18 +6,14 @@
 // the issuer's own word; the z2 decides otherwise. Their classes: z6 by the schemes' re-attempt rules
 // (lib/acquirers/plumbing/iso-decline-classes.ts), z2 by what the gateway says it did.
 import type { DeclineClass, DeclineCodeMeaning } from "../contract";
+import { declineEntryMaker } from "../plumbing/decline-table";
 import { isoDeclineClass } from "../plumbing/iso-decline-classes";
 
 const Z2_SOURCE = "[MK-CR] RESULT_CODES; [SDK-CR] ResultCode";
 const PL = "[PL] processor error list";
 const Z6_SOURCE = "[AM-CR] RESPONSE_MESSAGES (activemerchant/active_merchant@02cdd15)";
 
-const z2 = (code: string, cls: DeclineClass, meaning: string, why: string, source = Z2_SOURCE): DeclineCodeMeaning => ({
-  code: `Z2=${code}`,
-  class: cls,
-  meaning,
-  source: `${source}; ${why}`,
-});
+const z2 = declineEntryMaker(Z2_SOURCE, "Z2=");
 
 /** The gateway's results (`z2`). Negative values: the gateway refused the request before any issuer saw it. */
 const Z2_CODES: readonly DeclineCodeMeaning[] = [

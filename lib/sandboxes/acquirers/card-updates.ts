@@ -22,8 +22,18 @@ export interface SandboxCardUpdate extends SandboxCardUpdateInput {
   updatedAt: Date;
 }
 
+/** The sandbox's admin path where tests report a card update (a sandbox with its extensions on). */
+export const REPORT_CARD_UPDATE_PATH = "/sandbox/card-updates";
+
 export class SandboxCardUpdates {
   readonly #updates: SandboxCardUpdate[] = [];
+
+  /** Answers a POST to REPORT_CARD_UPDATE_PATH: 201 with the update as the feeds will list it, or 400. */
+  async answerReport(request: Request): Promise<Response> {
+    const parsed = sandboxCardUpdateInput.safeParse(await request.json());
+    if (!parsed.success) return Response.json({ error: parsed.error.message }, { status: 400 });
+    return Response.json(this.add(parsed.data), { status: 201 });
+  }
 
   add(input: SandboxCardUpdateInput): SandboxCardUpdate {
     const update = { ...input, id: randomUUID(), updatedAt: new Date() };

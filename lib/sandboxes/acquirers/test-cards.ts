@@ -211,3 +211,22 @@ export function decideAuthorization({
   }
   return { kind: "approve" };
 }
+
+/**
+ * A decision as a sandbox whose acquirer documents no partial approval reads it: the scenario card
+ * is approved in full; a late approval is `late`, a decline keeps its code for the sandbox to answer.
+ */
+export function withoutPartialApproval(
+  decision: SandboxDecision,
+): { kind: "approve" } | { kind: "late" } | { kind: "hang" } | { kind: "decline"; code: SandboxDeclineCode } {
+  switch (decision.kind) {
+    case "approve":
+    case "approve_partially":
+      return { kind: "approve" };
+    case "approve_late":
+      return { kind: "late" };
+    case "hang":
+    case "decline":
+      return decision;
+  }
+}

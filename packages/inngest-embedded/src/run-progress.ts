@@ -5,7 +5,7 @@
 // one statement (endRunInOneStatement).
 import { ulid } from "ulid";
 import { newLease, type ClaimedJob, type LeaseFor } from "./claims";
-import { sql, utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type QueryRunner, type RunStatus, type JobKind } from "./database";
+import { sql, utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type QueryRunner, type RunStatus, type JobKind, type Sql } from "./database";
 import { memoizedSteps, parseRunForCall, runForCallJson, type RunForCall, type RunForCallJson } from "./run-for-call";
 import type { SerializedError } from "./protocol";
 
@@ -104,21 +104,8 @@ export async function finishJob(options: {
     if (result.complete || result.fail) {
       // Raw SQL: this runs once per run, and the ORM's update compiles the query and reads the
       // whole row (event, output) back for nothing (docs/performance.md, background work).
-      const lastError = result.fail ? describeError(result.fail.error) : (result.callError ?? null);
       await tx.$executeRaw`DELETE FROM "InngestJob" WHERE "runId" = ${job.runId}`;
-      await tx.$executeRaw`
-        UPDATE "InngestRun" SET
-          "status" = ${result.complete ? "completed" : "failed"}::"InngestRunStatus",
-          "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
-          "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
-          "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
-          "output" = ${result.complete ? JSON.stringify(result.complete.output ?? null) : null}::jsonb,
-          "error" = ${result.fail ? JSON.stringify(result.fail.error ?? null) : null}::jsonb,
-          "lastError" = COALESCE(${lastError}, "lastError"),
-          "endedAt" = ${utc(now)},
-          "nextWakeAt" = NULL,
-          "updatedAt" = ${utc(new Date())}
-        WHERE "id" = ${job.runId}`;
+      await tx.$executeRaw`UPDATE "InngestRun" SET ${runEndColumns(result, now)} WHERE "id" = ${job.runId}`;
       return { outcome: "applied" as const, createdWork: false };
     }
 
@@ -149,7 +136,6 @@ async function endRunInOneStatement(
   options: { job: ClaimedJob; result: JobResult; now: Date },
 ): Promise<{ outcome: FinishOutcome; createdWork?: boolean } | undefined> {
   const { job, result, now } = options;
-  const lastError = result.fail ? describeError(result.fail.error) : (result.callError ?? null);
   const [row] = await database.$queryRaw<{ others: boolean; held: number; ended: number; status: RunStatus | null }[]>`
     WITH "others" AS (
       SELECT EXISTS (SELECT 1 FROM "InngestJob" WHERE "runId" = ${job.runId} AND "id" <> ${job.id}) AS "exist"
@@ -157,17 +143,7 @@ async function endRunInOneStatement(
       DELETE FROM "InngestJob" WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken} AND NOT (SELECT "exist" FROM "others")
       RETURNING 1
     ), "ended" AS (
-      UPDATE "InngestRun" SET
-        "status" = ${result.complete ? "completed" : "failed"}::"InngestRunStatus",
-        "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
-        "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
-        "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
-        "output" = ${result.complete ? JSON.stringify(result.complete.output ?? null) : null}::jsonb,
-        "error" = ${result.fail ? JSON.stringify(result.fail.error ?? null) : null}::jsonb,
-        "lastError" = COALESCE(${lastError}, "lastError"),
-        "endedAt" = ${utc(now)},
-        "nextWakeAt" = NULL,
-        "updatedAt" = ${utc(new Date())}
+      UPDATE "InngestRun" SET ${runEndColumns(result, now)}
       WHERE "id" = ${job.runId} AND "status" NOT IN ('completed', 'failed') AND EXISTS (SELECT 1 FROM "held")
       RETURNING 1
     )
@@ -178,6 +154,22 @@ async function endRunInOneStatement(
   // Not ours to end: the run ended already (a duplicate call), or the job's lease went to another executor.
   if (row.held === 1 || row.status === null || hasEnded(row.status)) return { outcome: "run-ended" };
   return { outcome: "lease-lost" };
+}
+
+/** What a run's end (completed or failed by its call) sets on its row: one list for both ways of ending it. */
+function runEndColumns(result: JobResult, now: Date): Sql {
+  const lastError = result.fail ? describeError(result.fail.error) : (result.callError ?? null);
+  return sql`
+    "status" = ${result.complete ? "completed" : "failed"}::"InngestRunStatus",
+    "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
+    "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
+    "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
+    "output" = ${result.complete ? JSON.stringify(result.complete.output ?? null) : null}::jsonb,
+    "error" = ${result.fail ? JSON.stringify(result.fail.error ?? null) : null}::jsonb,
+    "lastError" = COALESCE(${lastError}, "lastError"),
+    "endedAt" = ${utc(now)},
+    "nextWakeAt" = NULL,
+    "updatedAt" = ${utc(new Date())}`;
 }
 
 /** Memoizes one step; position = completion order; a step memoized before (a late duplicate) is left alone. */

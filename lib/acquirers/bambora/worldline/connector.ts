@@ -12,6 +12,7 @@ import {
   type AuthorizeRequest,
   type ConnectorCall,
   type LookupCapabilities,
+  type Money,
   type ProcessorResult,
 } from "../../contract";
 import { worldlinePaths } from "./endpoints";
@@ -29,6 +30,9 @@ import {
   type WorldlineResult,
   type WorldlineStoredCredential,
 } from "./transformers";
+
+/** What a capture, refund and void request all carry. */
+type FollowUpOf = Money & { operationId: string; authorizationReference: string };
 
 export interface WorldlineSettings {
   /** The platform's host for the account's mode (./endpoints.ts WORLDLINE_HOSTS), or a sandbox. */
@@ -190,6 +194,21 @@ export function createWorldlineConnector(settings: WorldlineSettings): AcquirerC
     return toProcessorResult(fromWorldlineAnswer(kind, outcome.status, json));
   }
 
+  /**
+   * A capture, refund or cancel of the payment the authorization made (its processor reference): our
+   * operation id is the body's merchantReference and the idempotence key.
+   */
+  const followUp =
+    (kind: Exclude<WorldlineOperationKind, "payment">, toBody: (input: { reference: string } & Money) => unknown) =>
+    (request: FollowUpOf, connectorCall: ConnectorCall<WorldlineCredentials>) =>
+      post(
+        kind,
+        worldlinePaths[kind](connectorCall.credentials.merchantId, request.authorizationReference),
+        () => toBody({ reference: request.operationId, amount: request.amount, currency: request.currency }),
+        request.operationId,
+        connectorCall,
+      );
+
   return {
     name: "bambora",
     async authorize(request, connectorCall) {
@@ -224,31 +243,10 @@ export function createWorldlineConnector(settings: WorldlineSettings): AcquirerC
       if (isOutcomeLost(result) && !connectorCall.signal?.aborted) result = await post("payment", path, makeBody, request.operationId, connectorCall);
       return result.status === "approved" && request.threeDs && !result.eci ? { ...result, eci: request.threeDs.eci } : result;
     },
-    capture: (request, connectorCall) =>
-      post(
-        "capture",
-        worldlinePaths.capture(connectorCall.credentials.merchantId, request.authorizationReference),
-        () => toWorldlineCapture({ reference: request.operationId, amount: request.amount, currency: request.currency }),
-        request.operationId,
-        connectorCall,
-      ),
+    capture: followUp("capture", toWorldlineCapture),
     // A refund names the payment (Direct refunds "a payment"), not one of its captures.
-    refund: (request, connectorCall) =>
-      post(
-        "refund",
-        worldlinePaths.refund(connectorCall.credentials.merchantId, request.authorizationReference),
-        () => toWorldlineRefund({ reference: request.operationId, amount: request.amount, currency: request.currency }),
-        request.operationId,
-        connectorCall,
-      ),
-    void: (request, connectorCall) =>
-      post(
-        "cancel",
-        worldlinePaths.cancel(connectorCall.credentials.merchantId, request.authorizationReference),
-        () => toWorldlineCancel({ reference: request.operationId }),
-        request.operationId,
-        connectorCall,
-      ),
+    refund: followUp("refund", toWorldlineRefund),
+    void: followUp("cancel", toWorldlineCancel),
     lookups: WORLDLINE_LOOKUPS,
     async lookupOperation({ kind, operationId, authorizationReference }, connectorCall) {
       if (!WORLDLINE_LOOKUPS[kind].lookup) throw new LookupNotOfferedError("bambora", kind);

@@ -247,14 +247,14 @@ function fromStatus(
       httpStatus: null,
       reason: `Worldline reports the outcome as uncertain (${answer.status}, statusCode ${statusCode})`,
     };
+  // What every decided or pending answer reports as the platform gave it.
+  const reported = { id: answer.id, status: answer.status, ...(statusCode !== undefined ? { statusCode } : {}) };
+  const card = payment?.paymentOutput?.cardPaymentMethodSpecificOutput;
   const final = APPROVED[kind][answer.status];
   if (final !== undefined) {
-    const card = payment?.paymentOutput?.cardPaymentMethodSpecificOutput;
     return {
       kind: "approved",
-      id: answer.id,
-      status: answer.status,
-      ...(statusCode !== undefined ? { statusCode } : {}),
+      ...reported,
       ...(card?.authorisationCode ? { authorizationCode: card.authorisationCode } : {}),
       ...(card?.initialSchemeTransactionId || card?.schemeReferenceData
         ? { schemeTransactionId: (card.initialSchemeTransactionId ?? card.schemeReferenceData)! }
@@ -265,21 +265,16 @@ function fromStatus(
     };
   }
   if (REJECTED.has(answer.status) || (kind === "payment" && answer.status === "CANCELLED")) {
-    const card = payment?.paymentOutput?.cardPaymentMethodSpecificOutput;
     return {
       kind: "declined",
-      id: answer.id,
-      status: answer.status,
-      ...(statusCode !== undefined ? { statusCode } : {}),
+      ...reported,
       decline: classifyWorldlineDecline(errorCodes(answer.statusOutput?.errors), card?.reattemptInstructions?.indicator ?? undefined),
     };
   }
   if (PENDING.has(answer.status))
     return {
       kind: "pending",
-      id: answer.id,
-      status: answer.status,
-      ...(statusCode !== undefined ? { statusCode } : {}),
+      ...reported,
       reason: "accepted, not yet decided",
     };
   // REDIRECTED / PENDING_PAYMENT: the platform wants to authenticate the cardholder itself, which a

@@ -9,7 +9,7 @@
 import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { isLuhnValid } from "../../../cards/luhn";
-import { decideAuthorization, findTestCard, captureDeclineCode } from "../test-cards";
+import { decideAuthorization, findTestCard, captureDeclineCode, withoutPartialApproval } from "../test-cards";
 import { SandboxLedger } from "../ledger";
 import { holdUntilAborted, sameSecret, type FetchHandler } from "../serve";
 import { DEFAULT_HANG_MS } from "../scheme-data";
@@ -69,6 +69,14 @@ interface Transaction {
   cardOnFile?: { type: CardOnFileType; series_id: number };
   threeDs?: boolean;
 }
+
+/** The report fields a search criterion may name (by field id), and the value each compares. */
+const SEARCH_FIELDS = new Map<string, (transaction: Transaction) => string | undefined>([
+  ["1", (transaction) => transaction.id],
+  ["5", (transaction) => transaction.orderNumber],
+  ["8", (transaction) => transaction.type],
+  ["23", (transaction) => transaction.adjusts],
+]);
 
 const moneyString = (cents: number) => (cents / 100).toFixed(2);
 
@@ -303,19 +311,11 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
       authenticationValue: passthrough?.cavv,
       now: now(),
     });
-    switch (decision.kind) {
-      case "approve":
-      // Bambora North America documents no partial approval: the scenario card is approved in full.
-      case "approve_partially":
-        return { kind: "approve" };
-      case "approve_late":
-        return { kind: "late" };
-      case "hang":
-        return { kind: "hang" };
-      case "decline":
-        // The emulator answers 1 or 7; an issuer's demand for authentication is the gateway's 938.
-        return { kind: "decline", answer: decision.code === "1A" ? GATEWAY.authenticationRequired : GATEWAY.decline };
-    }
+    // Bambora North America documents no partial approval.
+    const outcome = withoutPartialApproval(decision);
+    if (outcome.kind !== "decline") return outcome;
+    // The emulator answers 1 or 7; an issuer's demand for authentication is the gateway's 938.
+    return { kind: "decline", answer: outcome.code === "1A" ? GATEWAY.authenticationRequired : GATEWAY.decline };
   }
 
   async function makePayment(account: BamboraSandboxAccount, json: unknown, signal: AbortSignal): Promise<Response> {
@@ -531,23 +531,9 @@ export function createBamboraSandbox(options: BamboraSandboxOptions = {}): Bambo
     const tests: ((transaction: Transaction) => boolean)[] = [];
     for (const [index, criterion] of (query.criteria ?? []).entries()) {
       if (criterion.operator !== "%3D") return invalid(`criteria.${index}.operator`, "this sandbox searches with %3D (=) only");
-      const value = criterion.value;
-      switch (criterion.field) {
-        case "1":
-          tests.push((transaction) => transaction.id === value);
-          break;
-        case "5":
-          tests.push((transaction) => transaction.orderNumber === value);
-          break;
-        case "8":
-          tests.push((transaction) => transaction.type === value);
-          break;
-        case "23":
-          tests.push((transaction) => transaction.adjusts === value);
-          break;
-        default:
-          return invalid(`criteria.${index}.field`, "this sandbox searches fields 1, 5, 8 and 23");
-      }
+      const field = SEARCH_FIELDS.get(criterion.field);
+      if (!field) return invalid(`criteria.${index}.field`, "this sandbox searches fields 1, 5, 8 and 23");
+      tests.push((transaction) => field(transaction) === criterion.value);
     }
     const inWindow = [...transactions.values()]
       .filter((transaction) => transaction.account === account)

@@ -18,7 +18,7 @@ import { isIP } from "node:net";
 import { isLuhnValid } from "../../../cards/luhn";
 import { captureDeclineCode, decideAuthorization, findTestCard, type SandboxDeclineCode } from "../test-cards";
 import { pick, SandboxLedger, type LedgerError, type LedgerResult, type SandboxTransaction } from "../ledger";
-import { SandboxCardUpdates, sandboxCardUpdateInput } from "../card-updates";
+import { REPORT_CARD_UPDATE_PATH, SandboxCardUpdates } from "../card-updates";
 import { holdUntilAborted, sameSecret, withIdempotencyKeys, type FetchHandler } from "../serve";
 import { DEFAULT_HANG_MS, sandboxPar } from "../scheme-data";
 import {
@@ -601,11 +601,7 @@ export function createClearhausSandbox(options: ClearhausSandboxOptions = {}): C
   const answersByReference = new Map<string, unknown>();
   const extended: FetchHandler = async (request) => {
     const url = new URL(request.url);
-    if (request.method === "POST" && url.pathname === "/sandbox/card-updates") {
-      const parsed = sandboxCardUpdateInput.safeParse(await request.json());
-      if (!parsed.success) return Response.json({ error: parsed.error.message }, { status: 400 });
-      return Response.json(cardUpdates.add(parsed.data), { status: 201 });
-    }
+    if (request.method === "POST" && url.pathname === REPORT_CARD_UPDATE_PATH) return cardUpdates.answerReport(request);
     const account = accountOf(request);
     if (request.method === "GET" && url.pathname === "/card_updates") {
       if (!account) return notAuthorized();

@@ -17,7 +17,7 @@ import { createHash, randomInt } from "node:crypto";
 import { isLuhnValid } from "../../../cards/luhn";
 import { decideAuthorization, captureDeclineCode, findTestCard } from "../test-cards";
 import { pick, SandboxLedger, type LedgerResult, type SandboxTransaction } from "../ledger";
-import { SandboxCardUpdates, sandboxCardUpdateInput } from "../card-updates";
+import { REPORT_CARD_UPDATE_PATH, SandboxCardUpdates } from "../card-updates";
 import { holdUntilAborted, sameSecret, type FetchHandler } from "../serve";
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "../scheme-data";
 import { FINARO_SANDBOX_ACCOUNTS, type FinaroSandboxAccount } from "./accounts";
@@ -527,11 +527,7 @@ export function createFinaroSandbox(options: FinaroSandboxOptions = {}): FinaroS
 
   const extended: FetchHandler = async (request) => {
     const url = new URL(request.url);
-    if (request.method === "POST" && url.pathname === "/sandbox/card-updates") {
-      const parsed = sandboxCardUpdateInput.safeParse(await request.json());
-      if (!parsed.success) return Response.json({ error: parsed.error.message }, { status: 400 });
-      return Response.json(cardUpdates.add(parsed.data), { status: 201 });
-    }
+    if (request.method === "POST" && url.pathname === REPORT_CARD_UPDATE_PATH) return cardUpdates.answerReport(request);
     if (request.method === "GET" && url.pathname === `${FINARO_SANDBOX_PATH}/account-updater`) {
       const query = Object.fromEntries(url.searchParams);
       const { K: presented = "", ...signed } = query;

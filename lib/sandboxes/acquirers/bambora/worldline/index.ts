@@ -13,7 +13,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { isLuhnValid } from "../../../../cards/luhn";
 import { schemeFromPan } from "../../../../cards/card-scheme";
-import { captureDeclineCode, decideAuthorization, findTestCard, type SandboxDeclineCode } from "../../test-cards";
+import { captureDeclineCode, decideAuthorization, findTestCard, withoutPartialApproval, type SandboxDeclineCode } from "../../test-cards";
 import { SandboxLedger } from "../../ledger";
 import { holdUntilAborted, sameSecret, type FetchHandler } from "../../serve";
 import { DEFAULT_HANG_MS, newSchemeTransactionId, sandboxPar } from "../../scheme-data";
@@ -504,18 +504,9 @@ export function createWorldlineSandbox(options: WorldlineSandboxOptions = {}): W
       amount,
       now: now(),
     });
-    switch (decision.kind) {
-      case "approve":
-      // Direct documents no partial approval: the scenario card is approved in full.
-      case "approve_partially":
-        return { kind: "approve" };
-      case "approve_late":
-        return { kind: "late" };
-      case "hang":
-        return { kind: "hang" };
-      case "decline":
-        return { kind: "decline", error: SHARED_DECLINES[decision.code] };
-    }
+    // Direct documents no partial approval.
+    const outcome = withoutPartialApproval(decision);
+    return outcome.kind === "decline" ? { kind: "decline", error: SHARED_DECLINES[outcome.code] } : outcome;
   }
 
   function capture(payment: Payment, json: unknown): Response {
