@@ -5,22 +5,13 @@
 // account settles CAD (lib/sandboxes/acquirers/bambora/accounts.ts).
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { demoCredentials } from "../../helpers/e2e/demo-service";
-import {
-  NEXT_YEAR,
-  callbacks,
-  openDemoShop,
-  pay,
-  useNotificationReceiver,
-  typeCard,
-  waitForCallback,
-} from "../../helpers/e2e/cardholder";
+import { callbackNames, openDemoShop, payWithCard, testCard, useNotificationReceiver, waitForCallback } from "../../helpers/e2e/cardholder";
 
 const receiver = useNotificationReceiver();
 
 /** Bambora North America test cards (references/payment_APIs/test_cards.md). */
 const APPROVED_VISA = "4030000010001234";
 const DECLINED_VISA = "4003050500040005";
-const card = (pan: string) => ({ pan, month: "12", year: NEXT_YEAR.slice(2), cvc: "123" });
 
 function merchantApi(request: APIRequestContext) {
   const { apiKey } = demoCredentials();
@@ -40,11 +31,10 @@ test("a CAD payment at bambora: approved by Bambora's test card, completed once 
     merchantpaymentid,
     notificationurl: receiver.url("bambora-paid"),
   });
-  await typeCard(page, card(APPROVED_VISA));
-  await pay(page);
+  await payWithCard(page, testCard(APPROVED_VISA));
   const success = await waitForCallback(page, "jspaymentsuccess");
   const paymentid = success.payload.paymentid as string;
-  expect((await callbacks(page)).map((event) => event.name)).toEqual(["jsinitsuccess", "jspaymentstarted", "jspaymentsuccess"]);
+  expect(await callbackNames(page)).toEqual(["jsinitsuccess", "jspaymentstarted", "jspaymentsuccess"]);
   const paid = await receiver.waitFor("bambora-paid");
   // Bambora's test accounts answer auth_code "TEST".
   expect(paid.body).toMatchObject({
@@ -90,8 +80,7 @@ test("a CAD payment at bambora: approved by Bambora's test card, completed once 
 
 test("Bambora's declined test card is reported through jspaymentfailed", async ({ page }) => {
   const sessionId = await openDemoShop(page, { processor: "bambora", currency: "CAD", amount: 2_000 });
-  await typeCard(page, card(DECLINED_VISA));
-  await pay(page);
+  await payWithCard(page, testCard(DECLINED_VISA));
   const failed = await waitForCallback(page, "jspaymentfailed");
   expect(failed.payload).toEqual({
     sessionid: sessionId,
@@ -109,8 +98,7 @@ test("3-D Secure at bambora: our frictionless result is passed through and its E
     set3ds: "FORCE_3DS",
     notificationurl: receiver.url("bambora-3ds"),
   });
-  await typeCard(page, card("4111111111111111"));
-  await pay(page);
+  await payWithCard(page, testCard("4111111111111111"));
   const success = await waitForCallback(page, "jspaymentsuccess");
   const notification = await receiver.waitFor("bambora-3ds");
   expect(notification.body).toMatchObject({

@@ -18,6 +18,11 @@ export function demoCredentials(): DemoCredentials {
   return JSON.parse(readFileSync(path.resolve(E2E.dataDir, "demo.json"), "utf8")) as DemoCredentials;
 }
 
+/** The demo merchant's API key as a Basic Authorization value (key as user name, no password). */
+export function demoAuthorization(): string {
+  return `Basic ${Buffer.from(`${demoCredentials().apiKey}:`).toString("base64")}`;
+}
+
 /**
  * A connection to the service's embedded database, for tests that arrange rows the UI has no form
  * for: its port is announced in the data folder, its password is in the 0600 secrets file.
