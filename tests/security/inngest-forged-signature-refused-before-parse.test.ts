@@ -12,16 +12,13 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
-import path from "node:path";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader } from "@cps/inngest-embedded";
 import { growthDuring, idleRss, MB } from "@/tests/helpers/attack-requests";
 import { pidListeningOn } from "@/tests/helpers/process-memory";
-import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const SIGNING_KEY = `signkey-test-${randomBytes(32).toString("hex")}`;
 const FALLBACK_KEY = `signkey-test-${randomBytes(32).toString("hex")}`;
 /**
@@ -35,7 +32,7 @@ let service: ServiceProcess;
 let serverPid: number;
 let idle: number;
 let inngestServer: http.Server;
-const dataDir = path.join(ROOT, ".data-test", `inngest-forged-${process.pid}-${Date.now()}`);
+const dataDir = testDataDir("inngest-forged");
 
 /** Well formed (t=<seconds now>&s=<64 hex>), but not made with any key the service has. */
 const forgedSignature = () => `t=${Math.floor(Date.now() / 1000)}&s=${"ab".repeat(32)}`;
@@ -122,9 +119,8 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await service?.stop();
+  await stopServiceAndRemoveData(service, dataDir);
   await new Promise<void>((resolve) => inngestServer?.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("H1: /api/inngest checks the HMAC over the raw bytes before anything parses them", () => {

@@ -7,21 +7,18 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
-import path from "node:path";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader } from "@cps/inngest-embedded";
-import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { quietFor } from "../helpers/eventually";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const SIGNING_KEY = `signkey-test-${randomBytes(32).toString("hex")}`;
 
 let service: ServiceProcess;
 let inngestServer: http.Server;
 const received: Array<{ method: string; url: string; body: string }> = [];
-const dataDir = path.join(ROOT, ".data-test", `serve-origin-${process.pid}-${Date.now()}`);
+const dataDir = testDataDir("serve-origin");
 
 /** A raw request with any Host header (fetch does not let a caller set it). */
 function request(method: string, pathname: string, headers: Record<string, string>, body = ""): Promise<{ status: number; body: string }> {
@@ -64,9 +61,8 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await service?.stop();
+  await stopServiceAndRemoveData(service, dataDir);
   await new Promise<void>((resolve) => inngestServer?.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("M4: the serve handler's URL comes from configuration", () => {

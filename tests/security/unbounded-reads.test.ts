@@ -3,7 +3,6 @@
 // authenticate, must not grow the server. Memory is the resident set size of the Next server
 // process (the pid listening on the port), sampled while each attack runs, against its idle size.
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -11,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsAddArgs } from "@/tests/helpers/acquirer-accounts";
 import { pidListeningOn, rssBytes, sampleRss } from "@/tests/helpers/process-memory";
-import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually, quietFor } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -25,7 +24,7 @@ let serverPid: number;
 let idleRss: number;
 let merchant: { merchantid: string; apikey: string };
 let origin: string;
-const dataDir = path.join(ROOT, ".data-test", `egress-${process.pid}-${Date.now()}`);
+const dataDir = testDataDir("egress");
 
 /** POSTs `bytes` of filler as fast as the server takes them; resolves with the answer (the upload may be cut off). */
 function upload(
@@ -160,10 +159,7 @@ beforeAll(async () => {
   console.log(`[egress] Next server pid ${serverPid}, idle RSS ${(idleRss / MB).toFixed(1)} MB`);
 }, 600_000);
 
-afterAll(async () => {
-  await service?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stopServiceAndRemoveData(service, dataDir));
 
 describe("notification answers", () => {
   it("item 2: a receiver answering with gzip that inflates to 300 MB does not grow the server beyond 50 MB of idle", async () => {
