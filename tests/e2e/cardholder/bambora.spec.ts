@@ -3,8 +3,8 @@
 // result passed through, one (partial) completion, a return, and what Bambora cannot do (a second
 // completion, payouts) refused by our API with a clear error. CAD: the demo merchant's bambora
 // account settles CAD (lib/sandboxes/acquirers/bambora/accounts.ts).
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { expect, test } from "@playwright/test";
+import { demoMerchantApi } from "../../helpers/e2e/demo-service";
 import { callbackNames, openDemoShop, payWithCard, testCard, useNotificationReceiver, waitForCallback } from "../../helpers/e2e/cardholder";
 
 const receiver = useNotificationReceiver();
@@ -12,12 +12,6 @@ const receiver = useNotificationReceiver();
 /** Bambora North America test cards (references/payment_APIs/test_cards.md). */
 const APPROVED_VISA = "4030000010001234";
 const DECLINED_VISA = "4003050500040005";
-
-function merchantApi(request: APIRequestContext) {
-  const { apiKey } = demoCredentials();
-  const headers = { Authorization: `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}` };
-  return (path: string, data: Record<string, unknown>) => request.post(path, { headers, data });
-}
 
 test("a CAD payment at bambora: approved by Bambora's test card, completed once in part, returned; a second completion and a payout are refused", async ({
   page,
@@ -48,7 +42,7 @@ test("a CAD payment at bambora: approved by Bambora's test card, completed once 
     tcardnumber: "403000xxxxxx1234",
   });
 
-  const post = merchantApi(request);
+  const post = demoMerchantApi(request);
   const capture = await post(`/api/${paymentid}/capture`, { amount: 10_000, notificationurl: receiver.url("bambora-capture") });
   expect(capture.status()).toBe(200);
   expect((await receiver.waitFor("bambora-capture")).body).toMatchObject({ paymentid, status: "approved", responsecode: "00" });
