@@ -63,16 +63,21 @@ describe.each(MIT_PROCESSORS)("MIT at %s", (processor) => {
 
 // A crash mid-goPay() is finished by the session finisher: tests/faults/stuck-payments.test.ts.
 
+/** A cardholder payment waiting for its authorization (no processor yet), its card stored. */
+async function pendingPayment(amount: number, pan = "4111111111111111") {
+  return createTestPayment({
+    merchantId: world.merchant.merchantId,
+    status: "PENDING",
+    amount: BigInt(amount),
+    processor: null,
+    withStoredCard: { pan },
+  });
+}
+
 describe("an authorization answered 502 after the acquirer approved", () => {
   it("is resolved at its acquirer before routing on: approved there, one hold, nothing routed to the next processor", async () => {
     const amount = uniqueAmount();
-    const { paymentId } = await createTestPayment({
-      merchantId: world.merchant.merchantId,
-      status: "PENDING",
-      amount: BigInt(amount),
-      processor: null,
-      withStoredCard: { pan: "4111111111111111" },
-    });
+    const { paymentId } = await pendingPayment(amount);
     armAcquirerFault({ mode: "502_after_acting", processor: "finaro", operation: "authorize", amount });
     const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: ["finaro", "clearhaus"] });
     expect(result).toMatchObject({ status: "approved", processor: "finaro" });
@@ -83,16 +88,6 @@ describe("an authorization answered 502 after the acquirer approved", () => {
 });
 
 describe("routing on after an unknown authorization never leaves two holds (M7)", () => {
-  async function pendingPayment(amount: number) {
-    return createTestPayment({
-      merchantId: world.merchant.merchantId,
-      status: "PENDING",
-      amount: BigInt(amount),
-      processor: null,
-      withStoredCard: { pan: "4111111111111111" },
-    });
-  }
-
   it("clearhaus (its sandbox look-up) acts after our time-out: routed on once its look-up proved nothing arrived, and its late approval is voided", async () => {
     const amount = uniqueAmount();
     const { paymentId } = await pendingPayment(amount);
@@ -128,13 +123,7 @@ describe("routing on after an unknown authorization never leaves two holds (M7)"
 describe("a Finaro partial approval (Z2 10) whose answer was lost", () => {
   it("found by the look-up: recorded as the partial approval it is (declined, code 10) and the partial hold voided, as the direct answer is", async () => {
     const amount = uniqueAmount() * 2;
-    const { paymentId } = await createTestPayment({
-      merchantId: world.merchant.merchantId,
-      status: "PENDING",
-      amount: BigInt(amount),
-      processor: null,
-      withStoredCard: { pan: "4000000000000010" },
-    });
+    const { paymentId } = await pendingPayment(amount, "4000000000000010");
     armAcquirerFault({ mode: "answer_lost_after_acting", processor: "finaro", operation: "authorize", amount });
     const result = await authorizePayment({
       paymentId,

@@ -7,10 +7,8 @@
 // mode (which runs no executor) does not serve the endpoint at all.
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { growthDuring, idleRss, MB, upload } from "@/tests/helpers/attack-requests";
+import { countingReceiver, growthDuring, idleRss, MB, upload } from "@/tests/helpers/attack-requests";
 import { pidListeningOn } from "@/tests/helpers/process-memory";
 import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually, quietFor } from "../helpers/eventually";
@@ -39,30 +37,9 @@ function demo(): { merchantId: string; apiKey: string } {
   return JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { merchantId: string; apiKey: string };
 }
 
-/** A receiver on loopback that counts the notifications it gets. */
-async function receiver() {
-  let received = 0;
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on("end", () => {
-      received++;
-      response.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`,
-    received: () => received,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 /** A payment window that times out after a second: its completion notification is a job of the executor. */
 async function notificationThroughTheExecutor(): Promise<void> {
-  const target = await receiver();
+  const target = await countingReceiver();
   const { merchantId, apiKey } = demo();
   const response = await fetch(`${service.baseUrl}/api/initdynamic`, {
     method: "POST",
