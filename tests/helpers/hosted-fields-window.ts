@@ -1,6 +1,6 @@
-// A cardholder's payment window driven over real HTTP the way our controller frame drives it, for
-// suites that pay without a browser: the hosted-fields server of the calling test file, the card as
-// the fields send it, and the two requests of a payment (start it, send the card).
+// The cardholder routes served over real HTTP for a vitest file (useHostedFieldsServer), and the
+// payment window driven the way our controller frame drives it, for suites that pay without a
+// browser: the card as the fields send it, and the two requests of a payment (start it, send the card).
 import { afterAll, beforeAll } from "vitest";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { startHostedFieldsServer, type HostedFieldsServer } from "./hosted-fields-server";
