@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { createPaymentClient, PaymentApiError, verifyNotification, type VerifiedNotification } from "../../packages/client/src/index";
-import { FIELDS_ORIGIN, NEXT_YEAR, SHOP_ORIGIN, pay, typeCard, waitForCallback } from "../helpers/e2e/cardholder";
+import { FIELDS_ORIGIN, SHOP_ORIGIN, payWithCard, testCard, waitForCallback } from "../helpers/e2e/cardholder";
 import { demoCredentials } from "../helpers/e2e/demo-service";
 import { eventually } from "../helpers/eventually";
 import { freePort } from "../helpers/service-process";
@@ -56,6 +56,17 @@ async function startVerifyingReceiver(secret: string) {
     deliveries,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The receiver's next notification at /`kind`, checked to be of that kind (and typed as it). */
+async function nextOfKind<K extends VerifiedNotification["kind"]>(
+  receiver: { next(name: string): Promise<VerifiedNotification> },
+  kind: K,
+): Promise<Extract<VerifiedNotification, { kind: K }>> {
+  const notification = await receiver.next(kind);
+  expect(notification.kind).toBe(kind);
+  if (notification.kind !== kind) throw new Error("unreachable");
+  return notification as Extract<VerifiedNotification, { kind: K }>;
 }
 
 test("a full integration with @cps/client only: init, pay in Chromium, verified completion, capture and refund with verified notifications", async ({
@@ -109,14 +120,11 @@ test("a full integration with @cps/client only: init, pay in Chromium, verified 
     const query = new URLSearchParams({ sessionid: session.sessionid, amount: "12500", currency: "DKK", reference: "client-package" });
     await page.goto(`${SHOP_ORIGIN}/demo-shop?${query}`);
     await waitForCallback(page, "jsinitsuccess");
-    await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" });
-    await pay(page);
+    await payWithCard(page, testCard("4111111111111111"));
     const success = await waitForCallback(page, "jspaymentsuccess");
     const paymentid = success.payload.paymentid as string;
 
-    const completion = await receiver.next("completion");
-    expect(completion.kind).toBe("completion");
-    if (completion.kind !== "completion") throw new Error("unreachable");
+    const completion = await nextOfKind(receiver, "completion");
     expect(completion.body).toMatchObject({
       sessionid: session.sessionid,
       paymentid,
@@ -132,9 +140,7 @@ test("a full integration with @cps/client only: init, pay in Chromium, verified 
       { amount: 5000, notificationurl: receiver.url("capture") },
       { idempotencyKey: `capture-${paymentid}` },
     );
-    const captured = await receiver.next("capture");
-    expect(captured.kind).toBe("capture");
-    if (captured.kind !== "capture") throw new Error("unreachable");
+    const captured = await nextOfKind(receiver, "capture");
     expect(captured.body).toMatchObject({ responseid: capture.responseid, paymentid, merchantpaymentid, status: "approved" });
 
     const refund = await client.refund(
@@ -142,9 +148,7 @@ test("a full integration with @cps/client only: init, pay in Chromium, verified 
       { amount: 1000, notificationurl: receiver.url("refund") },
       { idempotencyKey: `refund-${paymentid}` },
     );
-    const refunded = await receiver.next("refund");
-    expect(refunded.kind).toBe("refund");
-    if (refunded.kind !== "refund") throw new Error("unreachable");
+    const refunded = await nextOfKind(receiver, "refund");
     expect(refunded.body).toMatchObject({ responseid: refund.responseid, paymentid, status: "approved" });
 
     // The record agrees: 50.00 captured, 10.00 of it refunded, 40.00 held.
@@ -201,8 +205,7 @@ test("N7: the README's example, run as written for the demo merchant, captures a
     const [, sessionid] = await waitFor(/payment window: ([0-9a-f]{32}) /, "payment window");
     await page.goto(`${SHOP_ORIGIN}/demo-shop?${new URLSearchParams({ sessionid: sessionid! })}`);
     await waitForCallback(page, "jsinitsuccess");
-    await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" });
-    await pay(page);
+    await payWithCard(page, testCard("4111111111111111"));
     const success = await waitForCallback(page, "jspaymentsuccess");
     // Completion → capture → its notification → refund → its notification, all through the example's own receiver.
     await waitFor(new RegExp(`refunded ${String(success.payload.paymentid)} approved`), "refund");

@@ -8,7 +8,8 @@ import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { reconcileTimedOutAuthorizations } from "@/lib/routing/reconcile-timed-out-authorizations";
-import { armAcquirerFault, lateActsDone } from "@/lib/sandboxes/acquirers/faults";
+import type { AcquirerName } from "@/lib/acquirers/names";
+import { armAcquirerFault, lateActsDone, type AcquirerFaultMode } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
 import {
   MIT_PROCESSORS,
@@ -63,18 +64,28 @@ describe.each(MIT_PROCESSORS)("MIT at %s", (processor) => {
 
 // A crash mid-goPay() is finished by the session finisher: tests/faults/stuck-payments.test.ts.
 
+/**
+ * A cardholder payment of `amount` (its card stored, no processor yet) authorized across
+ * `processors` with the fault `mode` armed at the first one's authorization: the payment's id and
+ * what authorizePayment answered.
+ */
+async function authorizeWithFault(amount: number, mode: AcquirerFaultMode, processors: AcquirerName[], pan = "4111111111111111") {
+  const { paymentId } = await createTestPayment({
+    merchantId: world.merchant.merchantId,
+    status: "PENDING",
+    amount: BigInt(amount),
+    processor: null,
+    withStoredCard: { pan },
+  });
+  armAcquirerFault({ mode, processor: processors[0]!, operation: "authorize", amount });
+  const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard(pan) }, processors });
+  return { paymentId, result };
+}
+
 describe("an authorization answered 502 after the acquirer approved", () => {
   it("is resolved at its acquirer before routing on: approved there, one hold, nothing routed to the next processor", async () => {
     const amount = uniqueAmount();
-    const { paymentId } = await createTestPayment({
-      merchantId: world.merchant.merchantId,
-      status: "PENDING",
-      amount: BigInt(amount),
-      processor: null,
-      withStoredCard: { pan: "4111111111111111" },
-    });
-    armAcquirerFault({ mode: "502_after_acting", processor: "finaro", operation: "authorize", amount });
-    const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: ["finaro", "clearhaus"] });
+    const { result } = await authorizeWithFault(amount, "502_after_acting", ["finaro", "clearhaus"]);
     expect(result).toMatchObject({ status: "approved", processor: "finaro" });
     const held = acquirerTransactionsFor(world, amount).filter((entry) => entry.transaction.approved && !entry.transaction.voided);
     expect(held.map((entry) => entry.processor)).toEqual(["finaro"]);
@@ -83,21 +94,9 @@ describe("an authorization answered 502 after the acquirer approved", () => {
 });
 
 describe("routing on after an unknown authorization never leaves two holds (M7)", () => {
-  async function pendingPayment(amount: number) {
-    return createTestPayment({
-      merchantId: world.merchant.merchantId,
-      status: "PENDING",
-      amount: BigInt(amount),
-      processor: null,
-      withStoredCard: { pan: "4111111111111111" },
-    });
-  }
-
   it("clearhaus (its sandbox look-up) acts after our time-out: routed on once its look-up proved nothing arrived, and its late approval is voided", async () => {
     const amount = uniqueAmount();
-    const { paymentId } = await pendingPayment(amount);
-    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "clearhaus", operation: "authorize", amount });
-    const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: ["clearhaus", "finaro"] });
+    const { result } = await authorizeWithFault(amount, "act_after_caller_gave_up", ["clearhaus", "finaro"]);
     expect(result).toMatchObject({ status: "approved", processor: "finaro" });
     await lateActsDone();
     await reconcileTimedOutAuthorizations({ olderThanMs: 0 });
@@ -110,9 +109,7 @@ describe("routing on after an unknown authorization never leaves two holds (M7)"
     const restore = asRealGateway(world, "clearhaus");
     try {
       const amount = uniqueAmount();
-      const { paymentId } = await pendingPayment(amount);
-      armAcquirerFault({ mode: "502_after_acting", processor: "clearhaus", operation: "authorize", amount });
-      const result = await authorizePayment({ paymentId, source: { kind: "card", card: cardholderCard() }, processors: ["clearhaus", "finaro"] });
+      const { paymentId, result } = await authorizeWithFault(amount, "502_after_acting", ["clearhaus", "finaro"]);
       expect(result).toMatchObject({ status: "pending", processor: "clearhaus" });
       expect(acquirerTransactionsFor(world, amount).map((entry) => entry.processor)).toEqual(["clearhaus"]);
       const attempt = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize" } });
@@ -128,19 +125,7 @@ describe("routing on after an unknown authorization never leaves two holds (M7)"
 describe("a Finaro partial approval (Z2 10) whose answer was lost", () => {
   it("found by the look-up: recorded as the partial approval it is (declined, code 10) and the partial hold voided, as the direct answer is", async () => {
     const amount = uniqueAmount() * 2;
-    const { paymentId } = await createTestPayment({
-      merchantId: world.merchant.merchantId,
-      status: "PENDING",
-      amount: BigInt(amount),
-      processor: null,
-      withStoredCard: { pan: "4000000000000010" },
-    });
-    armAcquirerFault({ mode: "answer_lost_after_acting", processor: "finaro", operation: "authorize", amount });
-    const result = await authorizePayment({
-      paymentId,
-      source: { kind: "card", card: cardholderCard("4000000000000010") },
-      processors: ["finaro"],
-    });
+    const { paymentId, result } = await authorizeWithFault(amount, "answer_lost_after_acting", ["finaro"], "4000000000000010");
     expect(result).toMatchObject({ status: "declined", responsecode: "10" });
     const attempt = await db().operation.findFirstOrThrow({ where: { paymentId, type: "authorize" } });
     expect(attempt).toMatchObject({ status: "declined", responseCode: "10" });

@@ -34,6 +34,11 @@ function post(path: string, body: Record<string, unknown>, key: string) {
   return world.api.call("POST", path, { apiKey: world.merchant.apiKey, body, headers: { "Idempotency-Key": key } });
 }
 
+/** An unscheduled DKK MIT's request body: on the parent payment's stored card, at `processor`. */
+function mitBody(parentId: string, amount: number, processor: string, extra: Record<string, unknown> = {}) {
+  return { merchantid: world.merchant.merchantId, paymentid: parentId, amount, currency: "DKK", paymenttype: "unscheduled", processor, ...extra };
+}
+
 describe("a same-key retry after a 500", () => {
   it("payout, the service failed after the acquirer paid: the retry gets the payout's state (pending, then approved), never a second payout", async () => {
     const source = await sourcePayment(world, "finaro");
@@ -86,14 +91,7 @@ describe("a same-key retry after a 500", () => {
     const { paymentId: parentId } = await authorizedPayment(world, "clearhaus");
     const amount = uniqueAmount();
     const key = `mit-${newId()}`;
-    const body = {
-      merchantid: world.merchant.merchantId,
-      paymentid: parentId,
-      amount,
-      currency: "DKK",
-      paymenttype: "unscheduled",
-      processor: "clearhaus",
-    };
+    const body = mitBody(parentId, amount, "clearhaus");
     armFaultPoint("merchant-api.after-work");
     const first = await post("/api/mit", body, key);
     expect(first.status).toBe(500);
@@ -162,15 +160,7 @@ describe("repeats (L3)", () => {
   it("two MITs at once with the same newmerchantpaymentid: one accepted, the other refused 400 (not a 500), one authorization", async () => {
     const { paymentId: parentId } = await authorizedPayment(world, "finaro");
     const amount = uniqueAmount();
-    const body = {
-      merchantid: world.merchant.merchantId,
-      paymentid: parentId,
-      amount,
-      currency: "DKK",
-      paymenttype: "unscheduled",
-      processor: "finaro",
-      newmerchantpaymentid: `mit${amount}`,
-    };
+    const body = mitBody(parentId, amount, "finaro", { newmerchantpaymentid: `mit${amount}` });
     const answers = await Promise.all(
       Array.from({ length: 4 }, () => world.api.call("POST", "/api/mit", { apiKey: world.merchant.apiKey, body })),
     );

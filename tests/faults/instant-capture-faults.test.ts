@@ -4,16 +4,15 @@
 // the window's completion (not approved, the capture's code), never from a notification of our own
 // void; and the instant capture takes the payment lock and the amount rule, so a merchant capture
 // arriving in the gap is not doubled.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { finishStuckPayments } from "@/lib/cardholder/finish-stuck-payments";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { captureInstantly } from "@/lib/payments/capture-instantly";
 import { armAcquirerFault } from "@/lib/sandboxes/acquirers/faults";
 import { createTestPayment } from "@/tests/helpers/merchant-factories";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { authorizeWithCard, fieldsCard, startWindowPayment, useHostedFieldsServer } from "@/tests/helpers/hosted-fields-window";
 import { createTestSession } from "@/tests/helpers/session-factory";
 import {
   PROCESSORS,
@@ -30,25 +29,10 @@ import {
 } from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
-const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
-const card = (pan: string) => ({ pan, expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" });
 /** Every sandbox approves its authorization and declines its capture (05). */
-const CAPTURE_DECLINED = card("4000000000000341");
+const CAPTURE_DECLINED = fieldsCard("4000000000000341");
 
-let server: HostedFieldsServer;
-beforeAll(async () => {
-  server = await startHostedFieldsServer();
-});
-afterAll(async () => server?.close());
-
-async function post(path: string, body: unknown) {
-  const response = await fetch(`${server.origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.origin },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
+const hostedFields = useHostedFieldsServer();
 
 async function pay(options: { instantCapture: 1 | 2; processor: (typeof PROCESSORS)[number]; amount: number; pan?: string }) {
   const session = await createTestSession(world.merchant.merchantId, {
@@ -58,13 +42,8 @@ async function pay(options: { instantCapture: 1 | 2; processor: (typeof PROCESSO
     processors: [options.processor],
     notificationUrl: `${world.receiver.url}/completion`,
   });
-  const started = await post(`/dynamic/${session.id}/payments`, {});
-  const paymentId = String(started.paymentid);
-  const binding = createOriginBinding(session.id, "http://shop.example");
-  const result = await post(`/dynamic/${session.id}/payments/${paymentId}/authorize`, {
-    card: card(options.pan ?? "4111111111111111"),
-    binding,
-  });
+  const paymentId = await startWindowPayment(hostedFields, session.id);
+  const result = await authorizeWithCard(hostedFields, session.id, paymentId, fieldsCard(options.pan));
   return { sessionId: session.id, paymentId, result };
 }
 

@@ -22,6 +22,7 @@ import {
   afterNotFoundClose,
   asRealGateway,
   expectTotalsMatchLedger,
+  followUpWithFault,
   notificationsFor,
   operationFor,
   paymentFor,
@@ -54,10 +55,7 @@ async function acquirerChildren(paymentId: string): Promise<string[]> {
 describe.each(PROCESSORS)("the acquirer acts after the caller gave up, at %s", (processor) => {
   for (const type of ["capture", "refund", "void"] as const) {
     it(`${type}: held pending through the grace period, then found and settled approved; one ${type} at the acquirer, notified once`, async () => {
-      const { paymentId, amount } = await paymentFor(world, type, processor);
-      armAcquirerFault({ mode: "act_after_caller_gave_up", processor, operation: type, amount: type === "void" ? undefined : amount });
-      const responseId = await requestFollowUp(world, paymentId, type, type === "void" ? undefined : amount);
-      const operation = await waitForJob(world, responseId);
+      const { paymentId, responseId, operation } = await followUpWithFault(world, type, processor, { mode: "act_after_caller_gave_up" });
       // Right after the time-out the acquirer had not acted yet: "not found" is no proof so soon.
       expect(operation).toMatchObject({ status: "pending" });
       expect(operation.callEndedAt).not.toBeNull();
@@ -189,10 +187,7 @@ describe("an acquirer without a real look-up (its base URL configured, as in pro
 
   it("bambora (North America) is not one of them: a capture whose answer was lost is found through its pre-authorization and settled", async () => {
     restore = asRealGateway(world, "bambora");
-    const { paymentId, amount } = await paymentFor(world, "capture", "bambora");
-    armAcquirerFault({ mode: "answer_lost_after_acting", processor: "bambora", operation: "capture", amount });
-    const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-    await waitForJob(world, responseId);
+    const { paymentId, amount, responseId } = await followUpWithFault(world, "capture", "bambora", { mode: "answer_lost_after_acting" });
     await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
     expect((await waitForNotification(world, responseId)).body).toMatchObject({ status: "approved" });
     expect((await operationFor(responseId)).operatorAlertedAt).toBeNull();
@@ -204,10 +199,7 @@ describe("an acquirer without a real look-up (its base URL configured, as in pro
 
   it("finaro capture that never arrived: its retrieval's 'not found' proves nothing, so after the look-ups an operator is alerted, not a failure", async () => {
     restore = asRealGateway(world, "finaro");
-    const { paymentId, amount } = await paymentFor(world, "capture", "finaro");
-    armAcquirerFault({ mode: "hang_before_acting", processor: "finaro", operation: "capture", amount });
-    const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-    await waitForJob(world, responseId);
+    const { paymentId, responseId } = await followUpWithFault(world, "capture", "finaro", { mode: "hang_before_acting" });
     for (let round = 0; round < 3; round++) await reconcileIndeterminateOperations({ olderThanMs: 0, maxLookups: 3, now: afterGrace() });
     const operation = await operationFor(responseId);
     expect(operation).toMatchObject({ status: "pending", lookupAttempts: 3 });
@@ -220,11 +212,8 @@ describe("an acquirer without a real look-up (its base URL configured, as in pro
 describe("an act later than the grace period at an acquirer whose 'not found' is trusted (Bambora North America)", () => {
   it("a refund Bambora performs after the grace: kept pending and reserved (an operator alerted), never closed failed, so a retry cannot refund twice; found approved, notified once", async () => {
     restore = asRealGateway(world, "bambora");
-    const { paymentId, amount } = await paymentFor(world, "refund", "bambora");
     // Bambora acts well after the round that finds the grace period over (our clock moved on), even on a loaded machine.
-    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "bambora", operation: "refund", amount, actDelayMs: 20_000 });
-    const responseId = await requestFollowUp(world, paymentId, "refund", amount);
-    const operation = await waitForJob(world, responseId);
+    const { paymentId, amount, responseId, operation } = await followUpWithFault(world, "refund", "bambora", { mode: "act_after_caller_gave_up", actDelayMs: 20_000 });
     // The grace period ends (our clock moved on) before Bambora acts: its look-up finds nothing yet.
     await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterGrace() });
     const held = await operationFor(responseId);
@@ -247,12 +236,9 @@ describe("an act later than the grace period at an acquirer whose 'not found' is
 
 describe("an answer that contradicts the settlement", () => {
   it("a capture closed as failed a day after its call, which the acquirer performed later still: the verification look-up alerts an operator with both facts", async () => {
-    const { paymentId, amount } = await paymentFor(world, "capture", "finaro");
     // The acquirer acts well after the round below (our clock moved on a day): 3 s was not enough with
     // two fault suites and a CI run on the 2 cores, where the round came after the act.
-    armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "finaro", operation: "capture", amount, actDelayMs: 15_000 });
-    const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-    const operation = await waitForJob(world, responseId);
+    const { paymentId, amount, responseId, operation } = await followUpWithFault(world, "capture", "finaro", { mode: "act_after_caller_gave_up", actDelayMs: 15_000 });
     // The day after the call (our clock moved on) ends before the acquirer acts: closed as failed and notified so.
     await reconcileIndeterminateOperations({ olderThanMs: 0, now: afterNotFoundClose() });
     expect((await waitForNotification(world, responseId)).body).toMatchObject({ status: "failed" });
@@ -285,10 +271,7 @@ describe("an answer that contradicts the settlement", () => {
 
 describe("a verification look-up that gets no answer", () => {
   it("moves on (hourly) instead of repeating every round, and after its bound ends in an operator case", async () => {
-    const { paymentId, amount } = await paymentFor(world, "capture", "finaro");
-    armAcquirerFault({ mode: "hang_before_acting", processor: "finaro", operation: "capture", amount });
-    const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-    await waitForJob(world, responseId);
+    const { responseId } = await followUpWithFault(world, "capture", "finaro", { mode: "hang_before_acting" });
     // A day on, the sandbox's trusted "not found" has closed it as failed, with a verification look-up a day later.
     await reconcileIndeterminateOperations({ olderThanMs: 0, now: new Date(Date.now() + 25 * 60 * 60_000) });
     const closed = await operationFor(responseId);

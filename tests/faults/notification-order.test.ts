@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/auth/actor";
 import { resendNotification } from "@/lib/backoffice/actions/resend-notification";
-import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { deliverNotificationAttempt } from "@/lib/notifications/deliver-notification-attempt";
 import { completionNotificationId } from "@/lib/notifications/send-completion-notification";
@@ -21,24 +20,21 @@ import { MAX_REDRIVES, REDRIVE_AFTER_MS, resendStalledEvents } from "@/lib/payme
 import { createUser } from "@/lib/users/create-user";
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "@/tests/helpers/notification-receiver";
 import { eventually } from "@/tests/helpers/eventually";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { authorizeWithCard, fieldsCard, startWindowPayment, useHostedFieldsServer } from "@/tests/helpers/hosted-fields-window";
 import { createTestSession } from "@/tests/helpers/session-factory";
 import { currencyAt, operationFor, requestFollowUp, setUpFaultWorld, uniqueAmount, type FaultWorld } from "@/tests/helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
-const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
-const CARD = { pan: "4111111111111111", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" };
 /** How soon after the completion's acknowledgement what waited behind it must arrive (a loaded 2-core machine included). */
 const RELEASED_WITHIN_MS = 10_000;
 
+const hostedFields = useHostedFieldsServer();
 /** The shop's completion receiver, which refuses until told otherwise; the ledger endpoint is another path of the same server. */
 let shop: NotificationReceiver;
-let hostedFields: HostedFieldsServer;
 let owner: Actor;
 
 beforeAll(async () => {
   shop = await startNotificationReceiver();
-  hostedFields = await startHostedFieldsServer();
   const user = await createUser({ merchantId: world.merchant.merchantId, email: "owner@example.com", name: "Owner", password: "long enough password", role: "OWNER" });
   owner = { userId: user.id, merchantId: world.merchant.merchantId, mode: "test", role: "OWNER" };
   // A ledger service subscribed to captures and refunds (newcomer review N2), on the shop's host.
@@ -47,53 +43,37 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await hostedFields?.close();
   await shop?.close();
 });
 
-async function post(path: string, body: unknown) {
-  const response = await fetch(`${hostedFields.origin}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: hostedFields.origin },
-    body: JSON.stringify(body),
+/** A window paid with an approved card whose completion goes to the shop's /completion. */
+async function payWindow() {
+  const amount = uniqueAmount();
+  const session = await createTestSession(world.merchant.merchantId, {
+    amount: BigInt(amount),
+    currency: currencyAt("clearhaus"),
+    processors: ["clearhaus"],
+    notificationUrl: `${shop.url.replace("/notify", "")}/completion`,
   });
-  return (await response.json()) as Record<string, unknown>;
+  const paymentId = await startWindowPayment(hostedFields, session.id);
+  const paid = await authorizeWithCard(hostedFields, session.id, paymentId, fieldsCard());
+  expect(paid).toMatchObject({ result: "approved", paymentid: paymentId });
+  return { sessionId: session.id, paymentId, amount };
 }
 
 /** A window paid with an approved card whose completion goes to the shop's /completion (refusing now). */
 async function paidWindow() {
-  const amount = uniqueAmount();
-  const session = await createTestSession(world.merchant.merchantId, {
-    amount: BigInt(amount),
-    currency: currencyAt("clearhaus"),
-    processors: ["clearhaus"],
-    notificationUrl: `${shop.url.replace("/notify", "")}/completion`,
-  });
-  const paymentId = String((await post(`/dynamic/${session.id}/payments`, {})).paymentid);
-  const paid = await post(`/dynamic/${session.id}/payments/${paymentId}/authorize`, {
-    card: CARD,
-    binding: createOriginBinding(session.id, "http://shop.example"),
-  });
-  expect(paid).toMatchObject({ result: "approved", paymentid: paymentId });
-  const completionId = completionNotificationId(session.id);
+  const { sessionId, paymentId, amount } = await payWindow();
+  const completionId = completionNotificationId(sessionId);
   // Its immediate attempt was refused; the retry sleeps on the executor's clock, which stays still.
   await until(async () => (await db().notificationAttempt.count({ where: { notificationId: completionId } })) > 0, "the completion's first attempt");
-  return { sessionId: session.id, paymentId, amount, completionId };
+  return { sessionId, paymentId, amount, completionId };
 }
 
 /** A paid window whose completion the shop acknowledged. */
 async function paidWindowAcknowledged() {
-  const amount = uniqueAmount();
-  const session = await createTestSession(world.merchant.merchantId, {
-    amount: BigInt(amount),
-    currency: currencyAt("clearhaus"),
-    processors: ["clearhaus"],
-    notificationUrl: `${shop.url.replace("/notify", "")}/completion`,
-  });
-  const paymentId = String((await post(`/dynamic/${session.id}/payments`, {})).paymentid);
-  const paid = await post(`/dynamic/${session.id}/payments/${paymentId}/authorize`, { card: CARD, binding: createOriginBinding(session.id, "http://shop.example") });
-  expect(paid).toMatchObject({ result: "approved", paymentid: paymentId });
-  await until(async () => (await db().notification.findUniqueOrThrow({ where: { id: completionNotificationId(session.id) } })).status === "delivered", "the completion");
+  const { sessionId, paymentId, amount } = await payWindow();
+  await until(async () => (await db().notification.findUniqueOrThrow({ where: { id: completionNotificationId(sessionId) } })).status === "delivered", "the completion");
   return { paymentId, amount };
 }
 

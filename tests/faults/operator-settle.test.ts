@@ -19,6 +19,7 @@ import {
   asRealGateway,
   authorizedPayment,
   expectTotalsMatchLedger,
+  followUpWithFault,
   notificationsFor,
   operationFor,
   paymentFor,
@@ -56,10 +57,7 @@ afterEach(() => {
 /** A capture at `processor` (as the real gateway) whose answer was lost after the acquirer captured: waits for an operator. */
 async function captureWaitingForOperator(processor: "clearhaus") {
   restore = asRealGateway(world, processor);
-  const { paymentId, amount } = await paymentFor(world, "capture", processor);
-  armAcquirerFault({ mode: "answer_lost_after_acting", processor, operation: "capture", amount });
-  const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-  await waitForJob(world, responseId);
+  const { paymentId, amount, responseId } = await followUpWithFault(world, "capture", processor, { mode: "answer_lost_after_acting" });
   const operation = await operationFor(responseId);
   expect(operation).toMatchObject({ status: "pending" });
   expect(operation.operatorAlertedAt).not.toBeNull();

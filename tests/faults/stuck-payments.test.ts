@@ -4,7 +4,7 @@
 // capture whose outcome is unknown. The session finisher and the attempt resolver
 // (lib/cardholder/finish-stuck-payments.ts, run by the job every minute) finish each with one
 // notification, and the acquirer holds the card once or not at all.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { finishStuckPayments } from "@/lib/cardholder/finish-stuck-payments";
@@ -13,7 +13,7 @@ import { runCliCommand } from "@/lib/cli/commands";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
 import { armAcquirerFault, clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { fieldsCard, useHostedFieldsServer } from "@/tests/helpers/hosted-fields-window";
 import { createTestSession } from "@/tests/helpers/session-factory";
 import {
   MIT_PROCESSORS,
@@ -33,22 +33,16 @@ import {
 } from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
-const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
-const CARD = { pan: "4111111111111111", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" };
-
-let server: HostedFieldsServer;
-beforeAll(async () => {
-  server = await startHostedFieldsServer();
-});
-afterAll(async () => server?.close());
+const hostedFields = useHostedFieldsServer();
 
 /** A time when the rows the request left are due for the job (the job leaves younger work alone). */
 const later = (ms = 2 * 60_000) => new Date(Date.now() + ms);
 
+/** Like the fields' own POSTs, but a request that a fault point crashed answers {} instead of throwing. */
 async function post(path: string, body: unknown) {
-  const response = await fetch(`${server.origin}${path}`, {
+  const response = await fetch(`${hostedFields.origin}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: server.origin },
+    headers: { "content-type": "application/json", origin: hostedFields.origin },
     body: JSON.stringify(body),
   });
   return (await response.json().catch(() => ({}))) as Record<string, unknown>;
@@ -63,7 +57,7 @@ async function openWindow(processor: (typeof PROCESSORS)[number], amount: number
     ...(options.instantCapture ? { instantCapture: options.instantCapture } : {}),
   });
   const paymentId = String((await post(`/dynamic/${session.id}/payments`, {})).paymentid);
-  const pay = () => post(`/dynamic/${session.id}/payments/${paymentId}/authorize`, { card: CARD, binding: createOriginBinding(session.id, "http://shop.example") });
+  const pay = () => post(`/dynamic/${session.id}/payments/${paymentId}/authorize`, { card: fieldsCard(), binding: createOriginBinding(session.id, "http://shop.example") });
   return { sessionId: session.id, paymentId, pay };
 }
 

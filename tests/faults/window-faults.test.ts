@@ -1,30 +1,26 @@
 // The payment window's edges: a second window for a merchantpaymentid that another window already
 // paid is refused clearly (not a technical error), and a payment whose challenge was abandoned is
 // closed with its window instead of staying pending.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { closeExpiredSessions } from "@/lib/cardholder/close-expired-sessions";
 import { completionNotificationId } from "@/lib/notifications/send-completion-notification";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
-import { startHostedFieldsServer, type HostedFieldsServer } from "@/tests/helpers/hosted-fields-server";
+import { fieldsCard, useHostedFieldsServer } from "@/tests/helpers/hosted-fields-window";
 import { createTestSession } from "@/tests/helpers/session-factory";
 import { acquirerTransactionsFor, setUpFaultWorld, uniqueAmount, type FaultWorld } from "../helpers/fault-harness";
 
 const world: FaultWorld = setUpFaultWorld({ functions: async () => merchantApiFunctions });
-const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
-const VISA = { pan: "4111111111111111", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" };
+const VISA = fieldsCard();
 
-let server: HostedFieldsServer;
-beforeAll(async () => {
-  server = await startHostedFieldsServer();
-});
-afterAll(async () => server?.close());
+const hostedFields = useHostedFieldsServer();
 
+/** Like the fields' own POSTs, answering the status too (a refusal must still be a 200 with a clear error). */
 async function post(path: string, body: unknown) {
-  const response = await fetch(`${server.origin}${path}`, {
+  const response = await fetch(`${hostedFields.origin}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: server.origin },
+    headers: { "content-type": "application/json", origin: hostedFields.origin },
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };

@@ -24,14 +24,13 @@ import {
   authorizedPayment,
   cardholderCard,
   expectTotalsMatchLedger,
+  followUpWithFault,
   notificationsFor,
   operationFor,
-  paymentFor,
   requestFollowUp,
   settle,
   setUpFaultWorld,
   uniqueAmount,
-  waitForJob,
   waitForNotification,
   type FaultWorld,
 } from "../helpers/fault-harness";
@@ -132,10 +131,7 @@ describe("a Worldline authorization whose answer was lost", () => {
 describe("Worldline acts after the caller gave up", () => {
   for (const type of ["capture", "refund", "void"] as const) {
     it(`${type}: held pending through the grace period, then found in the payment's details by our reference; one ${type} at Worldline, notified once`, async () => {
-      const { paymentId, amount } = await paymentFor(world, type, "bambora", "DKK");
-      armAcquirerFault({ mode: "act_after_caller_gave_up", processor: "bambora", operation: type, amount: type === "void" ? undefined : amount });
-      const responseId = await requestFollowUp(world, paymentId, type, type === "void" ? undefined : amount);
-      const operation = await waitForJob(world, responseId);
+      const { paymentId, responseId, operation } = await followUpWithFault(world, type, "bambora", { mode: "act_after_caller_gave_up" }, "DKK");
       // Right after the time-out Worldline had not acted yet: its details' "absent" is no proof so soon.
       expect(operation).toMatchObject({ status: "pending" });
       expect(notificationsFor(world, responseId)).toHaveLength(0);
@@ -157,11 +153,7 @@ describe("Worldline acts after the caller gave up", () => {
 describe("a Worldline capture, looked up by our reference", () => {
   /** A DKK capture at Worldline with `mode` armed on it, requested and its job run (its outcome left unknown). */
   async function captureWith(mode: AcquirerFaultMode) {
-    const { paymentId, amount } = await paymentFor(world, "capture", "bambora", "DKK");
-    armAcquirerFault({ mode, processor: "bambora", operation: "capture", amount });
-    const responseId = await requestFollowUp(world, paymentId, "capture", amount);
-    await waitForJob(world, responseId);
-    return { paymentId, amount, responseId };
+    return followUpWithFault(world, "capture", "bambora", { mode }, "DKK");
   }
 
   it("whose answer was lost after Worldline captured: found in the payment's details, approved and notified once; no operator", async () => {

@@ -2,6 +2,7 @@
 // declared or chunked, that may pause half-way (to see whether the answer comes before the body
 // ends), and the server's memory growth while an attack runs.
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { rssBytes, sampleRss } from "./process-memory";
 import { quietFor } from "./eventually";
 
@@ -112,4 +113,28 @@ export async function growthDuring(pid: number, idle: number, attack: () => Prom
   await attack();
   await quietFor(settleMs, "anything the attack left behind (a body still being read, a parse) runs its course");
   return sampler.stop() - idle;
+}
+
+/**
+ * A merchant's notification receiver on loopback, the far end of the attacks that go through a
+ * notification: counts what it gets and answers each with `answer` (by default 200 "ok").
+ */
+export async function countingReceiver(answer: (response: http.ServerResponse) => void = (response) => response.writeHead(200).end("ok")) {
+  let received = 0;
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      received++;
+      answer(response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`,
+    received: () => received,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }

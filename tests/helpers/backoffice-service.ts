@@ -6,6 +6,8 @@ import { readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import { afterAll, beforeAll } from "vitest";
+import { launchChromium, type LaunchedChromium } from "./chromium";
 import { startService, type ServiceProcess, type StartServiceOptions } from "./service-process";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -133,6 +135,40 @@ export async function startBackofficeService(name: string, options: StartService
       await disconnectDb();
       await service.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BackofficeInChromium {
+  readonly backoffice: BackofficeService;
+  readonly browser: LaunchedChromium;
+}
+
+/**
+ * For a vitest file of back-office cases in a browser: the service (startBackofficeService(name))
+ * and Chromium, started before the file's tests and closed after them, the browser first.
+ */
+export function useBackofficeInChromium(name: string): BackofficeInChromium {
+  let backoffice: BackofficeService | undefined;
+  let browser: LaunchedChromium | undefined;
+  beforeAll(async () => {
+    backoffice = await startBackofficeService(name);
+    browser = await launchChromium();
+  }, 900_000);
+  afterAll(async () => {
+    await browser?.close();
+    await backoffice?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the back office is used before beforeAll");
+    return value;
+  };
+  return {
+    get backoffice() {
+      return started(backoffice);
+    },
+    get browser() {
+      return started(browser);
     },
   };
 }

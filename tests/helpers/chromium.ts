@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type BrowserContext } from "@playwright/test";
+import { chromium, type BrowserContext, type Page } from "@playwright/test";
 
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -36,4 +36,37 @@ export async function launchChromium(): Promise<LaunchedChromium> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+export interface ShopPageEvent {
+  name: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Pays on a bare shop page of a test (our fields in #pan, #expmonth, #expyear and #securitycode, a
+ * #pay button calling goPay, every callback pushed to window.cpsEvents) as a cardholder would: waits
+ * for jsinitsuccess, types the card field by field, presses Pay and waits until the payment ended
+ * (success, failure or timeout). The callbacks the page recorded.
+ */
+export async function payOnShopPage(
+  page: Page,
+  card: { pan: string; expmonth: string; expyear: string; securitycode: string },
+  { typingDelayMs }: { typingDelayMs: number },
+): Promise<ShopPageEvent[]> {
+  await page.waitForFunction(() => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => event.name === "jsinitsuccess"), null, {
+    timeout: 60_000,
+  });
+  for (const id of ["pan", "expmonth", "expyear", "securitycode"] as const) {
+    const input = page.frameLocator(`#${id} iframe`).locator("input");
+    await input.click();
+    await input.pressSequentially(card[id], { delay: typingDelayMs });
+  }
+  await page.click("#pay");
+  await page.waitForFunction(
+    () => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => ["jspaymentsuccess", "jspaymentfailed", "jspaymenttimeout"].includes(event.name)),
+    null,
+    { timeout: 120_000 },
+  );
+  return page.evaluate(() => (window as unknown as { cpsEvents: ShopPageEvent[] }).cpsEvents);
 }

@@ -10,7 +10,7 @@ import { armedFaultPoints, disarmFaultPoints } from "@/lib/faults/fault-point";
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { capabilitiesOf } from "@/lib/acquirers/capabilities";
 import type { AcquirerName } from "@/lib/acquirers/names";
-import { clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
+import { armAcquirerFault, clearAcquirerFaults, type AcquirerFaultMode } from "@/lib/sandboxes/acquirers/faults";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { NOT_FOUND_CLOSE_MS, NOT_FOUND_GRACE_MS } from "@/lib/payments/settle-unknown-operation";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
@@ -299,6 +299,27 @@ export async function paymentFor(world: FaultWorld, type: FollowUp, processor: A
     await settle(world, paymentId);
   }
   return { paymentId, amount };
+}
+
+/**
+ * A follow-up (`type`) on a fresh payment at `processor` (in `currency`) whose call meets the
+ * acquirer fault `fault.mode`, armed for that payment's amount (a void carries none), requested
+ * through the merchant API and its job run once: the payment, its amount, the responseid and the
+ * operation as the job left it. The common start of a case about an unknown outcome.
+ */
+export async function followUpWithFault(
+  world: FaultWorld,
+  type: FollowUp,
+  processor: AcquirerName,
+  fault: { mode: AcquirerFaultMode; actDelayMs?: number },
+  currency = currencyAt(processor),
+) {
+  const { paymentId, amount } = await paymentFor(world, type, processor, currency);
+  const followUpAmount = type === "void" ? undefined : amount;
+  armAcquirerFault({ ...fault, processor, operation: type, amount: followUpAmount });
+  const responseId = await requestFollowUp(world, paymentId, type, followUpAmount);
+  const operation = await waitForJob(world, responseId);
+  return { paymentId, amount, responseId, operation };
 }
 
 /** A payment with a stored card whose own processor is `processor`; the merchant's routing lists all three after it. */

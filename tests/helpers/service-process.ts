@@ -178,3 +178,14 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
 }
 
 export { NEXT_BIN };
+
+/** A test file's own data folder for its service under .data-test/ (named, with the pid and the time, so that runs never share one). */
+export function testDataDir(name: string): string {
+  return path.join(ROOT, ".data-test", `${name}-${process.pid}-${Date.now()}`);
+}
+
+/** A test file's afterAll: stops its service, if it started, and removes the service's data folder. */
+export async function stopServiceAndRemoveData(service: ServiceProcess | undefined, dataDir: string): Promise<void> {
+  await service?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -21,8 +21,9 @@ import path from "node:path";
 import pg from "pg";
 import type { Page } from "@playwright/test";
 import { checkProductionBuild } from "../../scripts/build/freshness";
-import { launchChromium } from "../helpers/chromium";
+import { launchChromium, payOnShopPage } from "../helpers/chromium";
 import { eventually } from "../helpers/eventually";
+import { readJsonObject } from "../helpers/json-body";
 import { sandboxAccountInput } from "../../lib/sandboxes/sandbox-merchant-accounts";
 
 const PORT_BASE = Number(process.env.CLUSTER_PORT_BASE ?? 3470);
@@ -149,14 +150,7 @@ async function startReceiver(): Promise<{ base: string; received: Received[]; ce
   if (made.status !== 0) throw new Error("openssl could not make the receiver's certificate");
   const received: Received[] = [];
   const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let body: Record<string, unknown> = {};
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-    } catch {
-      // kept empty
-    }
+    const body = await readJsonObject(req);
     received.push({ path: req.url ?? "/", webhookId: String(req.headers["webhook-id"] ?? ""), body });
     res.writeHead(200).end("ok");
   });
@@ -269,19 +263,7 @@ async function cardholderPayment(page: Page, options: { index: number; merchantI
     notificationurl: `${options.notify}/completion-${options.index}`,
   });
   await page.goto(`${options.shop}/?script=${encodeURIComponent(String(session.dfurlscriptinclude))}`);
-  await page.waitForFunction(() => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => event.name === "jsinitsuccess"), null, { timeout: 60_000 });
-  for (const [id, value] of [["pan", "4018810000100036"], ["expmonth", "12"], ["expyear", NEXT_YEAR], ["securitycode", "123"]] as const) {
-    const input = page.frameLocator(`#${id} iframe`).locator("input");
-    await input.click();
-    await input.pressSequentially(value, { delay: 10 });
-  }
-  await page.click("#pay");
-  await page.waitForFunction(
-    () => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => ["jspaymentsuccess", "jspaymentfailed", "jspaymenttimeout"].includes(event.name)),
-    null,
-    { timeout: 120_000 },
-  );
-  const events = await page.evaluate(() => (window as unknown as { cpsEvents: { name: string; payload: Record<string, unknown> }[] }).cpsEvents);
+  const events = await payOnShopPage(page, { pan: "4018810000100036", expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" }, { typingDelayMs: 10 });
   const success = events.find((event) => event.name === "jspaymentsuccess");
   if (!success) throw new Error(`payment ${options.index}: ${JSON.stringify(events.at(-1))}`);
   return String(success.payload.paymentid);

@@ -5,13 +5,9 @@
 // default-src, object-src 'none', base-uri and form-action; every page exercised works under it with
 // no violation reported (including a server action: the secret's reveal); and an inline script
 // injected into a page's HTML does not run.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Page } from "@playwright/test";
-import { startBackofficeService, type BackofficeService } from "@/tests/helpers/backoffice-service";
-import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
-
-let backoffice: BackofficeService;
-let browser: LaunchedChromium;
+import { useBackofficeInChromium } from "@/tests/helpers/backoffice-service";
 
 /** Back-office pages of a signed-in owner (each a route of app/backoffice/(app)). */
 const SIGNED_IN_PAGES = [
@@ -31,15 +27,7 @@ const SIGNED_IN_PAGES = [
 ];
 const SIGNED_OUT_PAGES = ["/backoffice/sign-in", "/backoffice/forgot-password"];
 
-beforeAll(async () => {
-  backoffice = await startBackofficeService("backoffice-csp");
-  browser = await launchChromium();
-}, 900_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await backoffice?.stop();
-});
+const running = useBackofficeInChromium("backoffice-csp");
 
 /** Records every CSP violation a page reports (the event fires in the page; exposed to the test). */
 async function watchViolations(page: Page): Promise<string[]> {
@@ -67,6 +55,7 @@ function directives(policy: string | null): Map<string, string[]> {
 
 describe("L7: back-office pages run only the service's own scripts", () => {
   it("L7: every back-office page has a nonce script policy, default-src, object-src 'none', base-uri and form-action, and reports no violation", async () => {
+    const { backoffice, browser } = running;
     const page = await browser.context.newPage();
     const violations = await watchViolations(page);
     const nonces = new Set<string>();
@@ -109,6 +98,7 @@ describe("L7: back-office pages run only the service's own scripts", () => {
   });
 
   it("L7: an inline script injected into a back-office page's HTML does not run", async () => {
+    const { backoffice, browser } = running;
     const page = await browser.context.newPage();
     const violations = await watchViolations(page);
     await backoffice.signInPage(page, backoffice.demo.email, backoffice.demo.password);

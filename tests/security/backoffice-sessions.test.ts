@@ -14,6 +14,7 @@ import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Page } from "@playwright/test";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { CookieJar } from "@/tests/helpers/backoffice-service";
 import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
 import { createTestMerchant } from "@/tests/helpers/merchant-factories";
 
@@ -75,24 +76,6 @@ async function newUser(role: "OWNER" | "DEVELOPER" | "VIEWER" = "OWNER") {
   const email = `user${++userCount}-${Date.now()}@example.com`;
   const user = await createUser({ merchantId, email, name: `User ${userCount}`, password: PASSWORD, role });
   return { id: user.id, email };
-}
-
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-  take(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = "", ...attributes] = line.split(";");
-      const at = pair.indexOf("=");
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute)) || value === "";
-      if (expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
 }
 
 interface RequestOptions {

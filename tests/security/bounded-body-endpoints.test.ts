@@ -6,11 +6,11 @@
 // long that pauses there for 3 s: the answer must come during the pause (a 4xx where the route reads
 // a body). A route that read
 // the whole body first would answer only after the pause.
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upload } from "@/tests/helpers/attack-requests";
-import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BODY_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
@@ -90,17 +90,14 @@ function examplePath(file: string): string {
 
 let service: ServiceProcess;
 let demo: { merchantId: string; apiKey: string };
-const dataDir = path.join(ROOT, ".data-test", `bounded-${process.pid}-${Date.now()}`);
+const dataDir = testDataDir("bounded");
 
 beforeAll(async () => {
   service = await startService({ dataDir, env: { BENCH_FLOORS: "1" } });
   demo = JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as typeof demo;
 }, 600_000);
 
-afterAll(async () => {
-  await service?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stopServiceAndRemoveData(service, dataDir));
 
 describe("H1: the bounded-endpoints table in docs/security.md is complete and true", () => {
   it("H1: every route file under app/ with a body method has a row naming those methods, and every row names a route file", () => {
@@ -150,31 +147,23 @@ describe("H1: the bounded-endpoints table in docs/security.md is complete and tr
     expect(late).toEqual([]);
   });
 
-  it("L1: the demo receiver refuses a chunked 200 KB body with 413 before the body ends", async () => {
-    const answer = await upload({
-      port: service.port,
-      path: "/demo-shop/notifications",
-      bytes: 200 * KB,
-      chunked: true,
-      chunkBytes: 16 * KB,
-      pauseAfterBytes: 80 * KB,
-      pauseMs: 3_000,
-      headers: { "content-type": "application/json" },
+  // A chunked 200 KB body that pauses 3 s after 80 KB: the refusal must come during the pause.
+  for (const { name, path: pathname } of [
+    { name: "L1: the demo receiver refuses a chunked 200 KB body with 413 before the body ends", path: "/demo-shop/notifications" },
+    { name: "L6: the benchmark floor (BENCH_FLOORS=1, local) refuses a chunked body over 64 KB with 413 before the body ends", path: "/api/bench-floor/insert" },
+  ]) {
+    it(name, async () => {
+      const answer = await upload({
+        port: service.port,
+        path: pathname,
+        bytes: 200 * KB,
+        chunked: true,
+        chunkBytes: 16 * KB,
+        pauseAfterBytes: 80 * KB,
+        pauseMs: 3_000,
+        headers: { "content-type": "application/json" },
+      });
+      expect({ status: answer.status, early: answer.answeredBeforeEnd }).toEqual({ status: 413, early: true });
     });
-    expect({ status: answer.status, early: answer.answeredBeforeEnd }).toEqual({ status: 413, early: true });
-  });
-
-  it("L6: the benchmark floor (BENCH_FLOORS=1, local) refuses a chunked body over 64 KB with 413 before the body ends", async () => {
-    const answer = await upload({
-      port: service.port,
-      path: "/api/bench-floor/insert",
-      bytes: 200 * KB,
-      chunked: true,
-      chunkBytes: 16 * KB,
-      pauseAfterBytes: 80 * KB,
-      pauseMs: 3_000,
-      headers: { "content-type": "application/json" },
-    });
-    expect({ status: answer.status, early: answer.answeredBeforeEnd }).toEqual({ status: 413, early: true });
-  });
+  }
 });

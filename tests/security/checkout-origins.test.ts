@@ -16,7 +16,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/users/create-user";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../helpers/hosted-fields-server";
+import { useHostedFieldsServer } from "../helpers/hosted-fields-window";
 import { createTestMerchant, createTestSession } from "../helpers/session-factory";
 import { eventually } from "../helpers/eventually";
 
@@ -47,13 +47,12 @@ async function startCheckoutPage(fieldsOrigin: () => string): Promise<PageServer
   };
 }
 
-let server: HostedFieldsServer;
+const server = useHostedFieldsServer();
 let shop: PageServer;
 let evil: PageServer;
 let browser: LaunchedChromium;
 
 beforeAll(async () => {
-  server = await startHostedFieldsServer();
   shop = await startCheckoutPage(() => server.origin);
   evil = await startCheckoutPage(() => server.origin);
   browser = await launchChromium();
@@ -62,7 +61,6 @@ afterAll(async () => {
   await browser?.close();
   await shop?.close();
   await evil?.close();
-  await server?.close();
 });
 
 async function merchantListing(origins: string[]): Promise<string> {

@@ -1,45 +1,25 @@
 // Issue 10 item 1 (server-side request forgery), request time: a merchant cannot name an address
 // the service must never reach. Over real HTTP against the merchant API's route handlers (in-process
 // harness), and through the back office's notification-address rules.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { config, resetConfig } from "@/lib/env";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "@/lib/env";
 import { notificationUrlSchema as backOfficeUrlSchema } from "@/lib/backoffice/notification-url";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { restoreEnvAfterEach, runAsProduction } from "@/tests/helpers/production-mode";
 
 useTestDatabase();
+restoreEnvAfterEach();
 
 let api: MerchantApiHarness;
 let merchant: TestMerchant;
-let originalEnv: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
-  originalEnv = { ...process.env }; // after useTestDatabase set DATABASE_URL
   api = await startMerchantApi();
   merchant = await createTestMerchant();
 });
 afterAll(async () => api?.close());
-afterEach(() => {
-  for (const key of Object.keys(process.env)) if (!(key in originalEnv)) delete process.env[key];
-  Object.assign(process.env, originalEnv);
-  resetConfig();
-});
-
-/** Runs the rest of the test as a production deployment (same secrets, so the API key still works). */
-function production(extra: Record<string, string> = {}): void {
-  const { secrets } = config();
-  Object.assign(process.env, {
-    NODE_ENV: "production",
-    CPS_LOCAL: "",
-    SESSION_SECRET: secrets.sessionSecret,
-    CARD_DATA_KEY: secrets.cardDataKey,
-    API_KEY_SECRET: secrets.apiKeySecret,
-    ...extra,
-  });
-  resetConfig();
-  expect(config().isProduction).toBe(true);
-}
 
 /** Every merchant-API request that takes a notificationurl, with otherwise valid fields. */
 const REQUESTS: Array<{ name: string; path: string; body: Record<string, unknown>; method?: "GET" }> = [
@@ -86,7 +66,7 @@ describe("notificationurl at request time", () => {
   }
 
   it("item 1: in production, loopback (in any spelling) and http:// notification addresses are refused at request time", async () => {
-    production();
+    runAsProduction();
     for (const url of ["https://127.0.0.1/notify", "https://127.1:8443/", "https://2130706433/", "https://[::1]/", "https://[::ffff:127.0.0.1]/"]) {
       const response = await post("/api/initdynamic", { amount: 250, currency: "DKK", notificationurl: url });
       expect({ url, body: response.body }).toEqual({
@@ -102,7 +82,7 @@ describe("notificationurl at request time", () => {
     expect(config().isProduction).toBe(false);
     const local = await post("/api/initdynamic", { amount: 250, currency: "DKK", notificationurl: "http://127.0.0.1:9/notify" });
     expect(local.status).toBe(200);
-    production({ EGRESS_ALLOWED_NETWORKS: "10.1.0.0/16" });
+    runAsProduction({ EGRESS_ALLOWED_NETWORKS: "10.1.0.0/16" });
     const named = await post("/api/initdynamic", { amount: 250, currency: "DKK", notificationurl: "https://10.1.2.3/notify" });
     expect(named.status).toBe(200);
     const other = await post("/api/initdynamic", { amount: 250, currency: "DKK", notificationurl: "https://10.2.0.1/notify" });
@@ -122,7 +102,7 @@ describe("the back office's notification addresses", () => {
   });
 
   it("item 1: in production the forms refuse loopback addresses", () => {
-    production();
+    runAsProduction();
     const result = backOfficeUrlSchema({ allowHttp: false }).safeParse("https://[::1]:8443/notify");
     expect(result.error?.issues.map((issue) => issue.message)).toContain("This address is not allowed: it must not point to a loopback address");
   });

@@ -6,43 +6,26 @@ import net from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { config, resetConfig } from "@/lib/env";
 import { deliverNotificationAttempt } from "@/lib/notifications/deliver-notification-attempt";
 import { enqueueNotification } from "@/lib/notifications/enqueue-notification";
 import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { freePort } from "@/tests/helpers/service-process";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { restoreEnvAfterEach, runAsProduction } from "@/tests/helpers/production-mode";
 import { quietFor } from "../helpers/eventually";
 
 useTestDatabase();
+restoreEnvAfterEach();
 
 let merchant: TestMerchant;
-let originalEnv: Record<string, string | undefined> = {};
 const closers: Array<() => void> = [];
 
 beforeAll(async () => {
-  originalEnv = { ...process.env };
   merchant = await createTestMerchant();
 });
 afterEach(() => {
   for (const close of closers.splice(0)) close();
-  for (const key of Object.keys(process.env)) if (!(key in originalEnv)) delete process.env[key];
-  Object.assign(process.env, originalEnv);
-  resetConfig();
 });
-
-function production(): void {
-  const { secrets } = config();
-  Object.assign(process.env, {
-    NODE_ENV: "production",
-    CPS_LOCAL: "",
-    SESSION_SECRET: secrets.sessionSecret,
-    CARD_DATA_KEY: secrets.cardDataKey,
-    API_KEY_SECRET: secrets.apiKeySecret,
-  });
-  resetConfig();
-  expect(config().isProduction).toBe(true);
-}
 
 async function listen(server: net.Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -76,7 +59,7 @@ async function deliver(url: string, timeoutMs = 5_000) {
 describe("destinations", () => {
   it("item 1: in production a host name that resolves to loopback (localhost) is never connected to: the attempt fails with 'destination not allowed'", async () => {
     const listener = await tcpListener();
-    production();
+    runAsProduction();
     const outcome = await deliver(`https://localhost:${listener.port}/notify`);
     expect(outcome.error).toBe("destination not allowed");
     expect(outcome.storedError).toBe("destination not allowed");
@@ -85,7 +68,7 @@ describe("destinations", () => {
 
   it("item 1: in production a stored http:// or loopback address (saved before the rules) is not reached either", async () => {
     const listener = await tcpListener();
-    production();
+    runAsProduction();
     for (const url of [`http://127.0.0.1:${listener.port}/notify`, `https://[::ffff:127.0.0.1]:${listener.port}/`]) {
       const outcome = await deliver(url);
       expect({ url, error: outcome.error }).toEqual({ url, error: "destination not allowed" });

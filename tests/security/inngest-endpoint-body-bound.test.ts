@@ -7,15 +7,12 @@
 // mode (which runs no executor) does not serve the endpoint at all.
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { growthDuring, idleRss, MB, upload } from "@/tests/helpers/attack-requests";
+import { countingReceiver, growthDuring, idleRss, MB, upload } from "@/tests/helpers/attack-requests";
 import { pidListeningOn } from "@/tests/helpers/process-memory";
-import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually, quietFor } from "../helpers/eventually";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The issue's bound: the server grows less than this under three unsigned 16 MB POSTs. */
 const ALLOWED_GROWTH = 20 * MB;
 /**
@@ -34,36 +31,15 @@ const forgedSignature = () => `t=${Math.floor(Date.now() / 1000)}&s=${"ab".repea
 let service: ServiceProcess;
 let serverPid: number;
 let idle: number;
-const dataDir = path.join(ROOT, ".data-test", `inngest-bound-${process.pid}-${Date.now()}`);
+const dataDir = testDataDir("inngest-bound");
 
 function demo(): { merchantId: string; apiKey: string } {
   return JSON.parse(readFileSync(path.join(dataDir, "demo.json"), "utf8")) as { merchantId: string; apiKey: string };
 }
 
-/** A receiver on loopback that counts the notifications it gets. */
-async function receiver() {
-  let received = 0;
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on("end", () => {
-      received++;
-      response.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`,
-    received: () => received,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 /** A payment window that times out after a second: its completion notification is a job of the executor. */
 async function notificationThroughTheExecutor(): Promise<void> {
-  const target = await receiver();
+  const target = await countingReceiver();
   const { merchantId, apiKey } = demo();
   const response = await fetch(`${service.baseUrl}/api/initdynamic`, {
     method: "POST",
@@ -87,23 +63,25 @@ beforeAll(async () => {
   idle = await idleRss(serverPid);
 }, 600_000);
 
-afterAll(async () => {
-  await service?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stopServiceAndRemoveData(service, dataDir));
+
+/** 8 KB of JSON to a function's step, chunked, pausing `pauseMs` after the first 4 KB: an answer in the pause was not waiting for the body. */
+function pausingUpload(pauseMs: number, headers: Record<string, string> = {}) {
+  return upload({
+    port: service.port,
+    path: "/api/inngest?fnId=x&stepId=step",
+    bytes: 8 * 1024,
+    chunked: true,
+    chunkBytes: 4 * 1024,
+    pauseAfterBytes: 4 * 1024,
+    pauseMs,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
 
 describe("H1: /api/inngest reads no body it has not bounded", () => {
   it("H1: a POST without a signature is answered 401 before its body ends (chunked, 4 KB then a 3 s pause)", async () => {
-    const answer = await upload({
-      port: service.port,
-      path: "/api/inngest?fnId=x&stepId=step",
-      bytes: 8 * 1024,
-      chunked: true,
-      chunkBytes: 4 * 1024,
-      pauseAfterBytes: 4 * 1024,
-      pauseMs: 3_000,
-      headers: { "content-type": "application/json" },
-    });
+    const answer = await pausingUpload(3_000);
     expect(answer.status).toBe(401);
     expect(answer.answeredBeforeEnd).toBe(true);
   });
@@ -111,16 +89,7 @@ describe("H1: /api/inngest reads no body it has not bounded", () => {
   it("H1: a malformed or stale signature header is refused like a missing one, before the body", async () => {
     const stale = Math.floor(Date.now() / 1000) - 3_600;
     for (const signature of ["", "garbage", "t=1&s=zz", `t=${stale}&s=${"ab".repeat(32)}`, `s=${"ab".repeat(32)}&t=1`]) {
-      const answer = await upload({
-        port: service.port,
-        path: "/api/inngest?fnId=x&stepId=step",
-        bytes: 8 * 1024,
-        chunked: true,
-        chunkBytes: 4 * 1024,
-        pauseAfterBytes: 4 * 1024,
-        pauseMs: 2_000,
-        headers: { "content-type": "application/json", "x-inngest-signature": signature },
-      });
+      const answer = await pausingUpload(2_000, { "x-inngest-signature": signature });
       expect({ signature, status: answer.status, early: answer.answeredBeforeEnd }).toEqual({ signature, status: 401, early: true });
     }
   });
@@ -170,7 +139,7 @@ describe("H1: /api/inngest reads no body it has not bounded", () => {
 
 describe("H1: a web process of embedded mode does not serve /api/inngest", () => {
   it("H1: ROLE=web answers 404 to GET, POST and PUT on /api/inngest, signed-looking or not, without reading the body", async () => {
-    const webDataDir = path.join(ROOT, ".data-test", `inngest-web-${process.pid}-${Date.now()}`);
+    const webDataDir = testDataDir("inngest-web");
     const web = await startService({ dataDir: webDataDir, env: { ROLE: "web" } });
     try {
       const get = await fetch(`${web.baseUrl}/api/inngest`);

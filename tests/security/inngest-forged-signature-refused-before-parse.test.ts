@@ -10,18 +10,15 @@
 // that nothing parses before the HMAC); calls signed with the key or the fallback key over their raw
 // bytes still reach the functions.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
-import path from "node:path";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader } from "@cps/inngest-embedded";
+import { startInngestStandIn, type InngestStandIn } from "@/tests/helpers/inngest-stand-in";
 import { growthDuring, idleRss, MB } from "@/tests/helpers/attack-requests";
 import { pidListeningOn } from "@/tests/helpers/process-memory";
-import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const SIGNING_KEY = `signkey-test-${randomBytes(32).toString("hex")}`;
 const FALLBACK_KEY = `signkey-test-${randomBytes(32).toString("hex")}`;
 /**
@@ -34,8 +31,8 @@ const ALLOWED_GROWTH = 48 * MB;
 let service: ServiceProcess;
 let serverPid: number;
 let idle: number;
-let inngestServer: http.Server;
-const dataDir = path.join(ROOT, ".data-test", `inngest-forged-${process.pid}-${Date.now()}`);
+let inngest: InngestStandIn;
+const dataDir = testDataDir("inngest-forged");
 
 /** Well formed (t=<seconds now>&s=<64 hex>), but not made with any key the service has. */
 const forgedSignature = () => `t=${Math.floor(Date.now() / 1000)}&s=${"ab".repeat(32)}`;
@@ -99,15 +96,11 @@ function discoveryCall(): string {
 
 beforeAll(async () => {
   // A stand-in Inngest server: the service sends it events and nothing here depends on its answers.
-  inngestServer = http.createServer((incoming, response) => {
-    incoming.resume();
-    incoming.on("end", () => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ids: [], status: 200 })));
-  });
-  await new Promise<void>((resolve) => inngestServer.listen(0, "127.0.0.1", resolve));
+  inngest = await startInngestStandIn({ ids: [], status: 200 });
   service = await startService({
     dataDir,
     env: {
-      INNGEST_BASE_URL: `http://127.0.0.1:${(inngestServer.address() as AddressInfo).port}`,
+      INNGEST_BASE_URL: inngest.url,
       INNGEST_SIGNING_KEY: SIGNING_KEY,
       INNGEST_SIGNING_KEY_FALLBACK: FALLBACK_KEY,
       INNGEST_EVENT_KEY: "test-event-key",
@@ -122,9 +115,8 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await service?.stop();
-  await new Promise<void>((resolve) => inngestServer?.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
+  await stopServiceAndRemoveData(service, dataDir);
+  await inngest?.close();
 });
 
 describe("H1: /api/inngest checks the HMAC over the raw bytes before anything parses them", () => {

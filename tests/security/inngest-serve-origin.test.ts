@@ -5,23 +5,19 @@
 // sent: an unsigned PUT changes nothing and registers nothing, and a signed in-band sync answers
 // with the configured serve origin whatever the Host header and the body say.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
-import path from "node:path";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader } from "@cps/inngest-embedded";
-import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { startInngestStandIn, type InngestStandIn } from "@/tests/helpers/inngest-stand-in";
+import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { quietFor } from "../helpers/eventually";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const SIGNING_KEY = `signkey-test-${randomBytes(32).toString("hex")}`;
 
 let service: ServiceProcess;
-let inngestServer: http.Server;
-const received: Array<{ method: string; url: string; body: string }> = [];
-const dataDir = path.join(ROOT, ".data-test", `serve-origin-${process.pid}-${Date.now()}`);
+let inngest: InngestStandIn;
+const dataDir = testDataDir("serve-origin");
 
 /** A raw request with any Host header (fetch does not let a caller set it). */
 function request(method: string, pathname: string, headers: Record<string, string>, body = ""): Promise<{ status: number; body: string }> {
@@ -47,40 +43,30 @@ function request(method: string, pathname: string, headers: Record<string, strin
 }
 
 beforeAll(async () => {
-  inngestServer = http.createServer((incoming, response) => {
-    let body = "";
-    incoming.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    incoming.on("end", () => {
-      received.push({ method: incoming.method ?? "", url: incoming.url ?? "", body });
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, modified: true }));
-    });
-  });
-  await new Promise<void>((resolve) => inngestServer.listen(0, "127.0.0.1", resolve));
-  const inngestUrl = `http://127.0.0.1:${(inngestServer.address() as AddressInfo).port}`;
+  inngest = await startInngestStandIn({ ok: true, modified: true });
   service = await startService({
     dataDir,
-    env: { INNGEST_BASE_URL: inngestUrl, INNGEST_SIGNING_KEY: SIGNING_KEY, INNGEST_EVENT_KEY: "test-event-key" },
+    env: { INNGEST_BASE_URL: inngest.url, INNGEST_SIGNING_KEY: SIGNING_KEY, INNGEST_EVENT_KEY: "test-event-key" },
   });
 }, 600_000);
 
 afterAll(async () => {
-  await service?.stop();
-  await new Promise<void>((resolve) => inngestServer?.close(() => resolve()));
-  rmSync(dataDir, { recursive: true, force: true });
+  await stopServiceAndRemoveData(service, dataDir);
+  await inngest?.close();
 });
 
 describe("M4: the serve handler's URL comes from configuration", () => {
   it("M4: an unsigned PUT with a forged Host is refused 401 and registers nothing with the Inngest server", async () => {
-    received.length = 0;
+    inngest.received.length = 0;
     const answer = await request("PUT", "/api/inngest?deployId=attacker", { host: "attacker.example" });
     expect(answer.status).toBe(401);
     await quietFor(500, "a registration, were one started, reaches the Inngest server");
-    expect(received.filter((entry) => entry.url.includes("/fn/register"))).toEqual([]);
-    expect(received.map((entry) => entry.body).join("\n")).not.toContain("attacker.example");
+    expect(inngest.received.filter((entry) => entry.url.includes("/fn/register"))).toEqual([]);
+    expect(inngest.received.map((entry) => entry.body).join("\n")).not.toContain("attacker.example");
   });
 
   it("M4: an out-of-band PUT that says it is in-band but carries no valid signature changes nothing either", async () => {
-    received.length = 0;
+    inngest.received.length = 0;
     const body = canonicalize({ url: "https://attacker.example/api/inngest" })!;
     const forged = `t=${Math.floor(Date.now() / 1000)}&s=${"cd".repeat(32)}`;
     const answer = await request(
@@ -90,7 +76,7 @@ describe("M4: the serve handler's URL comes from configuration", () => {
       body,
     );
     expect(answer.status).toBe(401);
-    expect(received).toEqual([]);
+    expect(inngest.received).toEqual([]);
   });
 
   it("M4: a signed in-band sync is answered with the configured origin, not the Host header's nor the body's", async () => {

@@ -3,25 +3,14 @@
 // Against the real service in Chromium, as the demo owner: Settings → Team lists the pending
 // invitations (address, role, who sent it, until when) and an owner revokes one; the revocation is in
 // the audit log, and the invitation's link then says it is no longer valid.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBackofficeService, type BackofficeService } from "@/tests/helpers/backoffice-service";
-import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
+import { describe, expect, it } from "vitest";
+import { useBackofficeInChromium } from "@/tests/helpers/backoffice-service";
 
-let backoffice: BackofficeService;
-let browser: LaunchedChromium;
-
-beforeAll(async () => {
-  backoffice = await startBackofficeService("invitations-page");
-  browser = await launchChromium();
-}, 900_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await backoffice?.stop();
-});
+const running = useBackofficeInChromium("invitations-page");
 
 describe("M2: pending invitations are listed and can be revoked", () => {
   it("M2: an owner sees a pending invitation on Settings → Team, revokes it, the audit log says so and the link stops working", async () => {
+    const { backoffice, browser } = running;
     const page = await browser.context.newPage();
     const base = backoffice.service.baseUrl;
     const email = `wrong-address-${Date.now()}@example.com`;

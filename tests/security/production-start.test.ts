@@ -214,7 +214,7 @@ describe("test mode and live mode on a production start", () => {
 
   it("test mode pays through the sandboxes in Chromium; live mode only through a live account, and refuses test cards", async () => {
     const { startSandboxes } = await import("@/lib/sandboxes/acquirers/start-sandboxes");
-    const { launchChromium } = await import("@/tests/helpers/chromium");
+    const { launchChromium, payOnShopPage } = await import("@/tests/helpers/chromium");
     const { accountsAddArgs } = await import("@/tests/helpers/acquirer-accounts");
     const http = await import("node:http");
     // With its extensions: the stand-in for a production endpoint approves a real-looking card (the
@@ -264,21 +264,7 @@ describe("test mode and live mode on a production start", () => {
         expect(session.status, JSON.stringify(session.body)).toBe(200);
         const page = await browser.context.newPage();
         await page.goto(`http://127.0.0.1:${port(shop)}/?script=${encodeURIComponent(String(session.body.dfurlscriptinclude))}`);
-        await page.waitForFunction(() => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => event.name === "jsinitsuccess"), null, {
-          timeout: 60_000,
-        });
-        for (const [id, value] of [["pan", pan], ["expmonth", "12"], ["expyear", NEXT_YEAR], ["securitycode", "123"]] as const) {
-          const input = page.frameLocator(`#${id} iframe`).locator("input");
-          await input.click();
-          await input.pressSequentially(value, { delay: 5 });
-        }
-        await page.click("#pay");
-        await page.waitForFunction(
-          () => (window as unknown as { cpsEvents?: { name: string }[] }).cpsEvents?.some((event) => ["jspaymentsuccess", "jspaymentfailed", "jspaymenttimeout"].includes(event.name)),
-          null,
-          { timeout: 120_000 },
-        );
-        const events = await page.evaluate(() => (window as unknown as { cpsEvents: { name: string; payload: Record<string, unknown> }[] }).cpsEvents);
+        const events = await payOnShopPage(page, { pan, expmonth: "12", expyear: NEXT_YEAR, securitycode: "123" }, { typingDelayMs: 5 });
         await page.close();
         return events.at(-1)!;
       };

@@ -13,7 +13,7 @@ import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers
 import { SANDBOX_CHALLENGE_CODE, THREEDS_SANDBOX_API_KEY } from "@/lib/sandboxes/threeds/directory-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium";
-import { startHostedFieldsServer, type HostedFieldsServer } from "../helpers/hosted-fields-server";
+import { useHostedFieldsServer } from "../helpers/hosted-fields-window";
 import { createTestMerchant, createTestSession } from "../helpers/session-factory";
 import { quietFor } from "../helpers/eventually";
 
@@ -23,13 +23,12 @@ useTestDatabase();
 const KEY_FROM_THE_SOURCE = "threeds-sandbox-api-key";
 const NEXT_YEAR = String(new Date().getUTCFullYear() + 1);
 
-let server: HostedFieldsServer;
+const server = useHostedFieldsServer();
 let sandboxes: RunningSandboxes;
 let browser: LaunchedChromium;
 let merchantId: string;
 
 beforeAll(async () => {
-  server = await startHostedFieldsServer();
   // As the service starts it: the challenge pages are served on the service's own origin.
   sandboxes = await startSandboxes({ threeDsPublicUrl: `${server.origin}/sandbox/threeds`, extensions: true });
   browser = await launchChromium();
@@ -38,7 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await sandboxes?.close();
-  await server?.close();
 });
 
 function areq(notificationURL: string) {

@@ -3,15 +3,14 @@
 // authenticate, must not grow the server. Memory is the resident set size of the Next server
 // process (the pid listening on the port), sampled while each attack runs, against its idle size.
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsAddArgs } from "@/tests/helpers/acquirer-accounts";
+import { countingReceiver } from "@/tests/helpers/attack-requests";
 import { pidListeningOn, rssBytes, sampleRss } from "@/tests/helpers/process-memory";
-import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually, quietFor } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -25,7 +24,7 @@ let serverPid: number;
 let idleRss: number;
 let merchant: { merchantid: string; apikey: string };
 let origin: string;
-const dataDir = path.join(ROOT, ".data-test", `egress-${process.pid}-${Date.now()}`);
+const dataDir = testDataDir("egress");
 
 /** POSTs `bytes` of filler as fast as the server takes them; resolves with the answer (the upload may be cut off). */
 function upload(
@@ -93,27 +92,6 @@ async function growthDuring(attack: () => Promise<void>): Promise<number> {
   return sampler.stop() - idleRss;
 }
 
-/** A receiver that answers every notification with `answer`; `received` counts them. */
-async function receiver(answer: (response: http.ServerResponse) => void) {
-  let received = 0;
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on("end", () => {
-      received++;
-      answer(response);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`,
-    received: () => received,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
-}
-
 /** Opens a payment window with a 1-second timeout: its completion notification (status timeout) goes to `url`. */
 async function notifyAfterTimeout(url: string): Promise<void> {
   const answer = await api("/api/initdynamic", { merchantid: merchant.merchantid, amount: 100, currency: "DKK", timeout: 1, notificationurl: url });
@@ -143,7 +121,7 @@ beforeAll(async () => {
   expect(serverPid).toBeGreaterThan(0);
 
   // Warm up every path the attacks take (route modules, the executor, a delivery), then measure idle.
-  const ok = await receiver((response) => response.writeHead(200).end("ok"));
+  const ok = await countingReceiver();
   await notifyAfterTimeout(ok.url);
   await eventually(() => ok.received() > 0, { timeoutMs: 60_000 });
   ok.close();
@@ -160,15 +138,12 @@ beforeAll(async () => {
   console.log(`[egress] Next server pid ${serverPid}, idle RSS ${(idleRss / MB).toFixed(1)} MB`);
 }, 600_000);
 
-afterAll(async () => {
-  await service?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => stopServiceAndRemoveData(service, dataDir));
 
 describe("notification answers", () => {
   it("item 2: a receiver answering with gzip that inflates to 300 MB does not grow the server beyond 50 MB of idle", async () => {
     const bomb = gzipSync(Buffer.alloc(300 * MB), { level: 9 });
-    const evil = await receiver((response) =>
+    const evil = await countingReceiver((response) =>
       response.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip", "content-length": bomb.length }).end(bomb),
     );
     const growth = await growthDuring(async () => {
@@ -182,7 +157,7 @@ describe("notification answers", () => {
 
   it("item 2: a receiver answering with a 300 MB plain body does not grow the server beyond 50 MB of idle", async () => {
     const chunk = Buffer.alloc(MB, "a");
-    const evil = await receiver((response) => {
+    const evil = await countingReceiver((response) => {
       response.writeHead(200, { "content-type": "text/plain", "content-length": 300 * MB });
       let sent = 0;
       const pump = () => {

@@ -6,7 +6,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { demoCredentials, E2E } from "../../helpers/e2e/demo-service";
-import { signIn, signOut } from "../../helpers/e2e/backoffice";
+import { addMember, signIn, signOut } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 
@@ -60,15 +60,12 @@ async function otherDevice(browser: Browser): Promise<{ context: BrowserContext;
   return { context, page: await context.newPage() };
 }
 
-async function addMember(page: Page, member: { name: string; email: string; password: string; role: "OWNER" | "DEVELOPER" | "VIEWER" }): Promise<void> {
-  await page.goto("/backoffice/settings/team");
-  await page.getByLabel("Name").fill(member.name);
-  await page.getByLabel("Email").fill(member.email);
-  await page.getByLabel("First password").fill(member.password);
-  await page.getByLabel("Role", { exact: true }).selectOption(member.role);
-  await page.locator("#add-member-current-password").fill(demo().password);
-  await page.getByRole("button", { name: "Add user" }).click();
-  await expect(page.getByText(`${member.email} can now sign in`)).toBeVisible();
+/** Fills the account page's password form and submits it. */
+async function changePassword(page: Page, current: string, next: string, again = next): Promise<void> {
+  await page.locator("#change-password-current-password").fill(current);
+  await page.getByLabel("New password", { exact: true }).fill(next);
+  await page.getByLabel("New password again").fill(again);
+  await page.getByRole("button", { name: "Change password" }).click();
 }
 
 const PASSWORD_USER = { name: "Paula Password", email: "paula.password@example.com", password: "first-password-1", role: "DEVELOPER" as const };
@@ -203,23 +200,14 @@ test("password change: the current password is asked, the other session ends, th
   await page.goto("/backoffice/account");
   await expect(page.getByRole("heading", { name: "Password" })).toBeVisible();
   // Wrong current password: refused, nothing changes.
-  await page.locator("#change-password-current-password").fill("not my password");
-  await page.getByLabel("New password", { exact: true }).fill("second-password-2");
-  await page.getByLabel("New password again").fill("second-password-2");
-  await page.getByRole("button", { name: "Change password" }).click();
+  await changePassword(page, "not my password", "second-password-2");
   await expect(page.getByText("Your password is not correct.").first()).toBeVisible();
   // Too short, and not the same twice: named next to their fields.
-  await page.locator("#change-password-current-password").fill(PASSWORD_USER.password);
-  await page.getByLabel("New password", { exact: true }).fill("short");
-  await page.getByLabel("New password again").fill("different");
-  await page.getByRole("button", { name: "Change password" }).click();
+  await changePassword(page, PASSWORD_USER.password, "short", "different");
   await expect(page.getByText("Use at least 12 characters")).toBeVisible();
   await screenshots(page, "account-password-errors");
 
-  await page.locator("#change-password-current-password").fill(PASSWORD_USER.password);
-  await page.getByLabel("New password", { exact: true }).fill("second-password-2");
-  await page.getByLabel("New password again").fill("second-password-2");
-  await page.getByRole("button", { name: "Change password" }).click();
+  await changePassword(page, PASSWORD_USER.password, "second-password-2");
   await expect(page.getByText("Your password was changed. Your other sessions were signed out.")).toBeVisible();
   await screenshots(page, "account");
 
@@ -279,10 +267,7 @@ test("an owner resets a member's password: shown once, the member's session ends
   await expect(page).toHaveURL(/\/backoffice\/secure-account$/);
   await page.goto("/backoffice/payments");
   await expect(page).toHaveURL(/\/backoffice\/secure-account$/);
-  await page.locator("#change-password-current-password").fill(temporary);
-  await page.getByLabel("New password", { exact: true }).fill("reset-then-chosen-3");
-  await page.getByLabel("New password again").fill("reset-then-chosen-3");
-  await page.getByRole("button", { name: "Change password" }).click();
+  await changePassword(page, temporary, "reset-then-chosen-3");
   // The page re-renders without the requirement (MFA is optional locally): nothing is left to do.
   await expect(page.getByText("Your account is secured.")).toBeVisible();
   await page.goto("/backoffice");

@@ -4,7 +4,7 @@
 // the menu entry nor the page. Screenshots at 1440, 1280 and 390 px.
 import { expect, test, type Page } from "@playwright/test";
 import { demoCredentials } from "../../helpers/e2e/demo-service";
-import { screenshots, signIn, signOut, useServiceDatabase } from "../../helpers/e2e/backoffice";
+import { screenshots, signIn, signOut, submitAcquirerAccount, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 /** The suite's screenshots (desktop, phone, no sideways scroll at 390 px), plus one at 1440 px wide. */
 async function screenshotsAt1440And390(page: Page, name: string): Promise<void> {
@@ -36,17 +36,18 @@ test("the owner sees the merchant's accounts, tests one, is refused bad input, a
   await screenshotsAt1440And390(page, "acquirer-accounts");
 
   const add = page.getByTestId("add-acquirer-account");
-  await add.getByLabel("Acquirer", { exact: true }).selectOption("clearhaus");
-  await add.getByLabel("Name", { exact: true }).fill("Clearhaus EUR");
-  await add.getByLabel("Acquirer merchant id", { exact: true }).fill("000000000000002");
-  await add.getByLabel("Merchant name (as the schemes see it)", { exact: true }).fill("Demo Shop");
-  await add.getByLabel("Country (ISO 3166, e.g. DK)", { exact: true }).fill("DK");
-  await add.getByLabel("MCC", { exact: true }).fill("59");
-  await add.getByLabel("Statement descriptor", { exact: true }).fill("12345");
-  await add.getByLabel("Currencies", { exact: true }).fill("EUR");
-  await add.getByLabel("API key", { exact: true }).fill("7d5e1f2a-3b4c-4d6e-8f90-a1b2c3d4e502");
-  await add.getByLabel("Your password", { exact: true }).fill(demo().password);
-  await add.getByRole("button", { name: "Add account" }).click();
+  // Two bad fields: an MCC that is no four-digit code, and a descriptor of digits only.
+  await submitAcquirerAccount(add, {
+    acquirer: "clearhaus",
+    name: "Clearhaus EUR",
+    acquirerMerchantId: "000000000000002",
+    merchantName: "Demo Shop",
+    country: "DK",
+    mcc: "59",
+    descriptor: "12345",
+    currencies: "EUR",
+    credentials: { "API key": "7d5e1f2a-3b4c-4d6e-8f90-a1b2c3d4e502" },
+  });
   await expect(add.getByText("must be the four digits of an ISO 18245 merchant category code")).toBeVisible();
   await expect(add.getByText("must not be all digits (Clearhaus)")).toBeVisible();
   await screenshotsAt1440And390(page, "acquirer-accounts-errors");

@@ -6,7 +6,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { generate } from "otplib";
 import { demoCredentials } from "../../helpers/e2e/demo-service";
 import { NEXT_YEAR, field, openDemoShop, pay, startNotificationReceiver, typeCard, waitForCallback, type NotificationReceiver } from "../../helpers/e2e/cardholder";
-import { screenshots, signIn, signOut, useServiceDatabase } from "../../helpers/e2e/backoffice";
+import { addMember, screenshots, signIn, signOut, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 
@@ -249,14 +249,7 @@ test("payments: browse, search and filter, then capture and refund from the paym
 
 test("a viewer sees keys and payments but can change nothing", async ({ page }) => {
   await signIn(page, demo().email, demo().password);
-  await page.goto("/backoffice/settings/team");
-  await page.getByLabel("Name").fill("Vera Viewer");
-  await page.getByLabel("Email").fill("viewer@example.com");
-  await page.getByLabel("First password").fill("viewer-password-1");
-  await page.getByLabel("Role", { exact: true }).selectOption("VIEWER");
-  await page.locator("#add-member-current-password").fill(demo().password);
-  await page.getByRole("button", { name: "Add user" }).click();
-  await expect(page.getByText("viewer@example.com can now sign in")).toBeVisible();
+  await addMember(page, { name: "Vera Viewer", email: "viewer@example.com", password: "viewer-password-1", role: "VIEWER" });
   await screenshots(page, "team");
   await signOut(page);
 
@@ -295,14 +288,7 @@ test("a viewer sees keys and payments but can change nothing", async ({ page }) 
 
 test("second factor: turn it on, then sign-in asks for the current code", async ({ page }) => {
   await signIn(page, demo().email, demo().password);
-  await page.goto("/backoffice/settings/team");
-  await page.getByLabel("Name").fill("Tom Totp");
-  await page.getByLabel("Email").fill("totp@example.com");
-  await page.getByLabel("First password").fill("totp-password-1");
-  await page.getByLabel("Role", { exact: true }).selectOption("DEVELOPER");
-  await page.locator("#add-member-current-password").fill(demo().password);
-  await page.getByRole("button", { name: "Add user" }).click();
-  await expect(page.getByText("totp@example.com can now sign in")).toBeVisible();
+  await addMember(page, { name: "Tom Totp", email: "totp@example.com", password: "totp-password-1", role: "DEVELOPER" });
   // Owners change roles on the same page (confirmed with their password): the viewer becomes a developer and back.
   const viewerRole = page.getByLabel("Role of viewer@example.com", { exact: true });
   const viewerConfirm = page.locator(`#${await viewerRole.getAttribute("id")}-current-password`);

@@ -12,6 +12,7 @@ import { formatMoney } from "@/components/backoffice/format";
 import { demoCredentials, E2E, withServiceDatabase } from "../../helpers/e2e/demo-service";
 import { field, openDemoShop } from "../../helpers/e2e/cardholder";
 import { screenshotsAt1440And390, signIn, signOut, useServiceDatabase, WIDE_AND_PHONE } from "../../helpers/e2e/backoffice";
+import { readJsonObject } from "../../helpers/json-body";
 
 // Not serial: a failing test restarts the worker, which seeds a merchant of its own for the rest.
 
@@ -34,15 +35,8 @@ const utcDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * DAY).toISO
 
 test.beforeAll(async () => {
   receiver = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = await readJsonObject(req);
     const status = accepting ? 200 : 503;
-    let body: Record<string, unknown> = {};
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-    } catch {
-      // not JSON: kept empty
-    }
     posts.push({ path: req.url ?? "/", webhookId: String(req.headers["webhook-id"]), status, body });
     res.writeHead(status).end(status === 200 ? "ok" : "not now");
   });

@@ -1,18 +1,15 @@
 // Newcomer review 4: the payment page follows what happens to the payment without a reload (N13), and
 // shows a 3-D Secure payment routed on with a second authentication (N4).
 import { expect, test } from "@playwright/test";
-import { NEXT_YEAR, openDemoShop, pay, typeCard, waitForCallback } from "../../helpers/e2e/cardholder";
-import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { NEXT_YEAR, approvedPayment } from "../../helpers/e2e/cardholder";
+import { demoAuthorization, demoCredentials } from "../../helpers/e2e/demo-service";
 import { signIn } from "../../helpers/e2e/backoffice";
 
 const value = (page: import("@playwright/test").Page, term: string) => page.locator("dt", { hasText: new RegExp(`^${term}$`) }).locator("xpath=following-sibling::dd[1]");
 
 test("N13: a capture and a refund made on the payment page show there when the processor answers, without a reload", async ({ page }) => {
   test.setTimeout(300_000);
-  await openDemoShop(page, { amount: 4200, currency: "DKK", set3ds: "SKIP_3DS" });
-  await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" });
-  await pay(page);
-  const paymentid = String((await waitForCallback(page, "jspaymentsuccess")).payload.paymentid);
+  const paymentid = await approvedPayment(page, { amount: 4200, currency: "DKK", set3ds: "SKIP_3DS" }, { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" });
 
   await signIn(page, demoCredentials().email, demoCredentials().password);
   await page.goto(`/backoffice/payments/${paymentid}`);
@@ -38,10 +35,11 @@ test("N13: a capture and a refund made on the payment page show there when the p
 test("N4: a payment declined at finaro under 3-D Secure (the default) is authenticated again for clearhaus; its page lists both authentications", async ({ page }) => {
   test.setTimeout(300_000);
   // Declined by finaro, approved by clearhaus and bambora (docs/integration.md); frictionless 3-D Secure.
-  await openDemoShop(page, { amount: 2500, currency: "DKK", set3ds: "FORCE_3DS", processor: "finaro,clearhaus" });
-  await typeCard(page, { pan: "4000000000001000", month: "12", year: NEXT_YEAR, cvc: "123" });
-  await pay(page);
-  const paymentid = String((await waitForCallback(page, "jspaymentsuccess")).payload.paymentid ?? "");
+  const paymentid = await approvedPayment(
+    page,
+    { amount: 2500, currency: "DKK", set3ds: "FORCE_3DS", processor: "finaro,clearhaus" },
+    { pan: "4000000000001000", month: "12", year: NEXT_YEAR, cvc: "123" },
+  );
   expect(paymentid).toMatch(/^[0-9a-f]{32}$/);
 
   await signIn(page, demoCredentials().email, demoCredentials().password);
@@ -59,12 +57,9 @@ test("N4: a payment declined at finaro under 3-D Secure (the default) is authent
 
 test("N20: a payment's page links the MIT and the payout made on its card, and theirs link back to it", async ({ page }) => {
   test.setTimeout(300_000);
-  await openDemoShop(page, { amount: 5000, currency: "DKK", set3ds: "SKIP_3DS" });
-  await typeCard(page, { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" });
-  await pay(page);
-  const parent = String((await waitForCallback(page, "jspaymentsuccess")).payload.paymentid);
+  const parent = await approvedPayment(page, { amount: 5000, currency: "DKK", set3ds: "SKIP_3DS" }, { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" });
   const demo = demoCredentials();
-  const headers = { Authorization: `Basic ${Buffer.from(`${demo.apiKey}:`).toString("base64")}`, "Content-Type": "application/json" };
+  const headers = { Authorization: demoAuthorization(), "Content-Type": "application/json" };
   const order = `related${Date.now()}`;
   const mit = await page.request.post("/api/mit", {
     headers,

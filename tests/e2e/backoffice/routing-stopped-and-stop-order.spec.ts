@@ -2,15 +2,14 @@
 // declined-hard answer ends the routing and the payment's page says why; a cardholder's stop order on
 // an MIT stops MITs on the stored card, the card says so, and the next /api/mit on it is refused.
 import { expect, test } from "@playwright/test";
-import { NEXT_YEAR, openDemoShop, pay, typeCard, waitForCallback } from "../../helpers/e2e/cardholder";
-import { demoCredentials } from "../../helpers/e2e/demo-service";
+import { NEXT_YEAR, approvedPayment, openDemoShop, payWithCard, waitForCallback } from "../../helpers/e2e/cardholder";
+import { demoAuthorization, demoCredentials } from "../../helpers/e2e/demo-service";
 import { signIn } from "../../helpers/e2e/backoffice";
 
 test("a hard decline (54, expired) ends the routing: the payment's page says which processors were not tried, and why", async ({ page }) => {
   test.setTimeout(300_000);
   await openDemoShop(page, { amount: 2600, currency: "DKK", set3ds: "SKIP_3DS" });
-  await typeCard(page, { pan: "4000000000000069", month: "12", year: NEXT_YEAR, cvc: "123" });
-  await pay(page);
+  await payWithCard(page, { pan: "4000000000000069", month: "12", year: NEXT_YEAR, cvc: "123" });
   const paymentid = String((await waitForCallback(page, "jspaymentfailed")).payload.paymentid ?? "");
   expect(paymentid).toMatch(/^[0-9a-f]{32}$/);
 
@@ -26,12 +25,9 @@ test("a hard decline (54, expired) ends the routing: the payment's page says whi
 
 test("a stop order on an MIT: the stored card shows MITs stopped, and the next MIT on it is refused at once", async ({ page }) => {
   test.setTimeout(300_000);
-  await openDemoShop(page, { amount: 9900, currency: "DKK", set3ds: "SKIP_3DS" });
-  await typeCard(page, { pan: "4000000000000291", month: "12", year: NEXT_YEAR, cvc: "123" });
-  await pay(page);
-  const parent = String((await waitForCallback(page, "jspaymentsuccess")).payload.paymentid);
+  const parent = await approvedPayment(page, { amount: 9900, currency: "DKK", set3ds: "SKIP_3DS" }, { pan: "4000000000000291", month: "12", year: NEXT_YEAR, cvc: "123" });
   const demo = demoCredentials();
-  const headers = { Authorization: `Basic ${Buffer.from(`${demo.apiKey}:`).toString("base64")}`, "Content-Type": "application/json" };
+  const headers = { Authorization: demoAuthorization(), "Content-Type": "application/json" };
   const mit = () =>
     page.request.post("/api/mit", {
       headers,

@@ -10,6 +10,7 @@ import { expect, test } from "@playwright/test";
 import { demoCredentials, E2E } from "../../helpers/e2e/demo-service";
 import { NEXT_YEAR, openDemoShop, pay, typeCard, waitForCallback } from "../../helpers/e2e/cardholder";
 import { screenshotsAt1440And390, signIn } from "../../helpers/e2e/backoffice";
+import { readJsonObject } from "../../helpers/json-body";
 
 interface Received {
   path: string;
@@ -24,14 +25,7 @@ async function receiver(status: number) {
   const received: Received[] = [];
   const state = { status };
   const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let body: Record<string, unknown> = {};
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-    } catch {
-      body = {};
-    }
+    const body = await readJsonObject(req);
     received.push({ path: req.url ?? "/", body, at: Date.now(), status: state.status });
     res.writeHead(state.status).end(state.status === 200 ? "ok" : "not now");
   });

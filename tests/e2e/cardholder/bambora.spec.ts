@@ -3,30 +3,15 @@
 // result passed through, one (partial) completion, a return, and what Bambora cannot do (a second
 // completion, payouts) refused by our API with a clear error. CAD: the demo merchant's bambora
 // account settles CAD (lib/sandboxes/acquirers/bambora/accounts.ts).
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { demoCredentials } from "../../helpers/e2e/demo-service";
-import {
-  NEXT_YEAR,
-  callbacks,
-  openDemoShop,
-  pay,
-  useNotificationReceiver,
-  typeCard,
-  waitForCallback,
-} from "../../helpers/e2e/cardholder";
+import { expect, test } from "@playwright/test";
+import { demoMerchantApi } from "../../helpers/e2e/demo-service";
+import { callbackNames, openDemoShop, payWithCard, testCard, useNotificationReceiver, waitForCallback } from "../../helpers/e2e/cardholder";
 
 const receiver = useNotificationReceiver();
 
 /** Bambora North America test cards (references/payment_APIs/test_cards.md). */
 const APPROVED_VISA = "4030000010001234";
 const DECLINED_VISA = "4003050500040005";
-const card = (pan: string) => ({ pan, month: "12", year: NEXT_YEAR.slice(2), cvc: "123" });
-
-function merchantApi(request: APIRequestContext) {
-  const { apiKey } = demoCredentials();
-  const headers = { Authorization: `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}` };
-  return (path: string, data: Record<string, unknown>) => request.post(path, { headers, data });
-}
 
 test("a CAD payment at bambora: approved by Bambora's test card, completed once in part, returned; a second completion and a payout are refused", async ({
   page,
@@ -40,11 +25,10 @@ test("a CAD payment at bambora: approved by Bambora's test card, completed once 
     merchantpaymentid,
     notificationurl: receiver.url("bambora-paid"),
   });
-  await typeCard(page, card(APPROVED_VISA));
-  await pay(page);
+  await payWithCard(page, testCard(APPROVED_VISA));
   const success = await waitForCallback(page, "jspaymentsuccess");
   const paymentid = success.payload.paymentid as string;
-  expect((await callbacks(page)).map((event) => event.name)).toEqual(["jsinitsuccess", "jspaymentstarted", "jspaymentsuccess"]);
+  expect(await callbackNames(page)).toEqual(["jsinitsuccess", "jspaymentstarted", "jspaymentsuccess"]);
   const paid = await receiver.waitFor("bambora-paid");
   // Bambora's test accounts answer auth_code "TEST".
   expect(paid.body).toMatchObject({
@@ -58,7 +42,7 @@ test("a CAD payment at bambora: approved by Bambora's test card, completed once 
     tcardnumber: "403000xxxxxx1234",
   });
 
-  const post = merchantApi(request);
+  const post = demoMerchantApi(request);
   const capture = await post(`/api/${paymentid}/capture`, { amount: 10_000, notificationurl: receiver.url("bambora-capture") });
   expect(capture.status()).toBe(200);
   expect((await receiver.waitFor("bambora-capture")).body).toMatchObject({ paymentid, status: "approved", responsecode: "00" });
@@ -90,8 +74,7 @@ test("a CAD payment at bambora: approved by Bambora's test card, completed once 
 
 test("Bambora's declined test card is reported through jspaymentfailed", async ({ page }) => {
   const sessionId = await openDemoShop(page, { processor: "bambora", currency: "CAD", amount: 2_000 });
-  await typeCard(page, card(DECLINED_VISA));
-  await pay(page);
+  await payWithCard(page, testCard(DECLINED_VISA));
   const failed = await waitForCallback(page, "jspaymentfailed");
   expect(failed.payload).toEqual({
     sessionid: sessionId,
@@ -109,8 +92,7 @@ test("3-D Secure at bambora: our frictionless result is passed through and its E
     set3ds: "FORCE_3DS",
     notificationurl: receiver.url("bambora-3ds"),
   });
-  await typeCard(page, card("4111111111111111"));
-  await pay(page);
+  await payWithCard(page, testCard("4111111111111111"));
   const success = await waitForCallback(page, "jspaymentsuccess");
   const notification = await receiver.waitFor("bambora-3ds");
   expect(notification.body).toMatchObject({

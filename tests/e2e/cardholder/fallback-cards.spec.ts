@@ -7,17 +7,19 @@ import { expect, test } from "@playwright/test";
 import {
   NEXT_YEAR,
   acsFrame,
+  callbackNames,
   callbacks,
+  completeChallenge,
   openDemoShop,
-  pay,
+  payWithCard,
+  testCard,
   useNotificationReceiver,
-  typeCard,
   waitForCallback,
 } from "../../helpers/e2e/cardholder";
 
 const receiver = useNotificationReceiver();
 
-const card = (pan: string) => ({ pan, month: "12", year: NEXT_YEAR, cvc: "123" });
+const card = (pan: string) => testCard(pan, { year: NEXT_YEAR });
 
 const FALLBACK_CARDS = [
   // Declined by finaro (05), approved by clearhaus and bambora.
@@ -31,11 +33,10 @@ for (const set3ds of ["SKIP_3DS", "FORCE_3DS", "FALLBACK_3DS"] as const) {
     test(`${set3ds}: ${fallback.pan} falls back and is approved by ${fallback.approvedBy}, with one completion notification`, async ({ page }) => {
       const key = `${set3ds}-${fallback.pan}`;
       const sessionId = await openDemoShop(page, { ...fallback.params, set3ds, amount: 2500, notificationurl: receiver.url(key) });
-      await typeCard(page, card(fallback.pan));
-      await pay(page);
+      await payWithCard(page, card(fallback.pan));
       const success = await waitForCallback(page, "jspaymentsuccess");
       // Frictionless everywhere: no challenge was shown for any account.
-      expect((await callbacks(page)).map((event) => event.name)).toEqual(["jsinitsuccess", "jspaymentstarted", "jspaymentsuccess"]);
+      expect(await callbackNames(page)).toEqual(["jsinitsuccess", "jspaymentstarted", "jspaymentsuccess"]);
       const notification = await receiver.waitFor(key);
       expect(notification.body).toMatchObject({
         sessionid: sessionId,
@@ -54,14 +55,12 @@ for (const set3ds of ["SKIP_3DS", "FORCE_3DS", "FALLBACK_3DS"] as const) {
 test("FORCE_3DS: a challenge the next account's issuer asks for appears in the same window, after finaro declined the first", async ({ page }) => {
   const sessionId = await openDemoShop(page, { set3ds: "FORCE_3DS", processor: "finaro,clearhaus", notificationurl: receiver.url("second-challenge") });
   // The issuer challenges every authentication; finaro declines (05), clearhaus approves.
-  await typeCard(page, card("4000000000060170"));
-  await pay(page);
+  await payWithCard(page, card("4000000000060170"));
   for (let round = 1; round <= 2; round++) {
     await waitForCallback(page, "jschallengestarted", round);
     await expect(page.locator("#challenge iframe")).toBeVisible();
     await expect(acsFrame(page).getByRole("heading", { name: "Confirm your payment" })).toBeVisible();
-    await acsFrame(page).locator("input[name=code]").fill("1234");
-    await acsFrame(page).getByRole("button", { name: "Complete" }).click();
+    await completeChallenge(page);
     await waitForCallback(page, "jschallengecompleted", round);
   }
   const success = await waitForCallback(page, "jspaymentsuccess");

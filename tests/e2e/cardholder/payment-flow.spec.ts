@@ -3,18 +3,21 @@
 import { expect, test } from "@playwright/test";
 import {
   NEXT_YEAR,
+  callbackNames,
   callbacks,
   field,
   openDemoShop,
   pay,
-  useNotificationReceiver,
+  payWithCard,
+  testCard,
   typeCard,
+  useNotificationReceiver,
   waitForCallback,
 } from "../../helpers/e2e/cardholder";
 
 const receiver = useNotificationReceiver();
 
-const VISA = { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" };
+const VISA = testCard("4111111111111111");
 
 test("a successful payment: formatting, state classes, callbacks with their exact payloads, completion notification field by field", async ({
   page,
@@ -87,28 +90,23 @@ test("each missing field is reported with its error code, and nothing is paid", 
   await expectFailure(1, "PAN_MISSING", "The card number is missing.");
   await expect(page.locator("#pan")).toHaveClass(/cps-invalid/);
 
-  await typeCard(page, { pan: VISA.pan });
-  await pay(page);
+  await payWithCard(page, { pan: VISA.pan });
   await expectFailure(2, "EXPMONTH_MISSING", "The expiry month is missing.");
 
-  await typeCard(page, { month: VISA.month });
-  await pay(page);
+  await payWithCard(page, { month: VISA.month });
   await expectFailure(3, "EXPYEAR_MISSING", "The expiry year is missing.");
 
-  await typeCard(page, { year: VISA.year });
-  await pay(page);
+  await payWithCard(page, { year: VISA.year });
   await expectFailure(4, "CVC_MISSING", "The security code is missing.");
-  expect((await callbacks(page)).map((event) => event.name)).not.toContain("jspaymentstarted");
+  expect(await callbackNames(page)).not.toContain("jspaymentstarted");
 
-  await typeCard(page, { cvc: VISA.cvc });
-  await pay(page);
+  await payWithCard(page, { cvc: VISA.cvc });
   await waitForCallback(page, "jspaymentsuccess");
 });
 
 test("a declined card is reported through jspaymentfailed, and the cardholder can pay with another card", async ({ page }) => {
   const sessionId = await openDemoShop(page, { notificationurl: receiver.url("declined") });
-  await typeCard(page, { ...VISA, pan: "4000000000000002" });
-  await pay(page);
+  await payWithCard(page, { ...VISA, pan: "4000000000000002" });
   const failed = await waitForCallback(page, "jspaymentfailed");
   const paymentid = failed.payload.paymentid as string;
   expect(failed.payload).toEqual({
@@ -121,8 +119,7 @@ test("a declined card is reported through jspaymentfailed, and the cardholder ca
 
   const panInput = field(page, "pan").locator("input");
   await panInput.fill("");
-  await typeCard(page, { pan: VISA.pan });
-  await pay(page);
+  await payWithCard(page, { pan: VISA.pan });
   const success = await waitForCallback(page, "jspaymentsuccess");
   expect(success.payload).toEqual({ sessionid: sessionId, paymentid });
   const notification = await receiver.waitFor("declined");
@@ -131,8 +128,7 @@ test("a declined card is reported through jspaymentfailed, and the cardholder ca
 
 test("processor fallback: declined by finaro, approved by clearhaus", async ({ page }) => {
   await openDemoShop(page, { processor: "finaro,clearhaus", notificationurl: receiver.url("fallback") });
-  await typeCard(page, { ...VISA, pan: "4000000000001000" });
-  await pay(page);
+  await payWithCard(page, { ...VISA, pan: "4000000000001000" });
   const success = await waitForCallback(page, "jspaymentsuccess");
   const notification = await receiver.waitFor("fallback");
   expect(notification.body).toMatchObject({
@@ -176,8 +172,7 @@ test("a payment on behalf of a stored payment shows no card fields and pays with
   // card and no security code; Finaro's and Clearhaus' (as read, issue 24) want the code.
   const atBambora = { currency: "CAD", processor: "bambora" };
   await openDemoShop(page, atBambora);
-  await typeCard(page, VISA);
-  await pay(page);
+  await payWithCard(page, VISA);
   const first = await waitForCallback(page, "jspaymentsuccess");
   const reference = `renewal${Date.now()}`;
   const sessionId = await openDemoShop(page, {

@@ -7,19 +7,21 @@
 // digits pick the reference's test case (sandbox.rst): see docs/acquirers.md, "3-D Secure in test mode".
 import { expect, test, type Page } from "@playwright/test";
 import {
-  NEXT_YEAR,
   acsFrame,
-  callbacks,
+  callbackNames,
+  completeChallenge,
   openDemoShop,
   pay,
-  useNotificationReceiver,
+  payWithCard,
+  testCard,
   typeCard,
+  useNotificationReceiver,
   waitForCallback,
 } from "../../helpers/e2e/cardholder";
 
 const receiver = useNotificationReceiver();
 
-const card = (pan: string) => ({ pan, month: "11", year: NEXT_YEAR.slice(2), cvc: "737" });
+const card = (pan: string) => testCard(pan, { month: "11", cvc: "737" });
 /** Last four 2003: 2.1.0-2.3.1, a 3DS Method URL, frictionless Y. */
 const FRICTIONLESS_WITH_METHOD = "4000000000052003";
 /** Last four 2203: a method URL whose page never answers, then frictionless Y. */
@@ -52,6 +54,12 @@ for (const { processor, currency } of ACQUIRERS) {
   test.describe(`${processor}`, () => {
     const open = (page: Page, key: string, set3ds = "FORCE_3DS") =>
       openDemoShop(page, { set3ds, processor, currency, notificationurl: receiver.url(`${processor}-${key}`) });
+    /** Pays with the card whose issuer challenges, up to jschallengestarted. */
+    const startChallenge = async (page: Page, key: string) => {
+      const sessionId = await open(page, key);
+      await payWithCard(page, card(CHALLENGE));
+      return { sessionId, started: await waitForCallback(page, "jschallengestarted") };
+    };
 
     test("frictionless after the 3DS Method: approved, the ECI reaches the notification", async ({ page }) => {
       const violations = cspViolations(page);
@@ -65,21 +73,17 @@ for (const { processor, currency } of ACQUIRERS) {
       expect(Date.now() - before).toBeLessThan(10_000);
       expect(violations).toEqual([]);
       await expect(methodFrames(page)).toHaveCount(0);
-      expect((await callbacks(page)).map((event) => event.name)).toEqual(["jsinitsuccess", "jspaymentstarted", "jspaymentsuccess"]);
+      expect(await callbackNames(page)).toEqual(["jsinitsuccess", "jspaymentstarted", "jspaymentsuccess"]);
       const notification = await receiver.waitFor(`${processor}-frictionless`);
       expect(notification.body).toMatchObject({ sessionid: sessionId, paymentid: success.payload.paymentid, status: "approved", eci: 5 });
     });
 
     test("challenge completed after the 3DS Method", async ({ page }) => {
-      await open(page, "challenge-ok");
-      await typeCard(page, card(CHALLENGE));
-      await pay(page);
-      const started = await waitForCallback(page, "jschallengestarted");
+      const { started } = await startChallenge(page, "challenge-ok");
       await expect(acsFrame(page).getByRole("heading", { name: "Confirm your payment" })).toBeVisible();
-      await acsFrame(page).locator("input[name=code]").fill("1234");
-      await acsFrame(page).getByRole("button", { name: "Complete" }).click();
+      await completeChallenge(page);
       await waitForCallback(page, "jspaymentsuccess");
-      expect((await callbacks(page)).map((event) => event.name)).toEqual([
+      expect(await callbackNames(page)).toEqual([
         "jsinitsuccess",
         "jspaymentstarted",
         "jschallengestarted",
@@ -94,10 +98,7 @@ for (const { processor, currency } of ACQUIRERS) {
     });
 
     test("challenge failed: AUTHENTICATION_FAILED, nothing approved", async ({ page }) => {
-      const sessionId = await open(page, "challenge-fail");
-      await typeCard(page, card(CHALLENGE));
-      await pay(page);
-      const started = await waitForCallback(page, "jschallengestarted");
+      const { sessionId, started } = await startChallenge(page, "challenge-fail");
       await acsFrame(page).getByRole("button", { name: "Fail authentication" }).click();
       const failed = await waitForCallback(page, "jspaymentfailed");
       expect(failed.payload).toMatchObject({
@@ -105,18 +106,15 @@ for (const { processor, currency } of ACQUIRERS) {
         paymentid: started.payload.paymentid,
         errorcode: "AUTHENTICATION_FAILED",
       });
-      expect((await callbacks(page)).map((event) => event.name)).not.toContain("jspaymentsuccess");
+      expect(await callbackNames(page)).not.toContain("jspaymentsuccess");
     });
 
     test("challenge cancelled at the issuer: jschallengeaborted, nothing approved", async ({ page }) => {
-      const sessionId = await open(page, "challenge-cancel");
-      await typeCard(page, card(CHALLENGE));
-      await pay(page);
-      const started = await waitForCallback(page, "jschallengestarted");
+      const { sessionId, started } = await startChallenge(page, "challenge-cancel");
       await acsFrame(page).getByRole("button", { name: "Cancel" }).click();
       const aborted = await waitForCallback(page, "jschallengeaborted");
       expect(aborted.payload).toEqual({ sessionid: sessionId, paymentid: started.payload.paymentid });
-      expect((await callbacks(page)).map((event) => event.name)).not.toContain("jspaymentsuccess");
+      expect(await callbackNames(page)).not.toContain("jspaymentsuccess");
     });
 
     test("a 3DS Method page that never answers: the payment goes on after 10 s (threeDSCompInd N) and is approved", async ({ page }) => {
@@ -136,13 +134,11 @@ for (const { processor, currency } of ACQUIRERS) {
       page,
     }) => {
       await open(page, "unavailable");
-      await typeCard(page, card(UNAVAILABLE));
-      await pay(page);
+      await payWithCard(page, card(UNAVAILABLE));
       const failed = await waitForCallback(page, "jspaymentfailed");
       expect(failed.payload).toMatchObject({ errorcode: "AUTHENTICATION_FAILED" });
       await open(page, "unavailable-fallback", "FALLBACK_3DS");
-      await typeCard(page, card(UNAVAILABLE));
-      await pay(page);
+      await payWithCard(page, card(UNAVAILABLE));
       await waitForCallback(page, "jspaymentsuccess");
       const notification = await receiver.waitFor(`${processor}-unavailable-fallback`);
       expect(notification.body).toMatchObject({ status: "approved" });

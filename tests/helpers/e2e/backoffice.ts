@@ -3,8 +3,8 @@
 // rows that no page of the demo merchant could create.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { expect, type Page } from "@playwright/test";
-import { E2E } from "./demo-service";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { E2E, demoCredentials } from "./demo-service";
 
 export const SCREENSHOT_DIR = "test-results/backoffice";
 
@@ -20,6 +20,46 @@ export async function signIn(page: Page, email: string, password: string): Promi
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Sign out" }).first().click();
   await expect(page).toHaveURL(/\/backoffice\/sign-in/);
+}
+
+/** Adds a member on the team page as the signed-in owner (confirmed with the demo owner's password) and waits for the confirmation. */
+export async function addMember(page: Page, member: { name: string; email: string; password: string; role: "OWNER" | "DEVELOPER" | "VIEWER" }): Promise<void> {
+  await page.goto("/backoffice/settings/team");
+  await page.getByLabel("Name").fill(member.name);
+  await page.getByLabel("Email").fill(member.email);
+  await page.getByLabel("First password").fill(member.password);
+  await page.getByLabel("Role", { exact: true }).selectOption(member.role);
+  await page.locator("#add-member-current-password").fill(demoCredentials().password);
+  await page.getByRole("button", { name: "Add user" }).click();
+  await expect(page.getByText(`${member.email} can now sign in`)).toBeVisible();
+}
+
+/** The add-account form's fields every acquirer shares; `credentials` are the acquirer's own fields, by label. */
+export interface AcquirerAccountForm {
+  acquirer: string | { label: string };
+  name: string;
+  acquirerMerchantId: string;
+  merchantName: string;
+  country: string;
+  mcc: string;
+  descriptor: string;
+  currencies: string;
+  credentials: Record<string, string>;
+}
+
+/** Fills the add-account form (`add`, its test id add-acquirer-account) and submits it with the demo owner's password. */
+export async function submitAcquirerAccount(add: Locator, form: AcquirerAccountForm): Promise<void> {
+  await add.getByLabel("Acquirer", { exact: true }).selectOption(form.acquirer);
+  await add.getByLabel("Name", { exact: true }).fill(form.name);
+  await add.getByLabel("Acquirer merchant id", { exact: true }).fill(form.acquirerMerchantId);
+  await add.getByLabel("Merchant name (as the schemes see it)", { exact: true }).fill(form.merchantName);
+  await add.getByLabel("Country (ISO 3166, e.g. DK)", { exact: true }).fill(form.country);
+  await add.getByLabel("MCC", { exact: true }).fill(form.mcc);
+  await add.getByLabel("Statement descriptor", { exact: true }).fill(form.descriptor);
+  await add.getByLabel("Currencies", { exact: true }).fill(form.currencies);
+  for (const [label, value] of Object.entries(form.credentials)) await add.getByLabel(label, { exact: true }).fill(value);
+  await add.getByLabel("Your password", { exact: true }).fill(demoCredentials().password);
+  await add.getByRole("button", { name: "Add account" }).click();
 }
 
 /** Full-page screenshots of the current page at desktop and phone widths, kept as test artifacts. */

@@ -178,3 +178,35 @@ export async function pay(page: Page): Promise<void> {
 export function acsFrame(page: Page): FrameLocator {
   return page.frameLocator("#challenge iframe").frameLocator("iframe[name=acs]");
 }
+
+/**
+ * A test card expiring in December next year, the year typed in two digits as cardholders do. The
+ * sandboxes decide by the number; the 3-D Secure specs pass the month and CVC of the 3DS test cards.
+ */
+export function testCard(pan: string, { month = "12", year = NEXT_YEAR.slice(2), cvc = "123" }: Omit<CardInput, "pan"> = {}): Required<CardInput> {
+  return { pan, month, year, cvc };
+}
+
+/** Types the card into the fields and presses Pay: how a cardholder starts a payment. */
+export async function payWithCard(page: Page, card: CardInput): Promise<void> {
+  await typeCard(page, card);
+  await pay(page);
+}
+
+/** The names of the callbacks so far, in order (jsfieldchange left out, as in `callbacks`). */
+export async function callbackNames(page: Page): Promise<string[]> {
+  return (await callbacks(page)).map((event) => event.name);
+}
+
+/** Answers the sandbox issuer's challenge with its code (1234) and completes it. */
+export async function completeChallenge(page: Page): Promise<void> {
+  await acsFrame(page).locator("input[name=code]").fill("1234");
+  await acsFrame(page).getByRole("button", { name: "Complete" }).click();
+}
+
+/** Opens the demo shop, pays with the card and waits for jspaymentsuccess: the id of the approved payment. */
+export async function approvedPayment(page: Page, params: Record<string, string | number>, card: CardInput): Promise<string> {
+  await openDemoShop(page, params);
+  await payWithCard(page, card);
+  return String((await waitForCallback(page, "jspaymentsuccess")).payload.paymentid);
+}

@@ -1,6 +1,7 @@
 // Shared helpers for the browser tests: the demo merchant that scripts/start.ts seeded.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { APIRequestContext } from "@playwright/test";
 import pg from "pg";
 import { E2E } from "../../../playwright.config";
 
@@ -16,6 +17,17 @@ export interface DemoCredentials {
 
 export function demoCredentials(): DemoCredentials {
   return JSON.parse(readFileSync(path.resolve(E2E.dataDir, "demo.json"), "utf8")) as DemoCredentials;
+}
+
+/** The demo merchant's API key as a Basic Authorization value (key as user name, no password). */
+export function demoAuthorization(): string {
+  return `Basic ${Buffer.from(`${demoCredentials().apiKey}:`).toString("base64")}`;
+}
+
+/** POSTs to the merchant API as the demo merchant, through the test's request context. */
+export function demoMerchantApi(request: APIRequestContext) {
+  const headers = { Authorization: demoAuthorization() };
+  return (path: string, data: Record<string, unknown>) => request.post(path, { headers, data });
 }
 
 /**
