@@ -49,7 +49,13 @@ export function olderThan(cursor: Cursor | undefined) {
   return cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {};
 }
 
-type SearchParams = Record<string, string | string[] | undefined>;
+/** A page's search params as Next.js gives them: a key given twice is an array. */
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+/** The first value of a search param (a hand-edited URL may repeat one). */
+export function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
 
 /** Parses the schema's keys from search params; invalid fields are dropped and reported, never thrown. */
 export function parseFilters<S extends z.ZodObject>(
@@ -58,8 +64,7 @@ export function parseFilters<S extends z.ZodObject>(
 ): { filters: z.infer<S>; errors: Partial<Record<string, string>> } {
   const raw: Record<string, string | undefined> = {};
   for (const key of Object.keys(schema.shape)) {
-    const value = params[key];
-    raw[key] = Array.isArray(value) ? value[0] : value;
+    raw[key] = firstValue(params[key]);
   }
   const errors: Partial<Record<string, string>> = {};
   const parsed = schema.safeParse(raw);
@@ -77,4 +82,27 @@ export function filtersToSearchParams(filters: Record<string, string | number | 
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value !== undefined && value !== "") params.set(key, String(value));
   return params;
+}
+
+/**
+ * What a filtered, newest-first list page reads from its address: the filters (and the fields that
+ * were refused), the filters again as the query its links keep, whether any applies, each field as
+ * typed (a refused one is shown again to be fixed) and the page's cursors.
+ */
+export function readListQuery<F>(
+  params: SearchParams,
+  parse: (params: SearchParams) => { filters: F; errors: Partial<Record<string, string>> },
+  toSearchParams: (filters: F) => URLSearchParams,
+) {
+  const { filters, errors } = parse(params);
+  const filterQuery = toSearchParams(filters);
+  return {
+    filters,
+    errors,
+    filterQuery,
+    filtered: filterQuery.toString() !== "",
+    raw: (key: string) => firstValue(params[key]) ?? "",
+    after: firstValue(params.after),
+    before: firstValue(params.before),
+  };
 }
