@@ -2,6 +2,7 @@
 // calendar dates checked, the keyset cursor of a newest-first list (createdAt, id) and the parsing
 // that reports a bad field instead of throwing (a hand-edited URL still shows the page).
 import { z } from "zod";
+import type { Mode } from "../mode";
 
 /** A blank text field means no filter. */
 export const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -17,6 +18,9 @@ export const isoDate = z
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
   }, "Use the date picker (YYYY-MM-DD)");
+
+/** The From and To fields of a filter schema: whole UTC days, both optional. */
+export const dayRangeFields = { from: optionalField(isoDate), to: optionalField(isoDate) };
 
 /** `from` and `to` as whole UTC days, `to` included. */
 export function createdAtRange(from?: string, to?: string): { gte?: Date; lt?: Date } | undefined {
@@ -42,6 +46,27 @@ export function decodeCursor(value: string | undefined): Cursor | undefined {
   const [iso, id] = Buffer.from(value, "base64url").toString("utf8").split("|");
   const createdAt = new Date(iso ?? "");
   return id && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
+}
+
+/** What a Developers list is asked for: one merchant's rows of one mode, filtered, older than a cursor. */
+export interface NewestFirstQuery<Filters> {
+  merchantId: string;
+  mode: Mode;
+  filters?: Filters;
+  after?: string;
+}
+
+/** The order of a newest-first list, ties broken by id so that a cursor is exact. */
+export const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] satisfies { createdAt?: "desc"; id?: "desc" }[];
+
+/**
+ * One page of a newest-first list read with `take: size + 1`: the first `size` rows, and the cursor
+ * of the next page when the extra row says there is one.
+ */
+export function newestFirstPage<Row extends Cursor>(found: Row[], size: number): { rows: Row[]; next?: string } {
+  const rows = found.slice(0, size);
+  const last = rows[rows.length - 1];
+  return { rows, next: found.length > size && last ? encodeCursor(last) : undefined };
 }
 
 /** Rows strictly older than the cursor in (createdAt desc, id desc) order. */
