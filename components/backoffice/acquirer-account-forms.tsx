@@ -6,14 +6,15 @@ import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import type { CredentialField } from "@/lib/acquirers/contract";
 import type { AcquirerName } from "@/lib/acquirers/names";
 import type { ConnectionTest } from "@/lib/routing/accounts/test-acquirer-connection";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { FormMessage, SubmitButton } from "./form-parts";
 
-type PlainAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
-type TestAction = (previous: ActionState<ConnectionTest>, formData: FormData) => Promise<ActionState<ConnectionTest>>;
+type PlainAction = FormAction;
+type TestAction = FormAction<ConnectionTest>;
 
 export interface EditableAccount {
   id: string;
@@ -29,12 +30,6 @@ export interface EditableAccount {
   anyCurrency: boolean;
   enabled: boolean;
   mode: "test" | "live";
-}
-
-function FormMessage({ state }: { state: ActionState<unknown> }) {
-  if (state.status === "error") return <Alert tone="error">{state.message}</Alert>;
-  if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
-  return null;
 }
 
 function CredentialFields({
@@ -228,9 +223,9 @@ export function AddAcquirerAccountForm({
       <div className="grid gap-3 md:grid-cols-2">
         <ConfirmIdentityFields idPrefix="add-account" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       </div>
-      <Button type="submit" disabled={pending}>
-        {pending ? "Adding…" : "Add account"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Adding…">
+        Add account
+      </SubmitButton>
       <FormMessage state={state} />
     </form>
   );
@@ -271,9 +266,9 @@ export function EditAcquirerAccountForm({
         <ConfirmIdentityFields idPrefix={prefix} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       </div>
       <div className="flex gap-2">
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving…" : "Save"}
-        </Button>
+        <SubmitButton pending={pending} pendingLabel="Saving…">
+          Save
+        </SubmitButton>
         <Button variant="secondary" onClick={() => setOpen(false)}>
           Cancel
         </Button>
@@ -289,9 +284,9 @@ export function TestConnectionForm({ action, accountId }: { action: TestAction; 
   return (
     <form action={formAction} className="space-y-2">
       <input type="hidden" name="accountId" value={accountId} />
-      <Button type="submit" variant="secondary" disabled={pending}>
-        {pending ? "Testing…" : "Test connection"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Testing…" variant="secondary">
+        Test connection
+      </SubmitButton>
       {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
       {result ? (
         <Alert

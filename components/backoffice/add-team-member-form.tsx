@@ -1,12 +1,11 @@
 "use client";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
+import { FormMessage, SubmitButton } from "./form-parts";
 
-type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type Action = FormAction;
 
 /** `minLength`: the password rule's length (lib/auth/password.ts), so that the hint says what the check does. */
 export function AddTeamMemberForm({ action, totpEnabled, minLength }: { action: Action; totpEnabled: boolean; minLength: number }) {
@@ -30,11 +29,10 @@ export function AddTeamMemberForm({ action, totpEnabled, minLength }: { action: 
       />
       <ConfirmIdentityFields idPrefix="add-member" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       <div className="space-y-3 sm:col-span-2">
-        {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-        {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
-        <Button type="submit" disabled={pending}>
-          {pending ? "Adding…" : "Add user"}
-        </Button>
+        <FormMessage state={state} />
+        <SubmitButton pending={pending} pendingLabel="Adding…">
+          Add user
+        </SubmitButton>
       </div>
     </form>
   );

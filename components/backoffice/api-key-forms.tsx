@@ -5,15 +5,16 @@ import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import type { NewKey } from "@/lib/backoffice/action-data";
 import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, DEFAULT_NEW_KEY_SCOPES } from "@/lib/api-keys/api-key-scopes";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { CopyField } from "./copy-field";
 import { useKeptFormAction } from "./use-kept-form-action";
+import { SubmitButton } from "./form-parts";
 
-type KeyAction = (previous: ActionState<NewKey>, formData: FormData) => Promise<ActionState<NewKey>>;
-type PlainAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type KeyAction = FormAction<NewKey>;
+type PlainAction = FormAction;
 
 function NewKeyNotice({ state }: { state: ActionState<NewKey> }) {
   if (state.status !== "success" || !state.data) return null;
@@ -51,9 +52,9 @@ export function CreateKeyForm({ action, totpEnabled }: { action: KeyAction; totp
           </p>
         </fieldset>
         <ConfirmIdentityFields idPrefix="create-key" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-        <Button type="submit" className="sm:mt-6" disabled={pending}>
-          {pending ? "Creating…" : "Create key"}
-        </Button>
+        <SubmitButton pending={pending} pendingLabel="Creating…" className="sm:mt-6">
+          Create key
+        </SubmitButton>
       </form>
       {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
       <NewKeyNotice state={state} />
@@ -98,9 +99,9 @@ export function RollKeyForm({
           />
           <ConfirmIdentityFields idPrefix={`roll-${apiKeyId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
           <div className="flex gap-2">
-            <Button type="submit" disabled={pending}>
-              {pending ? "Rolling…" : "Roll key"}
-            </Button>
+            <SubmitButton pending={pending} pendingLabel="Rolling…">
+              Roll key
+            </SubmitButton>
             <Button variant="ghost" onClick={() => setOpen(false)}>
               Cancel
             </Button>
@@ -123,9 +124,9 @@ export function RevokeKeyForm({ action, apiKeyId, keyName }: { action: PlainActi
       }}
     >
       <input type="hidden" name="apiKeyId" value={apiKeyId} />
-      <Button type="submit" variant="danger" disabled={pending} aria-label={`Revoke key ${keyName}`}>
-        {pending ? "Revoking…" : "Revoke"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Revoking…" variant="danger" aria-label={`Revoke key ${keyName}`}>
+        Revoke
+      </SubmitButton>
       {state.status === "error" ? <p className="mt-1 text-xs text-red-700" role="alert">{state.message}</p> : null}
     </form>
   );

@@ -5,18 +5,18 @@
 // is typed). The styling is checked in the browser with the same zod schema the server uses.
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, SelectField, TextField } from "@/components/ui/field";
 import { CheckoutOriginsField } from "@/components/backoffice/checkout-origins-form";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { DEFAULT_FIELD_COLOURS, hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
 import { CHALLENGE_PREFERENCE_LABELS, CHALLENGE_PREFERENCES, type ChallengePreference } from "@/lib/validation/challenge-preference";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { frameHeights } from "@/lib/cardholder/field-frame-height";
 import { useKeptFormAction } from "./use-kept-form-action";
+import { FormMessage } from "./form-parts";
 
-type Action = (previous: ActionState<{ id: string }>, formData: FormData) => Promise<ActionState<{ id: string }>>;
+type Action = FormAction<{ id: string }>;
 
 const TEXT_PROPERTIES = [
   { key: "fontFamily", label: "Font family", placeholder: "system-ui, sans-serif" },
@@ -276,8 +276,7 @@ export function HostedIntegrationEditor({
           </div>
         </fieldset>
 
-        {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-        {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
+        <FormMessage state={state} />
         {!readOnly ? (
           <>
             <ConfirmIdentityFields idPrefix="hosted-integration" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />

@@ -7,9 +7,10 @@ import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { CopyField } from "./copy-field";
+import { SubmitButton } from "./form-parts";
 
 export interface RevealedSecret {
   secret: string;
@@ -17,7 +18,7 @@ export interface RevealedSecret {
   previousValidUntil: string | null;
 }
 
-type SecretAction = (previous: ActionState<RevealedSecret>, formData: FormData) => Promise<ActionState<RevealedSecret>>;
+type SecretAction = FormAction<RevealedSecret>;
 
 function utc(iso: string): string {
   return `${iso.replace("T", " ").slice(0, 19)} UTC`;
@@ -69,9 +70,9 @@ export function RevealSecretField({
           noValidate
         >
           <ConfirmIdentityFields idPrefix="reveal-secret" totpEnabled={totpEnabled} fieldErrors={revealed.fieldErrors} />
-          <Button type="submit" disabled={revealing}>
-            {revealing ? "Revealing…" : "Reveal secret"}
-          </Button>
+          <SubmitButton pending={revealing} pendingLabel="Revealing…">
+            Reveal secret
+          </SubmitButton>
         </form>
       ) : null}
       {mode === "roll" && rolled.status !== "success" ? (
@@ -85,9 +86,9 @@ export function RevealSecretField({
             error={rolled.fieldErrors?.overlapSeconds}
           />
           <ConfirmIdentityFields idPrefix="roll-secret" totpEnabled={totpEnabled} fieldErrors={rolled.fieldErrors} />
-          <Button type="submit" disabled={rolling}>
-            {rolling ? "Rolling…" : "Roll secret"}
-          </Button>
+          <SubmitButton pending={rolling} pendingLabel="Rolling…">
+            Roll secret
+          </SubmitButton>
         </form>
       ) : null}
       {mode === "idle" ? (

@@ -5,12 +5,12 @@
 // "Operator needed" box.
 import { startTransition, useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { SubmitButton } from "./form-parts";
 
-type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type Action = FormAction;
 
 export function SettleOperationForm({
   action,
@@ -63,9 +63,9 @@ export function SettleOperationForm({
       <ConfirmIdentityFields idPrefix={`settle-${operationId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       {state.status === "error" && state.message ? <Alert tone="error">{state.message}</Alert> : null}
       {state.status === "success" && state.message ? <Alert tone="success">{state.message}</Alert> : null}
-      <Button type="submit" variant="danger" disabled={pending}>
-        {pending ? "Settling…" : "Settle this operation"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Settling…" variant="danger">
+        Settle this operation
+      </SubmitButton>
     </form>
   );
 }

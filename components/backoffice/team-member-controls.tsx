@@ -1,11 +1,11 @@
 "use client";
 import { Button } from "@/components/ui/button";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
 
-type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
-type ResetAction = (previous: ActionState<{ temporaryPassword: string }>, formData: FormData) => Promise<ActionState<{ temporaryPassword: string }>>;
+type Action = FormAction;
+type ResetAction = FormAction<{ temporaryPassword: string }>;
 
 /**
  * Role change, password reset and removal of one team member (owners only; the server checks

@@ -1,0 +1,47 @@
+// What the back office's forms end with: the answer to the last submission, the password (and code)
+// that confirm a change, and a submit button that says what it does while the action runs.
+import type { ComponentProps, ReactNode } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import type { ActionState } from "@/lib/backoffice/action-result";
+import { ConfirmIdentityFields } from "./confirm-identity-fields";
+
+/**
+ * The message of the last submission, as a success or an error. `quietOnFieldErrors`: an error that
+ * names fields is shown at those fields only.
+ */
+export function FormMessage({ state, quietOnFieldErrors = false }: { state: ActionState<unknown>; quietOnFieldErrors?: boolean }) {
+  if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
+  if (state.status === "error" && !(quietOnFieldErrors && state.fieldErrors)) return <Alert tone="error">{state.message}</Alert>;
+  return null;
+}
+
+/** The submit button: disabled and saying `pendingLabel` while the action runs. */
+export function SubmitButton({ pending, pendingLabel, children, ...button }: ComponentProps<typeof Button> & { pending: boolean; pendingLabel: string }) {
+  return (
+    <Button type="submit" disabled={pending} {...button}>
+      {pending ? pendingLabel : children}
+    </Button>
+  );
+}
+
+/** The step-up fields of a change (ConfirmIdentityFields), then its submit button. */
+export function ConfirmAndSubmit({
+  idPrefix,
+  totpEnabled,
+  fieldErrors,
+  compact,
+  pending,
+  pendingLabel,
+  children,
+  ...button
+}: ComponentProps<typeof ConfirmIdentityFields> & Omit<ComponentProps<typeof SubmitButton>, "children"> & { children: ReactNode }) {
+  return (
+    <>
+      <ConfirmIdentityFields idPrefix={idPrefix} totpEnabled={totpEnabled} fieldErrors={fieldErrors} compact={compact} />
+      <SubmitButton pending={pending} pendingLabel={pendingLabel} {...button}>
+        {children}
+      </SubmitButton>
+    </>
+  );
+}
