@@ -2,7 +2,7 @@
 // Forms of Settings → Acquirer accounts: add an account (its credential fields follow the chosen
 // processor), change one (credential fields left empty keep the credentials; they are never shown),
 // enable or disable it, and test its connection. Every change asks for the password again.
-import { useActionState, useState } from "react";
+import { useActionState, useState, type ComponentProps } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, SelectField, TextField } from "@/components/ui/field";
@@ -107,50 +107,18 @@ function AccountFields({
   errors?: Record<string, string>;
 }) {
   const id = (name: string) => `${prefix}-${name}`;
+  // A text column of the account: its field's id, value and message follow from its name.
+  const text = (name: "name" | "acquirerMerchantId" | "merchantName" | "country" | "mcc" | "descriptor", label: string, more: Partial<ComponentProps<typeof TextField>> = {}) => (
+    <TextField id={id(name)} name={name} label={label} defaultValue={account?.[name]} error={errors?.[name]} {...more} />
+  );
   return (
     <div className="grid gap-3 md:grid-cols-2">
-      <TextField
-        id={id("name")}
-        name="name"
-        label="Name"
-        defaultValue={account?.name}
-        placeholder={`e.g. ${acquirer.label} EUR`}
-        error={errors?.name}
-        maxLength={60}
-      />
-      <TextField
-        id={id("acquirerMerchantId")}
-        name="acquirerMerchantId"
-        label="Acquirer merchant id"
-        defaultValue={account?.acquirerMerchantId}
-        hint={`As the acquirer and the card schemes know you (${acquirer.hints.acquirerMerchantId}).`}
-        error={errors?.acquirerMerchantId}
-      />
-      <TextField
-        id={id("merchantName")}
-        name="merchantName"
-        label="Merchant name (as the schemes see it)"
-        defaultValue={account?.merchantName}
-        error={errors?.merchantName}
-        maxLength={40}
-      />
-      <TextField
-        id={id("country")}
-        name="country"
-        label="Country (ISO 3166, e.g. DK)"
-        defaultValue={account?.country}
-        error={errors?.country}
-        maxLength={2}
-      />
-      <TextField id={id("mcc")} name="mcc" label="MCC" defaultValue={account?.mcc} inputMode="numeric" maxLength={4} error={errors?.mcc} />
-      <TextField
-        id={id("descriptor")}
-        name="descriptor"
-        label="Statement descriptor"
-        defaultValue={account?.descriptor}
-        hint={acquirer.hints.descriptor}
-        error={errors?.descriptor}
-      />
+      {text("name", "Name", { placeholder: `e.g. ${acquirer.label} EUR`, maxLength: 60 })}
+      {text("acquirerMerchantId", "Acquirer merchant id", { hint: `As the acquirer and the card schemes know you (${acquirer.hints.acquirerMerchantId}).` })}
+      {text("merchantName", "Merchant name (as the schemes see it)", { maxLength: 40 })}
+      {text("country", "Country (ISO 3166, e.g. DK)", { maxLength: 2 })}
+      {text("mcc", "MCC", { inputMode: "numeric", maxLength: 4 })}
+      {text("descriptor", "Statement descriptor", { hint: acquirer.hints.descriptor })}
       <TextField
         id={id("currencies")}
         name="currencies"

@@ -11,7 +11,7 @@ import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, DEFAULT_NEW_KEY_SCOPES } from "@/
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { CopyField } from "./copy-field";
 import { useKeptFormAction } from "./use-kept-form-action";
-import { SubmitButton } from "./form-parts";
+import { ConfirmAndSubmit, SubmitButton } from "./form-parts";
 
 type KeyAction = FormAction<NewKey>;
 type PlainAction = FormAction;
@@ -51,10 +51,9 @@ export function CreateKeyForm({ action, totpEnabled }: { action: KeyAction; totp
             {state.fieldErrors?.scopes ?? "A key can do only what its scopes allow. Leave payouts off unless this system pays out."}
           </p>
         </fieldset>
-        <ConfirmIdentityFields idPrefix="create-key" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-        <SubmitButton pending={pending} pendingLabel="Creating…" className="sm:mt-6">
+        <ConfirmAndSubmit idPrefix="create-key" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} pending={pending} pendingLabel="Creating…" className="sm:mt-6">
           Create key
-        </SubmitButton>
+        </ConfirmAndSubmit>
       </form>
       {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
       <NewKeyNotice state={state} />

@@ -2,9 +2,8 @@
 // The allowed checkout origins of the account (or of one hosted integration): one origin per line.
 import { FieldFrame } from "@/components/ui/field";
 import type { FormAction } from "@/lib/backoffice/action-result";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
-import { FormMessage, SubmitButton } from "./form-parts";
+import { SaveFormEnd } from "./form-parts";
 
 type SaveAction = FormAction;
 
@@ -63,15 +62,9 @@ export function CheckoutOriginsForm({
         error={state.fieldErrors?.allowedCheckoutOrigins}
         disabled={disabled}
       />
-      <FormMessage state={state} />
-      {!disabled ? (
-        <>
-          <ConfirmIdentityFields idPrefix="checkout-origins" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-          <SubmitButton pending={pending} pendingLabel="Saving…">
-            Save origins
-          </SubmitButton>
-        </>
-      ) : null}
+      <SaveFormEnd state={state} pending={pending} canSave={!disabled} idPrefix="checkout-origins" totpEnabled={totpEnabled}>
+        Save origins
+      </SaveFormEnd>
     </form>
   );
 }

@@ -16,10 +16,10 @@ export function FormMessage({ state, quietOnFieldErrors = false }: { state: Acti
   return null;
 }
 
-/** The submit button: disabled and saying `pendingLabel` while the action runs. */
-export function SubmitButton({ pending, pendingLabel, children, ...button }: ComponentProps<typeof Button> & { pending: boolean; pendingLabel: string }) {
+/** The submit button: disabled and saying `pendingLabel` while the action runs (`disabled`: also at other times). */
+export function SubmitButton({ pending, pendingLabel, disabled = false, children, ...button }: ComponentProps<typeof Button> & { pending: boolean; pendingLabel: string }) {
   return (
-    <Button type="submit" disabled={pending} {...button}>
+    <Button type="submit" disabled={pending || disabled} {...button}>
       {pending ? pendingLabel : children}
     </Button>
   );
@@ -42,6 +42,40 @@ export function ConfirmAndSubmit({
       <SubmitButton pending={pending} pendingLabel={pendingLabel} {...button}>
         {children}
       </SubmitButton>
+    </>
+  );
+}
+
+/**
+ * The end of a settings form: the answer to the last save, then, when the role may change the
+ * settings, the step-up fields and the save button.
+ */
+export function SaveFormEnd({
+  state,
+  pending,
+  canSave,
+  idPrefix,
+  totpEnabled,
+  disabled,
+  children,
+}: {
+  state: ActionState<unknown>;
+  pending: boolean;
+  canSave: boolean;
+  idPrefix: string;
+  totpEnabled: boolean;
+  /** The save button is disabled at other times too (while the form has errors it knows of). */
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <FormMessage state={state} />
+      {canSave ? (
+        <ConfirmAndSubmit idPrefix={idPrefix} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} pending={pending} pendingLabel="Saving…" disabled={disabled}>
+          {children}
+        </ConfirmAndSubmit>
+      ) : null}
     </>
   );
 }

@@ -4,8 +4,7 @@
 import { useKeptFormAction } from "./use-kept-form-action";
 import { SelectField, TextField } from "@/components/ui/field";
 import type { FormAction } from "@/lib/backoffice/action-result";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
-import { FormMessage, SubmitButton } from "./form-parts";
+import { ConfirmAndSubmit, FormMessage, SubmitButton } from "./form-parts";
 
 type Action = FormAction;
 
@@ -27,10 +26,9 @@ export function InviteTeamMemberForm({ action, totpEnabled }: { action: Action; 
         error={state.fieldErrors?.role}
       />
       <FormMessage state={state} />
-      <ConfirmIdentityFields idPrefix="invite" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-      <SubmitButton pending={pending} pendingLabel="Sending…">
+      <ConfirmAndSubmit idPrefix="invite" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} pending={pending} pendingLabel="Sending…">
         Send invitation
-      </SubmitButton>
+      </ConfirmAndSubmit>
     </form>
   );
 }

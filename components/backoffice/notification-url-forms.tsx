@@ -4,8 +4,7 @@ import { Alert } from "@/components/ui/alert";
 import { SelectField, TextField } from "@/components/ui/field";
 import type { FormAction } from "@/lib/backoffice/action-result";
 import type { TestNotificationResult } from "@/lib/backoffice/actions/send-test-notification";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
-import { FormMessage, SubmitButton } from "./form-parts";
+import { SaveFormEnd, SubmitButton } from "./form-parts";
 
 type SaveAction = FormAction;
 type TestAction = FormAction<TestNotificationResult>;
@@ -49,15 +48,9 @@ export function NotificationUrlsForm({
           disabled={disabled}
         />
       ))}
-      <FormMessage state={state} />
-      {!disabled ? (
-        <>
-          <ConfirmIdentityFields idPrefix="notification-urls" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-          <SubmitButton pending={pending} pendingLabel="Saving…">
-            Save URLs
-          </SubmitButton>
-        </>
-      ) : null}
+      <SaveFormEnd state={state} pending={pending} canSave={!disabled} idPrefix="notification-urls" totpEnabled={totpEnabled}>
+        Save URLs
+      </SaveFormEnd>
     </form>
   );
 }

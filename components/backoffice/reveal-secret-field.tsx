@@ -8,9 +8,8 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
 import type { FormAction } from "@/lib/backoffice/action-result";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { CopyField } from "./copy-field";
-import { SubmitButton } from "./form-parts";
+import { ConfirmAndSubmit } from "./form-parts";
 
 export interface RevealedSecret {
   secret: string;
@@ -69,10 +68,9 @@ export function RevealSecretField({
           className="flex flex-col gap-2 sm:flex-row sm:items-end"
           noValidate
         >
-          <ConfirmIdentityFields idPrefix="reveal-secret" totpEnabled={totpEnabled} fieldErrors={revealed.fieldErrors} />
-          <SubmitButton pending={revealing} pendingLabel="Revealing…">
+          <ConfirmAndSubmit idPrefix="reveal-secret" totpEnabled={totpEnabled} fieldErrors={revealed.fieldErrors} pending={revealing} pendingLabel="Revealing…">
             Reveal secret
-          </SubmitButton>
+          </ConfirmAndSubmit>
         </form>
       ) : null}
       {mode === "roll" && rolled.status !== "success" ? (
@@ -85,10 +83,9 @@ export function RevealSecretField({
             options={overlaps.map((overlap) => ({ value: String(overlap.seconds), label: overlap.label }))}
             error={rolled.fieldErrors?.overlapSeconds}
           />
-          <ConfirmIdentityFields idPrefix="roll-secret" totpEnabled={totpEnabled} fieldErrors={rolled.fieldErrors} />
-          <SubmitButton pending={rolling} pendingLabel="Rolling…">
+          <ConfirmAndSubmit idPrefix="roll-secret" totpEnabled={totpEnabled} fieldErrors={rolled.fieldErrors} pending={rolling} pendingLabel="Rolling…">
             Roll secret
-          </SubmitButton>
+          </ConfirmAndSubmit>
         </form>
       ) : null}
       {mode === "idle" ? (

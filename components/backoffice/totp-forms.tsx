@@ -7,7 +7,7 @@ import type { FormAction } from "@/lib/backoffice/action-result";
 import type { Enrolment } from "@/lib/backoffice/action-data";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
-import { SubmitButton } from "./form-parts";
+import { ConfirmAndSubmit, SubmitButton } from "./form-parts";
 
 type StartAction = FormAction<Enrolment>;
 type CodeAction = FormAction<{ recoveryCodes?: string[] }>;
@@ -83,10 +83,9 @@ function EnableTotp({ start, confirmation }: { start: StartAction; confirmation:
     return (
       <form {...form} className="space-y-3" noValidate>
         {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
-        <ConfirmIdentityFields idPrefix="totp-start" totpEnabled={false} fieldErrors={state.fieldErrors} />
-        <SubmitButton pending={pending} pendingLabel="Preparing…">
+        <ConfirmAndSubmit idPrefix="totp-start" totpEnabled={false} fieldErrors={state.fieldErrors} pending={pending} pendingLabel="Preparing…">
           Turn on two-factor authentication
-        </SubmitButton>
+        </ConfirmAndSubmit>
       </form>
     );
   }

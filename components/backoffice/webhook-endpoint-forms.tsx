@@ -5,9 +5,8 @@ import { useKeptFormAction } from "./use-kept-form-action";
 import { Alert } from "@/components/ui/alert";
 import { SelectField, TextField } from "@/components/ui/field";
 import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { CopyField } from "./copy-field";
-import { SubmitButton } from "./form-parts";
+import { ConfirmAndSubmit, SubmitButton } from "./form-parts";
 
 interface ShownSecret {
   secret: string;
@@ -61,10 +60,9 @@ export function AddWebhookEndpointForm({
       </fieldset>
       {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
       <NewSecret state={state} testId="new-endpoint-secret" />
-      <ConfirmIdentityFields idPrefix="add-endpoint" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-      <SubmitButton pending={pending} pendingLabel="Adding…">
+      <ConfirmAndSubmit idPrefix="add-endpoint" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} pending={pending} pendingLabel="Adding…">
         Add endpoint
-      </SubmitButton>
+      </ConfirmAndSubmit>
     </form>
   );
 }
@@ -105,10 +103,9 @@ export function RollWebhookEndpointSecretForm({
           options={overlaps.map((overlap) => ({ value: String(overlap.seconds), label: overlap.label }))}
           defaultValue={String(overlaps[overlaps.length - 1]?.seconds ?? 0)}
         />
-        <ConfirmIdentityFields idPrefix={`roll-${endpointId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} compact />
-        <SubmitButton pending={pending} pendingLabel="Rolling…" variant="secondary">
+        <ConfirmAndSubmit idPrefix={`roll-${endpointId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} compact pending={pending} pendingLabel="Rolling…" variant="secondary">
           Roll secret
-        </SubmitButton>
+        </ConfirmAndSubmit>
       </form>
       {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
       <NewSecret state={state} testId={`rolled-secret-${endpointId}`} />
