@@ -5,10 +5,8 @@ import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
 import { FormMessage, SubmitButton } from "./form-parts";
 
-type Action = FormAction;
-
 /** `minLength`: the password rule's length (lib/auth/password.ts), so that the hint says what the check does. */
-export function AddTeamMemberForm({ action, totpEnabled, minLength }: { action: Action; totpEnabled: boolean; minLength: number }) {
+export function AddTeamMemberForm({ action, totpEnabled, minLength }: { action: FormAction; totpEnabled: boolean; minLength: number }) {
   const { state, pending, form } = useKeptFormAction(action);
   return (
     <form {...form} className="grid gap-4 sm:grid-cols-2" noValidate>

@@ -4,14 +4,14 @@
 import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { SelectField, TextField } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import type { NewKey } from "@/lib/backoffice/action-data";
 import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, DEFAULT_NEW_KEY_SCOPES } from "@/lib/api-keys/api-key-scopes";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { CopyField } from "./copy-field";
 import { useKeptFormAction } from "./use-kept-form-action";
-import { ConfirmAndSubmit, SubmitButton } from "./form-parts";
+import { ConfirmAndSubmit, OverlapField, SubmitButton } from "./form-parts";
 
 type KeyAction = FormAction<NewKey>;
 type PlainAction = FormAction;
@@ -88,14 +88,7 @@ export function RollKeyForm({
       {state.status !== "success" ? (
         <form {...form} className="flex flex-col gap-2 sm:flex-row sm:items-end">
           <input type="hidden" name="apiKeyId" value={apiKeyId} />
-          <SelectField
-            id={`grace-${apiKeyId}`}
-            name="graceSeconds"
-            label="Old key stops working"
-            defaultValue={String(24 * 60 * 60)}
-            options={gracePeriods.map((period) => ({ value: String(period.seconds), label: period.label }))}
-            error={state.fieldErrors?.graceSeconds}
-          />
+          <OverlapField id={`grace-${apiKeyId}`} name="graceSeconds" label="Old key stops working" periods={gracePeriods} defaultSeconds={24 * 60 * 60} error={state.fieldErrors?.graceSeconds} />
           <ConfirmIdentityFields idPrefix={`roll-${apiKeyId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
           <div className="flex gap-2">
             <SubmitButton pending={pending} pendingLabel="Rolling…">

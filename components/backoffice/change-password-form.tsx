@@ -6,9 +6,7 @@ import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
 import { FormMessage, SubmitButton } from "./form-parts";
 
-type Action = FormAction;
-
-export function ChangePasswordForm({ action, totpEnabled, minLength }: { action: Action; totpEnabled: boolean; minLength: number }) {
+export function ChangePasswordForm({ action, totpEnabled, minLength }: { action: FormAction; totpEnabled: boolean; minLength: number }) {
   const { state, pending, form } = useKeptFormAction(action);
   return (
     <form {...form} className="grid gap-4 sm:max-w-md" noValidate>

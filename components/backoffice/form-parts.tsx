@@ -3,6 +3,7 @@
 import type { ComponentProps, ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { SelectField } from "@/components/ui/field";
 import type { ActionState } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 
@@ -78,4 +79,13 @@ export function SaveFormEnd({
       ) : null}
     </>
   );
+}
+
+/** How long the old key or secret keeps working after a roll: one of the periods offered, in seconds. */
+export function OverlapField({
+  periods,
+  defaultSeconds,
+  ...field
+}: Omit<ComponentProps<typeof SelectField>, "options" | "defaultValue"> & { periods: { seconds: number; label: string }[]; defaultSeconds: number }) {
+  return <SelectField {...field} defaultValue={String(defaultSeconds)} options={periods.map((period) => ({ value: String(period.seconds), label: period.label }))} />;
 }

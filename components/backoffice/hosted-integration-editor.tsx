@@ -155,13 +155,7 @@ export function HostedIntegrationEditor({
         <EditorSection title="Integration" disabled={readOnly}>
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField id="name" label="Name" defaultValue={initial.name} error={state.fieldErrors?.name} />
-            <TextField
-              id="hostedId"
-              label="hostedid"
-              hint="Sent as hostedid in initdynamic."
-              defaultValue={initial.hostedId}
-              error={state.fieldErrors?.hostedId}
-            />
+            <TextField id="hostedId" label="hostedid" hint="Sent as hostedid in initdynamic." defaultValue={initial.hostedId} error={state.fieldErrors?.hostedId} />
           </div>
           <h3 className="pt-2 text-sm font-semibold">Notification URLs ({mode} mode)</h3>
           <p className="text-xs text-slate-500">

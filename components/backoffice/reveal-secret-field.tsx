@@ -6,10 +6,9 @@
 import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { SelectField } from "@/components/ui/field";
 import type { FormAction } from "@/lib/backoffice/action-result";
 import { CopyField } from "./copy-field";
-import { ConfirmAndSubmit } from "./form-parts";
+import { ConfirmAndSubmit, OverlapField } from "./form-parts";
 
 export interface RevealedSecret {
   secret: string;
@@ -75,14 +74,7 @@ export function RevealSecretField({
       ) : null}
       {mode === "roll" && rolled.status !== "success" ? (
         <form action={rollAction} className="flex flex-col gap-2 sm:flex-row sm:items-end" noValidate>
-          <SelectField
-            id="signing-secret-overlap"
-            name="overlapSeconds"
-            label="Old secret stops signing"
-            defaultValue={String(24 * 60 * 60)}
-            options={overlaps.map((overlap) => ({ value: String(overlap.seconds), label: overlap.label }))}
-            error={rolled.fieldErrors?.overlapSeconds}
-          />
+          <OverlapField id="signing-secret-overlap" name="overlapSeconds" label="Old secret stops signing" periods={overlaps} defaultSeconds={24 * 60 * 60} error={rolled.fieldErrors?.overlapSeconds} />
           <ConfirmAndSubmit idPrefix="roll-secret" totpEnabled={totpEnabled} fieldErrors={rolled.fieldErrors} pending={rolling} pendingLabel="Rolling…">
             Roll secret
           </ConfirmAndSubmit>

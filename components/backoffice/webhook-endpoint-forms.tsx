@@ -3,10 +3,10 @@
 // again), disable one, roll one's secret. A new secret is shown once, here.
 import { useKeptFormAction } from "./use-kept-form-action";
 import { Alert } from "@/components/ui/alert";
-import { SelectField, TextField } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import { CopyField } from "./copy-field";
-import { ConfirmAndSubmit, SubmitButton } from "./form-parts";
+import { ConfirmAndSubmit, OverlapField, SubmitButton } from "./form-parts";
 
 interface ShownSecret {
   secret: string;
@@ -96,13 +96,7 @@ export function RollWebhookEndpointSecretForm({
     <div className="space-y-2">
       <form {...form} className="flex flex-wrap items-end gap-2">
         <input type="hidden" name="endpointId" value={endpointId} />
-        <SelectField
-          id={`overlap-${endpointId}`}
-          name="overlapSeconds"
-          label="Old secret stops signing"
-          options={overlaps.map((overlap) => ({ value: String(overlap.seconds), label: overlap.label }))}
-          defaultValue={String(overlaps[overlaps.length - 1]?.seconds ?? 0)}
-        />
+        <OverlapField id={`overlap-${endpointId}`} name="overlapSeconds" label="Old secret stops signing" periods={overlaps} defaultSeconds={overlaps[overlaps.length - 1]?.seconds ?? 0} />
         <ConfirmAndSubmit idPrefix={`roll-${endpointId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} compact pending={pending} pendingLabel="Rolling…" variant="secondary">
           Roll secret
         </ConfirmAndSubmit>
