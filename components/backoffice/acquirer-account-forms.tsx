@@ -2,18 +2,19 @@
 // Forms of Settings → Acquirer accounts: add an account (its credential fields follow the chosen
 // processor), change one (credential fields left empty keep the credentials; they are never shown),
 // enable or disable it, and test its connection. Every change asks for the password again.
-import { useActionState, useState } from "react";
+import { useActionState, useState, type ComponentProps } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { FieldFrame, SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import type { CredentialField } from "@/lib/acquirers/contract";
 import type { AcquirerName } from "@/lib/acquirers/names";
 import type { ConnectionTest } from "@/lib/routing/accounts/test-acquirer-connection";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { FormMessage, SubmitButton } from "./form-parts";
 
-type PlainAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
-type TestAction = (previous: ActionState<ConnectionTest>, formData: FormData) => Promise<ActionState<ConnectionTest>>;
+type PlainAction = FormAction;
+type TestAction = FormAction<ConnectionTest>;
 
 export interface EditableAccount {
   id: string;
@@ -29,12 +30,6 @@ export interface EditableAccount {
   anyCurrency: boolean;
   enabled: boolean;
   mode: "test" | "live";
-}
-
-function FormMessage({ state }: { state: ActionState<unknown> }) {
-  if (state.status === "error") return <Alert tone="error">{state.message}</Alert>;
-  if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
-  return null;
 }
 
 function CredentialFields({
@@ -112,50 +107,18 @@ function AccountFields({
   errors?: Record<string, string>;
 }) {
   const id = (name: string) => `${prefix}-${name}`;
+  // A text column of the account: its field's id, value and message follow from its name.
+  const text = (name: "name" | "acquirerMerchantId" | "merchantName" | "country" | "mcc" | "descriptor", label: string, more: Partial<ComponentProps<typeof TextField>> = {}) => (
+    <TextField id={id(name)} name={name} label={label} defaultValue={account?.[name]} error={errors?.[name]} {...more} />
+  );
   return (
     <div className="grid gap-3 md:grid-cols-2">
-      <TextField
-        id={id("name")}
-        name="name"
-        label="Name"
-        defaultValue={account?.name}
-        placeholder={`e.g. ${acquirer.label} EUR`}
-        error={errors?.name}
-        maxLength={60}
-      />
-      <TextField
-        id={id("acquirerMerchantId")}
-        name="acquirerMerchantId"
-        label="Acquirer merchant id"
-        defaultValue={account?.acquirerMerchantId}
-        hint={`As the acquirer and the card schemes know you (${acquirer.hints.acquirerMerchantId}).`}
-        error={errors?.acquirerMerchantId}
-      />
-      <TextField
-        id={id("merchantName")}
-        name="merchantName"
-        label="Merchant name (as the schemes see it)"
-        defaultValue={account?.merchantName}
-        error={errors?.merchantName}
-        maxLength={40}
-      />
-      <TextField
-        id={id("country")}
-        name="country"
-        label="Country (ISO 3166, e.g. DK)"
-        defaultValue={account?.country}
-        error={errors?.country}
-        maxLength={2}
-      />
-      <TextField id={id("mcc")} name="mcc" label="MCC" defaultValue={account?.mcc} inputMode="numeric" maxLength={4} error={errors?.mcc} />
-      <TextField
-        id={id("descriptor")}
-        name="descriptor"
-        label="Statement descriptor"
-        defaultValue={account?.descriptor}
-        hint={acquirer.hints.descriptor}
-        error={errors?.descriptor}
-      />
+      {text("name", "Name", { placeholder: `e.g. ${acquirer.label} EUR`, maxLength: 60 })}
+      {text("acquirerMerchantId", "Acquirer merchant id", { hint: `As the acquirer and the card schemes know you (${acquirer.hints.acquirerMerchantId}).` })}
+      {text("merchantName", "Merchant name (as the schemes see it)", { maxLength: 40 })}
+      {text("country", "Country (ISO 3166, e.g. DK)", { maxLength: 2 })}
+      {text("mcc", "MCC", { inputMode: "numeric", maxLength: 4 })}
+      {text("descriptor", "Statement descriptor", { hint: acquirer.hints.descriptor })}
       <TextField
         id={id("currencies")}
         name="currencies"
@@ -228,9 +191,9 @@ export function AddAcquirerAccountForm({
       <div className="grid gap-3 md:grid-cols-2">
         <ConfirmIdentityFields idPrefix="add-account" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       </div>
-      <Button type="submit" disabled={pending}>
-        {pending ? "Adding…" : "Add account"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Adding…">
+        Add account
+      </SubmitButton>
       <FormMessage state={state} />
     </form>
   );
@@ -271,9 +234,9 @@ export function EditAcquirerAccountForm({
         <ConfirmIdentityFields idPrefix={prefix} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       </div>
       <div className="flex gap-2">
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving…" : "Save"}
-        </Button>
+        <SubmitButton pending={pending} pendingLabel="Saving…">
+          Save
+        </SubmitButton>
         <Button variant="secondary" onClick={() => setOpen(false)}>
           Cancel
         </Button>
@@ -289,9 +252,9 @@ export function TestConnectionForm({ action, accountId }: { action: TestAction; 
   return (
     <form action={formAction} className="space-y-2">
       <input type="hidden" name="accountId" value={accountId} />
-      <Button type="submit" variant="secondary" disabled={pending}>
-        {pending ? "Testing…" : "Test connection"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Testing…" variant="secondary">
+        Test connection
+      </SubmitButton>
       {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
       {result ? (
         <Alert

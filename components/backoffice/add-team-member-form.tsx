@@ -1,15 +1,12 @@
 "use client";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
-
-type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+import { FormMessage, SubmitButton } from "./form-parts";
 
 /** `minLength`: the password rule's length (lib/auth/password.ts), so that the hint says what the check does. */
-export function AddTeamMemberForm({ action, totpEnabled, minLength }: { action: Action; totpEnabled: boolean; minLength: number }) {
+export function AddTeamMemberForm({ action, totpEnabled, minLength }: { action: FormAction; totpEnabled: boolean; minLength: number }) {
   const { state, pending, form } = useKeptFormAction(action);
   return (
     <form {...form} className="grid gap-4 sm:grid-cols-2" noValidate>
@@ -30,11 +27,10 @@ export function AddTeamMemberForm({ action, totpEnabled, minLength }: { action: 
       />
       <ConfirmIdentityFields idPrefix="add-member" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       <div className="space-y-3 sm:col-span-2">
-        {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-        {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
-        <Button type="submit" disabled={pending}>
-          {pending ? "Adding…" : "Add user"}
-        </Button>
+        <FormMessage state={state} />
+        <SubmitButton pending={pending} pendingLabel="Adding…">
+          Add user
+        </SubmitButton>
       </div>
     </form>
   );

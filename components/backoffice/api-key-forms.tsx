@@ -4,16 +4,17 @@
 import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import { TextField } from "@/components/ui/field";
+import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import type { NewKey } from "@/lib/backoffice/action-data";
 import { API_KEY_SCOPE_LABELS, API_KEY_SCOPES, DEFAULT_NEW_KEY_SCOPES } from "@/lib/api-keys/api-key-scopes";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { CopyField } from "./copy-field";
 import { useKeptFormAction } from "./use-kept-form-action";
+import { ConfirmAndSubmit, OverlapField, SubmitButton } from "./form-parts";
 
-type KeyAction = (previous: ActionState<NewKey>, formData: FormData) => Promise<ActionState<NewKey>>;
-type PlainAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type KeyAction = FormAction<NewKey>;
+type PlainAction = FormAction;
 
 function NewKeyNotice({ state }: { state: ActionState<NewKey> }) {
   if (state.status !== "success" || !state.data) return null;
@@ -50,10 +51,9 @@ export function CreateKeyForm({ action, totpEnabled }: { action: KeyAction; totp
             {state.fieldErrors?.scopes ?? "A key can do only what its scopes allow. Leave payouts off unless this system pays out."}
           </p>
         </fieldset>
-        <ConfirmIdentityFields idPrefix="create-key" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-        <Button type="submit" className="sm:mt-6" disabled={pending}>
-          {pending ? "Creating…" : "Create key"}
-        </Button>
+        <ConfirmAndSubmit idPrefix="create-key" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} pending={pending} pendingLabel="Creating…" className="sm:mt-6">
+          Create key
+        </ConfirmAndSubmit>
       </form>
       {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
       <NewKeyNotice state={state} />
@@ -88,19 +88,12 @@ export function RollKeyForm({
       {state.status !== "success" ? (
         <form {...form} className="flex flex-col gap-2 sm:flex-row sm:items-end">
           <input type="hidden" name="apiKeyId" value={apiKeyId} />
-          <SelectField
-            id={`grace-${apiKeyId}`}
-            name="graceSeconds"
-            label="Old key stops working"
-            defaultValue={String(24 * 60 * 60)}
-            options={gracePeriods.map((period) => ({ value: String(period.seconds), label: period.label }))}
-            error={state.fieldErrors?.graceSeconds}
-          />
+          <OverlapField id={`grace-${apiKeyId}`} name="graceSeconds" label="Old key stops working" periods={gracePeriods} defaultSeconds={24 * 60 * 60} error={state.fieldErrors?.graceSeconds} />
           <ConfirmIdentityFields idPrefix={`roll-${apiKeyId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
           <div className="flex gap-2">
-            <Button type="submit" disabled={pending}>
-              {pending ? "Rolling…" : "Roll key"}
-            </Button>
+            <SubmitButton pending={pending} pendingLabel="Rolling…">
+              Roll key
+            </SubmitButton>
             <Button variant="ghost" onClick={() => setOpen(false)}>
               Cancel
             </Button>
@@ -123,9 +116,9 @@ export function RevokeKeyForm({ action, apiKeyId, keyName }: { action: PlainActi
       }}
     >
       <input type="hidden" name="apiKeyId" value={apiKeyId} />
-      <Button type="submit" variant="danger" disabled={pending} aria-label={`Revoke key ${keyName}`}>
-        {pending ? "Revoking…" : "Revoke"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Revoking…" variant="danger" aria-label={`Revoke key ${keyName}`}>
+        Revoke
+      </SubmitButton>
       {state.status === "error" ? <p className="mt-1 text-xs text-red-700" role="alert">{state.message}</p> : null}
     </form>
   );

@@ -1,13 +1,11 @@
 "use client";
 // The allowed checkout origins of the account (or of one hosted integration): one origin per line.
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { FieldFrame } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { useKeptFormAction } from "./use-kept-form-action";
+import { SaveFormEnd } from "./form-parts";
 
-type SaveAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type SaveAction = FormAction;
 
 export const CHECKOUT_ORIGINS_HINT =
   "One per line, written scheme://host[:port] with no path, e.g. https://shop.example. Only pages on these origins get the hosted fields; empty allows any page.";
@@ -64,16 +62,9 @@ export function CheckoutOriginsForm({
         error={state.fieldErrors?.allowedCheckoutOrigins}
         disabled={disabled}
       />
-      {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-      {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
-      {!disabled ? (
-        <>
-          <ConfirmIdentityFields idPrefix="checkout-origins" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-          <Button type="submit" disabled={pending}>
-            {pending ? "Saving…" : "Save origins"}
-          </Button>
-        </>
-      ) : null}
+      <SaveFormEnd state={state} pending={pending} canSave={!disabled} idPrefix="checkout-origins" totpEnabled={totpEnabled}>
+        Save origins
+      </SaveFormEnd>
     </form>
   );
 }

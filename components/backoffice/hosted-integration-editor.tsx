@@ -4,19 +4,18 @@
 // with a live preview of the real hosted fields (their own page, rendered with the styling as it
 // is typed). The styling is checked in the browser with the same zod schema the server uses.
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from "react";
 import { FieldFrame, SelectField, TextField } from "@/components/ui/field";
 import { CheckoutOriginsField } from "@/components/backoffice/checkout-origins-form";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
+import { NOTIFICATION_URL_FIELDS, NOTIFICATION_URL_LABELS } from "@/lib/backoffice/notification-url-fields";
 import { DEFAULT_FIELD_COLOURS, hostedStylingSchema, type HostedStyling } from "@/lib/validation/hosted-styling";
 import { CHALLENGE_PREFERENCE_LABELS, CHALLENGE_PREFERENCES, type ChallengePreference } from "@/lib/validation/challenge-preference";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { frameHeights } from "@/lib/cardholder/field-frame-height";
 import { useKeptFormAction } from "./use-kept-form-action";
+import { SaveFormEnd } from "./form-parts";
 
-type Action = (previous: ActionState<{ id: string }>, formData: FormData) => Promise<ActionState<{ id: string }>>;
+type Action = FormAction<{ id: string }>;
 
 const TEXT_PROPERTIES = [
   { key: "fontFamily", label: "Font family", placeholder: "system-ui, sans-serif" },
@@ -142,6 +141,10 @@ export function HostedIntegrationEditor({
   }, [previewJson]);
   const errorFor = (key: string) => clientErrors[key] ?? state.fieldErrors?.[`styling.${key}`];
   const set = (key: string) => (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [key]: event.target.value }));
+  // A styling field edits the draft only (no name): the styling is sent as one JSON field.
+  const draftField = (key: string, id: string, label: string, placeholder?: string) => (
+    <TextField key={key} id={id} name="" label={label} placeholder={placeholder} value={draft[key] ?? ""} onChange={set(key)} error={errorFor(key)} />
+  );
 
   return (
     <form {...form} className="grid gap-6 xl:grid-cols-5" noValidate>
@@ -149,44 +152,18 @@ export function HostedIntegrationEditor({
       <input type="hidden" name="mode" value={mode} />
       <input type="hidden" name="styling" value={stylingJson} />
       <div className="space-y-6 xl:col-span-3">
-        <fieldset className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" disabled={readOnly}>
-          <legend className="sr-only">Integration</legend>
-          <h2 className="text-base font-semibold">Integration</h2>
+        <EditorSection title="Integration" disabled={readOnly}>
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField id="name" label="Name" defaultValue={initial.name} error={state.fieldErrors?.name} />
-            <TextField
-              id="hostedId"
-              label="hostedid"
-              hint="Sent as hostedid in initdynamic."
-              defaultValue={initial.hostedId}
-              error={state.fieldErrors?.hostedId}
-            />
+            <TextField id="hostedId" label="hostedid" hint="Sent as hostedid in initdynamic." defaultValue={initial.hostedId} error={state.fieldErrors?.hostedId} />
           </div>
           <h3 className="pt-2 text-sm font-semibold">Notification URLs ({mode} mode)</h3>
           <p className="text-xs text-slate-500">
             For {mode} payments (switch modes to edit the other mode&apos;s). Empty fields fall back to the account&apos;s notification URLs.
           </p>
-          <TextField
-            id="defaultNotificationUrl"
-            label="Default notification URL"
-            type="url"
-            defaultValue={initial.defaultNotificationUrl}
-            error={state.fieldErrors?.defaultNotificationUrl}
-          />
-          <TextField
-            id="completionNotificationUrl"
-            label="Payment completion URL"
-            type="url"
-            defaultValue={initial.completionNotificationUrl}
-            error={state.fieldErrors?.completionNotificationUrl}
-          />
-          <TextField
-            id="lifecycleNotificationUrl"
-            label="Life-cycle URL"
-            type="url"
-            defaultValue={initial.lifecycleNotificationUrl}
-            error={state.fieldErrors?.lifecycleNotificationUrl}
-          />
+          {NOTIFICATION_URL_FIELDS.map((name) => (
+            <TextField key={name} id={name} label={NOTIFICATION_URL_LABELS[name].label} type="url" defaultValue={initial[name]} error={state.fieldErrors?.[name]} />
+          ))}
           <h3 className="pt-2 text-sm font-semibold">Checkout pages</h3>
           <CheckoutOriginsField
             id="allowedCheckoutOrigins"
@@ -203,24 +180,11 @@ export function HostedIntegrationEditor({
             error={state.fieldErrors?.threeDsChallengePreference}
             options={CHALLENGE_PREFERENCES.map((value) => ({ value, label: CHALLENGE_PREFERENCE_LABELS[value] }))}
           />
-        </fieldset>
+        </EditorSection>
 
-        <fieldset className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" disabled={readOnly}>
-          <legend className="sr-only">Field styling</legend>
-          <h2 className="text-base font-semibold">Field styling</h2>
+        <EditorSection title="Field styling" disabled={readOnly}>
           <div className="grid gap-4 sm:grid-cols-2">
-            {TEXT_PROPERTIES.map((property) => (
-              <TextField
-                key={property.key}
-                id={`styling-${property.key}`}
-                name=""
-                label={property.label}
-                placeholder={property.placeholder}
-                value={draft[property.key] ?? ""}
-                onChange={set(property.key)}
-                error={errorFor(property.key)}
-              />
-            ))}
+            {TEXT_PROPERTIES.map((property) => draftField(property.key, `styling-${property.key}`, property.label, property.placeholder))}
             <FieldFrame id="styling-fontWeight" label="Font weight" error={errorFor("fontWeight")}>
               <select
                 id="styling-fontWeight"
@@ -262,30 +226,13 @@ export function HostedIntegrationEditor({
             ))}
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
-            {PLACEHOLDERS.map((property) => (
-              <TextField
-                key={property.key}
-                id={`styling-placeholder-${property.key}`}
-                name=""
-                label={property.label}
-                value={draft[`placeholders.${property.key}`] ?? ""}
-                onChange={set(`placeholders.${property.key}`)}
-                error={errorFor(`placeholders.${property.key}`)}
-              />
-            ))}
+            {PLACEHOLDERS.map((property) => draftField(`placeholders.${property.key}`, `styling-placeholder-${property.key}`, property.label))}
           </div>
-        </fieldset>
+        </EditorSection>
 
-        {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-        {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
-        {!readOnly ? (
-          <>
-            <ConfirmIdentityFields idPrefix="hosted-integration" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-            <Button type="submit" disabled={pending || !check.success}>
-              {pending ? "Saving…" : "Save integration"}
-            </Button>
-          </>
-        ) : null}
+        <SaveFormEnd state={state} pending={pending} canSave={!readOnly} idPrefix="hosted-integration" totpEnabled={totpEnabled} disabled={!check.success}>
+          Save integration
+        </SaveFormEnd>
       </div>
 
       <div className="xl:col-span-2">
@@ -306,6 +253,17 @@ export function HostedIntegrationEditor({
         </div>
       </div>
     </form>
+  );
+}
+
+/** One card of the editor's form: its fields, disabled together for a role that may only look. */
+function EditorSection({ title, disabled, children }: { title: string; disabled: boolean; children: ReactNode }) {
+  return (
+    <fieldset className="space-y-4 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:p-6" disabled={disabled}>
+      <legend className="sr-only">{title}</legend>
+      <h2 className="text-base font-semibold">{title}</h2>
+      {children}
+    </fieldset>
   );
 }
 

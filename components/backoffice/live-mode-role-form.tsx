@@ -1,12 +1,11 @@
 "use client";
 // Settings → Team: who may act in live mode (owners only, or owners and developers), with the owner's password.
 import { useActionState } from "react";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { FormMessage, SubmitButton } from "./form-parts";
 
-type SaveAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type SaveAction = FormAction;
 
 export function LiveModeRoleForm({ action, current, totpEnabled }: { action: SaveAction; current: "OWNER" | "DEVELOPER" | "VIEWER"; totpEnabled: boolean }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
@@ -27,11 +26,10 @@ export function LiveModeRoleForm({ action, current, totpEnabled }: { action: Sav
         {state.fieldErrors?.liveModeMinRole ? <p className="text-sm text-red-700">{state.fieldErrors.liveModeMinRole}</p> : null}
       </fieldset>
       <ConfirmIdentityFields idPrefix="live-mode-role" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-      {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-      {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
-      <Button type="submit" disabled={pending}>
-        {pending ? "Saving…" : "Save"}
-      </Button>
+      <FormMessage state={state} quietOnFieldErrors />
+      <SubmitButton pending={pending} pendingLabel="Saving…">
+        Save
+      </SubmitButton>
     </form>
   );
 }

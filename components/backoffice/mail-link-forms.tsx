@@ -2,19 +2,11 @@
 // The forms of mailed links (issue 28): inviting a person (Settings → Team), asking for a reset link
 // (from the sign-in page), choosing a new password from that link, and accepting an invitation.
 import { useKeptFormAction } from "./use-kept-form-action";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import type { FormAction } from "@/lib/backoffice/action-result";
+import { ConfirmAndSubmit, FormMessage, SubmitButton } from "./form-parts";
 
-type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
-
-function Outcome({ state }: { state: ActionState }) {
-  if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
-  if (state.status === "error") return <Alert tone="error">{state.message}</Alert>;
-  return null;
-}
+type Action = FormAction;
 
 export function InviteTeamMemberForm({ action, totpEnabled }: { action: Action; totpEnabled: boolean }) {
   const { state, pending, form } = useKeptFormAction(action);
@@ -33,11 +25,10 @@ export function InviteTeamMemberForm({ action, totpEnabled }: { action: Action; 
         ]}
         error={state.fieldErrors?.role}
       />
-      <Outcome state={state} />
-      <ConfirmIdentityFields idPrefix="invite" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-      <Button type="submit" disabled={pending}>
-        {pending ? "Sending…" : "Send invitation"}
-      </Button>
+      <FormMessage state={state} />
+      <ConfirmAndSubmit idPrefix="invite" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} pending={pending} pendingLabel="Sending…">
+        Send invitation
+      </ConfirmAndSubmit>
     </form>
   );
 }
@@ -47,26 +38,26 @@ export function ForgotPasswordForm({ action }: { action: Action }) {
   return (
     <form {...form} className="space-y-4" noValidate>
       <TextField id="forgot-email" name="email" label="Email" type="email" autoComplete="email" error={state.fieldErrors?.email} />
-      <Outcome state={state} />
-      <Button type="submit" disabled={pending} className="w-full">
-        {pending ? "Sending…" : "Send a reset link"}
-      </Button>
+      <FormMessage state={state} />
+      <SubmitButton pending={pending} pendingLabel="Sending…" className="w-full">
+        Send a reset link
+      </SubmitButton>
     </form>
   );
 }
 
 export function ChoosePasswordForm({ action, token, withName = false }: { action: Action; token: string; withName?: boolean }) {
   const { state, pending, form } = useKeptFormAction(action, { resetOnSuccess: false });
-  if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
+  if (state.status === "success") return <FormMessage state={state} />;
   return (
     <form {...form} className="space-y-4" noValidate>
       <input type="hidden" name="token" value={token} />
       {withName ? <TextField id="choose-name" name="name" label="Your name" autoComplete="name" error={state.fieldErrors?.name} /> : null}
       <TextField id="choose-password" name="password" label="New password" type="password" autoComplete="new-password" hint="At least 12 characters." error={state.fieldErrors?.password} />
-      <Outcome state={state} />
-      <Button type="submit" disabled={pending} className="w-full">
-        {pending ? "Saving…" : withName ? "Join" : "Set password"}
-      </Button>
+      <FormMessage state={state} />
+      <SubmitButton pending={pending} pendingLabel="Saving…" className="w-full">
+        {withName ? "Join" : "Set password"}
+      </SubmitButton>
     </form>
   );
 }

@@ -1,14 +1,13 @@
 "use client";
 import { useKeptFormAction } from "./use-kept-form-action";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import type { TestNotificationResult } from "@/lib/backoffice/actions/send-test-notification";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { SaveFormEnd, SubmitButton } from "./form-parts";
 
-type SaveAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
-type TestAction = (previous: ActionState<TestNotificationResult>, formData: FormData) => Promise<ActionState<TestNotificationResult>>;
+type SaveAction = FormAction;
+type TestAction = FormAction<TestNotificationResult>;
 
 interface UrlField {
   name: string;
@@ -49,16 +48,9 @@ export function NotificationUrlsForm({
           disabled={disabled}
         />
       ))}
-      {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-      {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
-      {!disabled ? (
-        <>
-          <ConfirmIdentityFields idPrefix="notification-urls" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-          <Button type="submit" disabled={pending}>
-            {pending ? "Saving…" : "Save URLs"}
-          </Button>
-        </>
-      ) : null}
+      <SaveFormEnd state={state} pending={pending} canSave={!disabled} idPrefix="notification-urls" totpEnabled={totpEnabled}>
+        Save URLs
+      </SaveFormEnd>
     </form>
   );
 }
@@ -78,9 +70,9 @@ export function TestNotificationForm({ action, urls }: { action: TestAction; url
           options={urls.map((url) => ({ value: url.value, label: `${url.label}: ${url.value}` }))}
           error={state.fieldErrors?.url}
         />
-        <Button type="submit" disabled={pending}>
-          {pending ? "Sending…" : "Send test notification"}
-        </Button>
+        <SubmitButton pending={pending} pendingLabel="Sending…">
+          Send test notification
+        </SubmitButton>
       </form>
       {state.status === "error" && !result ? <Alert tone="error">{state.message}</Alert> : null}
       {result ? (

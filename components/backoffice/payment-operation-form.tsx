@@ -5,10 +5,10 @@ import { startTransition, useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import { REFUND_REASON_LABELS, REFUND_REASONS } from "@/lib/backoffice/refund-reasons";
 
-type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type Action = FormAction;
 
 const TITLES = { capture: "Capture", refund: "Refund", void: "Void" } as const;
 const CONSEQUENCES = {

@@ -1,13 +1,12 @@
 "use client";
 // Settings → Payouts: one currency's limits per payout and per 24 hours, with the owner's password.
 import { useActionState } from "react";
-import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { FormMessage, SubmitButton } from "./form-parts";
 
-type SaveAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type SaveAction = FormAction;
 
 export function PayoutLimitForm({ action, totpEnabled }: { action: SaveAction; totpEnabled: boolean }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
@@ -19,11 +18,10 @@ export function PayoutLimitForm({ action, totpEnabled }: { action: SaveAction; t
         <TextField id="perDay" name="perDay" label="Per 24 hours" placeholder="20000.00" inputMode="decimal" error={state.fieldErrors?.perDay} />
       </div>
       <ConfirmIdentityFields idPrefix="payout-limit" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-      {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-      {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
-      <Button type="submit" disabled={pending}>
-        {pending ? "Saving…" : "Save limits"}
-      </Button>
+      <FormMessage state={state} quietOnFieldErrors />
+      <SubmitButton pending={pending} pendingLabel="Saving…">
+        Save limits
+      </SubmitButton>
     </form>
   );
 }

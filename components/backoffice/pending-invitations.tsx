@@ -3,13 +3,13 @@
 // until when; owners withdraw one with "Revoke". One form state for the list, so the outcome stays on
 // the page after the revoked row has gone.
 import { useActionState } from "react";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { formatDateTime } from "./format";
+import { FormMessage } from "./form-parts";
 
-type PlainAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type PlainAction = FormAction;
 
 export interface PendingInvitationRow {
   id: string;
@@ -23,8 +23,7 @@ export function PendingInvitations({ invitations, revoke }: { invitations: Pendi
   const [state, formAction, pending] = useActionState(revoke ?? (async () => ({ status: "idle" as const })), { status: "idle" });
   return (
     <div className="space-y-3">
-      {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-      {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
+      <FormMessage state={state} />
       {invitations.length === 0 ? (
         <p className="text-sm text-slate-600">No pending invitations.</p>
       ) : (

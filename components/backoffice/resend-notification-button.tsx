@@ -1,9 +1,10 @@
 "use client";
 import { useActionState } from "react";
-import { Button } from "@/components/ui/button";
-import type { ActionState } from "@/lib/backoffice/action-result";
 
-type Action = (previous: ActionState<{ delivered: boolean }>, formData: FormData) => Promise<ActionState<{ delivered: boolean }>>;
+import type { FormAction } from "@/lib/backoffice/action-result";
+import { SubmitButton } from "./form-parts";
+
+type Action = FormAction<{ delivered: boolean }>;
 
 export function ResendNotificationButton({ action, notificationId, paymentId }: { action: Action; notificationId: string; paymentId: string }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
@@ -16,9 +17,9 @@ export function ResendNotificationButton({ action, notificationId, paymentId }: 
           {state.message}
         </span>
       ) : null}
-      <Button type="submit" variant="secondary" disabled={pending} className="px-2 py-1 text-xs">
-        {pending ? "Resending…" : "Resend"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Resending…" variant="secondary" className="px-2 py-1 text-xs">
+        Resend
+      </SubmitButton>
     </form>
   );
 }

@@ -6,10 +6,9 @@
 import { useActionState, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { SelectField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { CopyField } from "./copy-field";
+import { ConfirmAndSubmit, OverlapField } from "./form-parts";
 
 export interface RevealedSecret {
   secret: string;
@@ -17,7 +16,7 @@ export interface RevealedSecret {
   previousValidUntil: string | null;
 }
 
-type SecretAction = (previous: ActionState<RevealedSecret>, formData: FormData) => Promise<ActionState<RevealedSecret>>;
+type SecretAction = FormAction<RevealedSecret>;
 
 function utc(iso: string): string {
   return `${iso.replace("T", " ").slice(0, 19)} UTC`;
@@ -68,26 +67,17 @@ export function RevealSecretField({
           className="flex flex-col gap-2 sm:flex-row sm:items-end"
           noValidate
         >
-          <ConfirmIdentityFields idPrefix="reveal-secret" totpEnabled={totpEnabled} fieldErrors={revealed.fieldErrors} />
-          <Button type="submit" disabled={revealing}>
-            {revealing ? "Revealing…" : "Reveal secret"}
-          </Button>
+          <ConfirmAndSubmit idPrefix="reveal-secret" totpEnabled={totpEnabled} fieldErrors={revealed.fieldErrors} pending={revealing} pendingLabel="Revealing…">
+            Reveal secret
+          </ConfirmAndSubmit>
         </form>
       ) : null}
       {mode === "roll" && rolled.status !== "success" ? (
         <form action={rollAction} className="flex flex-col gap-2 sm:flex-row sm:items-end" noValidate>
-          <SelectField
-            id="signing-secret-overlap"
-            name="overlapSeconds"
-            label="Old secret stops signing"
-            defaultValue={String(24 * 60 * 60)}
-            options={overlaps.map((overlap) => ({ value: String(overlap.seconds), label: overlap.label }))}
-            error={rolled.fieldErrors?.overlapSeconds}
-          />
-          <ConfirmIdentityFields idPrefix="roll-secret" totpEnabled={totpEnabled} fieldErrors={rolled.fieldErrors} />
-          <Button type="submit" disabled={rolling}>
-            {rolling ? "Rolling…" : "Roll secret"}
-          </Button>
+          <OverlapField id="signing-secret-overlap" name="overlapSeconds" label="Old secret stops signing" periods={overlaps} defaultSeconds={24 * 60 * 60} error={rolled.fieldErrors?.overlapSeconds} />
+          <ConfirmAndSubmit idPrefix="roll-secret" totpEnabled={totpEnabled} fieldErrors={rolled.fieldErrors} pending={rolling} pendingLabel="Rolling…">
+            Roll secret
+          </ConfirmAndSubmit>
         </form>
       ) : null}
       {mode === "idle" ? (

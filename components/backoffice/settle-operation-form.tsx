@@ -5,12 +5,12 @@
 // "Operator needed" box.
 import { startTransition, useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { SubmitButton } from "./form-parts";
 
-type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type Action = FormAction;
 
 export function SettleOperationForm({
   action,
@@ -24,6 +24,10 @@ export function SettleOperationForm({
   totpEnabled: boolean;
 }) {
   const [state, formAction, pending] = useActionState(action, { status: "idle" });
+  // What the owner writes down of the settlement: kept with it and in the audit log.
+  const note = (name: "reference" | "reason", label: string, hint: string) => (
+    <TextField id={`settle-${operationId}-${name}`} name={name} label={label} hint={hint} error={state.fieldErrors?.[name]} />
+  );
   return (
     <form
       className="mt-2 space-y-2 rounded-md bg-white p-3 ring-1 ring-red-200"
@@ -46,26 +50,14 @@ export function SettleOperationForm({
         </label>
         {state.fieldErrors?.outcome ? <p className="text-xs text-red-700">{state.fieldErrors.outcome}</p> : null}
       </fieldset>
-      <TextField
-        id={`settle-${operationId}-reference`}
-        name="reference"
-        label="The acquirer's transaction id"
-        hint="Required when it performed it: later operations refer to it."
-        error={state.fieldErrors?.reference}
-      />
-      <TextField
-        id={`settle-${operationId}-reason`}
-        name="reason"
-        label="What you checked"
-        hint="Kept in the audit log, e.g. the acquirer's report and its date."
-        error={state.fieldErrors?.reason}
-      />
+      {note("reference", "The acquirer's transaction id", "Required when it performed it: later operations refer to it.")}
+      {note("reason", "What you checked", "Kept in the audit log, e.g. the acquirer's report and its date.")}
       <ConfirmIdentityFields idPrefix={`settle-${operationId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
       {state.status === "error" && state.message ? <Alert tone="error">{state.message}</Alert> : null}
       {state.status === "success" && state.message ? <Alert tone="success">{state.message}</Alert> : null}
-      <Button type="submit" variant="danger" disabled={pending}>
-        {pending ? "Settling…" : "Settle this operation"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Settling…" variant="danger">
+        Settle this operation
+      </SubmitButton>
     </form>
   );
 }

@@ -1,11 +1,28 @@
 "use client";
+import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
 
-type Action = (previous: ActionState, formData: FormData) => Promise<ActionState>;
-type ResetAction = (previous: ActionState<{ temporaryPassword: string }>, formData: FormData) => Promise<ActionState<{ temporaryPassword: string }>>;
+type Action = FormAction;
+type ResetAction = FormAction<{ temporaryPassword: string }>;
+
+/** A form of one control: the browser's confirm dialog first, then sent as useKeptFormAction sends it. */
+function ConfirmFirstForm({ form, question, children }: { form: ReturnType<typeof useKeptFormAction>["form"]; question: string; children: ReactNode }) {
+  return (
+    <form
+      action={form.action}
+      className="flex items-center gap-2"
+      onSubmit={(event) => {
+        if (!window.confirm(question)) event.preventDefault();
+        form.onSubmit(event);
+      }}
+    >
+      {children}
+    </form>
+  );
+}
 
 /**
  * Role change, password reset and removal of one team member (owners only; the server checks
@@ -51,35 +68,21 @@ export function TeamMemberControls({
           Save
         </Button>
       </form>
-      <form
-        action={resetForm.action}
-        className="flex items-center gap-2"
-        onSubmit={(event) => {
-          if (!window.confirm(`Give ${email} a new temporary password? Their current password stops working and they are signed out.`)) event.preventDefault();
-          resetForm.onSubmit(event);
-        }}
-      >
+      <ConfirmFirstForm form={resetForm} question={`Give ${email} a new temporary password? Their current password stops working and they are signed out.`}>
         <input type="hidden" name="userId" value={userId} />
         <ConfirmIdentityFields idPrefix={`reset-${userId}`} totpEnabled={totpEnabled} fieldErrors={resetState.fieldErrors} compact />
         <Button type="submit" variant="secondary" className="px-2 py-1 text-xs" disabled={resetPending} aria-label={`Reset password of ${email}`}>
           Reset password
         </Button>
-      </form>
-      <form
-        action={removeForm.action}
-        className="flex items-center gap-2"
-        onSubmit={(event) => {
-          if (!window.confirm(`Remove ${email}? They can no longer sign in.`)) event.preventDefault();
-          removeForm.onSubmit(event);
-        }}
-      >
+      </ConfirmFirstForm>
+      <ConfirmFirstForm form={removeForm} question={`Remove ${email}? They can no longer sign in.`}>
         <input type="hidden" name="change" value="remove" />
         <input type="hidden" name="userId" value={userId} />
         <ConfirmIdentityFields idPrefix={`remove-${userId}`} totpEnabled={totpEnabled} fieldErrors={removeState.fieldErrors} compact />
         <Button type="submit" variant="ghost" className="px-2 py-1 text-xs text-red-700" disabled={removePending} aria-label={`Remove ${email}`}>
           Remove
         </Button>
-      </form>
+      </ConfirmFirstForm>
       {resetState.status === "success" && resetState.data ? (
         <p className="w-full text-xs text-slate-700">
           Temporary password:{" "}

@@ -3,13 +3,14 @@ import { useState, type ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
+import type { FormAction } from "@/lib/backoffice/action-result";
 import type { Enrolment } from "@/lib/backoffice/action-data";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { useKeptFormAction } from "./use-kept-form-action";
+import { ConfirmAndSubmit, SubmitButton } from "./form-parts";
 
-type StartAction = (previous: ActionState<Enrolment>, formData: FormData) => Promise<ActionState<Enrolment>>;
-type CodeAction = (previous: ActionState<{ recoveryCodes?: string[] }>, formData: FormData) => Promise<ActionState<{ recoveryCodes?: string[] }>>;
+type StartAction = FormAction<Enrolment>;
+type CodeAction = FormAction<{ recoveryCodes?: string[] }>;
 type CodeFormState = ReturnType<typeof useKeptFormAction<{ recoveryCodes?: string[] }>>;
 
 function CodeForm({ kept, label, submit, variant = "primary", askPassword = false }: { kept: CodeFormState; label: string; submit: string; variant?: "primary" | "danger"; askPassword?: boolean }) {
@@ -19,9 +20,9 @@ function CodeForm({ kept, label, submit, variant = "primary", askPassword = fals
     <form {...form} className="flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
       {askPassword ? <ConfirmIdentityFields idPrefix={`totp-${variant}`} totpEnabled={false} fieldErrors={state.fieldErrors} /> : null}
       <TextField id={`totp-code-${variant}`} name="code" label={label} inputMode="numeric" autoComplete="one-time-code" maxLength={7} error={state.fieldErrors?.code ?? state.fieldErrors?.currentCode ?? (state.status === "error" && !state.fieldErrors?.currentPassword ? state.message : undefined)} />
-      <Button type="submit" variant={variant} className="sm:mt-6" disabled={pending}>
-        {pending ? "Checking…" : submit}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Checking…" variant={variant} className="sm:mt-6">
+        {submit}
+      </SubmitButton>
     </form>
   );
 }
@@ -82,10 +83,9 @@ function EnableTotp({ start, confirmation }: { start: StartAction; confirmation:
     return (
       <form {...form} className="space-y-3" noValidate>
         {state.status === "error" && !state.fieldErrors ? <Alert tone="error">{state.message}</Alert> : null}
-        <ConfirmIdentityFields idPrefix="totp-start" totpEnabled={false} fieldErrors={state.fieldErrors} />
-        <Button type="submit" disabled={pending}>
-          {pending ? "Preparing…" : "Turn on two-factor authentication"}
-        </Button>
+        <ConfirmAndSubmit idPrefix="totp-start" totpEnabled={false} fieldErrors={state.fieldErrors} pending={pending} pendingLabel="Preparing…">
+          Turn on two-factor authentication
+        </ConfirmAndSubmit>
       </form>
     );
   }

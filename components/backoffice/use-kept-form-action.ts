@@ -5,9 +5,7 @@
 // the reset, so a refusal leaves every field as typed for the person to fix. On success the form
 // is reset, which shows what was saved (the fields' new default values) or clears a one-off form.
 import { startTransition, useActionState, useEffect, useRef, type FormEvent } from "react";
-import type { ActionState } from "@/lib/backoffice/action-result";
-
-type FormAction<T> = (previous: ActionState<T>, formData: FormData) => Promise<ActionState<T>>;
+import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 
 export function useKeptFormAction<T = undefined>(action: FormAction<T>, { resetOnSuccess = true }: { resetOnSuccess?: boolean } = {}) {
   const [state, formAction, pending] = useActionState<ActionState<T>, FormData>(action, { status: "idle" });

@@ -3,18 +3,17 @@
 // again), disable one, roll one's secret. A new secret is shown once, here.
 import { useKeptFormAction } from "./use-kept-form-action";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { SelectField, TextField } from "@/components/ui/field";
-import type { ActionState } from "@/lib/backoffice/action-result";
-import { ConfirmIdentityFields } from "./confirm-identity-fields";
+import { TextField } from "@/components/ui/field";
+import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import { CopyField } from "./copy-field";
+import { ConfirmAndSubmit, OverlapField, SubmitButton } from "./form-parts";
 
 interface ShownSecret {
   secret: string;
   previousValidUntil: string | null;
 }
-type SecretAction = (previous: ActionState<ShownSecret>, formData: FormData) => Promise<ActionState<ShownSecret>>;
-type PlainAction = (previous: ActionState, formData: FormData) => Promise<ActionState>;
+type SecretAction = FormAction<ShownSecret>;
+type PlainAction = FormAction;
 
 function NewSecret({ state, testId }: { state: ActionState<ShownSecret>; testId: string }) {
   if (state.status !== "success" || !state.data) return null;
@@ -61,10 +60,9 @@ export function AddWebhookEndpointForm({
       </fieldset>
       {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
       <NewSecret state={state} testId="new-endpoint-secret" />
-      <ConfirmIdentityFields idPrefix="add-endpoint" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} />
-      <Button type="submit" disabled={pending}>
-        {pending ? "Adding…" : "Add endpoint"}
-      </Button>
+      <ConfirmAndSubmit idPrefix="add-endpoint" totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} pending={pending} pendingLabel="Adding…">
+        Add endpoint
+      </ConfirmAndSubmit>
     </form>
   );
 }
@@ -74,9 +72,9 @@ export function DisableWebhookEndpointForm({ action, endpointId }: { action: Pla
   return (
     <form {...form} className="flex items-center gap-2">
       <input type="hidden" name="endpointId" value={endpointId} />
-      <Button type="submit" variant="secondary" disabled={pending}>
-        {pending ? "Disabling…" : "Disable"}
-      </Button>
+      <SubmitButton pending={pending} pendingLabel="Disabling…" variant="secondary">
+        Disable
+      </SubmitButton>
       {state.status === "error" ? <span className="text-sm text-red-600">{state.message}</span> : null}
     </form>
   );
@@ -98,17 +96,10 @@ export function RollWebhookEndpointSecretForm({
     <div className="space-y-2">
       <form {...form} className="flex flex-wrap items-end gap-2">
         <input type="hidden" name="endpointId" value={endpointId} />
-        <SelectField
-          id={`overlap-${endpointId}`}
-          name="overlapSeconds"
-          label="Old secret stops signing"
-          options={overlaps.map((overlap) => ({ value: String(overlap.seconds), label: overlap.label }))}
-          defaultValue={String(overlaps[overlaps.length - 1]?.seconds ?? 0)}
-        />
-        <ConfirmIdentityFields idPrefix={`roll-${endpointId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} compact />
-        <Button type="submit" variant="secondary" disabled={pending}>
-          {pending ? "Rolling…" : "Roll secret"}
-        </Button>
+        <OverlapField id={`overlap-${endpointId}`} name="overlapSeconds" label="Old secret stops signing" periods={overlaps} defaultSeconds={overlaps[overlaps.length - 1]?.seconds ?? 0} />
+        <ConfirmAndSubmit idPrefix={`roll-${endpointId}`} totpEnabled={totpEnabled} fieldErrors={state.fieldErrors} compact pending={pending} pendingLabel="Rolling…" variant="secondary">
+          Roll secret
+        </ConfirmAndSubmit>
       </form>
       {state.status === "error" ? <Alert tone="error">{state.message}</Alert> : null}
       <NewSecret state={state} testId={`rolled-secret-${endpointId}`} />

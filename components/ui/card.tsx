@@ -30,6 +30,16 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
+/** A page of cards: its header, then the cards one under another. */
+export function CardPage({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+  return (
+    <>
+      <PageHeader title={title} description={description} />
+      <div className="space-y-6">{children}</div>
+    </>
+  );
+}
+
 export function DescriptionList({ items }: { items: { term: string; value: ReactNode }[] }) {
   return (
     <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-2">

@@ -39,17 +39,15 @@ function describedBy(id: string, hint: unknown, error: unknown): string | undefi
   return error ? `${id}-error` : hint ? `${id}-hint` : undefined;
 }
 
+/** What ties a control to its frame: its id, its name (the id unless given), and its message or hint. */
+function controlProps(id: string, name: string | undefined, hint: unknown, error: unknown) {
+  return { id, name: name ?? id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy(id, hint, error) };
+}
+
 export function TextField({ id, label, hint, error, className, ...input }: Omit<FieldFrameProps, "children"> & InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) {
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
-      <input
-        id={id}
-        name={input.name ?? id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        className={cn(CONTROL, error ? "ring-red-500" : "ring-slate-300")}
-        {...input}
-      />
+      <input {...controlProps(id, input.name, hint, error)} className={cn(CONTROL, error ? "ring-red-500" : "ring-slate-300")} {...input} />
     </FieldFrame>
   );
 }
@@ -65,14 +63,7 @@ export function SelectField({
 }: Omit<FieldFrameProps, "children"> & SelectHTMLAttributes<HTMLSelectElement> & { options: { value: string; label: string }[] }) {
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
-      <select
-        id={id}
-        name={select.name ?? id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, hint, error)}
-        className={cn(CONTROL, "pr-8", error ? "ring-red-500" : "ring-slate-300")}
-        {...select}
-      >
+      <select {...controlProps(id, select.name, hint, error)} className={cn(CONTROL, "pr-8", error ? "ring-red-500" : "ring-slate-300")} {...select}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

@@ -21,6 +21,9 @@ export interface ActionState<T = undefined> {
   data?: T;
 }
 
+/** A server action as its form calls it (useActionState): the state it answered last time, and the form's data. */
+export type FormAction<T = undefined> = (previous: ActionState<T>, formData: FormData) => Promise<ActionState<T>>;
+
 export interface ActionLink {
   href: string;
   label: string;

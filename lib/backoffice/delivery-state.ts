@@ -21,6 +21,17 @@ export function deliveryState(row: { status: NotificationStatus; attemptCount: n
   return row.status;
 }
 
+/** What a list of notifications shows of each one's delivery (a Prisma select): where, its state and when. */
+export const DELIVERY_COLUMNS = {
+  url: true,
+  status: true,
+  attemptCount: true,
+  nextAttemptAt: true,
+  heldBackAt: true,
+  deliveredAt: true,
+  createdAt: true,
+} as const;
+
 /** The same rule as a where clause, for the notification filters. */
 export function deliveryStateWhere(state: DeliveryState): Prisma.NotificationWhereInput {
   switch (state) {

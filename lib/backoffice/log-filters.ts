@@ -2,6 +2,7 @@
 // calendar dates checked, the keyset cursor of a newest-first list (createdAt, id) and the parsing
 // that reports a bad field instead of throwing (a hand-edited URL still shows the page).
 import { z } from "zod";
+import type { Mode } from "../mode";
 
 /** A blank text field means no filter. */
 export const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -17,6 +18,9 @@ export const isoDate = z
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
   }, "Use the date picker (YYYY-MM-DD)");
+
+/** The From and To fields of a filter schema: whole UTC days, both optional. */
+export const dayRangeFields = { from: optionalField(isoDate), to: optionalField(isoDate) };
 
 /** `from` and `to` as whole UTC days, `to` included. */
 export function createdAtRange(from?: string, to?: string): { gte?: Date; lt?: Date } | undefined {
@@ -44,12 +48,39 @@ export function decodeCursor(value: string | undefined): Cursor | undefined {
   return id && !Number.isNaN(createdAt.getTime()) ? { createdAt, id } : undefined;
 }
 
+/** What a Developers list is asked for: one merchant's rows of one mode, filtered, older than a cursor. */
+export interface NewestFirstQuery<Filters> {
+  merchantId: string;
+  mode: Mode;
+  filters?: Filters;
+  after?: string;
+}
+
+/** The order of a newest-first list, ties broken by id so that a cursor is exact. */
+export const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] satisfies { createdAt?: "desc"; id?: "desc" }[];
+
+/**
+ * One page of a newest-first list read with `take: size + 1`: the first `size` rows, and the cursor
+ * of the next page when the extra row says there is one.
+ */
+export function newestFirstPage<Row extends Cursor>(found: Row[], size: number): { rows: Row[]; next?: string } {
+  const rows = found.slice(0, size);
+  const last = rows[rows.length - 1];
+  return { rows, next: found.length > size && last ? encodeCursor(last) : undefined };
+}
+
 /** Rows strictly older than the cursor in (createdAt desc, id desc) order. */
 export function olderThan(cursor: Cursor | undefined) {
   return cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {};
 }
 
-type SearchParams = Record<string, string | string[] | undefined>;
+/** A page's search params as Next.js gives them: a key given twice is an array. */
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+/** The first value of a search param (a hand-edited URL may repeat one). */
+export function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
 
 /** Parses the schema's keys from search params; invalid fields are dropped and reported, never thrown. */
 export function parseFilters<S extends z.ZodObject>(
@@ -58,8 +89,7 @@ export function parseFilters<S extends z.ZodObject>(
 ): { filters: z.infer<S>; errors: Partial<Record<string, string>> } {
   const raw: Record<string, string | undefined> = {};
   for (const key of Object.keys(schema.shape)) {
-    const value = params[key];
-    raw[key] = Array.isArray(value) ? value[0] : value;
+    raw[key] = firstValue(params[key]);
   }
   const errors: Partial<Record<string, string>> = {};
   const parsed = schema.safeParse(raw);
@@ -77,4 +107,27 @@ export function filtersToSearchParams(filters: Record<string, string | number | 
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value !== undefined && value !== "") params.set(key, String(value));
   return params;
+}
+
+/**
+ * What a filtered, newest-first list page reads from its address: the filters (and the fields that
+ * were refused), the filters again as the query its links keep, whether any applies, each field as
+ * typed (a refused one is shown again to be fixed) and the page's cursors.
+ */
+export function readListQuery<F>(
+  params: SearchParams,
+  parse: (params: SearchParams) => { filters: F; errors: Partial<Record<string, string>> },
+  toSearchParams: (filters: F) => URLSearchParams,
+) {
+  const { filters, errors } = parse(params);
+  const filterQuery = toSearchParams(filters);
+  return {
+    filters,
+    errors,
+    filterQuery,
+    filtered: filterQuery.toString() !== "",
+    raw: (key: string) => firstValue(params[key]) ?? "",
+    after: firstValue(params.after),
+    before: firstValue(params.before),
+  };
 }

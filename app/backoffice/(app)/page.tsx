@@ -5,9 +5,10 @@ import { requireUser } from "@/lib/auth/session";
 import { getCachedOverviewStats } from "@/lib/backoffice/queries/get-cached-overview-stats";
 import { listOperatorCases } from "@/lib/payments/settle-operation-by-operator";
 import { parseOverviewRange } from "@/lib/backoffice/overview-range";
+import type { SearchParams } from "@/lib/backoffice/log-filters";
 import { Card, PageHeader } from "@/components/ui/card";
-import { TextField } from "@/components/ui/field";
 import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
+import { DataTable, DateRangeFields, FilterCard, type Column } from "@/components/backoffice/list-parts";
 import { RateLineChart, StackedBarChart, moneyAxis } from "@/components/backoffice/charts";
 import { formatDateTime, formatMoney, percent } from "@/components/backoffice/format";
 
@@ -21,7 +22,11 @@ const PROCESSOR_COLORS: Record<string, string> = {
   none: "#94a3b8",
 };
 
-type SearchParams = Record<string, string | string[] | undefined>;
+const CURRENCY_COLUMNS: Column[] = [
+  { label: "Currency", className: "sm:pl-6" },
+  ...["Payments", "Approved", "Captured", "Refunded"].map((label): Column => ({ label, align: "right" })),
+  { label: "Net", align: "right", className: "sm:pr-6" },
+];
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
@@ -102,14 +107,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           </Card>
         </div>
       ) : null}
-      <Card className="mb-6">
-        {/* A GET form: the range lives in the address, so a view can be bookmarked and shared. */}
-        <form method="get" action="/backoffice" aria-label="Choose the period" className="grid gap-4 sm:grid-cols-3 lg:grid-cols-4">
-          <TextField id="from" label="From (UTC)" type="date" defaultValue={range.from} error={errors.from} />
-          <TextField id="to" label="To (UTC)" type="date" defaultValue={range.to} error={errors.to} />
-          <FilterFormActions clearHref="/backoffice" filtered={chosen} />
-        </form>
-      </Card>
+      <FilterCard action="/backoffice" label="Choose the period" className="grid gap-4 sm:grid-cols-3 lg:grid-cols-4">
+        <DateRangeFields from={range.from} to={range.to} errors={errors} />
+        <FilterFormActions clearHref="/backoffice" filtered={chosen} />
+      </FilterCard>
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <Stat label={currency ? `Approved volume (${currency})` : "Approved volume"} value={money(main?.approvedAmount ?? 0n)} hint="Authorizations approved, whatever happened to them later" testId="approved-volume" />
         <Stat label={currency ? `Captured (${currency})` : "Captured"} value={money(main?.capturedAmount ?? 0n)} hint="Taken from the cards so far" testId="captured-volume" />
@@ -149,68 +150,51 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           {stats.currencies.length === 0 ? (
             <Empty />
           ) : (
-            <div className="-mx-4 overflow-x-auto sm:-mx-6">
-              <table className="min-w-full text-sm" aria-label="Volume by currency">
-                <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-                  <tr>
-                    <th scope="col" className="px-4 py-2 sm:pl-6">Currency</th>
-                    <th scope="col" className="px-4 py-2 text-right">Payments</th>
-                    <th scope="col" className="px-4 py-2 text-right">Approved</th>
-                    <th scope="col" className="px-4 py-2 text-right">Captured</th>
-                    <th scope="col" className="px-4 py-2 text-right">Refunded</th>
-                    <th scope="col" className="px-4 py-2 text-right sm:pr-6">Net</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {stats.currencies.map((row) => (
-                    <tr key={row.currency} data-testid="currency-row" data-currency={row.currency}>
-                      <td className="px-4 py-2 font-medium sm:pl-6">{row.currency}</td>
-                      <td className="px-4 py-2 text-right tabular-nums">{row.payments}</td>
-                      <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" data-testid="currency-approved">{formatMoney(row.approvedAmount, row.currency)}</td>
-                      <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" data-testid="currency-captured">{formatMoney(row.capturedAmount, row.currency)}</td>
-                      <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" data-testid="currency-refunded">{formatMoney(row.refundedAmount, row.currency)}</td>
-                      <td className="whitespace-nowrap px-4 py-2 text-right font-medium tabular-nums sm:pr-6" data-testid="currency-net">{formatMoney(row.netAmount, row.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Volume by currency" columns={CURRENCY_COLUMNS} ruled={false}>
+              {stats.currencies.map((row) => (
+                <tr key={row.currency} data-testid="currency-row" data-currency={row.currency}>
+                  <td className="px-4 py-2 font-medium sm:pl-6">{row.currency}</td>
+                  <td className="px-4 py-2 text-right tabular-nums">{row.payments}</td>
+                  <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" data-testid="currency-approved">{formatMoney(row.approvedAmount, row.currency)}</td>
+                  <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" data-testid="currency-captured">{formatMoney(row.capturedAmount, row.currency)}</td>
+                  <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums" data-testid="currency-refunded">{formatMoney(row.refundedAmount, row.currency)}</td>
+                  <td className="whitespace-nowrap px-4 py-2 text-right font-medium tabular-nums sm:pr-6" data-testid="currency-net">{formatMoney(row.netAmount, row.currency)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </Card>
       </div>
       {/* Grid items may shrink below their tables' width (min-w-0): the tables scroll inside their cards on a phone. */}
       <div className="mt-6 grid gap-6 xl:grid-cols-2">
         <Card className="min-w-0" title="By processor" description="Authorization answers of each processor, declines included, even when another processor then approved the payment.">
-          <div className="-mx-4 overflow-x-auto sm:-mx-6">
-            <table className="min-w-full text-sm" aria-label="By processor">
-              <thead className="text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-2 sm:pl-6">Processor</th>
-                  <th scope="col" className="px-4 py-2 text-right">Approved</th>
-                  <th scope="col" className="px-4 py-2 text-right">Declined</th>
-                  <th scope="col" className="px-4 py-2 text-right">Approval rate</th>
-                  <th scope="col" className="px-4 py-2 text-right sm:pr-6">{currency ? `Volume (${currency})` : "Volume"}</th>
+          <DataTable
+            label="By processor"
+            columns={[
+              { label: "Processor", className: "sm:pl-6" },
+              { label: "Approved", align: "right" },
+              { label: "Declined", align: "right" },
+              { label: "Approval rate", align: "right" },
+              { label: currency ? `Volume (${currency})` : "Volume", align: "right", className: "sm:pr-6" },
+            ]}
+            ruled={false}
+          >
+            {byProcessor.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="px-4 py-3 text-slate-500 sm:px-6">No payments in this period.</td>
+              </tr>
+            ) : (
+              byProcessor.map((row) => (
+                <tr key={row.processor} data-testid="processor-row">
+                  <td className="px-4 py-2 font-medium sm:pl-6">{row.processor}</td>
+                  <td className="px-4 py-2 text-right tabular-nums">{row.approved}</td>
+                  <td className="px-4 py-2 text-right tabular-nums" data-testid="processor-declined">{row.declined}</td>
+                  <td className="px-4 py-2 text-right tabular-nums" data-testid="processor-approval-rate">{percent(row.approved, row.attempts)}</td>
+                  <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums sm:pr-6">{money(row.volume)}</td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {byProcessor.length === 0 ? (
-                  <tr>
-                    <td colSpan={5} className="px-4 py-3 text-slate-500 sm:px-6">No payments in this period.</td>
-                  </tr>
-                ) : (
-                  byProcessor.map((row) => (
-                    <tr key={row.processor} data-testid="processor-row">
-                      <td className="px-4 py-2 font-medium sm:pl-6">{row.processor}</td>
-                      <td className="px-4 py-2 text-right tabular-nums">{row.approved}</td>
-                      <td className="px-4 py-2 text-right tabular-nums" data-testid="processor-declined">{row.declined}</td>
-                      <td className="px-4 py-2 text-right tabular-nums" data-testid="processor-approval-rate">{percent(row.approved, row.attempts)}</td>
-                      <td className="whitespace-nowrap px-4 py-2 text-right tabular-nums sm:pr-6">{money(row.volume)}</td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+              ))
+            )}
+          </DataTable>
         </Card>
         <Card className="min-w-0" title="Notification delivery" description="Notifications to your servers created in this period, by delivery state; test notifications are not counted.">
           <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">

@@ -1,14 +1,15 @@
 // Settings → Notifications → Webhook endpoints: an owner or developer adds an endpoint of the mode the
 // back office shows, after confirming their password (an endpoint receives customer emails, amounts
 // and masked card numbers, as an address does: review 3, M3). Its secret is shown once; audited.
-import { assertCan, type Actor } from "../../auth/actor";
+import { assertCan } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { createWebhookEndpoint, webhookEndpointInput } from "../../notifications/webhook-endpoints";
 import { recordAudit } from "../../audit/audit";
 import { assertFormMode } from "../form-mode";
+import type { StepUpRequest } from "./step-up-request";
 
-export async function addWebhookEndpoint({ actor, input, ipAddress = null }: { actor: Actor; input: Record<string, unknown>; ipAddress?: string | null }) {
+export async function addWebhookEndpoint({ actor, input, ipAddress = null }: StepUpRequest<Record<string, unknown>>) {
   assertCan(actor, "settings:write");
   assertFormMode(actor, input);
   const kinds = ([] as unknown[]).concat(input.kinds ?? []).map(String).filter(Boolean);

@@ -4,11 +4,11 @@
 // The new password follows the rule every chosen password follows (lib/auth/password.ts). Every
 // other session of the user ends (session version + 1); the caller re-issues its own cookie.
 import { z } from "zod";
-import type { Actor } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { hashPassword, newPasswordSchema, verifyPassword } from "../../auth/password";
 import { db } from "../../db";
 import { recordAudit } from "../../audit/audit";
+import type { StepUpRequest } from "./step-up-request";
 
 export const changePasswordInput = z
   .object({
@@ -18,7 +18,7 @@ export const changePasswordInput = z
   .refine((value) => value.newPassword === value.confirmPassword, { path: ["confirmPassword"], message: "The two new passwords are not the same" });
 
 /** Returns the user's new session version, for the caller's own session cookie. */
-export async function changePassword({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }): Promise<number> {
+export async function changePassword({ actor, input, ipAddress = null }: StepUpRequest): Promise<number> {
   const { newPassword } = changePasswordInput.parse(input);
   await confirmIdentity({ userId: actor.userId, input, ipAddress });
   const current = await db().user.findUniqueOrThrow({ where: { id: actor.userId }, select: { passwordHash: true } });

@@ -3,16 +3,17 @@
 // password and code (step-up), never for the owner themself (that is "change password", which asks
 // for the current one). The member's open sessions end.
 import { z } from "zod";
-import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
+import { assertCan, NotFoundError } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { resetUserPassword } from "../../users/reset-user-password";
 import { UserFacingError } from "../action-result";
 import { recordAudit } from "../../audit/audit";
+import type { StepUpRequest } from "./step-up-request";
 
 export const resetTeamMemberPasswordInput = z.object({ userId: z.string().min(1).max(64) });
 
-export async function resetTeamMemberPassword({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {
+export async function resetTeamMemberPassword({ actor, input, ipAddress = null }: StepUpRequest) {
   assertCan(actor, "team:write");
   const { userId } = resetTeamMemberPasswordInput.parse(input);
   if (userId === actor.userId) throw new UserFacingError("Change your own password on your account page.");

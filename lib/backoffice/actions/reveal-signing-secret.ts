@@ -3,13 +3,14 @@
 // (an "approved" completion ships goods), so a session cookie alone must not yield it (review 3, M3).
 // Each reveal goes into the audit log. It is the secret of the mode the back office shows: test and
 // live notifications are signed with secrets of their own (security review 4, M1).
-import { assertCan, type Actor } from "../../auth/actor";
+import { assertCan } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { ensureSigningSecret } from "../../notifications/signing-secrets";
 import { recordAudit } from "../../audit/audit";
+import type { StepUpRequest } from "./step-up-request";
 
-export async function revealSigningSecret({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {
+export async function revealSigningSecret({ actor, input, ipAddress = null }: StepUpRequest) {
   assertCan(actor, "secrets:manage");
   await confirmIdentity({ userId: actor.userId, input, ipAddress });
   const [current, ...previous] = await ensureSigningSecret({ merchantId: actor.merchantId, mode: actor.mode });

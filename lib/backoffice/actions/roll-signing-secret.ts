@@ -5,11 +5,12 @@
 // revealable; the roll is audited. It rolls the secret of the mode the back office shows; the other
 // mode's secret is left alone (security review 4, M1).
 import { z } from "zod";
-import { assertCan, type Actor } from "../../auth/actor";
+import { assertCan } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { MAX_SIGNING_SECRET_OVERLAP_SECONDS, rollSigningSecretRows } from "../../notifications/signing-secrets";
 import { recordAudit } from "../../audit/audit";
+import type { StepUpRequest } from "./step-up-request";
 
 /** The overlaps the form offers (seconds). */
 export const SIGNING_SECRET_OVERLAPS = [
@@ -27,7 +28,7 @@ export const rollSigningSecretInput = z.object({
     .max(MAX_SIGNING_SECRET_OVERLAP_SECONDS, "The old secret may sign for at most 24 hours"),
 });
 
-export async function rollSigningSecret({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {
+export async function rollSigningSecret({ actor, input, ipAddress = null }: StepUpRequest) {
   assertCan(actor, "secrets:manage");
   const { overlapSeconds } = rollSigningSecretInput.parse(input);
   await confirmIdentity({ userId: actor.userId, input, ipAddress });

@@ -2,14 +2,15 @@
 // their password; the old one keeps signing for the chosen overlap (as the merchant's own secret:
 // roll-signing-secret.ts). The new secret is shown once; audited.
 import { z } from "zod";
-import { assertCan, type Actor } from "../../auth/actor";
+import { assertCan } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { rollWebhookEndpointSecret as rollEndpointSecret } from "../../notifications/webhook-endpoints";
 import { recordAudit } from "../../audit/audit";
 import { rollSigningSecretInput } from "./roll-signing-secret";
+import type { StepUpRequest } from "./step-up-request";
 
-export async function rollWebhookEndpointSecret({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {
+export async function rollWebhookEndpointSecret({ actor, input, ipAddress = null }: StepUpRequest) {
   assertCan(actor, "secrets:manage");
   const { endpointId, overlapSeconds } = rollSigningSecretInput.extend({ endpointId: z.string().min(1).max(32) }).parse(input);
   await confirmIdentity({ userId: actor.userId, input, ipAddress });

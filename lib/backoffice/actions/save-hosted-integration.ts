@@ -3,7 +3,7 @@
 // the checkout origins allowed to embed them (lib/validation/checkout-origins.ts) and the 3-D Secure
 // challenge preference its AReqs carry (lib/validation/challenge-preference.ts).
 import { z } from "zod";
-import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
+import { assertCan, NotFoundError } from "../../auth/actor";
 import { db } from "../../db";
 import { config } from "../../env";
 import { Prisma } from "../../generated/prisma/client";
@@ -17,6 +17,7 @@ import { notificationUrlSchema } from "../notification-url";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { addressColumns } from "../../notifications/resolve-notification-url";
 import { assertFormMode } from "../form-mode";
+import type { StepUpRequest } from "./step-up-request";
 
 /** Styling arrives as the editor's JSON text; its issues are reported under `styling.<path>`. */
 const stylingJson = z.string().transform((text, context) => {
@@ -56,15 +57,7 @@ export function hostedIntegrationInput(options: { allowHttp: boolean }) {
  * Step-up like the merchant's own addresses and origins: an integration has both (review 3, M3). The
  * integration serves both modes; the addresses saved are the shown mode's (test mode has its own).
  */
-export async function saveHostedIntegration({
-  actor,
-  input,
-  ipAddress = null,
-}: {
-  actor: Actor;
-  input: unknown;
-  ipAddress?: string | null;
-}) {
+export async function saveHostedIntegration({ actor, input, ipAddress = null }: StepUpRequest) {
   // Its styling, origins and hostedid serve live checkouts too: a change counts as acting in live mode.
   assertCan({ ...actor, mode: "live" }, "settings:write");
   assertFormMode(actor, input);

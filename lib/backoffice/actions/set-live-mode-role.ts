@@ -3,16 +3,17 @@
 // developers act there as in test mode. Roles apply to both modes; this only narrows live mode.
 // Step-up and audited: it decides who can move live money.
 import { z } from "zod";
-import { assertCan, type Actor } from "../../auth/actor";
+import { assertCan } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { db } from "../../db";
 import { recordAudit } from "../../audit/audit";
+import type { StepUpRequest } from "./step-up-request";
 
 export const setLiveModeRoleInput = z.object({
   liveModeMinRole: z.enum(["OWNER", "DEVELOPER"], { error: "Choose owners only, or owners and developers" }),
 });
 
-export async function setLiveModeRole({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {
+export async function setLiveModeRole({ actor, input, ipAddress = null }: StepUpRequest) {
   assertCan(actor, "team:write");
   const { liveModeMinRole } = setLiveModeRoleInput.parse(input);
   await confirmIdentity({ userId: actor.userId, input, ipAddress });

@@ -3,12 +3,13 @@
 // and that waits for an operator, after confirming their password (step-up). The same use case as
 // `npm run cli -- operations settle`, scoped to the owner's merchant and audited under their name.
 import { z } from "zod";
-import { assertCan, type Actor } from "../../auth/actor";
+import { assertCan } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { finishAfterOperatorSettlement } from "../../cardholder/finish-stuck-payments";
 import { OperationNotAwaitingOperatorError, settleOperationByOperator } from "../../payments/settle-operation-by-operator";
 import { UserFacingError } from "../action-result";
 import { recordAudit } from "../../audit/audit";
+import type { StepUpRequest } from "./step-up-request";
 
 export const settleOperationInput = z.object({
   operationId: z.string().regex(/^[A-Za-z0-9]{1,32}$/),
@@ -17,7 +18,7 @@ export const settleOperationInput = z.object({
   reason: z.string({ error: "Say what you checked" }).trim().min(1, "Say what you checked").max(500, "Use at most 500 characters"),
 });
 
-export async function settleOperation({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {
+export async function settleOperation({ actor, input, ipAddress = null }: StepUpRequest) {
   assertCan(actor, "payments:settle");
   const { operationId, outcome, reference, reason } = settleOperationInput.parse(input);
   await confirmIdentity({ userId: actor.userId, input, ipAddress });

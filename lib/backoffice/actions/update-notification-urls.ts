@@ -1,11 +1,13 @@
 import { db } from "../../db";
 import { config } from "../../env";
-import { assertCan, type Actor } from "../../auth/actor";
+import { assertCan } from "../../auth/actor";
 import { recordAudit } from "../../audit/audit";
 import { notificationUrlsSchema } from "../notification-url";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { addressColumns, addressesOf } from "../../notifications/resolve-notification-url";
 import { assertFormMode } from "../form-mode";
+import { ADDRESS_COLUMNS } from "../mode-addresses";
+import type { StepUpRequest } from "./step-up-request";
 
 /**
  * Saves the merchant's three notification addresses of the mode the back office shows (test mode
@@ -13,15 +15,7 @@ import { assertFormMode } from "../form-mode";
  * again (step-up): an address decides who receives customer emails, amounts and masked card numbers,
  * so a session cookie alone must not move them (review 3, M3).
  */
-export async function updateNotificationUrls({
-  actor,
-  input,
-  ipAddress = null,
-}: {
-  actor: Actor;
-  input: unknown;
-  ipAddress?: string | null;
-}) {
+export async function updateNotificationUrls({ actor, input, ipAddress = null }: StepUpRequest) {
   assertCan(actor, "settings:write");
   assertFormMode(actor, input);
   const urls = notificationUrlsSchema({ allowHttp: !config().isProduction }).parse(input);
@@ -29,14 +23,7 @@ export async function updateNotificationUrls({
   return db().$transaction(async (tx) => {
     const row = await tx.merchant.findUniqueOrThrow({
       where: { id: actor.merchantId },
-      select: {
-        defaultNotificationUrl: true,
-        completionNotificationUrl: true,
-        lifecycleNotificationUrl: true,
-        testDefaultNotificationUrl: true,
-        testCompletionNotificationUrl: true,
-        testLifecycleNotificationUrl: true,
-      },
+      select: ADDRESS_COLUMNS,
     });
     const before = addressesOf(row, actor.mode);
     await tx.merchant.update({ where: { id: actor.merchantId }, data: addressColumns(urls, actor.mode), select: { id: true } });

@@ -2,10 +2,11 @@
 // and per 24 hours (review 3, M7). Amounts are typed in major units (12.50); the password is asked
 // again (step-up): a higher limit lets a leaked key move more money out.
 import { z } from "zod";
-import { assertCan, type Actor } from "../../auth/actor";
+import { assertCan } from "../../auth/actor";
 import { confirmIdentity } from "../../auth/confirm-identity";
 import { setPayoutLimit } from "../../payments/set-payout-limit";
 import { toMinorUnits } from "./operate-on-payment";
+import type { StepUpRequest } from "./step-up-request";
 
 const majorAmount = z
   .string()
@@ -18,7 +19,7 @@ export const updatePayoutLimitInput = z.object({
   perDay: majorAmount,
 });
 
-export async function updatePayoutLimits({ actor, input, ipAddress = null }: { actor: Actor; input: unknown; ipAddress?: string | null }) {
+export async function updatePayoutLimits({ actor, input, ipAddress = null }: StepUpRequest) {
   assertCan(actor, "secrets:manage");
   const { currency, perPayout, perDay } = updatePayoutLimitInput.parse(input);
   await confirmIdentity({ userId: actor.userId, input, ipAddress });

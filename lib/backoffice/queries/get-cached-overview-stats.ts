@@ -2,8 +2,7 @@
 // a scan of every payment in them (2 s at a million payments on a busy machine, see
 // scripts/bench/backoffice.ts); like Stripe's and Adyen's dashboards, the overview may trail by a
 // minute, and the page says when its numbers were computed.
-import type { Mode } from "../../mode";
-import { getOverviewStats, lastDays, type DayRange, type OverviewStats } from "./overview-stats";
+import { getOverviewStats, lastDays, type OverviewQuery, type OverviewStats } from "./overview-stats";
 
 export const OVERVIEW_CACHE_MS = 60_000;
 const MAX_ENTRIES = 1000;
@@ -21,13 +20,7 @@ export async function getCachedOverviewStats({
   days = 30,
   now = new Date(),
   range = lastDays(days, now),
-}: {
-  merchantId: string;
-  mode: Mode;
-  days?: number;
-  now?: Date;
-  range?: DayRange;
-}): Promise<{ stats: OverviewStats; computedAt: Date }> {
+}: OverviewQuery): Promise<{ stats: OverviewStats; computedAt: Date }> {
   const key = `${merchantId}:${mode}:${range.from}:${range.to}`;
   const hit = cache.get(key);
   if (hit && now.getTime() - hit.computedAt.getTime() < OVERVIEW_CACHE_MS) return { stats: await hit.stats, computedAt: hit.computedAt };

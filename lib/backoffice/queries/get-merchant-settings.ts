@@ -1,6 +1,6 @@
 import { db } from "../../db";
 import type { Mode } from "../../mode";
-import { addressesOf } from "../../notifications/resolve-notification-url";
+import { ADDRESS_COLUMNS, withModeAddresses } from "../mode-addresses";
 
 /**
  * The merchant's id, name, notification addresses of `mode` (test mode has its own), allowed
@@ -8,15 +8,7 @@ import { addressesOf } from "../../notifications/resolve-notification-url";
  * themselves only through the audited, step-up reveal).
  */
 export async function getMerchantSettings({ merchantId, mode }: { merchantId: string; mode: Mode }) {
-  const {
-    testDefaultNotificationUrl,
-    testCompletionNotificationUrl,
-    testLifecycleNotificationUrl,
-    defaultNotificationUrl,
-    completionNotificationUrl,
-    lifecycleNotificationUrl,
-    ...merchant
-  } = await db().merchant.findUniqueOrThrow({
+  const merchant = await db().merchant.findUniqueOrThrow({
     where: { id: merchantId },
     select: {
       signingSecrets: {
@@ -26,26 +18,10 @@ export async function getMerchantSettings({ merchantId, mode }: { merchantId: st
       },
       id: true,
       name: true,
-      defaultNotificationUrl: true,
-      completionNotificationUrl: true,
-      lifecycleNotificationUrl: true,
-      testDefaultNotificationUrl: true,
-      testCompletionNotificationUrl: true,
-      testLifecycleNotificationUrl: true,
+      ...ADDRESS_COLUMNS,
       allowedCheckoutOrigins: true,
       liveModeMinRole: true,
     },
   });
-  const addresses = addressesOf(
-    {
-      defaultNotificationUrl,
-      completionNotificationUrl,
-      lifecycleNotificationUrl,
-      testDefaultNotificationUrl,
-      testCompletionNotificationUrl,
-      testLifecycleNotificationUrl,
-    },
-    mode,
-  );
-  return { ...merchant, ...addresses, mode };
+  return { ...withModeAddresses(merchant, mode), mode };
 }

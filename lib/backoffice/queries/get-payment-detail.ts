@@ -6,6 +6,7 @@ import type { Mode } from "../../mode";
 import { NotFoundError } from "../../auth/actor";
 import { deriveDisplayState } from "../../payments/derive-display-state";
 import { MIT_STOP_SELECT } from "../../payments/stop-merchant-initiated-payments";
+import { DELIVERY_COLUMNS } from "../delivery-state";
 
 const RELATED = { id: true, merchantPaymentId: true, paymentType: true, status: true, amount: true, currency: true, createdAt: true } as const;
 
@@ -96,13 +97,7 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
         select: {
           id: true,
           kind: true,
-          url: true,
-          status: true,
-          attemptCount: true,
-          nextAttemptAt: true,
-          heldBackAt: true,
-          deliveredAt: true,
-          createdAt: true,
+          ...DELIVERY_COLUMNS,
           // In the order they were made: a resend (numbered after the schedule) may come before a scheduled retry.
           attempts: {
             orderBy: [{ startedAt: "asc" }, { attemptNumber: "asc" }],

@@ -2,12 +2,11 @@
 // wrapper for every request its key authenticated), newest first, keyset-paginated by (createdAt,
 // id), filtered by status class, path, error code, TraceApi and UTC days. Requests refused before
 // a merchant was known (a wrong key) have no merchant and are shown to no one.
-import type { Mode } from "../../mode";
 import { z } from "zod";
 import { db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
 import { API_ERROR_STATUS, type ApiErrorCode } from "../../errors";
-import { createdAtRange, decodeCursor, encodeCursor, isoDate, olderThan, optionalField, parseFilters } from "../log-filters";
+import { createdAtRange, dayRangeFields, decodeCursor, NEWEST_FIRST, newestFirstPage, olderThan, optionalField, parseFilters, type NewestFirstQuery } from "../log-filters";
 import { redactCardNumbers } from "../../cards/redact-card-numbers";
 
 export const API_REQUEST_PAGE_SIZE = 50;
@@ -23,8 +22,7 @@ export const apiRequestFiltersSchema = z.object({
   errorCode: optionalField(z.enum(API_ERROR_CODES, { error: "Choose an error code from the list" })),
   /** The TraceApi header as sent (the wrapper keeps 1 to 128 printable ASCII characters). */
   traceApi: optionalField(z.string().trim().regex(/^[\x21-\x7e]{1,128}$/, "A TraceApi value is 1 to 128 printable characters")),
-  from: optionalField(isoDate),
-  to: optionalField(isoDate),
+  ...dayRangeFields,
 });
 
 export type ApiRequestFilters = z.infer<typeof apiRequestFiltersSchema>;
@@ -40,17 +38,7 @@ function statusRange(status: ApiRequestFilters["status"]): Prisma.IntFilter | un
 }
 
 /** The requests of one mode: those its keys made. */
-export async function listApiRequests({
-  merchantId,
-  mode,
-  filters = {},
-  after,
-}: {
-  merchantId: string;
-  mode: Mode;
-  filters?: ApiRequestFilters;
-  after?: string;
-}) {
+export async function listApiRequests({ merchantId, mode, filters = {}, after }: NewestFirstQuery<ApiRequestFilters>) {
   const where: Prisma.ApiRequestWhereInput = {
     merchantId,
     mode,
@@ -65,11 +53,9 @@ export async function listApiRequests({
   };
   const found = await db().apiRequest.findMany({
     where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: NEWEST_FIRST,
     take: API_REQUEST_PAGE_SIZE + 1,
     select: { id: true, method: true, path: true, statusCode: true, errorCode: true, traceApi: true, durationMs: true, createdAt: true, idempotentReplay: true },
   });
-  const rows = found.slice(0, API_REQUEST_PAGE_SIZE);
-  const last = rows[rows.length - 1];
-  return { rows, next: found.length > API_REQUEST_PAGE_SIZE && last ? encodeCursor(last) : undefined };
+  return newestFirstPage(found, API_REQUEST_PAGE_SIZE);
 }

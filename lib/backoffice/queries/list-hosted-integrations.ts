@@ -3,26 +3,7 @@
 import { db } from "../../db";
 import { NotFoundError } from "../../auth/actor";
 import type { Mode } from "../../mode";
-import { addressesOf } from "../../notifications/resolve-notification-url";
-
-const ADDRESSES = {
-  defaultNotificationUrl: true,
-  completionNotificationUrl: true,
-  lifecycleNotificationUrl: true,
-  testDefaultNotificationUrl: true,
-  testCompletionNotificationUrl: true,
-  testLifecycleNotificationUrl: true,
-} as const;
-
-function withModeAddresses<Row extends Parameters<typeof addressesOf>[0]>(row: Row, mode: Mode) {
-  const {
-    testDefaultNotificationUrl: _testDefault,
-    testCompletionNotificationUrl: _testCompletion,
-    testLifecycleNotificationUrl: _testLifecycle,
-    ...rest
-  } = row;
-  return { ...rest, ...addressesOf(row, mode) };
-}
+import { ADDRESS_COLUMNS, withModeAddresses } from "../mode-addresses";
 
 export async function listHostedIntegrations({ merchantId, mode }: { merchantId: string; mode: Mode }) {
   const rows = await db().hostedIntegration.findMany({
@@ -32,7 +13,7 @@ export async function listHostedIntegrations({ merchantId, mode }: { merchantId:
       id: true,
       hostedId: true,
       name: true,
-      ...ADDRESSES,
+      ...ADDRESS_COLUMNS,
       allowedCheckoutOrigins: true,
       threeDsChallengePreference: true,
       updatedAt: true,
@@ -48,7 +29,7 @@ export async function getHostedIntegrationOrThrow({ merchantId, mode, id }: { me
       id: true,
       hostedId: true,
       name: true,
-      ...ADDRESSES,
+      ...ADDRESS_COLUMNS,
       styling: true,
       allowedCheckoutOrigins: true,
       threeDsChallengePreference: true,

@@ -1,13 +1,12 @@
 // Developers > Notifications: every notification of the signed-in merchant in the mode shown across
 // payments (and the test notifications, which have none), newest first, keyset-paginated by (createdAt, id). The
 // delivery state shown is the row's own, in the words of lib/backoffice/delivery-state.ts.
-import type { Mode } from "../../mode";
 import { z } from "zod";
 import { db } from "../../db";
 import type { Prisma } from "../../generated/prisma/client";
 import { NotificationKind } from "../../generated/prisma/enums";
-import { DELIVERY_STATES, deliveryState, deliveryStateWhere } from "../delivery-state";
-import { createdAtRange, decodeCursor, encodeCursor, isoDate, olderThan, optionalField, parseFilters } from "../log-filters";
+import { DELIVERY_COLUMNS, DELIVERY_STATES, deliveryState, deliveryStateWhere } from "../delivery-state";
+import { createdAtRange, dayRangeFields, decodeCursor, NEWEST_FIRST, newestFirstPage, olderThan, optionalField, parseFilters, type NewestFirstQuery } from "../log-filters";
 
 export const NOTIFICATION_PAGE_SIZE = 50;
 
@@ -18,8 +17,7 @@ export const notificationFiltersSchema = z.object({
   status: optionalField(z.enum(DELIVERY_STATES, { error: "Choose delivered, retrying, pending or failed" })),
   /** A paymentid or the merchant's own merchantpaymentid. */
   paymentId: optionalField(z.string().trim().regex(/^[\x21-\x7e]{1,64}$/, "Enter a paymentid or merchantpaymentid")),
-  from: optionalField(isoDate),
-  to: optionalField(isoDate),
+  ...dayRangeFields,
 });
 
 export type NotificationFilters = z.infer<typeof notificationFiltersSchema>;
@@ -28,17 +26,7 @@ export function parseNotificationFilters(params: Record<string, string | string[
   return parseFilters(notificationFiltersSchema, params);
 }
 
-export async function listNotifications({
-  merchantId,
-  mode,
-  filters = {},
-  after,
-}: {
-  merchantId: string;
-  mode: Mode;
-  filters?: NotificationFilters;
-  after?: string;
-}) {
+export async function listNotifications({ merchantId, mode, filters = {}, after }: NewestFirstQuery<NotificationFilters>) {
   const where: Prisma.NotificationWhereInput = {
     merchantId,
     mode,
@@ -52,7 +40,7 @@ export async function listNotifications({
   };
   const found = await db().notification.findMany({
     where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: NEWEST_FIRST,
     take: NOTIFICATION_PAGE_SIZE + 1,
     select: {
       id: true,
@@ -60,19 +48,12 @@ export async function listNotifications({
       paymentId: true,
       // The order number the merchant knows the payment by, shown before the hex paymentid.
       payment: { select: { merchantPaymentId: true } },
-      url: true,
-      status: true,
-      attemptCount: true,
-      nextAttemptAt: true,
-      heldBackAt: true,
-      deliveredAt: true,
-      createdAt: true,
+      ...DELIVERY_COLUMNS,
       attempts: { orderBy: [{ startedAt: "desc" }, { attemptNumber: "desc" }], take: 1, select: { attemptNumber: true, resend: true, statusCode: true, error: true, startedAt: true } },
       // Every attempt made, resends included (attemptCount is the schedule's position).
       _count: { select: { attempts: true } },
     },
   });
-  const rows = found.slice(0, NOTIFICATION_PAGE_SIZE).map(({ attempts, _count, ...row }) => ({ ...row, attemptsMade: _count.attempts, state: deliveryState(row), lastAttempt: attempts[0] ?? null }));
-  const last = rows[rows.length - 1];
-  return { rows, next: found.length > NOTIFICATION_PAGE_SIZE && last ? encodeCursor(last) : undefined };
+  const { rows, next } = newestFirstPage(found, NOTIFICATION_PAGE_SIZE);
+  return { rows: rows.map(({ attempts, _count, ...row }) => ({ ...row, attemptsMade: _count.attempts, state: deliveryState(row), lastAttempt: attempts[0] ?? null })), next };
 }

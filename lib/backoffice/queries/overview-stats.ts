@@ -96,19 +96,16 @@ export function lastDays(days: number, now = new Date()): DayRange {
   return { from: new Date(today - (days - 1) * 86_400_000).toISOString().slice(0, 10), to: new Date(today).toISOString().slice(0, 10) };
 }
 
-export async function getOverviewStats({
-  merchantId,
-  mode,
-  days = 30,
-  now = new Date(),
-  range = lastDays(days, now),
-}: {
+/** Whose figures, and of which days: `range`, else the last `days` (30) up to `now`. */
+export interface OverviewQuery {
   merchantId: string;
   mode: Mode;
   days?: number;
   now?: Date;
   range?: DayRange;
-}): Promise<OverviewStats> {
+}
+
+export async function getOverviewStats({ merchantId, mode, days = 30, now = new Date(), range = lastDays(days, now) }: OverviewQuery): Promise<OverviewStats> {
   const from = new Date(`${range.from}T00:00:00Z`);
   const to = new Date(new Date(`${range.to}T00:00:00Z`).getTime() + 86_400_000);
   const dayCount = Math.round((to.getTime() - from.getTime()) / 86_400_000);

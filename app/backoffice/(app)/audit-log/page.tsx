@@ -4,11 +4,13 @@ import { requireUser } from "@/lib/auth/session";
 import { AUDIT_ACTIONS } from "@/lib/audit/audit";
 import { listAuditEntries, parseAuditFilters, type AuditFilters } from "@/lib/backoffice/queries/list-audit-entries";
 import { listTeam } from "@/lib/backoffice/queries/list-team";
+import type { SearchParams } from "@/lib/backoffice/log-filters";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
 import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
-import { SelectField, TextField } from "@/components/ui/field";
+import { SelectField } from "@/components/ui/field";
+import { DataTable, DateRangeFields, type Column } from "@/components/backoffice/list-parts";
 import { formatDateTime } from "@/components/backoffice/format";
 import { describeAuditDetails } from "@/components/backoffice/audit-details";
 
@@ -16,6 +18,8 @@ export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
 
 const ACTION_LABELS: Record<string, string> = AUDIT_ACTIONS;
+
+const COLUMNS: Column[] = [{ label: "When (UTC)", className: "sm:px-6" }, { label: "Who" }, { label: "What" }, { label: "Details", from: "md", className: "sm:pr-6" }];
 
 /** The filters as query parameters, so a filtered view is a link and paging keeps it. */
 function filterQuery(filters: AuditFilters, extra: Record<string, string> = {}): string {
@@ -25,7 +29,7 @@ function filterQuery(filters: AuditFilters, extra: Record<string, string> = {}):
   return text ? `?${text}` : "";
 }
 
-export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditLogPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
   const params = await searchParams;
   const before = typeof params.before === "string" ? params.before : undefined;
@@ -46,14 +50,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
           aria-label="Filter the audit log"
         >
-          <SelectField
-            id="audit-action"
-            name="action"
-            label="Action"
-            defaultValue={filters.action ?? ""}
-            error={errors.action}
-            options={[{ value: "", label: "All actions" }, ...Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label }))]}
-          />
+          <SelectField id="audit-action" name="action" label="Action" defaultValue={filters.action ?? ""} error={errors.action} options={[{ value: "", label: "All actions" }, ...Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label }))]} />
           <SelectField
             id="audit-user"
             name="user"
@@ -66,8 +63,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
               { value: "system", label: "System / operator" },
             ]}
           />
-          <TextField id="audit-from" name="from" label="From (UTC)" type="date" defaultValue={filters.from ?? ""} error={errors.from} />
-          <TextField id="audit-to" name="to" label="To (UTC)" type="date" defaultValue={filters.to ?? ""} error={errors.to} />
+          <DateRangeFields idPrefix="audit-" from={filters.from ?? ""} to={filters.to ?? ""} errors={errors} />
           <FilterFormActions
             clearHref="/backoffice/audit-log"
             filtered={filtered}
@@ -86,47 +82,27 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         {rows.length === 0 ? (
           <p className="py-6 text-center text-sm text-slate-600">{filtered ? "Nothing matches these filters." : "Nothing recorded yet."}</p>
         ) : (
-          <div className="-mx-4 overflow-x-auto sm:-mx-6">
-            <table className="min-w-full text-sm" aria-label="Audit log">
-              <thead className="border-b border-slate-200 text-left text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-2 sm:px-6">
-                    When (UTC)
-                  </th>
-                  <th scope="col" className="px-4 py-2">
-                    Who
-                  </th>
-                  <th scope="col" className="px-4 py-2">
-                    What
-                  </th>
-                  <th scope="col" className="hidden px-4 py-2 md:table-cell sm:pr-6">
-                    Details
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {rows.map((entry) => (
-                  <tr key={entry.id} data-testid="audit-row">
-                    <td className="whitespace-nowrap px-4 py-2 text-slate-600 sm:px-6">{formatDateTime(entry.createdAt)}</td>
-                    <td
-                      className="px-4 py-2"
-                      title={
-                        entry.actorName ? `${entry.actorName}${entry.actorRole ? ` (${entry.actorRole.toLowerCase()})` : ""}` : undefined
-                      }
-                    >
-                      {entry.actorEmail ?? entry.actorName ?? "system"}
-                    </td>
-                    <td className="px-4 py-2 font-medium">
-                      {ACTION_LABELS[entry.action] ?? entry.action}
-                      {/* On a phone the details come under the action; from md on they have their column. */}
-                      <span className="block break-all text-xs font-normal text-slate-500 md:hidden">{describeAuditDetails(entry.details)}</span>
-                    </td>
-                    <td className="hidden max-w-md break-all px-4 py-2 text-xs text-slate-500 md:table-cell sm:pr-6">{describeAuditDetails(entry.details)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Audit log" columns={COLUMNS}>
+            {rows.map((entry) => (
+              <tr key={entry.id} data-testid="audit-row">
+                <td className="whitespace-nowrap px-4 py-2 text-slate-600 sm:px-6">{formatDateTime(entry.createdAt)}</td>
+                <td
+                  className="px-4 py-2"
+                  title={
+                    entry.actorName ? `${entry.actorName}${entry.actorRole ? ` (${entry.actorRole.toLowerCase()})` : ""}` : undefined
+                  }
+                >
+                  {entry.actorEmail ?? entry.actorName ?? "system"}
+                </td>
+                <td className="px-4 py-2 font-medium">
+                  {ACTION_LABELS[entry.action] ?? entry.action}
+                  {/* On a phone the details come under the action; from md on they have their column. */}
+                  <span className="block break-all text-xs font-normal text-slate-500 md:hidden">{describeAuditDetails(entry.details)}</span>
+                </td>
+                <td className="hidden max-w-md break-all px-4 py-2 text-xs text-slate-500 md:table-cell sm:pr-6">{describeAuditDetails(entry.details)}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         {next ? (
           <div className="mt-4 flex justify-end border-t border-slate-200 pt-4">

@@ -5,7 +5,7 @@ import { describeCurrencies } from "@/lib/routing/accounts/account-input";
 import { credentialFieldsOf } from "@/lib/acquirers/credentials";
 import { platformsOf, platformView } from "@/lib/acquirers/platforms";
 import { ACQUIRER_LABELS, ACQUIRER_NAMES, type AcquirerName } from "@/lib/acquirers/names";
-import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
+import { Card, DescriptionList, CardPage } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { Alert } from "@/components/ui/alert";
 import { formatDateTime } from "@/components/backoffice/format";
@@ -50,93 +50,87 @@ export default async function AcquirerAccountsPage() {
   const user = await requireRole("acquirer_accounts:write");
   const accounts = await listAcquirerAccounts({ merchantId: user.merchantId });
   return (
-    <>
-      <PageHeader
-        title="Acquirer accounts"
-        description={`The accounts at ${LABELS} your payments settle into. Payments go only to enabled accounts that take their currency, in your routing order.`}
-      />
-      <div className="space-y-6">
-        {accounts.length === 0 ? <Alert tone="warning">No acquirer account yet: payments are refused until you add one.</Alert> : null}
-        {accounts.map((account) => (
-          <Card
-            key={account.id}
-            title={
-              <span className="flex flex-wrap items-center gap-2">
-                <span>{account.name}</span>
-                <Badge tone="slate">{choiceOf(account.processor, account.platform).label}</Badge>
-                <Badge tone={account.enabled ? "green" : "amber"}>{account.enabled ? "Enabled" : "Disabled"}</Badge>
-                <Badge tone={account.mode === "live" ? "violet" : "blue"}>{account.mode === "live" ? "Live" : "Test"}</Badge>
-              </span>
-            }
-          >
-            <div data-testid="acquirer-account" className="space-y-4">
-              {account.credentialsNeeded ? <Alert tone="warning">{account.credentialsNeeded}</Alert> : null}
-              <DescriptionList
-                items={[
-                  { term: "Acquirer merchant id", value: <span className="font-mono">{account.acquirerMerchantId}</span> },
-                  { term: "Merchant name · country", value: `${account.merchantName} · ${account.country}` },
-                  { term: "MCC", value: <span className="font-mono">{account.mcc}</span> },
-                  { term: "Statement descriptor", value: account.descriptor },
-                  { term: "Currencies", value: describeCurrencies(account) },
-                  {
-                    term: "Acquirer BINs",
-                    value:
-                      Object.entries(account.acquirerBins)
-                        .map(([scheme, bin]) => `${scheme} ${bin}`)
-                        .join(", ") || "none",
-                  },
-                  {
-                    term: "Credentials",
-                    value: (
-                      <span>
-                        <span className="font-mono" data-testid="credentials-fingerprint">
-                          {account.credentialsFingerprint}
-                        </span>{" "}
-                        <span className="text-slate-500">set {formatDateTime(account.credentialsSetAt)} UTC</span>
-                      </span>
-                    ),
-                  },
-                ]}
-              />
-              <div className="flex flex-col gap-4 border-t border-slate-200 pt-4">
-                <TestConnectionForm action={testAcquirerAccountAction} accountId={account.id} />
-                <EditAcquirerAccountForm
-                  action={changeAcquirerAccountAction}
-                  account={{
-                    id: account.id,
-                    processor: account.processor,
-                    name: account.name,
-                    acquirerMerchantId: account.acquirerMerchantId,
-                    acquirerBins: account.acquirerBins,
-                    mcc: account.mcc,
-                    merchantName: account.merchantName,
-                    country: account.country,
-                    descriptor: account.descriptor,
-                    currencies: account.currencies,
-                    anyCurrency: account.anyCurrency,
-                    enabled: account.enabled,
-                    mode: account.mode,
-                  }}
-                  acquirer={choiceOf(account.processor, account.platform)}
-                  credentialFields={CHOICE_FIELDS[choiceOf(account.processor, account.platform).value] ?? []}
-                  totpEnabled={user.totpEnabled}
-                />
-              </div>
-            </div>
-          </Card>
-        ))}
+    <CardPage title="Acquirer accounts" description={`The accounts at ${LABELS} your payments settle into. Payments go only to enabled accounts that take their currency, in your routing order.`}>
+      {accounts.length === 0 ? <Alert tone="warning">No acquirer account yet: payments are refused until you add one.</Alert> : null}
+      {accounts.map((account) => (
         <Card
-          title="Add an account"
-          description="From your acquirer's onboarding: the credentials, and the merchant as the card schemes know it (MID, MCC, name, country, BINs)."
+          key={account.id}
+          title={
+            <span className="flex flex-wrap items-center gap-2">
+              <span>{account.name}</span>
+              <Badge tone="slate">{choiceOf(account.processor, account.platform).label}</Badge>
+              <Badge tone={account.enabled ? "green" : "amber"}>{account.enabled ? "Enabled" : "Disabled"}</Badge>
+              <Badge tone={account.mode === "live" ? "violet" : "blue"}>{account.mode === "live" ? "Live" : "Test"}</Badge>
+            </span>
+          }
         >
-          <AddAcquirerAccountForm
-            action={addAcquirerAccountAction}
-            acquirers={ACQUIRER_CHOICES}
-            credentialFields={CHOICE_FIELDS}
-            totpEnabled={user.totpEnabled}
-          />
+          <div data-testid="acquirer-account" className="space-y-4">
+            {account.credentialsNeeded ? <Alert tone="warning">{account.credentialsNeeded}</Alert> : null}
+            <DescriptionList
+              items={[
+                { term: "Acquirer merchant id", value: <span className="font-mono">{account.acquirerMerchantId}</span> },
+                { term: "Merchant name · country", value: `${account.merchantName} · ${account.country}` },
+                { term: "MCC", value: <span className="font-mono">{account.mcc}</span> },
+                { term: "Statement descriptor", value: account.descriptor },
+                { term: "Currencies", value: describeCurrencies(account) },
+                {
+                  term: "Acquirer BINs",
+                  value:
+                    Object.entries(account.acquirerBins)
+                      .map(([scheme, bin]) => `${scheme} ${bin}`)
+                      .join(", ") || "none",
+                },
+                {
+                  term: "Credentials",
+                  value: (
+                    <span>
+                      <span className="font-mono" data-testid="credentials-fingerprint">
+                        {account.credentialsFingerprint}
+                      </span>{" "}
+                      <span className="text-slate-500">set {formatDateTime(account.credentialsSetAt)} UTC</span>
+                    </span>
+                  ),
+                },
+              ]}
+            />
+            <div className="flex flex-col gap-4 border-t border-slate-200 pt-4">
+              <TestConnectionForm action={testAcquirerAccountAction} accountId={account.id} />
+              <EditAcquirerAccountForm
+                action={changeAcquirerAccountAction}
+                account={{
+                  id: account.id,
+                  processor: account.processor,
+                  name: account.name,
+                  acquirerMerchantId: account.acquirerMerchantId,
+                  acquirerBins: account.acquirerBins,
+                  mcc: account.mcc,
+                  merchantName: account.merchantName,
+                  country: account.country,
+                  descriptor: account.descriptor,
+                  currencies: account.currencies,
+                  anyCurrency: account.anyCurrency,
+                  enabled: account.enabled,
+                  mode: account.mode,
+                }}
+                acquirer={choiceOf(account.processor, account.platform)}
+                credentialFields={CHOICE_FIELDS[choiceOf(account.processor, account.platform).value] ?? []}
+                totpEnabled={user.totpEnabled}
+              />
+            </div>
+          </div>
         </Card>
-      </div>
-    </>
+      ))}
+      <Card
+        title="Add an account"
+        description="From your acquirer's onboarding: the credentials, and the merchant as the card schemes know it (MID, MCC, name, country, BINs)."
+      >
+        <AddAcquirerAccountForm
+          action={addAcquirerAccountAction}
+          acquirers={ACQUIRER_CHOICES}
+          credentialFields={CHOICE_FIELDS}
+          totpEnabled={user.totpEnabled}
+        />
+      </Card>
+    </CardPage>
   );
 }

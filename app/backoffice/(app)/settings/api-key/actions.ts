@@ -2,23 +2,21 @@
 // Server actions of Settings → API-key. Each one: the signed-in actor, then one use case that
 // checks the role and scopes everything to the actor's merchant.
 import { revalidatePath } from "next/cache";
-import { headers } from "next/headers";
-import { requireActor } from "@/lib/auth/session";
 import { createKey } from "@/lib/backoffice/actions/create-key";
 import { revokeKey } from "@/lib/backoffice/actions/revoke-key";
 import { rollKey } from "@/lib/backoffice/actions/roll-key";
-import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
+import { runAction, type ActionState } from "@/lib/backoffice/action-result";
+import { formRequest, stepUpRequest } from "../form-request";
 import { revealSigningSecret } from "@/lib/backoffice/actions/reveal-signing-secret";
 import { rollSigningSecret } from "@/lib/backoffice/actions/roll-signing-secret";
 import type { RevealedSecret } from "@/components/backoffice/reveal-secret-field";
-import { clientIp } from "@/lib/http/client-ip";
 import type { NewKey } from "@/lib/backoffice/action-data";
 
 export async function createKeyAction(_previous: ActionState<NewKey>, formData: FormData): Promise<ActionState<NewKey>> {
   return runAction(async () => {
-    const actor = await requireActor();
+    const { actor, input } = await formRequest(formData);
     // Scopes are checkboxes: every checked value, not only the last.
-    const { apiKey, record } = await createKey({ actor, input: { ...formObject(formData), scopes: formData.getAll("scopes").map(String) } });
+    const { apiKey, record } = await createKey({ actor, input: { ...input, scopes: formData.getAll("scopes").map(String) } });
     revalidatePath("/backoffice/settings/api-key");
     return { message: `Key “${record.name}” created.`, data: { apiKey, name: record.name, prefix: record.prefix } };
   });
@@ -26,8 +24,7 @@ export async function createKeyAction(_previous: ActionState<NewKey>, formData: 
 
 export async function rollKeyAction(_previous: ActionState<NewKey>, formData: FormData): Promise<ActionState<NewKey>> {
   return runAction(async () => {
-    const actor = await requireActor();
-    const { apiKey, record, oldKeyValidUntil } = await rollKey({ actor, input: formObject(formData) });
+    const { apiKey, record, oldKeyValidUntil } = await rollKey(await formRequest(formData));
     revalidatePath("/backoffice/settings/api-key");
     return {
       message: `Key “${record.name}” rolled.`,
@@ -38,24 +35,15 @@ export async function rollKeyAction(_previous: ActionState<NewKey>, formData: Fo
 
 export async function revokeKeyAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   return runAction(async () => {
-    const actor = await requireActor();
-    await revokeKey({ actor, input: formObject(formData) });
+    await revokeKey(await formRequest(formData));
     revalidatePath("/backoffice/settings/api-key");
     return { message: "Key revoked. Requests with it are refused from now on." };
   });
 }
 
-export async function revealSigningSecretAction(
-  _previous: ActionState<RevealedSecret>,
-  formData: FormData,
-): Promise<ActionState<RevealedSecret>> {
+export async function revealSigningSecretAction(_previous: ActionState<RevealedSecret>, formData: FormData): Promise<ActionState<RevealedSecret>> {
   return runAction(async () => {
-    const actor = await requireActor();
-    const { secret, previousValidUntil } = await revealSigningSecret({
-      actor,
-      input: formObject(formData),
-      ipAddress: clientIp(await headers()),
-    });
+    const { secret, previousValidUntil } = await revealSigningSecret(await stepUpRequest(formData));
     return {
       message: "Revealed (recorded in the audit log).",
       data: { secret, previousValidUntil: previousValidUntil?.toISOString() ?? null },
@@ -63,17 +51,9 @@ export async function revealSigningSecretAction(
   });
 }
 
-export async function rollSigningSecretAction(
-  _previous: ActionState<RevealedSecret>,
-  formData: FormData,
-): Promise<ActionState<RevealedSecret>> {
+export async function rollSigningSecretAction(_previous: ActionState<RevealedSecret>, formData: FormData): Promise<ActionState<RevealedSecret>> {
   return runAction(async () => {
-    const actor = await requireActor();
-    const { secret, previousValidUntil } = await rollSigningSecret({
-      actor,
-      input: formObject(formData),
-      ipAddress: clientIp(await headers()),
-    });
+    const { secret, previousValidUntil } = await rollSigningSecret(await stepUpRequest(formData));
     revalidatePath("/backoffice/settings/api-key");
     return {
       message: "New secret made: it signs every notification from now on. Put it in your receiver.",

@@ -1,12 +1,11 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
 import { addTeamMember } from "@/lib/backoffice/actions/add-team-member";
 import { changeTeamMember } from "@/lib/backoffice/actions/change-team-member";
 import { formObject, runAction, type ActionState } from "@/lib/backoffice/action-result";
 import { resetTeamMemberPassword } from "@/lib/backoffice/actions/reset-team-member-password";
-import { clientIp } from "@/lib/http/client-ip";
+import { stepUpRequest } from "../form-request";
 import { setLiveModeRole } from "@/lib/backoffice/actions/set-live-mode-role";
 import { inviteTeamMember } from "@/lib/backoffice/actions/invite-team-member";
 import { revokeInvitation } from "@/lib/backoffice/actions/revoke-invitation";
@@ -15,8 +14,7 @@ import { MailNotConfiguredError } from "@/lib/mail/send-mail";
 
 export async function setLiveModeRoleAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   return runAction(async () => {
-    const actor = await requireActor();
-    const { liveModeMinRole } = await setLiveModeRole({ actor, input: formObject(formData), ipAddress: clientIp(await headers()) });
+    const { liveModeMinRole } = await setLiveModeRole(await stepUpRequest(formData));
     revalidatePath("/backoffice/settings/team");
     return { message: liveModeMinRole === "OWNER" ? "Only owners may act in live mode now." : "Owners and developers may act in live mode." };
   });
@@ -42,8 +40,7 @@ export async function changeTeamMemberAction(_previous: ActionState, formData: F
 
 export async function resetTeamMemberPasswordAction(_previous: ActionState<{ temporaryPassword: string }>, formData: FormData): Promise<ActionState<{ temporaryPassword: string }>> {
   return runAction(async () => {
-    const actor = await requireActor();
-    const { email, temporaryPassword } = await resetTeamMemberPassword({ actor, input: formObject(formData), ipAddress: clientIp(await headers()) });
+    const { email, temporaryPassword } = await resetTeamMemberPassword(await stepUpRequest(formData));
     return { message: `New temporary password for ${email}. It is shown only now: hand it over securely and ask them to change it on their account page.`, data: { temporaryPassword } };
   });
 }
