@@ -4,15 +4,7 @@
 import type { Mode } from "../mode";
 import { addressesOf } from "../notifications/resolve-notification-url";
 
-/** The six address columns, for a Prisma select. */
-export const ADDRESS_COLUMNS = {
-  defaultNotificationUrl: true,
-  completionNotificationUrl: true,
-  lifecycleNotificationUrl: true,
-  testDefaultNotificationUrl: true,
-  testCompletionNotificationUrl: true,
-  testLifecycleNotificationUrl: true,
-} as const;
+export { ADDRESS_COLUMNS } from "../notifications/resolve-notification-url";
 
 /** The row with its three addresses those of `mode`, and the test-mode columns left out. */
 export function withModeAddresses<Row extends Parameters<typeof addressesOf>[0]>(row: Row, mode: Mode) {

@@ -21,7 +21,8 @@ function pick(addresses: Addresses | null | undefined, purpose: NotificationPurp
   return specific ?? addresses.defaultNotificationUrl;
 }
 
-const ADDRESS_FIELDS = {
+/** The six address columns of a merchant or hosted-integration row, for a Prisma select. */
+export const ADDRESS_COLUMNS = {
   defaultNotificationUrl: true,
   completionNotificationUrl: true,
   lifecycleNotificationUrl: true,
@@ -89,11 +90,11 @@ export async function resolveNotificationUrl({
   const read = (key: string, load: () => Promise<AddressColumns | null>) => (cached && !tx ? addressCache.get(key, load) : load());
   if (hostedIntegrationId) {
     const hosted = await read(`hosted\n${merchantId}\n${hostedIntegrationId}`, () =>
-      client.hostedIntegration.findFirst({ where: { id: hostedIntegrationId, merchantId }, select: ADDRESS_FIELDS }),
+      client.hostedIntegration.findFirst({ where: { id: hostedIntegrationId, merchantId }, select: ADDRESS_COLUMNS }),
     );
     const url = pick(hosted && addressesOf(hosted, mode), purpose);
     if (url) return url;
   }
-  const merchant = await read(`merchant\n${merchantId}`, () => client.merchant.findUnique({ where: { id: merchantId }, select: ADDRESS_FIELDS }));
+  const merchant = await read(`merchant\n${merchantId}`, () => client.merchant.findUnique({ where: { id: merchantId }, select: ADDRESS_COLUMNS }));
   return pick(merchant && addressesOf(merchant, mode), purpose) ?? fallbackUrl ?? null;
 }
