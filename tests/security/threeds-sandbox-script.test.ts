@@ -16,6 +16,7 @@ import { launchChromium, type LaunchedChromium } from "@/tests/helpers/chromium"
 import { useHostedFieldsServer } from "../helpers/hosted-fields-window";
 import { createTestMerchant, createTestSession } from "../helpers/session-factory";
 import { quietFor } from "../helpers/eventually";
+import { minimalAReq } from "../helpers/threeds-messages";
 
 useTestDatabase();
 
@@ -39,20 +40,9 @@ afterAll(async () => {
   await sandboxes?.close();
 });
 
+/** The sandboxes' smallest AReq, for a card that asks for a challenge, in euro. */
 function areq(notificationURL: string) {
-  return {
-    messageType: "AReq",
-    messageVersion: "2.2.0",
-    threeDSServerTransID: randomUUID(),
-    deviceChannel: "02",
-    messageCategory: "01",
-    acctNumber: "4000000000003220",
-    cardExpiryDate: "3012",
-    purchaseAmount: "1000",
-    purchaseCurrency: "978",
-    purchaseExponent: "2",
-    notificationURL,
-  };
+  return { ...minimalAReq("4000000000003220", notificationURL), purchaseCurrency: "978" };
 }
 
 async function sendAReq(body: ReturnType<typeof areq>, apiKey: string) {
