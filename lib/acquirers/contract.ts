@@ -535,6 +535,12 @@ export interface AcquirerModule<TCredentials = unknown, TVariables = unknown> {
     readonly firstPlatformLabel: string;
     readonly others: Readonly<Record<string, AcquirerPlatform<TVariables>>>;
   };
+  /**
+   * Its reporting API for disputes and settlements, where the acquirer publishes one (Clearhaus
+   * Merchant API); absent: nothing to import, and the account and back office say so.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the reporting API has its own credentials type
+  readonly reporting?: AcquirerReporting<any, TVariables>;
 }
 
 /** One more API of an acquirer (AcquirerModule.platforms): what differs from its first platform. */
@@ -552,4 +558,161 @@ export interface AcquirerPlatform<TVariables = unknown> {
   readonly endpointVariables: { readonly live: string; readonly test: string };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each platform has its own credentials type
   createConnector(settings: ConnectorSettings<TVariables>): AcquirerConnector<any>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Disputes and settlements (issue 40): an acquirer's reporting API beside its gateway API (Clearhaus
+// Merchant API: OAuth2 client credentials, HAL resources; docs/acquirers.md, "Disputes and
+// settlements"). A module without `reporting` has an acquirer that publishes none: the gateway says
+// so on the account and in the back office instead of importing anything.
+
+/** Calendar date as the acquirer gives it, YYYY-MM-DD (its own time zone; never turned into an instant). */
+export type CalendarDate = string;
+
+export const DISPUTE_KINDS = ["retrieval-request", "chargeback", "second-chargeback"] as const;
+/** Retrieval request (a copy is asked for, no money moves yet), first chargeback, second chargeback (pre-arbitration). */
+export type DisputeKind = (typeof DISPUTE_KINDS)[number];
+
+export const DISPUTE_STATUSES = ["open", "under-review", "refuted", "accepted", "won", "lost"] as const;
+/**
+ * Our statuses of a dispute. open: waiting for the merchant's answer, until `dueOn`; under-review:
+ * the acquirer reviews the evidence; refuted: the evidence went to the issuer; accepted: the merchant
+ * gave up the amount; won / lost: closed.
+ */
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+/** One dispute as the acquirer reports it, in our shape. */
+export interface AcquirerDispute {
+  /** The acquirer's id of the dispute: with the account, what makes an import idempotent. */
+  disputeId: string;
+  /** The acquirer's id of the disputed transaction (Clearhaus `ch:transaction`): matched to Operation.processorReference. */
+  transactionId?: string;
+  /** The scheme's reference the acquirer gives (Clearhaus `reference`, an ARN), shown, never matched on. */
+  reference?: string;
+  kind: DisputeKind;
+  status: DisputeStatus;
+  /** The scheme's reason code, verbatim ("4837", "12.6.1"). */
+  reasonCode: string;
+  /** The acquirer's reason category, verbatim ("fraud", "duplicate", ...). */
+  reason: string;
+  amount: bigint;
+  currency: string;
+  /** Part of the transaction's amount only. */
+  partial: boolean;
+  openedOn: CalendarDate;
+  /** The last day the merchant can answer. */
+  dueOn?: CalendarDate;
+  expiresOn?: CalendarDate;
+  /** The answers the acquirer offers now (Clearhaus: the dispute's stamps). */
+  answers: readonly DisputeDecision[];
+}
+
+export type DisputeDecision = "refute" | "accept";
+
+/** One evidence file for a dispute, checked against the module's `evidence` rules before it is sent. */
+export interface DisputeEvidenceFile {
+  fileName: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** Money an acquirer reports per settlement, in minor units, deductions negative (Clearhaus `summary`). */
+export interface SettlementSummary {
+  sales: bigint;
+  credits: bigint;
+  refunds: bigint;
+  chargebacks: bigint;
+  fees: bigint;
+  otherPostings: bigint;
+  /** The sum of the above: what the period earned, before the reserve is held back. */
+  net: bigint;
+}
+
+/** One settlement (a payout of a period) as the acquirer reports it, in our shape. */
+export interface AcquirerSettlement {
+  settlementId: string;
+  /** Closed: its figures and lines no longer change. */
+  settled: boolean;
+  currency: string;
+  periodStart: CalendarDate;
+  periodEnd: CalendarDate;
+  payout?: { amount: bigint; date: CalendarDate; reference?: string; cancelledOn?: CalendarDate };
+  reserve?: { amount: bigint; date?: CalendarDate; reference?: string };
+  summary: SettlementSummary;
+  /** Fees by the acquirer's kind ("interchange", "scheme", "3dsecure" ...), minor units, negative. */
+  fees: Readonly<Record<string, bigint>>;
+  /** Postings besides transactions (corrections, reserve releases), as the acquirer lists them. */
+  otherPostings: readonly { date: CalendarDate; text: string; amount: bigint }[];
+}
+
+/** One transaction a settlement pays or charges (Clearhaus: the settlement's `ch:transactions`). */
+export interface AcquirerSettlementLine {
+  /** The acquirer's id of the transaction. */
+  transactionId: string;
+  type: "authorization" | "capture" | "refund" | "credit" | "void" | "debit";
+  /** The merchant reference the transaction carried (our operation id, where the connector sends it). */
+  reference?: string;
+  /** The transaction's amount and currency. */
+  amount: bigint;
+  currency: string;
+  processedAt: Date;
+  /** What the settlement counted for it, in the settlement's currency: gross, fees (negative) and net. */
+  settled?: { gross: bigint; fees: bigint; net: bigint; currency: string };
+}
+
+/**
+ * The client of an acquirer's reporting API, bound per call to one account's reporting credentials.
+ * Every method throws ReportingApiError for an answer it cannot use (the poller backs off and
+ * alerts); lists page through the acquirer's pagination themselves.
+ */
+export interface AcquirerReportingClient<TCredentials> {
+  /** One harmless authenticated call (token, then the account): `accounts test` and the account page; never throws. */
+  checkCredentials(call: ConnectorCall<TCredentials>): Promise<ConnectionCheck>;
+  /**
+   * The disputes opened on or after `openedOnOrAfter`, and every one not yet closed, whenever
+   * opened: the poller's cursor is the earliest date it must read again.
+   */
+  disputes(request: { openedOnOrAfter: CalendarDate }, call: ConnectorCall<TCredentials>): Promise<AcquirerDispute[]>;
+  /** One dispute, fresh. */
+  dispute(disputeId: string, call: ConnectorCall<TCredentials>): Promise<AcquirerDispute>;
+  /** Sends evidence files and, when given, a comment to an open dispute (not yet an answer). */
+  submitEvidence(
+    disputeId: string,
+    evidence: { files: readonly DisputeEvidenceFile[]; comment?: string },
+    call: ConnectorCall<TCredentials>,
+  ): Promise<void>;
+  /** Refutes or accepts the dispute; the dispute as the acquirer reports it afterwards. */
+  answerDispute(disputeId: string, decision: DisputeDecision, call: ConnectorCall<TCredentials>): Promise<AcquirerDispute>;
+  /** The settlements whose period ends on or after `periodEndOnOrAfter`, and every one not yet settled. */
+  settlements(request: { periodEndOnOrAfter: CalendarDate }, call: ConnectorCall<TCredentials>): Promise<AcquirerSettlement[]>;
+  /** The transactions one settlement counts. */
+  settlementLines(settlementId: string, call: ConnectorCall<TCredentials>): Promise<AcquirerSettlementLine[]>;
+}
+
+/** An answer of a reporting API the client cannot use: refused credentials, an error status, an unreadable body. */
+export class ReportingApiError extends Error {
+  constructor(
+    message: string,
+    /** The credentials were refused (401/403 or the token endpoint said invalid_client): shown on the account as failing. */
+    readonly credentialsRefused = false,
+    /** The HTTP status, when there was one. */
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "ReportingApiError";
+  }
+}
+
+/** An acquirer's reporting API (AcquirerModule.reporting): its own credentials, endpoint and evidence rules. */
+export interface AcquirerReporting<TCredentials = unknown, TVariables = unknown> {
+  /** What it is called ("Clearhaus Merchant API"). */
+  readonly label: string;
+  /** Its credentials (sealed on the account beside the gateway's), and their form fields. */
+  readonly credentials: { readonly schema: z.ZodType<TCredentials>; readonly fields: readonly CredentialField[] };
+  /** The evidence files it takes, and where that is documented (or decided: docs/decisions/). */
+  readonly evidence: { readonly contentTypes: readonly string[]; readonly maxBytes: number; readonly maxFiles: number; readonly source: string };
+  /** Its configured endpoint for `mode`'s accounts, from the module's variables; undefined for test: the built-in sandbox. */
+  endpoint(mode: Mode, variables: TVariables): string | undefined;
+  readonly endpointVariables: { readonly live: string; readonly test: string };
+  createClient(settings: ConnectorSettings<TVariables>): AcquirerReportingClient<TCredentials>;
 }
