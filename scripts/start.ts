@@ -11,7 +11,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded
 import { migrateDatabase } from "../lib/db/migrations";
 import { disconnectDb } from "../lib/db";
 import { log as serviceLog } from "../lib/observability/logger";
-import { checkNextBuild } from "./build/freshness";
+import { checkNextBuild } from "./build/freshness.mjs";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");

@@ -2,7 +2,7 @@
 // newer than every file it is made from; otherwise prints why and exits 1. Used by scripts/test.sh
 // (build once, before the suites) and .ci/run (no step may run on a stale build).
 // Usage: npx tsx scripts/build/require-current.ts [--quiet]
-import { checkProductionBuild } from "./freshness";
+import { checkProductionBuild } from "./freshness.mjs";
 
 const check = checkProductionBuild();
 if (!check.current && !process.argv.includes("--quiet")) console.error(`the production build is not current: ${check.reason}; run npm run build`);

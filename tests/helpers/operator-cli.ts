@@ -1,4 +1,4 @@
-// The operator CLI (scripts/cli.ts) as an operator runs it, against a test's database, with the
+// The operator CLI (scripts/cli.ts) as an operator runs it (`npm run cli`: scripts/run-script.mjs), against a test's database, with the
 // same secrets as the test process so that keys and passwords it makes can be checked there.
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { config } from "@/lib/env";
+import { RUN_SCRIPT } from "./service-process";
 
 const run = promisify(execFile);
 
@@ -33,7 +34,7 @@ export function operatorCli(databaseUrl: () => string, dataDirPrefix = "cps-cli-
   });
   const cli = async (...args: string[]) => {
     try {
-      const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { env: env() });
+      const { stdout, stderr } = await run(process.execPath, [RUN_SCRIPT, "cli", ...args], { env: env() });
       return { stdout, stderr, code: 0 };
     } catch (error) {
       const failure = error as CliResult;
@@ -42,7 +43,7 @@ export function operatorCli(databaseUrl: () => string, dataDirPrefix = "cps-cli-
   };
   const withInput = (stdin: string, ...args: string[]) =>
     new Promise<CliResult>((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { env: env(), stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [RUN_SCRIPT, "cli", ...args], { env: env(), stdio: ["pipe", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -6,11 +6,22 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync, existsSync, statSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { checkNextBuild } from "../../scripts/build/freshness";
+import { checkNextBuild } from "../../scripts/build/freshness.mjs";
 import { eventually } from "./eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+/**
+ * What `npm start` and `npm run cli` run (package.json): a script compiled by `npm run build` when
+ * it is current (under npm test it is), else its TypeScript source through tsx. Tests start the
+ * service and the CLI through it, as an operator's npm script does.
+ */
+export const RUN_SCRIPT = path.join(ROOT, "scripts/run-script.mjs");
+
+/** The command and arguments of `npm run <name> -- ...args` without npm: node scripts/run-script.mjs <name> ...args. */
+export function npmScript(name: "start" | "cli", args: readonly string[] = []): [string, string[]] {
+  return [process.execPath, [RUN_SCRIPT, name, ...args]];
+}
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 /** The build every suite shares: `npm run build`'s (scripts/test.sh and .ci/run make it once, first). */
 export const DEFAULT_DIST_DIR = process.env.NEXT_DIST_DIR || ".next";
@@ -112,7 +123,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
   };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   await ensureBuild(distDir, options.env);
-  const child = spawn(TSX, [options.script ?? "scripts/start.ts", ...(options.args ?? [])], {
+  const [command, args] = options.script ? [TSX, [options.script, ...(options.args ?? [])]] : npmScript("start", options.args);
+  const child = spawn(command, args, {
     cwd: ROOT,
     env,
     detached: true, // its own process group: stop() and kill9() reach its children too, and nothing else

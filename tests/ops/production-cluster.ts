@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { Page } from "@playwright/test";
-import { checkProductionBuild } from "../../scripts/build/freshness";
+import { checkProductionBuild } from "../../scripts/build/freshness.mjs";
 import { launchChromium, payOnShopPage } from "../helpers/chromium";
 import { eventually } from "../helpers/eventually";
 import { readJsonObject } from "../helpers/json-body";

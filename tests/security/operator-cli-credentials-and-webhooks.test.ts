@@ -16,6 +16,7 @@ import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/finaro/accoun
 import { createMerchant } from "@/lib/merchants/create-merchant";
 import { operatorCli } from "@/tests/helpers/operator-cli";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { RUN_SCRIPT } from "@/tests/helpers/service-process";
 
 const database = useTestDatabase();
 const cli = operatorCli(() => database.current().url, "cps-cli-l5-");
@@ -51,7 +52,7 @@ const accountFields = (merchantId: string) => [
 /** The CLI in a pseudo-terminal (util-linux `script`), answering each prompt when it appears. */
 function cliInTerminal(args: string[], answers: Array<[prompt: string, answer: string]>): Promise<{ code: number; output: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "cps-cli-tty-"));
-  const command = [process.execPath, "--import", "tsx", "scripts/cli.ts", ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  const command = [process.execPath, RUN_SCRIPT, "cli", ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
   return new Promise((resolve, reject) => {
     const child = spawn("script", ["-qefc", command, "/dev/null"], {
       env: {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseEnv } from "@/lib/env";
+import { npmScript } from "@/tests/helpers/service-process";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -34,7 +35,7 @@ describe("item 8: production refuses INNGEST_DEV", () => {
 
   it("item 8: a production start with INNGEST_DEV set exits at once and says why", async () => {
     // The launcher itself, as an operator runs it (no build is needed: it must stop before building or listening).
-    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
+    const child = spawn(...npmScript("start"), {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...productionSecrets, INNGEST_DEV: "1", PORT: "3439", DATA_DIR: path.join(ROOT, ".data-test", `auth-sec-prod-${process.pid}`) } as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startService, type ServiceProcess } from "@/tests/helpers/service-process";
+import { freePort, npmScript, startService, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -70,7 +70,7 @@ async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[]
 
 /** A merchant and API key made with the service's own code and secrets (an operator runs `npm run cli -- merchant create`). */
 function createMerchant(): { merchantid: string; apikey: string; testapikey: string; liveapikey: string } {
-  const output = execFileSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cli.ts", "merchant", "create", "--name", "Prod Shop", "--json"], {
+  const output = execFileSync(...npmScript("cli", ["merchant", "create", "--name", "Prod Shop", "--json"]), {
     cwd: ROOT,
     env: { ...process.env, ...productionEnv(), DATA_DIR: dataDir } as NodeJS.ProcessEnv,
     encoding: "utf8",
@@ -80,7 +80,7 @@ function createMerchant(): { merchantid: string; apikey: string; testapikey: str
 
 /** The operator CLI against the production database (`npm run cli -- …`). */
 function cli(args: string[], extra: Record<string, string | undefined> = {}): string {
-  return execFileSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...args], {
+  return execFileSync(...npmScript("cli", args), {
     cwd: ROOT,
     env: { ...process.env, ...productionEnv(extra), DATA_DIR: dataDir } as NodeJS.ProcessEnv,
     encoding: "utf8",

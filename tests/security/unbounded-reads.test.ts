@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsAddArgs } from "@/tests/helpers/acquirer-accounts";
 import { countingReceiver } from "@/tests/helpers/attack-requests";
 import { pidListeningOn, rssBytes, sampleRss } from "@/tests/helpers/process-memory";
-import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
+import { npmScript, startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually, quietFor } from "../helpers/eventually";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -101,7 +101,7 @@ async function notifyAfterTimeout(url: string): Promise<void> {
 beforeAll(async () => {
   service = await startService({ port: 3410, dataDir });
   origin = `http://localhost:${service.port}`;
-  const cli = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cli.ts", "merchant", "create", "--name", "Egress Shop", "--json"], {
+  const cli = spawnSync(...npmScript("cli", ["merchant", "create", "--name", "Egress Shop", "--json"]), {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir }, // the CLI uses the running service's embedded database
     encoding: "utf8",
@@ -110,7 +110,7 @@ beforeAll(async () => {
   merchant = JSON.parse(cli.stdout.slice(cli.stdout.indexOf("{"))) as typeof merchant;
   // Its acquirer accounts, as an operator adds them: the sandboxes' first test accounts.
   for (const processor of ["finaro", "clearhaus", "bambora"] as const) {
-    const added = spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/cli.ts", ...accountsAddArgs(merchant.merchantid, processor)], {
+    const added = spawnSync(...npmScript("cli", accountsAddArgs(merchant.merchantid, processor)), {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir },
       encoding: "utf8",

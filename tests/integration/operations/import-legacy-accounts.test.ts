@@ -20,6 +20,7 @@ import { sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { testCard } from "../../helpers/payment-factories";
+import { npmScript } from "@/tests/helpers/service-process";
 
 useTestDatabase();
 
@@ -113,7 +114,7 @@ describe("accounts import-env", () => {
 
 describe("a production start", () => {
   it("refuses the old credential variables before anything else, naming the upgrade command", async () => {
-    const failure = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    const failure = await promisify(execFile)(...npmScript("start"), {
       env: {
         PATH: process.env.PATH,
         NODE_ENV: "production",

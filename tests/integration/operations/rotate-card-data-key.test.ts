@@ -16,6 +16,7 @@ import { createUser } from "@/lib/users/create-user";
 import { openCredentials } from "@/lib/routing/accounts/seal-credentials";
 import { createStoredCard, createTestMerchant } from "../../helpers/merchant-factories";
 import { useTestDatabase } from "../../helpers/test-database";
+import { npmScript } from "@/tests/helpers/service-process";
 
 const run = promisify(execFile);
 const database = useTestDatabase();
@@ -39,7 +40,7 @@ afterEach(() => {
 
 async function rotateKey(current: string, previous: string): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", "cards", "rotate-key", "--json"], {
+    const { stdout, stderr } = await run(...npmScript("cli", ["cards", "rotate-key", "--json"]), {
       env: {
         ...process.env,
         DATABASE_URL: database.current().url,

@@ -1,6 +1,8 @@
 // Whether a production build is current: every file it is made from is older than the build. The
-// one definition shared by `npm start` (which builds when the Next build is stale), the tests that
-// start the service (which use `npm run build`'s output and never a stale one) and CI.
+// one definition shared by `npm start` (which builds when the Next build is stale), the npm scripts
+// that run a compiled script when it is current (scripts/run-script.mjs), the tests that start the
+// service (which use `npm run build`'s output and never a stale one) and CI. Plain JavaScript, so
+// that scripts/run-script.mjs can read it without tsx; its types are freshness.d.mts.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -11,7 +13,7 @@ export const SERVER_SCRIPT_SOURCES = ["scripts", "lib", "packages/inngest-embedd
 /** The files `npm run build` writes into dist/ (scripts/build/server-scripts.mjs). */
 export const SERVER_SCRIPT_OUTPUTS = ["dist/start.js", "dist/cli.js", "dist/db-migrate.js"];
 
-function newestMtime(entry: string): number {
+function newestMtime(entry) {
   if (!existsSync(entry)) return 0;
   const stat = statSync(entry);
   if (!stat.isDirectory()) return stat.mtimeMs;
@@ -23,13 +25,7 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
-export interface BuildCheck {
-  current: boolean;
-  /** Why not, in words, when it is not. */
-  reason?: string;
-}
-
-function checkOutputs(outputs: string[], sources: string[], root: string): BuildCheck {
+function checkOutputs(outputs, sources, root) {
   for (const output of outputs) {
     const file = path.resolve(root, output);
     if (!existsSync(file)) return { current: false, reason: `${output} is missing` };
@@ -41,12 +37,17 @@ function checkOutputs(outputs: string[], sources: string[], root: string): Build
 }
 
 /** The Next build in `distDir` (default NEXT_DIST_DIR or .next): its BUILD_ID newer than every source. */
-export function checkNextBuild(distDir = process.env.NEXT_DIST_DIR || ".next", root = process.cwd()): BuildCheck {
+export function checkNextBuild(distDir = process.env.NEXT_DIST_DIR || ".next", root = process.cwd()) {
   return checkOutputs([path.join(distDir, "BUILD_ID")], NEXT_SOURCES, root);
 }
 
+/** One compiled server script (`dist/cli.js` ...): newer than every source dist/ is made from. */
+export function checkServerScript(output, root = process.cwd()) {
+  return checkOutputs([output], SERVER_SCRIPT_SOURCES, root);
+}
+
 /** What `npm run build` made: the Next build and the server scripts in dist/. */
-export function checkProductionBuild(distDir = process.env.NEXT_DIST_DIR || ".next", root = process.cwd()): BuildCheck {
+export function checkProductionBuild(distDir = process.env.NEXT_DIST_DIR || ".next", root = process.cwd()) {
   const next = checkNextBuild(distDir, root);
   return next.current ? checkOutputs(SERVER_SCRIPT_OUTPUTS, SERVER_SCRIPT_SOURCES, root) : next;
 }
