@@ -33,6 +33,11 @@ export function platformSandboxKey(name: string, platform: string): string {
   return `${name}:${platform}`;
 }
 
+/** The name the sandbox of acquirer `name`'s reporting API (disputes and settlements, issue 40) is registered under. */
+export function reportingSandboxKey(name: string): string {
+  return `${name}:reporting`;
+}
+
 /** Records (or, with undefined, forgets) where the sandbox of acquirer `name` listens. */
 export function registerSandboxAddress(name: string, address: SandboxAddress | undefined): void {
   if (address) addresses().set(name, { ...address, url: address.url.replace(/\/+$/, "") });

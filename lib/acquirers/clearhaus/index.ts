@@ -5,6 +5,7 @@ import { createClearhausConnector } from "./client";
 import { CLEARHAUS_CREDENTIAL_FIELDS, clearhausCredentials, type ClearhausCredentials } from "./credentials";
 import { CLEARHAUS_TEST_CARDS } from "./test-cards";
 import { CLEARHAUS_DECLINE_CODES } from "./decline-classes";
+import { clearhausMerchantApiVariables, clearhausReporting, type ClearhausMerchantApiVariables } from "./reporting";
 
 /**
  * text_on_statement: [\x20-\x7E]{2,22}, "may not be all digits, all same character, or all
@@ -22,7 +23,7 @@ function descriptorProblem(descriptor: string): string | undefined {
   return undefined;
 }
 
-export const clearhaus: AcquirerModule<ClearhausCredentials> = {
+export const clearhaus: AcquirerModule<ClearhausCredentials, ClearhausMerchantApiVariables> = {
   name: "clearhaus",
   credentials: { schema: clearhausCredentials, fields: CLEARHAUS_CREDENTIAL_FIELDS },
   accountRules: {
@@ -38,7 +39,7 @@ export const clearhaus: AcquirerModule<ClearhausCredentials> = {
   testCards: CLEARHAUS_TEST_CARDS,
   declineCodes: CLEARHAUS_DECLINE_CODES,
   routingRank: 2,
-  environment: { legacyCredentials: { apiKey: "CLEARHAUS_API_KEY" } },
+  environment: { variables: clearhausMerchantApiVariables, legacyCredentials: { apiKey: "CLEARHAUS_API_KEY" } },
   legacyImport: {
     merchantIdOption: "15 digits",
     async acquirerMerchantId(_credentials, given, check) {
@@ -50,4 +51,6 @@ export const clearhaus: AcquirerModule<ClearhausCredentials> = {
     },
   },
   createConnector: ({ baseUrl, timeoutMs, sandbox }) => createClearhausConnector({ baseUrl, timeoutMs, sandboxExtensions: sandbox?.extensions ?? false }),
+  // Disputes and settlements: the Merchant API beside the Gateway API (issue 40).
+  reporting: clearhausReporting,
 };

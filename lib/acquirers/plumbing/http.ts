@@ -5,9 +5,11 @@ import { RESPONSE_CODES, type ProcessorResult } from "../contract";
 
 export interface SendOptions {
   url: string;
-  method: "GET" | "POST";
+  /** PUT: the reporting APIs' stamps and evidence uploads (Clearhaus Merchant API). */
+  method: "GET" | "POST" | "PUT";
   headers: Record<string, string>;
-  body?: string;
+  /** Text, or the bytes of an evidence file. */
+  body?: string | Uint8Array;
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -32,7 +34,9 @@ export async function send({ url, method, headers, body, timeoutMs, signal }: Se
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
   try {
-    const response = await fetch(url, { method, headers, body, signal: combined, redirect: "manual" });
+    // Bytes are copied into a buffer of their own: fetch takes only ArrayBuffer-backed views.
+    const payload = body instanceof Uint8Array ? new Uint8Array(body) : body;
+    const response = await fetch(url, { method, headers, body: payload, signal: combined, redirect: "manual" });
     const text = await response.text();
     return { kind: "response", status: response.status, contentType: response.headers.get("content-type") ?? "", text };
   } catch (error) {

@@ -6,6 +6,16 @@ import type { SandboxFaults } from "./faults";
 import type { SandboxLedger } from "./ledger";
 import type { FetchHandler } from "./serve";
 
+/**
+ * The sandbox of an acquirer's reporting API (disputes and settlements, issue 40), beside its gateway
+ * sandbox and sharing its ledger: the transactions the gateway sandbox processed are the ones it reports.
+ */
+export interface ReportingSandbox {
+  create(options: { extensions: boolean; ledger: SandboxLedger }): { handler: FetchHandler };
+  /** The largest request body it takes (evidence uploads). */
+  readonly maxBodyBytes: number;
+}
+
 /** What a merchant enters for one of the sandbox's test accounts, beyond the fields every account has. */
 export interface SandboxMerchantAccount {
   acquirerMerchantId: string;
@@ -23,6 +33,8 @@ export interface AcquirerSandbox {
   /** A running sandbox's handler and ledger; `extensions`: the sandbox-only extensions (docs/acquirers.md). */
   create(options: { hangMs?: number; extensions: boolean }): { handler: FetchHandler; ledger: SandboxLedger };
   readonly faults: SandboxFaults;
+  /** Its reporting API's sandbox, where the acquirer publishes one (started on a port of its own). */
+  readonly reporting?: ReportingSandbox;
   /** Test account `index` (0, 1 or 2) as a merchant enters it: credentials and the acquirer's view of the account. */
   merchantAccount(index: number): SandboxMerchantAccount;
   /** The process-wide credentials of earlier versions in place of the test account's, where they can stand for them. */

@@ -22,6 +22,8 @@ export interface SandboxTransaction {
    */
   holds: boolean;
   authorizationCode?: string;
+  /** The caller's own reference of the request (Clearhaus `reference`): what a reporting sandbox shows with it. */
+  requestId?: string;
   /** A hash of the card (never the number): links a stored-credential series to its card. */
   cardKey?: string;
   /** Clearhaus: the series this authorization belongs to; `first` on the first-in-series. */
@@ -123,6 +125,7 @@ export class SandboxLedger {
       approved: input.approved,
       holds: input.holds ?? false,
       authorizationCode: input.approved ? (input.authorizationCode ?? newAuthorizationCode()) : undefined,
+      requestId: input.requestId,
       cardKey: input.cardKey,
       series: input.series,
       storedCredential: input.storedCredential,

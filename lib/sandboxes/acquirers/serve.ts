@@ -19,16 +19,18 @@ export interface StartSandboxServerOptions {
   handler: FetchHandler;
   port?: number;
   host?: string;
+  /** A larger limit than SANDBOX_MAX_BODY_BYTES, for a sandbox that takes file uploads (a reporting API's evidence). */
+  maxBodyBytes?: number;
 }
 
 /** Sandbox requests are small JSON or form bodies; anything larger is refused (413) unread. */
 export const SANDBOX_MAX_BODY_BYTES = 256 * 1024;
 
-async function readBody(message: IncomingMessage): Promise<Buffer> {
-  if (declaresTooLargeBody(new Headers({ "content-length": message.headers["content-length"] ?? "0" }), SANDBOX_MAX_BODY_BYTES)) {
-    throw new BodyTooLargeError(SANDBOX_MAX_BODY_BYTES);
+async function readBody(message: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (declaresTooLargeBody(new Headers({ "content-length": message.headers["content-length"] ?? "0" }), maxBytes)) {
+    throw new BodyTooLargeError(maxBytes);
   }
-  return readLimitedStream(message, SANDBOX_MAX_BODY_BYTES);
+  return readLimitedStream(message, maxBytes);
 }
 
 export async function startSandboxServer({
@@ -36,6 +38,7 @@ export async function startSandboxServer({
   handler,
   port = 0,
   host = "127.0.0.1",
+  maxBodyBytes = SANDBOX_MAX_BODY_BYTES,
 }: StartSandboxServerOptions): Promise<RunningSandbox> {
   const server: Server = createServer(async (message, response) => {
     const aborter = new AbortController();
@@ -43,7 +46,7 @@ export async function startSandboxServer({
       if (!response.writableFinished) aborter.abort();
     });
     try {
-      const body = await readBody(message);
+      const body = await readBody(message, maxBodyBytes);
       const headers = new Headers();
       for (const [key, value] of Object.entries(message.headers)) {
         if (typeof value === "string") headers.set(key, value);

@@ -5,7 +5,7 @@
 // sandbox follows its acquirer's public reference; its sandbox-only extensions (look-ups the real API
 // lacks, card-update feeds, fault modes, scenario cards) are off unless asked for.
 import { SANDBOXES, WORLDLINE_SANDBOX } from "./index";
-import { platformSandboxKey, registerSandboxAddress } from "../../runtime/sandbox-addresses";
+import { platformSandboxKey, registerSandboxAddress, reportingSandboxKey } from "../../runtime/sandbox-addresses";
 import { platformSandboxAccountInput, sandboxAccountInput } from "../sandbox-merchant-accounts";
 import { ACQUIRER_NAMES, type AcquirerName } from "../../acquirers/names";
 import { createThreeDsSandbox } from "../threeds/directory-server";
@@ -66,6 +66,8 @@ type SandboxName = AcquirerName | typeof WORLDLINE_SANDBOX.name;
 
 export interface RunningSandboxes {
   urls: Partial<Record<SandboxName | "threeds", string>>;
+  /** The reporting API sandboxes (disputes and settlements), by acquirer, where one is published. */
+  reportingUrls: Partial<Record<AcquirerName, string>>;
   /** The acquirer sandboxes' state, for tests that check what reached which acquirer. */
   ledgers: Partial<Record<SandboxName, SandboxLedger>>;
   close(): Promise<void>;
@@ -84,6 +86,7 @@ export async function startSandboxes({
 }: StartSandboxesOptions = {}): Promise<RunningSandboxes> {
   const running: { name: SandboxName | "threeds"; server: RunningSandbox }[] = [];
   const ledgers: Partial<Record<SandboxName, SandboxLedger>> = {};
+  const reporting: { name: AcquirerName; server: RunningSandbox }[] = [];
   try {
     for (const name of processors) {
       const sandbox = SANDBOXES[name].create({ hangMs, extensions });
@@ -93,6 +96,15 @@ export async function startSandboxes({
       const server = await startSandboxServer({ name, handler, port: ports[name] });
       running.push({ name, server });
       if (register) registerSandbox(name, server.url, extensions);
+      // Its reporting API, on a port of its own over the same ledger: the transactions the gateway
+      // sandbox processed are the ones it reports (registered for test mode's reporting clients).
+      const reportingSandbox = SANDBOXES[name].reporting;
+      if (reportingSandbox) {
+        const { handler: reportingHandler } = reportingSandbox.create({ extensions, ledger: sandbox.ledger });
+        const reportingServer = await startSandboxServer({ name: `${name} reporting`, handler: reportingHandler, maxBodyBytes: reportingSandbox.maxBodyBytes });
+        reporting.push({ name, server: reportingServer });
+        if (register) registerSandboxAddress(reportingSandboxKey(name), { url: reportingServer.url, path: "", extensions });
+      }
     }
     if (worldline) {
       const { name } = WORLDLINE_SANDBOX;
@@ -121,13 +133,16 @@ export async function startSandboxes({
       }
     }
   } catch (error) {
-    await Promise.all(running.map(({ server }) => server.close()));
+    await Promise.all([...running, ...reporting].map(({ server }) => server.close()));
     throw error;
   }
   return {
     urls: Object.fromEntries(running.map(({ name, server }) => [name, server.url])),
+    reportingUrls: Object.fromEntries(reporting.map(({ name, server }) => [name, server.url])),
     ledgers,
     async close() {
+      for (const { name } of reporting) if (register) registerSandboxAddress(reportingSandboxKey(name), undefined);
+      await Promise.all(reporting.map(({ server }) => server.close()));
       for (const { name } of running) {
         if (!register || name === WORLDLINE_SANDBOX.name) continue;
         if (name === "threeds") {

@@ -3,6 +3,7 @@ import type { AcquirerSandbox } from "../acquirer-sandbox";
 import { fieldNumber, type AcquirerOperation } from "../faults";
 import { CLEARHAUS_SANDBOX_ACCOUNTS } from "./accounts";
 import { createClearhausSandbox } from "./index";
+import { createClearhausMerchantApiSandbox } from "./merchant-api";
 
 const FOLLOW_UPS = { captures: "capture", refunds: "refund", voids: "void" } as const satisfies Record<string, AcquirerOperation>;
 
@@ -26,4 +27,7 @@ export const clearhausSandbox: AcquirerSandbox = {
     return { acquirerMerchantId: account.merchantId, mcc: account.mcc, country: account.country, credentials: { apiKey: account.apiKey } };
   },
   legacyMerchantAccount: (credentials) => ({ credentials }),
+  // The Merchant API (disputes and settlements) over the gateway sandbox's ledger; evidence uploads
+  // need more than the gateway's small form bodies (our evidence limit is 5 MB, decision 0196).
+  reporting: { create: createClearhausMerchantApiSandbox, maxBodyBytes: 8 * 1024 * 1024 },
 };

@@ -1,0 +1,42 @@
+// One log line, one metric sample and one span per reporting call (disputes and settlements), as
+// ./observe-connector.ts does for the gateway calls: processor, operation, duration and outcome
+// ("ok", "refused" for refused credentials, "error"). Arguments and answers never reach a line:
+// credentials ride in them.
+import { ReportingApiError, type AcquirerReportingClient } from "../contract";
+import type { AcquirerName } from "../names";
+import type { Mode } from "../../mode";
+import { log } from "../../observability/logger";
+import { metrics } from "../../observability/metrics";
+import { inSpan, SpanKind } from "../../observability/tracing";
+
+export function observeReportingClient<T>(client: AcquirerReportingClient<T>, processor: AcquirerName, mode: Mode): AcquirerReportingClient<T> {
+  const observed: Record<string, unknown> = {};
+  for (const [method, original] of Object.entries(client) as [string, unknown][]) {
+    if (typeof original !== "function") continue;
+    const operation = `reporting.${method}`;
+    observed[method] = (...args: unknown[]) =>
+      inSpan(`acquirer ${processor} ${operation}`, { kind: SpanKind.CLIENT, attributes: { "cps.processor": processor, "cps.operation": operation } }, async (span) => {
+        const started = performance.now();
+        let outcome = "error";
+        try {
+          const result: unknown = await (original as (...input: unknown[]) => Promise<unknown>).apply(client, args);
+          outcome = "ok";
+          return result;
+        } catch (error) {
+          if (error instanceof ReportingApiError && error.credentialsRefused) outcome = "refused";
+          throw error;
+        } finally {
+          const durationMs = performance.now() - started;
+          span.setAttribute("cps.outcome", outcome);
+          const labels = { processor, operation, outcome, mode };
+          metrics().acquirerCalls.inc(labels);
+          metrics().acquirerDuration.observe(labels, durationMs / 1000);
+          log("processors")[outcome === "ok" ? "info" : "warn"](
+            { event: "acquirer.reporting", processor, mode, operation, outcome, durationMs: Math.round(durationMs) },
+            `${processor} ${operation} ${outcome}`,
+          );
+        }
+      });
+  }
+  return observed as unknown as AcquirerReportingClient<T>;
+}
