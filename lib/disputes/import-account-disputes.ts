@@ -3,6 +3,8 @@
 // yet closed that the listing left out, read one by one, so a dispute opened before the cursor still
 // reaches won or lost here. Each goes through applyAcquirerDispute (idempotent, one notification per
 // change). Called by the poller (./poll-account-disputes.ts) with the cursor it keeps.
+import { ReportingApiError } from "../acquirers/contract";
+import { log } from "../observability/logger";
 import type { AccountReporting } from "../routing/accounts/reporting-access";
 import { db } from "../db";
 import { applyAcquirerDispute } from "./apply-acquirer-dispute";
@@ -38,7 +40,15 @@ export async function importAccountDisputes({
   });
   const refreshed = [];
   for (const { acquirerDisputeId } of stillOpen) {
-    if (!listedIds.has(acquirerDisputeId)) refreshed.push(await client.dispute(acquirerDisputeId, call));
+    if (listedIds.has(acquirerDisputeId)) continue;
+    try {
+      refreshed.push(await client.dispute(acquirerDisputeId, call));
+    } catch (error) {
+      // One dispute the acquirer no longer knows must not stop every other dispute of the account:
+      // it stays as last seen, and the line says so. Anything else fails the import (back-off, alert).
+      if (!(error instanceof ReportingApiError && error.status === 404)) throw error;
+      log("reporting").warn({ event: "dispute.not_found", accountId: account.id, acquirerDisputeId }, `dispute ${acquirerDisputeId} of account ${account.id}: the acquirer no longer finds it; kept as last seen`);
+    }
   }
   const result: ImportedDisputes = { read: 0, created: 0, updated: 0, notificationIds: [], nextOpenedOnOrAfter: openedOnOrAfter };
   for (const dispute of [...listed, ...refreshed]) {
