@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { AcquirerSettlement, AcquirerSettlementLine } from "../acquirers/contract";
 import { calendarDateSchema } from "../disputes/acquirer-dispute-schema";
+import { SETTLEMENT_LINE_TYPES } from "./line-types";
 
 const currency = z.string().regex(/^[A-Z]{3}$/);
 
@@ -29,7 +30,7 @@ export const acquirerSettlementSchema = z.object({
 
 export const acquirerSettlementLineSchema = z.object({
   transactionId: z.string().min(1).max(200),
-  type: z.enum(["authorization", "capture", "refund", "credit", "void", "debit"]),
+  type: z.enum(SETTLEMENT_LINE_TYPES),
   reference: z.string().max(200).optional(),
   amount: z.bigint(),
   currency,

@@ -7,24 +7,15 @@
 // unknown. The settlement keeps the counts, net - (payout + reserve), and our captures and refunds
 // overdue for settlement. All of it is written in one transaction; running it again gives the same
 // result (a line keeps the operation it was matched to). New exceptions alert an operator.
-import type { AcquirerSettlementLine } from "../acquirers/contract";
 import { db, type Tx } from "../db";
 import type { OperationType, SettlementLineResult } from "../generated/prisma/enums";
 import { log } from "../observability/logger";
+import { LINE_OPERATION_TYPES, type SettlementLineType } from "./line-types";
 import { listOverdueOperations } from "./list-overdue-operations";
 
 /** How far our operation's completion may be from the acquirer's processing time for a match by amount. */
 export const MATCH_WINDOW_MS = 60 * 60_000;
 
-/** The operation types a line of each acquirer type can be. */
-const OPERATION_TYPES: Record<AcquirerSettlementLine["type"], OperationType[]> = {
-  authorization: ["authorize"],
-  capture: ["capture"],
-  debit: ["capture"],
-  refund: ["refund"],
-  credit: ["refund", "payout"],
-  void: ["void"],
-};
 
 export interface SettlementReconciliation {
   matched: number;
@@ -46,7 +37,7 @@ async function matchLine(
   line: { id: string; transactionId: string; type: string; reference: string | null; amount: bigint; currency: string; processedAt: Date; operationId: string | null },
   taken: Set<string>,
 ): Promise<{ operation: Candidate; by: string } | null> {
-  const types = OPERATION_TYPES[line.type as AcquirerSettlementLine["type"]] ?? [];
+  const types = LINE_OPERATION_TYPES[line.type as SettlementLineType] ?? [];
   const byId = await tx.operation.findMany({ where: { acquirerAccountId: accountId, processorReference: line.transactionId }, select: CANDIDATE, orderBy: { createdAt: "asc" } });
   // Some acquirers keep one id for an authorization and its capture: the line's type decides.
   const idMatch = byId.find((operation) => types.includes(operation.type)) ?? byId[0];
@@ -65,7 +56,7 @@ async function matchLine(
     where: {
       acquirerAccountId: accountId,
       status: "approved",
-      type: { in: types },
+      type: { in: [...types] },
       amount,
       currency: line.currency,
       completedAt: { gte: new Date(line.processedAt.getTime() - MATCH_WINDOW_MS), lte: new Date(line.processedAt.getTime() + MATCH_WINDOW_MS) },
