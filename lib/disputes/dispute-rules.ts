@@ -65,9 +65,9 @@ export function checkEvidenceFiles(
     const contentType = file.contentType.split(";")[0]!.trim().toLowerCase();
     if (!rules.contentTypes.includes(contentType))
       throw invalidParameter("files", `${fileName}: type ${contentType || "(none)"} is not accepted by ${label} (accepted: ${rules.contentTypes.join(", ")})`);
+    if (file.bytes.byteLength === 0) throw invalidParameter("files", `${fileName}: the file is empty`);
     const magic = MAGIC[contentType];
     if (magic && !magic(file.bytes)) throw invalidParameter("files", `${fileName}: its content is not ${contentType}`);
-    if (file.bytes.byteLength === 0) throw invalidParameter("files", `${fileName}: the file is empty`);
     if (file.bytes.byteLength > rules.maxBytes)
       throw invalidParameter("files", `${fileName}: ${file.bytes.byteLength} bytes is over ${label}'s limit of ${rules.maxBytes} bytes`);
     return {

@@ -13,6 +13,7 @@ import { verifyNotificationSignature } from "@/lib/notifications/sign-notificati
 import { captureLogs } from "@/lib/observability/logger";
 import { REPORTING_ALERT_AFTER_FAILURES, reportingBackoffMs } from "@/lib/routing/accounts/run-reporting-feed";
 import { setReportingCredentials } from "@/lib/routing/accounts/set-reporting-credentials";
+import { testReportingConnection } from "@/lib/routing/accounts/test-reporting-connection";
 import { eventually, quietFor } from "@/tests/helpers/eventually";
 import { acquirerDispute, FAKE_CREDENTIALS, FAKE_EVIDENCE_RULES, fakeAccess, FakeReportingClient, PDF_BYTES } from "@/tests/helpers/fake-reporting";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
@@ -244,5 +245,14 @@ describe("refused credentials", () => {
     fake.refuseCredentials = false;
     expect(await pollAccountDisputes({ accountId, accessFor, now })).toMatchObject({ status: "imported" });
     expect(await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } })).toMatchObject({ reportingFailures: 0, reportingProblem: null });
+  });
+
+  it("found by a connection test are shown on the account at once", async () => {
+    fake.refuseCredentials = true;
+    expect(await testReportingConnection({ merchantId: merchant.merchantId, accountId, accessFor })).toEqual({ ok: false, message: "token endpoint answered 401 invalid_client" });
+    expect(await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } })).toMatchObject({ reportingProblem: "token endpoint answered 401 invalid_client", reportingFailures: 1 });
+    fake.refuseCredentials = false;
+    expect(await testReportingConnection({ merchantId: merchant.merchantId, accountId, accessFor })).toMatchObject({ ok: true });
+    expect(await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } })).toMatchObject({ reportingProblem: null, reportingFailures: 0 });
   });
 });
