@@ -6,6 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { answerDispute } from "@/lib/disputes/answer-dispute";
 import { commentOnDispute } from "@/lib/disputes/comment-on-dispute";
+import { getDisputeEvidenceFile } from "@/lib/disputes/get-dispute-evidence-file";
+import { listDisputes } from "@/lib/disputes/list-disputes";
 import { pollAccountDisputes } from "@/lib/disputes/poll-account-disputes";
 import { submitDisputeEvidence } from "@/lib/disputes/submit-dispute-evidence";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
@@ -171,6 +173,13 @@ describe("answering disputes", () => {
     expect(Buffer.from(row!.bytes).equals(Buffer.from(PDF_BYTES))).toBe(true);
     expect(await db().auditEntry.findFirst({ where: { target: disputeId, action: "dispute.evidence_uploaded" } })).not.toBeNull();
 
+    // Served only as a download that no browser sniffs, and only to its merchant.
+    const download = await getDisputeEvidenceFile({ merchantId: merchant.merchantId, evidenceId: evidenceIds[0]! });
+    expect(download.headers).toMatchObject({ "Content-Type": "application/pdf", "X-Content-Type-Options": "nosniff" });
+    expect(download.headers["Content-Disposition"]).toMatch(/^attachment; filename="receipt\.pdf"/);
+    const stranger = await createTestMerchant({ acquirerAccounts: false });
+    await expect(getDisputeEvidenceFile({ merchantId: stranger.merchantId, evidenceId: evidenceIds[0]! })).rejects.toThrow("evidence: no such file");
+
     await commentOnDispute({ merchantId: merchant.merchantId, disputeId, comment: "Tracking: 123", accessFor });
     expect(fake.evidenceSent.at(-1)).toMatchObject({ disputeId: "chb-11", files: [], comment: "Tracking: 123" });
     expect(await db().auditEntry.findFirst({ where: { target: disputeId, action: "dispute.commented" } })).toMatchObject({ details: { comment: "Tracking: 123" } });
@@ -211,6 +220,24 @@ describe("answering disputes", () => {
     const other = await createTestMerchant({ acquirerAccounts: false });
     await expect(answerDispute({ merchantId: other.merchantId, disputeId, decision: "accept", accessFor })).rejects.toThrow("dispute: no such dispute");
     expect(fake.callsOf("dispute") + fake.callsOf("answerDispute")).toBe(0);
+  });
+});
+
+describe("listing disputes", () => {
+  it("shows the merchant's open disputes first, earliest due date first, and none of another merchant's", async () => {
+    const soon = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const later = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    fake.disputesById.set("chb-20", acquirerDispute({ disputeId: "chb-20", dueOn: later }));
+    fake.disputesById.set("chb-21", acquirerDispute({ disputeId: "chb-21", dueOn: soon }));
+    await pollAccountDisputes({ accountId, accessFor });
+    const listed = await listDisputes({ merchantId: merchant.merchantId, mode: "test" });
+    const open = listed.filter((dispute) => dispute.status === "open");
+    expect(listed.slice(0, open.length)).toEqual(open);
+    const dueDates = open.map((dispute) => dispute.dueOn ?? "9999-12-31");
+    expect(dueDates).toEqual([...dueDates].sort());
+    expect(listed.findIndex((dispute) => dispute.acquirerDisputeId === "chb-21")).toBeLessThan(listed.findIndex((dispute) => dispute.acquirerDisputeId === "chb-20"));
+    const stranger = await createTestMerchant({ acquirerAccounts: false });
+    expect(await listDisputes({ merchantId: stranger.merchantId, mode: "test" })).toEqual([]);
   });
 });
 

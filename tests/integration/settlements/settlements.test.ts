@@ -7,6 +7,7 @@ import type { AcquirerSettlement, AcquirerSettlementLine } from "@/lib/acquirers
 import { db } from "@/lib/db";
 import { captureLogs } from "@/lib/observability/logger";
 import { setReportingCredentials } from "@/lib/routing/accounts/set-reporting-credentials";
+import { getSettlement } from "@/lib/settlements/get-settlement";
 import { EXPECTED_SETTLEMENT_DELAY_DAYS } from "@/lib/settlements/list-overdue-operations";
 import { pollAccountSettlements } from "@/lib/settlements/poll-account-settlements";
 import { MATCH_WINDOW_MS } from "@/lib/settlements/reconcile-settlement";
@@ -95,6 +96,14 @@ describe("settlement reconciliation", () => {
     expect(logs.entries().filter((entry) => entry.event === "operator.settlement_exceptions")).toEqual([
       expect.objectContaining({ mismatched: 1, unknown: 1, payoutDifference: "0" }),
     ]);
+
+    // As the Settlements page reads it: the merchant's only, fees as money, results as words.
+    const page = await getSettlement({ merchantId, settlementId: first.id });
+    expect(page.feesByKind).toEqual({ interchange: -30n, scheme: -12n });
+    expect(page.lines.map((row) => row.result).sort()).toEqual(["amount-mismatch", "matched", "unknown"]);
+    expect(page.lines.find((row) => row.result === "matched")?.paymentId).toBe(matching.paymentId);
+    const stranger = await createTestMerchant({ acquirerAccounts: false });
+    await expect(getSettlement({ merchantId: stranger.merchantId, settlementId: first.id })).rejects.toThrow("settlement: no such settlement");
 
     // Read again: a settled settlement is not read again, and nothing changes.
     await pollAccountSettlements({ accountId, accessFor });
