@@ -52,6 +52,11 @@ export const AUDIT_ACTIONS = {
   "webhook_endpoint.created": "Added webhook endpoint",
   "webhook_endpoint.disabled": "Disabled webhook endpoint",
   "webhook_endpoint.secret_rolled": "Rolled a webhook endpoint's signing secret",
+  "acquirer_account.reporting_credentials_changed": "Changed acquirer account reporting API credentials",
+  "dispute.evidence_uploaded": "Uploaded dispute evidence",
+  "dispute.commented": "Commented on a dispute",
+  "dispute.refuted": "Refuted a dispute",
+  "dispute.accepted": "Accepted a dispute",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

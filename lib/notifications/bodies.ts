@@ -6,6 +6,7 @@ import type { CardImage } from "./card-image";
 import type {
   cardImageRecordSchema,
   completionNotificationSchema,
+  disputeNotificationSchema,
   lifecycleNotificationSchema,
   mitNotificationSchema,
   operationNotificationSchema,
@@ -223,4 +224,48 @@ export function lifecycleNotificationBody(input: {
   change: LifecycleNotificationBody["change"];
 }): LifecycleNotificationBody {
   return { paymentid: input.paymentId, merchantpaymentid: input.merchantPaymentId ?? "", change: input.change };
+}
+
+/** Beyond the spec (issue 40): a dispute opened, changed, won or lost. */
+export type DisputeNotificationBody = Built<z.infer<typeof disputeNotificationSchema>>;
+
+export function disputeNotificationBody(input: {
+  disputeId: string;
+  event: DisputeNotificationBody["event"];
+  paymentId: string | null;
+  merchantPaymentId: string | null;
+  operationId: string | null;
+  processor: string;
+  kind: DisputeNotificationBody["type"];
+  status: DisputeNotificationBody["status"];
+  reasonCode: string;
+  reason: string;
+  amount: bigint;
+  currency: string;
+  partial: boolean;
+  /** Calendar dates, YYYY-MM-DD. */
+  openedOn: string;
+  dueOn: string | null;
+  expiresOn: string | null;
+  answers: readonly DisputeNotificationBody["answers"][number][];
+}): DisputeNotificationBody {
+  return {
+    disputeid: input.disputeId,
+    event: input.event,
+    paymentid: input.paymentId ?? "",
+    merchantpaymentid: input.merchantPaymentId ?? "",
+    operationid: input.operationId ?? "",
+    processor: input.processor,
+    type: input.kind,
+    status: input.status,
+    reasoncode: input.reasonCode,
+    reason: input.reason,
+    amount: input.amount.toString(),
+    currency: input.currency,
+    partial: input.partial,
+    openedon: input.openedOn,
+    dueon: input.dueOn ?? "",
+    expireson: input.expiresOn ?? "",
+    answers: [...input.answers],
+  };
 }

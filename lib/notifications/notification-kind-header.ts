@@ -20,6 +20,7 @@ const HEADER_VALUES: Record<NotificationKind, string> = {
   payment_details: "payment-details",
   lifecycle: "lifecycle",
   test: "test",
+  dispute: "dispute",
 };
 
 /** The kind as receivers see it in the header (`payment-details`): the one spelling shown to people. */

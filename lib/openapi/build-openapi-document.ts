@@ -23,6 +23,7 @@ import {
 import {
   completionNotificationSchema,
   lifecycleNotificationSchema,
+  disputeNotificationSchema,
   mitNotificationSchema,
   operationNotificationSchema,
   paymentRecordSchema,
@@ -369,6 +370,7 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
     OperationNotification: jsonSchema(operationNotificationSchema, "output"),
     PaymentRecord: jsonSchema(paymentRecordSchema, "output"),
     LifecycleNotification: jsonSchema(lifecycleNotificationSchema, "output"),
+    DisputeNotification: jsonSchema(disputeNotificationSchema, "output"),
     TestNotification: jsonSchema(testNotificationSchema, "output"),
   };
   const SCHEMA_DESCRIPTIONS: Record<string, string> = {
@@ -387,6 +389,7 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
     PaymentRecord: "A payment with its card facts and operations (spec 2.2), with the lookup's responseid (spec 6.5).",
     LifecycleNotification:
       "The card behind a payment was updated by its issuer (spec 6.6), or (beyond the spec) the cardholder stopped merchant-initiated payments on it (`change`).",
+    DisputeNotification: "A dispute the acquirer reported was opened, changed, won or lost (beyond the spec; issue 40).",
     TestNotification: "A test sent from the back office (beyond the spec).",
   };
   for (const [name, schema] of Object.entries(schemas)) schema.description ??= SCHEMA_DESCRIPTIONS[name];
@@ -585,6 +588,14 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
         description: "Sent to the life-cycle address configured in the back office.",
         schema: "LifecycleNotification",
         kinds: ["lifecycle"],
+      }),
+      disputeNotification: webhook({
+        operationId: "disputeNotification",
+        summary: "A dispute (chargeback, retrieval request) was opened, changed, won or lost (beyond the spec)",
+        description:
+          "Imported from the acquirer's reporting API and sent to the configured default address (the hosted integration's where the payment came through one), else the payment's own notification address. Signed and retried like every other notification; one per change.",
+        schema: "DisputeNotification",
+        kinds: ["dispute"],
       }),
       testNotification: webhook({
         operationId: "testNotification",

@@ -148,6 +148,38 @@ export const lifecycleNotificationSchema = z.object({
   mode: modeMemberSchema,
 });
 
+/**
+ * Beyond the spec (issue 40): a dispute the acquirer reported, opened, changed, won or lost. In the
+ * spec's style (lower-case names, every field always present, "" when unknown, amounts as strings of
+ * minor units as in 2.3); docs/decisions/0200-the-dispute-notification-body.md.
+ */
+export const disputeNotificationSchema = z.object({
+  disputeid: z.string().describe("The dispute's id at this service."),
+  event: z
+    .enum(["opened", "updated", "won", "lost"])
+    .describe("What happened: opened (first seen), updated (its status, amount, dates or offered answers changed), won or lost (closed)."),
+  paymentid: z.string().describe("The disputed payment; empty when the acquirer's transaction matches none of your payments."),
+  merchantpaymentid: merchantPaymentId,
+  operationid: z.string().describe("The disputed operation (the capture or authorization the acquirer names); empty when unknown."),
+  processor: processorName,
+  type: z
+    .enum(["retrieval-request", "chargeback", "second-chargeback"])
+    .describe("retrieval-request (the issuer asks for a copy; no money moves yet), chargeback, second-chargeback (pre-arbitration)."),
+  status: z
+    .enum(["open", "under-review", "refuted", "accepted", "won", "lost"])
+    .describe("open (waiting for your answer until dueon), under-review, refuted, accepted, won or lost."),
+  reasoncode: z.string().describe("The card scheme's reason code, verbatim (4837, 10.4, ...)."),
+  reason: z.string().describe("The acquirer's reason category, verbatim (fraud, duplicate, ...)."),
+  amount: z.string().describe("The disputed amount in minor units, as a string (as 2.3)."),
+  currency: z.string().describe("ISO 4217 alpha-3 code."),
+  partial: z.boolean().describe("True when only part of the transaction's amount is disputed."),
+  openedon: z.string().describe("The day the acquirer opened it, YYYY-MM-DD (the acquirer's calendar)."),
+  dueon: z.string().describe("The last day to answer, YYYY-MM-DD; empty when the acquirer gives none. Unanswered disputes are lost by default."),
+  expireson: z.string().describe("The day it expires at the acquirer, YYYY-MM-DD; empty when none."),
+  answers: z.array(z.enum(["refute", "accept"])).describe("The answers the acquirer offers now; empty when none is possible."),
+  mode: modeMemberSchema,
+});
+
 /** The back office's "send test notification" (beyond the spec): says nothing about a payment. */
 export const testNotificationSchema = z.object({
   type: z.literal("test").describe("Always test."),

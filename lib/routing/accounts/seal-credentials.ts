@@ -26,11 +26,21 @@ export function sealCredentials(value: ProcessorCredentials, accountId: string):
   return sealPayload(value, accountId);
 }
 
-function sealPayload(value: SealedPayload, accountId: string): SealedCredentials {
+/**
+ * What the ciphertext is bound to: the account id, and for the reporting API's credentials (issue 40)
+ * that purpose too, so the gateway's and the reporting credentials of one account cannot be swapped.
+ */
+function binding(accountId: string, purpose: CredentialsPurpose): string {
+  return purpose === "gateway" ? accountId : `${accountId}:${purpose}`;
+}
+
+type CredentialsPurpose = "gateway" | "reporting";
+
+function sealPayload(value: SealedPayload, accountId: string, purpose: CredentialsPurpose = "gateway"): SealedCredentials {
   const { id, key } = cardKeyMaterial();
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", credentialsKey(key), iv);
-  cipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${id}:${accountId}`));
+  cipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${id}:${binding(accountId, purpose)}`));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
   return {
     credentialsSealed: `${SEALED_PREFIX}:${Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64")}`,
@@ -56,15 +66,35 @@ export function openCredentials(sealed: SealedCredentials, accountId: string): P
  * over credentials its processor's schema no longer takes (bambora accounts from before issue 26)
  * as well as valid ones.
  */
-export function resealCredentials(sealed: SealedCredentials, accountId: string): SealedCredentials {
-  return sealPayload(openPayload(sealed, accountId), accountId);
+export function resealCredentials(sealed: SealedCredentials, accountId: string, purpose: CredentialsPurpose = "gateway"): SealedCredentials {
+  return sealPayload(openPayload(sealed, accountId, purpose), accountId, purpose);
 }
 
-function openPayload(sealed: SealedCredentials, accountId: string): SealedPayload {
+/**
+ * The reporting API's credentials (AcquirerAccount.reportingCredentialsSealed), already validated by
+ * the module's `reporting.credentials` schema; sealed with the same key, bound to the account and the purpose.
+ */
+export function sealReportingCredentials(processor: ProcessorCredentials["processor"], credentials: unknown, accountId: string): SealedCredentials {
+  return sealPayload({ processor, credentials }, accountId, "reporting");
+}
+
+/** The reporting credentials in clear, unvalidated: the caller parses them with its module's schema. */
+export function openReportingCredentials(sealed: SealedCredentials, accountId: string): { processor: string; credentials: unknown } {
+  const payload = openPayload(sealed, accountId, "reporting");
+  return { processor: payload.processor, credentials: payload.credentials };
+}
+
+/** 16 hex digits of an HMAC of the reporting credentials, as `credentialsFingerprint` for the gateway's. */
+export function reportingCredentialsFingerprint(processor: string, credentials: Record<string, unknown>): string {
+  const canonical = JSON.stringify(Object.entries(credentials).sort(([a], [b]) => a.localeCompare(b)));
+  return createHmac("sha256", config().secrets.apiKeySecret).update(`reporting-credentials:${processor}:${canonical}`).digest("hex").slice(0, 16);
+}
+
+function openPayload(sealed: SealedCredentials, accountId: string, purpose: CredentialsPurpose = "gateway"): SealedPayload {
   const payload = sealed.credentialsSealed.slice(`${SEALED_PREFIX}:`.length);
   const raw = Buffer.from(payload, "base64");
   const decipher = createDecipheriv("aes-256-gcm", credentialsKey(cardKeyMaterial(sealed.credentialsKeyId).key), raw.subarray(0, IV_BYTES));
-  decipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${sealed.credentialsKeyId}:${accountId}`));
+  decipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${sealed.credentialsKeyId}:${binding(accountId, purpose)}`));
   decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   return JSON.parse(
     Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8"),

@@ -313,6 +313,28 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  disputeNotification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A dispute (chargeback, retrieval request) was opened, changed, won or lost (beyond the spec)
+     * @description Imported from the acquirer's reporting API and sent to the configured default address (the hosted integration's where the payment came through one), else the payment's own notification address. Signed and retried like every other notification; one per change.
+     *
+     *     Acknowledge with HTTP 200; anything else is retried on the schedule of spec 6.2 (at once, 3 × after 3 s, 3 × after 1 h, once after 24 h).
+     */
+    post: operations["disputeNotification"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   testNotification: {
     parameters: {
       query?: never;
@@ -862,6 +884,57 @@ export interface components {
        * @enum {string}
        */
       change: "expiry" | "pan" | "closed" | "mit_stopped";
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
+    };
+    /** @description A dispute the acquirer reported was opened, changed, won or lost (beyond the spec; issue 40). */
+    DisputeNotification: {
+      /** @description The dispute's id at this service. */
+      disputeid: string;
+      /**
+       * @description What happened: opened (first seen), updated (its status, amount, dates or offered answers changed), won or lost (closed).
+       * @enum {string}
+       */
+      event: "opened" | "updated" | "won" | "lost";
+      /** @description The disputed payment; empty when the acquirer's transaction matches none of your payments. */
+      paymentid: string;
+      /** @description Your reference of the payment, empty when it has none. */
+      merchantpaymentid: string;
+      /** @description The disputed operation (the capture or authorization the acquirer names); empty when unknown. */
+      operationid: string;
+      /** @description The processor that handled it: finaro, clearhaus or bambora; empty when none was reached. */
+      processor: string;
+      /**
+       * @description retrieval-request (the issuer asks for a copy; no money moves yet), chargeback, second-chargeback (pre-arbitration).
+       * @enum {string}
+       */
+      type: "retrieval-request" | "chargeback" | "second-chargeback";
+      /**
+       * @description open (waiting for your answer until dueon), under-review, refuted, accepted, won or lost.
+       * @enum {string}
+       */
+      status: "open" | "under-review" | "refuted" | "accepted" | "won" | "lost";
+      /** @description The card scheme's reason code, verbatim (4837, 10.4, ...). */
+      reasoncode: string;
+      /** @description The acquirer's reason category, verbatim (fraud, duplicate, ...). */
+      reason: string;
+      /** @description The disputed amount in minor units, as a string (as 2.3). */
+      amount: string;
+      /** @description ISO 4217 alpha-3 code. */
+      currency: string;
+      /** @description True when only part of the transaction's amount is disputed. */
+      partial: boolean;
+      /** @description The day the acquirer opened it, YYYY-MM-DD (the acquirer's calendar). */
+      openedon: string;
+      /** @description The last day to answer, YYYY-MM-DD; empty when the acquirer gives none. Unanswered disputes are lost by default. */
+      dueon: string;
+      /** @description The day it expires at the acquirer, YYYY-MM-DD; empty when none. */
+      expireson: string;
+      /** @description The answers the acquirer offers now; empty when none is possible. */
+      answers: ("refute" | "accept")[];
       /**
        * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
        * @enum {string}
@@ -2504,6 +2577,80 @@ export interface operations {
          *     }
          */
         "application/json": components["schemas"]["LifecycleNotification"];
+      };
+    };
+    responses: {
+      /** @description Received. Any other answer, or none within the attempt's time-out, is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  disputeNotification: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description What the notification reports, so it can be routed before the body is parsed (beyond the spec; the body stays the spec's).
+         * @example dispute
+         */
+        "X-CPS-Notification-Kind": "dispute";
+        /**
+         * @description test or live: the mode of the key that made what the notification reports (beyond the spec; also the body's `mode`). Test notifications never report money that moved.
+         * @example live
+         */
+        "X-CPS-Notification-Mode": "test" | "live";
+        /**
+         * @description Unique id of the notification; the same on every retry of it (Standard Webhooks).
+         * @example msg_2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c
+         */
+        "webhook-id": string;
+        /**
+         * @description Unix seconds when this attempt was signed.
+         * @example 1772460309
+         */
+        "webhook-timestamp": string;
+        /**
+         * @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> with the merchant's whsec_ secret.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The notification, as JSON. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "disputeid": "dsp7Qm2xK9pL4nR8sT1v",
+         *       "event": "opened",
+         *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
+         *       "merchantpaymentid": "order10042",
+         *       "operationid": "op5Fh8Jk2Lm9Np3Qr6St",
+         *       "processor": "clearhaus",
+         *       "type": "chargeback",
+         *       "status": "open",
+         *       "reasoncode": "4837",
+         *       "reason": "fraud",
+         *       "amount": "12500",
+         *       "currency": "DKK",
+         *       "partial": false,
+         *       "openedon": "2026-11-20",
+         *       "dueon": "2026-12-04",
+         *       "expireson": "",
+         *       "answers": [
+         *         "refute",
+         *         "accept"
+         *       ],
+         *       "mode": "live"
+         *     }
+         */
+        "application/json": components["schemas"]["DisputeNotification"];
       };
     };
     responses: {

@@ -55,6 +55,7 @@ const WEBHOOK_OF_KIND: { [K in NotificationKind]: Extract<VerifiedNotification, 
   operation: "operationNotification",
   "payment-details": "paymentDetailsNotification",
   lifecycle: "lifecycleNotification",
+  dispute: "disputeNotification",
   test: "testNotification",
 };
 

@@ -88,6 +88,7 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(document.webhooks).sort()).toEqual(
       [
         "completionNotification",
+        "disputeNotification",
         "lifecycleNotification",
         "mitNotification",
         "operationNotification",
