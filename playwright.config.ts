@@ -1,5 +1,5 @@
 // End-to-end tests in Debian's Chromium (never a downloaded browser). The service is started the
-// way a user starts it (scripts/start.ts, on the production build npm run build made) on its own
+// way a user starts it (`npm start`, on the production build npm run build made) on its own
 // port, with a fresh data folder for every run.
 import { defineConfig } from "@playwright/test";
 
@@ -34,7 +34,12 @@ export default defineConfig({
   use: {
     baseURL: E2E.baseURL,
     screenshot: "only-on-failure",
-    trace: "retain-on-failure",
+    // A trace records every action (DOM snapshots, screencast frames) for every test, kept only when
+    // it fails: about a quarter of the browser passes' CPU (tests/e2e/cardholder/payment-flow and
+    // backoffice/backoffice: 120 s of CPU with it, 82-86 s without). In CI nobody opens a trace
+    // (the run reports its failures by name, test-results/failures.txt), so there it is off; run
+    // a failing spec locally to get one, or pass --trace on.
+    trace: process.env.CI ? "off" : "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
@@ -58,7 +63,7 @@ export default defineConfig({
   webServer: {
     // Under npm test the build was made first (scripts/test.sh): a stale one is an error here too,
     // never rebuilt by npm start behind the suite's back.
-    command: `${process.env.CPS_TEST_PREBUILT === "1" ? "npx tsx scripts/build/require-current.ts && " : ""}rm -rf ${dataDir} && npx tsx scripts/start.ts`,
+    command: `${process.env.CPS_TEST_PREBUILT === "1" ? "npx tsx scripts/build/require-current.ts && " : ""}rm -rf ${dataDir} && npm start`,
     url: `${E2E.baseURL}/`,
     timeout: 240_000,
     reuseExistingServer: false,

@@ -47,7 +47,7 @@ interface Exception {
 const EXCEPTIONS: Exception[] = [
   { file: /^docs\/performance-history\.md$/, match: /./, reason: "a record of past benchmark runs on other machines (their ports, clusters and build folders), not instructions" },
   { match: /^npm install\b|^npm\s*install$/, reason: "installs the dependencies: the first step of .ci/run and of a fresh clone; this suite runs on the result" },
-  { match: /(^|\s)npm (start|run dev)\b|^INNGEST_DEV=1 npm start|^DATABASE_URL=\S+ npm start/, reason: "starts the service: this suite runs against one started with `npx tsx scripts/start.ts` (playwright.config.ts)" },
+  { match: /(^|\s)npm (start|run dev)\b|^INNGEST_DEV=1 npm start|^DATABASE_URL=\S+ npm start/, reason: "starts the service: this suite runs against one started with `npm start` (playwright.config.ts)" },
   { match: /^(SKIP_E2E=1 )?npm (test|run test:\w+)\b|^bash \.ci\/run|^npm run (lint|typecheck)\b|^npx (vitest|playwright)\b|^E2E_PORT=\S+ .*npx playwright test/, reason: "the test suites and checks themselves: scripts/test.sh and .ci/run run them" },
   { match: /^npm run openapi:(lint|sdk|clients)\b/, reason: "the OpenAPI checks: scripts/test.sh runs each as a result of its own (scripts/openapi/)" },
   { match: /^npm run build\b/, reason: "the production build (minutes): .ci/run builds once, and the production cluster check runs what it built" },
