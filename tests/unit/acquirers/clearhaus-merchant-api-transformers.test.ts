@@ -1,4 +1,4 @@
-// The Clearhaus Merchant API's documented answers (lib/acquirers/clearhaus/fixtures/merchant-api-*.json)
+// The Clearhaus Merchant API's documented answers (lib/acquirers/clearhaus/reporting/fixtures/*.json)
 // read as our disputes, settlements and lines; answers that are not as documented are refused.
 import { describe, expect, it } from "vitest";
 import { ReportingApiError } from "@/lib/acquirers/contract";
@@ -18,11 +18,11 @@ import {
   transactionsPage,
 } from "@/lib/acquirers/clearhaus/reporting/transformers";
 import { expandUriTemplate } from "@/lib/acquirers/plumbing/uri-template";
-import dispute from "@/lib/acquirers/clearhaus/fixtures/merchant-api-dispute.json";
-import disputesList from "@/lib/acquirers/clearhaus/fixtures/merchant-api-disputes-list.json";
-import settlement from "@/lib/acquirers/clearhaus/fixtures/merchant-api-settlement.json";
-import transactions from "@/lib/acquirers/clearhaus/fixtures/merchant-api-transactions.json";
-import root from "@/lib/acquirers/clearhaus/fixtures/merchant-api-root.json";
+import dispute from "@/lib/acquirers/clearhaus/reporting/fixtures/dispute.json";
+import disputesList from "@/lib/acquirers/clearhaus/reporting/fixtures/disputes-list.json";
+import settlement from "@/lib/acquirers/clearhaus/reporting/fixtures/settlement.json";
+import transactions from "@/lib/acquirers/clearhaus/reporting/fixtures/transactions.json";
+import root from "@/lib/acquirers/clearhaus/reporting/fixtures/root.json";
 
 const text = (value: unknown) => JSON.stringify(value);
 
