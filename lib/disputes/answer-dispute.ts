@@ -9,26 +9,11 @@ import { recordAuditEntry } from "../audit/audit";
 import { db } from "../db";
 import { ApiError, invalidParameter } from "../errors";
 import { recordReportingCheck, reportingProblemOf } from "../routing/accounts/record-reporting-check";
-import type { ReportingAccessFor } from "../routing/accounts/reporting-access";
 import { applyAcquirerDispute } from "./apply-acquirer-dispute";
 import { assertAnswerable } from "./dispute-rules";
-import { loadDisputeToAnswer } from "./load-dispute-to-answer";
+import { loadDisputeToAnswer, type DisputeAction } from "./load-dispute-to-answer";
 
-export async function answerDispute({
-  merchantId,
-  disputeId,
-  decision,
-  userId = null,
-  accessFor,
-  now = new Date(),
-}: {
-  merchantId: string;
-  disputeId: string;
-  decision: DisputeDecision;
-  userId?: string | null;
-  accessFor?: ReportingAccessFor;
-  now?: Date;
-}): Promise<{ status: string }> {
+export async function answerDispute({ merchantId, disputeId, decision, userId = null, accessFor, now = new Date() }: DisputeAction & { decision: DisputeDecision }): Promise<{ status: string }> {
   if (decision !== "refute" && decision !== "accept") throw invalidParameter("decision", "refute or accept");
   const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, accessFor });
   assertAnswerable(dispute, now);

@@ -3,26 +3,11 @@ import { recordAuditEntry } from "../audit/audit";
 import { db } from "../db";
 import { invalidParameter } from "../errors";
 import { recordReportingCheck, reportingProblemOf } from "../routing/accounts/record-reporting-check";
-import type { ReportingAccessFor } from "../routing/accounts/reporting-access";
 import { assertAnswerable } from "./dispute-rules";
-import { loadDisputeToAnswer } from "./load-dispute-to-answer";
+import { loadDisputeToAnswer, type DisputeAction } from "./load-dispute-to-answer";
 import { MAX_COMMENT_LENGTH } from "./submit-dispute-evidence";
 
-export async function commentOnDispute({
-  merchantId,
-  disputeId,
-  comment,
-  userId = null,
-  accessFor,
-  now = new Date(),
-}: {
-  merchantId: string;
-  disputeId: string;
-  comment: string;
-  userId?: string | null;
-  accessFor?: ReportingAccessFor;
-  now?: Date;
-}): Promise<void> {
+export async function commentOnDispute({ merchantId, disputeId, comment, userId = null, accessFor, now = new Date() }: DisputeAction & { comment: string }): Promise<void> {
   const text = comment.trim();
   if (!text) throw invalidParameter("comment", "empty");
   if (text.length > MAX_COMMENT_LENGTH) throw invalidParameter("comment", `at most ${MAX_COMMENT_LENGTH} characters`);

@@ -4,6 +4,16 @@ import { db } from "../db";
 import { invalidParameter } from "../errors";
 import { accountReporting, REPORTING_ACCOUNT_SELECT, ReportingUnavailableError, type AccountReporting, type ReportingAccessFor } from "../routing/accounts/reporting-access";
 
+/** What every answer to a dispute is asked with: whose dispute, who acts, and the tests' fake client and clock. */
+export interface DisputeAction {
+  merchantId: string;
+  disputeId: string;
+  /** The back-office user (null: the merchant API or the operator). */
+  userId?: string | null;
+  accessFor?: ReportingAccessFor;
+  now?: Date;
+}
+
 export async function loadDisputeToAnswer({ merchantId, disputeId, accessFor }: { merchantId: string; disputeId: string; accessFor?: ReportingAccessFor }) {
   const dispute = await db().dispute.findFirst({
     where: { id: disputeId, merchantId },

@@ -3,31 +3,19 @@
 // runReportingFeed. A first import reaches back FIRST_READ_DAYS: the schemes give a cardholder 120
 // days after processing (and some reasons longer) to dispute, so a newly connected account shows
 // what is still running.
-import { runReportingFeed, type FeedRun } from "../routing/accounts/run-reporting-feed";
-import type { ReportingAccessFor } from "../routing/accounts/reporting-access";
+import { runReportingFeed, type FeedRun, type PollAccount } from "../routing/accounts/run-reporting-feed";
 import { addDays, todayUtc } from "./dispute-dates";
 import { importAccountDisputes } from "./import-account-disputes";
 
 export const DISPUTES_FIRST_READ_DAYS = 180;
 
-export async function pollAccountDisputes({
-  accountId,
-  accessFor,
-  now = new Date(),
-}: {
-  accountId: string;
-  accessFor?: ReportingAccessFor;
-  now?: Date;
-}): Promise<FeedRun> {
+export function pollAccountDisputes(account: PollAccount): Promise<FeedRun> {
+  const now = account.now ?? new Date();
   return runReportingFeed({
-    accountId,
+    ...account,
+    now,
     feed: "disputes",
     firstFrom: addDays(todayUtc(now), -DISPUTES_FIRST_READ_DAYS),
-    accessFor,
-    now,
-    importFeed: async (reporting, from) => {
-      const imported = await importAccountDisputes({ reporting, openedOnOrAfter: from, now });
-      return { next: imported.nextOpenedOnOrAfter };
-    },
+    importFeed: async (reporting, from) => ({ next: (await importAccountDisputes({ reporting, openedOnOrAfter: from, now })).nextOpenedOnOrAfter }),
   });
 }

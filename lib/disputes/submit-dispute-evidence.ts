@@ -9,30 +9,12 @@ import { db } from "../db";
 import { invalidParameter } from "../errors";
 import { newId } from "../ids";
 import { recordReportingCheck, reportingProblemOf } from "../routing/accounts/record-reporting-check";
-import type { ReportingAccessFor } from "../routing/accounts/reporting-access";
 import { assertAnswerable, checkEvidenceFiles } from "./dispute-rules";
-import { loadDisputeToAnswer } from "./load-dispute-to-answer";
+import { loadDisputeToAnswer, type DisputeAction } from "./load-dispute-to-answer";
 
 export const MAX_COMMENT_LENGTH = 5000;
 
-export async function submitDisputeEvidence({
-  merchantId,
-  disputeId,
-  files,
-  comment,
-  userId = null,
-  accessFor,
-  now = new Date(),
-}: {
-  merchantId: string;
-  disputeId: string;
-  files: readonly DisputeEvidenceFile[];
-  comment?: string;
-  /** The back-office user (null: the merchant API or the operator). */
-  userId?: string | null;
-  accessFor?: ReportingAccessFor;
-  now?: Date;
-}): Promise<{ evidenceIds: string[] }> {
+export async function submitDisputeEvidence({ merchantId, disputeId, files, comment, userId = null, accessFor, now = new Date() }: DisputeAction & { files: readonly DisputeEvidenceFile[]; comment?: string }): Promise<{ evidenceIds: string[] }> {
   const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, accessFor });
   assertAnswerable(dispute, now);
   const text = comment?.trim();

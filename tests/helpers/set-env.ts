@@ -1,4 +1,6 @@
 // Environment variables for a test file's services, set (or unset) and read again at once.
+import { randomBytes } from "node:crypto";
+import { afterEach } from "vitest";
 import { resetConfig } from "@/lib/env";
 
 /**
@@ -11,4 +13,19 @@ export function setEnv(values: Record<string, string | undefined>): void {
     else process.env[key] = value;
   }
   resetConfig();
+}
+
+/**
+ * Two fresh card-data keys for a key-rotation test, and `useKeys(current, previous)` to run this
+ * process's card code under them as a service configured with them would; the keys the file found
+ * are put back after each test.
+ */
+export function useCardDataKeys(): { oldKey: string; newKey: string; useKeys(current: string, previous?: string): void } {
+  const saved = { CARD_DATA_KEY: process.env.CARD_DATA_KEY, CARD_DATA_PREVIOUS_KEYS: process.env.CARD_DATA_PREVIOUS_KEYS };
+  afterEach(() => setEnv(saved));
+  return {
+    oldKey: randomBytes(32).toString("base64"),
+    newKey: randomBytes(32).toString("base64"),
+    useKeys: (current, previous = "") => setEnv({ CARD_DATA_KEY: current, CARD_DATA_PREVIOUS_KEYS: previous }),
+  };
 }

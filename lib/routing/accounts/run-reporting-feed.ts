@@ -39,6 +39,13 @@ export type FeedRun =
 const day = (date: Date) => date.toISOString().slice(0, 10);
 const column = (value: string) => new Date(`${value}T00:00:00.000Z`);
 
+/** Which account a poller's run is for; `accessFor` and `now` are the tests' (a fake client, a clock). */
+export interface PollAccount {
+  accountId: string;
+  accessFor?: ReportingAccessFor;
+  now?: Date;
+}
+
 export async function runReportingFeed({
   accountId,
   feed,

@@ -2,32 +2,17 @@
 // accounts' reporting API credentials (issue 40) as well as their gateway credentials, still bound
 // to their account and their purpose: once the old key is gone they still open, and a reporting
 // ciphertext never opens as the gateway's credentials.
-import { randomBytes } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { resetConfig } from "@/lib/env";
 import { resealAcquirerCredentials } from "@/lib/routing/accounts/reseal-acquirer-credentials";
 import { openCredentials, openReportingCredentials, sealReportingCredentials } from "@/lib/routing/accounts/seal-credentials";
 import { FAKE_CREDENTIALS } from "@/tests/helpers/fake-reporting";
 import { createTestMerchant } from "@/tests/helpers/merchant-factories";
+import { useCardDataKeys } from "@/tests/helpers/set-env";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
 useTestDatabase();
-const oldKey = randomBytes(32).toString("base64");
-const newKey = randomBytes(32).toString("base64");
-const saved = { key: process.env.CARD_DATA_KEY, previous: process.env.CARD_DATA_PREVIOUS_KEYS };
-
-function useKeys(current: string, previous = ""): void {
-  process.env.CARD_DATA_KEY = current;
-  process.env.CARD_DATA_PREVIOUS_KEYS = previous;
-  resetConfig();
-}
-
-afterEach(() => {
-  process.env.CARD_DATA_KEY = saved.key;
-  process.env.CARD_DATA_PREVIOUS_KEYS = saved.previous;
-  resetConfig();
-});
+const { oldKey, newKey, useKeys } = useCardDataKeys();
 
 describe("reporting credentials and the card-data key rotation", () => {
   it("are re-sealed under the new key, bound to their account and purpose; afterwards the old key is not needed", async () => {

@@ -2,41 +2,27 @@
 // (the CLI in its own process), moves every stored card and back-office TOTP secret to the new key,
 // so that the old key can then leave the configuration without losing a card or a sign-in.
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { config, resetConfig } from "@/lib/env";
+import { config } from "@/lib/env";
 import { CardKeyUnavailableError, decryptPan } from "@/lib/cards/card-encryption";
 import { openTotpSecret, sealTotpSecret } from "@/lib/auth/totp";
 import { createUser } from "@/lib/users/create-user";
 import { openCredentials } from "@/lib/routing/accounts/seal-credentials";
 import { createStoredCard, createTestMerchant } from "../../helpers/merchant-factories";
+import { useCardDataKeys } from "@/tests/helpers/set-env";
 import { useTestDatabase } from "../../helpers/test-database";
 import { npmScript } from "@/tests/helpers/service-process";
 
 const run = promisify(execFile);
 const database = useTestDatabase();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "cps-rotate-"));
-const oldKey = randomBytes(32).toString("base64");
-const newKey = randomBytes(32).toString("base64");
-const saved = { key: process.env.CARD_DATA_KEY, previous: process.env.CARD_DATA_PREVIOUS_KEYS };
-
-/** Runs this process's card code under the given keys, as a service configured with them would. */
-function useKeys(current: string, previous = ""): void {
-  process.env.CARD_DATA_KEY = current;
-  process.env.CARD_DATA_PREVIOUS_KEYS = previous;
-  resetConfig();
-}
-
-afterEach(() => {
-  process.env.CARD_DATA_KEY = saved.key;
-  process.env.CARD_DATA_PREVIOUS_KEYS = saved.previous;
-  resetConfig();
-});
+const { oldKey, newKey, useKeys } = useCardDataKeys();
 
 async function rotateKey(current: string, previous: string): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
