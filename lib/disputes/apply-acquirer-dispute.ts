@@ -15,6 +15,7 @@ import { dispatchNotification, enqueueNotification } from "../notifications/enqu
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { acquirerDisputeSchema } from "./acquirer-dispute-schema";
 import { calendarDay, dateColumn } from "./dispute-dates";
+import { DISPUTE_FIELDS } from "./dispute-fields";
 
 export interface DisputeAccount {
   id: string;
@@ -32,23 +33,9 @@ export interface AppliedDispute {
 }
 
 const DISPUTE_SELECT = {
-  id: true,
+  ...DISPUTE_FIELDS,
   revision: true,
-  status: true,
-  kind: true,
-  paymentId: true,
-  operationId: true,
-  transactionId: true,
   reference: true,
-  reasonCode: true,
-  reason: true,
-  amount: true,
-  currency: true,
-  partial: true,
-  openedOn: true,
-  dueOn: true,
-  expiresOn: true,
-  answers: true,
   payment: { select: { merchantPaymentId: true, notificationUrl: true, session: { select: { hostedIntegrationId: true } } } },
 } as const;
 

@@ -5,6 +5,7 @@ import { db } from "../db";
 import type { DisputeStatus } from "../generated/prisma/enums";
 import type { Mode } from "../mode";
 import { calendarDay } from "./dispute-dates";
+import { DISPUTE_FIELDS } from "./dispute-fields";
 
 export interface DisputeListItem {
   id: string;
@@ -50,24 +51,10 @@ export async function listDisputes({
 }): Promise<DisputeListItem[]> {
   const where = { merchantId, mode, ...(status ? { status: { in: status } } : {}), ...(paymentId ? { paymentId } : {}), ...(acquirerAccountId ? { acquirerAccountId } : {}) };
   const select = {
-    id: true,
+    ...DISPUTE_FIELDS,
     processor: true,
     acquirerAccountId: true,
     acquirerDisputeId: true,
-    paymentId: true,
-    operationId: true,
-    transactionId: true,
-    kind: true,
-    status: true,
-    reasonCode: true,
-    reason: true,
-    amount: true,
-    currency: true,
-    partial: true,
-    openedOn: true,
-    dueOn: true,
-    expiresOn: true,
-    answers: true,
     decision: true,
     updatedAt: true,
     _count: { select: { evidence: true } },

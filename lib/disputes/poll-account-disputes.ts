@@ -1,4 +1,4 @@
-// The disputes poller's work for one account (lib/jobs/poll-acquirer-disputes.ts): its disputes
+// The disputes poller's work for one account (lib/jobs/poll-reporting-feeds.ts): its disputes
 // imported from its cursor, with the back-off, account check state and operator alert of
 // runReportingFeed. A first import reaches back FIRST_READ_DAYS: the schemes give a cardholder 120
 // days after processing (and some reasons longer) to dispute, so a newly connected account shows

@@ -1,4 +1,4 @@
-// The settlements poller's work for one account (lib/jobs/poll-acquirer-settlements.ts): its
+// The settlements poller's work for one account (lib/jobs/poll-reporting-feeds.ts): its
 // settlements imported and reconciled from its cursor, with the back-off, account check state and
 // operator alert of runReportingFeed. A first import reaches back FIRST_READ_DAYS.
 import { addDays, todayUtc } from "../disputes/dispute-dates";
