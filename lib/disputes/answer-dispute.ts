@@ -7,6 +7,7 @@
 import type { DisputeDecision } from "../acquirers/contract";
 import { recordAuditEntry } from "../audit/audit";
 import { db } from "../db";
+import type { Mode } from "../mode";
 import { ApiError, invalidParameter } from "../errors";
 import { recordReportingCheck, reportingProblemOf } from "../routing/accounts/record-reporting-check";
 import type { ReportingAccessFor } from "../routing/accounts/reporting-access";
@@ -19,6 +20,8 @@ export async function answerDispute({
   disputeId,
   decision,
   userId = null,
+  apiKeyId = null,
+  mode,
   accessFor,
   now = new Date(),
 }: {
@@ -26,11 +29,15 @@ export async function answerDispute({
   disputeId: string;
   decision: DisputeDecision;
   userId?: string | null;
+  /** The merchant API's key that asked (the audit's actor when there is no user). */
+  apiKeyId?: string | null;
+  /** The API key's mode: a dispute of the other mode is answered as one that does not exist. */
+  mode?: Mode;
   accessFor?: ReportingAccessFor;
   now?: Date;
 }): Promise<{ status: string }> {
   if (decision !== "refute" && decision !== "accept") throw invalidParameter("decision", "refute or accept");
-  const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, accessFor });
+  const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, mode, accessFor });
   assertAnswerable(dispute, now);
   const { client, call, account } = reporting;
   try {
@@ -51,7 +58,7 @@ export async function answerDispute({
   }
   await db().$transaction(async (tx) => {
     await tx.dispute.update({ where: { id: disputeId }, data: { decision, decidedAt: now } });
-    await recordAuditEntry(tx, { merchantId, userId, action: decision === "refute" ? "dispute.refuted" : "dispute.accepted", target: disputeId, details: { decision } });
+    await recordAuditEntry(tx, { merchantId, userId, apiKeyId, action: decision === "refute" ? "dispute.refuted" : "dispute.accepted", target: disputeId, details: { decision } });
   });
   await recordReportingCheck({ accountId: account.id, problem: null, now });
   const stored = await db().dispute.findUniqueOrThrow({ where: { id: disputeId }, select: { status: true } });

@@ -1,12 +1,24 @@
 // What every answer to a dispute starts from: the dispute, only if it is the merchant's (another
 // merchant's dispute is refused as one that does not exist), and its account's reporting access.
 import { db } from "../db";
+import type { Mode } from "../mode";
 import { invalidParameter } from "../errors";
 import { accountReporting, REPORTING_ACCOUNT_SELECT, ReportingUnavailableError, type AccountReporting, type ReportingAccessFor } from "../routing/accounts/reporting-access";
 
-export async function loadDisputeToAnswer({ merchantId, disputeId, accessFor }: { merchantId: string; disputeId: string; accessFor?: ReportingAccessFor }) {
+export async function loadDisputeToAnswer({
+  merchantId,
+  disputeId,
+  mode,
+  accessFor,
+}: {
+  merchantId: string;
+  disputeId: string;
+  /** The merchant API key's mode: a dispute of the other mode is refused as one that does not exist. */
+  mode?: Mode;
+  accessFor?: ReportingAccessFor;
+}) {
   const dispute = await db().dispute.findFirst({
-    where: { id: disputeId, merchantId },
+    where: { id: disputeId, merchantId, ...(mode ? { mode } : {}) },
     select: {
       id: true,
       acquirerDisputeId: true,

@@ -6,6 +6,7 @@
 import type { DisputeEvidenceFile } from "../acquirers/contract";
 import { recordAuditEntry } from "../audit/audit";
 import { db } from "../db";
+import type { Mode } from "../mode";
 import { invalidParameter } from "../errors";
 import { newId } from "../ids";
 import { recordReportingCheck, reportingProblemOf } from "../routing/accounts/record-reporting-check";
@@ -21,6 +22,8 @@ export async function submitDisputeEvidence({
   files,
   comment,
   userId = null,
+  apiKeyId = null,
+  mode,
   accessFor,
   now = new Date(),
 }: {
@@ -30,10 +33,14 @@ export async function submitDisputeEvidence({
   comment?: string;
   /** The back-office user (null: the merchant API or the operator). */
   userId?: string | null;
+  /** The merchant API's key that asked (the audit's actor when there is no user). */
+  apiKeyId?: string | null;
+  /** The API key's mode: a dispute of the other mode is answered as one that does not exist. */
+  mode?: Mode;
   accessFor?: ReportingAccessFor;
   now?: Date;
 }): Promise<{ evidenceIds: string[] }> {
-  const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, accessFor });
+  const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, mode, accessFor });
   assertAnswerable(dispute, now);
   const text = comment?.trim();
   if (text !== undefined && text.length > MAX_COMMENT_LENGTH) throw invalidParameter("comment", `at most ${MAX_COMMENT_LENGTH} characters`);
@@ -68,6 +75,7 @@ export async function submitDisputeEvidence({
     await recordAuditEntry(tx, {
       merchantId,
       userId,
+      apiKeyId,
       action: "dispute.evidence_uploaded",
       target: disputeId,
       details: {
