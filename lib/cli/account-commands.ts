@@ -265,6 +265,14 @@ async function processorOfAccount(options: Options): Promise<AccountKind> {
   return { processor: account.processor, platform: account.platform };
 }
 
+/** The reporting APIs' credential keys, per processor that publishes one. */
+const REPORTING_KEYS_HELP = `Keys: ${ACQUIRER_NAMES.flatMap((processor) => {
+  const reporting = reportingOf(processor);
+  return reporting
+    ? [`${processor} (${reporting.label}): ${reporting.credentials.fields.map((field) => `${field.key}${field.secret ? " (secret)" : ""}`).join(", ")}`]
+    : [];
+}).join("; ")}`;
+
 /** The platforms `--platform` takes: those of the processors that have more than one. */
 const PLATFORM_NAMES = [...new Set(PLATFORM_FIELDS.filter(({ processor }) => platformsOf(processor).length > 1).map(({ platform }) => platform.name))];
 
@@ -362,10 +370,10 @@ locally, test from the back office)`,
   {
     words: "accounts set-reporting-credentials",
     options: { merchant: MERCHANT, account: ACCOUNT, "credentials-file": { type: "string", value: "<file>|-", required: true } },
-    description: `store the account's reporting API credentials (disputes and settlements; Clearhaus: its Merchant
-API OAuth client, {"clientId":"…","clientSecret":"…"}), sealed and audited; the pollers use them from
-their next run. --credentials-file <file> (a JSON object, chmod 600) or - (piped in, or asked at a
-prompt in a terminal); never on the command line. Check them with accounts test`,
+    description: `store the account's reporting API credentials (disputes and settlements), sealed and audited; the
+pollers use them from their next run. --credentials-file <file> (a JSON object, chmod 600) or - (piped
+in, or asked at a prompt in a terminal); never on the command line. Check them with accounts test.
+${REPORTING_KEYS_HELP}`,
     run: async (options) => {
       const merchantId = requiredText(options, "merchant");
       const accountId = requiredText(options, "account");

@@ -267,7 +267,7 @@ function disputePaths(): Record<string, Record<string, unknown>> {
                   files: {
                     type: "array",
                     items: { type: "string", format: "binary" },
-                    description: "The evidence files, one part each, named files. Clearhaus takes one PDF of at most 5 MB per dispute.",
+                    description: "The evidence files, one part each, named files. The acquirer's rules decide the types, the size and the files per dispute (docs/integration.md, Disputes).",
                   },
                   comment: { type: "string", maxLength: 5000, description: "Sent with the evidence; the acquirer may keep it for itself." },
                   merchantid: { type: "string", description: "Your merchant id; when sent, it must be the API key's merchant." },

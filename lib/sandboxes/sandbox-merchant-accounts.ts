@@ -3,10 +3,16 @@
 // variables of earlier versions when they are set (an outside `npm run sandbox`, or a test account of
 // the real acquirer). Those variables are read for nothing else, and a production start refuses them
 // (lib/acquirers/environment.ts). Processors where the merchant already has an account are left alone.
+// Where the sandbox has a reporting API (Clearhaus' Merchant API), the account also gets that
+// sandbox's client credentials, so the dispute and settlement pollers import from it locally.
 import { db } from "../db";
+import type { AcquirerReportingClient } from "../acquirers/contract";
 import { legacyAcquirerCredentials } from "../acquirers/environment";
 import { ACQUIRER_NAMES, type AcquirerName } from "../acquirers/names";
+import { reportingOf } from "../acquirers/reporting";
 import { createAcquirerAccount } from "../routing/accounts/create-acquirer-account";
+import type { ReportingAccessFor } from "../routing/accounts/reporting-access";
+import { setReportingCredentials } from "../routing/accounts/set-reporting-credentials";
 import { SANDBOXES, type PlatformSandbox } from "./acquirers";
 
 /** The sandbox account `index` (0, 1 or 2) of `processor` as account input: credentials and the acquirer's view of it. */
@@ -41,6 +47,46 @@ export function platformSandboxAccountInput(sandbox: PlatformSandbox, index = 0,
   };
 }
 
+/**
+ * Seeding runs in the launcher, before the service starts its sandboxes, so no reporting endpoint is
+ * registered yet: storing credentials needs only the module's credential rules, and no call is made.
+ */
+const NO_CALLS = new Proxy(
+  {},
+  {
+    get: () => () => {
+      throw new Error("no reporting API call is made while seeding sandbox accounts");
+    },
+  },
+) as AcquirerReportingClient<unknown>;
+const moduleRulesOnly: ReportingAccessFor = (processor) => {
+  const reporting = reportingOf(processor);
+  return reporting ? { reporting, client: NO_CALLS } : undefined;
+};
+
+/**
+ * Gives the merchant's sandbox test account `index` at `processor` (found by the sandbox's merchant
+ * id) the reporting sandbox's client credentials, when the sandbox has a reporting API and the
+ * account has none yet (a data folder from before issue 40 gets them at its next start).
+ */
+async function addSandboxReportingCredentials(merchantId: string, processor: AcquirerName, index: number): Promise<boolean> {
+  const reporting = SANDBOXES[processor].reporting;
+  if (!reporting) return false;
+  const account = await db().acquirerAccount.findFirst({
+    where: {
+      merchantId,
+      processor,
+      mode: "test",
+      acquirerMerchantId: SANDBOXES[processor].merchantAccount(index).acquirerMerchantId,
+      reportingCredentialsSealed: null,
+    },
+    select: { id: true },
+  });
+  if (!account) return false;
+  await setReportingCredentials({ merchantId, accountId: account.id, credentials: reporting.credentials(index), accessFor: moduleRulesOnly });
+  return true;
+}
+
 /** Gives `merchantId` a sandbox account at every processor it has none at; returns the processors given one. */
 export async function addSandboxAccounts(merchantId: string, { index = 0 }: { index?: number } = {}): Promise<AcquirerName[]> {
   const legacy = index === 0 ? legacyAcquirerCredentials() : {};
@@ -52,5 +98,8 @@ export async function addSandboxAccounts(merchantId: string, { index = 0 }: { in
     await createAcquirerAccount({ merchantId, input });
     added.push(processor);
   }
+  // Not over an outside acquirer's credentials (earlier versions' variables): its reporting API
+  // would not know the sandbox's client.
+  for (const processor of ACQUIRER_NAMES) if (!legacy[processor]) await addSandboxReportingCredentials(merchantId, processor, index);
   return added;
 }
