@@ -3,8 +3,10 @@
 // variables of earlier versions when they are set (an outside `npm run sandbox`, or a test account of
 // the real acquirer). Those variables are read for nothing else, and a production start refuses them
 // (lib/acquirers/environment.ts). Processors where the merchant already has an account are left alone.
-// Where the sandbox has a reporting API (Clearhaus' Merchant API), the account also gets that
-// sandbox's client credentials, so the dispute and settlement pollers import from it locally.
+// The demo merchant's accounts also get the reporting sandbox's client credentials where the sandbox
+// has a reporting API (Clearhaus' Merchant API), so the dispute and settlement pollers import from it
+// locally (addSandboxReportingCredentials; not for every merchant the tests make: one sandbox client
+// sees one sandbox account, whose disputes would then be imported by all of them).
 import { db } from "../db";
 import type { AcquirerReportingClient } from "../acquirers/contract";
 import { legacyAcquirerCredentials } from "../acquirers/environment";
@@ -69,7 +71,7 @@ const moduleRulesOnly: ReportingAccessFor = (processor) => {
  * id) the reporting sandbox's client credentials, when the sandbox has a reporting API and the
  * account has none yet (a data folder from before issue 40 gets them at its next start).
  */
-async function addSandboxReportingCredentials(merchantId: string, processor: AcquirerName, index: number): Promise<boolean> {
+async function addAccountReportingCredentials(merchantId: string, processor: AcquirerName, index: number): Promise<boolean> {
   const reporting = SANDBOXES[processor].reporting;
   if (!reporting) return false;
   const account = await db().acquirerAccount.findFirst({
@@ -98,8 +100,19 @@ export async function addSandboxAccounts(merchantId: string, { index = 0 }: { in
     await createAcquirerAccount({ merchantId, input });
     added.push(processor);
   }
-  // Not over an outside acquirer's credentials (earlier versions' variables): its reporting API
-  // would not know the sandbox's client.
-  for (const processor of ACQUIRER_NAMES) if (!legacy[processor]) await addSandboxReportingCredentials(merchantId, processor, index);
   return added;
+}
+
+/**
+ * Gives the merchant's sandbox test accounts (addSandboxAccounts) the reporting sandboxes' client
+ * credentials where they have none; returns the processors given them. Not where earlier versions'
+ * variables stand for the sandbox account: that acquirer's reporting API would not know the client.
+ */
+export async function addSandboxReportingCredentials(merchantId: string, { index = 0 }: { index?: number } = {}): Promise<AcquirerName[]> {
+  const legacy = index === 0 ? legacyAcquirerCredentials() : {};
+  const given: AcquirerName[] = [];
+  for (const processor of ACQUIRER_NAMES) {
+    if (!legacy[processor] && (await addAccountReportingCredentials(merchantId, processor, index))) given.push(processor);
+  }
+  return given;
 }
