@@ -18,6 +18,7 @@ import { listAcquirerAccounts } from "../routing/accounts/list-acquirer-accounts
 import { testAcquirerConnection } from "../routing/accounts/test-acquirer-connection";
 import { importLegacyAccounts } from "../routing/accounts/import-legacy-accounts";
 import { setReportingCredentials } from "../routing/accounts/set-reporting-credentials";
+import { reportingRulesOnly } from "../routing/accounts/reporting-access";
 import { testReportingConnection } from "../routing/accounts/test-reporting-connection";
 import { reportingOf } from "../acquirers/reporting";
 import type { CredentialField } from "../acquirers/contract";
@@ -378,7 +379,9 @@ ${REPORTING_KEYS_HELP}`,
       const merchantId = requiredText(options, "merchant");
       const accountId = requiredText(options, "account");
       const credentials = await reportingCredentialsInput(options, await processorOfAccount(options));
-      const { fingerprint } = await setReportingCredentials({ merchantId, accountId, credentials });
+      // Stored with the module's rules only: this process calls nothing, and a test account's endpoint
+      // may be a service's in-process sandbox the CLI cannot reach (accounts test checks them).
+      const { fingerprint } = await setReportingCredentials({ merchantId, accountId, credentials, accessFor: reportingRulesOnly });
       return {
         text: `Reporting API credentials stored for account ${accountId} (fingerprint ${fingerprint}); run accounts test to check them`,
         data: { id: accountId, reportingCredentialsFingerprint: fingerprint },

@@ -8,12 +8,10 @@
 // locally (addSandboxReportingCredentials; not for every merchant the tests make: one sandbox client
 // sees one sandbox account, whose disputes would then be imported by all of them).
 import { db } from "../db";
-import type { AcquirerReportingClient } from "../acquirers/contract";
 import { legacyAcquirerCredentials } from "../acquirers/environment";
 import { ACQUIRER_NAMES, type AcquirerName } from "../acquirers/names";
-import { reportingOf } from "../acquirers/reporting";
 import { createAcquirerAccount } from "../routing/accounts/create-acquirer-account";
-import type { ReportingAccessFor } from "../routing/accounts/reporting-access";
+import { reportingRulesOnly } from "../routing/accounts/reporting-access";
 import { setReportingCredentials } from "../routing/accounts/set-reporting-credentials";
 import { SANDBOXES, type PlatformSandbox } from "./acquirers";
 
@@ -50,23 +48,6 @@ export function platformSandboxAccountInput(sandbox: PlatformSandbox, index = 0,
 }
 
 /**
- * Seeding runs in the launcher, before the service starts its sandboxes, so no reporting endpoint is
- * registered yet: storing credentials needs only the module's credential rules, and no call is made.
- */
-const NO_CALLS = new Proxy(
-  {},
-  {
-    get: () => () => {
-      throw new Error("no reporting API call is made while seeding sandbox accounts");
-    },
-  },
-) as AcquirerReportingClient<unknown>;
-const moduleRulesOnly: ReportingAccessFor = (processor) => {
-  const reporting = reportingOf(processor);
-  return reporting ? { reporting, client: NO_CALLS } : undefined;
-};
-
-/**
  * Gives the merchant's sandbox test account `index` at `processor` (found by the sandbox's merchant
  * id) the reporting sandbox's client credentials, when the sandbox has a reporting API and the
  * account has none yet (a data folder from before issue 40 gets them at its next start).
@@ -85,7 +66,13 @@ async function addAccountReportingCredentials(merchantId: string, processor: Acq
     select: { id: true },
   });
   if (!account) return false;
-  await setReportingCredentials({ merchantId, accountId: account.id, credentials: reporting.credentials(index), accessFor: moduleRulesOnly });
+  await setReportingCredentials({
+    merchantId,
+    accountId: account.id,
+    credentials: reporting.credentials(index),
+    // Seeding runs in the launcher before the service starts its sandboxes: the module's rules only.
+    accessFor: reportingRulesOnly,
+  });
   return true;
 }
 
