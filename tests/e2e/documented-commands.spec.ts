@@ -64,6 +64,7 @@ const EXCEPTIONS: Exception[] = [
   { match: /^curl -u "\$KEY:"$|^curl -X PUT$|^node$/, reason: "not a command: a sentence naming curl's option for the key, an unsigned PUT, or the node user and runtime" },
   { match: /^java -jar openapi-generator-cli\.jar generate\b/, reason: "openapi-generator: npm run openapi:clients runs these lines as written, with the verified 7.0.0 jar, against a running service (scripts/openapi/clients-check.ts)" },
   { match: /^npx @openapitools\/openapi-generator-cli$/, reason: "downloads openapi-generator's jar from Maven Central (no network here); npm run openapi:clients uses the same generator from a verified jar" },
+  { match: /\/api\/disputes\/<disputeid>/, reason: "needs a dispute, which only an acquirer opens (the Merchant API sandbox's scenario endpoint, on the service's in-process sandbox): tests/integration/disputes/disputes-against-the-sandbox.test.ts sends these requests over HTTP" },
   { match: /^npx tsx scratch\/shop\.ts$/, reason: "the reader's own script (no such file in the repository); tests/e2e/client-package.spec.ts runs the client README's example from scratch/ as written" },
 ];
 
