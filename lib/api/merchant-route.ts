@@ -17,7 +17,6 @@ import { recordApiRequest, type ApiRequestRow } from "./api-request-log";
 import { maskLoggedBody, maskLoggedValue } from "./mask-logged-body";
 import { consumeRateLimit } from "./rate-limits";
 import { authenticateApiKey } from "./authenticate-api-key";
-import { acquirerRefusal } from "./acquirer-refusal";
 import type { Tx } from "../db";
 import { resolveAcceptedRequest } from "./resolve-accepted-request";
 import type { ApiKeyScope } from "../api-keys/api-key-scopes";
@@ -290,7 +289,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     } catch (caught) {
       // No pooled connection in time (overload) before the work was done: nothing changed, so the
       // answer is 503 "retry the same request", not an internal error.
-      const error = !performed && isDatabaseOverload(caught) ? overloaded(caught, requestId) : acquirerRefusal(caught);
+      const error = !performed && isDatabaseOverload(caught) ? overloaded(caught, requestId) : caught;
       if (error instanceof ApiError) {
         rateLimitRetryAfter = error.retryAfterSeconds;
         status = error.status;

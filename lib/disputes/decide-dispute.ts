@@ -5,6 +5,7 @@ import type { DisputeDecision } from "../acquirers/contract";
 import { invalidParameter } from "../errors";
 import type { Mode } from "../mode";
 import { DISPUTE_ID, type DisputeBody } from "../validation/disputes";
+import { acquirerRefusal } from "./acquirer-refusal";
 import { answerDispute } from "./answer-dispute";
 import { getDisputeOrThrow } from "./get-dispute-or-throw";
 
@@ -22,6 +23,8 @@ export async function decideDispute({
   decision: DisputeDecision;
 }): Promise<DisputeBody> {
   if (!disputeId || !DISPUTE_ID.test(disputeId)) throw invalidParameter("dispute", "no such dispute");
-  await answerDispute({ merchantId, apiKeyId, mode, disputeId, decision });
+  await answerDispute({ merchantId, apiKeyId, mode, disputeId, decision }).catch((error: unknown) => {
+    throw acquirerRefusal(error);
+  });
   return getDisputeOrThrow({ merchantId, mode, disputeId });
 }

@@ -3,6 +3,7 @@
 // sent; a dispute closed or past its due date refused saying why), audited with the API key.
 import type { Mode } from "../mode";
 import { invalidParameter } from "../errors";
+import { acquirerRefusal } from "./acquirer-refusal";
 import { submitDisputeEvidence } from "./submit-dispute-evidence";
 import { DISPUTE_ID } from "../validation/disputes";
 
@@ -33,6 +34,8 @@ export async function submitDisputeEvidenceFiles({
   const evidence = await Promise.all(
     files.map(async (file) => ({ fileName: file.name, contentType: file.type, bytes: new Uint8Array(await file.arrayBuffer()) })),
   );
-  const { evidenceIds } = await submitDisputeEvidence({ merchantId, apiKeyId, mode, disputeId, files: evidence, comment });
+  const { evidenceIds } = await submitDisputeEvidence({ merchantId, apiKeyId, mode, disputeId, files: evidence, comment }).catch((error: unknown) => {
+    throw acquirerRefusal(error);
+  });
   return { disputeid: disputeId, evidenceids: evidenceIds };
 }

@@ -209,7 +209,7 @@ const paymentIdParameter = {
 type SchemaName = keyof typeof REQUEST_EXAMPLES | keyof typeof ANSWER_EXAMPLES | keyof typeof DISPUTE_ANSWER_EXAMPLES;
 const EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ANSWER_EXAMPLES, ...DISPUTE_ANSWER_EXAMPLES, ...NOTIFICATION_EXAMPLES };
 
-/** The refusals of a disputes call that reaches the acquirer (lib/api/acquirer-refusal.ts). */
+/** The refusals of a disputes call that reaches the acquirer (lib/disputes/acquirer-refusal.ts). */
 const ACQUIRER_ERRORS: ApiErrorCode[] = ["ACQUIRER_UNAVAILABLE", "ACQUIRER_CREDENTIALS_REFUSED"];
 
 const disputeIdParameter = {

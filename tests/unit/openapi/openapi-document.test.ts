@@ -339,10 +339,12 @@ describe("the OpenAPI document as input for SDK generators", () => {
       "post /api/{paymentid}/refund": false,
       "post /api/{paymentid}/void": false,
       "post /api/{paymentid}/payout": true,
+      "post /api/disputes/{disputeid}/evidence": true,
+      "post /api/disputes/{disputeid}/decision": true,
     });
     // The service reads an empty body as {} (lib/api/merchant-route.ts): accepted where every field is optional.
     expect(operationRequestSchema.safeParse({}).success).toBe(true);
-    for (const schema of [initSessionRequestSchema, mitRequestSchema, payoutRequestSchema]) expect(schema.safeParse({}).success).toBe(false);
+    for (const schema of [initSessionRequestSchema, mitRequestSchema, payoutRequestSchema, disputeDecisionRequestSchema]) expect(schema.safeParse({}).success).toBe(false);
   });
 });
 

@@ -1,8 +1,9 @@
 // What the merchant API answers when an acquirer's reporting API failed under a request (an answer
-// to a dispute): the use cases rethrow the client's ReportingApiError after recording it on the
-// account; here it becomes one of the error table's codes instead of a 500, so the merchant can tell
-// "try later" (ACQUIRER_UNAVAILABLE) from "the account's credentials must be entered again"
-// (ACQUIRER_CREDENTIALS_REFUSED). The acquirer's own words stay in our log, not in the answer.
+// to a dispute): submitDisputeEvidence and answerDispute rethrow the client's ReportingApiError after
+// recording it on the account; the merchant API's use cases (decide-dispute.ts,
+// submit-dispute-evidence-files.ts) turn it into one of the error table's codes instead of a 500, so
+// the merchant can tell "try later" (ACQUIRER_UNAVAILABLE) from "the account's credentials must be
+// entered again" (ACQUIRER_CREDENTIALS_REFUSED). The acquirer's own words stay on the account.
 import { ReportingApiError } from "../acquirers/contract";
 import { ApiError } from "../errors";
 
