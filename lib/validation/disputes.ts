@@ -2,7 +2,7 @@
 // and answers in the spec's style (lower-case names, every field present, "" when unknown, amounts
 // as strings of minor units as in 2.3), the dispute itself as its notification says it
 // (notifications.ts, docs/decisions/0200-the-dispute-notification-body.md) plus what only a read
-// shows. Evidence travels as multipart/form-data (docs/decisions/0201-dispute-evidence-as-multipart.md).
+// shows. Evidence travels as multipart/form-data (docs/decisions/0202-dispute-evidence-as-multipart.md).
 import { z } from "zod";
 import { merchantIdSchema, paymentIdSchema } from "./common";
 import { disputeNotificationSchema } from "./notifications";

@@ -1,6 +1,6 @@
 // POST /api/disputes/{disputeid}/evidence: evidence files (multipart/form-data) and an optional
 // comment, checked against the acquirer's rules and sent to it (beyond the spec; issue 40,
-// docs/decisions/0201-dispute-evidence-as-multipart.md).
+// docs/decisions/0202-dispute-evidence-as-multipart.md).
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { methodNotAllowed } from "@/lib/api/unmatched-api-route";
 import { EVIDENCE_BODY_MAX_BYTES, submitDisputeEvidenceFiles } from "@/lib/disputes/submit-dispute-evidence-files";
