@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClock } from "@cps/inngest-embedded";
 import { forgetMerchantApiTokens } from "@/lib/acquirers/clearhaus/reporting/client";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { CardDetails } from "@/lib/cards/card-details";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
@@ -264,6 +265,17 @@ describe("answers the acquirer must not get", () => {
     });
     expect(await atTheSandbox<{ status: string }>(`/disputes/${atAcquirer.id as string}`)).toMatchObject({ status: "open" });
     expect(await db().auditEntry.count({ where: { target: dispute.id } })).toBe(0);
+  });
+  it("a key without the disputes scope reads disputes but cannot answer one; nothing reaches the acquirer", async () => {
+    const { capture } = await capturedPayment(15_000n, "order10046");
+    const atAcquirer = await scenario("/sandbox/disputes", { transaction_id: capture.processorReference, reason: "fraud", reason_code: "10.4" });
+    await nextScheduledRun("poll-acquirer-disputes", "5m");
+    const dispute = await db().dispute.findFirstOrThrow({ where: { acquirerAccountId: accountId, acquirerDisputeId: atAcquirer.id as string } });
+    const { apiKey: shopKey } = await createApiKey({ merchantId: merchant.merchantId, name: "Web shop", scopes: ["payments", "follow-ups", "read"], mode: "test" });
+    expect((await api.call("GET", `/api/disputes/${dispute.id}`, { apiKey: shopKey })).status).toBe(200);
+    const refused = await api.call("POST", `/api/disputes/${dispute.id}/decision`, { apiKey: shopKey, body: { decision: "accept" } });
+    expect(refused).toMatchObject({ status: 400, body: { error: "INVALID_API_KEY", errordescription: expect.stringContaining("answer disputes") } });
+    expect(await atTheSandbox<{ status: string }>(`/disputes/${atAcquirer.id as string}`)).toMatchObject({ status: "open" });
   });
 });
 
