@@ -242,6 +242,14 @@ describe("answers the acquirer must not get", () => {
     expect(large.body.errordescription).toMatch(/scan\.pdf: 5242881 bytes is over Clearhaus Merchant API's limit of 5242880 bytes/);
     const json = await api.call("POST", `/api/disputes/${dispute.id}/evidence`, { apiKey: merchant.apiKey, body: { files: ["x"] } });
     expect(json).toMatchObject({ status: 400, body: { errordescription: expect.stringMatching(/^Content-Type: must be multipart\/form-data/) } });
+    const broken = await api.call("POST", `/api/disputes/${dispute.id}/evidence`, {
+      apiKey: merchant.apiKey,
+      rawBody: "--x\r\nnot a part",
+      headers: { "Content-Type": "multipart/form-data; boundary=x" },
+    });
+    expect(broken).toMatchObject({ status: 400, body: { errordescription: "body: is not valid multipart/form-data" } });
+    const noFile = await api.call("POST", `/api/disputes/${dispute.id}/evidence`, { apiKey: merchant.apiKey, form: evidenceForm([], "only a comment") });
+    expect(noFile).toMatchObject({ status: 400, body: { errordescription: "files: is required" } });
 
     expect(await db().disputeEvidence.count({ where: { disputeId: dispute.id } })).toBe(0);
     expect((await atTheSandbox<SandboxFiles>(`/disputes/${atAcquirer.id as string}/files`))._embedded["ch:files"]).toEqual([]);
