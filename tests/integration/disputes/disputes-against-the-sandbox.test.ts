@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClock } from "@cps/inngest-embedded";
 import { forgetMerchantApiTokens } from "@/lib/acquirers/clearhaus/reporting/client";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { createPaymentClient, PaymentApiError } from "@/packages/client/src/index";
 import { CardDetails } from "@/lib/cards/card-details";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
@@ -287,6 +288,29 @@ describe("answers the acquirer must not get", () => {
   });
 });
 
+describe("the typed client", () => {
+  it("lists, reads, sends evidence and accepts a dispute as the API does, and throws the refusals as PaymentApiError", async () => {
+    const { paymentId, capture } = await capturedPayment(16_000n, "order10047");
+    const atAcquirer = await scenario("/sandbox/disputes", { transaction_id: capture.processorReference, reason: "duplicate", reason_code: "12.6.1" });
+    await nextScheduledRun("poll-acquirer-disputes", "5m");
+    const shop = createPaymentClient({ baseUrl: api.baseUrl, apiKey: merchant.apiKey });
+    const { disputes } = await shop.listDisputes({ paymentid: paymentId });
+    expect(disputes).toHaveLength(1);
+    const disputeId = disputes[0]!.disputeid;
+    expect(await shop.getDispute(disputeId)).toMatchObject({ disputeid: disputeId, reasoncode: "12.6.1", status: "open" });
+    await expect(shop.submitDisputeEvidence(disputeId, { files: [{ fileName: "note.txt", contentType: "text/plain", bytes: new TextEncoder().encode("hi") }] })).rejects.toSatisfy(
+      (error) => error instanceof PaymentApiError && error.status === 400 && error.code === "INVALID_PARAMETER",
+    );
+    expect(await shop.submitDisputeEvidence(disputeId, { files: [{ fileName: "refund-policy.pdf", contentType: "application/pdf", bytes: PDF }] }, { idempotencyKey: `ev-${disputeId}` })).toMatchObject({
+      disputeid: disputeId,
+      evidenceids: [expect.any(String)],
+    });
+    expect(await shop.decideDispute(disputeId, "accept")).toMatchObject({ disputeid: disputeId, decision: "accept", status: "lost" });
+    const files = await atTheSandbox<SandboxFiles>(`/disputes/${atAcquirer.id as string}/files`);
+    expect(files._embedded["ch:files"].map((file) => file.name)).toEqual(["refund-policy.pdf"]);
+  });
+});
+
 describe("a settlement published at the acquirer", () => {
   it("with one matching line, one amount mismatch and one transaction unknown to us reconciles to 1/1/1 with fees, and net = payout + reserve", async () => {
     const matching = await capturedPayment(30_000n, "order20001");
@@ -335,11 +359,11 @@ describe("Merchant API credentials the acquirer refuses", () => {
     expect(check.ok).toBe(false);
     expect(await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } })).toMatchObject({ reportingProblem: expect.stringMatching(/./), reportingFailures: 1 });
 
+    // The poll fails too (and so does the hourly settlements poll, when these 5 minutes cross its minute).
     await nextScheduledRun("poll-acquirer-disputes", "5m");
-    expect(await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } })).toMatchObject({
-      reportingProblem: expect.stringMatching(/^credentials refused/),
-      reportingFailures: 2,
-    });
+    const afterPoll = await db().acquirerAccount.findUniqueOrThrow({ where: { id: accountId } });
+    expect(afterPoll.reportingProblem).toMatch(/^credentials refused \(HTTP 401\)/);
+    expect(afterPoll.reportingFailures).toBeGreaterThanOrEqual(2);
 
     const refused = await api.call("POST", `/api/disputes/${dispute.id}/decision`, { apiKey: merchant.apiKey, body: { decision: "accept" } });
     expect(refused).toMatchObject({ status: 502, body: { error: "ACQUIRER_CREDENTIALS_REFUSED" } });
