@@ -24,6 +24,17 @@ export const API_ERROR_STATUS = {
    * the same request (same Idempotency-Key) may be sent again after Retry-After (beyond the spec).
    */
   SERVICE_UNAVAILABLE: 503,
+  /**
+   * The acquirer's reporting API (disputes) did not answer usably: down, an error status, an
+   * unreadable answer. What was asked may not have reached it; the dispute shows what it has
+   * (beyond the spec).
+   */
+  ACQUIRER_UNAVAILABLE: 502,
+  /**
+   * The acquirer refused the acquirer account's reporting credentials: nothing was done there, and
+   * nothing will be until they are entered again; the account shows them as failing (beyond the spec).
+   */
+  ACQUIRER_CREDENTIALS_REFUSED: 502,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;

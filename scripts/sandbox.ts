@@ -14,6 +14,8 @@ import { CLEARHAUS_SANDBOX_SIGNING_PARTNERS } from "../lib/sandboxes/acquirers/c
 import { sandboxAccountInput } from "../lib/sandboxes/sandbox-merchant-accounts";
 import { ACQUIRER_NAMES, type AcquirerName } from "../lib/acquirers/names";
 import { THREEDS_SANDBOX_API_KEY } from "../lib/sandboxes/threeds/directory-server";
+import { SANDBOXES } from "../lib/sandboxes/acquirers";
+import { reportingOf } from "../lib/acquirers/reporting";
 
 const { values } = parseArgs({
   options: {
@@ -46,6 +48,13 @@ function accountsAddLine(processor: AcquirerName): string {
   return `echo '${JSON.stringify(input.credentials)}' | ${cli} accounts add --merchant <merchantid> --processor ${processor} --name "${processor} sandbox" --acquirer-merchant-id ${input.acquirerMerchantId} --mcc ${input.mcc} --merchant-name "<shop name>" --country ${input.country} --descriptor "<shop name>" --currencies ${input.currencies} --mode test --credentials-file -`;
 }
 
+/** The reporting API sandboxes (disputes, settlements): their test endpoint variable each. */
+const REPORTING = ACQUIRER_NAMES.flatMap((processor) => {
+  const reporting = reportingOf(processor);
+  const url = running.reportingUrls[processor];
+  return reporting && url && SANDBOXES[processor].reporting ? [{ processor, variable: reporting.endpointVariables.test, url, label: reporting.label }] : [];
+});
+
 console.log(`Sandboxes running (${values.extensions ? "with their sandbox-only extensions" : "strict: the references only"}).
 Point the service's test mode at them with (every web and worker process the same):
 
@@ -54,6 +63,7 @@ CLEARHAUS_TEST_BASE_URL=${urls.clearhaus}
 BAMBORA_TEST_BASE_URL=${urls.bambora}
 THREEDS_TEST_SERVER_URL=${urls.threeds}
 THREEDS_TEST_API_KEY=${THREEDS_SANDBOX_API_KEY}
+${REPORTING.map(({ variable, url }) => `${variable}=${url}`).join("\n")}
 
 A service whose test mode goes to these sandboxes treats them as an acquirer's test endpoint: it
 knows no account there, so give each merchant its test accounts (once per merchant; these are the
@@ -61,6 +71,11 @@ sandboxes' published test credentials, not secrets; two more accounts per sandbo
 lib/sandboxes/acquirers/<name>/accounts.ts):
 
 ${ACQUIRER_NAMES.map(accountsAddLine).join("\n")}
+
+and, for disputes and settlements, the account's reporting API client at the sandbox (<accountid>:
+what accounts add printed):
+
+${REPORTING.map(({ processor }) => `echo '${JSON.stringify(SANDBOXES[processor].reporting!.credentials(0))}' | ${cli} accounts set-reporting-credentials --merchant <merchantid> --account <accountid> --credentials-file -`).join("\n")}
 
 A Clearhaus account may also sign as the sandbox's partner: signing API key ${partner.signingApiKey},
 the private key printed in Clearhaus' docs (lib/sandboxes/acquirers/clearhaus/accounts.ts).

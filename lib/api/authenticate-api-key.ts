@@ -25,7 +25,8 @@ const SCOPE_VERBS: Record<ApiKeyScope, string> = {
   payments: "start payments",
   "follow-ups": "capture, refund or void",
   payouts: "make payouts",
-  read: "read payments",
+  read: "read payments and disputes",
+  disputes: "answer disputes (evidence, refute, accept)",
 };
 
 /**

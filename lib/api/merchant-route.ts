@@ -3,9 +3,10 @@
 // trace row and the mapping of errors to the spec's 400 body (section 7), a 503 when the database
 // could not be reached in time (overload: nothing was done), or a plain 500.
 import type { z } from "zod";
+import { createHash } from "node:crypto";
 import { redactCardNumbers } from "../cards/redact-card-numbers";
 import { ApiError, invalidMerchantId, invalidParameter, isDatabaseOverload, serviceUnavailable } from "../errors";
-import { BodyTooLargeError, declaresTooLargeBody, readLimitedText } from "../http/read-limited-body";
+import { BodyTooLargeError, declaresTooLargeBody, readLimitedStream, readLimitedText } from "../http/read-limited-body";
 import { faultPoint } from "../faults/fault-point";
 import { newId } from "../ids";
 import { parseInput } from "../validation/parse-input";
@@ -40,11 +41,15 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 export interface MerchantRequestContext<Input> {
   merchantId: string;
+  /** The API key that authenticated the request (the audit's actor for what it changes). */
+  apiKeyId: string;
   /** The API key's mode: the use case reads and makes only data of this mode. */
   mode: Mode;
   input: Input;
   /** The `{paymentid}` path segment, when the route has one. */
   paymentRef?: string;
+  /** The path's other segments by name (`{disputeid}` ...), as sent. */
+  pathParams: Record<string, string>;
   /** Unique id of this request: the spec's `responseid`, also the ApiRequest row's id. */
   responseId: string;
   traceApi?: string;
@@ -65,6 +70,12 @@ export interface MerchantRouteDefinition<Schema extends z.ZodType> {
   /** The API-key scope the route needs (lib/api-keys/api-key-scopes.ts), checked with the key. */
   scope: ApiKeyScope;
   schema: Schema;
+  /**
+   * A POST body of files (dispute evidence): multipart/form-data up to `maxBytes`, read as
+   * `{ files: File[], ...text fields }`. The request log and the Idempotency-Key fingerprint see each
+   * file's name, type, size and SHA-256, never its bytes. Absent: a JSON body of at most 64 KB.
+   */
+  multipart?: { maxBytes: number };
   handler: (context: MerchantRequestContext<z.output<Schema>>) => Promise<MerchantRouteResult>;
   /** How long a request holding an Idempotency-Key may work before a repeat asks what it did (default 60 s). */
   idempotencyLeaseMs?: () => number;
@@ -97,9 +108,18 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? Number(item) : item));
 }
 
-/** The body as parsed input; `read.text` keeps the text as sent, for the request log. */
-async function readInput(request: Request, url: URL, read: { text?: string }): Promise<unknown> {
+/**
+ * The body as parsed input; `read.text` keeps the text as sent, for the request log, and
+ * `read.fingerprint` what the Idempotency-Key compares when it is not the input itself (files).
+ */
+async function readInput(
+  request: Request,
+  url: URL,
+  read: { text?: string; fingerprint?: unknown },
+  multipart?: { maxBytes: number },
+): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return Object.fromEntries(url.searchParams);
+  if (multipart) return readMultipart(request, read, multipart.maxBytes);
   let text: string;
   try {
     text = await readLimitedText(request, MAX_BODY_BYTES);
@@ -117,8 +137,46 @@ async function readInput(request: Request, url: URL, read: { text?: string }): P
   }
 }
 
-function payloadTooLarge(): ApiError {
-  return new ApiError("PAYLOAD_TOO_LARGE", `body: must be at most ${MAX_BODY_BYTES} bytes`);
+function payloadTooLarge(maxBytes = MAX_BODY_BYTES): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE", `body: must be at most ${maxBytes} bytes`);
+}
+
+/**
+ * A multipart/form-data body as `{ files: File[], <field>: string }` (a field sent twice keeps its
+ * last value; the schema refuses unknown fields by name). The bytes are read once, capped.
+ */
+async function readMultipart(request: Request, read: { text?: string; fingerprint?: unknown }, maxBytes: number): Promise<unknown> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) throw invalidParameter("Content-Type", "must be multipart/form-data (one part per file, named files)");
+  let bytes: Buffer;
+  try {
+    bytes = await readLimitedStream(request.body, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw payloadTooLarge(maxBytes);
+    throw invalidParameter("body", "could not be read");
+  }
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(bytes), { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw invalidParameter("body", "is not valid multipart/form-data");
+  }
+  const input: Record<string, unknown> = {};
+  const files: File[] = [];
+  const described: Record<string, unknown>[] = [];
+  for (const [name, value] of form.entries()) {
+    if (typeof value === "string") input[name] = value;
+    else if (name === "files") {
+      files.push(value);
+      const sha256 = createHash("sha256").update(new Uint8Array(await value.arrayBuffer())).digest("hex");
+      described.push({ name: value.name, type: value.type, size: value.size, sha256 });
+    } else input[name] = value;
+  }
+  if (files.length > 0) input.files = files;
+  const summary = { ...Object.fromEntries(Object.entries(input).filter(([, value]) => typeof value === "string")), files: described };
+  read.text = JSON.stringify(summary);
+  read.fingerprint = summary;
+  return input;
 }
 
 function readTrace(request: Request): string | undefined {
@@ -153,7 +211,8 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     let errorDescription: string | undefined;
     let apiKeyId: string | undefined;
     let idempotencyKey: string | undefined;
-    const read: { text?: string } = {};
+    const read: { text?: string; fingerprint?: unknown } = {};
+    const maxBodyBytes = definition.multipart?.maxBytes ?? MAX_BODY_BYTES;
     let replayed = false;
     /** Set once the handler has returned: its work is done, so no later failure may say otherwise. */
     let performed = false;
@@ -162,14 +221,14 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     let bound = false;
     try {
       // A declared body over the limit is refused before anything else, unauthenticated or not.
-      if (declaresTooLargeBody(request.headers, MAX_BODY_BYTES)) throw payloadTooLarge();
+      if (declaresTooLargeBody(request.headers, maxBodyBytes)) throw payloadTooLarge(maxBodyBytes);
       const authenticated = await authenticateApiKey({ authorization: request.headers.get("authorization"), scope: definition.scope });
       merchantId = authenticated.merchantId;
       mode = authenticated.mode;
       apiKeyId = authenticated.apiKeyId;
       addToRequestContext({ merchantId });
       await consumeRateLimit("api-key", authenticated.apiKeyId);
-      const rawInput = await readInput(request, url, read);
+      const rawInput = await readInput(request, url, read, definition.multipart);
       if (request.headers.get(TRACE_HEADER) !== null && !traceApi) {
         throw invalidParameter(TRACE_HEADER, "must be 1 to 128 visible ASCII characters, a UUID is recommended");
       }
@@ -185,6 +244,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
       // Next.js resolves `params` to undefined on routes without dynamic segments (e.g. /api/initdynamic).
       const params = (context ? await context.params : undefined) ?? {};
       const paymentRef = typeof params.paymentid === "string" ? params.paymentid : undefined;
+      const pathParams = Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 
       const key = request.method === "POST" ? parseIdempotencyKey(request.headers.get("idempotency-key")) : undefined;
       idempotencyKey = key;
@@ -195,7 +255,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
           // key used in test mode can be used again in live mode; live keys are stored as sent.
           key: mode === "test" ? `test ${key}` : key,
           responseId: requestId,
-          fingerprint: requestFingerprint(request.method, url.pathname, rawInput),
+          fingerprint: requestFingerprint(request.method, url.pathname, read.fingerprint ?? rawInput),
           leaseMs: definition.idempotencyLeaseMs?.() ?? DEFAULT_IDEMPOTENCY_LEASE_MS,
           resolveHolderWork: definition.resolveHolderWork ?? resolveAcceptedRequest,
         });
@@ -215,7 +275,7 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
               bound = true;
             }
           : undefined;
-        const result = await definition.handler({ merchantId, mode, input, paymentRef, responseId: requestId, traceApi, bindAnswer });
+        const result = await definition.handler({ merchantId, apiKeyId, mode, input, paymentRef, pathParams, responseId: requestId, traceApi, bindAnswer });
         performed = true;
         // A failure between the work and its answer (the key's completion, the connection).
         faultPoint("merchant-api.after-work");

@@ -80,11 +80,16 @@ export async function recordAudit(
   });
 }
 
+/** The role an entry made through the merchant API shows (its actor name is the key's). */
+export const API_KEY_ACTOR_ROLE = "api_key";
+
 /** What the log shows for an entry without a user: the operator CLI. */
 export const OPERATOR_ACTOR = { actorName: "Operator (CLI)", actorRole: "operator" } as const;
 
 /**
- * Any entry: `userId` is the user who acted (or whose sign-in it was); null for the operator CLI.
+ * Any entry: `userId` is the user who acted (or whose sign-in it was); null for the operator CLI
+ * and for the merchant API, where `apiKeyId` names the key that acted (its name and prefix are
+ * copied as the actor, role "api_key", so the entry reads the same after the key is revoked).
  * The user's email, name and role are copied onto the row now. `client` is a transaction or the
  * database itself.
  */
@@ -93,6 +98,8 @@ export async function recordAuditEntry(
   options: {
     merchantId: string;
     userId: string | null;
+    /** The merchant API's key, when a request of the merchant's own system acted (userId null). */
+    apiKeyId?: string | null;
     action: AuditAction | (string & {});
     target?: string | null;
     details?: Prisma.InputJsonObject;
@@ -101,9 +108,15 @@ export async function recordAuditEntry(
   const user = options.userId
     ? await client.user.findUnique({ where: { id: options.userId }, select: { email: true, name: true, role: true } })
     : null;
+  const apiKey =
+    !user && options.apiKeyId
+      ? await client.apiKey.findUnique({ where: { id: options.apiKeyId }, select: { name: true, prefix: true } })
+      : null;
   const actor = user
     ? { actorEmail: user.email, actorName: user.name, actorRole: user.role as string }
-    : { actorEmail: null, ...OPERATOR_ACTOR };
+    : apiKey
+      ? { actorEmail: null, actorName: `API key ${apiKey.name} (${apiKey.prefix}…)`, actorRole: API_KEY_ACTOR_ROLE }
+      : { actorEmail: null, ...OPERATOR_ACTOR };
   const entry = {
     id: newId(),
     merchantId: options.merchantId,

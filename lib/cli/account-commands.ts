@@ -17,6 +17,11 @@ import { updateAcquirerAccount } from "../routing/accounts/update-acquirer-accou
 import { listAcquirerAccounts } from "../routing/accounts/list-acquirer-accounts";
 import { testAcquirerConnection } from "../routing/accounts/test-acquirer-connection";
 import { importLegacyAccounts } from "../routing/accounts/import-legacy-accounts";
+import { setReportingCredentials } from "../routing/accounts/set-reporting-credentials";
+import { reportingRulesOnly } from "../routing/accounts/reporting-access";
+import { testReportingConnection } from "../routing/accounts/test-reporting-connection";
+import { reportingOf } from "../acquirers/reporting";
+import type { CredentialField } from "../acquirers/contract";
 import { ACQUIRERS } from "../acquirers";
 import { ACQUIRER_NAMES, acquirerNameList, isAcquirerName, type AcquirerName } from "../acquirers/names";
 import { config } from "../env";
@@ -67,10 +72,15 @@ function credentialPairs(options: Options): Record<string, string> {
 }
 
 /** Each credential field of the account's processor and platform, asked at the terminal (secrets without echo). */
-async function promptCredentials({ processor, platform }: AccountKind): Promise<Record<string, string>> {
+function promptCredentials({ processor, platform }: AccountKind): Promise<Record<string, string>> {
+  return promptFields(`${processor}${platform ? ` (${platformView(processor, platform).label})` : ""} credentials`, credentialFieldsOf(processor, platform));
+}
+
+/** Each of `fields`, asked at the terminal (secrets without echo). */
+async function promptFields(title: string, fields: readonly CredentialField[]): Promise<Record<string, string>> {
   const answers: Record<string, string> = {};
-  process.stderr.write(`${processor}${platform ? ` (${platformView(processor, platform).label})` : ""} credentials (an empty answer leaves an optional field out):\n`);
-  for (const field of credentialFieldsOf(processor, platform)) {
+  process.stderr.write(`${title} (an empty answer leaves an optional field out):\n`);
+  for (const field of fields) {
     if (field.multiline) {
       process.stderr.write(`${field.label}${field.optional ? " (optional)" : ""}: skipped at the prompt; give a multi-line value in --credentials-file\n`);
       continue;
@@ -108,6 +118,32 @@ function parseCredentialsJson(text: string, source: string): Record<string, stri
     throw new CliUsageError(`--credentials-file: ${source} is not a JSON object such as {"apiKey":"…"}`);
   }
   return z.record(z.string(), z.string(), { error: "must be a JSON object of strings" }).parse(parsed);
+}
+
+/**
+ * An account's reporting API credentials (issue 40), from --credentials-file only: a JSON file, or
+ * `-` for the JSON piped in (each field asked without echo in a terminal). Never from the command line.
+ */
+async function reportingCredentialsInput(options: Options, account: AccountKind): Promise<Record<string, string>> {
+  const file = requiredText(options, "credentials-file");
+  const reporting = reportingOf(account.processor);
+  if (!reporting) throw new Error(`${account.processor} publishes no reporting API (disputes, settlements): nothing to set (docs/acquirers.md)`);
+  if (file !== "-") return parseCredentialsJson(readFileSync(file, "utf8"), file);
+  return standardInputIsTerminal()
+    ? promptFields(`${reporting.label} credentials`, reporting.credentials.fields)
+    : parseCredentialsJson(await readStandardInput(), "standard input");
+}
+
+/** `accounts test`'s lines for the reporting API, when the account has its credentials. */
+async function reportingCheckLines(merchantId: string, accountId: string): Promise<{ lines: string[]; ok: boolean; data?: unknown }> {
+  const account = await db().acquirerAccount.findFirst({
+    where: { id: accountId, merchantId },
+    select: { processor: true, reportingCredentialsFingerprint: true },
+  });
+  const reporting = account && isAcquirerName(account.processor) ? reportingOf(account.processor) : undefined;
+  if (!reporting || !account?.reportingCredentialsFingerprint) return { lines: [], ok: true };
+  const check = await testReportingConnection({ merchantId, accountId });
+  return { lines: [`${check.ok ? "OK" : "FAILED"}: ${reporting.label}: ${check.message}`], ok: check.ok, data: check };
 }
 
 function bins(options: Options): Record<string, string> | undefined {
@@ -230,6 +266,14 @@ async function processorOfAccount(options: Options): Promise<AccountKind> {
   return { processor: account.processor, platform: account.platform };
 }
 
+/** The reporting APIs' credential keys, per processor that publishes one. */
+const REPORTING_KEYS_HELP = `Keys: ${ACQUIRER_NAMES.flatMap((processor) => {
+  const reporting = reportingOf(processor);
+  return reporting
+    ? [`${processor} (${reporting.label}): ${reporting.credentials.fields.map((field) => `${field.key}${field.secret ? " (secret)" : ""}`).join(", ")}`]
+    : [];
+}).join("; ")}`;
+
 /** The platforms `--platform` takes: those of the processors that have more than one. */
 const PLATFORM_NAMES = [...new Set(PLATFORM_FIELDS.filter(({ processor }) => platformsOf(processor).length > 1).map(({ platform }) => platform.name))];
 
@@ -301,17 +345,46 @@ export const ACCOUNT_COMMANDS: CliCommand[] = [
   {
     words: "accounts test",
     options: { merchant: MERCHANT, account: ACCOUNT },
-    description: `one harmless authenticated call to the acquirer with the account's credentials; exits 1 when it fails
-(needs the acquirer's *_BASE_URL or *_TEST_BASE_URL: the CLI cannot reach a service's in-process
-sandboxes; locally, test from the back office)`,
+    description: `one harmless authenticated call to the acquirer with the account's credentials, and one to its
+reporting API (disputes, settlements) when the account has reporting credentials: a line each, OK or
+FAILED; exits 1 when either fails (needs the acquirer's *_BASE_URL or *_TEST_BASE_URL, and for the
+reporting API its own endpoint variable: the CLI cannot reach a service's in-process sandboxes;
+locally, test from the back office)`,
     run: async (options) => {
       const merchantId = requiredText(options, "merchant");
-      const result = await testAcquirerConnection({ merchantId, accountId: requiredText(options, "account") });
+      const accountId = requiredText(options, "account");
+      const result = await testAcquirerConnection({ merchantId, accountId });
       const details = Object.entries(result.details ?? {}).map(([key, value]) => `    ${key}: ${value}`);
+      const reporting = await reportingCheckLines(merchantId, accountId);
       return {
-        text: [`${result.ok ? "OK" : "FAILED"}: ${result.message}`, ...details, ...result.mismatches.map((line) => `    differs: ${line}`)].join("\n"),
-        data: result,
-        exitCode: result.ok ? 0 : 1,
+        text: [
+          `${result.ok ? "OK" : "FAILED"}: ${result.message}`,
+          ...details,
+          ...result.mismatches.map((line) => `    differs: ${line}`),
+          ...reporting.lines,
+        ].join("\n"),
+        data: reporting.data === undefined ? result : { ...result, reporting: reporting.data },
+        exitCode: result.ok && reporting.ok ? 0 : 1,
+      };
+    },
+  },
+  {
+    words: "accounts set-reporting-credentials",
+    options: { merchant: MERCHANT, account: ACCOUNT, "credentials-file": { type: "string", value: "<file>|-", required: true } },
+    description: `store the account's reporting API credentials (disputes and settlements), sealed and audited; the
+pollers use them from their next run. --credentials-file <file> (a JSON object, chmod 600) or - (piped
+in, or asked at a prompt in a terminal); never on the command line. Check them with accounts test.
+${REPORTING_KEYS_HELP}`,
+    run: async (options) => {
+      const merchantId = requiredText(options, "merchant");
+      const accountId = requiredText(options, "account");
+      const credentials = await reportingCredentialsInput(options, await processorOfAccount(options));
+      // Stored with the module's rules only: this process calls nothing, and a test account's endpoint
+      // may be a service's in-process sandbox the CLI cannot reach (accounts test checks them).
+      const { fingerprint } = await setReportingCredentials({ merchantId, accountId, credentials, accessFor: reportingRulesOnly });
+      return {
+        text: `Reporting API credentials stored for account ${accountId} (fingerprint ${fingerprint}); run accounts test to check them`,
+        data: { id: accountId, reportingCredentialsFingerprint: fingerprint },
       };
     },
   },

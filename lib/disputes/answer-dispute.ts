@@ -13,9 +13,9 @@ import { applyAcquirerDispute } from "./apply-acquirer-dispute";
 import { assertAnswerable } from "./dispute-rules";
 import { loadDisputeToAnswer, type DisputeAction } from "./load-dispute-to-answer";
 
-export async function answerDispute({ merchantId, disputeId, decision, userId = null, accessFor, now = new Date() }: DisputeAction & { decision: DisputeDecision }): Promise<{ status: string }> {
+export async function answerDispute({ merchantId, disputeId, decision, userId = null, apiKeyId = null, mode, accessFor, now = new Date() }: DisputeAction & { decision: DisputeDecision }): Promise<{ status: string }> {
   if (decision !== "refute" && decision !== "accept") throw invalidParameter("decision", "refute or accept");
-  const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, accessFor });
+  const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, mode, accessFor });
   assertAnswerable(dispute, now);
   const { client, call, account } = reporting;
   try {
@@ -36,7 +36,7 @@ export async function answerDispute({ merchantId, disputeId, decision, userId = 
   }
   await db().$transaction(async (tx) => {
     await tx.dispute.update({ where: { id: disputeId }, data: { decision, decidedAt: now } });
-    await recordAuditEntry(tx, { merchantId, userId, action: decision === "refute" ? "dispute.refuted" : "dispute.accepted", target: disputeId, details: { decision } });
+    await recordAuditEntry(tx, { merchantId, userId, apiKeyId, action: decision === "refute" ? "dispute.refuted" : "dispute.accepted", target: disputeId, details: { decision } });
   });
   await recordReportingCheck({ accountId: account.id, problem: null, now });
   const stored = await db().dispute.findUniqueOrThrow({ where: { id: disputeId }, select: { status: true } });

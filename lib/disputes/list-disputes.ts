@@ -14,6 +14,8 @@ export interface DisputeListItem {
   acquirerDisputeId: string;
   /** Null: the acquirer's transaction matches none of our operations (shown as unknown). */
   paymentId: string | null;
+  /** The payment's merchantpaymentid, when it has one. */
+  merchantPaymentId: string | null;
   operationId: string | null;
   transactionId: string | null;
   kind: string;
@@ -40,6 +42,7 @@ export async function listDisputes({
   status,
   paymentId,
   acquirerAccountId,
+  disputeId,
   limit = 100,
 }: {
   merchantId: string;
@@ -47,9 +50,11 @@ export async function listDisputes({
   status?: DisputeStatus[];
   paymentId?: string;
   acquirerAccountId?: string;
+  /** Only this dispute (the merchant API's read of one). */
+  disputeId?: string;
   limit?: number;
 }): Promise<DisputeListItem[]> {
-  const where = { merchantId, mode, ...(status ? { status: { in: status } } : {}), ...(paymentId ? { paymentId } : {}), ...(acquirerAccountId ? { acquirerAccountId } : {}) };
+  const where = { merchantId, mode, ...(status ? { status: { in: status } } : {}), ...(paymentId ? { paymentId } : {}), ...(acquirerAccountId ? { acquirerAccountId } : {}), ...(disputeId ? { id: disputeId } : {}) };
   const select = {
     ...DISPUTE_FIELDS,
     processor: true,
@@ -57,13 +62,15 @@ export async function listDisputes({
     acquirerDisputeId: true,
     decision: true,
     updatedAt: true,
+    payment: { select: { merchantPaymentId: true } },
     _count: { select: { evidence: true } },
   } as const;
   // Two reads so each keeps its own order: the open ones by due date (none last), the others newest first.
   const open = await db().dispute.findMany({ where: { ...where, AND: [{ status: { in: OPEN } }] }, select, orderBy: [{ dueOn: { sort: "asc", nulls: "last" } }, { openedOn: "asc" }], take: limit });
   const rest = open.length < limit ? await db().dispute.findMany({ where: { ...where, AND: [{ status: { notIn: OPEN } }] }, select, orderBy: [{ updatedAt: "desc" }], take: limit - open.length }) : [];
-  return [...open, ...rest].map(({ _count, openedOn, dueOn, expiresOn, kind, status, ...row }) => ({
+  return [...open, ...rest].map(({ _count, payment, openedOn, dueOn, expiresOn, kind, status, ...row }) => ({
     ...row,
+    merchantPaymentId: payment?.merchantPaymentId ?? null,
     kind: kind.replaceAll("_", "-"),
     status: status.replaceAll("_", "-"),
     openedOn: calendarDay(openedOn),

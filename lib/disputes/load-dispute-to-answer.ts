@@ -1,6 +1,7 @@
 // What every answer to a dispute starts from: the dispute, only if it is the merchant's (another
 // merchant's dispute is refused as one that does not exist), and its account's reporting access.
 import { db } from "../db";
+import type { Mode } from "../mode";
 import { invalidParameter } from "../errors";
 import { accountReporting, REPORTING_ACCOUNT_SELECT, ReportingUnavailableError, type AccountReporting, type ReportingAccessFor } from "../routing/accounts/reporting-access";
 
@@ -10,13 +11,17 @@ export interface DisputeAction {
   disputeId: string;
   /** The back-office user (null: the merchant API or the operator). */
   userId?: string | null;
+  /** The merchant API's key that asked (the audit's actor when there is no user). */
+  apiKeyId?: string | null;
+  /** The merchant API key's mode: a dispute of the other mode is refused as one that does not exist. */
+  mode?: Mode;
   accessFor?: ReportingAccessFor;
   now?: Date;
 }
 
-export async function loadDisputeToAnswer({ merchantId, disputeId, accessFor }: { merchantId: string; disputeId: string; accessFor?: ReportingAccessFor }) {
+export async function loadDisputeToAnswer({ merchantId, disputeId, mode, accessFor }: Pick<DisputeAction, "merchantId" | "disputeId" | "mode" | "accessFor">) {
   const dispute = await db().dispute.findFirst({
-    where: { id: disputeId, merchantId },
+    where: { id: disputeId, merchantId, ...(mode ? { mode } : {}) },
     select: {
       id: true,
       acquirerDisputeId: true,

@@ -14,8 +14,8 @@ import { loadDisputeToAnswer, type DisputeAction } from "./load-dispute-to-answe
 
 export const MAX_COMMENT_LENGTH = 5000;
 
-export async function submitDisputeEvidence({ merchantId, disputeId, files, comment, userId = null, accessFor, now = new Date() }: DisputeAction & { files: readonly DisputeEvidenceFile[]; comment?: string }): Promise<{ evidenceIds: string[] }> {
-  const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, accessFor });
+export async function submitDisputeEvidence({ merchantId, disputeId, files, comment, userId = null, apiKeyId = null, mode, accessFor, now = new Date() }: DisputeAction & { files: readonly DisputeEvidenceFile[]; comment?: string }): Promise<{ evidenceIds: string[] }> {
+  const { dispute, reporting } = await loadDisputeToAnswer({ merchantId, disputeId, mode, accessFor });
   assertAnswerable(dispute, now);
   const text = comment?.trim();
   if (text !== undefined && text.length > MAX_COMMENT_LENGTH) throw invalidParameter("comment", `at most ${MAX_COMMENT_LENGTH} characters`);
@@ -50,6 +50,7 @@ export async function submitDisputeEvidence({ merchantId, disputeId, files, comm
     await recordAuditEntry(tx, {
       merchantId,
       userId,
+      apiKeyId,
       action: "dispute.evidence_uploaded",
       target: disputeId,
       details: {

@@ -29,7 +29,14 @@ import {
   paymentRecordSchema,
   testNotificationSchema,
 } from "../validation/notifications";
-import { ANSWER_EXAMPLES, ERROR_DESCRIPTION_EXAMPLES, NOTIFICATION_EXAMPLES, REQUEST_EXAMPLES } from "./examples";
+import {
+  disputeDecisionRequestSchema,
+  disputeListResponseSchema,
+  disputeEvidenceResponseSchema,
+  disputeSchema,
+  listDisputesRequestSchema,
+} from "../validation/disputes";
+import { ANSWER_EXAMPLES, DISPUTE_ANSWER_EXAMPLES, ERROR_DESCRIPTION_EXAMPLES, NOTIFICATION_EXAMPLES, REQUEST_EXAMPLES } from "./examples";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -49,6 +56,10 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ApiErrorCode, string> = {
     "Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec).",
   SERVICE_UNAVAILABLE:
     "The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec).",
+  ACQUIRER_UNAVAILABLE:
+    "Disputes only: the acquirer's reporting API did not answer usably (down, an error status, an unreadable answer). What was sent may not have reached it: read the dispute, then send again (beyond the spec).",
+  ACQUIRER_CREDENTIALS_REFUSED:
+    "Disputes only: the acquirer refused the acquirer account's reporting API credentials, so nothing was done there; the account shows them as failing until they are entered again (beyond the spec).",
 };
 
 export function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
@@ -129,6 +140,11 @@ const TAGS = [
   { name: "Payouts", description: "Pay money out to the card behind a payment; answered on the connection (spec 4.7)." },
   { name: "Payment details", description: "Look a payment up, with its card facts and operations (spec 4.8)." },
   { name: "Health", description: "Whether every interface of the service works (spec 4.9)." },
+  {
+    name: "Disputes",
+    description:
+      "Chargebacks and retrieval requests the acquirers report (beyond the spec): list and read them, send evidence, refute or accept before the due date. Each change also arrives as the `dispute` notification.",
+  },
   { name: "Reference", description: "This document." },
   { name: "Notifications", description: "What the service POSTs to your addresses, signed as Standard Webhooks (spec 6)." },
 ] as const;
@@ -190,8 +206,106 @@ const paymentIdParameter = {
   example: "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
 };
 
-type SchemaName = keyof typeof REQUEST_EXAMPLES | keyof typeof ANSWER_EXAMPLES;
-const EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ANSWER_EXAMPLES, ...NOTIFICATION_EXAMPLES };
+type SchemaName = keyof typeof REQUEST_EXAMPLES | keyof typeof ANSWER_EXAMPLES | keyof typeof DISPUTE_ANSWER_EXAMPLES;
+const EXAMPLES: Record<string, unknown> = { ...REQUEST_EXAMPLES, ...ANSWER_EXAMPLES, ...DISPUTE_ANSWER_EXAMPLES, ...NOTIFICATION_EXAMPLES };
+
+/** The refusals of a disputes call that reaches the acquirer (lib/disputes/acquirer-refusal.ts). */
+const ACQUIRER_ERRORS: ApiErrorCode[] = ["ACQUIRER_UNAVAILABLE", "ACQUIRER_CREDENTIALS_REFUSED"];
+
+const disputeIdParameter = {
+  name: "disputeid",
+  in: "path",
+  required: true,
+  description: "The dispute's id at this service (`disputeid` of the list and of the `dispute` notification).",
+  schema: { type: "string", pattern: "^[a-zA-Z0-9]{1,64}$" },
+  example: "dsp7Qm2xK9pL4nR8sT1v",
+};
+
+/** The disputes API (beyond the spec; issue 40). */
+function disputePaths(): Record<string, Record<string, unknown>> {
+  const trace = { $ref: "#/components/parameters/TraceApi" };
+  const idempotency = { $ref: "#/components/parameters/IdempotencyKey" };
+  return {
+    "/api/disputes": {
+      get: {
+        operationId: "listDisputes",
+        tags: ["Disputes"],
+        summary: "List disputes (beyond the spec)",
+        description:
+          "Your disputes of the key's mode: those still to answer first (earliest due date first), then the others, newest first. Needs the read scope. Parameters travel in the query string.",
+        parameters: [trace, ...queryParameters(listDisputesRequestSchema)],
+        responses: { "200": ok("DisputeList", "The disputes."), ...errorResponses(COMMON_ERRORS) },
+      },
+    },
+    "/api/disputes/{disputeid}": {
+      get: {
+        operationId: "getDispute",
+        tags: ["Disputes"],
+        summary: "Read one dispute (beyond the spec)",
+        description: "Needs the read scope. Another merchant's dispute, or one of the other mode, is answered as one that does not exist.",
+        parameters: [disputeIdParameter, trace],
+        responses: { "200": ok("Dispute", "The dispute."), ...errorResponses(COMMON_ERRORS) },
+      },
+    },
+    "/api/disputes/{disputeid}/evidence": {
+      post: {
+        operationId: "submitDisputeEvidence",
+        tags: ["Disputes"],
+        summary: "Send evidence files to the acquirer (beyond the spec)",
+        description:
+          "multipart/form-data: one or more parts named `files` (each with its file name and Content-Type) and an optional `comment`. Each file is checked against the acquirer's rules (accepted types, whose first bytes must match; size; files per dispute) before anything is stored or sent: a refusal (INVALID_PARAMETER) names the file and the rule, and nothing reaches the acquirer. A dispute that is closed or past its due date is refused, saying so. The evidence does not answer the dispute: refute it afterwards (decision). Needs the disputes scope. Body at most 12 MB.",
+        parameters: [disputeIdParameter, trace, idempotency],
+        requestBody: {
+          required: true,
+          description: "The files and the comment, as multipart/form-data.",
+          content: {
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                required: ["files"],
+                properties: {
+                  files: {
+                    type: "array",
+                    items: { type: "string", format: "binary" },
+                    description: "The evidence files, one part each, named files. The acquirer's rules decide the types, the size and the files per dispute (docs/integration.md, Disputes).",
+                  },
+                  comment: { type: "string", maxLength: 5000, description: "Sent with the evidence; the acquirer may keep it for itself." },
+                  merchantid: { type: "string", description: "Your merchant id; when sent, it must be the API key's merchant." },
+                },
+              },
+              encoding: { files: { contentType: "application/pdf, image/png, image/jpeg" } },
+              example: { files: ["(the bytes of receipt-10042.pdf)"], comment: "Delivered 2026-11-02, signed for; receipt and tracking attached." },
+            },
+          },
+        },
+        responses: { "200": ok("DisputeEvidenceResult", "Stored and sent to the acquirer."), ...errorResponses([...POST_ERRORS, ...ACQUIRER_ERRORS]) },
+      },
+    },
+    "/api/disputes/{disputeid}/decision": {
+      post: {
+        operationId: "decideDispute",
+        tags: ["Disputes"],
+        summary: "Refute or accept a dispute (beyond the spec)",
+        description:
+          "Sent to the acquirer at once, after reading the dispute there fresh: refused (INVALID_PARAMETER, saying why) when it is closed, past its due date, or the acquirer no longer offers that answer. Final at the acquirer. Needs the disputes scope.",
+        parameters: [disputeIdParameter, trace, idempotency],
+        requestBody: {
+          required: true,
+          description: "The decision, as JSON.",
+          content: { "application/json": { schema: ref("DisputeDecisionRequest"), example: REQUEST_EXAMPLES.DisputeDecisionRequest } },
+        },
+        responses: {
+          "200": {
+            description: "The dispute as it stands after the answer.",
+            headers: { TraceApi: { $ref: "#/components/headers/TraceApi" } },
+            content: { "application/json": { schema: ref("Dispute"), example: DISPUTE_ANSWER_EXAMPLES.DisputeDecided } },
+          },
+          ...errorResponses([...POST_ERRORS, ...ACQUIRER_ERRORS]),
+        },
+      },
+    },
+  };
+}
 
 function ok(schemaName: SchemaName, description: string) {
   return {
@@ -372,6 +486,10 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
     LifecycleNotification: jsonSchema(lifecycleNotificationSchema, "output"),
     DisputeNotification: jsonSchema(disputeNotificationSchema, "output"),
     TestNotification: jsonSchema(testNotificationSchema, "output"),
+    Dispute: jsonSchema(disputeSchema, "output"),
+    DisputeList: jsonSchema(disputeListResponseSchema, "output"),
+    DisputeEvidenceResult: jsonSchema(disputeEvidenceResponseSchema, "output"),
+    DisputeDecisionRequest: jsonSchema(disputeDecisionRequestSchema, "input"),
   };
   const SCHEMA_DESCRIPTIONS: Record<string, string> = {
     InitDynamicRequest: "Opens a payment window (spec 4.1).",
@@ -391,6 +509,10 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
       "The card behind a payment was updated by its issuer (spec 6.6), or (beyond the spec) the cardholder stopped merchant-initiated payments on it (`change`).",
     DisputeNotification: "A dispute the acquirer reported was opened, changed, won or lost (beyond the spec; issue 40).",
     TestNotification: "A test sent from the back office (beyond the spec).",
+    Dispute: "A dispute the acquirer reported, with your answer through this service (beyond the spec).",
+    DisputeList: "Your disputes (beyond the spec).",
+    DisputeEvidenceResult: "Evidence stored and sent to the acquirer (beyond the spec).",
+    DisputeDecisionRequest: "Refute or accept a dispute (beyond the spec).",
   };
   for (const [name, schema] of Object.entries(schemas)) schema.description ??= SCHEMA_DESCRIPTIONS[name];
   const errorTable = (Object.keys(API_ERROR_STATUS) as ApiErrorCode[])
@@ -478,6 +600,7 @@ function build(servers: OpenApiServers | undefined): Record<string, unknown> {
         },
       },
     },
+    ...disputePaths(),
     "/api/health": {
       get: {
         operationId: "health",

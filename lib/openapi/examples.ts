@@ -36,6 +36,7 @@ export const REQUEST_EXAMPLES = {
     notificationurl: "https://shop.example.org/payments/notify",
   },
   OperationRequest: { amount: 5000, note: "First shipment", notificationurl: "https://shop.example.org/payments/notify" },
+  DisputeDecisionRequest: { decision: "refute" },
   PayoutRequest: {
     amount: 2500,
     currency: "DKK",
@@ -136,6 +137,37 @@ export const ANSWER_EXAMPLES = {
   },
 } as const;
 
+const DISPUTE = {
+  disputeid: "dsp7Qm2xK9pL4nR8sT1v",
+  paymentid: PAYMENT,
+  merchantpaymentid: "order10042",
+  operationid: "op5Fh8Jk2Lm9Np3Qr6St",
+  processor: EXAMPLE_PROCESSOR,
+  type: "chargeback",
+  status: "open",
+  reasoncode: "4837",
+  reason: "fraud",
+  amount: "12500",
+  currency: "DKK",
+  partial: false,
+  openedon: "2026-11-20",
+  dueon: "2026-12-04",
+  expireson: "",
+  answers: ["refute", "accept"],
+  mode: "live",
+  decision: "",
+  evidencefiles: 0,
+  updated: "2026-11-20 06:05:12",
+} as const;
+
+/** The disputes API's answers (beyond the spec), merged into ANSWER_EXAMPLES. */
+export const DISPUTE_ANSWER_EXAMPLES = {
+  Dispute: DISPUTE,
+  DisputeList: { disputes: [DISPUTE] },
+  DisputeEvidenceResult: { disputeid: DISPUTE.disputeid, evidenceids: ["ev3Hk8Lm2Np7Qr1St5Vw9"] },
+  DisputeDecided: { ...DISPUTE, status: "refuted", answers: [], decision: "refute", evidencefiles: 1, updated: "2026-11-21 09:14:03" },
+} as const;
+
 export const NOTIFICATION_EXAMPLES = {
   CompletionNotification: {
     sessionid: SESSION,
@@ -217,4 +249,8 @@ export const ERROR_DESCRIPTION_EXAMPLES: Partial<Record<ApiErrorCode, string>> =
   RATE_LIMITED: rateLimited(1, "20 requests per second").message,
   INTERNAL_ERROR: "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5",
   SERVICE_UNAVAILABLE: serviceUnavailable().message,
+  ACQUIRER_UNAVAILABLE:
+    "the acquirer's reporting API did not answer usably (HTTP 503); what was sent may not have reached it. Read the dispute, then retry",
+  ACQUIRER_CREDENTIALS_REFUSED:
+    "the acquirer refused this acquirer account's reporting API credentials; nothing was done there. Enter them again (back office or `accounts set-reporting-credentials`), then retry",
 };

@@ -13,7 +13,7 @@ import { config } from "../env";
 import { createMerchant } from "../merchants/create-merchant";
 import { createUser } from "../users/create-user";
 import { activeSigningSecrets } from "../notifications/signing-secrets";
-import { addSandboxAccounts } from "./sandbox-merchant-accounts";
+import { addSandboxAccounts, addSandboxReportingCredentials } from "./sandbox-merchant-accounts";
 
 const demoSchema = z.object({
   merchantId: z.string(),
@@ -74,6 +74,8 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
       }
       // A data folder from before acquirer accounts: the demo merchant gets its sandbox accounts now.
       await addSandboxAccounts(saved.data.merchantId);
+      // And, from before issue 40, its reporting API credentials: the pollers import from the sandbox.
+      await addSandboxReportingCredentials(saved.data.merchantId);
       return { created: false, demo: saved.data };
     }
   }
@@ -96,6 +98,7 @@ export async function seedDemo(): Promise<{ created: boolean; demo: DemoCredenti
     // alone took longer than Prisma's default 5 s and the start failed.
   }, { timeout: 60_000, maxWait: 60_000 });
   await addSandboxAccounts(demo.merchantId);
+  await addSandboxReportingCredentials(demo.merchantId);
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return { created: true, demo };
 }

@@ -15,6 +15,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { CLEARHAUS_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/clearhaus/accounts";
+import { MERCHANT_API_SANDBOX_CLIENTS } from "@/lib/sandboxes/acquirers/clearhaus/merchant-api/clients";
 import { FINARO_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/finaro/accounts";
 import { WORLDLINE_SANDBOX_ACCOUNTS } from "@/lib/sandboxes/acquirers/bambora/worldline/accounts";
 import { commandsOfMarkdown, commandsOfUsage, documentationFiles, expandNotation, withoutComments, type DocumentedCommand } from "../helpers/documented-commands";
@@ -63,6 +64,7 @@ const EXCEPTIONS: Exception[] = [
   { match: /^curl -u "\$KEY:"$|^curl -X PUT$|^node$/, reason: "not a command: a sentence naming curl's option for the key, an unsigned PUT, or the node user and runtime" },
   { match: /^java -jar openapi-generator-cli\.jar generate\b/, reason: "openapi-generator: npm run openapi:clients runs these lines as written, with the verified 7.0.0 jar, against a running service (scripts/openapi/clients-check.ts)" },
   { match: /^npx @openapitools\/openapi-generator-cli$/, reason: "downloads openapi-generator's jar from Maven Central (no network here); npm run openapi:clients uses the same generator from a verified jar" },
+  { match: /\/api\/disputes\/<disputeid>/, reason: "needs a dispute, which only an acquirer opens (the Merchant API sandbox's scenario endpoint, on the service's in-process sandbox): tests/integration/disputes/disputes-against-the-sandbox.test.ts sends these requests over HTTP" },
   { match: /^npx tsx scratch\/shop\.ts$/, reason: "the reader's own script (no such file in the repository); tests/e2e/client-package.spec.ts runs the client README's example from scratch/ as written" },
 ];
 
@@ -95,6 +97,7 @@ const state: {
   sandboxEnv: Record<string, string>;
   emails: number;
   fixturePaymentId?: string;
+  reportingAccountId?: string;
 } = { sandboxEnv: {}, emails: 0 };
 
 const readmeReceiver = useReadmeReceiver();
@@ -236,6 +239,23 @@ async function accountId(): Promise<string> {
   return state.accountId;
 }
 
+/**
+ * A test account whose acquirer has a reporting API (the Clearhaus sandbox's first account), for
+ * `accounts set-reporting-credentials`: the account placeholders of the other lines may name an
+ * account whose acquirer publishes none. NOK, so it takes no currency a documented account takes.
+ */
+async function reportingAccountId(): Promise<string> {
+  if (!state.reportingAccountId) {
+    const [account] = CLEARHAUS_SANDBOX_ACCOUNTS;
+    const added = await cliJson<{ id: string }>(
+      `accounts add --merchant ${await merchantId()} --processor clearhaus --name "Docs runner reporting" --acquirer-merchant-id ${account!.merchantId} --mcc 5999 --merchant-name Shop --country DK --descriptor Shop --currencies NOK --mode test --credentials-file -`,
+      JSON.stringify({ apiKey: account!.apiKey }),
+    );
+    state.reportingAccountId = added.id;
+  }
+  return state.reportingAccountId;
+}
+
 async function endpointId(): Promise<string> {
   if (!state.endpointId) {
     const endpoint = await cliJson<{ id: string }>(`webhooks add --merchant ${await merchantId()} --mode test --url ${receiverOrigin()}/docs-runner`);
@@ -344,6 +364,16 @@ async function prepare(command: DocumentedCommand, page: Page): Promise<{ script
   text = text.replaceAll("./.data/", `./${path.relative(ROOT, DATA_DIR)}/`);
   text = text.replaceAll("https://shop.example", receiverOrigin());
   text = await fill(text, /--merchant <[^>]+>/, async () => `--merchant ${await merchantId()}`);
+  // Reporting credentials go to an account of an acquirer with a reporting API, as the sandbox's client.
+  if (/accounts set-reporting-credentials/.test(text)) {
+    text = await fill(text, /--account <[^>]+>/, async () => `--account ${await reportingAccountId()}`);
+    text = await fill(text, /--credentials-file <file>/, () => {
+      const file = path.join(mkdtempSync(path.join(os.tmpdir(), "cps-docs-")), "merchant-api.json");
+      const client = MERCHANT_API_SANDBOX_CLIENTS[0]!;
+      writeFileSync(file, JSON.stringify({ clientId: client.clientId, clientSecret: client.clientSecret }), { mode: 0o600 });
+      return `--credentials-file ${file}`;
+    });
+  }
   text = await fill(text, /--account <[^>]+>/, async () => `--account ${await accountId()}`);
   text = await fill(text, /--endpoint <[^>]+>/, async () => `--endpoint ${await endpointId()}`);
   text = await fill(text, /operations settle <operationid>/, async () => `operations settle ${await waitingOperation(page)}`);

@@ -21,6 +21,11 @@ const ROUTES: Route[] = [
   { pattern: /^\/api\/health$/, load: () => import("@/app/api/health/route") },
   { pattern: /^\/api\/initdynamic$/, load: () => import("@/app/api/initdynamic/route") },
   { pattern: /^\/api\/mit$/, load: () => import("@/app/api/mit/route") },
+  // Static segments before dynamic ones, as the App Router orders them: /api/disputes/… is never a payment's path.
+  { pattern: /^\/api\/disputes$/, load: () => import("@/app/api/disputes/route") },
+  { pattern: /^\/api\/disputes\/(?<disputeid>[^/]+)$/, load: () => import("@/app/api/disputes/[disputeid]/route") },
+  { pattern: /^\/api\/disputes\/(?<disputeid>[^/]+)\/evidence$/, load: () => import("@/app/api/disputes/[disputeid]/evidence/route") },
+  { pattern: /^\/api\/disputes\/(?<disputeid>[^/]+)\/decision$/, load: () => import("@/app/api/disputes/[disputeid]/decision/route") },
   { pattern: /^\/api\/(?<paymentid>[^/]+)\/capture$/, load: () => import("@/app/api/[paymentid]/capture/route") },
   { pattern: /^\/api\/(?<paymentid>[^/]+)\/refund$/, load: () => import("@/app/api/[paymentid]/refund/route") },
   { pattern: /^\/api\/(?<paymentid>[^/]+)\/void$/, load: () => import("@/app/api/[paymentid]/void/route") },
@@ -43,6 +48,8 @@ export interface CallOptions {
   body?: unknown;
   /** Sent as the raw request body instead of JSON of `body`. */
   rawBody?: string;
+  /** Sent as multipart/form-data (fetch writes the boundary into Content-Type). */
+  form?: FormData;
   headers?: Record<string, string>;
 }
 
@@ -79,10 +86,11 @@ export async function startMerchantApi(): Promise<MerchantApiHarness> {
     async call<Body>(method: "GET" | "POST", path: string, options: CallOptions = {}) {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };
       if (options.apiKey) headers.Authorization = `Basic ${options.apiKey}`;
-      let body: string | undefined;
-      if (options.rawBody !== undefined) body = options.rawBody;
+      let body: string | FormData | undefined;
+      if (options.form !== undefined) body = options.form;
+      else if (options.rawBody !== undefined) body = options.rawBody;
       else if (options.body !== undefined) body = JSON.stringify(options.body);
-      if (body !== undefined) headers["Content-Type"] ??= "application/json";
+      if (typeof body === "string") headers["Content-Type"] ??= "application/json";
       const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
       const text = await response.text();
       const parsed = (text ? JSON.parse(text) : {}) as Body;

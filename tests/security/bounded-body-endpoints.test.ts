@@ -81,6 +81,7 @@ function examplePath(file: string): string {
       .replace(/\/\([^)]+\)/g, "")
       .replace("[sessionid]", "0123456789abcdef0123456789abcdef")
       .replace("[paymentid]", "0123456789abcdef0123456789abcdef")
+      .replace("[disputeid]", "0123456789abcdef0123456789abcdef")
       .replace("[[...floor]]", "insert")
       .replace(/\[\.\.\.[a-z]+\]/g, (segment) =>
         segment === "[...nextauth]" ? "callback/credentials" : segment === "[...path]" ? "acs/challenge" : "a/b",

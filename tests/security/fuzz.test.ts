@@ -49,6 +49,17 @@ const MERCHANT_ROUTES: Route[] = [
   { path: "/api/{paymentid}/payment", load: () => import("@/app/api/[paymentid]/payment/route") },
 ];
 
+/**
+ * The disputes API (issue 40), whose `{disputeid}` is filled with the generated path id (no dispute
+ * has it, so no generated request may succeed). Not in the merchantid check above: evidence takes
+ * multipart/form-data only and refuses a JSON body by its Content-Type first.
+ */
+const DISPUTE_ROUTES: Route[] = [
+  { path: "/api/disputes/{disputeid}", load: () => import("@/app/api/disputes/[disputeid]/route") },
+  { path: "/api/disputes/{disputeid}/evidence", load: () => import("@/app/api/disputes/[disputeid]/evidence/route") },
+  { path: "/api/disputes/{disputeid}/decision", load: () => import("@/app/api/disputes/[disputeid]/decision/route") },
+];
+
 const HOSTED_ROUTES: Route[] = [
   { path: "/dynamic/{sessionid}/dynamic.js", load: () => import("@/app/dynamic/[sessionid]/dynamic.js/route") },
   { path: "/dynamic/{sessionid}/pan", load: () => import("@/app/dynamic/[sessionid]/pan/route") },
@@ -117,7 +128,7 @@ const headerValue = fc.stringMatching(/^[\x20-\x7e]{0,60}$/);
 
 /** Fills the path template; returns the raw (percent-encoded) path. */
 function fill(template: string, ids: { paymentid: string; sessionid: string }): string {
-  return template.replace("{paymentid}", ids.paymentid).replace("{sessionid}", ids.sessionid);
+  return template.replace("{paymentid}", ids.paymentid).replace("{disputeid}", ids.paymentid).replace("{sessionid}", ids.sessionid);
 }
 
 /** What Next does before a handler runs: the proxy, then the route's params percent-decoded. */
@@ -233,7 +244,7 @@ describe("item 10: crafted input never gives a 500", () => {
     );
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(...MERCHANT_ROUTES),
+        fc.constantFrom(...MERCHANT_ROUTES, ...DISPUTE_ROUTES),
         fc.constantFrom("GET" as const, "POST" as const),
         pathId,
         merchantBody,

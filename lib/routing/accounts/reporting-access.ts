@@ -25,6 +25,27 @@ export const registeredReportingAccess: ReportingAccessFor = (processor, mode) =
   return reporting && client ? { reporting, client } : undefined;
 };
 
+/** A client for the processes that only store credentials: any call is a bug, and says so. */
+const NO_CALLS = new Proxy(
+  {},
+  {
+    get: () => () => {
+      throw new Error("this process stores reporting credentials only; it calls no reporting API");
+    },
+  },
+) as AcquirerReportingClient<unknown>;
+
+/**
+ * The module's reporting rules (its credentials schema) whatever endpoints this process can reach:
+ * for storing credentials where no call is made (the operator CLI, which cannot reach a service's
+ * in-process sandboxes; seeding the demo, before the sandboxes start). The service's own calls
+ * (pollers, answers, `accounts test`) go through registeredReportingAccess.
+ */
+export const reportingRulesOnly: ReportingAccessFor = (processor) => {
+  const reporting = reportingOf(processor);
+  return reporting ? { reporting, client: NO_CALLS } : undefined;
+};
+
 export interface AccountReporting extends ReportingAccess {
   account: { id: string; merchantId: string; mode: Mode; processor: AcquirerName };
   /** The account's reporting credentials for every call of the client. */

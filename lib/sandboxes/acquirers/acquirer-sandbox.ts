@@ -14,6 +14,11 @@ export interface ReportingSandbox {
   create(options: { extensions: boolean; ledger: SandboxLedger }): { handler: FetchHandler };
   /** The largest request body it takes (evidence uploads). */
   readonly maxBodyBytes: number;
+  /**
+   * The reporting API credentials of test account `index` (its client at this sandbox), as a merchant
+   * enters them: the demo merchant's account gets them, so the pollers import from the sandbox.
+   */
+  credentials(index: number): Record<string, string>;
 }
 
 /** What a merchant enters for one of the sandbox's test accounts, beyond the fields every account has. */

@@ -18,6 +18,18 @@ export type Health = Schemas["Health"];
 export type ErrorBody = Schemas["ErrorBody"];
 export type ErrorCode = ErrorBody["error"];
 export type PaymentDetailsQuery = NonNullable<paths["/api/{paymentid}/payment"]["get"]["parameters"]["query"]>;
+export type Dispute = Schemas["Dispute"];
+export type DisputeList = Schemas["DisputeList"];
+export type DisputeEvidenceResult = Schemas["DisputeEvidenceResult"];
+export type DisputeDecision = Schemas["DisputeDecisionRequest"]["decision"];
+export type ListDisputesQuery = NonNullable<paths["/api/disputes"]["get"]["parameters"]["query"]>;
+
+/** One evidence file for submitDisputeEvidence: its name, its type as the acquirer's rules name it, its bytes. */
+export interface EvidenceFile {
+  fileName: string;
+  contentType: string;
+  bytes: Uint8Array | Blob;
+}
 
 /** Per-call headers of spec 5 and the idempotency extension. */
 export interface RequestOptions {
@@ -215,6 +227,61 @@ export function createPaymentClient({ baseUrl, apiKey, fetch }: PaymentClientOpt
       if ((response.status === 200 || response.status === 503) && report && typeof report === "object") return { ok: response.ok, report };
       throw new PaymentApiError({ operation: "health", status: response.status, body: isErrorBody(error) ? error : undefined });
     },
+
+    /** GET /api/disputes: your disputes, open ones first by due date (beyond the spec). */
+    listDisputes: (query: Omit<ListDisputesQuery, "merchantid"> = {}, options?: RequestOptions): Promise<DisputeList> =>
+      unwrap(
+        "list disputes",
+        api.GET("/api/disputes", { params: { query, header: headersOf(options, { post: false }) }, signal: options?.signal }),
+      ),
+
+    /** GET /api/disputes/{disputeid}: one dispute (beyond the spec). */
+    getDispute: (disputeId: string, options?: RequestOptions): Promise<Dispute> =>
+      unwrap(
+        `dispute ${disputeId}`,
+        api.GET("/api/disputes/{disputeid}", {
+          params: { path: { disputeid: disputeId }, header: headersOf(options, { post: false }) },
+          signal: options?.signal,
+        }),
+      ),
+
+    /**
+     * POST /api/disputes/{disputeid}/evidence: files (multipart/form-data) and an optional comment,
+     * checked against the acquirer's rules and sent to it; not yet an answer (beyond the spec).
+     */
+    submitDisputeEvidence: (
+      disputeId: string,
+      evidence: { files: readonly EvidenceFile[]; comment?: string },
+      options?: RequestOptions,
+    ): Promise<DisputeEvidenceResult> => {
+      const form = new FormData();
+      for (const file of evidence.files) {
+        const blob = file.bytes instanceof Blob ? file.bytes : new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.contentType });
+        form.append("files", new File([blob], file.fileName, { type: file.contentType }));
+      }
+      if (evidence.comment !== undefined) form.append("comment", evidence.comment);
+      return unwrap(
+        `dispute evidence ${disputeId}`,
+        api.POST("/api/disputes/{disputeid}/evidence", {
+          params: { path: { disputeid: disputeId }, header: headersOf(options, { post: true }) },
+          // The form as it is: fetch writes the multipart boundary into Content-Type itself.
+          body: form as never,
+          bodySerializer: (body) => body as unknown as FormData,
+          signal: options?.signal,
+        }),
+      );
+    },
+
+    /** POST /api/disputes/{disputeid}/decision: refute or accept, final at the acquirer; the dispute afterwards (beyond the spec). */
+    decideDispute: (disputeId: string, decision: DisputeDecision, options?: RequestOptions): Promise<Dispute> =>
+      unwrap(
+        `dispute decision ${disputeId}`,
+        api.POST("/api/disputes/{disputeid}/decision", {
+          params: { path: { disputeid: disputeId }, header: headersOf(options, { post: true }) },
+          body: { decision },
+          signal: options?.signal,
+        }),
+      ),
 
     /** The underlying openapi-fetch client, typed by the same document, for anything not wrapped above. */
     raw: api,

@@ -141,6 +141,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/disputes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List disputes (beyond the spec)
+     * @description Your disputes of the key's mode: those still to answer first (earliest due date first), then the others, newest first. Needs the read scope. Parameters travel in the query string.
+     */
+    get: operations["listDisputes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/disputes/{disputeid}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read one dispute (beyond the spec)
+     * @description Needs the read scope. Another merchant's dispute, or one of the other mode, is answered as one that does not exist.
+     */
+    get: operations["getDispute"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/disputes/{disputeid}/evidence": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send evidence files to the acquirer (beyond the spec)
+     * @description multipart/form-data: one or more parts named `files` (each with its file name and Content-Type) and an optional `comment`. Each file is checked against the acquirer's rules (accepted types, whose first bytes must match; size; files per dispute) before anything is stored or sent: a refusal (INVALID_PARAMETER) names the file and the rule, and nothing reaches the acquirer. A dispute that is closed or past its due date is refused, saying so. The evidence does not answer the dispute: refute it afterwards (decision). Needs the disputes scope. Body at most 12 MB.
+     */
+    post: operations["submitDisputeEvidence"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/disputes/{disputeid}/decision": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refute or accept a dispute (beyond the spec)
+     * @description Sent to the acquirer at once, after reading the dispute there fresh: refused (INVALID_PARAMETER, saying why) when it is closed, past its due date, or the acquirer no longer offers that answer. Final at the acquirer. Needs the disputes scope.
+     */
+    post: operations["decideDispute"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/health": {
     parameters: {
       query?: never;
@@ -672,7 +752,9 @@ export interface components {
         | "PAYLOAD_TOO_LARGE"
         | "RATE_LIMITED"
         | "INTERNAL_ERROR"
-        | "SERVICE_UNAVAILABLE";
+        | "SERVICE_UNAVAILABLE"
+        | "ACQUIRER_UNAVAILABLE"
+        | "ACQUIRER_CREDENTIALS_REFUSED";
       /** @description Names the parameter and the reason; for INTERNAL_ERROR, a request id to quote. */
       errordescription: string;
       /** @description INTERNAL_ERROR only: the request's responseid, under which work may have been done (beyond the spec). */
@@ -959,6 +1041,136 @@ export interface components {
        * @enum {string}
        */
       mode: "test" | "live";
+    };
+    /** @description A dispute the acquirer reported, with your answer through this service (beyond the spec). */
+    Dispute: {
+      /** @description The dispute's id at this service. */
+      disputeid: string;
+      /** @description The disputed payment; empty when the acquirer's transaction matches none of your payments. */
+      paymentid: string;
+      /** @description Your reference of the payment, empty when it has none. */
+      merchantpaymentid: string;
+      /** @description The disputed operation (the capture or authorization the acquirer names); empty when unknown. */
+      operationid: string;
+      /** @description The processor that handled it: finaro, clearhaus or bambora; empty when none was reached. */
+      processor: string;
+      /**
+       * @description retrieval-request (the issuer asks for a copy; no money moves yet), chargeback, second-chargeback (pre-arbitration).
+       * @enum {string}
+       */
+      type: "retrieval-request" | "chargeback" | "second-chargeback";
+      /**
+       * @description open (waiting for your answer until dueon), under-review, refuted, accepted, won or lost.
+       * @enum {string}
+       */
+      status: "open" | "under-review" | "refuted" | "accepted" | "won" | "lost";
+      /** @description The card scheme's reason code, verbatim (4837, 10.4, ...). */
+      reasoncode: string;
+      /** @description The acquirer's reason category, verbatim (fraud, duplicate, ...). */
+      reason: string;
+      /** @description The disputed amount in minor units, as a string (as 2.3). */
+      amount: string;
+      /** @description ISO 4217 alpha-3 code. */
+      currency: string;
+      /** @description True when only part of the transaction's amount is disputed. */
+      partial: boolean;
+      /** @description The day the acquirer opened it, YYYY-MM-DD (the acquirer's calendar). */
+      openedon: string;
+      /** @description The last day to answer, YYYY-MM-DD; empty when the acquirer gives none. Unanswered disputes are lost by default. */
+      dueon: string;
+      /** @description The day it expires at the acquirer, YYYY-MM-DD; empty when none. */
+      expireson: string;
+      /** @description The answers the acquirer offers now; empty when none is possible. */
+      answers: ("refute" | "accept")[];
+      /**
+       * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+       * @enum {string}
+       */
+      mode: "test" | "live";
+      /**
+       * @description Your answer through this service (API or back office); empty when none yet.
+       * @enum {string}
+       */
+      decision: "" | "refute" | "accept";
+      /** @description Evidence files stored for it (sent or not). */
+      evidencefiles: number;
+      /** @description When it last changed here, UTC, YYYY-MM-DD HH:MM:SS. */
+      updated: string;
+    };
+    /** @description Your disputes (beyond the spec). */
+    DisputeList: {
+      /** @description Those still to answer first (earliest due date first), then the rest, newest first. */
+      disputes: {
+        /** @description The dispute's id at this service. */
+        disputeid: string;
+        /** @description The disputed payment; empty when the acquirer's transaction matches none of your payments. */
+        paymentid: string;
+        /** @description Your reference of the payment, empty when it has none. */
+        merchantpaymentid: string;
+        /** @description The disputed operation (the capture or authorization the acquirer names); empty when unknown. */
+        operationid: string;
+        /** @description The processor that handled it: finaro, clearhaus or bambora; empty when none was reached. */
+        processor: string;
+        /**
+         * @description retrieval-request (the issuer asks for a copy; no money moves yet), chargeback, second-chargeback (pre-arbitration).
+         * @enum {string}
+         */
+        type: "retrieval-request" | "chargeback" | "second-chargeback";
+        /**
+         * @description open (waiting for your answer until dueon), under-review, refuted, accepted, won or lost.
+         * @enum {string}
+         */
+        status: "open" | "under-review" | "refuted" | "accepted" | "won" | "lost";
+        /** @description The card scheme's reason code, verbatim (4837, 10.4, ...). */
+        reasoncode: string;
+        /** @description The acquirer's reason category, verbatim (fraud, duplicate, ...). */
+        reason: string;
+        /** @description The disputed amount in minor units, as a string (as 2.3). */
+        amount: string;
+        /** @description ISO 4217 alpha-3 code. */
+        currency: string;
+        /** @description True when only part of the transaction's amount is disputed. */
+        partial: boolean;
+        /** @description The day the acquirer opened it, YYYY-MM-DD (the acquirer's calendar). */
+        openedon: string;
+        /** @description The last day to answer, YYYY-MM-DD; empty when the acquirer gives none. Unanswered disputes are lost by default. */
+        dueon: string;
+        /** @description The day it expires at the acquirer, YYYY-MM-DD; empty when none. */
+        expireson: string;
+        /** @description The answers the acquirer offers now; empty when none is possible. */
+        answers: ("refute" | "accept")[];
+        /**
+         * @description Beyond the spec: test (made with a test key, cps_test_…: test cards, sandboxes or test acquirer accounts, no money moved) or live. Also sent as the X-CPS-Notification-Mode header.
+         * @enum {string}
+         */
+        mode: "test" | "live";
+        /**
+         * @description Your answer through this service (API or back office); empty when none yet.
+         * @enum {string}
+         */
+        decision: "" | "refute" | "accept";
+        /** @description Evidence files stored for it (sent or not). */
+        evidencefiles: number;
+        /** @description When it last changed here, UTC, YYYY-MM-DD HH:MM:SS. */
+        updated: string;
+      }[];
+    };
+    /** @description Evidence stored and sent to the acquirer (beyond the spec). */
+    DisputeEvidenceResult: {
+      /** @description The dispute. */
+      disputeid: string;
+      /** @description The stored evidence files, in the order sent; each reached the acquirer. */
+      evidenceids: string[];
+    };
+    /** @description Refute or accept a dispute (beyond the spec). */
+    DisputeDecisionRequest: {
+      /** @description Your merchant id; when sent, it must be the API key's merchant. */
+      merchantid?: string;
+      /**
+       * @description refute: contest it with the evidence sent before; accept: give up the amount. Final at the acquirer.
+       * @enum {string}
+       */
+      decision: "refute" | "accept";
     };
   };
   responses: never;
@@ -2035,6 +2247,659 @@ export interface operations {
            *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
            *     }
            */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  listDisputes: {
+    parameters: {
+      query?: {
+        /** @description Your merchant id; when sent, it must be the API key's merchant. */
+        merchantid?: string;
+        /** @description Only disputes in these statuses, comma-separated (open, under-review, refuted, accepted, won, lost); absent: all. */
+        status?: string;
+        /** @description Only the disputes of this payment: its paymentid or your merchantpaymentid. */
+        paymentid?: string;
+        /** @description At most this many disputes, 1 to 100. Default: 100. */
+        limit?: string;
+      };
+      header?: {
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
+        TraceApi?: components["parameters"]["TraceApi"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The disputes. */
+      200: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "disputes": [
+           *         {
+           *           "disputeid": "dsp7Qm2xK9pL4nR8sT1v",
+           *           "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
+           *           "merchantpaymentid": "order10042",
+           *           "operationid": "op5Fh8Jk2Lm9Np3Qr6St",
+           *           "processor": "clearhaus",
+           *           "type": "chargeback",
+           *           "status": "open",
+           *           "reasoncode": "4837",
+           *           "reason": "fraud",
+           *           "amount": "12500",
+           *           "currency": "DKK",
+           *           "partial": false,
+           *           "openedon": "2026-11-20",
+           *           "dueon": "2026-12-04",
+           *           "expireson": "",
+           *           "answers": [
+           *             "refute",
+           *             "accept"
+           *           ],
+           *           "mode": "live",
+           *           "decision": "",
+           *           "evidencefiles": 0,
+           *           "updated": "2026-11-20 06:05:12"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["DisputeList"];
+        };
+      };
+      /**
+       * @description INVALID_API_KEY: The Authorization header is missing or names no valid key (unknown, revoked or expired). Spec 7.
+       *
+       *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
+       *
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
+       */
+      400: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
+      413: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "PAYLOAD_TOO_LARGE",
+           *       "errordescription": "body: must be at most 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
+      429: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "RATE_LIMITED",
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
+      500: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "INTERNAL_ERROR",
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  getDispute: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
+        TraceApi?: components["parameters"]["TraceApi"];
+      };
+      path: {
+        /**
+         * @description The dispute's id at this service (`disputeid` of the list and of the `dispute` notification).
+         * @example dsp7Qm2xK9pL4nR8sT1v
+         */
+        disputeid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The dispute. */
+      200: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "disputeid": "dsp7Qm2xK9pL4nR8sT1v",
+           *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
+           *       "merchantpaymentid": "order10042",
+           *       "operationid": "op5Fh8Jk2Lm9Np3Qr6St",
+           *       "processor": "clearhaus",
+           *       "type": "chargeback",
+           *       "status": "open",
+           *       "reasoncode": "4837",
+           *       "reason": "fraud",
+           *       "amount": "12500",
+           *       "currency": "DKK",
+           *       "partial": false,
+           *       "openedon": "2026-11-20",
+           *       "dueon": "2026-12-04",
+           *       "expireson": "",
+           *       "answers": [
+           *         "refute",
+           *         "accept"
+           *       ],
+           *       "mode": "live",
+           *       "decision": "",
+           *       "evidencefiles": 0,
+           *       "updated": "2026-11-20 06:05:12"
+           *     }
+           */
+          "application/json": components["schemas"]["Dispute"];
+        };
+      };
+      /**
+       * @description INVALID_API_KEY: The Authorization header is missing or names no valid key (unknown, revoked or expired). Spec 7.
+       *
+       *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
+       *
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
+       */
+      400: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
+      413: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "PAYLOAD_TOO_LARGE",
+           *       "errordescription": "body: must be at most 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
+      429: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "RATE_LIMITED",
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
+      500: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "INTERNAL_ERROR",
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  submitDisputeEvidence: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
+        TraceApi?: components["parameters"]["TraceApi"];
+        /**
+         * @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).
+         * @example order10042-capture-1
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /**
+         * @description The dispute's id at this service (`disputeid` of the list and of the `dispute` notification).
+         * @example dsp7Qm2xK9pL4nR8sT1v
+         */
+        disputeid: string;
+      };
+      cookie?: never;
+    };
+    /** @description The files and the comment, as multipart/form-data. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "files": [
+         *         "(the bytes of receipt-10042.pdf)"
+         *       ],
+         *       "comment": "Delivered 2026-11-02, signed for; receipt and tracking attached."
+         *     }
+         */
+        "multipart/form-data": {
+          /** @description The evidence files, one part each, named files. The acquirer's rules decide the types, the size and the files per dispute (docs/integration.md, Disputes). */
+          files: string[];
+          /** @description Sent with the evidence; the acquirer may keep it for itself. */
+          comment?: string;
+          /** @description Your merchant id; when sent, it must be the API key's merchant. */
+          merchantid?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Stored and sent to the acquirer. */
+      200: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "disputeid": "dsp7Qm2xK9pL4nR8sT1v",
+           *       "evidenceids": [
+           *         "ev3Hk8Lm2Np7Qr1St5Vw9"
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["DisputeEvidenceResult"];
+        };
+      };
+      /**
+       * @description INVALID_API_KEY: The Authorization header is missing or names no valid key (unknown, revoked or expired). Spec 7.
+       *
+       *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
+       *
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
+       */
+      400: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
+      409: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "IDEMPOTENCY_IN_PROGRESS",
+           *       "errordescription": "Idempotency-Key: a request with this key is still being processed; retry later"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
+      413: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "PAYLOAD_TOO_LARGE",
+           *       "errordescription": "body: must be at most 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
+      429: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "RATE_LIMITED",
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
+      500: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "INTERNAL_ERROR",
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description ACQUIRER_UNAVAILABLE: Disputes only: the acquirer's reporting API did not answer usably (down, an error status, an unreadable answer). What was sent may not have reached it: read the dispute, then send again (beyond the spec).
+       *
+       *     ACQUIRER_CREDENTIALS_REFUSED: Disputes only: the acquirer refused the acquirer account's reporting API credentials, so nothing was done there; the account shows them as failing until they are entered again (beyond the spec).
+       */
+      502: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: The service is overloaded (no database connection in time) and nothing was done; send the same request again, with the same Idempotency-Key, after the Retry-After header's seconds (beyond the spec). */
+      503: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "SERVICE_UNAVAILABLE",
+           *       "errordescription": "the service is temporarily unavailable (overloaded) and nothing was done; retry the same request with the same Idempotency-Key after 2 s"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  decideDispute: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your trace id (a UUID is recommended), stored with the request and echoed in the answer (spec 5).
+         * @example 3f0c7f3e-6a59-4c1e-9a57-0d1b2c3d4e5f
+         */
+        TraceApi?: components["parameters"]["TraceApi"];
+        /**
+         * @description Makes a POST safe to retry: a repeat with the same key and parameters within 24 hours gets the first answer again and does nothing more; with other parameters it is refused (INVALID_PARAMETER).
+         * @example order10042-capture-1
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /**
+         * @description The dispute's id at this service (`disputeid` of the list and of the `dispute` notification).
+         * @example dsp7Qm2xK9pL4nR8sT1v
+         */
+        disputeid: string;
+      };
+      cookie?: never;
+    };
+    /** @description The decision, as JSON. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "decision": "refute"
+         *     }
+         */
+        "application/json": components["schemas"]["DisputeDecisionRequest"];
+      };
+    };
+    responses: {
+      /** @description The dispute as it stands after the answer. */
+      200: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "disputeid": "dsp7Qm2xK9pL4nR8sT1v",
+           *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
+           *       "merchantpaymentid": "order10042",
+           *       "operationid": "op5Fh8Jk2Lm9Np3Qr6St",
+           *       "processor": "clearhaus",
+           *       "type": "chargeback",
+           *       "status": "refuted",
+           *       "reasoncode": "4837",
+           *       "reason": "fraud",
+           *       "amount": "12500",
+           *       "currency": "DKK",
+           *       "partial": false,
+           *       "openedon": "2026-11-20",
+           *       "dueon": "2026-12-04",
+           *       "expireson": "",
+           *       "answers": [],
+           *       "mode": "live",
+           *       "decision": "refute",
+           *       "evidencefiles": 1,
+           *       "updated": "2026-11-21 09:14:03"
+           *     }
+           */
+          "application/json": components["schemas"]["Dispute"];
+        };
+      };
+      /**
+       * @description INVALID_API_KEY: The Authorization header is missing or names no valid key (unknown, revoked or expired). Spec 7.
+       *
+       *     INVALID_MERCHANTID: merchantid does not belong to the API key. Spec 7.
+       *
+       *     INVALID_PARAMETER: A parameter (or the body, a header such as TraceApi or Idempotency-Key, or the path's payment id) is refused; errordescription names it and says why. Spec 7. initdynamic, mit and payout are also refused, before anything is made, when no enabled acquirer account of the merchant takes the payment: `currency: no enabled acquirer account of this merchant accepts SEK at the processors of routing rule 1 (finaro, clearhaus, bambora)`, or for a processor the request names, `processor: finaro has no enabled acquirer account of this merchant that accepts DKK`.
+       */
+      400: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description IDEMPOTENCY_IN_PROGRESS: The first request with this Idempotency-Key is still being processed and may already have acted; send the same request again later and you get its answer, never a second operation (beyond the spec). */
+      409: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "IDEMPOTENCY_IN_PROGRESS",
+           *       "errordescription": "Idempotency-Key: a request with this key is still being processed; retry later"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: The request body is over the endpoint's limit and was not read (beyond the spec). */
+      413: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "PAYLOAD_TOO_LARGE",
+           *       "errordescription": "body: must be at most 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description RATE_LIMITED: Too many requests for this API key; the Retry-After header says when to retry (beyond the spec). */
+      429: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "RATE_LIMITED",
+           *       "errordescription": "too many requests (limit: 20 requests per second); retry after 1 s"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description INTERNAL_ERROR: Something unexpected failed and work may have been done under the responseid in the body (also in errordescription, to quote to support). With an Idempotency-Key, the same request again answers what was done (the result, or the operation's current state), never a second operation (beyond the spec). */
+      500: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "INTERNAL_ERROR",
+           *       "errordescription": "unexpected error; quote request id 01JQ3ZK4S8W6B2N5M7P9R1T3V5"
+           *     }
+           */
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /**
+       * @description ACQUIRER_UNAVAILABLE: Disputes only: the acquirer's reporting API did not answer usably (down, an error status, an unreadable answer). What was sent may not have reached it: read the dispute, then send again (beyond the spec).
+       *
+       *     ACQUIRER_CREDENTIALS_REFUSED: Disputes only: the acquirer refused the acquirer account's reporting API credentials, so nothing was done there; the account shows them as failing until they are entered again (beyond the spec).
+       */
+      502: {
+        headers: {
+          TraceApi: components["headers"]["TraceApi"];
+          [name: string]: unknown;
+        };
+        content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };

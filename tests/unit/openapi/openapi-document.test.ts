@@ -15,6 +15,7 @@ import { initSessionRequestSchema } from "@/lib/validation/init-session";
 import { mitRequestSchema } from "@/lib/validation/mit";
 import { operationRequestSchema } from "@/lib/validation/operation";
 import { payoutRequestSchema } from "@/lib/validation/payout";
+import { disputeDecisionRequestSchema } from "@/lib/validation/disputes";
 import { assertAnswerMatchesOpenApi, assertNotificationMatchesOpenApi } from "../../helpers/openapi-contract";
 
 // ajv-formats is CommonJS; its default export arrives one level down under some loaders.
@@ -182,7 +183,10 @@ function fieldsWithoutDescription(doc: Json): string[] {
 function mediaTypes(doc: Json): Array<{ where: string; schema: Json; examples: unknown[] }> {
   return operations(doc).flatMap(([name, operation]) => {
     const bodies: Array<[string, Json]> = [
-      ...(operation.requestBody ? [[`${name} request`, operation.requestBody.content["application/json"]!] as [string, Json]] : []),
+      // JSON, or the one other media type a request takes (dispute evidence: multipart/form-data).
+      ...(operation.requestBody
+        ? [[`${name} request`, operation.requestBody.content["application/json"] ?? Object.values(operation.requestBody.content)[0]!] as [string, Json]]
+        : []),
       ...Object.entries(operation.responses)
         .filter(([, response]) => (response.content as Record<string, Json> | undefined)?.["application/json"])
         .map(([status, response]): [string, Json] => [`${name} ${status}`, (response.content as Record<string, Json>)["application/json"]!]),
@@ -264,6 +268,7 @@ describe("the OpenAPI document as input for SDK generators", () => {
       MitRequest: mitRequestSchema,
       OperationRequest: operationRequestSchema,
       PayoutRequest: payoutRequestSchema,
+      DisputeDecisionRequest: disputeDecisionRequestSchema,
     };
     for (const [name, example] of Object.entries(REQUEST_EXAMPLES)) {
       expect(parsers[name as keyof typeof REQUEST_EXAMPLES].safeParse(example).error, name).toBeUndefined();
@@ -334,10 +339,12 @@ describe("the OpenAPI document as input for SDK generators", () => {
       "post /api/{paymentid}/refund": false,
       "post /api/{paymentid}/void": false,
       "post /api/{paymentid}/payout": true,
+      "post /api/disputes/{disputeid}/evidence": true,
+      "post /api/disputes/{disputeid}/decision": true,
     });
     // The service reads an empty body as {} (lib/api/merchant-route.ts): accepted where every field is optional.
     expect(operationRequestSchema.safeParse({}).success).toBe(true);
-    for (const schema of [initSessionRequestSchema, mitRequestSchema, payoutRequestSchema]) expect(schema.safeParse({}).success).toBe(false);
+    for (const schema of [initSessionRequestSchema, mitRequestSchema, payoutRequestSchema, disputeDecisionRequestSchema]) expect(schema.safeParse({}).success).toBe(false);
   });
 });
 

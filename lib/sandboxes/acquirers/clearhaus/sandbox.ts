@@ -4,6 +4,7 @@ import { fieldNumber, type AcquirerOperation } from "../faults";
 import { CLEARHAUS_SANDBOX_ACCOUNTS } from "./accounts";
 import { createClearhausSandbox } from "./index";
 import { createClearhausMerchantApiSandbox } from "./merchant-api";
+import { MERCHANT_API_SANDBOX_CLIENTS } from "./merchant-api/clients";
 
 const FOLLOW_UPS = { captures: "capture", refunds: "refund", voids: "void" } as const satisfies Record<string, AcquirerOperation>;
 
@@ -29,5 +30,12 @@ export const clearhausSandbox: AcquirerSandbox = {
   legacyMerchantAccount: (credentials) => ({ credentials }),
   // The Merchant API (disputes and settlements) over the gateway sandbox's ledger; evidence uploads
   // need more than the gateway's small form bodies (our evidence limit is 5 MB, decision 0196).
-  reporting: { create: createClearhausMerchantApiSandbox, maxBodyBytes: 8 * 1024 * 1024 },
+  reporting: {
+    create: createClearhausMerchantApiSandbox,
+    maxBodyBytes: 8 * 1024 * 1024,
+    credentials(index) {
+      const client = MERCHANT_API_SANDBOX_CLIENTS[index]!;
+      return { clientId: client.clientId, clientSecret: client.clientSecret };
+    },
+  },
 };
