@@ -22,27 +22,46 @@ export interface ReportingAccount {
   processor: AcquirerName;
   /** The reporting API's label; undefined: the acquirer publishes none. */
   reportingApi?: string;
-  /** Reporting credentials are set on the account. */
+  mode: Mode;
+  /** Reporting credentials are set on the account: their fingerprint and when (write-only, like the gateway's). */
   credentialsSet: boolean;
+  fingerprint: string | null;
+  setAt: Date | null;
   /** The last call's problem, and how many failed in a row (0: the last one worked or none was made). */
   problem: string | null;
   failures: number;
   checkedAt: Date | null;
 }
 
-/** The merchant's accounts of `mode` with their reporting state, for the filters and the notes of the two pages. */
-export async function listReportingAccounts({ merchantId, mode }: { merchantId: string; mode: Mode }): Promise<ReportingAccount[]> {
+/**
+ * The merchant's accounts (of `mode`, when given) with their reporting state: for the filters and
+ * notes of the Disputes and Settlements pages, and the reporting section of each account's card.
+ */
+export async function listReportingAccounts({ merchantId, mode }: { merchantId: string; mode?: Mode }): Promise<ReportingAccount[]> {
   const rows = await db().acquirerAccount.findMany({
-    where: { merchantId, mode },
-    select: { id: true, name: true, processor: true, reportingCredentialsFingerprint: true, reportingProblem: true, reportingFailures: true, reportingCheckedAt: true },
+    where: { merchantId, ...(mode ? { mode } : {}) },
+    select: {
+      id: true,
+      name: true,
+      processor: true,
+      mode: true,
+      reportingCredentialsFingerprint: true,
+      reportingCredentialsSetAt: true,
+      reportingProblem: true,
+      reportingFailures: true,
+      reportingCheckedAt: true,
+    },
     orderBy: [{ processor: "asc" }, { createdAt: "asc" }],
   });
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
     processor: row.processor,
+    mode: row.mode,
     reportingApi: reportingApiLabel(row.processor),
     credentialsSet: row.reportingCredentialsFingerprint !== null,
+    fingerprint: row.reportingCredentialsFingerprint,
+    setAt: row.reportingCredentialsSetAt,
     problem: row.reportingProblem,
     failures: row.reportingFailures,
     checkedAt: row.reportingCheckedAt,

@@ -33,7 +33,8 @@ export async function getSettlementDetail({ merchantId, mode, settlementId }: { 
   return {
     ...settlement,
     account: owned.acquirerAccount,
-    otherPostings: (owned.otherPostingList as { date: string; text: string; amount: string }[]).map((posting) => ({ ...posting, amount: BigInt(posting.amount) })),
+    /** Postings besides transactions, as listed (the summary's `otherPostings` is their total). */
+    otherPostingList: (owned.otherPostingList as { date: string; text: string; amount: string }[]).map((posting) => ({ ...posting, amount: BigInt(posting.amount) })),
     lines,
     exceptions: lines.filter((line) => line.result !== "matched"),
     overdue: overdue.map(({ payment, ...operation }) => ({ ...operation, merchantPaymentId: payment.merchantPaymentId })),

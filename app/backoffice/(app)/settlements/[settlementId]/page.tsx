@@ -123,7 +123,7 @@ export default async function SettlementPage({ params }: Params) {
                 { term: "Refunds", value: money(settlement.refunds) },
                 { term: "Chargebacks", value: money(settlement.chargebacks) },
                 { term: "Fees", value: money(settlement.fees) },
-                { term: "Other postings", value: money(settlement.otherPostings.reduce((sum, posting) => sum + posting.amount, 0n)) },
+                { term: "Other postings", value: money(settlement.otherPostings) },
               ]}
             />
           </Card>
@@ -142,9 +142,9 @@ export default async function SettlementPage({ params }: Params) {
               ))}
             </ul>
           )}
-          {settlement.otherPostings.length > 0 ? (
+          {settlement.otherPostingList.length > 0 ? (
             <ul className="mt-4 space-y-1 text-sm">
-              {settlement.otherPostings.map((posting, index) => (
+              {settlement.otherPostingList.map((posting, index) => (
                 <li key={index}>
                   {posting.date} · {posting.text} · <span className="tabular-nums">{formatMoney(posting.amount, settlement.currency)}</span>
                 </li>
