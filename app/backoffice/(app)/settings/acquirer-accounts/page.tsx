@@ -185,7 +185,7 @@ function ReportingSection({ account, processor, totpEnabled }: { account: Report
               <span className="text-slate-500">not checked yet</span>
             ) : failing ? (
               <span className="font-medium text-red-700" data-testid="reporting-check" data-state="failing">
-                Failing since {account.failures} call{account.failures === 1 ? "" : "s"} in a row, last {formatDateTime(account.checkedAt)} UTC: {account.problem}
+                Failing: {account.failures} failed call{account.failures === 1 ? "" : "s"} in a row, the last {formatDateTime(account.checkedAt)} UTC: {account.problem}
               </span>
             ) : (
               <span className="text-emerald-700" data-testid="reporting-check" data-state="ok">
