@@ -31,7 +31,9 @@ export async function withDisputeErrors<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof ApiError && error.code === "INVALID_PARAMETER") {
       const [, parameter = "", reason = error.message] = /^([a-z]+): (.*)$/s.exec(error.message) ?? [];
-      const sentence = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`.replace(/\.\.$/, ".");
+      // A file's refusal starts with the file's name, kept as it is; any other reason starts a sentence.
+      const named = parameter === "files" && reason.includes(": ");
+      const sentence = `${named ? reason : `${reason.charAt(0).toUpperCase()}${reason.slice(1)}`}.`.replace(/\.\.$/, ".");
       throw new UserFacingError(sentence, FIELDS.has(parameter) ? { field: parameter } : {});
     }
     if (error instanceof ReportingApiError)

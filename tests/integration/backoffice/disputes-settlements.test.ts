@@ -160,13 +160,13 @@ describe("dispute actions", () => {
     const { disputeId } = await importedDispute("bo-evidence-bad");
     const html = new Uint8Array(Buffer.from("<html><script>alert(1)</script></html>"));
     const wrongType = await refusal(uploadDisputeEvidence({ actor: developer, input: { disputeId }, files: [upload("proof.html", "text/html", html)], accessFor }));
-    expect(wrongType).toEqual({ field: "files", message: "Proof.html: type text/html is not accepted by Fake Merchant API (accepted: application/pdf, image/jpeg, image/png)." });
+    expect(wrongType).toEqual({ field: "files", message: "proof.html: type text/html is not accepted by Fake Merchant API (accepted: application/pdf, image/jpeg, image/png)." });
     const disguised = await refusal(uploadDisputeEvidence({ actor: developer, input: { disputeId }, files: [upload("proof.pdf", "application/pdf", html)], accessFor }));
-    expect(disguised.message).toBe("Proof.pdf: its content is not application/pdf.");
+    expect(disguised.message).toBe("proof.pdf: its content is not application/pdf.");
     const big = new Uint8Array(64 * 1024 + 1);
     big.set(PDF_BYTES);
     const tooLarge = await refusal(uploadDisputeEvidence({ actor: developer, input: { disputeId }, files: [upload("big.pdf", "application/pdf", big)], accessFor }));
-    expect(tooLarge.message).toBe(`Big.pdf: ${64 * 1024 + 1} bytes is over Fake Merchant API's limit of ${64 * 1024} bytes.`);
+    expect(tooLarge.message).toBe(`big.pdf: ${64 * 1024 + 1} bytes is over Fake Merchant API's limit of ${64 * 1024} bytes.`);
     const none = await refusal(uploadDisputeEvidence({ actor: developer, input: { disputeId }, files: [upload("", "application/octet-stream", new Uint8Array())], accessFor }));
     expect(none).toEqual({ field: "files", message: "No file given." });
     await nothingSentFor(disputeId);
