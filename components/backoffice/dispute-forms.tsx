@@ -33,7 +33,7 @@ export function EvidenceForm({
   const [tooLarge, setTooLarge] = useState<string | null>(null);
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const input = event.currentTarget.elements.namedItem("files") as HTMLInputElement | null;
-    const big = [...(input?.files ?? [])].find((file) => file.size > rules.maxBytes);
+    const big = Array.from(input?.files ?? []).find((file) => file.size > rules.maxBytes);
     // Never uploaded: a body over the limit would be cut off before the server could say why.
     if (big) {
       event.preventDefault();
@@ -45,7 +45,7 @@ export function EvidenceForm({
   }
   const fieldError = tooLarge ?? state.fieldErrors?.files;
   return (
-    <form action={form.action} onSubmit={onSubmit} className="space-y-3" encType="multipart/form-data" data-testid="evidence-form">
+    <form action={form.action} onSubmit={onSubmit} className="space-y-3" data-testid="evidence-form">
       <input type="hidden" name="disputeId" value={disputeId} />
       <FieldFrame
         id="evidence-files"

@@ -2,7 +2,7 @@
 // The reporting API of an acquirer account (disputes and settlements, issue 40), on Settings →
 // Acquirer accounts: its credentials (write-only: only their fingerprint shows; the form replaces
 // them whole and asks for the password again) and "Test reporting API".
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -30,6 +30,10 @@ export function ReportingCredentialsForm({
 }) {
   const [open, setOpen] = useState(false);
   const { state, pending, form } = useKeptFormAction(action);
+  // Saved: the form closes and the message (with the new fingerprint) stays.
+  useEffect(() => {
+    if (state.status === "success") setOpen(false);
+  }, [state]);
   if (!open) {
     return (
       <div className="space-y-2">

@@ -18,16 +18,14 @@ export async function getSettlementDetail({ merchantId, mode, settlementId }: { 
   if (!owned) throw new NotFoundError("Settlement");
   const settlement = await getSettlement({ merchantId, settlementId });
   const paymentIds = [...new Set(settlement.lines.flatMap((line) => (line.paymentId ? [line.paymentId] : [])))];
-  const [payments, overdue] = await Promise.all([
-    paymentIds.length ? db().payment.findMany({ where: { id: { in: paymentIds }, merchantId }, select: { id: true, merchantPaymentId: true } }) : [],
-    settlement.overdueOperationIds.length
-      ? db().operation.findMany({
-          where: { id: { in: settlement.overdueOperationIds }, payment: { merchantId } },
-          select: { id: true, type: true, amount: true, currency: true, completedAt: true, paymentId: true, payment: { select: { merchantPaymentId: true } } },
-          orderBy: { completedAt: "asc" },
-        })
-      : [],
-  ]);
+  const payments =
+    paymentIds.length > 0 ? await db().payment.findMany({ where: { id: { in: paymentIds }, merchantId }, select: { id: true, merchantPaymentId: true } }) : [];
+  // Our captures and refunds overdue for settlement when it was reconciled (decision 0198), with their payments.
+  const overdue = await db().operation.findMany({
+    where: { id: { in: settlement.overdueOperationIds }, payment: { merchantId } },
+    select: { id: true, type: true, amount: true, currency: true, completedAt: true, paymentId: true, payment: { select: { merchantPaymentId: true } } },
+    orderBy: { completedAt: "asc" },
+  });
   const orderNumber = new Map(payments.map((payment) => [payment.id, payment.merchantPaymentId]));
   const lines = settlement.lines.map((line) => ({ ...line, merchantPaymentId: line.paymentId ? (orderNumber.get(line.paymentId) ?? null) : null }));
   return {

@@ -26,8 +26,8 @@ export async function listDisputeRows({ merchantId, mode, filters }: { merchantI
   const accountIds = [...new Set(disputes.map((dispute) => dispute.acquirerAccountId))];
   const paymentIds = [...new Set(disputes.flatMap((dispute) => (dispute.paymentId ? [dispute.paymentId] : [])))];
   const [accounts, payments] = await Promise.all([
-    accountIds.length ? db().acquirerAccount.findMany({ where: { id: { in: accountIds }, merchantId }, select: { id: true, name: true } }) : [],
-    paymentIds.length ? db().payment.findMany({ where: { id: { in: paymentIds }, merchantId }, select: { id: true, merchantPaymentId: true } }) : [],
+    db().acquirerAccount.findMany({ where: { id: { in: accountIds }, merchantId }, select: { id: true, name: true } }),
+    paymentIds.length > 0 ? db().payment.findMany({ where: { id: { in: paymentIds }, merchantId }, select: { id: true, merchantPaymentId: true } }) : Promise.resolve([]),
   ]);
   const accountName = new Map(accounts.map((account) => [account.id, account.name]));
   const orderNumber = new Map(payments.map((payment) => [payment.id, payment.merchantPaymentId]));

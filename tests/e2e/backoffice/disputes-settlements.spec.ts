@@ -8,7 +8,8 @@
 // dispute's page and a settlement's page are read at 1440 and 390 px (no sideways scroll, the key
 // figures visible), a wrong evidence type is refused with the rule and nothing stored, a past-due
 // dispute says why it cannot be answered, and the CSV export downloads as a formula-safe attachment.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import type { Prisma } from "@/lib/db";
 import { NEXT_YEAR, approvedPayment } from "../../helpers/e2e/cardholder";
 import { demoCredentials, demoMerchantApi } from "../../helpers/e2e/demo-service";
 import { screenshotsAt1440And390, signIn, useServiceDatabase, WIDE_AND_PHONE } from "../../helpers/e2e/backoffice";
@@ -21,7 +22,7 @@ const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_00
 const run = Date.now().toString(36);
 
 /** Reads the page at 1440 and 390 px: nothing scrolls sideways, and each of `visible` shows at both widths. */
-async function readAtBothWidths(page: Page, name: string, visible: (page: Page) => ReturnType<Page["getByText"]>[]) {
+async function readAtBothWidths(page: Page, name: string, visible: (page: Page) => Locator[]) {
   for (const size of WIDE_AND_PHONE) {
     await page.setViewportSize({ width: size.width, height: size.height });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -37,7 +38,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   const order = `dsp${run}`;
   const paymentid = await approvedPayment(
     page,
-    { amount: 7300, currency: "DKK", set3ds: "SKIP_3DS", processor: "clearhaus", merchantpaymentid: order },
+    { amount: 7300, currency: "DKK", set3ds: "SKIP_3DS", processor: "clearhaus", paymentid: order },
     { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" },
   );
   const post = demoMerchantApi(page.request);
@@ -52,6 +53,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   };
   const capture = await approved("capture");
   const refund = await approved("refund");
+  expect(capture.processorReference && refund.processorReference).toBeTruthy();
   const account = await db().acquirerAccount.findFirstOrThrow({ where: { id: capture.acquirerAccountId!, merchantId: demo.merchantId } });
   expect(account.processor).toBe("clearhaus");
 
@@ -63,7 +65,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   await expect(reporting).toContainText("Clearhaus Merchant API");
   const client = MERCHANT_API_SANDBOX_CLIENTS.find((candidate) => candidate.merchantId === account.acquirerMerchantId)!;
   const setCredentials = async (secret: string) => {
-    await reporting.getByRole("button", { name: /reporting credentials…$/ }).click();
+    await reporting.getByRole("button", { name: /^(Set|Replace) Clearhaus Merchant API credentials$/ }).click();
     const form = reporting.getByTestId("reporting-credentials-form");
     await form.getByLabel("Merchant API client id").fill(client.clientId);
     await form.getByLabel("Merchant API client secret").fill(secret);
@@ -75,7 +77,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   await reporting.getByRole("button", { name: "Test reporting API" }).click();
   await expect(reporting.getByText("Reporting API not connected")).toBeVisible({ timeout: 20_000 });
   await expect(reporting.getByTestId("reporting-check")).toHaveAttribute("data-state", "failing");
-  await expect(reporting.getByTestId("reporting-check")).toContainText("credentials refused");
+  await expect(reporting.getByTestId("reporting-check")).toContainText("Failing: 1 failed call in a row");
   await setCredentials(client.clientSecret);
   await reporting.getByRole("button", { name: "Test reporting API" }).click();
   await expect(reporting.getByText("Reporting API connected")).toBeVisible({ timeout: 20_000 });
@@ -86,7 +88,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
 
   // Disputes as the poller stores them: one to answer on our capture, one past due on a transaction
   // none of ours, one won.
-  const dispute = (id: string, fields: Record<string, unknown>) =>
+  const dispute = (id: string, fields: Partial<Prisma.DisputeUncheckedCreateInput>) =>
     db().dispute.create({
       data: {
         id,
@@ -145,10 +147,9 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   });
   const settlement = await db().settlement.findFirstOrThrow({ where: { acquirerAccountId: account.id, acquirerSettlementId: settlementKey } });
   expect(settlement).toMatchObject({ matchedLines: 1, mismatchedLines: 1, unknownLines: 1, payoutDifference: 0n });
-  await db().$disconnect();
 
-  // The Disputes list: the one to answer first, then the past-due one (earlier due date... but
-  // past), the won one last; key figures at both widths.
+  // The Disputes list: the open ones first (the past-due one, then the one due in 12 days), the won
+  // one after them; key figures at both widths.
   await page.getByRole("link", { name: "Disputes" }).first().click();
   await expect(page.getByRole("heading", { name: "Disputes" })).toBeVisible();
   const rows = page.getByTestId("dispute-row");
@@ -179,11 +180,8 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   await page.getByRole("button", { name: "Upload evidence" }).click();
   await expect(page.getByText("notes.txt: type text/plain is not accepted by Clearhaus Merchant API (accepted: application/pdf).")).toBeVisible();
   await expect(page.getByText("No evidence sent yet.")).toBeVisible();
-  await useServiceDatabase();
-  const { db: again } = await import("@/lib/db");
-  expect(await again().disputeEvidence.count({ where: { disputeId: openId } })).toBe(0);
-  expect(await again().auditEntry.count({ where: { target: openId } })).toBe(0);
-  await again().$disconnect();
+  expect(await db().disputeEvidence.count({ where: { disputeId: openId } })).toBe(0);
+  expect(await db().auditEntry.count({ where: { target: openId } })).toBe(0);
 
   // Past its due date: no form, and the reason.
   await page.goto(`/backoffice/disputes/${pastId}`);
@@ -222,6 +220,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   expect(lines).toHaveLength(4);
   expect(lines.find((line) => line.includes("unknown-"))).toContain(`"'=unknown-${run}"`);
   expect(lines.find((line) => line.includes("unknown-"))!.endsWith(`"'+cmd"`)).toBe(true);
-  // Another mode's view of the same settlement: not found.
+  // A settlement that is not the merchant's: not found.
   expect((await page.request.get(`/backoffice/settlements/nosuchsettlement/export`)).status()).toBe(404);
+  await db().$disconnect();
 });
