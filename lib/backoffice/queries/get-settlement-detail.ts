@@ -18,8 +18,7 @@ export async function getSettlementDetail({ merchantId, mode, settlementId }: { 
   if (!owned) throw new NotFoundError("Settlement");
   const settlement = await getSettlement({ merchantId, settlementId });
   const paymentIds = [...new Set(settlement.lines.flatMap((line) => (line.paymentId ? [line.paymentId] : [])))];
-  const payments =
-    paymentIds.length > 0 ? await db().payment.findMany({ where: { id: { in: paymentIds }, merchantId }, select: { id: true, merchantPaymentId: true } }) : [];
+  const payments = await db().payment.findMany({ where: { id: { in: paymentIds }, merchantId }, select: { id: true, merchantPaymentId: true } });
   // Our captures and refunds overdue for settlement when it was reconciled (decision 0198), with their payments.
   const overdue = await db().operation.findMany({
     where: { id: { in: settlement.overdueOperationIds }, payment: { merchantId } },

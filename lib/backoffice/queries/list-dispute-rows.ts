@@ -27,7 +27,7 @@ export async function listDisputeRows({ merchantId, mode, filters }: { merchantI
   const paymentIds = [...new Set(disputes.flatMap((dispute) => (dispute.paymentId ? [dispute.paymentId] : [])))];
   const [accounts, payments] = await Promise.all([
     db().acquirerAccount.findMany({ where: { id: { in: accountIds }, merchantId }, select: { id: true, name: true } }),
-    paymentIds.length > 0 ? db().payment.findMany({ where: { id: { in: paymentIds }, merchantId }, select: { id: true, merchantPaymentId: true } }) : Promise.resolve([]),
+    db().payment.findMany({ where: { id: { in: paymentIds }, merchantId }, select: { id: true, merchantPaymentId: true } }),
   ]);
   const accountName = new Map(accounts.map((account) => [account.id, account.name]));
   const orderNumber = new Map(payments.map((payment) => [payment.id, payment.merchantPaymentId]));
