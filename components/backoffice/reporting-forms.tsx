@@ -2,12 +2,12 @@
 // The reporting API of an acquirer account (disputes and settlements, issue 40), on Settings →
 // Acquirer accounts: its credentials (write-only: only their fingerprint shows; the form replaces
 // them whole and asks for the password again) and "Test reporting API".
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import type { CredentialField, ConnectionCheck } from "@/lib/acquirers/contract";
-import type { FormAction } from "@/lib/backoffice/action-result";
+import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 import { FormMessage, SubmitButton } from "./form-parts";
 import { useKeptFormAction } from "./use-kept-form-action";
@@ -28,12 +28,12 @@ export function ReportingCredentialsForm({
   hasCredentials: boolean;
   totpEnabled: boolean;
 }) {
-  const [open, setOpen] = useState(false);
   const { state, pending, form } = useKeptFormAction(action);
-  // Saved: the form closes and the message (with the new fingerprint) stays.
-  useEffect(() => {
-    if (state.status === "success") setOpen(false);
-  }, [state]);
+  // The answer shown when the form was opened: a new success closes it (the message with the new
+  // fingerprint stays), a refusal keeps it open to be fixed.
+  const [openedWith, setOpenedWith] = useState<ActionState | null>(null);
+  const open = openedWith !== null && (state === openedWith || state.status !== "success");
+  const setOpen = (value: boolean) => setOpenedWith(value ? state : null);
   if (!open) {
     return (
       <div className="space-y-2">

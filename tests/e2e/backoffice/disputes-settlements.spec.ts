@@ -64,6 +64,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   const reporting = card.getByTestId("reporting-section");
   await expect(reporting).toContainText("Clearhaus Merchant API");
   const client = MERCHANT_API_SANDBOX_CLIENTS.find((candidate) => candidate.merchantId === account.acquirerMerchantId)!;
+  expect(client, `a Merchant API sandbox client for MID ${account.acquirerMerchantId}`).toBeDefined();
   const setCredentials = async (secret: string) => {
     await reporting.getByRole("button", { name: /^(Set|Replace) Clearhaus Merchant API credentials$/ }).click();
     const form = reporting.getByTestId("reporting-credentials-form");
