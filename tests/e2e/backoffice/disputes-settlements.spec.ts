@@ -23,12 +23,14 @@ const run = Date.now().toString(36);
 
 /** Reads the page at 1440 and 390 px: nothing scrolls sideways, and each of `visible` shows at both widths. */
 async function readAtBothWidths(page: Page, name: string, visible: (page: Page) => Locator[]) {
+  const original = page.viewportSize();
   for (const size of WIDE_AND_PHONE) {
     await page.setViewportSize({ width: size.width, height: size.height });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${name} scrolls sideways at ${size.width} px`).toBeLessThanOrEqual(1);
     for (const locator of visible(page)) await expect(locator, `${name} at ${size.width} px`).toBeVisible();
   }
+  if (original) await page.setViewportSize(original);
   await screenshotsAt1440And390(page, name);
 }
 
@@ -38,7 +40,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   const order = `dsp${run}`;
   const paymentid = await approvedPayment(
     page,
-    { amount: 7300, currency: "DKK", set3ds: "SKIP_3DS", processor: "clearhaus", paymentid: order },
+    { amount: 7300, currency: "DKK", set3ds: "SKIP_3DS", processor: "clearhaus", merchantpaymentid: order },
     { pan: "4111111111111111", month: "12", year: NEXT_YEAR, cvc: "123" },
   );
   const post = demoMerchantApi(page.request);
