@@ -28,7 +28,21 @@ async function readAtBothWidths(page: Page, name: string, visible: (page: Page) 
     await page.setViewportSize({ width: size.width, height: size.height });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${name} scrolls sideways at ${size.width} px`).toBeLessThanOrEqual(1);
-    for (const locator of visible(page)) await expect(locator, `${name} at ${size.width} px`).toBeVisible();
+    for (const locator of visible(page)) {
+      await expect(locator, `${name} at ${size.width} px`).toBeVisible();
+      // Visible means within the page's width and not scrolled out of sight inside a table's card.
+      const shown = await locator.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        if (box.left < -1 || box.right > window.innerWidth + 1) return false;
+        for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+          if (getComputedStyle(parent).overflowX === "visible") continue;
+          const frame = parent.getBoundingClientRect();
+          if (box.left < frame.left - 1 || box.right > frame.right + 1) return false;
+        }
+        return true;
+      });
+      expect(shown, `${name} at ${size.width} px: ${locator.toString()} is cut off sideways`).toBe(true);
+    }
   }
   if (original) await page.setViewportSize(original);
   await screenshotsAt1440And390(page, name);
@@ -157,7 +171,14 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   await expect(page.getByRole("heading", { name: "Disputes" })).toBeVisible();
   const rows = page.getByTestId("dispute-row");
   const ours = rows.filter({ hasText: "73.00 DKK" }).filter({ hasText: "Open: to answer" });
-  await readAtBothWidths(page, "disputes-list", () => [ours.getByText("73.00 DKK"), ours.getByText(day(12)), ours.getByText("12 days left"), rows.filter({ hasText: "25.00 DKK" }).getByText("past due")]);
+  await readAtBothWidths(page, "disputes-list", () => [
+    ours.getByText("73.00 DKK"),
+    ours.getByText(day(12)),
+    ours.getByText("12 days left"),
+    ours.getByRole("link", { name: "Chargeback · 4837" }),
+    ours.getByTestId("dispute-status"),
+    rows.filter({ hasText: "25.00 DKK" }).getByText("past due"),
+  ]);
   const statuses = await rows.getByTestId("dispute-status").evaluateAll((elements) => elements.map((element) => element.getAttribute("data-status")));
   expect(statuses.indexOf("won")).toBeGreaterThan(statuses.lastIndexOf("open"));
   await page.goto("/backoffice/disputes?kind=retrieval-request");
@@ -196,7 +217,9 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   await page.getByRole("link", { name: "Settlements" }).first().click();
   await expect(page.getByRole("heading", { name: "Settlements" })).toBeVisible();
   const row = page.getByTestId("settlement-row").filter({ hasText: `${day(-7)} – ${day(-1)}` });
-  await readAtBothWidths(page, "settlements-list", () => [row.getByText("60.00 DKK"), row.getByText("1 matched"), row.getByText("1 mismatch"), row.getByText("1 unknown")]);
+  // The counts show once per width (a column on wide screens, under the payout on a phone).
+  const counts = (text: string) => row.getByText(text).filter({ visible: true });
+  await readAtBothWidths(page, "settlements-list", () => [row.getByText("60.00 DKK"), row.getByRole("link", { name: `${day(-7)} – ${day(-1)}` }), counts("1 matched"), counts("1 mismatch"), counts("1 unknown")]);
   await row.getByRole("link", { name: `${day(-7)} – ${day(-1)}` }).click();
   await expect(page.getByRole("heading", { name: `Settlement ${day(-7)} – ${day(-1)}` })).toBeVisible();
   await readAtBothWidths(page, "settlement-detail", (current) => [

@@ -18,10 +18,11 @@ import { DisputeStatusBadge, DueDate } from "@/components/backoffice/dispute-par
 export const metadata: Metadata = { title: "Disputes" };
 export const dynamic = "force-dynamic";
 
+// On a phone the due date, the amount and the dispute (its link and status) fit the card's width;
+// the rest joins on wider screens.
 const COLUMNS: Column[] = [
-  { label: "Due (acquirer's day)", className: "sm:pl-6" },
+  { label: "Due", className: "sm:pl-6" },
   { label: "Amount" },
-  { label: "Status" },
   { label: "Dispute" },
   { label: "Payment", from: "md" },
   { label: "Account", from: "lg" },
@@ -105,15 +106,13 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
                 {formatMoney(dispute.amount, dispute.currency)}
                 {dispute.partial ? <span className="block text-xs font-normal text-slate-500">partial</span> : null}
               </td>
-              <td className="px-3 py-2.5">
-                <DisputeStatusBadge status={dispute.status} />
-              </td>
               <td className="max-w-[12rem] px-3 py-2.5">
-                <Link href={`/backoffice/disputes/${dispute.id}`} className="block truncate font-medium text-indigo-700 hover:underline">
+                <Link href={`/backoffice/disputes/${dispute.id}`} className="block truncate font-medium text-indigo-700 hover:underline" title={dispute.reason}>
                   {DISPUTE_KIND_LABELS[dispute.kind as DisputeKind] ?? dispute.kind} · {dispute.reasonCode}
                 </Link>
-                <span className="block truncate text-xs text-slate-500" title={dispute.reason}>
-                  {dispute.reason}
+                <span className="mt-0.5 flex flex-wrap items-center gap-x-2">
+                  <DisputeStatusBadge status={dispute.status} />
+                  <span className="hidden truncate text-xs text-slate-500 sm:inline">{dispute.reason}</span>
                 </span>
               </td>
               <td className="hidden max-w-[11rem] px-3 py-2.5 md:table-cell">

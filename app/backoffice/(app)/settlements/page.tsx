@@ -21,7 +21,7 @@ export const dynamic = "force-dynamic";
 const COLUMNS: Column[] = [
   { label: "Period", className: "sm:pl-6" },
   { label: "Payout" },
-  { label: "Reconciliation" },
+  { label: "Reconciliation", from: "md" },
   { label: "Net − (payout + reserve)", from: "md" },
   { label: "Account", from: "lg" },
   { label: "Payout reference", className: "sm:pr-6", from: "xl" },
@@ -81,7 +81,7 @@ export default async function SettlementsPage({ searchParams }: { searchParams: 
         <DataTable label="Settlements" columns={COLUMNS} compact>
           {rows.map((settlement) => (
             <tr key={settlement.id} className="hover:bg-slate-50" data-testid="settlement-row">
-              <td className="whitespace-nowrap px-3 py-2.5 sm:pl-6">
+              <td className="px-3 py-2.5 sm:pl-6">
                 <Link href={`/backoffice/settlements/${settlement.id}`} className="font-medium text-indigo-700 hover:underline">
                   {settlement.periodStart} – {settlement.periodEnd}
                 </Link>
@@ -92,8 +92,12 @@ export default async function SettlementsPage({ searchParams }: { searchParams: 
                 <span className="block text-xs text-slate-500">
                   {settlement.payoutCancelledOn ? `cancelled ${settlement.payoutCancelledOn}` : (settlement.payoutDate ?? "no date yet")}
                 </span>
+                {/* On a phone the counts come under the payout: a column of their own would be scrolled out of sight. */}
+                <span className="mt-1 block whitespace-normal md:hidden">
+                  <ReconciliationCounts matched={settlement.matchedLines} mismatched={settlement.mismatchedLines} unknown={settlement.unknownLines} overdue={settlement.overdueOperations} />
+                </span>
               </td>
-              <td className="px-3 py-2.5">
+              <td className="hidden px-3 py-2.5 md:table-cell">
                 <ReconciliationCounts matched={settlement.matchedLines} mismatched={settlement.mismatchedLines} unknown={settlement.unknownLines} overdue={settlement.overdueOperations} />
               </td>
               <td className="hidden whitespace-nowrap px-3 py-2.5 tabular-nums md:table-cell">
