@@ -106,13 +106,13 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
                 {formatMoney(dispute.amount, dispute.currency)}
                 {dispute.partial ? <span className="block text-xs font-normal text-slate-500">partial</span> : null}
               </td>
-              <td className="max-w-[12rem] px-3 py-2.5">
-                <Link href={`/backoffice/disputes/${dispute.id}`} className="block truncate font-medium text-indigo-700 hover:underline" title={dispute.reason}>
+              <td className="px-3 py-2.5">
+                <Link href={`/backoffice/disputes/${dispute.id}`} className="block font-medium text-indigo-700 hover:underline" title={dispute.reason}>
                   {DISPUTE_KIND_LABELS[dispute.kind as DisputeKind] ?? dispute.kind} · {dispute.reasonCode}
                 </Link>
                 <span className="mt-0.5 flex flex-wrap items-center gap-x-2">
                   <DisputeStatusBadge status={dispute.status} />
-                  <span className="hidden truncate text-xs text-slate-500 sm:inline">{dispute.reason}</span>
+                  <span className="hidden text-xs text-slate-500 sm:inline">{dispute.reason}</span>
                 </span>
               </td>
               <td className="hidden max-w-[11rem] px-3 py-2.5 md:table-cell">
