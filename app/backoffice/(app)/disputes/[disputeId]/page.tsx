@@ -148,7 +148,8 @@ export default async function DisputePage({ params }: Params) {
           </Card>
         </div>
 
-        <div className="min-w-0 space-y-6">
+        {/* The answer comes first on a phone (the due date is what matters), beside the facts on wide screens. */}
+        <div className="order-first min-w-0 space-y-6 xl:order-none">
           <Card title="Answer" description={dispute.reporting ? `Sent through the ${dispute.reporting.label}; each answer is audited.` : undefined}>
             <div className="space-y-6" data-testid="dispute-answer">
               {!dispute.reporting ? (
