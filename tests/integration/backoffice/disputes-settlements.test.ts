@@ -13,6 +13,7 @@ import { setAccountReportingCredentials } from "@/lib/backoffice/actions/set-acc
 import { testAccountReporting } from "@/lib/backoffice/actions/test-account-reporting";
 import { uploadDisputeEvidence, type UploadedFile } from "@/lib/backoffice/actions/upload-dispute-evidence";
 import { exportSettlementCsv, SETTLEMENT_CSV_COLUMNS } from "@/lib/backoffice/queries/export-settlement-csv";
+import { downloadDisputeEvidence } from "@/lib/backoffice/queries/download-dispute-evidence";
 import { getDisputeDetail } from "@/lib/backoffice/queries/get-dispute-detail";
 import { listDisputeRows } from "@/lib/backoffice/queries/list-dispute-rows";
 import { listSettlements } from "@/lib/backoffice/queries/list-settlements";
@@ -240,6 +241,17 @@ describe("dispute actions", () => {
       ["dispute.commented", "DEVELOPER person"],
       ["dispute.refuted", "DEVELOPER person"],
     ]);
+
+    // The file downloads as sent, as an attachment only; not from another mode or merchant.
+    const file = await downloadDisputeEvidence({ merchantId, mode: "test", disputeId, evidenceId: evidenceIds[0]! });
+    expect(Buffer.from(file.bytes).equals(Buffer.from(PDF_BYTES))).toBe(true);
+    expect(file.headers).toMatchObject({ "Content-Type": "application/pdf", "X-Content-Type-Options": "nosniff", "Content-Disposition": expect.stringMatching(/^attachment; filename="receipt\.pdf"/) });
+    await expect(downloadDisputeEvidence({ merchantId, mode: "live", disputeId, evidenceId: evidenceIds[0]! })).rejects.toBeInstanceOf(NotFoundError);
+    const stranger = await createTestMerchant({ acquirerAccounts: false });
+    await expect(downloadDisputeEvidence({ merchantId: stranger.merchantId, mode: "test", disputeId, evidenceId: evidenceIds[0]! })).rejects.toBeInstanceOf(NotFoundError);
+    expect(await listDisputeRows({ merchantId: stranger.merchantId, mode: "test", filters: {} })).toEqual([]);
+    expect(await listDisputeRows({ merchantId, mode: "live", filters: {} })).toEqual([]);
+    expect(await listSettlements({ merchantId, mode: "live" })).toEqual([]);
 
     const retrievals = await listDisputeRows({ merchantId, mode: "test", filters: { kind: "retrieval-request" } });
     expect(retrievals.map((row) => row.id)).toEqual([disputeId]);
