@@ -101,7 +101,7 @@ export default async function DisputePage({ params }: Params) {
                 { term: "Acquirer's dispute id", value: <span className="break-all font-mono text-xs">{dispute.acquirerDisputeId}</span> },
                 { term: "Scheme reference", value: dispute.reference ? <span className="break-all font-mono text-xs">{dispute.reference}</span> : null },
                 { term: "Answers offered now", value: dispute.answers.length ? dispute.answers.join(", ") : "none" },
-                { term: "Last imported (UTC)", value: formatDateTime(dispute.updatedAt) },
+                { term: "Last changed (UTC)", value: formatDateTime(dispute.updatedAt) },
               ]}
             />
           </Card>
