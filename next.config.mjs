@@ -6,6 +6,12 @@ const nextConfig = {
   // Workspace packages ship TypeScript sources (packages/inngest-embedded).
   transpilePackages: ["@cps/inngest-embedded"],
   poweredByHeader: false,
+  // Dispute evidence is uploaded through a server action (app/backoffice/(app)/disputes/[disputeId]):
+  // the largest file an acquirer's rules take is 5 MB (docs/decisions/0196), plus the multipart
+  // framing. Next's default of 1 MB would cut such a body off before the action could say why. The
+  // action itself refuses a file over the acquirer's limit with the rule; the form refuses it before
+  // uploading.
+  experimental: { serverActions: { bodySizeLimit: "6mb" } },
   // Loaded by Node at run time rather than bundled: WebAssembly and native modules; and the
   // observability packages, which keep process-wide state (pino's streams, prom-client's registry,
   // OpenTelemetry's global provider) that must not be duplicated per bundle.

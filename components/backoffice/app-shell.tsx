@@ -14,6 +14,8 @@ const SECTIONS: { title?: string; items: { href: string; label: string; permissi
     items: [
       { href: "/backoffice", label: "Overview" },
       { href: "/backoffice/payments", label: "Payments" },
+      { href: "/backoffice/disputes", label: "Disputes" },
+      { href: "/backoffice/settlements", label: "Settlements" },
       { href: "/backoffice/developers", label: "Developers" },
     ],
   },

@@ -2,7 +2,7 @@
 // API's list: only the merchant's own, of one mode, those still to answer first (earliest due date
 // first), then the rest newest first. Read-only; amounts in minor units, dates as calendar days.
 import { db } from "../db";
-import type { DisputeStatus } from "../generated/prisma/enums";
+import type { DisputeKind, DisputeStatus } from "../generated/prisma/enums";
 import type { Mode } from "../mode";
 import { calendarDay } from "./dispute-dates";
 import { DISPUTE_FIELDS } from "./dispute-fields";
@@ -40,6 +40,7 @@ export async function listDisputes({
   merchantId,
   mode,
   status,
+  kind,
   paymentId,
   acquirerAccountId,
   disputeId,
@@ -48,13 +49,22 @@ export async function listDisputes({
   merchantId: string;
   mode: Mode;
   status?: DisputeStatus[];
+  kind?: DisputeKind[];
   paymentId?: string;
   acquirerAccountId?: string;
   /** Only this dispute (the merchant API's read of one). */
   disputeId?: string;
   limit?: number;
 }): Promise<DisputeListItem[]> {
-  const where = { merchantId, mode, ...(status ? { status: { in: status } } : {}), ...(paymentId ? { paymentId } : {}), ...(acquirerAccountId ? { acquirerAccountId } : {}), ...(disputeId ? { id: disputeId } : {}) };
+  const where = {
+    merchantId,
+    mode,
+    ...(status ? { status: { in: status } } : {}),
+    ...(kind ? { kind: { in: kind } } : {}),
+    ...(paymentId ? { paymentId } : {}),
+    ...(acquirerAccountId ? { acquirerAccountId } : {}),
+    ...(disputeId ? { id: disputeId } : {}),
+  };
   const select = {
     ...DISPUTE_FIELDS,
     processor: true,

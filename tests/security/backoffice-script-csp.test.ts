@@ -13,6 +13,8 @@ import { useBackofficeInChromium } from "@/tests/helpers/backoffice-service";
 const SIGNED_IN_PAGES = [
   "/backoffice",
   "/backoffice/payments",
+  "/backoffice/disputes",
+  "/backoffice/settlements",
   "/backoffice/developers",
   "/backoffice/developers/logs",
   "/backoffice/developers/notifications",

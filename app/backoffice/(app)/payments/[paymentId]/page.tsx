@@ -17,6 +17,10 @@ import { deliveryState } from "@/lib/backoffice/delivery-state";
 import { refundReasonLabel } from "@/lib/backoffice/refund-reasons";
 import { SettleOperationForm } from "@/components/backoffice/settle-operation-form";
 import { RefreshWhilePending } from "@/components/backoffice/refresh-while-pending";
+import { DisputeStatusBadge } from "@/components/backoffice/dispute-parts";
+import { listDisputes } from "@/lib/disputes/list-disputes";
+import { DISPUTE_KIND_LABELS } from "@/lib/backoffice/dispute-filters";
+import type { DisputeKind } from "@/lib/acquirers/contract";
 import { operateOnPaymentAction, settleOperationAction } from "./actions";
 import { resendNotificationAction } from "./resend-action";
 
@@ -43,6 +47,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 export default async function PaymentPage({ params }: Params) {
   const { user, payment } = await loadPayment((await params).paymentId);
+  const disputes = await listDisputes({ merchantId: user.merchantId, mode: user.mode, paymentId: payment.id, limit: 50 });
   const money = (value: bigint) => formatMoney(value, payment.currency);
   const card = payment.storedCard;
   const canOperate = roleCan(user.role, "payments:write");
@@ -264,6 +269,24 @@ export default async function PaymentPage({ params }: Params) {
               <p className="text-sm text-slate-600">No card stored for this payment.</p>
             )}
           </Card>
+          {disputes.length > 0 ? (
+            <Card title="Disputes" description="Chargebacks and retrieval requests the acquirer reported for this payment.">
+              <ul className="space-y-2 text-sm" data-testid="payment-disputes">
+                {disputes.map((dispute) => (
+                  <li key={dispute.id} data-testid="payment-dispute">
+                    <Link className="font-medium text-indigo-700 hover:underline" href={`/backoffice/disputes/${dispute.id}`}>
+                      {DISPUTE_KIND_LABELS[dispute.kind as DisputeKind] ?? dispute.kind} · {dispute.reasonCode}
+                    </Link>{" "}
+                    · {formatMoney(dispute.amount, dispute.currency)} <DisputeStatusBadge status={dispute.status} />
+                    <span className="block text-xs text-slate-500">
+                      {dispute.reason} · opened {dispute.openedOn}
+                      {dispute.dueOn ? ` · due ${dispute.dueOn}` : ""}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
           {related.length > 0 ? (
             <Card title="Related payments">
               <ul className="space-y-2 text-sm" data-testid="related-payments">

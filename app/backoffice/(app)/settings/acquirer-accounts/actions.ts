@@ -7,7 +7,10 @@ import { formObject, runAction, type ActionState } from "@/lib/backoffice/action
 import { addAcquirerAccount } from "@/lib/backoffice/actions/add-acquirer-account";
 import { changeAcquirerAccount } from "@/lib/backoffice/actions/change-acquirer-account";
 import { testAcquirerAccount } from "@/lib/backoffice/actions/test-acquirer-account";
+import { setAccountReportingCredentials } from "@/lib/backoffice/actions/set-account-reporting-credentials";
+import { testAccountReporting } from "@/lib/backoffice/actions/test-account-reporting";
 import type { ConnectionTest } from "@/lib/routing/accounts/test-acquirer-connection";
+import type { ConnectionCheck } from "@/lib/acquirers/contract";
 
 const PAGE = "/backoffice/settings/acquirer-accounts";
 
@@ -36,5 +39,22 @@ export async function testAcquirerAccountAction(
   return runAction(async () => {
     const result = await testAcquirerAccount({ actor: await requireActor(), form: formObject(formData) });
     return { message: result.ok ? "Connected." : "The acquirer refused or did not answer.", data: result };
+  });
+}
+
+export async function setReportingCredentialsAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const { fingerprint, api } = await setAccountReportingCredentials({ actor: await requireActor(), form: formObject(formData) });
+    revalidatePath(PAGE);
+    return { message: `${api} credentials saved (fingerprint ${fingerprint}). The next poll, or "Test reporting API", checks them.` };
+  });
+}
+
+export async function testReportingAction(_previous: ActionState<ConnectionCheck>, formData: FormData): Promise<ActionState<ConnectionCheck>> {
+  return runAction(async () => {
+    const result = await testAccountReporting({ actor: await requireActor(), form: formObject(formData) });
+    // The check state under the button is the account's, recorded by the test.
+    revalidatePath(PAGE);
+    return { message: result.ok ? "Connected." : "The reporting API refused or did not answer.", data: result };
   });
 }

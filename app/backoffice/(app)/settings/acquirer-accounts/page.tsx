@@ -15,7 +15,16 @@ import {
   TestConnectionForm,
   type AcquirerChoice,
 } from "@/components/backoffice/acquirer-account-forms";
-import { addAcquirerAccountAction, changeAcquirerAccountAction, testAcquirerAccountAction } from "./actions";
+import { ReportingCredentialsForm, TestReportingForm } from "@/components/backoffice/reporting-forms";
+import { listReportingAccounts, noReportingApiSentence, type ReportingAccount } from "@/lib/backoffice/reporting-availability";
+import { reportingOf } from "@/lib/acquirers/reporting";
+import {
+  addAcquirerAccountAction,
+  changeAcquirerAccountAction,
+  setReportingCredentialsAction,
+  testAcquirerAccountAction,
+  testReportingAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Acquirer accounts" };
 export const dynamic = "force-dynamic";
@@ -48,7 +57,8 @@ const choiceOf = (processor: AcquirerName, platform: string | null) =>
 // payments settle. Credentials are write-only: only their fingerprint and when they were set show.
 export default async function AcquirerAccountsPage() {
   const user = await requireRole("acquirer_accounts:write");
-  const accounts = await listAcquirerAccounts({ merchantId: user.merchantId });
+  const [accounts, reportingStates] = await Promise.all([listAcquirerAccounts({ merchantId: user.merchantId }), listReportingAccounts({ merchantId: user.merchantId })]);
+  const reportingOfAccount = new Map(reportingStates.map((state) => [state.id, state]));
   return (
     <CardPage title="Acquirer accounts" description={`The accounts at ${LABELS} your payments settle into. Payments go only to enabled accounts that take their currency, in your routing order.`}>
       {accounts.length === 0 ? <Alert tone="warning">No acquirer account yet: payments are refused until you add one.</Alert> : null}
@@ -93,6 +103,7 @@ export default async function AcquirerAccountsPage() {
                 },
               ]}
             />
+            <ReportingSection account={reportingOfAccount.get(account.id)} processor={account.processor} totpEnabled={user.totpEnabled} />
             <div className="flex flex-col gap-4 border-t border-slate-200 pt-4">
               <TestConnectionForm action={testAcquirerAccountAction} accountId={account.id} />
               <EditAcquirerAccountForm
@@ -132,5 +143,70 @@ export default async function AcquirerAccountsPage() {
         />
       </Card>
     </CardPage>
+  );
+}
+
+/**
+ * The account's reporting API (disputes and settlements, issue 40): its credentials' fingerprint,
+ * the last check (failing in red with the problem and the failures in a row), the form and the test;
+ * or, for an acquirer that publishes none, that sentence.
+ */
+function ReportingSection({ account, processor, totpEnabled }: { account: ReportingAccount | undefined; processor: AcquirerName; totpEnabled: boolean }) {
+  const reporting = reportingOf(processor);
+  if (!reporting || !account)
+    return (
+      <div className="border-t border-slate-200 pt-4" data-testid="reporting-section">
+        <h3 className="text-sm font-semibold text-slate-900">Disputes and settlements</h3>
+        <p className="mt-1 text-sm text-slate-600">{noReportingApiSentence(processor)}</p>
+      </div>
+    );
+  const failing = account.problem !== null;
+  return (
+    <div className="space-y-3 border-t border-slate-200 pt-4" data-testid="reporting-section">
+      <h3 className="text-sm font-semibold text-slate-900">Disputes and settlements: {reporting.label}</h3>
+      <DescriptionList
+        items={[
+          {
+            term: "Reporting credentials",
+            value: account.fingerprint ? (
+              <span>
+                <span className="font-mono" data-testid="reporting-fingerprint">
+                  {account.fingerprint}
+                </span>{" "}
+                <span className="text-slate-500">set {formatDateTime(account.setAt)} UTC</span>
+              </span>
+            ) : (
+              <span className="text-amber-800">none: disputes and settlements of this account are not imported</span>
+            ),
+          },
+          {
+            term: "Last check",
+            value: !account.checkedAt ? (
+              <span className="text-slate-500">not checked yet</span>
+            ) : failing ? (
+              <span className="font-medium text-red-700" data-testid="reporting-check" data-state="failing">
+                Failing: {account.failures} failed call{account.failures === 1 ? "" : "s"} in a row, the last {formatDateTime(account.checkedAt)} UTC: {account.problem}
+              </span>
+            ) : (
+              <span className="text-emerald-700" data-testid="reporting-check" data-state="ok">
+                Working, {formatDateTime(account.checkedAt)} UTC
+              </span>
+            ),
+          },
+        ]}
+      />
+      {failing ? <Alert tone="error">The {reporting.label} refuses or does not answer this account: disputes and settlements stop arriving until it does. Check the credentials, then test again.</Alert> : null}
+      <div className="flex flex-col gap-3">
+        {account.fingerprint ? <TestReportingForm action={testReportingAction} accountId={account.id} /> : null}
+        <ReportingCredentialsForm
+          action={setReportingCredentialsAction}
+          accountId={account.id}
+          label={reporting.label}
+          fields={reporting.credentials.fields}
+          hasCredentials={account.credentialsSet}
+          totpEnabled={totpEnabled}
+        />
+      </div>
+    </div>
   );
 }
