@@ -73,7 +73,7 @@ lib/sandboxes/acquirers/<name>/accounts.ts):
 ${ACQUIRER_NAMES.map(accountsAddLine).join("\n")}
 
 and, for disputes and settlements, the account's reporting API client at the sandbox (<accountid>:
-what accounts add printed):
+the id its line above printed):
 
 ${REPORTING.map(({ processor }) => `echo '${JSON.stringify(SANDBOXES[processor].reporting!.credentials(0))}' | ${cli} accounts set-reporting-credentials --merchant <merchantid> --account <accountid> --credentials-file -`).join("\n")}
 

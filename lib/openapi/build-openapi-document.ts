@@ -264,17 +264,20 @@ function disputePaths(): Record<string, Record<string, unknown>> {
                 type: "object",
                 required: ["files"],
                 properties: {
+                  // One binary, not an array of them: openapi-generator cannot type an array of
+                  // files (it warns, "Could not compute datatypeWithEnum from *os.File"); a part may
+                  // be repeated all the same, as multipart/form-data allows.
                   files: {
-                    type: "array",
-                    items: { type: "string", format: "binary" },
-                    description: "The evidence files, one part each, named files. The acquirer's rules decide the types, the size and the files per dispute (docs/integration.md, Disputes).",
+                    type: "string",
+                    format: "binary",
+                    description: "An evidence file, as a part named files; repeat the part for more files. The acquirer's rules decide the types, the size and the files per dispute (docs/integration.md, Disputes).",
                   },
                   comment: { type: "string", maxLength: 5000, description: "Sent with the evidence; the acquirer may keep it for itself." },
                   merchantid: { type: "string", description: "Your merchant id; when sent, it must be the API key's merchant." },
                 },
               },
               encoding: { files: { contentType: "application/pdf, image/png, image/jpeg" } },
-              example: { files: ["(the bytes of receipt-10042.pdf)"], comment: "Delivered 2026-11-02, signed for; receipt and tracking attached." },
+              example: { files: "(the bytes of receipt-10042.pdf)", comment: "Delivered 2026-11-02, signed for; receipt and tracking attached." },
             },
           },
         },

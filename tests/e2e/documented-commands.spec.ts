@@ -97,7 +97,7 @@ const state: {
   sandboxEnv: Record<string, string>;
   emails: number;
   fixturePaymentId?: string;
-  reportingAccountId?: string;
+  reportingAccount?: { merchantId: string; id: string };
 } = { sandboxEnv: {}, emails: 0 };
 
 const readmeReceiver = useReadmeReceiver();
@@ -245,15 +245,17 @@ async function accountId(): Promise<string> {
  * account whose acquirer publishes none. NOK, so it takes no currency a documented account takes.
  */
 async function reportingAccountId(): Promise<string> {
-  if (!state.reportingAccountId) {
+  // The merchant the line's --merchant names: a later `merchant create` line makes another one current.
+  const merchant = await merchantId();
+  if (state.reportingAccount?.merchantId !== merchant) {
     const [account] = CLEARHAUS_SANDBOX_ACCOUNTS;
     const added = await cliJson<{ id: string }>(
-      `accounts add --merchant ${await merchantId()} --processor clearhaus --name "Docs runner reporting" --acquirer-merchant-id ${account!.merchantId} --mcc 5999 --merchant-name Shop --country DK --descriptor Shop --currencies NOK --mode test --credentials-file -`,
+      `accounts add --merchant ${merchant} --processor clearhaus --name "Docs runner reporting" --acquirer-merchant-id ${account!.merchantId} --mcc 5999 --merchant-name Shop --country DK --descriptor Shop --currencies NOK --mode test --credentials-file -`,
       JSON.stringify({ apiKey: account!.apiKey }),
     );
-    state.reportingAccountId = added.id;
+    state.reportingAccount = { merchantId: merchant, id: added.id };
   }
-  return state.reportingAccountId;
+  return state.reportingAccount.id;
 }
 
 async function endpointId(): Promise<string> {

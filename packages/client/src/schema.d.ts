@@ -2589,15 +2589,16 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "files": [
-         *         "(the bytes of receipt-10042.pdf)"
-         *       ],
+         *       "files": "(the bytes of receipt-10042.pdf)",
          *       "comment": "Delivered 2026-11-02, signed for; receipt and tracking attached."
          *     }
          */
         "multipart/form-data": {
-          /** @description The evidence files, one part each, named files. The acquirer's rules decide the types, the size and the files per dispute (docs/integration.md, Disputes). */
-          files: string[];
+          /**
+           * Format: binary
+           * @description An evidence file, as a part named files; repeat the part for more files. The acquirer's rules decide the types, the size and the files per dispute (docs/integration.md, Disputes).
+           */
+          files: string;
           /** @description Sent with the evidence; the acquirer may keep it for itself. */
           comment?: string;
           /** @description Your merchant id; when sent, it must be the API key's merchant. */
