@@ -12,6 +12,7 @@ import { buttonClass } from "@/components/ui/button";
 import { DataTable, type Column } from "@/components/backoffice/list-parts";
 import { formatDateTime, formatMoney } from "@/components/backoffice/format";
 import { LineResultBadge, PayoutDifference, ReconciliationCounts } from "@/components/backoffice/settlement-parts";
+import { PaymentLink } from "@/components/backoffice/reporting-notes";
 
 export const dynamic = "force-dynamic";
 
@@ -56,13 +57,7 @@ function LinesTable({ settlement, lines, label }: { settlement: SettlementDetail
             {line.settledFees !== null ? <span className="block text-xs text-slate-500">fees {formatMoney(line.settledFees, line.settledCurrency ?? settlement.currency)}</span> : null}
           </td>
           <td className="max-w-[10rem] px-3 py-2">
-            {line.paymentId ? (
-              <Link href={`/backoffice/payments/${line.paymentId}`} className="block truncate text-indigo-700 hover:underline">
-                {line.merchantPaymentId ?? <span className="font-mono text-xs">{line.paymentId}</span>}
-              </Link>
-            ) : (
-              <span className="text-xs text-amber-800">none</span>
-            )}
+            <PaymentLink paymentId={line.paymentId} merchantPaymentId={line.merchantPaymentId} none="none" />
             {line.matchedBy ? <span className="block text-xs text-slate-500">by {line.matchedBy}</span> : null}
           </td>
           <td className="hidden max-w-[12rem] truncate px-3 py-2 font-mono text-xs lg:table-cell" title={line.transactionId}>
