@@ -1,17 +1,10 @@
 // The Settlements page's filter from the address: one acquirer account (or all).
-import { z } from "zod";
-import { filtersToSearchParams, optionalField, parseFilters, type SearchParams } from "./log-filters";
+import type { z } from "zod";
+import { disputeFiltersSchema } from "./dispute-filters";
+import { filtersToSearchParams, parseFilters, type SearchParams } from "./log-filters";
 
-export const settlementFiltersSchema = z.object({
-  account: optionalField(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "Choose an account from the list")),
-});
+/** The Disputes page's account filter, the same field. */
+export const settlementFiltersSchema = disputeFiltersSchema.pick({ account: true });
 
-export type SettlementFilters = z.infer<typeof settlementFiltersSchema>;
-
-export function parseSettlementFilters(params: SearchParams) {
-  return parseFilters(settlementFiltersSchema, params);
-}
-
-export function settlementFiltersToSearchParams(filters: SettlementFilters): URLSearchParams {
-  return filtersToSearchParams(filters);
-}
+export const parseSettlementFilters = (params: SearchParams) => parseFilters(settlementFiltersSchema, params);
+export const settlementFiltersToSearchParams = (filters: z.infer<typeof settlementFiltersSchema>) => filtersToSearchParams(filters);

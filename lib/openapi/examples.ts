@@ -137,7 +137,8 @@ export const ANSWER_EXAMPLES = {
   },
 } as const;
 
-const DISPUTE = {
+/** A dispute as its `dispute` notification and the disputes API both show it. */
+const DISPUTE_SEEN = {
   disputeid: "dsp7Qm2xK9pL4nR8sT1v",
   paymentid: PAYMENT,
   merchantpaymentid: "order10042",
@@ -155,10 +156,9 @@ const DISPUTE = {
   expireson: "",
   answers: ["refute", "accept"],
   mode: "live",
-  decision: "",
-  evidencefiles: 0,
-  updated: "2026-11-20 06:05:12",
 } as const;
+
+const DISPUTE = { ...DISPUTE_SEEN, decision: "", evidencefiles: 0, updated: "2026-11-20 06:05:12" } as const;
 
 /** The disputes API's answers (beyond the spec), merged into ANSWER_EXAMPLES. */
 export const DISPUTE_ANSWER_EXAMPLES = {
@@ -206,26 +206,7 @@ export const NOTIFICATION_EXAMPLES = {
     mode: "live",
   },
   LifecycleNotification: { paymentid: PAYMENT, merchantpaymentid: "order10042", change: "expiry", mode: "live" },
-  DisputeNotification: {
-    disputeid: "dsp7Qm2xK9pL4nR8sT1v",
-    event: "opened",
-    paymentid: PAYMENT,
-    merchantpaymentid: "order10042",
-    operationid: "op5Fh8Jk2Lm9Np3Qr6St",
-    processor: EXAMPLE_PROCESSOR,
-    type: "chargeback",
-    status: "open",
-    reasoncode: "4837",
-    reason: "fraud",
-    amount: "12500",
-    currency: "DKK",
-    partial: false,
-    openedon: "2026-11-20",
-    dueon: "2026-12-04",
-    expireson: "",
-    answers: ["refute", "accept"],
-    mode: "live",
-  },
+  DisputeNotification: { event: "opened", ...DISPUTE_SEEN },
   TestNotification: {
     type: "test",
     merchantid: MERCHANT,

@@ -14,6 +14,9 @@ import {
   type DisputeEvidenceFile,
 } from "@/lib/acquirers/contract";
 import type { ReportingAccessFor } from "@/lib/routing/accounts/reporting-access";
+import { db } from "@/lib/db";
+import { setReportingCredentials } from "@/lib/routing/accounts/set-reporting-credentials";
+import { createTestMerchant } from "./merchant-factories";
 
 export const FAKE_CREDENTIALS = { clientId: "fake-client", clientSecret: "fake-secret-0123456789" };
 
@@ -140,3 +143,17 @@ export function acquirerDispute(overrides: Partial<AcquirerDispute> & { disputeI
 }
 
 export const PDF_BYTES = new Uint8Array([...Buffer.from("%PDF-1.4\n%test evidence\n")]);
+
+/**
+ * A new test merchant whose Clearhaus test account reads its reporting API through a new fake
+ * client (credentials set as an owner sets them): the merchant, the account, the fake and the
+ * access to hand the use cases.
+ */
+export async function merchantWithFakeReporting(): Promise<{ merchantId: string; accountId: string; fake: FakeReportingClient; accessFor: ReportingAccessFor }> {
+  const { merchantId } = await createTestMerchant();
+  const accountId = (await db().acquirerAccount.findFirstOrThrow({ where: { merchantId, processor: "clearhaus", mode: "test" } })).id;
+  const fake = new FakeReportingClient();
+  const accessFor = fakeAccess(fake);
+  await setReportingCredentials({ merchantId, accountId, credentials: FAKE_CREDENTIALS, accessFor });
+  return { merchantId, accountId, fake, accessFor };
+}

@@ -22,17 +22,22 @@ function credentialsOf(form: Record<string, string>): Record<string, string> {
   );
 }
 
-export async function setAccountReportingCredentials({
-  actor,
-  form,
-  accessFor,
-}: {
+/** A reporting form of Settings → Acquirer accounts, as its server action hands it over (`accessFor`: the tests' fake client). */
+export interface ReportingFormAction {
   actor: Actor;
   form: Record<string, string>;
   accessFor?: ReportingAccessFor;
-}): Promise<{ fingerprint: string; api: string }> {
+}
+
+/** The account the form names, once the actor may change acquirer accounts. */
+export function reportingFormAccountId({ actor, form }: ReportingFormAction): string {
   assertCan(actor, "acquirer_accounts:write");
-  const accountId = z.string().min(1).max(64).parse(form.accountId);
+  return z.string().min(1).max(64).parse(form.accountId);
+}
+
+export async function setAccountReportingCredentials(action: ReportingFormAction): Promise<{ fingerprint: string; api: string }> {
+  const { actor, form, accessFor } = action;
+  const accountId = reportingFormAccountId(action);
   const account = await db().acquirerAccount.findFirst({ where: { id: accountId, merchantId: actor.merchantId }, select: { id: true, processor: true } });
   if (!account) throw new NotFoundError("Acquirer account");
   const reporting = reportingOf(account.processor);

@@ -1,26 +1,17 @@
 // Back office, Settings → Acquirer accounts: "Test reporting API" of one of the merchant's accounts
 // (owners): the reporting client's one harmless authenticated call with the account's reporting
 // credentials, recorded as the account's check state by testReportingConnection, and audited.
-import { z } from "zod";
 import type { ConnectionCheck } from "../../acquirers/contract";
-import { assertCan, NotFoundError, type Actor } from "../../auth/actor";
+import { NotFoundError } from "../../auth/actor";
 import { recordAudit } from "../../audit/audit";
 import { db } from "../../db";
 import { ApiError } from "../../errors";
 import { testReportingConnection } from "../../routing/accounts/test-reporting-connection";
-import type { ReportingAccessFor } from "../../routing/accounts/reporting-access";
+import { reportingFormAccountId, type ReportingFormAction } from "./set-account-reporting-credentials";
 
-export async function testAccountReporting({
-  actor,
-  form,
-  accessFor,
-}: {
-  actor: Actor;
-  form: Record<string, string>;
-  accessFor?: ReportingAccessFor;
-}): Promise<ConnectionCheck> {
-  assertCan(actor, "acquirer_accounts:write");
-  const accountId = z.string().min(1).max(64).parse(form.accountId);
+export async function testAccountReporting(action: ReportingFormAction): Promise<ConnectionCheck> {
+  const { actor, accessFor } = action;
+  const accountId = reportingFormAccountId(action);
   let result: ConnectionCheck;
   try {
     result = await testReportingConnection({ merchantId: actor.merchantId, accountId, accessFor });

@@ -9,29 +9,16 @@ import { calendarDay, todayUtc } from "../../disputes/dispute-dates";
 import { assertAnswerable } from "../../disputes/dispute-rules";
 import { ApiError } from "../../errors";
 import type { Mode } from "../../mode";
+import { DISPUTE_FIELDS } from "../../disputes/dispute-fields";
 
 export async function getDisputeDetail({ merchantId, mode, disputeId, now = new Date() }: { merchantId: string; mode: Mode; disputeId: string; now?: Date }) {
   const row = await db().dispute.findFirst({
     where: { id: disputeId, merchantId, mode },
     select: {
-      id: true,
+      ...DISPUTE_FIELDS,
       processor: true,
       acquirerDisputeId: true,
-      transactionId: true,
       reference: true,
-      paymentId: true,
-      operationId: true,
-      kind: true,
-      status: true,
-      reasonCode: true,
-      reason: true,
-      amount: true,
-      currency: true,
-      partial: true,
-      openedOn: true,
-      dueOn: true,
-      expiresOn: true,
-      answers: true,
       decision: true,
       decidedAt: true,
       createdAt: true,

@@ -21,10 +21,9 @@ import { db } from "@/lib/db";
 import type { UserRole } from "@/lib/generated/prisma/enums";
 import { captureLogs } from "@/lib/observability/logger";
 import { pollAccountDisputes } from "@/lib/disputes/poll-account-disputes";
-import { setReportingCredentials } from "@/lib/routing/accounts/set-reporting-credentials";
 import { pollAccountSettlements } from "@/lib/settlements/poll-account-settlements";
 import { createUser } from "@/lib/users/create-user";
-import { acquirerDispute, FAKE_CREDENTIALS, fakeAccess, FakeReportingClient, PDF_BYTES } from "@/tests/helpers/fake-reporting";
+import { acquirerDispute, FAKE_CREDENTIALS, FakeReportingClient, fakeAccess, merchantWithFakeReporting, PDF_BYTES } from "@/tests/helpers/fake-reporting";
 import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
@@ -79,11 +78,7 @@ async function refusal(work: Promise<unknown>): Promise<{ message: string; field
 }
 
 beforeAll(async () => {
-  merchantId = (await createTestMerchant()).merchantId;
-  accountId = (await db().acquirerAccount.findFirstOrThrow({ where: { merchantId, processor: "clearhaus", mode: "test" } })).id;
-  fake = new FakeReportingClient();
-  accessFor = fakeAccess(fake);
-  await setReportingCredentials({ merchantId, accountId, credentials: FAKE_CREDENTIALS, accessFor });
+  ({ merchantId, accountId, fake, accessFor } = await merchantWithFakeReporting());
   [owner, developer, viewer] = [await actorFor(merchantId, "OWNER"), await actorFor(merchantId, "DEVELOPER"), await actorFor(merchantId, "VIEWER")];
 });
 beforeEach(() => fake.clearCalls());

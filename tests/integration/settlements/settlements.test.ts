@@ -6,12 +6,11 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AcquirerSettlement, AcquirerSettlementLine } from "@/lib/acquirers/contract";
 import { db } from "@/lib/db";
 import { captureLogs } from "@/lib/observability/logger";
-import { setReportingCredentials } from "@/lib/routing/accounts/set-reporting-credentials";
 import { getSettlement } from "@/lib/settlements/get-settlement";
 import { EXPECTED_SETTLEMENT_DELAY_DAYS } from "@/lib/settlements/list-overdue-operations";
 import { pollAccountSettlements } from "@/lib/settlements/poll-account-settlements";
 import { MATCH_WINDOW_MS } from "@/lib/settlements/reconcile-settlement";
-import { FAKE_CREDENTIALS, fakeAccess, FakeReportingClient } from "@/tests/helpers/fake-reporting";
+import { FakeReportingClient, fakeAccess, merchantWithFakeReporting } from "@/tests/helpers/fake-reporting";
 import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
@@ -24,11 +23,7 @@ let accessFor: ReturnType<typeof fakeAccess>;
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  merchantId = (await createTestMerchant()).merchantId;
-  accountId = (await db().acquirerAccount.findFirstOrThrow({ where: { merchantId, processor: "clearhaus", mode: "test" } })).id;
-  fake = new FakeReportingClient();
-  accessFor = fakeAccess(fake);
-  await setReportingCredentials({ merchantId, accountId, credentials: FAKE_CREDENTIALS, accessFor });
+  ({ merchantId, accountId, fake, accessFor } = await merchantWithFakeReporting());
 });
 beforeEach(() => fake.clearCalls());
 

@@ -4,13 +4,12 @@ import { requireUser } from "@/lib/auth/session";
 import { readListQuery, type SearchParams } from "@/lib/backoffice/log-filters";
 import { DISPUTE_KIND_LABELS, DISPUTE_STATUS_LABELS, disputeFiltersToSearchParams, parseDisputeFilters } from "@/lib/backoffice/dispute-filters";
 import { DISPUTE_PAGE_SIZE, listDisputeRows } from "@/lib/backoffice/queries/list-dispute-rows";
-import { listReportingAccounts, noReportingApiSentence } from "@/lib/backoffice/reporting-availability";
+import { listReportingAccounts } from "@/lib/backoffice/reporting-availability";
 import { DISPUTE_KINDS, DISPUTE_STATUSES, type DisputeKind } from "@/lib/acquirers/contract";
-import { ACQUIRER_LABELS } from "@/lib/acquirers/names";
 import { PageHeader } from "@/components/ui/card";
-import { Alert } from "@/components/ui/alert";
 import { SelectField } from "@/components/ui/field";
 import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
+import { PaymentLink, ReportingAccountField, ReportingNotes } from "@/components/backoffice/reporting-notes";
 import { DataTable, FilterCard, ListCard, type Column } from "@/components/backoffice/list-parts";
 import { formatMoney } from "@/components/backoffice/format";
 import { DisputeStatusBadge, DueDate } from "@/components/backoffice/dispute-parts";
@@ -39,9 +38,6 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
     listReportingAccounts({ merchantId: user.merchantId, mode: user.mode }),
   ]);
   const today = new Date().toISOString().slice(0, 10);
-  const withoutApi = [...new Set(accounts.filter((account) => !account.reportingApi).map((account) => account.processor))];
-  const withoutCredentials = accounts.filter((account) => account.reportingApi && !account.credentialsSet);
-  const failing = accounts.filter((account) => account.reportingApi && account.problem);
 
   return (
     <>
@@ -49,23 +45,7 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
         title="Disputes"
         description="Chargebacks and retrieval requests your acquirers report, those still to answer first (earliest due date first), then the rest newest first. Dates are the acquirer's calendar days; an answer is refused after the due date."
       />
-      <div className="mb-6 space-y-3" data-testid="reporting-notes">
-        {withoutApi.map((processor) => (
-          <Alert key={processor} tone="info">
-            {noReportingApiSentence(processor)}
-          </Alert>
-        ))}
-        {withoutCredentials.map((account) => (
-          <Alert key={account.id} tone="warning">
-            Account “{account.name}” ({ACQUIRER_LABELS[account.processor]}) has no {account.reportingApi} credentials: its disputes are not imported. An owner sets them under Settings → Acquirer accounts.
-          </Alert>
-        ))}
-        {failing.map((account) => (
-          <Alert key={account.id} tone="error">
-            Account “{account.name}”: the {account.reportingApi} failed {account.failures} time{account.failures === 1 ? "" : "s"} in a row ({account.problem}); disputes may be missing.
-          </Alert>
-        ))}
-      </div>
+      <ReportingNotes accounts={accounts} imported="disputes" />
       <FilterCard action="/backoffice/disputes" search label="Filter disputes" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <SelectField
           id="status"
@@ -81,13 +61,7 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
           error={errors.kind}
           options={[{ value: "", label: "Any kind" }, ...DISPUTE_KINDS.map((value) => ({ value, label: DISPUTE_KIND_LABELS[value] }))]}
         />
-        <SelectField
-          id="account"
-          label="Acquirer account"
-          defaultValue={filters.account ?? ""}
-          error={errors.account}
-          options={[{ value: "", label: "Any account" }, ...accounts.map((account) => ({ value: account.id, label: `${account.name} (${ACQUIRER_LABELS[account.processor]})` }))]}
-        />
+        <ReportingAccountField accounts={accounts} value={filters.account} error={errors.account} />
         <FilterFormActions clearHref="/backoffice/disputes" filtered={filtered} className="flex items-end gap-2" />
       </FilterCard>
 
@@ -116,13 +90,7 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
                 </span>
               </td>
               <td className="hidden max-w-[11rem] px-3 py-2.5 md:table-cell">
-                {dispute.paymentId ? (
-                  <Link href={`/backoffice/payments/${dispute.paymentId}`} className="block truncate text-indigo-700 hover:underline">
-                    {dispute.merchantPaymentId ?? <span className="font-mono text-xs">{dispute.paymentId}</span>}
-                  </Link>
-                ) : (
-                  <span className="text-xs text-amber-800">not one of ours</span>
-                )}
+                <PaymentLink paymentId={dispute.paymentId} merchantPaymentId={dispute.merchantPaymentId} none="not one of ours" />
               </td>
               <td className="hidden max-w-[10rem] truncate px-3 py-2.5 lg:table-cell">{dispute.accountName ?? "—"}</td>
               <td className="hidden whitespace-nowrap px-3 py-2.5 tabular-nums text-slate-600 sm:pr-6 lg:table-cell">{dispute.openedOn}</td>

@@ -4,13 +4,11 @@ import { requireUser } from "@/lib/auth/session";
 import { readListQuery, type SearchParams } from "@/lib/backoffice/log-filters";
 import { parseSettlementFilters, settlementFiltersToSearchParams } from "@/lib/backoffice/settlement-filters";
 import { listSettlements, SETTLEMENT_PAGE_SIZE } from "@/lib/backoffice/queries/list-settlements";
-import { listReportingAccounts, noReportingApiSentence } from "@/lib/backoffice/reporting-availability";
-import { ACQUIRER_LABELS } from "@/lib/acquirers/names";
+import { listReportingAccounts } from "@/lib/backoffice/reporting-availability";
 import { PageHeader } from "@/components/ui/card";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { SelectField } from "@/components/ui/field";
 import { FilterFormActions } from "@/components/backoffice/filter-form-actions";
+import { ReportingAccountField, ReportingNotes } from "@/components/backoffice/reporting-notes";
 import { DataTable, FilterCard, ListCard, type Column } from "@/components/backoffice/list-parts";
 import { formatMoney } from "@/components/backoffice/format";
 import { PayoutDifference, ReconciliationCounts } from "@/components/backoffice/settlement-parts";
@@ -36,9 +34,6 @@ export default async function SettlementsPage({ searchParams }: { searchParams: 
     listSettlements({ merchantId: user.merchantId, mode: user.mode, accountId: filters.account }),
     listReportingAccounts({ merchantId: user.merchantId, mode: user.mode }),
   ]);
-  const withoutApi = [...new Set(accounts.filter((account) => !account.reportingApi).map((account) => account.processor))];
-  const withoutCredentials = accounts.filter((account) => account.reportingApi && !account.credentialsSet);
-  const failing = accounts.filter((account) => account.reportingApi && account.problem);
 
   return (
     <>
@@ -46,31 +41,9 @@ export default async function SettlementsPage({ searchParams }: { searchParams: 
         title="Settlements"
         description="The payouts your acquirers report, newest period first, each matched line by line to your payments: matched, amount mismatch, unknown to us, and your captures and refunds not settled after the expected delay."
       />
-      <div className="mb-6 space-y-3" data-testid="reporting-notes">
-        {withoutApi.map((processor) => (
-          <Alert key={processor} tone="info">
-            {noReportingApiSentence(processor)}
-          </Alert>
-        ))}
-        {withoutCredentials.map((account) => (
-          <Alert key={account.id} tone="warning">
-            Account “{account.name}” ({ACQUIRER_LABELS[account.processor]}) has no {account.reportingApi} credentials: its settlements are not imported. An owner sets them under Settings → Acquirer accounts.
-          </Alert>
-        ))}
-        {failing.map((account) => (
-          <Alert key={account.id} tone="error">
-            Account “{account.name}”: the {account.reportingApi} failed {account.failures} time{account.failures === 1 ? "" : "s"} in a row ({account.problem}); settlements may be missing.
-          </Alert>
-        ))}
-      </div>
+      <ReportingNotes accounts={accounts} imported="settlements" />
       <FilterCard action="/backoffice/settlements" search label="Filter settlements" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <SelectField
-          id="account"
-          label="Acquirer account"
-          defaultValue={filters.account ?? ""}
-          error={errors.account}
-          options={[{ value: "", label: "Any account" }, ...accounts.map((account) => ({ value: account.id, label: `${account.name} (${ACQUIRER_LABELS[account.processor]})` }))]}
-        />
+        <ReportingAccountField accounts={accounts} value={filters.account} error={errors.account} />
         <FilterFormActions clearHref="/backoffice/settlements" filtered={filtered} className="flex items-end gap-2" />
       </FilterCard>
       <ListCard

@@ -1,10 +1,7 @@
 import type { Metadata } from "next";
-import { cache } from "react";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { NotFoundError } from "@/lib/auth/actor";
 import { roleCan } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { ownRecordLoader } from "@/lib/backoffice/own-record-loader";
 import { AUDIT_ACTIONS } from "@/lib/audit/audit";
 import { DISPUTE_KIND_LABELS } from "@/lib/backoffice/dispute-filters";
 import { getDisputeDetail } from "@/lib/backoffice/queries/get-dispute-detail";
@@ -23,20 +20,12 @@ export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ disputeId: string }> };
 
-const loadDispute = cache(async (disputeId: string) => {
-  const user = await requireUser();
-  try {
-    return { user, dispute: await getDisputeDetail({ merchantId: user.merchantId, mode: user.mode, disputeId }) };
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-});
+const loadDispute = ownRecordLoader((owner, disputeId) => getDisputeDetail({ ...owner, disputeId }));
 
 const kindLabel = (kind: string) => DISPUTE_KIND_LABELS[kind as DisputeKind] ?? kind;
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const { dispute } = await loadDispute((await params).disputeId);
+  const { record: dispute } = await loadDispute((await params).disputeId);
   return { title: `${kindLabel(dispute.kind)} ${dispute.reasonCode} · Dispute` };
 }
 
@@ -50,7 +39,7 @@ function auditLine(action: string, details: unknown): string {
 // A dispute's page: the acquirer's facts, the payment, the evidence sent, the audit entries, and for
 // owners and developers the answers while the dispute is open and before its due date.
 export default async function DisputePage({ params }: Params) {
-  const { user, dispute } = await loadDispute((await params).disputeId);
+  const { user, record: dispute } = await loadDispute((await params).disputeId);
   const canAnswer = roleCan(user.role, "payments:write");
   const today = new Date().toISOString().slice(0, 10);
   const money = (value: bigint, currency = dispute.currency) => formatMoney(value, currency);

@@ -1,10 +1,7 @@
 import type { Metadata } from "next";
-import { cache } from "react";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { NotFoundError } from "@/lib/auth/actor";
 import { roleCan } from "@/lib/auth/roles";
-import { requireUser } from "@/lib/auth/session";
+import { ownRecordLoader } from "@/lib/backoffice/own-record-loader";
 import { getPaymentDetailOrThrow } from "@/lib/backoffice/queries/get-payment-detail";
 import { describeChallengeIndicator } from "@/lib/validation/challenge-preference";
 import { Card, DescriptionList, PageHeader } from "@/components/ui/card";
@@ -28,25 +25,16 @@ export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ paymentId: string }> };
 
-/** One look-up per request, shared by the page and its title. */
-const loadPayment = cache(async (paymentId: string) => {
-  const user = await requireUser();
-  try {
-    return { user, payment: await getPaymentDetailOrThrow({ merchantId: user.merchantId, mode: user.mode, paymentId }) };
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-});
+const loadPayment = ownRecordLoader((owner, paymentId) => getPaymentDetailOrThrow({ ...owner, paymentId }));
 
 /** The merchant's own id names the page (the browser tab, history and bookmarks), as the heading does. */
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const { payment } = await loadPayment((await params).paymentId);
+  const { record: payment } = await loadPayment((await params).paymentId);
   return { title: payment.merchantPaymentId ? `${payment.merchantPaymentId} · Payment` : "Payment" };
 }
 
 export default async function PaymentPage({ params }: Params) {
-  const { user, payment } = await loadPayment((await params).paymentId);
+  const { user, record: payment } = await loadPayment((await params).paymentId);
   const disputes = await listDisputes({ merchantId: user.merchantId, mode: user.mode, paymentId: payment.id, limit: 50 });
   const money = (value: bigint) => formatMoney(value, payment.currency);
   const card = payment.storedCard;

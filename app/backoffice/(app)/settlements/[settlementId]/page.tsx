@@ -1,9 +1,6 @@
 import type { Metadata } from "next";
-import { cache } from "react";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { NotFoundError } from "@/lib/auth/actor";
-import { requireUser } from "@/lib/auth/session";
+import { ownRecordLoader } from "@/lib/backoffice/own-record-loader";
 import { getSettlementDetail, SETTLEMENT_LINES_SHOWN, type SettlementDetail } from "@/lib/backoffice/queries/get-settlement-detail";
 import { EXPECTED_SETTLEMENT_DELAY_DAYS } from "@/lib/settlements/list-overdue-operations";
 import { ACQUIRER_LABELS } from "@/lib/acquirers/names";
@@ -12,23 +9,16 @@ import { buttonClass } from "@/components/ui/button";
 import { DataTable, type Column } from "@/components/backoffice/list-parts";
 import { formatDateTime, formatMoney } from "@/components/backoffice/format";
 import { LineResultBadge, PayoutDifference, ReconciliationCounts } from "@/components/backoffice/settlement-parts";
+import { PaymentLink } from "@/components/backoffice/reporting-notes";
 
 export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ settlementId: string }> };
 
-const loadSettlement = cache(async (settlementId: string) => {
-  const user = await requireUser();
-  try {
-    return { user, settlement: await getSettlementDetail({ merchantId: user.merchantId, mode: user.mode, settlementId }) };
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-});
+const loadSettlement = ownRecordLoader((owner, settlementId) => getSettlementDetail({ ...owner, settlementId }));
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const { settlement } = await loadSettlement((await params).settlementId);
+  const { record: settlement } = await loadSettlement((await params).settlementId);
   return { title: `${settlement.periodStart} – ${settlement.periodEnd} · Settlement` };
 }
 
@@ -56,13 +46,7 @@ function LinesTable({ settlement, lines, label }: { settlement: SettlementDetail
             {line.settledFees !== null ? <span className="block text-xs text-slate-500">fees {formatMoney(line.settledFees, line.settledCurrency ?? settlement.currency)}</span> : null}
           </td>
           <td className="max-w-[10rem] px-3 py-2">
-            {line.paymentId ? (
-              <Link href={`/backoffice/payments/${line.paymentId}`} className="block truncate text-indigo-700 hover:underline">
-                {line.merchantPaymentId ?? <span className="font-mono text-xs">{line.paymentId}</span>}
-              </Link>
-            ) : (
-              <span className="text-xs text-amber-800">none</span>
-            )}
+            <PaymentLink paymentId={line.paymentId} merchantPaymentId={line.merchantPaymentId} none="none" />
             {line.matchedBy ? <span className="block text-xs text-slate-500">by {line.matchedBy}</span> : null}
           </td>
           <td className="hidden max-w-[12rem] truncate px-3 py-2 font-mono text-xs lg:table-cell" title={line.transactionId}>
@@ -79,7 +63,7 @@ function LinesTable({ settlement, lines, label }: { settlement: SettlementDetail
 // kind, the exceptions (mismatches, unknown transactions, ours not settled after the delay), every
 // line, and the CSV export of the lines.
 export default async function SettlementPage({ params }: Params) {
-  const { settlement } = await loadSettlement((await params).settlementId);
+  const { record: settlement } = await loadSettlement((await params).settlementId);
   const money = (value: bigint | null) => (value === null ? null : formatMoney(value, settlement.currency));
   const fees = Object.entries(settlement.feesByKind);
   return (
