@@ -3493,8 +3493,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "disputeid": "dsp7Qm2xK9pL4nR8sT1v",
          *       "event": "opened",
+         *       "disputeid": "dsp7Qm2xK9pL4nR8sT1v",
          *       "paymentid": "5f2b8c1e9d7a4e3f8b6c0a1d2e3f4a5b",
          *       "merchantpaymentid": "order10042",
          *       "operationid": "op5Fh8Jk2Lm9Np3Qr6St",
