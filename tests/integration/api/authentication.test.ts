@@ -4,8 +4,9 @@ import { z } from "zod";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { db } from "@/lib/db";
-import { settingsCacheListening } from "@/lib/db/settings-cache";
+import { settingsCacheListening, settingsGeneration } from "@/lib/db/settings-cache";
 import { captureLogs } from "@/lib/observability/logger";
+import { eventually } from "@/tests/helpers/eventually";
 import { serveOnHttp } from "@/tests/helpers/serve-on-http";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
 import { createTestMerchant } from "@/tests/helpers/merchant-factories";
@@ -81,7 +82,12 @@ describe("API key", () => {
     // The key is cached now (on PostgreSQL; PGlite's socket server passes no notifications, so there nothing is cached).
     expect(await settingsCacheListening()).toBe(database.current().engine === "postgres");
     expect((await api.call("POST", "/api/initdynamic", { apiKey: busy.apiKey, body: session(busy.merchantId) })).status).toBe(200);
+    const cachedUnder = settingsGeneration();
     await db().apiKey.updateMany({ where: { merchantId: busy.merchantId }, data: { revokedAt: new Date() } });
+    // The change reaches this process as a notification after the commit (decision 0170: within
+    // milliseconds; under a loaded CI machine, later than the next line): the next request after it
+    // arrived must not be answered from the cache.
+    if (cachedUnder !== undefined) await eventually(() => settingsGeneration() !== cachedUnder, { what: "the revocation's settings notification", timeoutMs: 5_000, intervalMs: 5 });
     const refused = await api.call("POST", "/api/initdynamic", { apiKey: busy.apiKey, body: session(busy.merchantId) });
     expect(refused.body).toEqual({ error: "INVALID_API_KEY", errordescription: "Authorization: the API key is revoked" });
   });
