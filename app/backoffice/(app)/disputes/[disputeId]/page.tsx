@@ -15,6 +15,7 @@ import { formatDateTime, formatMoney } from "@/components/backoffice/format";
 import { DisputeStatusBadge, DueDate } from "@/components/backoffice/dispute-parts";
 import { CommentForm, DecisionForm, EvidenceForm } from "@/components/backoffice/dispute-forms";
 import { commentDisputeAction, decideDisputeAction, uploadDisputeEvidenceAction } from "./actions";
+import { BackLink } from "@/components/backoffice/back-link";
 
 export const dynamic = "force-dynamic";
 
@@ -46,11 +47,7 @@ export default async function DisputePage({ params }: Params) {
   const title = `${kindLabel(dispute.kind)} · ${money(dispute.amount)}`;
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/backoffice/disputes" className="text-indigo-700 hover:underline">
-          ← Disputes
-        </Link>
-      </nav>
+      <BackLink href="/backoffice/disputes">Disputes</BackLink>
       <PageHeader
         title={title}
         description={

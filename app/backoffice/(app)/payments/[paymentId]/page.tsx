@@ -20,6 +20,7 @@ import { DISPUTE_KIND_LABELS } from "@/lib/backoffice/dispute-filters";
 import type { DisputeKind } from "@/lib/acquirers/contract";
 import { operateOnPaymentAction, settleOperationAction } from "./actions";
 import { resendNotificationAction } from "./resend-action";
+import { BackLink } from "@/components/backoffice/back-link";
 
 export const dynamic = "force-dynamic";
 
@@ -57,11 +58,7 @@ export default async function PaymentPage({ params }: Params) {
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/backoffice/payments" className="text-indigo-700 hover:underline">
-          ← Payments
-        </Link>
-      </nav>
+      <BackLink href="/backoffice/payments">Payments</BackLink>
       <PageHeader
         // The order number the merchant knows the payment by leads; the hex paymentid is under it.
         title={[payment.merchantPaymentId, payout ? `Payout ${formatPaymentAmount(payment)}` : money(payment.amount)].filter(Boolean).join(" · ")}

@@ -10,6 +10,7 @@ import { DataTable, type Column } from "@/components/backoffice/list-parts";
 import { formatDateTime, formatMoney } from "@/components/backoffice/format";
 import { LineResultBadge, PayoutDifference, ReconciliationCounts } from "@/components/backoffice/settlement-parts";
 import { PaymentLink } from "@/components/backoffice/reporting-notes";
+import { BackLink } from "@/components/backoffice/back-link";
 
 export const dynamic = "force-dynamic";
 
@@ -68,11 +69,7 @@ export default async function SettlementPage({ params }: Params) {
   const fees = Object.entries(settlement.feesByKind);
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/backoffice/settlements" className="text-indigo-700 hover:underline">
-          ← Settlements
-        </Link>
-      </nav>
+      <BackLink href="/backoffice/settlements">Settlements</BackLink>
       <PageHeader
         title={`Settlement ${settlement.periodStart} – ${settlement.periodEnd}`}
         description={`${ACQUIRER_LABELS[settlement.processor]} · account “${settlement.account.name}” · ${settlement.settled ? "settled" : "open: its figures may still change"}`}

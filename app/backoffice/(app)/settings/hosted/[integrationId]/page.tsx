@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { NotFoundError } from "@/lib/auth/actor";
 import { roleCan } from "@/lib/auth/roles";
@@ -9,6 +8,7 @@ import { parseStoredStyling } from "@/lib/validation/hosted-styling";
 import { PageHeader } from "@/components/ui/card";
 import { HostedIntegrationEditor, type HostedIntegrationValues } from "@/components/backoffice/hosted-integration-editor";
 import { saveHostedIntegrationAction } from "../actions";
+import { BackLink } from "@/components/backoffice/back-link";
 
 export const metadata: Metadata = { title: "Hosted integration" };
 export const dynamic = "force-dynamic";
@@ -51,11 +51,7 @@ export default async function HostedIntegrationPage({ params }: { params: Promis
   }
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/backoffice/settings/hosted" className="text-indigo-700 hover:underline">
-          ← Hosted integrations
-        </Link>
-      </nav>
+      <BackLink href="/backoffice/settings/hosted">Hosted integrations</BackLink>
       <PageHeader
         title={initial.id ? initial.name : "New hosted integration"}
         description={initial.id ? `hostedid ${initial.hostedId}` : "Choose the hostedid your server will send in initdynamic."}
