@@ -2,6 +2,7 @@
 // way a user starts it (`npm start`, on the production build npm run build made) on its own
 // port, with a fresh data folder for every run.
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./scripts/chromium";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? ".data-e2e";
@@ -40,18 +41,7 @@ export default defineConfig({
     // (the run reports its failures by name, test-results/failures.txt), so there it is off; run
     // a failing spec locally to get one, or pass --trace on.
     trace: process.env.CI ? "off" : "retain-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS },
   },
   projects: [
     strictThreeDs

@@ -10,12 +10,12 @@ import { db, Prisma, type Tx } from "../db";
 import type { DisputeKind, DisputeStatus } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import type { Mode } from "../mode";
-import { disputeNotificationBody, type DisputeNotificationBody } from "../notifications/bodies";
+import { disputeFields, disputeNotificationBody, type DisputeFacts, type DisputeNotificationBody } from "../notifications/bodies";
 import { dispatchNotification, enqueueNotification } from "../notifications/enqueue-notification";
 import { resolveNotificationUrl } from "../notifications/resolve-notification-url";
 import { acquirerDisputeSchema } from "./acquirer-dispute-schema";
-import { calendarDay, dateColumn } from "./dispute-dates";
-import { DISPUTE_FIELDS } from "./dispute-fields";
+import { dateColumn } from "./dispute-dates";
+import { DISPUTE_FIELDS, disputeFacts } from "./dispute-fields";
 
 export interface DisputeAccount {
   id: string;
@@ -39,33 +39,11 @@ const DISPUTE_SELECT = {
   payment: { select: { merchantPaymentId: true, notificationUrl: true, session: { select: { hostedIntegrationId: true } } } },
 } as const;
 
-type StoredDispute = Prisma.DisputeGetPayload<{ select: typeof DISPUTE_SELECT }>;
-
 const kindColumn = (kind: AcquirerDispute["kind"]) => kind.replaceAll("-", "_") as DisputeKind;
 const statusColumn = (status: AcquirerDispute["status"]) => status.replaceAll("-", "_") as DisputeStatus;
 
-/** The notification body of a stored dispute, without its event: what the merchant sees of it. */
-function visible(row: Omit<StoredDispute, "payment" | "revision" | "id">, id: string, processor: string, merchantPaymentId: string | null) {
-  return disputeNotificationBody({
-    disputeId: id,
-    event: "updated",
-    paymentId: row.paymentId,
-    merchantPaymentId,
-    operationId: row.operationId,
-    processor,
-    kind: row.kind.replaceAll("_", "-") as DisputeNotificationBody["type"],
-    status: row.status.replaceAll("_", "-") as DisputeNotificationBody["status"],
-    reasonCode: row.reasonCode,
-    reason: row.reason,
-    amount: row.amount,
-    currency: row.currency,
-    partial: row.partial,
-    openedOn: calendarDay(row.openedOn),
-    dueOn: row.dueOn ? calendarDay(row.dueOn) : null,
-    expiresOn: row.expiresOn ? calendarDay(row.expiresOn) : null,
-    answers: row.answers as DisputeNotificationBody["answers"],
-  });
-}
+/** What the merchant sees of a stored dispute (its notification body but the event), as text to compare. */
+const seenAs = (facts: DisputeFacts) => JSON.stringify(disputeFields(facts));
 
 /** Our operation with the acquirer's transaction id on this account (the earliest, should two share it). */
 async function matchOperation(tx: Tx, accountId: string, transactionId: string | undefined) {
@@ -128,7 +106,7 @@ async function applyOnce(tx: Tx, account: DisputeAccount, dispute: AcquirerDispu
   };
   const id = existing?.id ?? newId();
   const merchantPaymentId = payment?.merchantPaymentId ?? null;
-  const after = visible(fields, id, account.processor, merchantPaymentId);
+  const after = disputeFacts({ ...fields, id }, account.processor, merchantPaymentId);
   let event: DisputeNotificationBody["event"];
   let revision: number;
   if (!existing) {
@@ -139,8 +117,8 @@ async function applyOnce(tx: Tx, account: DisputeAccount, dispute: AcquirerDispu
     });
     event = dispute.status === "won" || dispute.status === "lost" ? dispute.status : "opened";
   } else {
-    const before = visible(existing, id, account.processor, existing.payment?.merchantPaymentId ?? null);
-    const seen = JSON.stringify(before) !== JSON.stringify(after);
+    const before = disputeFacts(existing, account.processor, existing.payment?.merchantPaymentId ?? null);
+    const seen = seenAs(before) !== seenAs(after);
     const quiet = fields.transactionId !== existing.transactionId || fields.reference !== existing.reference;
     if (!seen && !quiet) return { id, change: "unchanged" };
     revision = seen ? existing.revision + 1 : existing.revision;
@@ -166,7 +144,7 @@ async function applyOnce(tx: Tx, account: DisputeAccount, dispute: AcquirerDispu
     paymentId: fields.paymentId,
     kind: "dispute",
     url,
-    body: { ...after, event },
+    body: disputeNotificationBody({ ...after, event }),
     tx,
     ifAbsent: true,
   });

@@ -4,31 +4,16 @@
 import { db } from "../db";
 import type { DisputeKind, DisputeStatus } from "../generated/prisma/enums";
 import type { Mode } from "../mode";
-import { calendarDay } from "./dispute-dates";
-import { DISPUTE_FIELDS } from "./dispute-fields";
+import type { DisputeFacts } from "../notifications/bodies";
+import { DISPUTE_FIELDS, disputeFacts } from "./dispute-fields";
 
-export interface DisputeListItem {
+export interface DisputeListItem extends DisputeFacts {
+  /** Our id (also `disputeId`). */
   id: string;
-  processor: string;
   acquirerAccountId: string;
   acquirerDisputeId: string;
-  /** Null: the acquirer's transaction matches none of our operations (shown as unknown). */
-  paymentId: string | null;
-  /** The payment's merchantpaymentid, when it has one. */
-  merchantPaymentId: string | null;
-  operationId: string | null;
+  /** The acquirer's transaction id the dispute names. Null: none given. */
   transactionId: string | null;
-  kind: string;
-  status: string;
-  reasonCode: string;
-  reason: string;
-  amount: bigint;
-  currency: string;
-  partial: boolean;
-  openedOn: string;
-  dueOn: string | null;
-  expiresOn: string | null;
-  answers: string[];
   decision: string | null;
   evidenceFiles: number;
   updatedAt: Date;
@@ -78,14 +63,14 @@ export async function listDisputes({
   // Two reads so each keeps its own order: the open ones by due date (none last), the others newest first.
   const open = await db().dispute.findMany({ where: { ...where, AND: [{ status: { in: OPEN } }] }, select, orderBy: [{ dueOn: { sort: "asc", nulls: "last" } }, { openedOn: "asc" }], take: limit });
   const rest = open.length < limit ? await db().dispute.findMany({ where: { ...where, AND: [{ status: { notIn: OPEN } }] }, select, orderBy: [{ updatedAt: "desc" }], take: limit - open.length }) : [];
-  return [...open, ...rest].map(({ _count, payment, openedOn, dueOn, expiresOn, kind, status, ...row }) => ({
-    ...row,
-    merchantPaymentId: payment?.merchantPaymentId ?? null,
-    kind: kind.replaceAll("_", "-"),
-    status: status.replaceAll("_", "-"),
-    openedOn: calendarDay(openedOn),
-    dueOn: dueOn ? calendarDay(dueOn) : null,
-    expiresOn: expiresOn ? calendarDay(expiresOn) : null,
+  return [...open, ...rest].map(({ _count, payment, processor, acquirerAccountId, acquirerDisputeId, decision, updatedAt, ...row }) => ({
+    ...disputeFacts(row, processor, payment?.merchantPaymentId ?? null),
+    id: row.id,
+    acquirerAccountId,
+    acquirerDisputeId,
+    transactionId: row.transactionId,
+    decision,
     evidenceFiles: _count.evidence,
+    updatedAt,
   }));
 }

@@ -229,10 +229,12 @@ export function lifecycleNotificationBody(input: {
 /** Beyond the spec (issue 40): a dispute opened, changed, won or lost. */
 export type DisputeNotificationBody = Built<z.infer<typeof disputeNotificationSchema>>;
 
-export function disputeNotificationBody(input: {
+/** A dispute as the merchant sees it: the `dispute` notification's facts but its event (also the merchant API's dispute resource). */
+export interface DisputeFacts {
   disputeId: string;
-  event: DisputeNotificationBody["event"];
+  /** Null: the acquirer's transaction matches none of our operations (shown as unknown). */
   paymentId: string | null;
+  /** The payment's merchantpaymentid, when it has one. */
   merchantPaymentId: string | null;
   operationId: string | null;
   processor: string;
@@ -248,10 +250,12 @@ export function disputeNotificationBody(input: {
   dueOn: string | null;
   expiresOn: string | null;
   answers: readonly DisputeNotificationBody["answers"][number][];
-}): DisputeNotificationBody {
+}
+
+/** The `dispute` notification's fields but its event, in its wire names. */
+export function disputeFields(input: DisputeFacts): Omit<DisputeNotificationBody, "event"> {
   return {
     disputeid: input.disputeId,
-    event: input.event,
     paymentid: input.paymentId ?? "",
     merchantpaymentid: input.merchantPaymentId ?? "",
     operationid: input.operationId ?? "",
@@ -268,4 +272,9 @@ export function disputeNotificationBody(input: {
     expireson: input.expiresOn ?? "",
     answers: [...input.answers],
   };
+}
+
+export function disputeNotificationBody(input: DisputeFacts & { event: DisputeNotificationBody["event"] }): DisputeNotificationBody {
+  const { disputeid, ...fields } = disputeFields(input);
+  return { disputeid, event: input.event, ...fields };
 }

@@ -23,12 +23,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../chromium";
 
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.resolve("bench-results");
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 30);
 const DIST_DIR = process.env.NEXT_DIST_DIR ?? ".next-bench";
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? ".data-bench-hosted-fields";
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 const TARGET = { gzipBytes: 8 * 1024, paymentP50Ms: 150 } as const;
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -357,18 +357,7 @@ async function main(): Promise<void> {
       pass: immutable,
     });
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
     const payments: number[] = [];
     const floors: number[] = [];
     let requestsOfLast: PaymentRun["requests"] = [];

@@ -1,21 +1,13 @@
 // Debian's Chromium driven from a vitest file (security tests that need a real browser: frames,
-// Content-Security-Policy, script that must not run). Same flags as playwright.config.ts, a fresh
+// Content-Security-Policy, script that must not run). The flags of every browser run here (scripts/chromium.ts), a fresh
 // profile every launch; close() ends only the browser this launch started.
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "@playwright/test";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../../scripts/chromium";
 
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+export const CHROMIUM_ARGS = ["--headless", ...CHROMIUM_FLAGS];
 
 export interface LaunchedChromium {
   context: BrowserContext;
@@ -25,7 +17,7 @@ export interface LaunchedChromium {
 export async function launchChromium(): Promise<LaunchedChromium> {
   const profile = mkdtempSync(path.join(os.tmpdir(), "cps-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: CHROMIUM_ARGS,
   });

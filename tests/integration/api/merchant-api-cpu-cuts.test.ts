@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
 import { config, resetConfig } from "@/lib/env";
-import { capturePayment } from "@/lib/payments/capture-payment";
+import { requestFollowUp } from "@/lib/payments/request-follow-up";
 import { db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { captureLogs } from "@/lib/observability/logger";
@@ -69,7 +69,8 @@ describe("capture's event with an Inngest server", () => {
         for (const event of Array.isArray(payload) ? payload : [payload]) sent.push({ ...event, committed });
         return { ids: ["server-id"] };
       }) as never);
-      await capturePayment({
+      await requestFollowUp({
+        type: "capture",
         merchantId: merchant.merchantId,
         mode: "test" as const,
         paymentRef: paymentId,

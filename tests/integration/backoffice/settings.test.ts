@@ -261,8 +261,8 @@ describe("operateOnPayment", () => {
     await expect(operateOnPayment({ actor: owner, input: { paymentId, operation: "refund", amount: "1", reason: "because" } })).rejects.toThrow(/Choose a reason/);
     // The merchant API's refunds carry no reason.
     const { paymentId: viaApi } = await createTestPayment({ merchantId: owner.merchantId, status: "CAPTURED", captures: [10_000n] });
-    const { refundPayment } = await import("@/lib/payments/refund-payment");
-    await refundPayment({ merchantId: owner.merchantId, mode: "test" as const, paymentRef: viaApi, responseId: `r${viaApi}`.slice(0, 32), input: { amount: 100n } });
+    const { requestFollowUp } = await import("@/lib/payments/request-follow-up");
+    await requestFollowUp({ type: "refund", merchantId: owner.merchantId, mode: "test" as const, paymentRef: viaApi, responseId: `r${viaApi}`.slice(0, 32), input: { amount: 100n } });
     expect((await db().operation.findFirstOrThrow({ where: { paymentId: viaApi, type: "refund" } })).reason).toBeNull();
   });
 });

@@ -168,7 +168,7 @@ describe("the folder graph of app/, components/ and lib/", () => {
 
 describe("the graph's own machinery", () => {
   it("finds an arrow from an @/ import and from a relative import, and none for a package", () => {
-    expect(roomOf("lib/payments/capture-payment.ts")).toBe("lib/payments");
+    expect(roomOf("lib/payments/request-follow-up.ts")).toBe("lib/payments");
     expect(roomOf("lib/env.ts")).toBe("lib/env.ts");
     expect(roomOf("lib/acquirers/names.ts")).toBe("lib/acquirers/names.ts");
     expect(roomOf("app/api/health/route.ts")).toBe("app");
