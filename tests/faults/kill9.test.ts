@@ -17,7 +17,7 @@ import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers
 import { authorizePayment } from "@/lib/payments/authorize-payment";
 import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { createTestSession } from "@/tests/helpers/session-factory";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createCapturedCardPayment, createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
 import { useTestDatabase } from "@/tests/helpers/test-database";
@@ -172,13 +172,7 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 mid-payment (issue 21)
 
   it("MIT at finaro: killed while the acquirer's approval was on its way; the restarted service notifies the result once, one hold", async () => {
     const amount = 24_002;
-    const parent = await createTestPayment({
-      merchantId: merchant.merchantId,
-      status: "CAPTURED",
-      captures: [10_000n],
-      processor: "finaro",
-      withStoredCard: { pan: "4111111111111111" },
-    });
+    const parent = await createCapturedCardPayment(merchant.merchantId, "finaro");
     service = await startService({ env: fast(), dataDir, timeoutMs: 600_000 });
     armAcquirerFault({ mode: "answer_lost_after_acting", processor: "finaro", operation: "authorize", amount });
     const response = await fetch(`${service.baseUrl}/api/mit`, {
@@ -215,13 +209,7 @@ describe.runIf(process.env.FAULTS_KILL9 === "1")("kill -9 mid-payment (issue 21)
 
   it("payout at finaro with an Idempotency-Key: killed after the acquirer paid; settled and notified once, and a same-key retry gets that payout, never a second one", async () => {
     const amount = 24_003;
-    const source = await createTestPayment({
-      merchantId: merchant.merchantId,
-      status: "CAPTURED",
-      captures: [10_000n],
-      processor: "finaro",
-      withStoredCard: { pan: "4111111111111111" },
-    });
+    const source = await createCapturedCardPayment(merchant.merchantId, "finaro");
     const request = () =>
       fetch(`${service!.baseUrl}/api/${source.paymentId}/payout`, {
         method: "POST",

@@ -3,7 +3,7 @@
 // by the reconciliation, and the money leaves exactly once.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { createCapturedCardPayment, createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
 import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";
@@ -104,13 +104,7 @@ describe("the final result reaches the merchant", () => {
 
   it("a payout whose result could reach nobody (no notificationurl, no configured address) is refused up front; nothing paid", async () => {
     const bare = await createTestMerchant({});
-    const source = await createTestPayment({
-      merchantId: bare.merchantId,
-      status: "CAPTURED",
-      captures: [10_000n],
-      processor: "finaro",
-      withStoredCard: { pan: "4111111111111111" },
-    });
+    const source = await createCapturedCardPayment(bare.merchantId, "finaro");
     const amount = uniqueAmount();
     const response = await world.api.call("POST", `/api/${source.paymentId}/payout`, {
       apiKey: bare.apiKey,

@@ -17,7 +17,7 @@ import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers
 import type { SandboxTransaction } from "@/lib/sandboxes/acquirers/ledger";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createCapturedCardPayment, createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver, type ReceivedNotification } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually, quietFor } from "@/tests/helpers/eventually";
@@ -324,13 +324,7 @@ export async function followUpWithFault(
 
 /** A payment with a stored card whose own processor is `processor`; the merchant's routing lists all three after it. */
 export async function sourcePayment(world: FaultWorld, processor: AcquirerName) {
-  return createTestPayment({
-    merchantId: world.merchant.merchantId,
-    status: "CAPTURED",
-    captures: [10_000n],
-    processor,
-    withStoredCard: { pan: "4111111111111111" },
-  });
+  return createCapturedCardPayment(world.merchant.merchantId, processor);
 }
 
 export async function requestPayout(world: FaultWorld, paymentId: string, amount: number, extra: Record<string, unknown> = {}) {

@@ -124,6 +124,14 @@ export interface TestPaymentOptions {
   customer?: { email?: string; firstname?: string; surename?: string; ipaddress?: string };
 }
 
+/**
+ * A payment of 100.00 captured in full at `processor`, with a stored card (Visa 4111...) that a
+ * merchant-initiated payment or a payout can use: the usual parent of MIT and payout tests.
+ */
+export function createCapturedCardPayment(merchantId: string, processor: Processor) {
+  return createTestPayment({ merchantId, status: "CAPTURED", captures: [10_000n], processor, withStoredCard: { pan: "4111111111111111" } });
+}
+
 /** A payment in the given state with its authorize (and capture/refund) operations. */
 export async function createTestPayment(options: TestPaymentOptions): Promise<{ paymentId: string; storedCardId: string | null }> {
   const amount = options.amount ?? 10_000n;

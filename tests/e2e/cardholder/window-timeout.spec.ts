@@ -9,6 +9,7 @@ import {
   useNotificationReceiver,
   waitForCallback,
 } from "../../helpers/e2e/cardholder";
+import { timedOutSessionNotification } from "../../helpers/expected-notifications";
 
 const receiver = useNotificationReceiver();
 
@@ -34,20 +35,6 @@ test("the window times out: callback, locked fields, PAYMENT_TIMEOUT and the not
   });
 
   const notification = await receiver.waitFor("timeout");
-  expect(notification.body).toEqual({
-    sessionid: sessionId,
-    paymentid: "",
-    merchantpaymentid,
-    newmerchantpaymentid: "",
-    status: "timeout",
-    responsecode: "",
-    authorizationcode: "",
-    processor: "",
-    tcardnumber: "",
-    eci: "",
-    merchantdata: "timeout-test",
-    par: "",
-    mode: "test",
-  });
+  expect(notification.body).toEqual(timedOutSessionNotification({ sessionid: sessionId, merchantpaymentid, merchantdata: "timeout-test" }));
   expect((await callbacks(page)).map((event) => event.name)).toEqual(["jsinitsuccess", "jspaymenttimeout", "jspaymentfailed"]);
 });

@@ -14,7 +14,7 @@ import { resendStalledEvents } from "@/lib/payments/resend-stalled-events";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { startInngestHarness, type InngestHarness } from "@/tests/helpers/inngest-harness";
 import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merchant-api-harness";
-import { createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { createCapturedCardPayment, createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually, quietFor } from "@/tests/helpers/eventually";
@@ -194,13 +194,7 @@ describe("lost events", () => {
   it("an MIT whose event was lost is re-sent from its row and authorized with the processor the request named", async () => {
     harness = await startInngestHarness({ functions: merchantApiFunctions });
     const merchant = await createTestMerchant({ defaultNotificationUrl: configured.url });
-    const parent = await createTestPayment({
-      merchantId: merchant.merchantId,
-      status: "CAPTURED",
-      captures: [10_000n],
-      processor: "clearhaus",
-      withStoredCard: { pan: "4111111111111111" },
-    });
+    const parent = await createCapturedCardPayment(merchant.merchantId, "clearhaus");
     vi.spyOn(inngest, "send").mockRejectedValueOnce(new Error("event API unreachable"));
     const response = await api.call("POST", "/api/mit", {
       apiKey: merchant.apiKey,
