@@ -3,7 +3,7 @@
 // by the reconciliation, and the money leaves exactly once.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { createCapturedCardPayment, createTestMerchant, createTestPayment } from "@/tests/helpers/merchant-factories";
+import { createCapturedCardPayment, createTestMerchant } from "@/tests/helpers/merchant-factories";
 import { armFaultPoint } from "@/lib/faults/fault-point";
 import { merchantApiFunctions } from "@/lib/jobs/merchant-api";
 import { reconcileIndeterminateOperations } from "@/lib/payments/reconcile-indeterminate-operations";

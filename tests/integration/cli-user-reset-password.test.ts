@@ -2,25 +2,17 @@
 // password signs in, the old one no longer does, open sessions end, and the merchant's audit log
 // says the operator did it.
 import { describe, expect, it } from "vitest";
-import { authenticateUser, SignInError } from "@/lib/auth/authenticate-user";
 import { db } from "@/lib/db";
 import { createUser } from "@/lib/users/create-user";
 import { createTestMerchant } from "../helpers/merchant-factories";
 import { operatorCli } from "../helpers/operator-cli";
 import { useTestDatabase } from "../helpers/test-database";
+import { signInOutcome } from "@/tests/helpers/sign-in";
 
 const database = useTestDatabase();
 const cli = operatorCli(() => database.current().url, "cps-cli-reset-");
 
-async function signInCode(email: string, password: string): Promise<string> {
-  try {
-    await authenticateUser({ email, password, ipAddress: "10.9.8.7" });
-    return "OK";
-  } catch (error) {
-    if (error instanceof SignInError) return error.code;
-    throw error;
-  }
-}
+const signInCode = (email: string, password: string) => signInOutcome({ email, password, ipAddress: "10.9.8.7" });
 
 describe("npm run cli -- user reset-password", () => {
   it("prints a temporary password that signs in, retires the old one, ends sessions and is audited as the operator", async () => {

@@ -6,7 +6,6 @@
 import { generate } from "otplib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
-import { authenticateUser, SignInError } from "@/lib/auth/authenticate-user";
 import { SESSION_IDLE_TIMEOUT_MS, SESSION_MAX_AGE_MS, startBackofficeSession, touchBackofficeSession } from "@/lib/auth/backoffice-session";
 import { confirmTotpEnrolment } from "@/lib/auth/confirm-totp-enrolment";
 import { disableTotp, TotpRequiredError } from "@/lib/auth/disable-totp";
@@ -21,6 +20,7 @@ import type { UserRole } from "@/lib/generated/prisma/enums";
 import { createUser } from "@/lib/users/create-user";
 import { createTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { signInOutcome } from "@/tests/helpers/sign-in";
 
 useTestDatabase();
 
@@ -33,15 +33,7 @@ async function member(merchantId: string, role: UserRole): Promise<Actor & { ema
   return { userId: user.id, merchantId, mode: "test" as const, role, email };
 }
 
-async function signInCode(email: string, password: string, totp?: string): Promise<string> {
-  try {
-    await authenticateUser({ email, password, totp, ipAddress: `192.0.2.${(count % 200) + 1}` });
-    return "OK";
-  } catch (error) {
-    if (error instanceof SignInError) return error.code;
-    throw error;
-  }
-}
+const signInCode = (email: string, password: string, totp?: string) => signInOutcome({ email, password, totp, ipAddress: `192.0.2.${(count % 200) + 1}` });
 
 /** A TOTP code for the user's pending or active secret, read back the way the app reads it. */
 async function enrol(userId: string): Promise<{ secret: string; recoveryCodes: string[] }> {

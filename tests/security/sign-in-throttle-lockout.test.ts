@@ -5,24 +5,16 @@
 // at their own address; guesses for one email from many addresses still meet an email-wide ceiling,
 // which an address the user signed in from recently is not held to.
 import { describe, expect, it } from "vitest";
-import { authenticateUser, SignInError } from "@/lib/auth/authenticate-user";
 import { createUser } from "@/lib/users/create-user";
 import { createTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { signInOutcome } from "@/tests/helpers/sign-in";
 
 useTestDatabase();
 
 const PASSWORD = "a long enough password";
 
-async function attempt(email: string, password: string, ipAddress: string): Promise<string> {
-  try {
-    await authenticateUser({ email, password, ipAddress });
-    return "OK";
-  } catch (error) {
-    if (error instanceof SignInError) return error.code;
-    throw error;
-  }
-}
+const attempt = (email: string, password: string, ipAddress: string) => signInOutcome({ email, password, ipAddress });
 
 async function owner(): Promise<string> {
   const { merchantId } = await createTestMerchant();

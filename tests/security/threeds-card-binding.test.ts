@@ -8,6 +8,7 @@ import { createOriginBinding } from "@/lib/cardholder/origin-binding";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { SANDBOX_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/directory-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { completeSandboxChallenge } from "@/tests/helpers/challenge-pages";
 import { startHostedFieldsServer, type HostedFieldsServer } from "../helpers/hosted-fields-server";
 import { createTestMerchant, createTestSession } from "../helpers/session-factory";
 
@@ -41,25 +42,9 @@ async function post(path: string, body: unknown): Promise<Record<string, unknown
   return (await response.json()) as Record<string, unknown>;
 }
 
-const decode = (value: string) => value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
-const hiddenFields = (html: string) =>
-  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, decode(m[2]!)]));
-const formAction = (html: string, id?: string) =>
-  decode((id ? new RegExp(`<form id="${id}"[^>]*action="([^"]+)"`) : /<form[^>]*action="([^"]+)"/).exec(html)![1]!);
-
 /** The cardholder completes the challenge: our page, the ACS page with the code, the CRes posted back to us. */
 async function completeChallenge(sessionId: string, url: string): Promise<void> {
-  const binding = createOriginBinding(sessionId, MERCHANT_ORIGIN);
-  const ours = await (await fetch(`${server.origin}${url}&b=${encodeURIComponent(binding)}`)).text();
-  const acsUrl = formAction(ours, "acs-form");
-  const acsPage = await (await fetch(acsUrl, { method: "POST", body: new URLSearchParams(hiddenFields(ours)) })).text();
-  const submitted = await (
-    await fetch(new URL(formAction(acsPage), acsUrl), {
-      method: "POST",
-      body: new URLSearchParams({ ...hiddenFields(acsPage), code: SANDBOX_CHALLENGE_CODE, action: "complete" }),
-    })
-  ).text();
-  const notify = await fetch(formAction(submitted, "cres"), { method: "POST", body: new URLSearchParams(hiddenFields(submitted)) });
+  const notify = await completeSandboxChallenge({ origin: server.origin, url, binding: createOriginBinding(sessionId, MERCHANT_ORIGIN), code: SANDBOX_CHALLENGE_CODE });
   expect(/"outcome":"(\w+)"/.exec(await notify.text())?.[1]).toBe("completed");
 }
 

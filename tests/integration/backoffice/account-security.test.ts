@@ -2,7 +2,6 @@
 // member's password, sign-ins and secret reveals in the audit log, and the audit log's filters.
 import { describe, expect, it } from "vitest";
 import { ForbiddenError, NotFoundError, type Actor } from "@/lib/auth/actor";
-import { authenticateUser, SignInError } from "@/lib/auth/authenticate-user";
 import { IdentityNotConfirmedError } from "@/lib/auth/confirm-identity";
 import { UserFacingError } from "@/lib/backoffice/action-result";
 import { changePassword } from "@/lib/backoffice/actions/change-password";
@@ -15,6 +14,7 @@ import { createUser } from "@/lib/users/create-user";
 import { createTestMerchant, signingSecretOf } from "@/tests/helpers/merchant-factories";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
+import { signInOutcome } from "@/tests/helpers/sign-in";
 
 useTestDatabase();
 
@@ -25,15 +25,7 @@ async function actorFor(merchantId: string, role: UserRole, email = `${role.toLo
   return { userId: user.id, merchantId, mode: "test" as const, role, email };
 }
 
-async function signInCode(email: string, password: string, ipAddress: string | null = "192.0.2.10"): Promise<string> {
-  try {
-    await authenticateUser({ email, password, ipAddress });
-    return "OK";
-  } catch (error) {
-    if (error instanceof SignInError) return error.code;
-    throw error;
-  }
-}
+const signInCode = (email: string, password: string, ipAddress: string | null = "192.0.2.10") => signInOutcome({ email, password, ipAddress });
 
 const sessionVersion = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId }, select: { sessionVersion: true } })).sessionVersion;
 

@@ -3,13 +3,14 @@ import { generate } from "otplib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { createTestMerchant } from "@/tests/helpers/merchant-factories";
-import { authenticateUser, SignInError } from "@/lib/auth/authenticate-user";
+import { authenticateUser } from "@/lib/auth/authenticate-user";
 import { startTotpEnrolment } from "@/lib/auth/start-totp-enrolment";
 import { confirmTotpEnrolment, InvalidTotpCodeError } from "@/lib/auth/confirm-totp-enrolment";
 import { disableTotp, TotpAttemptsExceededError } from "@/lib/auth/disable-totp";
 import { MAX_FAILURES_PER_EMAIL } from "@/lib/auth/sign-in-rate-limit";
 import { createUser } from "@/lib/users/create-user";
 import { db } from "@/lib/db";
+import { signInOutcome } from "@/tests/helpers/sign-in";
 
 useTestDatabase();
 
@@ -34,15 +35,7 @@ function freezeClockMidStep(secret: string) {
   return (offset = 0) => generate({ secret, epoch: (step + offset) * 30 });
 }
 
-async function signInError(options: Parameters<typeof authenticateUser>[0]): Promise<string> {
-  try {
-    await authenticateUser(options);
-  } catch (error) {
-    if (error instanceof SignInError) return error.code;
-    throw error;
-  }
-  return "OK";
-}
+const signInError = signInOutcome;
 
 describe("authenticateUser", () => {
   it("signs in with the right password, in any letter case of the email, and records the attempt", async () => {

@@ -12,6 +12,7 @@ import { useTestDatabase } from "@/tests/helpers/test-database";
 import { useCardholderServices } from "@/tests/helpers/cardholder-services";
 import { createTestSession, type SessionOverrides } from "../../helpers/session-factory";
 import { quietFor } from "@/tests/helpers/eventually";
+import { formAction, hiddenFields } from "@/tests/helpers/challenge-pages";
 
 useTestDatabase();
 
@@ -53,20 +54,6 @@ async function authorize(sessionId: string, paymentId: string, cardParts: Record
 async function pay(sessionId: string, cardParts: Record<string, string> | undefined = VISA) {
   const paymentId = await start(sessionId);
   return { paymentId, result: await authorize(sessionId, paymentId, cardParts) };
-}
-
-function hiddenFields(html: string): Record<string, string> {
-  return Object.fromEntries(
-    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
-      match[1]!,
-      match[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))),
-    ]),
-  );
-}
-
-function formAction(html: string, id?: string): string {
-  const pattern = id ? new RegExp(`<form id="${id}"[^>]*action="([^"]+)"`) : /<form[^>]*action="([^"]+)"/;
-  return pattern.exec(html)![1]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
 }
 
 /** What a cardholder does in the challenge frame: our page posts the CReq to the ACS, the person acts, the ACS posts the CRes to us. */

@@ -14,6 +14,7 @@ import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { useCardholderServices } from "@/tests/helpers/cardholder-services";
 import { createTestSession } from "../../helpers/session-factory";
+import { formAction, hiddenFields } from "../../helpers/challenge-pages";
 
 useTestDatabase();
 
@@ -35,11 +36,6 @@ beforeEach(() => {
 });
 
 const binding = (sessionId: string) => createOriginBinding(sessionId, MERCHANT_ORIGIN);
-const unescape = (value: string) => value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
-const formAction = (html: string, id?: string) =>
-  unescape((id ? new RegExp(`<form id="${id}"[^>]*action="([^"]+)"`) : /<form[^>]*action="([^"]+)"/).exec(html)![1]!);
-const hiddenFields = (html: string) =>
-  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, unescape(m[2]!)]));
 
 async function openPayment(set3ds: "FORCE_3DS" | "FALLBACK_3DS", processors: ("finaro" | "clearhaus" | "bambora")[] = ["finaro", "clearhaus"]) {
   const created = await createTestSession(services.merchantId, { notificationUrl: "http://127.0.0.1:9/notify", set3ds, processors });

@@ -11,6 +11,7 @@ import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { useCardholderServices } from "@/tests/helpers/cardholder-services";
 import { createTestSession } from "../../helpers/session-factory";
+import { formAction, hiddenFields } from "../../helpers/challenge-pages";
 
 useTestDatabase();
 
@@ -51,10 +52,6 @@ async function payUntilMethod(processor: Acquirer = "clearhaus") {
 const authorizeAgain = (sessionId: string, paymentId: string) =>
   post(`/dynamic/${sessionId}/payments/${paymentId}/authorize`, { card: METHOD_CARD, binding: binding(sessionId) });
 
-const unescape = (value: string) => value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
-const formAction = (html: string) => unescape(/<form[^>]*action="([^"]+)"/.exec(html)![1]!);
-const hiddenFields = (html: string) =>
-  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, unescape(m[2]!)]));
 
 /** Our hidden method page, as the controller frame loads it. */
 const methodPage = (sessionId: string, url: string, withBinding = true) =>

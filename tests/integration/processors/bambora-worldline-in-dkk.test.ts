@@ -19,6 +19,7 @@ import { createTestMerchant, type TestMerchant } from "@/tests/helpers/merchant-
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
+import { completeSandboxChallenge } from "@/tests/helpers/challenge-pages";
 import { startHostedFieldsServer, type HostedFieldsServer } from "../../helpers/hosted-fields-server";
 
 useTestDatabase();
@@ -70,24 +71,9 @@ async function openWindow(set3ds: string, merchantpaymentid: string) {
 const sendCard = (sessionId: string, paymentId: string, pan: string) =>
   post(`/dynamic/${sessionId}/payments/${paymentId}/authorize`, { card: card(pan), binding: createOriginBinding(sessionId, MERCHANT_ORIGIN) });
 
-const unescape = (value: string) => value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
-const formAction = (html: string, id?: string) =>
-  unescape((id ? new RegExp(`<form id="${id}"[^>]*action="([^"]+)"`) : /<form[^>]*action="([^"]+)"/).exec(html)![1]!);
-const hiddenFields = (html: string) =>
-  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, unescape(m[2]!)]));
-
 /** The cardholder completes the sandbox ACS's challenge: our page, the ACS, the code, the CRes back to us. */
 async function completeChallenge(sessionId: string, url: string): Promise<void> {
-  const ours = await (await fetch(`${hosted.origin}${url}&b=${encodeURIComponent(createOriginBinding(sessionId, MERCHANT_ORIGIN))}`)).text();
-  const acsUrl = formAction(ours, "acs-form");
-  const acsPage = await (await fetch(acsUrl, { method: "POST", body: new URLSearchParams(hiddenFields(ours)) })).text();
-  const submitted = await (
-    await fetch(new URL(formAction(acsPage), acsUrl), {
-      method: "POST",
-      body: new URLSearchParams({ ...hiddenFields(acsPage), code: SANDBOX_CHALLENGE_CODE, action: "complete" }),
-    })
-  ).text();
-  await fetch(formAction(submitted, "cres"), { method: "POST", body: new URLSearchParams(hiddenFields(submitted)) });
+  await completeSandboxChallenge({ origin: hosted.origin, url, binding: createOriginBinding(sessionId, MERCHANT_ORIGIN), code: SANDBOX_CHALLENGE_CODE });
 }
 
 const notificationFor = (predicate: (body: Record<string, unknown>) => boolean) =>
