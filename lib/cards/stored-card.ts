@@ -56,6 +56,20 @@ export async function storeCard(tx: Tx, { merchantId, mode, card }: { merchantId
 }
 
 /** What of a stored card row opens it. */
+/** What the merchant API and the back office may show of a stored card: its facts, never its number. */
+export const STORED_CARD_FACTS_SELECT = {
+  bin: true,
+  last4: true,
+  expMonth: true,
+  expYear: true,
+  scheme: true,
+  funding: true,
+  segment: true,
+  issuer: true,
+  panType: true,
+  par: true,
+} as const;
+
 export const STORED_CARD_SELECT = { id: true, keyId: true, panEncrypted: true, expMonth: true, expYear: true } as const;
 
 /** A stored card row as card data in memory (without a security code: it is never stored). */

@@ -4,6 +4,7 @@ import { invalidParameter } from "../errors";
 import { paymentRecordBody, type PaymentRecordBody } from "../notifications/bodies";
 import { drawCardImage } from "../notifications/card-image";
 import { getPaymentOrThrow } from "./get-payment-or-throw";
+import { STORED_CARD_FACTS_SELECT } from "../cards/stored-card";
 import type { Mode } from "../mode";
 
 export interface GetPaymentDetailsOptions {
@@ -59,20 +60,7 @@ async function readPaymentDetails({
       customerFirstName: true,
       customerSurname: true,
       customerIpAddress: true,
-      storedCard: {
-        select: {
-          bin: true,
-          last4: true,
-          expMonth: true,
-          expYear: true,
-          scheme: true,
-          funding: true,
-          segment: true,
-          issuer: true,
-          panType: true,
-          par: true,
-        },
-      },
+      storedCard: { select: STORED_CARD_FACTS_SELECT },
       operations: {
         where: operationId ? { id: operationId } : undefined,
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],

@@ -7,6 +7,7 @@ import { NotFoundError } from "../../auth/actor";
 import { deriveDisplayState } from "../../payments/derive-display-state";
 import { MIT_STOP_SELECT } from "../../payments/stop-merchant-initiated-payments";
 import { DELIVERY_COLUMNS } from "../delivery-state";
+import { STORED_CARD_FACTS_SELECT } from "../../cards/stored-card";
 
 const RELATED = { id: true, merchantPaymentId: true, paymentType: true, status: true, amount: true, currency: true, createdAt: true } as const;
 
@@ -48,22 +49,7 @@ export async function getPaymentDetailOrThrow({ merchantId, mode, paymentId }: {
       customerIpAddress: true,
       createdAt: true,
       updatedAt: true,
-      storedCard: {
-        select: {
-          bin: true,
-          last4: true,
-          expMonth: true,
-          expYear: true,
-          scheme: true,
-          funding: true,
-          segment: true,
-          issuer: true,
-          country: true,
-          panType: true,
-          par: true,
-          ...MIT_STOP_SELECT,
-        },
-      },
+      storedCard: { select: { ...STORED_CARD_FACTS_SELECT, country: true, ...MIT_STOP_SELECT } },
       operations: {
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
         select: {
