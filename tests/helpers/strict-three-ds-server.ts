@@ -5,6 +5,19 @@ import { afterAll, beforeAll } from "vitest";
 import { resetConfig } from "@/lib/env";
 import { startSandboxServer, type RunningSandbox } from "@/lib/sandboxes/acquirers/serve";
 import { createThreeDsServerSandbox } from "@/lib/sandboxes/threeds/three-ds-server";
+import type { CardholderBrowser } from "@/lib/threeds/browser-areq";
+
+/**
+ * A desktop Chromium in Denmark as the hosted fields describe it for an AReq (3DS 2.2 browser fields;
+ * a colour depth of 30 bits, which the AReq must send as the nearest listed value).
+ */
+export const DESKTOP_BROWSER: CardholderBrowser = {
+  acceptHeader: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36",
+  acceptLanguage: "da-DK,da;q=0.9,en;q=0.8",
+  ip: "192.0.2.10",
+  info: { language: "da-DK", colorDepth: 30, screenHeight: 1080, screenWidth: 1920, timeZoneOffset: -60, javaEnabled: false },
+};
 
 export interface ReceivedRequest {
   path: string;

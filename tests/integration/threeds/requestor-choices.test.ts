@@ -4,13 +4,12 @@
 // reference's formats (malformed ones left out, the payment not failed); an MIT never calls the 3DS
 // Server at all.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
+import { DESKTOP_BROWSER, useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { THREEDS_SERVER_CHALLENGE_CODE } from "@/lib/sandboxes/threeds/three-ds-server";
 import { completeAuthentication } from "@/lib/threeds/complete-authentication";
-import type { CardholderBrowser } from "@/lib/threeds/browser-areq";
 import { startAuthentication } from "@/lib/threeds/start-authentication";
 import type { ChallengePreference } from "@/lib/validation/challenge-preference";
 import { authorizeMit } from "@/lib/payments/authorize-mit";
@@ -23,13 +22,7 @@ import { createPendingPayment, createProcessorTestMerchant, testCard } from "../
 useTestDatabase();
 
 const NOTIFICATION_URL = "https://pay.example/dynamic/s1/payments/p1/challenge-notify";
-const BROWSER: CardholderBrowser = {
-  acceptHeader: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-  userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36",
-  acceptLanguage: "da-DK,da;q=0.9",
-  ip: "192.0.2.10",
-  info: { language: "da-DK", colorDepth: 24, screenHeight: 1080, screenWidth: 1920, timeZoneOffset: -60, javaEnabled: false },
-};
+const BROWSER = DESKTOP_BROWSER;
 const strict = useStrictThreeDsServer();
 /** Every request the 3DS Server received: path and JSON body (the test's own sandbox; nothing leaves it). */
 const received = strict.received;

@@ -2,7 +2,7 @@
 // Server sandbox written from the 3dsecure.io reference, over real HTTP with a real database: every
 // reference test card is accepted, and each outcome reaches the authentication row.
 import { beforeAll, describe, expect, it } from "vitest";
-import { useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
+import { DESKTOP_BROWSER, useStrictThreeDsServer } from "@/tests/helpers/strict-three-ds-server";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { db } from "@/lib/db";
 import { NOT_ENROLLED_PAN } from "@/lib/sandboxes/threeds/three-ds-server";
@@ -14,13 +14,7 @@ import { createPendingPayment, createProcessorTestMerchant, testCard } from "../
 useTestDatabase();
 
 const NOTIFICATION_URL = "https://pay.example/dynamic/s1/payments/p1/challenge-notify";
-const BROWSER: CardholderBrowser = {
-  acceptHeader: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-  userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36",
-  acceptLanguage: "da-DK,da;q=0.9,en;q=0.8",
-  ip: "192.0.2.10",
-  info: { language: "da-DK", colorDepth: 30, screenHeight: 1080, screenWidth: 1920, timeZoneOffset: -60, javaEnabled: false },
-};
+const BROWSER = DESKTOP_BROWSER;
 const strict = useStrictThreeDsServer();
 let merchantId: string;
 
