@@ -1,6 +1,7 @@
 // Two real service processes (scripts/start.ts, a production build) on one database: each runs its
 // own embedded executor, and every cron job still runs once per schedule. The runs are counted in
-// the database both processes share, per fire time.
+// the database both processes share, per fire time. In the fault suite, which runs beside the others:
+// it mostly waits (two full minutes of fire times).
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -10,7 +11,7 @@ import { startService, type ServiceProcess } from "@/tests/helpers/service-proce
 import { useTestDatabase } from "@/tests/helpers/test-database";
 import { eventually } from "@/tests/helpers/eventually";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const database = useTestDatabase();
 
 const services: ServiceProcess[] = [];
