@@ -697,6 +697,11 @@ export class ReportingApiError extends Error {
     readonly credentialsRefused = false,
     /** The HTTP status, when there was one. */
     readonly status?: number,
+    /**
+     * A link of the answer pointed where the egress policy refuses to go (lib/egress): the host it
+     * named and why; nothing was sent there.
+     */
+    readonly refusedDestination?: { host: string; reason: string },
   ) {
     super(message);
     this.name = "ReportingApiError";
