@@ -650,7 +650,7 @@ export interface AcquirerSettlementLine {
   /** The acquirer's id of the transaction. */
   transactionId: string;
   type: "authorization" | "capture" | "refund" | "credit" | "void" | "debit";
-  /** The merchant reference the transaction carried (our operation id, where the connector sends it). */
+  /** The merchant reference the transaction carried (what the connector sent: AcquirerReporting.lineReference). */
   reference?: string;
   /** The transaction's amount and currency. */
   amount: bigint;
@@ -697,10 +697,35 @@ export class ReportingApiError extends Error {
     readonly credentialsRefused = false,
     /** The HTTP status, when there was one. */
     readonly status?: number,
+    /**
+     * A link of the answer pointed where the egress policy refuses to go (lib/egress): the host it
+     * named and why; nothing was sent there.
+     */
+    readonly refusedDestination?: { host: string; reason: string },
   ) {
     super(message);
     this.name = "ReportingApiError";
   }
+}
+
+/**
+ * How the `reference` of the acquirer's settlement lines names our operations: what the module's
+ * connector sends (docs/decisions/0208-settlement-lines-matched-by-the-reference-the-connector-sends.md).
+ */
+export interface SettlementLineReference {
+  /**
+   * The reference the connector sends with our operation `operationId`: the id itself, or its first
+   * characters where the acquirer takes fewer (Clearhaus: 30 of our 32). Always a prefix of the id,
+   * of at least 16 characters (tests/unit/acquirers/settlement-line-references.test.ts).
+   */
+  of(operationId: string): string;
+  /**
+   * Which of our operations carry one. `every-operation`: each is sent with its own, so a line's
+   * reference names the line's operation. `first-operation`: only a payment's authorization (or a
+   * payout) is sent with one, and the acquirer reports it on that transaction's captures, refunds
+   * and voids too: a line's reference names the payment, and the line's type picks the operation.
+   */
+  sentOn: "every-operation" | "first-operation";
 }
 
 /** An acquirer's reporting API (AcquirerModule.reporting): its own credentials, endpoint and evidence rules. */
@@ -711,6 +736,8 @@ export interface AcquirerReporting<TCredentials = unknown, TVariables = unknown>
   readonly credentials: { readonly schema: z.ZodType<TCredentials>; readonly fields: readonly CredentialField[] };
   /** The evidence files it takes, and where that is documented (or decided: docs/decisions/). */
   readonly evidence: { readonly contentTypes: readonly string[]; readonly maxBytes: number; readonly maxFiles: number; readonly source: string };
+  /** What its settlement lines' `reference` is: what the module's connector sends, to match a line to our operation. */
+  readonly lineReference: SettlementLineReference;
   /** Its configured endpoint for `mode`'s accounts, from the module's variables; undefined for test: the built-in sandbox. */
   endpoint(mode: Mode, variables: TVariables): string | undefined;
   readonly endpointVariables: { readonly live: string; readonly test: string };

@@ -142,7 +142,21 @@ async function reportingCheckLines(merchantId: string, accountId: string): Promi
   });
   const reporting = account && isAcquirerName(account.processor) ? reportingOf(account.processor) : undefined;
   if (!reporting || !account?.reportingCredentialsFingerprint) return { lines: [], ok: true };
-  const check = await testReportingConnection({ merchantId, accountId });
+  const check = await testReportingConnection({ merchantId, accountId, outsideTheService: true });
+  if ("checked" in check) {
+    // Not the account's failure: this process is not the service (decision 0210). Not a failure of the command either.
+    return {
+      lines: [
+        `NOT CHECKED: ${reporting.label}: cannot be checked from this CLI: ${check.endpointVariable} is not set here` +
+          (check.mode === "test" ? ", and the service's test accounts use the built-in sandbox running inside the service" : "") +
+          `. Check it with "Test reporting API" ` +
+          `in the back office (Settings → Acquirer accounts), or set ${check.endpointVariable} for this command ` +
+          `(npm run sandbox prints it); nothing was recorded on the account`,
+      ],
+      ok: true,
+      data: check,
+    };
+  }
   return { lines: [`${check.ok ? "OK" : "FAILED"}: ${reporting.label}: ${check.message}`], ok: check.ok, data: check };
 }
 
@@ -349,7 +363,8 @@ export const ACCOUNT_COMMANDS: CliCommand[] = [
 reporting API (disputes, settlements) when the account has reporting credentials: a line each, OK or
 FAILED; exits 1 when either fails (needs the acquirer's *_BASE_URL or *_TEST_BASE_URL, and for the
 reporting API its own endpoint variable: the CLI cannot reach a service's in-process sandboxes;
-locally, test from the back office)`,
+locally, test from the back office). A test account's reporting API with no endpoint variable set
+here is NOT CHECKED (the service runs its sandbox): said so, not a failure, nothing recorded`,
     run: async (options) => {
       const merchantId = requiredText(options, "merchant");
       const accountId = requiredText(options, "account");

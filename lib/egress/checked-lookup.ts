@@ -20,6 +20,24 @@ export class EgressRefusedError extends Error {
   }
 }
 
+/** Whether `error` (or one of its causes) is a refusal of the checked lookup. */
+export function isEgressRefusal(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === EGRESS_REFUSED) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The refusal's own words ("destination not allowed: localhost resolves to a loopback address"), from `error` or its causes. */
+export function egressRefusalMessage(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (current instanceof EgressRefusedError) return current.message;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 export function checkedLookup(policy: EgressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { family: options.family, hints: options.hints, all: true, order: "verbatim" }, (error, addresses) => {

@@ -11,7 +11,7 @@
 // MAX_REQUESTS_PER_CONNECTION requests, so a changed DNS answer is followed soon
 // (docs/decisions/0173-notifications-over-kept-alive-connections.md).
 import { Pool, request } from "undici";
-import { checkedLookup, EGRESS_REFUSED } from "./checked-lookup";
+import { checkedLookup, isEgressRefusal } from "./checked-lookup";
 import { checkMerchantUrl } from "./check-merchant-url";
 import { egressPolicy, type EgressPolicy } from "./egress-policy";
 
@@ -38,14 +38,6 @@ export interface MerchantAnswer {
   responseExcerpt: string | null;
   /** Why there was no answer: "destination not allowed", "could not connect" or "no answer within N ms". */
   error: string | null;
-}
-
-function isEgressRefusal(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if ((current as { code?: unknown }).code === EGRESS_REFUSED) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {

@@ -94,7 +94,7 @@ export async function importAccountSettlements({
         });
       }
     });
-    result.reconciled[settlement.settlementId] = await reconcileSettlement({ settlementId: id, now });
+    result.reconciled[settlement.settlementId] = await reconcileSettlement({ settlementId: id, lineReference: reporting.reporting.lineReference, now });
   }
   return result;
 }

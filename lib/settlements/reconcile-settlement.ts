@@ -1,17 +1,21 @@
 // Reconciles one imported settlement with our books (docs/decisions/0197-settlement-line-matching.md):
 // each line is matched to one of our operations on the settlement's account, by the acquirer's
-// transaction id (Operation.processorReference) first, then by its merchant reference (our
-// operation id), then by the same amount and currency within MATCH_WINDOW_MS of the acquirer's
-// processing time when exactly one operation not yet on any line qualifies. A matched line whose
-// amount or currency differs from the operation's is an amount mismatch; a line with no operation is
+// transaction id (Operation.processorReference) first, then by its merchant reference as the
+// module's connector sent it (docs/decisions/0208-settlement-lines-matched-by-the-reference-the-
+// connector-sends.md: our id or its first characters, on the line's operation or on its payment's
+// first), then by the same amount and currency within MATCH_WINDOW_MS of the acquirer's processing
+// time when exactly one operation not yet on any line qualifies. A matched line whose amount or
+// currency differs from the operation's is an amount mismatch; a line with no operation is
 // unknown. The settlement keeps the counts, net - (payout + reserve), and our captures and refunds
 // overdue for settlement. All of it is written in one transaction; running it again gives the same
 // result (a line keeps the operation it was matched to). New exceptions alert an operator.
 import { db, type Tx } from "../db";
+import type { SettlementLineReference } from "../acquirers/contract";
 import type { OperationType, SettlementLineResult } from "../generated/prisma/enums";
 import { log } from "../observability/logger";
 import { LINE_OPERATION_TYPES, type SettlementLineType } from "./line-types";
 import { listOverdueOperations } from "./list-overdue-operations";
+import { referenceSearchPrefix } from "./reference-rule";
 
 /** How far our operation's completion may be from the acquirer's processing time for a match by amount. */
 export const MATCH_WINDOW_MS = 60 * 60_000;
@@ -30,11 +34,57 @@ export interface SettlementReconciliation {
 
 type Candidate = { id: string; type: OperationType; amount: bigint; currency: string };
 const CANDIDATE = { id: true, type: true, amount: true, currency: true } as const;
+type Line = { id: string; transactionId: string; type: string; reference: string | null; amount: bigint; currency: string; processedAt: Date; operationId: string | null };
+
+/**
+ * The operation a line's reference names: the one operation of the account the connector would
+ * have sent that reference with and, where the module sends one only on a payment's first operation,
+ * that payment's operation of the line's type. Nothing when no operation or more than one qualifies.
+ */
+async function matchByReference(
+  tx: Tx,
+  accountId: string,
+  line: Line,
+  types: readonly OperationType[],
+  rule: SettlementLineReference,
+  taken: Set<string>,
+): Promise<Candidate | null> {
+  const prefix = line.reference === null ? undefined : referenceSearchPrefix(line.reference);
+  if (!prefix) return null;
+  const named = (
+    await tx.operation.findMany({ where: { acquirerAccountId: accountId, id: { startsWith: prefix } }, select: { ...CANDIDATE, paymentId: true }, take: 10 })
+  ).filter((operation) => rule.of(operation.id) === line.reference);
+  if (named.length !== 1) return null;
+  const { paymentId, ...first } = named[0]!;
+  if (rule.sentOn === "every-operation" || types.includes(first.type)) return first;
+  // A capture, refund or void the acquirer reports with its authorization's reference: the
+  // payment's operation of that type not yet on another line; of several, the one kept before, or
+  // the one of the line's amount when exactly one has it.
+  const siblings = await tx.operation.findMany({
+    where: {
+      acquirerAccountId: accountId,
+      paymentId,
+      type: { in: [...types] },
+      status: { in: ["approved", "pending"] },
+      OR: [{ settlementLines: { none: {} } }, ...(line.operationId ? [{ id: line.operationId }] : [])],
+    },
+    select: CANDIDATE,
+    orderBy: { createdAt: "asc" },
+  });
+  const free = siblings.filter((operation) => !taken.has(operation.id));
+  const kept = free.find((operation) => operation.id === line.operationId);
+  if (kept) return kept;
+  if (free.length === 1) return free[0]!;
+  const amount = line.amount < 0n ? -line.amount : line.amount;
+  const sameAmount = free.filter((operation) => operation.amount === amount && operation.currency === line.currency);
+  return sameAmount.length === 1 ? sameAmount[0]! : null;
+}
 
 async function matchLine(
   tx: Tx,
   accountId: string,
-  line: { id: string; transactionId: string; type: string; reference: string | null; amount: bigint; currency: string; processedAt: Date; operationId: string | null },
+  line: Line,
+  rule: SettlementLineReference,
   taken: Set<string>,
 ): Promise<{ operation: Candidate; by: string } | null> {
   const types = LINE_OPERATION_TYPES[line.type as SettlementLineType] ?? [];
@@ -42,10 +92,8 @@ async function matchLine(
   // Some acquirers keep one id for an authorization and its capture: the line's type decides.
   const idMatch = byId.find((operation) => types.includes(operation.type)) ?? byId[0];
   if (idMatch) return { operation: idMatch, by: "transaction-id" };
-  if (line.reference) {
-    const byReference = await tx.operation.findFirst({ where: { id: line.reference, acquirerAccountId: accountId }, select: CANDIDATE });
-    if (byReference) return { operation: byReference, by: "reference" };
-  }
+  const byReference = await matchByReference(tx, accountId, line, types, rule, taken);
+  if (byReference) return { operation: byReference, by: "reference" };
   // A line matched by amount before keeps its operation (a re-run must not move it to another).
   if (line.operationId) {
     const kept = await tx.operation.findUnique({ where: { id: line.operationId }, select: CANDIDATE });
@@ -70,7 +118,16 @@ async function matchLine(
   return free.length === 1 ? { operation: free[0]!, by: "amount-and-time" } : null;
 }
 
-export async function reconcileSettlement({ settlementId, now = new Date() }: { settlementId: string; now?: Date }): Promise<SettlementReconciliation> {
+export async function reconcileSettlement({
+  settlementId,
+  lineReference,
+  now = new Date(),
+}: {
+  settlementId: string;
+  /** What the lines' `reference` is: the account's reporting module's (AcquirerReporting.lineReference). */
+  lineReference: SettlementLineReference;
+  now?: Date;
+}): Promise<SettlementReconciliation> {
   const settlement = await db().settlement.findUniqueOrThrow({
     where: { id: settlementId },
     select: { acquirerAccountId: true, acquirerSettlementId: true, net: true, payoutAmount: true, reserveAmount: true, feesByKind: true, mismatchedLines: true, unknownLines: true, payoutDifference: true, reconciledAt: true },
@@ -85,7 +142,7 @@ export async function reconcileSettlement({ settlementId, now = new Date() }: { 
     const counts: Record<SettlementLineResult, number> = { matched: 0, amount_mismatch: 0, unknown: 0 };
     const taken = new Set<string>();
     for (const line of lines) {
-      const match = await matchLine(tx, accountId, line, taken);
+      const match = await matchLine(tx, accountId, line, lineReference, taken);
       const amount = line.amount < 0n ? -line.amount : line.amount;
       const outcome: SettlementLineResult = !match
         ? "unknown"

@@ -12,6 +12,7 @@ import {
   type AcquirerSettlementLine,
   type DisputeDecision,
   type DisputeEvidenceFile,
+  type SettlementLineReference,
 } from "@/lib/acquirers/contract";
 import type { ReportingAccessFor } from "@/lib/routing/accounts/reporting-access";
 import { db } from "@/lib/db";
@@ -105,7 +106,13 @@ export const FAKE_EVIDENCE_RULES = {
   source: "tests/helpers/fake-reporting.ts",
 } as const;
 
-export function fakeReporting(client: FakeReportingClient): AcquirerReporting<{ clientId: string; clientSecret: string }, unknown> {
+/** The fake's lines carry our whole operation id, on each operation (a module whose connector sends it so). */
+export const FAKE_LINE_REFERENCE: SettlementLineReference = { of: (operationId) => operationId, sentOn: "every-operation" };
+
+export function fakeReporting(
+  client: FakeReportingClient,
+  lineReference: SettlementLineReference = FAKE_LINE_REFERENCE,
+): AcquirerReporting<{ clientId: string; clientSecret: string }, unknown> {
   return {
     label: "Fake Merchant API",
     credentials: {
@@ -113,15 +120,16 @@ export function fakeReporting(client: FakeReportingClient): AcquirerReporting<{ 
       fields: [],
     },
     evidence: FAKE_EVIDENCE_RULES,
+    lineReference,
     endpoint: () => undefined,
     endpointVariables: { live: "FAKE_REPORTING_URL", test: "FAKE_REPORTING_TEST_URL" },
     createClient: () => client,
   };
 }
 
-/** The `accessFor` of the use cases: every processor and mode reaches the fake. */
-export function fakeAccess(client: FakeReportingClient): ReportingAccessFor {
-  const reporting = fakeReporting(client) as unknown as AcquirerReporting;
+/** The `accessFor` of the use cases: every processor and mode reaches the fake (its lines' references as `lineReference` says). */
+export function fakeAccess(client: FakeReportingClient, lineReference?: SettlementLineReference): ReportingAccessFor {
+  const reporting = fakeReporting(client, lineReference) as unknown as AcquirerReporting;
   return () => ({ reporting, client: client as unknown as AcquirerReportingClient<unknown> });
 }
 
@@ -147,13 +155,19 @@ export const PDF_BYTES = new Uint8Array([...Buffer.from("%PDF-1.4\n%test evidenc
 /**
  * A new test merchant whose Clearhaus test account reads its reporting API through a new fake
  * client (credentials set as an owner sets them): the merchant, the account, the fake and the
- * access to hand the use cases.
+ * access to hand the use cases. `lineReference`: what its settlement lines' references are (default
+ * FAKE_LINE_REFERENCE; a real module's to reconcile lines as that acquirer reports them).
  */
-export async function merchantWithFakeReporting(): Promise<{ merchantId: string; accountId: string; fake: FakeReportingClient; accessFor: ReportingAccessFor }> {
+export async function merchantWithFakeReporting({ lineReference }: { lineReference?: SettlementLineReference } = {}): Promise<{
+  merchantId: string;
+  accountId: string;
+  fake: FakeReportingClient;
+  accessFor: ReportingAccessFor;
+}> {
   const { merchantId } = await createTestMerchant();
   const accountId = (await db().acquirerAccount.findFirstOrThrow({ where: { merchantId, processor: "clearhaus", mode: "test" } })).id;
   const fake = new FakeReportingClient();
-  const accessFor = fakeAccess(fake);
+  const accessFor = fakeAccess(fake, lineReference);
   await setReportingCredentials({ merchantId, accountId, credentials: FAKE_CREDENTIALS, accessFor });
   return { merchantId, accountId, fake, accessFor };
 }

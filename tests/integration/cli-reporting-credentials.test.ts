@@ -93,6 +93,45 @@ describe("npm run cli -- accounts set-reporting-credentials", () => {
     expect((await db().acquirerAccount.findUniqueOrThrow({ where: { id: clearhaus } })).reportingProblem).toBeTruthy();
   });
 
+  it("outside the service, with no Merchant API test endpoint configured, accounts test says it cannot check from here and how, and records nothing on the account", async () => {
+    const { merchantId, clearhaus } = await merchantWithAccounts();
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "cps-reporting-")), "merchant-api.json");
+    writeFileSync(file, JSON.stringify({ clientId: client.clientId, clientSecret: client.clientSecret }), { mode: 0o600 });
+    expect((await cli("accounts", "set-reporting-credentials", "--merchant", merchantId, "--account", clearhaus, "--credentials-file", file)).code).toBe(0);
+    // Checked once where it can be: the account shows it working since then.
+    expect((await cli("accounts", "test", "--merchant", merchantId, "--account", clearhaus)).code).toBe(0);
+    const before = await db().acquirerAccount.findUniqueOrThrow({ where: { id: clearhaus } });
+    expect(before).toMatchObject({ reportingProblem: null, reportingFailures: 0, reportingCheckedAt: expect.any(Date) });
+
+    // The operator's shell as on the service's machine: the gateway's test endpoint set, the Merchant
+    // API's not (the service's test accounts use the sandbox running inside the service).
+    delete process.env.CLEARHAUS_MERCHANT_API_TEST_BASE_URL;
+    let tested: Awaited<ReturnType<typeof cli>>;
+    let json: Awaited<ReturnType<typeof cli>>;
+    try {
+      tested = await cli("accounts", "test", "--merchant", merchantId, "--account", clearhaus);
+      json = await cli("accounts", "test", "--merchant", merchantId, "--account", clearhaus, "--json");
+    } finally {
+      process.env.CLEARHAUS_MERCHANT_API_TEST_BASE_URL = sandboxes.reportingUrls.clearhaus!;
+    }
+    expect(tested.stdout).toMatch(/^OK: /);
+    expect(tested.stdout).not.toMatch(/FAILED/);
+    const line = tested.stdout.split("\n").find((text) => text.includes("Clearhaus Merchant API"));
+    expect(line).toMatch(/^NOT CHECKED: Clearhaus Merchant API: /);
+    // Why, and the two ways to check it.
+    expect(tested.stdout).toContain("cannot be checked from this CLI");
+    expect(tested.stdout).toContain("Test reporting API");
+    expect(tested.stdout).toContain("CLEARHAUS_MERCHANT_API_TEST_BASE_URL");
+    expect(tested.stdout).toContain("nothing was recorded on the account");
+    // Not a failure: the gateway passed and the reporting API was not asked.
+    expect(tested.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, reporting: { checked: false, ok: false } });
+    expect(json.code).toBe(0);
+    // Nothing recorded: the account shows what the last real check found, when it found it.
+    const after = await db().acquirerAccount.findUniqueOrThrow({ where: { id: clearhaus } });
+    expect(after).toMatchObject({ reportingProblem: null, reportingFailures: 0, reportingCheckedAt: before.reportingCheckedAt });
+  });
+
   it("refuses credentials that are not the reporting API's, an account whose acquirer has none, and a missing file option, storing nothing", async () => {
     const { merchantId, clearhaus, finaro } = await merchantWithAccounts();
     const wrongShape = await cli.withInput(JSON.stringify({ apiKey: "x" }), "accounts", "set-reporting-credentials", "--merchant", merchantId, "--account", clearhaus, "--credentials-file", "-");

@@ -1,6 +1,14 @@
 // The one place connectors talk HTTP: a bounded time-out on every call, and network failures sorted
 // into "nothing happened" (retryable) and "we cannot know" (indeterminate). Never logs bodies: they
-// carry card data.
+// carry card data. The endpoints the operator configured (or the built-in sandboxes) are called as
+// they are; a destination taken from an acquirer's answer (a link to another host, such as an
+// evidence file's upload link) goes through the egress guard of every address the service does not
+// configure itself (`egress`: lib/egress, checked before the request and again when its name is
+// resolved, so a DNS answer cannot switch it; docs/decisions/0211-links-in-acquirer-answers-go-through-the-egress-guard.md).
+import { Agent, fetch as guardedFetch } from "undici";
+import { checkMerchantUrl } from "../../egress/check-merchant-url";
+import { checkedLookup, egressRefusalMessage } from "../../egress/checked-lookup";
+import type { EgressPolicy } from "../../egress/egress-policy";
 import { RESPONSE_CODES, type ProcessorResult } from "../contract";
 
 export interface SendOptions {
@@ -12,13 +20,20 @@ export interface SendOptions {
   body?: string | Uint8Array;
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Set for a destination the service did not configure (a link in an acquirer's answer): the egress
+   * policy it must pass (lib/egress/egress-policy.ts egressPolicy()). A refused one is never connected to.
+   */
+  egress?: EgressPolicy;
 }
 
 export type SendOutcome =
   | { kind: "response"; status: number; contentType: string; text: string }
   | { kind: "timeout" }
   | { kind: "aborted" }
-  | { kind: "network"; sent: boolean; message: string };
+  | { kind: "network"; sent: boolean; message: string }
+  /** The egress policy refused the destination: nothing was sent. `reason` says why ("destination not allowed: ..."). */
+  | { kind: "refused"; reason: string };
 
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET_BEFORE_SEND"]);
 
@@ -30,16 +45,41 @@ function causeCode(error: unknown): string | undefined {
   return undefined;
 }
 
-export async function send({ url, method, headers, body, timeoutMs, signal }: SendOptions): Promise<SendOutcome> {
+/** The most of an answer read from a destination taken from an acquirer's answer. */
+const GUARDED_ANSWER_BYTES = 64 * 1024;
+
+async function boundedText(body: AsyncIterable<Uint8Array> | null, limit: number): Promise<string> {
+  if (!body) return "";
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    length += chunk.byteLength;
+    if (length >= limit) break; // leaving the loop cancels the stream: the rest is never read
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
+}
+
+export async function send({ url, method, headers, body, timeoutMs, signal, egress }: SendOptions): Promise<SendOutcome> {
+  // Scheme and IP literals before any connection; host names when they are resolved (checkedLookup).
+  const refused = egress ? checkMerchantUrl(url, egress) : null;
+  if (refused !== null) return { kind: "refused", reason: `destination not allowed: ${new URL(url).host || new URL(url).protocol} ${refused}` };
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
+  // One connection pool for this call only, whose every connection is made to checked addresses.
+  const guarded = egress ? new Agent({ connect: { lookup: checkedLookup(egress) } }) : undefined;
   try {
     // Bytes are copied into a buffer of their own: fetch takes only ArrayBuffer-backed views.
     const payload = body instanceof Uint8Array ? new Uint8Array(body) : body;
-    const response = await fetch(url, { method, headers, body: payload, signal: combined, redirect: "manual" });
-    const text = await response.text();
+    const response = guarded
+      ? await guardedFetch(url, { method, headers, body: payload, signal: combined, redirect: "manual", dispatcher: guarded })
+      : await fetch(url, { method, headers, body: payload, signal: combined, redirect: "manual" });
+    // An answer from a destination we did not configure is read only so far (an upload's answer is short).
+    const text = guarded ? await boundedText(response.body as AsyncIterable<Uint8Array> | null, GUARDED_ANSWER_BYTES) : await response.text();
     return { kind: "response", status: response.status, contentType: response.headers.get("content-type") ?? "", text };
   } catch (error) {
+    const refusal = egressRefusalMessage(error);
+    if (refusal) return { kind: "refused", reason: refusal };
     if (timeout.aborted) return { kind: "timeout" };
     if (signal?.aborted) return { kind: "aborted" };
     const code = causeCode(error);
@@ -48,6 +88,8 @@ export async function send({ url, method, headers, body, timeoutMs, signal }: Se
       sent: !(code && NOT_SENT_CODES.has(code)),
       message: code ?? (error instanceof Error ? error.message : "network error"),
     };
+  } finally {
+    void guarded?.close().catch(() => undefined);
   }
 }
 
@@ -72,6 +114,9 @@ export function failureFromOutcome(
         responsecode: RESPONSE_CODES.timeout,
         message: `the call to ${processor} was cancelled`,
       };
+    case "refused":
+      // Refused before any connection: nothing reached anyone.
+      return { status: "failed", failure: "retryable", responsecode: RESPONSE_CODES.unavailable, message: `${processor}: ${outcome.reason}` };
     case "network":
       return outcome.sent
         ? {

@@ -1,7 +1,9 @@
 // One log line, one metric sample and one span per reporting call (disputes and settlements), as
 // ./observe-connector.ts does for the gateway calls: processor, operation, duration and outcome
-// ("ok", "refused" for refused credentials, "error"). Arguments and answers never reach a line:
-// credentials ride in them.
+// ("ok", "refused" for refused credentials, "destination-refused" when a link of the acquirer's
+// answer pointed where the egress guard refuses to go, "error"). A refused destination also gets a
+// line of its own with the host, for whoever watches the service's egress. Arguments and answers
+// never reach a line: credentials ride in them.
 import { ReportingApiError, type AcquirerReportingClient } from "../contract";
 import type { AcquirerName } from "../names";
 import type { Mode } from "../../mode";
@@ -24,6 +26,13 @@ export function observeReportingClient<T>(client: AcquirerReportingClient<T>, pr
           return result;
         } catch (error) {
           if (error instanceof ReportingApiError && error.credentialsRefused) outcome = "refused";
+          if (error instanceof ReportingApiError && error.refusedDestination) {
+            outcome = "destination-refused";
+            log("processors").warn(
+              { event: "acquirer.egress_refused", processor, mode, operation, host: error.refusedDestination.host, reason: error.refusedDestination.reason },
+              `${processor} ${operation}: a link in the acquirer's answer was not followed: ${error.refusedDestination.reason}`,
+            );
+          }
           throw error;
         } finally {
           const durationMs = performance.now() - started;

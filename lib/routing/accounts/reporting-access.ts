@@ -60,6 +60,26 @@ export class ReportingUnavailableError extends Error {
   }
 }
 
+/**
+ * The acquirer publishes a reporting API, but this process has no endpoint for the account's mode:
+ * `endpointVariable` is not set and, for a test account, no built-in sandbox runs in this process.
+ * In the service that is the account's state (its pollers cannot import either); in another process,
+ * such as the operator CLI, it says nothing of the account: the service may run the sandbox.
+ */
+export class ReportingNotReachableHereError extends ReportingUnavailableError {
+  constructor(
+    processor: AcquirerName,
+    readonly mode: Mode,
+    readonly endpointVariable: string,
+  ) {
+    super(
+      `${processor} has no reporting API reachable for ${mode} accounts: ${endpointVariable} is not set` +
+        (mode === "test" ? " and no built-in sandbox runs in this process" : ""),
+    );
+    this.name = "ReportingNotReachableHereError";
+  }
+}
+
 export const REPORTING_ACCOUNT_SELECT = {
   id: true,
   merchantId: true,
@@ -78,10 +98,14 @@ type ReportingAccountRow = {
   reportingCredentialsKeyId: string | null;
 };
 
-/** The account's reporting access; throws ReportingUnavailableError when it has none (no API, no endpoint, no or unreadable credentials). */
+/** The account's reporting access; throws ReportingUnavailableError when it has none (no API, no endpoint here: ReportingNotReachableHereError, no or unreadable credentials). */
 export function accountReporting(row: ReportingAccountRow, accessFor: ReportingAccessFor = registeredReportingAccess): AccountReporting {
   const access = accessFor(row.processor, row.mode);
-  if (!access) throw new ReportingUnavailableError(`${row.processor} has no reporting API reachable for ${row.mode} accounts`);
+  if (!access) {
+    const published = reportingOf(row.processor);
+    if (published) throw new ReportingNotReachableHereError(row.processor, row.mode, published.endpointVariables[row.mode]);
+    throw new ReportingUnavailableError(`${row.processor} publishes no reporting API (disputes, settlements)`);
+  }
   if (!row.reportingCredentialsSealed || !row.reportingCredentialsKeyId)
     throw new ReportingUnavailableError(`the account has no ${access.reporting.label} credentials`);
   const opened = openReportingCredentials({ credentialsSealed: row.reportingCredentialsSealed, credentialsKeyId: row.reportingCredentialsKeyId }, row.id);

@@ -314,6 +314,9 @@ describe("a settlement published at the acquirer", () => {
   it("with one matching line, one amount mismatch and one transaction unknown to us reconciles to 1/1/1 with fees, and net = payout + reserve", async () => {
     const matching = await capturedPayment(30_000n, "order20001");
     const differing = await capturedPayment(40_000n, "order20002");
+    // The reference Clearhaus reports for that payment: what our connector sent with its authorization.
+    const authorization = await db().operation.findFirstOrThrow({ where: { paymentId: differing.paymentId, type: "authorize" } });
+    const { reference } = await atTheSandbox<{ reference: string }>(`/transactions/${authorization.processorReference}`);
     const published = await scenario("/sandbox/settlements", {
       currency: "DKK",
       period: { start_date: day(-7), end_date: day(-1) },
@@ -323,8 +326,8 @@ describe("a settlement published at the acquirer", () => {
       transactions: [
         // Our capture, by the acquirer's id.
         { id: matching.capture.processorReference, fees: -300 },
-        // A transaction carrying our capture's reference with another amount than ours.
-        { new: { type: "capture", amount: 39_000, reference: differing.capture.id }, fees: -200 },
+        // A capture carrying that payment's reference with another amount than ours.
+        { new: { type: "capture", amount: 39_000, reference }, fees: -200 },
         // A transaction made elsewhere on the same account.
         { new: { type: "capture", amount: 5_123, reference: "till-7" }, fees: -100 },
       ],
@@ -340,7 +343,7 @@ describe("a settlement published at the acquirer", () => {
     expect(settlement.net).toBe(settlement.payoutAmount! + settlement.reserveAmount!);
     const byResult = Object.fromEntries(settlement.lines.map((line) => [line.result, line]));
     expect(byResult.matched).toMatchObject({ operationId: matching.capture.id, matchedBy: "transaction-id", paymentId: matching.paymentId });
-    expect(byResult["amount-mismatch"]).toMatchObject({ operationId: differing.capture.id, amount: 39_000n });
+    expect(byResult["amount-mismatch"]).toMatchObject({ operationId: differing.capture.id, matchedBy: "reference", amount: 39_000n });
     expect(byResult.unknown).toMatchObject({ operationId: null, amount: 5_123n });
   });
 });

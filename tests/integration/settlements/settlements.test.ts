@@ -4,6 +4,7 @@
 // after the expected delay listed.
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AcquirerSettlement, AcquirerSettlementLine } from "@/lib/acquirers/contract";
+import { reportingOf } from "@/lib/acquirers/reporting";
 import { db } from "@/lib/db";
 import { captureLogs } from "@/lib/observability/logger";
 import { getSettlement } from "@/lib/settlements/get-settlement";
@@ -157,5 +158,105 @@ describe("settlement reconciliation", () => {
     const ids = (await stored("stl-4")).overdueOperationIds;
     expect(ids).toContain(overdue.id);
     expect(ids).not.toContain(recent.id);
+  });
+});
+
+// docs/decisions/0208-settlement-lines-matched-by-the-reference-the-connector-sends.md: a line
+// carries the reference our connector sent, which for Clearhaus is the first 30 characters of the
+// authorization's (or credit's) id, not our whole id.
+describe("lines carrying the reference as the Clearhaus connector sends it", () => {
+  let clearhaus: Awaited<ReturnType<typeof merchantWithFakeReporting>>;
+  const rule = reportingOf("clearhaus")!.lineReference;
+
+  beforeAll(async () => {
+    clearhaus = await merchantWithFakeReporting({ lineReference: rule });
+  });
+
+  async function payment(options: { captures?: bigint[]; refunds?: bigint[]; merchantId?: string }) {
+    const captured = (options.captures ?? []).reduce((sum, value) => sum + value, 0n);
+    const { paymentId } = await createTestPayment({
+      merchantId: options.merchantId ?? clearhaus.merchantId,
+      status: options.refunds?.length ? "REFUNDED" : "CAPTURED",
+      amount: captured,
+      captures: options.captures,
+      refunds: options.refunds,
+      processor: "clearhaus",
+    });
+    const operations = await db().operation.findMany({ where: { paymentId }, orderBy: { createdAt: "asc" } });
+    const authorization = operations.find((operation) => operation.type === "authorize")!;
+    return { authorization, captures: operations.filter((operation) => operation.type === "capture"), refunds: operations.filter((operation) => operation.type === "refund") };
+  }
+
+  async function reconciled(settlementId: string, lines: AcquirerSettlementLine[]) {
+    clearhaus.fake.settlementsById.set(settlementId, { settlement: settlement(settlementId, { settled: false }), lines });
+    await pollAccountSettlements({ accountId: clearhaus.accountId, accessFor: clearhaus.accessFor });
+    const row = await db().settlement.findUniqueOrThrow({
+      where: { acquirerAccountId_acquirerSettlementId: { acquirerAccountId: clearhaus.accountId, acquirerSettlementId: settlementId } },
+      include: { lines: true },
+    });
+    return Object.fromEntries(row.lines.map((one) => [one.transactionId, [one.result, one.matchedBy, one.operationId]]));
+  }
+
+  it("a capture's line carrying its authorization's 30-character reference is matched to that capture, and an amount that differs is a mismatch, not unknown", async () => {
+    const sold = await payment({ captures: [7_100n] });
+    const differing = await payment({ captures: [7_200n] });
+    expect(rule.of(sold.authorization.id)).toHaveLength(30);
+    const result = await reconciled("ref-1", [
+      line("ch-a", 7_100n, { reference: rule.of(sold.authorization.id) }),
+      line("ch-b", 7_000n, { reference: rule.of(differing.authorization.id) }),
+    ]);
+    expect(result).toEqual({
+      "ch-a": ["matched", "reference", sold.captures[0]!.id],
+      "ch-b": ["amount_mismatch", "reference", differing.captures[0]!.id],
+    });
+  });
+
+  it("two captures of the same amount in the same hour, ambiguous by amount, are told apart by their references; a re-run keeps them", async () => {
+    const first = await payment({ captures: [7_300n] });
+    const second = await payment({ captures: [7_300n] });
+    const lines = [
+      line("ch-c", 7_300n, { reference: rule.of(second.authorization.id) }),
+      line("ch-d", 7_300n, { reference: rule.of(first.authorization.id) }),
+    ];
+    const expected = { "ch-c": ["matched", "reference", second.captures[0]!.id], "ch-d": ["matched", "reference", first.captures[0]!.id] };
+    expect(await reconciled("ref-2", lines)).toEqual(expected);
+    expect(await reconciled("ref-2", lines)).toEqual(expected);
+  });
+
+  it("the line's type picks the payment's operation: a refund, the authorization itself, and of two partial captures the one of the line's amount", async () => {
+    const refunded = await payment({ captures: [7_400n], refunds: [400n] });
+    const partial = await payment({ captures: [3_000n, 4_500n] });
+    const result = await reconciled("ref-3", [
+      line("ch-e", -400n, { type: "refund", reference: rule.of(refunded.authorization.id) }),
+      line("ch-f", 7_400n, { type: "authorization", reference: rule.of(refunded.authorization.id) }),
+      line("ch-g", 4_500n, { reference: rule.of(partial.authorization.id) }),
+      // The other partial capture: the only one of the payment left.
+      line("ch-h", 3_100n, { reference: rule.of(partial.authorization.id) }),
+    ]);
+    expect(result).toEqual({
+      "ch-e": ["matched", "reference", refunded.refunds[0]!.id],
+      "ch-f": ["matched", "reference", refunded.authorization.id],
+      "ch-g": ["matched", "reference", partial.captures[1]!.id],
+      "ch-h": ["amount_mismatch", "reference", partial.captures[0]!.id],
+    });
+  });
+
+  it("names nothing when it is too short, names another account's payment, or leaves two captures of other amounts to choose from", async () => {
+    const ours = await payment({ captures: [7_500n] });
+    const twoCaptures = await payment({ captures: [2_000n, 3_000n] });
+    const stranger = await createTestMerchant();
+    const theirs = await payment({ captures: [7_600n], merchantId: stranger.merchantId });
+    const result = await reconciled("ref-4", [
+      line("ch-i", 7_501n, { reference: ours.authorization.id.slice(0, 15) }),
+      line("ch-j", 7_601n, { reference: rule.of(theirs.authorization.id) }),
+      line("ch-k", 2_500n, { reference: rule.of(twoCaptures.authorization.id) }),
+      line("ch-l", 7_502n, { reference: `${ours.authorization.id.slice(0, 20)}%` }),
+    ]);
+    expect(result).toEqual({
+      "ch-i": ["unknown", null, null],
+      "ch-j": ["unknown", null, null],
+      "ch-k": ["unknown", null, null],
+      "ch-l": ["unknown", null, null],
+    });
   });
 });

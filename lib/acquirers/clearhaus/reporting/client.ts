@@ -14,6 +14,7 @@ import {
   type AcquirerSettlementLine,
   type ConnectorCall,
 } from "../../contract";
+import { egressPolicy } from "../../../egress/egress-policy";
 import { basicAuth, send } from "../../plumbing/http";
 import { expandUriTemplate, type TemplateValues } from "../../plumbing/uri-template";
 import type { ClearhausMerchantApiCredentials } from "./credentials";
@@ -126,8 +127,11 @@ export function createClearhausMerchantApiClient(settings: MerchantApiClientSett
    */
   async function request({ method, url, json, bytes }: Request, call: Call, what: string): Promise<{ status: number; text: string }> {
     // The Bearer token goes only to the API's own origin: an upload link is a pre-signed URL on
-    // another host [S14] that needs no token, and a token must not leak to it.
+    // another host [S14] that needs no token, and a token must not leak to it. A link to another
+    // host is the answer's choice, not the operator's: it passes the egress guard first
+    // (docs/decisions/0211-links-in-acquirer-answers-go-through-the-egress-guard.md).
     const sameOrigin = new URL(url).origin === rootOrigin;
+    const egress = sameOrigin ? undefined : egressPolicy();
     for (let attempt = 0; attempt < 2; attempt++) {
       const headers: Record<string, string> = { accept: "application/hal+json, application/json" };
       if (sameOrigin) headers.authorization = `Bearer ${await token(call, { fresh: attempt > 0 })}`;
@@ -140,7 +144,10 @@ export function createClearhausMerchantApiClient(settings: MerchantApiClientSett
         body: json !== undefined ? JSON.stringify(json) : bytes?.data,
         timeoutMs: settings.timeoutMs,
         signal: call.signal,
+        egress,
       });
+      if (outcome.kind === "refused")
+        throw new ReportingApiError(`Clearhaus Merchant API ${what}: ${outcome.reason}`, false, undefined, { host: new URL(url).host, reason: outcome.reason });
       if (outcome.kind !== "response") throw new ReportingApiError(`Clearhaus Merchant API ${what}: no answer (${outcome.kind})`);
       if (outcome.status === 401 && sameOrigin && attempt === 0) continue;
       if (outcome.status === 401 || outcome.status === 403)
