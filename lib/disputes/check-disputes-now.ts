@@ -1,10 +1,11 @@
 // "Check for new disputes now" (the back office's Disputes page): the disputes poller's own work
 // (./poll-account-disputes.ts: cursor, back-off, account check state, idempotent import) run at once
 // for one merchant's enabled accounts of one mode that have reporting credentials, instead of
-// waiting for the next */5 run. Safe against hammering the acquirer (docs/decisions/0205): one check
-// per merchant and mode a minute, claimed under a lock with its audit entry, so a double click or a
-// second tab is refused with the time it may ask again; an account the poller is backing off from
-// after failures is not called, and is reported as failing with its problem.
+// waiting for the next */5 run. Safe against hammering the acquirer
+// (docs/decisions/0205-check-for-new-disputes-now.md): one check per merchant and mode a minute,
+// claimed under a lock with its audit entry, so a double click or a second tab is refused with the
+// time it may ask again; an account the poller is backing off from after failures is not called,
+// and is reported as failing with its problem.
 import { db } from "../db";
 import { recordAuditEntry, type AuditAction } from "../audit/audit";
 import type { AcquirerName } from "../acquirers/names";

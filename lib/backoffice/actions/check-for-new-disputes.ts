@@ -1,7 +1,8 @@
 // Back office, the Disputes page: "Check for new disputes now" (owners and developers, as the other
 // dispute actions; in live mode the owner's setting applies). It runs the disputes poller's own poll
 // of the merchant's accounts of the mode shown at once (lib/disputes/check-disputes-now.ts), audited,
-// at most once a minute (docs/decisions/0205), and says what it found per account or why not.
+// at most once a minute (docs/decisions/0205-check-for-new-disputes-now.md), and says what it found
+// per account or why not.
 import { assertCan, type Actor } from "../../auth/actor";
 import { ACQUIRER_LABELS } from "../../acquirers/names";
 import { checkDisputesNow, type DisputeCheckOfAccount } from "../../disputes/check-disputes-now";
