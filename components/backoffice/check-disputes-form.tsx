@@ -19,7 +19,7 @@ export function CheckDisputesForm({ action }: { action: FormAction<DisputeCheckL
         <SubmitButton pending={pending} pendingLabel="Checking…" variant="secondary">
           Check for new disputes now
         </SubmitButton>
-        <p className="min-w-0 flex-1 text-xs text-slate-500">The gateway reads your acquirers&apos; disputes every 5 minutes; this reads them now (at most once a minute).</p>
+        <p className="basis-full text-xs text-slate-500 sm:min-w-0 sm:flex-1 sm:basis-auto">The gateway reads your acquirers&apos; disputes every 5 minutes; this reads them now (at most once a minute).</p>
       </div>
       {state.status === "error" ? (
         <Alert tone="error">
