@@ -6,8 +6,14 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./scripts/chromium";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = process.env.E2E_DATA_DIR ?? ".data-e2e";
+/**
+ * The service's in-process Clearhaus Merchant API sandbox (CLEARHAUS_REPORTING_SANDBOX_PORT), whose
+ * scenario endpoints open disputes for the back-office specs: 1000 above the service's port by
+ * default, so it moves with E2E_PORT.
+ */
+const reportingSandboxPort = Number(process.env.E2E_REPORTING_SANDBOX_PORT ?? port + 1000);
 
-export const E2E = { port, dataDir, baseURL: `http://localhost:${port}` };
+export const E2E = { port, dataDir, baseURL: `http://localhost:${port}`, reportingSandboxURL: `http://127.0.0.1:${reportingSandboxPort}` };
 /**
  * THREEDS_SANDBOX=strict: the service mounts the strict 3DS Server sandbox (3dsecure.io reference)
  * and only the specs written for it run (tests/e2e/cardholder/three-ds-strict.spec.ts); the other
@@ -65,6 +71,7 @@ export default defineConfig({
       NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next",
       NEXT_TELEMETRY_DISABLED: "1",
       THREEDS_SANDBOX: strictThreeDs ? "strict" : "lenient",
+      CLEARHAUS_REPORTING_SANDBOX_PORT: String(reportingSandboxPort),
     },
   },
 });

@@ -205,17 +205,27 @@ export type Env = z.infer<typeof schema>;
  * The variables every acquirer has, named after it: <NAME>_BASE_URL, its production endpoint for live
  * accounts (operator configuration; credentials belong to each merchant's acquirer accounts);
  * <NAME>_TEST_BASE_URL, its test endpoint for test accounts (unset: the built-in sandbox);
- * <NAME>_TIMEOUT_MS, the time-out of one call to it (unset: PROCESSOR_TIMEOUT_MS).
+ * <NAME>_TIMEOUT_MS, the time-out of one call to it (unset: PROCESSOR_TIMEOUT_MS);
+ * <NAME>_REPORTING_SANDBOX_PORT, the port of the in-process sandbox of its reporting API (disputes
+ * and settlements), for an acquirer that publishes one (unset or 0: any free port; set for one that
+ * publishes none, the start is refused: lib/acquirers/environment.ts). Like THREEDS_SANDBOX_PORT, it
+ * lets a test reach the sandbox's scenario endpoints at an address it knows.
  */
 export function acquirerEndpointVariables(name: AcquirerName) {
   const prefix = name.toUpperCase();
-  return { baseUrl: `${prefix}_BASE_URL`, testBaseUrl: `${prefix}_TEST_BASE_URL`, timeoutMs: `${prefix}_TIMEOUT_MS` } as const;
+  return {
+    baseUrl: `${prefix}_BASE_URL`,
+    testBaseUrl: `${prefix}_TEST_BASE_URL`,
+    timeoutMs: `${prefix}_TIMEOUT_MS`,
+    reportingSandboxPort: `${prefix}_REPORTING_SANDBOX_PORT`,
+  } as const;
 }
 
 const acquirerEndpointSchema = z.object({
   baseUrl: optionalUrl,
   testBaseUrl: optionalUrl,
   timeoutMs: z.coerce.number().int().min(100).max(120_000).optional(),
+  reportingSandboxPort: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).optional(),
 });
 export type AcquirerEndpoints = z.infer<typeof acquirerEndpointSchema>;
 
@@ -229,6 +239,7 @@ function parseAcquirerEndpoints(source: Record<string, string | undefined>): { e
         baseUrl: source[variables.baseUrl],
         testBaseUrl: source[variables.testBaseUrl],
         timeoutMs: source[variables.timeoutMs],
+        reportingSandboxPort: source[variables.reportingSandboxPort],
       });
       if (parsed.success) return [name, parsed.data];
       for (const issue of parsed.error.issues) issues.push(`${variables[issue.path[0] as keyof typeof variables]}: ${issue.message}`);
@@ -271,7 +282,7 @@ export interface AppConfig extends Env {
    * existing rows took when test and live mode came (the upgrade migration).
    */
   defaultMode: Mode;
-  /** Each acquirer's endpoints and time-out (acquirerEndpointVariables). */
+  /** Each acquirer's endpoints, time-out and reporting sandbox port (acquirerEndpointVariables). */
   acquirers: Record<AcquirerName, AcquirerEndpoints>;
   /** The other variables named after an acquirer, as set: its module validates and reads them (lib/acquirers/environment.ts). */
   acquirerVariables: Record<string, string>;

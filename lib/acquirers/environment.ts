@@ -2,9 +2,9 @@
 // ./contract.ts) beside the endpoint variables every acquirer has (lib/env.ts): settings of its own,
 // validated at start; the process-wide credentials of earlier versions, which the local demo and
 // `accounts import-env` read and a production start refuses; and variables retired altogether.
-import { config, ConfigError, type AppConfig } from "../env";
+import { acquirerEndpointVariables, config, ConfigError, type AppConfig } from "../env";
 import { ACQUIRERS } from "./index";
-import { ACQUIRER_NAMES, type AcquirerName } from "./names";
+import { ACQUIRER_LABELS, ACQUIRER_NAMES, type AcquirerName } from "./names";
 
 const validated = new WeakMap<AppConfig, Map<AcquirerName, unknown>>();
 
@@ -72,8 +72,24 @@ export function refuseLegacyAcquirerVariables(settings: AppConfig = config()): v
   ]);
 }
 
+/**
+ * <NAME>_REPORTING_SANDBOX_PORT (lib/env.ts) set for an acquirer that publishes no reporting API: no
+ * such sandbox runs, so the setting is a mistake (the wrong acquirer's name), refused with the reason.
+ */
+export function refuseReportingSandboxPortWithoutApi(settings: AppConfig = config()): void {
+  const refused = ACQUIRER_NAMES.filter((name) => settings.acquirers[name].reportingSandboxPort && !ACQUIRERS[name].reporting);
+  if (refused.length === 0) return;
+  throw new ConfigError(
+    refused.map(
+      (name) =>
+        `${acquirerEndpointVariables(name).reportingSandboxPort}: ${ACQUIRER_LABELS[name]} publishes no reporting API, so no reporting sandbox of it runs; unset it (docs/acquirers.md, "Disputes and settlements")`,
+    ),
+  );
+}
+
 /** At start: every acquirer's own settings are valid, and a production start has no variable of earlier versions. */
 export function checkAcquirerEnvironment(settings: AppConfig = config()): void {
   for (const name of ACQUIRER_NAMES) acquirerVariables(name, settings);
+  refuseReportingSandboxPortWithoutApi(settings);
   refuseLegacyAcquirerVariables(settings);
 }

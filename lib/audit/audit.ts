@@ -57,6 +57,7 @@ export const AUDIT_ACTIONS = {
   "dispute.commented": "Commented on a dispute",
   "dispute.refuted": "Refuted a dispute",
   "dispute.accepted": "Accepted a dispute",
+  "dispute.check_requested": "Checked for new disputes now",
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -2,7 +2,8 @@
 // imported from its cursor, with the back-off, account check state and operator alert of
 // runReportingFeed. A first import reaches back FIRST_READ_DAYS: the schemes give a cardholder 120
 // days after processing (and some reasons longer) to dispute, so a newly connected account shows
-// what is still running.
+// what is still running. The back office's "Check for new disputes now" runs the same poll
+// (lib/backoffice/actions/check-disputes-now.ts), so both are one idempotent import.
 import { runReportingFeed, type FeedRun, type PollAccount } from "../routing/accounts/run-reporting-feed";
 import { addDays, todayUtc } from "./dispute-dates";
 import { importAccountDisputes } from "./import-account-disputes";
@@ -16,6 +17,9 @@ export function pollAccountDisputes(account: PollAccount): Promise<FeedRun> {
     now,
     feed: "disputes",
     firstFrom: addDays(todayUtc(now), -DISPUTES_FIRST_READ_DAYS),
-    importFeed: async (reporting, from) => ({ next: (await importAccountDisputes({ reporting, openedOnOrAfter: from, now })).nextOpenedOnOrAfter }),
+    importFeed: async (reporting, from) => {
+      const imported = await importAccountDisputes({ reporting, openedOnOrAfter: from, now });
+      return { next: imported.nextOpenedOnOrAfter, counts: { read: imported.read, created: imported.created, updated: imported.updated } };
+    },
   });
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { legacyAcquirerCredentials, refuseLegacyAcquirerVariables } from "@/lib/acquirers/environment";
+import { legacyAcquirerCredentials, refuseLegacyAcquirerVariables, refuseReportingSandboxPortWithoutApi } from "@/lib/acquirers/environment";
 import { ConfigError, parseEnv } from "@/lib/env";
 
 const tmpDataDir = () => mkdtempSync(path.join(os.tmpdir(), "cps-env-"));
@@ -126,6 +126,26 @@ describe("the process-wide acquirer credentials of earlier versions", () => {
     expect(legacyAcquirerCredentials(parseEnv({ DATA_DIR: tmpDataDir(), ...bambora }))).toEqual({});
     expect(() => refuseLegacyAcquirerVariables(parseEnv({ ...production, DATA_DIR: tmpDataDir(), ...bambora }))).toThrow(
       /BAMBORA_ACCESS_TOKEN: a Bambora Online Checkout credential, which this version does not use/,
+    );
+  });
+});
+
+describe("<NAME>_REPORTING_SANDBOX_PORT, the in-process reporting sandbox's port", () => {
+  it("is a port (unset or 0: any free port), not one of the acquirer's own variables", () => {
+    const settings = parseEnv({ DATA_DIR: tmpDataDir(), CLEARHAUS_REPORTING_SANDBOX_PORT: "4321" });
+    expect(settings.acquirers.clearhaus.reportingSandboxPort).toBe(4321);
+    expect(settings.acquirerVariables).not.toHaveProperty("CLEARHAUS_REPORTING_SANDBOX_PORT");
+    expect(parseEnv({ DATA_DIR: tmpDataDir() }).acquirers.clearhaus.reportingSandboxPort).toBeUndefined();
+    expect(parseEnv({ DATA_DIR: tmpDataDir(), CLEARHAUS_REPORTING_SANDBOX_PORT: "0" }).acquirers.clearhaus.reportingSandboxPort).toBe(0);
+    for (const wrong of ["abc", "70000", "-1", "1.5"])
+      expect(() => parseEnv({ DATA_DIR: tmpDataDir(), CLEARHAUS_REPORTING_SANDBOX_PORT: wrong }), wrong).toThrow(/CLEARHAUS_REPORTING_SANDBOX_PORT: must be a port number/);
+  });
+
+  it("is refused at start for an acquirer that publishes no reporting API, saying so", () => {
+    expect(() => refuseReportingSandboxPortWithoutApi(parseEnv({ DATA_DIR: tmpDataDir(), CLEARHAUS_REPORTING_SANDBOX_PORT: "4321" }))).not.toThrow();
+    expect(() => refuseReportingSandboxPortWithoutApi(parseEnv({ DATA_DIR: tmpDataDir(), FINARO_REPORTING_SANDBOX_PORT: "0" }))).not.toThrow();
+    expect(() => refuseReportingSandboxPortWithoutApi(parseEnv({ DATA_DIR: tmpDataDir(), FINARO_REPORTING_SANDBOX_PORT: "4321" }))).toThrow(
+      /FINARO_REPORTING_SANDBOX_PORT: Finaro publishes no reporting API, so no reporting sandbox of it runs; unset it/,
     );
   });
 });

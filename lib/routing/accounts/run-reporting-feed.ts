@@ -31,8 +31,15 @@ export async function listReportingAccounts(): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
+/** What an import read: items listed or read again, and of those the ones new to us and the ones changed. */
+export interface FeedCounts {
+  read: number;
+  created: number;
+  updated: number;
+}
+
 export type FeedRun =
-  | { accountId: string; feed: ReportingFeed; status: "imported"; from: string; next: string }
+  | { accountId: string; feed: ReportingFeed; status: "imported"; from: string; next: string; counts?: FeedCounts }
   | { accountId: string; feed: ReportingFeed; status: "waiting"; nextAttemptAt: string }
   | { accountId: string; feed: ReportingFeed; status: "failed"; failures: number; nextAttemptAt: string; problem: string; alerted: boolean };
 
@@ -58,8 +65,8 @@ export async function runReportingFeed({
   feed: ReportingFeed;
   /** Where an account's first import starts (a calendar day). */
   firstFrom: string;
-  /** Imports from `from` (a calendar day) and says where the next import starts. */
-  importFeed: (reporting: AccountReporting, from: string) => Promise<{ next: string }>;
+  /** Imports from `from` (a calendar day) and says where the next import starts (and, where it counts them, what it found). */
+  importFeed: (reporting: AccountReporting, from: string) => Promise<{ next: string; counts?: FeedCounts }>;
   accessFor?: ReportingAccessFor;
   now?: Date;
 }): Promise<FeedRun> {
@@ -69,7 +76,7 @@ export async function runReportingFeed({
   const from = cursor ? day(cursor.fromDate) : firstFrom;
   try {
     const reporting = await loadAccountReporting({ accountId, accessFor });
-    const { next } = await importFeed(reporting, from);
+    const { next, counts } = await importFeed(reporting, from);
     // Forward only: a slower overlapping run must not move the cursor back.
     const fromDate = column(next > from ? next : from);
     await db().reportingCursor.upsert({
@@ -78,7 +85,7 @@ export async function runReportingFeed({
       update: { fromDate, nextAttemptAt: null, failures: 0, lastError: null, lastSuccessAt: now },
     });
     await recordReportingCheck({ accountId, problem: null, now });
-    return { accountId, feed, status: "imported", from, next: day(fromDate) };
+    return { accountId, feed, status: "imported", from, next: day(fromDate), ...(counts ? { counts } : {}) };
   } catch (error) {
     const problem = reportingProblemOf(error);
     const failures = (cursor?.failures ?? 0) + 1;

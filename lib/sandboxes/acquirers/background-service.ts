@@ -38,6 +38,8 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
     processors,
     threeDs,
     ports: { threeds: settings.THREEDS_SANDBOX_PORT },
+    // <NAME>_REPORTING_SANDBOX_PORT: where a test reaches a reporting sandbox's scenario endpoints.
+    reportingPorts: Object.fromEntries(processors.map((name) => [name, settings.acquirers[name].reportingSandboxPort])),
     threeDsPublicUrl: `${settings.apiBaseUrls.cit}${THREEDS_SANDBOX_MOUNT}`,
     threeDsStrict: settings.THREEDS_SANDBOX === "strict",
     extensions: true,
@@ -46,7 +48,7 @@ export async function startProcessorSandboxes(): Promise<RunningSandboxes | unde
   });
   if (settings.LOG_LEVEL !== "silent") {
     log("processors").info(
-      `sandboxes: ${Object.entries(running.urls)
+      `sandboxes: ${[...Object.entries(running.urls), ...Object.entries(running.reportingUrls).map(([name, url]) => [`${name} reporting`, url])]
         .map(([name, url]) => `${name} ${url}`)
         .join(", ")}`,
     );

@@ -37,6 +37,8 @@ export interface StartSandboxesOptions {
   threeDs?: boolean;
   /** Fixed ports (0 or absent: any free port). */
   ports?: Partial<Record<SandboxName | "threeds", number>>;
+  /** Fixed ports of the reporting API sandboxes, by acquirer (0 or absent: any free port). */
+  reportingPorts?: Partial<Record<AcquirerName, number>>;
   /** How long the "does not answer in time" card holds a request. */
   hangMs?: number;
   /** Register the URLs with the connectors' registry (default true). */
@@ -77,6 +79,7 @@ export async function startSandboxes({
   processors = ACQUIRER_NAMES,
   threeDs = true,
   ports = {},
+  reportingPorts = {},
   hangMs,
   register = true,
   threeDsPublicUrl,
@@ -101,7 +104,12 @@ export async function startSandboxes({
       const reportingSandbox = SANDBOXES[name].reporting;
       if (reportingSandbox) {
         const { handler: reportingHandler } = reportingSandbox.create({ extensions, ledger: sandbox.ledger });
-        const reportingServer = await startSandboxServer({ name: `${name} reporting`, handler: reportingHandler, maxBodyBytes: reportingSandbox.maxBodyBytes });
+        const reportingServer = await startSandboxServer({
+          name: `${name} reporting`,
+          handler: reportingHandler,
+          port: reportingPorts[name],
+          maxBodyBytes: reportingSandbox.maxBodyBytes,
+        });
         reporting.push({ name, server: reportingServer });
         if (register) registerSandboxAddress(reportingSandboxKey(name), { url: reportingServer.url, path: "", extensions });
       }

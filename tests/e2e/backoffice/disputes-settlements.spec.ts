@@ -1,17 +1,22 @@
 // Disputes and Settlements in Chromium (issue 40). A payment is paid in the hosted fields at
 // clearhaus and captured and partly refunded through the merchant API (the real flows); the owner
 // sets the account's Merchant API credentials on its page (a wrong secret is shown as failing after
-// "Test reporting API", the sandbox's own client passes). The disputes and the settlement are what
-// the pollers would import: the disputes are written as an import stores them (the service's
-// Merchant API sandbox runs on a port only the service knows), the settlement goes through the
-// import and reconciliation code itself with a stand-in acquirer client. Then both lists, a
-// dispute's page and a settlement's page are read at 1440 and 390 px (no sideways scroll, the key
-// figures visible), a wrong evidence type is refused with the rule and nothing stored, a past-due
-// dispute says why it cannot be answered, and the CSV export downloads as a formula-safe attachment.
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import type { Prisma } from "@/lib/db";
+// "Test reporting API", the sandbox's own client passes). The disputes are opened at the acquirer:
+// the service's in-process Clearhaus Merchant API sandbox, on the fixed port playwright.config.ts
+// gives it (CLEARHAUS_REPORTING_SANDBOX_PORT), through its sandbox-only scenario endpoints: a
+// chargeback on our capture, one already past its due date on a transaction another system made on
+// the account (none of ours), and a retrieval request on our capture closed as won. Then the owner
+// presses "Check for new disputes now" on the Disputes page, which runs the poller's own import at
+// once (3 new), and a second press within the minute is refused with the rule; the disputes show on
+// the list and on the payment's page. The settlement still goes through the import and
+// reconciliation code itself with a stand-in acquirer client (no button imports settlements: the
+// hourly poller does). Then both lists, the payment's disputes, a dispute's page and a settlement's
+// page are read at 1440 and 390 px (no sideways scroll, the key figures visible), a wrong evidence
+// type is refused with the rule and nothing stored, the past-due dispute says why it cannot be
+// answered, and the CSV export downloads as a formula-safe attachment.
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { NEXT_YEAR, approvedPayment } from "../../helpers/e2e/cardholder";
-import { demoCredentials, demoMerchantApi } from "../../helpers/e2e/demo-service";
+import { demoCredentials, demoMerchantApi, E2E } from "../../helpers/e2e/demo-service";
 import { screenshotsAt1440And390, signIn, useServiceDatabase, WIDE_AND_PHONE } from "../../helpers/e2e/backoffice";
 import { FAKE_CREDENTIALS, fakeAccess, FakeReportingClient } from "../../helpers/fake-reporting";
 import { MERCHANT_API_SANDBOX_CLIENTS } from "@/lib/sandboxes/acquirers/clearhaus/merchant-api/clients";
@@ -20,6 +25,13 @@ test.describe.configure({ mode: "serial" });
 
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 const run = Date.now().toString(36);
+
+/** A sandbox-only scenario of the service's Merchant API sandbox (the acquirer's side); its answer. */
+async function atTheAcquirer(request: APIRequestContext, path: string, body: Record<string, unknown>): Promise<{ id: string }> {
+  const answer = await request.post(`${E2E.reportingSandboxURL}${path}`, { data: body });
+  expect(answer.status(), `${path}: ${await answer.text()}`).toBeLessThan(300);
+  return (await answer.json()) as { id: string };
+}
 
 /** Reads the page at 1440 and 390 px: nothing scrolls sideways, and each of `visible` shows at both widths. */
 async function readAtBothWidths(page: Page, name: string, visible: (page: Page) => Locator[]) {
@@ -104,36 +116,6 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   // An acquirer without a reporting API says so on its account.
   await expect(page.getByTestId("acquirer-account").filter({ hasText: "Finaro" }).getByTestId("reporting-section")).toContainText("Finaro publishes no dispute or settlement API");
 
-  // Disputes as the poller stores them: one to answer on our capture, one past due on a transaction
-  // none of ours, one won.
-  const dispute = (id: string, fields: Partial<Prisma.DisputeUncheckedCreateInput>) =>
-    db().dispute.create({
-      data: {
-        id,
-        merchantId: demo.merchantId,
-        mode: "test",
-        acquirerAccountId: account.id,
-        processor: "clearhaus",
-        acquirerDisputeId: `ch-${id}`,
-        kind: "chargeback",
-        status: "open",
-        reasonCode: "4837",
-        reason: "fraud",
-        amount: 7300n,
-        currency: "DKK",
-        openedOn: new Date(`${day(-2)}T00:00:00Z`),
-        dueOn: new Date(`${day(12)}T00:00:00Z`),
-        answers: ["refute", "accept"],
-        revision: 1,
-        ...fields,
-      },
-    });
-  const openId = `dsopen${run}`;
-  const pastId = `dspast${run}`;
-  await dispute(openId, { paymentId: paymentid, operationId: capture.id, transactionId: capture.processorReference });
-  await dispute(pastId, { transactionId: "not-ours-1", reasonCode: "13.1", reason: "product_not_provided", amount: 2500n, openedOn: new Date(`${day(-30)}T00:00:00Z`), dueOn: new Date(`${day(-1)}T00:00:00Z`) });
-  await dispute(`dswon${run}`, { kind: "retrieval_request", status: "won", answers: [], reasonCode: "4808", reason: "general", amount: 1200n, paymentId: paymentid });
-
   // A settlement through the import and the reconciliation: our capture, our refund at another
   // amount, and a transaction unknown to us; the payout plus the reserve equals the net.
   const fake = new FakeReportingClient();
@@ -166,12 +148,58 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   const settlement = await db().settlement.findFirstOrThrow({ where: { acquirerAccountId: account.id, acquirerSettlementId: settlementKey } });
   expect(settlement).toMatchObject({ matchedLines: 1, mismatchedLines: 1, unknownLines: 1, payoutDifference: 0n });
 
-  // The Disputes list: the open ones first (the past-due one, then the one due in 12 days), the won
-  // one after them; key figures at both widths.
+  // The Disputes page before the acquirer opens anything: what is listed now.
   await page.getByRole("link", { name: "Disputes" }).first().click();
   await expect(page).toHaveURL(/\/backoffice\/disputes$/);
   await expect(page.getByRole("heading", { name: "Disputes", exact: true, level: 1 })).toBeVisible();
   const rows = page.getByTestId("dispute-row");
+  const listedBefore = await rows.count();
+
+  // At the acquirer: a chargeback on our capture, due in 12 days; a transaction another system made
+  // on the account, and a chargeback on it whose due date passed yesterday; a retrieval request on
+  // our capture, closed as won.
+  const acquirer = page.request;
+  const opened = await atTheAcquirer(acquirer, "/sandbox/disputes", {
+    transaction_id: capture.processorReference,
+    reason: "fraud",
+    reason_code: "4837",
+    opened_at: day(-2),
+    due_at: day(12),
+  });
+  const elsewhere = await atTheAcquirer(acquirer, "/sandbox/transactions", { merchant_id: account.acquirerMerchantId, amount: 2500, currency: "DKK" });
+  const pastDue = await atTheAcquirer(acquirer, "/sandbox/disputes", {
+    transaction_id: elsewhere.id,
+    reason: "product_not_provided",
+    reason_code: "13.1",
+    opened_at: day(-30),
+    due_at: day(-1),
+  });
+  const retrieval = await atTheAcquirer(acquirer, "/sandbox/disputes", {
+    transaction_id: capture.processorReference,
+    type: "retrieval_request",
+    reason: "general",
+    reason_code: "4808",
+    amount: 1200,
+  });
+  await atTheAcquirer(acquirer, `/sandbox/disputes/${retrieval.id}/close`, { outcome: "won" });
+
+  // "Check for new disputes now": the poller's import at once, and what it found.
+  const check = page.getByTestId("dispute-check");
+  await check.getByRole("button", { name: "Check for new disputes now" }).click();
+  await expect(check.getByRole("status")).toContainText("Checked 1 account: 3 new disputes, 0 updated.", { timeout: 30_000 });
+  await expect(check.getByTestId("dispute-check-account")).toHaveAttribute("data-state", "checked");
+  await expect(check.getByTestId("dispute-check-account")).toHaveText(`“${account.name}” (Clearhaus): 3 new, 0 updated.`);
+  await expect(rows).toHaveCount(listedBefore + 3);
+  const stored = (acquirerDisputeId: string) => db().dispute.findFirstOrThrow({ where: { acquirerAccountId: account.id, acquirerDisputeId } });
+  const openId = (await stored(opened.id)).id;
+  const pastId = (await stored(pastDue.id)).id;
+  // A second press within the minute: refused with the rule, and the acquirer not asked again.
+  await check.getByRole("button", { name: "Check for new disputes now" }).click();
+  await expect(check.getByRole("alert")).toContainText(/Disputes were checked at \d\d:\d\d:\d\d UTC, less than a minute ago: the acquirer is asked at most once a minute\. Check again after \d\d:\d\d:\d\d UTC/);
+  expect(await db().auditEntry.count({ where: { merchantId: demo.merchantId, action: "dispute.check_requested" } })).toBe(1);
+
+  // The Disputes list: the open ones first (the past-due one, then the one due in 12 days), the won
+  // one after them; key figures at both widths.
   const ours = rows.filter({ hasText: "73.00 DKK" }).filter({ hasText: "Open: to answer" });
   await readAtBothWidths(page, "disputes-list", () => [
     ours.getByText("73.00 DKK"),
@@ -180,6 +208,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
     ours.getByRole("link", { name: "Chargeback · 4837" }),
     ours.getByTestId("dispute-status"),
     rows.filter({ hasText: "25.00 DKK" }).getByText("past due"),
+    check.getByRole("button", { name: "Check for new disputes now" }),
   ]);
   const statuses = await rows.getByTestId("dispute-status").evaluateAll((elements) => elements.map((element) => element.getAttribute("data-status")));
   expect(statuses.indexOf("won")).toBeGreaterThan(statuses.lastIndexOf("open"));
@@ -190,6 +219,11 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   // A payment's page lists its disputes; a dispute's page shows the facts and the answers.
   await page.goto(`/backoffice/payments/${paymentid}`);
   await expect(page.getByTestId("payment-dispute")).toHaveCount(2);
+  await readAtBothWidths(page, "payment-disputes", (current) => [
+    current.getByTestId("payment-disputes").getByRole("link", { name: "Chargeback · 4837" }),
+    current.getByTestId("payment-disputes").getByRole("link", { name: "Retrieval request · 4808" }),
+    current.getByTestId("payment-dispute").filter({ hasText: "73.00 DKK" }).getByText(`due ${day(12)}`, { exact: false }),
+  ]);
   await page.getByTestId("payment-disputes").getByRole("link", { name: "Chargeback · 4837" }).click();
   await expect(page).toHaveURL(new RegExp(`/backoffice/disputes/${openId}$`));
   await readAtBothWidths(page, "dispute-detail", (current) => [
@@ -213,7 +247,7 @@ test("disputes and settlements: credentials on the account, both lists, a disput
   await page.goto(`/backoffice/disputes/${pastId}`);
   await expect(page.getByTestId("dispute-refusal")).toHaveText(`Its due date ${day(-1)} has passed: the acquirer takes no answer to it any more.`);
   await expect(page.getByRole("button", { name: "Upload evidence" })).toHaveCount(0);
-  await expect(page.getByText("None of ours: the acquirer's transaction not-ours-1")).toBeVisible();
+  await expect(page.getByText(`None of ours: the acquirer's transaction ${elsewhere.id}`)).toBeVisible();
 
   // Settlements: the list and the settlement's page.
   await page.getByRole("link", { name: "Settlements" }).first().click();

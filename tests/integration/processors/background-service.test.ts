@@ -1,5 +1,6 @@
 // The service starts sandboxes for test mode, only for processors whose test endpoint (*_TEST_BASE_URL)
 // is not configured; live accounts never reach them (issue 27).
+import { createServer, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { challengeRequest } from "@/tests/helpers/threeds-messages";
 import { resetConfig } from "@/lib/env";
@@ -25,6 +26,15 @@ afterEach(() => {
   process.env = { ...saved };
   resetConfig();
 });
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 const card = new CardDetails({ pan: "4111111111111111", expMonth: 12, expYear: new Date().getUTCFullYear() + 1, securityCode: "123" });
 
@@ -53,6 +63,27 @@ describe("processor sandboxes as a background service", () => {
     }
     expect(sandboxUrl("finaro")).toBeUndefined();
     expect(() => getConnector("finaro")).toThrow(/not configured/);
+  });
+
+  it("puts a reporting API sandbox on <NAME>_REPORTING_SANDBOX_PORT, with its scenario endpoints, so a test can reach it", async () => {
+    const port = await freePort();
+    process.env.LOG_LEVEL = "silent";
+    process.env.CLEARHAUS_REPORTING_SANDBOX_PORT = String(port);
+    resetConfig();
+    const running = await startProcessorSandboxes();
+    try {
+      expect(running!.reportingUrls.clearhaus).toBe(`http://127.0.0.1:${port}`);
+      // The scenario endpoints answer (a transaction it does not know is refused as such).
+      const answer = await fetch(`http://127.0.0.1:${port}/sandbox/disputes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ transaction_id: "none", reason: "fraud", reason_code: "10.4" }),
+      });
+      expect(answer.status).toBe(400);
+      expect(await answer.text()).toContain("no transaction none");
+    } finally {
+      await running?.close();
+    }
   });
 
   it("leaves a processor with a test endpoint alone and connects its test accounts to it", async () => {

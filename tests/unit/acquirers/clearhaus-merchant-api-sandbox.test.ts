@@ -79,4 +79,21 @@ describe("Clearhaus Merchant API sandbox refusals", () => {
     // With them on, a transaction the ledger does not have is refused.
     expect((await post(sandbox(true))).status).toBe(400);
   });
+
+  it("adds, as an extension, a transaction another system made on a known account: listed as the account's, and a dispute opens on it", async () => {
+    const handler = sandbox(true);
+    const post = (path: string, body: unknown) =>
+      handler(new Request(`${ROOT}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+    expect((await post("/sandbox/transactions", { merchant_id: "no-such-account", amount: 2500, currency: "DKK" })).status).toBe(400);
+    expect((await post("/sandbox/transactions", { merchant_id: client.merchantId, amount: -1, currency: "DKK" })).status).toBe(400);
+    expect((await sandbox(false)(new Request(`${ROOT}/sandbox/transactions`, { method: "POST" }))).status).toBe(404);
+    const added = await post("/sandbox/transactions", { merchant_id: client.merchantId, amount: 2500, currency: "DKK" });
+    expect(added.status).toBe(201);
+    const transaction = (await added.json()) as { id: string; type: string; amount: number; currency: string };
+    expect(transaction).toMatchObject({ type: "capture", amount: 2500, currency: "DKK" });
+    expect((await post("/sandbox/disputes", { transaction_id: transaction.id, reason: "product_not_provided", reason_code: "13.1" })).status).toBe(201);
+    const listed = await handler(new Request(`${ROOT}/transactions`, { headers: { authorization: await bearer(handler) } }));
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(await listed.json())).toContain(transaction.id);
+  });
 });

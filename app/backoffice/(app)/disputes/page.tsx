@@ -13,6 +13,9 @@ import { PaymentLink, ReportingAccountField, ReportingNotes } from "@/components
 import { DataTable, FilterCard, ListCard, type Column } from "@/components/backoffice/list-parts";
 import { formatMoney } from "@/components/backoffice/format";
 import { DisputeStatusBadge, DueDate } from "@/components/backoffice/dispute-parts";
+import { CheckDisputesForm } from "@/components/backoffice/check-disputes-form";
+import { roleCan } from "@/lib/auth/roles";
+import { checkForNewDisputesAction } from "./actions";
 
 export const metadata: Metadata = { title: "Disputes" };
 export const dynamic = "force-dynamic";
@@ -29,7 +32,8 @@ const COLUMNS: Column[] = [
 ];
 
 // Disputes (chargebacks and retrieval requests) imported from the acquirers' reporting APIs: every
-// role reads them; owners and developers answer them on a dispute's page.
+// role reads them; owners and developers check for new ones now (where an account has reporting
+// credentials) and answer them on a dispute's page.
 export default async function DisputesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
   const { filters, errors, filtered } = readListQuery(await searchParams, parseDisputeFilters, disputeFiltersToSearchParams);
@@ -38,6 +42,7 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
     listReportingAccounts({ merchantId: user.merchantId, mode: user.mode }),
   ]);
   const today = new Date().toISOString().slice(0, 10);
+  const canCheck = roleCan(user.role, "payments:write") && accounts.some((account) => account.reportingApi && account.credentialsSet);
 
   return (
     <>
@@ -45,6 +50,7 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
         title="Disputes"
         description="Chargebacks and retrieval requests your acquirers report, those still to answer first (earliest due date first), then the rest newest first. Dates are the acquirer's calendar days; an answer is refused after the due date."
       />
+      {canCheck ? <CheckDisputesForm action={checkForNewDisputesAction} /> : null}
       <ReportingNotes accounts={accounts} imported="disputes" />
       <FilterCard action="/backoffice/disputes" search label="Filter disputes" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <SelectField

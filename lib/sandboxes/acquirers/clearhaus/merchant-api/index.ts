@@ -18,8 +18,8 @@
 // It shares its ledger with the Clearhaus gateway sandbox (../index.ts): the approved transactions
 // that sandbox processed are this API's transactions. Disputes and settlements exist only through
 // the sandbox-only extensions (off unless `extensions`), under /sandbox/: open a dispute on a
-// transaction, close one as won or lost, publish a settlement over chosen transactions. None of them
-// exists at Clearhaus.
+// transaction, close one as won or lost, publish a settlement over chosen transactions, add a
+// transaction another system made on the account. None of them exists at Clearhaus.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { SandboxLedger } from "../../ledger";
@@ -153,6 +153,17 @@ const openDisputeBody = z
   })
   .strict();
 const closeDisputeBody = z.object({ outcome: z.enum(["won", "lost"]) }).strict();
+/** A transaction another system made on the account (the gateway sandbox never saw it): what a dispute "none of ours" concerns. */
+const newTransactionBody = z
+  .object({
+    merchant_id: z.string().min(1),
+    type: z.enum(TRANSACTION_TYPES).default("capture"),
+    amount: z.number().int().positive(),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    reference: z.string().optional(),
+    processed_at: z.iso.datetime().optional(),
+  })
+  .strict();
 const figures = { amount_gross: z.number().int().optional(), fees: z.number().int().optional(), amount_net: z.number().int().optional() };
 const settlementBody = z
   .object({
@@ -198,7 +209,7 @@ export function createClearhausMerchantApiSandbox({ ledger, extensions, clients 
   const files = new Map<string, SandboxFile>();
   const comments: SandboxComment[] = [];
   const settlements = new Map<string, SandboxSettlement>();
-  /** Transactions only the extensions made (a settlement's line the gateway sandbox never saw). */
+  /** Transactions only the extensions made (a settlement's line, or a transaction of another system, the gateway sandbox never saw). */
   const extraTransactions = new Map<string, ApiTransaction>();
   /** Each transaction's settlement, once one counts it. */
   const settledIn = new Map<string, { settlementId: string; figures: SettledFigures; currency: string }>();
@@ -761,6 +772,23 @@ export function createClearhausMerchantApiSandbox({ ledger, extensions, clients 
     return hal(representDispute(dispute, root), 201);
   }
 
+  async function addTransaction(request: Request, root: string): Promise<Response> {
+    const body = await jsonBody(request, newTransactionBody);
+    if (body instanceof Response) return body;
+    if (!gatewayAccounts.has(body.merchant_id)) return problem(400, `no account ${body.merchant_id}`);
+    const transaction: ApiTransaction = {
+      id: randomUUID(),
+      merchantId: body.merchant_id,
+      type: body.type,
+      processedAt: body.processed_at ? new Date(body.processed_at) : new Date(),
+      amount: body.amount,
+      currency: body.currency,
+      reference: body.reference,
+    };
+    extraTransactions.set(transaction.id, transaction);
+    return hal(representTransaction(transaction, root), 201);
+  }
+
   async function closeDispute(request: Request, id: string, root: string): Promise<Response> {
     const dispute = disputes.get(id);
     if (!dispute) return notFound();
@@ -844,6 +872,7 @@ export function createClearhausMerchantApiSandbox({ ledger, extensions, clients 
     const close = /^\/sandbox\/disputes\/([^/]+)\/close$/.exec(path);
     if (close) return closeDispute(request, decodeURIComponent(close[1]!), root);
     if (path === "/sandbox/settlements") return publishSettlement(request, root);
+    if (path === "/sandbox/transactions") return addTransaction(request, root);
     return undefined;
   }
 
