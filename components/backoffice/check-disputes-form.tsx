@@ -2,11 +2,10 @@
 // "Check for new disputes now" on the Disputes page (owners and developers): the disputes poller's
 // read of the merchant's accounts at once, at most once a minute; what it found per account, or why
 // an account is failing, under the button.
-import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import type { FormAction } from "@/lib/backoffice/action-result";
 import type { DisputeCheckLine } from "@/lib/backoffice/actions/check-for-new-disputes";
-import { SubmitButton } from "./form-parts";
+import { FormMessage, SubmitButton } from "./form-parts";
 import { useKeptFormAction } from "./use-kept-form-action";
 
 export function CheckDisputesForm({ action }: { action: FormAction<DisputeCheckLine[]> }) {
@@ -21,19 +20,7 @@ export function CheckDisputesForm({ action }: { action: FormAction<DisputeCheckL
         </SubmitButton>
         <p className="basis-full text-xs text-slate-500 sm:min-w-0 sm:flex-1 sm:basis-auto">The gateway reads your acquirers&apos; disputes every 5 minutes; this reads them now (at most once a minute).</p>
       </div>
-      {state.status === "error" ? (
-        <Alert tone="error">
-          <span data-testid="dispute-check-result">{state.message}</span>
-          {state.link ? (
-            <>
-              {" "}
-              <Link href={state.link.href} className="font-medium underline">
-                Go to {state.link.label}
-              </Link>
-            </>
-          ) : null}
-        </Alert>
-      ) : null}
+      {state.status === "error" ? <FormMessage state={state} errorTestId="dispute-check-result" /> : null}
       {state.status === "success" ? (
         <Alert tone={failing ? "warning" : "success"} title={state.message}>
           <ul className="space-y-1" data-testid="dispute-check-result">

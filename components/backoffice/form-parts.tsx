@@ -1,5 +1,6 @@
 // What the back office's forms end with: the answer to the last submission, the password (and code)
 // that confirm a change, and a submit button that says what it does while the action runs.
+import Link from "next/link";
 import type { ComponentProps, ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -8,13 +9,26 @@ import type { ActionState } from "@/lib/backoffice/action-result";
 import { ConfirmIdentityFields } from "./confirm-identity-fields";
 
 /**
- * The message of the last submission, as a success or an error. `quietOnFieldErrors`: an error that
- * names fields is shown at those fields only.
+ * The message of the last submission, as a success or an error; an error that knows where to fix it
+ * links there. `quietOnFieldErrors`: an error that names fields is shown at those fields only.
+ * `errorTestId`: marks the error's text for tests.
  */
-export function FormMessage({ state, quietOnFieldErrors = false }: { state: ActionState<unknown>; quietOnFieldErrors?: boolean }) {
+export function FormMessage({ state, quietOnFieldErrors = false, errorTestId }: { state: ActionState<unknown>; quietOnFieldErrors?: boolean; errorTestId?: string }) {
   if (state.status === "success") return <Alert tone="success">{state.message}</Alert>;
-  if (state.status === "error" && !(quietOnFieldErrors && state.fieldErrors)) return <Alert tone="error">{state.message}</Alert>;
-  return null;
+  if (state.status !== "error" || (quietOnFieldErrors && state.fieldErrors)) return null;
+  return (
+    <Alert tone="error">
+      <span data-testid={errorTestId}>{state.message}</span>
+      {state.link ? (
+        <>
+          {" "}
+          <Link href={state.link.href} className="font-medium underline">
+            Go to {state.link.label}
+          </Link>
+        </>
+      ) : null}
+    </Alert>
+  );
 }
 
 /** The submit button: disabled and saying `pendingLabel` while the action runs (`disabled`: also at other times). */

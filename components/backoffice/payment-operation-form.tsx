@@ -1,12 +1,11 @@
 "use client";
 import type { FollowUpType } from "@/lib/payments/follow-ups/kinds";
-import Link from "next/link";
 import { startTransition, useActionState, useState } from "react";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import type { ActionState, FormAction } from "@/lib/backoffice/action-result";
 import { REFUND_REASON_LABELS, REFUND_REASONS } from "@/lib/backoffice/refund-reasons";
+import { FormMessage } from "./form-parts";
 
 type Action = FormAction;
 
@@ -118,20 +117,7 @@ export function PaymentOperationForm({
           {pending ? "Sending…" : title}
         </Button>
       )}
-      {state.status === "success" ? <Alert tone="success">{state.message}</Alert> : null}
-      {state.status === "error" && !state.fieldErrors ? (
-        <Alert tone="error">
-          {state.message}
-          {state.link ? (
-            <>
-              {" "}
-              <Link href={state.link.href} className="font-medium underline">
-                Go to {state.link.label}
-              </Link>
-            </>
-          ) : null}
-        </Alert>
-      ) : null}
+      <FormMessage state={state} quietOnFieldErrors />
     </form>
   );
 }

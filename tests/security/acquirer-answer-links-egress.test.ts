@@ -23,6 +23,7 @@ import { MERCHANT_API_SANDBOX_CLIENTS } from "@/lib/sandboxes/acquirers/clearhau
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
 import { connectorAt, sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 import { restoreEnvAfterEach, runAsProduction } from "@/tests/helpers/production-mode";
+import { merchantApiSandboxAuth } from "@/tests/helpers/merchant-api-sandbox";
 
 restoreEnvAfterEach();
 
@@ -145,23 +146,14 @@ async function uploadTo(link: string | ((sandboxLink: string) => string)) {
 /** How many of the dispute's files at the sandbox have their bytes (read as the merchant's OAuth client). */
 async function uploadedFiles(): Promise<number> {
   const root = sandboxes.reportingUrls.clearhaus!;
-  const { access_token: token } = (await (
-    await fetch(`${root}/oauth/token`, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64")}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ grant_type: "client_credentials", audience: root }).toString(),
-    })
-  ).json()) as { access_token: string };
-  const files = (await (await fetch(`${root}/disputes/${disputeId}/files`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+  const auth = await merchantApiSandboxAuth(root, credentials);
+  const files = (await (await fetch(`${root}/disputes/${disputeId}/files`, { headers: auth })).json()) as {
     _embedded: { "ch:files": { _links: { "ch:data": { href: string; name: string }[] } }[] };
   };
   let uploaded = 0;
   for (const file of files._embedded["ch:files"]) {
     const download = file._links["ch:data"].find((link) => link.name === "download")!.href;
-    if ((await fetch(download, { headers: { authorization: `Bearer ${token}` } })).status === 200) uploaded += 1;
+    if ((await fetch(download, { headers: auth })).status === 200) uploaded += 1;
   }
   return uploaded;
 }

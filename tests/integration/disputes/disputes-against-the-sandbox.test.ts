@@ -27,6 +27,7 @@ import { startMerchantApi, type MerchantApiHarness } from "@/tests/helpers/merch
 import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { merchantApiSandboxAuth } from "@/tests/helpers/merchant-api-sandbox";
 
 useTestDatabase();
 
@@ -88,17 +89,8 @@ async function scenario(path: string, body: unknown): Promise<Record<string, unk
 /** GET on the Merchant API sandbox as the merchant's OAuth client: what reached the acquirer. */
 async function atTheSandbox<T>(path: string): Promise<T> {
   const root = sandboxes.reportingUrls.clearhaus!;
-  const token = (await (
-    await fetch(`${root}/oauth/token`, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${Buffer.from(`${CREDENTIALS.clientId}:${CREDENTIALS.clientSecret}`).toString("base64")}`,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ grant_type: "client_credentials", audience: root }).toString(),
-    })
-  ).json()) as { access_token: string };
-  const answer = await fetch(path.startsWith("http") ? path : `${root}${path}`, { headers: { authorization: `Bearer ${token.access_token}` } });
+  const auth = await merchantApiSandboxAuth(root, CREDENTIALS);
+  const answer = await fetch(path.startsWith("http") ? path : `${root}${path}`, { headers: auth });
   expect(answer.status).toBe(200);
   return (answer.headers.get("content-type") ?? "").includes("json") ? ((await answer.json()) as T) : (new Uint8Array(await answer.arrayBuffer()) as T);
 }

@@ -12,6 +12,7 @@ import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers
 import { MERCHANT_API_SANDBOX_CLIENTS } from "@/lib/sandboxes/acquirers/clearhaus/merchant-api/clients";
 import { connectorAt, sandboxCredentials } from "@/tests/helpers/acquirer-accounts";
 import { newId } from "@/lib/ids";
+import { merchantApiSandboxAuth } from "@/tests/helpers/merchant-api-sandbox";
 
 let sandboxes: RunningSandboxes;
 let gateway: ProcessorConnector;
@@ -101,17 +102,7 @@ describe("Clearhaus Merchant API client against its sandbox", () => {
 
     // What reached the sandbox, read back through the API itself with a token of the same client.
     const root = sandboxes.reportingUrls.clearhaus!;
-    const token = (await (
-      await fetch(`${root}/oauth/token`, {
-        method: "POST",
-        headers: {
-          authorization: `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64")}`,
-          "content-type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams({ grant_type: "client_credentials", audience: root }).toString(),
-      })
-    ).json()) as { access_token: string };
-    const auth = { authorization: `Bearer ${token.access_token}` };
+    const auth = await merchantApiSandboxAuth(root, credentials);
     const files = (await (await fetch(`${root}/disputes/${disputeId}/files`, { headers: auth })).json()) as {
       _embedded: { "ch:files": { name: string; content_type: string; _links: { "ch:data": { href: string; name: string }[] } }[] };
     };
