@@ -14,6 +14,7 @@ import { Pool, request } from "undici";
 import { checkedLookup, isEgressRefusal } from "./checked-lookup";
 import { checkMerchantUrl } from "./check-merchant-url";
 import { egressPolicy, type EgressPolicy } from "./egress-policy";
+import { boundedText } from "./bounded-read";
 
 /** What the back office shows of an answer (characters). */
 export const RESPONSE_EXCERPT_CHARS = 512;
@@ -40,15 +41,8 @@ export interface MerchantAnswer {
   error: string | null;
 }
 
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    length += chunk.length;
-    if (length >= RESPONSE_EXCERPT_BYTES) break; // leaving the loop destroys the stream: the rest is never read
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES)).slice(0, RESPONSE_EXCERPT_CHARS);
+async function readExcerpt(body: AsyncIterable<Buffer>): Promise<string> {
+  return (await boundedText(body, RESPONSE_EXCERPT_BYTES)).slice(0, RESPONSE_EXCERPT_CHARS);
 }
 
 /** Origins (per policy) whose connections are kept; past it the least recently used pool is closed. */

@@ -7,6 +7,7 @@
 // resolved, so a DNS answer cannot switch it; docs/decisions/0211-links-in-acquirer-answers-go-through-the-egress-guard.md).
 import { Agent, fetch as guardedFetch } from "undici";
 import { checkMerchantUrl } from "../../egress/check-merchant-url";
+import { boundedText } from "../../egress/bounded-read";
 import { checkedLookup, egressRefusalMessage } from "../../egress/checked-lookup";
 import type { EgressPolicy } from "../../egress/egress-policy";
 import { RESPONSE_CODES, type ProcessorResult } from "../contract";
@@ -47,18 +48,6 @@ function causeCode(error: unknown): string | undefined {
 
 /** The most of an answer read from a destination taken from an acquirer's answer. */
 const GUARDED_ANSWER_BYTES = 64 * 1024;
-
-async function boundedText(body: AsyncIterable<Uint8Array> | null, limit: number): Promise<string> {
-  if (!body) return "";
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    length += chunk.byteLength;
-    if (length >= limit) break; // leaving the loop cancels the stream: the rest is never read
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
-}
 
 export async function send({ url, method, headers, body, timeoutMs, signal, egress }: SendOptions): Promise<SendOutcome> {
   // Scheme and IP literals before any connection; host names when they are resolved (checkedLookup).
