@@ -2,11 +2,10 @@
 // owner resets a member's password (the member signs in with the temporary one), sign-ins and a
 // secret reveal land in the audit log, whose filters live in the address; a real 404 page and a
 // favicon; and the hosted-field preview works whichever host name the back office is opened on.
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { demoCredentials, E2E } from "../../helpers/e2e/demo-service";
-import { addMember, signIn, signOut } from "../../helpers/e2e/backoffice";
+import { addMember, keepScreenshot, signIn, signOut } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 
@@ -22,10 +21,9 @@ const LOOPBACK = `http://127.0.0.1:${E2E.port}`;
 async function screenshots(page: Page, name: string): Promise<void> {
   const original = page.viewportSize() ?? { width: 1280, height: 900 };
   try {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     for (const width of [1440, 390]) {
       await page.setViewportSize({ width, height: width > 500 ? 900 : 844 });
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+      await keepScreenshot(page, path.join(SCREENSHOTS, `${name}-${width}.png`));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (overflow > 1) test.info().annotations.push({ type: "layout", description: `${name} scrolls sideways by ${overflow}px at ${width}px` });
     }

@@ -4,13 +4,13 @@
 // the menu entry nor the page. Screenshots at 1440, 1280 and 390 px.
 import { expect, test, type Page } from "@playwright/test";
 import { demoCredentials } from "../../helpers/e2e/demo-service";
-import { screenshots, signIn, signOut, submitAcquirerAccount, useServiceDatabase } from "../../helpers/e2e/backoffice";
+import { keepScreenshot, screenshots, signIn, signOut, submitAcquirerAccount, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 /** The suite's screenshots (desktop, phone, no sideways scroll at 390 px), plus one at 1440 px wide. */
 async function screenshotsAt1440And390(page: Page, name: string): Promise<void> {
   const original = page.viewportSize() ?? { width: 1280, height: 900 };
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: `test-results/backoffice/${name}-1440.png`, fullPage: true });
+  await keepScreenshot(page, `test-results/backoffice/${name}-1440.png`);
   await page.setViewportSize(original);
   await screenshots(page, name);
 }

@@ -7,17 +7,16 @@
 // receiver, and the demo shop's payment captured with the README's command is notified there and
 // shows delivered in the log. Screenshots of both pages at 1440 and 390 px.
 import http from "node:http";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { demoCredentials, E2E } from "../../helpers/e2e/demo-service";
 import { NEXT_YEAR, openDemoShop, pay, startNotificationReceiver, typeCard, waitForCallback, type NotificationReceiver } from "../../helpers/e2e/cardholder";
-import { signIn, useServiceDatabase } from "../../helpers/e2e/backoffice";
+import { screenshotsAt1440And390, signIn, useServiceDatabase } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 
-const SCREENSHOTS = "test-results/screenshots";
 const VISA = { pan: "4111111111111111", month: "12", year: NEXT_YEAR.slice(2), cvc: "123" };
 const run = Date.now().toString(36);
 const demo = () => demoCredentials();
@@ -43,22 +42,6 @@ test.afterAll(async () => {
   await receiver?.close();
   await new Promise<void>((resolve) => (refusing ? refusing.close(() => resolve()) : resolve()));
 });
-
-/** Screenshots at desktop (1440) and phone (390) widths; a failing screenshot never fails the test. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  const original = page.viewportSize() ?? { width: 1280, height: 900 };
-  try {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    for (const [width, height] of [[1440, 900], [390, 844]] as const) {
-      await page.setViewportSize({ width, height });
-      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
-    }
-  } catch (error) {
-    console.warn(`screenshot ${name} failed: ${String(error)}`);
-  } finally {
-    await page.setViewportSize(original);
-  }
-}
 
 async function api(baseUrl: string, apiKey: string, method: "GET" | "POST", pathname: string, { body, trace }: { body?: unknown; trace?: string } = {}) {
   const response = await fetch(`${baseUrl}${pathname}`, {
@@ -141,7 +124,7 @@ test("API request log: the merchant's calls with status, error code, TraceApi an
   expect((await page.goto(`/backoffice/developers/logs/${theirs.id}`))?.status()).toBe(404);
 
   await page.goto("/backoffice/developers/logs");
-  await screenshots(page, "developers-logs");
+  await screenshotsAt1440And390(page, "developers-logs");
 });
 
 test("notification log: kinds and delivery states across payments, filters, and resend delivering the same notification again", async ({ page }) => {
@@ -193,7 +176,7 @@ test("notification log: kinds and delivery states across payments, filters, and 
   await page.getByLabel("Delivery").selectOption("");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(rows).toHaveCount(3);
-  await screenshots(page, "developers-notifications");
+  await screenshotsAt1440And390(page, "developers-notifications");
 
   // Resend the refund's notification: the same notification (same webhook-id) delivered again, no copy.
   const refundRow = rows.filter({ hasText: "refund" });

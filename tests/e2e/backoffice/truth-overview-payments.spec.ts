@@ -5,19 +5,13 @@
 // the states shown follow the operations; a payout is a payout; capture, refund and void ask for
 // confirmation and explain refusals; axis labels stay whole at 1440 and 390 px. Screenshots of the
 // overview, the payments list and a payment at both widths are kept under test-results/screenshots/.
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
 import { formatMoney, percent } from "@/components/backoffice/format";
-import { signIn, signOut, useServiceDatabase } from "../../helpers/e2e/backoffice";
+import { screenshotsAt1440And390, signIn, signOut, useServiceDatabase, WIDE_AND_PHONE } from "../../helpers/e2e/backoffice";
 
 test.describe.configure({ mode: "serial" });
 
-const SCREENSHOT_DIR = "test-results/screenshots";
-const WIDTHS = [
-  { name: "1440", width: 1440, height: 900 },
-  { name: "390", width: 390, height: 844 },
-] as const;
+const WIDTHS = WIDE_AND_PHONE;
 const PASSWORD = "truth-password-1";
 const CURRENCY = "DKK";
 
@@ -143,22 +137,6 @@ test.beforeAll(async () => {
   await db().$disconnect();
 });
 
-/** Screenshots at 1440 and 390 px, kept as artifacts; a failed screenshot never fails the run. */
-async function screenshotsAtBothWidths(page: Page, name: string): Promise<void> {
-  const original = page.viewportSize();
-  await page.mouse.move(0, 0); // no tooltip left open by an earlier hover
-  for (const { name: width, ...size } of WIDTHS) {
-    try {
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      await page.setViewportSize(size);
-      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
-    } catch (error) {
-      console.warn(`screenshot ${name}-${width} not taken: ${String(error)}`);
-    }
-  }
-  if (original) await page.setViewportSize(original);
-}
-
 async function box(locator: Locator) {
   const found = await locator.boundingBox();
   expect(found, "element has a box").not.toBeNull();
@@ -178,7 +156,7 @@ test("overview: the figures are the seed's; payouts apart from approved volume; 
   await expect(page.getByTestId("notifications-failed")).toHaveText(String(expected.failed));
   await expect(page.getByTestId("notifications-delivered")).toHaveText(String(expected.delivered));
   await expect(page.getByText(`${expected.tests} test notifications not counted`)).toBeVisible();
-  await screenshotsAtBothWidths(page, "overview");
+  await screenshotsAt1440And390(page, "overview");
 });
 
 test("overview: axis labels are whole and readable at 1440 and 390 px, and each day's value shows on hover", async ({ page }) => {
@@ -254,7 +232,7 @@ test("payments list: each payment shows the state its operations say, a payout i
     await expect(row.getByTestId("payment-state"), seed.key).toHaveText(seed.label);
     await expect(row.getByTestId("payment-amount"), seed.key).toHaveText(formatMoney(seed.payout ? -seed.amount : seed.amount, CURRENCY));
   }
-  await screenshotsAtBothWidths(page, "payments-list");
+  await screenshotsAt1440And390(page, "payments-list");
 
   for (const seed of [SEEDS.find((entry) => entry.key === "partiallyRefunded")!, SEEDS.find((entry) => entry.key === "refunded")!, SEEDS.find((entry) => entry.key === "payout")!]) {
     await page.getByLabel("Status").selectOption({ label: seed.label });
@@ -287,7 +265,7 @@ test("payment page: partially refunded says so; a payout is a payout with no cap
     if (size.width === 390) expect(actions.y, "actions above the payment's details on a phone").toBeLessThan(details.y);
     else expect(actions.x, "actions in the right-hand column on a wide screen").toBeGreaterThan(details.x + 200);
   }
-  await screenshotsAtBothWidths(page, "payment-detail");
+  await screenshotsAt1440And390(page, "payment-detail");
 });
 
 test("capture, refund and void ask for confirmation; refusals are sentences with a link; what was typed stays", async ({ page }) => {

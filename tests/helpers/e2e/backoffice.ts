@@ -62,14 +62,24 @@ export async function submitAcquirerAccount(add: Locator, form: AcquirerAccountF
   await add.getByRole("button", { name: "Add account" }).click();
 }
 
+/**
+ * A full-page screenshot kept as an artifact for a person to look at: written locally, not under CI,
+ * whose output is its log (as Playwright's traces, playwright.config.ts); each costs the browser a
+ * full-page render and a PNG encoding. What a test asserts about the layout it asserts on the page.
+ */
+export async function keepScreenshot(page: Page, file: string): Promise<void> {
+  if (process.env.CI) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
+}
+
 /** Full-page screenshots of the current page at desktop and phone widths, kept as test artifacts. */
 export async function screenshots(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const original = page.viewportSize() ?? { width: 1280, height: 900 };
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-desktop.png`), fullPage: true });
+  await keepScreenshot(page, path.join(SCREENSHOT_DIR, `${name}-desktop.png`));
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-phone.png`), fullPage: true });
+  await keepScreenshot(page, path.join(SCREENSHOT_DIR, `${name}-phone.png`));
   // Nothing may overflow sideways on a phone.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${name} scrolls sideways at phone width`).toBeLessThanOrEqual(1);
@@ -96,14 +106,13 @@ export const WIDE_AND_PHONE = [
  * Full-page screenshots at 1440 and 390 px under test-results/screenshots/<name>-<width>.png, kept as
  * artifacts; a screenshot that cannot be taken never fails the run, and the viewport is put back.
  */
-export async function screenshotsAt1440And390(page: Page, name: string): Promise<void> {
+export async function screenshotsAt1440And390(page: Page, name: string, dir = "test-results/screenshots"): Promise<void> {
   const original = page.viewportSize();
-  await page.mouse.move(0, 0);
+  await page.mouse.move(0, 0); // no tooltip left open by an earlier hover
   for (const { name: width, ...size } of WIDE_AND_PHONE) {
     try {
-      mkdirSync("test-results/screenshots", { recursive: true });
       await page.setViewportSize(size);
-      await page.screenshot({ path: path.join("test-results/screenshots", `${name}-${width}.png`), fullPage: true });
+      await keepScreenshot(page, path.join(dir, `${name}-${width}.png`));
     } catch (error) {
       console.warn(`screenshot ${name}-${width} not taken: ${String(error)}`);
     }
