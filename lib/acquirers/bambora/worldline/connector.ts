@@ -1,7 +1,8 @@
 // The Worldline Direct connector of bambora accounts on the `worldline` platform (issue 39,
 // decisions 0175-0176): plumbing only. Requests are built by ./transformers.ts and signed by
-// ./request.ts, sent through the connectors' one `send()` (time-out, answer ladder, observation; its egress guard is for links taken from answers, decision 0211, not for the endpoint configured here),
-// and answers read back by ./transformers.ts into the neutral result. Every POST carries our
+// ./request.ts, sent through the connectors' one `send()` (time-out, answer ladder, observation;
+// its egress guard is for links taken from answers, decision 0211, not for the endpoint configured
+// here), and answers read back by ./transformers.ts into the neutral result. Every POST carries our
 // operation id as `X-GCS-Idempotence-Key`, and every capture, refund and cancel as its
 // `operationReferences.merchantReference`, so an answer lost in between is found again.
 import { failureFromOutcome, send } from "../../plumbing/http";
