@@ -39,7 +39,6 @@ const DISPUTE_SELECT = {
   payment: { select: { merchantPaymentId: true, notificationUrl: true, session: { select: { hostedIntegrationId: true } } } },
 } as const;
 
-const pick = <T, K extends keyof T>(from: T, keys: readonly K[]) => Object.fromEntries(keys.map((key) => [key, from[key]])) as Pick<T, K>;
 const kindColumn = (kind: AcquirerDispute["kind"]) => kind.replaceAll("-", "_") as DisputeKind;
 const statusColumn = (status: AcquirerDispute["status"]) => status.replaceAll("-", "_") as DisputeStatus;
 
@@ -95,8 +94,11 @@ async function applyOnce(tx: Tx, account: DisputeAccount, dispute: AcquirerDispu
     operationId: existing?.paymentId ? existing.operationId : (match?.id ?? null),
     kind: kindColumn(dispute.kind),
     status: statusColumn(dispute.status),
-    // As the acquirer reports them.
-    ...pick(dispute, ["reasonCode", "reason", "amount", "currency", "partial"]),
+    reasonCode: dispute.reasonCode,
+    reason: dispute.reason,
+    amount: dispute.amount,
+    currency: dispute.currency,
+    partial: dispute.partial,
     openedOn: dateColumn(dispute.openedOn),
     dueOn: dispute.dueOn ? dateColumn(dispute.dueOn) : null,
     expiresOn: dispute.expiresOn ? dateColumn(dispute.expiresOn) : null,
