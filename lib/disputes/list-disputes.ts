@@ -7,9 +7,8 @@ import type { Mode } from "../mode";
 import type { DisputeFacts } from "../notifications/bodies";
 import { DISPUTE_FIELDS, disputeFacts } from "./dispute-fields";
 
+/** A dispute as the merchant sees it (`disputeId` is our id), with what the lists show beside it. */
 export interface DisputeListItem extends DisputeFacts {
-  /** Our id (also `disputeId`). */
-  id: string;
   acquirerAccountId: string;
   acquirerDisputeId: string;
   /** The acquirer's transaction id the dispute names. Null: none given. */
@@ -65,7 +64,6 @@ export async function listDisputes({
   const rest = open.length < limit ? await db().dispute.findMany({ where: { ...where, AND: [{ status: { notIn: OPEN } }] }, select, orderBy: [{ updatedAt: "desc" }], take: limit - open.length }) : [];
   return [...open, ...rest].map(({ _count, payment, processor, acquirerAccountId, acquirerDisputeId, decision, updatedAt, ...row }) => ({
     ...disputeFacts(row, processor, payment?.merchantPaymentId ?? null),
-    id: row.id,
     acquirerAccountId,
     acquirerDisputeId,
     transactionId: row.transactionId,

@@ -249,7 +249,7 @@ describe("dispute actions", () => {
     expect(await listSettlements({ merchantId, mode: "live" })).toEqual([]);
 
     const retrievals = await listDisputeRows({ merchantId, mode: "test", filters: { kind: "retrieval-request" } });
-    expect(retrievals.map((row) => row.id)).toEqual([disputeId]);
+    expect(retrievals.map((row) => row.disputeId)).toEqual([disputeId]);
     expect(retrievals[0]).toMatchObject({ paymentId, accountName: expect.any(String), status: "refuted" });
     const open = await listDisputeRows({ merchantId, mode: "test", filters: { status: "open" } });
     expect(open.length).toBeGreaterThan(0);

@@ -78,7 +78,7 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
       >
         <DataTable label="Disputes" columns={COLUMNS} compact>
           {rows.map((dispute) => (
-            <tr key={dispute.id} className="hover:bg-slate-50" data-testid="dispute-row">
+            <tr key={dispute.disputeId} className="hover:bg-slate-50" data-testid="dispute-row">
               <td className="whitespace-nowrap px-3 py-2.5 sm:pl-6">
                 <DueDate dueOn={dispute.dueOn} open={dispute.status === "open"} today={today} />
               </td>
@@ -87,7 +87,7 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
                 {dispute.partial ? <span className="block text-xs font-normal text-slate-500">partial</span> : null}
               </td>
               <td className="px-3 py-2.5">
-                <Link href={`/backoffice/disputes/${dispute.id}`} className="block font-medium text-indigo-700 hover:underline" title={dispute.reason}>
+                <Link href={`/backoffice/disputes/${dispute.disputeId}`} className="block font-medium text-indigo-700 hover:underline" title={dispute.reason}>
                   {DISPUTE_KIND_LABELS[dispute.kind as DisputeKind] ?? dispute.kind} · {dispute.reasonCode}
                 </Link>
                 <span className="mt-0.5 flex flex-wrap items-center gap-x-2">

@@ -258,8 +258,8 @@ export default async function PaymentPage({ params }: Params) {
             <Card title="Disputes" description="Chargebacks and retrieval requests the acquirer reported for this payment.">
               <ul className="space-y-2 text-sm" data-testid="payment-disputes">
                 {disputes.map((dispute) => (
-                  <li key={dispute.id} data-testid="payment-dispute">
-                    <Link className="font-medium text-indigo-700 hover:underline" href={`/backoffice/disputes/${dispute.id}`}>
+                  <li key={dispute.disputeId} data-testid="payment-dispute">
+                    <Link className="font-medium text-indigo-700 hover:underline" href={`/backoffice/disputes/${dispute.disputeId}`}>
                       {DISPUTE_KIND_LABELS[dispute.kind as DisputeKind] ?? dispute.kind} · {dispute.reasonCode}
                     </Link>{" "}
                     · {formatMoney(dispute.amount, dispute.currency)} <DisputeStatusBadge status={dispute.status} />
