@@ -92,14 +92,7 @@ export default async function AcquirerAccountsPage() {
                 },
                 {
                   term: "Credentials",
-                  value: (
-                    <span>
-                      <span className="font-mono" data-testid="credentials-fingerprint">
-                        {account.credentialsFingerprint}
-                      </span>{" "}
-                      <span className="text-slate-500">set {formatDateTime(account.credentialsSetAt)} UTC</span>
-                    </span>
-                  ),
+                  value: <SealedCredentials fingerprint={account.credentialsFingerprint} setAt={account.credentialsSetAt} testId="credentials-fingerprint" />,
                 },
               ]}
             />
@@ -151,6 +144,18 @@ export default async function AcquirerAccountsPage() {
  * the last check (failing in red with the problem and the failures in a row), the form and the test;
  * or, for an acquirer that publishes none, that sentence.
  */
+/** Credentials as the page shows them: never the secret, its fingerprint and when it was set. */
+function SealedCredentials({ fingerprint, setAt, testId }: { fingerprint: string; setAt: Date | null; testId: string }) {
+  return (
+    <span>
+      <span className="font-mono" data-testid={testId}>
+        {fingerprint}
+      </span>{" "}
+      <span className="text-slate-500">set {formatDateTime(setAt)} UTC</span>
+    </span>
+  );
+}
+
 function ReportingSection({ account, processor, totpEnabled }: { account: ReportingAccount | undefined; processor: AcquirerName; totpEnabled: boolean }) {
   const reporting = reportingOf(processor);
   if (!reporting || !account)
@@ -169,12 +174,7 @@ function ReportingSection({ account, processor, totpEnabled }: { account: Report
           {
             term: "Reporting credentials",
             value: account.fingerprint ? (
-              <span>
-                <span className="font-mono" data-testid="reporting-fingerprint">
-                  {account.fingerprint}
-                </span>{" "}
-                <span className="text-slate-500">set {formatDateTime(account.setAt)} UTC</span>
-              </span>
+              <SealedCredentials fingerprint={account.fingerprint} setAt={account.setAt} testId="reporting-fingerprint" />
             ) : (
               <span className="text-amber-800">none: disputes and settlements of this account are not imported</span>
             ),
