@@ -7,7 +7,7 @@ import { inngest } from "./client";
 import type { Prisma, Tx } from "../db";
 import { config } from "../env";
 import { currentTraceparent } from "../observability/tracing";
-import { storeEvent, wakeLocalExecutors } from "@cps/inngest-embedded";
+import { storeEvent, storeEventIfWritten, wakeLocalExecutors } from "@cps/inngest-embedded";
 import { log } from "../observability/logger";
 import { forwardStoredEventsNow } from "./event-relay";
 
@@ -74,12 +74,38 @@ export async function sendEventInTransaction<TType extends AnyEventType>(
     along?: Prisma.Sql;
   },
 ): Promise<() => Promise<void>> {
+  await storeEvent(tx, await outboxEvent(options), new Date(), options.along);
+  return afterOutboxCommit();
+}
+
+/**
+ * The event of a state change that its own statement may decline to make: `along` is that
+ * statement (an INSERT ... SELECT ... WHERE <guard> ... RETURNING), and the event is stored with it
+ * in one round trip only when it writes a row. `database` may be a transaction or the client: on
+ * the client the statement is a transaction of its own, the change and its event both or neither.
+ * Answers undefined when `along` wrote nothing (nothing was stored), else what sendEventInTransaction
+ * answers: the function to call after the commit.
+ */
+export async function sendEventIfWritten<TType extends AnyEventType>(
+  database: Tx,
+  options: SendEventOptions<TType> & { along: Prisma.Sql },
+): Promise<(() => Promise<void>) | undefined> {
+  const stored = await storeEventIfWritten(database, await outboxEvent(options), new Date(), options.along);
+  return stored === undefined ? undefined : afterOutboxCommit();
+}
+
+/** The event's data validated against its schema, with the trace context the client's middleware would add. */
+async function outboxEvent<TType extends AnyEventType>(options: SendEventOptions<TType>) {
   const created = options.type.create(options.data as never, { id: options.id });
   await created.validate();
   const data = { ...(created.data as Record<string, unknown>) };
   const traceparent = currentTraceparent();
   if (traceparent && !("traceparent" in data)) data.traceparent = traceparent;
-  await storeEvent(tx, { name: created.name, data, id: options.id }, new Date(), options.along);
+  return { name: created.name, data, id: options.id };
+}
+
+/** After the outbox row's commit: embedded mode wakes this process's executors; server mode forwards it now. */
+function afterOutboxCommit(): () => Promise<void> {
   if (config().inngestMode === "embedded") return async () => wakeLocalExecutors();
   return forwardStoredEventsNow;
 }

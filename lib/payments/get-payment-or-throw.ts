@@ -39,8 +39,8 @@ export async function getPaymentOrThrow({
   throw unknownPayment(parameter);
 }
 
-/** A payment as a follow-up operation locks it (lib/payments/lock-follow-up-payment.ts). */
-export interface LockedPayment {
+/** A payment as a follow-up operation reads it (lib/payments/read-follow-up-payment.ts). */
+export interface FollowUpPayment {
   id: string;
   status: PaymentStatus;
   authorizedAmount: bigint;

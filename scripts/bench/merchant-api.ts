@@ -30,7 +30,8 @@
 // BENCH_DURATION_S (10), BENCH_WARMUP_S (5: seconds per endpoint before the first phase),
 // BENCH_PORT (3950; the worker takes the next port), NEXT_DIST_DIR (the build; built when
 // missing or with BENCH_REBUILD=1), BENCH_PHASES (comma-separated subset of
-// baseline,json,insert,initdynamic,capture,statements,notify), BENCH_CPU_PROF=<dir> (the web
+// baseline,json,insert,initdynamic,captureweb,capture,statements,notify; captureweb: capture with no worker
+// running yet, the web alone, reported), BENCH_CPU_PROF=<dir> (the web
 // process runs with --cpu-prof; a summary of where its time went is printed at the end: use it
 // for profiling runs, not for the figures, which profiling slows down), BENCH_NOTIFY_SAMPLES (30),
 // BENCH_STATEMENT_SAMPLES (100); twoweb,scale also belong to BENCH_PHASES (the second web process
@@ -69,7 +70,7 @@ const DIST_DIR = process.env.NEXT_DIST_DIR || ".next-bench-merchant-api";
 const DATA_DIR = path.resolve(".data-bench-merchant-api");
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.resolve("bench-results");
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
-const ALL_PHASES = ["baseline", "json", "insert", "initdynamic", "capture", "statements", "notify", "twoweb", "scale"] as const;
+const ALL_PHASES = ["baseline", "json", "insert", "initdynamic", "captureweb", "capture", "statements", "notify", "twoweb", "scale"] as const;
 type Phase = (typeof ALL_PHASES)[number];
 const PHASES = new Set<Phase>((process.env.BENCH_PHASES?.split(",") as Phase[] | undefined) ?? ALL_PHASES);
 const SECOND_WEB_PORT = PORT + 2;
@@ -188,7 +189,8 @@ interface ExplainedStatement {
  * EXPLAIN (ANALYZE, BUFFERS) of the statements initdynamic and capture send, with the parameters of
  * a real request (custom plans, as adapter-pg sends unnamed statements). The texts are those of
  * lib/api/authenticate-api-key.ts (Prisma's findUnique by hash), lib/payments/init-session.ts,
- * lib/api/api-request-log.ts (createMany, skipDuplicates), lib/payments/lock-follow-up-payment.ts,
+ * lib/api/api-request-log.ts (createMany, skipDuplicates), lib/payments/read-follow-up-payment.ts (the body of
+ * cps_read_follow_up_payment), cps_follow_up_unchanged's lock,
  * lib/payments/operation-totals.ts, lib/payments/request-follow-up.ts and
  * packages/inngest-embedded/src/accept-events.ts. Writes and locks run inside a transaction that is rolled back.
  */
@@ -216,7 +218,7 @@ async function explainHotPaths(client: pg.Client, { merchantId, paymentId }: { m
       params: [id, merchantId],
     },
     {
-      name: "capture: lock the payment + notification addresses (lock-follow-up-payment.ts)",
+      name: "capture: read the payment + notification addresses (read-follow-up-payment.ts)",
       sql: `SELECT p."id", p."status"::text AS "status", p."authorizedAmount", p."currency",
                    CASE WHEN p."mode" = 'live' THEN h."defaultNotificationUrl" ELSE h."testDefaultNotificationUrl" END AS "hostedUrl",
                    CASE WHEN p."mode" = 'live' THEN m."defaultNotificationUrl" ELSE m."testDefaultNotificationUrl" END AS "merchantUrl",
@@ -227,9 +229,13 @@ async function explainHotPaths(client: pg.Client, { merchantId, paymentId }: { m
             LEFT JOIN "HostedIntegration" h ON h."id" = s."hostedIntegrationId" AND h."merchantId" = p."merchantId"
             WHERE p."merchantId" = $1 AND p."mode" = 'test' AND (p."id" = $2 OR p."merchantPaymentId" = $2)
             ORDER BY (p."id" = $2) DESC
-            LIMIT 1
-            FOR UPDATE OF p`,
+            LIMIT 1`,
       params: [merchantId, paymentId],
+    },
+    {
+      name: "capture: the reservation's lock of the payment (cps_follow_up_unchanged)",
+      sql: `SELECT p."status"::text AS "status", p."authorizedAmount" FROM "Payment" p WHERE p."id" = $1 FOR UPDATE`,
+      params: [paymentId],
     },
     {
       name: "capture: operation totals (operation-totals.ts)",
@@ -552,7 +558,7 @@ async function main(): Promise<void> {
   const baseline = await startBaseline(databaseUrl);
   const results: Record<string, Summary[]> = { baseline: [], json: [], insert: [], initdynamic: [], capture: [] };
   // The twoweb and scale phases' figures, compared with the one-process, empty-database ones above.
-  const extra: Record<string, Summary[]> = { initdynamicTwoWeb: [], captureTwoWeb: [], insertScale: [], initdynamicScale: [], captureScale: [] };
+  const extra: Record<string, Summary[]> = { captureWebOnly: [], initdynamicTwoWeb: [], captureTwoWeb: [], insertScale: [], initdynamicScale: [], captureScale: [] };
   let emptyStatements: Map<string, StatementMean> | undefined;
   let scaleStatements: Map<string, StatementMean> | undefined;
   try {
@@ -637,6 +643,13 @@ async function main(): Promise<void> {
       if (PHASES.has("initdynamic")) {
         log(`POST /api/initdynamic, ${connections} connections`);
         results.initdynamic!.push(await load(connections, { url: `${base}/api/initdynamic`, method: "POST", headers, body: initBody }, { server: web.pid }));
+      }
+      if (PHASES.has("captureweb")) {
+        // No worker runs yet: the web process's own capacity for captures, without the background
+        // work each one starts competing for the same cores (reported, no target; the worker does
+        // these captures' work when it starts below).
+        log(`POST /api/{paymentid}/capture, ${connections} connections, no worker running`);
+        extra.captureWebOnly!.push(await load(connections, { url: base, requests: [captureRequest] }, { server: web.pid }));
       }
     }
 
@@ -941,6 +954,7 @@ async function main(): Promise<void> {
     console.log("\n| what | connections | req/s | p50 ms | p99 ms | CPU ms/request | req/s ÷ same, one process / empty database | p99 ÷ same | CPU ÷ same |");
     console.log("|---|---|---|---|---|---|---|---|---|");
     const labels: Record<string, [string, string]> = {
+      captureWebOnly: ["POST /api/{paymentid}/capture, no worker running (the web alone)", "capture"],
       initdynamicTwoWeb: ["POST /api/initdynamic, two web processes", "initdynamic"],
       captureTwoWeb: ["POST /api/{paymentid}/capture, two web processes", "capture"],
       insertScale: ["scale: floor Next.js + INSERT (its table not filled)", "insert"],

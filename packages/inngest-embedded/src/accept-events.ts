@@ -46,6 +46,32 @@ export async function acceptEvents(options: { database: ExecutorDatabase; events
  * not its result is read; it fails or succeeds with the event's insert.
  */
 export async function storeEvent(database: QueryRunner, event: IncomingEvent, now: Date, along?: Sql): Promise<string> {
+  const stored = await insertEvent(database, event, now, along, false);
+  if (stored.id) return stored.id;
+  return existingEventId(database, event);
+}
+
+/**
+ * Stores one event only when `along`, a data-modifying statement with RETURNING, writes a row: the
+ * event of a state change that its own statement may decline to make (an INSERT ... SELECT ...
+ * WHERE <guard>). One round trip; on its own (outside a transaction) it is one transaction, so the
+ * change and its event are written together or not at all. Answers undefined when `along` wrote
+ * nothing (and then nothing was stored), else the event's id as storeEvent does.
+ */
+export async function storeEventIfWritten(database: QueryRunner, event: IncomingEvent, now: Date, along: Sql): Promise<string | undefined> {
+  const stored = await insertEvent(database, event, now, along, true);
+  if (!stored.written) return undefined;
+  if (stored.id) return stored.id;
+  return existingEventId(database, event);
+}
+
+async function insertEvent(
+  database: QueryRunner,
+  event: IncomingEvent,
+  now: Date,
+  along: Sql | undefined,
+  onlyIfWritten: boolean,
+): Promise<{ written: boolean; id: string | null }> {
   const id = ulid(now.getTime());
   const payload: StoredEventPayload = {
     id: event.id ?? id,
@@ -56,14 +82,21 @@ export async function storeEvent(database: QueryRunner, event: IncomingEvent, no
   };
   // The insert and the wake-up of every executor (work-notifications.ts) in one statement: the
   // notification is delivered when the row is committed, and only for an event that is new.
-  const inserted = await database.$queryRaw<{ id: string }[]>`
+  const [row] = await database.$queryRaw<{ written: boolean; id: string | null }[]>`
     WITH ${along ? sql`"along" AS (${along}),` : empty} "inserted" AS (
       INSERT INTO "InngestEvent" ("id", "name", "idempotencyKey", "payload")
-      VALUES (${id}, ${event.name}, ${event.id ?? null}, ${JSON.stringify(payload)}::jsonb)
+      SELECT ${id}, ${event.name}, ${event.id ?? null}, ${JSON.stringify(payload)}::jsonb
+      ${onlyIfWritten ? sql`WHERE EXISTS (SELECT 1 FROM "along")` : empty}
       ON CONFLICT ("idempotencyKey") DO NOTHING
       RETURNING "id")
-    SELECT "id", pg_notify(${WORK_CHANNEL}, '')::text AS "notified" FROM "inserted"`;
-  if (inserted[0]) return inserted[0].id;
+    SELECT ${onlyIfWritten ? sql`EXISTS (SELECT 1 FROM "along")` : sql`true`} AS "written", i."id",
+      CASE WHEN i."id" IS NULL THEN NULL ELSE pg_notify(${WORK_CHANNEL}, '')::text END AS "notified"
+    FROM (SELECT 1) AS "one" LEFT JOIN "inserted" i ON true`;
+  return { written: Boolean(row?.written), id: row?.id ?? null };
+}
+
+/** The id of the event stored earlier under this event's idempotency id. */
+async function existingEventId(database: QueryRunner, event: IncomingEvent): Promise<string> {
   if (!event.id) throw new Error("the event was not stored");
   const [existing] = await database.$queryRaw<{ id: string }[]>`SELECT "id" FROM "InngestEvent" WHERE "idempotencyKey" = ${event.id}`;
   if (!existing) throw new Error("the event was not stored");

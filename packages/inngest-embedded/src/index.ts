@@ -10,7 +10,7 @@ export type { ExecutorDatabase, QueryRunner, RunStatus } from "./database";
 
 // Events: the SDK's event API answered in-process, and an event stored in the caller's transaction.
 export { EMBEDDED_EVENT_API_BASE_URL, EMBEDDED_EVENT_KEY, embeddedAwareFetch } from "./embedded-event-api";
-export { acceptEvents, incomingEventSchema, storeEvent, type IncomingEvent } from "./accept-events";
+export { acceptEvents, incomingEventSchema, storeEvent, storeEventIfWritten, type IncomingEvent } from "./accept-events";
 export { wakeLocalExecutors } from "./local-executors";
 
 // Runs, for the back office and the CLI.

@@ -1,33 +1,35 @@
 // The first statement of a capture, refund or void (lib/payments/request-follow-up.ts): finds the
-// payment by paymentid or merchantpaymentid, takes its row lock for the rest of the transaction,
-// and reads in the same round trip everything the notification address may come from (spec 6: the
-// hosted integration's default address, the merchant's, then the address the payment itself was
-// started with), and the operation totals. Profiled in docs/performance.md: Prisma's model API made
-// these four statements (lock, payment, session, merchant, plus a hosted integration when there is
-// one); raw SQL made them one, and the totals a second.
-// The totals must be read after the lock is granted, in a statement of their own, so that READ
-// COMMITTED gives them a snapshot that includes the pending operation of a concurrent request that
-// held the lock (lib/payments/operation-totals.ts): the PL/pgSQL function cps_lock_follow_up_payment
-// (migration follow_up_lock_with_totals) runs the lock and then that statement, one round trip.
+// payment by paymentid or merchantpaymentid and reads, in one snapshot and without a lock, what the
+// amount rules decide on (its status, authorized amount and operation totals) and everything the
+// notification address may come from (spec 6: the hosted integration's default address, the
+// merchant's, then the address the payment itself was started with). Profiled in
+// docs/performance.md: Prisma's model API made these four statements; the PL/pgSQL function
+// cps_read_follow_up_payment (migration follow_up_reserved_on_unchanged_state) makes them one.
+// Nothing is locked here: the reservation's own statement takes the payment's lock and writes only
+// if what was read here is unchanged (followUpUnchanged, decision 0212).
 import type { Tx } from "../db";
+import { Prisma } from "../db";
 import { unknownPayment } from "../errors";
 import type { AcquirerName } from "../acquirers/names";
-import { PAYMENT_REF, type LockedPayment } from "./get-payment-or-throw";
+import { PAYMENT_REF, type FollowUpPayment } from "./get-payment-or-throw";
 import { totalsFromRows, type OperationTotals, type OperationTotalsRow } from "./operation-totals";
 import type { Mode } from "../mode";
 
-export interface LockedFollowUpPayment extends LockedPayment {
+export interface ReadFollowUpPayment extends FollowUpPayment {
   /** The processor that authorized it (null before an authorization). */
   processor: AcquirerName | null;
   /** The platform of the account that authorized it (decision 0193); null: the processor's first. */
   platform: string | null;
   /** The notification address for a follow-up when the request names none, or null. */
   configuredNotificationUrl: string | null;
+  totals: OperationTotals;
+  /** The guard of the reservation: true in its statement only if the state read here is unchanged. */
+  unchanged: Prisma.Sql;
 }
 
 interface Row {
   id: string;
-  status: LockedPayment["status"];
+  status: FollowUpPayment["status"];
   processor: AcquirerName | null;
   platform: string | null;
   authorizedAmount: bigint | number | string;
@@ -39,34 +41,38 @@ interface Row {
   totals: OperationTotalsRow[];
 }
 
-export async function lockFollowUpPaymentOrThrow({
-  tx,
+export async function readFollowUpPaymentOrThrow({
+  database,
   merchantId,
   mode,
   paymentRef,
   parameter = "paymentid",
 }: {
-  tx: Tx;
+  /** The client, or the transaction the reservation is written in. */
+  database: Tx;
   merchantId: string;
   /** The key's mode: a payment of the other mode is not found, as another merchant's is not. */
   mode: Mode;
   paymentRef: string | undefined;
   parameter?: string;
-}): Promise<LockedFollowUpPayment & { totals: OperationTotals }> {
+}): Promise<ReadFollowUpPayment> {
   if (!paymentRef || !PAYMENT_REF.test(paymentRef)) throw unknownPayment(parameter);
-  const rows = await tx.$queryRaw<Row[]>`SELECT * FROM "cps_lock_follow_up_payment"(${merchantId}, ${mode}::"Mode", ${paymentRef})`;
+  const rows = await database.$queryRaw<Row[]>`SELECT * FROM "cps_read_follow_up_payment"(${merchantId}, ${mode}::"Mode", ${paymentRef})`;
   const row = rows[0];
   if (!row) throw unknownPayment(parameter);
+  const authorizedAmount = BigInt(row.authorizedAmount);
   return {
     id: row.id,
     status: row.status,
     processor: row.processor,
     platform: row.platform,
-    authorizedAmount: BigInt(row.authorizedAmount),
+    authorizedAmount,
     currency: row.currency,
     // The order of lib/notifications/resolve-notification-url.ts for purpose "default" with a fallback.
     // (an empty hosted address is passed over there, as here).
     configuredNotificationUrl: (row.hostedUrl || null) ?? row.merchantUrl ?? row.sessionUrl ?? row.paymentUrl ?? null,
     totals: totalsFromRows(row.totals),
+    // The totals go back as they were read (cps_follow_up_totals orders them), and are compared as jsonb.
+    unchanged: Prisma.sql`"cps_follow_up_unchanged"(${row.id}::text, ${row.status}::text, ${authorizedAmount}::bigint, ${JSON.stringify(row.totals)}::jsonb)`,
   };
 }
