@@ -11,7 +11,9 @@ const nextConfig = {
   // framing. Next's default of 1 MB would cut such a body off before the action could say why. The
   // action itself refuses a file over the acquirer's limit with the rule; the form refuses it before
   // uploading.
-  experimental: { serverActions: { bodySizeLimit: "6mb" } },
+  // CPS_BUILD_NO_MINIFY=1: server code left readable, so that a CPU profile names our functions
+  // (profiling builds of the benches, docs/performance.md); every other build is minified.
+  experimental: { serverActions: { bodySizeLimit: "6mb" }, serverMinification: process.env.CPS_BUILD_NO_MINIFY !== "1" },
   // Loaded by Node at run time rather than bundled: WebAssembly and native modules; and the
   // observability packages, which keep process-wide state (pino's streams, prom-client's registry,
   // OpenTelemetry's global provider) that must not be duplicated per bundle.

@@ -5,7 +5,7 @@
 // evidence file's upload link) goes through the egress guard of every address the service does not
 // configure itself (`egress`: lib/egress, checked before the request and again when its name is
 // resolved, so a DNS answer cannot switch it; docs/decisions/0211-links-in-acquirer-answers-go-through-the-egress-guard.md).
-import { Agent, fetch as guardedFetch } from "undici";
+import { Agent, fetch as undiciFetch } from "undici";
 import { checkMerchantUrl } from "../../egress/check-merchant-url";
 import { boundedText } from "../../egress/bounded-read";
 import { checkedLookup, egressRefusalMessage } from "../../egress/checked-lookup";
@@ -60,9 +60,11 @@ export async function send({ url, method, headers, body, timeoutMs, signal, egre
   try {
     // Bytes are copied into a buffer of their own: fetch takes only ArrayBuffer-backed views.
     const payload = body instanceof Uint8Array ? new Uint8Array(body) : body;
-    const response = guarded
-      ? await guardedFetch(url, { method, headers, body: payload, signal: combined, redirect: "manual", dispatcher: guarded })
-      : await fetch(url, { method, headers, body: payload, signal: combined, redirect: "manual" });
+    // undici's own fetch, not the global one: inside the Next.js server the global fetch is
+    // patched for its data cache and tracing (dedupeFetch, trace), 2.4% of the worker's busy CPU
+    // per capture in a profile (docs/performance.md) for nothing a connector uses. Without
+    // `dispatcher` it keeps connections alive on undici's global pool.
+    const response = await undiciFetch(url, { method, headers, body: payload, signal: combined, redirect: "manual", ...(guarded ? { dispatcher: guarded } : {}) });
     // An answer from a destination we did not configure is read only so far (an upload's answer is short).
     const text = guarded ? await boundedText(response.body as AsyncIterable<Uint8Array> | null, GUARDED_ANSWER_BYTES) : await response.text();
     return { kind: "response", status: response.status, contentType: response.headers.get("content-type") ?? "", text };

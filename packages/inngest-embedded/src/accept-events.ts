@@ -1,5 +1,5 @@
 // The embedded executor's event intake: stores events for fan-out, dropping repeats of an event id.
-import { ulid } from "ulid";
+import { ulid } from "./ulid";
 import { z } from "zod";
 import { empty, sql, type ExecutorDatabase, type QueryRunner, type Sql } from "./database";
 import { wakeLocalExecutors } from "./local-executors";

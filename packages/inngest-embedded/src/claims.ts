@@ -1,6 +1,6 @@
 // Claims and leases of due jobs: SKIP LOCKED picks, the concurrency limit, renewal and release,
 // and when the next job falls due. HTTP calls never happen inside these statements.
-import { ulid } from "ulid";
+import { ulid } from "./ulid";
 import { join, sql, utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type JobKind } from "./database";
 import { NOTIFY_WORK_SQL } from "./work-notifications";
 import { parseRunForCall, runForCallJson, type RunForCall, type RunForCallJson } from "./run-for-call";

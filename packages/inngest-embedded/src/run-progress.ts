@@ -3,7 +3,7 @@
 // one run (possibly in two processes) finish one at a time and exactly one of them schedules the
 // next discovery call; the one exception is a run's end with nothing else of it pending, which is
 // one statement (endRunInOneStatement).
-import { ulid } from "ulid";
+import { ulid } from "./ulid";
 import { newLease, type ClaimedJob, type LeaseFor } from "./claims";
 import { sql, utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type QueryRunner, type RunStatus, type JobKind, type Sql } from "./database";
 import { memoizedSteps, parseRunForCall, runForCallJson, type RunForCall, type RunForCallJson } from "./run-for-call";

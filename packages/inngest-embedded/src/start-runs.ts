@@ -1,5 +1,5 @@
 // Starting runs: the fan-out of new events to the functions they trigger, and cron fire times.
-import { ulid } from "ulid";
+import { ulid } from "./ulid";
 import type { StoredEventPayload } from "./accept-events";
 import { newLease, type LeaseFor } from "./claims";
 import { sql, utc, TRANSACTION_OPTIONS, type ExecutorDatabase, type Sql } from "./database";
