@@ -3,7 +3,7 @@
 // Idempotent: the processor is called only while the operation is pending.
 import { NonRetriableError } from "inngest";
 import { db, Prisma } from "../db";
-import { runFollowUp } from "../routing/follow-up";
+import { latestAuthorization, NAMEABLE_X, runFollowUp, type FollowUpAuthorization } from "../routing/follow-up";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import { claimRefundAfterCaptures } from "./claim-refund-after-captures";
@@ -33,6 +33,8 @@ interface ClaimedFollowUp {
   payment: { id: string; currency: string; processor: AcquirerName | null; textOnStatement: string | null };
   /** What the record needs besides the answer, read with the claim (no read before the record). */
   facts: FollowUpFacts;
+  /** The authorization the call names, when the claim read it (a capture or void): runFollowUp reads nothing then. */
+  authorization?: FollowUpAuthorization | null;
 }
 
 /** processFollowUpOperation, telling the job which notification it stored (no read to find it, issue 37). */
@@ -55,6 +57,7 @@ export async function processFollowUp({ operationId }: { operationId: string }):
     amount: claimed.amount,
     operationId,
     textOnStatement: payment.textOnStatement ?? undefined,
+    authorization: claimed.authorization,
   });
   try {
     faultPoint("follow-up.after-call");
@@ -95,16 +98,30 @@ function asClaimed(row: ClaimRow, type: FollowUpType): ClaimedFollowUp {
   };
 }
 
-/** The common case in one statement: a pending capture or void not yet claimed, claimed. */
+/**
+ * The common case in one statement: a pending capture or void not yet claimed, claimed, with the
+ * authorization its call names read and, when nameable, named on it (what runFollowUp's own read
+ * would do in a second statement, issue 37). The authorization is read in the claim's snapshot:
+ * an authorization's row does not change once approved, and the payment's processor is set with it.
+ */
 async function claimCaptureOrVoid(operationId: string): Promise<ClaimedFollowUp | undefined> {
-  const [row] = await db().$queryRaw<ClaimRow[]>`
-    UPDATE "Operation" o SET "outcomeUnknownSince" = ${new Date()}
-    FROM "Payment" p
+  const [row] = await db().$queryRaw<(ClaimRow & { authorization: FollowUpAuthorization | null })[]>`
+    WITH "x" AS (${latestAuthorization(
+      Prisma.sql`(SELECT "paymentId" FROM "Operation" WHERE "id" = ${operationId})`,
+      Prisma.sql`(SELECT py."processor" FROM "Payment" py JOIN "Operation" op ON op."paymentId" = py."id" WHERE op."id" = ${operationId})`,
+    )})
+    UPDATE "Operation" o SET "outcomeUnknownSince" = ${new Date()},
+      "acquirerAccountId" = CASE WHEN ${NAMEABLE_X} THEN x."accountId" ELSE o."acquirerAccountId" END,
+      "referencedOperationId" = CASE WHEN ${NAMEABLE_X} THEN x."id" ELSE o."referencedOperationId" END
+    FROM "Payment" p LEFT JOIN "x" ON true
     WHERE o."id" = ${operationId} AND p."id" = o."paymentId"
       AND o."status" = 'pending' AND o."outcomeUnknownSince" IS NULL
       AND o."type" IN (${FOLLOW_UP_TYPES_SQL}) AND o."type" <> 'refund'
-    RETURNING ${CLAIM_ROW_COLUMNS}`;
-  return row && isFollowUpType(row.type) ? asClaimed(row, row.type) : undefined;
+    RETURNING ${CLAIM_ROW_COLUMNS},
+      CASE WHEN x."id" IS NULL THEN NULL ELSE json_build_object(
+        'id', x."id", 'processorReference', x."processorReference", 'authorizationCode', x."authorizationCode",
+        'accountId', x."accountId", 'customerIpAddress', x."customerIpAddress", 'account', x."account", 'named', ${NAMEABLE_X}) END AS "authorization"`;
+  return row && isFollowUpType(row.type) ? { ...asClaimed(row, row.type), authorization: row.authorization } : undefined;
 }
 
 /** Every other case: what the operation is, then its own claim (or what to answer instead). */

@@ -2,7 +2,7 @@
 // payment, under its credentials, even when it has been edited or disabled since (an authorization
 // made on one account cannot be captured on another), referring to the authorization by the
 // acquirer's own id. The operation records the account it went out under.
-import { db } from "../db";
+import { db, Prisma } from "../db";
 import {
   AcquirerAccountMissingError,
   accountConnector,
@@ -20,6 +20,42 @@ export interface FollowUpPayment {
   processor: AcquirerName | null;
 }
 
+/** The authorization a follow-up names, with the account it went out under (read by runFollowUp, or by its caller's claim). */
+export interface FollowUpAuthorization {
+  id: string;
+  processorReference: string | null;
+  authorizationCode: string | null;
+  accountId: string | null;
+  customerIpAddress: string | null;
+  account: SealedAccountRow | null;
+  /** Whether the statement that read it also named it on the follow-up (acquirerAccountId, referencedOperationId). */
+  named: boolean;
+}
+
+/**
+ * The latest approved authorization of payment `paymentId` at `processor`, what the call needs of
+ * the payment, and the row of the account it went out under, as a CTE body of columns "id",
+ * "processorReference", "authorizationCode", "accountId", "customerIpAddress", "account" and
+ * "callable" (an account row that needs no credentials). A CTE of that name "x" is nameable
+ * (NAMEABLE_X) when the refusals SQL can see cannot apply: then a capture or void records it on the
+ * operation in the same statement (decision 0195).
+ */
+export function latestAuthorization(paymentId: Prisma.Sql, processor: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+      SELECT o."id", o."processorReference", o."authorizationCode",
+             COALESCE(o."acquirerAccountId", p."acquirerAccountId") AS "accountId", p."customerIpAddress",
+             ${SEALED_ACCOUNT_JSON_OF_A} AS "account", a."id" IS NOT NULL AND a."credentialsNeeded" IS NULL AS "callable"
+      FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
+      LEFT JOIN "AcquirerAccount" a ON a."id" = COALESCE(o."acquirerAccountId", p."acquirerAccountId")
+      WHERE o."paymentId" = ${paymentId} AND o."type" = 'authorize' AND o."status" = 'approved'
+        AND o."processor" = ${processor}
+      ORDER BY o."createdAt" DESC
+      LIMIT 1`;
+}
+
+/** latestAuthorization's row `x` may be named on a capture or void before the call. */
+export const NAMEABLE_X = Prisma.sql`(x."callable" AND x."processorReference" IS NOT NULL)`;
+
 export interface RunFollowUpOptions {
   /** The payment as loaded by the caller (id, currency, processor). */
   payment: FollowUpPayment;
@@ -30,6 +66,8 @@ export interface RunFollowUpOptions {
   operationId: string;
   textOnStatement?: string;
   timeoutMs?: number;
+  /** The authorization as the caller's claim read (and named) it: runFollowUp then reads nothing before the call. */
+  authorization?: FollowUpAuthorization | null;
 }
 
 /** Calls the authorizing processor; never throws for acquirer answers, network failures or missing configuration. */
@@ -40,6 +78,7 @@ export async function runFollowUp({
   operationId,
   textOnStatement,
   timeoutMs,
+  authorization: given,
 }: RunFollowUpOptions): Promise<ProcessorResult> {
   if (!payment.processor) {
     return {
@@ -51,41 +90,13 @@ export async function runFollowUp({
   }
   // The latest approved authorization at that processor, what the call needs of the payment, and
   // the row of the account it went out under, in one statement (four through the ORM: the relation
-  // load and the account's read, issue 37). A capture or void also records there, before the call,
-  // what it names at the acquirer: the account and the authorization, written only when the refusals
-  // below that SQL can see cannot apply (an authorization with its reference, an account row that
-  // needs no credentials). Only stored credentials that can no longer be opened are refused after
-  // the write: the operation then names the account it would have gone out under (decision 0195).
-  const [authorization] = await db().$queryRaw<
-    {
-      id: string;
-      processorReference: string | null;
-      authorizationCode: string | null;
-      accountId: string | null;
-      customerIpAddress: string | null;
-      account: SealedAccountRow | null;
-      named: boolean;
-    }[]
-  >`
-    WITH "authorization" AS (
-      SELECT o."id", o."processorReference", o."authorizationCode",
-             COALESCE(o."acquirerAccountId", p."acquirerAccountId") AS "accountId", p."customerIpAddress",
-             ${SEALED_ACCOUNT_JSON_OF_A} AS "account", a."id" IS NOT NULL AND a."credentialsNeeded" IS NULL AS "callable"
-      FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
-      LEFT JOIN "AcquirerAccount" a ON a."id" = COALESCE(o."acquirerAccountId", p."acquirerAccountId")
-      WHERE o."paymentId" = ${payment.id} AND o."type" = 'authorize' AND o."status" = 'approved'
-        AND o."processor" = ${payment.processor}::"Processor"
-      ORDER BY o."createdAt" DESC
-      LIMIT 1
-    ), "named" AS (
-      UPDATE "Operation" f SET "acquirerAccountId" = x."accountId", "referencedOperationId" = x."id"
-      FROM "authorization" x
-      WHERE f."id" = ${operationId} AND ${operation !== "refund"} AND x."callable" AND x."processorReference" IS NOT NULL
-      RETURNING f."id"
-    )
-    SELECT x."id", x."processorReference", x."authorizationCode", x."accountId", x."customerIpAddress", x."account",
-           EXISTS (SELECT 1 FROM "named") AS "named"
-    FROM "authorization" x`;
+  // load and the account's read, issue 37), unless the caller's claim read it. A capture or void also
+  // records there, before the call, what it names at the acquirer: the account and the
+  // authorization, written only when the refusals below that SQL can see cannot apply (an
+  // authorization with its reference, an account row that needs no credentials). Only stored
+  // credentials that can no longer be opened are refused after the write: the operation then names
+  // the account it would have gone out under (decision 0195).
+  const authorization = given !== undefined ? given : await readAndName(payment.id, payment.processor, operation, operationId);
   if (!authorization?.processorReference) {
     return {
       status: "failed",
@@ -145,6 +156,22 @@ export async function runFollowUp({
     case "void":
       return connector.void(reference);
   }
+}
+
+/** runFollowUp's own read of the authorization, naming it on a capture or void in the same statement. */
+async function readAndName(paymentId: string, processor: AcquirerName, operation: FollowUpOperation, operationId: string): Promise<FollowUpAuthorization | null> {
+  const [authorization] = await db().$queryRaw<FollowUpAuthorization[]>`
+    WITH "authorization" AS (${latestAuthorization(Prisma.sql`${paymentId}`, Prisma.sql`${processor}::"Processor"`)}),
+    "named" AS (
+      UPDATE "Operation" f SET "acquirerAccountId" = x."accountId", "referencedOperationId" = x."id"
+      FROM "authorization" x
+      WHERE f."id" = ${operationId} AND ${operation !== "refund"} AND ${NAMEABLE_X}
+      RETURNING f."id"
+    )
+    SELECT x."id", x."processorReference", x."authorizationCode", x."accountId", x."customerIpAddress", x."account",
+           EXISTS (SELECT 1 FROM "named") AS "named"
+    FROM "authorization" x`;
+  return authorization ?? null;
 }
 
 /**
