@@ -20,7 +20,11 @@ export interface SealPurpose {
 
 const derived = new Map<string, Buffer>();
 
-function purposeKey(purpose: SealPurpose, keyId: string | undefined): { id: string; key: Buffer } {
+/**
+ * The purpose's key derived from the card-data key `keyId` (the current one when undefined), derived
+ * once per process and key: HKDF on every open showed in the worker's profile (docs/performance.md).
+ */
+export function purposeKey(purpose: SealPurpose, keyId: string | undefined): { id: string; key: Buffer } {
   const cardKey = cardKeyMaterial(keyId);
   const cacheKey = `${purpose.label}\u0000${cardKey.id}\u0000${cardKey.key.toString("base64")}`;
   let key = derived.get(cacheKey);

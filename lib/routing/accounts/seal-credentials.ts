@@ -2,8 +2,8 @@
 // card-data key with its own label (as the TOTP secrets are, lib/auth/totp.ts), so a credential is
 // never sealed as if it were a card number; the ciphertext is bound to its account id and key id, so
 // it cannot be moved to another account. `cards rotate-key` re-seals them under the current key.
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
-import { cardKeyMaterial } from "../../cards/card-encryption";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
+import { purposeKey } from "../../cards/sealed-secret";
 import { config } from "../../env";
 import { parseCredentials, type ProcessorCredentials } from "../../acquirers/credentials";
 
@@ -12,8 +12,9 @@ const HKDF_INFO = "card-payment-service/acquirer-credentials/v1";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-function credentialsKey(cardKey: Buffer): Buffer {
-  return Buffer.from(hkdfSync("sha256", cardKey, Buffer.alloc(0), HKDF_INFO, 32));
+/** The credentials' key from card-data key `keyId` (the current one when undefined), derived once per process and key. */
+function credentialsKey(keyId: string | undefined): { id: string; key: Buffer } {
+  return purposeKey({ prefix: SEALED_PREFIX, label: HKDF_INFO }, keyId);
 }
 
 export interface SealedCredentials {
@@ -37,9 +38,9 @@ function binding(accountId: string, purpose: CredentialsPurpose): string {
 type CredentialsPurpose = "gateway" | "reporting";
 
 function sealPayload(value: SealedPayload, accountId: string, purpose: CredentialsPurpose = "gateway"): SealedCredentials {
-  const { id, key } = cardKeyMaterial();
+  const { id, key } = credentialsKey(undefined);
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", credentialsKey(key), iv);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
   cipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${id}:${binding(accountId, purpose)}`));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
   return {
@@ -93,7 +94,7 @@ export function reportingCredentialsFingerprint(processor: string, credentials: 
 function openPayload(sealed: SealedCredentials, accountId: string, purpose: CredentialsPurpose = "gateway"): SealedPayload {
   const payload = sealed.credentialsSealed.slice(`${SEALED_PREFIX}:`.length);
   const raw = Buffer.from(payload, "base64");
-  const decipher = createDecipheriv("aes-256-gcm", credentialsKey(cardKeyMaterial(sealed.credentialsKeyId).key), raw.subarray(0, IV_BYTES));
+  const decipher = createDecipheriv("aes-256-gcm", credentialsKey(sealed.credentialsKeyId).key, raw.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(`${SEALED_PREFIX}:${sealed.credentialsKeyId}:${binding(accountId, purpose)}`));
   decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   return JSON.parse(
