@@ -4,7 +4,7 @@
 // send is memoized and not repeated on a retry.
 import type { EventType, StandardSchemaV1 } from "inngest";
 import { inngest } from "./client";
-import type { Prisma, Tx } from "../db";
+import type { Prisma, SqlRunner, Tx } from "../db";
 import { config } from "../env";
 import { currentTraceparent } from "../observability/tracing";
 import { storeEvent, storeEventIfWritten, wakeLocalExecutors } from "@cps/inngest-embedded";
@@ -87,7 +87,7 @@ export async function sendEventInTransaction<TType extends AnyEventType>(
  * answers: the function to call after the commit.
  */
 export async function sendEventIfWritten<TType extends AnyEventType>(
-  database: Tx,
+  database: SqlRunner,
   options: SendEventOptions<TType> & { along: Prisma.Sql },
 ): Promise<(() => Promise<void>) | undefined> {
   const stored = await storeEventIfWritten(database, await outboxEvent(options), new Date(), options.along);

@@ -6,7 +6,7 @@
 import { hostname } from "node:os";
 import { EmbeddedExecutor, listenForWork, type DirectInvoke, type ServeHandler } from "@cps/inngest-embedded";
 import { reportExecutorHeartbeat } from "./executor-status";
-import { databaseUrl, db } from "../db";
+import { databaseUrl, hotSql } from "../db";
 import { config } from "../env";
 import { embeddedSigningKey } from "./signing-key";
 import { lazyLogger } from "../observability/logger";
@@ -30,7 +30,9 @@ export async function startEmbeddedExecutor(options: { handler?: ServeHandler; i
   if (config().inngestMode !== "embedded" || state.__cpsEmbeddedExecutor) return;
   const logger = lazyLogger("executor");
   const executor = new EmbeddedExecutor({
-    database: db(),
+    // Its bookkeeping (claims, fan-out, a run's end) runs for every job: on the driver, not through
+    // Prisma's runtime (hotSql, decision 0214).
+    database: hotSql(),
     serveUrl: localServeUrl(),
     signingKey: embeddedSigningKey(),
     handler: options.handler,

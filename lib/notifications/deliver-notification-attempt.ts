@@ -5,7 +5,7 @@
 // webhook-id and bytes, numbered after the schedule, sent even when it was delivered before. It
 // does not move the schedule: acknowledged, the notification is delivered and the scheduled
 // attempts still to come send nothing; refused, the schedule goes on as it was.
-import { db } from "../db";
+import { hotSql } from "../db";
 import { textForPostgres } from "../db/postgres-text";
 import { Prisma } from "../generated/prisma/client";
 import type { NotificationKind, NotificationStatus } from "../generated/prisma/enums";
@@ -53,7 +53,7 @@ const MAX_READS = 3;
  * release running now is waited for). False when nothing holds it back any more.
  */
 async function recordHold(notificationId: string, now: Date): Promise<boolean> {
-  const held = await db().$queryRaw<{ id: string }[]>`
+  const held = await hotSql().$queryRaw<{ id: string }[]>`
     UPDATE "Notification" n SET "heldBackAt" = COALESCE(n."heldBackAt", ${now}), "nextAttemptAt" = NULL
     WHERE n."id" = ${notificationId} AND n."status" = 'pending' AND ${HELD_BACK_N_LOCKING}
     RETURNING n."id"`;
@@ -77,10 +77,11 @@ interface AttemptRead {
 async function readForAttempt(notificationId: string, now: Date, withCopies: boolean): Promise<AttemptRead> {
   // Raw SQL here and for the record below: one attempt runs for every notification, and the ORM
   // made eight statements of it (two reads, a batch of two writes with their existence checks);
-  // these are two (docs/performance.md, the worker's cost per capture). The read also answers
+  // these are two (docs/performance.md, the worker's cost per capture), on the driver (hotSql,
+  // decision 0214). The read also answers
   // whether the notification is held back (lib/notifications/hold-back.ts) and, for the first
   // attempt, which copies to start: two statements fewer per capture (issue 29).
-  const [notification] = await db().$queryRaw<AttemptRead[]>`
+  const [notification] = await hotSql().$queryRaw<AttemptRead[]>`
     SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status", n."endpointId",
       COALESCE((SELECT json_agg(json_build_object('id', s."id", 'sealed', s."sealed") ORDER BY s."createdAt" DESC, s."id" DESC)
         FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND s."endpointId" IS NOT DISTINCT FROM n."endpointId"
@@ -203,7 +204,7 @@ async function recordScheduledAttempt({ notificationId, attemptNumber, startedAt
   const status: NotificationStatus = delivered ? "delivered" : isLast ? "failed" : "pending";
   // The attempt and the notification's new state in one statement (atomic on its own). A repeated
   // attempt number (a retried step) overwrites its row, as the ORM's upsert did.
-  const [ended] = await db().$queryRaw<Ended[]>`
+  const [ended] = await hotSql().$queryRaw<Ended[]>`
     WITH "attempt" AS (
       INSERT INTO "NotificationAttempt" ("id", "notificationId", "attemptNumber", "startedAt", "durationMs", "statusCode", "error", "responseBody")
       VALUES (${newId()}, ${notificationId}, ${attemptNumber}, ${startedAt}, ${durationMs}, ${statusCode}, ${error}, ${responseBody})
@@ -232,7 +233,7 @@ async function recordScheduledAttempt({ notificationId, attemptNumber, startedAt
  * state and next attempt stay as they were.
  */
 async function recordResendAttempt({ notificationId, startedAt, durationMs, statusCode, error, responseBody, delivered }: AttemptRecord): Promise<void> {
-  const [ended] = await db().$queryRaw<Ended[]>`
+  const [ended] = await hotSql().$queryRaw<Ended[]>`
     WITH "attempt" AS (
       INSERT INTO "NotificationAttempt" ("id", "notificationId", "attemptNumber", "startedAt", "durationMs", "statusCode", "error", "responseBody", "resend")
       SELECT ${newId()}, ${notificationId},

@@ -2,7 +2,7 @@
 // records the answer on the operation and payment (lib/jobs/run-follow-up-operation.ts calls it).
 // Idempotent: the processor is called only while the operation is pending.
 import { NonRetriableError } from "inngest";
-import { db, Prisma } from "../db";
+import { hotSql, Prisma } from "../db";
 import { latestAuthorization, NAMEABLE_X, runFollowUp, type FollowUpAuthorization } from "../routing/follow-up";
 import { faultPoint } from "../faults/fault-point";
 import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
@@ -105,7 +105,7 @@ function asClaimed(row: ClaimRow, type: FollowUpType): ClaimedFollowUp {
  * an authorization's row does not change once approved, and the payment's processor is set with it.
  */
 async function claimCaptureOrVoid(operationId: string): Promise<ClaimedFollowUp | undefined> {
-  const [row] = await db().$queryRaw<(ClaimRow & { authorization: FollowUpAuthorization | null })[]>`
+  const [row] = await hotSql().$queryRaw<(ClaimRow & { authorization: FollowUpAuthorization | null })[]>`
     WITH "x" AS (${latestAuthorization(
       Prisma.sql`(SELECT "paymentId" FROM "Operation" WHERE "id" = ${operationId})`,
       Prisma.sql`(SELECT py."processor" FROM "Payment" py JOIN "Operation" op ON op."paymentId" = py."id" WHERE op."id" = ${operationId})`,
@@ -126,7 +126,7 @@ async function claimCaptureOrVoid(operationId: string): Promise<ClaimedFollowUp 
 
 /** Every other case: what the operation is, then its own claim (or what to answer instead). */
 async function readThenClaim(operationId: string): Promise<ClaimedFollowUp | FollowUpProcessed> {
-  const [row] = await db().$queryRaw<ClaimRow[]>`
+  const [row] = await hotSql().$queryRaw<ClaimRow[]>`
     SELECT ${CLAIM_ROW_COLUMNS}
     FROM "Operation" o JOIN "Payment" p ON p."id" = o."paymentId"
     WHERE o."id" = ${operationId}`;

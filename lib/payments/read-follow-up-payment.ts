@@ -7,8 +7,7 @@
 // cps_read_follow_up_payment (migration follow_up_reserved_on_unchanged_state) makes them one.
 // Nothing is locked here: the reservation's own statement takes the payment's lock and writes only
 // if what was read here is unchanged (followUpUnchanged, decision 0212).
-import type { Tx } from "../db";
-import { Prisma } from "../db";
+import { Prisma, type SqlRunner } from "../db";
 import { unknownPayment } from "../errors";
 import type { AcquirerName } from "../acquirers/names";
 import { PAYMENT_REF, type FollowUpPayment } from "./get-payment-or-throw";
@@ -49,7 +48,7 @@ export async function readFollowUpPaymentOrThrow({
   parameter = "paymentid",
 }: {
   /** The client, or the transaction the reservation is written in. */
-  database: Tx;
+  database: SqlRunner;
   merchantId: string;
   /** The key's mode: a payment of the other mode is not found, as another merchant's is not. */
   mode: Mode;

@@ -4,7 +4,7 @@
 // (prisma/migrations/20261129120000_record_follow_up_in_one_round_trip, issue 37). Recomputing the
 // amounts from the operations (rather than adding to counters) makes a repeated call harmless.
 import type { AcquirerName } from "../acquirers/names";
-import { db, Prisma, type Tx } from "../db";
+import { db, hotSql, Prisma, type SqlRunner, type Tx } from "../db";
 import type { ProcessorResult } from "../acquirers/contract";
 import { noteLateAnswer } from "./alert-operator";
 import { notificationText } from "../notifications/enqueue-notification";
@@ -94,7 +94,7 @@ export async function recordFollowUpResultAndNotification({
       })
     : null;
   const stored = notification && { ...notification, text: notificationText(notification.body, facts.mode) };
-  const record = (client: Tx, stopIfRefundsWaiting: boolean) =>
+  const record = (client: SqlRunner, stopIfRefundsWaiting: boolean) =>
     recordInOneRoundTrip(client, { operationId, fields, processor, notification: stored, stopIfRefundsWaiting });
   // Refunds accepted while this capture was pending run now, or fail with its reason: only a
   // capture's record wakes them (the function answers whether any wait, whatever the kind).
@@ -115,7 +115,7 @@ export async function recordFollowUpResultAndNotification({
   // On its own: one statement, committed by itself, in nearly every case. A capture whose payment
   // has refunds waiting for it writes nothing there and is recorded again in a transaction that
   // also wakes them.
-  const first = await record(db(), true);
+  const first = await record(hotSql(), true);
   if (first.outcome === "late") return late();
   if (first.outcome === "recorded") return { recorded: true, notificationId: first.notificationId };
   let afterCommit: (() => Promise<void>) | undefined;
@@ -139,7 +139,7 @@ async function readFacts(operationId: string, tx?: Tx): Promise<FollowUpFacts> {
 }
 
 async function recordInOneRoundTrip(
-  client: Tx,
+  client: SqlRunner,
   {
     operationId,
     fields,

@@ -6,7 +6,7 @@
 // rules decide, and one statement takes the payment's lock and inserts the operation with its event
 // only if the state the rules decided on is unchanged; if it changed (a concurrent request reserved,
 // the processor answered), the request is decided again on the new state.
-import { db, Prisma, type Tx } from "../db";
+import { db, hotSql, Prisma, type SqlRunner, type Tx } from "../db";
 import { invalidParameter, serviceUnavailable } from "../errors";
 import { newId } from "../ids";
 import { followUpRequested } from "../inngest/events/merchant-api";
@@ -44,20 +44,21 @@ export type FollowUpRequest = Omit<RequestFollowUpOptions, "type" | "reason">;
 export async function requestFollowUp(options: RequestFollowUpOptions): Promise<{ responseid: string }> {
   const { bindAnswer, responseId } = options;
   // With an Idempotency-Key its answer commits with the reservation: a repeat gets this responseid,
-  // never a second operation. Without one the reservation's statement is its own transaction.
+  // never a second operation. Without one the reservation's statement is its own transaction, run
+  // on the driver (hotSql, decision 0214).
   const afterCommit = bindAnswer
     ? await db().$transaction(async (tx: Tx) => {
         const reserved = await reserveFollowUp(tx, options);
         await bindAnswer(tx, { responseid: responseId });
         return reserved;
       })
-    : await reserveFollowUp(db(), options);
+    : await reserveFollowUp(hotSql(), options);
   await afterCommit();
   return { responseid: responseId };
 }
 
 async function reserveFollowUp(
-  database: Tx,
+  database: SqlRunner,
   { merchantId, mode, paymentRef, responseId, input, type, reason }: RequestFollowUpOptions,
 ): Promise<() => Promise<void>> {
   const kind: FollowUpKind = FOLLOW_UP_KINDS[type];

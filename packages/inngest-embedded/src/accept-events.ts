@@ -58,7 +58,7 @@ export async function storeEvent(database: QueryRunner, event: IncomingEvent, no
  * change and its event are written together or not at all. Answers undefined when `along` wrote
  * nothing (and then nothing was stored), else the event's id as storeEvent does.
  */
-export async function storeEventIfWritten(database: QueryRunner, event: IncomingEvent, now: Date, along: Sql): Promise<string | undefined> {
+export async function storeEventIfWritten(database: Pick<QueryRunner, "$queryRaw">, event: IncomingEvent, now: Date, along: Sql): Promise<string | undefined> {
   const stored = await insertEvent(database, event, now, along, true);
   if (!stored.written) return undefined;
   if (stored.id) return stored.id;
@@ -66,7 +66,7 @@ export async function storeEventIfWritten(database: QueryRunner, event: Incoming
 }
 
 async function insertEvent(
-  database: QueryRunner,
+  database: Pick<QueryRunner, "$queryRaw">,
   event: IncomingEvent,
   now: Date,
   along: Sql | undefined,
@@ -96,7 +96,7 @@ async function insertEvent(
 }
 
 /** The id of the event stored earlier under this event's idempotency id. */
-async function existingEventId(database: QueryRunner, event: IncomingEvent): Promise<string> {
+async function existingEventId(database: Pick<QueryRunner, "$queryRaw">, event: IncomingEvent): Promise<string> {
   if (!event.id) throw new Error("the event was not stored");
   const [existing] = await database.$queryRaw<{ id: string }[]>`SELECT "id" FROM "InngestEvent" WHERE "idempotencyKey" = ${event.id}`;
   if (!existing) throw new Error("the event was not stored");

@@ -554,6 +554,9 @@ const cronKey = (fn: FunctionDefinition, schedule: CronSchedule) => `${fn.id}\n$
 
 /** Whether PostgreSQL refused a value itself (SQLSTATE class 22), which no retry can change. */
 function isDataException(error: unknown): boolean {
+  // Through Prisma the SQLSTATE is in the message or its meta; from the driver (pg) it is `code`.
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code)) return true;
   const text = error instanceof Error ? `${error.message} ${JSON.stringify((error as { meta?: unknown }).meta ?? {})}` : String(error);
   return /\b22[0-9A-Z]{3}\b/.test(text) || /unsupported Unicode escape sequence|invalid byte sequence/i.test(text);
 }
