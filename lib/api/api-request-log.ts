@@ -8,7 +8,7 @@
 // about 0.3 ms of CPU per row (query building and argument validation per row), the largest single
 // piece of initdynamic's own cost in the web process (docs/performance.md, "Web-process CPU per
 // request"); the raw statement costs a small fraction of that and is the same one statement.
-import { db } from "../db";
+import { hotSql } from "../db";
 import { textForPostgres } from "../db/postgres-text";
 import { log as logger } from "../observability/logger";
 import type { ObservedApiRequest } from "../observability/observe-api-request";
@@ -108,7 +108,8 @@ async function insertOneByOne(rows: ApiRequestRow[]): Promise<void> {
 function insertRows(rows: ApiRequestRow[]): Promise<number> {
   const column = <K extends keyof ApiRequestRow>(key: K) => rows.map((row) => row[key]);
   // createdAt as ISO text into timestamp(3): the column holds UTC wall time, as Prisma writes it.
-  return db().$executeRaw`
+  // On the driver (hotSql, decision 0214): a batch is written for about every eleven API requests.
+  return hotSql().$executeRaw`
     INSERT INTO "ApiRequest" ("id", "merchantId", "mode", "method", "path", "traceApi", "statusCode", "errorCode", "durationMs", "createdAt",
       "errorDescription", "requestBody", "responseBody", "apiKeyId", "idempotencyKey", "idempotentReplay")
     SELECT * FROM unnest(${column("id")}::text[], ${column("merchantId")}::text[], ${column("mode")}::"Mode"[], ${column("method")}::text[], ${column("path")}::text[],

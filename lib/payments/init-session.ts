@@ -1,6 +1,6 @@
 // POST /api/initdynamic (spec 4.1): opens a cardholder payment window and answers the hosted-field
 // addresses of spec 2.1. The payment itself is created later by goPay() (the cardholder flow).
-import { db, Prisma, type Tx } from "../db";
+import { db, hotSql, Prisma, type Tx } from "../db";
 import { config } from "../env";
 import { invalidParameter } from "../errors";
 import { newId } from "../ids";
@@ -151,7 +151,8 @@ export async function initSession({ merchantId, mode, input, now = new Date(), b
       await bindAnswer(tx, { ...answer });
     });
   } else {
-    await client.$executeRaw(insertSession);
+    // On the driver (hotSql, decision 0214): the one statement of the hot path, without Prisma's runtime.
+    await hotSql().$executeRaw(insertSession);
   }
   return answer;
 }
