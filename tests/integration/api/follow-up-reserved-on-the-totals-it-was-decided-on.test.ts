@@ -62,49 +62,49 @@ async function operations(paymentId: string, type: "capture" | "refund" | "void"
   return rows.map((row) => row.amount);
 }
 
+/**
+ * Sends the request while another session holds the payment's lock, waits until the request waits
+ * for that lock, makes `change` in the other session (as a concurrent request or answer would),
+ * commits it and gives the request's answer.
+ */
+async function whileChanged(paymentId: string, request: () => ReturnType<typeof post>, change: (client: pg.Client) => Promise<unknown>) {
+  const client = await holdPaymentLock(paymentId);
+  const answer = request();
+  await untilWaitingForTheLock();
+  await change(client);
+  await client.query("COMMIT");
+  return answer;
+}
+
 describe.skipIf(defaultEngine() !== "postgres")("a follow-up reserved only on the state it was decided on", () => {
   it("refuses a capture that a capture reserved while it waited would push over the authorized amount", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
-    const client = await holdPaymentLock(paymentId);
-    const capturing = post(paymentId, "capture", { amount: 6000 });
-    await untilWaitingForTheLock();
-    await reserveAlongside(client, paymentId, "capture", 6000n);
-    await client.query("COMMIT");
-    const answer = await capturing;
+    const answer = await whileChanged(paymentId, () => post(paymentId, "capture", { amount: 6000 }), (client) => reserveAlongside(client, paymentId, "capture", 6000n));
     expect(answer.body).toEqual({ error: "INVALID_PARAMETER", errordescription: "amount: exceeds the authorized amount left to capture (4000)" });
     expect(await operations(paymentId, "capture")).toEqual([6000n]);
   });
 
   it("captures what is left after a capture reserved while it waited, when the amount is omitted", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
-    const client = await holdPaymentLock(paymentId);
-    const capturing = post(paymentId, "capture", {});
-    await untilWaitingForTheLock();
-    await reserveAlongside(client, paymentId, "capture", 4000n);
-    await client.query("COMMIT");
-    expect((await capturing).status).toBe(200);
+    const answer = await whileChanged(paymentId, () => post(paymentId, "capture", {}), (client) => reserveAlongside(client, paymentId, "capture", 4000n));
+    expect(answer.status).toBe(200);
     expect(await operations(paymentId, "capture")).toEqual([4000n, 6000n]);
   });
 
   it("refuses a capture once a void was reserved while it waited", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
-    const client = await holdPaymentLock(paymentId);
-    const capturing = post(paymentId, "capture", { amount: 1000 });
-    await untilWaitingForTheLock();
-    await reserveAlongside(client, paymentId, "void", 10_000n);
-    await client.query("COMMIT");
-    expect((await capturing).status).toBe(400);
+    const answer = await whileChanged(paymentId, () => post(paymentId, "capture", { amount: 1000 }), (client) => reserveAlongside(client, paymentId, "void", 10_000n));
+    expect(answer.status).toBe(400);
     expect(await operations(paymentId, "capture")).toEqual([]);
   });
 
   it("refuses a refund over what is captured once a refund was reserved while it waited, with an Idempotency-Key too", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n, status: "CAPTURED", captures: [10_000n] });
-    const client = await holdPaymentLock(paymentId);
-    const refunding = post(paymentId, "refund", { amount: 7000 }, { "Idempotency-Key": `refund-${newId()}` });
-    await untilWaitingForTheLock();
-    await reserveAlongside(client, paymentId, "refund", 5000n);
-    await client.query("COMMIT");
-    const answer = await refunding;
+    const answer = await whileChanged(
+      paymentId,
+      () => post(paymentId, "refund", { amount: 7000 }, { "Idempotency-Key": `refund-${newId()}` }),
+      (client) => reserveAlongside(client, paymentId, "refund", 5000n),
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.errordescription).toMatch(/^amount: /);
     expect(await operations(paymentId, "refund")).toEqual([5000n]);
@@ -112,12 +112,12 @@ describe.skipIf(defaultEngine() !== "postgres")("a follow-up reserved only on th
 
   it("reserves a capture whose payment changed in nothing it was decided on, with one outbox event", async () => {
     const { paymentId } = await createTestPayment({ merchantId: merchant.merchantId, amount: 10_000n });
-    const client = await holdPaymentLock(paymentId);
-    const capturing = post(paymentId, "capture", { amount: 2500 });
-    await untilWaitingForTheLock();
-    await client.query(`UPDATE "Payment" SET "reference" = 'changed-elsewhere' WHERE "id" = $1`, [paymentId]);
-    await client.query("COMMIT");
-    expect((await capturing).status).toBe(200);
+    const answer = await whileChanged(
+      paymentId,
+      () => post(paymentId, "capture", { amount: 2500 }),
+      (client) => client.query(`UPDATE "Payment" SET "reference" = 'changed-elsewhere' WHERE "id" = $1`, [paymentId]),
+    );
+    expect(answer.status).toBe(200);
     const [operation] = await db().operation.findMany({ where: { paymentId, type: "capture" } });
     expect(operation).toMatchObject({ amount: 2500n, status: "pending" });
     const events = await db().inngestEvent.findMany({ where: { idempotencyKey: `follow-up-${operation!.id}` } });
