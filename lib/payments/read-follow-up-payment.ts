@@ -6,7 +6,7 @@
 // docs/performance.md: Prisma's model API made these four statements; the PL/pgSQL function
 // cps_read_follow_up_payment (migration follow_up_reserved_on_unchanged_state) makes them one.
 // Nothing is locked here: the reservation's own statement takes the payment's lock and writes only
-// if what was read here is unchanged (followUpUnchanged, decision 0212).
+// if what was read here is unchanged (its `unchanged` guard, cps_follow_up_unchanged; decision 0212).
 import { Prisma, type SqlRunner } from "../db";
 import { unknownPayment } from "../errors";
 import type { AcquirerName } from "../acquirers/names";
