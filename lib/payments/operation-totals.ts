@@ -33,7 +33,7 @@ export async function operationTotals(tx: Tx, paymentId: string): Promise<Operat
   return totalsFromRows(rows);
 }
 
-/** One group of the totals' statement (here, and in cps_lock_follow_up_payment's `totals`). */
+/** One group of the totals' statement (here, and cps_follow_up_totals's rows in cps_read_follow_up_payment's `totals`). */
 export interface OperationTotalsRow {
   type: string;
   status: string;
