@@ -8,9 +8,11 @@
 // without its caller noticing: parameters as @prisma/adapter-pg sends them (a Date as UTC
 // "YYYY-MM-DD HH:MM:SS.mmm", a bigint as its digits), results as Prisma maps them (int8 as
 // bigint, timestamp without time zone read as UTC, numeric as Prisma.Decimal, json parsed).
-import type pg from "pg";
-import { types as pgTypes } from "pg";
+import pg from "pg";
 import { Prisma } from "../generated/prisma/client";
+
+// pg is CommonJS: its default export, as lib/db.ts imports it, works under every loader we run.
+const pgTypes = pg.types;
 
 const OID = { int8: 20, int8Array: 1016, numeric: 1700, numericArray: 1231, timestamp: 1114, timestampArray: 1115, date: 1082, dateArray: 1182 };
 
