@@ -120,5 +120,7 @@ export function isDatabaseOverload(error: unknown): error is Error {
   const { code, meta } = error as Error & { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } };
   if (code === "P2028") return /Unable to start a transaction in the given time/.test(error.message);
   if (meta?.driverAdapterError?.cause?.kind === "TooManyConnections") return true;
+  // The same refusal from the driver itself (hotSql, decision 0214): SQLSTATE 53300.
+  if (code === "53300") return true;
   return error.message === "timeout exceeded when trying to connect" || error.message === "Connection terminated due to connection timeout";
 }

@@ -83,7 +83,9 @@ export async function flushApiRequestLog(): Promise<void> {
  * (no connection, overload) would fail row by row as well, and is not retried.
  */
 function refusedData(error: unknown): boolean {
-  const code = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null)?.meta?.driverAdapterError?.cause?.originalCode;
+  // From the driver (hotSql, decision 0214) the SQLSTATE is `code`; through Prisma it is in its meta.
+  const failed = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
+  const code = typeof failed?.code === "string" && /^[0-9A-Z]{5}$/.test(failed.code) ? failed.code : failed?.meta?.driverAdapterError?.cause?.originalCode;
   return typeof code === "string" && /^2[23]/.test(code);
 }
 

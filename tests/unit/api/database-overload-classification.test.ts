@@ -20,6 +20,8 @@ describe("isDatabaseOverload", () => {
       isDatabaseOverload(known("Too many database connections opened: too many connections for role", "P2037", tooManyConnections)),
     ).toBe(true);
     expect(isDatabaseOverload(known("Raw query failed. Code: `53300`.", "P2010", tooManyConnections))).toBe(true);
+    // The same refusal from the driver itself (lib/db/hot-sql.ts, decision 0214): pg's DatabaseError.
+    expect(isDatabaseOverload(Object.assign(new Error("sorry, too many clients already"), { code: "53300", severity: "FATAL" }))).toBe(true);
   });
 
   it("does not take other transaction errors, constraint violations or bugs for overload", () => {
@@ -30,6 +32,7 @@ describe("isDatabaseOverload", () => {
       ),
     ).toBe(false);
     expect(isDatabaseOverload(known("Unique constraint failed on the fields: (`merchantPaymentId`)", "P2002"))).toBe(false);
+    expect(isDatabaseOverload(Object.assign(new Error("duplicate key value violates unique constraint"), { code: "23505" }))).toBe(false);
     expect(isDatabaseOverload(new Error("timeout exceeded when trying to connect to the acquirer"))).toBe(false);
     expect(isDatabaseOverload(new TypeError("Cannot read properties of undefined"))).toBe(false);
     expect(isDatabaseOverload("timeout exceeded when trying to connect")).toBe(false);
