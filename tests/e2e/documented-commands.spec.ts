@@ -53,7 +53,7 @@ const EXCEPTIONS: Exception[] = [
   { match: /^npm run openapi:(lint|sdk|clients)\b/, reason: "the OpenAPI checks: scripts/test.sh runs each as a result of its own (scripts/openapi/)" },
   { match: /^npm run build\b/, reason: "the production build (minutes): .ci/run builds once, and the production cluster check runs what it built" },
   { match: /(^|\s)node dist\/|^NODE_ENV=production\b/, reason: "production: needs `npm run build` and production secrets; tests/ops/production-cluster.ts and tests/security/production-start.test.ts run dist/start.js and dist/cli.js" },
-  { match: /^(BENCH_\w+=\S+ )*npm run bench\b/, reason: "benchmarks: minutes of load, meaningful on a quiet machine only (docs/performance.md)" },
+  { match: /^((BENCH_\w+|CPS_BUILD_NO_MINIFY|NEXT_DIST_DIR)=\S+ )*npm run bench\b/, reason: "benchmarks: minutes of load, meaningful on a quiet machine only (docs/performance.md)" },
   { match: /^(PG_TEST_\w+=\S+ )*bash scripts\/pg-test-cluster\.sh\b/, reason: "starts a PostgreSQL cluster on a fixed port: .ci/run and the integration suite use it" },
   { match: /^(createdb|pg_dump|pg_restore|psql)\b/, reason: "needs the reader's own PostgreSQL server and data (the backup runbook creates and restores databases)" },
   { match: /^npx inngest-cli\b|^INNGEST_EVENT_KEY=/, reason: "the Inngest server: downloaded from GitHub (no network here); server mode is covered by tests/integration/inngest" },
