@@ -107,6 +107,20 @@ export function serviceUnavailable(): ApiError {
 }
 
 /**
+ * The SQLSTATE of a database error, whichever way it came: from the driver itself (pg's `code`,
+ * lib/db/hot-sql.ts, decision 0214) or through Prisma (its adapter's `originalCode`). Undefined for
+ * anything else (Prisma's own P-codes are not SQLSTATEs).
+ */
+export function sqlStateOf(error: unknown): string | undefined {
+  const failed = error as { code?: unknown; clientVersion?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
+  const original = failed?.meta?.driverAdapterError?.cause?.originalCode;
+  if (typeof original === "string") return original;
+  // A Prisma error's own `code` is a P-code (P2010), never a SQLSTATE, though it looks like one.
+  if (failed?.clientVersion !== undefined) return undefined;
+  return typeof failed?.code === "string" && /^[0-9A-Z]{5}$/.test(failed.code) ? failed.code : undefined;
+}
+
+/**
  * The one place that recognises "the database could not be reached in time" (overload), thrown
  * before any statement ran: Prisma's interactive transaction that could not start within its maxWait
  * (P2028 "Unable to start a transaction in the given time"), the pg pool's bounded wait for a free
@@ -121,6 +135,6 @@ export function isDatabaseOverload(error: unknown): error is Error {
   if (code === "P2028") return /Unable to start a transaction in the given time/.test(error.message);
   if (meta?.driverAdapterError?.cause?.kind === "TooManyConnections") return true;
   // The same refusal from the driver itself (hotSql, decision 0214): SQLSTATE 53300.
-  if (code === "53300") return true;
+  if (sqlStateOf(error) === "53300") return true;
   return error.message === "timeout exceeded when trying to connect" || error.message === "Connection terminated due to connection timeout";
 }

@@ -9,6 +9,7 @@
 // piece of initdynamic's own cost in the web process (docs/performance.md, "Web-process CPU per
 // request"); the raw statement costs a small fraction of that and is the same one statement.
 import { hotSql } from "../db";
+import { sqlStateOf } from "../errors";
 import { textForPostgres } from "../db/postgres-text";
 import { log as logger } from "../observability/logger";
 import type { ObservedApiRequest } from "../observability/observe-api-request";
@@ -83,10 +84,7 @@ export async function flushApiRequestLog(): Promise<void> {
  * (no connection, overload) would fail row by row as well, and is not retried.
  */
 function refusedData(error: unknown): boolean {
-  // From the driver (hotSql, decision 0214) the SQLSTATE is `code`; through Prisma it is in its meta.
-  const failed = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null;
-  const code = typeof failed?.code === "string" && /^[0-9A-Z]{5}$/.test(failed.code) ? failed.code : failed?.meta?.driverAdapterError?.cause?.originalCode;
-  return typeof code === "string" && /^2[23]/.test(code);
+  return /^2[23]/.test(sqlStateOf(error) ?? "");
 }
 
 /** After a refused batch: each row on its own, so that only a row PostgreSQL refuses is lost (and named in the log). */

@@ -4,7 +4,6 @@
 import { db, type Tx } from "../db";
 import type { Mode } from "../mode";
 import { unknownPayment } from "../errors";
-import type { PaymentStatus } from "../generated/prisma/enums";
 
 /** What a `{paymentid}` can be: a paymentid or a merchantpaymentid (anything else names no payment). */
 export const PAYMENT_REF = /^[a-zA-Z0-9]{1,64}$/;
@@ -37,14 +36,6 @@ export async function getPaymentOrThrow({
   });
   if (byReference) return byReference.id;
   throw unknownPayment(parameter);
-}
-
-/** A payment as a follow-up operation reads it (lib/payments/read-follow-up-payment.ts). */
-export interface FollowUpPayment {
-  id: string;
-  status: PaymentStatus;
-  authorizedAmount: bigint;
-  currency: string;
 }
 
 /**

@@ -10,11 +10,15 @@
 import { Prisma, type SqlRunner } from "../db";
 import { unknownPayment } from "../errors";
 import type { AcquirerName } from "../acquirers/names";
-import { PAYMENT_REF, type FollowUpPayment } from "./get-payment-or-throw";
+import { PAYMENT_REF } from "./get-payment-or-throw";
+import type { FollowUpPaymentState } from "./follow-ups/amount-rule";
 import { totalsFromRows, type OperationTotals, type OperationTotalsRow } from "./operation-totals";
 import type { Mode } from "../mode";
 
-export interface ReadFollowUpPayment extends FollowUpPayment {
+/** What the amount rules decide on (FollowUpPaymentState), with the payment's id, currency and addresses. */
+export interface ReadFollowUpPayment extends FollowUpPaymentState {
+  id: string;
+  currency: string;
   /** The processor that authorized it (null before an authorization). */
   processor: AcquirerName | null;
   /** The platform of the account that authorized it (decision 0193); null: the processor's first. */
@@ -28,7 +32,7 @@ export interface ReadFollowUpPayment extends FollowUpPayment {
 
 interface Row {
   id: string;
-  status: FollowUpPayment["status"];
+  status: FollowUpPaymentState["status"];
   processor: AcquirerName | null;
   platform: string | null;
   authorizedAmount: bigint | number | string;

@@ -5,7 +5,7 @@
 // (tests/integration/api/pool-exhaustion-answers-retryable-503.test.ts produces the first two for real).
 import { describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { isDatabaseOverload } from "@/lib/errors";
+import { isDatabaseOverload, sqlStateOf } from "@/lib/errors";
 
 const known = (message: string, code: string, meta?: Record<string, unknown>) =>
   new Prisma.PrismaClientKnownRequestError(message, { code, clientVersion: "7", meta });
@@ -37,5 +37,15 @@ describe("isDatabaseOverload", () => {
     expect(isDatabaseOverload(new TypeError("Cannot read properties of undefined"))).toBe(false);
     expect(isDatabaseOverload("timeout exceeded when trying to connect")).toBe(false);
     expect(isDatabaseOverload(undefined)).toBe(false);
+  });
+});
+
+describe("sqlStateOf", () => {
+  it("reads the SQLSTATE from the driver's error and from Prisma's, and never takes a P-code for one", () => {
+    expect(sqlStateOf(Object.assign(new Error("insert or update violates foreign key constraint"), { code: "23503" }))).toBe("23503");
+    expect(sqlStateOf(known("Raw query failed. Code: `23503`.", "P2010", { driverAdapterError: { cause: { originalCode: "23503" } } }))).toBe("23503");
+    expect(sqlStateOf(known("Raw query failed.", "P2010"))).toBeUndefined();
+    expect(sqlStateOf(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }))).toBeUndefined();
+    expect(sqlStateOf(undefined)).toBeUndefined();
   });
 });
