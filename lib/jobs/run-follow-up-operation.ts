@@ -21,7 +21,7 @@ export const runFollowUpOperation = inngest.createFunction(
     const { status } = processed;
     // Stored with the answer by this run, or (a retried run, an outcome settled by a look-up) looked up.
     const notificationId = processed.notificationId ?? (await notifyOperationResult({ operationId }));
-    if (notificationId) await deliverNowOrSchedule(notificationId);
+    if (notificationId) await deliverNowOrSchedule(notificationId, processed.firstAttempt);
     return { operationId, status, notificationId };
   },
 );

@@ -40,6 +40,11 @@ export interface DeliverNotificationAttemptOptions {
    * starts with the first attempt: lib/notifications/enqueue-notification.ts).
    */
   startCopies?: (copyIds: string[]) => Promise<void>;
+  /**
+   * The notification as the statement that stored it read it (a follow-up's record, decision 0215),
+   * when the ordering rule could not hold it back there: the attempt reads nothing before it sends.
+   */
+  read?: NotificationForAttempt;
 }
 
 /** How long a resend waits for the receiver: the schedule's longest, as a person is waiting. */
@@ -60,7 +65,12 @@ async function recordHold(notificationId: string, now: Date): Promise<boolean> {
   return held.length > 0;
 }
 
-interface AttemptRead {
+/**
+ * What one attempt needs of the notification: the database's cps_notification_for_attempt (its one
+ * definition, prisma/migrations/20261130030000_follow_up_record_reads_first_attempt), and whether the
+ * ordering rule holds it back now.
+ */
+export interface NotificationForAttempt {
   id: string;
   merchantId: string;
   mode: "test" | "live";
@@ -74,24 +84,19 @@ interface AttemptRead {
   copies: string[];
 }
 
-async function readForAttempt(notificationId: string, now: Date, withCopies: boolean): Promise<AttemptRead> {
+async function readForAttempt(notificationId: string, now: Date, withCopies: boolean): Promise<NotificationForAttempt> {
   // Raw SQL here and for the record below: one attempt runs for every notification, and the ORM
   // made eight statements of it (two reads, a batch of two writes with their existence checks);
   // these are two (docs/performance.md, the worker's cost per capture), on the driver (hotSql,
-  // decision 0214). The read also answers
-  // whether the notification is held back (lib/notifications/hold-back.ts) and, for the first
-  // attempt, which copies to start: two statements fewer per capture (issue 29).
-  const [notification] = await hotSql().$queryRaw<AttemptRead[]>`
-    SELECT n."id", n."merchantId", n."mode"::text AS "mode", n."kind"::text AS "kind", n."url", n."body", n."status"::text AS "status", n."endpointId",
-      COALESCE((SELECT json_agg(json_build_object('id', s."id", 'sealed', s."sealed") ORDER BY s."createdAt" DESC, s."id" DESC)
-        FROM "SigningSecret" s WHERE s."merchantId" = n."merchantId" AND s."endpointId" IS NOT DISTINCT FROM n."endpointId"
-          AND s."mode" = n."mode" AND (s."expiresAt" IS NULL OR s."expiresAt" > ${now})), '[]') AS "secrets",
-      ${HELD_BACK_N} AS "heldBack",
-      CASE WHEN ${withCopies} THEN ARRAY(SELECT c."id"::text FROM "Notification" c
-        WHERE c."copyOfId" = n."id" AND c."attemptCount" = 0 AND c."status" = 'pending' ORDER BY c."id")
-      ELSE ARRAY[]::text[] END AS "copies"
-    FROM "Notification" n
-    WHERE n."id" = ${notificationId}`;
+  // decision 0214). The read also answers whether the notification is held back
+  // (lib/notifications/hold-back.ts: the function's row is the rule's `n`) and, for the first
+  // attempt, which copies to start: two statements fewer per capture (issue 29). A follow-up's
+  // record hands its notification's first attempt this read when the rule cannot hold it back
+  // (decision 0215): no statement at all then.
+  const [notification] = await hotSql().$queryRaw<NotificationForAttempt[]>`
+    SELECT n."id", n."merchantId", n."mode", n."kind", n."url", n."body", n."status", n."endpointId", n."secrets", n."copies",
+      ${HELD_BACK_N} AS "heldBack"
+    FROM "cps_notification_for_attempt"(${notificationId}, ${now}::timestamp(3), ${withCopies}) n`;
   if (!notification) throw new Error(`notification ${notificationId} does not exist`);
   return notification;
 }
@@ -101,8 +106,10 @@ export async function deliverNotificationAttempt({
   attemptNumber,
   timeoutMs,
   startCopies,
+  read,
 }: DeliverNotificationAttemptOptions): Promise<DeliveryAttemptResult> {
-  let notification = await readForAttempt(notificationId, new Date(), startCopies !== undefined);
+  if (read && read.id !== notificationId) throw new Error(`the read given is of notification ${read.id}, not ${notificationId}`);
+  let notification = read ?? (await readForAttempt(notificationId, new Date(), startCopies !== undefined));
   if (startCopies) await startCopies(notification.copies);
   const resend = attemptNumber === "resend";
   // A repeated attempt after the notification was acknowledged (a retried step, or a scheduled

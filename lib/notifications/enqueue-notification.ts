@@ -8,7 +8,7 @@ import type { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { notificationCreated } from "../inngest/events/merchant-api";
 import { sendEventAfterCommit } from "../inngest/send-event";
-import { deliverNotificationAttempt } from "./deliver-notification-attempt";
+import { deliverNotificationAttempt, type NotificationForAttempt } from "./deliver-notification-attempt";
 import type { Mode } from "../mode";
 
 export interface EnqueueNotificationOptions {
@@ -87,9 +87,10 @@ export async function dispatchNotification(notificationId: string): Promise<void
  * for the rest of the schedule only when that attempt was not acknowledged. Background functions
  * use it to save the executor hop of a separate run (the result reaches the merchant sooner).
  */
-export async function deliverNowOrSchedule(notificationId: string): Promise<boolean> {
-  // The copies start before the attempt is sent, from the attempt's own read of the notification.
-  const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, startCopies });
+export async function deliverNowOrSchedule(notificationId: string, read?: NotificationForAttempt): Promise<boolean> {
+  // The copies start before the attempt is sent, from the attempt's own read of the notification
+  // (or the one the statement that stored it made, decision 0215).
+  const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, startCopies, ...(read ? { read } : {}) });
   // Held back by the ordering rule: its release starts the delivery function when its turn comes.
   if (!first.delivered && !first.deferred) {
     await sendEventAfterCommit({ type: notificationCreated, data: { notificationId, fromAttempt: 2 }, id: `notification-${notificationId}` });

@@ -10,7 +10,12 @@
 // Payment details (an answer to a query, not a state change) and test notifications neither wait
 // nor hold anything back. Pending ends with an acknowledgement or when the schedule is used up.
 // The SQL fragments below are relative to the row `n`; the attempt, the release and the
-// stalled-work job use the same ones.
+// stalled-work job use the same ones. A follow-up's record hands its notification's first attempt
+// its read only when the payment is quiet (no other of its notifications pending but the new one's
+// own copies, test notifications and payment details; no open window): a necessary condition of
+// this rule, checked in cps_record_follow_up (decision 0215). A change that lets the rule hold a
+// notification back for anything else must widen that check too; the decision's tests hold them
+// together.
 import { Prisma } from "../generated/prisma/client";
 
 const ORIGIN_OF_E = Prisma.sql`substring(e."url" from '^[A-Za-z]+://[^/?#]+')`;

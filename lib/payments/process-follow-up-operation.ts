@@ -9,6 +9,7 @@ import { isOutcomeUnknown } from "../routing/lookup-operation-outcome";
 import { claimRefundAfterCaptures } from "./claim-refund-after-captures";
 import { FOLLOW_UP_FACTS_COLUMNS, recordFollowUpResultAndNotification, type FollowUpFacts } from "./record-follow-up-result";
 import type { AcquirerName } from "../acquirers/names";
+import type { NotificationForAttempt } from "../notifications/deliver-notification-attempt";
 import { holdUnknownOutcome, markCallEnded, settleUnknownOperation } from "./settle-unknown-operation";
 import { FOLLOW_UP_TYPES_SQL, isFollowUpType, type FollowUpType } from "./follow-ups/kinds";
 
@@ -25,6 +26,8 @@ export interface FollowUpProcessed {
    * retried run, an unknown outcome, no address on the operation): the caller looks it up.
    */
   notificationId?: string;
+  /** That notification as its first attempt reads it, when the record could hand it over (decision 0215). */
+  firstAttempt?: NotificationForAttempt;
 }
 
 interface ClaimedFollowUp {
@@ -63,10 +66,10 @@ export async function processFollowUp({ operationId }: { operationId: string }):
     faultPoint("follow-up.after-call");
     // Time-out, 5xx, lost connection: the acquirer may have acted. Held pending (amount reserved) and looked up.
     if (isOutcomeUnknown(result)) return { status: await holdUnknownOutcome({ operationId, result }) };
-    const { notificationId } = await recordFollowUpResultAndNotification({ operationId, result, processor, facts: claimed.facts });
+    const { notificationId, firstAttempt } = await recordFollowUpResultAndNotification({ operationId, result, processor, facts: claimed.facts });
     // Only a stored row spares the look-up: an operation without an address of its own (accepted
     // before addresses were stored on operations) is resolved by notifyOperationResult as before.
-    return { status: result.status, notificationId: notificationId ?? undefined };
+    return { status: result.status, notificationId: notificationId ?? undefined, ...(firstAttempt ? { firstAttempt } : {}) };
   } catch (error) {
     await markCallEnded(operationId);
     throw error;

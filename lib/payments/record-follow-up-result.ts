@@ -8,6 +8,7 @@ import { db, hotSql, Prisma, type SqlRunner, type Tx } from "../db";
 import type { ProcessorResult } from "../acquirers/contract";
 import { noteLateAnswer } from "./alert-operator";
 import { notificationText } from "../notifications/enqueue-notification";
+import type { NotificationForAttempt } from "../notifications/deliver-notification-attempt";
 import { operationNotification, type OperationNotification } from "./notify-operation-result";
 import type { Mode } from "../mode";
 import { operationResultFields } from "./operation-result-fields";
@@ -52,6 +53,11 @@ export interface FollowUpRecord {
   recorded: boolean;
   /** The notification stored with the result (dispatch it after the commit), null when none. */
   notificationId: string | null;
+  /**
+   * That notification as its first attempt reads it, when the record found that the ordering rule
+   * cannot hold it back (decision 0215): the attempt then sends without a read. Absent otherwise.
+   */
+  firstAttempt?: NotificationForAttempt;
 }
 
 /**
@@ -62,7 +68,13 @@ export async function recordFollowUpResult(options: RecordFollowUpResultOptions)
   return (await recordFollowUpResultAndNotification(options)).recorded;
 }
 
-type RecordOutcome = { outcome: "recorded" | "late" | "refunds-waiting"; refundsWaiting: boolean; notificationId: string | null };
+type RecordOutcome = {
+  outcome: "recorded" | "late" | "refunds-waiting";
+  refundsWaiting: boolean;
+  notificationId: string | null;
+  /** cps_notification_for_attempt's row as JSON, when nothing else of the payment is pending and its window is closed. */
+  firstAttempt: Omit<NotificationForAttempt, "heldBack"> | null;
+};
 
 /**
  * The same, with the id of the notification stored in the same transaction, so a caller that
@@ -117,7 +129,15 @@ export async function recordFollowUpResultAndNotification({
   // also wakes them.
   const first = await record(hotSql(), true);
   if (first.outcome === "late") return late();
-  if (first.outcome === "recorded") return { recorded: true, notificationId: first.notificationId };
+  if (first.outcome === "recorded") {
+    // Nothing else of the payment pending and its window closed, read after the payment's lock:
+    // the ordering rule cannot hold it back (lib/notifications/hold-back.ts, QUIET_PAYMENT).
+    const read = first.firstAttempt;
+    if (!read) return { recorded: true, notificationId: first.notificationId };
+    const { id, merchantId, mode, kind, url, body, status, endpointId, secrets, copies } = read;
+    const firstAttempt = { id, merchantId, mode, kind, url, body, status, endpointId, secrets, copies, heldBack: false };
+    return { recorded: true, notificationId: first.notificationId, firstAttempt };
+  }
   let afterCommit: (() => Promise<void>) | undefined;
   const again = await db().$transaction(async (tx) => {
     const done = await record(tx, false);
@@ -155,7 +175,7 @@ async function recordInOneRoundTrip(
   },
 ): Promise<RecordOutcome> {
   const [row] = await client.$queryRaw<RecordOutcome[]>`
-    SELECT "outcome", "refundsWaiting", "notificationId" FROM "cps_record_follow_up"(
+    SELECT "outcome", "refundsWaiting", "notificationId", "firstAttempt" FROM "cps_record_follow_up"(
       ${operationId}, ${fields.status}::"OperationStatus", ${fields.responseCode}, ${fields.authorizationCode},
       ${fields.processorReference}, ${fields.errorMessage}, ${fields.completedAt}::timestamp(3), ${processor}::"Processor",
       ARRAY[${Prisma.join(FOLLOW_UP_TYPES)}]::text[], ${new Date()}::timestamp(3), ${stopIfRefundsWaiting},
