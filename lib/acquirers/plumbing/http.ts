@@ -5,7 +5,7 @@
 // evidence file's upload link) goes through the egress guard of every address the service does not
 // configure itself (`egress`: lib/egress, checked before the request and again when its name is
 // resolved, so a DNS answer cannot switch it; docs/decisions/0211-links-in-acquirer-answers-go-through-the-egress-guard.md).
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent, request } from "undici";
 import { checkMerchantUrl } from "../../egress/check-merchant-url";
 import { boundedText } from "../../egress/bounded-read";
 import { checkedLookup, egressRefusalMessage } from "../../egress/checked-lookup";
@@ -38,10 +38,12 @@ export type SendOutcome =
 
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET_BEFORE_SEND"]);
 
-function causeCode(error: unknown): string | undefined {
-  if (error && typeof error === "object" && "cause" in error) {
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    if (cause && typeof cause.code === "string") return cause.code;
+/** The system's or undici's code of a failed call (request() throws it as is; a wrapped one carries it as its cause). */
+function errorCode(error: unknown): string | undefined {
+  for (const candidate of [error, error && typeof error === "object" && "cause" in error ? (error as { cause?: unknown }).cause : undefined]) {
+    if (candidate && typeof candidate === "object" && "code" in candidate && typeof (candidate as { code?: unknown }).code === "string") {
+      return (candidate as { code: string }).code;
+    }
   }
   return undefined;
 }
@@ -53,33 +55,38 @@ export async function send({ url, method, headers, body, timeoutMs, signal, egre
   // Scheme and IP literals before any connection; host names when they are resolved (checkedLookup).
   const refused = egress ? checkMerchantUrl(url, egress) : null;
   if (refused !== null) return { kind: "refused", reason: `destination not allowed: ${new URL(url).host || new URL(url).protocol} ${refused}` };
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
+  // A timer of our own, cleared when the call ends: AbortSignal.timeout() makes a transferable
+  // signal and fires on every call long after it ended (a DOMException each time).
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  const combined = signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal;
   // One connection pool for this call only, whose every connection is made to checked addresses.
   const guarded = egress ? new Agent({ connect: { lookup: checkedLookup(egress) } }) : undefined;
   try {
-    // Bytes are copied into a buffer of their own: fetch takes only ArrayBuffer-backed views.
-    const payload = body instanceof Uint8Array ? new Uint8Array(body) : body;
-    // undici's own fetch, not the global one: inside the Next.js server the global fetch is
-    // patched for its data cache and tracing (dedupeFetch, trace), 2.4% of the worker's busy CPU
-    // per capture in a profile (docs/performance.md) for nothing a connector uses. Without
-    // `dispatcher` it keeps connections alive on undici's global pool.
-    const response = await undiciFetch(url, { method, headers, body: payload, signal: combined, redirect: "manual", ...(guarded ? { dispatcher: guarded } : {}) });
+    // undici's request(), not fetch(): a connector needs a status, a content type and a text, and
+    // fetch's WHATWG Request, Response and streams around each call cost about 0.3 ms of CPU more
+    // per call (docs/performance.md, issue 37); inside the Next.js server the global fetch is also
+    // patched for its data cache and tracing. Redirects are not followed (the 3xx is the answer),
+    // no header is added, and nothing is decompressed (none is asked for). Without `dispatcher` it
+    // keeps connections alive on undici's global pool.
+    const answer = await request(url, { method, headers, body, signal: combined, ...(guarded ? { dispatcher: guarded } : {}) });
     // An answer from a destination we did not configure is read only so far (an upload's answer is short).
-    const text = guarded ? await boundedText(response.body as AsyncIterable<Uint8Array> | null, GUARDED_ANSWER_BYTES) : await response.text();
-    return { kind: "response", status: response.status, contentType: response.headers.get("content-type") ?? "", text };
+    const text = guarded ? await boundedText(answer.body, GUARDED_ANSWER_BYTES) : await answer.body.text();
+    const contentType = answer.headers["content-type"];
+    return { kind: "response", status: answer.statusCode, contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? "", text };
   } catch (error) {
     const refusal = egressRefusalMessage(error);
     if (refusal) return { kind: "refused", reason: refusal };
-    if (timeout.aborted) return { kind: "timeout" };
+    if (timeout.signal.aborted) return { kind: "timeout" };
     if (signal?.aborted) return { kind: "aborted" };
-    const code = causeCode(error);
+    const code = errorCode(error);
     return {
       kind: "network",
       sent: !(code && NOT_SENT_CODES.has(code)),
       message: code ?? (error instanceof Error ? error.message : "network error"),
     };
   } finally {
+    clearTimeout(timer);
     void guarded?.close().catch(() => undefined);
   }
 }
