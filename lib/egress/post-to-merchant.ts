@@ -86,7 +86,11 @@ function poolFor(origin: string, policy: EgressPolicy): Pool {
 export async function postToMerchant({ url, headers, body, timeoutMs, policy = egressPolicy() }: PostToMerchantOptions): Promise<MerchantAnswer> {
   // Scheme and IP literals (a stored address may predate the rules); names are checked at lookup.
   if (checkMerchantUrl(url, policy) !== null) return { statusCode: null, responseExcerpt: null, error: DESTINATION_NOT_ALLOWED };
-  const signal = AbortSignal.timeout(timeoutMs);
+  // A timer of our own, cleared when the attempt ends: AbortSignal.timeout() makes a transferable
+  // signal and fires (a DOMException) long after every attempt that answered in time.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  const signal = timeout.signal;
   try {
     const answer = await request(url, {
       method: "POST",
@@ -112,5 +116,7 @@ export async function postToMerchant({ url, headers, body, timeoutMs, policy = e
     if (isEgressRefusal(error)) return { statusCode: null, responseExcerpt: null, error: DESTINATION_NOT_ALLOWED };
     if (signal.aborted) return { statusCode: null, responseExcerpt: null, error: `no answer within ${timeoutMs} ms` };
     return { statusCode: null, responseExcerpt: null, error: COULD_NOT_CONNECT };
+  } finally {
+    clearTimeout(timer);
   }
 }
