@@ -12,10 +12,19 @@ interface CardKey {
   key: Buffer;
 }
 
+/** Parsed keys by their configured text: each open needs its key, and its id is a SHA-256 (issue 37's worker profile). */
+const parsedKeys = new Map<string, CardKey>();
+
 function keyFromBase64(value: string): CardKey {
+  const known = parsedKeys.get(value);
+  if (known) return known;
   const key = Buffer.from(value.trim(), "base64");
   if (key.length !== 32) throw new Error("a card-data key must be 32 bytes, base64");
-  return { id: createHash("sha256").update(key).digest("hex").slice(0, 12), key };
+  const parsed = { id: createHash("sha256").update(key).digest("hex").slice(0, 12), key };
+  // Bounded: a process sees its configured keys, and a test that changes them a few more.
+  if (parsedKeys.size >= 64) parsedKeys.clear();
+  parsedKeys.set(value, parsed);
+  return parsed;
 }
 
 function currentKey(): CardKey {

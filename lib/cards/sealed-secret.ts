@@ -18,7 +18,7 @@ export interface SealPurpose {
   label: string;
 }
 
-const derived = new Map<string, Buffer>();
+const derived = new WeakMap<Buffer, Map<string, Buffer>>();
 
 /**
  * The purpose's key derived from the card-data key `keyId` (the current one when undefined), derived
@@ -26,11 +26,13 @@ const derived = new Map<string, Buffer>();
  */
 export function purposeKey(purpose: SealPurpose, keyId: string | undefined): { id: string; key: Buffer } {
   const cardKey = cardKeyMaterial(keyId);
-  const cacheKey = `${purpose.label}\u0000${cardKey.id}\u0000${cardKey.key.toString("base64")}`;
-  let key = derived.get(cacheKey);
+  // Keyed by the card key's object (parsed once per configured value, card-encryption.ts) and the label.
+  let byLabel = derived.get(cardKey.key);
+  if (!byLabel) derived.set(cardKey.key, (byLabel = new Map()));
+  let key = byLabel.get(purpose.label);
   if (!key) {
     key = Buffer.from(hkdfSync("sha256", cardKey.key, Buffer.alloc(0), purpose.label, 32));
-    derived.set(cacheKey, key);
+    byLabel.set(purpose.label, key);
   }
   return { id: cardKey.id, key };
 }
