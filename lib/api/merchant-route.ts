@@ -38,6 +38,8 @@ export const TRACE_HEADER = "TraceApi";
 const TRACE_PATTERN = /^[\x21-\x7e]{1,128}$/;
 /** Request bodies are small JSON objects; anything far larger is refused before parsing. */
 const MAX_BODY_BYTES = 64 * 1024;
+/** Answers from this size on are left to the server's compression (its own threshold, 1 KB). */
+const COMPRESS_FROM_BYTES = 1024;
 
 export interface MerchantRequestContext<Input> {
   merchantId: string;
@@ -314,14 +316,19 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
         await settleKey(idempotency).catch(() => undefined);
       }
     }
-    // With its length declared, an answer under 1 KB (nearly every one) is sent as it is: Next.js
-    // compresses every answer of unknown length for a client that accepts gzip (every fetch does),
-    // which cost 6.5% of the web process's CPU for bodies of a few dozen bytes (docs/performance.md).
+    // An answer under 1 KB (nearly every one) is sent as it is. Next.js compresses every answer for
+    // a client that accepts gzip (every fetch does): it drops a route's Content-Length (Next.js 16,
+    // send-response.ts), so its compression's 1 KB threshold never applies, and it cost the web
+    // process 6.5% to 10% of its CPU for bodies of a few dozen bytes (docs/performance.md). Its
+    // compression leaves alone what says `Cache-Control: no-transform` (which also tells any proxy
+    // not to rewrite it). Decision 0174; tests/integration/api/small-answers-go-uncompressed.test.ts.
+    const length = Buffer.byteLength(body!);
     const headers = new Headers({
       "Content-Type": "application/json",
-      "Cache-Control": "no-store",
+      "Cache-Control": length < COMPRESS_FROM_BYTES ? "no-store, no-transform" : "no-store",
       "X-Request-Id": requestId,
-      "Content-Length": String(Buffer.byteLength(body!)),
+      // Dropped by Next.js (above); kept for a handler run outside it (the tests' in-process calls).
+      "Content-Length": String(length),
     });
     if (traceApi) headers.set(TRACE_HEADER, traceApi);
     if (replayed) headers.set("Idempotent-Replayed", "true");
