@@ -226,13 +226,51 @@ function cpuSeconds(rootPid: number): number {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8");
       const rest = fields.slice(fields.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(rest[11]) + Number(rest[12]); // utime, stime (fields 14 and 15)
+      // utime, stime (fields 14 and 15) and cutime, cstime (16, 17): a child it reaped meanwhile (a
+      // PostgreSQL backend that ended) is counted there, a live one in the walk below.
+      ticks += Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]);
     } catch {
       continue;
     }
     stack.push(...(children.get(pid) ?? []));
   }
   return ticks / CLOCK_TICKS;
+}
+
+/** The machine's busy and total CPU time (s), all cores, from /proc/stat. */
+function machineCpuSeconds(): { busy: number; total: number } {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields;
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy: busy / CLOCK_TICKS, total: (busy + idle + iowait) / CLOCK_TICKS };
+}
+
+/**
+ * Who used the machine's cores while a load ran: each process (with its descendants) as a percentage
+ * of one core, the machine's busy share of all its cores, and what none of them accounts for (the
+ * kernel's network work on their behalf is counted to each process's system time already).
+ */
+function cpuShares(processes: Record<string, () => number>): { take(): Record<string, number> } {
+  const before = Object.fromEntries(Object.entries(processes).map(([name, read]) => [name, read()]));
+  const machineBefore = machineCpuSeconds();
+  const started = performance.now();
+  return {
+    take() {
+      const seconds = (performance.now() - started) / 1000;
+      const machine = machineCpuSeconds();
+      const shares: Record<string, number> = {};
+      let accounted = 0;
+      for (const [name, read] of Object.entries(processes)) {
+        const used = read() - (before[name] as number);
+        accounted += used;
+        shares[name] = Math.round((used / seconds) * 100);
+      }
+      const busy = machine.busy - machineBefore.busy;
+      shares.other = Math.round(((busy - accounted) / seconds) * 100);
+      shares.machineBusyPercentOfAllCores = Math.round((busy / (machine.total - machineBefore.total)) * 100);
+      return shares;
+    },
+  };
 }
 
 async function idleCpu(services: Service[], seconds: number): Promise<Record<string, number>> {
@@ -583,6 +621,10 @@ async function main(): Promise<void> {
   await setup.query(`CREATE TABLE bench_floor_attempt (
     id bigserial PRIMARY KEY, job_id text NOT NULL REFERENCES bench_floor_job (id), attempt_number int NOT NULL,
     started_at timestamptz NOT NULL, duration_ms int NOT NULL, status_code int, response_body text)`);
+  // The cluster's postmaster (a backend's parent): its descendants are every session's CPU.
+  const { rows: backend } = await setup.query<{ pid: number }>(`SELECT pg_backend_pid() AS "pid"`);
+  const backendStat = readFileSync(`/proc/${backend[0]!.pid}/stat`, "utf8");
+  const postmasterPid = Number(backendStat.slice(backendStat.lastIndexOf(")") + 2).split(" ")[1]);
   await setup.query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`).catch(() => undefined);
   const statementsAvailable = await resetStatements(setup);
   if (!statementsAvailable) log("pg_stat_statements is not preloaded on this server: statements per capture are not counted");
@@ -717,10 +759,23 @@ async function main(): Promise<void> {
     log(`capture -> notification at ${RATE}/s for ${PHASE_S} s`);
     await resetStatements(setup);
     const cpuBefore = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
+    const shares = cpuShares({
+      web: () => cpuSeconds(web.child.pid as number),
+      worker: () => cpuSeconds(worker.child.pid as number),
+      postgres: () => cpuSeconds(postmasterPid),
+      sandboxes: () => cpuSeconds(sandbox.child.pid as number),
+      // The load generator, the notification receiver and this script's own database client.
+      bench: () => {
+        const usage = process.cpuUsage();
+        return (usage.user + usage.system) / 1e6;
+      },
+    });
     const loadStarted = performance.now();
     const latencyPhase = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: PHASE_S });
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const cpuAfterLoad = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
+    const cpuSharesUnderLoad = shares.take();
+    log(`CPU under the load, % of one core (2 cores = 200): ${JSON.stringify(cpuSharesUnderLoad)}`);
     await waitFor(() => [...latencyPhase.started.keys()].every((id) => receiver.attempts.has(id)), 120_000);
     // CPU per capture, from the phase's start until its work drained: unlike CPU per second under
     // load, this does not depend on whether the process kept up or how many cores it was given.
@@ -753,6 +808,7 @@ async function main(): Promise<void> {
       p99Ms: Math.round(percentile(latencies, 99)),
       maxMs: Math.round(Math.max(...latencies)),
       cpuMsPerCapture,
+      cpuSharesUnderLoad,
       cpuPercentOfCoreUnderLoad: Object.fromEntries(
         [web, worker].map((service, index) => [
           service.name,
@@ -918,7 +974,9 @@ Web and worker: next start (NODE_ENV=production), separate processes; sandboxes 
 |---|---|---|---|---|
 ${rows.map((one) => `| ${one.target} | ${one.value} | ${one.floor} | ${one.ratio} | ${one.pass ? "PASS" : "**FAIL**"} |`).join("\n")}
 `);
-  const lat = report.captureToNotification as { cpuMsPerCapture: Record<string, number>; statementsPerCapture?: Record<string, number> } | undefined;
+  const lat = report.captureToNotification as
+    | { cpuMsPerCapture: Record<string, number>; statementsPerCapture?: Record<string, number>; cpuSharesUnderLoad?: Record<string, number> }
+    | undefined;
   const bf = report.backgroundFloor as { cpuMsPerCapture: number; statementsPerCapture?: number } | undefined;
   if (lat && bf)
     console.log(
@@ -927,6 +985,16 @@ ${rows.map((one) => `| ${one.target} | ${one.value} | ${one.floor} | ${one.ratio
         `One Inngest SDK call of a trivial function (ms CPU per call, ${sdkCalls.environmentVariables} environment variables): serve() with a signed Request ${sdkCalls.serve.cpuMsPerCall}, ` +
         `the comm handler directly ${sdkCalls.direct.cpuMsPerCall}, directly with process.env a plain object ${sdkCalls.directPlainEnv.cpuMsPerCall} (the Inngest floor's). ` +
         `Worker CPU per capture against the bare background floor: ${ratio(lat.cpuMsPerCapture.worker as number, bf.cpuMsPerCapture)} ×.`,
+    );
+  const shares = lat?.cpuSharesUnderLoad;
+  if (shares)
+    console.log(
+      `\nCPU while captures came at ${RATE}/s (% of one core; the machine has ${host.cpus}): ` +
+        Object.entries(shares)
+          .filter(([name]) => name !== "machineBusyPercentOfAllCores")
+          .map(([name, percent]) => `${name} ${percent}`)
+          .join(", ") +
+        `; the machine was busy ${shares.machineBusyPercentOfAllCores}% of all its cores.`,
     );
 }
 
