@@ -43,7 +43,7 @@ function createClients(connectionString: string, poolSize: number): { prisma: Pr
     observePool(connected.underlyingDriver());
     return connected;
   };
-  return { prisma: new PrismaClient({ adapter }), hot: hotSqlOn(pool) };
+  return { prisma: new PrismaClient({ adapter }), hot: hotSqlOn(pool, { preparedStatements: config().DATABASE_PREPARED_STATEMENTS }) };
 }
 
 export function databaseUrl(): string {

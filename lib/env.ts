@@ -53,6 +53,13 @@ const schema = z.object({
    * web processes may set it lower to shed load sooner.
    */
   DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /**
+   * The hot paths' statements as named prepared statements (decision 0216): parsed and planned once
+   * per connection instead of on every call. "off" for a connection pooler that cannot keep them
+   * (PgBouncer in transaction mode before 1.21, or without max_prepared_statements). The embedded
+   * database never uses them.
+   */
+  DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"]).default("on"),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Signs back-office sessions (next-auth). */
   SESSION_SECRET: secret(32),

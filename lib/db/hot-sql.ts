@@ -8,6 +8,7 @@
 // without its caller noticing: parameters as @prisma/adapter-pg sends them (a Date as UTC
 // "YYYY-MM-DD HH:MM:SS.mmm", a bigint as its digits), results as Prisma maps them (int8 as
 // bigint, timestamp without time zone read as UTC, numeric as Prisma.Decimal, json parsed).
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { Prisma } from "../generated/prisma/client";
 
@@ -68,8 +69,86 @@ function asSql(query: SqlArgument, values: unknown[]): Prisma.Sql {
   return Array.isArray(query) ? Prisma.sql(query as TemplateStringsArray, ...values) : (query as Prisma.Sql);
 }
 
-async function run<T>(runner: Runner, query: Prisma.Sql): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
-  return runner.query<T & pg.QueryResultRow>({ text: query.text, values: query.values.map(parameter), types: TYPES });
+/**
+ * Named prepared statements for the hot paths (decision 0216). A statement sent unnamed is parsed,
+ * analysed and planned by PostgreSQL on every call: a profile of PostgreSQL at 100 captures a second
+ * found half its CPU there, and PostgreSQL the largest user of the machine's cores (docs/performance.md).
+ * Named, each connection parses it once and, after its first executions, keeps a generic plan.
+ * A name per distinct text (its hash), for at most MAX_NAMED texts a process (a statement whose
+ * text varies without bound, such as a batch of N rows, would otherwise leave one per N on every
+ * connection); past that they go unnamed. Not inside a transaction: an error there (below) cannot
+ * be retried without the caller.
+ */
+const MAX_NAMED = 64;
+
+export interface PreparedStatements {
+  /** Settles once it is known whether this database takes named statements. */
+  ready: Promise<void>;
+  /** Whether this database takes named statements: false for the embedded database (PGlite). */
+  enabled(): boolean;
+  name(text: string): string | undefined;
+  /** Forgets a text's name after its statement went stale (`code`): its next call prepares it anew under another one. */
+  forget(text: string, code: string): void;
+}
+
+export function preparedStatements(pool: pg.Pool, setting: "on" | "off"): PreparedStatements {
+  const names = new Map<string, string>();
+  let generation = 0;
+  let supported: boolean | undefined = setting === "off" ? false : undefined;
+  let lost = 0;
+  // PGlite is one session multiplexed between the pool's connections (pglite-socket): a name
+  // prepared by one connection exists for all, and a second Parse of it fails. Asked once; until
+  // the answer, statements go unnamed.
+  const ready =
+    supported === false
+      ? Promise.resolve()
+      : pool
+          .query<{ version: string }>("SELECT version() AS version")
+          .then(({ rows }) => {
+            supported = !/PGlite/i.test(rows[0]?.version ?? "");
+          })
+          .catch(() => undefined);
+  return {
+    ready,
+    enabled: () => supported === true,
+    name(text) {
+      let name = names.get(text);
+      if (name === undefined && names.size < MAX_NAMED) {
+        name = `cps_${createHash("sha1").update(text).digest("hex").slice(0, 24)}_${generation}`;
+        names.set(text, name);
+      }
+      return name;
+    },
+    forget(text, code) {
+      names.delete(text);
+      generation++;
+      // Lost again and again (26000): something between us and PostgreSQL does not keep them (a
+      // pooler in transaction mode). They are off for this process from then on.
+      if (code === "26000" && ++lost >= 3) supported = false;
+    },
+  };
+}
+
+/**
+ * What a named statement's error says when the statement itself went stale, not the query: a
+ * migration changed what it returns ("cached plan must not change result type", 0A000), or the
+ * session lost it (26000, a connection pooler between us and PostgreSQL). Prepared again, it runs.
+ */
+const STALE_STATEMENT = new Set(["0A000", "26000"]);
+
+async function run<T>(runner: Runner, query: Prisma.Sql, prepared?: PreparedStatements): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+  const values = query.values.map(parameter);
+  const name = prepared?.enabled() ? prepared.name(query.text) : undefined;
+  if (name === undefined) return runner.query<T & pg.QueryResultRow>({ text: query.text, values, types: TYPES });
+  try {
+    return await runner.query<T & pg.QueryResultRow>({ name, text: query.text, values, types: TYPES });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== "string" || !STALE_STATEMENT.has(code)) throw error;
+    // Under a new name every connection prepares it again; the stale one stays unused.
+    prepared!.forget(query.text, code);
+    return runner.query<T & pg.QueryResultRow>({ name: prepared!.enabled() ? prepared!.name(query.text) : undefined, text: query.text, values, types: TYPES });
+  }
 }
 
 /** What `db()` offers for raw SQL (and the executor's database: raw SQL and transactions), on pg. */
@@ -80,13 +159,14 @@ export interface HotSql {
   $transaction<R>(fn: (tx: HotSql) => Promise<R>, options?: { maxWait?: number; timeout?: number }): Promise<R>;
 }
 
-export function hotSqlOn(pool: pg.Pool): HotSql {
+export function hotSqlOn(pool: pg.Pool, options: { preparedStatements?: "on" | "off" } = {}): HotSql {
+  const prepared = preparedStatements(pool, options.preparedStatements ?? "on");
   const on = (runner: Runner, inTransaction: boolean): HotSql => ({
     async $queryRaw<T>(query: SqlArgument, ...values: unknown[]) {
-      return (await run<T>(runner, asSql(query, values))).rows as T;
+      return (await run<T>(runner, asSql(query, values), inTransaction ? undefined : prepared)).rows as T;
     },
     async $executeRaw(query: SqlArgument, ...values: unknown[]) {
-      return (await run(runner, asSql(query, values))).rowCount ?? 0;
+      return (await run(runner, asSql(query, values), inTransaction ? undefined : prepared)).rowCount ?? 0;
     },
     async $queryRawUnsafe<T>(text: string, ...values: unknown[]) {
       return (await runner.query({ text, values: values.map(parameter), types: TYPES })).rows as T;
