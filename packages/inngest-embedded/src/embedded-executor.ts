@@ -79,6 +79,8 @@ export interface EmbeddedExecutorOptions {
 const STARTUP_GRACE_MS = 15_000;
 const RESYNC_INTERVAL_MS = 60_000;
 const PRUNE_INTERVAL_MS = 10 * 60_000;
+/** A pass woken only by new events may leave out the claim of due jobs, for at most this long (pollOnce). */
+const CLAIM_AT_LEAST_EVERY_MS = 250;
 
 const quietLogger: ExecutorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -117,6 +119,16 @@ export class EmbeddedExecutor {
   private readonly nextCronFires = new Map<string, number | undefined>();
   /** The earliest due time the last claim saw (it folds the idle timer's query), until the next pass. */
   private lastClaimNextDue: { at: Date | null } | undefined;
+  /**
+   * Whether the next pass must claim due jobs. Not when only new events woke it (a work
+   * notification, an event accepted in this process): see pollOnce. Every other wake-up (a call
+   * that ended with work left, the idle timer, a full batch, the start) wants a claim.
+   */
+  private claimWanted = true;
+  /** When the last claim ran (clock ms) and the earliest due time it saw (null: nothing pending). */
+  private lastClaim: { atMs: number; nextDue: Date | null } | undefined;
+  /** Set when a pass left out its claim: the idle loop makes it up by then (clock ms) at the latest. */
+  private claimOwedBy: number | undefined;
   /** Whether the last pass took a full batch (events or jobs): then more may be waiting at once. */
   private passWasFull = false;
   /** The (clock) time of the last pass's claim: jobs due by then that it left were not claimable. */
@@ -148,8 +160,8 @@ export class EmbeddedExecutor {
     if (this.running) return;
     this.running = true;
     this.abandoned = false;
-    this.unregister = registerLocalExecutor(() => this.wake());
-    this.listener = this.options.listen?.(() => this.wake());
+    this.unregister = registerLocalExecutor(() => this.wake({ newEvents: true }));
+    this.listener = this.options.listen?.(() => this.wake({ newEvents: true }));
     this.loop = this.runLoop();
   }
 
@@ -206,8 +218,12 @@ export class EmbeddedExecutor {
     await closing;
   }
 
-  /** Looks for work now (new events, a finished call, a moved test clock). */
-  wake(): void {
+  /**
+   * Looks for work now (new events, a finished call, a moved test clock). `newEvents`: only new
+   * events may be waiting (what a work notification or an accepted event says), not due jobs.
+   */
+  wake(options: { newEvents?: boolean } = {}): void {
+    if (!options.newEvents) this.claimWanted = true;
     this.wakeRequested = true;
     this.wakeUp?.();
   }
@@ -257,11 +273,19 @@ export class EmbeddedExecutor {
       if (!this.running) break;
       // A full batch may have left more waiting (unless every slot is taken: then a call that ends
       // wakes the loop); a batch that was not full took everything due (as graphile-worker and River refetch).
-      if ((found > 0 && this.passWasFull && this.freeSlots() > 0) || this.wakeRequested) continue;
+      if (found > 0 && this.passWasFull && this.freeSlots() > 0) {
+        this.claimWanted = true;
+        continue;
+      }
+      if (this.wakeRequested) continue;
       const waitMs = this.functions ? await this.idleWaitMs() : Math.min(this.pollIntervalMs, 200);
       if (this.wakeRequested) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, waitMs);
+        const timer = setTimeout(() => {
+          // The idle timer: a job fell due, or the safety poll.
+          this.claimWanted = true;
+          resolve();
+        }, waitMs);
         this.wakeUp = () => {
           clearTimeout(timer);
           resolve();
@@ -301,10 +325,43 @@ export class EmbeddedExecutor {
     });
     for (const work of leased) this.launch(work);
     if (!this.running) return scheduled + started;
+    // Woken only by new events (or a lease given back: the notification does not tell them apart),
+    // every run this pass started leased to itself, and a claim run less than
+    // CLAIM_AT_LEAST_EVERY_MS ago that saw nothing due by now: a claim would nearly always find
+    // nothing (issue 37: it was a second statement per capture at 100 a second; decision 0217).
+    // Jobs this executor's own calls leave wake it with a claim; whatever else waits is claimed
+    // within CLAIM_AT_LEAST_EVERY_MS, by the next pass or by the idle timer (claimOwedBy).
+    const last = this.lastClaim;
+    if (
+      !this.claimWanted &&
+      leased.length === started &&
+      last !== undefined &&
+      now.getTime() - last.atMs < CLAIM_AT_LEAST_EVERY_MS &&
+      (last.nextDue === null || last.nextDue.getTime() > now.getTime())
+    ) {
+      this.lastClaimNextDue = { at: last.nextDue };
+      this.claimOwedBy = last.atMs + CLAIM_AT_LEAST_EVERY_MS;
+      this.passWasFull = picked >= FAN_OUT_BATCH;
+      return scheduled + started;
+    }
     const limit = this.freeSlots();
-    const claim = await claimDueJobsAndNextDue({ database: this.database, workerId: this.workerId, now, leaseMs: this.leaseMs, limit });
+    // Cleared before the statement: a wake-up that wants a claim while it runs (work its snapshot
+    // may miss) sets it again for the next pass.
+    const wanted = this.claimWanted;
+    this.claimWanted = false;
+    const claim = await claimDueJobsAndNextDue({ database: this.database, workerId: this.workerId, now, leaseMs: this.leaseMs, limit }).catch(
+      (error: unknown) => {
+        this.claimWanted = true;
+        throw error;
+      },
+    );
     const jobs = claim.jobs;
     this.lastClaimNextDue = claim.nextDueAt === undefined ? undefined : { at: claim.nextDueAt };
+    if (claim.nextDueAt === undefined) this.claimWanted ||= wanted; // no slot free: nothing was looked at
+    else {
+      this.lastClaim = { atMs: now.getTime(), nextDue: claim.nextDueAt };
+      this.claimOwedBy = undefined;
+    }
     this.passWasFull = picked >= FAN_OUT_BATCH || (limit > 0 && jobs.length >= limit);
     for (const job of jobs) this.launch({ job, run: claim.runs.get(job.id) });
     return scheduled + started + jobs.length;
@@ -371,6 +428,8 @@ export class EmbeddedExecutor {
     let wait = this.pollIntervalMs;
     const cron = this.nextCronFire();
     if (cron !== undefined) wait = Math.min(wait, Math.max(cron - now, 0) + 1);
+    // A claim a pass left out (pollOnce) is made up when events stop coming.
+    if (this.claimOwedBy !== undefined) wait = Math.min(wait, Math.max(this.claimOwedBy - now, 0) + 1);
     try {
       // The last claim's statement already said when the next job falls due (unless it did not run).
       const next = this.lastClaimNextDue ? this.lastClaimNextDue.at : await nextDueAt({ database: this.database });

@@ -33,6 +33,13 @@ const recordPing = inngest.createFunction({ id: "wake-record-ping", triggers: [p
   });
 });
 
+// No step, as the follow-up job: one call starts and ends the run.
+const plainPinged = eventType("test/wake.plain", { schema: z.object({ n: z.number() }) });
+const recordPlainPing = inngest.createFunction({ id: "wake-record-plain-ping", triggers: [plainPinged] }, async ({ event }) => {
+  seen.set(event.data.n, Date.now());
+  return event.data.n;
+});
+
 const napped = eventType("test/wake.nap", { schema: z.object({ ms: z.number() }) });
 const napTimes: number[] = [];
 const nap = inngest.createFunction({ id: "wake-nap", triggers: [napped] }, async ({ event, step }) => {
@@ -50,7 +57,7 @@ afterEach(async () => {
 });
 
 async function startExecutor(options: Partial<EmbeddedExecutorOptions> = {}): Promise<EmbeddedExecutor> {
-  route ??= await serveOnHttp({ handlers: serve({ client: inngest, functions: [recordPing, nap] }) });
+  route ??= await serveOnHttp({ handlers: serve({ client: inngest, functions: [recordPing, recordPlainPing, nap] }) });
   const executor = new EmbeddedExecutor({
     database: db(),
     serveUrl: route.url,
@@ -114,6 +121,40 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     // On time give or take a busy machine (the whole executor suite in parallel on a loaded 2-core
     // machine adds a second or more); without the timer it would be the safety poll's hour.
     expect(slept).toBeLessThan(6_000);
+  });
+
+  it("events arriving one by one start their runs without a claim of due jobs per event, and a sleep among them still ends on time", async () => {
+    // The executor's database with its claims of due jobs counted (the statement that leases them).
+    let claims = 0;
+    const counted = new Proxy(db(), {
+      get(target, property) {
+        const value = Reflect.get(target, property) as unknown;
+        if (property !== "$queryRaw" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+        return (query: { text?: string; strings?: readonly string[] } | TemplateStringsArray, ...values: unknown[]) => {
+          const text = "text" in query && typeof query.text === "string" ? query.text : Array.from(query as ArrayLike<string>).join("?");
+          if (/FROM "InngestJob" j\s+WHERE j\."runAt" <=/.test(text)) claims++;
+          return (value as (...args: unknown[]) => unknown).call(target, query, ...values);
+        };
+      },
+    });
+    await startExecutor({ database: counted });
+    napTimes.length = 0;
+    await sendEvent({ type: napped, data: { ms: 1_000 }, id: "nap-among-events" });
+    await eventually(() => napTimes.length === 1, { timeoutMs: 10_000, intervalMs: 5, onTimeout: "return" });
+    const claimsBefore = claims;
+    const count = 40;
+    for (let n = 100; n < 100 + count; n++) {
+      await sendEvent({ type: plainPinged, data: { n }, id: `ping-stream-${n}` });
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await eventually(() => seen.has(100 + count - 1) && napTimes.length === 2, { timeoutMs: 15_000, intervalMs: 5, onTimeout: "return" });
+    for (let n = 100; n < 100 + count; n++) expect(seen.has(n), `event ${n}`).toBe(true);
+    // A claim per event before; now one at most every 250 ms while events keep coming, plus the
+    // claims the sleep's end and the calls that left work ask for (about a second of events here).
+    expect(claims - claimsBefore).toBeLessThan(count / 2);
+    const slept = (napTimes[1] as number) - (napTimes[0] as number);
+    expect(slept).toBeGreaterThanOrEqual(1_000);
+    expect(slept).toBeLessThan(3_000);
   });
 
   it("an idle executor with the default safety poll makes at most one pass in three seconds", async () => {
