@@ -80,6 +80,11 @@ function asSql(query: SqlArgument, values: unknown[]): Prisma.Sql {
  * be retried without the caller.
  */
 const MAX_NAMED = 64;
+/**
+ * More values than this is a batch whose text grows with its size (the request log's rows): left
+ * unnamed, so that the sizes of one burst cannot take the names the steady statements need.
+ */
+const MAX_NAMED_VALUES = 40;
 
 export interface PreparedStatements {
   /** Settles once it is known whether this database takes named statements. */
@@ -138,7 +143,7 @@ const STALE_STATEMENT = new Set(["0A000", "26000"]);
 
 async function run<T>(runner: Runner, query: Prisma.Sql, prepared?: PreparedStatements): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
   const values = query.values.map(parameter);
-  const name = prepared?.enabled() ? prepared.name(query.text) : undefined;
+  const name = prepared?.enabled() && values.length <= MAX_NAMED_VALUES ? prepared.name(query.text) : undefined;
   if (name === undefined) return runner.query<T & pg.QueryResultRow>({ text: query.text, values, types: TYPES });
   try {
     return await runner.query<T & pg.QueryResultRow>({ name, text: query.text, values, types: TYPES });

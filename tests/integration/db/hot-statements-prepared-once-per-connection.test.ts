@@ -2,7 +2,7 @@
 // PostgreSQL parses and plans each once per connection instead of on every call. The tests hold
 // the parts that keep that safe: a statement whose result a migration changed is prepared again
 // and answers (a rolling deploy), the embedded database (one session shared by the pool) and the
-// "off" setting get no names, and a process names a bounded number of texts.
+// "off" setting get no names, and a process names a bounded number of texts (no batch).
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { hotSqlOn, preparedStatements } from "@/lib/db/hot-sql";
@@ -40,6 +40,17 @@ describe("hot statements prepared once per connection", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     for (const n of [2, 3, 4]) expect(await hot.$queryRaw(Prisma.sql`SELECT ${n}::int AS "n"`)).toEqual([{ n }]);
     expect(await preparedNames(pool)).toHaveLength(1);
+  });
+
+  it.skipIf(!onPostgres)("leaves a batch of more than 40 values unnamed (its text grows with its size)", async () => {
+    const pool = onePool();
+    await preparedStatements(pool, "on").ready;
+    const hot = hotSqlOn(pool);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const many = Array.from({ length: 41 }, (_, index) => index);
+    const [row] = await hot.$queryRaw<{ n: number }[]>(Prisma.sql`SELECT ${Prisma.join(many.map((n) => Prisma.sql`${n}::int`), " + ")} AS "n"`);
+    expect(row!.n).toBe((40 * 41) / 2);
+    expect(await preparedNames(pool)).toEqual([]);
   });
 
   it.skipIf(!onPostgres)("prepares a statement again when a migration changed what it returns, and answers with the new shape", async () => {
