@@ -130,8 +130,9 @@ export async function recordFollowUpResultAndNotification({
   const first = await record(hotSql(), true);
   if (first.outcome === "late") return late();
   if (first.outcome === "recorded") {
-    // Nothing else of the payment pending and its window closed, read after the payment's lock:
-    // the ordering rule cannot hold it back (lib/notifications/hold-back.ts, QUIET_PAYMENT).
+    // Handed over only when nothing else of the payment was pending and its window was closed,
+    // read after the payment's lock: then the ordering rule cannot hold it back (the quiet check
+    // in cps_record_follow_up; lib/notifications/hold-back.ts, decision 0215).
     const read = first.firstAttempt;
     if (!read) return { recorded: true, notificationId: first.notificationId };
     const { id, merchantId, mode, kind, url, body, status, endpointId, secrets, copies } = read;
