@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { Prisma } from "../generated/prisma/client";
+import { sqlStateOf } from "../errors";
 
 // pg is CommonJS: its default export, as lib/db.ts imports it, works under every loader we run.
 const pgTypes = pg.types;
@@ -148,8 +149,8 @@ async function run<T>(runner: Runner, query: Prisma.Sql, prepared?: PreparedStat
   try {
     return await runner.query<T & pg.QueryResultRow>({ name, text: query.text, values, types: TYPES });
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code !== "string" || !STALE_STATEMENT.has(code)) throw error;
+    const code = sqlStateOf(error);
+    if (code === undefined || !STALE_STATEMENT.has(code)) throw error;
     // Under a new name every connection prepares it again; the stale one stays unused.
     prepared!.forget(query.text, code);
     return runner.query<T & pg.QueryResultRow>({ name: prepared!.enabled() ? prepared!.name(query.text) : undefined, text: query.text, values, types: TYPES });
