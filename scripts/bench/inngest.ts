@@ -772,8 +772,6 @@ async function main(): Promise<void> {
     });
     const loadStarted = performance.now();
     const latencyPhase = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: PHASE_S });
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
-    const cpuAfterLoad = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
     const cpuSharesUnderLoad = shares.take();
     log(`CPU under the load, % of one core (2 cores = 200): ${JSON.stringify(cpuSharesUnderLoad)}`);
     await waitFor(() => [...latencyPhase.started.keys()].every((id) => receiver.attempts.has(id)), 120_000);
@@ -809,12 +807,8 @@ async function main(): Promise<void> {
       maxMs: Math.round(Math.max(...latencies)),
       cpuMsPerCapture,
       cpuSharesUnderLoad,
-      cpuPercentOfCoreUnderLoad: Object.fromEntries(
-        [web, worker].map((service, index) => [
-          service.name,
-          Math.round((((cpuAfterLoad[index] as number) - (cpuBefore[index] as number)) / loadSeconds) * 100),
-        ]),
-      ),
+      // The web's and worker's shares, under the name earlier reports used.
+      cpuPercentOfCoreUnderLoad: { web: cpuSharesUnderLoad.web, worker: cpuSharesUnderLoad.worker },
       statementsPerCapture: serviceStatements && { web: serviceStatements.perCapture[roles.web], worker: serviceStatements.perCapture[roles.worker] },
       statements: serviceStatements && { web: serviceStatements.top[roles.web], worker: serviceStatements.top[roles.worker] },
     };
