@@ -74,8 +74,12 @@ export async function startSandboxServer({
       response.end(`${name} sandbox error: ${error instanceof Error ? error.message : "unknown"}`);
     }
   });
-  // Keep-alive sockets of clients must not keep a closing server alive.
-  server.keepAliveTimeout = 1_000;
+  // Idle keep-alive connections are kept as the real gateways keep them (their load balancers hold
+  // them for a minute or more), so a connector reuses its connection as in production. Node's own
+  // 5 s: clients subtract a safety margin from the hint (undici 2 s), so the 1 s used before made
+  // them close every connection after one call (issue 37: a new TCP connection and a reset error
+  // per acquirer call in the worker). close() ends idle connections at once (closeAllConnections).
+  server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
