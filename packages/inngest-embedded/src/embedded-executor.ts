@@ -16,7 +16,7 @@ import type { ExecutorDatabase } from "./database";
 import { interpretOutcome } from "./interpret";
 import { claimDueJobsAndNextDue, nextDueAt, releaseLease, releaseLeasesOf, renewLease, type ClaimedJob } from "./claims";
 import { pruneHistory } from "./retention";
-import { finishJob, loadRunForCall, type JobResult, type LeasedWork, type RunForCall } from "./run-progress";
+import { endRunsTogether, finishJob, loadRunForCall, type JobResult, type LeasedWork, type PendingRunEnd, type RunForCall } from "./run-progress";
 import { FAN_OUT_BATCH, fanOutEvents, startScheduledRun } from "./start-runs";
 import { cronFireTimes, syncFunctions, UnsupportedFunctionsError, type CronSchedule, type FunctionDefinition } from "./sync-functions";
 
@@ -61,6 +61,11 @@ export interface EmbeddedExecutorOptions {
   concurrency?: number;
   /** Random extra delay (0 to this) added to retry backoff. */
   retryJitterMs?: number;
+  /**
+   * How long the end of a run its first call completed may wait to be written with others
+   * (decision 0218; default 40 ms). Its job stays leased to this executor meanwhile.
+   */
+  runEndBatchMs?: number;
   /** Called after every poll, with the error when the poll failed (health reporting). */
   onPoll?: (error?: string) => void;
   logger?: ExecutorLogger;
@@ -81,6 +86,9 @@ const RESYNC_INTERVAL_MS = 60_000;
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 /** A pass woken only by new events may leave out the claim of due jobs, for at most this long (pollOnce). */
 const CLAIM_AT_LEAST_EVERY_MS = 250;
+/** The ends of runs written together (decision 0218): how long one waits by default, and how many at most. */
+const RUN_END_BATCH_MS = 40;
+const RUN_END_BATCH_MAX = 100;
 
 const quietLogger: ExecutorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -93,6 +101,7 @@ export class EmbeddedExecutor {
   private readonly callTimeoutMs: number;
   private readonly concurrency: number;
   private readonly retryJitterMs: number;
+  private readonly runEndBatchMs: number;
   private readonly logger: ExecutorLogger;
   private functions: Map<string, FunctionDefinition> | undefined;
   /** The same functions as a list, replaced only when a sync changes them (the fan-out caches its text per list). */
@@ -140,8 +149,19 @@ export class EmbeddedExecutor {
    * (five statements) per finished run.
    */
   private passLeftWork = true;
+  /** Set by pollOnce: it ran out of free slots, so due work may be left for a slot that frees up. */
+  private passRanOutOfSlots = false;
+  /** While a pass runs, a call that ends without work left is only noted (slotFreedInPass). */
+  private passing = false;
+  private slotFreedInPass = false;
   /** Times the loop looked for work (for tests and diagnostics: an idle executor does not). */
   polls = 0;
+  /** Ends of runs completed by their first call, written together (decision 0218). */
+  private pendingEnds: PendingRunEnd[] = [];
+  private endsTimer: NodeJS.Timeout | undefined;
+  private endsWriting: Promise<void> | undefined;
+  /** Statements that wrote run ends together, and the ends they wrote (for tests and diagnostics). */
+  readonly runEndBatches = { statements: 0, ends: 0 };
 
   constructor(private readonly options: EmbeddedExecutorOptions) {
     this.database = options.database;
@@ -151,6 +171,7 @@ export class EmbeddedExecutor {
     this.callTimeoutMs = Math.min(options.callTimeoutMs ?? 4 * 60_000, this.leaseMs - 1_000);
     this.concurrency = options.concurrency ?? 4;
     this.retryJitterMs = options.retryJitterMs ?? 30_000;
+    this.runEndBatchMs = options.runEndBatchMs ?? RUN_END_BATCH_MS;
     this.logger = options.logger ?? quietLogger;
     this.workerId = options.workerId ?? `executor-${process.pid}-${randomBytes(4).toString("hex")}`;
   }
@@ -179,6 +200,7 @@ export class EmbeddedExecutor {
     this.wake();
     await this.loop;
     await Promise.allSettled([...this.inFlight, closing]);
+    await this.writePendingEnds();
   }
 
   /**
@@ -200,6 +222,9 @@ export class EmbeddedExecutor {
       }),
     ]);
     clearTimeout(timer);
+    // The runs that ended are written before any lease is given back: a lease given back with its
+    // run's end unwritten would have another executor run the function again.
+    await this.writePendingEnds();
     if (!finished) this.abandoned = true;
     const released = finished ? 0 : await releaseLeasesOf({ database: this.database, workerId: this.workerId });
     return { finished, released };
@@ -212,6 +237,10 @@ export class EmbeddedExecutor {
   async abandon(): Promise<void> {
     this.abandoned = true;
     this.running = false;
+    // As if the process died: the ends not written yet are lost, their jobs keep their leases.
+    clearTimeout(this.endsTimer);
+    this.endsTimer = undefined;
+    this.pendingEnds = [];
     const closing = this.stopListening();
     this.wake();
     await this.loop;
@@ -229,7 +258,7 @@ export class EmbeddedExecutor {
   }
 
   get busy(): boolean {
-    return this.inFlight.size > 0;
+    return this.inFlight.size > 0 || this.pendingEnds.length > 0 || this.endsWriting !== undefined;
   }
 
   /** The functions learned from the serve endpoint (after the first successful poll). */
@@ -252,9 +281,14 @@ export class EmbeddedExecutor {
       let found = 0;
       this.polls++;
       this.passLeftWork = true; // until the pass shows otherwise
+      this.passing = true;
+      this.slotFreedInPass = false;
       try {
         found = await this.pollOnce();
-        this.passLeftWork = this.freeSlots() === 0;
+        // Whether the pass itself ran out of slots, not whether they are all taken when it ends:
+        // a call that ended meanwhile made that answer "no" for work left behind (issue 37: a call
+        // ending during a pass wanted a claim, 0.3 claims per capture at 100 a second).
+        this.passLeftWork = this.passRanOutOfSlots || this.freeSlots() === 0;
         this.options.onPoll?.();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -270,6 +304,9 @@ export class EmbeddedExecutor {
           this.options.onPoll?.(message);
         }
       }
+      this.passing = false;
+      // A call ended during the pass, and the pass may have left work it had no slot for.
+      if (this.slotFreedInPass && this.passLeftWork) this.wake();
       if (!this.running) break;
       // A full batch may have left more waiting (unless every slot is taken: then a call that ends
       // wakes the loop); a batch that was not full took everything due (as graphile-worker and River refetch).
@@ -307,6 +344,7 @@ export class EmbeddedExecutor {
     }
     const now = this.clock.now();
     this.lastPassAt = now.getTime();
+    this.passRanOutOfSlots = false;
     if (this.options.retentionMs !== undefined && Date.now() - this.prunedAt > PRUNE_INTERVAL_MS) {
       this.prunedAt = Date.now();
       await this.prune(now);
@@ -316,13 +354,15 @@ export class EmbeddedExecutor {
     // nothing more (what it leased would only be handed back at once).
     if (!this.running) return scheduled;
     const leaseFor = (limit: number) => ({ workerId: this.workerId, leaseMs: this.leaseMs, limit });
+    const slots = this.freeSlots();
     const { started, leased, picked } = await fanOutEvents({
       database: this.database,
       functions: this.knownFunctions,
       now,
       limit: FAN_OUT_BATCH,
-      leaseFor: leaseFor(this.freeSlots()),
+      leaseFor: leaseFor(slots),
     });
+    if (leased.length < started && leased.length >= slots) this.passRanOutOfSlots = true;
     for (const work of leased) this.launch(work);
     if (!this.running) return scheduled + started;
     // Woken only by new events (or a lease given back: the notification does not tell them apart),
@@ -356,6 +396,7 @@ export class EmbeddedExecutor {
       },
     );
     const jobs = claim.jobs;
+    if (limit === 0 || jobs.length >= limit) this.passRanOutOfSlots = true;
     this.lastClaimNextDue = claim.nextDueAt === undefined ? undefined : { at: claim.nextDueAt };
     if (claim.nextDueAt === undefined) this.claimWanted ||= wanted; // no slot free: nothing was looked at
     else {
@@ -487,7 +528,9 @@ export class EmbeddedExecutor {
       }
     })().finally(() => {
       this.inFlight.delete(task);
-      if (lookAgain || this.passLeftWork) this.wake();
+      if (lookAgain) this.wake();
+      else if (this.passing) this.slotFreedInPass = true;
+      else if (this.passLeftWork) this.wake();
     });
     this.inFlight.add(task);
   }
@@ -518,11 +561,70 @@ export class EmbeddedExecutor {
       result = this.interpret(job, run, outcome);
     }
     if (this.abandoned) return undefined;
+    if (this.endsWithOthers(job, run, result)) {
+      this.queueEnd({ job, result, now: this.clock.now() });
+      return { lookAgain: false };
+    }
     const finished = await this.record(job, result);
     if (!finished) return undefined;
     if (finished.outcome === "lease-lost")
       this.logger.warn(`embedded executor: lost the lease of job ${job.id} (run ${job.runId}); its result was dropped`);
     return { next: finished.next, lookAgain: finished.outcome !== "applied" || finished.createdWork !== false };
+  }
+
+  /**
+   * Whether this job's result is a run's end that may be written with others (decision 0218): the
+   * run's first call completed or failed it, so nothing else of the run can be pending (the
+   * fan-out makes one job per run; only a call's answer adds more), and its function has no
+   * concurrency limit, whose slot the job would hold meanwhile. The follow-up job is such a run.
+   */
+  private endsWithOthers(job: ClaimedJob, run: RunForCall, result: JobResult): boolean {
+    if (!(result.complete || result.fail) || !this.running) return false;
+    if (job.kind !== "discovery" || run.steps.length > 0) return false;
+    const fn = this.functions?.get(run.functionId);
+    return fn !== undefined && fn.concurrency === undefined;
+  }
+
+  private queueEnd(end: PendingRunEnd): void {
+    this.pendingEnds.push(end);
+    if (this.pendingEnds.length >= RUN_END_BATCH_MAX) void this.writePendingEnds();
+    else this.endsTimer ??= setTimeout(() => void this.writePendingEnds(), this.runEndBatchMs);
+  }
+
+  /**
+   * Writes the waiting run ends in one statement; if it fails (the database, or a value it
+   * refuses), each on its own as any other result, with record()'s retries and its rule for
+   * refused values.
+   */
+  private async writePendingEnds(): Promise<void> {
+    clearTimeout(this.endsTimer);
+    this.endsTimer = undefined;
+    await this.endsWriting;
+    const ends = this.pendingEnds.splice(0);
+    if (ends.length === 0) return;
+    const writing = (async () => {
+      let outcomes: (string | undefined)[];
+      try {
+        outcomes = await endRunsTogether(this.database, ends);
+        this.runEndBatches.statements++;
+        this.runEndBatches.ends += ends.length;
+      } catch {
+        outcomes = ends.map(() => undefined);
+      }
+      for (const [index, end] of ends.entries()) {
+        let outcome = outcomes[index];
+        if (outcome === undefined) {
+          if (this.abandoned) return;
+          outcome = (await this.record(end.job, end.result))?.outcome;
+        }
+        if (outcome === "lease-lost")
+          this.logger.warn(`embedded executor: lost the lease of job ${end.job.id} (run ${end.job.runId}); its result was dropped`);
+      }
+    })().finally(() => {
+      if (this.endsWriting === writing) this.endsWriting = undefined;
+    });
+    this.endsWriting = writing;
+    await writing;
   }
 
   /**

@@ -156,6 +156,85 @@ async function endRunInOneStatement(
   return { outcome: "lease-lost" };
 }
 
+/** A run's end waiting to be written with others (endRunsTogether): its job, the call's result and when it ended. */
+export interface PendingRunEnd {
+  job: ClaimedJob;
+  result: JobResult;
+  now: Date;
+}
+
+/**
+ * The ends of several runs in ONE statement (decision 0218): what endRunInOneStatement does for
+ * one, for each run whose call completed or failed it with nothing else of it pending. An item
+ * whose run has another job (never expected: only runs ended by their first call are batched)
+ * is left unchanged and answered undefined, for finishJob's transaction to decide. A value
+ * PostgreSQL refuses (a NUL in the output) fails the whole statement: the caller then records
+ * each end on its own (finishJob), where such a run fails alone.
+ */
+export async function endRunsTogether(database: ExecutorDatabase, ends: PendingRunEnd[]): Promise<(FinishOutcome | undefined)[]> {
+  const updatedAt = new Date();
+  const rows = ends.map(({ job, result, now }) => ({
+    jobId: job.id,
+    runId: job.runId,
+    leaseToken: job.leaseToken,
+    ...runEndValues(result, now, updatedAt),
+  }));
+  const answers = await database.$queryRaw<{ jobId: string; others: boolean; held: boolean; ended: boolean; status: RunStatus | null }[]>`
+    WITH "e" AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e("jobId" text, "runId" text, "leaseToken" text,
+        "status" text, "forceStepPlan" boolean, "requestVersion" int, "attempts" int, "output" text, "error" text,
+        "lastError" text, "endedAt" timestamptz, "updatedAt" timestamptz)
+    ), "o" AS (
+      SELECT e.*, EXISTS (SELECT 1 FROM "InngestJob" j WHERE j."runId" = e."runId" AND j."id" <> e."jobId") AS "others" FROM "e"
+    ), "held" AS (
+      DELETE FROM "InngestJob" j USING "o" WHERE j."id" = o."jobId" AND j."leaseToken" = o."leaseToken" AND NOT o."others"
+      RETURNING j."id"
+    ), "ended" AS (
+      UPDATE "InngestRun" r SET
+        "status" = o."status"::"InngestRunStatus",
+        "forceStepPlan" = r."forceStepPlan" OR o."forceStepPlan",
+        "requestVersion" = COALESCE(o."requestVersion", r."requestVersion"),
+        "attempts" = r."attempts" + o."attempts",
+        "output" = o."output"::jsonb,
+        "error" = o."error"::jsonb,
+        "lastError" = COALESCE(o."lastError", r."lastError"),
+        "endedAt" = o."endedAt" AT TIME ZONE 'UTC',
+        "nextWakeAt" = NULL,
+        "updatedAt" = o."updatedAt" AT TIME ZONE 'UTC'
+      FROM "o" JOIN "held" h ON h."id" = o."jobId"
+      WHERE r."id" = o."runId" AND r."status" NOT IN ('completed', 'failed')
+      RETURNING r."id"
+    )
+    SELECT o."jobId", o."others", EXISTS (SELECT 1 FROM "held" h WHERE h."id" = o."jobId") AS "held",
+      EXISTS (SELECT 1 FROM "ended" x WHERE x."id" = o."runId") AS "ended",
+      (SELECT r."status"::text FROM "InngestRun" r WHERE r."id" = o."runId") AS "status"
+    FROM "o"`;
+  const byJob = new Map(answers.map((answer) => [answer.jobId, answer]));
+  return ends.map(({ job }) => {
+    const row = byJob.get(job.id);
+    if (!row || row.others) return undefined;
+    if (row.ended) return "applied";
+    // Not ours to end: the run ended already (a duplicate call), or the job's lease went to another executor.
+    if (row.held || row.status === null || hasEnded(row.status)) return "run-ended";
+    return "lease-lost";
+  });
+}
+
+/** runEndColumns' values as data (one row of endRunsTogether), the same rules. */
+function runEndValues(result: JobResult, now: Date, updatedAt: Date) {
+  return {
+    status: result.complete ? "completed" : "failed",
+    forceStepPlan: Boolean(result.forceStepPlan),
+    requestVersion: result.requestVersion ?? null,
+    attempts: result.callError !== undefined ? 1 : 0,
+    output: result.complete ? JSON.stringify(result.complete.output ?? null) : null,
+    error: result.fail ? JSON.stringify(result.fail.error ?? null) : null,
+    lastError: result.fail ? describeError(result.fail.error) : (result.callError ?? null),
+    endedAt: now.toISOString(),
+    updatedAt: updatedAt.toISOString(),
+  };
+}
+
 /** What a run's end (completed or failed by its call) sets on its row: one list for both ways of ending it. */
 function runEndColumns(result: JobResult, now: Date): Sql {
   const lastError = result.fail ? describeError(result.fail.error) : (result.callError ?? null);
