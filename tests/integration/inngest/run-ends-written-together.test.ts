@@ -29,9 +29,12 @@ const echo = inngest.createFunction({ id: "run-ends-echo", triggers: [echoed] },
 
 const limited = eventType("test/run-ends.limited", { schema: z.object({ n: z.number() }) });
 // A function with a concurrency limit: its runs' ends are written at once, not held with the slot.
-const limitedEcho = inngest.createFunction({ id: "run-ends-limited", concurrency: { limit: 1 }, triggers: [limited] }, async ({ event }) => ({
-  n: event.data.n,
-}));
+const limitedEcho = inngest.createFunction(
+  { id: "run-ends-limited", concurrency: { limit: 1 }, triggers: [limited] },
+  async ({ event }) => ({
+    n: event.data.n,
+  }),
+);
 
 async function runsOf(functionId: string) {
   return db().inngestRun.findMany({ where: { functionId: `${inngest.id}-${functionId}` }, orderBy: { startedAt: "asc" } });
