@@ -84,6 +84,23 @@ async function startExecutor(options: Partial<EmbeddedExecutorOptions> = {}): Pr
   return executor;
 }
 
+/** The executor's database with its claims of due jobs counted (the statement that leases them). */
+function countingClaims() {
+  const claims = { count: 0 };
+  const database = new Proxy(db(), {
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
+      if (property !== "$queryRaw" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+      return (query: { text?: string; strings?: readonly string[] } | TemplateStringsArray, ...values: unknown[]) => {
+        const text = "text" in query && typeof query.text === "string" ? query.text : Array.from(query as ArrayLike<string>).join("?");
+        if (/FROM "InngestJob" j\s+WHERE j\."runAt" <=/.test(text)) claims.count++;
+        return (value as (...args: unknown[]) => unknown).call(target, query, ...values);
+      };
+    },
+  });
+  return { database, claims };
+}
+
 describe("waking the embedded executor", { timeout: 120_000 }, () => {
   it("an event stored by another process wakes it through PostgreSQL NOTIFY (safety poll: one hour)", async (context) => {
     // PGlite's socket server does not pass notifications between connections: there the safety
@@ -132,24 +149,12 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
   });
 
   it("events arriving one by one start their runs without a claim of due jobs per event, and a sleep among them still ends on time", async () => {
-    // The executor's database with its claims of due jobs counted (the statement that leases them).
-    let claims = 0;
-    const counted = new Proxy(db(), {
-      get(target, property) {
-        const value = Reflect.get(target, property) as unknown;
-        if (property !== "$queryRaw" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
-        return (query: { text?: string; strings?: readonly string[] } | TemplateStringsArray, ...values: unknown[]) => {
-          const text = "text" in query && typeof query.text === "string" ? query.text : Array.from(query as ArrayLike<string>).join("?");
-          if (/FROM "InngestJob" j\s+WHERE j\."runAt" <=/.test(text)) claims++;
-          return (value as (...args: unknown[]) => unknown).call(target, query, ...values);
-        };
-      },
-    });
+    const { database: counted, claims } = countingClaims();
     await startExecutor({ database: counted });
     napTimes.length = 0;
     await sendEvent({ type: napped, data: { ms: 1_000 }, id: "nap-among-events" });
     await eventually(() => napTimes.length === 1, { timeoutMs: 10_000, intervalMs: 5, onTimeout: "return" });
-    const claimsBefore = claims;
+    const claimsBefore = claims.count;
     const count = 40;
     for (let n = 100; n < 100 + count; n++) {
       await sendEvent({ type: plainPinged, data: { n }, id: `ping-stream-${n}` });
@@ -159,7 +164,7 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     for (let n = 100; n < 100 + count; n++) expect(seen.has(n), `event ${n}`).toBe(true);
     // A claim per event before; now one at most every 250 ms while events keep coming, plus the
     // claims the sleep's end and the calls that left work ask for (about a second of events here).
-    expect(claims - claimsBefore).toBeLessThan(count / 2);
+    expect(claims.count - claimsBefore).toBeLessThan(count / 2);
     const slept = (napTimes[1] as number) - (napTimes[0] as number);
     expect(slept).toBeGreaterThanOrEqual(1_000);
     expect(slept).toBeLessThan(3_000);
@@ -169,21 +174,10 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     // Before, a call ending during a pass always woke the loop for a claim of due jobs: with calls
     // overlapping the passes of new events, about one claim per event (issue 37: 0.3 claims per
     // capture at 100 a second).
-    let claims = 0;
-    const counted = new Proxy(db(), {
-      get(target, property) {
-        const value = Reflect.get(target, property) as unknown;
-        if (property !== "$queryRaw" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
-        return (query: { text?: string; strings?: readonly string[] } | TemplateStringsArray, ...values: unknown[]) => {
-          const text = "text" in query && typeof query.text === "string" ? query.text : Array.from(query as ArrayLike<string>).join("?");
-          if (/FROM "InngestJob" j\s+WHERE j\."runAt" <=/.test(text)) claims++;
-          return (value as (...args: unknown[]) => unknown).call(target, query, ...values);
-        };
-      },
-    });
+    const { database: counted, claims } = countingClaims();
     await startExecutor({ database: counted });
     await quietFor(300, "the passes that follow the first one");
-    const claimsBefore = claims;
+    const claimsBefore = claims.count;
     const count = 40;
     for (let n = 300; n < 300 + count; n++) {
       await sendEvent({ type: slowPinged, data: { n }, id: `slow-stream-${n}` });
@@ -194,7 +188,7 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     // About one claim every 250 ms while events keep coming, the one the idle timer owes after the
     // last, and those the ends of calls after a pass that ran out of slots ask for: 11 in a run
     // here, against 31 with every call ending during a pass asking for one.
-    expect(claims - claimsBefore).toBeLessThan(count / 2);
+    expect(claims.count - claimsBefore).toBeLessThan(count / 2);
   });
 
   it("an idle executor with the default safety poll makes at most one pass in three seconds", async () => {
