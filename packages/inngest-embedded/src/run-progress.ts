@@ -130,30 +130,15 @@ export async function finishJob(options: {
  * the run exists (a parallel step's, a sleep), nothing is changed and undefined comes back: then
  * finishJob's transaction, which locks the run first, decides. No job can be added to the run
  * meanwhile: only a finisher of another of its jobs adds one, and such a job would have been seen.
+ * The statement is endRunsTogether's, for one run.
  */
 async function endRunInOneStatement(
   database: ExecutorDatabase,
   options: { job: ClaimedJob; result: JobResult; now: Date },
 ): Promise<{ outcome: FinishOutcome; createdWork?: boolean } | undefined> {
-  const { job, result, now } = options;
-  const [row] = await database.$queryRaw<{ others: boolean; held: number; ended: number; status: RunStatus | null }[]>`
-    WITH "others" AS (
-      SELECT EXISTS (SELECT 1 FROM "InngestJob" WHERE "runId" = ${job.runId} AND "id" <> ${job.id}) AS "exist"
-    ), "held" AS (
-      DELETE FROM "InngestJob" WHERE "id" = ${job.id} AND "leaseToken" = ${job.leaseToken} AND NOT (SELECT "exist" FROM "others")
-      RETURNING 1
-    ), "ended" AS (
-      UPDATE "InngestRun" SET ${runEndColumns(result, now)}
-      WHERE "id" = ${job.runId} AND "status" NOT IN ('completed', 'failed') AND EXISTS (SELECT 1 FROM "held")
-      RETURNING 1
-    )
-    SELECT (SELECT "exist" FROM "others") AS "others", (SELECT count(*) FROM "held")::int AS "held",
-      (SELECT count(*) FROM "ended")::int AS "ended", (SELECT "status"::text FROM "InngestRun" WHERE "id" = ${job.runId}) AS "status"`;
-  if (!row || row.others) return undefined;
-  if (row.ended === 1) return { outcome: "applied", createdWork: false };
-  // Not ours to end: the run ended already (a duplicate call), or the job's lease went to another executor.
-  if (row.held === 1 || row.status === null || hasEnded(row.status)) return { outcome: "run-ended" };
-  return { outcome: "lease-lost" };
+  const [outcome] = await endRunsTogether(database, [options]);
+  if (outcome === undefined) return undefined;
+  return outcome === "applied" ? { outcome, createdWork: false } : { outcome };
 }
 
 /** A run's end waiting to be written with others (endRunsTogether): its job, the call's result and when it ended. */
@@ -164,10 +149,10 @@ export interface PendingRunEnd {
 }
 
 /**
- * The ends of several runs in ONE statement (decision 0218): what endRunInOneStatement does for
- * one, for each run whose call completed or failed it with nothing else of it pending. An item
- * whose run has another job (never expected: only runs ended by their first call are batched)
- * is left unchanged and answered undefined, for finishJob's transaction to decide. A value
+ * The ends of runs in ONE statement (decision 0218; endRunInOneStatement for one run): for each,
+ * the lease check, the job's removal and the run's end, when nothing else of the run is pending.
+ * An item whose run has another job is left unchanged and answered undefined, for finishJob's
+ * transaction to decide (never expected in a batch: only runs ended by their first call wait). A value
  * PostgreSQL refuses (a NUL in the output) fails the whole statement: the caller then records
  * each end on its own (finishJob), where such a run fails alone.
  */
@@ -220,7 +205,7 @@ export async function endRunsTogether(database: ExecutorDatabase, ends: PendingR
   });
 }
 
-/** runEndColumns' values as data (one row of endRunsTogether), the same rules. */
+/** What a run's end sets on its row, as data: one row of endRunsTogether, and runEndColumns' values. */
 function runEndValues(result: JobResult, now: Date, updatedAt: Date) {
   return {
     status: result.complete ? "completed" : "failed",
@@ -235,20 +220,21 @@ function runEndValues(result: JobResult, now: Date, updatedAt: Date) {
   };
 }
 
-/** What a run's end (completed or failed by its call) sets on its row: one list for both ways of ending it. */
+/** What a run's end (completed or failed by its call) sets on its row: runEndValues as SQL, for finishJob's transaction. */
 function runEndColumns(result: JobResult, now: Date): Sql {
-  const lastError = result.fail ? describeError(result.fail.error) : (result.callError ?? null);
+  const updatedAt = new Date();
+  const end = runEndValues(result, now, updatedAt);
   return sql`
-    "status" = ${result.complete ? "completed" : "failed"}::"InngestRunStatus",
-    "forceStepPlan" = "forceStepPlan" OR ${Boolean(result.forceStepPlan)},
-    "requestVersion" = COALESCE(${result.requestVersion ?? null}::int, "requestVersion"),
-    "attempts" = "attempts" + ${result.callError !== undefined ? 1 : 0},
-    "output" = ${result.complete ? JSON.stringify(result.complete.output ?? null) : null}::jsonb,
-    "error" = ${result.fail ? JSON.stringify(result.fail.error ?? null) : null}::jsonb,
-    "lastError" = COALESCE(${lastError}, "lastError"),
+    "status" = ${end.status}::"InngestRunStatus",
+    "forceStepPlan" = "forceStepPlan" OR ${end.forceStepPlan},
+    "requestVersion" = COALESCE(${end.requestVersion}::int, "requestVersion"),
+    "attempts" = "attempts" + ${end.attempts},
+    "output" = ${end.output}::jsonb,
+    "error" = ${end.error}::jsonb,
+    "lastError" = COALESCE(${end.lastError}, "lastError"),
     "endedAt" = ${utc(now)},
     "nextWakeAt" = NULL,
-    "updatedAt" = ${utc(new Date())}`;
+    "updatedAt" = ${utc(updatedAt)}`;
 }
 
 /** Memoizes one step; position = completion order; a step memoized before (a late duplicate) is left alone. */

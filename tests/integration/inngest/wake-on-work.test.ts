@@ -101,6 +101,22 @@ function countingClaims() {
   return { database, claims };
 }
 
+/** Events numbered first.. first + count - 1, sent one at a time `gapMs` apart. */
+async function sendOneByOne(
+  type: typeof plainPinged | typeof slowPinged,
+  { first, count, gapMs, idPrefix }: { first: number; count: number; gapMs: number; idPrefix: string },
+): Promise<void> {
+  for (let n = first; n < first + count; n++) {
+    await sendEvent({ type, data: { n }, id: `${idPrefix}-${n}` });
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+  }
+}
+
+/** Every run of those events ran. */
+function expectAllSeen(first: number, count: number): void {
+  for (let n = first; n < first + count; n++) expect(seen.has(n), `event ${n}`).toBe(true);
+}
+
 describe("waking the embedded executor", { timeout: 120_000 }, () => {
   it("an event stored by another process wakes it through PostgreSQL NOTIFY (safety poll: one hour)", async (context) => {
     // PGlite's socket server does not pass notifications between connections: there the safety
@@ -156,12 +172,9 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     await eventually(() => napTimes.length === 1, { timeoutMs: 10_000, intervalMs: 5, onTimeout: "return" });
     const claimsBefore = claims.count;
     const count = 40;
-    for (let n = 100; n < 100 + count; n++) {
-      await sendEvent({ type: plainPinged, data: { n }, id: `ping-stream-${n}` });
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await sendOneByOne(plainPinged, { first: 100, count, gapMs: 25, idPrefix: "ping-stream" });
     await eventually(() => seen.has(100 + count - 1) && napTimes.length === 2, { timeoutMs: 15_000, intervalMs: 5, onTimeout: "return" });
-    for (let n = 100; n < 100 + count; n++) expect(seen.has(n), `event ${n}`).toBe(true);
+    expectAllSeen(100, count);
     // A claim per event before; now one at most every 250 ms while events keep coming, plus the
     // claims the sleep's end and the calls that left work ask for (about a second of events here).
     expect(claims.count - claimsBefore).toBeLessThan(count / 2);
@@ -179,12 +192,9 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     await quietFor(300, "the passes that follow the first one");
     const claimsBefore = claims.count;
     const count = 40;
-    for (let n = 300; n < 300 + count; n++) {
-      await sendEvent({ type: slowPinged, data: { n }, id: `slow-stream-${n}` });
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await sendOneByOne(slowPinged, { first: 300, count, gapMs: 10, idPrefix: "slow-stream" });
     await eventually(() => seen.has(300 + count - 1), { timeoutMs: 15_000, intervalMs: 5, onTimeout: "return" });
-    for (let n = 300; n < 300 + count; n++) expect(seen.has(n), `event ${n}`).toBe(true);
+    expectAllSeen(300, count);
     // About one claim every 250 ms while events keep coming, the one the idle timer owes after the
     // last, and those the ends of calls after a pass that ran out of slots ask for: 11 in a run
     // here, against 31 with every call ending during a pass asking for one.
