@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, npmScript, startService, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually } from "../helpers/eventually";
@@ -49,12 +50,22 @@ function productionEnv(extra: Record<string, string | undefined> = {}): Record<s
   };
 }
 
-/** fetch, once more on a socket the server closed between keep-alive requests (not an answer of the service). */
+/**
+ * fetch, once more on a socket the server closed between keep-alive requests (not an answer of the
+ * service). The second try goes on a connection of its own: the pool may hold another idle socket
+ * the server closed meanwhile (both tries failed with "other side closed" once in CI). undici's
+ * own fetch, since Node's built-in one does not take the npm package's dispatcher.
+ */
 async function request(url: string, init?: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch {
-    return fetch(url, init);
+    const fresh = new Agent();
+    try {
+      return (await undiciFetch(url, { ...(init as object), dispatcher: fresh } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
+    } finally {
+      void fresh.close().catch(() => undefined);
+    }
   }
 }
 
