@@ -1,4 +1,4 @@
-// npm start, npm run cli / sandbox / db:migrate: node scripts/run-script.mjs <name> [args]. Runs the compiled
+// npm start, npm run cli / sandbox / db:migrate, and the launcher's worker process: node scripts/run-script.mjs <name> [args]. Runs the compiled
 // dist/<name>.js that `npm run build` made when it is current (scripts/build/freshness.mjs), else
 // the TypeScript source scripts/<name>.ts through tsx. Both are the same code; the compiled one
 // starts in about half the CPU (no TypeScript loader: 0.8 s against 1.9 s for `cli --help`), which
@@ -11,7 +11,7 @@ import { checkServerScript } from "./build/freshness.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** The npm scripts' names, and the compiled file of each (scripts/build/server-scripts.mjs). */
-const SCRIPTS = { start: "dist/start.js", cli: "dist/cli.js", sandbox: "dist/sandbox.js", "db-migrate": "dist/db-migrate.js" };
+const SCRIPTS = { start: "dist/start.js", worker: "dist/worker.js", cli: "dist/cli.js", sandbox: "dist/sandbox.js", "db-migrate": "dist/db-migrate.js" };
 
 const name = process.argv[2];
 if (!Object.hasOwn(SCRIPTS, name ?? "")) {

@@ -1,6 +1,7 @@
 // npm start: the whole service from a fresh clone. Prepares the database (the embedded one unless
 // DATABASE_URL is set), applies migrations, seeds the demo merchant on first run (local mode only), builds when the
-// sources are newer than the last build, starts Next.js and prints where everything is.
+// sources are newer than the last build, starts Next.js (a worker: scripts/worker.ts, without Next.js)
+// and prints where everything is.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -39,9 +40,26 @@ async function waitForHealth(url: string, child: ReturnType<typeof spawn>, timeo
   throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`);
 }
 
-function requireBuild(): void {
+function requireBuild(worker: boolean): void {
+  if (worker) {
+    if (!existsSync(WORKER_SCRIPT)) throw new Error(`no ${WORKER_SCRIPT}: run npm run build first`);
+    return;
+  }
   const buildId = path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(buildId)) throw new Error(`no production build in ${path.dirname(buildId)}: run npm run build first`);
+}
+
+/** A worker process runs no Next.js (decision 0219): scripts/worker.ts, compiled by `npm run build`. */
+const WORKER_SCRIPT = "dist/worker.js";
+
+/**
+ * What the server process runs: `next start` (`next dev` with --dev) for the web and all-in-one
+ * roles; for ROLE=worker the worker script. A production start runs the compiled one; a local start
+ * the compiled one when it is current, else the source through tsx (scripts/run-script.mjs decides).
+ */
+function serverCommand(worker: boolean, dev: boolean, settings: { HOST: string; PORT: number; isProduction: boolean }): string[] {
+  if (worker) return settings.isProduction ? [path.resolve(WORKER_SCRIPT)] : [path.resolve("scripts/run-script.mjs"), "worker"];
+  return [NEXT_BIN, dev ? "dev" : "start", "-H", settings.HOST, "-p", String(settings.PORT)];
 }
 
 function buildIfStale(): void {
@@ -88,9 +106,11 @@ async function main(): Promise<void> {
   const demoLines = await (await import("../lib/sandboxes/prepare-demo")).prepareDemo({ log }); // local mode only; no secrets printed
   await disconnectDb();
 
+  // `npm run dev` keeps `next dev` (with its reloads) in every role.
+  const worker = settings.ROLE === "worker" && !dev;
   // A production start (NODE_ENV=production without CPS_LOCAL) runs what `npm run build` made, never a build.
-  if (!dev && settings.isProduction) requireBuild();
-  else if (!dev) buildIfStale();
+  if (!dev && settings.isProduction) requireBuild(worker);
+  else if (!dev && !worker) buildIfStale();
 
   const childEnv: NodeJS.ProcessEnv = {
     NEXT_TELEMETRY_DISABLED: "1",
@@ -106,9 +126,10 @@ async function main(): Promise<void> {
     // SIGTERM drains instead of stopping at once (lib/runtime/graceful-shutdown.ts); `next dev` keeps its own.
     NEXT_MANUAL_SIG_HANDLE: dev ? "" : "1",
   };
-  const server = spawn(process.execPath, [NEXT_BIN, dev ? "dev" : "start", "-H", settings.HOST, "-p", String(settings.PORT)], {
+  const server = spawn(process.execPath, serverCommand(worker, dev, settings), {
     stdio: ["ignore", jsonOutput ? "pipe" : "inherit", "inherit"],
-    env: childEnv,
+    // `next start` takes its address from -H and -p; the worker from HOST and PORT.
+    env: { ...childEnv, HOST: settings.HOST, PORT: String(settings.PORT) },
   });
   if (jsonOutput && server.stdout) {
     // The service's own lines are JSON already; Next.js's banner ("▲ Next.js", "✓ Ready") is not,
@@ -160,6 +181,7 @@ async function main(): Promise<void> {
     serviceLog("start").info(
       {
         event: "start.ready",
+        role: settings.ROLE,
         baseUrl: settings.publicBaseUrl,
         backofficeUrl: `${settings.backofficeBaseUrl}/backoffice`,
         healthUrl: `${settings.apiBaseUrls.health}/api/health`,
@@ -171,16 +193,15 @@ async function main(): Promise<void> {
     );
     return;
   }
+  // A worker is not behind the public base URL: its health is at its own listener.
+  const healthUrl = worker ? `http://${localHost}:${settings.PORT}/api/health` : `${settings.apiBaseUrls.health}/api/health`;
+  const healthLine = `  Health        ${healthUrl}   ${ok ? "ok" : `NOT OK: ${JSON.stringify(health.body)}`}`;
   console.log(
-    [
-      "",
-      "  Card Payment Service is running",
-      `  Base URL      ${settings.publicBaseUrl}`,
-      `  Back office   ${settings.backofficeBaseUrl}/backoffice`,
-      ...demoLines,
-      `  Health        ${settings.apiBaseUrls.health}/api/health   ${ok ? "ok" : `NOT OK: ${JSON.stringify(health.body)}`}`,
-      "",
-    ].join("\n"),
+    (worker
+      ? // A worker answers its health endpoints, /metrics and /api/inngest only (lib/jobs/worker-server.ts).
+        ["", "  Card Payment Service worker is running", "  The merchant API, the back office and the card fields are served by web processes (ROLE=web or all).", healthLine, ""]
+      : ["", "  Card Payment Service is running", `  Base URL      ${settings.publicBaseUrl}`, `  Back office   ${settings.backofficeBaseUrl}/backoffice`, ...demoLines, healthLine, ""]
+    ).join("\n"),
   );
 }
 

@@ -7,7 +7,8 @@
 //  4. the database pool closes and the process exits 0, all within SHUTDOWN_TIMEOUT_MS (exit 1 if
 //     something still hangs then).
 // Next.js has its own handler that closes the server at once and exits 143; the launcher
-// (scripts/start.ts) sets NEXT_MANUAL_SIG_HANDLE so that this one runs instead.
+// (scripts/start.ts) sets NEXT_MANUAL_SIG_HANDLE so that this one runs instead. A worker process
+// runs no Next.js (scripts/worker.ts): there this one is the only handler.
 import http from "node:http";
 import { config } from "../env";
 import { disconnectDb } from "../db";
@@ -22,8 +23,12 @@ const state = globalThis as unknown as { __cpsShutdownInstalled?: boolean };
 /** Time kept for closing the servers and the pool after the executor's share of the bound. */
 const CLOSE_RESERVE_MS = 2_000;
 
-export function installGracefulShutdown(): void {
-  if (state.__cpsShutdownInstalled || !config().NEXT_MANUAL_SIG_HANDLE) return;
+/**
+ * Installs the handler where no other one runs: under `next start` only with NEXT_MANUAL_SIG_HANDLE
+ * (else Next's own stops the process); in a worker's own process (no Next.js, decision 0219) always.
+ */
+export function installGracefulShutdown(options: { withoutNext?: boolean } = {}): void {
+  if (state.__cpsShutdownInstalled || !(options.withoutNext || config().NEXT_MANUAL_SIG_HANDLE)) return;
   state.__cpsShutdownInstalled = true;
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void shutDown(signal));
 }
@@ -72,7 +77,7 @@ export async function shutDown(signal: string): Promise<void> {
 }
 
 /**
- * The listening HTTP servers of this process: Next's, and the in-process sandboxes'. Next does
+ * The listening HTTP servers of this process: Next's or the worker's, and the in-process sandboxes'. Next does
  * not hand its server to the app, so they are found among the process's active handles.
  */
 function listeningServers(): http.Server[] {

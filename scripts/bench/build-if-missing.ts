@@ -16,3 +16,17 @@ export function buildIfMissing(distDir: string, log: (line: string) => void, opt
   });
   if (build.status !== 0) throw new Error("next build failed");
 }
+
+/**
+ * The worker's own script (dist/worker.js: a worker runs no Next.js, decision 0219), compiled again
+ * (scripts/build/server-scripts.mjs) when a source is newer or when `rebuild` asks for it.
+ */
+export async function workerScript(log: (line: string) => void, options: { rebuild?: boolean } = {}): Promise<string> {
+  const { checkServerScript } = await import("../build/freshness.mjs");
+  if (options.rebuild || !checkServerScript("dist/worker.js").current) {
+    log("compiling dist/worker.js and the other server scripts (scripts/build/server-scripts.mjs)...");
+    const { buildServerScripts } = await import("../build/server-scripts.mjs");
+    await buildServerScripts();
+  }
+  return path.resolve("dist/worker.js");
+}

@@ -50,7 +50,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import pg from "pg";
 import autocannon from "autocannon";
-import { buildIfMissing } from "./build-if-missing";
+import { buildIfMissing, workerScript } from "./build-if-missing";
 import { benchAdminUrl, dropBenchDatabase, migratedBenchDatabase } from "./lib/bench-database";
 import { percentile } from "./lib/percentile";
 import { summarizeProfiles, type ProfileSummary } from "./lib/profile-summary";
@@ -148,9 +148,14 @@ interface Service {
   stop(): Promise<void>;
 }
 
+/** dist/worker.js, compiled in main() before any service starts. */
+let workerScriptPath = "";
+
 function startService(name: "web" | "worker", port: number, env: Record<string, string>): Service {
   const nodeArgs = CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], {
+  // A worker runs no Next.js (decision 0219): its own script, as the launcher starts it.
+  const command = name === "worker" ? [workerScriptPath] : [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)];
+  const child = spawn(process.execPath, [...nodeArgs, ...command], {
     stdio: ["ignore", "ignore", "pipe"],
     detached: true, // its own process group: stopped through it, never by name
     env: {
@@ -636,6 +641,7 @@ async function main(): Promise<void> {
   };
 
   buildIfMissing(DIST_DIR, log, { rebuild: Boolean(process.env.BENCH_REBUILD) });
+  workerScriptPath = await workerScript(log, { rebuild: Boolean(process.env.BENCH_REBUILD) });
 
   const sandbox = await startSandboxProcess();
   const receiver = await startReceiver();
@@ -685,7 +691,7 @@ async function main(): Promise<void> {
   const report: Record<string, unknown> = {
     database: `PostgreSQL ${pgVersion}`,
     build: DIST_DIR,
-    processes: "web (ROLE=web) and worker (ROLE=worker), next start, NODE_ENV=production; sandboxes (scripts/sandbox.ts) and the background floor in processes of their own",
+    processes: "web (ROLE=web, next start) and worker (ROLE=worker, dist/worker.js without Next.js), NODE_ENV=production; sandboxes (scripts/sandbox.ts) and the background floor in processes of their own",
     captureRate: RATE,
     phaseSeconds: PHASE_S,
     idleSeconds: IDLE_S,
@@ -962,7 +968,7 @@ async function main(): Promise<void> {
 ### npm run bench -- inngest (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${report.commit}, ${report.minutes} min)
 
 Machine: ${host.cpus} × ${host.model}, ${host.memoryGiB} GiB, Node ${host.node}, ${report.database}; load average ${host.loadAtStart[0]} at the start, ${host.loadAtEnd[0]} at the end.
-Web and worker: next start (NODE_ENV=production), separate processes; sandboxes and the background floor in processes of their own.${CPU_PROF ? " **Profiled run (--cpu-prof): figures are slowed by the profiler.**" : ""}
+Web: next start; worker: dist/worker.js, without Next.js (decision 0219); NODE_ENV=production; separate processes; sandboxes and the background floor in processes of their own.${CPU_PROF ? " **Profiled run (--cpu-prof): figures are slowed by the profiler.**" : ""}
 
 | target | this run | floor (same run) | ratio to floor | verdict |
 |---|---|---|---|---|

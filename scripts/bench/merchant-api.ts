@@ -45,7 +45,7 @@ import os from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { buildIfMissing } from "./build-if-missing";
+import { buildIfMissing, workerScript } from "./build-if-missing";
 import { seedScaleData } from "./seed-scale-data";
 import { summarizeProfiles } from "./lib/profile-summary";
 import { benchAdminUrl, migratedBenchDatabase } from "./lib/bench-database";
@@ -408,8 +408,13 @@ async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
   throw new Error("the server did not become healthy");
 }
 
+/** dist/worker.js, compiled in main() before any server starts. */
+let workerScriptPath = "";
+
 function startServer(role: "web" | "worker", port: number, extraNodeArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...extraNodeArgs, NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], {
+  // A worker runs no Next.js (decision 0219): its own script, as the launcher starts it.
+  const command = role === "worker" ? [workerScriptPath] : [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)];
+  return spawn(process.execPath, [...extraNodeArgs, ...command], {
     stdio: ["ignore", "ignore", "inherit"],
     env: {
       ...process.env,
@@ -532,6 +537,7 @@ async function main(): Promise<void> {
   log(`database ${databaseName} migrated`);
 
   buildIfMissing(DIST_DIR, log, { rebuild: Boolean(process.env.BENCH_REBUILD) });
+  workerScriptPath = await workerScript(log, { rebuild: Boolean(process.env.BENCH_REBUILD) });
 
   const receiver = await startReceiver();
   const { db, disconnectDb } = await import("../../lib/db");

@@ -8,10 +8,10 @@ import path from "node:path";
 
 /** What `next build` is made from (relative to the repository root). */
 export const NEXT_SOURCES = ["app", "components", "lib", "public", "prisma/schema", "packages/inngest-embedded", "next.config.mjs", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "instrumentation.ts"];
-/** What dist/ (scripts/build/server-scripts.mjs) is made from besides lib/ and the package: the launcher, the CLI, the migration runner. */
+/** What dist/ (scripts/build/server-scripts.mjs) is made from besides lib/ and the package: the launcher, the worker, the CLI, the migration runner. */
 export const SERVER_SCRIPT_SOURCES = ["scripts", "lib", "packages/inngest-embedded", "package-lock.json", "tsconfig.json"];
 /** The files `npm run build` writes into dist/ (scripts/build/server-scripts.mjs). */
-export const SERVER_SCRIPT_OUTPUTS = ["dist/start.js", "dist/cli.js", "dist/db-migrate.js"];
+export const SERVER_SCRIPT_OUTPUTS = ["dist/start.js", "dist/worker.js", "dist/cli.js", "dist/db-migrate.js"];
 
 function newestMtime(entry) {
   if (!existsSync(entry)) return 0;

@@ -1,4 +1,4 @@
-// Build step: compiles the launcher, the operator CLI, the migration runner and the standalone sandboxes from TypeScript to
+// Build step: compiles the launcher, the worker, the operator CLI, the migration runner and the standalone sandboxes from TypeScript to
 // plain JavaScript in dist/, so that a production start needs neither tsx nor esbuild at run time.
 // Packages stay external (they are installed as production dependencies); our own sources (lib/,
 // and the workspace package packages/inngest-embedded, which ships TypeScript) are bundled in. Run by `npm run build` (scripts/build/build.mjs) after `next build`; by hand: node scripts/build/server-scripts.mjs
@@ -12,7 +12,23 @@ export const SERVER_SCRIPTS = {
   // The standalone sandboxes, for test mode with separate web and worker processes (docs/operations.md):
   // a production install has no tsx to run scripts/sandbox.ts with.
   "sandbox.js": "scripts/sandbox.ts",
+  // A worker process (ROLE=worker) runs no Next.js (decision 0219): the launcher runs this instead.
+  "worker.js": "scripts/worker.ts",
 };
+
+/**
+ * `next/server` and the like are CommonJS files of the next package without an exports map: Node's
+ * ESM loader finds them only by their full name (`next/server.js`). The worker's code reaches them
+ * (lib/jobs/serve-endpoint-guard.ts hands the Inngest SDK a NextRequest).
+ */
+function nextEntryFiles() {
+  return {
+    name: "next-entry-files",
+    setup(build) {
+      build.onResolve({ filter: /^next\/[a-z-]+$/ }, (args) => ({ path: `${args.path}.js`, external: true }));
+    },
+  };
+}
 
 /** Our workspace packages are TypeScript sources: bundled, not left to Node to load. */
 function workspaceSources(root) {
@@ -36,7 +52,7 @@ export async function buildServerScripts(root = process.cwd()) {
       target: "node20",
       format: "esm",
       packages: "external",
-      plugins: [workspaceSources(root)],
+      plugins: [workspaceSources(root), nextEntryFiles()],
       tsconfig: path.join(root, "tsconfig.json"),
       sourcemap: true,
       logLevel: "warning",

@@ -1,7 +1,9 @@
 // GET /api/health/live: liveness of this process: 200 while it answers at all, also while it
 // drains after SIGTERM (restarting it then would cut its work short). Checks nothing else.
+import { livenessResponse } from "@/lib/health/health-responses";
+
 export const dynamic = "force-dynamic";
 
 export function GET(): Response {
-  return Response.json({ status: "live" }, { headers: { "Cache-Control": "no-store" } });
+  return livenessResponse();
 }
