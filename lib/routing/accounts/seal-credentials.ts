@@ -3,7 +3,7 @@
 // never sealed as if it were a card number; the ciphertext is bound to its account id and key id, so
 // it cannot be moved to another account. `cards rotate-key` re-seals them under the current key.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
-import { purposeKey } from "../../cards/sealed-secret";
+import { openedOnce, purposeKey } from "../../cards/sealed-secret";
 import { config } from "../../env";
 import { parseCredentials, type ProcessorCredentials } from "../../acquirers/credentials";
 
@@ -56,10 +56,17 @@ interface SealedPayload {
   credentials: unknown;
 }
 
-/** The credentials in clear, validated again by their processor's (platform's) schema (a row never bypasses it). */
+/**
+ * The credentials in clear, validated again by their processor's (platform's) schema (a row never
+ * bypasses it). Opened once per process and sealed value (openedOnce): the result is frozen, as every
+ * later call for the same value shares it.
+ */
 export function openCredentials(sealed: SealedCredentials, accountId: string): ProcessorCredentials {
-  const json = openPayload(sealed, accountId);
-  return parseCredentials(json.processor, json.credentials, json.platform);
+  return openedOnce(credentialsKey(sealed.credentialsKeyId).key, `${binding(accountId, "gateway")}\n${sealed.credentialsSealed}`, () => {
+    const json = openPayload(sealed, accountId);
+    const opened = parseCredentials(json.processor, json.credentials, json.platform);
+    return Object.freeze({ ...opened, credentials: Object.freeze({ ...opened.credentials }) }) as ProcessorCredentials;
+  });
 }
 
 /**
