@@ -188,17 +188,26 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     // overlapping the passes of new events, about one claim per event (issue 37: 0.3 claims per
     // capture at 100 a second).
     const { database: counted, claims } = countingClaims();
-    await startExecutor({ database: counted });
+    // A slot for every call, so that no pass runs out of them however slowly a busy machine runs
+    // the calls: then the ends of calls owe no claim at all (a CI run with the default 4 slots saw
+    // 25 claims, most of them owed by passes that had run out of slots).
+    const count = 80;
+    await startExecutor({ database: counted, concurrency: count });
     await quietFor(300, "the passes that follow the first one");
     const claimsBefore = claims.count;
-    const count = 40;
-    await sendOneByOne(slowPinged, { first: 300, count, gapMs: 10, idPrefix: "slow-stream" });
+    const streamStarted = Date.now();
+    await sendOneByOne(slowPinged, { first: 300, count, gapMs: 5, idPrefix: "slow-stream" });
     await eventually(() => seen.has(300 + count - 1), { timeoutMs: 15_000, intervalMs: 5, onTimeout: "return" });
     expectAllSeen(300, count);
-    // About one claim every 250 ms while events keep coming, the one the idle timer owes after the
-    // last, and those the ends of calls after a pass that ran out of slots ask for: 11 in a run
-    // here, against 31 with every call ending during a pass asking for one.
-    expect(claims.count - claimsBefore).toBeLessThan(count / 2);
+    const streamMs = Date.now() - streamStarted;
+    // About one claim every 250 ms while events keep coming (decision 0217) and the one the idle
+    // timer owes after the last; the stream lasts longer on a busy machine, so the bound follows it.
+    // Measured: 6 and 10 claims in 1.4 and 2.4 s here (10 and 11 in 2.3 and 2.9 s with both cores
+    // busy beside the test), against 47 and 49 in 2.4 and 2.6 s with every call ending during a pass
+    // asking for one.
+    const made = claims.count - claimsBefore;
+    console.log(`[wake-on-work] claims during the stream: ${made} in ${streamMs} ms`);
+    expect(made).toBeLessThan(streamMs / 250 + 8);
   });
 
   it("an idle executor with the default safety poll makes at most one pass in three seconds", async () => {
