@@ -1,26 +1,12 @@
-import { randomBytes } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CardKeyUnavailableError, decryptPan, encryptPan, panFingerprint } from "@/lib/cards/card-encryption";
-import { resetConfig } from "@/lib/env";
+import { newCardKey, useCardKeys, useCardKeysPerTest } from "@/tests/helpers/card-keys";
 
-const keyA = randomBytes(32).toString("base64");
-const keyB = randomBytes(32).toString("base64");
-
-function useKeys(current: string, previous = "") {
-  process.env.CARD_DATA_KEY = current;
-  process.env.CARD_DATA_PREVIOUS_KEYS = previous;
-  process.env.SESSION_SECRET = "s".repeat(40);
-  process.env.API_KEY_SECRET = "a".repeat(40);
-  resetConfig();
-}
+const keyA = newCardKey();
+const keyB = newCardKey();
 
 describe("card encryption", () => {
-  beforeEach(() => useKeys(keyA));
-  afterEach(() => {
-    delete process.env.CARD_DATA_KEY;
-    delete process.env.CARD_DATA_PREVIOUS_KEYS;
-    resetConfig();
-  });
+  useCardKeysPerTest(keyA);
 
   it("round-trips a PAN and never stores it in clear", () => {
     const encrypted = encryptPan("4111111111111111");
@@ -42,10 +28,10 @@ describe("card encryption", () => {
 
   it("still decrypts with a previous key after the key changes, and says which key is missing otherwise", () => {
     const old = encryptPan("378282246310005");
-    useKeys(keyB, keyA);
+    useCardKeys(keyB, keyA);
     expect(decryptPan(old)).toBe("378282246310005");
     expect(encryptPan("378282246310005").keyId).not.toBe(old.keyId);
-    useKeys(keyB);
+    useCardKeys(keyB);
     expect(() => decryptPan(old)).toThrow(CardKeyUnavailableError);
   });
 

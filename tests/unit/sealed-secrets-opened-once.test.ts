@@ -3,24 +3,15 @@
 // lib/cards/sealed-secret.ts). What must not change with that: an altered or moved value still fails,
 // every time; a value whose card key leaves the configuration no longer opens, though it opened before;
 // a value resealed under a new key opens; the credentials handed out cannot be changed by a caller.
-import { randomBytes } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CardKeyUnavailableError } from "@/lib/cards/card-encryption";
 import { openSecret, sealSecret } from "@/lib/cards/sealed-secret";
-import { resetConfig } from "@/lib/env";
+import { newCardKey, useCardKeys, useCardKeysPerTest } from "@/tests/helpers/card-keys";
 import { openCredentials, resealCredentials, sealCredentials } from "@/lib/routing/accounts/seal-credentials";
 
-const keyA = randomBytes(32).toString("base64");
-const keyB = randomBytes(32).toString("base64");
+const keyA = newCardKey();
+const keyB = newCardKey();
 const PURPOSE = { prefix: "test1", label: "card-payment-service/test-secret/v1" };
-
-function useKeys(current: string, previous = "") {
-  process.env.CARD_DATA_KEY = current;
-  process.env.CARD_DATA_PREVIOUS_KEYS = previous;
-  process.env.SESSION_SECRET = "s".repeat(40);
-  process.env.API_KEY_SECRET = "a".repeat(40);
-  resetConfig();
-}
 
 /** The sealed value with one byte of its ciphertext flipped. */
 function altered(sealed: string): string {
@@ -31,12 +22,7 @@ function altered(sealed: string): string {
 }
 
 describe("sealed values opened once per process", () => {
-  beforeEach(() => useKeys(keyA));
-  afterEach(() => {
-    delete process.env.CARD_DATA_KEY;
-    delete process.env.CARD_DATA_PREVIOUS_KEYS;
-    resetConfig();
-  });
+  useCardKeysPerTest(keyA);
 
   it("opens the same value to the same secret again, and an altered or moved one fails every time", () => {
     const sealed = sealSecret(PURPOSE, "whsec_first", "merchant-1");
@@ -52,9 +38,9 @@ describe("sealed values opened once per process", () => {
   it("a value opened before no longer opens once its card key is taken out of the configuration", () => {
     const sealed = sealSecret(PURPOSE, "whsec_old", "merchant-1");
     expect(openSecret(PURPOSE, sealed, "merchant-1")).toBe("whsec_old");
-    useKeys(keyB, keyA); // rotated: the old key is still a previous one
+    useCardKeys(keyB, keyA); // rotated: the old key is still a previous one
     expect(openSecret(PURPOSE, sealed, "merchant-1")).toBe("whsec_old");
-    useKeys(keyB); // the old key is gone
+    useCardKeys(keyB); // the old key is gone
     expect(() => openSecret(PURPOSE, sealed, "merchant-1")).toThrow(CardKeyUnavailableError);
   });
 
@@ -69,10 +55,10 @@ describe("sealed values opened once per process", () => {
     }).toThrow(TypeError);
     expect(() => openCredentials(sealed, "account-2")).toThrow();
 
-    useKeys(keyB, keyA);
+    useCardKeys(keyB, keyA);
     const resealed = resealCredentials(sealed, "account-1");
     expect(resealed.credentialsKeyId).not.toBe(sealed.credentialsKeyId);
-    useKeys(keyB);
+    useCardKeys(keyB);
     expect(openCredentials(resealed, "account-1")).toMatchObject({ credentials: { apiKey: "5c1b7c2e-8f3a-4d6b-9e21-0a4f6d2c9b17" } });
     expect(() => openCredentials(sealed, "account-1")).toThrow(CardKeyUnavailableError);
   });
