@@ -177,6 +177,8 @@ async function main(): Promise<void> {
   const localHost = ["0.0.0.0", "::", ""].includes(settings.HOST) ? "127.0.0.1" : settings.HOST.includes(":") ? `[${settings.HOST}]` : settings.HOST;
   const health = await waitForHealth(`http://${localHost}:${settings.PORT}/api/health`, server);
   const ok = health.status === 200;
+  // A worker is not behind the public base URL: its health is at its own listener.
+  const healthUrl = worker ? `http://${localHost}:${settings.PORT}/api/health` : `${settings.apiBaseUrls.health}/api/health`;
   if (jsonOutput) {
     serviceLog("start").info(
       {
@@ -184,7 +186,7 @@ async function main(): Promise<void> {
         role: settings.ROLE,
         baseUrl: settings.publicBaseUrl,
         backofficeUrl: `${settings.backofficeBaseUrl}/backoffice`,
-        healthUrl: `${settings.apiBaseUrls.health}/api/health`,
+        healthUrl,
         healthy: ok,
         ...(ok ? {} : { health: health.body }),
         demo: demoLines.map((line) => line.trim()),
@@ -193,8 +195,6 @@ async function main(): Promise<void> {
     );
     return;
   }
-  // A worker is not behind the public base URL: its health is at its own listener.
-  const healthUrl = worker ? `http://${localHost}:${settings.PORT}/api/health` : `${settings.apiBaseUrls.health}/api/health`;
   const healthLine = `  Health        ${healthUrl}   ${ok ? "ok" : `NOT OK: ${JSON.stringify(health.body)}`}`;
   console.log(
     (worker

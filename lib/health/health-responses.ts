@@ -1,6 +1,6 @@
 // The answers of the health endpoints (spec 4.9 and docs/operations.md §4), in one place for the
 // two servers that give them: the Next.js routes under app/api/health and the worker's own server
-// (lib/runtime/worker-server.ts, decision 0219).
+// (lib/jobs/worker-server.ts, decision 0219).
 import { traceHeaders } from "../api/merchant-route";
 import { checkHealth } from "./check-health";
 import { checkReadiness } from "./check-readiness";
