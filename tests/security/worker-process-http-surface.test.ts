@@ -108,10 +108,13 @@ describe("H1 on a worker process: /api/inngest reads no body it has not bounded"
   });
 
   it("H1: with a well-formed (forged) signature, a declared 16 MB body is refused 413 before it is read", async () => {
+    // Paused after 64 KB: an answer in the pause was not waiting for the rest.
     const answer = await upload({
       port: worker.port,
       path: "/api/inngest?fnId=x&stepId=step",
       bytes: 16 * MB,
+      pauseAfterBytes: 64 * 1024,
+      pauseMs: 2_000,
       headers: { "content-type": "application/json", "x-inngest-signature": `t=${Math.floor(Date.now() / 1000)}&s=${"ab".repeat(32)}` },
     });
     expect({ status: answer.status, early: answer.answeredBeforeEnd }).toEqual({ status: 413, early: true });
