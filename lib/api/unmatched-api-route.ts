@@ -27,8 +27,7 @@ export function notFoundRoutes(): Record<Method, Handler> {
  * A route file spreads them next to its own: `export const { PUT, PATCH, DELETE } = methodNotAllowed(["POST"])`.
  */
 export function methodNotAllowed(allowed: Method[]): Record<Method, Handler> {
-  // Next answers HEAD for a GET route and OPTIONS for every route by itself.
-  const taken = new Set<Method>([...allowed, ...(allowed.includes("GET") ? (["HEAD"] as const) : []), "OPTIONS"]);
+  const taken = takenMethods(allowed);
   const allow = [...taken].join(", ");
   const handler: Handler = (request) =>
     answer(new ApiError("METHOD_NOT_ALLOWED", `${request.method} ${new URL(request.url).pathname}: not allowed; use ${allow}`), {
@@ -38,4 +37,13 @@ export function methodNotAllowed(allowed: Method[]): Record<Method, Handler> {
     Method,
     Handler
   >;
+}
+
+/**
+ * The methods an endpoint answers, its own and those answered for it: HEAD for a GET route and
+ * OPTIONS for every route (Next answers both by itself; so does the worker's server). In this order
+ * they are the Allow header of its 405 and OPTIONS answers.
+ */
+export function takenMethods(allowed: Method[]): Set<Method> {
+  return new Set<Method>([...allowed, ...(allowed.includes("GET") ? (["HEAD"] as const) : []), "OPTIONS"]);
 }

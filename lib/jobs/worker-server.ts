@@ -10,7 +10,7 @@
 import http from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { methodNotAllowed, notFoundRoutes } from "../api/unmatched-api-route";
+import { methodNotAllowed, notFoundRoutes, takenMethods } from "../api/unmatched-api-route";
 import { healthResponse, livenessResponse, readinessResponse } from "../health/health-responses";
 import { metricsResponse } from "../health/metrics-endpoint";
 import { lingerIfAnsweredEarly } from "../http/lingering-close";
@@ -57,10 +57,7 @@ function route(method: string, pathname: string): Handler {
   const routes = ROUTES[pathname];
   if (!routes) return notFoundRoutes().GET;
   const taken = Object.keys(routes) as Method[];
-  if (method === "OPTIONS") {
-    const allow = [...taken, ...(taken.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
-    return () => new Response(null, { status: 204, headers: { Allow: allow } });
-  }
+  if (method === "OPTIONS") return () => new Response(null, { status: 204, headers: { Allow: [...takenMethods(taken)].join(", ") } });
   const handler = routes[(method === "HEAD" ? "GET" : method) as Method];
   if (handler) return handler;
   // 405 with Allow; a method outside the usual seven (TRACE, ...) gets PATCH's answer, which no
