@@ -2,7 +2,8 @@
 // digest is compared in constant time; revoked and expired keys are refused like unknown ones.
 import { API_KEY_PREFIX, digestsEqual, hashApiKey } from "../api-keys/api-key-secret";
 import { db } from "../db";
-import { SettingsCache } from "../db/settings-cache";
+import { SettingsCache, settingsGeneration } from "../db/settings-cache";
+import { config } from "../env";
 import { invalidApiKey } from "../errors";
 import { log } from "../observability/logger";
 import type { ApiKeyScope } from "../api-keys/api-key-scopes";
@@ -77,9 +78,34 @@ function findKey(hash: string): Promise<KeyRecord | null> {
   );
 }
 
+/**
+ * The HMAC of each key that named a stored key, by the key as sent (decision 0221). Making an HMAC
+ * object per request cost the web process 1.5% to 2.5% of its CPU per initdynamic in a profile at
+ * 50 connections (docs/performance.md); this is a pure function of the key and the secret, kept only
+ * for keys the database knows (a flood of random keys adds nothing), only while the settings cache
+ * may cache (the same generation: any change to keys, accounts or addresses drops it, so a deleted
+ * key is not held for long), and only for the secret it was made with.
+ */
+interface KnownHashes {
+  generation: number | undefined;
+  secret: string;
+  hashes: Map<string, string>;
+}
+const known = ((globalThis as unknown as { __cpsApiKeyHashes?: KnownHashes }).__cpsApiKeyHashes ??= {
+  generation: undefined,
+  secret: "",
+  hashes: new Map(),
+});
+
+/** How many key hashes this process keeps (tests: an unknown key is never kept). */
+export function knownApiKeyHashCount(): number {
+  return known.hashes.size;
+}
+
 /** Forgets cached keys in this process (the back office after a revocation, before its notification arrives). */
 export function clearApiKeyCache(): void {
   cache.clear();
+  known.hashes.clear();
 }
 
 export async function authenticateApiKey({
@@ -95,9 +121,22 @@ export async function authenticateApiKey({
   if (!authorization?.trim()) throw invalidApiKey("missing; send Authorization: Basic <API_KEY>");
   const apiKey = apiKeyFromAuthorization(authorization);
   if (!apiKey) throw invalidApiKey("unknown API key (send Authorization: Basic <API_KEY>)");
-  const hash = hashApiKey(apiKey);
+  const generation = settingsGeneration();
+  const secret = config().secrets.apiKeySecret;
+  if (known.generation !== generation || known.secret !== secret) {
+    known.hashes.clear();
+    known.generation = generation;
+    known.secret = secret;
+  }
+  const kept = generation === undefined ? undefined : known.hashes.get(apiKey);
+  const hash = kept ?? hashApiKey(apiKey);
   const record = await findKey(hash);
   if (!record || !digestsEqual(record.hash, hash)) throw invalidApiKey("unknown API key");
+  // Kept only when no change was notified while the key was looked up (the generation still holds).
+  if (kept === undefined && generation !== undefined && known.generation === generation && settingsGeneration() === generation) {
+    if (known.hashes.size >= API_KEY_CACHE_MAX) known.hashes.clear();
+    known.hashes.set(apiKey, hash);
+  }
   if (record.revokedAt) throw invalidApiKey("the API key is revoked");
   if (record.expiresAt && record.expiresAt <= now) throw invalidApiKey("the API key has expired");
   if (scope && !record.scopes.includes(scope)) {

@@ -27,12 +27,24 @@ export function parseNetworks(list: string): Network[] {
     .map((entry) => ipaddr.parseCIDR(entry));
 }
 
-/** The policy of this process, from its configuration. */
+/** The policy last made, with the configuration it was made from. */
+let made: { production: boolean; networks: string; policy: EgressPolicy } | undefined;
+
+/**
+ * The policy of this process, from its configuration. Made again only when that changes: every
+ * merchant address an API request names and every notification attempt asks for it, and parsing
+ * EGRESS_ALLOWED_NETWORKS each time showed in the profiles (issue 37). Shared, so frozen.
+ */
 export function egressPolicy(): EgressPolicy {
   const settings = config();
-  return {
-    requireHttps: settings.isProduction,
-    allowLoopback: !settings.isProduction,
-    allowedNetworks: parseNetworks(settings.EGRESS_ALLOWED_NETWORKS),
-  };
+  const networks = settings.EGRESS_ALLOWED_NETWORKS;
+  if (made?.production !== settings.isProduction || made.networks !== networks) {
+    const policy: EgressPolicy = {
+      requireHttps: settings.isProduction,
+      allowLoopback: !settings.isProduction,
+      allowedNetworks: Object.freeze(parseNetworks(networks)) as Network[],
+    };
+    made = { production: settings.isProduction, networks, policy: Object.freeze(policy) };
+  }
+  return made.policy;
 }

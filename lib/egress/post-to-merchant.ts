@@ -58,9 +58,19 @@ const CONNECT_TIMEOUT_MS = 15_000;
 
 const pools = ((globalThis as unknown as { __cpsMerchantPools?: Map<string, Pool> }).__cpsMerchantPools ??= new Map());
 
+/** What tells policies apart in a pool's key; kept for the process's own policy, which is frozen (egressPolicy()). */
+const policyKeys = new WeakMap<EgressPolicy, string>();
+function policyKey(policy: EgressPolicy): string {
+  const kept = policyKeys.get(policy);
+  if (kept !== undefined) return kept;
+  const key = `${policy.requireHttps} ${policy.allowLoopback} ${policy.allowedNetworks.map((network) => network.join("/")).join(",")}`;
+  if (Object.isFrozen(policy) && Object.isFrozen(policy.allowedNetworks)) policyKeys.set(policy, key);
+  return key;
+}
+
 /** The pool for `origin` under `policy`: connections checked under one policy are never used under another. */
 function poolFor(origin: string, policy: EgressPolicy): Pool {
-  const key = `${origin} ${policy.requireHttps} ${policy.allowLoopback} ${policy.allowedNetworks.map((network) => network.join("/")).join(",")}`;
+  const key = `${origin} ${policyKey(policy)}`;
   let pool = pools.get(key);
   if (pool) {
     pools.delete(key); // most recently used last

@@ -198,9 +198,31 @@ export async function resolveRouting({
   return planRouting({ order, fitting, currency, fromRequest, rule, purpose, mode });
 }
 
+/**
+ * resolveRouting from the settings cache: a plan made of cached inputs is itself kept until the next
+ * change of accounts or routing rules anywhere (initdynamic asks the same question on every request:
+ * about 1% of its CPU, docs/performance.md). Only a routed plan is kept; a refusal is made afresh,
+ * so each request throws an error of its own. Shared, so frozen.
+ */
+function cachedPlan(options: ResolveRoutingOptions): Promise<RoutingPlan> {
+  const key = `plan\n${options.merchantId}\n${options.mode}\n${options.currency}\n${options.purpose ?? ""}\n${options.rule ?? 1}\n${options.requested?.join(",") ?? ""}`;
+  return routingCache.get(
+    key,
+    async () => {
+      const plan = await resolveRouting(options);
+      if (plan.kind === "route") {
+        for (const account of plan.accounts) Object.freeze(account);
+        Object.freeze(plan.accounts);
+      }
+      return Object.freeze(plan);
+    },
+    (plan) => (plan as RoutingPlan).kind === "route",
+  ) as Promise<RoutingPlan>;
+}
+
 /** For the requests that start a payment: throws the refusal (INVALID_PARAMETER) when no account fits. */
 export async function assertRoutable(options: ResolveRoutingOptions): Promise<RoutedAccount[]> {
-  const plan = await resolveRouting(options);
+  const plan = options.cached && !options.tx ? await cachedPlan(options) : await resolveRouting(options);
   if (plan.kind === "refused") throw plan.error;
   return plan.accounts;
 }

@@ -2,7 +2,7 @@
 // say the reason only; lib/validation/parse-input.ts puts the parameter's name in front.
 import { z } from "zod";
 import { ACQUIRER_NAMES } from "../acquirers/names";
-import { checkMerchantUrl } from "../egress/check-merchant-url";
+import { checkParsedMerchantUrl } from "../egress/check-merchant-url";
 import { isCurrencyCode } from "./currency";
 import { documentInput } from "./documented-input";
 
@@ -90,11 +90,12 @@ export const notificationUrlSchema = z
   .superRefine((value, context) => {
     // As the back office refuses it: a password in the address would be stored and shown (review 3, L4).
     const parsed = URL.parse(value);
-    if (parsed && (parsed.username || parsed.password)) {
+    if (!parsed) return;
+    if (parsed.username || parsed.password) {
       context.addIssue({ code: "custom", message: "must not contain a user name or password" });
       return;
     }
-    const refused = checkMerchantUrl(value);
+    const refused = checkParsedMerchantUrl(parsed);
     if (refused) context.addIssue({ code: "custom", message: refused });
   });
 

@@ -2,9 +2,11 @@
 // mit, payout) with the spec's error body naming the currency or the processor, and nothing is made.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { settingsGeneration } from "@/lib/db/settings-cache";
+import { eventually } from "@/tests/helpers/eventually";
 import { updateAcquirerAccount } from "@/lib/routing/accounts/update-acquirer-account";
 import { useMerchantApi } from "@/tests/helpers/merchant-api-harness";
-import { createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
+import { createTestMerchant, createTestPayment, type TestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { useTestDatabase } from "@/tests/helpers/test-database";
 
@@ -58,6 +60,24 @@ describe("initdynamic", () => {
       errordescription: "processor: finaro has no enabled test acquirer account of this merchant that accepts DKK",
     });
     expect((await init(merchant, { processor: ["clearhaus"] })).status).toBe(200);
+  });
+});
+
+describe("initdynamic's kept routing plan", () => {
+  it("is dropped when an account changes anywhere: the next request after the change is refused", async () => {
+    const shop = await createTestMerchant({ defaultNotificationUrl: "http://127.0.0.1:9/default" });
+    // Asked twice: the second answer comes from the plan kept in this process (on PostgreSQL).
+    expect((await init(shop, { processor: ["clearhaus"] })).status).toBe(200);
+    expect((await init(shop, { processor: ["clearhaus"] })).status).toBe(200);
+    const keptUnder = settingsGeneration();
+    const clearhaus = await db().acquirerAccount.findFirstOrThrow({ where: { merchantId: shop.merchantId, processor: "clearhaus", mode: "test" } });
+    // Plain SQL, as another process or an operator would: only the settings notification tells this process.
+    await db().$executeRaw`UPDATE "AcquirerAccount" SET "enabled" = false WHERE "id" = ${clearhaus.id}`;
+    if (keptUnder !== undefined) await eventually(() => settingsGeneration() !== keptUnder, { what: "the account's settings notification", timeoutMs: 5_000, intervalMs: 5 });
+    expect((await init(shop, { processor: ["clearhaus"] })).body).toEqual({
+      error: "INVALID_PARAMETER",
+      errordescription: "processor: clearhaus has no enabled test acquirer account of this merchant that accepts DKK",
+    });
   });
 });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { flushApiRequestLog } from "@/lib/api/api-request-log";
+import { clearApiKeyCache, knownApiKeyHashCount } from "@/lib/api/authenticate-api-key";
 import { merchantRoute } from "@/lib/api/merchant-route";
 import { db } from "@/lib/db";
 import { settingsCacheListening, settingsGeneration } from "@/lib/db/settings-cache";
@@ -90,6 +91,31 @@ describe("API key", () => {
     if (cachedUnder !== undefined) await eventually(() => settingsGeneration() !== cachedUnder, { what: "the revocation's settings notification", timeoutMs: 5_000, intervalMs: 5 });
     const refused = await api.call("POST", "/api/initdynamic", { apiKey: busy.apiKey, body: session(busy.merchantId) });
     expect(refused.body).toEqual({ error: "INVALID_API_KEY", errordescription: "Authorization: the API key is revoked" });
+  });
+
+  it("keeps the HMAC of a key the database knows, never of an unknown one, and drops it at a settings change (decision 0221)", async () => {
+    const kept = await createTestMerchant();
+    const postgres = database.current().engine === "postgres";
+    clearApiKeyCache();
+    // Unknown keys (a flood of guesses) are refused and add nothing to what the process keeps.
+    for (let i = 0; i < 20; i++) {
+      const guess = await api.call("POST", "/api/initdynamic", { apiKey: `cps_test_guess${String(i).padStart(30, "0")}`, body: session(kept.merchantId) });
+      expect(guess.body.error).toBe("INVALID_API_KEY");
+    }
+    expect(knownApiKeyHashCount()).toBe(0);
+    expect((await api.call("POST", "/api/initdynamic", { apiKey: kept.apiKey, body: session(kept.merchantId) })).status).toBe(200);
+    // Kept only while the settings cache may cache (PostgreSQL; PGlite's server passes no notifications).
+    expect(knownApiKeyHashCount()).toBe(postgres ? 1 : 0);
+    expect((await api.call("POST", "/api/initdynamic", { apiKey: kept.apiKey, body: session(kept.merchantId) })).status).toBe(200);
+    const keptUnder = settingsGeneration();
+    await db().apiKey.updateMany({ where: { merchantId: kept.merchantId }, data: { revokedAt: new Date() } });
+    if (keptUnder !== undefined) await eventually(() => settingsGeneration() !== keptUnder, { what: "the revocation's settings notification", timeoutMs: 5_000, intervalMs: 5 });
+    // The next request after the change starts from nothing kept, and the revoked key is refused.
+    const refused = await api.call("POST", "/api/initdynamic", { apiKey: `cps_test_guess${"9".repeat(30)}`, body: session(kept.merchantId) });
+    expect(refused.body.error).toBe("INVALID_API_KEY");
+    expect(knownApiKeyHashCount()).toBe(0);
+    const revoked = await api.call("POST", "/api/initdynamic", { apiKey: kept.apiKey, body: session(kept.merchantId) });
+    expect(revoked.body).toEqual({ error: "INVALID_API_KEY", errordescription: "Authorization: the API key is revoked" });
   });
 
   it("records when a key was last used", async () => {
