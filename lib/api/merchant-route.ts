@@ -194,17 +194,17 @@ export function traceHeaders(request: Request): Record<string, string> {
 
 export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRouteDefinition<Schema>) {
   // The request id and TraceApi are on every log line of the request, which is one span.
-  return (request: Request, context?: RouteContext): Promise<Response> =>
-    observedRequest(
-      { requestId: newId(), traceApi: readTrace(request), method: request.method, route: apiRouteLabel(new URL(request.url).pathname) },
-      () => handle(request, context),
-    );
-
-  async function handle(request: Request, context?: RouteContext): Promise<Response> {
-    const started = Date.now();
-    const requestId = requestContext()?.requestId ?? newId();
+  return (request: Request, context?: RouteContext): Promise<Response> => {
     const url = new URL(request.url);
     const traceApi = readTrace(request);
+    return observedRequest({ requestId: newId(), traceApi, method: request.method, route: apiRouteLabel(url.pathname) }, () =>
+      handle(request, url, traceApi, context),
+    );
+  };
+
+  async function handle(request: Request, url: URL, traceApi: string | undefined, context?: RouteContext): Promise<Response> {
+    const started = Date.now();
+    const requestId = requestContext()?.requestId ?? newId();
     let merchantId: string | undefined;
     let mode: Mode | undefined;
     let status = 500;
@@ -323,16 +323,17 @@ export function merchantRoute<Schema extends z.ZodType>(definition: MerchantRout
     // compression leaves alone what says `Cache-Control: no-transform` (which also tells any proxy
     // not to rewrite it). Decision 0174; tests/integration/api/small-answers-go-uncompressed.test.ts.
     const length = Buffer.byteLength(body!);
-    const headers = new Headers({
+    // A plain object: the Response makes its Headers once (a Headers here would be copied).
+    const headers: Record<string, string> = {
       "Content-Type": "application/json",
       "Cache-Control": length < COMPRESS_FROM_BYTES ? "no-store, no-transform" : "no-store",
       "X-Request-Id": requestId,
       // Dropped by Next.js (above); kept for a handler run outside it (the tests' in-process calls).
       "Content-Length": String(length),
-    });
-    if (traceApi) headers.set(TRACE_HEADER, traceApi);
-    if (replayed) headers.set("Idempotent-Replayed", "true");
-    if (errorCode === "RATE_LIMITED" || errorCode === "SERVICE_UNAVAILABLE") headers.set("Retry-After", String(rateLimitRetryAfter ?? 1));
+    };
+    if (traceApi) headers[TRACE_HEADER] = traceApi;
+    if (replayed) headers["Idempotent-Replayed"] = "true";
+    if (errorCode === "RATE_LIMITED" || errorCode === "SERVICE_UNAVAILABLE") headers["Retry-After"] = String(rateLimitRetryAfter ?? 1);
     /**
      * What the Developers page shows beyond the trace: the error description, both bodies with card
      * numbers masked (the merchant's own id kept readable), the key and whether the answer was a
