@@ -24,13 +24,19 @@ export interface SendEventOptions<TType extends AnyEventType> {
    * request harmless.
    */
   id: string;
+  /**
+   * When its runs start, in milliseconds since the epoch (the event's `ts`): a time ahead delays
+   * them, as Inngest documents for its server ("the same effect as sleeping at the start") and the
+   * embedded executor does likewise. Absent: now.
+   */
+  ts?: number;
 }
 
 /** Validates `data` against the event's schema, sends the event and returns Inngest's event id. */
 export async function sendEvent<TType extends AnyEventType>(options: SendEventOptions<TType>): Promise<string> {
   const created = options.type.create(options.data as never, { id: options.id });
   await created.validate();
-  const { ids } = await inngest.send({ name: created.name, data: created.data, id: options.id });
+  const { ids } = await inngest.send({ name: created.name, data: created.data, id: options.id, ...(options.ts === undefined ? {} : { ts: options.ts }) });
   const [id] = ids;
   if (!id) throw new Error(`Inngest returned no id for event ${created.name}`);
   return id;
@@ -101,7 +107,7 @@ async function outboxEvent<TType extends AnyEventType>(options: SendEventOptions
   const data = { ...(created.data as Record<string, unknown>) };
   const traceparent = currentTraceparent();
   if (traceparent && !("traceparent" in data)) data.traceparent = traceparent;
-  return { name: created.name, data, id: options.id };
+  return { name: created.name, data, id: options.id, ...(options.ts === undefined ? {} : { ts: options.ts }) };
 }
 
 /** After the outbox row's commit: embedded mode wakes this process's executors; server mode forwards it now. */

@@ -2,7 +2,9 @@
 // 3 s apart, 3 retries 1 h apart, a last attempt 24 h later. Each attempt is its own step (a
 // failed attempt is a result, not an error, so Inngest does not retry it on its own schedule) and
 // each wait is a durable step.sleep, so the schedule survives restarts. A caller that made the
-// immediate attempt itself (deliverNowOrSchedule) starts the function at attempt 2.
+// immediate attempt itself (deliverNowOrSchedule) starts the function at attempt 2, with the
+// event's ts at that attempt's due time and `immediately`: the run starts then and makes it at once,
+// without a call that would only begin a sleep (decision 0222).
 // An attempt held back by the ordering rule (lib/notifications/hold-back.ts) ends the run: nothing
 // sleeps while it waits, and the release of what held it back starts a new run at that attempt.
 import { inngest } from "../inngest/client";

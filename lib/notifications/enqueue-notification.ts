@@ -7,6 +7,7 @@ import { db, type Tx } from "../db";
 import type { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { notificationCreated } from "../inngest/events/merchant-api";
+import { DELIVERY_SCHEDULE } from "./delivery-schedule";
 import { sendEventAfterCommit } from "../inngest/send-event";
 import { deliverNotificationAttempt, type NotificationForAttempt } from "./deliver-notification-attempt";
 import type { Mode } from "../mode";
@@ -93,7 +94,14 @@ export async function deliverNowOrSchedule(notificationId: string, read?: Notifi
   const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, startCopies, ...(read ? { read } : {}) });
   // Held back by the ordering rule: its release starts the delivery function when its turn comes.
   if (!first.delivered && !first.deferred) {
-    await sendEventAfterCommit({ type: notificationCreated, data: { notificationId, fromAttempt: 2 }, id: `notification-${notificationId}` });
+    // The run starts when the second attempt is due (the event's ts) and makes it at once: a run
+    // started now would spend a call only to begin its sleep (decision 0222).
+    await sendEventAfterCommit({
+      type: notificationCreated,
+      data: { notificationId, fromAttempt: 2, immediately: true },
+      id: `notification-${notificationId}`,
+      ts: Date.now() + DELIVERY_SCHEDULE[1]!.delayMs,
+    });
   }
   return first.delivered;
 }

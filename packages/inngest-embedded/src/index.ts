@@ -12,6 +12,8 @@ export type { ExecutorDatabase, QueryRunner, RunStatus } from "./database";
 export { EMBEDDED_EVENT_API_BASE_URL, EMBEDDED_EVENT_KEY, embeddedAwareFetch } from "./embedded-event-api";
 export { acceptEvents, incomingEventSchema, storeEvent, storeEventIfWritten, type IncomingEvent } from "./accept-events";
 export { wakeLocalExecutors } from "./local-executors";
+// An event's ts ahead of the database's clock by more than this delays its runs' start.
+export { FUTURE_TS_MARGIN_MS } from "./start-runs";
 
 // Runs, for the back office and the CLI.
 export { formatRunsTable, listRuns, listRunsFilterSchema, type ListRunsFilter, type RunSummary } from "./list-runs";

@@ -53,22 +53,31 @@ export async function fanOutEvents(options: {
       FROM "picked" p JOIN "trig" t ON t."event" = p."payload"->>'name' JOIN "fns" f ON f."ord" = t."ord"
       WHERE ${conditionsHoldSql}
       ORDER BY p."id", f."ord"
+    ), "timed" AS (
+      -- An event whose ts the sender set ahead starts its runs then (Inngest's delayed start, "the
+      -- same effect as sleeping at the start"): their first job falls due at ts and is claimed as a
+      -- sleep is. Ahead of the database's clock (the one every process shares; an absolute time,
+      -- whatever the session's time zone), not of this executor's: an event stamped "now" by a
+      -- process whose clock is a little ahead, or an executor's clock behind, starts at once.
+      SELECT m.*, CASE WHEN (m."payload"->>'ts')::numeric > extract(epoch FROM statement_timestamp()) * 1000 + ${FUTURE_TS_MARGIN_MS}
+        THEN to_timestamp((m."payload"->>'ts')::numeric / 1000) AT TIME ZONE 'UTC' END AS "startAt"
+      FROM "matched" m
     ), "numbered" AS (
       SELECT m.*, (row_number() OVER (ORDER BY m."receivedAt", m."eventId", m."ord"))::int AS "n",
-        (m."concurrencyLimit" IS NULL AND row_number() OVER (PARTITION BY m."concurrencyLimit" IS NULL
+        (m."concurrencyLimit" IS NULL AND m."startAt" IS NULL AND row_number() OVER (PARTITION BY m."concurrencyLimit" IS NULL AND m."startAt" IS NULL
           ORDER BY m."receivedAt", m."eventId", m."ord") <= ${lease ? options.leaseFor!.limit : 0}) AS "leased"
-      FROM "matched" m
+      FROM "timed" m
     ), "runs" AS (
       -- One run per function and event: a repeat starts nothing (the unique key), and gets no job.
       INSERT INTO "InngestRun" ("id", "functionId", "eventId", "event", "concurrencyLimit", "concurrencyKey", "maxAttempts", "startedAt", "updatedAt", "nextWakeAt")
       SELECT ${runIds.sql(sql`nb."n"`)}, nb."functionId", nb."eventId", nb."payload", nb."concurrencyLimit", nb."concurrencyKey", nb."maxAttempts",
-        ${utc(now)}, ${utc(now)}, ${utc(now)}
+        ${utc(now)}, ${utc(now)}, COALESCE(nb."startAt", ${utc(now)})
       FROM "numbered" nb
       ON CONFLICT DO NOTHING
       RETURNING "id", "functionId", "eventId"
     ), "jobs" AS (
       INSERT INTO "InngestJob" ("id", "runId", "kind", "hashedId", "runAt", "leasedBy", "leaseToken", "leaseExpiresAt")
-      SELECT ${jobIds.sql(sql`nb."n"`)}, r."id", 'discovery'::"InngestJobKind", 'step', ${utc(now)},
+      SELECT ${jobIds.sql(sql`nb."n"`)}, r."id", 'discovery'::"InngestJobKind", 'step', COALESCE(nb."startAt", ${utc(now)}),
         CASE WHEN nb."leased" THEN ${lease?.leasedBy ?? null}::text END,
         CASE WHEN nb."leased" THEN ${lease?.leaseToken ?? null}::text END,
         CASE WHEN nb."leased" THEN ${lease ? utc(lease.leaseExpiresAt) : sql`NULL::timestamp`} END
@@ -97,6 +106,13 @@ export async function fanOutEvents(options: {
   }));
   return { started: row?.started ?? 0, leased, picked: row?.picked ?? 0 };
 }
+
+/**
+ * An event whose ts is at most this far ahead of the database's clock starts its runs at once: the
+ * clocks of the processes that stamp events differ from it by a little, and only a sender that
+ * asked for a later start (Inngest's delayed start) may wait.
+ */
+export const FUTURE_TS_MARGIN_MS = 1_000;
 
 /** Events one fan-out takes at most; a pass that took this many looks again at once. */
 export const FAN_OUT_BATCH = 100;
