@@ -495,9 +495,16 @@ describe("first attempt in the operation's own run", () => {
           event: { path: ["data", "notificationId"], equals: notification.id },
         },
       });
-      const sleeping = await harness.waitForRun({ runId: run.id, status: "sleeping" });
-      expect(sleeping.nextWakeAt!.getTime() - harness.clock.now().getTime()).toBe(3_000);
-      harness.advance("3s");
+      // The run starts when the second attempt is due, 3 s after the refused first one ended (its
+      // event's ts, decision 0222), and makes it in its first call: no sleep of its own.
+      const waiting = await harness.waitForRun({ runId: run.id, status: "queued" });
+      const [first] = await db().notificationAttempt.findMany({ where: { notificationId: notification.id, attemptNumber: 1 } });
+      const firstEnded = first!.startedAt.getTime() + first!.durationMs;
+      expect(waiting.nextWakeAt!.getTime() - firstEnded).toBeGreaterThanOrEqual(3_000);
+      expect(waiting.nextWakeAt!.getTime() - firstEnded).toBeLessThan(3_500);
+      // The event's ts is the real clock's; the harness's test clock is moved to it.
+      harness.clock.advanceTo(waiting.nextWakeAt!);
+      harness.advance(0);
       const [, second] = await flaky.waitFor(2, 15_000);
       expect(second!.body).toEqual(flaky.received[0]!.body);
       expect(second!.headers["webhook-id"]).toBe(notification.id);
@@ -511,6 +518,8 @@ describe("first attempt in the operation's own run", () => {
         [2, 200],
       ]);
       expect((await db().notification.findUniqueOrThrow({ where: { id: notification.id } })).status).toBe("delivered");
+      const done = await harness.waitForRun({ runId: run.id, status: "completed" });
+      expect(done.steps.map((step) => step.name)).toEqual(["attempt-2"]);
     } finally {
       await flaky.close();
     }
