@@ -6,7 +6,7 @@
 // already sent keep their endpoint in the notification log.
 import { z } from "zod";
 import { db, type Tx } from "../db";
-import { checkMerchantUrl } from "../egress/check-merchant-url";
+import { checkParsedMerchantUrl } from "../egress/check-merchant-url";
 import { config } from "../env";
 import { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
@@ -26,12 +26,12 @@ const endpointUrl = z
   .max(2000, "use at most 2000 characters")
   .pipe(z.url({ error: "enter a full address such as https://shop.example/webhooks" }))
   .superRefine((value, context) => {
-    if (!URL.canParse(value)) return;
-    const url = new URL(value);
+    const url = URL.parse(value);
+    if (!url) return;
     if (url.username || url.password) context.addIssue({ code: "custom", message: "leave user name and password out: copies are signed" });
     if (config().isProduction && url.protocol !== "https:") context.addIssue({ code: "custom", message: "must be an https URL" });
     // The egress rules of every merchant address: checked again before each connection.
-    const refused = checkMerchantUrl(value);
+    const refused = checkParsedMerchantUrl(url);
     if (refused) context.addIssue({ code: "custom", message: refused });
   });
 
