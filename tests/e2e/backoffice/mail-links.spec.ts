@@ -5,9 +5,16 @@ import { expect, test, type Page } from "@playwright/test";
 import { demoCredentials } from "../../helpers/e2e/demo-service";
 import { screenshotsAt1440And390, signIn, signOut } from "../../helpers/e2e/backoffice";
 
+// The reset mail is written after the answer has gone (next/server's after(), so that the answer
+// takes as long for an address without an account): the outbox may not have it yet when the page
+// says "on its way". As a person would, reload the outbox until it shows; a page read once would
+// wait for a mail that arrived a moment later (under CI, where no screenshot gives it that moment).
 async function linkFromOutbox(page: Page, to: string, subject: RegExp): Promise<string> {
-  await page.goto("/backoffice/outbox");
   const mail = page.getByTestId("kept-mail").filter({ hasText: to }).filter({ hasText: subject }).first();
+  await expect(async () => {
+    await page.goto("/backoffice/outbox");
+    await expect(mail).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   const text = await mail.locator("pre").innerText();
   const link = text.match(/https?:\/\/\S+/)?.[0];
   expect(link, text).toBeTruthy();
