@@ -94,9 +94,13 @@ export async function sendEventInTransaction<TType extends AnyEventType>(
  */
 export async function sendEventIfWritten<TType extends AnyEventType>(
   database: SqlRunner,
-  options: SendEventOptions<TType> & { along: Prisma.Sql },
+  options: SendEventOptions<TType> & {
+    along: Prisma.Sql;
+    /** A second data-modifying statement of the same round trip, run whether or not `along` writes. */
+    also?: Prisma.Sql;
+  },
 ): Promise<(() => Promise<void>) | undefined> {
-  const stored = await storeEventIfWritten(database, await outboxEvent(options), new Date(), options.along);
+  const stored = await storeEventIfWritten(database, await outboxEvent(options), new Date(), options.along, options.also);
   return stored === undefined ? undefined : afterOutboxCommit();
 }
 

@@ -1,10 +1,15 @@
-// Delivers one merchant notification on the schedule of spec 6.2: an immediate attempt, 3 retries
-// 3 s apart, 3 retries 1 h apart, a last attempt 24 h later. Each attempt is its own step (a
-// failed attempt is a result, not an error, so Inngest does not retry it on its own schedule) and
-// each wait is a durable step.sleep, so the schedule survives restarts. A caller that made the
-// immediate attempt itself (deliverNowOrSchedule) starts the function at attempt 2, with the
-// event's ts at that attempt's due time and `immediately`: the run starts then and makes it at once,
-// without a call that would only begin a sleep (decision 0222).
+// Delivers a merchant notification on the schedule of spec 6.2: an immediate attempt, 3 retries
+// 3 s apart, 3 retries 1 h apart, a last attempt 24 h later. A run makes ONE attempt (decision
+// 0223): refused, the attempt's record hands the next one over by an event whose ts is its due
+// time (the wait counts from the end of the attempt before), and that event starts the next run
+// then (decision 0222). So a retry is one call of the function, not a step, a record of it and a
+// second call to learn that the function returned. The schedule survives restarts as the stored
+// events and the notification's attemptCount, and a replayed run (a call repeated after a crash)
+// does not send an attempt the notification already made (deliverNotificationAttempt's
+// `schedule`). The caller that made the immediate attempt itself (deliverNowOrSchedule) is one
+// more such run.
+// An event without `immediately` (the stalled-work job's resend of an overdue attempt) waits the
+// attempt's delay first, as a durable step.sleep.
 // An attempt held back by the ordering rule (lib/notifications/hold-back.ts) ends the run: nothing
 // sleeps while it waits, and the release of what held it back starts a new run at that attempt.
 import { inngest } from "../inngest/client";
@@ -16,15 +21,18 @@ export const deliverNotification = inngest.createFunction(
   { id: "deliver-merchant-notification", triggers: [notificationCreated] },
   async ({ event, step }) => {
     const { notificationId, fromAttempt = 1, immediately = false } = event.data;
-    for (const attempt of DELIVERY_SCHEDULE.filter((step) => step.attemptNumber >= fromAttempt)) {
-      const waited = immediately && attempt.attemptNumber === fromAttempt;
-      if (attempt.delayMs > 0 && !waited) await step.sleep(`wait-before-attempt-${attempt.attemptNumber}`, attempt.delay);
-      const result = await step.run(`attempt-${attempt.attemptNumber}`, () =>
-        deliverNotificationAttempt({ notificationId, attemptNumber: attempt.attemptNumber, timeoutMs: attempt.timeoutMs }),
-      );
-      if (result.delivered) return { notificationId, delivered: true, attempts: attempt.attemptNumber };
-      if (result.deferred) return { notificationId, delivered: false, heldBackAt: attempt.attemptNumber };
-    }
-    return { notificationId, delivered: false, attempts: DELIVERY_SCHEDULE.length };
+    const attempt = DELIVERY_SCHEDULE[fromAttempt - 1];
+    if (!attempt) throw new Error(`the delivery schedule has no attempt ${fromAttempt}`);
+    const { attemptNumber } = attempt;
+    if (attempt.delayMs > 0 && !immediately) await step.sleep(`wait-before-attempt-${attemptNumber}`, attempt.delay);
+    // Not a step: the run has nothing after it to replay past, and a repeat is refused by the
+    // notification's own record (`schedule`), which a step's memo would only duplicate.
+    const result = await deliverNotificationAttempt({ notificationId, attemptNumber, timeoutMs: attempt.timeoutMs, schedule: true });
+    if (result.delivered) return { notificationId, delivered: true, attempt: attemptNumber };
+    if (result.deferred) return { notificationId, delivered: false, heldBackAt: attemptNumber };
+    if (result.repeated) return { notificationId, delivered: false, attempt: attemptNumber, repeated: true };
+    return attemptNumber < DELIVERY_SCHEDULE.length
+      ? { notificationId, delivered: false, attempt: attemptNumber, next: attemptNumber + 1 }
+      : { notificationId, delivered: false, attempt: attemptNumber, gaveUp: true };
   },
 );

@@ -6,13 +6,15 @@
 // does not move the schedule: acknowledged, the notification is delivered and the scheduled
 // attempts still to come send nothing; refused, the schedule goes on as it was.
 import { hotSql } from "../db";
+import { notificationCreated } from "../inngest/events/merchant-api";
+import { sendEventAfterCommit, sendEventIfWritten } from "../inngest/send-event";
 import { textForPostgres } from "../db/postgres-text";
 import { Prisma } from "../generated/prisma/client";
 import type { NotificationKind, NotificationStatus } from "../generated/prisma/enums";
 import { postToMerchant } from "../egress/post-to-merchant";
 import { newId } from "../ids";
 import { observeNotificationAttempt } from "../observability/observe-notification-attempt";
-import { DELIVERY_SCHEDULE } from "./delivery-schedule";
+import { DELIVERY_SCHEDULE, attemptEventId } from "./delivery-schedule";
 import { HELD_BACK_N, HELD_BACK_N_LOCKING } from "./hold-back";
 import { notificationKindHeader } from "./notification-kind-header";
 import { signNotification } from "./sign-notification";
@@ -23,6 +25,8 @@ export interface DeliveryAttemptResult {
   delivered: boolean;
   /** Not attempted: an earlier notification of the same payment is still to be delivered (order of the state changes). */
   deferred?: boolean;
+  /** Not attempted: the notification made this scheduled attempt already (a replayed run); its schedule goes on. */
+  repeated?: boolean;
   statusCode: number | null;
   error: string | null;
   durationMs: number;
@@ -45,6 +49,14 @@ export interface DeliverNotificationAttemptOptions {
    * when the ordering rule could not hold it back there: the attempt reads nothing before it sends.
    */
   read?: NotificationForAttempt;
+  /**
+   * An attempt of the delivery schedule (the delivery function, deliverNowOrSchedule), each run of
+   * which makes one attempt (decision 0223): a refused attempt that is not the last hands the next
+   * one over, by an event stored in the statement that records it (its ts the next attempt's due
+   * time); and an attempt the notification made already (a run replayed after a crash, a run of an
+   * earlier version) is not sent again, the schedule goes on from where it is.
+   */
+  schedule?: boolean;
 }
 
 /** How long a resend waits for the receiver: the schedule's longest, as a person is waiting. */
@@ -82,6 +94,8 @@ export interface NotificationForAttempt {
   secrets: Array<{ id: string; sealed: string }>;
   heldBack: boolean;
   copies: string[];
+  /** The scheduled attempts made so far (the schedule's position). */
+  attemptCount: number;
 }
 
 async function readForAttempt(notificationId: string, now: Date, withCopies: boolean): Promise<NotificationForAttempt> {
@@ -95,7 +109,7 @@ async function readForAttempt(notificationId: string, now: Date, withCopies: boo
   // (decision 0215): no statement at all then.
   const [notification] = await hotSql().$queryRaw<NotificationForAttempt[]>`
     SELECT n."id", n."merchantId", n."mode", n."kind", n."url", n."body", n."status", n."endpointId", n."secrets", n."copies",
-      ${HELD_BACK_N} AS "heldBack"
+      n."attemptCount", ${HELD_BACK_N} AS "heldBack"
     FROM "cps_notification_for_attempt"(${notificationId}, ${now}::timestamp(3), ${withCopies}) n`;
   if (!notification) throw new Error(`notification ${notificationId} does not exist`);
   return notification;
@@ -107,6 +121,7 @@ export async function deliverNotificationAttempt({
   timeoutMs,
   startCopies,
   read,
+  schedule = false,
 }: DeliverNotificationAttemptOptions): Promise<DeliveryAttemptResult> {
   if (read && read.id !== notificationId) throw new Error(`the read given is of notification ${read.id}, not ${notificationId}`);
   let notification = read ?? (await readForAttempt(notificationId, new Date(), startCopies !== undefined));
@@ -127,6 +142,7 @@ export async function deliverNotificationAttempt({
     notification = await readForAttempt(notificationId, new Date(), false);
     if (notification.status === "delivered") return { delivered: true, statusCode: 200, error: null, durationMs: 0 };
   }
+  if (schedule && !resend && notification.attemptCount >= attemptNumber) return continueSchedule(notification);
 
   const limitMs = timeoutMs ?? (resend ? RESEND_TIMEOUT_MS : DELIVERY_SCHEDULE[attemptNumber - 1]?.timeoutMs) ?? 15_000;
   const startedAt = new Date();
@@ -165,7 +181,7 @@ export async function deliverNotificationAttempt({
   if (resend) {
     await recordResendAttempt({ notificationId, startedAt, durationMs, statusCode, error, responseBody, delivered });
   } else {
-    await recordScheduledAttempt({ notificationId, attemptNumber, startedAt, durationMs, statusCode, error, responseBody, delivered });
+    await recordScheduledAttempt({ notificationId, attemptNumber, startedAt, durationMs, statusCode, error, responseBody, delivered, handOver: schedule });
   }
   observeNotificationAttempt({ notificationId, mode: notification.mode, attemptNumber, delivered, statusCode, error, durationMs });
   return { delivered, statusCode, error, durationMs };
@@ -204,30 +220,78 @@ async function releaseAfter(ended: Ended | undefined): Promise<void> {
   if (ended?.paymentId && ended.othersPending) await releaseHeldBackNotifications({ paymentId: ended.paymentId });
 }
 
-async function recordScheduledAttempt({ notificationId, attemptNumber, startedAt, durationMs, statusCode, error, responseBody, delivered }: AttemptRecord & { attemptNumber: number }): Promise<void> {
+/**
+ * A scheduled attempt the notification made already (attemptCount is at or past it): nothing is
+ * sent again. While the notification is pending, its next attempt is handed over (again: under
+ * the same event id, a hand-over that was stored starts nothing new), due now: the run that asks
+ * is one replayed after its hand-over, or one of an earlier version woken at its next attempt's time.
+ */
+async function continueSchedule(notification: NotificationForAttempt): Promise<DeliveryAttemptResult> {
+  const next = notification.attemptCount + 1;
+  if (notification.status === "pending" && next <= DELIVERY_SCHEDULE.length) {
+    await sendEventAfterCommit({
+      type: notificationCreated,
+      data: { notificationId: notification.id, fromAttempt: next, immediately: true },
+      id: attemptEventId(notification.id, next),
+    });
+  }
+  return { delivered: false, repeated: true, statusCode: null, error: null, durationMs: 0 };
+}
+
+async function recordScheduledAttempt({
+  notificationId,
+  attemptNumber,
+  startedAt,
+  durationMs,
+  statusCode,
+  error,
+  responseBody,
+  delivered,
+  handOver,
+}: AttemptRecord & { attemptNumber: number; handOver: boolean }): Promise<void> {
   const isLast = attemptNumber >= DELIVERY_SCHEDULE.length;
   const next = DELIVERY_SCHEDULE[attemptNumber];
 
   const status: NotificationStatus = delivered ? "delivered" : isLast ? "failed" : "pending";
-  // The attempt and the notification's new state in one statement (atomic on its own). A repeated
-  // attempt number (a retried step) overwrites its row, as the ORM's upsert did.
-  const [ended] = await hotSql().$queryRaw<Ended[]>`
-    WITH "attempt" AS (
+  // Spec 6.2 counts each wait from the end of the attempt before.
+  const nextAttemptAt = delivered || isLast || !next ? null : new Date(Date.now() + next.delayMs);
+  // The attempt's row. A repeated attempt number (a retried step) overwrites its row, as the ORM's upsert did.
+  const attempt = Prisma.sql`
       INSERT INTO "NotificationAttempt" ("id", "notificationId", "attemptNumber", "startedAt", "durationMs", "statusCode", "error", "responseBody")
       VALUES (${newId()}, ${notificationId}, ${attemptNumber}, ${startedAt}, ${durationMs}, ${statusCode}, ${error}, ${responseBody})
       ON CONFLICT ("notificationId", "attemptNumber") DO UPDATE SET
         "startedAt" = EXCLUDED."startedAt", "durationMs" = EXCLUDED."durationMs", "statusCode" = EXCLUDED."statusCode",
         "error" = EXCLUDED."error", "responseBody" = EXCLUDED."responseBody"
-      RETURNING 1
-    )
+      RETURNING 1`;
+  // The notification's new state. A delivered notification stays delivered: a slower attempt that
+  // failed (a retried step racing the one that got the 200) records its row but never changes the
+  // state back.
+  const update = Prisma.sql`
     UPDATE "Notification" SET
       "attemptCount" = ${attemptNumber},
       "status" = ${status}::"NotificationStatus",
       "deliveredAt" = ${delivered ? new Date() : null},
-      "nextAttemptAt" = ${delivered || isLast || !next ? null : new Date(Date.now() + next.delayMs)}
-    -- A delivered notification stays delivered: a slower attempt that failed (a retried step
-    -- racing the one that got the 200) records its row but never changes the state back.
-    WHERE "id" = ${notificationId} AND "status" <> 'delivered' AND EXISTS (SELECT 1 FROM "attempt")
+      "nextAttemptAt" = ${nextAttemptAt}
+    WHERE "id" = ${notificationId} AND "status" <> 'delivered'`;
+  if (handOver && next && nextAttemptAt) {
+    // Refused, with attempts left: the next attempt's run is handed over in the same statement
+    // (decision 0223), an event whose ts is its due time (the executor, or Inngest, starts the run
+    // then: decision 0222). Stored only when the state changed, that is not after a 200 that won.
+    const stored = await sendEventIfWritten(hotSql(), {
+      type: notificationCreated,
+      data: { notificationId, fromAttempt: next.attemptNumber, immediately: true },
+      id: attemptEventId(notificationId, next.attemptNumber),
+      ts: nextAttemptAt.getTime(),
+      along: Prisma.sql`${update} RETURNING "Notification"."id"`,
+      also: attempt,
+    });
+    await stored?.();
+    return;
+  }
+  // The attempt and the notification's new state in one statement (atomic on its own).
+  const [ended] = await hotSql().$queryRaw<Ended[]>`
+    WITH "attempt" AS (${attempt})
+    ${update} AND EXISTS (SELECT 1 FROM "attempt")
     ${ENDED_RETURNING}`;
   if (status !== "pending") await releaseAfter(ended);
 }

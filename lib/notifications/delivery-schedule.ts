@@ -27,3 +27,8 @@ const plan: Array<{ delayMs: number; delay: string; timeoutMs: number }> = [
 ];
 
 export const DELIVERY_SCHEDULE: readonly DeliveryStep[] = plan.map((step, index) => ({ attemptNumber: index + 1, ...step }));
+
+/** The event id that starts a notification's scheduled attempt `attemptNumber` (2 to 8): the hand-over of the attempt before it (decision 0223). */
+export function attemptEventId(notificationId: string, attemptNumber: number): string {
+  return `notification-${notificationId}-attempt-${attemptNumber}`;
+}

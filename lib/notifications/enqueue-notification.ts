@@ -7,7 +7,6 @@ import { db, type Tx } from "../db";
 import type { NotificationKind } from "../generated/prisma/enums";
 import { newId } from "../ids";
 import { notificationCreated } from "../inngest/events/merchant-api";
-import { DELIVERY_SCHEDULE } from "./delivery-schedule";
 import { sendEventAfterCommit } from "../inngest/send-event";
 import { deliverNotificationAttempt, type NotificationForAttempt } from "./deliver-notification-attempt";
 import type { Mode } from "../mode";
@@ -84,24 +83,15 @@ export async function dispatchNotification(notificationId: string): Promise<void
 }
 
 /**
- * Makes the immediate attempt here and now, and hands the notification to the delivery function
- * for the rest of the schedule only when that attempt was not acknowledged. Background functions
- * use it to save the executor hop of a separate run (the result reaches the merchant sooner).
+ * Makes the immediate attempt here and now; when it was not acknowledged, its record hands the
+ * second attempt to the delivery function (an event due 3 s after it ended, decision 0223).
+ * Background functions use it to save the executor hop of a separate run (the result reaches the
+ * merchant sooner).
  */
 export async function deliverNowOrSchedule(notificationId: string, read?: NotificationForAttempt): Promise<boolean> {
   // The copies start before the attempt is sent, from the attempt's own read of the notification
-  // (or the one the statement that stored it made, decision 0215).
-  const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, startCopies, ...(read ? { read } : {}) });
-  // Held back by the ordering rule: its release starts the delivery function when its turn comes.
-  if (!first.delivered && !first.deferred) {
-    // The run starts when the second attempt is due (the event's ts) and makes it at once: a run
-    // started now would spend a call only to begin its sleep (decision 0222).
-    await sendEventAfterCommit({
-      type: notificationCreated,
-      data: { notificationId, fromAttempt: 2, immediately: true },
-      id: `notification-${notificationId}`,
-      ts: Date.now() + DELIVERY_SCHEDULE[1]!.delayMs,
-    });
-  }
+  // (or the one the statement that stored it made, decision 0215). Held back by the ordering rule:
+  // its release starts the delivery function when its turn comes.
+  const first = await deliverNotificationAttempt({ notificationId, attemptNumber: 1, startCopies, schedule: true, ...(read ? { read } : {}) });
   return first.delivered;
 }

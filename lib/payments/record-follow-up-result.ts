@@ -135,8 +135,8 @@ export async function recordFollowUpResultAndNotification({
     // in cps_record_follow_up; lib/notifications/hold-back.ts, decision 0215).
     const read = first.firstAttempt;
     if (!read) return { recorded: true, notificationId: first.notificationId };
-    const { id, merchantId, mode, kind, url, body, status, endpointId, secrets, copies } = read;
-    const firstAttempt = { id, merchantId, mode, kind, url, body, status, endpointId, secrets, copies, heldBack: false };
+    const { id, merchantId, mode, kind, url, body, status, endpointId, secrets, copies, attemptCount } = read;
+    const firstAttempt = { id, merchantId, mode, kind, url, body, status, endpointId, secrets, copies, attemptCount, heldBack: false };
     return { recorded: true, notificationId: first.notificationId, firstAttempt };
   }
   let afterCommit: (() => Promise<void>) | undefined;

@@ -21,6 +21,7 @@ import { Prisma } from "../generated/prisma/client";
 import { followUpRequested, mitRequested, notificationCreated } from "../inngest/events/merchant-api";
 import { sendEvent } from "../inngest/send-event";
 import { HELD_BACK_N } from "../notifications/hold-back";
+import { attemptEventId } from "../notifications/delivery-schedule";
 import { releaseEventId, releaseHeldBackNotifications } from "../notifications/release-held-back-notifications";
 import { log } from "../observability/logger";
 import { FOLLOW_UP_TYPES_SQL } from "./follow-ups/kinds";
@@ -160,7 +161,9 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
   for (const { id, attemptCount, releases, due } of notifications) {
     const data = attemptCount > 0 ? { notificationId: id, fromAttempt: attemptCount + 1 } : { notificationId: id };
     const send = (eventId: string) => sendEvent({ type: notificationCreated, data, id: eventId });
-    const originalId = releases > 0 ? releaseEventId(id, releases) : `notification-${id}`;
+    // The event that was to start its next attempt: a release's, the attempt before it's hand-over
+    // (decision 0223), or the first dispatch.
+    const originalId = releases > 0 ? releaseEventId(id, releases) : attemptCount > 0 ? attemptEventId(id, attemptCount + 1) : `notification-${id}`;
     if ((await act(`notification:${id}`, `the notification ${id}`, due >= redriveBefore, originalId, send)) === "resent") {
       result.notificationIds.push(id);
     }

@@ -56,10 +56,18 @@ export async function storeEvent(database: QueryRunner, event: IncomingEvent, no
  * event of a state change that its own statement may decline to make (an INSERT ... SELECT ...
  * WHERE <guard>). One round trip; on its own (outside a transaction) it is one transaction, so the
  * change and its event are written together or not at all. Answers undefined when `along` wrote
- * nothing (and then nothing was stored), else the event's id as storeEvent does.
+ * nothing (and then nothing was stored), else the event's id as storeEvent does. `also`, a second
+ * data-modifying statement, runs in the same statement whatever `along` writes (PostgreSQL allows
+ * data-modifying WITH clauses at the top level only, so two writes cannot nest in `along`).
  */
-export async function storeEventIfWritten(database: Pick<QueryRunner, "$queryRaw">, event: IncomingEvent, now: Date, along: Sql): Promise<string | undefined> {
-  const stored = await insertEvent(database, event, now, along, true);
+export async function storeEventIfWritten(
+  database: Pick<QueryRunner, "$queryRaw">,
+  event: IncomingEvent,
+  now: Date,
+  along: Sql,
+  also?: Sql,
+): Promise<string | undefined> {
+  const stored = await insertEvent(database, event, now, along, true, also);
   if (!stored.written) return undefined;
   if (stored.id) return stored.id;
   return existingEventId(database, event);
@@ -71,6 +79,7 @@ async function insertEvent(
   now: Date,
   along: Sql | undefined,
   onlyIfWritten: boolean,
+  also?: Sql,
 ): Promise<{ written: boolean; id: string | null }> {
   const id = ulid(now.getTime());
   const payload: StoredEventPayload = {
@@ -83,7 +92,7 @@ async function insertEvent(
   // The insert and the wake-up of every executor (work-notifications.ts) in one statement: the
   // notification is delivered when the row is committed, and only for an event that is new.
   const [row] = await database.$queryRaw<{ written: boolean; id: string | null }[]>`
-    WITH ${along ? sql`"along" AS (${along}),` : empty} "inserted" AS (
+    WITH ${also ? sql`"also" AS (${also}),` : empty} ${along ? sql`"along" AS (${along}),` : empty} "inserted" AS (
       INSERT INTO "InngestEvent" ("id", "name", "idempotencyKey", "payload")
       SELECT ${id}, ${event.name}, ${event.id ?? null}, ${JSON.stringify(payload)}::jsonb
       ${onlyIfWritten ? sql`WHERE EXISTS (SELECT 1 FROM "along")` : empty}

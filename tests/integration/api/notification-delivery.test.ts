@@ -11,6 +11,7 @@ import { createTestMerchant } from "@/tests/helpers/merchant-factories";
 import { useTestMerchant } from "@/tests/helpers/use-test-merchant";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { useTestDatabase } from "@/tests/helpers/test-database";
+import { eventually } from "@/tests/helpers/eventually";
 
 useTestDatabase();
 
@@ -37,14 +38,37 @@ async function attempts(notificationId: string) {
   return db().notificationAttempt.findMany({ where: { notificationId }, orderBy: { attemptNumber: "asc" } });
 }
 
-/** Waits until the run sleeps (or ends) and returns the wake-up time relative to the test clock. */
-async function sleepingFor(notificationId: string): Promise<number | null> {
-  const run = await harness.waitForRun({ functionId: "deliver-merchant-notification", status: ["sleeping", "completed", "failed"] });
-  expect(run.lastError).toBeNull();
+/**
+ * After a refused attempt: the run of the next one (decision 0223), queued until its due time (its
+ * event's ts, decision 0222). Returns that time and the wait from the end of the refused attempt.
+ */
+async function nextAttempt(notificationId: string, attemptNumber: number): Promise<{ dueAt: Date; waitMs: number }> {
+  const run = (await eventually(
+    () =>
+      db().inngestRun.findFirst({
+        where: {
+          functionId: { endsWith: "deliver-merchant-notification" },
+          status: "queued",
+          AND: [
+            { event: { path: ["data", "notificationId"], equals: notificationId } },
+            { event: { path: ["data", "fromAttempt"], equals: attemptNumber } },
+          ],
+        },
+      }),
+    { what: `the queued run of attempt ${attemptNumber}` },
+  ))!;
   const record = await db().notification.findUniqueOrThrow({ where: { id: notificationId } });
-  if (run.status !== "sleeping") return null;
-  expect(record.status).toBe("pending");
-  return run.nextWakeAt!.getTime() - harness.clock.now().getTime();
+  expect(record).toMatchObject({ status: "pending", attemptCount: attemptNumber - 1 });
+  const [before] = await db().notificationAttempt.findMany({ where: { notificationId, attemptNumber: attemptNumber - 1 } });
+  // The notification's next attempt time is the run's: one value, written with the attempt.
+  expect(run.nextWakeAt).toEqual(record.nextAttemptAt);
+  return { dueAt: run.nextWakeAt!, waitMs: run.nextWakeAt!.getTime() - (before!.startedAt.getTime() + before!.durationMs) };
+}
+
+/** The test clock to `at` (the due times are the real clock's), and the executors woken. */
+function moveClockTo(at: number): void {
+  harness.clock.advanceTo(new Date(at));
+  harness.advance(0);
 }
 
 describe("delivery schedule", () => {
@@ -54,16 +78,26 @@ describe("delivery schedule", () => {
     const expectedWaits = [3_000, 3_000, 3_000, 3_600_000, 3_600_000, 3_600_000, 86_400_000];
     for (const [index, wait] of expectedWaits.entries()) {
       await receiver.waitFor(index + 1);
-      expect(await sleepingFor(id)).toBe(wait);
+      const next = await nextAttempt(id, index + 2);
+      // Counted from the end of the attempt before (the milliseconds of recording it at most).
+      expect(next.waitMs).toBeGreaterThanOrEqual(wait);
+      expect(next.waitMs).toBeLessThan(wait + 100);
       // Nothing happens a moment before the wait is over...
-      harness.advance(wait - 100);
+      moveClockTo(next.dueAt.getTime() - 100);
       await harness.waitUntilIdle();
       expect(receiver.received).toHaveLength(index + 1);
       // ...and the next attempt comes when it is.
-      harness.advance(100);
+      moveClockTo(next.dueAt.getTime());
     }
     await receiver.waitFor(8);
-    await harness.waitForRun({ functionId: "deliver-merchant-notification", status: "completed" });
+    await harness.waitUntilIdle();
+    // One run per attempt, each one call: no step and no sleep.
+    const runs = await db().inngestRun.findMany({
+      where: { functionId: { endsWith: "deliver-merchant-notification" }, event: { path: ["data", "notificationId"], equals: id } },
+      include: { steps: true },
+    });
+    expect(runs).toHaveLength(8);
+    expect(runs.every((run) => run.status === "completed" && run.steps.length === 0)).toBe(true);
     harness.advance("48h");
     await harness.waitUntilIdle();
     expect(receiver.received).toHaveLength(8);
@@ -99,14 +133,16 @@ describe("delivery schedule", () => {
     receiver.script({ delayMs: 6_500, status: 200 }, { status: 200 });
     const id = await send();
     await receiver.waitFor(1);
-    expect(await sleepingFor(id)).toBe(3_000);
+    const next = await nextAttempt(id, 2);
+    expect(next.waitMs).toBeGreaterThanOrEqual(3_000);
+    expect(next.waitMs).toBeLessThan(3_100);
     const [first] = await attempts(id);
     expect(first).toMatchObject({ attemptNumber: 1, statusCode: null, error: "no answer within 5000 ms" });
     expect(first!.durationMs).toBeGreaterThanOrEqual(4_900);
     expect(first!.durationMs).toBeLessThan(6_500);
-    harness.advance("3s");
+    moveClockTo(next.dueAt.getTime());
     await receiver.waitFor(2);
-    await harness.waitForRun({ functionId: "deliver-merchant-notification", status: "completed" });
+    await harness.waitUntilIdle();
     expect((await db().notification.findUniqueOrThrow({ where: { id } })).status).toBe("delivered");
   }, 30_000);
 
@@ -120,7 +156,7 @@ describe("delivery schedule", () => {
       body: { paymentid: "x", merchantpaymentid: "", change: "expiry" },
     });
     await dispatchNotification(id);
-    await harness.waitForRun({ functionId: "deliver-merchant-notification", status: "sleeping" });
+    await nextAttempt(id, 2);
     const [first] = await attempts(id);
     expect(first?.statusCode).toBeNull();
     expect(first?.error).toMatch(/ECONNREFUSED|connect/i);

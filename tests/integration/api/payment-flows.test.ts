@@ -518,8 +518,11 @@ describe("first attempt in the operation's own run", () => {
         [2, 200],
       ]);
       expect((await db().notification.findUniqueOrThrow({ where: { id: notification.id } })).status).toBe("delivered");
+      // One call made attempt 2: no step, no sleep, no second call (decision 0223).
       const done = await harness.waitForRun({ runId: run.id, status: "completed" });
-      expect(done.steps.map((step) => step.name)).toEqual(["attempt-2"]);
+      expect(done.steps).toEqual([]);
+      expect(done.output).toEqual({ notificationId: notification.id, delivered: true, attempt: 2 });
+      expect(await db().inngestJob.count({ where: { runId: run.id } })).toBe(0);
     } finally {
       await flaky.close();
     }

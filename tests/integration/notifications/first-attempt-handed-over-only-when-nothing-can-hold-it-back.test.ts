@@ -112,6 +112,7 @@ describe("a follow-up's record hands over its notification's first read only whe
       endpointId: null,
       secrets: secrets.map((secret) => ({ id: secret.id, sealed: secret.sealed })),
       copies: copies.map((copy) => copy.id),
+      attemptCount: 0,
       heldBack: false,
     });
     expect(secrets.length).toBeGreaterThan(0);
