@@ -5,6 +5,7 @@ import { hotSqlOn, type HotSql } from "./db/hot-sql";
 import { PrismaClient, Prisma } from "./generated/prisma/client";
 import { config } from "./env";
 import { observePool } from "./observability/metrics";
+import { log } from "./observability/logger";
 
 export { Prisma };
 export type Db = PrismaClient;
@@ -33,7 +34,19 @@ export function createPrismaClient(connectionString: string, poolSize = config()
 function createClients(connectionString: string, poolSize: number): { prisma: PrismaClient; hot: HotSql } {
   // A bounded wait for a connection: past it the query fails ("timeout exceeded when trying to
   // connect"), which lib/errors.ts classifies as overload (503), instead of queueing without end.
-  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: config().DATABASE_POOL_TIMEOUT_MS });
+  // Idle connections are kept for DATABASE_POOL_IDLE_TIMEOUT_MS (decision 0224).
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    connectionTimeoutMillis: config().DATABASE_POOL_TIMEOUT_MS,
+    idleTimeoutMillis: config().DATABASE_POOL_IDLE_TIMEOUT_MS,
+  });
+  // An idle connection the server ended (a restart, a fail-over, pg_terminate_backend) is an
+  // "error" event of the pool, which removes it; unheard, Node throws it and the process ends.
+  // The next query opens a new connection.
+  pool.on("error", (error) => {
+    log("db").warn({ event: "db.idle_connection_lost" }, `an idle database connection was closed by the server: ${error.message}`);
+  });
   // Prisma ends the pool when it disconnects, as it ends one it made itself.
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // Handed to /metrics (cps_db_pool_connections) once Prisma connects, as before.

@@ -54,6 +54,13 @@ const schema = z.object({
    */
   DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /**
+   * How long a pooled connection may stay idle before it is closed (decision 0224). Ten minutes, as
+   * HikariCP's default, not node-postgres's 10 s: a process that was quiet for 10 s met its next
+   * requests with no connection, and each new one prepares every hot statement again (decision
+   * 0216); the bench's first second after a pause answered several times slower than the rest.
+   */
+  DATABASE_POOL_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(600_000),
+  /**
    * The hot paths' statements as named prepared statements (decision 0216): parsed and planned once
    * per connection instead of on every call. "off" for a connection pooler that cannot keep them
    * (PgBouncer in transaction mode before 1.21, or without max_prepared_statements). The embedded
