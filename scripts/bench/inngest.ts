@@ -316,8 +316,12 @@ async function captureLoad(options: { base: string; apiKey: string; paymentIds: 
   refusals: Record<string, number>;
   acceptedPerSecond: number;
   captureAnswerMs: { p50: number; p99: number };
+  /** The answers' p50 and max (ms) by the second of the phase the capture was sent in: a stall shows as a second. */
+  answerBySecond: string[];
 }> {
   const started = new Map<string, number>();
+  const bySecond = new Map<number, number[]>();
+  const phaseStart = performance.now();
   let failures = 0;
   const refusals: Record<string, number> = {};
   const answerTimes: number[] = [];
@@ -345,6 +349,8 @@ async function captureLoad(options: { base: string; apiKey: string; paymentIds: 
         else {
           started.set(body.responseid, sentAt);
           answerTimes.push(performance.now() - sentAt);
+          const second = Math.floor((sentAt - phaseStart) / 1000);
+          bySecond.set(second, [...(bySecond.get(second) ?? []), performance.now() - sentAt]);
         }
       })
       .catch((error: unknown) =>
@@ -358,6 +364,9 @@ async function captureLoad(options: { base: string; apiKey: string; paymentIds: 
     refusals,
     acceptedPerSecond: Math.round((started.size / load.elapsedMs) * 1000),
     captureAnswerMs: { p50: Math.round(percentile(answerTimes, 50)), p99: Math.round(percentile(answerTimes, 99)) },
+    answerBySecond: [...bySecond.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([second, times]) => `${second}s:${Math.round(percentile(times, 50))}/${Math.round(Math.max(...times))}`),
   };
 }
 
@@ -780,6 +789,7 @@ async function main(): Promise<void> {
     const latencyPhase = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: PHASE_S });
     const cpuSharesUnderLoad = shares.take();
     log(`CPU under the load, % of one core (2 cores = 200): ${JSON.stringify(cpuSharesUnderLoad)}`);
+    log(`capture answers, p50/max ms by the second they were sent in: ${latencyPhase.answerBySecond.join(" ")}`);
     await waitFor(() => [...latencyPhase.started.keys()].every((id) => receiver.attempts.has(id)), 120_000);
     // CPU per capture, from the phase's start until its work drained: unlike CPU per second under
     // load, this does not depend on whether the process kept up or how many cores it was given.
@@ -794,11 +804,22 @@ async function main(): Promise<void> {
     const serviceStatements = await statementsPerCapture(setup, databaseName, [roles.web, roles.worker], Math.max(latencyPhase.started.size, 1));
     const latencies: number[] = [];
     let missing = 0;
+    const latencyBySecond = new Map<number, number[]>();
+    const latencyStart = Math.min(...latencyPhase.started.values());
     for (const [id, sentAt] of latencyPhase.started) {
       const first = receiver.attempts.get(id)?.[0];
-      if (first) latencies.push(first.arrivedAt - sentAt);
-      else missing++;
+      if (first) {
+        latencies.push(first.arrivedAt - sentAt);
+        const second = Math.floor((sentAt - latencyStart) / 1000);
+        latencyBySecond.set(second, [...(latencyBySecond.get(second) ?? []), first.arrivedAt - sentAt]);
+      } else missing++;
     }
+    log(
+      `capture -> notification, p50/max ms by the second the capture was sent in: ${[...latencyBySecond.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([second, times]) => `${second}s:${Math.round(percentile(times, 50))}/${Math.round(Math.max(...times))}`)
+        .join(" ")}`,
+    );
     const latency = {
       captures: latencyPhase.sent,
       refused: latencyPhase.failures,
@@ -872,16 +893,56 @@ async function main(): Promise<void> {
     // 3. Retries under the same load.
     log(`retry schedule: first attempt answered 500, captures at ${RATE}/s for ${PHASE_S} s`);
     receiver.failFirst = true;
+    await resetStatements(setup);
+    const retryCpuBefore = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
+    const retryShares = cpuShares({
+      web: () => cpuSeconds(web.child.pid as number),
+      worker: () => cpuSeconds(worker.child.pid as number),
+      postgres: () => cpuSeconds(postmasterPid),
+      sandboxes: () => cpuSeconds(sandbox.child.pid as number),
+      bench: () => {
+        const usage = process.cpuUsage();
+        return (usage.user + usage.system) / 1e6;
+      },
+    });
     const retryPhase = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: PHASE_S });
     await waitFor(() => [...retryPhase.started.keys()].every((id) => (receiver.attempts.get(id)?.length ?? 0) >= 2), 90_000);
+    // From the phase's start until every second attempt came: the captures and their retries.
+    const retryCpuShares = retryShares.take();
+    log(`CPU while the captures and their retries ran, % of one core: ${JSON.stringify(retryCpuShares)}`);
     receiver.failFirst = false;
+    // What a capture whose first notification is refused costs, its retry included (phase start
+    // until drained), against the latency phase's capture notified at once.
+    const retryDrained = await waitForQuiet(db, 120_000);
+    const retryCaptures = Math.max(retryPhase.started.size, 1);
+    const retryCpuMsPerCapture = Object.fromEntries(
+      [web, worker].map((service, index) => [
+        service.name,
+        Number((((cpuSeconds(service.child.pid as number) - (retryCpuBefore[index] as number)) * 1000) / retryCaptures).toFixed(2)),
+      ]),
+    );
+    const retryStatements = await statementsPerCapture(setup, databaseName, [roles.web, roles.worker], retryCaptures);
+    log(
+      `a capture with a refused first notification and its retry${retryDrained ? "" : " (NOT drained within 120 s)"}: CPU ms ${JSON.stringify(retryCpuMsPerCapture)}, statements ${JSON.stringify(retryStatements && { web: retryStatements.perCapture[roles.web], worker: retryStatements.perCapture[roles.worker] })}`,
+    );
+    if (retryStatements) log(`  the worker's statements: ${JSON.stringify(retryStatements.top[roles.worker])}`);
     const gaps: number[] = [];
+    // Whether a late retry is a backlog (lateness growing through the phase) or a constant delay:
+    // the gaps' p50 by the second of the phase in which the first attempt failed.
+    const gapsBySecond = new Map<number, number[]>();
+    const phaseStart = Math.min(...[...retryPhase.started.keys()].map((id) => receiver.attempts.get(id)?.[0]?.answeredAt ?? Infinity));
     let noRetry = 0;
     for (const id of retryPhase.started.keys()) {
       const [first, second] = receiver.attempts.get(id) ?? [];
-      if (first?.status === 500 && second) gaps.push(second.arrivedAt - first.answeredAt);
-      else noRetry++;
+      if (first?.status === 500 && second) {
+        const gap = second.arrivedAt - first.answeredAt;
+        gaps.push(gap);
+        const atSecond = Math.floor((first.answeredAt - phaseStart) / 1000);
+        gapsBySecond.set(atSecond, [...(gapsBySecond.get(atSecond) ?? []), gap]);
+      } else noRetry++;
     }
+    const gapP50BySecond = [...gapsBySecond.entries()].sort(([a], [b]) => a - b).map(([at, list]) => `${at}s:${Math.round(percentile(list, 50))}`);
+    log(`retry gap p50 (ms) by the second of the phase the first attempt failed in: ${gapP50BySecond.join(" ")}`);
     const inWindow = gaps.filter((gap) => gap >= TARGETS.retryMinMs && gap <= TARGETS.retryMaxMs).length;
     const retry = {
       captures: retryPhase.sent,
@@ -896,6 +957,11 @@ async function main(): Promise<void> {
       p50Ms: Math.round(percentile(gaps, 50)),
       p99Ms: Math.round(percentile(gaps, 99)),
       maxMs: Math.round(Math.max(...gaps)),
+      gapP50BySecond,
+      cpuSharesWhileRetrying: retryCpuShares,
+      cpuMsPerCapture: retryCpuMsPerCapture,
+      statementsPerCapture: retryStatements && { web: retryStatements.perCapture[roles.web], worker: retryStatements.perCapture[roles.worker] },
+      statements: retryStatements && { worker: retryStatements.top[roles.worker] },
     };
     report.retryGap = retry;
     row(
@@ -903,7 +969,6 @@ async function main(): Promise<void> {
       `${inWindow}/${retry.captures} in window (p50 ${retry.p50Ms} ms, p99 ${retry.p99Ms} ms, max ${retry.maxMs} ms)`,
       retry.refused === 0 && noRetry === 0 && inWindow === retry.captures,
     );
-    if (!(await waitForQuiet(db, 120_000))) log("the retry phase's work did not drain within 120 s");
 
     // 4. Throughput against the Next.js + INSERT floor (the merchant-api bench's), same build, same process.
     const floorBody = JSON.stringify({ merchantid: merchant.id, amount: 12500, currency: "DKK", reference: "Bench order", notificationurl: receiver.url });
