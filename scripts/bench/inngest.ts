@@ -38,7 +38,8 @@
 // throwaway cluster from scripts/pg-test-cluster.sh (BENCH_PG_PORT, default 55560). Builds into
 // NEXT_DIST_DIR (default .next-bench-inngest) unless a build is there. Ports: BENCH_PORT (web;
 // worker +1, receiver +2, sandboxes +3 to +6). Knobs: BENCH_RATE (100), BENCH_PHASE_S (15),
-// BENCH_IDLE_S (20), BENCH_CONNECTIONS (50), BENCH_DURATION_S (10), BENCH_CPU_PROF=1 (writes
+// BENCH_IDLE_S (20), BENCH_CONNECTIONS (50), BENCH_DURATION_S (10), BENCH_SERVICE_NODE_ARGS (node
+// flags for the web and the worker, to try), BENCH_CPU_PROF=1 (writes
 // --cpu-prof profiles of web, worker and floor to bench-results/inngest-profiles/ and prints where
 // their time went; profiling slows them: use it for profiles, not for the figures),
 // BENCH_KEEP_DATABASE=1 (the database is left in place and its URL printed).
@@ -153,6 +154,9 @@ let workerScriptPath = "";
 
 function startService(name: "web" | "worker", port: number, env: Record<string, string>): Service {
   const nodeArgs = CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+  // V8 flags to try on the web and the worker (BENCH_SERVICE_NODE_ARGS, space-separated): some are
+  // refused in NODE_OPTIONS.
+  nodeArgs.push(...(process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean));
   // A worker runs no Next.js (decision 0219): its own script, as the launcher starts it.
   const command = name === "worker" ? [workerScriptPath] : [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)];
   const child = spawn(process.execPath, [...nodeArgs, ...command], {
