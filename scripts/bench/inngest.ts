@@ -778,17 +778,20 @@ async function main(): Promise<void> {
     log(`capture -> notification at ${RATE}/s for ${PHASE_S} s`);
     await resetStatements(setup);
     const cpuBefore = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
-    const shares = cpuShares({
-      web: () => cpuSeconds(web.child.pid as number),
-      worker: () => cpuSeconds(worker.child.pid as number),
-      postgres: () => cpuSeconds(postmasterPid),
-      sandboxes: () => cpuSeconds(sandbox.child.pid as number),
-      // The load generator, the notification receiver and this script's own database client.
-      bench: () => {
-        const usage = process.cpuUsage();
-        return (usage.user + usage.system) / 1e6;
-      },
-    });
+    // Who used the cores from now on: the services, PostgreSQL, the sandboxes and the bench itself
+    // (the load generator, the notification receiver and this script's own database client).
+    const machineShares = () =>
+      cpuShares({
+        web: () => cpuSeconds(web.child.pid as number),
+        worker: () => cpuSeconds(worker.child.pid as number),
+        postgres: () => cpuSeconds(postmasterPid),
+        sandboxes: () => cpuSeconds(sandbox.child.pid as number),
+        bench: () => {
+          const usage = process.cpuUsage();
+          return (usage.user + usage.system) / 1e6;
+        },
+      });
+    const shares = machineShares();
     const loadStarted = performance.now();
     const latencyPhase = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: PHASE_S });
     const cpuSharesUnderLoad = shares.take();
@@ -899,16 +902,7 @@ async function main(): Promise<void> {
     receiver.failFirst = true;
     await resetStatements(setup);
     const retryCpuBefore = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
-    const retryShares = cpuShares({
-      web: () => cpuSeconds(web.child.pid as number),
-      worker: () => cpuSeconds(worker.child.pid as number),
-      postgres: () => cpuSeconds(postmasterPid),
-      sandboxes: () => cpuSeconds(sandbox.child.pid as number),
-      bench: () => {
-        const usage = process.cpuUsage();
-        return (usage.user + usage.system) / 1e6;
-      },
-    });
+    const retryShares = machineShares();
     const retryPhase = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: PHASE_S });
     await waitFor(() => [...retryPhase.started.keys()].every((id) => (receiver.attempts.get(id)?.length ?? 0) >= 2), 90_000);
     // From the phase's start until every second attempt came: the captures and their retries.

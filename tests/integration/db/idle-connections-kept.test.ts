@@ -15,6 +15,14 @@ afterEach(async () => {
   setEnv(saved);
 });
 
+/** A new pool of db() under DATABASE_POOL_IDLE_TIMEOUT_MS (undefined: the default), and the server process of its first connection. */
+async function freshPool(idleTimeoutMs: string | undefined): Promise<number> {
+  setEnv({ DATABASE_POOL_IDLE_TIMEOUT_MS: idleTimeoutMs });
+  await disconnectDb();
+  db();
+  return backend();
+}
+
 /** The server process of the connection the pool hands out (one at a time: the same one while it lives). */
 async function backend(): Promise<number> {
   const [row] = await hotSql().$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS "pid"`;
@@ -42,28 +50,19 @@ async function alive(pid: number): Promise<boolean> {
 
 describe("pooled connections and quiet spells", () => {
   it.skipIf(!onPostgres)("keeps an idle connection past node-postgres's 10 s by default", async () => {
-    setEnv({ DATABASE_POOL_IDLE_TIMEOUT_MS: undefined });
-    await disconnectDb();
-    db();
-    const used = await backend();
+    const used = await freshPool(undefined);
     await sleep(10_500);
     expect(await alive(used)).toBe(true);
   }, 20_000);
 
   it.skipIf(!onPostgres)("closes an idle connection after DATABASE_POOL_IDLE_TIMEOUT_MS", async () => {
-    setEnv({ DATABASE_POOL_IDLE_TIMEOUT_MS: "1000" });
-    await disconnectDb();
-    db();
-    const used = await backend();
+    const used = await freshPool("1000");
     await sleep(1_500);
     expect(await alive(used)).toBe(false);
   }, 20_000);
 
   it("survives the server ending an idle pooled connection (a restart, a fail-over, an operator): no crash, the next query gets a new one", async () => {
-    setEnv({ DATABASE_POOL_IDLE_TIMEOUT_MS: undefined });
-    await disconnectDb();
-    db();
-    const idle = await backend();
+    const idle = await freshPool(undefined);
     // Ended from another session while the pool holds it idle. Without a listener for the pool's
     // "error" event, the closed connection's error is thrown from the socket's callback: an
     // uncaught exception, which ends a service's process (and fails this run as an unhandled error).
