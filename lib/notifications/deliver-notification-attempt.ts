@@ -220,6 +220,15 @@ async function releaseAfter(ended: Ended | undefined): Promise<void> {
   if (ended?.paymentId && ended.othersPending) await releaseHeldBackNotifications({ paymentId: ended.paymentId });
 }
 
+/** The event that starts a notification's scheduled attempt `attemptNumber` at once when it runs (decision 0223). */
+function attemptEvent(notificationId: string, attemptNumber: number) {
+  return {
+    type: notificationCreated,
+    data: { notificationId, fromAttempt: attemptNumber, immediately: true },
+    id: attemptEventId(notificationId, attemptNumber),
+  };
+}
+
 /**
  * A scheduled attempt the notification made already (attemptCount is at or past it): nothing is
  * sent again. While the notification is pending, its next attempt is handed over (again: under
@@ -229,11 +238,7 @@ async function releaseAfter(ended: Ended | undefined): Promise<void> {
 async function continueSchedule(notification: NotificationForAttempt): Promise<DeliveryAttemptResult> {
   const next = notification.attemptCount + 1;
   if (notification.status === "pending" && next <= DELIVERY_SCHEDULE.length) {
-    await sendEventAfterCommit({
-      type: notificationCreated,
-      data: { notificationId: notification.id, fromAttempt: next, immediately: true },
-      id: attemptEventId(notification.id, next),
-    });
+    await sendEventAfterCommit(attemptEvent(notification.id, next));
   }
   return { delivered: false, repeated: true, statusCode: null, error: null, durationMs: 0 };
 }
@@ -278,9 +283,7 @@ async function recordScheduledAttempt({
     // (decision 0223), an event whose ts is its due time (the executor, or Inngest, starts the run
     // then: decision 0222). Stored only when the state changed, that is not after a 200 that won.
     const stored = await sendEventIfWritten(hotSql(), {
-      type: notificationCreated,
-      data: { notificationId, fromAttempt: next.attemptNumber, immediately: true },
-      id: attemptEventId(notificationId, next.attemptNumber),
+      ...attemptEvent(notificationId, next.attemptNumber),
       ts: nextAttemptAt.getTime(),
       along: Prisma.sql`${update} RETURNING "Notification"."id"`,
       also: attempt,
