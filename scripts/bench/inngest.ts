@@ -312,6 +312,24 @@ async function openLoop(seconds: number, send: () => Promise<unknown>): Promise<
   return { sent: total, elapsedMs: performance.now() - t0 };
 }
 
+/**
+ * Samples grouped by the second of a phase they belong to (`atMs`, from `startMs`), each second
+ * as "<second>s:<p50>" or, with `withMax`, "<second>s:<p50>/<max>" (ms): a queue, a stall or a
+ * cold start shows where it is.
+ */
+function bySecond(samples: Array<{ atMs: number; ms: number }>, startMs: number, withMax = true): string[] {
+  const seconds = new Map<number, number[]>();
+  for (const { atMs, ms } of samples) {
+    const second = Math.floor((atMs - startMs) / 1000);
+    const list = seconds.get(second);
+    if (list) list.push(ms);
+    else seconds.set(second, [ms]);
+  }
+  return [...seconds.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([second, list]) => `${second}s:${Math.round(percentile(list, 50))}${withMax ? `/${Math.round(Math.max(...list))}` : ""}`);
+}
+
 /** Sends captures open loop at RATE per second for `seconds`; resolves with each capture's start time by responseid. */
 async function captureLoad(options: { base: string; apiKey: string; paymentIds: string[]; seconds: number }): Promise<{
   started: Map<string, number>;
@@ -324,7 +342,7 @@ async function captureLoad(options: { base: string; apiKey: string; paymentIds: 
   answerBySecond: string[];
 }> {
   const started = new Map<string, number>();
-  const bySecond = new Map<number, number[]>();
+  const answers: Array<{ atMs: number; ms: number }> = [];
   const phaseStart = performance.now();
   let failures = 0;
   const refusals: Record<string, number> = {};
@@ -353,8 +371,7 @@ async function captureLoad(options: { base: string; apiKey: string; paymentIds: 
         else {
           started.set(body.responseid, sentAt);
           answerTimes.push(performance.now() - sentAt);
-          const second = Math.floor((sentAt - phaseStart) / 1000);
-          bySecond.set(second, [...(bySecond.get(second) ?? []), performance.now() - sentAt]);
+          answers.push({ atMs: sentAt, ms: performance.now() - sentAt });
         }
       })
       .catch((error: unknown) =>
@@ -368,9 +385,7 @@ async function captureLoad(options: { base: string; apiKey: string; paymentIds: 
     refusals,
     acceptedPerSecond: Math.round((started.size / load.elapsedMs) * 1000),
     captureAnswerMs: { p50: Math.round(percentile(answerTimes, 50)), p99: Math.round(percentile(answerTimes, 99)) },
-    answerBySecond: [...bySecond.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([second, times]) => `${second}s:${Math.round(percentile(times, 50))}/${Math.round(Math.max(...times))}`),
+    answerBySecond: bySecond(answers, phaseStart),
   };
 }
 
@@ -792,6 +807,16 @@ async function main(): Promise<void> {
         },
       });
     const shares = machineShares();
+    /** The web's and the worker's CPU since `before` (cpuSeconds of each), in ms per capture. */
+    const cpuMsPerCaptureSince = (before: number[], captures: number) =>
+      Object.fromEntries(
+        [web, worker].map((service, index) => [
+          service.name,
+          Number((((cpuSeconds(service.child.pid as number) - (before[index] as number)) * 1000) / Math.max(captures, 1)).toFixed(2)),
+        ]),
+      );
+    /** The web's and the worker's statements per capture, by service. */
+    const perService = (counts: StatementCounts | undefined) => counts && { web: counts.perCapture[roles.web], worker: counts.perCapture[roles.worker] };
     const loadStarted = performance.now();
     const latencyPhase = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: PHASE_S });
     const cpuSharesUnderLoad = shares.take();
@@ -801,31 +826,21 @@ async function main(): Promise<void> {
     // CPU per capture, from the phase's start until its work drained: unlike CPU per second under
     // load, this does not depend on whether the process kept up or how many cores it was given.
     const drained = await waitForQuiet(db, 120_000);
-    const cpuMsPerCapture = Object.fromEntries(
-      [web, worker].map((service, index) => [
-        service.name,
-        Number((((cpuSeconds(service.child.pid as number) - (cpuBefore[index] as number)) * 1000) / Math.max(latencyPhase.started.size, 1)).toFixed(2)),
-      ]),
-    );
+    const cpuMsPerCapture = cpuMsPerCaptureSince(cpuBefore, latencyPhase.started.size);
     log(`CPU ms per capture (phase start to drained${drained ? "" : ", NOT drained within 120 s"}): ${JSON.stringify(cpuMsPerCapture)}`);
     const serviceStatements = await statementsPerCapture(setup, databaseName, [roles.web, roles.worker], Math.max(latencyPhase.started.size, 1));
     const latencies: number[] = [];
     let missing = 0;
-    const latencyBySecond = new Map<number, number[]>();
-    const latencyStart = Math.min(...latencyPhase.started.values());
+    const notified: Array<{ atMs: number; ms: number }> = [];
     for (const [id, sentAt] of latencyPhase.started) {
       const first = receiver.attempts.get(id)?.[0];
       if (first) {
         latencies.push(first.arrivedAt - sentAt);
-        const second = Math.floor((sentAt - latencyStart) / 1000);
-        latencyBySecond.set(second, [...(latencyBySecond.get(second) ?? []), first.arrivedAt - sentAt]);
+        notified.push({ atMs: sentAt, ms: first.arrivedAt - sentAt });
       } else missing++;
     }
     log(
-      `capture -> notification, p50/max ms by the second the capture was sent in: ${[...latencyBySecond.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([second, times]) => `${second}s:${Math.round(percentile(times, 50))}/${Math.round(Math.max(...times))}`)
-        .join(" ")}`,
+      `capture -> notification, p50/max ms by the second the capture was sent in: ${bySecond(notified, Math.min(...latencyPhase.started.values())).join(" ")}`,
     );
     const latency = {
       captures: latencyPhase.sent,
@@ -843,7 +858,7 @@ async function main(): Promise<void> {
       cpuSharesUnderLoad,
       // The web's and worker's shares, under the name earlier reports used.
       cpuPercentOfCoreUnderLoad: { web: cpuSharesUnderLoad.web, worker: cpuSharesUnderLoad.worker },
-      statementsPerCapture: serviceStatements && { web: serviceStatements.perCapture[roles.web], worker: serviceStatements.perCapture[roles.worker] },
+      statementsPerCapture: perService(serviceStatements),
       statements: serviceStatements && { web: serviceStatements.top[roles.web], worker: serviceStatements.top[roles.worker] },
     };
     // The executor's own share: from the capture's event being stored (web process) to its run
@@ -913,33 +928,26 @@ async function main(): Promise<void> {
     // until drained), against the latency phase's capture notified at once.
     const retryDrained = await waitForQuiet(db, 120_000);
     const retryCaptures = Math.max(retryPhase.started.size, 1);
-    const retryCpuMsPerCapture = Object.fromEntries(
-      [web, worker].map((service, index) => [
-        service.name,
-        Number((((cpuSeconds(service.child.pid as number) - (retryCpuBefore[index] as number)) * 1000) / retryCaptures).toFixed(2)),
-      ]),
-    );
+    const retryCpuMsPerCapture = cpuMsPerCaptureSince(retryCpuBefore, retryCaptures);
     const retryStatements = await statementsPerCapture(setup, databaseName, [roles.web, roles.worker], retryCaptures);
     log(
-      `a capture with a refused first notification and its retry${retryDrained ? "" : " (NOT drained within 120 s)"}: CPU ms ${JSON.stringify(retryCpuMsPerCapture)}, statements ${JSON.stringify(retryStatements && { web: retryStatements.perCapture[roles.web], worker: retryStatements.perCapture[roles.worker] })}`,
+      `a capture with a refused first notification and its retry${retryDrained ? "" : " (NOT drained within 120 s)"}: CPU ms ${JSON.stringify(retryCpuMsPerCapture)}, statements ${JSON.stringify(perService(retryStatements))}`,
     );
     if (retryStatements) log(`  the worker's statements: ${JSON.stringify(retryStatements.top[roles.worker])}`);
     const gaps: number[] = [];
     // Whether a late retry is a backlog (lateness growing through the phase) or a constant delay:
     // the gaps' p50 by the second of the phase in which the first attempt failed.
-    const gapsBySecond = new Map<number, number[]>();
-    const phaseStart = Math.min(...[...retryPhase.started.keys()].map((id) => receiver.attempts.get(id)?.[0]?.answeredAt ?? Infinity));
+    const timedGaps: Array<{ atMs: number; ms: number }> = [];
     let noRetry = 0;
     for (const id of retryPhase.started.keys()) {
       const [first, second] = receiver.attempts.get(id) ?? [];
       if (first?.status === 500 && second) {
-        const gap = second.arrivedAt - first.answeredAt;
-        gaps.push(gap);
-        const atSecond = Math.floor((first.answeredAt - phaseStart) / 1000);
-        gapsBySecond.set(atSecond, [...(gapsBySecond.get(atSecond) ?? []), gap]);
+        gaps.push(second.arrivedAt - first.answeredAt);
+        timedGaps.push({ atMs: first.answeredAt, ms: second.arrivedAt - first.answeredAt });
       } else noRetry++;
     }
-    const gapP50BySecond = [...gapsBySecond.entries()].sort(([a], [b]) => a - b).map(([at, list]) => `${at}s:${Math.round(percentile(list, 50))}`);
+    const phaseStart = Math.min(...[...retryPhase.started.keys()].map((id) => receiver.attempts.get(id)?.[0]?.answeredAt ?? Infinity));
+    const gapP50BySecond = bySecond(timedGaps, phaseStart, false);
     log(`retry gap p50 (ms) by the second of the phase the first attempt failed in: ${gapP50BySecond.join(" ")}`);
     const inWindow = gaps.filter((gap) => gap >= TARGETS.retryMinMs && gap <= TARGETS.retryMaxMs).length;
     const retry = {
@@ -958,7 +966,7 @@ async function main(): Promise<void> {
       gapP50BySecond,
       cpuSharesWhileRetrying: retryCpuShares,
       cpuMsPerCapture: retryCpuMsPerCapture,
-      statementsPerCapture: retryStatements && { web: retryStatements.perCapture[roles.web], worker: retryStatements.perCapture[roles.worker] },
+      statementsPerCapture: perService(retryStatements),
       statements: retryStatements && { worker: retryStatements.top[roles.worker] },
     };
     report.retryGap = retry;
