@@ -16,6 +16,22 @@ let missing = 0;
 /** One line per failed test: suite, file, title, the first line of its error. */
 const failures = [];
 const firstLine = (text) => String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 200) ?? "";
+/**
+ * The last lines of an error that are not stack frames, indented under its line: a service that
+ * exited while starting says why in the last lines of its output (the first line only says that it
+ * exited), and CI shows the end of a run, not the whole log.
+ */
+const tail = (text, lines = 12) =>
+  String(text ?? "")
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== "" && !/^\s*at\s/.test(line) && !line.includes("node_modules/"))
+    .slice(1)
+    .slice(-lines)
+    .map((line) => `      > ${line.trim().slice(0, 200)}`)
+    .join("\n");
+const withTail = (line, text) => (tail(text) ? `${line}\n${tail(text)}` : line);
 
 /** Playwright's report nests suites; every test whose last result is not the expected one. */
 function playwrightFailures(suite, node, file) {
@@ -24,7 +40,7 @@ function playwrightFailures(suite, node, file) {
     for (const test of spec.tests ?? []) {
       if (test.status === "expected" || test.status === "skipped") continue;
       const last = test.results?.at(-1);
-      failures.push(`${suite} | ${spec.file ?? file} | ${spec.title} (${test.status}) | ${firstLine(last?.error?.message)}`);
+      failures.push(withTail(`${suite} | ${spec.file ?? file} | ${spec.title} (${test.status}) | ${firstLine(last?.error?.message)}`, last?.error?.message));
     }
   }
 }
@@ -54,10 +70,10 @@ for (const suite of expected) {
     for (const file of report.testResults ?? []) {
       const name = path.relative(process.cwd(), file.name ?? "");
       for (const test of file.assertionResults ?? []) {
-        if (test.status === "failed") failures.push(`${suite} | ${name} | ${test.fullName ?? test.title} | ${firstLine(test.failureMessages?.[0])}`);
+        if (test.status === "failed") failures.push(withTail(`${suite} | ${name} | ${test.fullName ?? test.title} | ${firstLine(test.failureMessages?.[0])}`, test.failureMessages?.[0]));
       }
       if (file.status === "failed" && !(file.assertionResults ?? []).some((test) => test.status === "failed")) {
-        failures.push(`${suite} | ${name} | (the file itself) | ${firstLine(file.message)}`);
+        failures.push(withTail(`${suite} | ${name} | (the file itself) | ${firstLine(file.message)}`, file.message));
       }
     }
   }

@@ -109,7 +109,26 @@ export async function ensureBuild(distDir = DEFAULT_DIST_DIR, env: Record<string
   }
 }
 
+/**
+ * Starts the service on a free port. freePort() closes the port it found before the service binds
+ * it, and on a busy machine another process (a test's own listener, an outgoing connection's
+ * ephemeral port) can take it in between: a start that exits with EADDRINUSE on a port this helper
+ * chose is tried again on another one (at most three times). A port the caller gave is not.
+ */
 export async function startService(options: StartServiceOptions = {}): Promise<ServiceProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOnce(options);
+    } catch (error) {
+      const lostPort = error instanceof PortTakenError;
+      if (!lostPort || options.port !== undefined || attempt >= 3) throw lostPort ? new Error(error.message) : error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startServiceOnce(options: StartServiceOptions): Promise<ServiceProcess> {
   const distDir = options.distDir ?? DEFAULT_DIST_DIR;
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? path.join(ROOT, ".data-test", `svc-${process.pid}-${port}-${Date.now()}`);
@@ -171,9 +190,13 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     const timeoutMs = options.timeoutMs ?? 180_000;
     const up = await eventually(
       async () => {
-        if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}:\n${output}`);
+        if (child.exitCode !== null) {
+          const message = `the service exited with code ${child.exitCode}:\n${output}`;
+          throw /EADDRINUSE/.test(output) ? new PortTakenError(message) : new Error(message);
+        }
         try {
-          const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+          // Bounded: a port another process took may accept the connection and never answer.
+          const response = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(10_000) });
           return waitFor === "answer" || response.status === 200;
         } catch {
           return false; // not listening yet
