@@ -7,13 +7,9 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+import { SIGN_IN_ERRORS } from "@/lib/auth/sign-in-errors";
 
-const MESSAGES: Record<string, string> = {
-  INVALID_CREDENTIALS: "The email address or password is not correct.",
-  TOTP_REQUIRED: "Enter the 6-digit code from your authenticator app.",
-  INVALID_TOTP: "That code is not correct or has expired. Enter the current code.",
-  RATE_LIMITED: "Too many failed sign-in attempts. Wait 15 minutes and try again.",
-};
+const MESSAGES: Record<string, string> = SIGN_IN_ERRORS;
 
 export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();

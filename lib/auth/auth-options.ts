@@ -8,7 +8,9 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "../db";
 import { config } from "../env";
 import { clientIp } from "../http/client-ip";
+import { log } from "../observability/logger";
 import { authenticateUser, SignInError } from "./authenticate-user";
+import type { SignInErrorCode } from "./sign-in-errors";
 import { endBackofficeSession, startBackofficeSession, touchBackofficeSession } from "./backoffice-session";
 
 /**
@@ -51,9 +53,11 @@ export function authOptions(): NextAuthOptions {
             });
             return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
           } catch (error) {
-            // next-auth passes the message of an error thrown here to the client as `error`.
+            // next-auth passes the message of an error thrown here to the client as `error`: only a
+            // sign-in code may go there, never a database's message with our file paths and code.
             if (error instanceof SignInError) throw new Error(error.code);
-            throw error;
+            log("auth").error({ err: error, event: "auth.sign_in_failed" }, "a sign-in failed on our side; the user is asked to try again");
+            throw new Error("UNAVAILABLE" satisfies SignInErrorCode);
           }
         },
       }),

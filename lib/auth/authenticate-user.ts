@@ -10,6 +10,7 @@ import { verifyPassword } from "./password";
 import { reserveSignInAttempt, settleSignInAttempt } from "./sign-in-rate-limit";
 import { matchTotpStep, openTotpSecret, totpStepUnused } from "./totp";
 import { RECOVERY_CODE_PATTERN, redeemRecoveryCode } from "./recovery-codes";
+import type { SignInErrorCode } from "./sign-in-errors";
 
 export const signInInput = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("Enter a valid email address")),
@@ -20,16 +21,7 @@ export const signInInput = z.object({
     .transform((value) => value?.replace(/\s+/g, "") || undefined),
 });
 
-/** What the sign-in form shows; the codes travel through next-auth's `error` parameter. */
-export const SIGN_IN_ERRORS = {
-  INVALID_CREDENTIALS: "The email address or password is not correct.",
-  TOTP_REQUIRED: "Enter the 6-digit code from your authenticator app.",
-  INVALID_TOTP: "That code is not correct or has expired. Enter the current code.",
-  RATE_LIMITED: "Too many failed sign-in attempts. Wait 15 minutes and try again.",
-  TEMPORARY_PASSWORD_EXPIRED: "This temporary password has expired. Ask an owner or the operator for a new one.",
-} as const;
-
-export type SignInErrorCode = keyof typeof SIGN_IN_ERRORS;
+export { SIGN_IN_ERRORS, type SignInErrorCode } from "./sign-in-errors";
 
 export class SignInError extends Error {
   constructor(readonly code: SignInErrorCode) {

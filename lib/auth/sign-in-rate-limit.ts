@@ -131,7 +131,10 @@ export async function reserveSignInAttempt(options: {
       select: { id: true },
     });
     return { limited: false as const, attemptId };
-  });
+    // A person is waiting on this answer: a start delayed by a burst of sign-ins (they queue on one
+    // lock, and the embedded database serves one transaction at a time) waits, up to 10 s, rather
+    // than failing at Prisma's default 2 s.
+  }, { maxWait: 10_000, timeout: 10_000 });
 }
 
 /**
