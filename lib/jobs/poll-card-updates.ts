@@ -1,7 +1,8 @@
 // Cron, every minute: reads each enabled acquirer account's card-update feed (account updater) from
 // its cursor and sends the life-cycle notifications (lib/payments/advance-card-update-cursor.ts).
 // One run per minute across all instances; one step per account, so one feed being down neither
-// stops the others nor repeats them on a retry.
+// stops the others nor repeats them on a retry. The accounts are read plainly first and as a step
+// only when there are any (decision 0227): a minute without accounts is one call.
 import { inngest } from "../inngest/client";
 import { cronPayload } from "../inngest/events/cron";
 import { advanceCardUpdateCursor, listPolledAccounts } from "../payments/advance-card-update-cursor";
@@ -12,7 +13,7 @@ export const pollCardUpdatesJob = inngest.createFunction(
   async ({ event, step }) => {
     cronPayload.parse(event.data ?? {});
     const results = [];
-    const accounts = await step.run("list-accounts", () => listPolledAccounts());
+    const accounts = (await listPolledAccounts()).length > 0 ? await step.run("list-accounts", () => listPolledAccounts()) : [];
     for (const accountId of accounts) {
       const result = await step.run(`poll-${accountId}`, () => advanceCardUpdateCursor({ accountId }));
       if (result.error) log("life-cycle").warn(`${result.processor} card-update feed of account ${accountId}: ${result.error}`);

@@ -1,7 +1,8 @@
 // Cron: the acquirers' reporting feeds (issue 40), imported for every enabled acquirer account with
 // reporting credentials from its cursor. One run per schedule across all instances; one step per
 // account, so one account failing (backing off, alerting) neither stops the others nor repeats them
-// on a retry.
+// on a retry. The accounts are read plainly first and as a step only when there are any (decision
+// 0227): a round without reporting accounts is one call.
 // - disputes, every 5 minutes (lib/disputes/poll-account-disputes.ts): a dispute reaches the
 //   merchant as a `dispute` notification within one interval;
 // - settlements, hourly (lib/settlements/poll-account-settlements.ts): settlements change at most
@@ -15,7 +16,7 @@ import { pollAccountSettlements } from "../settlements/poll-account-settlements"
 function reportingPollJob(feed: "disputes" | "settlements", cron: string, poll: (account: PollAccount) => Promise<FeedRun>) {
   return inngest.createFunction({ id: `poll-acquirer-${feed}`, retries: 2, triggers: [{ cron }] }, async ({ event, step }) => {
     cronPayload.parse(event.data ?? {});
-    const accounts = await step.run("list-accounts", () => listReportingAccounts());
+    const accounts = (await listReportingAccounts()).length > 0 ? await step.run("list-accounts", () => listReportingAccounts()) : [];
     const results = [];
     for (const accountId of accounts) results.push(await step.run(`${feed}-${accountId}`, () => poll({ accountId })));
     return results;

@@ -80,6 +80,28 @@ describe("cron jobs", () => {
   });
 });
 
+describe("a quiet minute", () => {
+  it("costs each every-minute job one call: no step recorded and no retry when there is nothing to do (decision 0227)", async () => {
+    // An empty database: no accounts to poll, nothing stuck, stalled or unknown.
+    await db().inngestRun.deleteMany({});
+    harness = await startInngestHarness({ functions: scheduledFunctions, clock: new TestClock(new Date("2026-03-02T11:00:30.000Z")) });
+    await harness.waitUntilIdle();
+    harness.advance("1m");
+    await eventually(
+      async () => Object.values(await runsPerFunction()).flat().filter((status) => status === "completed").length >= everyMinuteFunctions.length,
+      { what: "every every-minute job completed once", timeoutMs: 30_000, intervalMs: 50 },
+    );
+    await harness.waitUntilIdle();
+    const runs = await db().inngestRun.findMany({
+      where: { functionId: { in: everyMinuteFunctions.map((fn) => `${inngest.id}-${fn.id()}`) } },
+      select: { functionId: true, status: true, attempts: true, _count: { select: { steps: true, jobs: true } } },
+    });
+    expect(runs).toHaveLength(everyMinuteFunctions.length);
+    // A step would be a row of its own (and a second call to learn the function returned).
+    for (const run of runs) expect({ run: run.functionId, status: run.status, attempts: run.attempts, ...run._count }).toEqual({ run: run.functionId, status: "completed", attempts: 0, steps: 0, jobs: 0 });
+  });
+});
+
 describe("card updates", () => {
   it("read on from the account's cursor in the database, so a restarted or second instance does not start over", async () => {
     const lifecycle = await startNotificationReceiver();
