@@ -192,7 +192,9 @@ async function startServiceOnce(options: StartServiceOptions): Promise<ServicePr
       async () => {
         if (child.exitCode !== null) {
           const message = `the service exited with code ${child.exitCode}:\n${output}`;
-          throw /EADDRINUSE/.test(output) ? new PortTakenError(message) : new Error(message);
+          if (!/EADDRINUSE/.test(output)) throw new Error(message);
+          signalGroup("SIGKILL"); // whatever the exited launcher left in its group, before another start
+          throw new PortTakenError(message);
         }
         try {
           // Bounded: a port another process took may accept the connection and never answer.
