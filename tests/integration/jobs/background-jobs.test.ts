@@ -48,8 +48,16 @@ async function runsPerFunction(): Promise<Record<string, string[]>> {
 
 describe("cron jobs", () => {
   it("two executors on one database run every cron job once per minute", async () => {
-    harness = await startInngestHarness({ functions: scheduledFunctions, clock: new TestClock(new Date("2026-03-02T10:00:30.000Z")) });
-    harness.startExecutor(); // a second service process on the same database
+    // Each executor's first pass sets the time its fire times count from (none is back-filled):
+    // the clock moves only once both made one.
+    const passes = [0, 0];
+    harness = await startInngestHarness({
+      functions: scheduledFunctions,
+      clock: new TestClock(new Date("2026-03-02T10:00:30.000Z")),
+      executor: { onPoll: (error) => void (error === undefined && passes[0]!++) },
+    });
+    harness.startExecutor({ onPoll: (error) => void (error === undefined && passes[1]!++) }); // a second service process on the same database
+    await eventually(() => passes.every((count) => count > 0), { what: "both executors' first passes", timeoutMs: 30_000, intervalMs: 25 });
     await harness.waitUntilIdle();
     expect(await runsPerFunction()).toEqual({}); // nothing back-filled from before the start
 
@@ -84,8 +92,16 @@ describe("a quiet minute", () => {
   it("costs each every-minute job one call: no step recorded and no retry when there is nothing to do (decision 0227)", async () => {
     // An empty database: no accounts to poll, nothing stuck, stalled or unknown.
     await db().inngestRun.deleteMany({});
-    harness = await startInngestHarness({ functions: scheduledFunctions, clock: new TestClock(new Date("2026-03-02T11:00:30.000Z")) });
-    await harness.waitUntilIdle();
+    // The clock moves only once the executor's first pass is done: that pass sets the time from
+    // which fire times count, and a fire time before it is not back-filled (a busy CI machine
+    // can take longer than waitUntilIdle's two looks to make it).
+    let passes = 0;
+    harness = await startInngestHarness({
+      functions: scheduledFunctions,
+      clock: new TestClock(new Date("2026-03-02T11:00:30.000Z")),
+      executor: { onPoll: (error) => void (error === undefined && passes++) },
+    });
+    await eventually(() => passes > 0, { what: "the executor's first pass", timeoutMs: 30_000, intervalMs: 25 });
     harness.advance("1m");
     await eventually(
       async () => Object.values(await runsPerFunction()).flat().filter((status) => status === "completed").length >= everyMinuteFunctions.length,
