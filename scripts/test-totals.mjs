@@ -31,7 +31,10 @@ const tail = (text, lines = 12) =>
     .slice(-lines)
     .map((line) => `      > ${line.trim().slice(0, 200)}`)
     .join("\n");
-const withTail = (line, text) => (tail(text) ? `${line}\n${tail(text)}` : line);
+const withTail = (line, text) => {
+  const lines = tail(text);
+  return lines ? `${line}\n${lines}` : line;
+};
 
 /** Playwright's report nests suites; every test whose last result is not the expected one. */
 function playwrightFailures(suite, node, file) {
