@@ -3,7 +3,12 @@
 // read as ratios to them, measured in the same run:
 //  - /api/bench-floor/json: a constant JSON answer;
 //  - /api/bench-floor/insert: the same, after one INSERT through the service's own Prisma client
-//    (adapter-pg, same pool), into the table `bench_floor` that the benchmark creates.
+//    (adapter-pg, same pool), into the table `bench_floor` that the benchmark creates;
+//  - /api/bench-floor/job: the insert floor with background work behind it (npm run bench --
+//    inngest): one INSERT of a job row with its pg_notify, in one statement, into the table
+//    `bench_floor_job` that the background floor (scripts/bench/background-floor.mjs) claims and
+//    works off. Body: {"authorization": "<sandbox authorization id>", "notificationurl": "<url>"};
+//    the least any capture with its background work can cost on the machine.
 // Nobody else may reach them: without BENCH_FLOORS=1 (lib/env.ts) every method answers 404 NOT_FOUND
 // exactly as an unknown /api/ path does (tests/integration/api/bench-floor.test.ts), and production refuses
 // the flag at start (lib/env.ts).
@@ -27,7 +32,7 @@ async function floor(request: Request, context: RouteContext): Promise<Response>
   if (name === "json") {
     return new Response(CONSTANT, { status: 200, headers: { "Content-Type": "application/json" } });
   }
-  if (name === "insert") {
+  if (name === "insert" || name === "job") {
     let body: string;
     try {
       body = await readLimitedText(request, MAX_BODY_BYTES);
@@ -40,10 +45,30 @@ async function floor(request: Request, context: RouteContext): Promise<Response>
       throw error;
     }
     const id = newId();
-    await db().$executeRaw`INSERT INTO bench_floor (id, body) VALUES (${id}, ${body})`;
+    if (name === "insert") await db().$executeRaw`INSERT INTO bench_floor (id, body) VALUES (${id}, ${body})`;
+    else {
+      const job = jobOf(body);
+      if (!job) return new Response(JSON.stringify({ error: "BAD_REQUEST" }), { status: 400, headers: { "Content-Type": "application/json" } });
+      await db().$executeRaw`WITH "job" AS (
+        INSERT INTO bench_floor_job (id, payment_id, authorization_id, amount, notify_url)
+        VALUES (${id}, ${`pay_${id}`}, ${job.authorization}, 1, ${job.notificationurl}) RETURNING id)
+        SELECT pg_notify('bench_floor', id) FROM "job"`;
+    }
     return new Response(JSON.stringify({ responseid: id }), { status: 200, headers: { "Content-Type": "application/json" } });
   }
   return notFound.GET(request);
+}
+
+/** The job floor's body, or undefined when it is not one (no zod here: a floor carries nothing it does not need). */
+function jobOf(body: string): { authorization: string; notificationurl: string } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const { authorization, notificationurl } = (value ?? {}) as Record<string, unknown>;
+  return typeof authorization === "string" && typeof notificationurl === "string" ? { authorization, notificationurl } : undefined;
 }
 
 /** Handlers for every method of app/api/bench-floor/[[...floor]]: only POST json / insert, and only with the flag. */

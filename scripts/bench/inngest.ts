@@ -13,7 +13,11 @@
 //    any design that keeps each capture's work an Inngest function pays at least. Worker CPU per
 //    capture is a ratio to it;
 //  - the Next.js + INSERT floor (POST /api/bench-floor/insert of the same build, BENCH_FLOORS=1;
-//    the merchant-api bench's floor), against capture's throughput and p99 at 50 connections.
+//    the merchant-api bench's floor), against capture's throughput and p99 at 50 connections;
+//  - the job floor (POST /api/bench-floor/job): the same handler inserting a job row with its
+//    pg_notify, which the background floor works off meanwhile: the least a capture with its
+//    background work costs when both share the machine (decision 0228). No target of its own: it
+//    tells how far the insert floor's ratios can be reached at all with background work running.
 // Measures, in one run:
 //  1. idle CPU of the web and the worker process over BENCH_IDLE_S seconds (utime + stime from
 //     /proc/<pid>/stat, the process and its children), after they warmed up;
@@ -26,8 +30,10 @@
 //  4. the retry schedule under the same load: the receiver answers 500 to the first attempt of
 //     every notification of this phase; for each, the gap from that failed answer to the second
 //     attempt (spec 6.2: 3 s), which must lie in [3.0, 3.5] s for every notification;
-//  5. throughput: the Next.js + INSERT floor, then capture (1-unit partial captures), each for
-//     BENCH_DURATION_S seconds at BENCH_CONNECTIONS connections (autocannon).
+//  5. throughput: the Next.js + INSERT floor, the job floor, then capture (1-unit partial
+//     captures), each for BENCH_DURATION_S seconds at BENCH_CONNECTIONS connections (autocannon),
+//     each after its warm-up's background work drained; for the job floor and capture, how much of
+//     the phase's background work was done within it.
 // Targets (issues 14, 29 and 37): idle CPU < 1% of a core per process; worker CPU per capture <= 2 x the
 // Inngest floor's; statements per capture: worker <= 8, web <= 4; capture -> notification p50 < 30 ms and p99 < 150 ms at 100 captures/s, every
 // capture accepted; every 3-second retry attempted 3.0 to 3.5 s after the failed attempt; capture
@@ -561,11 +567,19 @@ interface Throughput {
   non2xx: number;
   errors: number;
   cpuMsPerRequest: Record<string, number>;
+  /** Who used the cores during the phase, % of one core (cpuShares). */
+  cpuShares: Record<string, number>;
 }
 
-async function throughput(options: autocannon.Options, services: Service[]): Promise<Throughput> {
+async function throughput(
+  options: autocannon.Options,
+  services: Pick<Service, "name" | "child">[],
+  machineShares: () => { take(): Record<string, number> },
+): Promise<Throughput> {
   const before = services.map((service) => cpuSeconds(service.child.pid as number));
+  const shares = machineShares();
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
+  const cpuShares = shares.take();
   const answered = Math.max(result.requests.total, 1);
   const summary: Throughput = {
     requestsPerSecond: Math.round(result.requests.average),
@@ -576,8 +590,12 @@ async function throughput(options: autocannon.Options, services: Service[]): Pro
     cpuMsPerRequest: Object.fromEntries(
       services.map((service, index) => [service.name, Number((((cpuSeconds(service.child.pid as number) - before[index]!) * 1000) / answered).toFixed(2))]),
     ),
+    cpuShares,
   };
-  log(`  ${summary.requestsPerSecond} req/s, p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, non-2xx ${summary.non2xx}, errors ${summary.errors}, CPU ms/request ${JSON.stringify(summary.cpuMsPerRequest)}`);
+  log(
+    `  ${summary.requestsPerSecond} req/s, p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, non-2xx ${summary.non2xx}, errors ${summary.errors}, ` +
+      `CPU ms/request ${JSON.stringify(summary.cpuMsPerRequest)}, CPU % of one core ${JSON.stringify(cpuShares)}`,
+  );
   return summary;
 }
 
@@ -631,7 +649,8 @@ interface Row {
   value: string;
   floor: string;
   ratio: string;
-  pass: boolean;
+  /** null: a figure to read the targets by, with no target of its own. */
+  pass: boolean | null;
 }
 
 async function main(): Promise<void> {
@@ -693,14 +712,16 @@ async function main(): Promise<void> {
   const latencyCount = Math.round(RATE * PHASE_S * 2 + 400);
   const throughputPool = 2_000;
   const floorCount = Math.round(RATE * PHASE_S + 200);
-  const [latencyAuthorizations, poolAuthorizations, floorAuthorizations] = [
+  const [latencyAuthorizations, poolAuthorizations, floorAuthorizations, jobFloorPool] = [
     await authorizeAtSandbox(clearhausUrl, sandboxKey, latencyCount, 1000),
     await authorizeAtSandbox(clearhausUrl, sandboxKey, throughputPool, 1_000_000),
     await authorizeAtSandbox(clearhausUrl, sandboxKey, floorCount, 1000),
+    // The job floor's 1-unit captures, as capture's own pool.
+    await authorizeAtSandbox(clearhausUrl, sandboxKey, throughputPool, 1_000_000),
   ];
   const paymentIds = await seedAuthorizedPayments({ merchantId: merchant.id, accountId: account.id, authorizationIds: latencyAuthorizations, amount: 1000n });
   const poolIds = await seedAuthorizedPayments({ merchantId: merchant.id, accountId: account.id, authorizationIds: poolAuthorizations, amount: 1_000_000n });
-  log(`seeded ${latencyCount + throughputPool + floorCount} sandbox authorizations in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+  log(`seeded ${latencyCount + 2 * throughputPool + floorCount} sandbox authorizations in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
 
   // The SDK's share of the Inngest floor, in this process before the services start (nothing else
   // of the bench runs meanwhile). It leaves process.env a plain copy, which the services inherit as before.
@@ -733,7 +754,7 @@ async function main(): Promise<void> {
     },
   };
   const rows: Row[] = [];
-  const row = (target: string, value: string, pass: boolean, floorValue = "", ratioValue = "") =>
+  const row = (target: string, value: string, pass: boolean | null, floorValue = "", ratioValue = "") =>
     rows.push({ target, value, floor: floorValue, ratio: ratioValue, pass });
   try {
     await Promise.all([waitForReady(worker), waitForReady(web)]);
@@ -801,6 +822,7 @@ async function main(): Promise<void> {
         worker: () => cpuSeconds(worker.child.pid as number),
         postgres: () => cpuSeconds(postmasterPid),
         sandboxes: () => cpuSeconds(sandbox.child.pid as number),
+        backgroundFloor: () => cpuSeconds(floor.pid as number),
         bench: () => {
           const usage = process.cpuUsage();
           return (usage.user + usage.system) / 1e6;
@@ -992,11 +1014,59 @@ async function main(): Promise<void> {
     const warmFor = { connections: CONNECTIONS, duration: 3 };
     log(`throughput: Next.js + INSERT floor, ${CONNECTIONS} connections, ${DURATION_S} s (3 s warm-up)`);
     await autocannon({ url: `${web.base}/api/bench-floor/insert`, method: "POST", headers: jsonHeaders, body: floorBody, ...warmFor });
-    const insertFloor = await throughput({ url: `${web.base}/api/bench-floor/insert`, method: "POST", headers: jsonHeaders, body: floorBody }, [web]);
+    const insertFloor = await throughput({ url: `${web.base}/api/bench-floor/insert`, method: "POST", headers: jsonHeaders, body: floorBody }, [web], machineShares);
+    // The job floor: the same handler and INSERT with the background floor working off every row
+    // (a job row and its pg_notify in one statement, claimed, the sandbox called, the notification
+    // posted): what a capture with its background work costs at least when both share the machine.
+    let nextJob = 0;
+    const jobRequest = {
+      method: "POST" as const,
+      headers: jsonHeaders,
+      requests: [
+        {
+          setupRequest: (request: autocannon.Request) => ({
+            ...request,
+            path: "/api/bench-floor/job",
+            body: JSON.stringify({ authorization: jobFloorPool[nextJob++ % jobFloorPool.length], notificationurl: receiver.url }),
+          }),
+        },
+      ],
+    };
+    const floorService = { name: "backgroundFloor", child: floor };
+    const floorJobCounts = async () =>
+      (await setup.query<{ all: number; finished: number }>(`SELECT count(*)::int AS "all", count(finished_at)::int AS "finished" FROM bench_floor_job`)).rows[0]!;
+    const floorDrained = async (timeoutMs: number) => {
+      for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(200)) {
+        const counts = await floorJobCounts();
+        if (counts.all === counts.finished) return true;
+      }
+      return false;
+    };
+    log(`throughput: the job floor (Next.js + INSERT with the background floor working off each row), ${CONNECTIONS} connections, ${DURATION_S} s (3 s warm-up)`);
+    await autocannon({ url: web.base, ...jobRequest, ...warmFor });
+    if (!(await floorDrained(120_000))) log("the job floor's warm-up did not drain within 120 s");
+    const jobsBefore = await floorJobCounts();
+    const jobFloor = await throughput({ url: web.base, ...jobRequest }, [web, floorService], machineShares);
+    const jobsAtEnd = await floorJobCounts();
+    const jobFloorKeptUp = { answered: jobsAtEnd.all - jobsBefore.all, doneInPhase: jobsAtEnd.finished - jobsBefore.finished };
+    log(`  background work done within the phase: ${JSON.stringify(jobFloorKeptUp)}`);
+    if (!(await floorDrained(120_000))) log("the job floor's phase did not drain within 120 s");
+
     log(`throughput: POST /api/{paymentid}/capture, ${CONNECTIONS} connections, ${DURATION_S} s (3 s warm-up), worker running`);
     await autocannon({ url: web.base, ...captureRequest, ...warmFor });
-    const capture = await throughput({ url: web.base, ...captureRequest }, [web, worker]);
-    report.throughput = { connections: CONNECTIONS, seconds: DURATION_S, nextInsertFloor: insertFloor, capture };
+    if (!(await waitForQuiet(db, 120_000))) log("capture's warm-up did not drain within 120 s");
+    const notifiedBefore = receiver.attempts.size;
+    const capture = await throughput({ url: web.base, ...captureRequest }, [web, worker], machineShares);
+    const captureKeptUp = { answered: Math.round(capture.requestsPerSecond * DURATION_S), notifiedInPhase: receiver.attempts.size - notifiedBefore };
+    log(`  background work done within the phase: ${JSON.stringify(captureKeptUp)}`);
+    report.throughput = { connections: CONNECTIONS, seconds: DURATION_S, nextInsertFloor: insertFloor, jobFloor, jobFloorKeptUp, capture, captureKeptUp };
+    row(
+      `the job floor: Next.js + INSERT with the background floor working off each row (${CONNECTIONS} connections; no target: the least a capture with its background work costs here)`,
+      `${jobFloor.requestsPerSecond} req/s, p99 ${jobFloor.p99Ms} ms (background work done in the phase: ${jobFloorKeptUp.doneInPhase} of ${jobFloorKeptUp.answered})`,
+      null,
+      `${insertFloor.requestsPerSecond} req/s, p99 ${insertFloor.p99Ms} ms`,
+      `${ratio(jobFloor.requestsPerSecond, insertFloor.requestsPerSecond)} (p99 ${ratio(jobFloor.p99Ms, insertFloor.p99Ms)})`,
+    );
     const answeredOk = capture.non2xx === 0 && capture.errors === 0;
     row(
       `capture throughput ≥ ${TARGETS.throughputToFloor} × the Next.js + INSERT floor's (${CONNECTIONS} connections)`,
@@ -1011,6 +1081,13 @@ async function main(): Promise<void> {
       answeredOk && capture.p99Ms <= TARGETS.p99ToFloor * insertFloor.p99Ms,
       `${insertFloor.p99Ms} ms`,
       `${ratio(capture.p99Ms, insertFloor.p99Ms)}`,
+    );
+    row(
+      `capture against the job floor (${CONNECTIONS} connections; no target)`,
+      `${capture.requestsPerSecond} req/s, p99 ${capture.p99Ms} ms (notified in the phase: ${captureKeptUp.notifiedInPhase} of ${captureKeptUp.answered})`,
+      null,
+      `${jobFloor.requestsPerSecond} req/s, p99 ${jobFloor.p99Ms} ms`,
+      `${ratio(capture.requestsPerSecond, jobFloor.requestsPerSecond)} (p99 ${ratio(capture.p99Ms, jobFloor.p99Ms)})`,
     );
   } finally {
     await Promise.all([web.stop(), worker.stop(), stopChild(floor), stopChild(sandbox.child)]);
@@ -1043,7 +1120,7 @@ Web: next start; worker: dist/worker.js, without Next.js (decision 0219); NODE_E
 
 | target | this run | floor (same run) | ratio to floor | verdict |
 |---|---|---|---|---|
-${rows.map((one) => `| ${one.target} | ${one.value} | ${one.floor} | ${one.ratio} | ${one.pass ? "PASS" : "**FAIL**"} |`).join("\n")}
+${rows.map((one) => `| ${one.target} | ${one.value} | ${one.floor} | ${one.ratio} | ${one.pass === null ? "(no target)" : one.pass ? "PASS" : "**FAIL**"} |`).join("\n")}
 `);
   const lat = report.captureToNotification as
     | { cpuMsPerCapture: Record<string, number>; statementsPerCapture?: Record<string, number>; cpuSharesUnderLoad?: Record<string, number> }
