@@ -71,6 +71,8 @@ export async function claimDueJobsAndNextDue(options: {
   // active runs are found through the status index (IN, not NOT IN). As a join, the planner may
   // start from InngestRun, which holds every finished run of the retention period: with stale
   // statistics that took 140 ms to 5 s per claim at 420,000 finished runs (docs/performance.md).
+  // The question whether a limited run has a job due reads the partial index of active limited
+  // runs (InngestRun_limited_active_idx; usually empty), not every active run (decision 0230).
   const rows = await options.database.$queryRaw<(ClaimedJob & { run: RunForCallJson | null; limitedDue: boolean | null; nextDue: Date | null })[]>`
     WITH "picked" AS (
       SELECT j."id" FROM "InngestJob" j
