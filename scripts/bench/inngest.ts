@@ -252,6 +252,47 @@ function cpuSeconds(rootPid: number): number {
   return ticks / CLOCK_TICKS;
 }
 
+/**
+ * CPU seconds of a process and its descendants by thread name (/proc/<pid>/task/<tid>/stat: utime +
+ * stime), "<process name>/<thread name>": which of Node's threads (the main thread, V8's
+ * platform workers that mark and sweep concurrently, libuv's pool) used the time.
+ */
+function cpuSecondsByThread(rootPid: number): Map<string, number> {
+  const byThread = new Map<string, number>();
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop() as number;
+    try {
+      const processName = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        try {
+          const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+          const name = `${processName}/${Number(tid) === pid ? "main" : fields.slice(fields.indexOf("(") + 1, fields.lastIndexOf(")"))}`;
+          const rest = fields.slice(fields.lastIndexOf(")") + 2).split(" ");
+          byThread.set(name, (byThread.get(name) ?? 0) + (Number(rest[11]) + Number(rest[12])) / CLOCK_TICKS);
+        } catch {
+          // the thread ended meanwhile
+        }
+      }
+    } catch {
+      continue;
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return byThread;
+}
+
 /** The machine's busy and total CPU time (s), all cores, from /proc/stat. */
 function machineCpuSeconds(): { busy: number; total: number } {
   const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -288,17 +329,49 @@ function cpuShares(processes: Record<string, () => number>): { take(): Record<st
   };
 }
 
-async function idleCpu(services: Service[], seconds: number): Promise<Record<string, number>> {
-  const before = services.map((service) => cpuSeconds(service.child.pid as number));
+/**
+ * Idle CPU of each service over `seconds`, % of one core, and where it went: each second's share is
+ * sampled, so a cost that comes once a minute (the cron rounds) shows as the seconds it took,
+ * named by the wall-clock second they ended in.
+ */
+async function idleCpu(
+  services: Service[],
+  seconds: number,
+): Promise<{ percent: Record<string, number>; busiestSeconds: Record<string, string[]>; byThread: Record<string, Record<string, number>> }> {
+  const read = () => services.map((service) => cpuSeconds(service.child.pid as number));
+  const threadsBefore = services.map((service) => cpuSecondsByThread(service.child.pid as number));
+  const before = read();
   const started = performance.now();
-  await sleep(seconds * 1000);
+  const perSecond: { at: string; used: number[] }[] = [];
+  let last = before;
+  for (let second = 0; second < seconds; second++) {
+    await sleep(started + (second + 1) * 1000 - performance.now());
+    const now = read();
+    perSecond.push({ at: new Date().toISOString().slice(11, 19), used: now.map((value, index) => value - (last[index] as number)) });
+    last = now;
+  }
   const elapsed = (performance.now() - started) / 1000;
-  return Object.fromEntries(
+  const percent = Object.fromEntries(
+    services.map((service, index) => [service.name, Number(((((last[index] as number) - (before[index] as number)) / elapsed) * 100).toFixed(2))]),
+  );
+  const busiestSeconds = Object.fromEntries(
     services.map((service, index) => [
       service.name,
-      Number((((cpuSeconds(service.child.pid as number) - (before[index] as number)) / elapsed) * 100).toFixed(2)),
+      [...perSecond]
+        .sort((a, b) => (b.used[index] as number) - (a.used[index] as number))
+        .slice(0, 5)
+        .map((one) => `${one.at} ${Math.round((one.used[index] as number) * 1000)} ms`),
     ]),
   );
+  // Threads by name, % of one core over the window (a thread that ended meanwhile is not counted).
+  const byThread = Object.fromEntries(
+    services.map((service, index) => {
+      const after = cpuSecondsByThread(service.child.pid as number);
+      const used = [...after].map(([name, value]) => [name, ((value - (threadsBefore[index]!.get(name) ?? 0)) / elapsed) * 100] as const);
+      return [service.name, Object.fromEntries(used.filter(([, value]) => value >= 0.05).sort((a, b) => b[1] - a[1]).map(([name, value]) => [name, Number(value.toFixed(2))]))];
+    }),
+  );
+  return { percent, busiestSeconds, byThread };
 }
 
 /**
@@ -768,8 +841,12 @@ async function main(): Promise<void> {
     await sleep(2_000);
 
     log(`idle CPU over ${IDLE_S} s`);
-    const idle = await idleCpu([web, worker], IDLE_S);
+    const { percent: idle, busiestSeconds, byThread } = await idleCpu([web, worker], IDLE_S);
     report.idleCpuPercentOfCore = idle;
+    report.idleBusiestSeconds = busiestSeconds;
+    report.idleCpuByThread = byThread;
+    log(`  idle CPU, % of one core: ${JSON.stringify(idle)}; the busiest seconds (CPU in each): ${JSON.stringify(busiestSeconds)}`);
+    log(`  idle CPU by thread, % of one core: ${JSON.stringify(byThread)}`);
     for (const [name, percent] of Object.entries(idle))
       row(`idle CPU of ${name} < ${TARGETS.idleCpuPercent}% of a core`, `${percent}%`, percent < TARGETS.idleCpuPercent);
 
