@@ -221,8 +221,8 @@ async function waitForReady(service: Service): Promise<void> {
   throw new Error(`${service.name} did not become ready`);
 }
 
-/** CPU time (s) used so far by the process and its descendants. */
-function cpuSeconds(rootPid: number): number {
+/** Every process's children, by parent pid (/proc/<pid>/stat). */
+function childrenByParent(): Map<number, number[]> {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -234,6 +234,12 @@ function cpuSeconds(rootPid: number): number {
       // gone meanwhile
     }
   }
+  return children;
+}
+
+/** CPU time (s) used so far by the process and its descendants. */
+function cpuSeconds(rootPid: number): number {
+  const children = childrenByParent();
   let ticks = 0;
   const stack = [rootPid];
   while (stack.length) {
@@ -259,17 +265,7 @@ function cpuSeconds(rootPid: number): number {
  */
 function cpuSecondsByThread(rootPid: number): Map<string, number> {
   const byThread = new Map<string, number>();
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
+  const children = childrenByParent();
   const stack = [rootPid];
   while (stack.length) {
     const pid = stack.pop() as number;
