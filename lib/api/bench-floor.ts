@@ -71,7 +71,7 @@ function jobOf(body: string): { authorization: string; notificationurl: string }
   return typeof authorization === "string" && typeof notificationurl === "string" ? { authorization, notificationurl } : undefined;
 }
 
-/** Handlers for every method of app/api/bench-floor/[[...floor]]: only POST json / insert, and only with the flag. */
+/** Handlers for every method of app/api/bench-floor/[[...floor]]: only POST json / insert / job, and only with the flag. */
 export function benchFloorRoutes(): Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", typeof floor> {
   return { GET: floor, HEAD: floor, POST: floor, PUT: floor, PATCH: floor, DELETE: floor, OPTIONS: floor };
 }
