@@ -12,6 +12,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from "../lib/db/embedded
 import { migrateDatabase } from "../lib/db/migrations";
 import { disconnectDb } from "../lib/db";
 import { log as serviceLog } from "../lib/observability/logger";
+import { SERVICE_NODE_FLAGS } from "../lib/runtime/service-node-flags";
 import { checkNextBuild } from "./build/freshness.mjs";
 
 const require = createRequire(import.meta.url);
@@ -126,7 +127,8 @@ async function main(): Promise<void> {
     // SIGTERM drains instead of stopping at once (lib/runtime/graceful-shutdown.ts); `next dev` keeps its own.
     NEXT_MANUAL_SIG_HANDLE: dev ? "" : "1",
   };
-  const server = spawn(process.execPath, serverCommand(worker, dev, settings), {
+  // `next dev` keeps Node's defaults; a start serves with the service's flags (lib/runtime/service-node-flags.ts).
+  const server = spawn(process.execPath, [...(dev ? [] : SERVICE_NODE_FLAGS), ...serverCommand(worker, dev, settings)], {
     stdio: ["ignore", jsonOutput ? "pipe" : "inherit", "inherit"],
     // `next start` takes its address from -H and -p; the worker from HOST and PORT.
     env: { ...childEnv, HOST: settings.HOST, PORT: String(settings.PORT) },

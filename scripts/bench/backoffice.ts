@@ -18,6 +18,7 @@ import path from "node:path";
 import pg from "pg";
 import { buildIfMissing } from "./build-if-missing";
 import { benchAdminUrl, dropBenchDatabase, migratedBenchDatabase } from "./lib/bench-database";
+import { SERVICE_NODE_FLAGS } from "../../lib/runtime/service-node-flags";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
@@ -140,7 +141,8 @@ async function benchPages(options: { url: string; merchantId: string; sample: { 
   await createUser({ merchantId: options.merchantId, email: "bench@example.com", name: "Bench", password, role: "VIEWER" });
   const base = `http://127.0.0.1:${HTTP_PORT}`;
   const secrets = { SESSION_SECRET: randomBytes(32).toString("hex"), API_KEY_SECRET: process.env.API_KEY_SECRET!, CARD_DATA_KEY: process.env.CARD_DATA_KEY! };
-  const server = spawn(process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(HTTP_PORT)], {
+  // With the launcher's flags (scripts/start.ts): what an operator runs.
+  const server = spawn(process.execPath, [...SERVICE_NODE_FLAGS, NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(HTTP_PORT)], {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, ...secrets, NEXTAUTH_SECRET: secrets.SESSION_SECRET, NEXTAUTH_URL: `${base}/api/auth`, NODE_ENV: "production", NEXT_DIST_DIR: DIST_DIR, DATABASE_URL: options.url, PUBLIC_BASE_URL: base, CPS_LOCAL: "1", NEXT_TELEMETRY_DISABLED: "1" },
   });

@@ -62,6 +62,7 @@ import { benchAdminUrl, dropBenchDatabase, migratedBenchDatabase } from "./lib/b
 import { percentile } from "./lib/percentile";
 import { summarizeProfiles, type ProfileSummary } from "./lib/profile-summary";
 import { measureSdkCalls, type SdkCallCosts } from "./lib/serve-protocol";
+import { SERVICE_NODE_FLAGS } from "../../lib/runtime/service-node-flags";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
@@ -159,9 +160,11 @@ interface Service {
 let workerScriptPath = "";
 
 function startService(name: "web" | "worker", port: number, env: Record<string, string>): Service {
-  const nodeArgs = CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
-  // V8 flags to try on the web and the worker (BENCH_SERVICE_NODE_ARGS, space-separated): some are
-  // refused in NODE_OPTIONS.
+  // The launcher's flags (scripts/start.ts), then the profiler's, then any to try.
+  const nodeArgs = [...SERVICE_NODE_FLAGS];
+  if (CPU_PROF) nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`);
+  // V8 flags to try on the web and the worker (BENCH_SERVICE_NODE_ARGS, space-separated, after the
+  // launcher's, so a later one wins): some are refused in NODE_OPTIONS.
   nodeArgs.push(...(process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean));
   // A worker runs no Next.js (decision 0219): its own script, as the launcher starts it.
   const command = name === "worker" ? [workerScriptPath] : [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)];

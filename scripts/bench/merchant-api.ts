@@ -52,6 +52,7 @@ import { benchAdminUrl, migratedBenchDatabase } from "./lib/bench-database";
 import { percentile } from "./lib/percentile";
 import autocannon from "autocannon";
 import pg from "pg";
+import { SERVICE_NODE_FLAGS } from "../../lib/runtime/service-node-flags";
 
 const require = createRequire(import.meta.url);
 const NEXT_BIN = require.resolve("next/dist/bin/next");
@@ -414,7 +415,8 @@ let workerScriptPath = "";
 function startServer(role: "web" | "worker", port: number, extraNodeArgs: string[] = []): ChildProcess {
   // A worker runs no Next.js (decision 0219): its own script, as the launcher starts it.
   const command = role === "worker" ? [workerScriptPath] : [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)];
-  return spawn(process.execPath, [...extraNodeArgs, ...command], {
+  // The launcher's flags (scripts/start.ts), then this bench's own (the profiler's).
+  return spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...extraNodeArgs, ...command], {
     stdio: ["ignore", "ignore", "inherit"],
     env: {
       ...process.env,

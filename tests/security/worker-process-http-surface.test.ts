@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { growthDuring, idleRss, MB, upload } from "@/tests/helpers/attack-requests";
+import { SERVICE_NODE_FLAGS } from "@/lib/runtime/service-node-flags";
 import { pidListeningOn } from "@/tests/helpers/process-memory";
 import { startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually, quietFor } from "../helpers/eventually";
@@ -33,6 +34,14 @@ describe("a worker process (ROLE=worker) without Next.js", () => {
     await eventually(() => worker.stdout().includes("Card Payment Service worker is running"), { timeoutMs: 30_000, onTimeout: "return" });
     expect(worker.stdout()).toContain("Card Payment Service worker is running");
     expect(worker.stdout()).toContain("served by web processes");
+  });
+
+  it("runs with the service's Node flags before its script, as the launcher gives them (decision 0232)", () => {
+    // The worker keeps its command line (a Next.js server overwrites its own with its title).
+    const argv = readFileSync(`/proc/${workerPid}/cmdline`, "utf8").split("\0").filter(Boolean);
+    const script = argv.findIndex((arg) => /worker(\.js|\.ts)?$|run-script\.mjs$/.test(arg));
+    expect(script, argv.join(" ")).toBeGreaterThan(0);
+    expect(argv.slice(1, script)).toEqual([...SERVICE_NODE_FLAGS]);
   });
 
   it("is ready once its executor polls, and live; HEAD answers without a body", async () => {
