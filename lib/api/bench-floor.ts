@@ -37,18 +37,14 @@ async function floor(request: Request, context: RouteContext): Promise<Response>
     try {
       body = await readLimitedText(request, MAX_BODY_BYTES);
     } catch (error) {
-      if (error instanceof BodyTooLargeError)
-        return new Response(JSON.stringify({ error: "PAYLOAD_TOO_LARGE" }), {
-          status: 413,
-          headers: { "Content-Type": "application/json" },
-        });
+      if (error instanceof BodyTooLargeError) return Response.json({ error: "PAYLOAD_TOO_LARGE" }, { status: 413 });
       throw error;
     }
     const id = newId();
     if (name === "insert") await db().$executeRaw`INSERT INTO bench_floor (id, body) VALUES (${id}, ${body})`;
     else {
       const job = jobOf(body);
-      if (!job) return new Response(JSON.stringify({ error: "BAD_REQUEST" }), { status: 400, headers: { "Content-Type": "application/json" } });
+      if (!job) return Response.json({ error: "BAD_REQUEST" }, { status: 400 });
       await db().$executeRaw`WITH "job" AS (
         INSERT INTO bench_floor_job (id, payment_id, authorization_id, amount, notify_url)
         VALUES (${id}, ${`pay_${id}`}, ${job.authorization}, 1, ${job.notificationurl}) RETURNING id)

@@ -224,8 +224,8 @@ async function waitForReady(service: Service): Promise<void> {
   throw new Error(`${service.name} did not become ready`);
 }
 
-/** Every process's children, by parent pid (/proc/<pid>/stat). */
-function childrenByParent(): Map<number, number[]> {
+/** The process and its live descendants, from /proc's parent links. */
+function processTree(rootPid: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -237,26 +237,24 @@ function childrenByParent(): Map<number, number[]> {
       // gone meanwhile
     }
   }
-  return children;
+  const tree = [rootPid];
+  for (let index = 0; index < tree.length; index++) tree.push(...(children.get(tree[index]!) ?? []));
+  return tree;
 }
 
 /** CPU time (s) used so far by the process and its descendants. */
 function cpuSeconds(rootPid: number): number {
-  const children = childrenByParent();
   let ticks = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop() as number;
+  for (const pid of processTree(rootPid)) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8");
       const rest = fields.slice(fields.lastIndexOf(")") + 2).split(" ");
       // utime, stime (fields 14 and 15) and cutime, cstime (16, 17): a child it reaped meanwhile (a
-      // PostgreSQL backend that ended) is counted there, a live one in the walk below.
+      // PostgreSQL backend that ended) is counted there, a live one in its own entry.
       ticks += Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]);
     } catch {
-      continue;
+      // ended meanwhile
     }
-    stack.push(...(children.get(pid) ?? []));
   }
   return ticks / CLOCK_TICKS;
 }
@@ -268,26 +266,25 @@ function cpuSeconds(rootPid: number): number {
  */
 function cpuSecondsByThread(rootPid: number): Map<string, number> {
   const byThread = new Map<string, number>();
-  const children = childrenByParent();
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop() as number;
+  for (const pid of processTree(rootPid)) {
+    let processName: string;
+    let threads: string[];
     try {
-      const processName = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-      for (const tid of readdirSync(`/proc/${pid}/task`)) {
-        try {
-          const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-          const name = `${processName}/${Number(tid) === pid ? "main" : fields.slice(fields.indexOf("(") + 1, fields.lastIndexOf(")"))}`;
-          const rest = fields.slice(fields.lastIndexOf(")") + 2).split(" ");
-          byThread.set(name, (byThread.get(name) ?? 0) + (Number(rest[11]) + Number(rest[12])) / CLOCK_TICKS);
-        } catch {
-          // the thread ended meanwhile
-        }
-      }
+      processName = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+      threads = readdirSync(`/proc/${pid}/task`);
     } catch {
-      continue;
+      continue; // ended meanwhile
     }
-    stack.push(...(children.get(pid) ?? []));
+    for (const tid of threads) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const name = `${processName}/${Number(tid) === pid ? "main" : fields.slice(fields.indexOf("(") + 1, fields.lastIndexOf(")"))}`;
+        const rest = fields.slice(fields.lastIndexOf(")") + 2).split(" ");
+        byThread.set(name, (byThread.get(name) ?? 0) + (Number(rest[11]) + Number(rest[12])) / CLOCK_TICKS);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
   }
   return byThread;
 }
@@ -467,11 +464,11 @@ async function captureLoad(options: { base: string; apiKey: string; paymentIds: 
   };
 }
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 50): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) return false;
-    await sleep(50);
+    await sleep(intervalMs);
   }
   return true;
 }
@@ -633,6 +630,8 @@ async function floorLoad(client: pg.Pool, authorizationIds: string[], receiverUr
 }
 
 interface Throughput {
+  /** Requests answered in the phase. */
+  answered: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -654,6 +653,7 @@ async function throughput(
   const cpuShares = shares.take();
   const answered = Math.max(result.requests.total, 1);
   const summary: Throughput = {
+    answered: result.requests.total,
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -1111,13 +1111,11 @@ async function main(): Promise<void> {
     const floorService = { name: "backgroundFloor", child: floor };
     const floorJobCounts = async () =>
       (await setup.query<{ all: number; finished: number }>(`SELECT count(*)::int AS "all", count(finished_at)::int AS "finished" FROM bench_floor_job`)).rows[0]!;
-    const floorDrained = async (timeoutMs: number) => {
-      for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(200)) {
+    const floorDrained = (timeoutMs: number) =>
+      waitFor(async () => {
         const counts = await floorJobCounts();
-        if (counts.all === counts.finished) return true;
-      }
-      return false;
-    };
+        return counts.all === counts.finished;
+      }, timeoutMs, 200);
     log(`throughput: the job floor (Next.js + INSERT with the background floor working off each row), ${CONNECTIONS} connections, ${DURATION_S} s (3 s warm-up)`);
     await autocannon({ url: web.base, ...jobRequest, ...warmFor });
     if (!(await floorDrained(120_000))) log("the job floor's warm-up did not drain within 120 s");
@@ -1133,7 +1131,7 @@ async function main(): Promise<void> {
     if (!(await waitForQuiet(db, 120_000))) log("capture's warm-up did not drain within 120 s");
     const notifiedBefore = receiver.attempts.size;
     const capture = await throughput({ url: web.base, ...captureRequest }, [web, worker], machineShares);
-    const captureKeptUp = { answered: Math.round(capture.requestsPerSecond * DURATION_S), notifiedInPhase: receiver.attempts.size - notifiedBefore };
+    const captureKeptUp = { answered: capture.answered, notifiedInPhase: receiver.attempts.size - notifiedBefore };
     log(`  background work done within the phase: ${JSON.stringify(captureKeptUp)}`);
     report.throughput = { connections: CONNECTIONS, seconds: DURATION_S, nextInsertFloor: insertFloor, jobFloor, jobFloorKeptUp, capture, captureKeptUp };
     row(
