@@ -1076,6 +1076,24 @@ async function main(): Promise<void> {
       if (gap >= TARGETS.retryMinMs && gap <= TARGETS.retryMaxMs) return [];
       return [{ responseid: id, gapMs: Math.round(gap), attempts: seen.map((a) => `${a.status} ${Math.round(a.arrivedAt - first.arrivedAt)}..${Math.round(a.answeredAt - first.arrivedAt)}`) }];
     });
+    for (const retry of outside.slice(0, 5)) {
+      // And as the executor saw its second attempt's event: when it was stored, fanned out, due (its
+      // ts) and started, in ms from the first attempt's record (the notification's nextAttemptAt - 3 s).
+      const [seen] = await db().$queryRaw<Record<string, number | null>[]>`
+        SELECT (extract(epoch FROM e."receivedAt") * 1000)::float8 AS "stored", (extract(epoch FROM e."fannedOutAt") * 1000)::float8 AS "fannedOut",
+          (e."payload"->>'ts')::float8 AS "due", (extract(epoch FROM r."startedAt") * 1000)::float8 AS "runStarted",
+          (extract(epoch FROM a."startedAt") * 1000)::float8 AS "attemptStarted"
+        FROM "Notification" n
+        JOIN "InngestEvent" e ON e."payload"->'data'->>'notificationId' = n."id" AND e."payload"->'data'->>'fromAttempt' = '2'
+        LEFT JOIN "InngestRun" r ON r."eventId" = e."id"
+        LEFT JOIN "NotificationAttempt" a ON a."notificationId" = n."id" AND a."attemptNumber" = 2
+        WHERE n."body"::jsonb->>'responseid' = ${retry.responseid}
+        LIMIT 1`;
+      const origin = seen?.due === null || seen?.due === undefined ? 0 : seen.due - 3_000;
+      Object.assign(retry, {
+        executor: seen && Object.fromEntries(Object.entries(seen).map(([key, value]) => [key, value === null ? null : Math.round(value - origin)])),
+      });
+    }
     if (outside.length > 0) log(`retries outside the window (the first ${Math.min(outside.length, 5)}): ${JSON.stringify(outside.slice(0, 5))}`);
     const retry = {
       captures: retryPhase.sent,
