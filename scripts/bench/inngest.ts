@@ -1079,7 +1079,7 @@ async function main(): Promise<void> {
     for (const retry of outside.slice(0, 5)) {
       // And as the executor saw its second attempt's event: when it was stored, fanned out, due (its
       // ts) and started, in ms from the first attempt's record (the notification's nextAttemptAt - 3 s).
-      const [seen] = await db().$queryRaw<Record<string, number | null>[]>`
+      const rows = await db().$queryRaw<Record<string, number | null>[]>`
         SELECT (extract(epoch FROM e."receivedAt") * 1000)::float8 AS "stored", (extract(epoch FROM e."fannedOutAt") * 1000)::float8 AS "fannedOut",
           (e."payload"->>'ts')::float8 AS "due", (extract(epoch FROM r."startedAt") * 1000)::float8 AS "runStarted",
           (extract(epoch FROM a."startedAt") * 1000)::float8 AS "attemptStarted"
@@ -1088,7 +1088,12 @@ async function main(): Promise<void> {
         LEFT JOIN "InngestRun" r ON r."eventId" = e."id"
         LEFT JOIN "NotificationAttempt" a ON a."notificationId" = n."id" AND a."attemptNumber" = 2
         WHERE n."body"::jsonb->>'responseid' = ${retry.responseid}
-        LIMIT 1`;
+        LIMIT 1`.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      if (rows instanceof Error) {
+        Object.assign(retry, { executor: { error: rows.message } });
+        continue;
+      }
+      const [seen] = rows;
       const origin = seen?.due === null || seen?.due === undefined ? 0 : seen.due - 3_000;
       Object.assign(retry, {
         executor: seen && Object.fromEntries(Object.entries(seen).map(([key, value]) => [key, value === null ? null : Math.round(value - origin)])),
