@@ -134,6 +134,16 @@ export class EmbeddedExecutor {
    * that ended with work left, the idle timer, a full batch, the start) wants a claim.
    */
   private claimWanted = true;
+  /**
+   * Whether the next pass must look for new events (the fan-out). Set by what says events may be
+   * waiting (a work notification, an event accepted in this process, any `wake()` from outside, a
+   * fan-out that took a full batch) and by the safety interval; not by a call's end or a due job's
+   * timer, whose passes only claim (issue 37: every pass made a fan-out statement, found nothing
+   * in most of them: 3.3 per refused notification's capture at 100 a second).
+   */
+  private fanOutWanted = true;
+  /** When the last fan-out was sent (Date.now()): one at least every pollIntervalMs finds events whose notification was lost. */
+  private lastFanOutAtMs = 0;
   /** When the last claim ran (clock ms) and the earliest due time it saw (null: nothing pending). */
   private lastClaim: { atMs: number; nextDue: Date | null } | undefined;
   /** Set when a pass left out its claim: the idle loop makes it up by then (clock ms) at the latest. */
@@ -253,6 +263,14 @@ export class EmbeddedExecutor {
    */
   wake(options: { newEvents?: boolean } = {}): void {
     if (!options.newEvents) this.claimWanted = true;
+    this.fanOutWanted = true;
+    this.wakeRequested = true;
+    this.wakeUp?.();
+  }
+
+  /** A call ended and may have left jobs (a step to run, a sleep): a pass that claims them, without a fan-out. */
+  private wakeForJobs(): void {
+    this.claimWanted = true;
     this.wakeRequested = true;
     this.wakeUp?.();
   }
@@ -306,7 +324,7 @@ export class EmbeddedExecutor {
       }
       this.passing = false;
       // A call ended during the pass, and the pass may have left work it had no slot for.
-      if (this.slotFreedInPass && this.passLeftWork) this.wake();
+      if (this.slotFreedInPass && this.passLeftWork) this.wakeForJobs();
       if (!this.running) break;
       // A full batch may have left more waiting (unless every slot is taken: then a call that ends
       // wakes the loop); a batch that was not full took everything due (as graphile-worker and River refetch).
@@ -355,13 +373,24 @@ export class EmbeddedExecutor {
     if (!this.running) return scheduled;
     const leaseFor = (limit: number) => ({ workerId: this.workerId, leaseMs: this.leaseMs, limit });
     const slots = this.freeSlots();
-    const { started, leased, picked } = await fanOutEvents({
-      database: this.database,
-      functions: this.knownFunctions,
-      now,
-      limit: FAN_OUT_BATCH,
-      leaseFor: leaseFor(slots),
-    });
+    // Cleared before the statement: events stored while it runs (its snapshot may miss them) ask again.
+    const fanOut = this.fanOutWanted || Date.now() - this.lastFanOutAtMs >= this.pollIntervalMs;
+    this.fanOutWanted = false;
+    if (fanOut) this.lastFanOutAtMs = Date.now();
+    const { started, leased, picked } = fanOut
+      ? await fanOutEvents({
+          database: this.database,
+          functions: this.knownFunctions,
+          now,
+          limit: FAN_OUT_BATCH,
+          leaseFor: leaseFor(slots),
+        }).catch((error: unknown) => {
+          this.fanOutWanted = true;
+          throw error;
+        })
+      : { started: 0, leased: [], picked: 0 };
+    // A full batch may have left more events waiting.
+    if (picked >= FAN_OUT_BATCH) this.fanOutWanted = true;
     if (leased.length < started && leased.length >= slots) this.passRanOutOfSlots = true;
     for (const work of leased) this.launch(work);
     if (!this.running) return scheduled + started;
@@ -528,9 +557,9 @@ export class EmbeddedExecutor {
       }
     })().finally(() => {
       this.inFlight.delete(task);
-      if (lookAgain) this.wake();
+      if (lookAgain) this.wakeForJobs();
       else if (this.passing) this.slotFreedInPass = true;
-      else if (this.passLeftWork) this.wake();
+      else if (this.passLeftWork) this.wakeForJobs();
     });
     this.inFlight.add(task);
   }

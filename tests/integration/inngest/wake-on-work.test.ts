@@ -13,7 +13,7 @@ import { databaseUrl, db } from "@/lib/db";
 import { inngest } from "@/lib/inngest/client";
 import { systemClock } from "@cps/inngest-embedded";
 import { EmbeddedExecutor, type EmbeddedExecutorOptions } from "@cps/inngest-embedded";
-import { listenForWork } from "@cps/inngest-embedded";
+import { listenForWork, storeEvent } from "@cps/inngest-embedded";
 import { sendEvent } from "@/lib/inngest/send-event";
 import { embeddedSigningKey } from "@/lib/inngest/signing-key";
 import { serveOnHttp, type MountedRoute } from "@/tests/helpers/serve-on-http";
@@ -99,6 +99,23 @@ function countingClaims() {
     },
   });
   return { database, claims };
+}
+
+/** The executor's database with its fan-outs counted (the statement that starts runs for new events). */
+function countingFanOuts() {
+  const fanOuts = { count: 0 };
+  const database = new Proxy(db(), {
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
+      if (property !== "$queryRaw" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+      return (query: { text?: string; strings?: readonly string[] } | TemplateStringsArray, ...values: unknown[]) => {
+        const text = "text" in query && typeof query.text === "string" ? query.text : Array.from(query as ArrayLike<string>).join("?");
+        if (/UPDATE "InngestEvent" SET "fannedOutAt"/.test(text)) fanOuts.count++;
+        return (value as (...args: unknown[]) => unknown).call(target, query, ...values);
+      };
+    },
+  });
+  return { database, fanOuts };
 }
 
 /** Events numbered first.. first + count - 1, sent one at a time `gapMs` apart. */
@@ -208,6 +225,40 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
     const made = claims.count - claimsBefore;
     console.log(`[wake-on-work] claims during the stream: ${made} in ${streamMs} ms`);
     expect(made).toBeLessThan(streamMs / 250 + 8);
+  });
+
+  it("the passes that calls' ends and due sleeps ask for claim jobs without looking for new events", async () => {
+    // Before, every pass began with a fan-out statement, found nothing in most of them (issue 37:
+    // 3.3 fan-outs per capture whose first notification was refused, at 100 a second).
+    const { database: counted, fanOuts } = countingFanOuts();
+    const executor = await startExecutor({ database: counted });
+    await quietFor(300, "the passes that follow the first one");
+    napTimes.length = 0;
+    const [fanOutsBefore, passesBefore] = [fanOuts.count, executor.polls];
+    const naps = 4;
+    for (let n = 0; n < naps; n++) await sendEvent({ type: napped, data: { ms: 1_000 }, id: `nap-claims-only-${n}` });
+    await eventually(() => napTimes.length === 2 * naps, { timeoutMs: 15_000, intervalMs: 5, onTimeout: "return" });
+    expect(napTimes).toHaveLength(2 * naps);
+    const [fanOutsMade, passesMade] = [fanOuts.count - fanOutsBefore, executor.polls - passesBefore];
+    console.log(`[wake-on-work] ${naps} runs with a step, a sleep and a step: ${passesMade} passes, ${fanOutsMade} fan-outs`);
+    // One fan-out per event at most; each run's calls and its sleep's end made passes of their own.
+    expect(fanOutsMade).toBeLessThanOrEqual(naps);
+    expect(passesMade).toBeGreaterThan(naps + 2);
+  });
+
+  it("an event whose notification was lost is still found within the safety interval while passes only claim", async () => {
+    // No listener: an event stored without a wake-up of this process is found by the safety
+    // interval's fan-out alone, even while due sleeps keep the executor passing without one.
+    const executor = await startExecutor({ pollIntervalMs: 400 });
+    await quietFor(300, "the passes that follow the first one");
+    napTimes.length = 0;
+    await sendEvent({ type: napped, data: { ms: 1_000 }, id: "nap-beside-a-lost-event" });
+    await storeEvent(db(), { name: "test/wake.plain", data: { n: 700 }, id: "lost-notification-700" }, new Date());
+    const storedAt = Date.now();
+    await eventually(() => seen.has(700), { timeoutMs: 10_000, intervalMs: 5, onTimeout: "return" });
+    expect(seen.has(700)).toBe(true);
+    expect((seen.get(700) as number) - storedAt).toBeLessThan(3_000);
+    expect(executor.polls).toBeGreaterThan(1);
   });
 
   it("an idle executor with the default safety poll makes at most one pass in three seconds", async () => {
