@@ -138,7 +138,7 @@ export class EmbeddedExecutor {
    * Whether the next pass must look for new events (the fan-out). Set by what says events may be
    * waiting (a work notification, an event accepted in this process, any `wake()` from outside, a
    * fan-out that took a full batch) and by the safety interval; not by a call's end or a due job's
-   * timer, whose passes only claim (issue 37: every pass made a fan-out statement, found nothing
+   * timer, whose passes only claim (decision 0234: every pass made a fan-out statement, found nothing
    * in most of them: 3.3 per refused notification's capture at 100 a second).
    */
   private fanOutWanted = true;
