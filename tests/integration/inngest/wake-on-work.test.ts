@@ -84,38 +84,33 @@ async function startExecutor(options: Partial<EmbeddedExecutorOptions> = {}): Pr
   return executor;
 }
 
-/** The executor's database with its claims of due jobs counted (the statement that leases them). */
-function countingClaims() {
-  const claims = { count: 0 };
+/** The executor's database with the statements whose text matches `statement` counted. */
+function counting(statement: RegExp) {
+  const counted = { count: 0 };
   const database = new Proxy(db(), {
     get(target, property) {
       const value = Reflect.get(target, property) as unknown;
       if (property !== "$queryRaw" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
       return (query: { text?: string; strings?: readonly string[] } | TemplateStringsArray, ...values: unknown[]) => {
         const text = "text" in query && typeof query.text === "string" ? query.text : Array.from(query as ArrayLike<string>).join("?");
-        if (/FROM "InngestJob" j\s+WHERE j\."runAt" <=/.test(text)) claims.count++;
+        if (statement.test(text)) counted.count++;
         return (value as (...args: unknown[]) => unknown).call(target, query, ...values);
       };
     },
   });
-  return { database, claims };
+  return { database, counted };
 }
 
-/** The executor's database with its fan-outs counted (the statement that starts runs for new events). */
+/** Claims of due jobs (the statement that leases them). */
+function countingClaims() {
+  const { database, counted } = counting(/FROM "InngestJob" j\s+WHERE j\."runAt" <=/);
+  return { database, claims: counted };
+}
+
+/** Fan-outs (the statement that starts runs for new events). */
 function countingFanOuts() {
-  const fanOuts = { count: 0 };
-  const database = new Proxy(db(), {
-    get(target, property) {
-      const value = Reflect.get(target, property) as unknown;
-      if (property !== "$queryRaw" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
-      return (query: { text?: string; strings?: readonly string[] } | TemplateStringsArray, ...values: unknown[]) => {
-        const text = "text" in query && typeof query.text === "string" ? query.text : Array.from(query as ArrayLike<string>).join("?");
-        if (/UPDATE "InngestEvent" SET "fannedOutAt"/.test(text)) fanOuts.count++;
-        return (value as (...args: unknown[]) => unknown).call(target, query, ...values);
-      };
-    },
-  });
-  return { database, fanOuts };
+  const { database, counted } = counting(/UPDATE "InngestEvent" SET "fannedOutAt"/);
+  return { database, fanOuts: counted };
 }
 
 /** Events numbered first.. first + count - 1, sent one at a time `gapMs` apart. */
