@@ -120,7 +120,10 @@ export async function startBackofficeService(name: string, options: StartService
     await page.goto(`${service.baseUrl}/backoffice/sign-in`);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    // The button is enabled once React runs (components/backoffice/sign-in-form.tsx): on a CI machine
+    // running the suites beside each other that took over the click's default 30 s once; the same
+    // bound as the sign-in's own wait below.
+    await page.getByRole("button", { name: "Sign in" }).click({ timeout: 120_000 });
     await page.waitForURL(/\/backoffice$/, { timeout: 120_000 });
   };
   return {
