@@ -1094,7 +1094,8 @@ async function main(): Promise<void> {
     });
     for (const retry of outside.slice(0, 5)) {
       // And as the executor saw its second attempt's event: when it was stored, fanned out, due (its
-      // ts) and started, in ms from the first attempt's record (the notification's nextAttemptAt - 3 s).
+      // ts) and started, in ms from 3 s before its due time (the worker's clock when it recorded the
+      // refusal, give or take the millisecond the due time is rounded up by).
       const rows = await db().$queryRaw<Record<string, number | null>[]>`
         SELECT (extract(epoch FROM e."receivedAt") * 1000)::float8 AS "stored", (extract(epoch FROM e."fannedOutAt") * 1000)::float8 AS "fannedOut",
           (e."payload"->>'ts')::float8 AS "due", (extract(epoch FROM r."startedAt") * 1000)::float8 AS "runStarted",
