@@ -851,25 +851,31 @@ async function main(): Promise<void> {
     // boundary after the worker was ready is not always it (the executor's first pass may come later).
     const firstCronEventAt = async () =>
       (await db().$queryRaw<{ at: Date | null }[]>`SELECT min("receivedAt") AS "at" FROM "InngestEvent" WHERE "idempotencyKey" LIKE 'cron:%'`)[0]?.at ?? null;
-    let firstRoundAt = await firstCronEventAt();
-    if (!firstRoundAt) {
-      // Still to come: watched, with the worker's CPU from just before it until it is over.
-      let cpuBefore = cpuSeconds(worker.child.pid as number);
-      const deadline = Date.now() + 90_000;
-      while (!firstRoundAt && Date.now() < deadline) {
-        cpuBefore = cpuSeconds(worker.child.pid as number);
-        await sleep(200);
-        firstRoundAt = await firstCronEventAt();
-      }
-      if (firstRoundAt) {
-        await sleep(firstRoundAt.getTime() + FIRST_CRON_ROUND_MS - Date.now());
-        const firstRoundCpuMs = Math.round((cpuSeconds(worker.child.pid as number) - cpuBefore) * 1000);
+    const workerPid = worker.child.pid as number;
+    const firstRound = { at: await firstCronEventAt(), cpuBefore: cpuSeconds(workerPid) };
+    const watched = firstRound.at === null;
+    // Still to come: watched, the worker's CPU read before each look, so that the reading before the
+    // look that finds the round precedes it.
+    if (watched)
+      await waitFor(
+        async () => {
+          firstRound.at = await firstCronEventAt();
+          if (!firstRound.at) firstRound.cpuBefore = cpuSeconds(workerPid);
+          return firstRound.at !== null;
+        },
+        90_000,
+        200,
+      );
+    if (!firstRound.at) log("no cron round within 90 s: the idle window may hold the worker's first");
+    else {
+      await sleep(firstRound.at.getTime() + FIRST_CRON_ROUND_MS - Date.now());
+      const at = firstRound.at.toISOString().slice(11, 19);
+      if (!watched) log(`the worker's first cron round was at ${at}, during the warm-up`);
+      else {
+        const firstRoundCpuMs = Math.round((cpuSeconds(workerPid) - firstRound.cpuBefore) * 1000);
         report.workerFirstCronRoundCpuMs = firstRoundCpuMs;
-        log(`the worker's first cron round (at ${firstRoundAt.toISOString().slice(11, 19)}): ${firstRoundCpuMs} ms of CPU, once per process`);
-      } else log("no cron round within 90 s: the idle window may hold the worker's first");
-    } else {
-      log(`the worker's first cron round was at ${firstRoundAt.toISOString().slice(11, 19)}, during the warm-up`);
-      await sleep(firstRoundAt.getTime() + FIRST_CRON_ROUND_MS - Date.now());
+        log(`the worker's first cron round (at ${at}): ${firstRoundCpuMs} ms of CPU, once per process`);
+      }
     }
 
     log(`idle CPU over ${IDLE_S} s`);
