@@ -5,9 +5,15 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { config } from "../env";
 
+/** The last derivation, by the secret it came from: the SDK reads the key on every call of a function. */
+let derived: { from: string; key: string } | undefined;
+
 export function embeddedSigningKey(): string {
-  const derived = createHmac("sha256", config().secrets.apiKeySecret).update("inngest-embedded-signing-key").digest("hex");
-  return `signkey-local-${derived}`;
+  const secret = config().secrets.apiKeySecret;
+  if (derived?.from !== secret) {
+    derived = { from: secret, key: `signkey-local-${createHmac("sha256", secret).update("inngest-embedded-signing-key").digest("hex")}` };
+  }
+  return derived.key;
 }
 
 /** The signing key of the current mode; undefined in server mode without INNGEST_SIGNING_KEY (dev server). */

@@ -45,7 +45,9 @@
 // throwaway cluster from scripts/pg-test-cluster.sh (BENCH_PG_PORT, default 55560). Builds into
 // NEXT_DIST_DIR (default .next-bench-inngest) unless a build is there. Ports: BENCH_PORT (web;
 // worker +1, receiver +2, sandboxes +3 to +6). Knobs: BENCH_RATE (100), BENCH_PHASE_S (15),
-// BENCH_IDLE_S (60), BENCH_CONNECTIONS (50), BENCH_DURATION_S (10), BENCH_SERVICE_NODE_ARGS (node
+// BENCH_IDLE_S (60), BENCH_WARM_CAPTURES (200: the warm-up's captures, and as many floor jobs; more
+// makes the floor cheaper than the worker, docs/performance.md), BENCH_CONNECTIONS (50),
+// BENCH_DURATION_S (10), BENCH_SERVICE_NODE_ARGS (node
 // flags for the web and the worker, to try), BENCH_CPU_PROF=1 (writes
 // --cpu-prof profiles of web, worker and floor to bench-results/inngest-profiles/ and prints where
 // their time went; profiling slows them: use it for profiles, not for the figures),
@@ -70,6 +72,7 @@ const NEXT_BIN = require.resolve("next/dist/bin/next");
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const PHASE_S = Number(process.env.BENCH_PHASE_S ?? 15);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
+const WARM_CAPTURES = Number(process.env.BENCH_WARM_CAPTURES ?? 200);
 /** From the start of a cron round until it is surely over (a round's runs took 0.1 to 0.85 s from start to end). */
 const FIRST_CRON_ROUND_MS = 10_000;
 const WEB_PORT = Number(process.env.BENCH_PORT ?? 3460);
@@ -787,9 +790,9 @@ async function main(): Promise<void> {
   // latency phases (two captures of one payment would wait for each other's lock); 1-unit captures
   // of a pool in the throughput phase.
   const seedStarted = performance.now();
-  const latencyCount = Math.round(RATE * PHASE_S * 2 + 400);
+  const latencyCount = Math.round(RATE * PHASE_S * 2 + WARM_CAPTURES + 200);
   const throughputPool = 2_000;
-  const floorCount = Math.round(RATE * PHASE_S + 200);
+  const floorCount = Math.round(RATE * PHASE_S + WARM_CAPTURES);
   const [latencyAuthorizations, poolAuthorizations, floorAuthorizations, jobFloorPool] = [
     await authorizeAtSandbox(clearhausUrl, sandboxKey, latencyCount, 1000),
     await authorizeAtSandbox(clearhausUrl, sandboxKey, throughputPool, 1_000_000),
@@ -836,9 +839,9 @@ async function main(): Promise<void> {
     rows.push({ target, value, floor: floorValue, ratio: ratioValue, pass });
   try {
     await Promise.all([waitForReady(worker), waitForReady(web)]);
-    log("warming up (200 captures, 200 floor jobs)");
-    const warm = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: 200 / RATE });
-    const warmFloor = await floorLoad(feeder, floorAuthorizations, receiver.url, 200 / RATE);
+    log(`warming up (${WARM_CAPTURES} captures, ${WARM_CAPTURES} floor jobs)`);
+    const warm = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: WARM_CAPTURES / RATE });
+    const warmFloor = await floorLoad(feeder, floorAuthorizations, receiver.url, WARM_CAPTURES / RATE);
     await waitFor(() => [...warm.started.keys(), ...warmFloor.keys()].every((id) => receiver.attempts.has(id)), 120_000);
     // Idle means idle: no event waiting for fan-out and no job but the cron runs' (which come and go).
     const quiet = await waitForQuiet(db, 180_000);
