@@ -45,8 +45,8 @@
 // throwaway cluster from scripts/pg-test-cluster.sh (BENCH_PG_PORT, default 55560). Builds into
 // NEXT_DIST_DIR (default .next-bench-inngest) unless a build is there. Ports: BENCH_PORT (web;
 // worker +1, receiver +2, sandboxes +3 to +6). Knobs: BENCH_RATE (100), BENCH_PHASE_S (15),
-// BENCH_IDLE_S (60), BENCH_WARM_CAPTURES (200: the warm-up's captures, and as many floor jobs; more
-// makes the floor cheaper than the worker, docs/performance.md), BENCH_CONNECTIONS (50),
+// BENCH_IDLE_S (60), BENCH_WARM_CAPTURES (200: the warm-up's captures, and as many floor jobs; a
+// longer warm-up lowers the floor's cost more than the worker's, docs/performance.md), BENCH_CONNECTIONS (50),
 // BENCH_DURATION_S (10), BENCH_SERVICE_NODE_ARGS (node
 // flags for the web and the worker, to try), BENCH_CPU_PROF=1 (writes
 // --cpu-prof profiles of web, worker and floor to bench-results/inngest-profiles/ and prints where
