@@ -107,12 +107,21 @@ export async function idleRss(pid: number): Promise<number> {
   return Math.max(...samples);
 }
 
-/** Runs `attack` while sampling the RSS of `pid`; returns the peak growth over `idle`. */
+/**
+ * Runs `attack` while sampling the RSS of `pid`; returns the peak growth over idle: the higher of
+ * `idle` (measured once, before a file's tests) and the RSS right before the attack. Between two
+ * tests a server's RSS drifts by tens of MB with no attack at all (V8's young generation touching
+ * its pages, the memory reducer handing them back): the same test read -21.6 MB in one full CI run
+ * and +56.2 MB in the next, a step that came between two tests and stayed. Only a baseline taken
+ * just before the attack leaves that out; an attack that reads what it must not still shows its
+ * size on top of it.
+ */
 export async function growthDuring(pid: number, idle: number, attack: () => Promise<void>, settleMs = 1_500): Promise<number> {
+  const before = Math.max(idle, await idleRss(pid));
   const sampler = sampleRss(pid);
   await attack();
   await quietFor(settleMs, "anything the attack left behind (a body still being read, a parse) runs its course");
-  return sampler.stop() - idle;
+  return sampler.stop() - before;
 }
 
 /**

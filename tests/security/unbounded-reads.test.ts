@@ -8,8 +8,8 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsAddArgs } from "@/tests/helpers/acquirer-accounts";
-import { countingReceiver } from "@/tests/helpers/attack-requests";
-import { pidListeningOn, rssBytes, sampleRss } from "@/tests/helpers/process-memory";
+import { countingReceiver, growthDuring as growthOverIdle } from "@/tests/helpers/attack-requests";
+import { pidListeningOn, rssBytes } from "@/tests/helpers/process-memory";
 import { npmScript, startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually, quietFor } from "../helpers/eventually";
 
@@ -84,12 +84,9 @@ function api(pathname: string, body: unknown): Promise<{ status: number; body: R
   });
 }
 
-/** Runs `attack` while sampling the server's RSS; returns the peak growth over idle. */
+/** Runs `attack` while sampling the server's RSS; returns the peak growth over idle (the helper's baseline: idle or just before, the higher). */
 async function growthDuring(attack: () => Promise<void>): Promise<number> {
-  const sampler = sampleRss(serverPid);
-  await attack();
-  await quietFor(1_500, "anything the attack left behind (a body still being read, an inflation) runs its course");
-  return sampler.stop() - idleRss;
+  return growthOverIdle(serverPid, idleRss, attack);
 }
 
 /** Opens a payment window with a 1-second timeout: its completion notification (status timeout) goes to `url`. */
