@@ -46,9 +46,9 @@
 // NEXT_DIST_DIR (default .next-bench-inngest) unless a build is there. Ports: BENCH_PORT (web;
 // worker +1, receiver +2, sandboxes +3 to +6). Knobs: BENCH_RATE (100), BENCH_PHASE_S (15),
 // BENCH_IDLE_S (60), BENCH_WARM_CAPTURES (200: the warm-up's captures, and as many floor jobs; a
-// longer warm-up lowers the floor's cost more than the worker's, docs/performance.md), BENCH_CONNECTIONS (50),
-// BENCH_DURATION_S (10), BENCH_SERVICE_NODE_ARGS (node
-// flags for the web and the worker, to try), BENCH_CPU_PROF=1 (writes
+// longer warm-up lowers the floor's cost more than the worker's, docs/performance.md),
+// BENCH_CONNECTIONS (50), BENCH_DURATION_S (10), BENCH_SERVICE_NODE_ARGS (node flags for the web
+// and the worker, to try), BENCH_CPU_PROF=1 (writes
 // --cpu-prof profiles of web, worker and floor to bench-results/inngest-profiles/ and prints where
 // their time went; profiling slows them: use it for profiles, not for the figures),
 // BENCH_KEEP_DATABASE=1 (the database is left in place and its URL printed).

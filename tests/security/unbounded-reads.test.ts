@@ -8,8 +8,8 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsAddArgs } from "@/tests/helpers/acquirer-accounts";
-import { countingReceiver, growthDuring as growthOverIdle } from "@/tests/helpers/attack-requests";
-import { pidListeningOn, rssBytes } from "@/tests/helpers/process-memory";
+import { countingReceiver, growthDuring as growthOverIdle, idleRss as measureIdleRss } from "@/tests/helpers/attack-requests";
+import { pidListeningOn } from "@/tests/helpers/process-memory";
 import { npmScript, startService, stopServiceAndRemoveData, testDataDir, type ServiceProcess } from "@/tests/helpers/service-process";
 import { eventually, quietFor } from "../helpers/eventually";
 
@@ -126,12 +126,7 @@ beforeAll(async () => {
   await upload("/dynamic/x/payments/y/challenge-notify", { bytes: 1024, headers: { "content-type": "application/x-www-form-urlencoded" } });
   await upload("/api/initdynamic", { bytes: 1024, headers: { "content-type": "application/json", authorization: `Basic ${merchant.apikey}` } });
   await quietFor(3_000, "the warm-up's work settles before idle is measured");
-  const samples: number[] = [];
-  for (let index = 0; index < 10; index++) {
-    samples.push(rssBytes(serverPid));
-    await quietFor(200, "between two RSS samples");
-  }
-  idleRss = Math.max(...samples);
+  idleRss = await measureIdleRss(serverPid);
   console.log(`[egress] Next server pid ${serverPid}, idle RSS ${(idleRss / MB).toFixed(1)} MB`);
 }, 600_000);
 
