@@ -11,8 +11,13 @@
 // Woken by LISTEN/NOTIFY (the bench's INSERT sends pg_notify in the same statement), polling once a
 // second as a safety net; at most FLOOR_CONCURRENCY jobs at once. Plain JavaScript run by `node`
 // (no tsx, no bundler): the floor pays for nothing but the work. Stopped by SIGTERM.
+// With FLOOR_SDK_BUNDLE (the compiled scripts/bench/lib/floor-sdk-call.ts), each job first makes one
+// direct call of a trivial Inngest function in this process: the Inngest floor as one process
+// (decision 0235). FLOOR_TABLES names its tables and channel (<name>_job, <name>_attempt, <name>),
+// so that two floors can run side by side.
 import { createHmac, randomBytes } from "node:crypto";
 import http from "node:http";
+import { pathToFileURL } from "node:url";
 import pg from "pg";
 
 const DATABASE_URL = process.env.FLOOR_DATABASE_URL;
@@ -21,6 +26,11 @@ const API_KEY = process.env.FLOOR_API_KEY ?? "";
 const CONCURRENCY = Number(process.env.FLOOR_CONCURRENCY ?? 10);
 const SECRET = randomBytes(32);
 const MEDIA_TYPE = "application/vnd.clearhaus-gateway.hal+json; version=0.10.0";
+const TABLES = process.env.FLOOR_TABLES ?? "bench_floor";
+if (!/^[a-z_]+$/.test(TABLES)) throw new Error(`FLOOR_TABLES must be a plain lower-case name, not ${TABLES}`);
+const sdkCall = process.env.FLOOR_SDK_BUNDLE
+  ? (await import(pathToFileURL(process.env.FLOOR_SDK_BUNDLE).href)).createSdkCall()
+  : undefined;
 
 // The same pool size as the service's (DATABASE_POOL_SIZE default 10).
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
@@ -44,7 +54,14 @@ function request(url, { method = "POST", headers, body, timeoutMs = 15_000 }) {
   });
 }
 
+/** Jobs done and SDK calls made, printed when the floor stops (tests/integration/bench). */
+const done = { jobs: 0, sdkCalls: 0 };
+
 async function runJob(job) {
+  if (sdkCall) {
+    await sdkCall(job.id);
+    done.sdkCalls++;
+  }
   const captureUrl = new URL(`/authorizations/${encodeURIComponent(job.authorization_id)}/captures`, ACQUIRER_URL);
   const answer = await request(captureUrl, {
     headers: {
@@ -61,7 +78,7 @@ async function runJob(job) {
     // not JSON: a failed call
   }
   const status = code === 20000 ? "approved" : code === null ? "failed" : "declined";
-  await pool.query(`UPDATE bench_floor_job SET status = $2, response_code = $3, finished_at = now() WHERE id = $1`, [job.id, status, code]);
+  await pool.query(`UPDATE ${TABLES}_job SET status = $2, response_code = $3, finished_at = now() WHERE id = $1`, [job.id, status, code]);
 
   const body = JSON.stringify({ responseid: job.id, paymentid: job.payment_id, status, responsecode: String(code ?? "") });
   const timestamp = Math.floor(Date.now() / 1000);
@@ -78,9 +95,10 @@ async function runJob(job) {
     body,
   });
   await pool.query(
-    `INSERT INTO bench_floor_attempt (job_id, attempt_number, started_at, duration_ms, status_code, response_body) VALUES ($1, 1, $2, $3, $4, $5)`,
+    `INSERT INTO ${TABLES}_attempt (job_id, attempt_number, started_at, duration_ms, status_code, response_body) VALUES ($1, 1, $2, $3, $4, $5)`,
     [job.id, startedAt, Date.now() - startedAt.getTime(), notified.statusCode || null, notified.text.slice(0, 256)],
   );
+  done.jobs++;
 }
 
 let active = 0;
@@ -90,8 +108,8 @@ let missed = false;
 /** Claims one job and starts it; false when none was waiting. */
 async function claimOne() {
   const { rows } = await pool.query(
-    `UPDATE bench_floor_job SET claimed_at = now()
-     WHERE id = (SELECT id FROM bench_floor_job WHERE claimed_at IS NULL ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+    `UPDATE ${TABLES}_job SET claimed_at = now()
+     WHERE id = (SELECT id FROM ${TABLES}_job WHERE claimed_at IS NULL ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
      RETURNING id, payment_id, authorization_id, amount, notify_url`,
   );
   const job = rows[0];
@@ -128,11 +146,12 @@ async function drain() {
 const listener = new pg.Client({ connectionString: DATABASE_URL });
 await listener.connect();
 listener.on("notification", onNotification);
-await listener.query("LISTEN bench_floor");
+await listener.query(`LISTEN ${TABLES}`);
 const poll = setInterval(() => void drain(), 1000);
 process.stdout.write("ready\n");
 
 process.on("SIGTERM", () => {
   clearInterval(poll);
+  process.stdout.write(`stopped: ${done.jobs} jobs, ${done.sdkCalls} SDK calls\n`);
   void Promise.allSettled([listener.end(), pool.end()]).then(() => process.exit(0));
 });

@@ -86,6 +86,9 @@ const DATA_DIR = path.resolve(".data-bench-inngest");
 const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.resolve("bench-results");
 const CPU_PROF = process.env.BENCH_CPU_PROF === "1";
 const PROFILE_DIR = path.join(RESULTS_DIR, "inngest-profiles");
+/** The background floor's tables and channel (background-floor.mjs), and the SDK floor's (decision 0235). */
+const FLOOR_TABLES = "bench_floor";
+const SDK_FLOOR_TABLES = "bench_floor_sdk";
 const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 
 const TARGETS = {
@@ -566,6 +569,18 @@ async function roleUrl(admin: pg.Client, databaseUrl: string, role: string): Pro
   return url.toString();
 }
 
+/** One phase of a background floor process (floorPhase). */
+interface FloorPhase {
+  captures: number;
+  notified: number;
+  acquirerAnswers: Record<string, number>;
+  cpuMsPerCapture: number;
+  p50Ms: number;
+  p99Ms: number;
+  statementsPerCapture: number | undefined;
+  statements: string[] | undefined;
+}
+
 interface StatementCounts {
   perCapture: Record<string, number>;
   top: Record<string, string[]>;
@@ -601,9 +616,15 @@ async function resetStatements(admin: pg.Client): Promise<boolean> {
   );
 }
 
-/** The background floor worker (scripts/bench/background-floor.mjs) in its own process. */
-async function startFloor(env: Record<string, string>): Promise<ChildProcess> {
-  const nodeArgs = CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=floor-${Date.now()}.cpuprofile`] : [];
+/**
+ * The background floor worker (scripts/bench/background-floor.mjs) in its own process, with the
+ * services' Node flags (decision 0235). `name` prefixes its CPU profiles (BENCH_CPU_PROF).
+ */
+async function startFloor(env: Record<string, string>, name = "floor"): Promise<ChildProcess> {
+  const nodeArgs = [
+    ...SERVICE_NODE_FLAGS,
+    ...(CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : []),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, path.resolve("scripts/bench/background-floor.mjs")], {
     stdio: ["ignore", "pipe", "inherit"],
     detached: true,
@@ -621,7 +642,13 @@ async function startFloor(env: Record<string, string>): Promise<ChildProcess> {
  * the same statement), standing in for the web process's capture transaction. Resolves with each
  * job's send time by id (its notification's responseid).
  */
-async function floorLoad(client: pg.Pool, authorizationIds: string[], receiverUrl: string, seconds: number): Promise<Map<string, number>> {
+async function floorLoad(
+  client: pg.Pool,
+  authorizationIds: string[],
+  receiverUrl: string,
+  seconds: number,
+  tables = FLOOR_TABLES,
+): Promise<Map<string, number>> {
   const started = new Map<string, number>();
   await openLoop(seconds, () => {
     const authorizationId = authorizationIds.shift();
@@ -630,8 +657,8 @@ async function floorLoad(client: pg.Pool, authorizationIds: string[], receiverUr
     started.set(id, performance.now());
     return client.query(
       `WITH "job" AS (
-         INSERT INTO bench_floor_job (id, payment_id, authorization_id, amount, notify_url) VALUES ($1, $2, $3, 1000, $4) RETURNING id)
-       SELECT pg_notify('bench_floor', id) FROM "job"`,
+         INSERT INTO ${tables}_job (id, payment_id, authorization_id, amount, notify_url) VALUES ($1, $2, $3, 1000, $4) RETURNING id)
+       SELECT pg_notify('${tables}', id) FROM "job"`,
       [id, `pay_${id}`, authorizationId, receiverUrl],
     );
   });
@@ -747,13 +774,16 @@ async function main(): Promise<void> {
   const setup = new pg.Client({ connectionString: databaseUrl });
   await setup.connect();
   await setup.query(`CREATE TABLE bench_floor (id text PRIMARY KEY, body text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
-  await setup.query(`CREATE TABLE bench_floor_job (
-    id text PRIMARY KEY, payment_id text NOT NULL, authorization_id text NOT NULL, amount bigint NOT NULL, notify_url text NOT NULL,
-    created_at timestamptz NOT NULL DEFAULT clock_timestamp(), claimed_at timestamptz, status text, response_code int, finished_at timestamptz)`);
-  await setup.query(`CREATE INDEX bench_floor_job_unclaimed ON bench_floor_job (created_at, id) WHERE claimed_at IS NULL`);
-  await setup.query(`CREATE TABLE bench_floor_attempt (
-    id bigserial PRIMARY KEY, job_id text NOT NULL REFERENCES bench_floor_job (id), attempt_number int NOT NULL,
-    started_at timestamptz NOT NULL, duration_ms int NOT NULL, status_code int, response_body text)`);
+  // The background floor's tables, and the same again for the floor with the SDK call (FLOOR_TABLES).
+  for (const tables of [FLOOR_TABLES, SDK_FLOOR_TABLES]) {
+    await setup.query(`CREATE TABLE ${tables}_job (
+      id text PRIMARY KEY, payment_id text NOT NULL, authorization_id text NOT NULL, amount bigint NOT NULL, notify_url text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT clock_timestamp(), claimed_at timestamptz, status text, response_code int, finished_at timestamptz)`);
+    await setup.query(`CREATE INDEX ${tables}_job_unclaimed ON ${tables}_job (created_at, id) WHERE claimed_at IS NULL`);
+    await setup.query(`CREATE TABLE ${tables}_attempt (
+      id bigserial PRIMARY KEY, job_id text NOT NULL REFERENCES ${tables}_job (id), attempt_number int NOT NULL,
+      started_at timestamptz NOT NULL, duration_ms int NOT NULL, status_code int, response_body text)`);
+  }
   // The cluster's postmaster (a backend's parent): its descendants are every session's CPU.
   const { rows: backend } = await setup.query<{ pid: number }>(`SELECT pg_backend_pid() AS "pid"`);
   const backendStat = readFileSync(`/proc/${backend[0]!.pid}/stat`, "utf8");
@@ -770,6 +800,9 @@ async function main(): Promise<void> {
 
   buildIfMissing(DIST_DIR, log, { rebuild: Boolean(process.env.BENCH_REBUILD) });
   workerScriptPath = await workerScript(log, { rebuild: Boolean(process.env.BENCH_REBUILD) });
+  // The SDK call the floor makes in its own process (decision 0235), compiled as the worker is.
+  const sdkFloorBundle = path.resolve("dist/bench/floor-sdk-call.js");
+  await (await import("../build/server-scripts.mjs")).buildScript(process.cwd(), "scripts/bench/lib/floor-sdk-call.ts", sdkFloorBundle);
 
   const sandbox = await startSandboxProcess();
   const receiver = await startReceiver();
@@ -793,16 +826,17 @@ async function main(): Promise<void> {
   const latencyCount = Math.round(RATE * PHASE_S * 2 + WARM_CAPTURES + 200);
   const throughputPool = 2_000;
   const floorCount = Math.round(RATE * PHASE_S + WARM_CAPTURES);
-  const [latencyAuthorizations, poolAuthorizations, floorAuthorizations, jobFloorPool] = [
+  const [latencyAuthorizations, poolAuthorizations, floorAuthorizations, sdkFloorAuthorizations, jobFloorPool] = [
     await authorizeAtSandbox(clearhausUrl, sandboxKey, latencyCount, 1000),
     await authorizeAtSandbox(clearhausUrl, sandboxKey, throughputPool, 1_000_000),
+    await authorizeAtSandbox(clearhausUrl, sandboxKey, floorCount, 1000),
     await authorizeAtSandbox(clearhausUrl, sandboxKey, floorCount, 1000),
     // The job floor's 1-unit captures, as capture's own pool.
     await authorizeAtSandbox(clearhausUrl, sandboxKey, throughputPool, 1_000_000),
   ];
   const paymentIds = await seedAuthorizedPayments({ merchantId: merchant.id, accountId: account.id, authorizationIds: latencyAuthorizations, amount: 1000n });
   const poolIds = await seedAuthorizedPayments({ merchantId: merchant.id, accountId: account.id, authorizationIds: poolAuthorizations, amount: 1_000_000n });
-  log(`seeded ${latencyCount + 2 * throughputPool + floorCount} sandbox authorizations in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+  log(`seeded ${latencyCount + 2 * throughputPool + 2 * floorCount} sandbox authorizations in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
 
   // The SDK's share of the Inngest floor, in this process before the services start (nothing else
   // of the bench runs meanwhile). It leaves process.env a plain copy, which the services inherit as before.
@@ -815,7 +849,9 @@ async function main(): Promise<void> {
   const web = startService("web", WEB_PORT, { ...env, DATABASE_URL: urls.web });
   // The floor's stand-in for the web process: INSERTs from a pool (several in flight, as requests are).
   const feeder = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  const floor = await startFloor({ FLOOR_DATABASE_URL: urls.floor, FLOOR_ACQUIRER_URL: clearhausUrl, FLOOR_API_KEY: sandboxKey });
+  const floorEnv = { FLOOR_DATABASE_URL: urls.floor, FLOOR_ACQUIRER_URL: clearhausUrl, FLOOR_API_KEY: sandboxKey };
+  // The plain floor; for the last phase, the floor that makes the SDK call (the Inngest job floor).
+  let floor = await startFloor(floorEnv);
   const os = await import("node:os");
   const pgVersion = (await setup.query<{ server_version: string }>(`SHOW server_version`)).rows[0]?.server_version;
   const report: Record<string, unknown> = {
@@ -891,41 +927,68 @@ async function main(): Promise<void> {
     for (const [name, percent] of Object.entries(idle))
       row(`idle CPU of ${name} < ${TARGETS.idleCpuPercent}% of a core`, `${percent}%`, percent < TARGETS.idleCpuPercent);
 
+    /** One floor process fed at RATE for PHASE_S: its CPU per capture, latency, statements and answers. */
+    const floorPhase = async (child: ChildProcess, authorizations: string[], tables: string): Promise<FloorPhase> => {
+      await resetStatements(setup);
+      const cpuBefore = cpuSeconds(child.pid!);
+      const started = await floorLoad(feeder, authorizations, receiver.url, PHASE_S, tables);
+      await waitFor(() => [...started.keys()].every((id) => receiver.attempts.has(id)), 60_000);
+      await sleep(200); // its last attempts' records
+      const cpuMs = ((cpuSeconds(child.pid!) - cpuBefore) * 1000) / started.size;
+      const latencies = [...started].flatMap(([id, sentAt]) => {
+        const first = receiver.attempts.get(id)?.[0];
+        return first ? [first.arrivedAt - sentAt] : [];
+      });
+      const statements = await statementsPerCapture(setup, databaseName, [roles.floor], started.size);
+      const answers = await setup.query<{ status: string; count: number }>(`SELECT status, count(*)::int AS count FROM ${tables}_job GROUP BY 1`);
+      return {
+        captures: started.size,
+        notified: latencies.length,
+        acquirerAnswers: Object.fromEntries(answers.rows.map((answer) => [answer.status ?? "unclaimed", answer.count])),
+        cpuMsPerCapture: Number(cpuMs.toFixed(2)),
+        p50Ms: Math.round(percentile(latencies, 50)),
+        p99Ms: Math.round(percentile(latencies, 99)),
+        statementsPerCapture: statements?.perCapture[roles.floor],
+        statements: statements?.top[roles.floor],
+      };
+    };
+
     // 1. The background floor alone, at the same rate.
     log(`background floor at ${RATE}/s for ${PHASE_S} s`);
-    await resetStatements(setup);
-    const floorCpuBefore = cpuSeconds(floor.pid!);
-    const floorStarted = await floorLoad(feeder, floorAuthorizations, receiver.url, PHASE_S);
-    await waitFor(() => [...floorStarted.keys()].every((id) => receiver.attempts.has(id)), 60_000);
-    await sleep(200); // its last attempts' records
-    const floorCpuMs = ((cpuSeconds(floor.pid!) - floorCpuBefore) * 1000) / floorStarted.size;
-    const floorLatencies = [...floorStarted].flatMap(([id, sentAt]) => {
-      const first = receiver.attempts.get(id)?.[0];
-      return first ? [first.arrivedAt - sentAt] : [];
-    });
-    const floorStatements = await statementsPerCapture(setup, databaseName, [roles.floor], floorStarted.size);
-    const floorAnswers = await setup.query<{ status: string; count: number }>(`SELECT status, count(*)::int AS count FROM bench_floor_job GROUP BY 1`);
-    const backgroundFloor = {
-      captures: floorStarted.size,
-      notified: floorLatencies.length,
-      acquirerAnswers: Object.fromEntries(floorAnswers.rows.map((answer) => [answer.status ?? "unclaimed", answer.count])),
-      cpuMsPerCapture: Number(floorCpuMs.toFixed(2)),
-      p50Ms: Math.round(percentile(floorLatencies, 50)),
-      p99Ms: Math.round(percentile(floorLatencies, 99)),
-      statementsPerCapture: floorStatements?.perCapture[roles.floor],
-      statements: floorStatements?.top[roles.floor],
-    };
+    const backgroundFloor = await floorPhase(floor, floorAuthorizations, FLOOR_TABLES);
     report.backgroundFloor = backgroundFloor;
     log(`background floor: ${JSON.stringify(backgroundFloor)}`);
+    report.sdkCalls = sdkCalls;
+
+    // 1b. The Inngest floor as one process (decision 0235): the background floor making the SDK
+    // call inside each job, so that the call runs as it runs in a worker (among the job's I/O, its
+    // caches shared, the SDK's async context hooks on for every promise of the process) instead of
+    // alone in a loop. Started for this phase only, warmed up as the other floor was.
+    log(`the background floor with one SDK call per job in its process, at ${RATE}/s for ${PHASE_S} s (warm-up ${WARM_CAPTURES} jobs)`);
+    const sdkFloor = await startFloor({
+      ...floorEnv,
+      FLOOR_TABLES: SDK_FLOOR_TABLES,
+      FLOOR_SDK_BUNDLE: sdkFloorBundle,
+    }, "sdkfloor");
+    let sdkFloorPhase: FloorPhase;
+    try {
+      const warmSdkFloor = await floorLoad(feeder, sdkFloorAuthorizations, receiver.url, WARM_CAPTURES / RATE, SDK_FLOOR_TABLES);
+      await waitFor(() => [...warmSdkFloor.keys()].every((id) => receiver.attempts.has(id)), 60_000);
+      await sleep(2_000);
+      sdkFloorPhase = await floorPhase(sdkFloor, sdkFloorAuthorizations, SDK_FLOOR_TABLES);
+    } finally {
+      await stopChild(sdkFloor);
+    }
     const inngestFloor = {
       cpuMsPerCapture: Number((backgroundFloor.cpuMsPerCapture + sdkCalls.directPlainEnv.cpuMsPerCall).toFixed(2)),
       backgroundFloorCpuMs: backgroundFloor.cpuMsPerCapture,
       sdkCallCpuMs: sdkCalls.directPlainEnv.cpuMsPerCall,
       // The floor's statements: one Inngest function call adds none of its own.
       statementsPerCapture: backgroundFloor.statementsPerCapture,
+      // The same floor as one process: the SDK call made inside each job (decision 0235).
+      oneProcess: sdkFloorPhase,
     };
     report.inngestFloor = inngestFloor;
-    report.sdkCalls = sdkCalls;
     log(`Inngest floor: ${JSON.stringify(inngestFloor)}`);
 
     // 2. The service at the same rate.
@@ -1024,6 +1087,14 @@ async function main(): Promise<void> {
       workerCpu <= TARGETS.workerCpuToFloor * inngestFloor.cpuMsPerCapture,
       `${inngestFloor.cpuMsPerCapture} ms (${backgroundFloor.cpuMsPerCapture} + ${sdkCalls.directPlainEnv.cpuMsPerCall})`,
       `${ratio(workerCpu, inngestFloor.cpuMsPerCapture)}`,
+    );
+    // Not a verdict of its own yet (decision 0235): the same target read against the floor as one process.
+    row(
+      `worker CPU per capture against the Inngest floor as one process (the background floor making the SDK call in each job; no target, decision 0235)`,
+      `${workerCpu} ms`,
+      null,
+      `${inngestFloor.oneProcess.cpuMsPerCapture} ms`,
+      `${ratio(workerCpu, inngestFloor.oneProcess.cpuMsPerCapture)}`,
     );
     const statements = latency.statementsPerCapture;
     if (statements?.worker !== undefined && statements.web !== undefined) {
@@ -1187,7 +1258,6 @@ async function main(): Promise<void> {
         },
       ],
     };
-    const floorService = { name: "backgroundFloor", child: floor };
     const floorJobCounts = async () =>
       (await setup.query<{ all: number; finished: number }>(`SELECT count(*)::int AS "all", count(finished_at)::int AS "finished" FROM bench_floor_job`)).rows[0]!;
     const floorDrained = (timeoutMs: number) =>
@@ -1195,15 +1265,20 @@ async function main(): Promise<void> {
         const counts = await floorJobCounts();
         return counts.all === counts.finished;
       }, timeoutMs, 200);
+    /** The job floor's phase with `floor` working off the rows: its throughput and how much of the work was done within it. */
+    const jobFloorPhase = async () => {
+      await autocannon({ url: web.base, ...jobRequest, ...warmFor });
+      if (!(await floorDrained(120_000))) log("the job floor's warm-up did not drain within 120 s");
+      const jobsBefore = await floorJobCounts();
+      const result = await throughput({ url: web.base, ...jobRequest }, [web, { name: "backgroundFloor", child: floor }], machineShares);
+      const jobsAtEnd = await floorJobCounts();
+      const keptUp = { answered: jobsAtEnd.all - jobsBefore.all, doneInPhase: jobsAtEnd.finished - jobsBefore.finished };
+      log(`  background work done within the phase: ${JSON.stringify(keptUp)}`);
+      if (!(await floorDrained(120_000))) log("the job floor's phase did not drain within 120 s");
+      return { result, keptUp };
+    };
     log(`throughput: the job floor (Next.js + INSERT with the background floor working off each row), ${CONNECTIONS} connections, ${DURATION_S} s (3 s warm-up)`);
-    await autocannon({ url: web.base, ...jobRequest, ...warmFor });
-    if (!(await floorDrained(120_000))) log("the job floor's warm-up did not drain within 120 s");
-    const jobsBefore = await floorJobCounts();
-    const jobFloor = await throughput({ url: web.base, ...jobRequest }, [web, floorService], machineShares);
-    const jobsAtEnd = await floorJobCounts();
-    const jobFloorKeptUp = { answered: jobsAtEnd.all - jobsBefore.all, doneInPhase: jobsAtEnd.finished - jobsBefore.finished };
-    log(`  background work done within the phase: ${JSON.stringify(jobFloorKeptUp)}`);
-    if (!(await floorDrained(120_000))) log("the job floor's phase did not drain within 120 s");
+    const { result: jobFloor, keptUp: jobFloorKeptUp } = await jobFloorPhase();
 
     log(`throughput: POST /api/{paymentid}/capture, ${CONNECTIONS} connections, ${DURATION_S} s (3 s warm-up), worker running`);
     await autocannon({ url: web.base, ...captureRequest, ...warmFor });
@@ -1212,7 +1287,23 @@ async function main(): Promise<void> {
     const capture = await throughput({ url: web.base, ...captureRequest }, [web, worker], machineShares);
     const captureKeptUp = { answered: capture.answered, notifiedInPhase: receiver.attempts.size - notifiedBefore };
     log(`  background work done within the phase: ${JSON.stringify(captureKeptUp)}`);
-    report.throughput = { connections: CONNECTIONS, seconds: DURATION_S, nextInsertFloor: insertFloor, jobFloor, jobFloorKeptUp, capture, captureKeptUp };
+    // The Inngest job floor (decision 0235): the job floor again, each row worked off by the floor
+    // that makes one SDK call per job (the same tables; the plain floor stopped first).
+    log(`throughput: the Inngest job floor (the job floor, its rows worked off with one SDK call each), ${CONNECTIONS} connections, ${DURATION_S} s (3 s warm-up)`);
+    await stopChild(floor);
+    floor = await startFloor({ ...floorEnv, FLOOR_SDK_BUNDLE: sdkFloorBundle }, "sdkfloor");
+    const { result: inngestJobFloor, keptUp: inngestJobFloorKeptUp } = await jobFloorPhase();
+    report.throughput = {
+      connections: CONNECTIONS,
+      seconds: DURATION_S,
+      nextInsertFloor: insertFloor,
+      jobFloor,
+      jobFloorKeptUp,
+      capture,
+      captureKeptUp,
+      inngestJobFloor,
+      inngestJobFloorKeptUp,
+    };
     row(
       `the job floor: Next.js + INSERT with the background floor working off each row (${CONNECTIONS} connections; no target: the least a capture with its background work costs here)`,
       `${jobFloor.requestsPerSecond} req/s, p99 ${jobFloor.p99Ms} ms (background work done in the phase: ${jobFloorKeptUp.doneInPhase} of ${jobFloorKeptUp.answered})`,
@@ -1242,6 +1333,20 @@ async function main(): Promise<void> {
       `${jobFloor.requestsPerSecond} req/s, p99 ${jobFloor.p99Ms} ms`,
       `${ratio(capture.requestsPerSecond, jobFloor.requestsPerSecond)} (p99 ${ratio(capture.p99Ms, jobFloor.p99Ms)})`,
     );
+    row(
+      `the Inngest job floor: the job floor with one SDK call in each row's background work (${CONNECTIONS} connections; no target, decision 0235)`,
+      `${inngestJobFloor.requestsPerSecond} req/s, p99 ${inngestJobFloor.p99Ms} ms (background work done in the phase: ${inngestJobFloorKeptUp.doneInPhase} of ${inngestJobFloorKeptUp.answered})`,
+      null,
+      `${insertFloor.requestsPerSecond} req/s, p99 ${insertFloor.p99Ms} ms`,
+      `${ratio(inngestJobFloor.requestsPerSecond, insertFloor.requestsPerSecond)} (p99 ${ratio(inngestJobFloor.p99Ms, insertFloor.p99Ms)})`,
+    );
+    row(
+      `capture against the Inngest job floor (${CONNECTIONS} connections; no target)`,
+      `${capture.requestsPerSecond} req/s, p99 ${capture.p99Ms} ms`,
+      null,
+      `${inngestJobFloor.requestsPerSecond} req/s, p99 ${inngestJobFloor.p99Ms} ms`,
+      `${ratio(capture.requestsPerSecond, inngestJobFloor.requestsPerSecond)} (p99 ${ratio(capture.p99Ms, inngestJobFloor.p99Ms)})`,
+    );
   } finally {
     await Promise.all([web.stop(), worker.stop(), stopChild(floor), stopChild(sandbox.child)]);
     await receiver.close();
@@ -1257,7 +1362,7 @@ async function main(): Promise<void> {
   (report.host as Record<string, unknown>).loadAtEnd = (await import("node:os")).loadavg().map((n) => Number(n.toFixed(2)));
   if (CPU_PROF) {
     const summaries: Record<string, ProfileSummary> = {};
-    for (const name of ["web", "worker", "floor"]) summaries[name] = summarizeProfiles(PROFILE_DIR, DIST_DIR, (file) => file.startsWith(`${name}-`), 25);
+    for (const name of ["web", "worker", "floor", "sdkfloor"]) summaries[name] = summarizeProfiles(PROFILE_DIR, DIST_DIR, (file) => file.startsWith(`${name}-`), 25);
     report.profiles = summaries;
   }
   mkdirSync(RESULTS_DIR, { recursive: true });

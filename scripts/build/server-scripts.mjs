@@ -40,25 +40,28 @@ function workspaceSources(root) {
   };
 }
 
-export async function buildServerScripts(root = process.cwd()) {
+/** One script compiled as the server scripts are: our sources bundled, packages left to Node. */
+export async function buildScript(root, entry, outfile) {
   const { build } = await import("esbuild");
-  for (const [out, entry] of Object.entries(SERVER_SCRIPTS)) {
-    await build({
-      absWorkingDir: root,
-      entryPoints: [path.join(root, entry)],
-      outfile: path.join(root, "dist", out),
-      bundle: true,
-      platform: "node",
-      target: "node20",
-      format: "esm",
-      packages: "external",
-      plugins: [workspaceSources(root), nextEntryFiles()],
-      tsconfig: path.join(root, "tsconfig.json"),
-      sourcemap: true,
-      logLevel: "warning",
-      banner: { js: "// Built by scripts/build/server-scripts.mjs from " + entry + "; do not edit." },
-    });
-  }
+  await build({
+    absWorkingDir: root,
+    entryPoints: [path.join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    packages: "external",
+    plugins: [workspaceSources(root), nextEntryFiles()],
+    tsconfig: path.join(root, "tsconfig.json"),
+    sourcemap: true,
+    logLevel: "warning",
+    banner: { js: "// Built by scripts/build/server-scripts.mjs from " + entry + "; do not edit." },
+  });
+}
+
+export async function buildServerScripts(root = process.cwd()) {
+  for (const [out, entry] of Object.entries(SERVER_SCRIPTS)) await buildScript(root, entry, path.join(root, "dist", out));
   return Object.keys(SERVER_SCRIPTS).map((out) => `dist/${out}`);
 }
 

@@ -10,12 +10,11 @@
 // The last one is the SDK's share of the Inngest floor: what any design that runs each capture's
 // work as an Inngest function pays at least, besides the background floor's database and HTTP work.
 import { randomBytes } from "node:crypto";
-import { callFunction, type DirectInvoke, type ServeHandler } from "@cps/inngest-embedded";
-import { Inngest } from "inngest";
 import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
 import { installPlainProcessEnv } from "../../../lib/env";
 import { directInvoker } from "../../../lib/inngest/direct-comm-handler";
+import { callTrivialFunction, trivialFunction, type Transport } from "./trivial-function";
 
 export interface ServeProtocolCost {
   calls: number;
@@ -34,49 +33,12 @@ export interface SdkCallCosts {
   environmentVariables: number;
 }
 
-type Transport = { handler?: ServeHandler; invoke?: DirectInvoke };
-
-function trivialFunction(signingKey: string) {
-  const client = new Inngest({ id: "bench-serve-protocol", isDev: false, signingKey, eventKey: "bench" });
-  const noop = client.createFunction({ id: "noop", retries: 0, triggers: [{ event: "bench/noop" }] }, async ({ event }) => ({
-    ok: true,
-    id: event.id,
-  }));
-  return { client, noop };
-}
-
 async function measure(transport: Transport, signingKey: string, calls: number): Promise<ServeProtocolCost> {
-  const call = (index: number) => {
-    const event = { id: `evt_${index}`, name: "bench/noop", data: { operationId: `op_${index}` }, ts: Date.now() };
-    return callFunction({
-      serveUrl: "http://127.0.0.1:9/api/inngest",
-      signingKey,
-      functionId: "bench-serve-protocol-noop",
-      stepId: "step",
-      body: {
-        event,
-        events: [event],
-        steps: {},
-        ctx: {
-          run_id: `run_${index}`,
-          attempt: 0,
-          max_attempts: 1,
-          disable_immediate_execution: false,
-          use_api: false,
-          stack: { stack: [], current: 0 },
-        },
-        version: 2,
-      },
-      timeoutMs: 10_000,
-      ...transport,
-    });
-  };
-  const first = await call(0);
-  if (first.kind !== "complete") throw new Error(`the SDK did not complete a trivial function: ${JSON.stringify(first)}`);
-  for (let index = 1; index <= 300; index++) await call(index); // warm-up
+  await callTrivialFunction(transport, signingKey, "0");
+  for (let index = 1; index <= 300; index++) await callTrivialFunction(transport, signingKey, String(index)); // warm-up
   const cpu = process.cpuUsage();
   const started = performance.now();
-  for (let index = 0; index < calls; index++) await call(1000 + index);
+  for (let index = 0; index < calls; index++) await callTrivialFunction(transport, signingKey, String(1000 + index));
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   return {
