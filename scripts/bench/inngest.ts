@@ -423,6 +423,16 @@ function bySecond(samples: Array<{ atMs: number; ms: number }>, startMs: number,
     .map(([second, list]) => `${second}s:${Math.round(percentile(list, 50))}${withMax ? `/${Math.round(Math.max(...list))}` : ""}`);
 }
 
+/** How many samples fell in each second from `startMs`: "<second>s:<count>" for the seconds with any. */
+function countBySecond(samples: Array<{ atMs: number }>, startMs: number): string {
+  const counts = new Map<number, number>();
+  for (const { atMs } of samples) counts.set(Math.floor((atMs - startMs) / 1000), (counts.get(Math.floor((atMs - startMs) / 1000)) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([second, count]) => `${second}s:${count}`)
+    .join(" ");
+}
+
 /** Sends captures open loop at RATE per second for `seconds`; resolves with each capture's start time by responseid. */
 async function captureLoad(options: { base: string; apiKey: string; paymentIds: string[]; seconds: number }): Promise<{
   started: Map<string, number>;
@@ -682,6 +692,8 @@ interface Throughput {
   cpuMsPerRequest: Record<string, number>;
   /** Who used the cores during the phase, % of one core (cpuShares). */
   cpuShares: Record<string, number>;
+  /** The answers' p50 and max (ms) by the second of the phase they came in. */
+  answerBySecond: string[];
 }
 
 async function throughput(
@@ -691,7 +703,17 @@ async function throughput(
 ): Promise<Throughput> {
   const before = services.map((service) => cpuSeconds(service.child.pid as number));
   const shares = machineShares();
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
+  // Each answer's time by the second it came in: whether the p99 is a stall or a spread-out tail.
+  const answers: Array<{ atMs: number; ms: number; first: boolean }> = [];
+  const clients = new Set<unknown>();
+  const startedAt = performance.now();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options }, (error, done) => (error ? reject(error) : resolve(done)));
+    instance.on("response", (client: unknown, _status: number, _bytes: number, responseTimeMs: number) => {
+      answers.push({ atMs: performance.now(), ms: responseTimeMs, first: !clients.has(client) });
+      clients.add(client);
+    });
+  });
   const cpuShares = shares.take();
   const answered = Math.max(result.requests.total, 1);
   const summary: Throughput = {
@@ -705,10 +727,18 @@ async function throughput(
       services.map((service, index) => [service.name, Number((((cpuSeconds(service.child.pid as number) - before[index]!) * 1000) / answered).toFixed(2))]),
     ),
     cpuShares,
+    answerBySecond: bySecond(answers, startedAt),
   };
   log(
     `  ${summary.requestsPerSecond} req/s, p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, non-2xx ${summary.non2xx}, errors ${summary.errors}, ` +
       `CPU ms/request ${JSON.stringify(summary.cpuMsPerRequest)}, CPU % of one core ${JSON.stringify(cpuShares)}`,
+  );
+  log(`  answers, p50/max ms by the second they came in: ${summary.answerBySecond.join(" ")}`);
+  // The slowest 1% (what the p99 reads): how many were the first answer on their connection.
+  const slowest = [...answers].sort((a, b) => b.ms - a.ms).slice(0, Math.ceil(answers.length / 100));
+  log(
+    `  the slowest 1% (${slowest.length}, from ${Math.round(slowest.at(-1)?.ms ?? 0)} ms): ${slowest.filter((one) => one.first).length} ` +
+      `the first answer on their connection; how many came in each second: ${countBySecond(slowest, startedAt)}`,
   );
   return summary;
 }
