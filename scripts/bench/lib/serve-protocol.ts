@@ -7,8 +7,9 @@
 //  - direct: the SDK's comm handler called directly (lib/inngest/direct-comm-handler.ts: the body
 //    object in, the raw answer out, no signature), as the worker's executor calls it now, first with
 //    process.env as Node gives it, then as the plain copy the worker installs (installPlainProcessEnv).
-// The last one is the SDK's share of the Inngest floor: what any design that runs each capture's
-// work as an Inngest function pays at least, besides the background floor's database and HTTP work.
+// The last one was the SDK's share of the Inngest floor until decision 0235, which measures the call
+// inside the background floor's own process instead (floor-sdk-call.ts), where it costs about twice
+// as much; the bench still prints the loop's figures beside it.
 import { randomBytes } from "node:crypto";
 import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
