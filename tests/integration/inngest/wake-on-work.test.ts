@@ -178,18 +178,27 @@ describe("waking the embedded executor", { timeout: 120_000 }, () => {
 
   it("events arriving one by one start their runs without a claim of due jobs per event, and a sleep among them still ends on time", async () => {
     const { database: counted, claims } = countingClaims();
-    await startExecutor({ database: counted });
+    // A slot for every run, as in the next test: a pass that runs out of slots on a busy machine owes
+    // a claim for what it left, which is not the per-event claim this test is about.
+    const count = 40;
+    await startExecutor({ database: counted, concurrency: count + 1 });
     napTimes.length = 0;
     await sendEvent({ type: napped, data: { ms: 1_000 }, id: "nap-among-events" });
     await eventually(() => napTimes.length === 1, { timeoutMs: 10_000, intervalMs: 5, onTimeout: "return" });
     const claimsBefore = claims.count;
-    const count = 40;
+    const streamStarted = Date.now();
     await sendOneByOne(plainPinged, { first: 100, count, gapMs: 25, idPrefix: "ping-stream" });
     await eventually(() => seen.has(100 + count - 1) && napTimes.length === 2, { timeoutMs: 15_000, intervalMs: 5, onTimeout: "return" });
     expectAllSeen(100, count);
-    // A claim per event before; now one at most every 250 ms while events keep coming, plus the
-    // claims the sleep's end and the calls that left work ask for (about a second of events here).
-    expect(claims.count - claimsBefore).toBeLessThan(count / 2);
+    const streamMs = Date.now() - streamStarted;
+    // A claim per event before (40 here); now one at most every 250 ms while events keep coming,
+    // plus the claims the sleep's end and the calls that left work ask for. The stream lasts about a
+    // second alone and longer on a busy machine (a CI run beside the production cluster read 20
+    // claims against a fixed bound of 20, with 4 slots), so the bound follows its duration, as the
+    // next test's does, and stays below one claim per event.
+    const made = claims.count - claimsBefore;
+    console.log(`[wake-on-work] claims while events arrived one by one: ${made} in ${streamMs} ms`);
+    expect(made).toBeLessThan(Math.min(count * 0.75, streamMs / 250 + 12));
     const slept = (napTimes[1] as number) - (napTimes[0] as number);
     expect(slept).toBeGreaterThanOrEqual(1_000);
     expect(slept).toBeLessThan(3_000);
