@@ -64,6 +64,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import pg from "pg";
 import autocannon from "autocannon";
 import { buildIfMissing, workerScript } from "./build-if-missing";
@@ -706,6 +707,10 @@ async function throughput(
   // Each answer's time by the second it came in: whether the p99 is a stall or a spread-out tail.
   const answers: Array<{ atMs: number; ms: number; first: boolean }> = [];
   const clients = new Set<unknown>();
+  // The bench's own event loop: autocannon times each answer here, so a stall of this process
+  // would read as a slow answer of the web's.
+  const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+  benchLoop.enable();
   const startedAt = performance.now();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options }, (error, done) => (error ? reject(error) : resolve(done)));
@@ -714,6 +719,7 @@ async function throughput(
       clients.add(client);
     });
   });
+  benchLoop.disable();
   const cpuShares = shares.take();
   const answered = Math.max(result.requests.total, 1);
   const summary: Throughput = {
@@ -738,7 +744,8 @@ async function throughput(
   const slowest = [...answers].sort((a, b) => b.ms - a.ms).slice(0, Math.ceil(answers.length / 100));
   log(
     `  the slowest 1% (${slowest.length}, from ${Math.round(slowest.at(-1)?.ms ?? 0)} ms): ${slowest.filter((one) => one.first).length} ` +
-      `the first answer on their connection; how many came in each second: ${countBySecond(slowest, startedAt)}`,
+      `the first answer on their connection; how many came in each second: ${countBySecond(slowest, startedAt)}; ` +
+      `the bench's own event loop delayed at most ${Math.round(benchLoop.max / 1e6)} ms (p99 ${Math.round(benchLoop.percentile(99) / 1e6)} ms)`,
   );
   return summary;
 }
