@@ -412,25 +412,28 @@ async function openLoop(seconds: number, send: () => Promise<unknown>): Promise<
  * cold start shows where it is.
  */
 function bySecond(samples: Array<{ atMs: number; ms: number }>, startMs: number, withMax = true): string[] {
-  const seconds = new Map<number, number[]>();
-  for (const { atMs, ms } of samples) {
-    const second = Math.floor((atMs - startMs) / 1000);
-    const list = seconds.get(second);
-    if (list) list.push(ms);
-    else seconds.set(second, [ms]);
+  return groupedBySecond(samples, startMs).map(([second, group]) => {
+    const list = group.map((sample) => sample.ms);
+    return `${second}s:${Math.round(percentile(list, 50))}${withMax ? `/${Math.round(Math.max(...list))}` : ""}`;
+  });
+}
+
+/** Samples by the second of the phase they belong to (`atMs`, from `startMs`), in order of the seconds. */
+function groupedBySecond<Sample extends { atMs: number }>(samples: Sample[], startMs: number): Array<[number, Sample[]]> {
+  const seconds = new Map<number, Sample[]>();
+  for (const sample of samples) {
+    const second = Math.floor((sample.atMs - startMs) / 1000);
+    const group = seconds.get(second);
+    if (group) group.push(sample);
+    else seconds.set(second, [sample]);
   }
-  return [...seconds.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([second, list]) => `${second}s:${Math.round(percentile(list, 50))}${withMax ? `/${Math.round(Math.max(...list))}` : ""}`);
+  return [...seconds.entries()].sort(([a], [b]) => a - b);
 }
 
 /** How many samples fell in each second from `startMs`: "<second>s:<count>" for the seconds with any. */
 function countBySecond(samples: Array<{ atMs: number }>, startMs: number): string {
-  const counts = new Map<number, number>();
-  for (const { atMs } of samples) counts.set(Math.floor((atMs - startMs) / 1000), (counts.get(Math.floor((atMs - startMs) / 1000)) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([second, count]) => `${second}s:${count}`)
+  return groupedBySecond(samples, startMs)
+    .map(([second, group]) => `${second}s:${group.length}`)
     .join(" ");
 }
 
