@@ -54,14 +54,11 @@ function request(url, { method = "POST", headers, body, timeoutMs = 15_000 }) {
   });
 }
 
-/** Jobs done and SDK calls made, printed when the floor stops (tests/integration/bench). */
-const done = { jobs: 0, sdkCalls: 0 };
+/** Jobs done, printed when the floor stops with the SDK calls completed (tests/integration/bench). */
+let jobsDone = 0;
 
 async function runJob(job) {
-  if (sdkCall) {
-    await sdkCall(job.id);
-    done.sdkCalls++;
-  }
+  if (sdkCall) await sdkCall.call(job.id);
   const captureUrl = new URL(`/authorizations/${encodeURIComponent(job.authorization_id)}/captures`, ACQUIRER_URL);
   const answer = await request(captureUrl, {
     headers: {
@@ -98,7 +95,7 @@ async function runJob(job) {
     `INSERT INTO ${TABLES}_attempt (job_id, attempt_number, started_at, duration_ms, status_code, response_body) VALUES ($1, 1, $2, $3, $4, $5)`,
     [job.id, startedAt, Date.now() - startedAt.getTime(), notified.statusCode || null, notified.text.slice(0, 256)],
   );
-  done.jobs++;
+  jobsDone++;
 }
 
 let active = 0;
@@ -152,6 +149,6 @@ process.stdout.write("ready\n");
 
 process.on("SIGTERM", () => {
   clearInterval(poll);
-  process.stdout.write(`stopped: ${done.jobs} jobs, ${done.sdkCalls} SDK calls\n`);
+  process.stdout.write(`stopped: ${jobsDone} jobs, ${sdkCall?.completed() ?? 0} SDK calls\n`);
   void Promise.allSettled([listener.end(), pool.end()]).then(() => process.exit(0));
 });

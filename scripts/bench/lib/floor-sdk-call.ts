@@ -8,11 +8,22 @@ import { installPlainProcessEnv } from "../../../lib/env";
 import { directInvoker } from "../../../lib/inngest/direct-comm-handler";
 import { callTrivialFunction, trivialFunction } from "./trivial-function";
 
-/** A function that calls the trivial Inngest function once, keyed by the job. */
-export function createSdkCall(): (key: string) => Promise<void> {
+/**
+ * `call` calls the trivial Inngest function once, keyed by the job; `completed` counts the calls the
+ * SDK answered as a completed run (callTrivialFunction throws on any other answer), which the floor
+ * prints when it stops (tests/integration/bench/inngest-floor.test.ts).
+ */
+export function createSdkCall(): { call(key: string): Promise<void>; completed(): number } {
   installPlainProcessEnv();
   const signingKey = `signkey-test-${randomBytes(32).toString("hex")}`;
   const { client, noop } = trivialFunction(signingKey);
   const invoke = directInvoker({ client, functions: [noop] });
-  return (key) => callTrivialFunction({ invoke }, signingKey, key);
+  let completed = 0;
+  return {
+    async call(key) {
+      await callTrivialFunction({ invoke }, signingKey, key);
+      completed++;
+    },
+    completed: () => completed,
+  };
 }

@@ -14,6 +14,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildScript } from "@/scripts/build/server-scripts.mjs";
 import { eventually } from "@/tests/helpers/eventually";
+import { startNotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { defaultEngine, useTestDatabase } from "@/tests/helpers/test-database";
 
 const onPostgres = defaultEngine() === "postgres";
@@ -21,24 +22,19 @@ const database = useTestDatabase();
 const TABLES = "test_floor";
 const bundle = path.resolve(`dist/bench/floor-sdk-call-test-${process.pid}.js`);
 
-type Seen = { path: string; headers: http.IncomingHttpHeaders; body: string };
-
-function recordingServer(answer: (seen: Seen) => string): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
-  const seen: Seen[] = [];
+/** The acquirer's side of the floor's call: approves every capture, as the Clearhaus sandbox does a valid one, and records its path. */
+function approvingAcquirer(): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
+  const paths: string[] = [];
   const server = http.createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
-      const entry = { path: request.url ?? "", headers: request.headers, body };
-      seen.push(entry);
-      response.writeHead(200, { "content-type": "application/json" }).end(answer(entry));
-    });
+    paths.push(request.url ?? "");
+    request.resume();
+    request.on("end", () => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: { code: 20000 } })));
   });
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        seen,
+        paths,
         close: () => new Promise<void>((done) => server.close(() => done())),
       }),
     ),
@@ -83,8 +79,8 @@ describe.skipIf(!onPostgres)("the Inngest floor as one process", () => {
   });
 
   it("makes one complete SDK call per job and does each job's whole work", async () => {
-    const acquirer = await recordingServer(() => JSON.stringify({ status: { code: 20000 } }));
-    const receiver = await recordingServer(() => "{}");
+    const acquirer = await approvingAcquirer();
+    const receiver = await startNotificationReceiver();
     const floor = await startFloor({
       FLOOR_DATABASE_URL: database.current().url,
       FLOOR_ACQUIRER_URL: acquirer.url,
@@ -97,7 +93,7 @@ describe.skipIf(!onPostgres)("the Inngest floor as one process", () => {
         await client.query(
           `WITH "job" AS (INSERT INTO ${TABLES}_job (id, payment_id, authorization_id, amount, notify_url) VALUES ($1, $2, $3, 1000, $4) RETURNING id)
            SELECT pg_notify('${TABLES}', id) FROM "job"`,
-          [`job_${n}`, `pay_${n}`, `auth_${n}`, `${receiver.url}/notify`],
+          [`job_${n}`, `pay_${n}`, `auth_${n}`, receiver.url],
         );
       await eventually(
         async () => (await client.query<{ n: number }>(`SELECT count(*)::int AS "n" FROM ${TABLES}_attempt`)).rows[0]!.n === 3,
@@ -105,9 +101,9 @@ describe.skipIf(!onPostgres)("the Inngest floor as one process", () => {
       );
       const { rows: jobs } = await client.query(`SELECT id, status, response_code FROM ${TABLES}_job ORDER BY id`);
       expect(jobs).toEqual([1, 2, 3].map((n) => ({ id: `job_${n}`, status: "approved", response_code: 20000 })));
-      expect(acquirer.seen.map((call) => call.path).sort()).toEqual([1, 2, 3].map((n) => `/authorizations/auth_${n}/captures`));
-      expect(receiver.seen).toHaveLength(3);
-      for (const notification of receiver.seen) expect(notification.headers["webhook-signature"]).toMatch(/^v1,/);
+      expect([...acquirer.paths].sort()).toEqual([1, 2, 3].map((n) => `/authorizations/auth_${n}/captures`));
+      expect(receiver.received).toHaveLength(3);
+      for (const notification of receiver.received) expect(notification.headers["webhook-signature"]).toMatch(/^v1,/);
     } finally {
       process.kill(-floor.child.pid!, "SIGTERM");
       await floor.exit;
