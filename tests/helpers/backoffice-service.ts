@@ -142,6 +142,14 @@ export async function startBackofficeService(name: string, options: StartService
   };
 }
 
+/**
+ * The bound of one back-office case in Chromium, above the sum of its steps' own waits (a sign-in
+ * alone may wait 2 × 120 s). On a CI machine running the suites beside each other the security
+ * project's 120 s once ran out first, and vitest then names no step, only STACK_TRACE_ERROR; with this
+ * bound a slow step fails on its own wait and names its locator.
+ */
+export const CHROMIUM_CASE_BOUND_MS = 600_000;
+
 export interface BackofficeInChromium {
   readonly backoffice: BackofficeService;
   readonly browser: LaunchedChromium;

@@ -7,7 +7,7 @@
 // injected into a page's HTML does not run.
 import { describe, expect, it } from "vitest";
 import type { Page } from "@playwright/test";
-import { useBackofficeInChromium } from "@/tests/helpers/backoffice-service";
+import { CHROMIUM_CASE_BOUND_MS, useBackofficeInChromium } from "@/tests/helpers/backoffice-service";
 
 /** Back-office pages of a signed-in owner (each a route of app/backoffice/(app)). */
 const SIGNED_IN_PAGES = [
@@ -97,7 +97,7 @@ describe("L7: back-office pages run only the service's own scripts", () => {
     await page.getByTestId("notification-secret").filter({ hasText: /^whsec_/ }).waitFor({ timeout: 60_000 });
     expect(violations).toEqual([]);
     await page.close();
-  });
+  }, CHROMIUM_CASE_BOUND_MS);
 
   it("L7: an inline script injected into a back-office page's HTML does not run", async () => {
     const { backoffice, browser } = running;
@@ -116,5 +116,5 @@ describe("L7: back-office pages run only the service's own scripts", () => {
     expect(await page.evaluate(() => (window as unknown as { __injected?: string }).__injected)).toBeUndefined();
     expect(violations.some((violation) => violation.startsWith("script-src"))).toBe(true);
     await page.close();
-  });
+  }, CHROMIUM_CASE_BOUND_MS);
 });

@@ -4,7 +4,7 @@
 // invitations (address, role, who sent it, until when) and an owner revokes one; the revocation is in
 // the audit log, and the invitation's link then says it is no longer valid.
 import { describe, expect, it } from "vitest";
-import { useBackofficeInChromium } from "@/tests/helpers/backoffice-service";
+import { CHROMIUM_CASE_BOUND_MS, useBackofficeInChromium } from "@/tests/helpers/backoffice-service";
 
 const running = useBackofficeInChromium("invitations-page");
 
@@ -50,5 +50,5 @@ describe("M2: pending invitations are listed and can be revoked", () => {
     await page.goto(`${base}${link}`);
     await page.getByText("This invitation has expired or was used already").waitFor({ timeout: 30_000 });
     await page.close();
-  });
+  }, CHROMIUM_CASE_BOUND_MS);
 });
