@@ -143,10 +143,11 @@ export async function startBackofficeService(name: string, options: StartService
 }
 
 /**
- * The bound of one back-office case in Chromium, above the sum of its steps' own waits (a sign-in
- * alone may wait 2 × 120 s). On a CI machine running the suites beside each other the security
- * project's 120 s once ran out first, and vitest then names no step, only STACK_TRACE_ERROR; with this
- * bound a slow step fails on its own wait and names its locator.
+ * The bound of one back-office case in Chromium: long enough that a slow step reaches its own wait
+ * first (a sign-in alone may wait 2 × 120 s, each other step Playwright's 30 s or its own 60 s). On a
+ * CI machine running the suites beside each other the security project's 120 s once ran out first,
+ * and vitest then names no step, only STACK_TRACE_ERROR; with this bound a slow step fails on its own
+ * wait and names its locator.
  */
 export const CHROMIUM_CASE_BOUND_MS = 600_000;
 
