@@ -72,7 +72,7 @@ const MAX_READS = 3;
 async function recordHold(notificationId: string, now: Date): Promise<boolean> {
   const held = await hotSql().$queryRaw<{ id: string }[]>`
     UPDATE "Notification" n SET "heldBackAt" = COALESCE(n."heldBackAt", ${now}), "nextAttemptAt" = NULL
-    WHERE n."id" = ${notificationId} AND n."status" = 'pending' AND ${HELD_BACK_N_LOCKING}
+    WHERE n."id" = ${notificationId} AND n."status"::text = 'pending' AND ${HELD_BACK_N_LOCKING}
     RETURNING n."id"`;
   return held.length > 0;
 }
@@ -208,7 +208,7 @@ interface Ended {
 
 /** The columns an ending record returns (relative to the updated "Notification" row). */
 const ENDED_RETURNING = Prisma.sql`RETURNING "Notification"."paymentId", EXISTS (
-  SELECT 1 FROM "Notification" o WHERE o."paymentId" = "Notification"."paymentId" AND o."id" <> "Notification"."id" AND o."status" = 'pending'
+  SELECT 1 FROM "Notification" o WHERE o."paymentId" = "Notification"."paymentId" AND o."id" <> "Notification"."id" AND o."status"::text = 'pending'
 ) AS "othersPending"`;
 
 /**

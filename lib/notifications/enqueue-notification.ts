@@ -62,7 +62,7 @@ export async function enqueueNotification({
 /** The webhook endpoints' copies of a notification not yet attempted (their delivery starts with it). */
 async function copiesToStart(notificationId: string): Promise<string[]> {
   const rows = await db().$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "Notification" WHERE "copyOfId" = ${notificationId} AND "attemptCount" = 0 AND "status" = 'pending'`;
+    SELECT "id" FROM "Notification" WHERE "copyOfId" = ${notificationId} AND "attemptCount" = 0 AND "status"::text = 'pending'`;
   return rows.map((row) => row.id);
 }
 

@@ -21,9 +21,12 @@ import { Prisma } from "../generated/prisma/client";
 const ORIGIN_OF_E = Prisma.sql`substring(e."url" from '^[A-Za-z]+://[^/?#]+')`;
 const ORIGIN_OF_N = Prisma.sql`substring(n."url" from '^[A-Za-z]+://[^/?#]+')`;
 
-/** `e` is still to be delivered and must reach the merchant before `n`. */
+/**
+ * `e` is still to be delivered and must reach the merchant before `n`. Statuses here are compared as
+ * text so that the payment's index finds the rows, never the status index (decision 0237).
+ */
 export const EARLIER_PENDING_THAN_N = Prisma.sql`
-  e."paymentId" = n."paymentId" AND e."id" <> n."id" AND e."status" = 'pending'
+  e."paymentId" = n."paymentId" AND e."id" <> n."id" AND e."status"::text = 'pending'
   AND e."kind" NOT IN ('test', 'payment_details')
   AND (
     -- The payment's completion to the merchant's address, before anything else anywhere.
@@ -40,7 +43,7 @@ const ORDERED_N = Prisma.sql`n."paymentId" IS NOT NULL AND n."kind" NOT IN ('tes
 /** The payment's window has not ended yet (its completion is still to be written). */
 const WINDOW_OPEN_FOR_N = Prisma.sql`
   n."kind" <> 'completion' AND EXISTS (
-    SELECT 1 FROM "PaymentSession" s WHERE s."paymentId" = n."paymentId" AND s."status" IN ('OPEN', 'PROCESSING'))`;
+    SELECT 1 FROM "PaymentSession" s WHERE s."paymentId" = n."paymentId" AND s."status"::text IN ('OPEN', 'PROCESSING'))`;
 
 /** Whether `n` is held back now. */
 export const HELD_BACK_N = Prisma.sql`(${ORDERED_N} AND (
@@ -54,4 +57,4 @@ export const HELD_BACK_N = Prisma.sql`(${ORDERED_N} AND (
 export const HELD_BACK_N_LOCKING = Prisma.sql`(${ORDERED_N} AND (
   EXISTS (SELECT 1 FROM "Notification" e WHERE ${EARLIER_PENDING_THAN_N} FOR SHARE OF e)
   OR (n."kind" <> 'completion' AND EXISTS (
-    SELECT 1 FROM "PaymentSession" s WHERE s."paymentId" = n."paymentId" AND s."status" IN ('OPEN', 'PROCESSING') FOR SHARE OF s))))`;
+    SELECT 1 FROM "PaymentSession" s WHERE s."paymentId" = n."paymentId" AND s."status"::text IN ('OPEN', 'PROCESSING') FOR SHARE OF s))))`;

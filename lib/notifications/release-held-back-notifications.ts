@@ -19,7 +19,7 @@ export async function releaseHeldBackNotifications({ paymentId, now = new Date()
   // the row lock, finds heldBackAt cleared), so it gets one event.
   const released = await db().$queryRaw<{ id: string; attemptCount: number; releases: number }[]>`
     UPDATE "Notification" n SET "heldBackAt" = NULL, "releases" = n."releases" + 1, "nextAttemptAt" = ${now}
-    WHERE n."paymentId" = ${paymentId} AND n."heldBackAt" IS NOT NULL AND n."status" = 'pending' AND NOT ${HELD_BACK_N}
+    WHERE n."paymentId" = ${paymentId} AND n."heldBackAt" IS NOT NULL AND n."status"::text = 'pending' AND NOT ${HELD_BACK_N}
     RETURNING n."id", n."attemptCount", n."releases"`;
   released.sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const row of released) {

@@ -42,7 +42,7 @@ export async function claimRefundAfterCaptures({ operationId, now = new Date() }
           AND (o."status" = 'approved' OR (o."status" = 'pending' AND o."outcomeUnknownSince" IS NOT NULL))), 0)::bigint AS "atAcquirer",
         COUNT(*) FILTER (WHERE o."type" = 'capture' AND o."status" = 'pending')::int AS "pendingCaptures"
       FROM "Operation" r JOIN "Operation" o ON o."paymentId" = r."paymentId"
-      WHERE r."id" = ${operationId} AND r."status" = 'pending' AND r."outcomeUnknownSince" IS NULL
+      WHERE r."id" = ${operationId} AND r."status"::text = 'pending' AND r."outcomeUnknownSince" IS NULL
       GROUP BY r."id", r."amount"`;
     if (!row) return { kind: "taken" };
     if (BigInt(row.captured) - BigInt(row.atAcquirer) >= BigInt(row.amount)) {

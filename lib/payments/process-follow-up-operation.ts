@@ -106,6 +106,7 @@ function asClaimed(row: ClaimRow, type: FollowUpType): ClaimedFollowUp {
  * authorization its call names read and, when nameable, named on it (what runFollowUp's own read
  * would do in a second statement, issue 37). The authorization is read in the claim's snapshot:
  * an authorization's row does not change once approved, and the payment's processor is set with it.
+ * The status is compared as text so the primary key finds the row, not the status index (decision 0237).
  */
 async function claimCaptureOrVoid(operationId: string): Promise<ClaimedFollowUp | undefined> {
   const [row] = await hotSql().$queryRaw<(ClaimRow & { authorization: FollowUpAuthorization | null })[]>`
@@ -118,7 +119,7 @@ async function claimCaptureOrVoid(operationId: string): Promise<ClaimedFollowUp 
       "referencedOperationId" = CASE WHEN ${NAMEABLE_X} THEN x."id" ELSE o."referencedOperationId" END
     FROM "Payment" p LEFT JOIN "x" ON true
     WHERE o."id" = ${operationId} AND p."id" = o."paymentId"
-      AND o."status" = 'pending' AND o."outcomeUnknownSince" IS NULL
+      AND o."status"::text = 'pending' AND o."outcomeUnknownSince" IS NULL
       AND o."type" IN (${FOLLOW_UP_TYPES_SQL}) AND o."type" <> 'refund'
     RETURNING ${CLAIM_ROW_COLUMNS},
       CASE WHEN x."id" IS NULL THEN NULL ELSE json_build_object(

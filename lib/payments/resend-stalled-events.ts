@@ -96,7 +96,7 @@ export async function resendStalledEvents({ now = new Date(), limit = 200 }: { n
       -- A refund waiting for a pending capture is not stalled: recording the capture wakes it
       -- (lib/payments/wake-waiting-refunds.ts). Once no capture is pending, a lost wake-up is repaired here.
       AND NOT (o."waitingSince" IS NOT NULL AND EXISTS (
-        SELECT 1 FROM "Operation" c WHERE c."paymentId" = o."paymentId" AND c."type" = 'capture' AND c."status" = 'pending'))
+        SELECT 1 FROM "Operation" c WHERE c."paymentId" = o."paymentId" AND c."type" = 'capture' AND c."status"::text = 'pending'))
       AND (o."createdAt" >= ${redriveBefore} OR ${redrivable(Prisma.sql`'operation:' || o."id"`, now)})
     ORDER BY o."createdAt", o."id" LIMIT ${limit}`;
   /** Re-sends young work under its original id; re-drives older work under a fresh one, while re-drives are left. */
