@@ -25,8 +25,10 @@
 //    the SDK call, measured last: how far they can be reached under the design card.
 // Measures, in one run:
 //  1. idle CPU of the web and the worker process over BENCH_IDLE_S seconds (utime + stime from
-//     /proc/<pid>/stat, the process and its children), after they warmed up and the worker's first
-//     cron round is over (decision 0233), so that the window holds one later round;
+//     /proc/<pid>/stat, the process and its children), after they warmed up, the worker's first
+//     cron round is over (decision 0233) and BENCH_SETTLE_S seconds passed since the warm-up's last
+//     notification (decision 0238: V8's memory reducer compacts the heaps the load grew), so that the
+//     window holds one later round and none of the load's tail;
 //  2. the background floor at BENCH_RATE per second for BENCH_PHASE_S seconds, then the Inngest
 //     floor as one process (its own process and tables, started and warmed up for this phase);
 //  3. capture -> notification: captures are sent open loop at BENCH_RATE per second for
@@ -52,16 +54,18 @@
 // throwaway cluster from scripts/pg-test-cluster.sh (BENCH_PG_PORT, default 55560). Builds into
 // NEXT_DIST_DIR (default .next-bench-inngest) unless a build is there. Ports: BENCH_PORT (web;
 // worker +1, receiver +2, sandboxes +3 to +6). Knobs: BENCH_RATE (100), BENCH_PHASE_S (15),
-// BENCH_IDLE_S (60), BENCH_WARM_CAPTURES (200: the warm-up's captures, and as many floor jobs; a
+// BENCH_IDLE_S (60), BENCH_SETTLE_S (60: from the warm-up's end to the idle window at least),
+// BENCH_WARM_CAPTURES (200: the warm-up's captures, and as many floor jobs; a
 // longer warm-up lowers the floor's cost more than the worker's, docs/performance.md),
 // BENCH_CONNECTIONS (50), BENCH_DURATION_S (10), BENCH_SERVICE_NODE_ARGS (node flags for the web
-// and the worker, to try), BENCH_CPU_PROF=1 (writes
+// and the worker, to try), BENCH_SERVICE_STDOUT_DIR (each service's standard output to a file
+// there, for what such a flag prints: --trace-gc), BENCH_CPU_PROF=1 (writes
 // --cpu-prof profiles of web, worker and floor to bench-results/inngest-profiles/ and prints where
 // their time went; profiling slows them: use it for profiles, not for the figures),
 // BENCH_KEEP_DATABASE=1 (the database is left in place and its URL printed).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -81,6 +85,8 @@ const NEXT_BIN = require.resolve("next/dist/bin/next");
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const PHASE_S = Number(process.env.BENCH_PHASE_S ?? 15);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
+/** From the warm-up's last notification until the idle window may begin (decision 0238). */
+const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 60);
 const WARM_CAPTURES = Number(process.env.BENCH_WARM_CAPTURES ?? 200);
 /** From the start of a cron round until it is surely over (a round's runs took 0.1 to 0.85 s from start to end). */
 const FIRST_CRON_ROUND_MS = 10_000;
@@ -189,8 +195,12 @@ function startService(name: "web" | "worker", port: number, env: Record<string, 
   nodeArgs.push(...(process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean));
   // A worker runs no Next.js (decision 0219): its own script, as the launcher starts it.
   const command = name === "worker" ? [workerScriptPath] : [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)];
+  // What a flag like --trace-gc prints goes to stdout: kept in a file per service with BENCH_SERVICE_STDOUT_DIR.
+  const stdoutDir = process.env.BENCH_SERVICE_STDOUT_DIR;
+  if (stdoutDir) mkdirSync(stdoutDir, { recursive: true });
+  const stdout = stdoutDir ? openSync(path.join(stdoutDir, `${name}-${Date.now()}.log`), "a") : "ignore";
   const child = spawn(process.execPath, [...nodeArgs, ...command], {
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", stdout, "pipe"],
     detached: true, // its own process group: stopped through it, never by name
     env: {
       ...process.env,
@@ -929,6 +939,8 @@ async function main(): Promise<void> {
     const warm = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: WARM_CAPTURES / RATE });
     const warmFloor = await floorLoad(feeder, floorAuthorizations, receiver.url, WARM_CAPTURES / RATE);
     await waitFor(() => [...warm.started.keys(), ...warmFloor.keys()].every((id) => receiver.attempts.has(id)), 120_000);
+    const warmUpEndedAt = Date.now();
+    const cpuAtWarmUpEnd = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
     // Idle means idle: no event waiting for fan-out and no job but the cron runs' (which come and go).
     const quiet = await waitForQuiet(db, 180_000);
     if (!quiet) log("the warm-up's work did not drain within 180 s: idle CPU includes it");
@@ -967,7 +979,18 @@ async function main(): Promise<void> {
       }
     }
 
-    log(`idle CPU over ${IDLE_S} s`);
+    // The load's tail is the load's (decision 0238): after a load, V8's memory reducer compacts each
+    // heap three times, about 0.65 s apart, 25 to 60 s after the last request (150 to 480 ms of a
+    // process's CPU in two seconds, read with --trace-gc). The window begins after that, and what
+    // the processes spent from the warm-up's end until then is printed, not hidden.
+    await sleep(warmUpEndedAt + SETTLE_S * 1000 - Date.now());
+    const settleCpuMs = Object.fromEntries(
+      [web, worker].map((service, index) => [service.name, Math.round((cpuSeconds(service.child.pid as number) - cpuAtWarmUpEnd[index]!) * 1000)]),
+    );
+    report.settleCpuMs = settleCpuMs;
+    const settledS = Number(((Date.now() - warmUpEndedAt) / 1000).toFixed(1));
+    log(`from the warm-up's last notification to the idle window (${settledS} s; the worker's first cron round included if it fell there): CPU ms ${JSON.stringify(settleCpuMs)}`);
+    log(`idle CPU over ${IDLE_S} s, from ${new Date().toISOString().slice(11, 19)}: ${settledS} s after the warm-up's last notification`);
     const { percent: idle, busiestSeconds, byThread } = await idleCpu([web, worker], IDLE_S);
     report.idleCpuPercentOfCore = idle;
     report.idleBusiestSeconds = busiestSeconds;
@@ -975,7 +998,7 @@ async function main(): Promise<void> {
     log(`  idle CPU, % of one core: ${JSON.stringify(idle)}; the busiest seconds (CPU in each): ${JSON.stringify(busiestSeconds)}`);
     log(`  idle CPU by thread, % of one core: ${JSON.stringify(byThread)}`);
     for (const [name, percent] of Object.entries(idle))
-      row(`idle CPU of ${name} < ${TARGETS.idleCpuPercent}% of a core`, `${percent}%`, percent < TARGETS.idleCpuPercent);
+      row(`idle CPU of ${name} < ${TARGETS.idleCpuPercent}% of a core (${IDLE_S} s, from ${settledS} s after the warm-up)`, `${percent}%`, percent < TARGETS.idleCpuPercent);
 
     /** One floor process fed at RATE for PHASE_S: its CPU per capture, latency, statements and answers. */
     const floorPhase = async (child: ChildProcess, authorizations: string[], tables: string): Promise<FloorPhase> => {
