@@ -45,9 +45,11 @@ const services: ServiceStarter[] = [
       void resealSigningSecrets().catch((error: unknown) => lazyLogger("notifications").warn("could not seal the signing secrets", error)),
   },
   // cardholder: closes expired payment windows every second and stores their time-out completion
-  // notification (safe in every instance at once).
-  // In every role: with an Inngest server there may be no worker process at all.
-  { name: "session expiry ticker", role: "any", start: startSessionExpiryTicker },
+  // notification (safe in every instance at once). Where the background work runs (decision 0239):
+  // in embedded mode the worker's executor is what sends that notification, so a web process's
+  // sweep of its own would only repeat the worker's (one query a second, a fifth of an idle
+  // process's CPU); with an Inngest server in every role, as there may be no worker process at all.
+  { name: "session expiry ticker", role: "background", start: startSessionExpiryTicker },
   // cardholder: builds dynamic.js and the hosted-field frame scripts before the first cardholder arrives (not awaited).
   { name: "hosted-field bundles", role: "web", start: async () => void warmBrowserBundles() },
 ];

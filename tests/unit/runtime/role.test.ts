@@ -12,6 +12,21 @@ describe("process roles", () => {
     expect([runsService("web", "all"), runsService("worker", "all"), runsService("any", "all")]).toEqual([true, true, true]);
   });
 
+  it("background services (the session-expiry sweep) run where the executor runs in embedded mode, in every role with an Inngest server", () => {
+    const embedded = () => "embedded" as const;
+    const server = () => "server" as const;
+    expect([runsService("background", "web", embedded), runsService("background", "worker", embedded), runsService("background", "all", embedded)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect([runsService("background", "web", server), runsService("background", "worker", server), runsService("background", "all", server)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
   it("ROLE defaults to all; anything but web, worker or all is refused at start", () => {
     expect(parseEnv({ ...secrets }).ROLE).toBe("all");
     expect(parseEnv({ ...secrets, ROLE: "worker" }).ROLE).toBe("worker");
