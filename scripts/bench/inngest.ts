@@ -54,7 +54,7 @@
 // throwaway cluster from scripts/pg-test-cluster.sh (BENCH_PG_PORT, default 55560). Builds into
 // NEXT_DIST_DIR (default .next-bench-inngest) unless a build is there. Ports: BENCH_PORT (web;
 // worker +1, receiver +2, sandboxes +3 to +6). Knobs: BENCH_RATE (100), BENCH_PHASE_S (15),
-// BENCH_IDLE_S (60), BENCH_SETTLE_S (60: from the warm-up's end to the idle window at least),
+// BENCH_IDLE_S (60), BENCH_SETTLE_S (110: from the warm-up's end to the idle window at least),
 // BENCH_WARM_CAPTURES (200: the warm-up's captures, and as many floor jobs; a
 // longer warm-up lowers the floor's cost more than the worker's, docs/performance.md),
 // BENCH_CONNECTIONS (50), BENCH_DURATION_S (10), BENCH_SERVICE_NODE_ARGS (node flags for the web
@@ -85,8 +85,12 @@ const NEXT_BIN = require.resolve("next/dist/bin/next");
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const PHASE_S = Number(process.env.BENCH_PHASE_S ?? 15);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
-/** From the warm-up's last notification until the idle window may begin (decision 0238). */
-const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 60);
+/**
+ * From the warm-up's last notification until the idle window may begin (decision 0238): V8's memory
+ * reducer starts at the latest 100 s after the last full collection (kWatchdogDelayMs, checked on
+ * its 8 s timer), and the load's last one came before its end.
+ */
+const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 110);
 const WARM_CAPTURES = Number(process.env.BENCH_WARM_CAPTURES ?? 200);
 /** From the start of a cron round until it is surely over (a round's runs took 0.1 to 0.85 s from start to end). */
 const FIRST_CRON_ROUND_MS = 10_000;
@@ -980,9 +984,9 @@ async function main(): Promise<void> {
     }
 
     // The load's tail is the load's (decision 0238): after a load, V8's memory reducer compacts each
-    // heap three times, about 0.65 s apart, 25 to 60 s after the last request (150 to 480 ms of a
-    // process's CPU in two seconds, read with --trace-gc). The window begins after that, and what
-    // the processes spent from the warm-up's end until then is printed, not hidden.
+    // heap three times, about 0.65 s apart (150 to 480 ms of a process's CPU in two seconds; 26 to
+    // 42 s after the load in the runs read with --trace-gc, at most about 108 s by V8's constants).
+    // The window begins after that, and what the processes spent until then is printed, not hidden.
     await sleep(warmUpEndedAt + SETTLE_S * 1000 - Date.now());
     const settleCpuMs = Object.fromEntries(
       [web, worker].map((service, index) => [service.name, Math.round((cpuSeconds(service.child.pid as number) - cpuAtWarmUpEnd[index]!) * 1000)]),
