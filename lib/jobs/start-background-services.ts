@@ -47,8 +47,8 @@ const services: ServiceStarter[] = [
   // cardholder: closes expired payment windows every second and stores their time-out completion
   // notification (safe in every instance at once). Where the background work runs (decision 0239):
   // in embedded mode the worker's executor is what sends that notification, so a web process's
-  // sweep of its own would only repeat the worker's (one query a second, a fifth of an idle
-  // process's CPU); with an Inngest server in every role, as there may be no worker process at all.
+  // sweep of its own would only repeat the worker's (one query a second, a fifth to a third of an
+  // idle process's CPU); with an Inngest server in every role, as there may be no worker process at all.
   { name: "session expiry ticker", role: "background", start: startSessionExpiryTicker },
   // cardholder: builds dynamic.js and the hosted-field frame scripts before the first cardholder arrives (not awaited).
   { name: "hosted-field bundles", role: "web", start: async () => void warmBrowserBundles() },

@@ -65,7 +65,7 @@
 // BENCH_KEEP_DATABASE=1 (the database is left in place and its URL printed).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -228,6 +228,7 @@ function startService(name: "web" | "worker", port: number, env: Record<string, 
       NEXT_MANUAL_SIG_HANDLE: "1",
     },
   });
+  if (typeof stdout === "number") closeSync(stdout); // the child has its own copy
   child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk.toString()}`));
   return {
     name,
