@@ -944,6 +944,14 @@ async function main(): Promise<void> {
     const warm = await captureLoad({ base: web.base, apiKey, paymentIds, seconds: WARM_CAPTURES / RATE });
     const warmFloor = await floorLoad(feeder, floorAuthorizations, receiver.url, WARM_CAPTURES / RATE);
     await waitFor(() => [...warm.started.keys(), ...warmFloor.keys()].every((id) => receiver.attempts.has(id)), 120_000);
+    /** The web's and the worker's CPU since `before` (cpuSeconds of each), in ms per capture. */
+    const cpuMsPerCaptureSince = (before: number[], captures: number) =>
+      Object.fromEntries(
+        [web, worker].map((service, index) => [
+          service.name,
+          Number((((cpuSeconds(service.child.pid as number) - (before[index] as number)) * 1000) / Math.max(captures, 1)).toFixed(2)),
+        ]),
+      );
     const warmUpEndedAt = Date.now();
     const cpuAtWarmUpEnd = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
     // Idle means idle: no event waiting for fan-out and no job but the cron runs' (which come and go).
@@ -989,9 +997,7 @@ async function main(): Promise<void> {
     // 42 s after the load in the runs read with --trace-gc, at most about 108 s by V8's constants).
     // The window begins after that, and what the processes spent until then is printed, not hidden.
     await sleep(warmUpEndedAt + SETTLE_S * 1000 - Date.now());
-    const settleCpuMs = Object.fromEntries(
-      [web, worker].map((service, index) => [service.name, Math.round((cpuSeconds(service.child.pid as number) - cpuAtWarmUpEnd[index]!) * 1000)]),
-    );
+    const settleCpuMs = cpuMsPerCaptureSince(cpuAtWarmUpEnd, 1); // all of it: as for one capture
     report.settleCpuMs = settleCpuMs;
     const settledS = Number(((Date.now() - warmUpEndedAt) / 1000).toFixed(1));
     log(`from the warm-up's last notification to the idle window (${settledS} s; the worker's first cron round included if it fell there): CPU ms ${JSON.stringify(settleCpuMs)}`);
@@ -1092,14 +1098,6 @@ async function main(): Promise<void> {
         },
       });
     const shares = machineShares();
-    /** The web's and the worker's CPU since `before` (cpuSeconds of each), in ms per capture. */
-    const cpuMsPerCaptureSince = (before: number[], captures: number) =>
-      Object.fromEntries(
-        [web, worker].map((service, index) => [
-          service.name,
-          Number((((cpuSeconds(service.child.pid as number) - (before[index] as number)) * 1000) / Math.max(captures, 1)).toFixed(2)),
-        ]),
-      );
     /** The web's and the worker's statements per capture, by service. */
     const perService = (counts: StatementCounts | undefined) => counts && { web: counts.perCapture[roles.web], worker: counts.perCapture[roles.worker] };
     const loadStarted = performance.now();
