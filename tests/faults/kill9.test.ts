@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { config } from "@/lib/env";
+import { secretsEnv } from "@/tests/helpers/set-env";
 import { armAcquirerFault, clearAcquirerFaults } from "@/lib/sandboxes/acquirers/faults";
 import { FINARO_SANDBOX_PATH } from "@/lib/sandboxes/acquirers/finaro";
 import { startSandboxes, type RunningSandboxes } from "@/lib/sandboxes/acquirers/start-sandboxes";
@@ -40,12 +40,9 @@ beforeAll(async () => {
   sandboxes = await startSandboxes({ threeDs: false, hangMs: 120_000, extensions: true });
   receiver = await startNotificationReceiver();
   merchant = await createTestMerchant({ defaultNotificationUrl: receiver.url });
-  const secrets = config().secrets;
   env = {
     DATABASE_URL: database.current().url,
-    SESSION_SECRET: secrets.sessionSecret,
-    CARD_DATA_KEY: secrets.cardDataKey,
-    API_KEY_SECRET: secrets.apiKeySecret,
+    ...secretsEnv(),
     // The merchant's accounts are test accounts (the factory's key is a test key): their endpoints are the test ones.
     FINARO_TEST_BASE_URL: `${sandboxes.urls.finaro}${FINARO_SANDBOX_PATH}`,
     CLEARHAUS_TEST_BASE_URL: sandboxes.urls.clearhaus!,

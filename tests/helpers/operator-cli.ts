@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { config } from "@/lib/env";
+import { secretsEnv } from "./set-env";
 import { RUN_SCRIPT } from "./service-process";
 
 const run = promisify(execFile);
@@ -28,9 +28,7 @@ export function operatorCli(databaseUrl: () => string, dataDirPrefix = "cps-cli-
     ...process.env,
     DATABASE_URL: databaseUrl(),
     DATA_DIR: dataDir,
-    SESSION_SECRET: config().secrets.sessionSecret,
-    CARD_DATA_KEY: config().secrets.cardDataKey,
-    API_KEY_SECRET: config().secrets.apiKeySecret,
+    ...secretsEnv(),
   });
   const cli = async (...args: string[]) => {
     try {

@@ -2,6 +2,7 @@
 // switched to production for one case, and process.env put back before the next.
 import { afterEach, beforeAll, expect } from "vitest";
 import { config, resetConfig } from "@/lib/env";
+import { secretsEnv } from "./set-env";
 
 /**
  * Keeps process.env as the file's set-up left it (call after useTestDatabase, which sets
@@ -23,13 +24,10 @@ export function restoreEnvAfterEach(): void {
 
 /** Runs the rest of the test as a production deployment (same secrets, so the API key still works). */
 export function runAsProduction(extra: Record<string, string> = {}): void {
-  const { secrets } = config();
   Object.assign(process.env, {
     NODE_ENV: "production",
     CPS_LOCAL: "",
-    SESSION_SECRET: secrets.sessionSecret,
-    CARD_DATA_KEY: secrets.cardDataKey,
-    API_KEY_SECRET: secrets.apiKeySecret,
+    ...secretsEnv(),
     ...extra,
   });
   resetConfig();

@@ -1,7 +1,7 @@
 // Environment variables for a test file's services, set (or unset) and read again at once.
 import { randomBytes } from "node:crypto";
 import { afterEach } from "vitest";
-import { resetConfig } from "@/lib/env";
+import { config, resetConfig } from "@/lib/env";
 
 /**
  * Sets each variable, unsetting those given as undefined (so that `setEnv(saved)` puts back what a
@@ -28,4 +28,14 @@ export function useCardDataKeys(): { oldKey: string; newKey: string; useKeys(cur
     newKey: randomBytes(32).toString("base64"),
     useKeys: (current, previous = "") => setEnv({ CARD_DATA_KEY: current, CARD_DATA_PREVIOUS_KEYS: previous }),
   };
+}
+
+/**
+ * This process's three secrets as the environment of a service or CLI it starts: what it sealed (a
+ * merchant's signing secret, a stored card) the child opens, and an API key it issued the child
+ * accepts.
+ */
+export function secretsEnv(): { SESSION_SECRET: string; CARD_DATA_KEY: string; API_KEY_SECRET: string } {
+  const { secrets } = config();
+  return { SESSION_SECRET: secrets.sessionSecret, CARD_DATA_KEY: secrets.cardDataKey, API_KEY_SECRET: secrets.apiKeySecret };
 }

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { config } from "@/lib/env";
+import { secretsEnv } from "@/tests/helpers/set-env";
 import { eventually } from "@/tests/helpers/eventually";
 import { startNotificationReceiver, type NotificationReceiver } from "@/tests/helpers/notification-receiver";
 import { startService, type ServiceProcess } from "@/tests/helpers/service-process";
@@ -38,13 +38,7 @@ describe("the session-expiry sweep in embedded mode", { timeout: 600_000 }, () =
       notificationUrl: `${receiver.url}/completion`,
     });
     // This process's secrets: the merchant's signing secret, sealed here, is opened by the worker.
-    const secrets = config().secrets;
-    const env = {
-      DATABASE_URL: database.current().url,
-      SESSION_SECRET: secrets.sessionSecret,
-      CARD_DATA_KEY: secrets.cardDataKey,
-      API_KEY_SECRET: secrets.apiKeySecret,
-    };
+    const env = { DATABASE_URL: database.current().url, ...secretsEnv() };
     services.push(await startService({ dataDir, env: { ...env, ROLE: "web" }, timeoutMs: 300_000 }));
     // Three of the sweep's one-second ticks with only the web process up: the window stays open.
     await new Promise((resolve) => setTimeout(resolve, 3_000));

@@ -9,13 +9,12 @@ import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { config } from "@/lib/env";
 import { CardKeyUnavailableError, decryptPan } from "@/lib/cards/card-encryption";
 import { openTotpSecret, sealTotpSecret } from "@/lib/auth/totp";
 import { createUser } from "@/lib/users/create-user";
 import { openCredentials } from "@/lib/routing/accounts/seal-credentials";
 import { createStoredCard, createTestMerchant } from "../../helpers/merchant-factories";
-import { useCardDataKeys } from "@/tests/helpers/set-env";
+import { secretsEnv, useCardDataKeys } from "@/tests/helpers/set-env";
 import { useTestDatabase } from "../../helpers/test-database";
 import { npmScript } from "@/tests/helpers/service-process";
 
@@ -31,8 +30,7 @@ async function rotateKey(current: string, previous: string): Promise<{ stdout: s
         ...process.env,
         DATABASE_URL: database.current().url,
         DATA_DIR: dataDir,
-        SESSION_SECRET: config().secrets.sessionSecret,
-        API_KEY_SECRET: config().secrets.apiKeySecret,
+        ...secretsEnv(),
         CARD_DATA_KEY: current,
         CARD_DATA_PREVIOUS_KEYS: previous,
       },
