@@ -31,7 +31,10 @@
 //     window holds one later round and none of the load's tail;
 //  2. the background floor at BENCH_RATE per second for BENCH_PHASE_S seconds, then the Inngest
 //     floor as one process (its own process and tables, started and warmed up for this phase);
-//  3. capture -> notification: captures are sent open loop at BENCH_RATE per second for
+//  3. capture -> notification: first, a probe process that has held as much memory as the worker
+//     since the warm-up, untouched as long as the services, touches it again (decision 0240: what
+//     the quiet costs the machine by itself, read beside the phase's first seconds); then
+//     captures are sent open loop at BENCH_RATE per second for
 //     BENCH_PHASE_S seconds; for each, the time from sending the capture request to its notification
 //     arriving at a local receiver: p50 / p99; CPU per capture of web and worker (phase start until
 //     the work drained) and, with pg_stat_statements, SQL statements per capture of each process
@@ -74,6 +77,7 @@ import pg from "pg";
 import autocannon from "autocannon";
 import { buildIfMissing, workerScript } from "./build-if-missing";
 import { benchAdminUrl, dropBenchDatabase, migratedBenchDatabase } from "./lib/bench-database";
+import { residentMegabytes, startQuietMemoryProbe, type QuietMemoryProbe } from "./lib/quiet-memory";
 import { percentile } from "./lib/percentile";
 import { captureVerdicts, verdictText, type Verdict } from "./lib/capture-verdicts";
 import { summarizeProfiles, type ProfileSummary } from "./lib/profile-summary";
@@ -938,6 +942,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const row = (target: string, value: string, pass: boolean | null | Verdict, floorValue = "", ratioValue = "") =>
     rows.push({ target, value, floor: floorValue, ratio: ratioValue, ...(typeof pass === "object" && pass !== null ? pass : { pass }) });
+  let quietMemory: QuietMemoryProbe | undefined;
   try {
     await Promise.all([waitForReady(worker), waitForReady(web)]);
     log(`warming up (${WARM_CAPTURES} captures, ${WARM_CAPTURES} floor jobs)`);
@@ -954,6 +959,9 @@ async function main(): Promise<void> {
       );
     const warmUpEndedAt = Date.now();
     const cpuAtWarmUpEnd = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
+    // What the quiet from here to the latency phase costs the machine by itself (decision 0240): as
+    // much memory as the worker holds now, left alone as long as the services are left alone.
+    quietMemory = await startQuietMemoryProbe(residentMegabytes(worker.child.pid as number));
     // Idle means idle: no event waiting for fan-out and no job but the cron runs' (which come and go).
     const quiet = await waitForQuiet(db, 180_000);
     if (!quiet) log("the warm-up's work did not drain within 180 s: idle CPU includes it");
@@ -1080,6 +1088,14 @@ async function main(): Promise<void> {
     log(`Inngest floor: ${JSON.stringify(inngestFloor)}`);
 
     // 2. The service at the same rate.
+    const quietMemoryReading = await quietMemory!.touch();
+    quietMemory.stop();
+    const untouchedS = Math.round((Date.now() - warmUpEndedAt) / 1000);
+    report.quietMemory = { ...quietMemoryReading, untouchedS };
+    log(
+      `memory left untouched since the warm-up (${quietMemoryReading.megabytes} MB, the worker's resident set then; a probe process, decision 0240): ` +
+        `touching it again after ${untouchedS} s took ${quietMemoryReading.firstMs} ms, and ${quietMemoryReading.againMs} ms right after`,
+    );
     log(`capture -> notification at ${RATE}/s for ${PHASE_S} s`);
     await resetStatements(setup);
     const cpuBefore = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
@@ -1201,6 +1217,13 @@ async function main(): Promise<void> {
       complete && latency.p99Ms < TARGETS.latencyP99Ms,
       `${backgroundFloor.p99Ms} ms`,
       `${ratio(latency.p99Ms, backgroundFloor.p99Ms)}`,
+    );
+    row(
+      `memory left untouched from the warm-up to the latency phase, touched again (the worker's resident set then, in a probe process; no target: what the quiet costs the machine, decision 0240)`,
+      `${quietMemoryReading.firstMs} ms for ${quietMemoryReading.megabytes} MB after ${untouchedS} s`,
+      null,
+      `${quietMemoryReading.againMs} ms (right after)`,
+      `${ratio(quietMemoryReading.firstMs, quietMemoryReading.againMs)}`,
     );
     if (!(await waitForQuiet(db, 120_000))) log("the latency phase's work did not drain within 120 s");
 
@@ -1431,6 +1454,7 @@ async function main(): Promise<void> {
       `${ratio(capture.requestsPerSecond, inngestJobFloor.requestsPerSecond)} (p99 ${ratio(capture.p99Ms, inngestJobFloor.p99Ms)})`,
     );
   } finally {
+    quietMemory?.stop();
     await Promise.all([web.stop(), worker.stop(), stopChild(floor), stopChild(sandbox.child)]);
     await receiver.close();
     await disconnectDb();
