@@ -961,7 +961,7 @@ async function main(): Promise<void> {
     const cpuAtWarmUpEnd = [web, worker].map((service) => cpuSeconds(service.child.pid as number));
     // What the quiet from here to the latency phase costs the machine by itself (decision 0240): as
     // much memory as the worker holds now, left alone as long as the services are left alone.
-    quietMemory = await startQuietMemoryProbe(residentMegabytes(worker.child.pid as number));
+    const probe = (quietMemory = await startQuietMemoryProbe(residentMegabytes(worker.child.pid as number)));
     // Idle means idle: no event waiting for fan-out and no job but the cron runs' (which come and go).
     const quiet = await waitForQuiet(db, 180_000);
     if (!quiet) log("the warm-up's work did not drain within 180 s: idle CPU includes it");
@@ -1088,8 +1088,8 @@ async function main(): Promise<void> {
     log(`Inngest floor: ${JSON.stringify(inngestFloor)}`);
 
     // 2. The service at the same rate.
-    const quietMemoryReading = await quietMemory!.touch();
-    quietMemory.stop();
+    const quietMemoryReading = await probe.touch();
+    probe.stop();
     const untouchedS = Math.round((Date.now() - warmUpEndedAt) / 1000);
     report.quietMemory = { ...quietMemoryReading, untouchedS };
     log(
