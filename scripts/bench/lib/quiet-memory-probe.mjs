@@ -4,8 +4,9 @@
 // page again. It answers one JSON line: how long the first pass took, and the second right after it.
 // On most hosts both take a few milliseconds for a few hundred MB; on a host that makes memory a
 // guest left untouched for some seconds slow to reach again (measured on a Firecracker VM with nested
-// PVM: 75 to 167 ms per 256 MB after 5 to 60 s, with no page fault the guest's kernel counts), the
-// first pass shows it, and the services pay the same in their first seconds after a quiet.
+// PVM, otherwise idle: 34 to 167 ms per 256 MB after 5 to 60 s, with no page fault the guest's
+// kernel counts; milder while other processes keep the machine busy), the first pass shows it, and
+// the services pay it too, in their own patterns, in their first seconds after a quiet.
 // Usage: node quiet-memory-probe.mjs <MB>. Plain JavaScript: nothing loaded but what it measures.
 import readline from "node:readline";
 
